@@ -1,0 +1,33 @@
+# levelbench: the two commands of the README's Quick start, plus helpers.
+#   make demo   create/reuse .venv, install, run the seed workloads side by side
+#   make test   create/reuse .venv, install, run the whole test suite
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.levelbench-installed
+
+.PHONY: install demo test test-fast bench lint clean
+
+$(STAMP): pyproject.toml constraints.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[all,test]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/levelbench run
+
+test: $(STAMP)
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(PY) benchmarks/gru.py
+	$(PY) benchmarks/matmul.py
+
+clean:
+	rm -rf $(VENV) .levelbench .pytest_cache build *.egg-info

@@ -1,0 +1,13 @@
+"""levelbench: measure JAX, PyTorch and NumPy fairly, compare them, and diagnose why JAX looks slow.
+
+``import levelbench`` is light: jax, torch, matplotlib and IPython are imported only where used.
+"""
+
+from ._findings import Finding as Finding
+from ._findings import Severity as Severity
+
+__version__ = "0.1.0"
+from ._measurement import Measurement as Measurement
+from ._stats import Interval as Interval
+from ._timing import measure as measure
+from .adapters import CompileTimes as CompileTimes

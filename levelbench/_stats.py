@@ -1,0 +1,131 @@
+"""Robust statistics of timing samples.
+
+The confidence interval of the median is distribution-free: it comes from order statistics
+(the number of samples below the true median is Binomial(n, 1/2)), so it needs no assumption
+about the shape of the timing distribution, which is usually skewed with a long right tail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+@dataclasses.dataclass(frozen=True)
+class Interval:
+    """A point estimate with a confidence interval, e.g. a median or a ratio."""
+
+    estimate: float
+    lower: float
+    upper: float
+    confidence: float = 0.95
+
+    @property
+    def half_width(self) -> float:
+        return (self.upper - self.lower) / 2
+
+    @property
+    def relative_half_width(self) -> float:
+        """Largest distance from the estimate to a bound, relative to the estimate."""
+        if self.estimate == 0:
+            return math.inf
+        return max(self.estimate - self.lower, self.upper - self.estimate) / abs(self.estimate)
+
+    def contains(self, value: float) -> bool:
+        return self.lower <= value <= self.upper
+
+    def to_dict(self) -> dict[str, float]:
+        return {"estimate": self.estimate, "lower": self.lower, "upper": self.upper, "confidence": self.confidence}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, float]) -> "Interval":
+        return cls(d["estimate"], d["lower"], d["upper"], d.get("confidence", 0.95))
+
+
+def median_ci(samples: Sequence[float], confidence: float = 0.95) -> Interval:
+    """Median with a distribution-free confidence interval from order statistics.
+
+    For n samples the ranks ``n/2 -+ z*sqrt(n)/2`` (normal approximation of Binomial(n, 1/2))
+    bound the true median with the requested confidence. With fewer than 6 samples the interval
+    is the whole range, which is honest: 5 samples cannot pin a median to 95%.
+    """
+    x = np.sort(np.asarray(samples, dtype=float))
+    n = len(x)
+    if n == 0:
+        raise ValueError("median_ci needs at least one sample, got none")
+    med = float(np.median(x))
+    if n < 6:
+        return Interval(med, float(x[0]), float(x[-1]), confidence)
+    z = _z(confidence)
+    lo = max(int(math.floor(n / 2 - z * math.sqrt(n) / 2)), 0)
+    hi = min(int(math.ceil(n / 2 + z * math.sqrt(n) / 2)), n - 1)
+    return Interval(med, float(x[lo]), float(x[hi]), confidence)
+
+
+def _z(confidence: float) -> float:
+    if confidence == 0.95:
+        return Z95
+    from statistics import NormalDist  # stdlib, cheap
+
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def iqr(samples: Sequence[float]) -> float:
+    q1, q3 = np.percentile(np.asarray(samples, dtype=float), [25, 75])
+    return float(q3 - q1)
+
+
+def paired_ratio_ci(
+    numerator: Sequence[float],
+    denominator: Sequence[float],
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Interval:
+    """Ratio of medians ``median(numerator) / median(denominator)`` with a paired bootstrap CI.
+
+    The samples are paired by round (interleaved timing: round i of both candidates ran at about
+    the same moment), so rounds are resampled together and drift that hits both cancels out.
+    """
+    a = np.asarray(numerator, dtype=float)
+    b = np.asarray(denominator, dtype=float)
+    n = min(len(a), len(b))
+    if n == 0:
+        raise ValueError("paired_ratio_ci needs samples on both sides, got none")
+    a, b = a[:n], b[:n]
+    estimate = float(np.median(a) / np.median(b))
+    if n < 3:
+        r = a / b
+        return Interval(estimate, float(r.min()), float(r.max()), confidence)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(resamples, n))
+    ratios = np.median(a[idx], axis=1) / np.median(b[idx], axis=1)
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(ratios, [alpha, 1 - alpha])
+    return Interval(estimate, float(min(lo, estimate)), float(max(hi, estimate)), confidence)
+
+
+def unpaired_ratio_ci(
+    numerator: Sequence[float],
+    denominator: Sequence[float],
+    confidence: float = 0.95,
+    resamples: int = 2000,
+    seed: int = 0,
+) -> Interval:
+    """Ratio of medians with an independent (unpaired) bootstrap: for samples from separate runs."""
+    a = np.asarray(numerator, dtype=float)
+    b = np.asarray(denominator, dtype=float)
+    if len(a) == 0 or len(b) == 0:
+        raise ValueError("unpaired_ratio_ci needs samples on both sides")
+    estimate = float(np.median(a) / np.median(b))
+    rng = np.random.default_rng(seed)
+    ra = np.median(a[rng.integers(0, len(a), size=(resamples, len(a)))], axis=1)
+    rb = np.median(b[rng.integers(0, len(b), size=(resamples, len(b)))], axis=1)
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(ra / rb, [alpha, 1 - alpha])
+    return Interval(estimate, float(min(lo, estimate)), float(max(hi, estimate)), confidence)
