@@ -11,3 +11,7 @@ from ._measurement import Measurement as Measurement
 from ._stats import Interval as Interval
 from ._timing import measure as measure
 from .adapters import CompileTimes as CompileTimes
+from ._compare import Candidate as Candidate
+from ._compare import Comparison as Comparison
+from ._compare import compare as compare
+from ._parity import ComparisonError as ComparisonError

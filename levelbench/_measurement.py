@@ -40,6 +40,7 @@ class Measurement:
         discarded_samples: samples dropped because a compilation happened in them.
         target_reached: the median's CI got within ``rel_ci_target`` before the budget ran out.
         flops: floating-point operations per call, when known.
+        output_dtype: dtype of the first floating-point output (what precision the work ran in).
         findings: self-checks that failed, each with evidence and the fix.
         environment: versions, devices, threads, flags (see `levelbench.environment`).
     """
@@ -61,6 +62,7 @@ class Measurement:
     rel_ci_target: float = 0.01
     confidence: float = 0.95
     flops: float | None = None
+    output_dtype: str | None = None
     findings: tuple[Finding, ...] = ()
     environment: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
@@ -106,6 +108,11 @@ class Measurement:
     @property
     def gflops(self) -> float | None:
         return self.flops / self.median / 1e9 if self.flops else None
+
+    @property
+    def precision(self) -> str:
+        """``"float64"`` if the output is double precision, else ``"float32"`` (for peak FLOP/s)."""
+        return "float64" if self.output_dtype in ("float64", "complex128") else "float32"
 
     @property
     def warnings(self) -> tuple[Finding, ...]:

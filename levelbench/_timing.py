@@ -112,9 +112,18 @@ class Prepared:
         self.findings += _result_findings(fn, result)
         self.findings += self.adapter.call_findings(fn, args, kwargs, result)
 
-        self.block_overhead = self._block_overhead() if waiters else 0.0
-        self.unblocked_call = self._unblocked_call() if waiters else None
-        self.number = options.number or self._calibrate()
+        self.block_overhead: float | None = None
+        self.unblocked_call: float | None = None
+        self.number = options.number or 0
+
+    def calibrate(self) -> None:
+        """Warm up: measure the wait overhead and choose calls-per-sample (after the first call)."""
+        if self._waiters:
+            self.block_overhead = self._block_overhead()
+            self.unblocked_call = self._unblocked_call()
+        else:
+            self.block_overhead = 0.0
+        self.number = self.options.number or self._calibrate()
 
     # -- one call, one sample ------------------------------------------------------------------
     def _call(self) -> Any:
@@ -221,6 +230,7 @@ class Prepared:
             rel_ci_target=self.options.rel_ci,
             confidence=self.options.confidence,
             flops=flops,
+            output_dtype=_output_dtype(self.result),
             environment=environment or {},
         )
         return dataclasses.replace(m, findings=tuple(self.findings) + tuple(steady_findings(m)))
@@ -265,6 +275,7 @@ def measure(
     options = Options(budget, target_sample_time, rel_ci, min_samples, max_samples, number=number)
     name = label or _label(fn)
     prepared = Prepared(fn, args, kwargs, name, options, timer)
+    prepared.calibrate()
     with _gc_off():
         sampling_start = timer()
         reached = False
@@ -282,6 +293,19 @@ def measure(
         flops = prepared.adapter.flops(fn, args, kwargs)
     env = _environment() if environment else {}
     return prepared.measurement(target_reached=reached, flops=flops, environment=env)
+
+
+def _output_dtype(result: Any) -> str | None:
+    from ._pytree import leaves
+    from .adapters import adapter_for_array
+
+    for leaf in leaves(result):
+        adapter = adapter_for_array(leaf)
+        if adapter is not None:
+            dtype = adapter.describe(leaf).dtype
+            if "float" in dtype or "complex" in dtype:
+                return dtype
+    return None
 
 
 def _environment() -> dict[str, Any]:
