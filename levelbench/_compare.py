@@ -31,6 +31,11 @@ class Candidate:
             against the group's first candidate. Different groups (e.g. ``x @ x.T`` vs ``x @ y``)
             are still timed side by side.
         note: shown beside the candidate (e.g. "the question's version").
+        inputs: the data inputs whose shapes/dtypes/devices must match across candidates
+            (default: ``args`` and ``kwargs``). Leave out what each framework holds in its own
+            layout, e.g. a JAX model's parameters passed as an argument: ``inputs=(x,)``.
+        checked_output: the part of the output compared with the reference (default: all of it),
+            e.g. ``lambda out: out[:2]`` when the rest is framework-specific (parameter gradients).
     """
 
     fn: Callable[..., Any]
@@ -39,6 +44,12 @@ class Candidate:
     flops: float | None = None
     group: str = "default"
     note: str = ""
+    inputs: tuple | None = None
+    checked_output: Callable[[Any], Any] | None = None
+
+    @property
+    def checked_inputs(self) -> tuple:
+        return (self.inputs, {}) if self.inputs is not None else (self.args, self.kwargs)
 
     @classmethod
     def coerce(cls, name: str, spec: Any) -> "Candidate":
@@ -74,6 +85,7 @@ class Comparison:
     params: dict[str, Any] = dataclasses.field(default_factory=dict)
     target_reached: bool = False
     rel_ci_target: float = 0.02
+    skipped: dict[str, str] = dataclasses.field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -137,6 +149,7 @@ class Comparison:
             "environment": self.environment,
             "target_reached": self.target_reached,
             "rel_ci_target": self.rel_ci_target,
+            "skipped": self.skipped,
             "ratios": {n: r.to_dict() for n, r in self.ratios.items()},
             "verdicts": {n: self.verdict(n) for n in self.names},
         }
@@ -162,6 +175,7 @@ class Comparison:
             params=d.get("params", {}),
             target_reached=d.get("target_reached", False),
             rel_ci_target=d.get("rel_ci_target", 0.02),
+            skipped=d.get("skipped", {}),
         )
 
     def __rich__(self) -> Any:
@@ -233,7 +247,7 @@ def compare(
         findings.append(Finding(code, title, Severity.ERROR, evidence=evidence, fix=fix, subject=subject))
 
     # 1. inputs
-    mismatches = input_mismatches({n: (c.args, c.kwargs) for n, c in cands.items()}, base)
+    mismatches = input_mismatches({n: c.checked_inputs for n, c in cands.items()}, base)
     for text in mismatches:
         subject = text.split(":", 1)[0]
         problem("LB301", subject, f"different inputs: {text}", "",
@@ -253,7 +267,8 @@ def compare(
             ref = firsts.setdefault(c.group, name)
             if ref == name:
                 continue
-            agreement = compare_outputs(name, prepared[name].result, ref, prepared[ref].result, rtol, atol)
+            agreement = compare_outputs(name, _checked(c, prepared[name].result), ref,
+                                        _checked(cands[ref], prepared[ref].result), rtol, atol)
             agreements.append(agreement)
             if not agreement.ok:
                 problem(
@@ -314,6 +329,10 @@ def compare(
         target_reached=reached,
         rel_ci_target=rel_ci,
     )
+
+
+def _checked(c: Candidate, result: Any) -> Any:
+    return c.checked_output(result) if c.checked_output is not None else result
 
 
 def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: float, n_rounds: int) -> bool:

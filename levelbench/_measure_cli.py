@@ -58,9 +58,9 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
     if json_path == "-":
         click.echo(json.dumps(m.to_dict(), indent=2, default=str))
         return
-    from rich.console import Console
+    from ._render import console
 
-    Console().print(m)
+    console().print(m)
     if json_path:
         with open(json_path, "w") as f:
             json.dump(m.to_dict(), f, indent=2, default=str)

@@ -51,10 +51,23 @@ def _machine_key() -> str:
         "cpu_count": env["cpu_count"],
         "affinity": env["affinity"],
         "numpy": np.__version__,
-        "blas": [(b.get("internal_api"), b.get("num_threads"), b.get("architecture")) for b in env["blas"]],
+        "blas": _numpy_blas(),
         "env": {k: v for k, v in env["env_vars"].items() if k.startswith(("OPENBLAS", "OMP", "MKL"))},
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _numpy_blas() -> list[Any]:
+    """NumPy's own BLAS only: libraries other frameworks load must not change the key."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return []
+    return sorted(
+        (b.get("internal_api"), b.get("num_threads"), b.get("architecture"))
+        for b in threadpool_info()
+        if b.get("user_api") == "blas" and "numpy" in str(b.get("filepath", ""))
+    )
 
 
 def _gemm_rate(n: int, dtype: type, repeat: int) -> float:

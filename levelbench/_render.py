@@ -56,14 +56,14 @@ def render_measurement(m: Measurement) -> Any:
     return Group(*parts)
 
 
-def render_findings(findings: Iterable[Finding]) -> list[Any]:
+def render_findings(findings: Iterable[Finding], show_subject: bool = True) -> list[Any]:
     from rich.text import Text
 
     out = []
     for f in sorted(findings, key=lambda f: -f.severity):
         head = Text()
         head.append(f"{f.severity.name.lower()} {f.code}", style=_STYLE[f.severity])
-        head.append(f" {f.subject}: " if f.subject else " ")
+        head.append(f" {f.subject}: " if f.subject and show_subject else " ")
         head.append(f.title)
         out.append(head)
         for label, text in (("evidence", f.evidence), ("cost", f.cost), ("fix", f.fix)):
@@ -71,6 +71,18 @@ def render_findings(findings: Iterable[Finding]) -> list[Any]:
                 body = text.replace("\n", "\n" + " " * 14)
                 out.append(Text(f"    {label + ':':<10}{body}", style="dim" if label != "fix" else "green"))
     return out
+
+
+def console(stderr: bool = False) -> Any:
+    """A rich Console; when output is not a terminal (a pipe, a CI log) tables get 160 columns, not 80."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() or "COLUMNS" in os.environ else 160
+    return Console(stderr=stderr, width=width)
 
 
 def plain(renderable: Any, width: int = 100) -> str:

@@ -40,6 +40,8 @@ def render_comparison(c: Any) -> Any:
             f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else "-",
         )
     parts: list[Any] = [t]
+    for name, reason in c.skipped.items():
+        parts.append(Text(f"skipped {name}: {reason}", style="dim"))
     if not c.target_reached:
         parts.append(Text(f"note: not every ratio's CI reached +-{c.rel_ci_target:.0%} within the budget; "
                           "raise --budget for tighter intervals", style="dim"))
@@ -47,7 +49,7 @@ def render_comparison(c: Any) -> Any:
         found = [f for f in c.findings_for(name) if f.code not in ("LB008",)]
         if found:
             parts.append(Text(f"\n{name}:", style="bold"))
-            parts.extend(render_findings(found))
+            parts.extend(render_findings(found, show_subject=False))
     unowned = [f for f in c.findings if f.subject not in c.measurements]
     if unowned:
         parts.append(Text(""))

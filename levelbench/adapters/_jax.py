@@ -200,9 +200,13 @@ def cost_analysis(fn: Any, args: tuple, kwargs: dict) -> dict[str, float] | None
 
     try:
         jitted = fn if callable(getattr(fn, "lower", None)) else jax.jit(fn)
-        cost = jitted.lower(*args, **kwargs).compile().cost_analysis()
+        compiled = jitted.lower(*args, **kwargs).compile()
+        cost = compiled.cost_analysis()
+        has_loop = " while(" in compiled.as_text()
     except Exception:  # not traceable, or a backend without cost analysis
         return None
+    if has_loop:
+        return None  # XLA counts a while loop's body once, whatever the trip count: the total would be wrong
     if isinstance(cost, (list, tuple)):
         cost = cost[0] if cost else None
     return dict(cost) if cost else None

@@ -1,0 +1,94 @@
+"""What the doctor reports: a `Finding` pinned to a place in a file or notebook cell, and a whole run's report."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from .._findings import Finding, Severity
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class Location:
+    """Where a finding is. Lines and columns count from 1, columns in characters.
+
+    In a notebook, ``cell`` is the cell's number (from 1, in notebook order, markdown cells
+    included, as Jupyter and VS Code show them) and ``line`` counts within that cell.
+    """
+
+    path: str
+    cell: int = 0
+    line: int = 1
+    column: int = 1
+    end_line: int = 1
+    end_column: int = 1
+
+    @property
+    def in_notebook(self) -> bool:
+        return self.cell > 0
+
+    def __str__(self) -> str:
+        cell = f"cell_{self.cell}:" if self.in_notebook else ""
+        return f"{self.path}:{cell}{self.line}:{self.column}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "cell": self.cell if self.in_notebook else None,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One finding of the static doctor, with its location and the source line it points at."""
+
+    location: Location
+    finding: Finding
+    rule: str
+    source_line: str = ""
+
+    @property
+    def code(self) -> str:
+        return self.finding.code
+
+    @property
+    def severity(self) -> Severity:
+        return self.finding.severity
+
+    @property
+    def message(self) -> str:
+        return self.finding.title
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.code} {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.location.to_dict(), "rule": self.rule, **self.finding.to_dict(), "source": self.source_line}
+
+
+@dataclasses.dataclass(frozen=True)
+class DoctorReport:
+    """The result of linting some paths: every diagnostic, and the files that were looked at."""
+
+    diagnostics: tuple[Diagnostic, ...]
+    files: tuple[str, ...]
+
+    def counts(self) -> dict[Severity, int]:
+        """How many diagnostics of each severity, every severity present as a key."""
+        found = Counter(d.severity for d in self.diagnostics)
+        return {severity: found.get(severity, 0) for severity in Severity}
+
+    def at_or_above(self, severity: Severity) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity >= severity)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "files": list(self.files),
+            "findings": [d.to_dict() for d in self.diagnostics],
+            "summary": {s.name.lower(): n for s, n in self.counts().items()},
+        }

@@ -1,0 +1,141 @@
+"""IPython input (``%time``, ``%%timeit``, ``!ls``, ``x?``) turned into Python the doctor can parse.
+
+IPython's own input transformer does the work when IPython is installed; without it a small
+converter of our own handles the common forms. Both produce the calls IPython executes, e.g.
+``%timeit f(x)`` -> ``get_ipython().run_line_magic('timeit', 'f(x)')``, which `_program` then
+recognises. ``line_map`` says which original line each transformed line came from, so positions
+are reported in the cell as the user wrote it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import re
+from collections.abc import Callable
+
+# `%timeit` options that take a value (IPython's getopt spec is "n:r:tcp:qo").
+_VALUED_OPTIONS = frozenset("nrp")
+
+
+@functools.cache
+def _ipython_transform() -> Callable[[str], str] | None:
+    try:
+        # Lazy: IPython is optional and takes ~0.2 s to import; only notebooks need it.
+        from IPython.core.inputtransformer2 import TransformerManager
+    except Exception:  # ImportError, or a broken IPython install: fall back to our converter
+        return None
+    return TransformerManager().transform_cell
+
+
+def to_python(cell: str, *, use_ipython: bool = True) -> str:
+    """The Python that IPython would run for ``cell``."""
+    transform = _ipython_transform() if use_ipython else None
+    if transform is not None:
+        try:
+            return transform(cell)
+        except Exception:  # IPython rejects some malformed input; our converter still gives positions
+            pass
+    return fallback_to_python(cell)
+
+
+_LINE_MAGIC = re.compile(r"^(?P<indent>\s*)%(?P<name>\w+)(?P<sep>\s?)(?P<arg>.*)$")
+_ASSIGN_MAGIC = re.compile(r"^(?P<indent>\s*)(?P<target>[\w.,\s\[\]()]+?)\s*=\s*%(?P<name>\w+)\s?(?P<arg>.*)$")
+_SHELL = re.compile(r"^(?P<indent>\s*)!(?P<cmd>.*)$")
+_ASSIGN_SHELL = re.compile(r"^(?P<indent>\s*)(?P<target>[\w.]+)\s*=\s*!(?P<cmd>.*)$")
+_HELP = re.compile(r"^(?P<indent>\s*)(?P<obj>[\w.]+)\?{1,2}\s*$")
+
+
+def fallback_to_python(cell: str) -> str:
+    """Our own conversion of IPython syntax, for when IPython is not installed.
+
+    Handles cell magics (``%%name`` on the first line), line magics (also after ``x =``), shell
+    escapes (``!cmd``, ``x = !cmd``), help (``obj?``) and backslash continuations of magic lines.
+    """
+    lines = cell.split("\n")
+    if lines and lines[0].startswith("%%"):
+        head, _, line_arg = lines[0][2:].partition(" ")
+        body = "\n".join(lines[1:])
+        if body and not body.endswith("\n"):
+            body += "\n"
+        return f"get_ipython().run_cell_magic({head.strip()!r}, {line_arg.strip()!r}, {body!r})\n"
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        while _is_magic_or_shell(line) and line.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            line = line[:-1] + " " + lines[i].strip()
+        out.append(_convert_line(line))
+        i += 1
+    return "\n".join(out)
+
+
+def _is_magic_or_shell(line: str) -> bool:
+    return bool(_LINE_MAGIC.match(line) or _SHELL.match(line) or _ASSIGN_MAGIC.match(line))
+
+
+def _convert_line(line: str) -> str:
+    if m := _LINE_MAGIC.match(line):
+        return f"{m['indent']}get_ipython().run_line_magic({m['name']!r}, {m['arg'].strip()!r})"
+    if m := _ASSIGN_MAGIC.match(line):
+        return f"{m['indent']}{m['target']} = get_ipython().run_line_magic({m['name']!r}, {m['arg'].strip()!r})"
+    if m := _ASSIGN_SHELL.match(line):
+        return f"{m['indent']}{m['target']} = get_ipython().getoutput({m['cmd']!r})"
+    if m := _SHELL.match(line):
+        return f"{m['indent']}get_ipython().system({m['cmd']!r})"
+    if m := _HELP.match(line):
+        return f"{m['indent']}get_ipython().run_line_magic('pinfo', {m['obj']!r})"
+    return line
+
+
+def line_map(original: list[str], transformed: list[str]) -> list[int]:
+    """For each transformed line (0-based), the original line (0-based) it came from.
+
+    Unchanged lines map one to one; a block IPython rewrote (a magic, a joined continuation, a
+    collapsed cell magic) maps onto the original block's lines in order, the surplus onto its last.
+    """
+    mapping: list[int] = [0] * len(transformed)
+    matcher = difflib.SequenceMatcher(None, original, transformed, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        for j in range(j1, j2):
+            if tag == "equal":
+                mapping[j] = i1 + (j - j1)
+            elif i2 > i1:
+                mapping[j] = min(i1 + (j - j1), i2 - 1)
+            else:  # inserted lines: attach to the line before
+                mapping[j] = max(i1 - 1, 0)
+    return mapping
+
+
+@dataclasses.dataclass(frozen=True)
+class TimingOptions:
+    """What ``%timeit`` / ``%%timeit`` options say about the measurement."""
+
+    number_given: bool  # -n N: no calibration runs, so the first run's compile lands in the result
+    statement: str  # what remains after the options
+    offset: int  # where ``statement`` starts in the argument string
+
+
+def split_timeit_options(arg: str) -> TimingOptions:
+    """Separate ``%timeit`` options (``-n 10 -r 3 -o -q``) from the timed statement."""
+    pos = 0
+    number_given = False
+    tokens = re.compile(r"\s*(\S+)")
+    while True:
+        m = tokens.match(arg, pos)
+        if m is None or not re.fullmatch(r"-[a-z]+\d*", m.group(1)):
+            break
+        flags = m.group(1)[1:]
+        pos = m.end()
+        letters = flags.rstrip("0123456789")
+        if "n" in letters:
+            number_given = True
+        if letters and letters[-1] in _VALUED_OPTIONS and letters == flags:  # value is the next token
+            value = tokens.match(arg, pos)
+            if value is not None:
+                pos = value.end()
+    while pos < len(arg) and arg[pos].isspace():
+        pos += 1
+    return TimingOptions(number_given=number_given, statement=arg[pos:], offset=pos)

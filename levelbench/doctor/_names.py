@@ -1,0 +1,106 @@
+"""What a name in the script refers to, through imports and aliases.
+
+``import jax.numpy as jnp`` makes ``jnp.dot`` resolve to ``"jax.numpy.dot"``; ``from jax import jit``
+and ``jit = jax.jit`` make ``jit`` resolve to ``"jax.jit"``. The table is flow-insensitive (one
+meaning per name for the whole file), which is what scripts and notebooks do in practice.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+_BUILTINS = frozenset(dir(builtins))
+_PARTIAL = frozenset({"functools.partial"})
+
+
+class Names:
+    """Resolves names and attribute chains to dotted qualified names (``"jax.numpy.float64"``)."""
+
+    def __init__(self, module: ast.Module) -> None:
+        self._aliases: dict[str, str] = {}
+        self._bound: set[str] = set()
+        assignments: list[ast.Assign] = []
+        for node in ast.walk(module):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.asname:
+                        self._aliases[alias.asname] = alias.name
+                    else:
+                        root = alias.name.split(".")[0]
+                        self._aliases[root] = root
+            elif isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name == "*":
+                        continue
+                    if node.level == 0 and node.module:
+                        self._aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    else:  # a relative import: local to the project, nothing we know about
+                        self._bound.add(alias.asname or alias.name)
+            elif isinstance(node, ast.Assign):
+                assignments.append(node)
+                for target in node.targets:
+                    self._bound.update(_target_names(target))
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self._bound.add(node.name)
+            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr)):
+                self._bound.update(_target_names(node.target))
+            elif isinstance(node, ast.arg):
+                self._bound.add(node.arg)
+        # `jit = jax.jit`, `normal = np.random.normal`; `static_jit = partial(jax.jit, ...)` stays a jit.
+        for _ in range(3):  # aliases of aliases
+            changed = False
+            for node in assignments:
+                if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+                    continue
+                target = node.targets[0].id
+                if target in self._aliases:
+                    continue
+                resolved = self._alias_value(node.value)
+                if resolved is not None:
+                    self._aliases[target] = resolved
+                    changed = True
+            if not changed:
+                break
+
+    def _alias_value(self, value: ast.expr) -> str | None:
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            resolved = self.qualname(value)
+            return resolved if resolved and not resolved.startswith("builtins.") else None
+        if isinstance(value, ast.Call) and self.qualname(value.func) in _PARTIAL and value.args:
+            inner = self.qualname(value.args[0])
+            return inner if inner and inner.startswith("jax.") else None
+        return None
+
+    def qualname(self, node: ast.AST) -> str | None:
+        """``"jax.numpy.dot"`` for ``jnp.dot``; ``"builtins.float"`` for an unshadowed builtin; else None."""
+        if isinstance(node, ast.Name):
+            if node.id in self._aliases:
+                return self._aliases[node.id]
+            if node.id in _BUILTINS and node.id not in self._bound:
+                return f"builtins.{node.id}"
+            return None
+        if isinstance(node, ast.Attribute):
+            base = self.qualname(node.value)
+            return f"{base}.{node.attr}" if base and not base.startswith("builtins.") else None
+        return None
+
+    def imports_root(self, root: str) -> bool:
+        """Whether the file imports ``root`` or something under it."""
+        return any(value == root or value.startswith(root + ".") for value in self._aliases.values())
+
+
+def _target_names(target: ast.AST) -> list[str]:
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
+
+
+def dotted(node: ast.AST) -> str | None:
+    """The source path of a plain name or attribute chain (``"self.model"``), else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))

@@ -1,0 +1,318 @@
+"""A script or a whole notebook as one Python syntax tree, with positions that map back to cells.
+
+Cells of a notebook share one namespace, so the doctor analyses them as one module: the cells'
+trees are concatenated, each cell owning a range of "virtual" line numbers. Timing magics become
+ordinary statements wrapped in a marker ``with`` block, so every check sees what ``%timeit f(x)``
+runs, in program order:
+
+    with __levelbench_magic__('timeit'):
+        f(x)
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import dataclasses
+from collections.abc import Iterator, Sequence
+
+from ._diagnostic import Location
+from ._magics import line_map, split_timeit_options, to_python
+from ._notebook import CodeCell
+
+MAGIC_MARKER = "__levelbench_magic__"
+_TIMING_MAGICS = frozenset({"time", "timeit"})
+_CODE_MAGICS = _TIMING_MAGICS | {"capture"}  # cell magics whose body is ordinary Python run in the namespace
+
+
+@dataclasses.dataclass(frozen=True)
+class Segment:
+    """The lines of one cell (or of a whole file, ``cell == 0``), starting at virtual line ``first_line``."""
+
+    cell: int
+    first_line: int
+    lines: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Magic:
+    """A timing magic, as the doctor needs to know it."""
+
+    name: str  # "time", "timeit" or "capture"
+    number_given: bool  # %timeit -n N: no calibration runs
+
+
+@dataclasses.dataclass(frozen=True)
+class ParseProblem:
+    line: int  # virtual line
+    column: int  # 1-based, characters
+    message: str
+
+
+def split_lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+class Program:
+    """The syntax tree of one file or notebook, and how to locate its nodes in what the user wrote."""
+
+    def __init__(
+        self,
+        path: str,
+        module: ast.Module,
+        segments: Sequence[Segment],
+        problems: Sequence[ParseProblem] = (),
+        magics: dict[ast.AST, Magic] | None = None,
+        notebook: bool = False,
+    ) -> None:
+        self.path = path
+        self.module = module
+        self.segments = tuple(segments)
+        self.problems = tuple(problems)
+        self.notebook = notebook
+        self._magics = magics or {}
+        self._starts = [s.first_line for s in self.segments]
+        self._parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(module):
+            for child in ast.iter_child_nodes(node):
+                self._parents[child] = node
+
+    @classmethod
+    def from_python(cls, path: str, text: str) -> Program:
+        """A plain Python file (exported notebooks' ``get_ipython()`` magic calls are understood too)."""
+        lines = split_lines(text)
+        segment = Segment(cell=0, first_line=1, lines=tuple(lines))
+        builder = _Builder(lambda line: _line_of([segment], line), use_ipython=False)
+        try:
+            tree = ast.parse("\n".join(lines), filename=path)
+        except SyntaxError as e:
+            problem = ParseProblem(e.lineno or 1, max(e.offset or 1, 1), f"syntax error: {e.msg}")
+            return cls(path, ast.Module(body=[], type_ignores=[]), [segment], [problem])
+        tree = builder.splice(tree)
+        return cls(path, tree, [segment], builder.problems, builder.magics)
+
+    @classmethod
+    def from_notebook(cls, path: str, cells: Sequence[CodeCell], *, use_ipython: bool = True) -> Program:
+        """All code cells of a notebook, in order, as one module."""
+        segments: list[Segment] = []
+        first = 1
+        for cell in cells:
+            lines = split_lines(cell.source)
+            segments.append(Segment(cell=cell.number, first_line=first, lines=tuple(lines)))
+            first += len(lines)
+        builder = _Builder(lambda line: _line_of(segments, line), use_ipython=use_ipython)
+        body: list[ast.stmt] = []
+        for segment in segments:
+            tree = builder.parse_ipython("\n".join(segment.lines), base=segment.first_line - 1)
+            if tree is not None:
+                body.extend(tree.body)
+        module = ast.Module(body=body, type_ignores=[])
+        return cls(path, module, segments, builder.problems, builder.magics, notebook=True)
+
+    # --- positions -------------------------------------------------------------------------
+    def segment_of(self, line: int) -> Segment:
+        index = max(bisect.bisect_right(self._starts, line) - 1, 0)
+        return self.segments[index]
+
+    def line_text(self, line: int) -> str:
+        return _line_of(self.segments, line)
+
+    def location(self, node: ast.AST, end: ast.AST | None = None) -> Location:
+        """Where ``node`` (through ``end``, when given) is, as the user numbers cells, lines and columns."""
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        last = end if end is not None else node
+        end_line = getattr(last, "end_lineno", None) or line
+        end_col = getattr(last, "end_col_offset", None)
+        segment = self.segment_of(line)
+        if self.segment_of(end_line) is not segment:  # never span cells
+            end_line, end_col = line, None
+        first_text = self.line_text(line)
+        start_chars = _chars(first_text, col)
+        if end_col is None:
+            end_line, end_chars = line, len(first_text)
+        else:
+            end_chars = _chars(self.line_text(end_line), end_col)
+        offset = segment.first_line - 1
+        return Location(
+            path=self.path,
+            cell=segment.cell,
+            line=line - offset,
+            column=start_chars + 1,
+            end_line=end_line - offset,
+            end_column=max(end_chars + 1, start_chars + 2) if end_line == line else end_chars + 1,
+        )
+
+    def problem_location(self, problem: ParseProblem) -> Location:
+        segment = self.segment_of(problem.line)
+        line = problem.line - segment.first_line + 1
+        return Location(self.path, segment.cell, line, problem.column, line, problem.column + 1)
+
+    # --- tree navigation -------------------------------------------------------------------
+    def parent(self, node: ast.AST) -> ast.AST | None:
+        return self._parents.get(node)
+
+    def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
+        current = self._parents.get(node)
+        while current is not None:
+            yield current
+            current = self._parents.get(current)
+
+    def magic(self, node: ast.AST) -> Magic | None:
+        """The timing magic that ``node`` (a marker ``with``) stands for, if any."""
+        return self._magics.get(node)
+
+
+def _line_of(segments: Sequence[Segment], line: int) -> str:
+    starts = [s.first_line for s in segments]
+    index = bisect.bisect_right(starts, line) - 1
+    if index < 0:
+        return ""
+    segment = segments[index]
+    k = line - segment.first_line
+    return segment.lines[k] if 0 <= k < len(segment.lines) else ""
+
+
+def _chars(text: str, byte_offset: int) -> int:
+    """A character column from an ast byte offset (the two differ after non-ASCII text)."""
+    return min(len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore")), len(text))
+
+
+def _bytes(text: str, char_offset: int) -> int:
+    return len(text[:char_offset].encode("utf-8"))
+
+
+def _shift(tree: ast.AST, *, line_of: dict[int, int] | None = None, base: int = 0, anchor: tuple[int, int] | None = None,
+           col: int = 0) -> None:
+    """Move every node of ``tree``: map lines, add ``base``, add ``col`` bytes on its first line, or pin at ``anchor``."""
+    last_line = max(line_of.values(), default=1) if line_of else 1
+    for node in ast.walk(tree):
+        if not hasattr(node, "lineno"):
+            continue
+        if anchor is not None:
+            node.lineno, node.col_offset = anchor
+            node.end_lineno, node.end_col_offset = anchor[0], anchor[1] + 1
+            continue
+        for attr, col_attr in (("lineno", "col_offset"), ("end_lineno", "end_col_offset")):
+            value = getattr(node, attr, None)
+            if value is None:
+                continue
+            if col and value == 1:
+                setattr(node, col_attr, getattr(node, col_attr) + col)
+            if line_of is not None:
+                value = line_of.get(value, last_line)
+            setattr(node, attr, value + base)
+
+
+class _Builder:
+    """Parses IPython cells and splices timing magics into the tree as marker ``with`` blocks."""
+
+    def __init__(self, line_text, *, use_ipython: bool) -> None:  # type: ignore[no-untyped-def]
+        self._line_text = line_text
+        self._use_ipython = use_ipython
+        self.problems: list[ParseProblem] = []
+        self.magics: dict[ast.AST, Magic] = {}
+
+    def parse_ipython(self, text: str, *, base: int) -> ast.Module | None:
+        """Parse IPython input whose first line is virtual line ``base + 1``."""
+        original = text.split("\n")
+        python = to_python(text, use_ipython=self._use_ipython)
+        transformed = python.split("\n")
+        mapping = line_map(original, transformed)
+        line_of = {j + 1: mapping[j] + 1 for j in range(len(transformed))}
+        try:
+            tree = ast.parse(python)
+        except SyntaxError as e:
+            line = line_of.get(e.lineno or 1, 1) + base
+            self.problems.append(ParseProblem(line, max(e.offset or 1, 1), f"syntax error: {e.msg}"))
+            return None
+        _shift(tree, line_of=line_of, base=base)
+        return self.splice(tree)
+
+    def splice(self, tree: ast.Module) -> ast.Module:
+        return _Splicer(self).visit(tree)
+
+    def line_statements(self, text: str, line: int, where: str, fallback_col: int) -> list[ast.stmt] | None:
+        """Parse ``text``, the argument of a line magic found on virtual ``line``."""
+        text = text.strip()
+        if not text:
+            return []
+        source = self._line_text(line)
+        index = source.find(text)
+        col = _bytes(source, index) if index >= 0 else fallback_col
+        try:
+            tree = ast.parse(text)
+        except SyntaxError as e:
+            column = (index if index >= 0 else 0) + (e.offset or 1)
+            self.problems.append(ParseProblem(line, column, f"syntax error in the statement of {where}: {e.msg}"))
+            return None
+        if index >= 0:
+            _shift(tree, base=line - 1, col=col)
+        else:
+            _shift(tree, anchor=(line, fallback_col))
+        return tree.body
+
+    def cell_statements(self, body: str, line: int, anchor: tuple[int, int], where: str) -> list[ast.stmt] | None:
+        """Parse the body of a cell magic whose ``%%`` line is virtual ``line``."""
+        if self._line_text(line).lstrip().startswith("%%"):  # a notebook cell: the body follows, line for line
+            tree = self.parse_ipython(body.rstrip("\n"), base=line)
+            return None if tree is None else tree.body
+        try:  # an exported script: the body is a string literal on one line
+            tree = ast.parse(to_python(body, use_ipython=self._use_ipython))
+        except SyntaxError as e:
+            self.problems.append(ParseProblem(line, anchor[1] + 1, f"syntax error in the body of {where}: {e.msg}"))
+            return None
+        _shift(tree, anchor=anchor)
+        return self.splice(tree).body
+
+
+class _Splicer(ast.NodeTransformer):
+    def __init__(self, builder: _Builder) -> None:
+        self._b = builder
+
+    def visit_Expr(self, node: ast.Expr) -> ast.AST | list[ast.stmt]:
+        return self._splice(node, node.value)
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST | list[ast.stmt]:
+        return self._splice(node, node.value)
+
+    def _splice(self, stmt: ast.stmt, value: ast.expr) -> ast.AST | list[ast.stmt]:
+        magic = _magic_call(value)
+        if magic is None or magic[1] not in _CODE_MAGICS:
+            return self.generic_visit(stmt)
+        kind, name, line_arg, body = magic
+        where = f"%{'%' if kind == 'cell' else ''}{name}"
+        options = split_timeit_options(line_arg) if name == "timeit" else None
+        setup: list[ast.stmt] = []
+        if kind == "line":
+            statement = options.statement if options else line_arg
+            timed = self._b.line_statements(statement, stmt.lineno, where, stmt.col_offset)
+        else:
+            anchor = (value.lineno, value.col_offset)
+            timed = self._b.cell_statements(body or "", stmt.lineno, anchor, where)
+            if options is not None and options.statement.strip():  # %%timeit's line holds setup code
+                setup = self._b.line_statements(options.statement, stmt.lineno, where, stmt.col_offset) or []
+        if timed is None:
+            return stmt
+        marker = ast.Call(func=ast.Name(id=MAGIC_MARKER, ctx=ast.Load()), args=[ast.Constant(name)], keywords=[])
+        block = ast.With(items=[ast.withitem(context_expr=marker)], body=timed or [ast.Pass()])
+        for node in (marker, marker.func, marker.args[0], block):
+            ast.copy_location(node, stmt)
+        ast.fix_missing_locations(block)
+        self._b.magics[block] = Magic(name=name, number_given=bool(options and options.number_given))
+        return [*setup, block]
+
+
+def _magic_call(value: ast.expr) -> tuple[str, str, str, str | None] | None:
+    """``get_ipython().run_line_magic('timeit', 'f(x)')`` -> ("line", "timeit", "f(x)", None)."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+        return None
+    owner = value.func.value
+    if not (isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "get_ipython"):
+        return None
+    args = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in value.args]
+    if value.func.attr == "run_line_magic" and len(args) >= 2 and args[0] and args[1] is not None:
+        return ("line", args[0], args[1], None)
+    if value.func.attr == "run_cell_magic" and len(args) >= 3 and args[0] and None not in args[1:3]:
+        return ("cell", args[0], args[1] or "", args[2])
+    return None

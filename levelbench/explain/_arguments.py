@@ -1,0 +1,126 @@
+"""Naming what a function was called with: ``X``, ``params['dense']['kernel']``, ``args[2]``.
+
+Findings name the culprit in the user's words: the parameter name from the signature, then the
+path into the pytree. Flattening uses JAX's registry, so Flax ``FrozenDict``s and custom pytrees
+are walked like dicts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    """One call of a function: the positional and keyword arguments it gets.
+
+    Example:
+        >>> calls = [Call(x, n=1), Call(x, n=2)]   # for explain(f, calls=calls)
+    """
+
+    args: tuple
+    kwargs: dict
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "kwargs", kwargs)
+
+    @classmethod
+    def coerce(cls, value: Any) -> "Call":
+        """A `Call`, or a tuple/list of positional arguments."""
+        if isinstance(value, Call):
+            return value
+        if isinstance(value, (tuple, list)):
+            return cls(*value)
+        raise TypeError(
+            f"each element of calls= must be a tuple of positional arguments or a levelbench.explain.Call, "
+            f"got {type(value).__name__}: wrap a single argument as (x,) or Call(x)"
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Leaf:
+    """One leaf of a call's arguments.
+
+    ``index``: position in the flattened call; ``name``: e.g. ``params['dense']['kernel']``;
+    ``position``: the positional argument it belongs to (None for keyword arguments);
+    ``whole``: the leaf is the whole argument, not a part of a pytree.
+    """
+
+    index: int
+    name: str
+    value: Any
+    position: int | None = None
+    whole: bool = False
+
+
+def leaves(fn: Callable[..., Any], args: tuple, kwargs: dict) -> list[Leaf]:
+    """The call's leaves in flattening order (``None`` leaves dropped), each named."""
+    import jax
+
+    flat, _ = jax.tree_util.tree_flatten_with_path((args, kwargs))
+    params = _parameter_names(fn, len(args))
+    out = []
+    for i, (path, value) in enumerate(flat):
+        top, key, *rest = path
+        position = key.idx if getattr(top, "idx", 0) == 0 else None
+        if position is not None:
+            head = params[position] if position < len(params) else f"args[{position}]"
+        else:
+            head = str(key.key)
+        out.append(Leaf(i, head + jax.tree_util.keystr(tuple(rest)), value, position, not rest))
+    return out
+
+
+def structure(args: tuple, kwargs: dict) -> Any:
+    import jax
+
+    return jax.tree_util.tree_structure((args, kwargs))
+
+
+def rebuild(args: tuple, kwargs: dict, replace: dict[int, Any]) -> tuple[tuple, dict]:
+    """The call with the leaves at the given flattened indices replaced."""
+    import jax
+
+    flat, tree = jax.tree_util.tree_flatten((args, kwargs))
+    for i, v in replace.items():
+        flat[i] = v
+    new_args, new_kwargs = jax.tree_util.tree_unflatten(tree, flat)
+    return tuple(new_args), dict(new_kwargs)
+
+
+def _parameter_names(fn: Callable[..., Any], n: int) -> list[str]:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return []
+    names = []
+    for p in sig.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            names += [f"{p.name}[{i}]" for i in range(n - len(names))]
+            break
+    return names
+
+
+def is_array(x: Any) -> bool:
+    """An array JAX would trace (JAX arrays, NumPy arrays and scalars); Python scalars are not."""
+    import jax
+
+    return isinstance(x, (jax.Array, np.ndarray, np.generic))
+
+
+def describe(x: Any) -> str:
+    """``float32[8,200]`` for arrays (``numpy float64[3,3]`` for NumPy ones), a short repr otherwise."""
+    if is_array(x):
+        kind = "numpy " if isinstance(x, (np.ndarray, np.generic)) else ""
+        shape = ",".join(str(d) for d in np.shape(x))
+        return f"{kind}{np.dtype(x.dtype).name}[{shape}]"
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -1,0 +1,48 @@
+"""The probes `explain` runs, in order. Each is a small unit: it looks at a `Subject` and returns `Finding`s.
+
+A probe reads facts from the subject (trace, compiled program, timings), which computes each at
+most once, and may record numbers in ``subject.measured``. Order matters only for ``unrolled``:
+it runs first because it may shorten the call so that nothing compiles at a ruinous length.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from ..._findings import Finding
+from .._subject import Subject
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """``name`` (for ``probes=``), the finding ``codes`` it can give, whether it is skipped by
+    ``quick=True``, which frameworks it applies to, and the function that runs it."""
+
+    name: str
+    codes: tuple[str, ...]
+    run: Callable[[Subject], list[Finding]]
+    expensive: bool = False
+    frameworks: tuple[str, ...] = ("jax",)
+    summary: str = ""
+
+
+def all_probes() -> tuple[Probe, ...]:
+    from . import compile_share, config, dead, dispatch, precision, pytorch, retrace, roofline, transfers, unrolled
+
+    return (
+        config.PROBE,
+        unrolled.PROBE,
+        dead.PROBE,
+        precision.PROBE,
+        transfers.PROBE,
+        retrace.PROBE,
+        dispatch.PROBE,
+        compile_share.PROBE,
+        roofline.PROBE,
+        pytorch.PROBE,
+    )
+
+
+def probe_names() -> tuple[str, ...]:
+    return tuple(p.name for p in all_probes())

@@ -1,0 +1,241 @@
+"""The function under diagnosis, the call it is diagnosed on, and what was measured about it.
+
+Probes share one `Subject`: tracing, compiling, cost analysis and timing each happen at most once
+(per input size) however many probes need them. A probe that finds compiling the user's input
+too costly (an unrolled loop over 1000 steps) can `shorten` the call, and the probes after it run
+on the shorter one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from .._measurement import Measurement
+from ..adapters import CompileTimes
+from ..adapters._jax import ADAPTER as JAX
+from ..adapters._jax import TRACE_EVENT
+from . import _events
+from ._arguments import Call, is_array
+
+_MEASURE_OPTIONS = {"budget", "rel_ci", "target_sample_time", "min_samples", "max_samples", "number", "flops",
+                    "count_flops", "timer", "environment", "label"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Trace:
+    """One trace of the function: the program (``jaxpr``), or the ``error`` tracing raised."""
+
+    jaxpr: Any = None
+    out_tree: Any = None
+    warnings: tuple[warnings.WarningMessage, ...] = ()
+    seconds: float = 0.0
+    traced: Any = None  # the jax.stages.Traced, to lower and compile without tracing again
+    error: BaseException | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.jaxpr is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class Compiled:
+    executable: Any
+    split: CompileTimes
+
+
+@dataclasses.dataclass(frozen=True)
+class Shortening:
+    """Probes ran on the call with ``argument`` cut from ``length`` to ``to`` along ``axis``."""
+
+    argument: str
+    axis: int
+    length: int
+    to: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+class Subject:
+    """``fn`` and its example call, with facts about it computed on demand and kept."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict, *, label: str, framework: str,
+                 calls: list[Call] | None = None, scale_axis: Any = None, budget: float = 10.0,
+                 quick: bool = False, measurement: Measurement | None = None):
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+        self.label, self.framework = label, framework
+        self.calls = calls
+        self.scale_axis = scale_axis
+        self.budget, self.quick = budget, quick
+        self.is_jitted = framework == "jax" and JAX.is_jitted(fn)
+        self.measured: dict[str, Any] = {}
+        self.notes: list[str] = []
+        self.shortening: Shortening | None = None
+        self._given_measurement = measurement
+        self._facts: dict[str, Any] = {}
+
+    # -- the call probes run on ----------------------------------------------------------------
+    def shorten(self, args: tuple, kwargs: dict, shortening: Shortening) -> None:
+        """Run the probes that follow on a shorter call (facts measured so far are dropped)."""
+        self.args, self.kwargs = args, kwargs
+        self.shortening = shortening
+        self._facts.clear()
+        self._given_measurement = None
+        self.notes.append(
+            f"probes after 'unrolled' ran with {shortening.argument} cut to {shortening.to} of "
+            f"{shortening.length} along axis {shortening.axis}: {shortening.reason}"
+        )
+
+    @property
+    def measure_budget(self) -> float:
+        """Seconds of sampling for each timing a probe takes."""
+        return 0.1 if self.quick else min(1.0, max(0.1, self.budget / 10))
+
+    def _fact(self, name: str, compute: Callable[[], Any]) -> Any:
+        if name not in self._facts:
+            self._facts[name] = compute()
+        return self._facts[name]
+
+    # -- JAX program ---------------------------------------------------------------------------
+    def jit_target(self) -> tuple[Callable[..., Any], tuple, dict]:
+        """The jitted callable and its arguments: the user's own ``jax.jit`` function as called, or a
+        fresh ``jax.jit`` of ``fn`` taking the call's arrays (the rest of the call is held fixed)."""
+        if self.is_jitted:
+            return self.fn, self.args, self.kwargs
+        jitted, arrays = self._fact("fresh_jit", lambda: fresh_jit(self.fn, self.args, self.kwargs))
+        return jitted, tuple(arrays), {}
+
+    def traced(self) -> Trace:
+        """The program at the current call, traced for real (so JAX's dtype warnings are seen)."""
+        return self._fact("traced", self._trace)
+
+    def _trace(self) -> Trace:
+        f, args, kwargs = self.jit_target()
+        trace = trace_once(f, args, kwargs)
+        if trace.ok and trace.seconds == 0.0 and self.is_jitted:
+            # The user's function was traced before (JAX's cache): trace a fresh copy for the
+            # warnings and the time, but keep the user's Traced for lowering.
+            fresh, arrays = fresh_jit(self.fn, self.args, self.kwargs)
+            again = trace_once(fresh, tuple(arrays), {})
+            if again.ok:
+                trace = dataclasses.replace(again, traced=trace.traced)
+        return trace
+
+    def compiled(self) -> Compiled | None:
+        """The compiled program at the current call, with the trace/lower/compile split."""
+        return self._fact("compiled", self._compile)
+
+    def _compile(self) -> Compiled | None:
+        trace = self.traced()
+        if not trace.ok:
+            return None
+        with _events.record() as log:
+            t0 = time.perf_counter()
+            lowered = trace.traced.lower()
+            t1 = time.perf_counter()
+            executable = lowered.compile()
+            t2 = time.perf_counter()
+        split = CompileTimes(trace.seconds, t1 - t0, t2 - t1, source="aot", cached=log.compilations == 0)
+        self.measured["compile"] = split.to_dict()
+        return Compiled(executable, split)
+
+    def cost(self) -> dict[str, float] | None:
+        """XLA's cost analysis of the compiled program, as it gave it (may be empty or hold -1)."""
+        return self._fact("cost", self._cost)
+
+    def _cost(self) -> dict[str, float] | None:
+        compiled = self.compiled()
+        if compiled is None:
+            return None
+        try:
+            cost = compiled.executable.cost_analysis()
+        except Exception:  # a backend without cost analysis
+            return None
+        if isinstance(cost, (list, tuple)):
+            cost = cost[0] if cost else {}
+        return {str(k): float(v) for k, v in dict(cost or {}).items() if isinstance(v, (int, float))}
+
+    # -- timings -------------------------------------------------------------------------------
+    def measurement(self) -> Measurement | None:
+        """``fn`` as the user calls it (eager if it is not jitted), timed by `levelbench.measure`."""
+        if self._given_measurement is not None:
+            return self._given_measurement
+        return self._fact("measurement", lambda: self._measure(self.fn, self.args, self.kwargs, "as given"))
+
+    def jitted_measurement(self) -> Measurement | None:
+        """The jitted program at the current call, timed (the same as `measurement` for a jitted fn)."""
+        if self.is_jitted:
+            return self.measurement()
+
+        def run() -> Measurement | None:
+            if not self.traced().ok:
+                return None
+            f, args, kwargs = self.jit_target()
+            return self._measure(f, args, kwargs, "jitted")
+
+        return self._fact("jitted_measurement", run)
+
+    def _measure(self, fn: Callable[..., Any], args: tuple, kwargs: dict, what: str) -> Measurement | None:
+        from .._timing import measure
+
+        if _MEASURE_OPTIONS & set(kwargs):
+            fn, kwargs = functools.partial(fn, **kwargs), {}
+        try:
+            return measure(fn, *args, label=f"{self.label} ({what})", budget=self.measure_budget, rel_ci=0.05,
+                           target_sample_time=0.005, min_samples=5, count_flops=False, environment=False, **kwargs)
+        except Exception as e:  # a function that fails or recompiles every call: other probes say why
+            self.notes.append(f"timing {self.label} ({what}) failed: {type(e).__name__}: {_first_line(e)}")
+            return None
+
+    def steady(self) -> float | None:
+        m = self.jitted_measurement()
+        return m.median if m else None
+
+
+def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callable[..., Any], list[Any]]:
+    """A new ``jax.jit`` of ``fn`` (unwrapped if it is jitted already) over the call's arrays.
+
+    Non-array leaves (Python numbers, strings, modules) are held fixed, as ``static_argnums`` would.
+    Being a new function, it misses JAX's tracing cache, so tracing it costs and warns as on a first call.
+    """
+    import jax
+
+    base = getattr(fn, "__wrapped__", fn) if JAX.is_jitted(fn) else fn
+    flat, tree = jax.tree_util.tree_flatten((args, kwargs))
+    dynamic = [i for i, x in enumerate(flat) if is_array(x)]
+
+    def call(*arrays: Any) -> Any:
+        full = list(flat)
+        for i, x in zip(dynamic, arrays):
+            full[i] = x
+        a, k = jax.tree_util.tree_unflatten(tree, full)
+        return base(*a, **k)
+
+    name = getattr(base, "__name__", None) or type(base).__name__
+    call.__name__ = call.__qualname__ = str(name)
+    return jax.jit(call), [flat[i] for i in dynamic]
+
+
+def trace_once(f: Any, args: tuple, kwargs: dict) -> Trace:
+    """Trace a jitted callable, timing it and keeping JAX's warnings; ``seconds`` is 0 on a cache hit."""
+    with warnings.catch_warnings(record=True) as caught, _events.record() as log:
+        warnings.simplefilter("always")
+        t0 = time.perf_counter()
+        try:
+            traced = f.trace(*args, **kwargs)
+        except Exception as e:  # not traceable: the probes report why
+            return Trace(error=e, warnings=tuple(caught), seconds=time.perf_counter() - t0)
+        elapsed = time.perf_counter() - t0
+    traced_now = any(e.name == TRACE_EVENT for e in log.events)
+    return Trace(traced.jaxpr, traced.out_tree, tuple(caught), elapsed if traced_now else 0.0, traced)
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0] if text else ""

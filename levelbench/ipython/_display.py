@@ -1,0 +1,87 @@
+"""Showing results: HTML (with plain text beside it) in Jupyter, coloured text in a terminal IPython.
+
+Only reads results, as every renderer does.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from typing import Any
+
+from .._render import plain
+
+_PRE = ("<pre style=\"white-space:pre;overflow-x:auto;line-height:normal;"
+        "font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace\">{code}</pre>")
+
+
+class Report:
+    """A rich renderable that IPython displays as HTML in Jupyter and as plain text elsewhere."""
+
+    def __init__(self, renderable: Any, width: int = 110) -> None:
+        self.renderable = renderable
+        self.width = width
+
+    def _repr_html_(self) -> str:
+        from rich.console import Console
+
+        console = Console(record=True, file=io.StringIO(), width=self.width, force_terminal=True,
+                          force_jupyter=False, color_system="truecolor")
+        console.print(self.renderable)
+        return console.export_html(inline_styles=True, code_format=_PRE)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(str(self))
+
+    def __str__(self) -> str:
+        return plain(self.renderable, width=self.width)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def in_terminal(shell: Any) -> bool:
+    """True for terminal IPython, which shows only text/plain and can print colours itself."""
+    module = sys.modules.get("IPython.terminal.interactiveshell")
+    return module is not None and isinstance(shell, module.TerminalInteractiveShell)
+
+
+def show(shell: Any, renderable: Any, width: int = 110) -> None:
+    if in_terminal(shell):
+        from rich.console import Console
+
+        Console().print(renderable)
+        return
+    from IPython.display import display
+
+    display(Report(renderable, width))
+
+
+def register_formatters(shell: Any) -> None:
+    """``Out[...]`` of a `Measurement` / `Comparison` (e.g. from ``-o``) is one line, not a dataclass dump."""
+    from .._compare import Comparison
+    from .._measurement import Measurement
+
+    formatter = shell.display_formatter.formatters["text/plain"]
+    formatter.for_type(Measurement, lambda m, p, cycle: p.text(measurement_summary(m)))
+    formatter.for_type(Comparison, lambda c, p, cycle: p.text(comparison_summary(c)))
+
+
+def measurement_summary(m: Any) -> str:
+    from .._timing import fmt_time
+
+    ci = m.ci
+    flagged = f", findings {' '.join(sorted({f.code for f in m.findings}))}" if m.findings else ""
+    return (f"<Measurement {m.label!r} ({m.framework}): median {fmt_time(m.median)} "
+            f"[95% CI {fmt_time(ci.lower)} .. {fmt_time(ci.upper)}], cold start {fmt_time(m.cold_start)}"
+            f"{flagged}; print() it for the full report>")
+
+
+def comparison_summary(c: Any) -> str:
+    parts = []
+    for name in c.names:
+        if name == c.baseline:
+            continue
+        r = c.ratio(name)
+        parts.append(f"{name}/{c.baseline} {r.estimate:.3g} [{r.lower:.3g} .. {r.upper:.3g}] {c.verdict(name)}")
+    return f"<Comparison {', '.join(parts) or c.baseline}; print() it for the full table>"

@@ -1,0 +1,198 @@
+"""``%lbtimeit``, ``%lbtime``, ``%lbcompare`` and ``%lbdoctor``: levelbench where notebooks already time things.
+
+Each magic is a library call plus rendering: ``%lbtimeit`` is `levelbench.measure`, ``%lbcompare``
+is `levelbench.compare`, ``%lbtime`` one cold call, ``%lbdoctor`` the static doctor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, needs_local_scope
+
+from . import _options as o
+from ._candidates import split_candidates
+from ._display import show
+from ._statement import Call, StatementError, namespace, prepare_call
+
+_TIMEIT_OPTIONS = (o.NUMBER, o.REPEAT, o.QUIET, o.OUTPUT, o.BUDGET, o.CI)
+_TIME_OPTIONS = (o.QUIET, o.OUTPUT)
+_COMPARE_OPTIONS = (o.QUIET, o.OUTPUT, o.BUDGET, o.CI, o.BASELINE, o.NO_STRICT)
+
+
+@magics_class
+class LevelbenchMagics(Magics):
+    """The magics ``%load_ext levelbench`` registers."""
+
+    @needs_local_scope
+    @line_cell_magic
+    def lbtimeit(self, line: str = "", cell: str | None = None, local_ns: dict | None = None) -> Any:
+        """Time a statement like %timeit, correctly for JAX and PyTorch: `levelbench.measure`.
+
+        Usage::
+
+          %lbtimeit [-n N] [-r R] [-q] [-o] [--budget S] [--ci F] statement
+          %%lbtimeit [options] [setup code]
+          statement(s)
+
+        ``f(a, b)`` is timed as ``measure(f, a, b)``: ``f`` and its arguments are evaluated once,
+        a jitted ``f`` has its trace / lower / compile timed apart from the steady state, and every
+        call waits for its result. Any other expression is evaluated on every call, as %timeit does
+        (so ``%lbtimeit lambda: f(x)`` times creating a lambda, and says so: LB001). The report shows
+        the steady median with its 95% CI, the first call (and compile) on its own, and the
+        self-checks: nothing computed, a jitted function returning None, noise, recompiles.
+
+        Options:
+          -n N        calls per sample (default: calibrated so a sample lasts ~10 ms)
+          -r R        at least R samples (default 5)
+          -q          print nothing
+          -o          return the `levelbench.Measurement`
+          --budget S  seconds of sampling before giving up on the CI target (default 2)
+          --ci F      stop once the median's 95% CI is within +-F of it (default 0.01)
+        """
+        opts, rest = self._options(line, _TIMEIT_OPTIONS, "%lbtimeit")
+        setup, source = ("", rest) if cell is None else (rest, cell)
+        call = self._call(source, setup, local_ns, "%lbtimeit")
+        from .._timing import measure
+
+        kwargs: dict[str, Any] = {"budget": opts.get("budget", o.DEFAULT_BUDGET), "rel_ci": opts.get("rel_ci", 0.01),
+                                  "number": opts.get("number"), "min_samples": opts.get("repeat", 5)}
+        if set(kwargs) & set(call.kwargs):
+            from functools import partial
+
+            fn, args = partial(call.fn, **call.kwargs), call.args
+            call = Call(fn, args, {}, call.label)
+        m = measure(call.fn, *call.args, label=call.label, **kwargs, **call.kwargs)
+        if not opts.get("quiet"):
+            show(self.shell, m, width=100)
+        return m if opts.get("output") else None
+
+    @needs_local_scope
+    @line_cell_magic
+    def lbtime(self, line: str = "", cell: str | None = None, local_ns: dict | None = None) -> Any:
+        """Time one cold call like %time, waiting for the result and naming the compile share.
+
+        Usage::
+
+          %lbtime [-q] [-o] statement
+          %%lbtime [-q] [-o]
+          statement(s)
+
+        The first call of a jitted function is mostly tracing and compiling: %lbtime says how much,
+        from JAX's own compile events. Use %lbtimeit for the steady state. ``-o`` returns a
+        `ColdCall` (wall, cpu, compilations, compile_time, findings).
+        """
+        opts, rest = self._options(line, _TIME_OPTIONS, "%lbtime")
+        if cell is not None and rest.strip():
+            raise UsageError(f"%%lbtime takes only options on its first line, got {rest.strip()!r}")
+        call = self._call(rest if cell is None else cell, "", local_ns, "%lbtime")
+        from ._cold import time_cold_call
+
+        cold = time_cold_call(call)
+        if not opts.get("quiet"):
+            show(self.shell, cold)
+        return cold if opts.get("output") else None
+
+    @needs_local_scope
+    @line_cell_magic
+    def lbcompare(self, line: str = "", cell: str | None = None, local_ns: dict | None = None) -> Any:
+        """Compare implementations side by side: `levelbench.compare`.
+
+        Usage::
+
+          %lbcompare [options] jax=f(x) torch=g(xt) [numpy=h(xn)]
+          %%lbcompare [options]
+          jax = f(x)
+          torch = g(xt)
+
+        Inputs are checked alike (shape, dtype), outputs checked equal, then the candidates are
+        timed interleaved; the table gives each one's cold start, steady median and ratio to the
+        baseline (the first, or --baseline) with its 95% CI and a verdict.
+
+        Options:
+          --baseline NAME  what the ratios are relative to (default: the first candidate)
+          --budget S       seconds of interleaved sampling (default 5)
+          --ci F           stop once every ratio's CI is within +-F (default 0.02)
+          --no-strict      time candidates whose inputs or outputs differ, reporting it, instead of refusing
+          -q               print nothing
+          -o               return the `levelbench.Comparison`
+        """
+        opts, rest = self._options(line, _COMPARE_OPTIONS, "%lbcompare")
+        text = rest if cell is None else f"{rest}\n{cell}"
+        try:
+            pairs = split_candidates(text)
+        except StatementError as e:
+            raise UsageError(f"%lbcompare: {e}") from None
+        ns = namespace(self.shell.user_ns, local_ns, "")
+        from .._compare import Candidate, compare
+        from .._parity import ComparisonError
+
+        candidates = {}
+        for name, expr in pairs:
+            call = self._prepared(expr, ns, f"candidate {name!r}")
+            candidates[name] = Candidate(call.fn, call.args, call.kwargs, note=call.label)
+        baseline = opts.get("baseline")
+        if baseline is not None and baseline not in candidates:
+            raise UsageError(f"%lbcompare: --baseline {baseline} is not a candidate; the candidates are "
+                             f"{', '.join(candidates)}")
+        try:
+            c = compare(candidates, baseline=baseline, strict=not opts.get("no_strict"),
+                        budget=opts.get("budget", o.DEFAULT_COMPARE_BUDGET), rel_ci=opts.get("rel_ci", 0.02))
+        except ComparisonError as e:
+            raise UsageError(f"%lbcompare refused to compare: {e}\n(add --no-strict to time them anyway, "
+                             "with the difference reported as a finding)") from None
+        if not opts.get("quiet"):
+            show(self.shell, c, width=140)
+        return c if opts.get("output") else None
+
+    @line_magic
+    def lbdoctor(self, line: str = "") -> Any:
+        """Lint the cells executed so far in this session with the static doctor.
+
+        Usage::
+
+          %lbdoctor [-o]
+
+        Reads the code of every cell run so far (``In``), as IPython executed it, and reports the
+        patterns that make JAX slow (a Python loop unrolled under jit, jit re-created per call,
+        timing a lambda, ...). ``-o`` returns the findings.
+        """
+        opts, rest = self._options(line, (o.OUTPUT,), "%lbdoctor")
+        if rest.strip():
+            raise UsageError(f"%lbdoctor takes no arguments besides -o, got {rest.strip()!r}")
+        from ._doctor import lint_session
+
+        report = lint_session(self.shell)
+        show(self.shell, report)
+        return report.findings if opts.get("output") else None
+
+    # -- shared -----------------------------------------------------------------------------
+    @staticmethod
+    def _options(line: str, accepted: tuple[o.Option, ...], magic: str) -> tuple[dict[str, Any], str]:
+        try:
+            return o.split_options(line, accepted, magic)
+        except o.OptionError as e:
+            raise UsageError(str(e)) from None
+
+    def _call(self, source: str, setup: str, local_ns: dict | None, magic: str) -> Call:
+        transform = self.shell.transform_cell
+        try:
+            ns = namespace(self.shell.user_ns, local_ns, transform(setup) if setup.strip() else "")
+        except StatementError as e:
+            raise UsageError(f"{magic}: {e}") from None
+        return self._prepared(transform(source) if source.strip() else source, ns, "the statement", magic)
+
+    @staticmethod
+    def _prepared(source: str, ns: dict, what: str, magic: str = "%lbcompare") -> Call:
+        try:
+            return prepare_call(source, ns, what)
+        except StatementError as e:
+            raise UsageError(f"{magic}: {e}") from None
+
+
+def load(shell: Any) -> None:
+    from ._display import register_formatters
+
+    shell.register_magics(LevelbenchMagics)
+    register_formatters(shell)

@@ -1,0 +1,133 @@
+"""The GRU question (seed 000): a 2-layer Flax GRU that looked 1,700x slower than torch.nn.GRU.
+
+Every JAX variant loads the torch model's weights, so all candidates compute the same function
+(checked before timing). ``mode="train"`` times forward + backward (loss, d loss / d input, and
+all parameter gradients).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._compare import Candidate
+from ._base import Param, Skipped, Workload
+from ._gru_models import FlaxSeedModel, flax_params, numpy_forward, torch_gru_weights, torch_model
+
+
+def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, mode: str,
+          unrolled_max_seq: int, eager_max_seq: int, seed: int) -> dict[str, Candidate | Skipped]:
+    import jax
+    import torch
+
+    model = torch_model(hidden, features, out, layers, seed)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((seq, batch, features)).astype(np.float32)
+    target = rng.standard_normal((seq, batch, out)).astype(np.float32)
+    tx, ttarget = torch.from_numpy(x), torch.from_numpy(target)
+    jx, jtarget = jax.device_put(x), jax.device_put(target)
+    params = flax_params(model)
+    flax_model = FlaxSeedModel(hidden, out, layers)
+    if mode == "train":
+        return _train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget))
+
+    def torch_forward(x: torch.Tensor) -> torch.Tensor:
+        with torch.inference_mode():
+            return model(x)
+
+    weights = torch_gru_weights(model)
+    dense = (model.dense.weight.detach().numpy(), model.dense.bias.detach().numpy())
+    cands: dict[str, Candidate | Skipped] = {
+        "torch nn.GRU": Candidate(torch_forward, (tx,), note="eval(), inference_mode()"),
+    }
+    if seq <= eager_max_seq:
+        cands["flax python loop"] = Candidate(flax_model.python_loop, (params, jx), inputs=(jx,),
+                                              note="the question's version, not jitted: op-by-op dispatch")
+    else:
+        cands["flax python loop"] = Skipped(
+            f"seq {seq} > --eager-max-seq {eager_max_seq}: op-by-op dispatch takes minutes at this length")
+    if seq <= unrolled_max_seq:
+        cands["flax jit(python loop)"] = Candidate(jax.jit(flax_model.python_loop), (params, jx), inputs=(jx,),
+                                                   note="jit unrolls the loop: compile time grows with seq")
+    else:
+        cands["flax jit(python loop)"] = Skipped(
+            f"seq {seq} > --unrolled-max-seq {unrolled_max_seq}: compiling {seq} unrolled steps takes minutes")
+    cands["flax lax.scan"] = Candidate(jax.jit(flax_model.scan), (params, jx), inputs=(jx,), note="GRUCell in a scan")
+    cands["flax linen.RNN"] = Candidate(jax.jit(flax_model.linen_rnn), (params, jx), inputs=(jx,),
+                                        note="layer by layer")
+    cands.update(_levelbench_candidate(model, jx, train=False))
+    cands["numpy reference"] = Candidate(lambda x: numpy_forward(weights, dense, x), (x,),
+                                         note="torch's equations in NumPy")
+    return cands
+
+
+def _levelbench_candidate(model: Any, jx: Any, train: bool, target: Any = None) -> dict[str, Candidate]:
+    try:
+        from ..nn import gru_candidate
+    except ImportError:  # levelbench.nn not built in this copy
+        return {}
+    return {"levelbench GRU": gru_candidate(model, jx, train=train, target=target)}
+
+
+def _train_candidates(model: Any, flax_model: FlaxSeedModel, params: Any, torch_inputs: tuple,
+                      jax_inputs: tuple) -> dict[str, Candidate | Skipped]:
+    import jax
+    import jax.numpy as jnp
+    import torch
+
+    tx, ttarget = torch_inputs
+    jx, jtarget = jax_inputs
+    model.train()  # no dropout in this model: train() only matters for autograd bookkeeping
+
+    def torch_step(x: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        xg = x.detach().requires_grad_(True)
+        model.zero_grad(set_to_none=True)
+        loss = ((model(xg) - target) ** 2).mean()
+        loss.backward()
+        return loss.detach(), xg.grad
+
+    def jax_step(forward: Any) -> Any:
+        def loss_fn(params: Any, x: Any, target: Any) -> Any:
+            return jnp.mean((forward(params, x) - target) ** 2)
+
+        def step(params: Any, x: Any, target: Any) -> Any:
+            loss, (d_params, d_x) = jax.value_and_grad(loss_fn, argnums=(0, 1))(params, x, target)
+            return loss, d_x, d_params
+
+        return jax.jit(step)
+
+    def first_two(out: Any) -> Any:
+        return out[:2]
+
+    cands: dict[str, Candidate | Skipped] = {
+        "torch nn.GRU": Candidate(torch_step, (tx, ttarget), note="forward + backward"),
+        "flax lax.scan": Candidate(jax_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
+                                   checked_output=first_two, note="value_and_grad"),
+        "flax linen.RNN": Candidate(jax_step(flax_model.linen_rnn), (params, jx, jtarget), inputs=(jx, jtarget),
+                                    checked_output=first_two, note="value_and_grad"),
+    }
+    cands.update(_levelbench_candidate(model, jx, train=True, target=jtarget))
+    return cands
+
+
+GRU = Workload(
+    name="gru",
+    description="the GRU question: 2-layer GRU + dense + per-step L2 normalisation, torch vs Flax variants",
+    build=build,
+    params=[
+        Param("hidden", 200, int, "GRU hidden size"),
+        Param("seq", 50, int, "sequence length (the question: 1000)"),
+        Param("features", 6, int, "input features"),
+        Param("out", 4, int, "dense output size"),
+        Param("batch", 8, int, "batch size"),
+        Param("layers", 2, int, "GRU layers"),
+        Param("mode", "forward", str, "forward (inference) or train (forward + backward)",
+              choices=("forward", "train")),
+        Param("unrolled_max_seq", 100, int, "longest seq for which jit(python loop) is compiled"),
+        Param("eager_max_seq", 50, int, "longest seq for which the un-jitted python loop runs"),
+    ],
+    full={"seq": 1000},
+    baseline="torch nn.GRU",
+    compare_options={"rtol": 1e-4},
+)
