@@ -248,11 +248,13 @@ def compare(
 
     # 1. inputs
     mismatches = input_mismatches({n: c.checked_inputs for n, c in cands.items()}, base)
+    input_fix = ("build every candidate's inputs from the same arrays, e.g. x_np = np.asarray(x_jax); "
+                 "x_torch = torch.from_numpy(x_np)")
+    if mismatches and strict:
+        raise ComparisonError("different inputs:\n" + "\n".join(f"  {m}" for m in mismatches)
+                              + f"\n  fix: {input_fix} (or strict=False to record this and time anyway)")
     for text in mismatches:
-        subject = text.split(":", 1)[0]
-        problem("LB301", subject, f"different inputs: {text}", "",
-                "build every candidate's inputs from the same arrays, e.g. x_np = np.asarray(x_jax); "
-                "x_torch = torch.from_numpy(x_np)")
+        problem("LB301", text.split(":", 1)[0], f"different inputs: {text}", "", input_fix)
 
     # 2. first calls, outputs
     options = Options(budget=budget, target_sample_time=target_sample_time, rel_ci=rel_ci, min_samples=min_rounds)

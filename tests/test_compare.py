@@ -1,0 +1,139 @@
+"""levelbench.compare: parity before timing, work accounting, interleaved ratios."""
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+import levelbench
+from levelbench import Candidate, Comparison, ComparisonError
+
+
+def sleeper(seconds):
+    def f(x):
+        time.sleep(seconds)
+        return x + 1
+
+    return f
+
+
+def test_mismatched_shapes_are_refused_naming_candidate_argument_and_values():
+    jnp = pytest.importorskip("jax.numpy")
+    x_jax = jnp.ones((3000, 3000), jnp.float32)
+    x_np = np.random.normal((3000, 3000))  # the seed's mistake: loc=(3000, 3000), a 2-element array
+    with pytest.raises(ComparisonError) as e:
+        levelbench.compare({"jax": (jnp.dot, (x_jax, x_jax)), "numpy": (np.dot, (x_np, x_np))})
+    msg = str(e.value)
+    assert "numpy: argument 0 has shape (2,), jax has (3000, 3000)" in msg
+    assert "dtype float64, jax has float32" in msg
+    assert "fix:" in msg
+
+
+def test_non_strict_records_the_mismatch_and_still_times():
+    a = np.ones((4, 4), np.float32)
+    b = np.ones((4, 4), np.float64)
+    c = levelbench.compare({"a": (np.sum, (a,)), "b": (np.sum, (b,))}, strict=False, budget=0.2,
+                           environment=False, peak=False)
+    assert any(f.code == "LB301" and "dtype float64, a has float32" in f.title for f in c.findings)
+    assert set(c.measurements) == {"a", "b"}
+
+
+def test_different_outputs_are_not_the_same_computation():
+    x = np.random.default_rng(0).standard_normal((8, 4))
+    rows = lambda x: x / np.linalg.norm(x, axis=-1, keepdims=True)  # noqa: E731
+    whole = lambda x: x / np.linalg.norm(x)  # noqa: E731
+    with pytest.raises(ComparisonError, match="not the same computation: whole disagrees with rows") as e:
+        levelbench.compare({"rows": (rows, (x,)), "whole": (whole, (x,))})
+    assert "max abs error" in str(e.value) and "max rel error" in str(e.value)
+
+
+def test_rounding_differences_within_dtype_tolerance_agree():
+    x = np.random.default_rng(0).standard_normal((64, 64)).astype(np.float32)
+    c = levelbench.compare({"dot": (np.dot, (x, x)), "matmul": (lambda a, b: (a.astype(np.float64) @ b).astype(np.float32), (x, x))},
+                           budget=0.2, environment=False, peak=False)
+    assert all(a.ok for a in c.agreements)
+
+
+def test_ratio_ci_and_verdict_on_clearly_different_candidates():
+    x = np.zeros(3)
+    c = levelbench.compare({"fast": (sleeper(0.001), (x,)), "slow": (sleeper(0.003), (x,))},
+                           budget=1.5, environment=False, peak=False)
+    r = c.ratio("slow")
+    assert r.lower <= r.estimate <= r.upper
+    assert 2.0 < r.estimate < 4.0
+    assert c.verdict("slow") == "slower"
+    assert c.verdict("fast") == "baseline"
+    inverse = c.ratio("fast", "slow")
+    assert inverse.estimate == pytest.approx(1 / r.estimate, rel=0.05)
+
+
+def test_candidates_are_sampled_round_robin():
+    order = []
+    x = np.zeros(1)
+
+    def tagged(tag):
+        def f(x):
+            order.append(tag)
+            time.sleep(0.002)
+            return x
+
+        return f
+
+    c = levelbench.compare({"A": (tagged("A"), (x,)), "B": (tagged("B"), (x,))}, budget=0.3, environment=False,
+                           peak=False)
+    n_a = c.measurements["A"].calls_per_sample
+    tail = order[-4 * n_a:]  # the last rounds: A-block, B-block alternating
+    blocks = [tail[i] for i in range(0, len(tail), n_a)]
+    assert blocks in (["A", "B", "A", "B"], ["B", "A", "B", "A"])
+    assert len(c.rounds["A"]) == len(c.rounds["B"])
+
+
+def test_lambda_lambda_is_flagged_implausibly_fast():
+    n = 400
+    x = np.random.default_rng(0).standard_normal((n, n)).astype(np.float32)
+    c = levelbench.compare(
+        {"numpy": Candidate(np.dot, (x, x), flops=2 * n**3),
+         "wrapped": Candidate(lambda a, b: (lambda: np.dot(a, b)), (x, x))},
+        strict=False, budget=0.5, environment=False,
+    )
+    found = {f.code for f in c.findings_for("wrapped")}
+    assert "LB303" in found  # faster than the machine's peak allows for 2n^3 FLOPs
+    assert "LB001" in found  # and the call returned a function
+    assert "LB303" not in {f.code for f in c.findings_for("numpy")}
+
+
+def test_different_work_is_flagged():
+    x = np.ones((50, 50))
+    c = levelbench.compare(
+        {"gemm": Candidate(np.dot, (x, x), flops=2 * 50**3, group="g"),
+         "syrk": Candidate(lambda a, b: a @ a.T, (x, x), flops=50**3, group="s")},
+        budget=0.2, environment=False, peak=False,
+    )
+    lb304 = [f for f in c.findings if f.code == "LB304"]
+    assert len(lb304) == 1 and lb304[0].subject == "syrk" and "0.50x" in lb304[0].title
+
+
+def test_comparison_round_trips_through_json_and_renders():
+    x = np.zeros(2)
+    c = levelbench.compare({"a": (sleeper(0.001), (x,)), "b": (sleeper(0.0015), (x,))}, budget=0.3,
+                           environment=False, peak=False, title="t", params={"n": 2})
+    back = Comparison.from_dict(json.loads(json.dumps(c.to_dict())))
+    assert back.ratio("b").estimate == pytest.approx(c.ratio("b").estimate)
+    assert back.measurements["a"] == c.measurements["a"]
+    text = str(c)
+    assert "ratio to a" in text and "b" in text
+
+
+def test_unknown_baseline_and_bad_candidate_specs_say_what_is_accepted():
+    with pytest.raises(ValueError, match=r"baseline 'z' is not a candidate; the candidates are \['a'\]"):
+        levelbench.compare({"a": (np.sum, (np.ones(2),))}, baseline="z")
+    with pytest.raises(TypeError, match=r"candidate 'a': expected a callable, \(fn, args\)"):
+        levelbench.compare({"a": 3})
+
+
+def test_ratio_of_unknown_candidate_names_the_candidates():
+    x = np.zeros(2)
+    c = levelbench.compare({"a": (np.sum, (x,))}, budget=0.1, environment=False, peak=False)
+    with pytest.raises(KeyError, match="no candidate named 'q'"):
+        c.ratio("q")
