@@ -208,6 +208,7 @@ def compare(
     timer: Callable[[], float] = time.perf_counter,
     environment: bool = True,
     progress: Callable[[str, float], None] | None = None,
+    save: bool | str = False,
 ) -> Comparison:
     """Check that candidates take the same inputs and agree on outputs, then time them interleaved.
 
@@ -224,6 +225,8 @@ def compare(
        group's work, or doing >10% different work than the baseline, is flagged.
     4. Each candidate is calibrated alone, then sampled round-robin (A B C A B C ...) until every
        ratio's 95% CI (paired bootstrap over rounds) is within ``rel_ci`` or ``budget`` ends.
+
+    ``save=True`` records the comparison in the results database (``save="path.db"``: that file).
 
     Example:
         >>> import numpy as np, levelbench
@@ -316,7 +319,7 @@ def compare(
         measurements[name] = p.measurement(target_reached=reached, flops=flops[name], environment=env)
     findings += _work_findings(cands, measurements, flops, base, peaks)
     report("done", 1.0)
-    return Comparison(
+    result = Comparison(
         baseline=base,
         measurements=measurements,
         rounds={n: tuple(r) for n, r in rounds.items()},
@@ -331,6 +334,11 @@ def compare(
         target_reached=reached,
         rel_ci_target=rel_ci,
     )
+    if save:
+        from .store import open_store
+
+        open_store(save if isinstance(save, str) else None).save_comparison(result, label=title or base)
+    return result
 
 
 def _checked(c: Candidate, result: Any) -> Any:

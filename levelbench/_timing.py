@@ -250,6 +250,7 @@ def measure(
     count_flops: bool = True,
     timer: Timer = time.perf_counter,
     environment: bool = True,
+    save: bool | str = False,
     **kwargs: Any,
 ) -> Measurement:
     """Time ``fn(*args, **kwargs)`` correctly, whatever the framework.
@@ -261,7 +262,9 @@ def measure(
     ``budget`` seconds are spent (at least ``min_samples``). A sample during which JAX compiled
     is discarded and reported. FLOPs per call come from ``flops=`` or, with ``count_flops``, from
     XLA's cost analysis (jitted JAX) or PyTorch's FLOP counter. Keyword arguments not listed
-    here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name collides).
+    here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name collides). ``save=True``
+    records the measurement in the results database (``$LEVELBENCH_DB`` or
+    ``.levelbench/results.db``); ``save="path.db"`` in that file.
 
     The median's CI comes from order statistics (distribution-free), not a bootstrap.
 
@@ -292,7 +295,12 @@ def measure(
     if flops is None and count_flops:
         flops = prepared.adapter.flops(fn, args, kwargs)
     env = _environment() if environment else {}
-    return prepared.measurement(target_reached=reached, flops=flops, environment=env)
+    m = prepared.measurement(target_reached=reached, flops=flops, environment=env)
+    if save:
+        from .store import open_store
+
+        open_store(save if isinstance(save, str) else None).save_measurement(m, label=name)
+    return m
 
 
 def _output_dtype(result: Any) -> str | None:

@@ -137,3 +137,14 @@ def test_ratio_of_unknown_candidate_names_the_candidates():
     c = levelbench.compare({"a": (np.sum, (x,))}, budget=0.1, environment=False, peak=False)
     with pytest.raises(KeyError, match="no candidate named 'q'"):
         c.ratio("q")
+
+
+def test_measure_and_compare_save_to_the_store(tmp_path):
+    from levelbench.store import open_store
+
+    db = str(tmp_path / "r.db")
+    x = np.zeros(2)
+    levelbench.measure(np.sum, x, budget=0.1, save=db)
+    levelbench.compare({"a": (np.sum, (x,)), "b": (np.mean, (x,))}, budget=0.1, save=db, strict=False,
+                       peak=False, environment=False)
+    assert len(open_store(db).runs()) == 2

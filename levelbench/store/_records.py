@@ -1,0 +1,122 @@
+"""What the store gives back: `Run` (one recorded invocation) and its `StoredResult` s."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .._compare import Comparison
+
+RUN_FORMAT = "levelbench.run"
+RUN_FORMAT_VERSION = 1
+RESULT_STATUSES = ("ok", "failed", "timeout", "skipped", "interrupted")
+RUN_STATUSES = ("ok", "interrupted", "failed")
+
+
+def params_key(params: Mapping[str, Any]) -> str:
+    """Canonical text of a parameter set: how results of two runs are matched."""
+    return json.dumps(dict(params), sort_keys=True, default=str)
+
+
+def params_text(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class StoredResult:
+    """One workload at one parameter point, as recorded (the stored form of a ``WorkloadResult``).
+
+    Attributes:
+        workload: the workload's name (or the ``FILE.py:NAME`` it was loaded from).
+        params: its parameters, e.g. ``{"seq": 100, "seed": 0}``.
+        status: ``"ok"``, ``"failed"``, ``"timeout"``, ``"skipped"`` or ``"interrupted"``.
+        comparison: every candidate's measurement with raw samples, when ``status == "ok"``.
+        error: why it did not finish, otherwise.
+        duration: seconds the workload took.
+        id: its row id in the store.
+    """
+
+    workload: str
+    params: dict[str, Any]
+    status: str
+    comparison: Comparison | None = None
+    error: str = ""
+    duration: float = 0.0
+    id: int = 0
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.workload, params_key(self.params)
+
+    @property
+    def label(self) -> str:
+        return f"{self.workload} ({params_text(self.params)})" if self.params else self.workload
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "workload": self.workload,
+            "params": self.params,
+            "status": self.status,
+            "comparison": self.comparison.to_dict() if self.comparison else None,
+            "error": self.error,
+            "duration": self.duration,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """One recorded invocation of ``levelbench run`` (or a saved ``measure``/``compare``).
+
+    ``results`` is filled by `Store.run`; `Store.runs` (listings) leaves it empty and gives
+    ``workload_counts`` instead.
+    """
+
+    id: int
+    kind: str
+    started: float
+    finished: float | None
+    status: str
+    argv: tuple[str, ...]
+    git_commit: str | None
+    label: str
+    environment: dict[str, Any]
+    workload_counts: dict[str, int]
+    results: tuple[StoredResult, ...] = ()
+
+    @property
+    def workloads(self) -> list[str]:
+        return list(self.workload_counts)
+
+    @property
+    def started_text(self) -> str:
+        return datetime.datetime.fromtimestamp(self.started).strftime("%Y-%m-%d %H:%M:%S")
+
+    @property
+    def versions(self) -> dict[str, str]:
+        """Versions of levelbench and the frameworks it compares, as recorded."""
+        packages = self.environment.get("packages") or {}
+        return {p: packages[p] for p in ("levelbench", "jax", "torch", "numpy") if p in packages}
+
+    @property
+    def title(self) -> str:
+        commit = f", {self.git_commit}" if self.git_commit else ""
+        return f"run {self.id} ({self.started_text}{commit})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": RUN_FORMAT,
+            "version": RUN_FORMAT_VERSION,
+            "id": self.id,
+            "kind": self.kind,
+            "started": self.started,
+            "finished": self.finished,
+            "status": self.status,
+            "argv": list(self.argv),
+            "git_commit": self.git_commit,
+            "label": self.label,
+            "environment": self.environment,
+            "results": [r.to_dict() for r in self.results],
+        }

@@ -1,0 +1,435 @@
+"""`Store`: every run recorded in an embedded SQLite database, safe under Ctrl-C and concurrent writers.
+
+Each write is one short ``BEGIN IMMEDIATE`` transaction, committed before the call returns, so a
+run stopped with Ctrl-C (or killed) keeps every result it recorded. The database runs in WAL
+mode with a generous busy timeout: several processes can write at once and readers never block.
+
+    >>> from levelbench.store import open_store
+    >>> store = open_store("results.db")                     # doctest: +SKIP
+    >>> with store.recording(kind="run", argv=["gru"]) as run_id:   # doctest: +SKIP
+    ...     store.add_result(run_id, result)                 # committed now
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from .._compare import Comparison
+from .._measurement import Measurement
+from . import _schema
+from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key
+
+DEFAULT_PATH = Path(".levelbench") / "results.db"
+# Long enough to outlast another process's write (each is one short transaction).
+BUSY_TIMEOUT_S = 30.0
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StoreError(Exception):
+    """The results database cannot be used: what was expected, what was found, and the fix."""
+
+
+def default_path() -> Path:
+    """``$LEVELBENCH_DB``, else ``.levelbench/results.db`` in the working directory."""
+    return Path(os.environ.get("LEVELBENCH_DB") or DEFAULT_PATH)
+
+
+def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = True) -> "Store":
+    """Open (and create or upgrade) the results database at ``path``.
+
+    ``path`` defaults to `default_path`. With ``create=False`` a missing database is an error
+    (for commands that only read). A file that is not a levelbench database raises `StoreError`
+    and is left untouched.
+    """
+    p = Path(path) if path is not None else default_path()
+    _check_file(p, create)
+    if not p.exists():
+        p.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error as e:
+        raise StoreError(f"cannot open the results database {p}: {e}: check the path and its permissions") from None
+    try:
+        _prepare(conn, p)
+    except BaseException:
+        conn.close()
+        raise
+    return Store(p, conn)
+
+
+def _check_file(path: Path, create: bool) -> None:
+    if path.is_dir():
+        raise StoreError(f"expected a levelbench results database, got the directory {path}: "
+                         f"pass a file path, e.g. --db {path / 'results.db'}")
+    if not path.exists():
+        if not create:
+            raise StoreError(f"no results database at {path}: record runs with `levelbench run` first, "
+                             "or pass --db PATH (or set LEVELBENCH_DB)")
+        return
+    try:
+        with open(path, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise StoreError(f"cannot read the results database {path}: {e.strerror}") from None
+    if head and not head.startswith(_SQLITE_HEADER):
+        raise StoreError(f"expected a levelbench results database, got {_describe(head)} at {path}: "
+                         "pass --db with another path, or move that file away (levelbench never overwrites it)")
+
+
+def _describe(head: bytes) -> str:
+    text = head.decode("utf-8", "replace")
+    if sum(c.isprintable() or c in "\r\n\t" for c in text) >= 0.95 * len(text):
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        return f"a text file starting {first[:40]!r}"
+    return f"a file that is not SQLite (first bytes {head[:8].hex(' ')})"
+
+
+def _identity(conn: sqlite3.Connection) -> tuple[int, int, list[str]]:
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = [r[0] for r in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    return app_id, version, tables
+
+
+def _prepare(conn: sqlite3.Connection, path: Path) -> None:
+    """Check this is a levelbench database (or an empty file), then create or migrate it."""
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        app_id, version, tables = _identity(conn)
+        _check_identity(path, app_id, version, tables)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable against crashes, fewer fsyncs
+        conn.execute("PRAGMA foreign_keys = ON")
+        if app_id == _schema.APPLICATION_ID and version == _schema.SCHEMA_VERSION:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have created or upgraded it while this one waited for the lock.
+            app_id, version, tables = _identity(conn)
+            _check_identity(path, app_id, version, tables)
+            if not tables:
+                _schema.create(conn)
+            elif version < _schema.SCHEMA_VERSION:
+                _schema.migrate(conn, version)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.DatabaseError as e:
+        raise _error(path, e) from None
+
+
+def _check_identity(path: Path, app_id: int, version: int, tables: list[str]) -> None:
+    if app_id == _schema.APPLICATION_ID:
+        if version > _schema.SCHEMA_VERSION:
+            raise StoreError(f"the results database {path} has schema version {version}, written by a newer "
+                             f"levelbench (this one reads up to {_schema.SCHEMA_VERSION}): upgrade levelbench")
+        return
+    if app_id == 0 and not tables:
+        return  # a new, empty SQLite file
+    shown = ", ".join(tables[:6]) + (", ..." if len(tables) > 6 else "")
+    raise StoreError(f"expected a levelbench results database, got an SQLite database of another program at {path} "
+                     f"(tables: {shown or 'none'}; application_id {app_id:#x}): pass --db with another path, or "
+                     "move that file away (levelbench never overwrites it)")
+
+
+def _error(path: Path, e: sqlite3.Error) -> StoreError:
+    text = str(e)
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the results database {path} stayed locked by another process for "
+                          f"{BUSY_TIMEOUT_S:g} s ({text}): retry when the other levelbench finishes")
+    if isinstance(e, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        return StoreError(f"expected a levelbench results database, got a damaged SQLite file at {path} ({text}): "
+                          "restore it from a backup, or move it away to start a new one")
+    return StoreError(f"the results database {path} failed: {type(e).__name__}: {text}")
+
+
+def detect_git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
+    """The checked-out commit (12 hex digits, ``+dirty`` with uncommitted changes), or None outside git."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=cwd, capture_output=True,
+                              text=True, timeout=5)
+        if head.returncode != 0:
+            return None
+        dirty = subprocess.run(["git", "diff-index", "--quiet", "HEAD", "--"], cwd=cwd, capture_output=True,
+                               timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty.returncode == 1 else "")
+
+
+class Store:
+    """A results database: write runs as they happen, read them back for history, diff and reports.
+
+    Use `open_store` to get one. Run references accepted by `resolve` (and every reading method):
+    an integer id, ``"latest"``, or ``"latest~N"`` (the N-th run before the latest).
+    """
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = connection
+
+    # -- lifetime ------------------------------------------------------------------------------
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.path)!r})"
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One short write transaction; any interruption (Ctrl-C included) rolls it back whole."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except BaseException:
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            raise _error(self.path, e) from None
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        try:
+            yield self._conn
+        except sqlite3.Error as e:
+            raise _error(self.path, e) from None
+
+    # -- writing -------------------------------------------------------------------------------
+    def begin_run(self, kind: str = "run", argv: list[str] | tuple[str, ...] | None = None,
+                  environment: Mapping[str, Any] | None = None, git_commit: str | None = None,
+                  label: str = "") -> int:
+        """Record the start of a run; returns its id.
+
+        ``environment`` defaults to `levelbench.environment.collect` now. ``git_commit`` None
+        means: detect the working directory's commit (``""`` records none).
+        """
+        if environment is None:
+            from .._environment import collect
+
+            environment = collect()
+        commit = detect_git_commit() if git_commit is None else (git_commit or None)
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO runs (kind, started, status, argv, git_commit, environment, label) "
+                "VALUES (?, ?, 'running', ?, ?, ?, ?)",
+                (kind, time.time(), json.dumps(list(argv if argv is not None else sys.argv[1:])), commit,
+                 json.dumps(dict(environment), default=str), label),
+            )
+            return int(cur.lastrowid)
+
+    def add_result(self, run_id: int, result: Any) -> int:
+        """Record one workload result (a ``WorkloadResult``, or its ``to_dict()`` form), committed at once."""
+        doc = _result_doc(result)
+        with self._write() as conn:
+            row = conn.execute("SELECT status FROM runs WHERE id = ?", (run_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no run {run_id} in {self.path}: call begin_run() first and pass the id it returns")
+            if row[0] != "running":
+                raise StoreError(f"run {run_id} has ended (status {row[0]}): results can only be added "
+                                 "between begin_run() and end_run()")
+            comparison = doc["comparison"]
+            cur = conn.execute(
+                "INSERT INTO results (run_id, workload, params, status, error, duration, comparison, recorded) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, doc["workload"], params_key(doc["params"]), doc["status"], doc["error"], doc["duration"],
+                 json.dumps(comparison, default=str) if comparison is not None else None, time.time()),
+            )
+            result_id = int(cur.lastrowid)
+            if comparison is not None:
+                _schema.index_comparison(conn, result_id, comparison)
+            return result_id
+
+    def end_run(self, run_id: int, status: str = "ok") -> None:
+        """Mark a run finished: ``"ok"``, ``"interrupted"`` or ``"failed"``."""
+        if status not in RUN_STATUSES:
+            raise ValueError(f"run status must be one of {', '.join(RUN_STATUSES)}, got {status!r}")
+        with self._write() as conn:
+            cur = conn.execute("UPDATE runs SET status = ?, finished = ? WHERE id = ?", (status, time.time(), run_id))
+            if cur.rowcount == 0:
+                raise StoreError(f"no run {run_id} in {self.path}: end_run() needs the id begin_run() returned")
+
+    @contextlib.contextmanager
+    def recording(self, kind: str = "run", argv: list[str] | tuple[str, ...] | None = None,
+                  environment: Mapping[str, Any] | None = None, git_commit: str | None = None,
+                  label: str = "") -> Iterator[int]:
+        """``begin_run`` ... ``end_run`` around a block: Ctrl-C marks the run ``interrupted``, an
+        exception ``failed``, and the results added so far stay."""
+        run_id = self.begin_run(kind, argv, environment, git_commit, label)
+        status = "failed"
+        try:
+            yield run_id
+            status = "ok"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise
+        finally:
+            self.end_run(run_id, status)
+
+    def save_comparison(self, comparison: Comparison, label: str = "") -> int:
+        """Record a `Comparison` as a run of its own (``compare(..., save=True)``); returns the run id."""
+        if not isinstance(comparison, Comparison):
+            raise TypeError(f"expected a Comparison, got {type(comparison).__name__}")
+        name = label or comparison.title or "compare"
+        doc = {"workload": name, "params": comparison.params, "status": "ok", "comparison": comparison.to_dict(),
+               "error": "", "duration": sum(m.total_time for m in comparison.measurements.values())}
+        return self._save_one("compare", doc, comparison.environment, label)
+
+    def save_measurement(self, measurement: Measurement, label: str = "") -> int:
+        """Record a `Measurement` as a run of its own (``measure(..., save=True)``); returns the run id.
+
+        It is stored as a one-candidate comparison, so history, diff and reports treat it like any run.
+        """
+        if not isinstance(measurement, Measurement):
+            raise TypeError(f"expected a Measurement, got {type(measurement).__name__}")
+        name = label or measurement.label
+        comparison = Comparison(baseline=measurement.label, measurements={measurement.label: measurement},
+                                rounds={measurement.label: measurement.samples}, environment=measurement.environment,
+                                title=name, target_reached=measurement.target_reached)
+        doc = {"workload": name, "params": {}, "status": "ok", "comparison": comparison.to_dict(), "error": "",
+               "duration": measurement.total_time}
+        return self._save_one("measure", doc, measurement.environment, label)
+
+    def _save_one(self, kind: str, doc: dict[str, Any], environment: Mapping[str, Any], label: str) -> int:
+        with self.recording(kind=kind, argv=sys.argv[1:], environment=environment or None, label=label) as run_id:
+            self.add_result(run_id, doc)
+        return run_id
+
+    # -- reading -------------------------------------------------------------------------------
+    def resolve(self, ref: int | str) -> int:
+        """The id of a run given as ``3``, ``"3"``, ``"latest"`` or ``"latest~1"``."""
+        text = str(ref).strip()
+        with self._read() as conn:
+            if text.isdigit():
+                if conn.execute("SELECT 1 FROM runs WHERE id = ?", (int(text),)).fetchone() is None:
+                    raise StoreError(f"no run {text} in {self.path}: {self._known_runs()}")
+                return int(text)
+            back = 0
+            if text == "latest":
+                pass
+            elif text.startswith("latest~") and text[7:].isdigit():
+                back = int(text[7:])
+            else:
+                raise StoreError(f"expected a run id (e.g. 3), 'latest' or 'latest~N', got {text!r}")
+            row = conn.execute("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", (back,)).fetchone()
+        if row is None:
+            raise StoreError(f"no run {text!r} in {self.path}: {self._known_runs()}")
+        return int(row[0])
+
+    def _known_runs(self) -> str:
+        count, first, last = self._conn.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM runs").fetchone()
+        if not count:
+            return "it has no runs yet (record one with `levelbench run`)"
+        return f"it has {count} run(s), ids {first}..{last} (`levelbench history` lists them)"
+
+    def runs(self, workload: str | None = None, limit: int | None = None) -> list[Run]:
+        """Recorded runs, oldest first (the newest ``limit``), without their results."""
+        where, args = ("WHERE id IN (SELECT run_id FROM results WHERE workload = ?)", [workload]) if workload else ("", [])
+        sql = f"SELECT * FROM runs {where} ORDER BY id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        with self._read() as conn:
+            rows = _rows(conn, sql, args)
+            counts = self._workload_counts([r["id"] for r in rows])
+        return [_run(r, counts.get(r["id"], {})) for r in reversed(rows)]
+
+    def _workload_counts(self, ids: list[int]) -> dict[int, dict[str, int]]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        out: dict[int, dict[str, int]] = {}
+        for run_id, workload, n in self._conn.execute(
+                f"SELECT run_id, workload, COUNT(*) FROM results WHERE run_id IN ({marks}) "
+                "GROUP BY run_id, workload ORDER BY MIN(id)", ids):
+            out.setdefault(run_id, {})[workload] = n
+        return out
+
+    def run(self, ref: int | str) -> Run:
+        """One run with all its results (comparisons with raw samples), by id or ``latest~N``."""
+        run_id = self.resolve(ref)
+        with self._read() as conn:
+            row = _rows(conn, "SELECT * FROM runs WHERE id = ?", (run_id,))[0]
+            rows = _rows(conn, "SELECT * FROM results WHERE run_id = ? ORDER BY id", (run_id,))
+        results = tuple(self._result(r) for r in rows)
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.workload] = counts.get(r.workload, 0) + 1
+        return _run(row, counts, results)
+
+    def _result(self, row: sqlite3.Row) -> StoredResult:
+        comparison = None
+        if row["comparison"] is not None:
+            try:
+                comparison = Comparison.from_dict(json.loads(row["comparison"]))
+            except (ValueError, KeyError, TypeError) as e:
+                raise StoreError(f"result {row['id']} ({row['workload']}) in {self.path} cannot be read: {e}") from None
+        return StoredResult(row["workload"], json.loads(row["params"]), row["status"], comparison, row["error"],
+                            row["duration"], row["id"])
+
+    def schema_version(self) -> int:
+        with self._read() as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _rows(conn: sqlite3.Connection, sql: str, args: Any = ()) -> list[sqlite3.Row]:
+    cur = conn.cursor()
+    cur.row_factory = sqlite3.Row
+    return cur.execute(sql, args).fetchall()
+
+
+def _run(row: sqlite3.Row, counts: dict[str, int], results: tuple[StoredResult, ...] = ()) -> Run:
+    return Run(
+        id=row["id"], kind=row["kind"], started=row["started"], finished=row["finished"], status=row["status"],
+        argv=tuple(json.loads(row["argv"])), git_commit=row["git_commit"], label=row["label"],
+        environment=json.loads(row["environment"]), workload_counts=counts, results=results,
+    )
+
+
+def _result_doc(result: Any) -> dict[str, Any]:
+    """The ``WorkloadResult.to_dict()`` form of ``result``, checked."""
+    if isinstance(result, Comparison):
+        raise TypeError("expected a WorkloadResult, got a Comparison: use Store.save_comparison(comparison), "
+                        "or wrap it as WorkloadResult(workload, params, 'ok', comparison)")
+    if hasattr(result, "to_dict"):
+        doc = result.to_dict()
+    elif isinstance(result, Mapping):
+        doc = dict(result)
+    else:
+        raise TypeError(f"expected a WorkloadResult (or its to_dict() form), got {type(result).__name__}")
+    missing = [k for k in ("workload", "status") if k not in doc]
+    if missing:
+        raise ValueError(f"a workload result needs {', '.join(missing)}; got keys {sorted(doc)}")
+    if doc["status"] not in RESULT_STATUSES:
+        raise ValueError(f"result status must be one of {', '.join(RESULT_STATUSES)}, got {doc['status']!r}")
+    comparison = doc.get("comparison")
+    if isinstance(comparison, Comparison):
+        comparison = comparison.to_dict()
+    return {
+        "workload": str(doc["workload"]),
+        "params": dict(doc.get("params") or {}),
+        "status": doc["status"],
+        "comparison": comparison,
+        "error": str(doc.get("error") or ""),
+        "duration": float(doc.get("duration") or 0.0),
+    }
