@@ -15,3 +15,10 @@ from ._compare import Candidate as Candidate
 from ._compare import Comparison as Comparison
 from ._compare import compare as compare
 from ._parity import ComparisonError as ComparisonError
+
+
+def load_ipython_extension(ip):  # noqa: ANN001, ANN201 - IPython's hook: `%load_ext levelbench`
+    """Register the %lbtime, %lbtimeit, %%lbtimeit, %lbcompare and %lbdoctor magics."""
+    from .ipython import load_ipython_extension as _load
+
+    _load(ip)

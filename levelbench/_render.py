@@ -90,5 +90,5 @@ def plain(renderable: Any, width: int = 100) -> str:
     from rich.console import Console
 
     buf = io.StringIO()
-    Console(file=buf, width=width, color_system=None, force_terminal=False).print(renderable)
+    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False).print(renderable)
     return buf.getvalue().rstrip()

@@ -9,8 +9,6 @@ import io
 import sys
 from typing import Any
 
-from .._render import plain
-
 _PRE = ("<pre style=\"white-space:pre;overflow-x:auto;line-height:normal;"
         "font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace\">{code}</pre>")
 
@@ -34,10 +32,20 @@ class Report:
         p.text(str(self))
 
     def __str__(self) -> str:
-        return plain(self.renderable, width=self.width)
+        return plain_text(self.renderable, self.width)
 
     def __repr__(self) -> str:
         return str(self)
+
+
+def plain_text(renderable: Any, width: int = 110) -> str:
+    """Render without colours. ``force_jupyter=False``: in a kernel rich would otherwise display the
+    renderable itself, as a side effect, and write nothing to the buffer."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False).print(renderable)
+    return buf.getvalue().rstrip()
 
 
 def in_terminal(shell: Any) -> bool:
@@ -58,13 +66,15 @@ def show(shell: Any, renderable: Any, width: int = 110) -> None:
 
 
 def register_formatters(shell: Any) -> None:
-    """``Out[...]`` of a `Measurement` / `Comparison` (e.g. from ``-o``) is one line, not a dataclass dump."""
+    """``Out[...]`` of a result returned by ``-o`` is one line, not a dataclass dump."""
     from .._compare import Comparison
     from .._measurement import Measurement
+    from ._cold import ColdCall
 
     formatter = shell.display_formatter.formatters["text/plain"]
     formatter.for_type(Measurement, lambda m, p, cycle: p.text(measurement_summary(m)))
     formatter.for_type(Comparison, lambda c, p, cycle: p.text(comparison_summary(c)))
+    formatter.for_type(ColdCall, lambda c, p, cycle: p.text(cold_call_summary(c)))
 
 
 def measurement_summary(m: Any) -> str:
@@ -85,3 +95,11 @@ def comparison_summary(c: Any) -> str:
         r = c.ratio(name)
         parts.append(f"{name}/{c.baseline} {r.estimate:.3g} [{r.lower:.3g} .. {r.upper:.3g}] {c.verdict(name)}")
     return f"<Comparison {', '.join(parts) or c.baseline}; print() it for the full table>"
+
+
+def cold_call_summary(c: Any) -> str:
+    from .._timing import fmt_time
+
+    compiled = f", JAX compile {fmt_time(c.jax_time)} ({c.compilations} program(s))" if c.traces or c.compilations else ""
+    flagged = f", findings {' '.join(sorted({f.code for f in c.findings}))}" if c.findings else ""
+    return f"<ColdCall {c.label!r} ({c.framework}): wall {fmt_time(c.wall)}{compiled}{flagged}>"

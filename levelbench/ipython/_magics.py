@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class, needs_local_scope
+from IPython.core.magic import (
+    Magics,
+    line_cell_magic,
+    line_magic,
+    magics_class,
+    needs_local_scope,
+    no_var_expand,
+)
 
 from . import _options as o
 from ._candidates import split_candidates
@@ -19,12 +26,15 @@ from ._statement import Call, StatementError, namespace, prepare_call
 _TIMEIT_OPTIONS = (o.NUMBER, o.REPEAT, o.QUIET, o.OUTPUT, o.BUDGET, o.CI)
 _TIME_OPTIONS = (o.QUIET, o.OUTPUT)
 _COMPARE_OPTIONS = (o.QUIET, o.OUTPUT, o.BUDGET, o.CI, o.BASELINE, o.NO_STRICT)
+_MEASURE_PARAMETERS = frozenset({"label", "budget", "rel_ci", "target_sample_time", "min_samples", "max_samples",
+                                 "number", "flops", "count_flops", "timer", "environment"})
 
 
 @magics_class
 class LevelbenchMagics(Magics):
     """The magics ``%load_ext levelbench`` registers."""
 
+    @no_var_expand  # like %timeit: `{...}` and `$x` are the statement's own Python
     @needs_local_scope
     @line_cell_magic
     def lbtimeit(self, line: str = "", cell: str | None = None, local_ns: dict | None = None) -> Any:
@@ -58,16 +68,17 @@ class LevelbenchMagics(Magics):
 
         kwargs: dict[str, Any] = {"budget": opts.get("budget", o.DEFAULT_BUDGET), "rel_ci": opts.get("rel_ci", 0.01),
                                   "number": opts.get("number"), "min_samples": opts.get("repeat", 5)}
-        if set(kwargs) & set(call.kwargs):
+        if set(call.kwargs) & _MEASURE_PARAMETERS:
+            # `f(x, number=3)`: a keyword measure would take for itself goes to f through a partial
             from functools import partial
 
-            fn, args = partial(call.fn, **call.kwargs), call.args
-            call = Call(fn, args, {}, call.label)
+            call = Call(partial(call.fn, **call.kwargs), call.args, {}, call.label)
         m = measure(call.fn, *call.args, label=call.label, **kwargs, **call.kwargs)
         if not opts.get("quiet"):
             show(self.shell, m, width=100)
         return m if opts.get("output") else None
 
+    @no_var_expand  # like %timeit: `{...}` and `$x` are the statement's own Python
     @needs_local_scope
     @line_cell_magic
     def lbtime(self, line: str = "", cell: str | None = None, local_ns: dict | None = None) -> Any:
@@ -94,6 +105,7 @@ class LevelbenchMagics(Magics):
             show(self.shell, cold)
         return cold if opts.get("output") else None
 
+    @no_var_expand  # like %timeit: `{...}` and `$x` are the statement's own Python
     @needs_local_scope
     @line_cell_magic
     def lbcompare(self, line: str = "", cell: str | None = None, local_ns: dict | None = None) -> Any:

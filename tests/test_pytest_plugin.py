@@ -1,0 +1,163 @@
+"""The pytest plugin as users meet it: inner test suites run with pytester.
+
+The plugin is registered through the ``pytest11`` entry point, so every inner run loads it as
+any pytest run of a project with levelbench installed does.
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+WORKLOADS = """
+import time
+
+import numpy as np
+
+
+def fast():
+    time.sleep(0.001)
+    return np.ones(3)
+
+
+def slow():  # deliberately 4x slower than fast, with the same output
+    time.sleep(0.004)
+    return np.ones(3)
+"""
+
+RATIOS = WORKLOADS + """
+
+def test_fast_is_not_slower(levelbench):
+    assert levelbench.compare({"fast": fast, "slow": slow}).ratio("fast", "slow").upper < 1.2
+
+
+def test_slow_is_not_slower(levelbench):
+    assert levelbench.compare({"slow": slow, "fast": fast}).ratio("slow", "fast").upper < 1.2
+
+
+def test_plain():
+    assert True
+"""
+
+
+@pytest.fixture
+def suite(pytester, tmp_path_factory, monkeypatch):
+    """A pytester whose inner runs share one levelbench cache (the machine peak is measured once)."""
+    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "levelbench-cache"))
+    return pytester
+
+
+def test_a_ratio_assertion_passes_and_a_slower_candidate_fails_with_the_table(suite):
+    suite.makepyfile(test_ratios=RATIOS)
+    result = suite.runpytest("--levelbench-budget", "0.3")
+    result.assert_outcomes(passed=2, failed=1)
+    out = result.stdout.str()
+    failure = out[out.index("test_slow_is_not_slower ___"):out.index("= levelbench =")]
+    result.stdout.fnmatch_lines([
+        "E       assert slow/fast time ratio upper bound * < 1.2",
+        "E         slow takes *x the time of fast, 95% CI * .. *",
+        "E         candidate*steady median*95% CI*ratio to fast*verdict",
+        "E         slow (numpy)*slower",
+        "E         fast (numpy)*baseline",
+    ])
+    assert "levelbench: what this test measured" in failure  # the full table and findings beside the failure
+    assert "test_fast_is_not_slower" not in failure
+    result.stdout.fnmatch_lines([
+        "*= levelbench =*",
+        "test_ratios.py::test_fast_is_not_slower: compare slow/fast * slower",
+        "test_ratios.py::test_slow_is_not_slower: compare fast/slow * faster",
+    ])
+
+
+def test_results_are_recorded_in_the_store(suite):
+    store_module = pytest.importorskip("levelbench.store")
+    suite.makepyfile(test_record=WORKLOADS + """
+
+def test_one_of_each(levelbench):
+    levelbench.measure(fast, budget=0)
+    levelbench.compare({"fast": fast, "slow": slow}, budget=0, peak=False)
+""")
+    result = suite.runpytest()
+    result.assert_outcomes(passed=1)
+    db = os.environ["LEVELBENCH_DB"]
+    result.stdout.fnmatch_lines([f"2 result(s) recorded in {db}"])
+    with store_module.open_store(db) as store:
+        runs = store.runs()
+    assert sorted(r.kind for r in runs) == ["compare", "measure"]
+
+
+def test_levelbench_budget_overrides_the_tests_own(suite):
+    suite.makepyfile(test_budget=WORKLOADS + """
+
+def test_budget(levelbench):
+    assert levelbench.budget == 0.2
+    m = levelbench.measure(fast, budget=60, rel_ci=1e-9)  # a CI target never reached: runs for the budget
+    assert not m.target_reached
+    assert m.total_time < 10, m.total_time
+""")
+    suite.runpytest("--levelbench-budget", "0.2").assert_outcomes(passed=1)
+
+
+def test_a_bad_budget_is_refused_with_the_expected_form(suite):
+    suite.makepyfile(test_x="def test_x(): pass")
+    result = suite.runpytest("--levelbench-budget", "soon")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*expected seconds >= 0, e.g. --levelbench-budget 0.5, got 'soon'*"])
+
+
+def test_levelbench_skip_skips_the_timing_tests_and_the_marker_selects_them(suite):
+    suite.makepyfile(test_ratios=RATIOS)
+    result = suite.runpytest("--levelbench-skip", "-rs")
+    result.assert_outcomes(passed=1, skipped=2)
+    result.stdout.fnmatch_lines(["SKIPPED * test_ratios.py: levelbench timing test skipped (--levelbench-skip)"])
+    assert "= levelbench =" not in result.stdout.str()
+    suite.runpytest("-m", "not levelbench").assert_outcomes(passed=1, deselected=2)
+
+
+def test_a_run_without_timing_tests_shows_nothing_of_levelbench(suite):
+    suite.makepyfile(test_plain="def test_plain():\n    assert 1 + 1 == 2\n")
+    result = suite.runpytest()
+    result.assert_outcomes(passed=1)
+    lines = [line for line in result.stdout.lines
+             if "levelbench" in line and not line.startswith(("plugins:", "rootdir:"))]
+    assert lines == []
+
+
+def test_pytest_benchmark_works_in_the_same_run(suite):
+    pytest.importorskip("pytest_benchmark")
+    suite.makepyfile(test_both=WORKLOADS + """
+
+def test_with_benchmark(benchmark):
+    assert benchmark(sum, range(100)) == 4950
+
+
+def test_with_levelbench(levelbench):
+    assert levelbench.measure(fast, budget=0).median > 0.0009
+""")
+    result = suite.runpytest("--benchmark-max-time=0.05", "--benchmark-min-rounds=1")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*benchmark: 1 tests*", "*test_with_benchmark*", "*= levelbench =*",
+                                 "test_both.py::test_with_levelbench: measure fast median *"])
+
+
+@pytest.mark.slow
+def test_under_xdist_timing_is_skipped_with_a_notice(suite):
+    pytest.importorskip("xdist")
+    suite.makepyfile(test_ratios=RATIOS)
+    result = suite.runpytest_subprocess("-n", "2", "-rs")
+    result.assert_outcomes(passed=1, skipped=2)
+    result.stdout.fnmatch_lines([
+        "*= levelbench =*",
+        "2 timing test(s) skipped: pytest-xdist runs them in parallel workers *pytest -m levelbench -p no:xdist",
+        "SKIPPED * test_ratios.py: levelbench: timing disabled under pytest-xdist: 2 parallel workers share the CPUs*",
+    ])
+
+
+def test_loading_the_plugin_imports_nothing_heavy():
+    code = ("import sys, levelbench.pytest_plugin\n"
+            "print(sorted(m for m in ('jax', 'torch', 'IPython', 'levelbench._pytest') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
