@@ -25,6 +25,7 @@ class Rule:
         why: what goes wrong and what it costs, a few sentences.
         bad: a minimal example that triggers the rule.
         good: the same example, fixed.
+        cost: what the mistake does to the numbers, for the finding's ``cost``.
         pitfall: the row of ``shared/research/PITFALLS.md`` this rule detects, if any.
     """
 
@@ -36,6 +37,7 @@ class Rule:
     bad: str
     good: str
     pitfall: int | None = None
+    cost: str = ""
 
     def explain(self) -> str:
         """The text ``levelbench doctor --explain CODE`` prints."""
@@ -45,6 +47,8 @@ class Rule:
             self.summary,
             "",
             self.why,
+            "",
+            f"Cost: {self.cost}.",
             "",
             "Triggers it:",
             "",
@@ -75,6 +79,7 @@ _RULES: tuple[Rule, ...] = (
         ),
         bad="def f(:\n    pass",
         good="def f():\n    pass",
+        cost="the file is not checked at all",
     ),
     Rule(
         code="LB101",
@@ -86,9 +91,16 @@ _RULES: tuple[Rule, ...] = (
             "`timeit.timeit(lambda: g)` times returning the function object `g`. The number printed has "
             "nothing to do with the model, and comparisons built on it are meaningless."
         ),
-        bad="%timeit lambda: model(x)\ntimeit.timeit(lambda: step, number=100)",
-        good="%timeit model(x)\ntimeit.timeit(lambda: step(x), number=100)",
+        bad="%timeit lambda: step(x).block_until_ready()\ntimeit.timeit(lambda: step, number=100)",
+        good=(
+            "step(x).block_until_ready()  # warm-up\n%timeit step(x).block_until_ready()\n"
+            "timeit.timeit(lambda: step(x).block_until_ready(), number=100)"
+        ),
         pitfall=11,
+        cost=(
+            "the number printed is the cost of building or returning a function object (nanoseconds), "
+            "unrelated to the work"
+        ),
     ),
     Rule(
         code="LB102",
@@ -101,12 +113,20 @@ _RULES: tuple[Rule, ...] = (
             "0.27 ms unblocked vs 4.9 ms blocked for a 1000x1000 dot on CPU), and the time is flat in the "
             "problem size."
         ),
-        bad="%timeit f(x)\n\nt0 = time.perf_counter()\ny = f(x)\nelapsed = time.perf_counter() - t0",
+        bad=(
+            "%timeit f(x)\n\nt0 = time.perf_counter()\nfor _ in range(100):\n    y = f(x)\n"
+            "elapsed = (time.perf_counter() - t0) / 100"
+        ),
         good=(
-            "%timeit f(x).block_until_ready()\n\nt0 = time.perf_counter()\ny = jax.block_until_ready(f(x))"
-            "  # a whole pytree\nelapsed = time.perf_counter() - t0"
+            "%timeit f(x).block_until_ready()\n\nt0 = time.perf_counter()\nfor _ in range(100):\n    y = f(x)\n"
+            "jax.block_until_ready(y)  # a whole pytree; the last result waits for the queue\n"
+            "elapsed = (time.perf_counter() - t0) / 100"
         ),
         pitfall=1,
+        cost=(
+            "the time is dispatch only, flat in the problem size (JAX docs, 1000x1000 dot on CPU: 0.27 ms "
+            "unblocked vs 4.9 ms)"
+        ),
     ),
     Rule(
         code="LB103",
@@ -127,6 +147,7 @@ _RULES: tuple[Rule, ...] = (
             "# or measure compile and run apart (ahead-of-time):\ncompiled = jax.jit(g).lower(x).compile()"
         ),
         pitfall=2,
+        cost="tracing and compilation land in the timing (JAX docs example: 193 ms compile for a 485 us run)",
     ),
     Rule(
         code="LB104",
@@ -145,6 +166,7 @@ _RULES: tuple[Rule, ...] = (
             "times = timeit.repeat(lambda: np.dot(a, b), number=10, repeat=7)\nprint(min(times) / 10)"
         ),
         pitfall=2,
+        cost="one unwarmed, noisy number with no spread to judge it by",
     ),
     Rule(
         code="LB105",
@@ -155,8 +177,15 @@ _RULES: tuple[Rule, ...] = (
             "`time.time()` follows the system clock: it can jump (NTP) and its resolution is coarse on some "
             "platforms. `time.perf_counter()` is monotonic and has the best resolution available."
         ),
-        bad="t0 = time.time()\nf(x).block_until_ready()\nprint(time.time() - t0)",
-        good="t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)",
+        bad=(
+            "f(x).block_until_ready()  # warm-up\ntimes = []\nfor _ in range(10):\n    t0 = time.time()\n"
+            "    f(x).block_until_ready()\n    times.append(time.time() - t0)"
+        ),
+        good=(
+            "f(x).block_until_ready()  # warm-up\ntimes = []\nfor _ in range(10):\n    t0 = time.perf_counter()\n"
+            "    f(x).block_until_ready()\n    times.append(time.perf_counter() - t0)"
+        ),
+        cost="a clock that can jump and may be coarse; small differences become noise",
     ),
     Rule(
         code="LB106",
@@ -179,6 +208,10 @@ _RULES: tuple[Rule, ...] = (
             "        return h, y\n    h, ys = jax.lax.scan(step, h, xs)\n    return ys, h"
         ),
         pitfall=5,
+        cost=(
+            "compile time and memory grow with the loop length (GRU here: 1.2 s of compile at 25 steps, "
+            "11.8 s at 200)"
+        ),
     ),
     Rule(
         code="LB107",
@@ -193,6 +226,7 @@ _RULES: tuple[Rule, ...] = (
         bad="@jax.jit\ndef forward(params, x):\n    y = model.apply(params, x)\n    # return y",
         good="@jax.jit\ndef forward(params, x):\n    y = model.apply(params, x)\n    return y",
         pitfall=12,
+        cost="the timing measures an empty program: microseconds whatever the input",
     ),
     Rule(
         code="LB108",
@@ -210,6 +244,7 @@ _RULES: tuple[Rule, ...] = (
             "x = jax.random.normal(key, (n, n), dtype=jnp.float64)\n\n# or compare in float32 on both sides"
         ),
         pitfall=8,
+        cost="JAX computes in float32 while the code (and NumPy) says float64: different precision compared",
     ),
     Rule(
         code="LB109",
@@ -226,6 +261,7 @@ _RULES: tuple[Rule, ...] = (
             "x = np.random.normal(size=(size, size))\n# better: a seeded Generator\n"
             "rng = np.random.default_rng(0)\nx = rng.standard_normal((size, size))"
         ),
+        cost="the NumPy side works on a handful of numbers instead of the intended array",
     ),
     Rule(
         code="LB110",
@@ -236,11 +272,17 @@ _RULES: tuple[Rule, ...] = (
             "NumPy detects `x @ x.T` (and `np.dot(x, x.T)`) and calls BLAS SYRK, which computes only one "
             "triangle of the symmetric result: about half the FLOPs of the general product JAX or PyTorch "
             "run (measured here: 1.6-1.8x faster than `x @ y.T`). Compared with a general matmul elsewhere, "
-            "NumPy looks twice as fast for doing half the work."
+            "NumPy looks twice as fast for doing half the work. Reported where the product is timed (a timed "
+            "region, a function it calls, or one handed to `levelbench.measure` / `compare`) in a file that "
+            "also uses JAX or PyTorch: outside a benchmark, a Gram matrix is just a Gram matrix."
         ),
-        bad="np.dot(x, x.T)",
-        good="y = rng.standard_normal(x.shape)   # a distinct operand: a general GEMM, like the JAX side\nnp.dot(x, y.T)",
+        bad="%timeit np.dot(a, a.T)   # next to %timeit jnp.dot(x, y)",
+        good=(
+            "c = rng.standard_normal(a.shape)   # a distinct operand: a general GEMM, like the JAX side\n"
+            "%timeit np.dot(a, c.T)"
+        ),
         pitfall=16,
+        cost="NumPy does about half the FLOPs of the other side (1.6-1.8x faster measured here)",
     ),
     Rule(
         code="LB111",
@@ -250,12 +292,15 @@ _RULES: tuple[Rule, ...] = (
         why=(
             "JAX caches compiled code per function object. `jax.jit(lambda x: ...)` or `jax.jit(partial(f, "
             "a))` builds a new function every time it runs, so every call traces and compiles again "
-            "(100-1000x slower); re-wrapping the same function in a loop also pays a cache lookup and skips "
-            "the fast dispatch path."
+            "(100-1000x slower). Reported for a fresh function jitted in a loop, jitted inside a function "
+            "that runs repeatedly (unless it returns or stores the result), and any `jax.jit(...)(...)` inside "
+            "a repeated timed statement, where even re-wrapping the same function adds a cache lookup to "
+            "every run."
         ),
         bad="for x in batches:\n    y = jax.jit(lambda v: v * 2)(x)",
         good="double = jax.jit(lambda v: v * 2)   # once, outside the loop\nfor x in batches:\n    y = double(x)",
         pitfall=3,
+        cost="a trace and compile (100-1000x a call) on every iteration or call",
     ),
     Rule(
         code="LB112",
@@ -270,6 +315,7 @@ _RULES: tuple[Rule, ...] = (
         bad="%timeit model(x)",
         good="model.eval()\nwith torch.inference_mode():\n    %timeit model(x)",
         pitfall=17,
+        cost="autograd graph recording on every timed call, which the JAX side does not pay",
     ),
     Rule(
         code="LB113",
@@ -283,6 +329,7 @@ _RULES: tuple[Rule, ...] = (
         ),
         bad="from jax import random, jix",
         good="from jax import random, jit",
+        cost="the script fails with ImportError before measuring anything",
     ),
     Rule(
         code="LB114",
@@ -297,16 +344,20 @@ _RULES: tuple[Rule, ...] = (
         ),
         bad="h = h0\nfor x in xs:\n    h = jnp.tanh(x @ W + h @ U)",
         good=(
-            "@jax.jit\ndef run(h0, xs):\n    def step(h, x):\n        h = jnp.tanh(x @ W + h @ U)\n        return h, h\n"
+            "@jax.jit\ndef run(h0, xs):\n    def step(h, x):\n        h = jnp.tanh(x @ W + h @ U)\n"
+            "        return h, h\n"
             "    return jax.lax.scan(step, h0, xs)"
         ),
         pitfall=6,
+        cost="a fixed dispatch cost (tens of microseconds) per operation per iteration, and no fusion",
     ),
     Rule(
         code="LB115",
         name="host-transfer-timed",
         severity=Severity.INFO,
-        summary="A timed region copies data between host and device (`np.asarray`, `.item()`, `float()`, NumPy inputs).",
+        summary=(
+            "A timed region copies data between host and device (`np.asarray`, `.item()`, `float()`, NumPy inputs)."
+        ),
         why=(
             "Converting a device array to NumPy or a Python number copies it to the host, and passing a "
             "NumPy array to a jitted function copies it to the device, on every call. On an accelerator the "
@@ -316,6 +367,7 @@ _RULES: tuple[Rule, ...] = (
         bad="%timeit np.asarray(f(x_np))",
         good="x = jax.device_put(x_np)\n%timeit f(x).block_until_ready()\ny = np.asarray(f(x))   # outside the timing",
         pitfall=10,
+        cost="a host<->device copy per run inside the timing",
     ),
     Rule(
         code="LB116",
@@ -327,10 +379,16 @@ _RULES: tuple[Rule, ...] = (
             "`torch.cuda.synchronize()` before reading the clock, the timing misses the GPU work. "
             "`torch.utils.benchmark.Timer` synchronizes for you."
         ),
-        bad="t0 = time.perf_counter()\ny = model(x.cuda())\nelapsed = time.perf_counter() - t0",
-        good=(
-            "t0 = time.perf_counter()\ny = model(x_gpu)\ntorch.cuda.synchronize()\nelapsed = time.perf_counter() - t0"
+        bad=(
+            "x_gpu = x.cuda()\nwith torch.inference_mode():\n    t0 = time.perf_counter()\n    for _ in range(100):\n"
+            "        y = model(x_gpu)\n    elapsed = (time.perf_counter() - t0) / 100"
         ),
+        good=(
+            "x_gpu = x.cuda()\nwith torch.inference_mode():\n    t0 = time.perf_counter()\n    for _ in range(100):\n"
+            "        y = model(x_gpu)\n    torch.cuda.synchronize()  # wait for the GPU before reading the clock\n"
+            "    elapsed = (time.perf_counter() - t0) / 100"
+        ),
+        cost="the GPU work is missing from the measurement",
     ),
 )
 
@@ -371,7 +429,8 @@ def rules_markdown() -> str:
     """The rule table and per-rule sections of ``docs/doctor.md``."""
     out = ["| code | name | severity | what it finds |", "|---|---|---|---|"]
     for rule in _RULES:
-        out.append(f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {rule.severity.name.lower()} | {rule.summary} |")
+        severity = rule.severity.name.lower()
+        out.append(f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {severity} | {rule.summary} |")
     for rule in _RULES:
         out += [
             "",
@@ -384,6 +443,8 @@ def rules_markdown() -> str:
             rule.summary,
             "",
             rule.why,
+            "",
+            f"Cost: {rule.cost}.",
             "",
             "Triggers it:",
             "",

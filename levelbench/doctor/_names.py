@@ -9,19 +9,27 @@ from __future__ import annotations
 
 import ast
 import builtins
+from collections.abc import Iterable
 
 _BUILTINS = frozenset(dir(builtins))
 _PARTIAL = frozenset({"functools.partial"})
+_IMPORTERS = frozenset({"pytest.importorskip", "importlib.import_module"})
 
 
 class Names:
     """Resolves names and attribute chains to dotted qualified names (``"jax.numpy.float64"``)."""
 
-    def __init__(self, module: ast.Module) -> None:
+    BINDING_NODES: tuple[type, ...] = (
+        ast.Import, ast.ImportFrom, ast.Assign, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.AugAssign,
+        ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.arg,
+    )
+    """The node types that bind names: pass only these to the constructor to save time."""
+
+    def __init__(self, nodes: Iterable[ast.AST]) -> None:
         self._aliases: dict[str, str] = {}
         self._bound: set[str] = set()
         assignments: list[ast.Assign] = []
-        for node in ast.walk(module):
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
@@ -67,9 +75,14 @@ class Names:
         if isinstance(value, (ast.Name, ast.Attribute)):
             resolved = self.qualname(value)
             return resolved if resolved and not resolved.startswith("builtins.") else None
-        if isinstance(value, ast.Call) and self.qualname(value.func) in _PARTIAL and value.args:
-            inner = self.qualname(value.args[0])
-            return inner if inner and inner.startswith("jax.") else None
+        if isinstance(value, ast.Call) and value.args:
+            callee = self.qualname(value.func)
+            if callee in _PARTIAL:
+                inner = self.qualname(value.args[0])
+                return inner if inner and inner.startswith("jax.") else None
+            module = value.args[0]
+            if callee in _IMPORTERS and isinstance(module, ast.Constant) and isinstance(module.value, str):
+                return module.value  # jax = pytest.importorskip("jax")
         return None
 
     def qualname(self, node: ast.AST) -> str | None:
@@ -91,11 +104,15 @@ class Names:
 
 
 def _target_names(target: ast.AST) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]
 
 
 def dotted(node: ast.AST) -> str | None:
     """The source path of a plain name or attribute chain (``"self.model"``), else None."""
+    if isinstance(node, ast.Name):
+        return node.id
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

@@ -14,11 +14,12 @@ from __future__ import annotations
 import ast
 import bisect
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ._diagnostic import Location
 from ._magics import line_map, split_timeit_options, to_python
 from ._notebook import CodeCell
+from ._tree import TreeIndex
 
 MAGIC_MARKER = "__levelbench_magic__"
 _TIMING_MAGICS = frozenset({"time", "timeit"})
@@ -72,10 +73,9 @@ class Program:
         self.notebook = notebook
         self._magics = magics or {}
         self._starts = [s.first_line for s in self.segments]
-        self._parents: dict[ast.AST, ast.AST] = {}
-        for node in ast.walk(module):
-            for child in ast.iter_child_nodes(node):
-                self._parents[child] = node
+        self.tree = TreeIndex(module)
+        self.nodes = self.tree.nodes
+        self.text = "\n".join(line for segment in self.segments for line in segment.lines)
 
     @classmethod
     def from_python(cls, path: str, text: str) -> Program:
@@ -88,7 +88,8 @@ class Program:
         except SyntaxError as e:
             problem = ParseProblem(e.lineno or 1, max(e.offset or 1, 1), f"syntax error: {e.msg}")
             return cls(path, ast.Module(body=[], type_ignores=[]), [segment], [problem])
-        tree = builder.splice(tree)
+        if "get_ipython" in text:  # an exported notebook: magics are calls
+            tree = builder.splice(tree)
         return cls(path, tree, [segment], builder.problems, builder.magics)
 
     @classmethod
@@ -148,15 +149,20 @@ class Program:
         line = problem.line - segment.first_line + 1
         return Location(self.path, segment.cell, line, problem.column, line, problem.column + 1)
 
-    # --- tree navigation -------------------------------------------------------------------
+    # --- tree navigation (see `_tree`) ------------------------------------------------------
     def parent(self, node: ast.AST) -> ast.AST | None:
-        return self._parents.get(node)
+        return self.tree.parent(node)
 
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:
-        current = self._parents.get(node)
-        while current is not None:
-            yield current
-            current = self._parents.get(current)
+        return self.tree.ancestors(node)
+
+    def of_type(self, *types: type) -> list[ast.AST]:
+        """Every node of these (concrete) types, in program order."""
+        return self.tree.of_type(*types)
+
+    def walk(self, node: ast.AST, *, skip: tuple[type, ...] = ()) -> Iterator[ast.AST]:
+        """``node`` and everything below it in program order; ``skip`` nodes below it are yielded, not entered."""
+        return self.tree.walk(node, skip=skip)
 
     def magic(self, node: ast.AST) -> Magic | None:
         """The timing magic that ``node`` (a marker ``with``) stands for, if any."""
@@ -182,9 +188,15 @@ def _bytes(text: str, char_offset: int) -> int:
     return len(text[:char_offset].encode("utf-8"))
 
 
-def _shift(tree: ast.AST, *, line_of: dict[int, int] | None = None, base: int = 0, anchor: tuple[int, int] | None = None,
-           col: int = 0) -> None:
-    """Move every node of ``tree``: map lines, add ``base``, add ``col`` bytes on its first line, or pin at ``anchor``."""
+def _shift(
+    tree: ast.AST,
+    *,
+    line_of: dict[int, int] | None = None,
+    base: int = 0,
+    anchor: tuple[int, int] | None = None,
+    col: int = 0,
+) -> None:
+    """Move every node of ``tree``: map lines, add ``base``, shift line 1 by ``col`` bytes, or pin at ``anchor``."""
     last_line = max(line_of.values(), default=1) if line_of else 1
     for node in ast.walk(tree):
         if not hasattr(node, "lineno"):
@@ -207,7 +219,7 @@ def _shift(tree: ast.AST, *, line_of: dict[int, int] | None = None, base: int = 
 class _Builder:
     """Parses IPython cells and splices timing magics into the tree as marker ``with`` blocks."""
 
-    def __init__(self, line_text, *, use_ipython: bool) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, line_text: Callable[[int], str], *, use_ipython: bool) -> None:
         self._line_text = line_text
         self._use_ipython = use_ipython
         self.problems: list[ParseProblem] = []
@@ -227,7 +239,7 @@ class _Builder:
             self.problems.append(ParseProblem(line, max(e.offset or 1, 1), f"syntax error: {e.msg}"))
             return None
         _shift(tree, line_of=line_of, base=base)
-        return self.splice(tree)
+        return self.splice(tree) if "get_ipython" in python else tree
 
     def splice(self, tree: ast.Module) -> ast.Module:
         return _Splicer(self).visit(tree)

@@ -1,0 +1,22 @@
+r"""``levelbench doctor``: find benchmarking and JAX-performance mistakes in scripts and notebooks, statically.
+
+Nothing is run or imported from the code under test: files are parsed, and each rule (``RULES``,
+codes ``LB1xx``) looks for one mistake that makes JAX look slower than it is, or a benchmark
+report numbers it did not measure.
+
+!!! Example
+    >>> from levelbench.doctor import lint_source
+    >>> [(str(d.location), d.code) for d in lint_source("import numpy as np\nx = np.random.normal((3, 3))\n", "b.py")]
+    [('b.py:2:22', 'LB109')]
+"""
+
+from ._catalogue import RULES as RULES
+from ._catalogue import Rule as Rule
+from ._diagnostic import Diagnostic as Diagnostic
+from ._diagnostic import DoctorReport as DoctorReport
+from ._diagnostic import Location as Location
+from ._engine import lint_paths as lint_paths
+from ._engine import lint_source as lint_source
+from ._engine import selected_codes as selected_codes
+
+__all__ = ["RULES", "Diagnostic", "DoctorReport", "Location", "Rule", "lint_paths", "lint_source", "selected_codes"]

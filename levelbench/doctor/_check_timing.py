@@ -1,0 +1,230 @@
+"""Rules about how a timed region measures: LB101 (never called), LB102 (not waited for),
+LB103 (compile timed), LB104 (single sample), LB105 (wall clock)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ._context import Context
+from ._diagnostic import Diagnostic
+from ._effects import is_wait, unawaited_jax
+from ._names import dotted
+from ._regions import WALL_CLOCKS, TimedRegion
+from ._syntax import enclosing_function, local_walk, position, short, walk_code
+
+
+def check_never_called(ctx: Context) -> Iterator[Diagnostic]:
+    """LB101: ``%timeit lambda: f(x)``, ``timeit.timeit(lambda: g)``, ``%timeit f``."""
+    for region in ctx.regions:
+        for stmt in region.statements:
+            if isinstance(stmt, ast.Lambda):  # timeit.timeit(lambda: ...): the harness calls the lambda
+                problem = _uncalled(ctx, stmt.body, strict=True)
+                if problem is not None:
+                    body = short(stmt.body)
+                    yield ctx.report(
+                        "LB101",
+                        stmt.body,
+                        f"{region.by} times `lambda: {body}`, which returns {problem} without calling it",
+                        evidence=f"the timed lambda's body is `{body}`, not a call",
+                        fix=f"{region.label}(lambda: {body}(...), ...)  # call it, with its arguments",
+                    )
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Lambda):
+                body = short(stmt.value.body, 50)
+                yield ctx.report(
+                    "LB101",
+                    stmt.value,
+                    f"{region.by} times `lambda: {body}`, which only builds a lambda: `{body}` never runs",
+                    evidence="the timed statement is a lambda expression: it creates a function object and discards it",
+                    fix=_timed_fix(region, short(stmt.value.body)),
+                )
+            elif isinstance(stmt, ast.Expr) and region.harness and len(region.statements) == 1:
+                problem = _uncalled(ctx, stmt.value, strict=False)
+                if problem is not None:
+                    text = short(stmt.value)
+                    yield ctx.report(
+                        "LB101",
+                        stmt.value,
+                        f"{region.by} times `{text}`, a function object, without calling it",
+                        evidence=f"the timed statement `{text}` evaluates to a function object",
+                        fix=_timed_fix(region, f"{text}(...)  # call it, with its arguments"),
+                    )
+
+
+def _timed_fix(region: TimedRegion, statement: str) -> str:
+    if region.label.startswith("%"):
+        return f"{region.label} {statement}"
+    if region.harness:
+        return f"{region.label}(lambda: {statement}, ...)"
+    return statement
+
+
+def _uncalled(ctx: Context, expr: ast.AST, *, strict: bool) -> str | None:
+    """What ``expr`` evaluates to when it is a function object rather than a call's result."""
+    if isinstance(expr, ast.Lambda):
+        return "another lambda"
+    if isinstance(expr, ast.Call) and (ctx.facts.jit_target(expr) is not None or ctx.facts.is_jit(expr)):
+        return f"the jitted function `{short(expr)}`"
+    if isinstance(expr, (ast.Name, ast.Attribute)):
+        name = dotted(expr) or short(expr)
+        facts = ctx.facts
+        known = (
+            name in facts.defs or name in facts.jitted or name in facts.torch_models or name in facts.flax_models
+            or ctx.names.qualname(expr) is not None
+        )
+        if strict or known:
+            return f"the function `{name}`" if known else f"`{name}`"
+    return None
+
+
+def check_unawaited(ctx: Context) -> Iterator[Diagnostic]:
+    """LB102: a JAX computation in a timed region that nothing waits for."""
+    for region in ctx.regions:
+        culprit = unawaited_jax(ctx, region.work, region.before_clock)
+        if culprit is None:
+            continue
+        text = short(culprit)
+        yield ctx.report(
+            "LB102",
+            culprit,
+            f"`{text}` is timed by {region.by} without waiting for it: JAX returns before the work is done",
+            evidence=f"no block_until_ready() or host conversion of the result of `{text}` inside the timed region",
+            fix=_blocked_fix(region, culprit),
+        )
+
+
+def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
+    text = ast.unparse(culprit)
+    if region.label.startswith("%"):
+        return f"{region.label} {text}.block_until_ready()"
+    if region.label.startswith("timeit"):
+        return f"{region.label}(lambda: {text}.block_until_ready(), ...)"
+    return f"jax.block_until_ready({text})  # inside the timed region, before reading the clock"
+
+
+class _Reach:
+    """Which jitted callables a call runs, directly or through local functions."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._memo: dict[ast.AST, frozenset[str]] = {}
+
+    def of_call(self, call: ast.Call) -> frozenset[str]:
+        keys: set[str] = set()
+        key = self.ctx.facts.jitted_key(call)
+        if key is not None:
+            keys.add(key)
+        function = self.ctx.facts.local_def(call)
+        if function is not None:
+            keys |= self._of_function(function)
+        return frozenset(keys)
+
+    def _of_function(self, function: ast.AST) -> frozenset[str]:
+        if function not in self._memo:
+            self._memo[function] = frozenset()  # recursion guard
+            found: set[str] = set()
+            for node in local_walk(self.ctx.program, function):
+                if isinstance(node, ast.Call):
+                    found |= self.of_call(node)
+            self._memo[function] = frozenset(found)
+        return self._memo[function]
+
+
+def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
+    """LB103: the first call of a jitted function lands inside a timed region."""
+    candidates = [r for r in ctx.regions if not r.calibrated and r.samples != "per-iteration"]
+    if not candidates:
+        return
+    reach = _Reach(ctx)
+    reaching = [(n, keys) for n in ctx.program.of_type(ast.Call) if (keys := reach.of_call(n))]
+    scopes = {id(n): enclosing_function(ctx.program, n) for n, _ in reaching}
+    for region in candidates:
+        timed = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+        timed_ids = {id(n) for n in timed}
+        warm: set[str] = set()
+        for node in region.setup:
+            for call in (n for n in walk_code(ctx.program, [node]) if isinstance(n, ast.Call)):
+                warm |= reach.of_call(call)
+        for call, keys in reaching:
+            if id(call) not in timed_ids and position(call) < region.start and scopes[id(call)] is region.scope:
+                warm |= keys
+        for call in timed:
+            cold = sorted(reach.of_call(call) - warm)
+            if not cold:
+                continue
+            yield _compile_finding(ctx, region, call, cold[0])
+            break
+
+
+def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str) -> Diagnostic:
+    site = ctx.facts.jitted.get(key)
+    evidence = (
+        f"`{key}` is jitted at {ctx.where(site.node)} (`{site.label}`) and not called before this region"
+        if site is not None
+        else f"`{key}` creates a jitted function inside the timed region"
+    )
+    if region.samples == "averaged":
+        message = f"`{short(call)}` compiles on its first iteration inside the timed loop: compile time is averaged in"
+    else:
+        message = f"{region.by} times the first call of jitted `{key}`: it includes tracing and XLA compilation"
+    warm_up = f"{ast.unparse(call)}"
+    fix = f"jax.block_until_ready({warm_up})  # warm-up: compiles, untimed\n"
+    fix += f"{region.label} {warm_up}.block_until_ready()" if region.label.startswith("%") else "# ...then time it"
+    return ctx.report("LB103", call, message, evidence=evidence, fix=fix)
+
+
+def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
+    """LB104: one clock reading around one run of framework code."""
+    for region in ctx.regions:
+        if region.samples != "single" or not (region.clock_node is not None or region.label == "timeit.timeit"):
+            continue
+        timed = walk_code(ctx.program, list(region.work))
+        work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
+        if not work_calls:
+            continue
+        first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
+        warmed = _called_before(ctx, region, first)
+        clock = region.clocks[0] + "()" if region.clocks else region.label
+        how = f"{clock} is read once before and once after" if region.clock_node is not None else "number=1 times"
+        message = f"single timing sample: {how} `{short(first)}`"
+        if not warmed:
+            message += ", with no warm-up run before it"
+        anchor = region.statements[0] if region.clock_node is not None else region.anchor
+        yield ctx.report(
+            "LB104",
+            anchor,
+            message,
+            evidence="one run: compile, cache and allocation costs and machine noise all land in the one number",
+            fix=(
+                f"import levelbench\nprint(levelbench.measure(lambda: {ast.unparse(first)}))"
+                "  # warm-up, repeats, median and spread"
+            ),
+        )
+
+
+def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
+    text = ast.unparse(call.func)
+    for node in ctx.program.of_type(ast.Call):
+        if isinstance(node, ast.Call) and position(node) < region.start and ast.unparse(node.func) == text:
+            if enclosing_function(ctx.program, node) is region.scope:
+                return True
+    return False
+
+
+def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
+    """LB105: ``time.time()`` used to time framework work."""
+    for region in ctx.regions:
+        wall = [c for c in region.clocks if c in WALL_CLOCKS]
+        if not wall or region.clock_node is None:
+            continue
+        timed = walk_code(ctx.program, list(region.work))
+        if not any(isinstance(n, ast.Call) and ctx.does_framework_work(n) for n in timed):
+            continue
+        name = wall[0].rsplit(".", 1)[-1]
+        yield ctx.report(
+            "LB105",
+            region.clock_node,
+            f"`time.{name}()` times an interval: it is the wall clock, which can jump and is coarse on some systems",
+            evidence=f"the region is timed with `{wall[0]}`",
+            fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
+        )

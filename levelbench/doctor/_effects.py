@@ -1,0 +1,128 @@
+"""Asynchronous work and what waits for it: JAX dispatch, ``block_until_ready``, copies to the host.
+
+JAX returns from a call as soon as the work is queued. A timed region measures the work only if
+something in it waits: ``block_until_ready()``, ``jax.block_until_ready``, or a conversion to a
+host value (``np.asarray``, ``float``, ``.item()``, ``print``), which has to wait for the value.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ._context import Context
+from ._kinds import HOST_METHODS, call_kind
+from ._syntax import local_walk, position, walk_code
+
+WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
+HOST_FUNCTIONS = frozenset(
+    {
+        "numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "builtins.float",
+        "builtins.int", "builtins.bool", "builtins.complex", "builtins.print", "builtins.str", "builtins.repr",
+        "builtins.list", "builtins.format", "builtins.tuple",
+    }
+)
+_WAIT_METHODS = frozenset({"block_until_ready", "numpy"}) | HOST_METHODS
+
+
+def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset()) -> bool:
+    """``call`` waits for the values it is given (or, for a local function, waits inside)."""
+    qualified = ctx.names.qualname(call.func)
+    if qualified in WAIT_FUNCTIONS or qualified in HOST_FUNCTIONS:
+        return True
+    if isinstance(call.func, ast.Attribute) and call.func.attr in _WAIT_METHODS:
+        return True
+    if any(isinstance(n, ast.Attribute) and n.attr == "block_until_ready" for n in ctx.program.walk(call)):
+        return True  # jax.tree.map(lambda a: a.block_until_ready(), out)
+    function = ctx.facts.local_def(call)
+    if function is not None and function not in _seen:
+        seen = _seen | {function}
+        return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
+    return False
+
+
+def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
+    """The outermost JAX computation in ``expr`` whose result nothing in ``expr`` waits for."""
+    if isinstance(expr, (ast.Lambda, ast.Constant, ast.Name, ast.JoinedStr)):
+        return None
+    facts, kinds = ctx.facts, ctx.kinds
+    if isinstance(expr, ast.Call):
+        if is_wait(ctx, expr):
+            return None
+        if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
+            return expr
+        qualified = ctx.names.qualname(expr.func)
+        if qualified is not None and call_kind(qualified) == "jax":
+            return expr
+        function = facts.local_def(expr)
+        if function is not None and kinds.returned(function) == "jax":
+            return expr
+        if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
+            return expr
+        children: list[ast.AST] = [*expr.args, *(k.value for k in expr.keywords)]
+        if isinstance(expr.func, ast.Attribute):
+            children.insert(0, expr.func.value)
+    elif isinstance(expr, (ast.BinOp, ast.UnaryOp, ast.Subscript, ast.Attribute)) and kinds.of(expr) == "jax":
+        return expr
+    else:
+        children = list(ast.iter_child_nodes(expr))
+    for child in children:
+        if isinstance(child, ast.expr):
+            found = pending_jax(ctx, child)
+            if found is not None:
+                return found
+    return None
+
+
+def timed_values(work: tuple[ast.AST, ...]) -> Iterator[ast.expr]:
+    """The expressions whose values a timed region computes, statement by statement, in order."""
+    for item in work:
+        if isinstance(item, ast.expr):
+            yield item
+            continue
+        if isinstance(item, (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return)):
+            if item.value is not None:
+                yield item.value
+        elif isinstance(item, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)):
+            yield from timed_values(tuple(getattr(item, "body", [])))
+            yield from timed_values(tuple(getattr(item, "orelse", [])))
+
+
+def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[ast.AST, ...] = ()) -> ast.AST | None:
+    """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for."""
+    waits = [
+        position(n)
+        for n in walk_code(ctx.program, [*work, *also_waiting])
+        if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(n)
+    ]
+    for value in timed_values(work):
+        found = pending_jax(ctx, value)
+        if found is not None and not any(w > position(found) for w in waits):
+            return found
+    return None
+
+
+def _waits_on_something(call: ast.Call) -> bool:
+    """``print("done")`` waits for nothing; ``print(y)`` or ``y.block_until_ready()`` does."""
+    if isinstance(call.func, ast.Attribute):
+        return True
+    return any(not isinstance(a, ast.Constant) for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
+    """The device value ``call`` copies to the host (``np.asarray(y)``, ``y.item()``, ``float(y)``), if any."""
+    qualified = ctx.names.qualname(call.func)
+    if qualified in HOST_FUNCTIONS - {"builtins.print", "builtins.str", "builtins.repr", "builtins.format"} | {
+        "jax.device_get"
+    }:
+        if call.args and ctx.kinds.of(call.args[0]) in ("jax", "torch"):
+            return call.args[0]
+        return None
+    if isinstance(call.func, ast.Attribute) and call.func.attr in (HOST_METHODS | {"numpy", "cpu"}):
+        receiver = call.func.value
+        kind = ctx.kinds.of(receiver)
+        if kind == "jax" and call.func.attr in HOST_METHODS:
+            return receiver
+        if kind == "torch":
+            return receiver
+    return None

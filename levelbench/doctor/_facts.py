@@ -1,0 +1,352 @@
+"""What the doctor knows about a program before any rule runs: functions, models, and what gets jitted.
+
+Everything here is static and flow-insensitive: a name that is jitted anywhere is a jitted name,
+a name bound to a PyTorch module anywhere is a model. Scripts and notebooks rarely rebind such
+names, and when they do the doctor errs towards saying nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+from ._names import Names, dotted
+from ._program import Program
+from ._syntax import FUNCTIONS as FUNCTION_SCOPES
+from ._syntax import enclosing_function, enclosing_loop
+
+JIT_TRANSFORMS = frozenset(
+    {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "equinox.filter_jit"}
+)
+# Transforms that return a function still running the wrapped one: jit(grad(f)) traces f.
+_WRAPPING = frozenset(
+    {
+        "functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat",
+        "jax.named_call", "jax.jacfwd", "jax.jacrev", "jax.hessian", "equinox.filter_grad",
+        "equinox.filter_value_and_grad", "equinox.filter_vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
+        "flax.nnx.vmap",
+    }
+)
+_MODEL_METHODS = frozenset(
+    {"to", "eval", "train", "cuda", "cpu", "float", "double", "half", "bfloat16", "requires_grad_"}
+)
+_TORCH_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.nn.DataParallel"})
+_FLAX_ROOTS = ("flax.linen.", "flax.nnx.", "equinox.")
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclasses.dataclass(frozen=True)
+class JitSite:
+    """How a function comes to run under jit."""
+
+    node: ast.AST  # the decorator, or the jax.jit(...) call
+    label: str  # "@jax.jit", or "jitted_forward = jax.jit(forward)"
+    direct: bool = True  # False: traced because a jitted function calls it
+    caller: str = ""  # for traced helpers: the jitted function that calls it
+
+
+class Facts:
+    """Functions, classes, model instances, jitted callables, and file-wide settings of one program."""
+
+    def __init__(self, program: Program, names: Names) -> None:
+        self.program = program
+        self.names = names
+        module = program.module
+        self.defs: dict[str, FunctionNode] = {}  # by name: module level first, else the only/last nested one
+        self._same_name: dict[str, list[FunctionNode]] = {}
+        self._owner: dict[ast.AST, ast.AST | None] = {}  # def -> the function it is nested in
+        self._uses: dict[str, list[ast.Name]] | None = None
+        self.classes: dict[str, ast.ClassDef] = {}
+        self.jit_wrappers: set[str] = set()
+        nested: dict[str, FunctionNode] = {}
+        for node in program.of_type(ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                parent = program.parent(node)
+                if isinstance(parent, ast.ClassDef):
+                    continue
+                self._same_name.setdefault(node.name, []).append(node)
+                self._owner[node] = enclosing_function(program, node)
+                (self.defs if self._owner[node] is None else nested)[node.name] = node
+            elif isinstance(node, ast.ClassDef):
+                self.classes[node.name] = node
+        for name, node in nested.items():
+            self.defs.setdefault(name, node)
+        self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox") if names.imports_root(r))
+        text = program.text
+        self.torch_classes, self.flax_classes = self._model_classes()
+        self.torch_models: set[str] = set()
+        self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
+        self.rngs: set[str] = set()
+        if self.frameworks & {"torch", "flax", "equinox"} or "random" in text:
+            self._find_instances(module)
+        self.jitted: dict[str, JitSite] = {}
+        self.aot: set[str] = set()
+        self.jitted_defs: dict[ast.AST, JitSite] = {}
+        if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
+            self._find_jitted(module)
+        self.traced_defs: dict[ast.AST, JitSite] = dict(self.jitted_defs)
+        self._propagate_tracing()
+        lowered = text.lower()
+        self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
+        self.cuda = "cuda" in lowered and self._mentions_cuda(program)
+
+    # --- jit ---------------------------------------------------------------------------------
+    def is_jit(self, expr: ast.AST) -> bool:
+        """``expr`` is a jit transform: ``jax.jit``, an alias, ``partial(jax.jit, ...)``, ``jax.jit(**options)``."""
+        if self.names.qualname(expr) in JIT_TRANSFORMS or (self.jit_wrappers and dotted(expr) in self.jit_wrappers):
+            return True
+        if isinstance(expr, ast.Call):
+            if self.names.qualname(expr.func) == "functools.partial" and expr.args:
+                return self.is_jit(expr.args[0])
+            return not expr.args and self.is_jit(expr.func)
+        return False
+
+    def jit_target(self, node: ast.AST) -> ast.expr | None:
+        """``f`` when ``node`` is ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)(f)``; else None."""
+        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func):
+            return node.args[0]
+        return None
+
+    def def_named(self, name: str, at: ast.AST) -> FunctionNode | None:
+        """The local function ``name`` refers to at ``at``: the one defined in the nearest enclosing scope."""
+        candidates = self._same_name.get(name)
+        if not candidates:
+            return None
+        if len(candidates) == 1:
+            return candidates[0]
+        for scope in [*(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES)), None]:
+            found = [c for c in candidates if self._owner[c] is scope]
+            if found:
+                return found[-1]
+        return None
+
+    def function_of(self, expr: ast.AST) -> ast.AST | None:
+        """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial`` wrappers."""
+        if isinstance(expr, ast.Lambda):
+            return expr
+        if isinstance(expr, ast.Name):
+            return self.def_named(expr.id, expr)
+        if isinstance(expr, ast.Call) and expr.args and self.names.qualname(expr.func) in _WRAPPING:
+            return self.function_of(expr.args[0])
+        return None
+
+    def jitted_key(self, call: ast.Call) -> str | None:
+        """A key naming the jitted callable ``call`` calls (``"step"``, ``"self.step"``, ``"jax.jit(f)"``)."""
+        name = dotted(call.func)
+        if name is not None and name in self.jitted:
+            return name
+        if self.jit_target(call.func) is not None:
+            return ast.unparse(call.func)
+        return None
+
+    def calls_jax_callable(self, call: ast.Call) -> bool:
+        """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""
+        return self.jitted_key(call) is not None or dotted(call.func) in self.aot
+
+    def local_def(self, call: ast.Call) -> FunctionNode | None:
+        """The local function a call runs un-jitted, if it calls one by name."""
+        if isinstance(call.func, ast.Name) and call.func.id not in self.jitted:
+            return self.def_named(call.func.id, call)
+        return None
+
+    def _find_jitted(self, module: ast.Module) -> None:
+        for node in self.program.of_type(ast.Assign):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and self.is_jit(node.value):
+                if self.jit_target(node.value) is None:  # partial(jax.jit, ...) or jax.jit(**options)
+                    self.jit_wrappers.update(_bound(node))
+        for node in self.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.Call):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for decorator in node.decorator_list:
+                    if self.is_jit(decorator):
+                        site = JitSite(decorator, f"@{ast.unparse(decorator)}")
+                        self.jitted_defs.setdefault(node, site)
+                        if not isinstance(self.program.parent(node), ast.ClassDef):
+                            self.jitted[node.name] = site
+            elif isinstance(node, ast.Assign) and _is_aot_compile(node.value, self):
+                self.aot.update(_bound(node))
+            if isinstance(node, ast.Call) and (target := self.jit_target(node)) is not None:
+                parent = self.program.parent(node)
+                bound = _bound(parent) if isinstance(parent, ast.Assign) else []
+                label = f"{' = '.join(bound)} = {ast.unparse(node)}" if bound else ast.unparse(node)
+                site = JitSite(node, label)
+                for name in bound:
+                    self.jitted[name] = site
+                function = self.function_of(target)
+                if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.jitted_defs.setdefault(function, site)
+
+    def _propagate_tracing(self) -> None:
+        """Functions called (or passed, e.g. to ``lax.scan``) from a traced function are traced too."""
+        work = list(self.traced_defs)
+        while work:
+            function = work.pop()
+            site = self.traced_defs[function]
+            caller = getattr(function, "name", "<lambda>")
+            for node in self.program.walk(function):
+                candidates: list[ast.AST] = []
+                if isinstance(node, ast.Call):
+                    candidates.extend(c for c in [node.func, *node.args] if isinstance(c, ast.Name))
+                    candidates.extend(self._flax_methods(node))
+                for candidate in candidates:
+                    callee = candidate if isinstance(candidate, ast.FunctionDef) else self.function_of(candidate)
+                    if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)) and callee not in self.traced_defs:
+                        self.traced_defs[callee] = JitSite(site.node, site.label, direct=False, caller=caller)
+                        work.append(callee)
+
+    def _flax_methods(self, call: ast.Call) -> list[ast.FunctionDef]:
+        """The methods of a local Flax/Equinox class that ``model.apply(...)`` or ``model(...)`` runs."""
+        func = call.func
+        owner = func.value if isinstance(func, ast.Attribute) and func.attr in ("apply", "init") else func
+        class_name = self.flax_models.get(dotted(owner) or "", "")
+        cls = self.classes.get(class_name)
+        if cls is None:
+            return []
+        return [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name in ("__call__", "setup")]
+
+    # --- how often a function runs ----------------------------------------------------------
+    def call_sites(self, function: ast.AST) -> list[ast.Name]:
+        """Every use of a local function's name (calls, and references that pass it around)."""
+        name = getattr(function, "name", None)
+        if name is None or function not in self._owner:
+            return []
+        if self._uses is None:
+            self._uses = {}
+            for node in self.program.of_type(ast.Name):
+                if isinstance(node, ast.Name) and node.id in self._same_name:
+                    self._uses.setdefault(node.id, []).append(node)
+        uses = self._uses.get(name, [])
+        if len(self._same_name[name]) == 1:
+            return uses
+        return [use for use in uses if self.def_named(name, use) is function]
+
+    def called_repeatedly(self, function: ast.AST | None) -> bool:
+        """The function runs more than once: called twice, in a loop, under %timeit, or passed around."""
+        if function is None:
+            return False
+        sites = self.call_sites(function)
+        calls = [s for s in sites if isinstance(p := self.program.parent(s), ast.Call) and p.func is s]
+        if len(calls) != len(sites) or len(calls) > 1:
+            return True
+        return any(enclosing_loop(self.program, c) is not None or self._under_timeit(c) for c in calls)
+
+    def _under_timeit(self, node: ast.AST) -> bool:
+        for ancestor in self.program.ancestors(node):
+            magic = self.program.magic(ancestor)
+            if magic is not None and magic.name == "timeit":
+                return True
+        return False
+
+    # --- models ------------------------------------------------------------------------------
+    def _model_classes(self) -> tuple[set[str], set[str]]:
+        torch_classes: set[str] = set()
+        flax_classes: set[str] = set()
+        for _ in range(3):  # subclasses of local subclasses
+            for name, cls in self.classes.items():
+                for base in cls.bases:
+                    qualified = self.names.qualname(base) or ""
+                    local = dotted(base) or ""
+                    if qualified.startswith("torch.nn.") or local in torch_classes:
+                        torch_classes.add(name)
+                    if qualified.startswith(_FLAX_ROOTS) or local in flax_classes:
+                        flax_classes.add(name)
+        return torch_classes, flax_classes
+
+    def instance_kind(self, expr: ast.AST) -> str | None:
+        """``"torch"`` / ``"flax"`` when ``expr`` is (or builds) a PyTorch / Flax-or-Equinox module instance."""
+        name = dotted(expr)
+        if name is not None:
+            if name in self.torch_models:
+                return "torch"
+            if name in self.flax_models:
+                return "flax"
+            return None
+        if not isinstance(expr, ast.Call):
+            return None
+        qualified = self.names.qualname(expr.func) or ""
+        last = qualified.rsplit(".", 1)[-1]
+        if qualified.startswith("torch.nn.") and last[:1].isupper():
+            return "torch"
+        if qualified.startswith(("torchvision.models.", "transformers.")) and qualified.count(".") >= 2:
+            return "torch" if qualified.startswith("torchvision") else None
+        if qualified in _TORCH_WRAPPERS and expr.args:
+            return self.instance_kind(expr.args[0])
+        if qualified.startswith(_FLAX_ROOTS) and last[:1].isupper():
+            return "flax"
+        local = dotted(expr.func)
+        if local in self.torch_classes:
+            return "torch"
+        if local in self.flax_classes:
+            return "flax"
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _MODEL_METHODS:
+            return self.instance_kind(expr.func.value)
+        return None
+
+    def _find_instances(self, module: ast.Module) -> None:
+        assignments = [(n, name) for n in self.program.of_type(ast.Assign) for name in _bound(n)]
+        for _ in range(2):  # `m = Model(); m2 = m.eval()`
+            for node, name in assignments:
+                kind = self.instance_kind(node.value)
+                if kind == "torch":
+                    self.torch_models.add(name)
+                elif kind == "flax":
+                    local = dotted(node.value.func) if isinstance(node.value, ast.Call) else dotted(node.value)
+                    inherited = self.flax_models.get(local or "", "")
+                    self.flax_models[name] = local if local in self.flax_classes else inherited
+                qualified = self.names.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+                if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
+                    self.rngs.add(name)
+
+    def is_torch_model_call(self, call: ast.Call) -> bool:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "forward":
+            func = func.value
+        return self.instance_kind(func) == "torch" or (
+            isinstance(func, ast.Call) and self.instance_kind(func) == "torch"
+        )
+
+    def is_flax_call(self, call: ast.Call) -> bool:
+        """``model.apply(...)``, ``model.init(...)``, ``nn.GRUCell()(...)`` or an nnx/Equinox ``model(x)``."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in ("apply", "init"):
+            return self.instance_kind(func.value) == "flax"
+        return self.instance_kind(func) == "flax"
+
+    # --- file-wide settings ------------------------------------------------------------------
+    @staticmethod
+    def _mentions_x64(program: Program) -> bool:
+        for node in program.of_type(ast.Constant, ast.Attribute, ast.Name):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and "enable_x64" in node.value.lower():
+                return True
+            if isinstance(node, ast.Attribute) and node.attr in ("jax_enable_x64", "enable_x64"):
+                return True
+            if isinstance(node, ast.Name) and node.id in ("jax_enable_x64", "enable_x64"):
+                return True
+        return False
+
+    @staticmethod
+    def _mentions_cuda(program: Program) -> bool:
+        for node in program.of_type(ast.Constant, ast.Call):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("cuda"):
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
+                return True
+        return False
+
+
+def _bound(assignment: ast.AST) -> list[str]:
+    """The plain names / attribute paths an assignment binds: ``f = g = jax.jit(h)`` binds f and g."""
+    targets = getattr(assignment, "targets", [])
+    return [name for target in targets if (name := dotted(target)) is not None]
+
+
+def _is_aot_compile(value: ast.AST, facts: Facts) -> bool:
+    """``jax.jit(f).lower(x).compile()``: compiled ahead of time, so its first call does not compile."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "compile"):
+        return False
+    inner = value.func.value
+    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
+        if facts.jit_target(inner.func.value) is not None or dotted(inner.func.value) in facts.jitted:
+            return True
+        inner = inner.func.value
+    return False

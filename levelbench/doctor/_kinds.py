@@ -1,0 +1,165 @@
+"""Which framework a value belongs to: ``"jax"``, ``"torch"``, ``"numpy"`` or unknown (None).
+
+Inferred from where values come from (``jnp.*`` calls, jitted functions, models, ``torch.*``,
+``np.*``), carried through names, attributes, indexing, arithmetic and method calls. Unknown is
+the safe answer: rules only fire on values whose framework is known.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ._facts import Facts
+from ._names import dotted
+from ._syntax import local_walk
+
+# Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
+_JAX_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.image.", "jax.ops.")
+_JAX_ARRAY_FUNCS = frozenset({"jax.device_put", "jax.block_until_ready", "jax.pure_callback"})
+_NOT_ARRAYS = frozenset(
+    {"dtype", "shape", "ndim", "size", "result_type", "issubdtype", "finfo", "iinfo", "promote_types", "can_cast",
+     "default_rng", "RandomState", "Generator", "seed", "get_state", "set_state"}
+)
+_TORCH_NOT_TENSORS = (
+    "torch.nn.", "torch.cuda.", "torch.backends.", "torch.utils.", "torch.jit.", "torch.device", "torch.no_grad",
+    "torch.inference_mode", "torch.set_", "torch.get_", "torch.manual_seed", "torch.compile",
+    "torch.autograd.grad_mode",
+    "torch.is_", "torch.dtype", "torch.Generator", "torch.profiler.",
+)
+_ATTRIBUTES_NOT_ARRAYS = frozenset(
+    {"shape", "dtype", "ndim", "size", "device", "devices", "sharding", "itemsize", "nbytes"}
+)
+HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"})
+
+
+def call_kind(qualified: str) -> str | None:
+    """The framework of the value returned by the library function ``qualified`` (e.g. ``"jax.numpy.dot"``)."""
+    last = qualified.rsplit(".", 1)[-1]
+    if last in _NOT_ARRAYS:
+        return None
+    if qualified.startswith(_JAX_ARRAY_MODULES) or qualified in _JAX_ARRAY_FUNCS:
+        return "jax"
+    if qualified == "jax.device_get":
+        return "numpy"
+    if qualified.startswith("numpy."):
+        return "numpy"
+    if qualified.startswith("torch.") and not qualified.startswith(_TORCH_NOT_TENSORS):
+        return "torch"
+    return None
+
+
+class Kinds:
+    """Framework inference over one program."""
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.names = facts.names
+        self._named: dict[str, str] = {}
+        self._returns: dict[ast.AST, str | None] = {}
+        self._infer_names()
+
+    def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
+        """``"jax"``, ``"torch"``, ``"numpy"`` or None for the value of ``expr``."""
+        if expr is None or depth > 12:
+            return None
+        depth += 1
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            name = dotted(expr)
+            if name is not None and name in self._named:
+                return self._named[name]
+            if self.names.qualname(expr) is not None:  # a library object (a module, a function, a constant)
+                return None
+            if isinstance(expr, ast.Attribute):
+                return None if expr.attr in _ATTRIBUTES_NOT_ARRAYS else self.of(expr.value, depth)
+            return None
+        if isinstance(expr, ast.Call):
+            return self._call(expr, depth)
+        if isinstance(expr, ast.Subscript):
+            return self.of(expr.value, depth)
+        if isinstance(expr, ast.BinOp):
+            return _join(self.of(expr.left, depth), self.of(expr.right, depth))
+        if isinstance(expr, ast.UnaryOp):
+            return self.of(expr.operand, depth)
+        if isinstance(expr, ast.IfExp):
+            return _join(self.of(expr.body, depth), self.of(expr.orelse, depth))
+        return None
+
+    def _call(self, call: ast.Call, depth: int) -> str | None:
+        facts = self.facts
+        qualified = self.names.qualname(call.func)
+        if qualified is not None:
+            return call_kind(qualified)
+        if facts.calls_jax_callable(call) or facts.is_flax_call(call):
+            return "jax"
+        if facts.is_torch_model_call(call):
+            return "torch"
+        function = facts.local_def(call)
+        if function is not None:
+            return self.returned(function, depth)
+        if isinstance(call.func, ast.Attribute):
+            receiver = self.of(call.func.value, depth)
+            if receiver is None:
+                return None
+            attr = call.func.attr
+            if attr in HOST_METHODS:
+                return None
+            if attr in ("numpy", "cpu") and receiver == "torch":
+                return "numpy" if attr == "numpy" else "torch"
+            return receiver
+        return None
+
+    def returned(self, function: ast.AST, depth: int = 0) -> str | None:
+        """The framework of what a local function returns (its ``return`` values joined)."""
+        if function in self._returns:
+            return self._returns[function]
+        self._returns[function] = None  # recursion guard
+        kind: str | None = None
+        for node in local_walk(self.facts.program, function):
+            if isinstance(node, ast.Return) and node.value is not None:
+                values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+                for value in values:
+                    kind = _join(kind, self.of(value, depth))
+        self._returns[function] = kind
+        return kind
+
+    def _infer_names(self) -> None:
+        if not self.facts.frameworks:
+            return  # nothing in the file can produce an array we know
+        bindings: list[tuple[ast.AST, ast.AST]] = []
+        binding_types = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension, ast.withitem)
+        for node in self.facts.program.of_type(*binding_types):
+            if isinstance(node, ast.Assign):
+                bindings.extend((target, node.value) for target in node.targets)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                bindings.append((node.target, node.value))
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                bindings.append((node.target, node.iter))
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                bindings.append((node.optional_vars, node.context_expr))
+        for _ in range(3):  # names defined from other names
+            seen: dict[str, set[str]] = {}
+            for target, value in bindings:
+                for name, kind in self._bind(target, value):
+                    seen.setdefault(name, set()).add(kind)
+            named = {name: next(iter(kinds)) for name, kinds in seen.items() if len(kinds) == 1}
+            if named == self._named:
+                break
+            self._named = named
+
+    def _bind(self, target: ast.AST, value: ast.AST) -> list[tuple[str, str]]:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                return [pair for t, v in zip(target.elts, value.elts) for pair in self._bind(t, v)]
+            kind = self.of(value) if isinstance(value, ast.Call) else None
+            return [(n, kind) for t in target.elts if kind and (n := dotted(t)) is not None]
+        name = dotted(target)
+        kind = self.of(value)
+        return [(name, kind)] if name is not None and kind is not None else []
+
+
+def _join(a: str | None, b: str | None) -> str | None:
+    """Mixed operands: a JAX or torch operand decides the result's framework over NumPy."""
+    for kind in ("jax", "torch", "numpy"):
+        if kind in (a, b):
+            return kind
+    return None

@@ -1,0 +1,396 @@
+"""Timed regions: the code a script measures, however it measures it.
+
+Recognised forms:
+- a clock pair: ``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in the same block
+  (``time.time``, ``monotonic``, ``process_time``, the ``_ns`` variants and ``timeit.default_timer``);
+- IPython magics: ``%time``, ``%timeit``, ``%%time``, ``%%timeit`` (spliced into the tree by `_program`);
+- ``timeit.timeit`` / ``timeit.repeat`` / ``timeit.Timer`` with a lambda, a callable, a
+  ``functools.partial`` or a statement string; ``torch.utils.benchmark.Timer``;
+- pytest-benchmark's ``benchmark(f, *args)`` fixture;
+- ``with Timer():``-style context managers (by name: timer, timing, timed, stopwatch, catchtime).
+
+``levelbench.measure`` / ``levelbench.compare`` are correct timing and are not regions.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+import textwrap
+from collections.abc import Iterator
+
+from ._facts import Facts
+from ._names import dotted
+from ._program import Program
+from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, enclosing_loop, position, walk_code
+
+CLOCKS = frozenset(
+    {
+        "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
+        "time.perf_counter_ns", "time.monotonic_ns", "time.process_time_ns", "timeit.default_timer",
+    }
+)
+WALL_CLOCKS = frozenset({"time.time", "time.time_ns"})
+_TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class TimedRegion:
+    """One measured piece of code.
+
+    Attributes:
+        label: how it is timed, as the user wrote it: ``"%timeit"``, ``"time.time() pair"``, ``"timeit.timeit"``.
+        anchor: the node region-level findings point at.
+        statements: the timed statements or expressions as written (a ``%timeit lambda: f(x)`` keeps its lambda).
+        work: what actually runs timed; a harness-level lambda is replaced by its body, a callable by a call.
+        scope: the function the region is in, None at module level (warm-ups are looked for in the same scope).
+        start: program position where the timing starts.
+        samples: ``"single"`` (one run), ``"averaged"`` (a total over a loop), ``"per-iteration"`` (the pair
+            sits in a loop or in a function called repeatedly), ``"repeated"`` (a harness repeats it).
+        calibrated: the harness runs untimed calls first (%timeit without -n, torch's Timer, pytest-benchmark).
+        clocks: qualified names of the clocks a clock pair reads.
+        clock_node: the starting clock call, for clock pairs.
+        setup: code a harness runs untimed before the timing (timeit's ``setup``).
+        synchronizes: the harness waits for CUDA itself (torch's Timer).
+        harness: the statement comes from a timing harness (magic, timeit), not from surrounding code.
+        before_clock: calls in a clock pair's last statement that run before the clock is read there.
+    """
+
+    label: str
+    anchor: ast.AST
+    statements: tuple[ast.AST, ...]
+    work: tuple[ast.AST, ...]
+    scope: ast.AST | None
+    start: tuple[int, int]
+    samples: str
+    calibrated: bool = False
+    clocks: tuple[str, ...] = ()
+    clock_node: ast.AST | None = None
+    setup: tuple[ast.AST, ...] = ()
+    synchronizes: bool = False
+    harness: bool = False
+    before_clock: tuple[ast.AST, ...] = ()
+
+    @property
+    def by(self) -> str:
+        """How the region is timed, for messages: "a `time.time()` pair", "`%timeit`", "the benchmark fixture"."""
+        if self.clock_node is not None:
+            return f"a `{self.clocks[0]}()` pair"
+        if self.label == "benchmark fixture":
+            return "the benchmark fixture"
+        return f"`{self.label}`"
+
+
+def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
+    """Every timed region of ``program``, in program order."""
+    finder = _Finder(program, facts)
+    regions = [*finder.clock_pairs(), *finder.magics(), *finder.harness_calls(), *finder.timer_blocks()]
+    return tuple(sorted(regions, key=lambda r: r.start))
+
+
+class _Finder:
+    def __init__(self, program: Program, facts: Facts) -> None:
+        self.program = program
+        self.facts = facts
+        self.names = facts.names
+
+    # --- clock pairs -------------------------------------------------------------------------
+    def clock_pairs(self) -> Iterator[TimedRegion]:
+        for stmt in self.program.of_type(ast.Assign):
+            start = self._clock_assignment(stmt)
+            if start is None:
+                continue
+            block = _block_of(self.program, stmt)
+            if block is None:
+                continue
+            var, clock_call = start
+            region = self._clock_region(block, block.index(stmt), var, clock_call)
+            if region is not None:
+                yield region
+
+    def _clock_assignment(self, stmt: ast.AST) -> tuple[str, ast.Call] | None:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = stmt.value
+            if isinstance(value, ast.Call) and not value.args and self.names.qualname(value.func) in CLOCKS:
+                return stmt.targets[0].id, value
+        return None
+
+    def _clock_region(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
+        end = None
+        subtraction = None
+        for j in range(i + 1, len(block)):
+            subtraction = _subtraction_from(self.program, block[j], var)
+            if subtraction is not None:
+                end = j
+                break
+            restart = self._clock_assignment(block[j])
+            if restart is not None and restart[0] == var:
+                return None  # restarted before use
+        if end is None or subtraction is None:
+            return None
+        stop = end + 1 if isinstance(block[end], (*LOOPS, ast.If, ast.With, ast.Try)) else end
+        clocks = [self.names.qualname(clock_call.func) or ""]
+        left = subtraction.left
+        if isinstance(left, ast.Call) and self.names.qualname(left.func) in CLOCKS:
+            clocks.append(self.names.qualname(left.func) or "")
+        elif isinstance(left, ast.Name):
+            for k in range(end - 1, i, -1):
+                found = self._clock_assignment(block[k])
+                if found is not None and found[0] == left.id:
+                    stop = k
+                    clocks.append(self.names.qualname(found[1].func) or "")
+                    break
+        statements = tuple(block[i + 1 : stop])
+        if not statements:
+            return None
+        # `print(f"{float(loss)} {time.perf_counter() - t0}")`: what the end statement evaluates before the clock
+        before_clock = tuple(
+            n for n in self.program.walk(block[end]) if isinstance(n, ast.Call) and _ends_before(n, subtraction)
+        ) if stop == end else ()
+        scope = enclosing_function(self.program, block[i])
+        if enclosing_loop(self.program, block[i]) is not None or self.facts.called_repeatedly(scope):
+            samples = "per-iteration"
+        elif any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
+            samples = "averaged"
+        elif scope is not None and len(self.facts.call_sites(scope)) != 1:
+            samples = "unknown"
+        else:
+            samples = "single"
+        return TimedRegion(
+            label=f"{clocks[0]}() pair",
+            anchor=clock_call,
+            statements=statements,
+            work=statements,
+            scope=scope,
+            start=position(block[i]),
+            samples=samples,
+            clocks=tuple(dict.fromkeys(clocks)),
+            clock_node=clock_call,
+            before_clock=before_clock,
+        )
+
+    # --- IPython magics ----------------------------------------------------------------------
+    def magics(self) -> Iterator[TimedRegion]:
+        for node in self.program.of_type(ast.With):
+            magic = self.program.magic(node)
+            if magic is None or magic.name not in ("time", "timeit") or not isinstance(node, ast.With):
+                continue
+            statements = tuple(s for s in node.body if not isinstance(s, ast.Pass))
+            if not statements:
+                continue
+            parent = self.program.parent(node)
+            siblings = getattr(parent, "body", []) if parent is not None else []
+            setup = tuple(s for s in siblings if s is not node and getattr(s, "lineno", 0) == node.lineno)
+            in_loop = enclosing_loop(self.program, node) is not None
+            if magic.name == "time":
+                samples = "per-iteration" if in_loop else "single"
+            else:
+                samples = "averaged" if magic.number_given else "repeated"
+            yield TimedRegion(
+                label=f"%{magic.name}",
+                anchor=statements[0],
+                statements=statements,
+                work=tuple(_harness_work(statements)),
+                scope=enclosing_function(self.program, node),
+                start=position(node),
+                samples=samples,
+                calibrated=magic.name == "timeit" and not magic.number_given,
+                setup=setup,
+                harness=True,
+            )
+
+    # --- timeit, torch.utils.benchmark.Timer, pytest-benchmark ------------------------------
+    def harness_calls(self) -> Iterator[TimedRegion]:
+        for node in self.program.of_type(ast.Call):
+            if not isinstance(node, ast.Call):
+                continue
+            qualified = self.names.qualname(node.func)
+            if qualified in ("timeit.timeit", "timeit.repeat", "timeit.Timer"):
+                region = self._timeit(node, qualified)
+            elif qualified in ("torch.utils.benchmark.Timer", "torch.utils.benchmark.utils.timer.Timer"):
+                region = self._torch_timer(node)
+            elif self._is_benchmark_fixture(node):
+                region = self._benchmark_fixture(node)
+            else:
+                region = None
+            if region is not None:
+                yield region
+
+    def _timeit(self, call: ast.Call, qualified: str) -> TimedRegion | None:
+        stmt = _argument(call, 0, "stmt")
+        setup = _argument(call, 1, "setup")
+        if stmt is None:
+            return None
+        statements, work = self._timed_argument(stmt)
+        if not work:
+            return None
+        number = _constant_int(_argument(call, 3 if qualified == "timeit.timeit" else 4, "number"))
+        repeat = _constant_int(_argument(call, 3, "repeat")) if qualified == "timeit.repeat" else 1
+        samples = "single" if number == 1 and repeat in (1, None) and qualified != "timeit.Timer" else "averaged"
+        if number == 1 and qualified == "timeit.repeat":
+            samples = "per-iteration"
+        return TimedRegion(
+            label=qualified,
+            anchor=call,
+            statements=statements,
+            work=work,
+            scope=enclosing_function(self.program, call),
+            start=position(call),
+            samples=samples,
+            setup=self._setup(setup),
+            harness=True,
+        )
+
+    def _torch_timer(self, call: ast.Call) -> TimedRegion | None:
+        stmt = _argument(call, 0, "stmt")
+        if stmt is None:
+            return None
+        statements, work = self._timed_argument(stmt)
+        if not work:
+            return None
+        return TimedRegion(
+            label="torch.utils.benchmark.Timer",
+            anchor=call,
+            statements=statements,
+            work=work,
+            scope=enclosing_function(self.program, call),
+            start=position(call),
+            samples="repeated",
+            calibrated=True,
+            setup=self._setup(_argument(call, 1, "setup")),
+            synchronizes=True,
+            harness=True,
+        )
+
+    def _is_benchmark_fixture(self, call: ast.Call) -> bool:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "pedantic":
+            func = func.value
+        if not (isinstance(func, ast.Name) and func.id == "benchmark" and call.args):
+            return False
+        scope = enclosing_function(self.program, call)
+        args = getattr(scope, "args", None)
+        return args is not None and any(a.arg == "benchmark" for a in [*args.args, *args.kwonlyargs])
+
+    def _benchmark_fixture(self, call: ast.Call) -> TimedRegion:
+        target = call.args[0]
+        if isinstance(call.func, ast.Attribute):  # benchmark.pedantic(f, args=(...), kwargs={...})
+            args_node = _argument(call, 1, "args")
+            args = list(args_node.elts) if isinstance(args_node, ast.Tuple) else []
+        else:
+            args = list(call.args[1:])
+        synth = ast.copy_location(ast.Call(func=target, args=args, keywords=[]), call)
+        return TimedRegion(
+            label="benchmark fixture",
+            anchor=call,
+            statements=(synth,),
+            work=(synth,),
+            scope=enclosing_function(self.program, call),
+            start=position(call),
+            samples="repeated",
+            calibrated=True,
+            harness=True,
+        )
+
+    def _timed_argument(self, stmt: ast.AST) -> tuple[tuple[ast.AST, ...], tuple[ast.AST, ...]]:
+        """(statements as written, work that runs) for timeit's ``stmt`` argument."""
+        if isinstance(stmt, ast.Lambda):
+            return (stmt,), (stmt.body,)
+        if isinstance(stmt, ast.Constant) and isinstance(stmt.value, str):
+            parsed = _parse_string(stmt)
+            return parsed, tuple(_harness_work(parsed))
+        if isinstance(stmt, (ast.Name, ast.Attribute)):
+            return (stmt,), (ast.copy_location(ast.Call(func=stmt, args=[], keywords=[]), stmt),)
+        if isinstance(stmt, ast.Call) and self.names.qualname(stmt.func) == "functools.partial" and stmt.args:
+            synth = ast.Call(func=stmt.args[0], args=list(stmt.args[1:]), keywords=list(stmt.keywords))
+            return (stmt,), (ast.copy_location(synth, stmt),)
+        return (), ()
+
+    def _setup(self, setup: ast.AST | None) -> tuple[ast.AST, ...]:
+        if setup is None:
+            return ()
+        if isinstance(setup, ast.Constant) and isinstance(setup.value, str):
+            return _parse_string(setup)
+        if isinstance(setup, ast.Lambda):
+            return (setup.body,)
+        return (ast.copy_location(ast.Call(func=setup, args=[], keywords=[]), setup),)
+
+    # --- with Timer(): -----------------------------------------------------------------------
+    def timer_blocks(self) -> Iterator[TimedRegion]:
+        for node in self.program.of_type(ast.With, ast.AsyncWith):
+            if not isinstance(node, (ast.With, ast.AsyncWith)) or self.program.magic(node) is not None:
+                continue
+            for item in node.items:
+                expr = item.context_expr
+                callee = expr.func if isinstance(expr, ast.Call) else expr
+                name = dotted(callee) or ""
+                if _TIMER_NAMES.match(name.rsplit(".", 1)[-1]):
+                    in_loop = enclosing_loop(self.program, node) is not None
+                    yield TimedRegion(
+                        label=f"with {ast.unparse(expr)}",
+                        anchor=expr,
+                        statements=tuple(node.body),
+                        work=tuple(node.body),
+                        scope=enclosing_function(self.program, node),
+                        start=position(node),
+                        samples="per-iteration" if in_loop else "unknown",
+                    )
+                    break
+
+
+def _block_of(program: Program, stmt: ast.stmt) -> list[ast.stmt] | None:
+    """The statement list (a module, function, loop, branch or handler body) that holds ``stmt``."""
+    parent = program.parent(stmt)
+    for field in ("body", "orelse", "finalbody"):
+        value = getattr(parent, field, None)
+        if isinstance(value, list) and any(s is stmt for s in value):
+            return value
+    return None
+
+
+def _subtraction_from(program: Program, stmt: ast.AST, var: str) -> ast.BinOp | None:
+    """``<something> - var`` anywhere in ``stmt``."""
+    for node in program.walk(stmt):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
+            if isinstance(node.right, ast.Name) and node.right.id == var:
+                return node
+    return None
+
+
+def _ends_before(node: ast.AST, other: ast.AST) -> bool:
+    end = (getattr(node, "end_lineno", None) or 0, getattr(node, "end_col_offset", None) or 0)
+    return end <= position(other)
+
+
+def _harness_work(statements: tuple[ast.AST, ...] | list[ast.AST]) -> Iterator[ast.AST]:
+    """What a harness runs: an expression statement that is a lambda runs nothing, so look at its body."""
+    for stmt in statements:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Lambda):
+            yield stmt.value.body
+        else:
+            yield stmt
+
+
+def _parse_string(constant: ast.Constant) -> tuple[ast.AST, ...]:
+    """A statement string (timeit's ``stmt``) as statements, all located at the string."""
+    try:
+        tree = ast.parse(textwrap.dedent(str(constant.value)).strip())
+    except SyntaxError:
+        return ()
+    for node in ast.walk(tree):
+        if hasattr(node, "lineno"):
+            ast.copy_location(node, constant)
+    return tuple(tree.body)
+
+
+def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return call.args[index] if len(call.args) > index else None
+
+
+def _constant_int(node: ast.AST | None) -> int | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
+

@@ -1,0 +1,544 @@
+"""Each doctor rule on a script that has the mistake and on its corrected twin."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import textwrap
+
+import pytest
+
+from levelbench import Severity
+from levelbench.doctor import RULES, lint_source
+
+
+def nb(*cells: str) -> str:
+    """A notebook (JSON text) with these code cells."""
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {"kernelspec": {"name": "python3", "language": "python"}},
+            "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []} for c in cells],
+        }
+    )
+
+
+def found(source: str, *, notebook: bool = False, **options: object) -> list[tuple[str, int, int]]:
+    """(code, cell, line) of every finding; cell is 0 for a script."""
+    text = source if notebook else textwrap.dedent(source)
+    return [
+        (d.code, d.location.cell, d.location.line)
+        for d in lint_source(text, "case.ipynb" if notebook else "case.py", notebook=notebook, **options)  # type: ignore[arg-type]
+    ]
+
+
+def codes(source: str, **options: object) -> set[str]:
+    return {code for code, _, _ in found(source, **options)}
+
+
+JAX_HEADER = """
+import time, timeit
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+f = jax.jit(lambda x: x * 2)
+x = jnp.ones(1000)
+"""
+
+
+# --- LB101 timed callable never called ---------------------------------------------------------
+def test_lb101_timed_lambda_in_timeit_magic_is_never_called():
+    assert ("LB101", 2, 1) in found(nb(JAX_HEADER, "%timeit lambda: f(x)"), notebook=True)
+
+
+def test_lb101_timeit_lambda_returning_a_function_object():
+    src = JAX_HEADER + "def g():\n    return f(x)\ntimeit.timeit(lambda: g, number=10)\n"
+    assert "LB101" in codes(src)
+
+
+def test_lb101_bare_function_name_in_timeit_magic():
+    assert "LB101" in codes(nb(JAX_HEADER, "%timeit f"), notebook=True)
+
+
+def test_lb101_not_reported_when_the_function_is_called():
+    assert "LB101" not in codes(nb(JAX_HEADER, "%timeit f(x).block_until_ready()"), notebook=True)
+    src = JAX_HEADER + "def g():\n    return f(x).block_until_ready()\ntimeit.timeit(g, number=10)\ntimeit.timeit(lambda: g(), number=10)\n"
+    assert "LB101" not in codes(src)
+
+
+# --- LB102 unblocked JAX timing ----------------------------------------------------------------
+def test_lb102_timeit_magic_of_a_jitted_call_without_blocking():
+    assert ("LB102", 2, 1) in found(nb(JAX_HEADER, "%timeit f(x)"), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "timed",
+    [
+        "y = f(x)",
+        "y = jnp.dot(x, x)",
+        "out = [f(x) for _ in range(10)]",
+    ],
+)
+def test_lb102_clock_pair_around_unblocked_jax_work(timed):
+    src = JAX_HEADER + f"f(x).block_until_ready()\nt0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+    assert "LB102" in codes(src)
+
+
+def test_lb102_helper_returning_a_jax_value_is_followed():
+    src = JAX_HEADER + "def run():\n    return f(x) + 1\nf(x).block_until_ready()\ntimeit.timeit(run, number=10)\n"
+    assert "LB102" in codes(src)
+
+
+@pytest.mark.parametrize(
+    "timed",
+    [
+        "y = f(x).block_until_ready()",
+        "y = jax.block_until_ready(f(x))",
+        "y = f(x)\ny.block_until_ready()",
+        "y = np.asarray(f(x))",
+        "y = float(f(x).sum())",
+        "for _ in range(10):\n    y = f(x)\ny.block_until_ready()",
+        "y = run()",
+    ],
+)
+def test_lb102_not_reported_when_the_result_is_waited_for(timed):
+    src = (
+        JAX_HEADER
+        + "def run():\n    return f(x).block_until_ready()\nrun()\n"
+        + f"t0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+    )
+    assert "LB102" not in codes(src)
+
+
+def test_lb102_a_wait_in_the_statement_that_reads_the_clock_counts():
+    src = JAX_HEADER + 'f(x).block_until_ready()\nt0 = time.perf_counter()\ny = f(x)\nprint(f"{float(y.sum())} in {time.perf_counter() - t0}")\n'
+    assert "LB102" not in codes(src)
+    assert "LB102" in codes(src.replace("float(y.sum())", "y.shape"))
+
+
+def test_lb102_pytest_benchmark_fixture_and_with_timer_blocks():
+    fixture = JAX_HEADER + "def test_speed(benchmark):\n    f(x).block_until_ready()\n    benchmark(f, x)\n"
+    assert "LB102" in codes(fixture)
+    assert "LB102" not in codes(fixture.replace("benchmark(f, x)", "benchmark(lambda: f(x).block_until_ready())"))
+    timer = JAX_HEADER + "from codetiming import Timer\nf(x).block_until_ready()\nwith Timer():\n    f(x)\n"
+    assert "LB102" in codes(timer)
+
+
+def test_lb102_not_reported_for_numpy_work():
+    assert "LB102" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\nt0 = time.perf_counter()\nnp.dot(a, a)\nprint(time.perf_counter() - t0)\n")
+
+
+# --- LB103 compile inside the timing -----------------------------------------------------------
+def test_lb103_time_magic_on_the_first_call():
+    assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
+
+
+def test_lb103_clock_pair_and_uncalibrated_timeit_without_warm_up():
+    assert "LB103" in codes(JAX_HEADER + "t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)\n")
+    assert "LB103" in codes(JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), number=100)\n")
+    assert "LB103" in codes(nb(JAX_HEADER, "%timeit -n 10 f(x).block_until_ready()"), notebook=True)
+
+
+def test_lb103_decorated_function_through_a_helper():
+    src = JAX_HEADER + "@jax.jit\ndef g(x):\n    return x + 1\ndef run():\n    return g(x).block_until_ready()\n%time run()\n"
+    assert "LB103" in codes(nb(src), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        ("f(x).block_until_ready()", "%time f(x).block_until_ready()"),  # warm-up in an earlier cell
+        ("%timeit f(x).block_until_ready()",),  # calibration runs absorb the compile
+        ("g = jax.jit(lambda v: v + 1).lower(x).compile()", "%time g(x).block_until_ready()"),  # compiled ahead of time
+    ],
+)
+def test_lb103_not_reported_after_a_warm_up(cells):
+    assert "LB103" not in codes(nb(JAX_HEADER, *cells), notebook=True)
+
+
+def test_lb103_timeit_setup_counts_as_warm_up():
+    src = JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), setup=lambda: f(x).block_until_ready(), number=9)\n"
+    assert "LB103" not in codes(src)
+
+
+# --- LB104 single sample / LB105 wall clock ----------------------------------------------------
+def test_lb104_and_lb105_single_time_time_sample():
+    src = "import time\nimport numpy as np\na = np.ones((9, 9))\nstart = time.time()\nb = np.dot(a, a)\nprint(time.time() - start)\n"
+    assert found(src) == [("LB105", 0, 4), ("LB104", 0, 5)]
+    lb104 = [d for d in lint_source(textwrap.dedent(src), "s.py") if d.code == "LB104"][0]
+    assert "no warm-up" in lb104.message and "np.dot(a, a)" in lb104.message
+
+
+def test_lb104_timeit_with_a_single_run():
+    assert "LB104" in codes(JAX_HEADER + "f(x).block_until_ready()\ntimeit.timeit(lambda: f(x).block_until_ready(), number=1)\n")
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        # many samples, the clock pair inside a loop
+        "ts = []\nfor _ in range(9):\n    t0 = time.perf_counter()\n    np.dot(a, a)\n    ts.append(time.perf_counter() - t0)\n",
+        # one clock pair around a loop: an average
+        "t0 = time.perf_counter()\nfor _ in range(9):\n    np.dot(a, a)\nprint((time.perf_counter() - t0) / 9)\n",
+        # no framework work in the region
+        "t0 = time.perf_counter()\ntime.sleep(0.01)\nprint(time.perf_counter() - t0)\n",
+        # a timing function called repeatedly
+        "def once():\n    t0 = time.perf_counter()\n    np.dot(a, a)\n    return time.perf_counter() - t0\nbest = min(once() for _ in range(9))\n",
+    ],
+)
+def test_lb104_not_reported_for_repeated_or_empty_timings(src):
+    assert "LB104" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\n" + src)
+
+
+def test_lb105_not_reported_for_perf_counter():
+    src = "import time\nimport numpy as np\na = np.ones(9)\nt0 = time.perf_counter()\nnp.sum(a)\nprint(time.perf_counter() - t0)\n"
+    assert "LB105" not in codes(src)
+
+
+# --- LB106 Python loop under jit ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "src",
+    [
+        "@jax.jit\ndef g(xs):\n    acc = 0.0\n    for x in xs:\n        acc = acc + jnp.sin(x)\n    return acc\n",
+        "def g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\ng_jit = jax.jit(g, static_argnums=1)\n",
+        "from functools import partial\n@partial(jax.jit, static_argnums=1)\ndef g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\n",
+        "from jax import jit as J\n@J\ndef g(xs):\n    i = 0\n    while i < 100:\n        xs = xs + 1\n        i += 1\n    return xs\n",
+        "jit = jax.jit\ndef helper(xs):\n    for t in range(xs.shape[0]):\n        xs = xs.at[t].set(0)\n    return xs\n@jit\ndef g(xs):\n    return helper(xs)\n",
+    ],
+)
+def test_lb106_python_loop_inside_a_jitted_function(src):
+    assert "LB106" in codes("import jax\nimport jax.numpy as jnp\n" + src)
+
+
+def test_lb106_names_flax_and_shows_the_scan_rewrite():
+    src = """
+    import jax
+    import flax.linen as nn
+    cell = nn.GRUCell(features=4)
+    def forward(params, X, h):
+        ys = []
+        for x in X:
+            h, y = cell.apply(params, h, x)
+            ys.append(y)
+        return ys
+    forward_jit = jax.jit(forward)
+    """
+    (d,) = [d for d in lint_source(textwrap.dedent(src), "s.py") if d.code == "LB106"]
+    assert "Flax" in d.message and "forward_jit = jax.jit(forward)" in d.finding.evidence
+    assert "jax.lax.scan(step, h, X)" in d.finding.fix and "return h, y" in d.finding.fix
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "@jax.jit\ndef g(params, x):\n    for w, b in params:\n        x = jnp.tanh(x @ w + b)\n    return x\n",  # layers
+        "@jax.jit\ndef g(x):\n    for _ in range(3):\n        x = x * 2\n    return x\n",  # small static range
+        "def g(xs):\n    for x in xs:\n        xs = xs + x\n    return xs\n",  # never jitted
+        "@jax.jit\ndef g(h, xs):\n    def step(h, x):\n        return h + x, h\n    return jax.lax.scan(step, h, xs)\n",
+    ],
+)
+def test_lb106_not_reported_for_structure_small_ranges_or_unjitted_code(src):
+    assert "LB106" not in codes("import jax\nimport jax.numpy as jnp\n" + src)
+
+
+# --- LB107 jitted function returns nothing -----------------------------------------------------
+def test_lb107_jitted_function_without_return_points_at_its_name():
+    src = "import jax\nimport jax.numpy as jnp\n\ndef forward(x):\n    y = jnp.sin(x)\n    # return y\n\nforward_jit = jax.jit(forward)\n"
+    (d,) = lint_source(src, "s.py", select=["LB107"])
+    assert (d.location.line, d.location.column, d.location.end_column) == (4, 5, 12)
+    assert d.finding.fix.strip().endswith("return y") and "commented out" in d.finding.evidence
+
+
+def test_lb107_not_reported_when_a_value_is_returned_or_nothing_is_jitted():
+    assert "LB107" not in codes("import jax\n@jax.jit\ndef f(x):\n    return x + 1\ndef g(x):\n    print(x)\n")
+
+
+# --- LB108 float64 without x64 -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "line",
+    ["x = jnp.ones(3, dtype=jnp.float64)", "x = jnp.zeros(3, dtype='float64')", "x = jnp.ones(3).astype(np.float64)"],
+)
+def test_lb108_float64_requested_without_x64(line):
+    assert "LB108" in codes(f"import jax.numpy as jnp\nimport numpy as np\n{line}\n")
+
+
+def test_lb108_not_reported_for_dtype_comparisons():
+    assert "LB108" not in codes("import jax.numpy as jnp\nx = jnp.ones(3)\nwide = x.dtype == jnp.float64\n")
+
+
+def test_lb108_not_reported_with_x64_or_for_numpy_only_code():
+    assert "LB108" not in codes('import jax\nimport jax.numpy as jnp\njax.config.update("jax_enable_x64", True)\nx = jnp.ones(3, dtype=jnp.float64)\n')
+    assert "LB108" not in codes("import numpy as np\nx = np.ones(3, dtype=np.float64)\n")
+
+
+# --- LB109 shape passed as loc -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "line",
+    ["x = np.random.normal((n, n))", "x = np.random.uniform((n, n))", "x = rng.normal((n, n))", "x = np.random.gamma((n,))"],
+)
+def test_lb109_shape_tuple_as_first_argument_of_a_sampler(line):
+    (d,) = lint_source(f"import numpy as np\nn = 4\nrng = np.random.default_rng(0)\n{line}\n", "s.py", select=["LB109"])
+    assert d.location.line == 4 and "size=" in d.finding.fix
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["x = np.random.normal(size=(n, n))", "x = np.random.normal(0, 1, (n, n))", "x = np.random.normal((0, 1), size=(3, 2))", "x = rng.standard_normal((n, n))"],
+)
+def test_lb109_not_reported_when_size_is_given(line):
+    assert "LB109" not in codes(f"import numpy as np\nn = 4\nrng = np.random.default_rng(0)\n{line}\n")
+
+
+# --- LB110 NumPy x @ x.T (SYRK) ----------------------------------------------------------------
+SYRK_HEADER = "import time\nimport jax\nimport numpy as np\nimport levelbench\nx = np.ones((9, 9))\nz = np.ones((9, 9))\n"
+
+
+@pytest.mark.parametrize("expr", ["np.dot(x, x.T)", "x @ x.T", "np.matmul(x.T, x)", "x.dot(x.transpose())"])
+def test_lb110_numpy_product_with_its_own_transpose_in_a_benchmark(expr):
+    assert "LB110" in codes(SYRK_HEADER + f"t0 = time.perf_counter()\ny = {expr}\nprint(time.perf_counter() - t0)\n")
+    assert "LB110" in codes(nb(SYRK_HEADER, f"%timeit {expr}"), notebook=True)
+    compared = SYRK_HEADER + f"def numpy_side(x):\n    return {expr}\nlevelbench.compare({{'numpy': (numpy_side, (x,)), 'jax': (jax.jit(numpy_side), (x,))}})\n"
+    assert "LB110" in codes(compared)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        SYRK_HEADER + "gram = np.dot(x, x.T)\n",  # not timed: a Gram matrix is just a Gram matrix
+        SYRK_HEADER + "t0 = time.perf_counter()\ny = np.dot(x, z.T)\nprint(time.perf_counter() - t0)\n",  # distinct operands
+        SYRK_HEADER.replace("import jax\n", "") + "t0 = time.perf_counter()\ny = x @ x.T\nprint(time.perf_counter() - t0)\n",  # NumPy only
+    ],
+)
+def test_lb110_not_reported_untimed_for_distinct_operands_or_numpy_only(src):
+    assert "LB110" not in codes(src)
+
+
+def test_lb110_not_reported_for_jax_products():
+    assert "LB110" not in codes(nb("import jax.numpy as jnp\nx = jnp.ones((9, 9))", "%timeit jnp.dot(x, x.T).block_until_ready()"), notebook=True)
+
+
+# --- LB111 jit re-created ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "src",
+    [
+        "for v in xs:\n    y = jax.jit(lambda a: a * 2)(v)\n",
+        "def step(v):\n    return jax.jit(lambda a: a * 2)(v)\nfor v in xs:\n    step(v)\n",
+        "import functools\ndef g(a, k):\n    return a * k\nfor k in range(3):\n    h = jax.jit(functools.partial(g, k=k))\n    h(xs)\n",
+    ],
+)
+def test_lb111_jit_inside_a_loop_or_per_call(src):
+    assert "LB111" in codes("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((4, 3))\n" + src)
+
+
+def test_lb111_jit_inside_a_timed_statement():
+    assert "LB111" in codes(nb("import jax\ng = lambda v: v\nx = 1", "%timeit jax.jit(lambda v: v + 1)(x)"), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "double = jax.jit(lambda a: a * 2)\nfor v in xs:\n    double(v)\n",
+        "def make(k):\n    return jax.jit(lambda a: a * k)\nfns = [make(k) for k in range(3)]\n",
+        "class Model:\n    def __init__(self):\n        self.step = jax.jit(lambda a: a * 2)\n",
+    ],
+)
+def test_lb111_not_reported_for_jit_once_factories_or_init(src):
+    assert "LB111" not in codes("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((4, 3))\n" + src)
+
+
+# --- LB112 PyTorch model timed with autograd on ------------------------------------------------
+TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
+
+
+def test_lb112_model_in_timeit_magic_and_through_a_helper():
+    assert ("LB112", 2, 1) in found(nb(TORCH_HEADER, "%timeit model(x)"), notebook=True)
+    src = TORCH_HEADER + "def run():\n    return model(x)\nt0 = time.perf_counter()\nfor _ in range(9):\n    run()\nprint(time.perf_counter() - t0)\n"
+    assert "LB112" in codes(src)
+
+
+def test_lb112_torch_benchmark_timer_and_pytest_benchmark():
+    timer = TORCH_HEADER + "import torch.utils.benchmark as tb\nt = tb.Timer('model(x)', globals=globals())\n"
+    assert "LB112" in codes(timer + "t.blocked_autorange()\n")
+    assert "LB112" not in codes(timer + "with torch.no_grad():\n    t.blocked_autorange()\n")
+    fixture = TORCH_HEADER + "def test_speed(benchmark):\n    benchmark(model, x)\n"
+    assert "LB112" in codes(fixture)
+    assert "LB112" not in codes(fixture.replace("    benchmark(model, x)", "    with torch.inference_mode():\n        benchmark(model, x)"))
+
+
+def test_lb112_not_reported_when_timing_a_training_step():
+    src = TORCH_HEADER + "opt = torch.optim.SGD(model.parameters(), lr=0.1)\ndef train():\n    opt.zero_grad()\n    model(x).sum().backward()\n    opt.step()\n"
+    assert "LB112" not in codes(nb(src, "%timeit train()"), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        ("with torch.inference_mode():\n    %timeit model(x)",),
+        ("@torch.no_grad()\ndef run():\n    return model(x)", "%timeit run()"),
+        ("torch.set_grad_enabled(False)", "%timeit model(x)"),
+        ("%%timeit\nwith torch.no_grad():\n    model(x)",),
+    ],
+)
+def test_lb112_not_reported_without_autograd(cells):
+    assert "LB112" not in codes(nb(TORCH_HEADER, *cells), notebook=True)
+
+
+# --- LB113 import of a name that does not exist ------------------------------------------------
+needs_jax_numpy = pytest.mark.skipif(
+    importlib.util.find_spec("jax") is None or importlib.util.find_spec("numpy") is None, reason="needs jax and numpy installed"
+)
+
+
+@needs_jax_numpy
+def test_lb113_names_and_modules_missing_from_installed_packages():
+    diagnostics = lint_source("from jax import random, jix\nimport jax.nump\nfrom numpy import flaot64\n", "s.py", select=["LB113"])
+    assert [(d.location.line, d.location.column) for d in diagnostics] == [(1, 25), (2, 8), (3, 19)]
+    assert "did you mean `jit`?" in diagnostics[0].message
+
+
+@needs_jax_numpy
+def test_lb113_not_reported_for_real_names_or_packages_that_are_not_installed():
+    src = "from jax import jit, random, numpy as jnp\nfrom jax.numpy import dot\nimport numpy.linalg\nfrom numpy.random import default_rng\nfrom not_installed_pkg_xyz import nothing\n"
+    assert "LB113" not in codes(src)
+
+
+# --- LB114 op-by-op dispatch -------------------------------------------------------------------
+def test_lb114_jax_ops_in_an_unjitted_loop():
+    src = "import jax.numpy as jnp\nW = jnp.ones((4, 4))\nh = jnp.zeros(4)\nfor x in jnp.ones((9, 4)):\n    h = jnp.tanh(x @ W + h @ W)\n"
+    assert ("LB114", 0, 4) in found(src)
+
+
+def test_lb114_timed_call_of_the_unjitted_twin_of_a_jitted_function():
+    src = "import jax\nimport jax.numpy as jnp\ndef run(xs):\n    out = []\n    for x in xs:\n        out.append(jnp.sin(x) * 2)\n    return out\nrun_jit = jax.jit(run)\nxs = jnp.ones((9, 3))"
+    assert ("LB114", 2, 1) in found(nb(src, "%time run(xs)"), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "@jax.jit\ndef step(h, x):\n    return jnp.tanh(x @ W + h @ W)\nfor x in xs:\n    h = step(h, x)\n",  # jitted step
+        "for n in (10, 100):\n    a = jnp.ones((n, n))\n    b = jnp.zeros((n, n))\n",  # building inputs
+        "for w in params:\n    h = jnp.tanh(h @ w + h @ w)\n",  # layers
+    ],
+)
+def test_lb114_not_reported_for_jitted_steps_input_building_or_layers(src):
+    header = "import jax\nimport jax.numpy as jnp\nW = jnp.ones((4, 4))\nh = jnp.zeros(4)\nxs = jnp.ones((9, 4))\nparams = [W, W]\n"
+    assert "LB114" not in codes(header + src)
+
+
+# --- LB115 host transfers in a timed region ----------------------------------------------------
+def test_lb115_host_copies_and_numpy_inputs_in_timed_regions():
+    assert "LB115" in codes(nb(JAX_HEADER, "%timeit np.asarray(f(x))"), notebook=True)
+    assert "LB115" in codes(nb(JAX_HEADER, "x_np = np.ones(1000)", "f(x_np).block_until_ready()", "%timeit f(x_np).block_until_ready()"), notebook=True)
+
+
+def test_lb115_not_reported_for_device_inputs_and_blocking():
+    assert "LB115" not in codes(nb(JAX_HEADER, "x_dev = jax.device_put(np.ones(9))", "%timeit f(x_dev).block_until_ready()"), notebook=True)
+
+
+# --- LB116 CUDA not synchronized ---------------------------------------------------------------
+CUDA_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4).cuda()\nx = torch.ones(2, 4, device='cuda')\n"
+
+
+def test_lb116_cuda_work_timed_without_synchronize():
+    src = CUDA_HEADER + "with torch.no_grad():\n    t0 = time.perf_counter()\n    for _ in range(9):\n        y = model(x)\n    print(time.perf_counter() - t0)\n"
+    assert "LB116" in codes(src)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        CUDA_HEADER + "with torch.no_grad():\n    t0 = time.perf_counter()\n    for _ in range(9):\n        y = model(x)\n    torch.cuda.synchronize()\n    print(time.perf_counter() - t0)\n",
+        CUDA_HEADER.replace(".cuda()", "").replace(", device='cuda'", "") + "with torch.no_grad():\n    t0 = time.perf_counter()\n    for _ in range(9):\n        y = model(x)\n    print(time.perf_counter() - t0)\n",
+        CUDA_HEADER + "import torch.utils.benchmark as benchmark\nbenchmark.Timer('model(x)', globals=globals()).blocked_autorange()\n",
+    ],
+)
+def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
+    assert "LB116" not in codes(src)
+
+
+# --- across rules ------------------------------------------------------------------------------
+def test_every_rule_has_a_test_that_makes_it_fire():
+    tested = {name.split("_")[1].upper() for name in globals() if name.startswith("test_lb")}
+    assert tested == set(RULES) - {"LB100"}, "LB100 is covered by tests/test_doctor_inputs.py"
+
+
+EXAMPLE_SETUP = """
+import time, timeit
+import jax
+import jax.numpy as jnp
+import numpy as np
+import torch
+g = lambda v: v
+f = step = jax.jit(g)
+x = jnp.ones(10)
+model = torch.nn.Linear(10, 10)
+key = jax.random.PRNGKey(0)
+n = size = 10
+rng = np.random.default_rng(0)
+a = b = np.ones((n, n))
+xs = batches = jnp.ones((n, n))
+W = U = jnp.ones((n, n))
+h0 = jnp.zeros(n)
+"""
+
+
+@pytest.mark.parametrize("code", [c for c in RULES if c != "LB100"])
+def test_documented_examples_trigger_their_rule_and_the_fixes_are_clean(code):
+    """The "triggers it" and "fix" code of `--explain` and docs/doctor.md, run through the doctor."""
+    rule = RULES[code]
+    assert code in codes(nb(EXAMPLE_SETUP, rule.bad), notebook=True)
+    assert codes(nb(EXAMPLE_SETUP, rule.good), notebook=True) == set()
+
+
+def test_rule_severities_follow_how_wrong_the_numbers_are():
+    assert {c for c, r in RULES.items() if r.severity is Severity.INFO} == {"LB105", "LB115"}
+    assert all(r.why and r.bad and r.good and r.summary for r in RULES.values())
+
+
+def test_aliases_of_jit_and_numpy_are_followed():
+    src = "from jax import jit\nimport jax.numpy as jnp\nmy_jit = jit\n@my_jit\ndef g(x):\n    y = jnp.sin(x)\n"
+    assert "LB107" in codes(src)
+
+
+def test_importorskip_binds_a_module_like_an_import():
+    src = "import pytest\njax = pytest.importorskip('jax')\n@jax.jit\ndef g(x):\n    y = x + 1\n"
+    assert "LB107" in codes(src)
+
+
+def test_same_named_nested_functions_resolve_to_the_one_in_scope():
+    src = """
+    import jax
+    import jax.numpy as jnp
+    def test_one():
+        def loop(xs):
+            for x in xs:
+                xs = xs + x
+            return xs
+        return loop(jnp.ones(3))
+    def test_two():
+        def loop(xs):
+            return xs * 2
+        return jax.jit(loop)(jnp.ones(3))
+    """
+    assert codes(src) == set()  # the jitted `loop` has no loop; the looping `loop` is never jitted
+
+
+def test_inline_ignore_comment_silences_only_the_named_codes():
+    src = "import time\nimport numpy as np\na = np.ones(9)\nt0 = time.time()  # levelbench: ignore[LB105]\nnp.sum(a)  # levelbench: ignore\nprint(time.time() - t0)\n"
+    assert codes(src) == set()
+    assert codes(src.replace("# levelbench: ignore\n", "\n")) == {"LB104"}
+
+
+def test_inline_ignore_works_on_a_magic_line():
+    assert "LB102" not in codes(nb(JAX_HEADER, "%timeit f(x)  # levelbench: ignore[LB102]"), notebook=True)
+
+
+def test_select_and_ignore_take_codes_and_prefixes():
+    src = "import time\nimport numpy as np\na = np.ones(9)\nt0 = time.time()\nnp.sum(a)\nprint(time.time() - t0)\n"
+    assert codes(src, select=["LB105"]) == {"LB105"}
+    assert codes(src, ignore=["LB10"]) == set()
+    with pytest.raises(ValueError, match="unknown rule code 'LB999'"):
+        lint_source(src, select=["LB999"])
