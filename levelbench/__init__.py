@@ -28,8 +28,10 @@ _EXPORTS = {
     "Param": ".workloads",
     "lint_paths": ".doctor",
     "lint_source": ".doctor",
-    "explain": ".explain",
-    "Diagnosis": ".explain",
+    "explain": "._explain",
+    "Diagnosis": "._explain",
+    "Call": "._explain",
+    "QUICK_PROBES": "._explain",
     "open_store": ".store",
 }
 __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
@@ -47,8 +49,10 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from .adapters import CompileTimes as CompileTimes
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
-    from .explain import Diagnosis as Diagnosis
-    from .explain import explain as explain
+    from ._explain import QUICK_PROBES as QUICK_PROBES
+    from ._explain import Call as Call
+    from ._explain import Diagnosis as Diagnosis
+    from ._explain import explain as explain
     from .store import open_store as open_store
     from .workloads import Param as Param
     from .workloads import Workload as Workload

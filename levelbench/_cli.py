@@ -16,7 +16,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "measure": ("levelbench._measure_cli", "measure_command", "Time one expression, framework-aware (like python -m timeit)."),
     "run": ("levelbench._run_cli", "run_command", "Run workloads side by side in JAX, PyTorch and NumPy."),
     "doctor": ("levelbench.doctor._cli", "doctor_command", "Find benchmarking and JAX-performance mistakes in scripts and notebooks."),
-    "explain": ("levelbench.explain._cli", "explain_command", "Diagnose a JAX function by running it (FILE.py::function)."),
+    "explain": ("levelbench._explain._cli", "explain_command", "Diagnose a JAX function by running it (FILE.py::function)."),
     "history": ("levelbench.store._cli", "history_command", "List recorded runs."),
     "diff": ("levelbench.store._cli", "diff_command", "Compare two recorded runs candidate by candidate."),
     "export": ("levelbench.store._cli", "export_command", "Export a recorded run as JSON or CSV."),

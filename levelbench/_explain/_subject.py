@@ -9,22 +9,18 @@ on the shorter one.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 from .._measurement import Measurement
+from ._stopwatch import Timing, time_calls
 from ..adapters import CompileTimes
 from ..adapters._jax import ADAPTER as JAX
 from ..adapters._jax import TRACE_EVENT
 from . import _events
 from ._arguments import Call, is_array
-
-_MEASURE_OPTIONS = {"budget", "rel_ci", "target_sample_time", "min_samples", "max_samples", "number", "flops",
-                    "count_flops", "timer", "environment", "label"}
-
 
 @dataclasses.dataclass(frozen=True)
 class Trace:
@@ -36,6 +32,7 @@ class Trace:
     seconds: float = 0.0
     traced: Any = None  # the jax.stages.Traced, to lower and compile without tracing again
     error: BaseException | None = None
+    fresh: Any = None  # a Traced of a fresh copy, when ``traced`` came from JAX's cache
 
     @property
     def ok(self) -> bool:
@@ -81,12 +78,23 @@ class Subject:
         self._facts: dict[str, Any] = {}
 
     # -- the call probes run on ----------------------------------------------------------------
-    def shorten(self, args: tuple, kwargs: dict, shortening: Shortening) -> None:
-        """Run the probes that follow on a shorter call (facts measured so far are dropped)."""
+    def shorten(self, args: tuple, kwargs: dict, shortening: Shortening, *, fresh: tuple | None = None,
+                trace: Trace | None = None, compiled: Compiled | None = None) -> None:
+        """Run the probes that follow on a shorter call (facts measured so far are dropped).
+
+        ``fresh``, ``trace`` and ``compiled``: a fresh jit of ``fn`` at the shorter call, already
+        traced and compiled, reused for an unjitted ``fn`` (a jitted one must compile its own).
+        """
         self.args, self.kwargs = args, kwargs
         self.shortening = shortening
         self._facts.clear()
         self._given_measurement = None
+        if not self.is_jitted and fresh is not None and trace is not None:
+            self._facts["fresh_jit"] = fresh
+            self._facts["traced"] = trace
+            if compiled is not None:
+                self._facts["compiled"] = compiled
+                self.measured["compile"] = {**compiled.split.to_dict(), "total": compiled.split.total}
         self.notes.append(
             f"probes after 'unrolled' ran with {shortening.argument} cut to {shortening.to} of "
             f"{shortening.length} along axis {shortening.axis}: {shortening.reason}"
@@ -94,8 +102,8 @@ class Subject:
 
     @property
     def measure_budget(self) -> float:
-        """Seconds of sampling for each timing a probe takes."""
-        return 0.1 if self.quick else min(1.0, max(0.1, self.budget / 10))
+        """Seconds of sampling for each timing a probe takes (beyond its first few samples)."""
+        return 0.05 if self.quick else min(0.5, max(0.05, self.budget / 20))
 
     def _fact(self, name: str, compute: Callable[[], Any]) -> Any:
         if name not in self._facts:
@@ -124,7 +132,7 @@ class Subject:
             fresh, arrays = fresh_jit(self.fn, self.args, self.kwargs)
             again = trace_once(fresh, tuple(arrays), {})
             if again.ok:
-                trace = dataclasses.replace(again, traced=trace.traced)
+                trace = dataclasses.replace(again, traced=trace.traced, fresh=again.traced)
         return trace
 
     def compiled(self) -> Compiled | None:
@@ -135,14 +143,20 @@ class Subject:
         trace = self.traced()
         if not trace.ok:
             return None
-        with _events.record() as log:
-            t0 = time.perf_counter()
-            lowered = trace.traced.lower()
-            t1 = time.perf_counter()
-            executable = lowered.compile()
-            t2 = time.perf_counter()
-        split = CompileTimes(trace.seconds, t1 - t0, t2 - t1, source="aot", cached=log.compilations == 0)
-        self.measured["compile"] = split.to_dict()
+        executable, lower, compile, compilations = _lower_and_compile(trace.traced)
+        cached = compilations == 0
+        seconds = trace.seconds
+        if cached:
+            # Yours was compiled before explain saw it: time a fresh copy so the numbers are real.
+            fresh = trace.fresh
+            if fresh is None:
+                jitted, arrays = fresh_jit(self.fn, self.args, self.kwargs)
+                again = trace_once(jitted, tuple(arrays), {})
+                fresh, seconds = (again.traced, again.seconds) if again.ok else (None, seconds)
+            if fresh is not None:
+                _, lower, compile, _ = _lower_and_compile(fresh)
+        split = CompileTimes(seconds, lower, compile, source="aot", cached=cached)
+        self.measured["compile"] = {**split.to_dict(), "total": split.total}
         return Compiled(executable, split)
 
     def cost(self) -> dict[str, float] | None:
@@ -162,40 +176,36 @@ class Subject:
         return {str(k): float(v) for k, v in dict(cost or {}).items() if isinstance(v, (int, float))}
 
     # -- timings -------------------------------------------------------------------------------
-    def measurement(self) -> Measurement | None:
-        """``fn`` as the user calls it (eager if it is not jitted), timed by `levelbench.measure`."""
+    def timing(self) -> Timing | None:
+        """``fn`` as the user calls it (op by op if it is not jitted), timed."""
         if self._given_measurement is not None:
-            return self._given_measurement
-        return self._fact("measurement", lambda: self._measure(self.fn, self.args, self.kwargs, "as given"))
+            return Timing.of(self._given_measurement)
+        return self._fact("timing", lambda: self._time(self.fn, self.args, self.kwargs, "as given"))
 
-    def jitted_measurement(self) -> Measurement | None:
-        """The jitted program at the current call, timed (the same as `measurement` for a jitted fn)."""
+    def jitted_timing(self) -> Timing | None:
+        """The jitted program at the current call, timed (the same as `timing` for a jitted fn).
+
+        The program is compiled first (`compiled`), so the timing's first call is a first run.
+        """
         if self.is_jitted:
-            return self.measurement()
+            if self.framework == "jax" and self.traced().ok:
+                self.compiled()
+            return self.timing()
 
-        def run() -> Measurement | None:
-            if not self.traced().ok:
+        def run() -> Timing | None:
+            if self.compiled() is None:
                 return None
             f, args, kwargs = self.jit_target()
-            return self._measure(f, args, kwargs, "jitted")
+            return self._time(f, args, kwargs, "jitted")
 
-        return self._fact("jitted_measurement", run)
+        return self._fact("jitted_timing", run)
 
-    def _measure(self, fn: Callable[..., Any], args: tuple, kwargs: dict, what: str) -> Measurement | None:
-        from .._timing import measure
-
-        if _MEASURE_OPTIONS & set(kwargs):
-            fn, kwargs = functools.partial(fn, **kwargs), {}
+    def _time(self, fn: Callable[..., Any], args: tuple, kwargs: dict, what: str) -> Timing | None:
         try:
-            return measure(fn, *args, label=f"{self.label} ({what})", budget=self.measure_budget, rel_ci=0.05,
-                           target_sample_time=0.005, min_samples=5, count_flops=False, environment=False, **kwargs)
-        except Exception as e:  # a function that fails or recompiles every call: other probes say why
+            return time_calls(fn, args, kwargs, self.measure_budget, floor="jax" if self.framework == "jax" else None)
+        except Exception as e:  # a function that fails: the probes that need a time say nothing
             self.notes.append(f"timing {self.label} ({what}) failed: {type(e).__name__}: {_first_line(e)}")
             return None
-
-    def steady(self) -> float | None:
-        m = self.jitted_measurement()
-        return m.median if m else None
 
 
 def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callable[..., Any], list[Any]]:
@@ -234,6 +244,16 @@ def trace_once(f: Any, args: tuple, kwargs: dict) -> Trace:
         elapsed = time.perf_counter() - t0
     traced_now = any(e.name == TRACE_EVENT for e in log.events)
     return Trace(traced.jaxpr, traced.out_tree, tuple(caught), elapsed if traced_now else 0.0, traced)
+
+
+def _lower_and_compile(traced: Any) -> tuple[Any, float, float, int]:
+    with _events.record() as log:
+        t0 = time.perf_counter()
+        lowered = traced.lower()
+        t1 = time.perf_counter()
+        executable = lowered.compile()
+        t2 = time.perf_counter()
+    return executable, t1 - t0, t2 - t1, log.compilations
 
 
 def _first_line(e: BaseException) -> str:

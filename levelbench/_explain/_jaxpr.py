@@ -189,8 +189,13 @@ def _longest_true_run(mask: np.ndarray) -> tuple[int, int]:
     return int(ends[i] - starts[i]), int(starts[i])
 
 
+# Parameters that say *where* (``x[i]`` in ``for x in xs`` is a slice at i): the same step at
+# another position is still the same step.
+_POSITION_PARAMS = frozenset({"start_indices", "limit_indices"})
+
+
 def _signature(eqn: Any) -> tuple:
-    params = tuple(sorted((k, _param_key(v)) for k, v in eqn.params.items()))
+    params = tuple(sorted((k, _param_key(v)) for k, v in eqn.params.items() if k not in _POSITION_PARAMS))
     ins = tuple(str(getattr(v, "aval", v)) for v in eqn.invars)
     outs = tuple(str(v.aval) for v in eqn.outvars)
     return eqn.primitive.name, params, ins, outs
@@ -214,7 +219,7 @@ class SourceLine:
     function: str
 
     def __str__(self) -> str:
-        return f"{_short_path(self.file)}:{self.line} ({self.function})"
+        return f"{_short_path(self.file)}:{self.line} ({self.function.rsplit('.', 1)[-1]})"
 
 
 def user_line(eqn: Any) -> SourceLine | None:

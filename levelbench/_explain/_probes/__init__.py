@@ -1,8 +1,9 @@
 """The probes `explain` runs, in order. Each is a small unit: it looks at a `Subject` and returns `Finding`s.
 
 A probe reads facts from the subject (trace, compiled program, timings), which computes each at
-most once, and may record numbers in ``subject.measured``. Order matters only for ``unrolled``:
-it runs first because it may shorten the call so that nothing compiles at a ruinous length.
+most once, and may record numbers in ``subject.measured``. Order matters twice: ``unrolled`` runs
+first because it may shorten the call so that nothing compiles at a ruinous length, and
+``compile`` runs before ``retrace`` so the compile split is timed on the first compilation.
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ def all_probes() -> tuple[Probe, ...]:
         dead.PROBE,
         precision.PROBE,
         transfers.PROBE,
+        compile_share.PROBE,
         retrace.PROBE,
         dispatch.PROBE,
-        compile_share.PROBE,
         roofline.PROBE,
         pytorch.PROBE,
     )

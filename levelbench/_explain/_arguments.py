@@ -38,7 +38,7 @@ class Call:
         if isinstance(value, (tuple, list)):
             return cls(*value)
         raise TypeError(
-            f"each element of calls= must be a tuple of positional arguments or a levelbench.explain.Call, "
+            f"each element of calls= must be a tuple of positional arguments or a levelbench.Call, "
             f"got {type(value).__name__}: wrap a single argument as (x,) or Call(x)"
         )
 
