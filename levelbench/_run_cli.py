@@ -41,6 +41,8 @@ class _RunCommand(click.Command):
 @click.option("--timeout", type=click.FloatRange(min=1), default=1800.0, show_default=True,
               help="Seconds before a workload's worker is stopped and reported as timed out.")
 @click.option("--in-process", is_flag=True, help="Run workloads in this process (for debugging).")
+@click.option("--diagnose/--no-diagnose", default=True, show_default=True,
+              help="Run levelbench.explain on each JAX candidate and show its findings beside the numbers.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write all results as JSON to this file ('-' for stdout).")
 @click.option("--db", type=click.Path(dir_okay=False), default=None,
@@ -48,7 +50,7 @@ class _RunCommand(click.Command):
 @click.option("--no-save", is_flag=True, help="Do not record this run in the results database.")
 @click.pass_context
 def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budget: float, timeout: float,
-                in_process: bool, json_path: str | None, db: str | None, no_save: bool) -> None:
+                in_process: bool, diagnose: bool, json_path: str | None, db: str | None, no_save: bool) -> None:
     """Run workloads: candidates checked equal, then timed interleaved; one table per workload.
 
     \b
@@ -65,7 +67,7 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
         chosen = [load(w) for w in (workloads or ("matmul", "gru"))]
         specs = [w if ":" in w else chosen[i].name for i, w in enumerate(workloads or ("matmul", "gru"))]
         overrides = _parse_overrides(ctx.args)
-        jobs = _jobs(chosen, specs, overrides, full, budget)
+        jobs = _jobs(chosen, specs, overrides, full, budget, diagnose)
     except (LookupError, ValueError) as e:
         raise click.UsageError(str(e.args[0] if e.args else e)) from None
 
@@ -123,7 +125,7 @@ def _parse_overrides(args: list[str]) -> dict[str, list[str]]:
 
 
 def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]], full: bool,
-          budget: float) -> list[Job]:
+          budget: float, diagnose: bool = True) -> list[Job]:
     known = {p.name for w in workloads for p in w.all_params}
     unknown = sorted(set(overrides) - known)
     if unknown:
@@ -135,7 +137,7 @@ def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]
         axes = {name: [w.param(name).parse(v) for v in values]
                 for name, values in overrides.items() if name in {p.name for p in w.all_params}}
         for combo in itertools.product(*axes.values()):
-            jobs.append(Job(spec, {**base, **dict(zip(axes, combo))}, budget))
+            jobs.append(Job(spec, {**base, **dict(zip(axes, combo))}, budget, diagnose))
     return jobs
 
 

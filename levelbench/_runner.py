@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ._compare import Comparison
+from ._findings import Finding, Severity
 
 PROGRESS_PREFIX = "\x1elevelbench-progress "
 
@@ -55,6 +56,7 @@ class Job:
     workload: str  # a built-in name or FILE.py:NAME
     params: dict[str, Any]
     budget: float
+    diagnose: bool = True  # run levelbench.explain on each JAX candidate and attach its findings
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -81,7 +83,38 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None) -> W
     except ComparisonError as e:
         return WorkloadResult(job.workload, job.params, "failed", error=f"{e}", duration=time.perf_counter() - started)
     comparison = dataclasses.replace(comparison, skipped=skipped)
+    if job.diagnose:
+        comparison = diagnose(comparison, real, progress)
     return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
+
+
+# What `levelbench run` asks of the dynamic doctor: the cheap probes, plus the two that explain
+# the seed GRU question (an unrolled Python loop under jit, op-by-op dispatch without it).
+RUN_PROBES = ("config", "dead", "precision", "transfers", "retrace", "unrolled", "dispatch")
+
+
+def diagnose(comparison: Comparison, candidates: dict[str, Any],
+             progress: Callable[[str, float], None] | None = None) -> Comparison:
+    """Attach `levelbench.explain`'s warnings for each JAX candidate to the comparison's findings."""
+    from . import explain
+
+    jax_names = [n for n, m in comparison.measurements.items() if m.framework == "jax"]
+    found = list(comparison.findings)
+    for i, name in enumerate(jax_names):
+        if progress:
+            progress(f"diagnosing: {name}", i / len(jax_names))
+        c = candidates[name]
+        try:
+            d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=comparison.measurements[name], budget=0.5,
+                        label=name, **c.kwargs)
+        except Exception as e:  # a diagnosis is extra information: it never fails the workload
+            found.append(Finding("LB299", f"levelbench.explain could not diagnose this candidate: {type(e).__name__}",
+                                 Severity.INFO, evidence=str(e)[:300], subject=name))
+            continue
+        own = {f.code for f in comparison.measurements[name].findings}
+        found += [dataclasses.replace(f, subject=name) for f in d.findings
+                  if f.severity >= Severity.WARNING and f.code not in own]
+    return dataclasses.replace(comparison, findings=tuple(found))
 
 
 def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None = None,
