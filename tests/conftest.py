@@ -18,3 +18,16 @@ def _isolated_store(tmp_path, monkeypatch):
     # Results recorded by tests go to a temporary database, never the user's .levelbench/.
     monkeypatch.setenv("LEVELBENCH_DB", str(tmp_path / "results.db"))
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", os.environ.get("LEVELBENCH_TEST_CACHE", str(tmp_path / "cache")))
+
+
+@pytest.fixture
+def quiet_machine():
+    """Skip a wall-clock accuracy check when other processes hold more than the machine's cores.
+
+    On an oversubscribed machine a busy thread gets the CPU part of the time, so wall-clock
+    durations stretch (a 2 ms busy-wait reads ~4 ms at load 2x); no timer can fix that.
+    """
+    load = os.getloadavg()[0]
+    cores = len(os.sched_getaffinity(0))
+    if load > cores + 0.5:
+        pytest.skip(f"machine overloaded (load {load:.1f} on {cores} cores): wall-clock accuracy not checkable")

@@ -11,7 +11,7 @@ jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 
-def test_jitted_matmul_splits_compile_and_matches_a_hand_written_loop():
+def test_jitted_matmul_splits_compile_and_matches_a_hand_written_loop(quiet_machine):
     f = jax.jit(lambda x: x @ x)
     x = jnp.ones((1000, 1000), jnp.float32)
     m = levelbench.measure(f, x, budget=3)
