@@ -7,6 +7,7 @@ all parameter gradients).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,14 @@ import numpy as np
 from .._compare import Candidate
 from ._base import Param, Skipped, Workload
 from ._gru_models import FlaxSeedModel, flax_params, numpy_forward, torch_gru_weights, torch_model
+
+
+def gru_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
+    """Matmul FLOPs of one forward pass: per layer and step, the input and recurrent projections
+    to three gates; then the dense layer. Element-wise gate arithmetic (a few % more) is left out."""
+    per_step = sum(2 * batch * (features if layer == 0 else hidden) * 3 * hidden + 2 * batch * hidden * 3 * hidden
+                   for layer in range(layers))
+    return float(seq * (per_step + 2 * batch * hidden * out))
 
 
 def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, mode: str,
@@ -30,7 +39,9 @@ def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: in
     params = flax_params(model)
     flax_model = FlaxSeedModel(hidden, out, layers)
     if mode == "train":
-        return _train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget))
+        # backward costs about twice the forward's matmuls (gradients for inputs and for weights)
+        return _with_flops(_train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget)),
+                           3 * gru_flops(hidden, seq, features, out, batch, layers))
 
     def torch_forward(x: torch.Tensor) -> torch.Tensor:
         with torch.inference_mode():
@@ -59,7 +70,13 @@ def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: in
     cands.update(_levelbench_candidate(model, jx, train=False))
     cands["numpy reference"] = Candidate(lambda x: numpy_forward(weights, dense, x), (x,),
                                          note="torch's equations in NumPy")
-    return cands
+    return _with_flops(cands, gru_flops(hidden, seq, features, out, batch, layers))
+
+
+def _with_flops(cands: dict[str, Candidate | Skipped], flops: float) -> dict[str, Candidate | Skipped]:
+    """Every candidate computes the same model: declare its FLOPs (XLA cannot count through a scan)."""
+    return {n: dataclasses.replace(c, flops=flops) if isinstance(c, Candidate) and c.flops is None else c
+            for n, c in cands.items()}
 
 
 def _levelbench_candidate(model: Any, jx: Any, train: bool, target: Any = None) -> dict[str, Candidate]:
