@@ -150,7 +150,8 @@ class JaxAdapter:
         f = jax.jit(lambda x: x + 1)
         x = jnp.zeros((1,), jnp.float32)
         f(x).block_until_ready()
-        return _per_call(lambda: f(x).block_until_ready(), timer, number=300)
+        # waited for as the timing engine waits for every call: jax.block_until_ready on the output
+        return _per_call(lambda: jax.block_until_ready(f(x)), timer, number=300)
 
     def flops(self, fn: Any, args: tuple, kwargs: dict) -> float | None:
         if not self.is_jitted(fn):
