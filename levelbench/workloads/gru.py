@@ -80,11 +80,36 @@ def _with_flops(cands: dict[str, Candidate | Skipped], flops: float) -> dict[str
 
 
 def _levelbench_candidate(model: Any, jx: Any, train: bool, target: Any = None) -> dict[str, Candidate]:
+    """levelbench's own GRU (`levelbench.nn`), loaded with the torch model's weights."""
     try:
-        from ..nn import gru_candidate
+        from ..nn import from_torch
     except ImportError:  # levelbench.nn not built in this copy
         return {}
-    return {"levelbench GRU": gru_candidate(model, jx, train=train, target=target)}
+    import jax
+    import jax.numpy as jnp
+
+    gru_params, gru = from_torch(model.gru)
+    params = {
+        "gru": gru_params,
+        "dense_w": jnp.asarray(model.dense.weight.detach().numpy().T),
+        "dense_b": jnp.asarray(model.dense.bias.detach().numpy()),
+    }
+
+    def forward(p: Any, x: Any) -> Any:
+        out, _ = gru.apply(p["gru"], x)
+        y = out @ p["dense_w"] + p["dense_b"]
+        return y / jnp.linalg.norm(y, axis=-1, keepdims=True)
+
+    if not train:
+        return {"levelbench GRU": Candidate(jax.jit(forward), (params, jx), inputs=(jx,),
+                                            note="levelbench.nn.GRU: hoisted input GEMM, fused step")}
+
+    def step(p: Any, x: Any, t: Any) -> Any:
+        loss, (d_p, d_x) = jax.value_and_grad(lambda p, x: jnp.mean((forward(p, x) - t) ** 2), argnums=(0, 1))(p, x)
+        return loss, d_x, d_p
+
+    return {"levelbench GRU": Candidate(jax.jit(step), (params, jx, target), inputs=(jx, target),
+                                        checked_output=lambda out: out[:2], note="levelbench.nn.GRU, custom VJP")}
 
 
 def _train_candidates(model: Any, flax_model: FlaxSeedModel, params: Any, torch_inputs: tuple,
