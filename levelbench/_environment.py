@@ -82,6 +82,8 @@ def _blas() -> list[dict[str, Any]]:
         from threadpoolctl import threadpool_info
     except ImportError:
         return []
+    import numpy  # noqa: F401  - a core dependency; loads its BLAS so threadpoolctl can see it
+
     keep = ("user_api", "internal_api", "num_threads", "version", "architecture", "threading_layer")
     return [{k: info.get(k) for k in keep if k in info} for info in threadpool_info()]
 
