@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from ._findings import Finding, Severity
+from ._format import check_format
 from ._measurement import Measurement
 from ._parity import Agreement, ComparisonError, compare_outputs, input_mismatches
 from ._stats import Interval, paired_ratio_ci
@@ -156,11 +157,7 @@ class Comparison:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Comparison":
-        if d.get("format") != FORMAT:
-            raise ValueError(f"expected a {FORMAT!r} document, got format {d.get('format')!r}")
-        if d.get("version", 0) > FORMAT_VERSION:
-            raise ValueError(f"comparison format version {d['version']} is newer than this levelbench reads "
-                             f"({FORMAT_VERSION}): upgrade levelbench")
+        check_format(d, FORMAT, FORMAT_VERSION, "comparison")
         return cls(
             baseline=d["baseline"],
             measurements={n: Measurement.from_dict(m) for n, m in d["measurements"].items()},

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ._findings import Finding, Severity
+from ._format import check_format
 from ._stats import Interval, iqr, median_ci
 from .adapters import CompileTimes
 
@@ -139,13 +140,7 @@ class Measurement:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Measurement":
-        if d.get("format") != FORMAT:
-            raise ValueError(f"expected a {FORMAT!r} document, got format {d.get('format')!r}")
-        if d.get("version", 0) > FORMAT_VERSION:
-            raise ValueError(
-                f"this measurement was written by a newer levelbench (format version {d['version']}, "
-                f"this one reads up to {FORMAT_VERSION}): upgrade levelbench"
-            )
+        check_format(d, FORMAT, FORMAT_VERSION, "measurement")
         names = {f.name for f in dataclasses.fields(cls)}
         kw = {k: v for k, v in d.items() if k in names}
         kw["samples"] = tuple(kw["samples"])

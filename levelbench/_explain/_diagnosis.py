@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._findings import Finding, Severity
+from .._format import check_format
 from .._measurement import Measurement
 
 FORMAT = "levelbench.diagnosis"
@@ -98,13 +99,7 @@ class Diagnosis:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Diagnosis":
-        if d.get("format") != FORMAT:
-            raise ValueError(f"expected a {FORMAT!r} document, got format {d.get('format')!r}")
-        if d.get("version", 0) > FORMAT_VERSION:
-            raise ValueError(
-                f"this diagnosis was written by a newer levelbench (format version {d['version']}, this one "
-                f"reads up to {FORMAT_VERSION}): upgrade levelbench"
-            )
+        check_format(d, FORMAT, FORMAT_VERSION, "diagnosis")
         return cls(
             label=d["label"],
             framework=d["framework"],

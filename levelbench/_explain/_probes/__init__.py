@@ -9,6 +9,7 @@ first because it may shorten the call so that nothing compiles at a ruinous leng
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable
 
 from ..._findings import Finding
@@ -47,3 +48,12 @@ def all_probes() -> tuple[Probe, ...]:
 
 def probe_names() -> tuple[str, ...]:
     return tuple(p.name for p in all_probes())
+
+
+def short_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it, else as given."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return rel if not rel.startswith("..") else path

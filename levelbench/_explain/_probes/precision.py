@@ -9,7 +9,6 @@ the backend's default precision (TF32 or bf16 passes) unless asked otherwise (LB
 from __future__ import annotations
 
 import collections
-import os
 from typing import Any
 
 import numpy as np
@@ -18,7 +17,7 @@ from ..._findings import Finding, Severity
 from .._arguments import describe, leaves
 from .._jaxpr import iter_equations, open_jaxpr
 from .._subject import Subject
-from . import Probe
+from . import Probe, short_path
 
 _WIDE = {"float64", "complex128"}
 _X64_FIX = ('jax.config.update("jax_enable_x64", True)   # at start-up, before any array is created\n'
@@ -71,7 +70,7 @@ def truncation_warnings(caught: Any) -> list[Finding]:
             lines[(w.filename, w.lineno)].append(text.split(". ")[0])
     found = []
     for (filename, lineno), messages in lines.items():
-        where = f"{_short(filename)}:{lineno}"
+        where = f"{short_path(filename)}:{lineno}"
         found.append(Finding(
             "LB231",
             f"a float64 request at {where} is truncated to float32 (jax_enable_x64 is off)",
@@ -112,14 +111,6 @@ def matmul_precision(jaxpr: Any, backend: str, default_precision: Any) -> list[F
 def _dtype(var: Any) -> str:
     aval = getattr(var, "aval", None)
     return str(getattr(aval, "dtype", ""))
-
-
-def _short(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if not rel.startswith("..") else path
 
 
 PROBE = Probe("precision", ("LB230", "LB231", "LB232"), run,

@@ -13,7 +13,6 @@ argument is tried with another value; if that compiles, the argument is static.
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 from typing import Any
 
@@ -24,7 +23,7 @@ from ..._timing import fmt_time
 from .. import _events, _scale
 from .._arguments import Call, describe, is_array, leaves, rebuild, structure
 from .._subject import Subject
-from . import Probe
+from . import Probe, short_path
 
 REPEATS = 3
 
@@ -265,16 +264,8 @@ def _defined_at(record: CallRecord) -> str:
     for text in record.explanations:
         m = re.search(r"defined at (\S+):(\d+)", text)
         if m:
-            return f"{_short(m.group(1))}:{m.group(2)}"
+            return f"{short_path(m.group(1))}:{m.group(2)}"
     return ""
-
-
-def _short(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if not rel.startswith("..") else path
 
 
 PROBE = Probe("retrace", ("LB210", "LB211", "LB212"), run,
