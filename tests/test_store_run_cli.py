@@ -76,7 +76,11 @@ def test_two_runs_then_diff_reports_the_slowed_candidate_and_fails_ci(workdir):
     assert p.returncode == 1, p.stdout + p.stderr
     lines = p.stdout.splitlines()
     sleepy = next(line for line in lines if " sleepy " in line)
-    assert sleepy.split()[-1] == "regression" and "<0.001" in sleepy
+    # the verdict's rule is p < 0.05 and >= 5% effect; how small p gets depends on how many samples
+    # the CI target needed, so assert the rule, not a particular p
+    p_value = sleepy.split()[-2]
+    assert sleepy.split()[-1] == "regression"
+    assert p_value == "<0.001" or float(p_value) < 0.05, sleepy
     assert any(" steady " in line for line in lines)  # its verdict is left to the noise of this machine
     assert "regression" in lines[-1]
     assert "warning: the environments differ" not in p.stdout  # same machine, same versions, same flags
