@@ -1,4 +1,6 @@
+import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,3 +33,20 @@ def quiet_machine():
     cores = len(os.sched_getaffinity(0))
     if load > cores + 0.5:
         pytest.skip(f"machine overloaded (load {load:.1f} on {cores} cores): wall-clock accuracy not checkable")
+
+
+def temporary_kernel(root: Path, monkeypatch) -> str:
+    """A kernelspec under ``root`` running this interpreter, found through JUPYTER_PATH; returns its name.
+
+    The kernel inherits this process's environment, so results it records go to ``root``.
+    """
+    spec = root / "kernels" / "levelbench-test"
+    spec.mkdir(parents=True)
+    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    spec_json = {"argv": argv, "display_name": "levelbench test", "language": "python"}
+    (spec / "kernel.json").write_text(json.dumps(spec_json))
+    monkeypatch.setenv("JUPYTER_PATH", str(root))
+    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    monkeypatch.setenv("LEVELBENCH_DB", str(root / "results.db"))
+    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(root / "cache"))
+    return "levelbench-test"

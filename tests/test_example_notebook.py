@@ -1,7 +1,5 @@
 """examples/seed_gru.ipynb runs top to bottom in a real kernel and shows what its text promises."""
 
-import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ pytest.importorskip("flax")
 pytest.importorskip("torch")
 
 import levelbench  # noqa: E402
+from conftest import temporary_kernel  # noqa: E402
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "examples" / "seed_gru.ipynb"
 
@@ -28,16 +27,10 @@ def test_the_committed_notebook_is_clean():
 
 
 def test_the_seed_gru_notebook_executes_and_shows_each_finding(tmp_path, monkeypatch):
-    spec = tmp_path / "kernels" / "levelbench-test"
-    spec.mkdir(parents=True)
-    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    spec_json = {"argv": argv, "display_name": "levelbench test", "language": "python"}
-    (spec / "kernel.json").write_text(json.dumps(spec_json))
-    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
-    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
+    kernel = temporary_kernel(tmp_path, monkeypatch)
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(nb, kernel_name="levelbench-test", timeout=300).execute()  # raises on a failing cell
+    nbclient.NotebookClient(nb, kernel_name=kernel, timeout=300).execute()  # raises on a failing cell
 
     shown = {}
     for cell in nb.cells:

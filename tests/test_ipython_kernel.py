@@ -5,8 +5,6 @@ The kernel is this interpreter (a kernelspec written to a temporary JUPYTER_PATH
 the levelbench under test.
 """
 
-import json
-import sys
 
 import pytest
 
@@ -16,6 +14,7 @@ pytest.importorskip("ipykernel")
 pytest.importorskip("jax")
 
 import levelbench  # noqa: E402
+from conftest import temporary_kernel  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
@@ -36,27 +35,12 @@ CELLS = {
 }
 
 
-def temporary_kernel(tmp_path_factory, monkeypatch) -> str:
-    """A kernelspec running this interpreter, found through JUPYTER_PATH; returns its name."""
-    root = tmp_path_factory.mktemp("jupyter")
-    spec = root / "kernels" / "levelbench-test"
-    spec.mkdir(parents=True)
-    argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    spec_json = {"argv": argv, "display_name": "levelbench test", "language": "python"}
-    (spec / "kernel.json").write_text(json.dumps(spec_json))
-    monkeypatch.setenv("JUPYTER_PATH", str(root))
-    monkeypatch.setenv("JAX_PLATFORMS", "cpu")
-    monkeypatch.setenv("LEVELBENCH_DB", str(root / "results.db"))
-    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(root / "cache"))
-    return "levelbench-test"
-
-
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS.values()]
     with pytest.MonkeyPatch.context() as mp:
-        kernel = temporary_kernel(tmp_path_factory, mp)
+        kernel = temporary_kernel(tmp_path_factory.mktemp("jupyter"), mp)
         nbclient.NotebookClient(nb, kernel_name=kernel, timeout=120, allow_errors=True).execute()
     return {name: cell.outputs for name, cell in zip(CELLS, nb.cells)}
 
