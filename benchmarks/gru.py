@@ -142,8 +142,10 @@ def candidates_at(seq: int, batch: int) -> dict[str, dict[str, Callable[[], obje
     }
 
 
-def compile_seconds(seq: int, batch: int) -> dict[str, float]:
-    """Seconds to lower and compile each jitted function (no cache: a fresh trace each time)."""
+def compile_seconds(seq: int, batch: int, repeats: int = 3) -> dict[str, float]:
+    """Median seconds to lower and compile each jitted function, with jax's caches cleared
+    before every compile (jax otherwise returns the cached executable in ~1 ms)."""
+    import jax
     import jax.numpy as jnp
 
     module, _, xj = _inputs(seq, batch)
@@ -155,9 +157,13 @@ def compile_seconds(seq: int, batch: int) -> dict[str, float]:
         ("levelbench forward", l_fwd, (l_params, xj)), ("levelbench forward+backward", l_grad, (l_params, xj)),
         ("flax.linen.RNN forward", f_fwd, (f_params, xb)), ("flax.linen.RNN forward+backward", f_grad, (f_params, xb)),
     ]:
-        start = time.perf_counter()
-        fn.lower(*args).compile()
-        seconds[name] = time.perf_counter() - start
+        samples = []
+        for _ in range(repeats):
+            jax.clear_caches()
+            start = time.perf_counter()
+            fn.lower(*args).compile()
+            samples.append(time.perf_counter() - start)
+        seconds[name] = float(np.median(samples))
     return seconds
 
 
@@ -182,24 +188,31 @@ def _environment() -> str:
     import jax
     import torch
 
+    from levelbench.nn import _gru_native
+
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return (f"jax {jax.__version__}, flax {flax.__version__}, torch {torch.__version__} "
             f"({torch.get_num_threads()} threads), {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
-            f"load average {load:.2f}")
+            f"load average {load:.2f}\nlevelbench.nn.GRU float32 recurrence: {_gru_native.describe()}")
 
 
 def compare_kernels(rounds: int, batch: int) -> None:
     from levelbench.nn._gru_kernel import Kernel
 
     module, _, xj = _inputs(SEQ, batch)
-    variants = [Kernel(gemms, unroll) for gemms in (1, 3) for unroll in (1, 2, 4, 8)]
-    variants.insert(1, Kernel(custom_vjp=False))
+    variants = {
+        "native, 2 threads": Kernel(native=True, threads=2),
+        "native, 1 thread": Kernel(native=True, threads=1),
+        "XLA loops": Kernel(),
+        "XLA loops, per-gate GEMMs": Kernel(gemms=3),
+        "XLA loops, unroll 4": Kernel(unroll=4),
+        "XLA scan, autodiff": Kernel(custom_vjp=False),
+    }
     for mode in ("forward", "forward+backward"):
         cands = {}
-        for kernel in variants:
+        for name, kernel in variants.items():
             params, fwd, grad = levelbench_functions(module, kernel)
             fn = fwd if mode == "forward" else grad
-            name = f"gemms {kernel.gemms} unroll {kernel.unroll}" + ("" if kernel.custom_vjp else " autodiff")
             cands[name] = (lambda f=fn, p=params: f(p, xj))
         timing = interleave(cands, rounds)
         _print_ratios(f"kernels, {mode}, batch {batch}", timing, [next(iter(cands))])
@@ -227,7 +240,7 @@ def main() -> None:
             timing = interleave(cands, rounds)
             _print_ratios(mode, timing, ["torch.nn.GRU", "flax.linen.RNN"])
 
-    print("\ncompile time (lower + compile, seconds), batch 8")
+    print("\ncompile time (lower + compile, median of 3, seconds), batch 8")
     by_seq = {seq: compile_seconds(seq, 8) for seq in (25, SEQ)}
     print(f"  {'function':34} {'seq 25':>8} {'seq 1000':>9} {'1000/25':>8}")
     for name in by_seq[25]:

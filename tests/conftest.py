@@ -15,11 +15,18 @@ def seeds() -> Path:
     return SEEDS
 
 
+@pytest.fixture(scope="session")
+def _kernel_dir(tmp_path_factory) -> str:
+    """levelbench.nn's native kernel is built (~7 s) once per test session, not once per test."""
+    return os.environ.get("LEVELBENCH_KERNEL_DIR") or str(tmp_path_factory.mktemp("kernels"))
+
+
 @pytest.fixture(autouse=True)
-def _isolated_store(tmp_path, monkeypatch):
+def _isolated_store(tmp_path, monkeypatch, _kernel_dir):
     # Results recorded by tests go to a temporary database, never the user's .levelbench/.
     monkeypatch.setenv("LEVELBENCH_DB", str(tmp_path / "results.db"))
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", os.environ.get("LEVELBENCH_TEST_CACHE", str(tmp_path / "cache")))
+    monkeypatch.setenv("LEVELBENCH_KERNEL_DIR", _kernel_dir)
 
 
 @pytest.fixture

@@ -11,9 +11,10 @@ Parameters are a dict keyed by torch's names (``weight_ih_l0``, ``bias_hh_l1_rev
 torch's shapes, so ``torch_module.state_dict()`` and ``params`` hold the same arrays and the
 gradients of ``params`` compare directly with torch's ``.grad``.
 
-How it is fast (measured in docs/gru.md): the input projection of every step is one large GEMM
-per layer, outside the recurrence; each step does only the recurrent product and one fused
-elementwise kernel, and the backward pass is hand-written (`._gru_layer`).
+How it is fast (measured in docs/gru.md): in float32 on CPU, each layer-direction's whole
+recurrence is one call into a native kernel (`._gru_native`) that does each step's GEMMs and gate
+math in registers, on two threads; elsewhere it runs as XLA loops with the input projection
+hoisted out of the loop. The backward pass is hand-written either way (`._gru_layer`).
 """
 
 from __future__ import annotations
@@ -187,7 +188,7 @@ def _apply(
     h0 = _initial_state(config, h0, states, batch, dtype, unbatched)
 
     if kernel is None:
-        kernel = _gru_kernel.choose(batch=batch, hidden=config.hidden_size)
+        kernel = _gru_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
     layer_input, finals = x, []
     for index in range(config.num_layers):
         outputs = []
@@ -196,7 +197,7 @@ def _apply(
                 layer_input, params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"],
                 params.get(f"bias_ih{suffix}"), params.get(f"bias_hh{suffix}"),
                 h0[index * config.num_directions + direction],
-                direction == 1, kernel.gemms, kernel.unroll,
+                direction == 1, kernel,
             )
             outputs.append(hs)
             finals.append(hs[0] if direction == 1 else hs[seq - 1])

@@ -21,20 +21,37 @@ class Kernel:
             updated their buffers in place.
         custom_vjp: differentiate with the hand-written backward pass; ``False`` lets JAX
             differentiate the loop itself (kept to measure the difference).
+        native: run the forward and backward loops in the compiled CPU kernel
+            (`._gru_native`) instead of XLA loops; ``gemms`` and ``unroll`` then do not apply.
+        threads: threads of the native kernel (0: `._gru_native.default_threads`).
     """
 
     gemms: int = 1
     unroll: int = 1
     custom_vjp: bool = True
+    native: bool = False
+    threads: int = 0
 
     def __post_init__(self) -> None:
         if self.gemms not in (1, 3):
             raise ValueError(f"Kernel gemms must be 1 or 3, got {self.gemms!r}")
         if not isinstance(self.unroll, int) or self.unroll < 1:
             raise ValueError(f"Kernel unroll must be a positive int, got {self.unroll!r}")
+        if not isinstance(self.threads, int) or self.threads < 0:
+            raise ValueError(f"Kernel threads must be an int >= 0 (0: the default), got {self.threads!r}")
+        if self.native and not self.custom_vjp:
+            raise ValueError("Kernel native=True needs custom_vjp=True: JAX cannot differentiate "
+                             "the native loop itself")
 
 
-def choose(batch: int, hidden: int) -> Kernel:
-    """The fastest kernel measured for this batch and hidden size."""
-    del batch, hidden  # every variant measured within noise of the default: see docs/gru.md
-    return Kernel()
+def choose(batch: int, hidden: int, dtype) -> Kernel:
+    """The fastest kernel measured for this batch, hidden size and dtype.
+
+    The native CPU kernel when it can run (float32, a CPU backend, the kernel built: see
+    `._gru_native.status`); otherwise XLA loops, whose variants all measured within noise of the
+    default (docs/gru.md).
+    """
+    del batch, hidden
+    from . import _gru_native
+
+    return Kernel(native=_gru_native.usable(dtype))

@@ -1,5 +1,8 @@
 """One GRU layer in one direction: the input projection, the recurrence and a hand-written VJP.
 
+The recurrence runs in the native CPU kernel (`._gru_native`) when ``kernel.native``, else as the
+XLA loops below; the backward pass's weight gradients are shared by both.
+
 Forward: ``W_ih x_t + b`` for all steps at once (one large GEMM, or broadcast multiply-adds for
 a handful of input features), then a compiled loop whose step is the recurrent GEMM and one
 elementwise fusion. Backward (``jax.custom_vjp``): a reverse loop that carries only ``dh``, with
@@ -17,6 +20,9 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+
+from . import _gru_native
+from ._gru_kernel import Kernel
 
 # Below this many input features the projection runs as broadcast multiply-adds: XLA:CPU ran
 # the 8000 x 6 x 600 GEMM of the seed's first layer at a few percent of peak (~10 ms, 2-4 ms so).
@@ -126,25 +132,32 @@ def _forward_keeping_gates(gates: Gates, w_hh: jax.Array, b_hn: jax.Array, h0: j
     return hs, (r, z, n, hn)
 
 
-@functools.partial(jax.custom_vjp, nondiff_argnums=(6, 7, 8))
+@functools.partial(jax.custom_vjp, nondiff_argnums=(6, 7))
 def layer(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None,
-          b_hh: jax.Array | None, h0: jax.Array, reverse: bool, gemms: int, unroll: int) -> jax.Array:
+          b_hh: jax.Array | None, h0: jax.Array, reverse: bool, kernel: Kernel) -> jax.Array:
     """Every step's state ``(T, B, H)`` of one layer-direction, parameters in torch's layout.
 
     ``reverse=True`` runs from the last step to the first and returns the states in input order,
-    as ``torch.nn.GRU``'s backward direction does. ``gemms`` (1 or 3) and ``unroll`` choose how
-    the step runs, not what it computes.
+    as ``torch.nn.GRU``'s backward direction does. ``kernel`` chooses how the loops run, not what
+    they compute.
     """
     b_hn = _b_hn(b_hh, w_hh)
-    return _forward(project(x, w_ih, b_ih, b_hh), w_hh, b_hn, h0, reverse, gemms, unroll)
+    if kernel.native:
+        return _gru_native.forward(x, w_ih, _b_x(b_ih, b_hh, w_hh), w_hh, b_hn, h0, reverse,
+                                   _threads(kernel))
+    gates = project(x, w_ih, b_ih, b_hh)
+    return _forward(gates, w_hh, b_hn, h0, reverse, kernel.gemms, kernel.unroll)
+
+
+def _threads(kernel: Kernel) -> int:
+    return kernel.threads or _gru_native.default_threads()
 
 
 def layer_autodiff(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None,
-                   b_hh: jax.Array | None, h0: jax.Array, reverse: bool, gemms: int,
-                   unroll: int) -> jax.Array:
+                   b_hh: jax.Array | None, h0: jax.Array, reverse: bool, kernel: Kernel) -> jax.Array:
     """`layer` as a plain ``lax.scan``, for JAX to differentiate itself: the baseline the
     hand-written backward pass is measured against (benchmarks/gru.py --kernels)."""
-    w, b_hn = _step_weights(w_hh, gemms), _b_hn(b_hh, w_hh)
+    w, b_hn = _step_weights(w_hh, kernel.gemms), _b_hn(b_hh, w_hh)
 
     def step(h: jax.Array, gi: Gates):
         _, z, n, _ = _gates(gi, _hidden_projection(h, w), b_hn)
@@ -152,30 +165,59 @@ def layer_autodiff(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Arr
         return h, h
 
     gates = project(x, w_ih, b_ih, b_hh)
-    return jax.lax.scan(step, h0, gates, reverse=reverse, unroll=unroll)[1]
+    return jax.lax.scan(step, h0, gates, reverse=reverse, unroll=kernel.unroll)[1]
 
 
 def _b_hn(b_hh: jax.Array | None, w_hh: jax.Array) -> jax.Array:
     return jnp.zeros(w_hh.shape[1:], w_hh.dtype) if b_hh is None else _split(b_hh).n
 
 
-def _layer_fwd(x, w_ih, w_hh, b_ih, b_hh, h0, reverse, gemms, unroll):
-    del unroll  # see _layer_bwd
-    gates = project(x, w_ih, b_ih, b_hh)
+def _b_x(b_ih: jax.Array | None, b_hh: jax.Array | None, w_hh: jax.Array) -> jax.Array:
+    """The bias added to ``W_ih x_t``: ``[b_ir + b_hr, b_iz + b_hz, b_in]`` (``b_hn`` stays inside
+    ``r * (W_hn h + b_hn)``)."""
+    if b_ih is None:
+        return jnp.zeros(w_hh.shape[:1], w_hh.dtype)
+    hidden = w_hh.shape[1]
+    return b_ih + b_hh.at[2 * hidden:].set(0)
+
+
+def _layer_fwd(x, w_ih, w_hh, b_ih, b_hh, h0, reverse, kernel):
+    # The loops under differentiation take one step per iteration (kernel.unroll is not used):
+    # unrolled, these in-place loops went back to copying whole buffers (~15x slower).
     b_hn = _b_hn(b_hh, w_hh)
-    hs, activations = _forward_keeping_gates(gates, w_hh, b_hn, h0, reverse, gemms)
+    if kernel.native:
+        hs, activations = _gru_native.forward_keeping_gates(
+            x, w_ih, _b_x(b_ih, b_hh, w_hh), w_hh, b_hn, h0, reverse, _threads(kernel))
+    else:
+        gates = project(x, w_ih, b_ih, b_hh)
+        hs, activations = _forward_keeping_gates(gates, w_hh, b_hn, h0, reverse, kernel.gemms)
     return hs, (x, w_ih, w_hh, b_ih, b_hh, h0, hs, activations)
 
 
-def _layer_bwd(reverse, gemms, unroll, residuals, d_hs):
-    del unroll  # unrolled, these in-place loops went back to copying whole buffers (~15x slower)
+def _layer_bwd(reverse, kernel, residuals, d_hs):
     x, w_ih, w_hh, b_ih, b_hh, h0, hs, activations = residuals
-    if reverse:
-        h_prev = jnp.concatenate([hs[1:], h0[None]], axis=0)
+    if kernel.native:
+        (d_ih, d_hh), dh0 = _gru_native.backward(d_hs, activations, hs, h0, w_hh, reverse,
+                                                 _threads(kernel))
     else:
-        h_prev = jnp.concatenate([h0[None], hs[:-1]], axis=0)
-    w = _split(w_hh) if gemms == 3 else (w_hh,)
+        (d_r, d_z, d_a, d_hn), dh0 = _backward_loop(d_hs, activations, hs, h0, w_hh, reverse,
+                                                    kernel.gemms)
+        d_ih = jnp.concatenate([d_r, d_z, d_a], axis=-1)
+        d_hh = jnp.concatenate([d_r, d_z, d_hn], axis=-1)
+    return _weight_gradients(x, w_ih, b_ih, b_hh, _previous_states(hs, h0, reverse), d_ih, d_hh, dh0)
 
+
+def _previous_states(hs: jax.Array, h0: jax.Array, reverse: bool) -> jax.Array:
+    """The state each step started from: ``h_{t-1}`` (``h_{t+1}`` if ``reverse``), ``h0`` first."""
+    if reverse:
+        return jnp.concatenate([hs[1:], h0[None]], axis=0)
+    return jnp.concatenate([h0[None], hs[:-1]], axis=0)
+
+
+def _backward_loop(d_hs, activations, hs, h0, w_hh, reverse, gemms):
+    """The reverse recurrence as an XLA loop: the gate pre-activations' gradients and ``dh0``."""
+    h_prev = _previous_states(hs, h0, reverse)
+    w = _split(w_hh) if gemms == 3 else (w_hh,)
     length = hs.shape[0]
     step_back = 1 if reverse else -1  # the backward loop walks time against the forward one
 
@@ -206,19 +248,26 @@ def _layer_bwd(reverse, gemms, unroll, residuals, d_hs):
     dh0, (d_r, d_z, d_a, d_hn), _ = _loop(
         length, not reverse, 1, body,
         (jnp.zeros_like(h0), activations, read(activations, first)))
-    # Every weight gradient is a GEMM over all T * B rows at once, written as x^T d (not d^T x)
-    # so that XLA transposes the operand the three GEMMs share, once.
-    d_w_ih = jnp.concatenate([jnp.einsum("tbi,tbh->ih", x, d) for d in (d_r, d_z, d_a)], axis=1).T
-    d_w_hh = jnp.concatenate([jnp.einsum("tbi,tbh->ih", h_prev, d) for d in (d_r, d_z, d_hn)], axis=1).T
-    blocks = _split(w_ih)
-    d_x = d_r @ blocks.r + d_z @ blocks.z + d_a @ blocks.n
+    return (d_r, d_z, d_a, d_hn), dh0
+
+
+def _weight_gradients(x, w_ih, b_ih, b_hh, h_prev, d_ih, d_hh, dh0):
+    """Every parameter gradient as one GEMM over all T * B rows, from the gate gradients
+    ``d_ih = [d_r | d_z | d_a]`` and ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``).
+
+    One (in, T*B) x (T*B, 3H) GEMM per weight ran in 0.6x the time of three per-gate einsums.
+    """
+    rows = d_ih.shape[0] * d_ih.shape[1]
+    flat_ih, flat_hh = d_ih.reshape(rows, -1), d_hh.reshape(rows, -1)
+    d_w_ih = (x.reshape(rows, -1).T @ flat_ih).T
+    d_w_hh = (h_prev.reshape(rows, -1).T @ flat_hh).T
+    d_x = d_ih @ w_ih
     if b_ih is None:
         d_b_ih = d_b_hh = None
     else:
-        sum_r, sum_z, sum_a, sum_hn = (jnp.sum(d, axis=(0, 1)) for d in (d_r, d_z, d_a, d_hn))
-        d_b_ih = jnp.concatenate([sum_r, sum_z, sum_a]).astype(b_ih.dtype)
-        d_b_hh = jnp.concatenate([sum_r, sum_z, sum_hn]).astype(b_hh.dtype)
-    return (d_x.astype(x.dtype), d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
+        d_b_ih = jnp.sum(flat_ih, axis=0).astype(b_ih.dtype)
+        d_b_hh = jnp.sum(flat_hh, axis=0).astype(b_hh.dtype)
+    return (d_x.astype(x.dtype), d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_ih.dtype),
             d_b_ih, d_b_hh, dh0)
 
 

@@ -102,14 +102,26 @@ def _levelbench_candidate(model: Any, jx: Any, train: bool, target: Any = None) 
 
     if not train:
         return {"levelbench GRU": Candidate(jax.jit(forward), (params, jx), inputs=(jx,),
-                                            note="levelbench.nn.GRU: hoisted input GEMM, fused step")}
+                                            note=f"levelbench.nn.GRU: {_recurrence()}")}
 
     def step(p: Any, x: Any, t: Any) -> Any:
         loss, (d_p, d_x) = jax.value_and_grad(lambda p, x: jnp.mean((forward(p, x) - t) ** 2), argnums=(0, 1))(p, x)
         return loss, d_x, d_p
 
     return {"levelbench GRU": Candidate(jax.jit(step), (params, jx, target), inputs=(jx, target),
-                                        checked_output=lambda out: out[:2], note="levelbench.nn.GRU, custom VJP")}
+                                        checked_output=lambda out: out[:2],
+                                        note=f"levelbench.nn.GRU, custom VJP: {_recurrence()}")}
+
+
+def _recurrence() -> str:
+    """How levelbench.nn.GRU's float32 recurrence runs in this process, for the candidate's note."""
+    import jax
+
+    from ..nn import _gru_native
+
+    if jax.default_backend() != "cpu":
+        return "XLA loops (the native kernel is CPU-only)"
+    return _gru_native.describe()
 
 
 def _train_candidates(model: Any, flax_model: FlaxSeedModel, params: Any, torch_inputs: tuple,

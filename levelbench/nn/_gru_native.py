@@ -1,0 +1,230 @@
+"""The GRU recurrence as a compiled CPU kernel (``_native/gru_cpu.cc``), called through XLA's FFI.
+
+An XLA:CPU loop spends 30-50 us per step on the seed's recurrent GEMM, gate fusion and loop
+bookkeeping; the kernel runs a step, input GEMM and gate math included, in about 20 us on two
+threads (docs/gru.md). It is built from source with the machine's C++ compiler on first use,
+for this CPU (``-march=native``, ~7 s), and cached in ``$LEVELBENCH_KERNEL_DIR`` (default
+``$LEVELBENCH_CACHE_DIR/kernels``) under a key of the source, the compiler, jaxlib and the CPU,
+so later processes only load it.
+
+When it cannot be built (no compiler, no jaxlib headers, a build error) or is turned off with
+``LEVELBENCH_NATIVE=0``, the GRU runs its XLA loops instead, with the same results; `status` says
+which and why, and `describe` puts that in one line for result tables.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import functools
+import hashlib
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import threading
+import warnings
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+SOURCE = Path(__file__).with_name("_native") / "gru_cpu.cc"
+TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
+BUILD_TIMEOUT_S = 300
+# Tests only: split the threads of every call after this step, as heavy contention would (-1: never).
+_SPLIT_AT = -1
+
+_lock = threading.Lock()
+# The library whose handlers XLA holds. XLA refuses to register a name twice with different
+# code, so the first library loaded serves the whole process.
+_registered: tuple[str, ctypes.CDLL] | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Status:
+    """Whether the native kernel is in use; if not, why, and what to do about it."""
+
+    available: bool
+    detail: str
+    library: str | None = None
+
+    def __str__(self) -> str:
+        return f"native GRU kernel: {'in use' if self.available else 'not in use'} ({self.detail})"
+
+
+def default_threads() -> int:
+    """Threads per recurrence: at most 2 (the work per step is ~1-2 MFLOP, so more threads
+    spend more time waiting on each other than computing), and no more than this process may use."""
+    override = os.environ.get("LEVELBENCH_NATIVE_THREADS")
+    if override:
+        try:
+            return max(1, int(override))
+        except ValueError:
+            warnings.warn(f"LEVELBENCH_NATIVE_THREADS must be a positive integer, got {override!r}; "
+                          "using the default", stacklevel=2)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(2, cores))
+
+
+def status() -> Status:
+    """Builds (first use) or loads the kernel, registers it with XLA, and says whether that worked."""
+    with _lock:
+        return _load()
+
+
+def describe() -> str:
+    """One line for a result table: how levelbench.nn.GRU's float32 recurrence runs here."""
+    current = status()
+    if current.available:
+        return f"native CPU kernel, {default_threads()} threads"
+    return f"XLA loops ({current.detail.splitlines()[0]})"
+
+
+def usable(dtype) -> bool:
+    """Whether a GRU of this dtype, traced now, runs its recurrence in the native kernel."""
+    return (jnp.dtype(dtype) == jnp.float32 and jax.default_backend() == "cpu"
+            and status().available)
+
+
+@functools.cache
+def _load() -> Status:
+    if os.environ.get("LEVELBENCH_NATIVE", "1").strip().lower() in ("0", "false", "no", "off"):
+        return Status(False, "turned off by LEVELBENCH_NATIVE=0; unset it to use the kernel")
+    global _registered
+    try:
+        path = _build()
+    except _BuildError as error:
+        warnings.warn(f"levelbench.nn.GRU runs without its native CPU kernel (slower, same results): "
+                      f"{error}", RuntimeWarning, stacklevel=4)
+        return Status(False, str(error))
+    if _registered is None:
+        library = ctypes.CDLL(str(path))
+        for name in TARGETS:
+            jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(getattr(library, name)), platform="cpu")
+        _registered = (str(path), library)
+    return Status(True, f"built with {_compiler_name()}", _registered[0])
+
+
+class _BuildError(Exception):
+    pass
+
+
+def _compiler() -> str | None:
+    for candidate in (os.environ.get("CXX"), "c++", "g++", "clang++"):
+        if candidate and shutil.which(candidate):
+            return shutil.which(candidate)
+    return None
+
+
+def _compiler_name() -> str:
+    return Path(_compiler() or "?").name
+
+
+def _jaxlib_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("jaxlib")
+    except PackageNotFoundError:
+        return jax.__version__
+
+
+def _cpu_flags() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("flags", "Features")):
+                return line
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def _build() -> Path:
+    compiler = _compiler()
+    if compiler is None:
+        raise _BuildError("no C++ compiler found (looked for $CXX, c++, g++, clang++); install one, "
+                          "e.g. `apt install g++`, or set LEVELBENCH_NATIVE=0 to silence this")
+    include = Path(jax.ffi.include_dir())
+    if not (include / "xla" / "ffi" / "api" / "ffi.h").exists():
+        raise _BuildError(f"jaxlib's XLA FFI headers are missing from {include}; reinstall jaxlib")
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
+    flags = ["-O3", "-march=native", "-std=c++17", "-shared", "-fPIC", "-pthread"]
+    key = hashlib.sha256("\0".join([
+        SOURCE.read_text(), version, " ".join(flags), _jaxlib_version(), platform.machine(), _cpu_flags(),
+    ]).encode()).hexdigest()[:16]
+    folder = kernel_dir()
+    path = folder / f"gru_cpu-{key}.so"
+    if path.exists():
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    # Built under a temporary name and renamed into place, so that concurrent first uses (test
+    # workers, run's worker processes) never load a half-written library.
+    fd, partial = tempfile.mkstemp(dir=folder, suffix=".so.partial")
+    os.close(fd)
+    command = [compiler, *flags, "-isystem", str(include), str(SOURCE), "-o", partial]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        os.unlink(partial)
+        raise _BuildError(f"building {SOURCE.name} took over {BUILD_TIMEOUT_S} s; "
+                          "set LEVELBENCH_NATIVE=0 to skip it") from None
+    if done.returncode != 0:
+        os.unlink(partial)
+        tail = "\n".join(done.stderr.strip().splitlines()[-5:])
+        raise _BuildError(f"`{' '.join(command)}` failed (exit {done.returncode}):\n{tail}\n"
+                          "fix the compiler setup or set LEVELBENCH_NATIVE=0 to use the XLA loops")
+    os.replace(partial, path)
+    return path
+
+
+def kernel_dir() -> Path:
+    """Where built kernels are cached: ``$LEVELBENCH_KERNEL_DIR``, else ``<cache dir>/kernels``."""
+    from .._peak import cache_dir
+
+    return Path(os.environ.get("LEVELBENCH_KERNEL_DIR") or cache_dir() / "kernels")
+
+
+def _reset() -> None:
+    """Forget the loaded state, so that the next use looks at the environment again (tests)."""
+    _load.cache_clear()
+
+
+def _spec(a: jax.Array) -> jax.ShapeDtypeStruct:
+    return jax.ShapeDtypeStruct(a.shape, a.dtype)
+
+
+def _call(target: str, results, *operands, reverse: bool, threads: int):
+    status()  # builds and registers the targets on first use
+    return jax.ffi.ffi_call(target, results, vmap_method="sequential")(
+        *operands, reverse=np.int64(reverse), threads=np.int64(threads), split_at=np.int64(_SPLIT_AT))
+
+
+def forward(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array, b_hn: jax.Array,
+            h0: jax.Array, reverse: bool, threads: int) -> jax.Array:
+    """Every step's state ``(T, B, H)`` of one layer-direction; the input projection
+    ``W_ih x_t + b_x`` (``b_x = [b_ir + b_hr, b_iz + b_hz, b_in]``) is computed inside the loop."""
+    spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
+    return _call(TARGETS[0], spec, x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
+
+
+def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array,
+                          b_hn: jax.Array, h0: jax.Array, reverse: bool, threads: int):
+    """`forward`, also returning each step's ``r, z, n`` and ``W_hn h + b_hn`` for the backward."""
+    spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
+    hs, r, z, n, hn = _call(TARGETS[1], (spec,) * 5, x, w_ih, b_x, w_hh, b_hn, h0,
+                            reverse=reverse, threads=threads)
+    return hs, (r, z, n, hn)
+
+
+def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array,
+             reverse: bool, threads: int):
+    """Gradients of the gate pre-activations, ``d_ih = [d_r | d_z | d_a]`` and
+    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``), and of ``h0``."""
+    t, b, h = hs.shape
+    spec = jax.ShapeDtypeStruct((t, b, 3 * h), hs.dtype)
+    d_ih, d_hh, dh0 = _call(TARGETS[2], (spec, spec, _spec(h0)), d_hs, *activations, hs, h0, w_hh,
+                            reverse=reverse, threads=threads)
+    return (d_ih, d_hh), dh0
