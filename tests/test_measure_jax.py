@@ -97,7 +97,9 @@ def test_numpy_inputs_to_jitted_function_are_flagged():
     assert not m2.has("LB007")
 
 
-def test_tiny_jitted_call_is_flagged_as_dispatch_bound():
+def test_tiny_jitted_call_is_flagged_as_dispatch_bound(quiet_machine):
+    # Wall-clock: the call and the empty-call floor are timed apart, so load on other cores can
+    # push their ratio past LB004's 2x (seen once, while another benchmark ran beside the suite).
     f = jax.jit(lambda x: x + 1)
     m = levelbench.measure(f, jnp.ones(4), budget=0.5)
     assert m.dispatch_floor is not None

@@ -121,7 +121,17 @@ def test_float32_on_cpu_uses_the_kernel_and_other_dtypes_do_not(native):
     params = gru.init(jax.random.key(0))
     program = jax.jit(gru.apply).lower(params, jnp.zeros((5, 2, 6))).as_text()
     assert "levelbench_gru_forward" in program
-    assert _gru_native.describe() == f"native CPU kernel, {_gru_native.default_threads()} threads"
+    assert _gru_native.describe().startswith("native CPU kernel, ")
+
+
+def test_thread_count_default_and_override(monkeypatch):
+    monkeypatch.delenv("LEVELBENCH_NATIVE_THREADS", raising=False)
+    assert _gru_native.default_threads() == min(2, len(os.sched_getaffinity(0)))
+    monkeypatch.setenv("LEVELBENCH_NATIVE_THREADS", "3")
+    assert _gru_native.default_threads() == 3
+    monkeypatch.setenv("LEVELBENCH_NATIVE_THREADS", "many")
+    with pytest.warns(UserWarning, match="LEVELBENCH_NATIVE_THREADS must be a positive integer, got 'many'"):
+        assert _gru_native.default_threads() == min(2, len(os.sched_getaffinity(0)))
 
 
 def test_vmap_over_inputs(native):

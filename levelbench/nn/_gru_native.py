@@ -57,7 +57,8 @@ class Status:
 
 def default_threads() -> int:
     """Threads per recurrence: at most 2 (the work per step is ~1-2 MFLOP, so more threads
-    spend more time waiting on each other than computing), and no more than this process may use."""
+    spend more time waiting on each other than computing), and no more than this process may use.
+    ``LEVELBENCH_NATIVE_THREADS`` overrides the choice."""
     override = os.environ.get("LEVELBENCH_NATIVE_THREADS")
     if override:
         try:
@@ -79,7 +80,8 @@ def describe() -> str:
     """One line for a result table: how levelbench.nn.GRU's float32 recurrence runs here."""
     current = status()
     if current.available:
-        return f"native CPU kernel, {default_threads()} threads"
+        threads = default_threads()
+        return f"native CPU kernel, {threads} thread{'s' if threads > 1 else ''}"
     return f"XLA loops ({current.detail.splitlines()[0]})"
 
 
