@@ -30,6 +30,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
@@ -678,52 +679,34 @@ ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer r, ffi::AnyBuffer z,
 
 }  // namespace
 
-XLA_FFI_DEFINE_HANDLER(kForward, ForwardImpl,
-                       ffi::Ffi::Bind()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Attr<int64_t>("reverse")
-                           .Attr<int64_t>("threads")
-                           .Attr<int64_t>("split_at"));
+namespace {
 
-XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl,
-                       ffi::Ffi::Bind()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Attr<int64_t>("reverse")
-                           .Attr<int64_t>("threads")
-                           .Attr<int64_t>("split_at"));
+// The binding of a handler taking `Args` buffers and returning `Rets` buffers, then the
+// attributes every handler here takes (the Python side passes them in _gru_native._call).
+template <int Args, int Rets, typename Binding>
+auto bind_buffers(Binding binding) {
+  if constexpr (Args > 0) {
+    return bind_buffers<Args - 1, Rets>(std::move(binding).template Arg<ffi::AnyBuffer>());
+  } else if constexpr (Rets > 0) {
+    return bind_buffers<0, Rets - 1>(std::move(binding).template Ret<ffi::AnyBuffer>());
+  } else {
+    return std::move(binding)
+        .template Attr<int64_t>("reverse")
+        .template Attr<int64_t>("threads")
+        .template Attr<int64_t>("split_at");
+  }
+}
 
-XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl,
-                       ffi::Ffi::Bind()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Arg<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Ret<ffi::AnyBuffer>()
-                           .Attr<int64_t>("reverse")
-                           .Attr<int64_t>("threads")
-                           .Attr<int64_t>("split_at"));
+template <int Args, int Rets>
+auto binding() {
+  return bind_buffers<Args, Rets>(ffi::Ffi::Bind());
+}
+
+}  // namespace
+
+XLA_FFI_DEFINE_HANDLER(kForward, ForwardImpl, (binding<6, 1>()));
+XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 5>()));
+XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<8, 3>()));
 
 extern "C" {
 XLA_FFI_Error* levelbench_gru_forward(XLA_FFI_CallFrame* frame) { return kForward(frame); }
