@@ -20,8 +20,9 @@ _EXPORTS = {
     "Interval": "._stats",
     "measure": "._timing",
     "CompileTimes": ".adapters",
-    "Candidate": "._compare",
-    "Comparison": "._compare",
+    "Candidate": "._candidate",
+    "Builder": "._candidate",
+    "Comparison": "._comparison",
     "compare": "._compare",
     "ComparisonError": "._parity",
     "Workload": ".workloads",
@@ -37,8 +38,9 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
-    from ._compare import Candidate as Candidate
-    from ._compare import Comparison as Comparison
+    from ._candidate import Builder as Builder
+    from ._candidate import Candidate as Candidate
+    from ._comparison import Comparison as Comparison
     from ._compare import compare as compare
     from ._findings import Finding as Finding
     from ._findings import Severity as Severity

@@ -1,189 +1,99 @@
-"""`compare`: several implementations of one computation, checked equal, then timed interleaved."""
+"""`compare`: several implementations of one computation, checked equal, then timed interleaved.
+
+Four phases, whatever process each candidate runs in (a `Lane` in this process, or in a worker
+process of its own):
+
+1. inputs: array arguments must match the baseline's in shape, dtype and device;
+2. first calls: each candidate runs once (compiling first, timed apart) and its output must
+   agree with its group's reference;
+3. interleaving: each candidate calibrated, then rounds of one block of samples per candidate,
+   waiting before each block until no helper thread runs, until every ratio's CI is tight;
+4. work: FLOPs, share of the machine's peak, and what the timing itself showed (candidates
+   faster than physics allows, different work, candidates slowing each other down).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-import functools
+import math
+import statistics
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from ._candidate import Builder, Candidate, coerce
+from ._comparison import IN_PROCESS, WORKERS, Comparison, Isolation
 from ._findings import Finding, Severity
-from ._format import check_format
+from ._lanes import Block, Calibration, FirstCall, LaneInfo, LocalLane
 from ._measurement import Measurement
-from ._parity import Agreement, ComparisonError, compare_outputs, input_mismatches
-from ._stats import Interval, paired_ratio_ci
-from ._timing import Options, Prepared, _gc_off, fmt_time
+from ._parity import Agreement, ComparisonError, compare_leaves, mismatches_of_leaves
+from ._stats import paired_ratio_ci
+from ._threads import QuietWait, pools, wait_until_quiet
+from ._timing import Options, _gc_off, fmt_time
 
-FORMAT = "levelbench.comparison"
-FORMAT_VERSION = 1
+__all__ = ["Builder", "Candidate", "Comparison", "compare"]
+
+BLOCK_SECONDS = 0.15
+"""A candidate's turn in a round keeps about this much sampling..."""
+MIN_BLOCK_SAMPLES = 5
+"""...and at least this many samples, so that the block's median stays put when its first kept
+samples still run slow after the wait (PyTorch's calls ran up to 25% slow for the first three
+calls after a 0.5 s pause here: docs/isolation.md)..."""
+MAX_BLOCK_SECONDS = 1.5
+"""...unless that would make the turn longer than this (then fewer, at least one)."""
+MAX_BLOCK_SAMPLES = 30
+"""Samples in one block at most (for candidates whose samples are very short)."""
+WARMUP_SECONDS = 0.03
+"""Each block starts with this much sampling (at least one sample) that is discarded: after
+waiting for its turn, a candidate's first 10 ms calls ran 2-14% over its steady time."""
+WARMUP_BELOW = 0.3
+"""...for samples shorter than this (seconds); longer ones are not discarded (the median of the
+block carries a slow first sample), as a discarded sample would cost more than it saves."""
+DISTORTION_SHOWN = 0.05
+"""Back-to-back ratios further than this from the quiet-gap ones are reported (LB305)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class Candidate:
-    """One implementation to compare.
+class Lane(Protocol):
+    """Where one candidate's calls run: `LocalLane` (this process) or `WorkerLane` (a worker)."""
 
-    Attributes:
-        fn, args, kwargs: what to call.
-        flops: floating-point operations per call, if you know them better than the framework.
-        group: candidates in the same group must compute the same output; each is checked
-            against the group's first candidate. Different groups (e.g. ``x @ x.T`` vs ``x @ y``)
-            are still timed side by side.
-        note: shown beside the candidate (e.g. "the question's version").
-        inputs: the data inputs whose shapes/dtypes/devices must match across candidates
-            (default: ``args`` and ``kwargs``). Leave out what each framework holds in its own
-            layout, e.g. a JAX model's parameters passed as an argument: ``inputs=(x,)``.
-        checked_output: the part of the output compared with the reference (default: all of it),
-            e.g. ``lambda out: out[:2]`` when the rest is framework-specific (parameter gradients).
-    """
+    info: LaneInfo
 
-    fn: Callable[..., Any]
-    args: tuple = ()
-    kwargs: dict = dataclasses.field(default_factory=dict)
-    flops: float | None = None
-    group: str = "default"
-    note: str = ""
-    inputs: tuple | None = None
-    checked_output: Callable[[Any], Any] | None = None
+    def first_call(self) -> FirstCall: ...
 
-    @property
-    def checked_inputs(self) -> tuple:
-        return (self.inputs, {}) if self.inputs is not None else (self.args, self.kwargs)
+    def calibrate(self) -> Calibration: ...
 
-    @classmethod
-    def coerce(cls, name: str, spec: Any) -> "Candidate":
-        if isinstance(spec, Candidate):
-            return spec
-        if callable(spec):
-            return cls(spec)
-        if isinstance(spec, tuple) and spec and callable(spec[0]) and len(spec) <= 3:
-            fn, args, kwargs = (*spec, (), {})[:3] if len(spec) == 1 else (*spec, {})[:3]
-            if not isinstance(args, (tuple, list)):
-                args = (args,)
-            return cls(fn, tuple(args), dict(kwargs))
-        raise TypeError(
-            f"candidate {name!r}: expected a callable, (fn, args), (fn, args, kwargs) or a Candidate, "
-            f"got {type(spec).__name__}"
-        )
+    def block(self, samples: int, warmup: int = 0) -> Block: ...
+
+    def loose_sample(self) -> float | None: ...
+
+    def finish(self, *, target_reached: bool, count_flops: bool = True, environment: dict[str, Any] | None = None,
+               diagnose: bool = False) -> tuple[Measurement, tuple[Finding, ...]]: ...
+
+    def close(self) -> None: ...
 
 
 @dataclasses.dataclass(frozen=True)
-class Comparison:
-    """The result of `compare`: measurements, ratios to the baseline, findings, environment."""
+class Settings:
+    """What `compare`'s keyword arguments ask for, in one value passed through the phases."""
 
-    baseline: str
-    measurements: dict[str, Measurement]
-    rounds: dict[str, tuple[float | None, ...]]
-    agreements: tuple[Agreement, ...] = ()
-    findings: tuple[Finding, ...] = ()
-    peak_flops: dict[str, float] = dataclasses.field(default_factory=dict)
-    notes: dict[str, str] = dataclasses.field(default_factory=dict)
-    groups: dict[str, str] = dataclasses.field(default_factory=dict)
-    environment: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
-    title: str = ""
-    params: dict[str, Any] = dataclasses.field(default_factory=dict)
-    target_reached: bool = False
-    rel_ci_target: float = 0.02
-    skipped: dict[str, str] = dataclasses.field(default_factory=dict)
+    strict: bool = True
+    check_outputs: bool = True
+    rtol: float | None = None
+    atol: float = 0.0
+    budget: float = 10.0
+    rel_ci: float = 0.02
+    target_sample_time: float = 0.01
+    min_rounds: int = 5
+    count_flops: bool = True
+    peak: bool = True
+    environment: bool = True
+    timer: Callable[[], float] = time.perf_counter
 
-    @property
-    def names(self) -> list[str]:
-        return list(self.measurements)
-
-    def ratio(self, name: str, baseline: str | None = None) -> Interval:
-        """``time(name) / time(baseline)`` with a 95% paired-bootstrap CI over interleaved rounds."""
-        base = baseline or self.baseline
-        for n in (name, base):
-            if n not in self.measurements:
-                raise KeyError(f"no candidate named {n!r}; the candidates are {self.names}")
-        pairs = [(a, b) for a, b in zip(self.rounds[name], self.rounds[base]) if a is not None and b is not None]
-        if not pairs:
-            m, b = self.measurements[name], self.measurements[base]
-            return Interval(m.median / b.median, m.ci.lower / b.ci.upper, m.ci.upper / b.ci.lower)
-        a, b = zip(*pairs)
-        return paired_ratio_ci(a, b)
-
-    @functools.cached_property
-    def ratios(self) -> dict[str, Interval]:
-        return {n: self.ratio(n) for n in self.names}
-
-    def verdict(self, name: str, baseline: str | None = None) -> str:
-        """``"faster"``, ``"slower"`` or ``"indistinguishable"`` than the baseline, at 95%."""
-        r = self.ratio(name, baseline) if baseline else self.ratios[name]
-        if name == (baseline or self.baseline):
-            return "baseline"
-        if r.upper < 1:
-            return "faster"
-        if r.lower > 1:
-            return "slower"
-        return "indistinguishable"
-
-    def gflops(self, name: str) -> float | None:
-        return self.measurements[name].gflops
-
-    def peak_share(self, name: str) -> float | None:
-        m = self.measurements[name]
-        peak = self.peak_flops.get(m.precision)
-        return m.flops / m.median / peak if (m.flops and peak) else None
-
-    def findings_for(self, name: str) -> list[Finding]:
-        own = [f for f in self.findings if f.subject == name]
-        return own + list(self.measurements[name].findings)
-
-    # -- serialisation -------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "title": self.title,
-            "params": self.params,
-            "baseline": self.baseline,
-            "measurements": {n: m.to_dict() for n, m in self.measurements.items()},
-            "rounds": {n: list(r) for n, r in self.rounds.items()},
-            "agreements": [a.to_dict() for a in self.agreements],
-            "findings": [f.to_dict() for f in self.findings],
-            "peak_flops": self.peak_flops,
-            "notes": self.notes,
-            "groups": self.groups,
-            "environment": self.environment,
-            "target_reached": self.target_reached,
-            "rel_ci_target": self.rel_ci_target,
-            "skipped": self.skipped,
-            "ratios": {n: r.to_dict() for n, r in self.ratios.items()},
-            "verdicts": {n: self.verdict(n) for n in self.names},
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Comparison":
-        check_format(d, FORMAT, FORMAT_VERSION, "comparison")
-        return cls(
-            baseline=d["baseline"],
-            measurements={n: Measurement.from_dict(m) for n, m in d["measurements"].items()},
-            rounds={n: tuple(r) for n, r in d["rounds"].items()},
-            agreements=tuple(Agreement(**a) for a in d.get("agreements", ())),
-            findings=tuple(Finding.from_dict(f) for f in d.get("findings", ())),
-            peak_flops=d.get("peak_flops", {}),
-            notes=d.get("notes", {}),
-            groups=d.get("groups", {}),
-            environment=d.get("environment", {}),
-            title=d.get("title", ""),
-            params=d.get("params", {}),
-            target_reached=d.get("target_reached", False),
-            rel_ci_target=d.get("rel_ci_target", 0.02),
-            skipped=d.get("skipped", {}),
-        )
-
-    def __rich__(self) -> Any:
-        from ._render_compare import render_comparison
-
-        return render_comparison(self)
-
-    def __str__(self) -> str:
-        from ._render import plain
-
-        return plain(self, width=140)
+    def options(self) -> Options:
+        return Options(budget=self.budget, target_sample_time=self.target_sample_time, rel_ci=self.rel_ci,
+                       min_samples=self.min_rounds)
 
 
 def compare(
@@ -206,11 +116,14 @@ def compare(
     environment: bool = True,
     progress: Callable[[str, float], None] | None = None,
     save: bool | str = False,
+    isolate: bool | None = None,
+    timeout: float | None = None,
 ) -> Comparison:
     """Check that candidates take the same inputs and agree on outputs, then time them interleaved.
 
-    ``candidates`` maps names to ``(fn, args)``, ``(fn, args, kwargs)``, a callable or a
-    `Candidate`. ``baseline`` (default: the first) is what ratios are relative to.
+    ``candidates`` maps names to ``(fn, args)``, ``(fn, args, kwargs)``, a callable, a
+    `Candidate`, or a builder: ``"FILE.py:NAME"`` / ``"module:function"`` / `Builder`, a function
+    that returns one of the others. ``baseline`` (default: the first) is what ratios are relative to.
 
     1. Input parity: array arguments' shapes, dtypes and devices must match the baseline's.
     2. Each candidate's first call (and, for jitted JAX, its compile) is timed; outputs are
@@ -220,8 +133,18 @@ def compare(
     3. FLOPs per call (declared, XLA cost analysis, or PyTorch's counter) give GFLOP/s and the
        share of the machine's measured peak; a candidate faster than the peak allows for its
        group's work, or doing >10% different work than the baseline, is flagged.
-    4. Each candidate is calibrated alone, then sampled round-robin (A B C A B C ...) until every
-       ratio's 95% CI (paired bootstrap over rounds) is within ``rel_ci`` or ``budget`` ends.
+    4. Each candidate is calibrated alone, then sampled in rounds, one block of samples per
+       candidate (A B C A B C ...), until every ratio's 95% CI (paired bootstrap over rounds) is
+       within ``rel_ci`` or ``budget`` seconds end. Before each block levelbench waits until no
+       helper thread runs: NumPy's and PyTorch's thread pools keep a core busy for up to ~0.1 s
+       after a call, which would slow whatever runs next.
+
+    Isolation: with ``isolate=True`` every candidate must be a builder, and each runs in a
+    worker process of its own, as if alone on the machine (``timeout`` bounds the whole
+    comparison); ``isolate=None`` (default) does so when every candidate is a builder. In this
+    process, candidates of several frameworks share one process's thread pools: levelbench
+    also times each candidate right after the previous one, without waiting, and reports how
+    far that plain interleaving would be off (LB305).
 
     ``save=True`` records the comparison in the results database (``save="path.db"``: that file).
 
@@ -234,103 +157,31 @@ def compare(
     """
     if not candidates:
         raise ValueError("compare needs at least one candidate, got none")
-    cands = {name: Candidate.coerce(name, spec) for name, spec in candidates.items()}
-    base = baseline or next(iter(cands))
-    if base not in cands:
-        raise ValueError(f"baseline {base!r} is not a candidate; the candidates are {list(cands)}")
-    report = progress or (lambda stage, fraction: None)
-    findings: list[Finding] = []
+    specs = {name: coerce(name, spec) for name, spec in candidates.items()}
+    base = baseline or next(iter(specs))
+    if base not in specs:
+        raise ValueError(f"baseline {base!r} is not a candidate; the candidates are {list(specs)}")
+    isolated = _isolated(specs, isolate)
+    settings = Settings(strict, check_outputs, rtol, atol, budget, rel_ci, target_sample_time, min_rounds,
+                        count_flops, peak, environment, timer)
+    if isolated:
+        from ._targets import check_target
+        from ._workers import DeadlineExceeded, Workers
 
-    def problem(code: str, subject: str, title: str, evidence: str, fix: str) -> None:
-        if strict:
-            raise ComparisonError(f"{title}\n  {evidence}\n  fix: {fix}" if evidence else f"{title}\n  fix: {fix}")
-        findings.append(Finding(code, title, Severity.ERROR, evidence=evidence, fix=fix, subject=subject))
-
-    # 1. inputs
-    mismatches = input_mismatches({n: c.checked_inputs for n, c in cands.items()}, base)
-    input_fix = ("build every candidate's inputs from the same arrays, e.g. x_np = np.asarray(x_jax); "
-                 "x_torch = torch.from_numpy(x_np)")
-    if mismatches and strict:
-        raise ComparisonError("different inputs:\n" + "\n".join(f"  {m}" for m in mismatches)
-                              + f"\n  fix: {input_fix} (or strict=False to record this and time anyway)")
-    for text in mismatches:
-        problem("LB301", text.split(":", 1)[0], f"different inputs: {text}", "", input_fix)
-
-    # 2. first calls, outputs
-    options = Options(budget=budget, target_sample_time=target_sample_time, rel_ci=rel_ci, min_samples=min_rounds)
-    prepared: dict[str, Prepared] = {}
-    for i, (name, c) in enumerate(cands.items()):
-        report(f"first call: {name}", i / len(cands))
-        prepared[name] = Prepared(c.fn, c.args, c.kwargs, name, options, timer)
-    agreements = []
-    if check_outputs:
-        firsts: dict[str, str] = {}
-        for name, c in cands.items():
-            ref = firsts.setdefault(c.group, name)
-            if ref == name:
-                continue
-            agreement = compare_outputs(name, _checked(c, prepared[name].result), ref,
-                                        _checked(cands[ref], prepared[ref].result), rtol, atol)
-            agreements.append(agreement)
-            if not agreement.ok:
-                problem(
-                    "LB302", name, f"not the same computation: {name} disagrees with {ref}",
-                    agreement.detail if np.isinf(agreement.max_abs_error) else
-                    f"max abs error {agreement.max_abs_error:.3g} at {agreement.where}, "
-                    f"max rel error {agreement.max_rel_error:.3g}; {agreement.detail}",
-                    "make both compute the same thing (same formula, same normalisation axis, same dtype), "
-                    "or pass rtol=/atol= if the difference is expected rounding",
-                )
-
-    # 3. calibrate each alone, then interleave
-    for i, (name, p) in enumerate(prepared.items()):
-        report(f"calibrating: {name}", i / len(prepared))
-        p.calibrate()
-    rounds: dict[str, list[float | None]] = {n: [] for n in prepared}
-    reached = False
-    start = timer()
-    with _gc_off():
-        while True:
-            for name, p in prepared.items():
-                rounds[name].append(p.sample())
-            n_rounds = len(rounds[base])
-            elapsed = timer() - start
-            report("timing", min(elapsed / budget, 1.0) if budget else 1.0)
-            complete = all(len(p.samples) >= min_rounds for p in prepared.values())
-            if complete and _ratios_within(rounds, base, rel_ci, n_rounds):
-                reached = True
-                break
-            if complete and elapsed >= budget:
-                break
-            if n_rounds > 50 * min_rounds and not complete:
-                break
-
-    # 4. work accounting
-    flops = {n: c.flops if c.flops is not None else (prepared[n].adapter.flops(c.fn, c.args, c.kwargs)
-                                                     if count_flops else None)
-             for n, c in cands.items()}
-    peaks = _peaks() if peak else {}
-    env = _environment() if environment else {}
-    measurements = {}
-    for name, p in prepared.items():
-        measurements[name] = p.measurement(target_reached=reached, flops=flops[name], environment=env)
-    findings += _work_findings(cands, measurements, flops, base, peaks)
-    report("done", 1.0)
-    result = Comparison(
-        baseline=base,
-        measurements=measurements,
-        rounds={n: tuple(r) for n, r in rounds.items()},
-        agreements=tuple(agreements),
-        findings=tuple(findings),
-        peak_flops=peaks,
-        notes={n: c.note for n, c in cands.items() if c.note},
-        groups={n: c.group for n, c in cands.items()},
-        environment=env,
-        title=title,
-        params=dict(params or {}),
-        target_reached=reached,
-        rel_ci_target=rel_ci,
-    )
+        for spec in specs.values():
+            check_target(spec.target)  # type: ignore[union-attr]
+        try:
+            with Workers(deadline=None if timeout is None else time.monotonic() + timeout) as workers:
+                lanes = workers.builders(specs, settings.options(), progress)
+                result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress,
+                                        workers=workers, grouping="candidate")
+        except DeadlineExceeded:
+            raise TimeoutError(f"compare: the candidates' worker processes did not finish within timeout={timeout:g} s; "
+                               "they were stopped (raise timeout=, or look for a candidate that hangs)") from None
+    else:
+        local = {n: s.build(n) if isinstance(s, Builder) else s for n, s in specs.items()}
+        lanes = {n: LocalLane(n, c, settings.options(), timer) for n, c in local.items()}
+        result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress)
     if save:
         from .store import open_store
 
@@ -338,8 +189,255 @@ def compare(
     return result
 
 
-def _checked(c: Candidate, result: Any) -> Any:
-    return c.checked_output(result) if c.checked_output is not None else result
+def _isolated(specs: Mapping[str, Candidate | Builder], isolate: bool | None) -> bool:
+    builders = [n for n, s in specs.items() if isinstance(s, Builder)]
+    if isolate is None:
+        return len(builders) == len(specs)
+    if isolate and len(builders) < len(specs):
+        plain = [n for n in specs if n not in builders]
+        raise ValueError(
+            f"isolate=True runs each candidate in a worker process, which must build it itself: "
+            f"{', '.join(map(repr, plain))} {'is a' if len(plain) == 1 else 'are'} plain callable(s). "
+            "Give each as a builder instead, 'FILE.py:NAME' or 'module:function' (a function returning "
+            "(fn, args)), or pass isolate=False to time them in this process"
+        )
+    return bool(isolate)
+
+
+def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, title: str = "",
+                   params: dict[str, Any] | None = None, progress: Callable[[str, float], None] | None = None,
+                   workers: Any = None, grouping: str = "", diagnose: bool = False,
+                   skipped: dict[str, str] | None = None) -> Comparison:
+    """The four phases over ready lanes (in this process, or in ``workers``); see the module docstring."""
+    run = _Run(dict(lanes), base, settings, progress or (lambda stage, fraction: None), workers)
+    try:
+        run.check_inputs()
+        agreements = run.first_calls()
+        timing = run.interleave()
+        measurements, extra = run.finish(timing.reached, diagnose)
+    finally:
+        for lane in lanes.values():
+            lane.close()
+    infos = {n: lane.info for n, lane in run.lanes.items()}
+    peaks = _peaks() if settings.peak else {}
+    findings = run.findings + list(extra)
+    findings += _work_findings(infos, measurements, base, peaks)
+    isolation = Isolation(
+        mode=WORKERS if workers is not None else IN_PROCESS, grouping=grouping,
+        workers={n: lane.worker.index for n, lane in run.lanes.items()} if workers is not None else {},
+        spin=timing.spin, waited=timing.waited, not_quiet=timing.not_quiet, wake_up=timing.wake_up,
+        back_to_back={n: tuple(r) for n, r in timing.back_to_back.items()},
+        pools=tuple(pools()) if workers is None else (), measured=timing.measured,
+    )
+    result = Comparison(
+        baseline=base,
+        measurements=measurements,
+        rounds={n: tuple(timing.rounds[n]) for n in measurements},
+        agreements=tuple(agreements),
+        findings=tuple(findings),
+        peak_flops=peaks,
+        notes={n: i.note for n, i in infos.items() if i.note},
+        groups={n: i.group for n, i in infos.items()},
+        environment=run.environment or measurements[base].environment,
+        title=title,
+        params=dict(params or {}),
+        target_reached=timing.reached,
+        rel_ci_target=settings.rel_ci,
+        skipped=dict(skipped or {}),
+        failed=run.failed,
+        isolation=isolation,
+    )
+    interference = _interference_finding(result)
+    if interference is not None:
+        result = dataclasses.replace(result, findings=result.findings + (interference,))
+    run.progress("done", 1.0)
+    return result
+
+
+@dataclasses.dataclass
+class _Timing:
+    rounds: dict[str, list[float | None]]
+    back_to_back: dict[str, list[float | None]]
+    spin: dict[str, float]
+    wake_up: dict[str, float]
+    waited: float = 0.0
+    not_quiet: tuple[str, ...] = ()
+    reached: bool = False
+    measured: bool = True
+
+
+class _Run:
+    """One comparison's state while its phases run; lanes of a dead worker drop out as failed."""
+
+    def __init__(self, lanes: dict[str, Lane], base: str, settings: Settings,
+                 progress: Callable[[str, float], None], workers: Any) -> None:
+        self.lanes, self.base, self.s, self.progress, self.workers = lanes, base, settings, progress, workers
+        self.findings: list[Finding] = []
+        self.failed: dict[str, str] = {}
+        self.environment: dict[str, Any] = {}
+
+    # -- failures ------------------------------------------------------------------------------
+    def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
+        if self.s.strict:
+            raise ComparisonError(f"{title}\n  {evidence}\n  fix: {fix}" if evidence else f"{title}\n  fix: {fix}")
+        self.findings.append(Finding(code, title, Severity.ERROR, evidence=evidence, fix=fix, subject=subject))
+
+    def _step(self, name: str, step: Callable[[Lane], Any]) -> Any:
+        """Run one step of one lane; in a worker, a failure drops the lane (or the worker's lanes)."""
+        if name not in self.lanes:  # dropped earlier in this phase, with its worker
+            return None
+        if self.workers is None:
+            return step(self.lanes[name])
+        from ._workers import WorkerDied, WorkerError
+
+        try:
+            return step(self.lanes[name])
+        except WorkerError as e:
+            lost = [name]
+            if isinstance(e, WorkerDied):
+                worker = self.lanes[name].worker  # type: ignore[attr-defined]
+                lost = [n for n, lane in self.lanes.items() if lane.worker is worker]  # type: ignore[attr-defined]
+            for n in lost:
+                self.failed[n] = str(e) if n == name else f"its worker died while running {name!r}: {e}"
+                del self.lanes[n]
+            if self.base in lost:
+                raise ComparisonError(f"the baseline {self.base!r} failed: {e}") from None
+            return None
+
+    @property
+    def pids(self) -> list[int]:
+        import os
+
+        return self.workers.pids if self.workers is not None else [os.getpid()]
+
+    # -- phase 1 -------------------------------------------------------------------------------
+    def check_inputs(self) -> None:
+        leaves = {n: list(lane.info.inputs) for n, lane in self.lanes.items()}
+        mismatches = mismatches_of_leaves(leaves, self.base)
+        fix = ("build every candidate's inputs from the same arrays, e.g. x_np = np.asarray(x_jax); "
+               "x_torch = torch.from_numpy(x_np)")
+        if mismatches and self.s.strict:
+            raise ComparisonError("different inputs:\n" + "\n".join(f"  {m}" for m in mismatches)
+                                  + f"\n  fix: {fix} (or strict=False to record this and time anyway)")
+        for text in mismatches:
+            self.problem("LB301", text.split(":", 1)[0], f"different inputs: {text}", "", fix)
+
+    # -- phase 2 -------------------------------------------------------------------------------
+    def first_calls(self) -> list[Agreement]:
+        firsts: dict[str, FirstCall] = {}
+        for i, name in enumerate(list(self.lanes)):
+            self.progress(f"first call: {name}", i / len(self.lanes))
+            first = self._step(name, lambda lane: lane.first_call())
+            if first is not None:
+                firsts[name] = first
+        agreements = []
+        if not self.s.check_outputs:
+            return agreements
+        references: dict[str, str] = {}
+        for name in [n for n in self.lanes if n in firsts]:
+            ref = references.setdefault(self.lanes[name].info.group, name)
+            if ref == name:
+                continue
+            a = compare_leaves(name, firsts[name].outputs, ref, firsts[ref].outputs, self.s.rtol, self.s.atol)
+            agreements.append(a)
+            if not a.ok:
+                self.problem(
+                    "LB302", name, f"not the same computation: {name} disagrees with {ref}",
+                    a.detail if np.isinf(a.max_abs_error) else
+                    f"max abs error {a.max_abs_error:.3g} at {a.where}, max rel error {a.max_rel_error:.3g}; {a.detail}",
+                    "make both compute the same thing (same formula, same normalisation axis, same dtype), "
+                    "or pass rtol=/atol= if the difference is expected rounding",
+                )
+        return agreements
+
+    # -- phase 3 -------------------------------------------------------------------------------
+    def interleave(self) -> _Timing:
+        s = self.s
+        apart = len(self.lanes) > 1  # one candidate has nothing to wait for
+        in_process = self.workers is None
+        timing = _Timing({n: [] for n in self.lanes}, {n: [] for n in self.lanes}, {}, {})
+        waits: list[QuietWait] = []
+
+        def quiet() -> QuietWait:
+            w = wait_until_quiet(self.pids, exclude_caller=in_process)
+            waits.append(w)
+            return w
+
+        calibrations: dict[str, Calibration] = {}
+        for i, name in enumerate(list(self.lanes)):
+            self.progress(f"calibrating: {name}", i / len(self.lanes))
+            if apart:
+                quiet()
+            cal = self._step(name, lambda lane: lane.calibrate())
+            if cal is None:
+                continue
+            calibrations[name] = cal
+            if apart:
+                timing.spin[name] = quiet().seconds
+        plan = {n: _block_plan(c) for n, c in calibrations.items()}
+        wake: dict[str, list[float]] = {n: [] for n in self.lanes}
+        start = s.timer()
+        with _gc_off():
+            while True:
+                for name in list(self.lanes):
+                    samples, warmup = plan[name]
+                    if apart and in_process and warmup:
+                        timing.back_to_back[name].append(self._step(name, lambda lane: lane.loose_sample()))
+                    if apart:
+                        quiet()
+                    block = self._step(name, lambda lane: lane.block(samples, warmup))
+                    if block is None:
+                        continue
+                    timing.rounds[name].append(block.median)
+                    if block.warmup and block.warmup[0] and block.median:
+                        wake[name].append(block.warmup[0] / block.median - 1)
+                n_rounds = len(timing.rounds[self.base])
+                elapsed = s.timer() - start
+                self.progress("timing", min(elapsed / s.budget, 1.0) if s.budget else 1.0)
+                live = {n: timing.rounds[n] for n in self.lanes}
+                complete = all(sum(r is not None for r in rounds) >= s.min_rounds for rounds in live.values())
+                if complete and _ratios_within(live, self.base, s.rel_ci, n_rounds):
+                    timing.reached = True
+                    break
+                if complete and elapsed >= s.budget:
+                    break
+                if n_rounds > 50 * s.min_rounds and not complete:
+                    break
+        timing.waited = sum(w.seconds for w in waits)
+        timing.not_quiet = tuple(sorted({t for w in waits for t in w.running}))
+        timing.measured = all(w.measured for w in waits)
+        timing.wake_up = {n: statistics.median(v) for n, v in wake.items() if v}
+        timing.back_to_back = {n: r for n, r in timing.back_to_back.items() if r and n in self.lanes}
+        return timing
+
+    # -- phase 4 -------------------------------------------------------------------------------
+    def finish(self, reached: bool, diagnose: bool) -> tuple[dict[str, Measurement], list[Finding]]:
+        if self.workers is None and self.s.environment:
+            from ._environment import collect
+
+            self.environment = collect()
+        env = self.environment if self.workers is None else None
+        measurements: dict[str, Measurement] = {}
+        extra: list[Finding] = []
+        for i, name in enumerate(list(self.lanes)):
+            self.progress(f"diagnosing: {name}" if diagnose else f"finishing: {name}", i / len(self.lanes))
+            done = self._step(name, lambda lane: lane.finish(target_reached=reached, count_flops=self.s.count_flops,
+                                                             environment=env, diagnose=diagnose))
+            if done is not None:
+                measurements[name], own = done
+                extra += own
+        if not self.s.environment:
+            measurements = {n: dataclasses.replace(m, environment={}) for n, m in measurements.items()}
+        return measurements, extra
+
+
+def _block_plan(cal: Calibration) -> tuple[int, int]:
+    """(samples per block, discarded warm-up samples) for a candidate whose samples take ``cal``."""
+    seconds = max(cal.sample_seconds, 1e-9)
+    samples = max(MIN_BLOCK_SAMPLES, round(BLOCK_SECONDS / seconds))
+    samples = max(1, min(samples, MAX_BLOCK_SAMPLES, math.floor(MAX_BLOCK_SECONDS / seconds)))
+    warmup = min(max(1, math.ceil(WARMUP_SECONDS / seconds)), samples) if seconds < WARMUP_BELOW else 0
+    return samples, warmup
 
 
 def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: float, n_rounds: int) -> bool:
@@ -365,27 +463,22 @@ def _peaks() -> dict[str, float]:
     return {"float32": p.float32_flops, "float64": p.float64_flops}
 
 
-def _environment() -> dict[str, Any]:
-    from ._environment import collect
-
-    return collect()
-
-
 # Achieved FLOP/s above this multiple of the measured GEMM peak cannot be real work.
 IMPLAUSIBLE_MARGIN = 1.5
 
 
-def _work_findings(cands: dict[str, Candidate], ms: dict[str, Measurement], flops: dict[str, float | None],
-                   base: str, peaks: dict[str, float]) -> list[Finding]:
+def _work_findings(infos: dict[str, LaneInfo], ms: dict[str, Measurement], base: str,
+                   peaks: dict[str, float]) -> list[Finding]:
     out = []
+    flops = {n: m.flops for n, m in ms.items()}
     group_work: dict[str, float] = {}
-    for name, c in cands.items():
+    for name, m in ms.items():
         if flops[name]:
-            group_work[c.group] = max(group_work.get(c.group, 0.0), flops[name])
+            group = infos[name].group
+            group_work[group] = max(group_work.get(group, 0.0), flops[name] or 0.0)
     base_flops = flops.get(base)
-    for name, c in cands.items():
-        m = ms[name]
-        work = flops[name] or group_work.get(c.group)
+    for name, m in ms.items():
+        work = flops[name] or group_work.get(infos[name].group)
         peak = peaks.get(m.precision)
         if work and peak and m.median < work / (peak * IMPLAUSIBLE_MARGIN):
             out.append(Finding(
@@ -397,10 +490,11 @@ def _work_findings(cands: dict[str, Candidate], ms: dict[str, Measurement], flop
                 fix="check that the call computes and returns the result (not a lambda, not a jitted "
                 "function returning None) and that the result is waited for",
             ))
-        if name != base and flops[name] and base_flops and abs(flops[name] / base_flops - 1) > 0.10:
+        own = flops[name]
+        if name != base and own and base_flops and abs(own / base_flops - 1) > 0.10:
             out.append(Finding(
-                "LB304", f"different work: {flops[name] / 1e9:,.3g} GFLOP per call, "
-                f"{base} does {base_flops / 1e9:,.3g} ({flops[name] / base_flops:.2f}x)",
+                "LB304", f"different work: {own / 1e9:,.3g} GFLOP per call, "
+                f"{base} does {base_flops / 1e9:,.3g} ({own / base_flops:.2f}x)",
                 Severity.WARNING, subject=name,
                 evidence="FLOP counts per call differ by more than 10%",
                 cost="a time ratio between different amounts of work says little about the frameworks",
@@ -408,3 +502,59 @@ def _work_findings(cands: dict[str, Candidate], ms: dict[str, Measurement], flop
                 "(e.g. x @ y with distinct operands for every framework)",
             ))
     return out
+
+
+def _interference_finding(c: Comparison) -> Finding | None:
+    """LB305: in one process, candidates timed back to back slow each other (measured, both ways)."""
+    iso = c.isolation
+    if iso is None or iso.mode != IN_PROCESS:
+        return None
+    shifts = {}
+    for name in c.names:
+        if name == c.baseline:
+            continue
+        b2b = c.back_to_back_ratio(name)
+        if b2b is None:
+            continue
+        quiet = c.ratio(name)
+        shift = b2b.estimate / quiet.estimate - 1
+        if abs(shift) > DISTORTION_SHOWN and not b2b.contains(quiet.estimate):
+            shifts[name] = (b2b, quiet, shift)
+    if not shifts:
+        return None
+    worst = max(shifts, key=lambda n: abs(shifts[n][2]))
+    b2b, quiet, shift = shifts[worst]
+    times = []
+    for name in c.names:
+        loose = [t for t in iso.back_to_back.get(name, ()) if t is not None]
+        if loose:
+            steady = c.measurements[name].median
+            times.append(f"{name} {fmt_time(statistics.median(loose))} / {fmt_time(steady)}")
+    spinners = sorted(((s, n) for n, s in iso.spin.items() if s > 0.002), reverse=True)
+    evidence = [f"{worst}: {b2b.estimate:.3g}x {c.baseline} back to back "
+                f"({b2b.lower:.3g}-{b2b.upper:.3g}), {quiet.estimate:.3g}x with quiet gaps "
+                f"({quiet.lower:.3g}-{quiet.upper:.3g})"]
+    evidence += [f"{n}: {b.estimate:.3g}x back to back, {q.estimate:.3g}x with quiet gaps"
+                 for n, (b, q, _) in shifts.items() if n != worst]
+    if times:
+        evidence.append("per call, back to back / with quiet gaps: " + "; ".join(times))
+    if spinners:
+        evidence.append("helper threads still running after the calls returned: "
+                        + ", ".join(f"{n} {fmt_time(s)}" for s, n in spinners))
+    if iso.pools:
+        evidence.append("thread pools in this process: " + ", ".join(iso.pools))
+    return Finding(
+        "LB305",
+        f"candidates slow each other down in one process: back to back, {worst} reads "
+        f"{b2b.estimate:.3g}x {c.baseline} instead of {quiet.estimate:.3g}x ({shift:+.0%})",
+        Severity.WARNING,
+        evidence="\n".join(evidence),
+        cost="timed one right after another in one process (as plain interleaving, or %timeit of one framework "
+        "after another, does), the ratios are off by up to " + f"{max(abs(v[2]) for v in shifts.values()):.0%}",
+        fix="the table's ratios were timed with quiet gaps (levelbench waits for the helper threads before each "
+        "block). To time each candidate in a process of its own, give builders and isolate=True:\n"
+        "levelbench.compare({'numpy': 'bench.py:numpy_dot', 'jax': 'bench.py:jax_dot'}, isolate=True)\n"
+        "# or a Workload: levelbench run --workload bench.py:MY_WORKLOAD",
+        data={"back_to_back": {n: v[0].to_dict() for n, v in shifts.items()},
+              "quiet": {n: v[1].to_dict() for n, v in shifts.items()}},
+    )

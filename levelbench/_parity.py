@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -34,18 +35,18 @@ def _device_kind(device: str) -> str:
     return device.split(":")[0].split(",")[0].lower()
 
 
-def input_mismatches(candidates: dict[str, tuple[tuple, dict]], baseline: str) -> list[str]:
+def mismatches_of_leaves(candidates: dict[str, list[ArrayLeaf]], baseline: str) -> list[str]:
     """Every way a candidate's array inputs differ from the baseline's, one sentence each.
 
     Array arguments are matched in order (the i-th array of one candidate against the i-th of
-    the other), since frameworks nest arguments differently.
+    the other), since frameworks nest arguments differently. The leaves come from `array_leaves`,
+    in whatever process each candidate lives.
     """
-    ref = array_leaves(candidates[baseline])
+    ref = candidates[baseline]
     problems = []
-    for name, inputs in candidates.items():
+    for name, mine in candidates.items():
         if name == baseline:
             continue
-        mine = array_leaves(inputs)
         if len(mine) != len(ref):
             problems.append(f"{name}: takes {len(mine)} array argument(s), {baseline} takes {len(ref)}")
         for i, (a, b) in enumerate(zip(mine, ref)):
@@ -92,8 +93,9 @@ def to_numpy_leaves(tree: Any) -> list[tuple[str, Any]]:
     return out
 
 
-def compare_outputs(name: str, out: Any, ref_name: str, ref: Any, rtol: float | None, atol: float) -> Agreement:
-    mine, theirs = to_numpy_leaves(out), to_numpy_leaves(ref)
+def compare_leaves(name: str, mine: Sequence[tuple[str, Any]], ref_name: str, theirs: Sequence[tuple[str, Any]],
+                   rtol: float | None, atol: float) -> Agreement:
+    """How far ``mine`` is from ``theirs``: outputs as `to_numpy_leaves` gives them, from any process."""
     if len(mine) != len(theirs):
         return Agreement(name, ref_name, False, np.inf, np.inf, "",
                          f"{name} returns {len(mine)} output(s), {ref_name} returns {len(theirs)}")

@@ -40,6 +40,11 @@ def render_comparison(c: Any) -> Any:
             f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else "-",
         )
     parts: list[Any] = [t]
+    how = isolation_line(c)
+    if how:
+        parts.append(Text(how, style="dim"))
+    for name, reason in c.failed.items():
+        parts.append(Text(f"failed {name}: {reason}", style="red"))
     for name, reason in c.skipped.items():
         parts.append(Text(f"skipped {name}: {reason}", style="dim"))
     if not c.target_reached:
@@ -55,3 +60,27 @@ def render_comparison(c: Any) -> Any:
         parts.append(Text(""))
         parts.extend(render_findings(unowned))
     return Group(*parts)
+
+
+def isolation_line(c: Any) -> str:
+    """One line saying how the candidates were kept apart: where they ran, what was waited for."""
+    iso = c.isolation
+    if iso is None or len(c.measurements) < 2:
+        return ""
+    rounds = len(next(iter(c.rounds.values()), ()))
+    if iso.mode == "workers":
+        per = {"framework": "one per framework", "candidate": "one per candidate"}.get(iso.grouping, "")
+        where = f"timed in {iso.n_workers} worker process{'es' if iso.n_workers != 1 else ''}" + (f" ({per})" if per else "")
+    else:
+        where = "timed in this process"
+    text = f"{where}, interleaved in {rounds} rounds"
+    if not iso.measured:
+        return text + "; between blocks a fixed pause (thread states cannot be read here)"
+    spinning = {n: s for n, s in iso.spin.items() if s > 0.002}
+    if spinning:
+        name = max(spinning, key=spinning.__getitem__)
+        text += (f"; before each block, waited for helper threads to stop (longest after {name}: "
+                 f"{fmt_time(spinning[name])})")
+    if iso.not_quiet:
+        text += f"; threads that never stopped: {', '.join(iso.not_quiet[:3])}"
+    return text

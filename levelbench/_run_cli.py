@@ -40,7 +40,10 @@ class _RunCommand(click.Command):
               help="Seconds of interleaved timing per workload.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=1800.0, show_default=True,
               help="Seconds before a workload's worker is stopped and reported as timed out.")
-@click.option("--in-process", is_flag=True, help="Run workloads in this process (for debugging).")
+@click.option("--isolation", type=click.Choice(["framework", "candidate"]), default="framework", show_default=True,
+              help="Worker processes for the candidates: one per framework, or one per candidate.")
+@click.option("--in-process", is_flag=True,
+              help="Run every candidate in this process (for debugging; frameworks' thread pools then share it).")
 @click.option("--diagnose/--no-diagnose", default=True, show_default=True,
               help="Run levelbench.explain on each JAX candidate and show its findings beside the numbers.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True),
@@ -50,8 +53,13 @@ class _RunCommand(click.Command):
 @click.option("--no-save", is_flag=True, help="Do not record this run in the results database.")
 @click.pass_context
 def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budget: float, timeout: float,
-                in_process: bool, diagnose: bool, json_path: str | None, db: str | None, no_save: bool) -> None:
+                isolation: str, in_process: bool, diagnose: bool, json_path: str | None, db: str | None,
+                no_save: bool) -> None:
     """Run workloads: candidates checked equal, then timed interleaved; one table per workload.
+
+    Each framework's candidates run in a worker process of their own, so no framework's thread
+    pools slow another's; this process hands out the turns, one block of samples at a time, and
+    waits before each block until no helper thread of any worker runs.
 
     \b
     Examples:
@@ -67,7 +75,7 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
         chosen = [load(w) for w in (workloads or ("matmul", "gru"))]
         specs = [w if ":" in w else chosen[i].name for i, w in enumerate(workloads or ("matmul", "gru"))]
         overrides = _parse_overrides(ctx.args)
-        jobs = _jobs(chosen, specs, overrides, full, budget, diagnose)
+        jobs = _jobs(chosen, specs, overrides, full, budget, diagnose, isolation)
     except (LookupError, ValueError) as e:
         raise click.UsageError(str(e.args[0] if e.args else e)) from None
 
@@ -125,7 +133,7 @@ def _parse_overrides(args: list[str]) -> dict[str, list[str]]:
 
 
 def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]], full: bool,
-          budget: float, diagnose: bool = True) -> list[Job]:
+          budget: float, diagnose: bool = True, isolation: str = "framework") -> list[Job]:
     known = {p.name for w in workloads for p in w.all_params}
     unknown = sorted(set(overrides) - known)
     if unknown:
@@ -137,7 +145,7 @@ def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]
         axes = {name: [w.param(name).parse(v) for v in values]
                 for name, values in overrides.items() if name in {p.name for p in w.all_params}}
         for combo in itertools.product(*axes.values()):
-            jobs.append(Job(spec, {**base, **dict(zip(axes, combo))}, budget, diagnose))
+            jobs.append(Job(spec, {**base, **dict(zip(axes, combo))}, budget, diagnose, isolation))
     return jobs
 
 

@@ -1,26 +1,19 @@
-"""Run workloads, each in its own worker process by default.
+"""Run workloads: candidates in worker processes, their samples interleaved from this one.
 
-A worker gets its spec as JSON and sends its result back as JSON, so a crash, a hang or running
-out of memory in one workload becomes a failed result with the reason, and the run goes on.
+Each workload's candidates are built and timed in worker processes (`levelbench._workers`), one
+per framework by default, so no framework's thread pools share a process with another's; this
+process interleaves their blocks of samples. A crash, a hang or running out of memory becomes a
+failed result with the reason, and the run goes on.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
-import subprocess
-import sys
-import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._compare import Comparison
-from ._findings import Finding, Severity
-
-PROGRESS_PREFIX = "\x1elevelbench-progress "
+from ._comparison import Comparison
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +50,7 @@ class Job:
     params: dict[str, Any]
     budget: float
     diagnose: bool = True  # run levelbench.explain on each JAX candidate and attach its findings
+    isolation: str = "framework"  # worker processes: one per "framework" or per "candidate"
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -65,56 +59,76 @@ class Job:
 Progress = Callable[[Job, str, float], None]
 
 
-def run_job(job: Job, progress: Callable[[str, float], None] | None = None) -> WorkloadResult:
-    """Run one job in this process."""
-    from . import compare
+def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
+            timeout: float | None = None) -> WorkloadResult:
+    """Run one job: its candidates built and timed in worker processes, driven from this one.
+
+    A candidate whose worker crashes is reported as failed and the others go on; a worker that
+    hangs past ``timeout`` seconds (for the whole job) stops the job as ``timeout``.
+    """
+    from ._compare import run_comparison
+    from ._parity import ComparisonError
+    from ._workers import DeadlineExceeded, WorkerError, Workers
+    from .workloads import load
+
+    started = time.perf_counter()
+
+    def ended(status: str, error: str) -> WorkloadResult:
+        return WorkloadResult(job.workload, job.params, status, error=error, duration=time.perf_counter() - started)
+
+    workload = load(job.workload)
+    settings = _settings(workload, job.budget)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        with Workers(deadline) as workers:
+            lanes, skipped = workers.workload(job.workload, job.params, settings.options(), job.isolation, progress)
+            if not lanes:
+                return ended("failed", "the workload built no candidates" +
+                             (f" (skipped: {', '.join(skipped)})" if skipped else ""))
+            base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
+            comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
+                                        progress=progress, workers=workers, grouping=job.isolation,
+                                        diagnose=job.diagnose, skipped=skipped)
+    except ComparisonError as e:
+        return ended("failed", str(e))
+    except DeadlineExceeded:
+        return ended("timeout", f"no result after {timeout:g} s (--timeout); the worker was stopped")
+    except WorkerError as e:
+        return ended("failed", str(e))
+    return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
+
+
+def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None) -> WorkloadResult:
+    """Run one job with every candidate in this process (``--in-process``, for debugging)."""
+    from ._compare import run_comparison
+    from ._lanes import LocalLane
     from ._parity import ComparisonError
     from .workloads import Skipped, load
 
     started = time.perf_counter()
+    workload = load(job.workload)
+    settings = _settings(workload, job.budget)
+    cands = workload.candidates(**job.params)
+    skipped = {n: c.reason for n, c in cands.items() if isinstance(c, Skipped)}
+    lanes = {n: LocalLane(n, c, settings.options()) for n, c in cands.items() if not isinstance(c, Skipped)}
+    base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
     try:
-        workload = load(job.workload)
-        cands = workload.candidates(**job.params)
-        skipped = {n: c.reason for n, c in cands.items() if isinstance(c, Skipped)}
-        real = {n: c for n, c in cands.items() if not isinstance(c, Skipped)}
-        comparison = compare(real, baseline=workload.baseline if workload.baseline in real else None,
-                             budget=job.budget, title=workload.name, params=job.params, progress=progress,
-                             **workload.compare_options)
+        comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
+                                    progress=progress, diagnose=job.diagnose, skipped=skipped)
     except ComparisonError as e:
         return WorkloadResult(job.workload, job.params, "failed", error=f"{e}", duration=time.perf_counter() - started)
-    comparison = dataclasses.replace(comparison, skipped=skipped)
-    if job.diagnose:
-        comparison = diagnose(comparison, real, progress)
     return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
 
 
-# What `levelbench run` asks of the dynamic doctor: the cheap probes, plus the two that explain
-# the seed GRU question (an unrolled Python loop under jit, op-by-op dispatch without it).
-RUN_PROBES = ("config", "dead", "precision", "transfers", "retrace", "unrolled", "dispatch")
+def _settings(workload: Any, budget: float) -> Any:
+    from ._compare import Settings
 
-
-def diagnose(comparison: Comparison, candidates: dict[str, Any],
-             progress: Callable[[str, float], None] | None = None) -> Comparison:
-    """Attach `levelbench.explain`'s warnings for each JAX candidate to the comparison's findings."""
-    from . import explain
-
-    jax_names = [n for n, m in comparison.measurements.items() if m.framework == "jax"]
-    found = list(comparison.findings)
-    for i, name in enumerate(jax_names):
-        if progress:
-            progress(f"diagnosing: {name}", i / len(jax_names))
-        c = candidates[name]
-        try:
-            d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=comparison.measurements[name], budget=0.5,
-                        label=name, **c.kwargs)
-        except Exception as e:  # a diagnosis is extra information: it never fails the workload
-            found.append(Finding("LB299", f"levelbench.explain could not diagnose this candidate: {type(e).__name__}",
-                                 Severity.INFO, evidence=str(e)[:300], subject=name))
-            continue
-        own = {f.code for f in comparison.measurements[name].findings}
-        found += [dataclasses.replace(f, subject=name) for f in d.findings
-                  if f.severity >= Severity.WARNING and f.code not in own]
-    return dataclasses.replace(comparison, findings=tuple(found))
+    known = {f.name for f in dataclasses.fields(Settings)}
+    unknown = sorted(set(workload.compare_options) - known)
+    if unknown:
+        raise ValueError(f"workload {workload.name!r}: compare_options {unknown} are not compare settings; "
+                         f"expected some of {sorted(known - {'timer'})}")
+    return Settings(**{**workload.compare_options, "budget": budget})
 
 
 def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None = None,
@@ -123,95 +137,15 @@ def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None
     ``interrupted``, and iteration ends (the results already yielded are the caller's)."""
     for job in jobs:
         report = (lambda stage, fraction, job=job: progress(job, stage, fraction)) if progress else None
-        if in_process:
-            try:
-                yield run_job(job, report)
-            except KeyboardInterrupt:
-                yield WorkloadResult(job.workload, job.params, "interrupted", error="interrupted (Ctrl-C)")
-                return
-            except Exception as e:  # --in-process is for debugging: report, and keep going
-                yield WorkloadResult(job.workload, job.params, "failed", error=f"{type(e).__name__}: {e}")
-            continue
-        result = _run_in_worker(job, timeout, report)
-        yield result
-        if result.status == "interrupted":
-            return
-
-
-def _run_in_worker(job: Job, timeout: float | None, report: Callable[[str, float], None] | None) -> WorkloadResult:
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="levelbench-") as tmp:
-        out_path = os.path.join(tmp, "result.json")
-        spec = json.dumps({"job": job.to_dict(), "out": out_path})
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "levelbench._worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            start_new_session=True,  # Ctrl-C reaches us only: we stop the worker ourselves
-        )
-        tail: list[str] = []
-        reader = threading.Thread(target=_read_stderr, args=(proc, tail, report), daemon=True)
-        reader.start()
         try:
-            assert proc.stdin is not None
-            proc.stdin.write(spec)
-            proc.stdin.close()
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _stop(proc)
-            return WorkloadResult(job.workload, job.params, "timeout",
-                                  error=f"no result after {timeout:g} s (--timeout); the worker was stopped",
-                                  duration=time.perf_counter() - started)
+            if in_process:
+                result = run_job_here(job, report)
+            else:
+                result = run_job(job, report, timeout)
         except KeyboardInterrupt:
-            _stop(proc)
-            return WorkloadResult(job.workload, job.params, "interrupted", error="interrupted (Ctrl-C)",
-                                  duration=time.perf_counter() - started)
-        reader.join(timeout=5)
-        elapsed = time.perf_counter() - started
-        try:
-            with open(out_path) as f:
-                return WorkloadResult.from_dict(json.load(f))
-        except (OSError, ValueError):
-            return WorkloadResult(job.workload, job.params, "failed", error=_death(proc.returncode, tail),
-                                  duration=elapsed)
-
-
-def _read_stderr(proc: subprocess.Popen, tail: list[str], report: Callable[[str, float], None] | None) -> None:
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        if line.startswith(PROGRESS_PREFIX):
-            if report:
-                stage, _, fraction = line[len(PROGRESS_PREFIX):].rstrip("\n").rpartition(" ")
-                try:
-                    report(stage, float(fraction))
-                except ValueError:
-                    pass
+            yield WorkloadResult(job.workload, job.params, "interrupted", error="interrupted (Ctrl-C)")
+            return
+        except Exception as e:  # a bug or a broken workload: report it, and keep going
+            yield WorkloadResult(job.workload, job.params, "failed", error=f"{type(e).__name__}: {e}")
             continue
-        tail.append(line.rstrip("\n"))
-        del tail[:-40]
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    import signal
-
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=5)
-    except (ProcessLookupError, subprocess.TimeoutExpired):
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
-
-
-def _death(returncode: int | None, tail: list[str]) -> str:
-    if returncode is not None and returncode < 0:
-        import signal
-
-        name = signal.Signals(-returncode).name
-        why = "killed by the kernel (out of memory?)" if name == "SIGKILL" else f"died with {name}"
-        reason = f"the worker {why}"
-    else:
-        reason = f"the worker exited with code {returncode}"
-    last = [line for line in tail if line.strip()][-8:]
-    return reason + (":\n" + "\n".join(last) if last else "")
+        yield result

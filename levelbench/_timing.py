@@ -63,15 +63,21 @@ class Options:
 
 
 @contextmanager
-def _gc_off() -> Iterator[None]:
+def gc_paused(collect: bool = False) -> Iterator[None]:
+    """No garbage collection inside the block (``collect``: a full collection first)."""
     was_enabled = gc.isenabled()
-    gc.collect()
+    if collect:
+        gc.collect()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _gc_off() -> Any:
+    return gc_paused(collect=True)
 
 
 _floor_cache: dict[str, float | None] = {}
@@ -115,6 +121,7 @@ class Prepared:
         self.block_overhead: float | None = None
         self.unblocked_call: float | None = None
         self.number = options.number or 0
+        self.sample_seconds = self.first_call  # replaced by calibration's last sample
 
     def calibrate(self) -> None:
         """Warm up: measure the wait overhead and choose calls-per-sample (after the first call)."""
@@ -123,7 +130,11 @@ class Prepared:
             self.unblocked_call = self._unblocked_call()
         else:
             self.block_overhead = 0.0
-        self.number = self.options.number or self._calibrate()
+        if self.options.number:
+            self.number = self.options.number
+            self.sample_seconds = self._time_calls(self.number)
+        else:
+            self.number = self._calibrate()
 
     # -- one call, one sample ------------------------------------------------------------------
     def _call(self) -> Any:
@@ -139,7 +150,8 @@ class Prepared:
             call()
         return timer() - t0
 
-    def sample(self) -> float | None:
+    def sample(self, keep: bool = True) -> float | None:
+        """One sample's per-call time, kept in ``samples`` unless ``keep`` is False (a warm-up)."""
         with jax_adapter.watch() as log:
             elapsed = self._time_calls(self.number)
         self.sampling_time += elapsed
@@ -148,7 +160,8 @@ class Prepared:
             self.discarded += 1
             return None
         per_call = elapsed / self.number
-        self.samples.append(per_call)
+        if keep:
+            self.samples.append(per_call)
         return per_call
 
     # -- set-up --------------------------------------------------------------------------------
@@ -158,6 +171,7 @@ class Prepared:
         number = 1
         for _ in range(40):
             elapsed = self._time_calls(number)
+            self.sample_seconds = elapsed
             if elapsed >= target:
                 return number
             if elapsed <= 0:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._compare import Comparison
+from .._comparison import Comparison
 from .._stats import Interval
 from .._timing import fmt_time
 

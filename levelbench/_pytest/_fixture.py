@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .._compare import Comparison
+from .._comparison import Comparison
 from .._measurement import Measurement
 from ._assertions import CheckedComparison
 

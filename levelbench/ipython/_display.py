@@ -67,7 +67,7 @@ def show(shell: Any, renderable: Any, width: int = 110) -> None:
 
 def register_formatters(shell: Any) -> None:
     """``Out[...]`` of a result returned by ``-o`` is one line, not a dataclass dump."""
-    from .._compare import Comparison
+    from .._comparison import Comparison
     from .._measurement import Measurement
     from ._cold import ColdCall
 

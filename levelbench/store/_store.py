@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .._compare import Comparison
+from .._comparison import Comparison
 from .._measurement import Measurement
 from . import _schema
 from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key

@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._compare import Candidate
+from .._candidate import Candidate
 
 
 @dataclasses.dataclass(frozen=True)

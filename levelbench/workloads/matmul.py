@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._compare import Candidate
+from .._candidate import Candidate
 from ._base import Param, Workload
 
 

@@ -1,0 +1,136 @@
+"""Candidates that slow each other down the way thread pools do, for the isolation tests.
+
+``spinner``'s call returns at once but leaves a helper thread burning a core for ``spin_ms``
+afterwards (as OpenBLAS's threads spin ~0.1 s after each call); ``victim`` hashes two buffers on
+two threads at once, so it needs both cores of a 2-core machine. Timed right after a spinner
+block, a victim call gets one core and takes about twice as long. hashlib releases the GIL for
+large buffers, so the threads really run in parallel.
+
+Each function here also works as a builder (``compare({"v": "interference.py:victim"}, isolate=True)``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+import levelbench
+from levelbench.workloads import Param, Workload
+
+CHUNK = bytes(1 << 20)
+
+
+def _hash(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def victim(mb: int = 4) -> levelbench.Candidate:
+    pool = ThreadPoolExecutor(2)
+    data = bytes(mb << 20)
+    x = np.zeros(4)
+
+    def hash_on_two_threads(x):
+        list(pool.map(_hash, [data, data]))
+        return x + 1
+
+    return levelbench.Candidate(hash_on_two_threads, (x,))
+
+
+def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
+    until = [0.0]
+    wake = threading.Event()
+
+    def helper() -> None:
+        while True:
+            wake.wait()
+            wake.clear()
+            while time.perf_counter() < until[0]:
+                hashlib.sha256(CHUNK).digest()
+
+    threading.Thread(target=helper, daemon=True).start()
+    x = np.zeros(4)
+
+    def returns_then_spins(x):
+        hashlib.sha256(CHUNK).digest()
+        until[0] = time.perf_counter() + spin_ms / 1e3
+        wake.set()
+        return x + 1
+
+    return levelbench.Candidate(returns_then_spins, (x,))
+
+
+def _pair(spin_ms: float, mb: int, seed: int):
+    return {"victim": victim(mb), "spinner": spinner(spin_ms)}
+
+
+PAIR = Workload("interfering pair", "a candidate whose threads keep spinning, and one that needs both cores",
+                _pair, params=[Param("spin_ms", 60.0, float, "spin after each call"),
+                               Param("mb", 4, int, "MB hashed per thread")], baseline="victim")
+
+
+# -- builders for the worker-protocol tests ---------------------------------------------------
+def logged(name: str, log: str, ms: float = 2.0) -> levelbench.Candidate:
+    """Sleeps ``ms`` per call and appends "name start end pid" to ``log``: who ran when, and where."""
+    x = np.zeros(3)
+
+    def f(x):
+        start = time.monotonic()
+        time.sleep(ms / 1e3)
+        with open(log, "a") as out:
+            out.write(f"{name} {start} {time.monotonic()} {os.getpid()}\n")
+        return x + 1
+
+    return levelbench.Candidate(f, (x,))
+
+
+def plus_one(ms: float = 1.0):
+    x = np.zeros(3)
+
+    def f(x):
+        time.sleep(ms / 1e3)
+        return x + 1
+
+    return f, (x,)
+
+
+def plus_two():
+    x = np.zeros(3)
+    return (lambda x: x + 2), (x,)
+
+
+def dies_after(calls: int = 40, code: int = 7):
+    """A candidate whose process exits with ``code`` at call number ``calls`` (a crash mid-round)."""
+    x = np.zeros(3)
+    count = [0]
+
+    def f(x):
+        count[0] += 1
+        if count[0] >= calls:
+            os._exit(code)
+        time.sleep(0.001)
+        return x + 1
+
+    return f, (x,)
+
+
+def hangs_after(calls: int = 40):
+    x = np.zeros(3)
+    count = [0]
+
+    def f(x):
+        count[0] += 1
+        if count[0] >= calls:
+            time.sleep(3600)
+        time.sleep(0.001)
+        return x + 1
+
+    return f, (x,)
+
+
+def not_a_candidate():
+    return 42
