@@ -11,7 +11,9 @@ levelbench.nn's GRU kernel. Prints:
 3. the same three in one process with a quiet gap before each candidate's turn (wait until no
    helper thread runs, then discard one warm-up call): what levelbench does;
 4. what a pause costs: each library alone, calls right after a 0.5 s pause against the same
-   calls without one (paired, in one process), by position after the pause.
+   calls without one (paired, in one process), by position after the pause;
+5. whether levelbench.nn's GRU kernel slows what runs after it: torch.nn.GRU right after it, in
+   one process, against each alone.
 
     python benchmarks/thread_pools.py [--n 1000] [--seconds 5]
 """
@@ -62,6 +64,17 @@ def build(name: str, n: int) -> Callable[[], Any]:
         xs = jnp.asarray(rng.standard_normal((50, 8, 6)).astype(np.float32))
         f = jax.jit(gru.apply)
         return lambda: jax.block_until_ready(f(params, xs))
+    if name == "torch-gru":
+        import torch
+
+        model = torch.nn.GRU(6, 200, 2).eval()
+        xs = torch.from_numpy(rng.standard_normal((50, 8, 6)).astype(np.float32))
+
+        def forward() -> Any:
+            with torch.inference_mode():
+                return model(xs)
+
+        return forward
     raise ValueError(name)
 
 
@@ -114,14 +127,14 @@ def spin_after_return(n: int) -> None:
     print("   pools (threadpoolctl, /proc):", "; ".join(pools()))
 
 
-def back_to_back(n: int, seconds: float, quiet: bool) -> dict[str, float]:
-    """In this process: the three candidates round-robin, one call each (or after a quiet gap)."""
+def back_to_back(n: int, seconds: float, quiet: bool, names: tuple[str, ...] = NAMES) -> dict[str, float]:
+    """In this process: the candidates round-robin, one call each (or after a quiet gap)."""
     from levelbench._threads import wait_until_quiet
 
-    calls = {k: build(k, n) for k in NAMES}
+    calls = {k: build(k, n) for k in names}
     for c in calls.values():
         c(), c()
-    times: dict[str, list[float]] = {k: [] for k in NAMES}
+    times: dict[str, list[float]] = {k: [] for k in names}
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         for k, c in calls.items():
@@ -179,6 +192,8 @@ def main() -> None:
             print(json.dumps(alone(sys.argv[4], n, seconds)))
         elif step == "_pause":
             print(json.dumps(after_pause(sys.argv[4], n, seconds)))
+        elif step == "_gru":
+            print(json.dumps(back_to_back(n, seconds, quiet=False, names=("levelbench-gru", "torch-gru"))))
         else:
             print(json.dumps(back_to_back(n, seconds, quiet=step == "_quiet")))
         return
@@ -207,6 +222,13 @@ def main() -> None:
     for k in NAMES:
         base, rel = child(["_pause", str(n), s, k])
         print(f"   {k:8} steady {base * 1e3:7.2f} ms: " + " ".join(f"{r * 100:+4.0f}%" for r in rel))
+
+    print("\n5. torch.nn.GRU (2 layers, hidden 200, seq 50, batch 8) right after levelbench.nn's GRU kernel")
+    alone_gru = {k: child(["_alone", str(n), s, k]) for k in ("levelbench-gru", "torch-gru")}
+    pair = child(["_gru", str(n), s])
+    for k in ("levelbench-gru", "torch-gru"):
+        print(f"   {k:15} alone {alone_gru[k] * 1e3:6.2f} ms, back to back {pair[k] * 1e3:6.2f} ms "
+              f"({(pair[k] / alone_gru[k] - 1) * 100:+.0f}%)")
 
 
 if __name__ == "__main__":

@@ -254,6 +254,30 @@ def test_lbcompare_refuses_different_inputs_unless_told_not_to_be_strict(user):
         user.run_line_magic("lbcompare", "--baseline c a=f(x) b=f(x)")
 
 
+INTERFERENCE = __import__("pathlib").Path(__file__).parent / "workloads" / "interference.py"
+
+
+def test_lbcompare_isolate_builds_each_candidate_in_a_worker_process(user):
+    c = user.run_line_magic("lbcompare", f"-o -q --isolate --budget 0.3 a={INTERFERENCE}:plus_one "
+                                         f"b={INTERFERENCE}:plus_one")
+    assert c.isolation.mode == "workers" and c.isolation.n_workers == 2
+    with pytest.raises(UsageError, match="--isolate: 'nope.py' does not exist"):
+        user.run_line_magic("lbcompare", f"--isolate a=nope.py:f b={INTERFERENCE}:plus_one")
+
+
+@pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
+def test_lbcompare_in_this_process_reports_candidates_slowing_each_other(user, capsys):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("interference_magic", INTERFERENCE)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    user.push({"victim": m.victim().fn, "spinner": m.spinner().fn, "z": np.zeros(4)})
+    c = user.run_line_magic("lbcompare", "-o --budget 3 v=victim(z) s=spinner(z)")
+    assert any(f.code == "LB305" for f in c.findings), str(c)
+    assert "LB305 candidates slow each other down" in flat(capsys.readouterr().out)
+
+
 def test_the_cell_form_of_lbcompare_reads_one_candidate_per_line(user):
     c = user.run_cell_magic("lbcompare", "-o -q --budget 0", "dot = np.dot(x, x)\nmm = np.matmul(x, x)\n")
     assert c.names == ["dot", "mm"]

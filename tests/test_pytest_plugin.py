@@ -72,6 +72,36 @@ def test_a_ratio_assertion_passes_and_a_slower_candidate_fails_with_the_table(su
     ])
 
 
+INTERFERENCE = __import__("pathlib").Path(__file__).parent / "workloads" / "interference.py"
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
+def test_the_fixture_reports_interference_and_isolates_builders(suite):
+    suite.makepyfile(test_pair=f"""
+import importlib.util
+
+spec = importlib.util.spec_from_file_location("pair", {str(INTERFERENCE)!r})
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+
+
+def test_in_process(levelbench):
+    c = levelbench.compare({{"victim": m.victim(), "spinner": m.spinner()}}, budget=3, peak=False)
+    assert any(f.code == "LB305" for f in c.findings)
+    assert c.ratio("spinner") < 0  # fails, to show the message
+
+
+def test_isolated(levelbench):
+    c = levelbench.compare({{"a": {str(INTERFERENCE)!r} + ":plus_one", "b": {str(INTERFERENCE)!r} + ":plus_one"}},
+                           isolate=True, budget=0.3, peak=False)
+    assert c.isolation.mode == "workers" and not [f for f in c.findings if f.code == "LB305"]
+""")
+    result = suite.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["E  * LB305 candidates slow each other down in one process*",
+                                 "test_pair.py::test_in_process: compare spinner/victim * findings LB305"])
+
+
 def test_results_are_recorded_in_the_store(suite):
     store_module = pytest.importorskip("levelbench.store")
     suite.makepyfile(test_record=WORKLOADS + """

@@ -123,7 +123,8 @@ def explain(op: str, left: Any, right: Any) -> list[str] | None:
         head = f"{ratio.name}/{ratio.baseline} time ratio {shown} {other!r} (compared by its CI's {side} bound)"
     ci = (f"{ratio.name} takes {i.estimate:.3g}x the time of {ratio.baseline}, "
           f"{i.confidence:.0%} CI {i.lower:.3g} .. {i.upper:.3g}")
-    return [head, ci, *table(ratio.comparison, ratio.baseline)]
+    warnings = [f"{f.code} {f.title}" for f in ratio.comparison.findings if f.code == "LB305"]
+    return [head, ci, *table(ratio.comparison, ratio.baseline), *warnings]
 
 
 def table(c: Comparison, baseline: str | None = None) -> list[str]:

@@ -72,7 +72,9 @@ class SessionResults:
                 ratios = [f"{n}/{res.baseline} {res.ratio(n).estimate:.3g} "
                           f"[{res.ratio(n).lower:.3g} .. {res.ratio(n).upper:.3g}] {res.verdict(n)}"
                           for n in res.names if n != res.baseline]
-                lines.append(f"{r.nodeid}: compare {', '.join(ratios) or res.baseline}")
+                own = sorted({f.code for f in res.findings if f.code.startswith("LB3")})
+                flags = f"  findings {' '.join(own)}" if own else ""
+                lines.append(f"{r.nodeid}: compare {', '.join(ratios) or res.baseline}{flags}")
             else:
                 flags = f"  findings {' '.join(sorted({f.code for f in res.findings}))}" if res.findings else ""
                 lines.append(f"{r.nodeid}: measure {res.label} median {fmt_time(res.median)} "

@@ -25,7 +25,7 @@ from ._statement import Call, StatementError, namespace, prepare_call
 
 _TIMEIT_OPTIONS = (o.NUMBER, o.REPEAT, o.QUIET, o.OUTPUT, o.BUDGET, o.CI)
 _TIME_OPTIONS = (o.QUIET, o.OUTPUT)
-_COMPARE_OPTIONS = (o.QUIET, o.OUTPUT, o.BUDGET, o.CI, o.BASELINE, o.NO_STRICT)
+_COMPARE_OPTIONS = (o.QUIET, o.OUTPUT, o.BUDGET, o.CI, o.BASELINE, o.NO_STRICT, o.ISOLATE)
 _MEASURE_PARAMETERS = frozenset({"label", "budget", "rel_ci", "target_sample_time", "min_samples", "max_samples",
                                  "number", "flops", "count_flops", "timer", "environment"})
 
@@ -117,16 +117,21 @@ class LevelbenchMagics(Magics):
           %%lbcompare [options]
           jax = f(x)
           torch = g(xt)
+          %lbcompare --isolate numpy=bench.py:numpy_dot jax=bench.py:jax_dot
 
         Inputs are checked alike (shape, dtype), outputs checked equal, then the candidates are
         timed interleaved; the table gives each one's cold start, steady median and ratio to the
-        baseline (the first, or --baseline) with its 95% CI and a verdict.
+        baseline (the first, or --baseline) with its 95% CI and a verdict. In this kernel the
+        frameworks share one process: levelbench waits for their helper threads before each
+        candidate's turn, and reports how far plain back-to-back timing would be off (LB305).
 
         Options:
           --baseline NAME  what the ratios are relative to (default: the first candidate)
           --budget S       seconds of interleaved sampling (default 5)
           --ci F           stop once every ratio's CI is within +-F (default 0.02)
           --no-strict      time candidates whose inputs or outputs differ, reporting it, instead of refusing
+          --isolate        each candidate is a builder, FILE.py:NAME or module:function returning (fn, args),
+                           built and timed in a worker process of its own
           -q               print nothing
           -o               return the `levelbench.Comparison`
         """
@@ -136,24 +141,35 @@ class LevelbenchMagics(Magics):
             pairs = split_candidates(text)
         except StatementError as e:
             raise UsageError(f"%lbcompare: {e}") from None
-        ns = namespace(self.shell.user_ns, local_ns, "")
-        from .._compare import Candidate, compare
+        from .._candidate import Builder, Candidate
+        from .._compare import compare
         from .._parity import ComparisonError
 
-        candidates = {}
-        for name, expr in pairs:
-            call = self._prepared(expr, ns, f"candidate {name!r}")
-            candidates[name] = Candidate(call.fn, call.args, call.kwargs, note=call.label)
+        candidates: dict[str, Candidate | Builder] = {}
+        if opts.get("isolate"):
+            candidates = {name: Builder(expr.strip()) for name, expr in pairs}
+        else:
+            ns = namespace(self.shell.user_ns, local_ns, "")
+            for name, expr in pairs:
+                call = self._prepared(expr, ns, f"candidate {name!r}")
+                candidates[name] = Candidate(call.fn, call.args, call.kwargs, note=call.label)
         baseline = opts.get("baseline")
         if baseline is not None and baseline not in candidates:
             raise UsageError(f"%lbcompare: --baseline {baseline} is not a candidate; the candidates are "
                              f"{', '.join(candidates)}")
         try:
             c = compare(candidates, baseline=baseline, strict=not opts.get("no_strict"),
-                        budget=opts.get("budget", o.DEFAULT_COMPARE_BUDGET), rel_ci=opts.get("rel_ci", 0.02))
+                        budget=opts.get("budget", o.DEFAULT_COMPARE_BUDGET), rel_ci=opts.get("rel_ci", 0.02),
+                        isolate=bool(opts.get("isolate")))
         except ComparisonError as e:
             raise UsageError(f"%lbcompare refused to compare: {e}\n(add --no-strict to time them anyway, "
                              "with the difference reported as a finding)") from None
+        except LookupError as e:  # a builder that names no file or function
+            raise UsageError(f"%lbcompare --isolate: {e}") from None
+        except RuntimeError as e:  # a builder that failed in its worker
+            if not opts.get("isolate"):
+                raise
+            raise UsageError(f"%lbcompare --isolate: {e}") from None
         if not opts.get("quiet"):
             show(self.shell, c, width=140)
         return c if opts.get("output") else None

@@ -85,6 +85,7 @@ BUDGET = Option("budget", long="budget", convert=seconds)
 CI = Option("rel_ci", long="ci", convert=fraction)
 BASELINE = Option("baseline", long="baseline", convert=name)
 NO_STRICT = Option("no_strict", long="no-strict")
+ISOLATE = Option("isolate", long="isolate")
 
 _TOKEN = re.compile(r"\S+")
 
