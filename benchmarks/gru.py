@@ -1,104 +1,84 @@
-"""levelbench.nn.GRU against torch.nn.GRU and flax.linen.RNN(GRUCell), side by side in one run.
+"""levelbench.nn.GRU against torch.nn.GRU and flax.linen.RNN(GRUCell), each in a process of its own.
 
-Every candidate is timed round-robin (one sample of each per round, order rotated), so slow
-drift on a shared machine hits all of them alike; each ratio is the median over rounds of
-``candidate / reference`` within the round, with a bootstrap 95% CI. Forward runs torch in
-``inference_mode()`` on an ``eval()`` module; forward+backward differentiates ``mean(out**2)``
-with respect to the parameters in all three. Compile time is jax's lower+compile of the jitted
-function at seq 25 and 1000.
+Every candidate is a builder in this file, run by ``levelbench.compare(..., isolate=True)``: each
+in its own worker process (no framework's thread pools beside another's), blocks of samples
+interleaved round-robin so that drift on a shared machine hits all alike, helper threads waited
+out before each block. Ratios are paired over rounds, with bootstrap 95% CIs. Forward runs torch
+in ``inference_mode()`` on an ``eval()`` module; forward+backward takes the gradient of
+``mean(out**2)`` with respect to the parameters in all three. levelbench loads torch's weights and
+is checked against torch's output (or loss) before timing; Flax has its own weights. Compile time
+is jax's lower+compile of the jitted function at seq 25 and 1000, in this process.
 
-    python benchmarks/gru.py              # seed sizes (batch 8) and batch 64, ~2-3 minutes
-    python benchmarks/gru.py --quick      # fewer rounds, seed sizes only
+    python benchmarks/gru.py              # seed sizes (batch 8) and batch 64, ~6 minutes
+    python benchmarks/gru.py --quick      # a shorter budget, seed sizes only
     python benchmarks/gru.py --kernels    # levelbench's recurrence kernels against each other
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import platform
 import time
-from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 SEQ, FEATURES, HIDDEN, LAYERS = 1000, 6, 200, 2
+HERE = os.path.abspath(__file__)
+KERNELS = {
+    "native, 2 threads": {"native": True, "threads": 2},
+    "native, 1 thread": {"native": True, "threads": 1},
+    "XLA loops": {},
+    "XLA loops, per-gate GEMMs": {"gemms": 3},
+    "XLA loops, unroll 4": {"unroll": 4},
+    "XLA scan, autodiff": {"custom_vjp": False},
+}
 
 
-@dataclasses.dataclass(frozen=True)
-class Timing:
-    """Seconds per call of each candidate, one sample per round, rounds aligned across candidates."""
-
-    samples: dict[str, list[float]]
-
-    def median(self, name: str) -> float:
-        return float(np.median(self.samples[name]))
-
-    def ratio(self, name: str, reference: str, seed: int = 0) -> tuple[float, float, float]:
-        """Median of per-round ratios and its bootstrap 95% CI."""
-        ratios = np.asarray(self.samples[name]) / np.asarray(self.samples[reference])
-        rng = np.random.default_rng(seed)
-        boot = np.median(rng.choice(ratios, (2000, ratios.size)), axis=1)
-        return float(np.median(ratios)), float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))
-
-    def spread(self, name: str) -> float:
-        q1, q3 = np.quantile(self.samples[name], [0.25, 0.75])
-        return float((q3 - q1) / self.median(name))
-
-
-def interleave(candidates: dict[str, Callable[[], object]], rounds: int, warmup: int = 2) -> Timing:
-    import jax
-
-    def run(fn: Callable[[], object]) -> float:
-        start = time.perf_counter()
-        jax.block_until_ready(fn())
-        return time.perf_counter() - start
-
-    names = list(candidates)
-    for _ in range(warmup):
-        for name in names:
-            run(candidates[name])
-    samples: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(rounds):
-        order = names[r % len(names):] + names[:r % len(names)]  # rotate who goes first
-        for name in order:
-            samples[name].append(run(candidates[name]))
-    return Timing(samples)
-
-
-def _inputs(seq: int, batch: int):
-    import jax.numpy as jnp
+# -- builders: each runs in the worker process that times it --------------------------------------
+def _inputs(seq: int, batch: int) -> tuple[Any, np.ndarray]:
     import torch
 
     torch.manual_seed(0)
     module = torch.nn.GRU(FEATURES, HIDDEN, num_layers=LAYERS)
     x = np.random.default_rng(0).standard_normal((seq, batch, FEATURES)).astype(np.float32)
-    return module, torch.from_numpy(x), jnp.asarray(x)
+    return module, x
 
 
-def torch_candidates(module, x) -> dict[str, Callable[[], object]]:
+def torch_gru(seq: int, batch: int, mode: str) -> Any:
     import torch
 
-    def forward():
-        with torch.inference_mode():
-            return module(x)[0]
+    import levelbench
 
-    def forward_backward():
+    module, x = _inputs(seq, batch)
+    xt = torch.from_numpy(x)
+    if mode == "forward":
+        module.eval()
+
+        def forward(x):
+            with torch.inference_mode():
+                return module(x)[0]
+
+        return levelbench.Candidate(forward, (xt,), group="torch weights")
+
+    def forward_backward(x):
         module.zero_grad(set_to_none=True)
         out, _ = module(x)
-        (out ** 2).mean().backward()
-        return out
+        loss = (out ** 2).mean()
+        loss.backward()
+        return loss.detach()
 
-    module.eval()
-    return {"forward": forward, "forward+backward": forward_backward}
+    return levelbench.Candidate(forward_backward, (xt,), group="torch weights")
 
 
-def flax_functions(seq: int, batch: int):
-    """``flax.linen.RNN(GRUCell)`` stacked LAYERS deep, jitted forward and gradient."""
+def flax_gru(seq: int, batch: int, mode: str) -> Any:
+    """``flax.linen.RNN(GRUCell)`` stacked LAYERS deep (its own weights), jitted."""
     import flax.linen as nn
     import jax
     import jax.numpy as jnp
+
+    import levelbench
 
     class Stack(nn.Module):
         @nn.compact
@@ -107,138 +87,129 @@ def flax_functions(seq: int, batch: int):
                 x = nn.RNN(nn.GRUCell(HIDDEN))(x)
             return x
 
+    _, x = _inputs(seq, batch)
+    xj = jnp.asarray(x)
+    xb = jnp.swapaxes(xj, 0, 1)  # flax.linen.RNN is batch-major
     model = Stack()
     params = model.init(jax.random.key(0), jnp.zeros((batch, seq, FEATURES)))
-    forward = jax.jit(model.apply)
-    gradient = jax.jit(jax.grad(lambda p, x: (model.apply(p, x) ** 2).mean()))
-    return params, forward, gradient
+    if mode == "forward":
+        return levelbench.Candidate(jax.jit(model.apply), (params, xb), inputs=(xj,), group="flax weights")
+    step = jax.jit(jax.value_and_grad(lambda p, x: (model.apply(p, x) ** 2).mean()))
+    return levelbench.Candidate(step, (params, xb), inputs=(xj,), group="flax weights",
+                                checked_output=lambda out: out[0])
 
 
-def levelbench_functions(module, kernel=None):
+def levelbench_gru(seq: int, batch: int, mode: str, kernel: dict | None = None) -> Any:
+    """levelbench.nn.GRU with torch's weights; ``kernel`` picks the recurrence (`Kernel` fields)."""
     import jax
-
-    from levelbench.nn import _gru, from_torch
-
-    params, gru = from_torch(module)
-    forward = jax.jit(lambda p, x: _gru._apply(gru, p, x, None, kernel)[0])
-    gradient = jax.jit(jax.grad(lambda p, x: (_gru._apply(gru, p, x, None, kernel)[0] ** 2).mean()))
-    return params, forward, gradient
-
-
-def candidates_at(seq: int, batch: int) -> dict[str, dict[str, Callable[[], object]]]:
     import jax.numpy as jnp
 
-    module, xt, xj = _inputs(seq, batch)
-    xb = jnp.swapaxes(xj, 0, 1)  # flax.linen.RNN is batch-major
-    t = torch_candidates(module, xt)
-    f_params, f_fwd, f_grad = flax_functions(seq, batch)
-    l_params, l_fwd, l_grad = levelbench_functions(module)
-    return {
-        "forward": {"torch.nn.GRU": t["forward"], "flax.linen.RNN": lambda: f_fwd(f_params, xb),
-                    "levelbench": lambda: l_fwd(l_params, xj)},
-        "forward+backward": {"torch.nn.GRU": t["forward+backward"],
-                             "flax.linen.RNN": lambda: f_grad(f_params, xb),
-                             "levelbench": lambda: l_grad(l_params, xj)},
-    }
+    import levelbench
+    from levelbench.nn import _gru, from_torch
+    from levelbench.nn._gru_kernel import Kernel
+
+    module, x = _inputs(seq, batch)
+    params, gru = from_torch(module)
+    xj = jnp.asarray(x)
+    chosen = Kernel(**kernel) if kernel is not None else None
+    if mode == "forward":
+        forward = jax.jit(lambda p, x: _gru._apply(gru, p, x, None, chosen)[0])
+        return levelbench.Candidate(forward, (params, xj), inputs=(xj,), group="torch weights")
+    step = jax.jit(jax.value_and_grad(lambda p, x: (_gru._apply(gru, p, x, None, chosen)[0] ** 2).mean()))
+    return levelbench.Candidate(step, (params, xj), inputs=(xj,), group="torch weights",
+                                checked_output=lambda out: out[0])
+
+
+# -- timing ----------------------------------------------------------------------------------------
+def frameworks(seq: int, batch: int, mode: str, budget: float) -> Any:
+    import levelbench
+
+    spec = {"seq": seq, "batch": batch, "mode": mode}
+    return levelbench.compare({
+        "torch.nn.GRU": levelbench.Builder(f"{HERE}:torch_gru", spec),
+        "flax.linen.RNN": levelbench.Builder(f"{HERE}:flax_gru", spec),
+        "levelbench": levelbench.Builder(f"{HERE}:levelbench_gru", spec),
+    }, isolate=True, budget=budget, rtol=1e-4, title=f"{_label(mode)}, seq {seq}, batch {batch}")
+
+
+def kernels(seq: int, batch: int, mode: str, budget: float) -> Any:
+    import levelbench
+
+    return levelbench.compare({
+        name: levelbench.Builder(f"{HERE}:levelbench_gru", {"seq": seq, "batch": batch, "mode": mode, "kernel": k})
+        for name, k in KERNELS.items()
+    }, isolate=True, budget=budget, rtol=1e-4, title=f"kernels, {_label(mode)}, seq {seq}, batch {batch}")
+
+
+def _label(mode: str) -> str:
+    return "forward+backward" if mode == "train" else mode
 
 
 def compile_seconds(seq: int, batch: int, repeats: int = 3) -> dict[str, float]:
     """Median seconds to lower and compile each jitted function, with jax's caches cleared
     before every compile (jax otherwise returns the cached executable in ~1 ms)."""
     import jax
-    import jax.numpy as jnp
 
-    module, _, xj = _inputs(seq, batch)
-    xb = jnp.swapaxes(xj, 0, 1)
-    f_params, f_fwd, f_grad = flax_functions(seq, batch)
-    l_params, l_fwd, l_grad = levelbench_functions(module)
     seconds = {}
-    for name, fn, args in [
-        ("levelbench forward", l_fwd, (l_params, xj)), ("levelbench forward+backward", l_grad, (l_params, xj)),
-        ("flax.linen.RNN forward", f_fwd, (f_params, xb)), ("flax.linen.RNN forward+backward", f_grad, (f_params, xb)),
-    ]:
+    for name, build, mode in [("levelbench forward", levelbench_gru, "forward"),
+                              ("levelbench forward+backward", levelbench_gru, "train"),
+                              ("flax.linen.RNN forward", flax_gru, "forward"),
+                              ("flax.linen.RNN forward+backward", flax_gru, "train")]:
+        c = build(seq, batch, mode)
         samples = []
         for _ in range(repeats):
             jax.clear_caches()
             start = time.perf_counter()
-            fn.lower(*args).compile()
+            c.fn.lower(*c.args).compile()
             samples.append(time.perf_counter() - start)
         seconds[name] = float(np.median(samples))
     return seconds
 
 
-def _print_ratios(title: str, timing: Timing, references: list[str]) -> None:
-    print(f"\n{title}")
+def _print(c: Any, references: list[str]) -> None:
+    rounds = len(next(iter(c.rounds.values())))
+    print(f"\n{c.title}: {rounds} interleaved rounds, median time and ratio (95% CI)")
     header = "".join(f"  {'/ ' + r:>26}" for r in references)
     print(f"  {'candidate':26} {'median':>10} {'IQR/med':>8}{header}")
-    for name in timing.samples:
+    for name, m in c.measurements.items():
         cells = ""
         for ref in references:
-            if ref == name:
-                cells += f"  {'1':>26}"
-            else:
-                est, lo, hi = timing.ratio(name, ref)
-                cells += f"  {est:8.3f}x ({lo:.3f}-{hi:.3f})    "
-        noisy = " noisy" if timing.spread(name) > 0.10 else ""
-        print(f"  {name:26} {timing.median(name) * 1e3:8.1f}ms {timing.spread(name):8.2f}{cells}{noisy}")
+            r = c.ratio(name, ref)
+            cells += f"  {'1':>26}" if ref == name else f"  {r.estimate:8.3f}x ({r.lower:.3f}-{r.upper:.3f})    "
+        spread = m.iqr / m.median
+        print(f"  {name:26} {m.median * 1e3:8.1f}ms {spread:8.2f}{cells}{' noisy' if spread > 0.10 else ''}")
+    for name, reason in c.failed.items():
+        print(f"  {name}: failed: {reason}")
 
 
 def _environment() -> str:
-    import flax
     import jax
     import torch
 
-    from levelbench.nn import _gru_native
-
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"jax {jax.__version__}, flax {flax.__version__}, torch {torch.__version__} "
+    return (f"{time.strftime('%Y-%m-%d %H:%M')}: jax {jax.__version__}, torch {torch.__version__} "
             f"({torch.get_num_threads()} threads), {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
-            f"load average {load:.2f}\nlevelbench.nn.GRU float32 recurrence: {_gru_native.describe()}")
-
-
-def compare_kernels(rounds: int, batch: int) -> None:
-    from levelbench.nn._gru_kernel import Kernel
-
-    module, _, xj = _inputs(SEQ, batch)
-    variants = {
-        "native, 2 threads": Kernel(native=True, threads=2),
-        "native, 1 thread": Kernel(native=True, threads=1),
-        "XLA loops": Kernel(),
-        "XLA loops, per-gate GEMMs": Kernel(gemms=3),
-        "XLA loops, unroll 4": Kernel(unroll=4),
-        "XLA scan, autodiff": Kernel(custom_vjp=False),
-    }
-    for mode in ("forward", "forward+backward"):
-        cands = {}
-        for name, kernel in variants.items():
-            params, fwd, grad = levelbench_functions(module, kernel)
-            fn = fwd if mode == "forward" else grad
-            cands[name] = (lambda f=fn, p=params: f(p, xj))
-        timing = interleave(cands, rounds)
-        _print_ratios(f"kernels, {mode}, batch {batch}", timing, [next(iter(cands))])
+            f"load average {load:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer rounds, seed sizes only")
-    parser.add_argument("--rounds", type=int, default=None, help="rounds per comparison")
+    parser.add_argument("--quick", action="store_true", help="a shorter budget, seed sizes only")
+    parser.add_argument("--budget", type=float, default=None, help="seconds of interleaved timing per comparison")
     parser.add_argument("--kernels", action="store_true", help="compare levelbench's kernels instead")
     parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
     args = parser.parse_args()
     print(_environment())
     batches = args.batch or ([8] if args.quick else [8, 64])
+    budget = args.budget or (10.0 if args.quick else 30.0)
     if args.kernels:
         for batch in batches:
-            compare_kernels(args.rounds or (5 if args.quick else 11), batch)
+            for mode in ("forward", "train"):
+                _print(kernels(SEQ, batch, mode, budget), [next(iter(KERNELS))])
         return
-
     for batch in batches:
-        rounds = args.rounds or (5 if args.quick else (13 if batch <= 8 else 5))
-        print(f"\nseq {SEQ}, batch {batch}, {FEATURES} features, hidden {HIDDEN}, {LAYERS} layers, "
-              f"float32, {rounds} interleaved rounds: median time and ratio (95% CI)")
-        for mode, cands in candidates_at(SEQ, batch).items():
-            timing = interleave(cands, rounds)
-            _print_ratios(mode, timing, ["torch.nn.GRU", "flax.linen.RNN"])
+        for mode in ("forward", "train"):
+            _print(frameworks(SEQ, batch, mode, budget), ["torch.nn.GRU", "flax.linen.RNN"])
 
     print("\ncompile time (lower + compile, median of 3, seconds), batch 8")
     by_seq = {seq: compile_seconds(seq, 8) for seq in (25, SEQ)}

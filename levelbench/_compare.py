@@ -46,11 +46,14 @@ MAX_BLOCK_SECONDS = 1.5
 MAX_BLOCK_SAMPLES = 30
 """Samples in one block at most (for candidates whose samples are very short)."""
 WARMUP_SECONDS = 0.03
-"""Each block starts with this much sampling (at least one sample) that is discarded: after
-waiting for its turn, a candidate's first 10 ms calls ran 2-14% over its steady time."""
-WARMUP_BELOW = 0.3
-"""...for samples shorter than this (seconds); longer ones are not discarded (the median of the
-block carries a slow first sample), as a discarded sample would cost more than it saves."""
+"""Each block starts with this much sampling, at least one sample, that is discarded. After
+waiting for its turn, a candidate's first 10 ms calls ran 2-15% over its steady time; a NumPy
+loop that maps 100 MB of fresh memory per call ran up to 2x slow for the whole first call after a
+0.5 s pause (this VM hands freed memory back to its host, and faulting it in again is slow), and
+at its steady time right after. The discarded samples are the evidence (`Isolation.wake_up`)."""
+LOOSE_BELOW = 0.3
+"""In this process, a back-to-back sample is taken for candidates whose samples are shorter than
+this (seconds); for longer ones it would cost more than the figure is worth."""
 DISTORTION_SHOWN = 0.05
 """Back-to-back ratios further than this from the quiet-gap ones are reported (LB305)."""
 
@@ -381,7 +384,7 @@ class _Run:
             while True:
                 for name in list(self.lanes):
                     samples, warmup = plan[name]
-                    if apart and in_process and warmup:
+                    if apart and in_process and calibrations[name].sample_seconds < LOOSE_BELOW:
                         timing.back_to_back[name].append(self._step(name, lambda lane: lane.loose_sample()))
                     if apart:
                         quiet()
@@ -436,8 +439,7 @@ def _block_plan(cal: Calibration) -> tuple[int, int]:
     seconds = max(cal.sample_seconds, 1e-9)
     samples = max(MIN_BLOCK_SAMPLES, round(BLOCK_SECONDS / seconds))
     samples = max(1, min(samples, MAX_BLOCK_SAMPLES, math.floor(MAX_BLOCK_SECONDS / seconds)))
-    warmup = min(max(1, math.ceil(WARMUP_SECONDS / seconds)), samples) if seconds < WARMUP_BELOW else 0
-    return samples, warmup
+    return samples, min(max(1, math.ceil(WARMUP_SECONDS / seconds)), samples)
 
 
 def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: float, n_rounds: int) -> bool:

@@ -81,6 +81,10 @@ def isolation_line(c: Any) -> str:
         name = max(spinning, key=spinning.__getitem__)
         text += (f"; before each block, waited for helper threads to stop (longest after {name}: "
                  f"{fmt_time(spinning[name])})")
+    if iso.wake_up:
+        name = max(iso.wake_up, key=iso.wake_up.__getitem__)
+        text += (f"; each block's first samples discarded (they ran up to {iso.wake_up[name]:+.0%} over the "
+                 f"block's median: {name})")
     if iso.not_quiet:
         text += f"; threads that never stopped: {', '.join(iso.not_quiet[:3])}"
     return text

@@ -1,0 +1,42 @@
+# source: https://jax.readthedocs.io/en/latest/notebooks/quickstart.html
+# title: JAX Quickstart (Auto-vectorization with vmap)
+# established-by: maintainer jax-ml (official JAX documentation)
+# cause: Looping over the batch in Python dispatches one small matrix-vector product per row; batching by hand or with vmap under jit runs one fused operation.
+# static: LB114
+# dynamic: LB240
+# inferred: none
+# lines: LB114:25
+
+import jax.numpy as jnp
+from jax import grad, jit, vmap
+from jax import random
+# %%
+key = random.key(0)
+x = random.normal(key, (10,))
+print(x)
+# %%
+mat = random.normal(key, (150, 100))
+batched_x = random.normal(key, (10, 100))
+
+def apply_matrix(v):
+  return jnp.dot(mat, v)
+# %%
+def naively_batched_apply_matrix(v_batched):
+  return jnp.stack([apply_matrix(v) for v in v_batched])
+
+print('Naively batched')
+%timeit naively_batched_apply_matrix(batched_x).block_until_ready()
+# %%
+@jit
+def batched_apply_matrix(v_batched):
+  return jnp.dot(v_batched, mat.T)
+
+print('Manually batched')
+%timeit batched_apply_matrix(batched_x).block_until_ready()
+# %%
+@jit
+def vmap_batched_apply_matrix(v_batched):
+  return vmap(apply_matrix)(v_batched)
+
+print('Auto-vectorized with vmap')
+%timeit vmap_batched_apply_matrix(batched_x).block_until_ready()
