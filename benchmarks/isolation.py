@@ -51,7 +51,7 @@ def alone(workload: str, params: dict[str, Any], name: str, budget: float) -> di
 
 def in_process(workload: str, params: dict[str, Any], budget: float) -> dict[str, Any]:
     """In this (fresh) process: every candidate interleaved here, with and without quiet gaps."""
-    from levelbench._runner import Job, run_job_here
+    from levelbench.workloads.run import Job, run_job_here
 
     r = run_job_here(Job(workload, params, budget, diagnose=False))
     c = r.comparison
@@ -78,7 +78,7 @@ def child(args: list[str], timeout: float) -> Any:
 
 def run_once(workload: str, params: dict[str, Any], budget: float) -> dict[str, Any]:
     """`levelbench run`'s figures: the same library call the command makes, from this process."""
-    from levelbench._runner import Job, run_job
+    from levelbench.workloads.run import Job, run_job
 
     r = run_job(Job(workload, params, budget, diagnose=False), timeout=1800)
     c = r.comparison

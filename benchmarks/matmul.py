@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from levelbench._runner import Job, run_job
+from levelbench.workloads.run import Job, run_job
 
 
 def main() -> None:

@@ -106,7 +106,7 @@ def thread_names() -> Counter:
 
 
 def spin_after_return(n: int) -> None:
-    from levelbench._threads import pools, wait_until_quiet
+    from levelbench._measuring.threads import pools, wait_until_quiet
 
     print("\n1. helper threads after one call (per library, in one process, in this order)")
     before = thread_names()
@@ -129,7 +129,7 @@ def spin_after_return(n: int) -> None:
 
 def back_to_back(n: int, seconds: float, quiet: bool, names: tuple[str, ...] = NAMES) -> dict[str, float]:
     """In this process: the candidates round-robin, one call each (or after a quiet gap)."""
-    from levelbench._threads import wait_until_quiet
+    from levelbench._measuring.threads import wait_until_quiet
 
     calls = {k: build(k, n) for k in names}
     for c in calls.values():

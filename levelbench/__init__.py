@@ -14,47 +14,47 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS = {
-    "Finding": "._findings",
-    "Severity": "._findings",
-    "Measurement": "._measurement",
-    "Interval": "._stats",
-    "measure": "._timing",
-    "CompileTimes": ".adapters",
-    "Candidate": "._candidate",
-    "Builder": "._candidate",
-    "Comparison": "._comparison",
-    "compare": "._compare",
-    "ComparisonError": "._parity",
+    "Finding": "._values.findings",
+    "Severity": "._values.findings",
+    "Measurement": "._results.measurement",
+    "Interval": "._values.stats",
+    "measure": "._measuring.sampler",
+    "CompileTimes": "._frameworks",
+    "Candidate": "._measuring.candidate",
+    "Builder": "._measuring.candidate",
+    "Comparison": "._results.comparison",
+    "compare": "._measuring.compare",
+    "ComparisonError": "._measuring.parity",
     "Workload": ".workloads",
     "Param": ".workloads",
     "lint_paths": ".doctor",
     "lint_source": ".doctor",
-    "explain": "._explain",
-    "Diagnosis": "._explain",
-    "Call": "._explain",
-    "QUICK_PROBES": "._explain",
+    "explain": "._probing",
+    "Diagnosis": "._probing",
+    "Call": "._probing",
+    "QUICK_PROBES": "._probing",
     "open_store": ".store",
 }
 __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
-    from ._candidate import Builder as Builder
-    from ._candidate import Candidate as Candidate
-    from ._comparison import Comparison as Comparison
-    from ._compare import compare as compare
-    from ._findings import Finding as Finding
-    from ._findings import Severity as Severity
-    from ._measurement import Measurement as Measurement
-    from ._parity import ComparisonError as ComparisonError
-    from ._stats import Interval as Interval
-    from ._timing import measure as measure
-    from .adapters import CompileTimes as CompileTimes
+    from ._measuring.candidate import Builder
+    from ._measuring.candidate import Candidate
+    from ._results.comparison import Comparison
+    from ._measuring.compare import compare
+    from ._values.findings import Finding
+    from ._values.findings import Severity
+    from ._results.measurement import Measurement
+    from ._measuring.parity import ComparisonError
+    from ._values.stats import Interval
+    from ._measuring.sampler import measure
+    from ._frameworks import CompileTimes
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
-    from ._explain import QUICK_PROBES as QUICK_PROBES
-    from ._explain import Call as Call
-    from ._explain import Diagnosis as Diagnosis
-    from ._explain import explain as explain
+    from ._probing import QUICK_PROBES
+    from ._probing import Call
+    from ._probing import Diagnosis
+    from ._probing import explain
     from .store import open_store as open_store
     from .workloads import Param as Param
     from .workloads import Workload as Workload

@@ -1,4 +1,4 @@
-from levelbench._cli import main
+from ._cli import main
 
 if __name__ == "__main__":
     main(prog_name="levelbench")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from levelbench.doctor._catalogue import rules_markdown
+from levelbench._values.catalogue import rules_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -78,7 +78,7 @@ def test_correct_benchmarks_get_no_findings():
 def test_the_doctor_on_this_project_finds_nothing_in_itself_crashes_nowhere_and_imports_no_framework():
     code = (
         "import sys\nfrom levelbench.doctor import lint_paths\n"
-        "own = lint_paths(['levelbench/doctor', 'tests/doctor_cases', 'tests/test_doctor_rules.py',"
+        "own = lint_paths(['levelbench/doctor', 'tests/doctor_cases/good', 'tests/test_doctor_rules.py',"
         " 'tests/test_doctor_inputs.py', 'tests/test_doctor_cli.py'])\n"
         "assert not own.diagnostics, [str(d) for d in own.diagnostics]\n"
         "everything = lint_paths(['levelbench'])\n"

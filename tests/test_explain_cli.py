@@ -100,6 +100,6 @@ def test_help_documents_the_example_argument_convention():
 
 
 def test_importing_explain_does_not_import_jax_or_torch():
-    code = "import sys, levelbench._explain; print(sorted(m for m in ('jax', 'torch') if m in sys.modules))"
+    code = "import sys, levelbench._probing; print(sorted(m for m in ('jax', 'torch') if m in sys.modules))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "[]"

@@ -5,9 +5,9 @@ import json
 import pytest
 
 from levelbench import Finding, Measurement, Severity
-from levelbench._explain import Diagnosis, explain
-from levelbench._explain._diagnosis import rank
-from levelbench._explain._explain import select_probes
+from levelbench._probing import Diagnosis, explain
+from levelbench._probing.diagnosis import rank
+from levelbench._probing.diagnose import select_probes
 
 
 def _finding(code, severity, cost=None):
@@ -128,7 +128,7 @@ class _FakeClock:
 
 
 def test_stopwatch_takes_fewer_samples_of_a_call_slower_than_the_budget():
-    from levelbench._explain._stopwatch import time_calls
+    from levelbench._probing.stopwatch import time_calls
 
     clock = _FakeClock(0.4)
     t = time_calls(clock.fn, (), {}, budget=0.5, timer=clock)
@@ -138,7 +138,7 @@ def test_stopwatch_takes_fewer_samples_of_a_call_slower_than_the_budget():
 
 
 def test_stopwatch_batches_fast_calls_and_stops_at_the_sample_cap():
-    from levelbench._explain._stopwatch import MAX_SAMPLES, SAMPLE_SECONDS, time_calls
+    from levelbench._probing.stopwatch import MAX_SAMPLES, SAMPLE_SECONDS, time_calls
 
     clock = _FakeClock(1e-4)
     t = time_calls(clock.fn, (), {}, budget=0.5, timer=clock)

@@ -5,9 +5,9 @@ import pytest
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
-from levelbench._explain import _jaxpr  # noqa: E402
-from levelbench._explain._arguments import Call, leaves  # noqa: E402
-from levelbench._explain._scale import ScaleAxis, choose, probe_lengths, shorten  # noqa: E402
+from levelbench._probing import jaxpr as _jaxpr  # noqa: E402
+from levelbench._probing.arguments import Call, leaves  # noqa: E402
+from levelbench._probing.scale import ScaleAxis, choose, probe_lengths, shorten  # noqa: E402
 
 
 def _python_loop(w, xs):

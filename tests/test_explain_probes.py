@@ -14,8 +14,8 @@ jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench import Severity  # noqa: E402
-from levelbench._explain import Call, explain  # noqa: E402
-from levelbench._explain._probes import compile_share, config, dispatch, precision, pytorch, roofline  # noqa: E402
+from levelbench._probing import Call, explain  # noqa: E402
+from levelbench._probing.probes import compile_share, config, dispatch, precision, pytorch, roofline  # noqa: E402
 
 
 def codes(d):

@@ -11,7 +11,7 @@ import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
 from levelbench import Severity  # noqa: E402
-from levelbench._explain import Diagnosis, explain  # noqa: E402
+from levelbench._probing import Diagnosis, explain  # noqa: E402
 
 HIDDEN, BATCH, FEATURES = 200, 8, 6
 

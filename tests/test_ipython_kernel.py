@@ -75,7 +75,7 @@ def test_a_jitted_call_reports_compile_apart_from_the_steady_state(outputs):
 
 
 def test_o_returns_a_measurement_and_q_prints_nothing_else(outputs):
-    assert text(outputs["-o"]) == "levelbench._measurement Measurement jax"
+    assert text(outputs["-o"]) == "levelbench._results.measurement Measurement jax"
     assert text(outputs["Out"]).startswith("<Measurement 'jitted(x)' (jax): median ")
 
 

@@ -22,7 +22,7 @@ import pytest
 
 import levelbench
 from levelbench import Builder, ComparisonError
-from levelbench._threads import can_inspect, running_threads, wait_until_quiet
+from levelbench._measuring.threads import can_inspect, running_threads, wait_until_quiet
 
 HERE = Path(__file__).parent
 INTERFERENCE = HERE / "workloads" / "interference.py"

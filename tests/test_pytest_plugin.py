@@ -188,6 +188,6 @@ def test_under_xdist_timing_is_skipped_with_a_notice(suite):
 
 def test_loading_the_plugin_imports_nothing_heavy():
     code = ("import sys, levelbench.pytest_plugin\n"
-            "print(sorted(m for m in ('jax', 'torch', 'IPython', 'levelbench._pytest') if m in sys.modules))")
+            "print(sorted(m for m in ('jax', 'torch', 'IPython', 'levelbench.pytest_plugin.fixture') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -3,7 +3,7 @@
 import pytest
 
 from levelbench import Comparison, Interval, Measurement
-from levelbench._pytest._assertions import Bound, CheckedComparison, Ratio, explain, table
+from levelbench.pytest_plugin.assertions import Bound, CheckedComparison, Ratio, explain, table
 
 
 def measurement(label, median, framework="numpy"):

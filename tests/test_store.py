@@ -15,7 +15,7 @@ import pytest
 from test_store_fakes import ENV, comparison, gru_sweep, record, result
 
 import levelbench
-from levelbench._runner import WorkloadResult
+from levelbench.workloads.run import WorkloadResult
 from levelbench.store import SCHEMA_VERSION, StoreError, open_store
 from levelbench.store import _schema
 
@@ -248,7 +248,7 @@ def test_cli_says_what_is_wrong_with_the_database_in_one_line_and_exits_2(tmp_pa
 def test_every_reading_command_reports_a_bad_database_the_same_way(tmp_path, command):
     from click.testing import CliRunner
 
-    from levelbench._cli import main
+    from levelbench._cli.main import main
 
     path = tmp_path / "results.db"
     path.write_text("not a database")

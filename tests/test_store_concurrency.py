@@ -29,6 +29,34 @@ def _writer(path: str, name: str, start, rows: int) -> None:
         store.end_run(run_id, "ok")
 
 
+def _opener(path: str, start, failures) -> None:
+    start.wait()
+    try:
+        open_store(path).close()
+    except Exception as e:  # what a user would see instead of an opened store
+        failures.put(f"{type(e).__name__}: {e}")
+
+
+def test_forty_processes_creating_one_new_database_at_once_all_open_it(tmp_path):
+    # Read field by field, one process could see another's half-made schema and call the file
+    # "another program's database"; the identity is now one snapshot, checked again under the lock.
+    path = str(tmp_path / "new.db")
+    ctx = multiprocessing.get_context("spawn")
+    start, failures = ctx.Event(), ctx.Queue()
+    openers = [ctx.Process(target=_opener, args=(path, start, failures)) for _ in range(40)]
+    for p in openers:
+        p.start()
+    start.set()
+    for p in openers:
+        p.join(60)
+    seen = []
+    while not failures.empty():
+        seen.append(failures.get())
+    assert seen == [] and all(p.exitcode == 0 for p in openers)
+    with open_store(path) as store:
+        assert store.runs() == []
+
+
 def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     path = str(tmp_path / "shared.db")
     ctx = multiprocessing.get_context("spawn")

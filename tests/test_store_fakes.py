@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from levelbench import CompileTimes, Comparison, Finding, Measurement, Severity
-from levelbench._runner import WorkloadResult
+from levelbench.workloads.run import WorkloadResult
 
 ENV: dict[str, Any] = {
     "python": "3.11.7",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 
-from .._findings import Finding
-from ._catalogue import RULES
+from .._values.findings import Finding
+from .._values.catalogue import RULES
 from ._diagnostic import Diagnostic
 from ._facts import Facts
 from ._kinds import Kinds

@@ -6,7 +6,7 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
-from .._findings import Finding, Severity
+from .._values.findings import Finding, Severity
 
 
 @dataclasses.dataclass(frozen=True, order=True)

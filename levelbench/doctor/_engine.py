@@ -7,8 +7,8 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 
-from .._findings import Finding
-from ._catalogue import RULES, resolve_codes
+from .._values.findings import Finding
+from .._values.catalogue import RULES, resolve_codes
 from ._check_devices import check_autograd_timed, check_cuda_sync, check_host_transfers
 from ._check_imports import check_imports
 from ._check_jit import check_jit_recreated, check_loop_under_jit, check_op_by_op, check_returns_nothing

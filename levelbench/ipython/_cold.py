@@ -12,7 +12,7 @@ import dataclasses
 import time
 from typing import Any
 
-from .._findings import Finding
+from .._values.findings import Finding
 from ._statement import Call
 
 
@@ -50,9 +50,9 @@ class ColdCall:
 
 
 def time_cold_call(call: Call) -> ColdCall:
-    from .._timing import _result_findings
-    from ..adapters import _jax as jax_adapter
-    from ..adapters import adapter_named, framework_of, in_use
+    from .._measuring.sampler import _result_findings
+    from .._frameworks import jax_adapter
+    from .._frameworks import adapter_named, framework_of, in_use
 
     with jax_adapter.watch() as log:
         c0, t0 = time.process_time(), time.perf_counter()
@@ -84,8 +84,8 @@ def render_cold_call(c: ColdCall) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from .._render import render_findings
-    from .._timing import fmt_time
+    from .._rendering.terminal import render_findings
+    from .._measuring.sampler import fmt_time
 
     t = Table(title=f"{c.label}  [dim]({c.framework}, one cold call)[/dim]", title_justify="left",
               show_header=False, box=None)

@@ -67,8 +67,8 @@ def show(shell: Any, renderable: Any, width: int = 110) -> None:
 
 def register_formatters(shell: Any) -> None:
     """``Out[...]`` of a result returned by ``-o`` is one line, not a dataclass dump."""
-    from .._comparison import Comparison
-    from .._measurement import Measurement
+    from .._results.comparison import Comparison
+    from .._results.measurement import Measurement
     from ._cold import ColdCall
 
     formatter = shell.display_formatter.formatters["text/plain"]
@@ -78,7 +78,7 @@ def register_formatters(shell: Any) -> None:
 
 
 def measurement_summary(m: Any) -> str:
-    from .._timing import fmt_time
+    from .._measuring.sampler import fmt_time
 
     ci = m.ci
     flagged = f", findings {' '.join(sorted({f.code for f in m.findings}))}" if m.findings else ""
@@ -98,7 +98,7 @@ def comparison_summary(c: Any) -> str:
 
 
 def cold_call_summary(c: Any) -> str:
-    from .._timing import fmt_time
+    from .._measuring.sampler import fmt_time
 
     compiled = f", JAX compile {fmt_time(c.jax_time)} ({c.compilations} program(s))" if c.traces or c.compilations else ""
     flagged = f", findings {' '.join(sorted({f.code for f in c.findings}))}" if c.findings else ""

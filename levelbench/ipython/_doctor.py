@@ -33,7 +33,7 @@ class SessionDiagnosis:
         # The doctor's own pieces, so a finding reads the same here as from `levelbench doctor`. Its
         # render_text() prints to a stream, which inside Jupyter rich bypasses: build a renderable instead.
         from ..doctor import DoctorReport
-        from ..doctor._render_text import _excerpt, _headline, _summary
+        from .._rendering.doctor_text import _excerpt, _headline, _summary
 
         parts: list[Any] = [Text(f"levelbench doctor on the {self.cells} cell(s) run in this session "
                                  f"({SESSION}:cell_N is In[N])", style="dim")]

@@ -64,7 +64,7 @@ class LevelbenchMagics(Magics):
         opts, rest = self._options(line, _TIMEIT_OPTIONS, "%lbtimeit")
         setup, source = ("", rest) if cell is None else (rest, cell)
         call = self._call(source, setup, local_ns, "%lbtimeit")
-        from .._timing import measure
+        from .._measuring.sampler import measure
 
         kwargs: dict[str, Any] = {"budget": opts.get("budget", o.DEFAULT_BUDGET), "rel_ci": opts.get("rel_ci", 0.01),
                                   "number": opts.get("number"), "min_samples": opts.get("repeat", 5)}
@@ -141,9 +141,9 @@ class LevelbenchMagics(Magics):
             pairs = split_candidates(text)
         except StatementError as e:
             raise UsageError(f"%lbcompare: {e}") from None
-        from .._candidate import Builder, Candidate
-        from .._compare import compare
-        from .._parity import ComparisonError
+        from .._measuring.candidate import Builder, Candidate
+        from .._measuring.compare import compare
+        from .._measuring.parity import ComparisonError
 
         candidates: dict[str, Candidate | Builder] = {}
         if opts.get("isolate"):

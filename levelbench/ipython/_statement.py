@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .._measure_cli import _split_call
+from .._cli.measure import _split_call
 
 
 class StatementError(ValueError):

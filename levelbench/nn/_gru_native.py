@@ -184,7 +184,7 @@ def _build() -> Path:
 
 def kernel_dir() -> Path:
     """Where built kernels are cached: ``$LEVELBENCH_KERNEL_DIR``, else ``<cache dir>/kernels``."""
-    from .._peak import cache_dir
+    from .._measuring.peak import cache_dir
 
     return Path(os.environ.get("LEVELBENCH_KERNEL_DIR") or cache_dir() / "kernels")
 

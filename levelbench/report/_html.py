@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .._environment import differences
-from .._findings import Severity
-from .._timing import fmt_time
+from .._measuring.environment import differences
+from .._values.findings import Severity
+from .._measuring.sampler import fmt_time
 from ..store._records import Run, StoredResult
 from ._model import WorkloadSection, sections
 from ._plots import Plot, plots

@@ -5,9 +5,9 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from .._environment import differences
-from .._findings import Severity
-from .._timing import fmt_time
+from .._measuring.environment import differences
+from .._values.findings import Severity
+from .._measuring.sampler import fmt_time
 from ..store._records import Run
 from ._model import WorkloadSection, sections
 

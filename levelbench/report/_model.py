@@ -12,7 +12,7 @@ import numbers
 from collections.abc import Sequence
 from typing import Any
 
-from .._measurement import Measurement
+from .._results.measurement import Measurement
 from ..store._records import Run, StoredResult, params_key
 
 

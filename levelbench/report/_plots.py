@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .._measurement import Measurement
-from .._timing import fmt_time
+from .._results.measurement import Measurement
+from .._measuring.sampler import fmt_time
 from ..store._records import params_key
 from ._model import WorkloadSection
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .._environment import differences
-from .._stats import Interval, unpaired_ratio_ci
+from .._measuring.environment import differences
+from .._values.stats import Interval, unpaired_ratio_ci
 from ._records import Run, StoredResult
 
 REGRESSION = "regression"

@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .._runner import WorkloadResult
+from ..workloads.run import WorkloadResult
 
 RUN_FORMAT = "levelbench.run"
 RUN_FORMAT_VERSION = 1

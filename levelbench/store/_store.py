@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import sqlite3
 import subprocess
 import sys
@@ -23,8 +24,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .._comparison import Comparison
-from .._measurement import Measurement
+from .._results.comparison import Comparison
+from .._results.measurement import Measurement
 from . import _schema
 from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key
 
@@ -94,10 +95,19 @@ def _describe(head: bytes) -> str:
 
 
 def _identity(conn: sqlite3.Connection) -> tuple[int, int, list[str]]:
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    tables = [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    """Application id, schema version and tables, read in one transaction: one consistent snapshot
+    (read one by one, they could straddle another process's creation of the schema)."""
+    own = not conn.in_transaction
+    if own:
+        conn.execute("BEGIN")
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    finally:
+        if own:
+            conn.execute("COMMIT")
     return app_id, version, tables
 
 
@@ -106,8 +116,16 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         app_id, version, tables = _identity(conn)
+        if app_id == 0 and tables:
+            # Another program's database, or ours while another levelbench creates it: the creator
+            # holds the write lock until the schema and its stamp are in, so look again under it.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                app_id, version, tables = _identity(conn)
+            finally:
+                conn.execute("COMMIT")
         _check_identity(path, app_id, version, tables)
-        conn.execute("PRAGMA journal_mode = WAL")
+        _use_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable against crashes, fewer fsyncs
         conn.execute("PRAGMA foreign_keys = ON")
         if app_id == _schema.APPLICATION_ID and version == _schema.SCHEMA_VERSION:
@@ -128,6 +146,22 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
             raise
     except sqlite3.DatabaseError as e:
         raise _error(path, e) from None
+
+
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch to write-ahead logging, once per database. Switching needs the database to itself, and
+    SQLite answers "locked" at once (without its busy wait) while another connection reads it, as
+    every process does that opens a new database at the same moment: so wait here, a little at a time."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if not ("locked" in str(e) or "busy" in str(e)) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005 + 0.02 * random.random())
 
 
 def _check_identity(path: Path, app_id: int, version: int, tables: list[str]) -> None:
@@ -225,7 +259,7 @@ class Store:
         means: detect the working directory's commit (``""`` records none).
         """
         if environment is None:
-            from .._environment import collect
+            from .._measuring.environment import collect
 
             environment = collect()
         commit = detect_git_commit() if git_commit is None else (git_commit or None)

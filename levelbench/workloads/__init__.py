@@ -23,7 +23,7 @@ def load(spec: str) -> Workload:
         raise LookupError(
             f"unknown workload {spec!r}: expected one of {', '.join(sorted(known))}, or FILE.py:NAME for your own"
         )
-    from .._targets import load_target, split_target
+    from .._values.targets import load_target, split_target
 
     obj = load_target(spec)
     if not isinstance(obj, Workload):

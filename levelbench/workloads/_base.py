@@ -25,7 +25,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .._candidate import Candidate
+from .._measuring.candidate import Candidate
 
 
 @dataclasses.dataclass(frozen=True)

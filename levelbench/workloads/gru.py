@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._candidate import Candidate
+from .._measuring.candidate import Candidate
 from ._base import Param, Skipped, Workload
 from ._gru_models import FlaxSeedModel, flax_params, numpy_forward, torch_gru_weights, torch_model
 

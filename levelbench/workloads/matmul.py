@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .._candidate import Candidate
+from .._measuring.candidate import Candidate
 from ._base import Param, Workload
 
 

@@ -1,0 +1,3 @@
+"""The ``levelbench`` command line: one module per command, each a library call plus rendering."""
+
+from .main import main as main

@@ -1,0 +1,138 @@
+"""``levelbench history``, ``diff`` and ``export``: thin commands over `levelbench.store`.
+
+A database problem (missing, corrupt, foreign, newer) is one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
+                         help="Results database (default: $LEVELBENCH_DB or .levelbench/results.db).")
+
+
+@contextlib.contextmanager
+def store_errors(command: str) -> Iterator[None]:
+    """Turn a `StoreError` into one line on stderr and exit code 2 (no traceback)."""
+    from ..store._store import StoreError
+
+    try:
+        yield
+    except StoreError as e:
+        click.echo(f"levelbench {command}: {e}", err=True)
+        sys.exit(2)
+
+
+def console() -> Any:
+    """A rich console; wide when writing to a pipe or file, so tables are not squeezed to 80 columns."""
+    from rich.console import Console
+
+    c = Console()
+    return c if c.is_terminal else Console(width=160)
+
+
+def _fraction(text: str) -> float:
+    """``5%`` or ``0.05``."""
+    try:
+        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise click.BadParameter(f"expected a fraction like 0.05 or a percentage like 5%, got {text!r}") from None
+
+
+@click.command("history")
+@click.option("-w", "--workload", default=None, help="Only runs that ran this workload.")
+@click.option("-n", "--limit", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Show the newest N runs.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@DB_OPTION
+def history_command(workload: str | None, limit: int, as_json: bool, db: str | None) -> None:
+    """List recorded runs, oldest first: id, time, git commit, workloads, status, versions.
+
+    \b
+    Refer to a run by its id, or as latest, latest~1, ... in diff, export and report.
+    """
+    from .._rendering.store import render_history
+    from ..store._store import open_store
+
+    with store_errors("history"), open_store(db, create=False) as store:
+        runs = store.runs(workload=workload, limit=limit)
+        if as_json:
+            listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts}
+                      for r in runs]
+            click.echo(json.dumps(listed, indent=2, default=str))
+            return
+        out = console()
+        if not runs:
+            out.print(f"no runs{f' of {workload!r}' if workload else ''} recorded in {store.path}", markup=False)
+            return
+        out.print(render_history(runs))
+
+
+@click.command("diff")
+@click.argument("run_a", default="latest~1")
+@click.argument("run_b", default="latest")
+@click.option("--min-effect", default="5%", show_default=True, callback=lambda c, p, v: _fraction(v),
+              help="Smallest change of the median that counts (5% or 0.05).")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Significance level of the Mann-Whitney U test.")
+@click.option("--fail-on-regression", is_flag=True,
+              help="Exit with code 1 if a candidate regressed or a workload that ran before now fails (for CI).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@DB_OPTION
+def diff_command(run_a: str, run_b: str, min_effect: float, alpha: float, fail_on_regression: bool, as_json: bool,
+                 db: str | None) -> None:
+    """Compare run RUN_B against RUN_A candidate by candidate (default: latest~1 latest).
+
+    Each candidate's raw samples from the two runs are compared with a Mann-Whitney U test; a
+    change counts when it is significant and at least --min-effect. Environment differences
+    (CPU, versions, flags) are named.
+
+    \b
+    Examples:
+      levelbench diff                          # the last two runs
+      levelbench diff 3 latest --fail-on-regression --min-effect 10%
+    """
+    from ..store._diff import diff_runs
+    from .._rendering.store import render_diff
+    from ..store._store import open_store
+
+    with store_errors("diff"), open_store(db, create=False) as store:
+        before, after = store.run(run_a), store.run(run_b)
+    try:
+        diff = diff_runs(before, after, min_effect=min_effect, alpha=alpha)
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(diff.to_dict(), indent=2, default=str))
+    else:
+        console().print(render_diff(diff))
+    if fail_on_regression and diff.has_regression:
+        sys.exit(1)
+
+
+@click.command("export")
+@click.argument("run", default="latest")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True,
+              help="json: everything, raw samples included; csv: one row per candidate.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
+              help="File to write ('-' for stdout).")
+@DB_OPTION
+def export_command(run: str, fmt: str, output: str, db: str | None) -> None:
+    """Export a recorded RUN (id, latest, latest~N) as JSON or CSV."""
+    from ..store._export import export_csv, export_json
+    from ..store._store import open_store
+
+    with store_errors("export"), open_store(db, create=False) as store:
+        recorded = store.run(run)
+    text = export_json(recorded) if fmt == "json" else export_csv(recorded)
+    if output == "-":
+        click.echo(text, nl=not text.endswith("\n"))
+    else:
+        with open(output, "w", newline="") as f:
+            f.write(text)

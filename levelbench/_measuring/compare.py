@@ -1,0 +1,562 @@
+"""`compare`: several implementations of one computation, checked equal, then timed interleaved.
+
+Four phases, whatever process each candidate runs in (a `Lane` in this process, or in a worker
+process of its own):
+
+1. inputs: array arguments must match the baseline's in shape, dtype and device;
+2. first calls: each candidate runs once (compiling first, timed apart) and its output must
+   agree with its group's reference;
+3. interleaving: each candidate calibrated, then rounds of one block of samples per candidate,
+   waiting before each block until no helper thread runs, until every ratio's CI is tight;
+4. work: FLOPs, share of the machine's peak, and what the timing itself showed (candidates
+   faster than physics allows, different work, candidates slowing each other down).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import numpy as np
+
+from .candidate import Builder, Candidate, coerce
+from .._results.comparison import IN_PROCESS, WORKERS, Comparison, Isolation
+from .._values.findings import Finding, Severity
+from .lanes import Block, Calibration, FirstCall, LaneInfo, LocalLane
+from .._results.measurement import Measurement
+from .parity import Agreement, ComparisonError, compare_leaves, mismatches_of_leaves
+from .._values.stats import paired_ratio_ci
+from .threads import QuietWait, pools, wait_until_quiet
+from .sampler import Options, _gc_off, fmt_time
+
+__all__ = ["Builder", "Candidate", "Comparison", "compare"]
+
+BLOCK_SECONDS = 0.15
+"""A candidate's turn in a round keeps about this much sampling..."""
+MIN_BLOCK_SAMPLES = 5
+"""...and at least this many samples, so that the block's median stays put when its first kept
+samples still run slow after the wait (PyTorch's calls ran up to 25% slow for the first three
+calls after a 0.5 s pause here: docs/isolation.md)..."""
+MAX_BLOCK_SECONDS = 1.5
+"""...unless that would make the turn longer than this (then fewer, at least one)."""
+MAX_BLOCK_SAMPLES = 30
+"""Samples in one block at most (for candidates whose samples are very short)."""
+WARMUP_SECONDS = 0.03
+"""Each block starts with this much sampling, at least one sample, that is discarded. After
+waiting for its turn, a candidate's first 10 ms calls ran 2-15% over its steady time; a NumPy
+loop that maps 100 MB of fresh memory per call ran up to 2x slow for the whole first call after a
+0.5 s pause (this VM hands freed memory back to its host, and faulting it in again is slow), and
+at its steady time right after. The discarded samples are the evidence (`Isolation.wake_up`)."""
+LOOSE_BELOW = 0.3
+"""In this process, a back-to-back sample is taken for candidates whose samples are shorter than
+this (seconds); for longer ones it would cost more than the figure is worth."""
+DISTORTION_SHOWN = 0.05
+"""Back-to-back ratios further than this from the quiet-gap ones are reported (LB305)."""
+
+
+class Lane(Protocol):
+    """Where one candidate's calls run: `LocalLane` (this process) or `WorkerLane` (a worker)."""
+
+    info: LaneInfo
+
+    def first_call(self) -> FirstCall: ...
+
+    def calibrate(self) -> Calibration: ...
+
+    def block(self, samples: int, warmup: int = 0) -> Block: ...
+
+    def loose_sample(self) -> float | None: ...
+
+    def finish(self, *, target_reached: bool, count_flops: bool = True, environment: dict[str, Any] | None = None,
+               diagnose: bool = False) -> tuple[Measurement, tuple[Finding, ...]]: ...
+
+    def close(self) -> None: ...
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What `compare`'s keyword arguments ask for, in one value passed through the phases."""
+
+    strict: bool = True
+    check_outputs: bool = True
+    rtol: float | None = None
+    atol: float = 0.0
+    budget: float = 10.0
+    rel_ci: float = 0.02
+    target_sample_time: float = 0.01
+    min_rounds: int = 5
+    count_flops: bool = True
+    peak: bool = True
+    environment: bool = True
+    timer: Callable[[], float] = time.perf_counter
+
+    def options(self) -> Options:
+        return Options(budget=self.budget, target_sample_time=self.target_sample_time, rel_ci=self.rel_ci,
+                       min_samples=self.min_rounds)
+
+
+def compare(
+    candidates: Mapping[str, Any],
+    *,
+    baseline: str | None = None,
+    strict: bool = True,
+    check_outputs: bool = True,
+    rtol: float | None = None,
+    atol: float = 0.0,
+    budget: float = 10.0,
+    rel_ci: float = 0.02,
+    target_sample_time: float = 0.01,
+    min_rounds: int = 5,
+    count_flops: bool = True,
+    peak: bool = True,
+    title: str = "",
+    params: dict[str, Any] | None = None,
+    timer: Callable[[], float] = time.perf_counter,
+    environment: bool = True,
+    progress: Callable[[str, float], None] | None = None,
+    save: bool | str = False,
+    isolate: bool | None = None,
+    timeout: float | None = None,
+) -> Comparison:
+    """Check that candidates take the same inputs and agree on outputs, then time them interleaved.
+
+    ``candidates`` maps names to ``(fn, args)``, ``(fn, args, kwargs)``, a callable, a
+    `Candidate`, or a builder: ``"FILE.py:NAME"`` / ``"module:function"`` / `Builder`, a function
+    that returns one of the others. ``baseline`` (default: the first) is what ratios are relative to.
+
+    1. Input parity: array arguments' shapes, dtypes and devices must match the baseline's.
+    2. Each candidate's first call (and, for jitted JAX, its compile) is timed; outputs are
+       converted to NumPy and compared with dtype-aware, normwise tolerances (``rtol``/``atol``
+       override): ``max|out - ref| <= atol + rtol * max|ref|``.
+       With ``strict`` (default) a mismatch raises `ComparisonError`; otherwise it is recorded.
+    3. FLOPs per call (declared, XLA cost analysis, or PyTorch's counter) give GFLOP/s and the
+       share of the machine's measured peak; a candidate faster than the peak allows for its
+       group's work, or doing >10% different work than the baseline, is flagged.
+    4. Each candidate is calibrated alone, then sampled in rounds, one block of samples per
+       candidate (A B C A B C ...), until every ratio's 95% CI (paired bootstrap over rounds) is
+       within ``rel_ci`` or ``budget`` seconds end. Before each block levelbench waits until no
+       helper thread runs: NumPy's and PyTorch's thread pools keep a core busy for up to ~0.1 s
+       after a call, which would slow whatever runs next.
+
+    Isolation: with ``isolate=True`` every candidate must be a builder, and each runs in a
+    worker process of its own, as if alone on the machine (``timeout`` bounds the whole
+    comparison); ``isolate=None`` (default) does so when every candidate is a builder. In this
+    process, candidates of several frameworks share one process's thread pools: levelbench
+    also times each candidate right after the previous one, without waiting, and reports how
+    far that plain interleaving would be off (LB305).
+
+    ``save=True`` records the comparison in the results database (``save="path.db"``: that file).
+
+    Example:
+        >>> import numpy as np, levelbench
+        >>> a = np.ones((300, 300), np.float32)
+        >>> c = levelbench.compare({"dot": (np.dot, (a, a)), "matmul": (np.matmul, (a, a))}, budget=1)
+        >>> c.verdict("matmul") in ("faster", "slower", "indistinguishable")
+        True
+    """
+    if not candidates:
+        raise ValueError("compare needs at least one candidate, got none")
+    specs = {name: coerce(name, spec) for name, spec in candidates.items()}
+    base = baseline or next(iter(specs))
+    if base not in specs:
+        raise ValueError(f"baseline {base!r} is not a candidate; the candidates are {list(specs)}")
+    isolated = _isolated(specs, isolate)
+    settings = Settings(strict, check_outputs, rtol, atol, budget, rel_ci, target_sample_time, min_rounds,
+                        count_flops, peak, environment, timer)
+    if isolated:
+        from .._values.targets import check_target
+        from .workers import DeadlineExceeded, Workers
+
+        for spec in specs.values():
+            check_target(spec.target)  # type: ignore[union-attr]
+        try:
+            with Workers(deadline=None if timeout is None else time.monotonic() + timeout) as workers:
+                lanes = workers.builders(specs, settings.options(), progress)
+                result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress,
+                                        workers=workers, grouping="candidate")
+        except DeadlineExceeded:
+            raise TimeoutError(f"compare: the candidates' worker processes did not finish within timeout={timeout:g} s; "
+                               "they were stopped (raise timeout=, or look for a candidate that hangs)") from None
+    else:
+        local = {n: s.build(n) if isinstance(s, Builder) else s for n, s in specs.items()}
+        lanes = {n: LocalLane(n, c, settings.options(), timer) for n, c in local.items()}
+        result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress)
+    if save:
+        from ..store import open_store
+
+        open_store(save if isinstance(save, str) else None).save_comparison(result, label=title or base)
+    return result
+
+
+def _isolated(specs: Mapping[str, Candidate | Builder], isolate: bool | None) -> bool:
+    builders = [n for n, s in specs.items() if isinstance(s, Builder)]
+    if isolate is None:
+        return len(builders) == len(specs)
+    if isolate and len(builders) < len(specs):
+        plain = [n for n in specs if n not in builders]
+        raise ValueError(
+            f"isolate=True runs each candidate in a worker process, which must build it itself: "
+            f"{', '.join(map(repr, plain))} {'is a' if len(plain) == 1 else 'are'} plain callable(s). "
+            "Give each as a builder instead, 'FILE.py:NAME' or 'module:function' (a function returning "
+            "(fn, args)), or pass isolate=False to time them in this process"
+        )
+    return bool(isolate)
+
+
+def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, title: str = "",
+                   params: dict[str, Any] | None = None, progress: Callable[[str, float], None] | None = None,
+                   workers: Any = None, grouping: str = "", diagnose: bool = False,
+                   skipped: dict[str, str] | None = None) -> Comparison:
+    """The four phases over ready lanes (in this process, or in ``workers``); see the module docstring."""
+    run = _Run(dict(lanes), base, settings, progress or (lambda stage, fraction: None), workers)
+    try:
+        run.check_inputs()
+        agreements = run.first_calls()
+        timing = run.interleave()
+        measurements, extra = run.finish(timing.reached, diagnose)
+    finally:
+        for lane in lanes.values():
+            lane.close()
+    infos = {n: lane.info for n, lane in run.lanes.items()}
+    peaks = _peaks() if settings.peak else {}
+    findings = run.findings + list(extra)
+    findings += _work_findings(infos, measurements, base, peaks)
+    isolation = Isolation(
+        mode=WORKERS if workers is not None else IN_PROCESS, grouping=grouping,
+        workers={n: lane.worker.index for n, lane in run.lanes.items()} if workers is not None else {},
+        spin=timing.spin, waited=timing.waited, not_quiet=timing.not_quiet, wake_up=timing.wake_up,
+        back_to_back={n: tuple(r) for n, r in timing.back_to_back.items()},
+        pools=tuple(pools()) if workers is None else (), measured=timing.measured,
+    )
+    result = Comparison(
+        baseline=base,
+        measurements=measurements,
+        rounds={n: tuple(timing.rounds[n]) for n in measurements},
+        agreements=tuple(agreements),
+        findings=tuple(findings),
+        peak_flops=peaks,
+        notes={n: i.note for n, i in infos.items() if i.note},
+        groups={n: i.group for n, i in infos.items()},
+        environment=run.environment or measurements[base].environment,
+        title=title,
+        params=dict(params or {}),
+        target_reached=timing.reached,
+        rel_ci_target=settings.rel_ci,
+        skipped=dict(skipped or {}),
+        failed=run.failed,
+        isolation=isolation,
+    )
+    interference = _interference_finding(result)
+    if interference is not None:
+        result = dataclasses.replace(result, findings=result.findings + (interference,))
+    run.progress("done", 1.0)
+    return result
+
+
+@dataclasses.dataclass
+class _Timing:
+    rounds: dict[str, list[float | None]]
+    back_to_back: dict[str, list[float | None]]
+    spin: dict[str, float]
+    wake_up: dict[str, float]
+    waited: float = 0.0
+    not_quiet: tuple[str, ...] = ()
+    reached: bool = False
+    measured: bool = True
+
+
+class _Run:
+    """One comparison's state while its phases run; lanes of a dead worker drop out as failed."""
+
+    def __init__(self, lanes: dict[str, Lane], base: str, settings: Settings,
+                 progress: Callable[[str, float], None], workers: Any) -> None:
+        self.lanes, self.base, self.s, self.progress, self.workers = lanes, base, settings, progress, workers
+        self.findings: list[Finding] = []
+        self.failed: dict[str, str] = {}
+        self.environment: dict[str, Any] = {}
+
+    # -- failures ------------------------------------------------------------------------------
+    def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
+        if self.s.strict:
+            raise ComparisonError(f"{title}\n  {evidence}\n  fix: {fix}" if evidence else f"{title}\n  fix: {fix}")
+        self.findings.append(Finding(code, title, Severity.ERROR, evidence=evidence, fix=fix, subject=subject))
+
+    def _step(self, name: str, step: Callable[[Lane], Any]) -> Any:
+        """Run one step of one lane; in a worker, a failure drops the lane (or the worker's lanes)."""
+        if name not in self.lanes:  # dropped earlier in this phase, with its worker
+            return None
+        if self.workers is None:
+            return step(self.lanes[name])
+        from .workers import WorkerDied, WorkerError
+
+        try:
+            return step(self.lanes[name])
+        except WorkerError as e:
+            lost = [name]
+            if isinstance(e, WorkerDied):
+                worker = self.lanes[name].worker  # type: ignore[attr-defined]
+                lost = [n for n, lane in self.lanes.items() if lane.worker is worker]  # type: ignore[attr-defined]
+            for n in lost:
+                self.failed[n] = str(e) if n == name else f"its worker died while running {name!r}: {e}"
+                del self.lanes[n]
+            if self.base in lost:
+                raise ComparisonError(f"the baseline {self.base!r} failed: {e}") from None
+            return None
+
+    @property
+    def pids(self) -> list[int]:
+        import os
+
+        return self.workers.pids if self.workers is not None else [os.getpid()]
+
+    # -- phase 1 -------------------------------------------------------------------------------
+    def check_inputs(self) -> None:
+        leaves = {n: list(lane.info.inputs) for n, lane in self.lanes.items()}
+        mismatches = mismatches_of_leaves(leaves, self.base)
+        fix = ("build every candidate's inputs from the same arrays, e.g. x_np = np.asarray(x_jax); "
+               "x_torch = torch.from_numpy(x_np)")
+        if mismatches and self.s.strict:
+            raise ComparisonError("different inputs:\n" + "\n".join(f"  {m}" for m in mismatches)
+                                  + f"\n  fix: {fix} (or strict=False to record this and time anyway)")
+        for text in mismatches:
+            self.problem("LB301", text.split(":", 1)[0], f"different inputs: {text}", "", fix)
+
+    # -- phase 2 -------------------------------------------------------------------------------
+    def first_calls(self) -> list[Agreement]:
+        firsts: dict[str, FirstCall] = {}
+        for i, name in enumerate(list(self.lanes)):
+            self.progress(f"first call: {name}", i / len(self.lanes))
+            first = self._step(name, lambda lane: lane.first_call())
+            if first is not None:
+                firsts[name] = first
+        agreements = []
+        if not self.s.check_outputs:
+            return agreements
+        references: dict[str, str] = {}
+        for name in [n for n in self.lanes if n in firsts]:
+            ref = references.setdefault(self.lanes[name].info.group, name)
+            if ref == name:
+                continue
+            a = compare_leaves(name, firsts[name].outputs, ref, firsts[ref].outputs, self.s.rtol, self.s.atol)
+            agreements.append(a)
+            if not a.ok:
+                self.problem(
+                    "LB302", name, f"not the same computation: {name} disagrees with {ref}",
+                    a.detail if np.isinf(a.max_abs_error) else
+                    f"max abs error {a.max_abs_error:.3g} at {a.where}, max rel error {a.max_rel_error:.3g}; {a.detail}",
+                    "make both compute the same thing (same formula, same normalisation axis, same dtype), "
+                    "or pass rtol=/atol= if the difference is expected rounding",
+                )
+        return agreements
+
+    # -- phase 3 -------------------------------------------------------------------------------
+    def interleave(self) -> _Timing:
+        s = self.s
+        apart = len(self.lanes) > 1  # one candidate has nothing to wait for
+        in_process = self.workers is None
+        timing = _Timing({n: [] for n in self.lanes}, {n: [] for n in self.lanes}, {}, {})
+        waits: list[QuietWait] = []
+
+        def quiet() -> QuietWait:
+            w = wait_until_quiet(self.pids, exclude_caller=in_process)
+            waits.append(w)
+            return w
+
+        calibrations: dict[str, Calibration] = {}
+        for i, name in enumerate(list(self.lanes)):
+            self.progress(f"calibrating: {name}", i / len(self.lanes))
+            if apart:
+                quiet()
+            cal = self._step(name, lambda lane: lane.calibrate())
+            if cal is None:
+                continue
+            calibrations[name] = cal
+            if apart:
+                timing.spin[name] = quiet().seconds
+        plan = {n: _block_plan(c) for n, c in calibrations.items()}
+        wake: dict[str, list[float]] = {n: [] for n in self.lanes}
+        start = s.timer()
+        with _gc_off():
+            while True:
+                for name in list(self.lanes):
+                    samples, warmup = plan[name]
+                    if apart and in_process and calibrations[name].sample_seconds < LOOSE_BELOW:
+                        timing.back_to_back[name].append(self._step(name, lambda lane: lane.loose_sample()))
+                    if apart:
+                        quiet()
+                    block = self._step(name, lambda lane: lane.block(samples, warmup))
+                    if block is None:
+                        continue
+                    timing.rounds[name].append(block.median)
+                    if block.warmup and block.warmup[0] and block.median:
+                        wake[name].append(block.warmup[0] / block.median - 1)
+                n_rounds = len(timing.rounds[self.base])
+                elapsed = s.timer() - start
+                self.progress("timing", min(elapsed / s.budget, 1.0) if s.budget else 1.0)
+                live = {n: timing.rounds[n] for n in self.lanes}
+                complete = all(sum(r is not None for r in rounds) >= s.min_rounds for rounds in live.values())
+                if complete and _ratios_within(live, self.base, s.rel_ci, n_rounds):
+                    timing.reached = True
+                    break
+                if complete and elapsed >= s.budget:
+                    break
+                if n_rounds > 50 * s.min_rounds and not complete:
+                    break
+        timing.waited = sum(w.seconds for w in waits)
+        timing.not_quiet = tuple(sorted({t for w in waits for t in w.running}))
+        timing.measured = all(w.measured for w in waits)
+        timing.wake_up = {n: statistics.median(v) for n, v in wake.items() if v}
+        timing.back_to_back = {n: r for n, r in timing.back_to_back.items() if r and n in self.lanes}
+        return timing
+
+    # -- phase 4 -------------------------------------------------------------------------------
+    def finish(self, reached: bool, diagnose: bool) -> tuple[dict[str, Measurement], list[Finding]]:
+        if self.workers is None and self.s.environment:
+            from .environment import collect
+
+            self.environment = collect()
+        env = self.environment if self.workers is None else None
+        measurements: dict[str, Measurement] = {}
+        extra: list[Finding] = []
+        for i, name in enumerate(list(self.lanes)):
+            self.progress(f"diagnosing: {name}" if diagnose else f"finishing: {name}", i / len(self.lanes))
+            done = self._step(name, lambda lane: lane.finish(target_reached=reached, count_flops=self.s.count_flops,
+                                                             environment=env, diagnose=diagnose))
+            if done is not None:
+                measurements[name], own = done
+                extra += own
+        if not self.s.environment:
+            measurements = {n: dataclasses.replace(m, environment={}) for n, m in measurements.items()}
+        return measurements, extra
+
+
+def _block_plan(cal: Calibration) -> tuple[int, int]:
+    """(samples per block, discarded warm-up samples) for a candidate whose samples take ``cal``."""
+    seconds = max(cal.sample_seconds, 1e-9)
+    samples = max(MIN_BLOCK_SAMPLES, round(BLOCK_SECONDS / seconds))
+    samples = max(1, min(samples, MAX_BLOCK_SAMPLES, math.floor(MAX_BLOCK_SECONDS / seconds)))
+    return samples, min(max(1, math.ceil(WARMUP_SECONDS / seconds)), samples)
+
+
+def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: float, n_rounds: int) -> bool:
+    # The bootstrap costs milliseconds; check on a schedule that thins out as rounds grow.
+    if n_rounds > 20 and n_rounds % max(1, n_rounds // 10):
+        return False
+    for name, r in rounds.items():
+        if name == base:
+            continue
+        pairs = [(a, b) for a, b in zip(r, rounds[base]) if a is not None and b is not None]
+        if len(pairs) < 5:
+            return False
+        a, b = zip(*pairs)
+        if paired_ratio_ci(a, b, resamples=500).relative_half_width > rel_ci:
+            return False
+    return True
+
+
+def _peaks() -> dict[str, float]:
+    from .peak import machine_peak
+
+    p = machine_peak()
+    return {"float32": p.float32_flops, "float64": p.float64_flops}
+
+
+# Achieved FLOP/s above this multiple of the measured GEMM peak cannot be real work.
+IMPLAUSIBLE_MARGIN = 1.5
+
+
+def _work_findings(infos: dict[str, LaneInfo], ms: dict[str, Measurement], base: str,
+                   peaks: dict[str, float]) -> list[Finding]:
+    out = []
+    flops = {n: m.flops for n, m in ms.items()}
+    group_work: dict[str, float] = {}
+    for name, m in ms.items():
+        if flops[name]:
+            group = infos[name].group
+            group_work[group] = max(group_work.get(group, 0.0), flops[name] or 0.0)
+    base_flops = flops.get(base)
+    for name, m in ms.items():
+        work = flops[name] or group_work.get(infos[name].group)
+        peak = peaks.get(m.precision)
+        if work and peak and m.median < work / (peak * IMPLAUSIBLE_MARGIN):
+            out.append(Finding(
+                "LB303", f"implausibly fast: {fmt_time(m.median)} for {work / 1e9:,.3g} GFLOP is "
+                f"{work / m.median / peak:,.1f}x this machine's peak",
+                Severity.ERROR, subject=name,
+                evidence=f"needs at least {fmt_time(work / peak)} at the measured peak of {peak / 1e9:,.0f} GFLOP/s",
+                cost="the timing cannot include the work: something else was timed",
+                fix="check that the call computes and returns the result (not a lambda, not a jitted "
+                "function returning None) and that the result is waited for",
+            ))
+        own = flops[name]
+        if name != base and own and base_flops and abs(own / base_flops - 1) > 0.10:
+            out.append(Finding(
+                "LB304", f"different work: {own / 1e9:,.3g} GFLOP per call, "
+                f"{base} does {base_flops / 1e9:,.3g} ({own / base_flops:.2f}x)",
+                Severity.WARNING, subject=name,
+                evidence="FLOP counts per call differ by more than 10%",
+                cost="a time ratio between different amounts of work says little about the frameworks",
+                fix="compare GFLOP/s instead of time, or make the candidates do the same work "
+                "(e.g. x @ y with distinct operands for every framework)",
+            ))
+    return out
+
+
+def _interference_finding(c: Comparison) -> Finding | None:
+    """LB305: in one process, candidates timed back to back slow each other (measured, both ways)."""
+    iso = c.isolation
+    if iso is None or iso.mode != IN_PROCESS:
+        return None
+    shifts = {}
+    for name in c.names:
+        if name == c.baseline:
+            continue
+        b2b = c.back_to_back_ratio(name)
+        if b2b is None:
+            continue
+        quiet = c.ratio(name)
+        shift = b2b.estimate / quiet.estimate - 1
+        if abs(shift) > DISTORTION_SHOWN and not b2b.contains(quiet.estimate):
+            shifts[name] = (b2b, quiet, shift)
+    if not shifts:
+        return None
+    worst = max(shifts, key=lambda n: abs(shifts[n][2]))
+    b2b, quiet, shift = shifts[worst]
+    times = []
+    for name in c.names:
+        loose = [t for t in iso.back_to_back.get(name, ()) if t is not None]
+        if loose:
+            steady = c.measurements[name].median
+            times.append(f"{name} {fmt_time(statistics.median(loose))} / {fmt_time(steady)}")
+    spinners = sorted(((s, n) for n, s in iso.spin.items() if s > 0.002), reverse=True)
+    evidence = [f"{worst}: {b2b.estimate:.3g}x {c.baseline} back to back "
+                f"({b2b.lower:.3g}-{b2b.upper:.3g}), {quiet.estimate:.3g}x with quiet gaps "
+                f"({quiet.lower:.3g}-{quiet.upper:.3g})"]
+    evidence += [f"{n}: {b.estimate:.3g}x back to back, {q.estimate:.3g}x with quiet gaps"
+                 for n, (b, q, _) in shifts.items() if n != worst]
+    if times:
+        evidence.append("per call, back to back / with quiet gaps: " + "; ".join(times))
+    if spinners:
+        evidence.append("helper threads still running after the calls returned: "
+                        + ", ".join(f"{n} {fmt_time(s)}" for s, n in spinners))
+    if iso.pools:
+        evidence.append("thread pools in this process: " + ", ".join(iso.pools))
+    return Finding(
+        "LB305",
+        f"candidates slow each other down in one process: back to back, {worst} reads "
+        f"{b2b.estimate:.3g}x {c.baseline} instead of {quiet.estimate:.3g}x ({shift:+.0%})",
+        Severity.WARNING,
+        evidence="\n".join(evidence),
+        cost="timed one right after another in one process (as plain interleaving, or %timeit of one framework "
+        "after another, does), the ratios are off by up to " + f"{max(abs(v[2]) for v in shifts.values()):.0%}",
+        fix="the table's ratios were timed with quiet gaps (levelbench waits for the helper threads before each "
+        "block). To time each candidate in a process of its own, give builders and isolate=True:\n"
+        "levelbench.compare({'numpy': 'bench.py:numpy_dot', 'jax': 'bench.py:jax_dot'}, isolate=True)\n"
+        "# or a Workload: levelbench run --workload bench.py:MY_WORKLOAD",
+        data={"back_to_back": {n: v[0].to_dict() for n, v in shifts.items()},
+              "quiet": {n: v[1].to_dict() for n, v in shifts.items()}},
+    )

@@ -1,0 +1,110 @@
+"""The machine's practical peak FLOP/s, measured once with large NumPy (BLAS) GEMMs and cached.
+
+The peak is what the installed BLAS actually achieves on all cores, not a datasheet figure: a
+candidate claiming much more than that for its work cannot have done the work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+CACHE_VERSION = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Peak:
+    """Best GEMM rates measured on this machine, in FLOP/s."""
+
+    float32_flops: float
+    float64_flops: float
+    measured_at: float
+    key: str
+
+    def for_dtype(self, dtype: Any) -> float:
+        return self.float64_flops if np.dtype(str(dtype)).itemsize >= 8 else self.float32_flops
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("LEVELBENCH_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "levelbench"
+    )
+    return Path(root)
+
+
+def _machine_key() -> str:
+    from .environment import collect
+
+    env = collect()
+    parts = {
+        "cpu": env["cpu"],
+        "cpu_count": env["cpu_count"],
+        "affinity": env["affinity"],
+        "numpy": np.__version__,
+        "blas": _numpy_blas(),
+        "env": {k: v for k, v in env["env_vars"].items() if k.startswith(("OPENBLAS", "OMP", "MKL"))},
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _numpy_blas() -> list[Any]:
+    """NumPy's own BLAS only: libraries other frameworks load must not change the key."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return []
+    return sorted(
+        (b.get("internal_api"), b.get("num_threads"), b.get("architecture"))
+        for b in threadpool_info()
+        if b.get("user_api") == "blas" and "numpy" in str(b.get("filepath", ""))
+    )
+
+
+def _gemm_rate(n: int, dtype: type, repeat: int) -> float:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)).astype(dtype)
+    b = rng.standard_normal((n, n)).astype(dtype)
+    a @ b  # warm-up: thread pool start, page faults
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - t0)
+    return 2 * n**3 / best
+
+
+def measure_peak(n32: int = 2048, n64: int = 1536, repeat: int = 3) -> Peak:
+    """Measure now (about a second on 2 cores)."""
+    return Peak(_gemm_rate(n32, np.float32, repeat), _gemm_rate(n64, np.float64, repeat), time.time(), _machine_key())
+
+
+def machine_peak(refresh: bool = False) -> Peak:
+    """The cached peak for this machine and BLAS set-up, measured on first use."""
+    key = _machine_key()
+    path = cache_dir() / f"peak-{key}.json"
+    if not refresh:
+        try:
+            d = json.loads(path.read_text())
+            if d.get("version") == CACHE_VERSION:
+                return Peak(d["float32_flops"], d["float64_flops"], d["measured_at"], d["key"])
+        except (OSError, ValueError, KeyError):
+            pass  # absent or unreadable: measure again
+    peak = measure_peak()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"version": CACHE_VERSION, **peak.to_dict()}))
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only home still gets a peak, just not a cached one
+    return peak

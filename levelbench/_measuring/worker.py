@@ -1,0 +1,124 @@
+"""A worker process: builds its candidates and answers the parent's steps (see `levelbench._workers`).
+
+``python -m levelbench._worker FD``: FD is its end of a socket to the parent. Each message is a
+tuple ``(step, *args)``; each answer ``("ok", value)`` or ``("error", text)``. The worker exits when
+asked, when the socket closes, or (Linux) when its parent dies.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any
+
+from .lanes import LocalLane
+
+
+def main(argv: list[str]) -> int:
+    _die_with_parent()
+    conn = Connection(int(argv[1]))
+    lanes: dict[str, LocalLane] = {}
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return 0
+        step, args = message[0], message[1:]
+        if step == "exit":
+            return 0
+        try:
+            answer: tuple[str, Any] = ("ok", _answer(step, args, lanes))
+        except BaseException as e:  # noqa: B902 - user code may raise anything, SystemExit included
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            answer = ("error", _describe(e))
+        try:
+            conn.send(answer)
+        except Exception as e:  # an answer that does not pickle
+            conn.send(("error", f"the answer to {step!r} could not be sent back: {type(e).__name__}: {e}"))
+
+
+def _answer(step: str, args: tuple, lanes: dict[str, LocalLane]) -> Any:
+    if step == "build":
+        return _build(*args, lanes=lanes)
+    if step == "adopt":
+        keep = set(args[0])
+        for name in [n for n in lanes if n not in keep]:
+            del lanes[name]
+        return None
+    name, rest = args[0], args[1:]
+    lane = lanes[name]
+    if step == "first_call":
+        return lane.first_call(portable=True)
+    if step == "calibrate":
+        return lane.calibrate()
+    if step == "block":
+        return lane.block(*rest)
+    if step == "loose_sample":
+        return lane.loose_sample()
+    if step == "finish":
+        target_reached, count_flops, diagnose = rest
+        return lane.finish(target_reached=target_reached, count_flops=count_flops, diagnose=diagnose)
+    raise ValueError(f"unknown step {step!r}")
+
+
+def _build(source: tuple, names: list[str] | None, options: Any, parent_path: list[str],
+           lanes: dict[str, LocalLane]) -> dict[str, Any]:
+    """Build the candidates of ``source``; keep ``names`` (all when None). Returns their infos."""
+    sys.path[:0] = [p for p in parent_path if p not in sys.path]
+    kind = source[0]
+    skipped: dict[str, str] = {}
+    if kind == "workload":
+        from ..workloads import Skipped, load
+
+        _, spec, params = source
+        workload = load(spec)
+        built = workload.candidates(**params)
+        if not isinstance(built, dict):
+            raise TypeError(f"workload {workload.name!r}: build() must return a dict of name -> Candidate or Skipped, "
+                            f"got {type(built).__name__}")
+        cands = {}
+        for name, c in built.items():
+            if isinstance(c, Skipped):
+                skipped[name] = c.reason
+            else:
+                from .candidate import Candidate
+
+                cands[name] = Candidate.coerce(name, c)
+    elif kind == "builder":
+        from .candidate import Builder
+
+        _, name, target, kwargs = source
+        cands = {name: Builder(target, kwargs).build(name)}
+    else:
+        raise ValueError(f"unknown source {kind!r}")
+    for name, c in cands.items():
+        if names is None or name in names:
+            lanes[name] = LocalLane(name, c, options)
+    return {"lanes": {n: lane.info for n, lane in lanes.items()}, "skipped": skipped if names is None else {}}
+
+
+def _describe(e: BaseException) -> str:
+    if isinstance(e, SystemExit):
+        return f"the candidate's code called sys.exit({e.code!r})"
+    tail = traceback.format_exception(type(e), e, e.__traceback__, limit=-3)
+    return f"{type(e).__name__}: {e}\n" + "".join(tail[1:-1]).rstrip()
+
+
+def _die_with_parent() -> None:
+    """On Linux, end this worker when the parent dies, even in the middle of a long call."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not fatal: the worker still exits when its socket closes
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,164 @@
+"""`explain(fn, *args)`: run the probes on one function and rank what they find."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from .._results.measurement import Measurement
+from .._frameworks import framework_of
+from . import scale as _scale
+from .arguments import Call
+from .diagnosis import Diagnosis, rank
+from .probes import Probe, all_probes
+from .subject import Subject, fresh_jit, trace_once
+
+QUICK_PROBES = ("config", "dead", "precision", "transfers", "compile", "retrace", "torch")
+
+
+def explain(
+    fn: Callable[..., Any],
+    *args: Any,
+    scale_axis: _scale.ScaleRequest = None,
+    calls: Iterable[Call | tuple] | None = None,
+    probes: Sequence[str] | None = None,
+    quick: bool = False,
+    budget: float = 10.0,
+    label: str | None = None,
+    measurement: Measurement | None = None,
+    **kwargs: Any,
+) -> Diagnosis:
+    """Diagnose why ``fn(*args, **kwargs)`` is slow by running it: ranked findings with evidence and fixes.
+
+    Works on jitted and unjitted JAX functions, Flax ``apply``, functions of pytrees, and PyTorch
+    modules. Each probe is a small unit; see ``levelbench._probing.PROBES`` for the list and the
+    finding codes (LB2xx) each can give.
+
+    Args:
+        scale_axis: the axis the function loops over, to measure how the traced program grows with
+            its length (unrolled Python loops): a positional argument's index (its leading axis), an
+            argument name, ``(argument, axis)``, or False to skip. None guesses: the leading axis
+            of a positional array argument, >= 16 long, whose size no other input shares.
+        calls: the call sequence to check for recompilation, each a tuple of positional arguments
+            or a ``Call(*args, **kwargs)``; by default the example call is repeated. When no
+            example arguments are given, the first call is the example.
+        probes: names of the probes to run (default: all that apply).
+        quick: skip the expensive probes (growth with length, dispatch, roofline) and extra timings,
+            for use beside a measurement (``levelbench run``).
+        budget: roughly the seconds explain should take: each timing samples for a twentieth of
+            it (at most 0.5 s), and an input whose projected compile time exceeds a quarter of it
+            (at least 1 s) is shortened for the probes after the unrolled-loop one.
+        label: name used in the report (default: the function's name).
+        measurement: a `Measurement` of ``fn(*args)`` already taken, reused instead of timing again.
+
+    Keyword arguments not listed here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name
+    collides).
+
+    Example:
+        >>> import jax, jax.numpy as jnp, levelbench
+        >>> f = jax.jit(lambda x: jnp.sin(x) @ x)
+        >>> d = levelbench.explain(f, jnp.ones((64, 64)), quick=True)
+        >>> [f.code for f in d.findings if f.severity >= levelbench.Severity.WARNING]
+        []
+    """
+    started = time.perf_counter()
+    if not callable(fn):
+        raise TypeError(
+            f"explain needs the function itself, got {type(fn).__name__}: call explain(f, x), not explain(f(x))"
+        )
+    if budget <= 0:
+        raise ValueError(f"budget must be seconds > 0, got {budget!r}")
+    call_list = [Call.coerce(c) for c in calls] if calls is not None else None
+    if call_list is not None and not call_list:
+        raise ValueError("calls= is empty: give at least two calls, e.g. calls=[(x, 1), (x, 2)]")
+    if call_list and not args and not kwargs:
+        args, kwargs = call_list[0].args, call_list[0].kwargs
+    selected, skipped = select_probes(probes, quick)
+    framework = _framework(fn, args, kwargs)
+    if framework == "jax" and scale_axis not in (None, False, True):
+        _scale.choose(fn, args, kwargs, scale_axis)  # a wrong scale_axis is the caller's error: raise now
+    name = label or _label(fn)
+    subject = Subject(fn, args, kwargs, label=name, framework=framework, calls=call_list, scale_axis=scale_axis,
+                      budget=budget, quick=quick, measurement=measurement)
+    findings = []
+    ran = []
+    seconds: dict[str, float] = {}
+    for probe in selected:
+        if framework not in probe.frameworks:
+            skipped[probe.name] = f"not selected: applies to {', '.join(probe.frameworks)} functions"
+            continue
+        t0 = time.perf_counter()
+        try:
+            found = probe.run(subject)
+        except Exception as e:  # one probe failing must not cost the user the others
+            skipped[probe.name] = f"failed: {type(e).__name__}: {_first_line(e)}"
+            continue
+        finally:
+            seconds[probe.name] = time.perf_counter() - t0
+        findings += found
+        ran.append(probe.name)
+    if framework not in ("jax", "torch"):
+        subject.notes.append(
+            f"{name} looks like a {framework} function (no JAX or PyTorch in its call): explain diagnoses "
+            "JAX functions and PyTorch modules"
+        )
+    subject.measured["probe_seconds"] = seconds
+    if subject.shortening:
+        subject.measured["shortened"] = subject.shortening.to_dict()
+    return Diagnosis(
+        label=name,
+        framework=framework,
+        findings=rank(findings),
+        measured=dict(subject.measured),
+        probes=tuple(ran),
+        skipped=skipped,
+        notes=tuple(subject.notes),
+        elapsed=time.perf_counter() - started,
+    )
+
+
+def select_probes(names: Sequence[str] | None, quick: bool) -> tuple[list[Probe], dict[str, str]]:
+    """The probes to run, in their fixed order, and why each other one is left out."""
+    every = all_probes()
+    known = [p.name for p in every]
+    if isinstance(names, str):
+        names = [names]
+    if names is not None:
+        unknown = [n for n in names if n not in known]
+        if unknown:
+            raise ValueError(f"unknown probe(s) {', '.join(map(repr, unknown))}: expected some of {', '.join(known)}")
+    selected, skipped = [], {}
+    for p in every:
+        if names is not None and p.name not in names:
+            skipped[p.name] = "not selected: not in probes="
+        elif names is None and quick and p.name not in QUICK_PROBES:
+            skipped[p.name] = "not selected: quick=True"
+        else:
+            selected.append(p)
+    return selected, skipped
+
+
+def _framework(fn: Any, args: tuple, kwargs: dict) -> str:
+    """The framework the call belongs to; a function of NumPy inputs that traces under JAX is JAX."""
+    framework = framework_of(fn, args, kwargs)
+    if framework in ("numpy", "python") and "jax" in sys.modules:
+        try:
+            jitted, arrays = fresh_jit(fn, args, kwargs)
+            trace = trace_once(jitted, tuple(arrays), {})
+        except Exception:  # not something JAX can trace: keep the first answer
+            return framework
+        if trace.ok and trace.jaxpr.jaxpr.eqns:
+            return "jax"
+    return framework
+
+
+def _label(fn: Any) -> str:
+    name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", None) or type(fn).__name__
+    return str(name)
+
+
+def _first_line(e: BaseException) -> str:
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else ""

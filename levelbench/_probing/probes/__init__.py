@@ -1,0 +1,59 @@
+"""The probes `explain` runs, in order. Each is a small unit: it looks at a `Subject` and returns `Finding`s.
+
+A probe reads facts from the subject (trace, compiled program, timings), which computes each at
+most once, and may record numbers in ``subject.measured``. Order matters twice: ``unrolled`` runs
+first because it may shorten the call so that nothing compiles at a ruinous length, and
+``compile`` runs before ``retrace`` so the compile split is timed on the first compilation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+
+from ..._values.findings import Finding
+from ..subject import Subject
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """``name`` (for ``probes=``), the finding ``codes`` it can give, whether it is skipped by
+    ``quick=True``, which frameworks it applies to, and the function that runs it."""
+
+    name: str
+    codes: tuple[str, ...]
+    run: Callable[[Subject], list[Finding]]
+    expensive: bool = False
+    frameworks: tuple[str, ...] = ("jax",)
+    summary: str = ""
+
+
+def all_probes() -> tuple[Probe, ...]:
+    from . import compile_share, config, dead, dispatch, precision, pytorch, retrace, roofline, transfers, unrolled
+
+    return (
+        config.PROBE,
+        unrolled.PROBE,
+        dead.PROBE,
+        precision.PROBE,
+        transfers.PROBE,
+        compile_share.PROBE,
+        retrace.PROBE,
+        dispatch.PROBE,
+        roofline.PROBE,
+        pytorch.PROBE,
+    )
+
+
+def probe_names() -> tuple[str, ...]:
+    return tuple(p.name for p in all_probes())
+
+
+def short_path(path: str) -> str:
+    """``path`` relative to the working directory when it lies below it, else as given."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return rel if not rel.startswith("..") else path

@@ -1,0 +1,156 @@
+"""LB260-LB261: the work the compiled program does, and how close it runs to the machine's limits.
+
+FLOPs and bytes come from XLA's cost analysis of the compiled program, checked first: it can be
+missing, empty or -1 (LB261 says so rather than print a rate from it), and it counts a loop body
+once, so programs with ``scan``/``while`` take their FLOPs from the matmuls times the trip count.
+The achieved FLOP/s is set against the peak `levelbench._peak` measured (large NumPy GEMMs), the
+achieved bandwidth against a large NumPy copy measured here once per process.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import numpy as np
+
+from ..._values.findings import Finding, Severity
+from ..._measuring.sampler import fmt_time
+from ..jaxpr import iter_equations, matmul_flops, open_jaxpr
+from ..subject import Subject
+from . import Probe
+
+_bandwidth: float | None = None
+
+
+def run(subject: Subject) -> list[Finding]:
+    trace = subject.traced()
+    if not trace.ok or not open_jaxpr(trace.jaxpr).outvars:
+        return []  # no outputs: the dead-work probe owns the empty program
+    cost = subject.cost()
+    m = subject.jitted_timing()
+    if m is None:
+        return []
+    problem = invalid_cost(cost)
+    if problem:
+        return [_no_cost(subject.label, problem)]
+    flops, nbytes = float(cost["flops"]), float(cost.get("bytes accessed", float("nan")))
+    loops = any(e.primitive.name in ("scan", "while") for e in iter_equations(trace.jaxpr))
+    if loops:
+        flops = max(flops, matmul_flops(trace.jaxpr))
+    if flops <= 0:
+        return []
+    wide = any(str(getattr(v.aval, "dtype", "")) == "float64" for v in open_jaxpr(trace.jaxpr).outvars)
+    peak = machine_peak_flops("float64" if wide else "float32")
+    bandwidth = memory_bandwidth()
+    subject.measured.update(flops=flops, bytes_accessed=nbytes, peak_flops=peak, memory_bandwidth=bandwidth)
+    return roofline_finding(subject.label, flops, nbytes, m.median, peak, bandwidth, m.dispatch_floor, loops,
+                            "float64" if wide else "float32")
+
+
+def invalid_cost(cost: dict[str, float] | None) -> str:
+    """Why a cost analysis cannot be used, or "" if it can."""
+    if cost is None:
+        return "the backend gave no cost analysis"
+    if not cost:
+        return "cost_analysis() returned an empty result"
+    flops = cost.get("flops")
+    if flops is None:
+        return f"cost_analysis() has no 'flops' entry (keys: {', '.join(sorted(cost)[:5])})"
+    if math.isnan(flops) or flops < 0:
+        return f"cost_analysis() reports flops = {flops:g}"
+    return ""
+
+
+def _no_cost(label: str, problem: str) -> Finding:
+    return Finding(
+        "LB261",
+        "XLA gave no usable FLOP count for the compiled program: no roofline",
+        Severity.INFO,
+        evidence=problem,
+        cost="achieved FLOP/s and bandwidth are unknown (levelbench does not print a rate from an invalid count)",
+        fix="give the FLOPs yourself where a rate matters: levelbench.measure(f, *args, flops=2 * n**3)",
+        subject=label,
+        data={"problem": problem},
+    )
+
+
+def roofline_finding(label: str, flops: float, nbytes: float, steady: float, peak: float | None,
+                     bandwidth: float | None, floor: float | None, loops: bool, dtype: str) -> list[Finding]:
+    if steady <= 0:
+        return []
+    rate = flops / steady
+    parts = [f"{flops / 1e9:,.3g} GFLOP per call in {fmt_time(steady)}: {rate / 1e9:,.3g} GFLOP/s"]
+    if peak:
+        parts[0] += f", {rate / peak:.1%} of this machine's {dtype} peak ({peak / 1e9:,.3g} GFLOP/s, NumPy GEMM)"
+    else:
+        parts[0] += " (peak unknown)"
+    has_bytes = not math.isnan(nbytes) and nbytes > 0
+    if has_bytes:
+        moved = f"{nbytes / 1e6:,.3g} MB accessed: {nbytes / steady / 1e9:,.3g} GB/s"
+        if bandwidth:
+            moved += f", {nbytes / steady / bandwidth:.1%} of memory bandwidth ({bandwidth / 1e9:,.3g} GB/s, NumPy copy)"
+        parts.append(moved)
+    if loops:
+        parts.append("XLA counts a loop body once: FLOPs are the matmuls times the trip count, bytes a lower bound")
+    compute_time = flops / peak if peak else None
+    memory_time = nbytes / bandwidth if bandwidth and has_bytes else None
+    bound_time = max(t for t in (compute_time, memory_time, 0.0) if t is not None)
+    known = compute_time is not None or memory_time is not None
+    if floor and steady < 3 * floor and bound_time < 0.5 * steady:
+        bound, fix = "overhead", ("give each call more work: batch inputs with jax.vmap, or put the loop that calls "
+                                  "this function inside one jitted function")
+    elif known and bound_time < 0.25 * steady:
+        bound, fix = "latency", ("the work comes in operations too small to use the machine: batch more per operation "
+                                 "(a larger batch, jax.vmap), fuse steps, lax.scan(..., unroll=k); in an RNN, hoist the "
+                                 "input projection of all steps out of the loop as one matmul")
+    elif compute_time is not None and (memory_time is None or compute_time >= memory_time):
+        bound, fix = "compute", ("near the compute roof only large matmuls get there: batch small ones, and use "
+                                 "float32 rather than float64 where the precision allows")
+    elif memory_time is not None:
+        bound, fix = "memory", "fuse elementwise work under one jit and use smaller dtypes to move fewer bytes"
+    else:
+        bound, fix = "unknown", "the machine's peak is unknown here: levelbench._measuring.peak.machine_peak() measures it"
+    above = steady - bound_time if known else None
+    share = f"{rate / peak:.0%} of peak" if peak else "peak unknown"
+    return [Finding(
+        "LB260",
+        f"runs at {rate / 1e9:,.3g} GFLOP/s ({share}): " + (
+            "far below both the compute and the memory roof" if bound == "latency" else f"{bound}-bound"),
+        Severity.INFO,
+        evidence="; ".join(parts),
+        cost=f"{fmt_time(above)} per call above the roofline bound of {fmt_time(bound_time)}" if above else "",
+        fix=fix,
+        subject=label,
+        data={"cost_seconds": above, "flops": flops, "bytes": nbytes if has_bytes else None, "flop_rate": rate,
+              "peak_flops": peak, "memory_bandwidth": bandwidth, "bound": bound},
+    )]
+
+
+def machine_peak_flops(dtype: str) -> float | None:
+    try:
+        from ..._measuring.peak import machine_peak
+    except ImportError:  # the peak calibration is not part of this build
+        return None
+    try:
+        return float(machine_peak().for_dtype(dtype))
+    except Exception:  # a calibration that fails must not fail the diagnosis
+        return None
+
+
+def memory_bandwidth() -> float | None:
+    """Bytes per second of a large NumPy copy (read + write), best of three, measured once per process."""
+    global _bandwidth
+    if _bandwidth is None:
+        src = np.ones(8 * 1024 * 1024)  # 64 MiB: well past the caches
+        dst = np.empty_like(src)
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            np.copyto(dst, src)
+            best = min(best, time.perf_counter() - t0)
+        _bandwidth = 2 * src.nbytes / best
+    return _bandwidth
+
+
+PROBE = Probe("roofline", ("LB260", "LB261"), run, expensive=True,
+              summary="FLOPs and bytes from XLA's cost analysis against the machine's peak and bandwidth")

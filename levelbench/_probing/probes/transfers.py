@@ -1,0 +1,156 @@
+"""LB250-LB252: data crossing between host and device on every call.
+
+LB250: NumPy arrays passed to a JAX function are copied to the device on each call (the copy is
+timed here with ``jax.device_put``). LB251: host callbacks (``pure_callback``, ``io_callback``,
+``jax.debug.print``) inside the program stop it to run Python. LB252: the function reads device
+values on the host (``float(x)``, ``x.item()``, ``np.asarray(x)``, ``if x > 0``): found when
+tracing it fails with one of JAX's host-conversion errors, and on GPU/TPU by running it under
+``jax.transfer_guard_device_to_host("disallow")`` (on CPU the guard never fires: device memory is
+host memory).
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+import traceback
+from typing import Any
+
+import numpy as np
+
+from ..._values.findings import Finding, Severity
+from ..._measuring.sampler import fmt_time
+from ..arguments import describe, leaves
+from ..jaxpr import CALLBACK_PRIMITIVES, SourceLine, is_user_file, iter_equations, user_line
+from ..subject import Subject
+from . import Probe
+
+HOST_READ_ERRORS = frozenset({
+    "TracerArrayConversionError", "ConcretizationTypeError", "TracerIntegerConversionError",
+    "TracerBoolConversionError",
+})
+
+
+def run(subject: Subject) -> list[Finding]:
+    found = numpy_inputs(subject)
+    trace = subject.traced()
+    if trace.ok:
+        found += callbacks(trace.jaxpr)
+    elif not subject.is_jitted:
+        found += host_reads(subject, trace.error)
+    if trace.ok and not subject.is_jitted and not subject.quick:
+        found += guarded_reads(subject)
+    return found
+
+
+def numpy_inputs(subject: Subject) -> list[Finding]:
+    import jax
+
+    host = [leaf for leaf in leaves(subject.fn, subject.args, subject.kwargs)
+            if isinstance(leaf.value, np.ndarray) and leaf.value.size > 1]
+    if not host:
+        return []
+    arrays = [leaf.value for leaf in host]
+    nbytes = sum(a.nbytes for a in arrays)
+    jax.block_until_ready(jax.device_put(arrays))
+    times = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        jax.block_until_ready(jax.device_put(arrays))
+        times.append(time.perf_counter() - t0)
+    copy = sorted(times)[len(times) // 2]
+    subject.measured["host_to_device"] = {"bytes": nbytes, "seconds": copy}
+    names = ", ".join(f"{leaf.name} ({describe(leaf.value)})" for leaf in host[:4])
+    more = f" and {len(host) - 4} more" if len(host) > 4 else ""
+    return [Finding(
+        "LB250",
+        f"{len(host)} NumPy input(s) are copied to the device on every call",
+        Severity.WARNING if nbytes >= 1 << 20 or copy >= 100e-6 else Severity.INFO,
+        evidence=f"{names}{more}: {_bytes(nbytes)}; jax.device_put of them takes {fmt_time(copy)}",
+        cost=f"~{fmt_time(copy)} per call" + ("" if subject.is_jitted else
+                                              ", more if several operations convert the same array"),
+        fix="x = jax.device_put(x)   # once, before the loop or the timing",
+        subject=host[0].name,
+        data={"cost_seconds": copy, "bytes": nbytes, "arguments": [leaf.name for leaf in host]},
+    )]
+
+
+def callbacks(jaxpr: Any) -> list[Finding]:
+    calls = [e for e in iter_equations(jaxpr) if e.primitive.name in CALLBACK_PRIMITIVES]
+    if not calls:
+        return []
+    kinds = collections.Counter(e.primitive.name for e in calls)
+    lines = [str(line) for e in calls if (line := user_line(e)) is not None]
+    where = f" at {', '.join(dict.fromkeys(lines))}" if lines else ""
+    return [Finding(
+        "LB251",
+        f"{len(calls)} host callback(s) inside the compiled program",
+        Severity.WARNING,
+        evidence=", ".join(f"{name} x{n}" for name, n in kinds.items()) + where,
+        cost="each callback stops the program, copies its operands to the host and runs Python",
+        fix="drop jax.debug.print / callbacks from code you time; compute on device with jnp instead of\n"
+            "pure_callback, or move host work outside the jitted function",
+        subject=lines[0] if lines else "",
+        data={"callbacks": dict(kinds)},
+    )]
+
+
+def host_reads(subject: Subject, error: BaseException | None) -> list[Finding]:
+    if error is None or type(error).__name__ not in HOST_READ_ERRORS:
+        return []
+    line = _user_frame(error)
+    where = f" at {line}" if line else ""
+    first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return [Finding(
+        "LB252",
+        f"{subject.label} reads a JAX value on the host{where}: it cannot be jitted as it is",
+        Severity.WARNING,
+        evidence=f"tracing it under jax.jit raised {type(error).__name__}: {first}",
+        cost="each read waits for the device and copies to the host; the function must run op by op",
+        fix="keep values on device: jnp.where / jax.lax.cond instead of `if x > 0`, return arrays instead of\n"
+            "float(x) or x.item(); pass shape-like numbers as static (jax.jit(f, static_argnums=...))",
+        subject=str(line) if line else subject.label,
+        data={"error": type(error).__name__},
+    )]
+
+
+def guarded_reads(subject: Subject) -> list[Finding]:
+    import jax
+
+    if jax.default_backend() == "cpu":
+        return []
+    try:
+        with jax.transfer_guard_device_to_host("disallow"):
+            jax.block_until_ready(subject.fn(*subject.args, **subject.kwargs))
+    except Exception as e:  # the guard's error names the transfer
+        if "transfer" not in str(e).lower():
+            return []
+        return [Finding(
+            "LB252",
+            f"{subject.label} copies device arrays to the host while it runs",
+            Severity.WARNING,
+            evidence=f"under jax.transfer_guard_device_to_host('disallow'): {str(e).strip().splitlines()[0]}",
+            cost="each copy waits for the device to finish and crosses the bus",
+            fix="keep intermediate values on the device; fetch results once, at the end",
+            subject=subject.label,
+        )]
+    return []
+
+
+def _user_frame(error: BaseException) -> SourceLine | None:
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if is_user_file(f.filename)]
+    if not frames:
+        return None
+    f = frames[-1]
+    return SourceLine(f.filename, f.lineno or 0, f.name)
+
+
+def _bytes(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n} B"
+
+
+PROBE = Probe("transfers", ("LB250", "LB251", "LB252"), run,
+              summary="NumPy inputs copied every call, host callbacks, device-to-host reads")

@@ -1,0 +1,280 @@
+"""LB201-LB202: a Python loop unrolled into the traced program.
+
+Under ``jax.jit`` a Python ``for`` loop is traced once per iteration, so the program, its trace
+time and its compile time grow with the loop's length, where ``lax.scan`` traces the body once.
+LB201 measures the growth: the call is traced and compiled at three short lengths cut from the
+sequence axis (never at the user's length), equations and seconds are fitted against the length,
+and the cost at the user's length is projected. LB202 finds the loop in a single trace instead,
+as one block of identical equations repeated back to back (when no axis grows the program).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import time
+from typing import Any
+
+import numpy as np
+
+from ..._values.findings import Finding, Severity
+from ..._measuring.sampler import fmt_time
+from .. import scale as _scale
+from ..._frameworks import CompileTimes
+from ..._frameworks.jax_adapter import ADAPTER as JAX
+from ..jaxpr import SourceLine, common_user_line, count_equations, is_user_file, open_jaxpr, repeated_block
+from ..subject import Compiled, Shortening, Subject, Trace, fresh_jit, trace_once
+from . import Probe
+
+SCAN_FIX = (
+    "def step(carry, x_t):\n"
+    "    ...                      # the loop body, traced once\n"
+    "    return carry, y_t\n"
+    "carry, ys = jax.lax.scan(step, carry, xs)   # whatever the length\n"
+    "# counted loops: jax.lax.fori_loop(0, n, body, carry); unroll=k trades compile time for speed"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Growth:
+    """Equations and trace+lower+compile seconds at a few lengths, with the linear fit."""
+
+    lengths: tuple[int, ...]
+    equations: tuple[int, ...]
+    seconds: tuple[float, ...]
+    equations_per_step: float
+    seconds_per_step: float
+    linear: bool
+    length: int
+    projected_seconds: float
+    projected_equations: int
+    line: SourceLine | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["line"] = str(self.line) if self.line else None
+        return d
+
+
+def run(subject: Subject) -> list[Finding]:
+    choice = _scale.choose(subject.fn, subject.args, subject.kwargs, subject.scale_axis)
+    if isinstance(choice, str):
+        subject.measured["scale"] = {"skipped": choice}
+    else:
+        measured = measure_growth(subject, choice)
+        if isinstance(measured, str):
+            subject.measured["scale"] = {"axis": choice.to_dict(), "skipped": measured}
+        else:
+            growth, points = measured
+            subject.measured["scale"] = {"axis": choice.to_dict(), **growth.to_dict()}
+            if growth.linear:
+                _maybe_shorten(subject, choice, growth, points)
+                return [unrolled_finding(choice, growth, jitted=subject.is_jitted)]
+    return repeated_finding(subject)
+
+
+@dataclasses.dataclass(frozen=True)
+class Point:
+    """The program traced (and, if it grows, compiled) at one length, kept for the probes after."""
+
+    length: int
+    equations: int
+    line: SourceLine | None
+    jitted: Any
+    arrays: tuple
+    trace: Trace
+    compiled: Compiled | None = None
+
+    @property
+    def seconds(self) -> float:
+        return self.compiled.split.total if self.compiled else self.trace.seconds
+
+
+def measure_growth(subject: Subject, scale: _scale.ScaleAxis) -> tuple[Growth, list[Point]] | str:
+    """Trace at three short lengths (after a warm-up trace at length 1) and fit the equations; if
+    they grow, compile at each length too and fit the seconds. The fit, or why there is none."""
+    lengths = _scale.probe_lengths(scale.length)
+    if not lengths:
+        return f"{scale.name} is only {scale.length} long along axis {scale.axis}: too short to fit a growth"
+    base = _unjitted(subject.fn)
+    # The warm-up absorbs first-use costs (imports, caches) that are not per step; a function
+    # that needs more than one step simply skips it.
+    _trace_at(subject.fn, base, 1, *_scale.shorten(subject.args, subject.kwargs, scale, 1))
+    points = []
+    for n in lengths:
+        point = _trace_at(subject.fn, base, n, *_scale.shorten(subject.args, subject.kwargs, scale, n))
+        if isinstance(point, str):
+            return f"tracing with {scale.name} cut to {n} along axis {scale.axis} failed: {point}"
+        points.append(point)
+    eqns = np.array([p.equations for p in points], dtype=float)
+    x = np.array(lengths, dtype=float)
+    slope, intercept = np.polyfit(x, eqns, 1)
+    residual = np.max(np.abs(eqns - (slope * x + intercept)))
+    linear = bool(slope >= 0.5 and residual <= max(2.0, 0.05 * eqns.max()))
+    if not linear:  # the program does not grow: nothing to project, nothing to compile
+        return Growth(lengths, tuple(int(e) for e in eqns), tuple(p.seconds for p in points),
+                      max(round(float(slope), 2), 0.0), 0.0, False, scale.length,
+                      max(p.seconds for p in points), int(eqns[-1]), points[-1].line), points
+    compiled = [_compile(p) for p in points]
+    if any(isinstance(p, str) for p in compiled):
+        return f"compiling at a short length failed: {next(p for p in compiled if isinstance(p, str))}"
+    points = [p for p in compiled if isinstance(p, Point)]
+    secs = np.array([p.seconds for p in points])
+    t_slope, t_intercept = np.polyfit(x, secs, 1)
+    if t_slope <= 0:  # noise swamped a small growth: assume time proportional to length
+        t_slope, t_intercept = secs[-1] / x[-1], 0.0
+    growth = Growth(
+        lengths=lengths,
+        equations=tuple(int(e) for e in eqns),
+        seconds=tuple(float(s) for s in secs),
+        equations_per_step=round(float(slope), 2),
+        seconds_per_step=float(t_slope),
+        linear=True,
+        length=scale.length,
+        projected_seconds=max(float(t_intercept + t_slope * scale.length), float(secs.max())),
+        projected_equations=int(round(intercept + slope * scale.length)),
+        line=points[-1].line,
+    )
+    return growth, points
+
+
+def _unjitted(fn: Any) -> Any:
+    return getattr(fn, "__wrapped__", fn) if JAX.is_jitted(fn) else fn
+
+
+def _trace_at(fn: Any, base: Any, n: int, args: tuple, kwargs: dict) -> Point | str:
+    jitted, arrays = fresh_jit(fn, args, kwargs)
+    trace = trace_once(jitted, tuple(arrays), {})
+    if not trace.ok:
+        text = str(trace.error).strip()
+        return f"{type(trace.error).__name__}: {text.splitlines()[0] if text else ''}"
+    line = loop_line(open_jaxpr(trace.jaxpr).eqns, base)
+    return Point(n, count_equations(trace.jaxpr), line, jitted, tuple(arrays), trace)
+
+
+def _compile(point: Point) -> Point | str:
+    t0 = time.perf_counter()
+    try:
+        lowered = point.trace.traced.lower()
+        t1 = time.perf_counter()
+        executable = lowered.compile()
+    except Exception as e:  # traces but does not compile at this length
+        return f"{type(e).__name__}: {e}"
+    split = CompileTimes(point.trace.seconds, t1 - t0, time.perf_counter() - t1, source="aot")
+    return dataclasses.replace(point, compiled=Compiled(executable, split))
+
+
+def loop_line(eqns: Any, fn: Any) -> SourceLine | None:
+    """Where the repeated equations come from: a line of the function itself if it is the user's
+    (the loop is there), else the user line that made most of them."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and is_user_file(code.co_filename):
+        lines = collections.Counter(
+            line for e in eqns for line in _frames_in(e, code.co_filename, {code.co_name, code.co_qualname})
+        )
+        if lines:
+            return lines.most_common(1)[0][0]
+    return common_user_line(eqns)
+
+
+def _frames_in(eqn: Any, filename: str, names: set[str]) -> list[SourceLine]:
+    try:
+        frames = eqn.source_info.traceback.frames
+    except AttributeError:
+        return []
+    for f in frames:
+        if f.file_name == filename and f.function_name in names:
+            return [SourceLine(f.file_name, f.line_num, f.function_name)]
+    return []
+
+
+def _maybe_shorten(subject: Subject, scale: _scale.ScaleAxis, growth: Growth, points: list[Point]) -> None:
+    limit = max(1.0, subject.budget / 4)
+    point = points[1]  # the middle length: representative, and cheap to compile again
+    if scale.length > point.length and growth.projected_seconds > limit:
+        args, kwargs = _scale.shorten(subject.args, subject.kwargs, scale, point.length)
+        subject.shorten(args, kwargs, Shortening(
+            scale.name, scale.axis, scale.length, point.length,
+            f"compiling all {scale.length} would take ~{fmt_time(growth.projected_seconds)}",
+        ), fresh=(point.jitted, point.arrays), trace=point.trace, compiled=point.compiled)
+
+
+def unrolled_finding(scale: _scale.ScaleAxis, g: Growth, jitted: bool = True) -> Finding:
+    per_step = g.equations_per_step
+    lengths = "/".join(str(n) for n in g.lengths)
+    where = f"; the repeated equations come from {g.line}" if g.line else ""
+    measured_at_length = g.length <= g.lengths[-1]
+    cost = (
+        f"~{fmt_time(g.projected_seconds)} to trace and compile at your length of {g.length} "
+        f"({g.projected_equations:,} equations)"
+        + ("" if measured_at_length else f", projected from {g.lengths[0]}-{g.lengths[-1]} steps; "
+           "compile time often grows faster than linearly")
+    )
+    return Finding(
+        "LB201",
+        f"a Python loop over {scale.name} {'is unrolled' if jitted else 'unrolls under jax.jit'}: "
+        f"{per_step:,.0f} jaxpr equations per step",
+        Severity.WARNING,
+        evidence=(
+            f"equations at {lengths} steps along {scale.describe()}: "
+            + "/".join(f"{e:,}" for e in g.equations)
+            + f" (+{per_step:,.0f} per step, linear); trace+lower+compile: "
+            + "/".join(fmt_time(s) for s in g.seconds)
+            + f" (+{fmt_time(g.seconds_per_step)} per step){where}"
+        ),
+        cost=cost,
+        fix=SCAN_FIX,
+        subject=str(g.line) if g.line else scale.name,
+        data={
+            "cost_seconds": g.projected_seconds,
+            "equations_per_step": per_step,
+            "seconds_per_step": g.seconds_per_step,
+            "lengths": list(g.lengths),
+            "equations": list(g.equations),
+            "seconds": list(g.seconds),
+            "length": g.length,
+            "projected_equations": g.projected_equations,
+            "argument": scale.name,
+            "axis": scale.axis,
+        },
+    )
+
+
+def repeated_finding(subject: Subject) -> list[Finding]:
+    trace = subject.traced()
+    if not trace.ok:
+        return []
+    block = repeated_block(trace.jaxpr)
+    if block is None:
+        return []
+    eqns = open_jaxpr(trace.jaxpr).eqns
+    total = len(eqns)
+    line = loop_line(eqns[block.start:block.start + block.covered], _unjitted(subject.fn))
+    body = ", ".join(f"{name} x{n}" if n > 1 else name for name, n in list(block.primitives.items())[:5])
+    share = block.covered / total
+    cost_seconds = trace.seconds * share * (1 - 1 / block.repeats)
+    where = f" from {line}" if line else ""
+    unrolled = "a Python loop is unrolled" if subject.is_jitted else "a Python loop that unrolls under jax.jit"
+    return [Finding(
+        "LB202",
+        f"the same {block.size} equations repeat {block.repeats} times in one trace: {unrolled}",
+        Severity.WARNING if block.repeats >= 16 else Severity.INFO,
+        evidence=(
+            f"{covered_text(block.covered, total)} are {block.repeats} copies of a block of {block.size} "
+            f"({body}){where}; tracing took {fmt_time(trace.seconds)}"
+        ),
+        cost=(f"at least {fmt_time(cost_seconds)} of tracing spent on copies, and compile time grows with them; "
+              "a longer loop costs proportionally more"),
+        fix=SCAN_FIX,
+        subject=str(line) if line else "",
+        data={"cost_seconds": cost_seconds, "block": block.size, "repeats": block.repeats,
+              "covered": block.covered, "equations": total},
+    )]
+
+
+def covered_text(covered: int, total: int) -> str:
+    return f"{covered:,} of the program's {total:,} top-level equations ({covered / total:.0%})"
+
+
+PROBE = Probe("unrolled", ("LB201", "LB202"), run, expensive=True,
+              summary="Python loops unrolled under jit: program growth with length, repeated blocks")

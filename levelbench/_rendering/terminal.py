@@ -1,0 +1,94 @@
+"""Terminal rendering of measurements and findings. Renderers only read results."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import Any
+
+from .._values.findings import Finding, Severity
+from .._results.measurement import Measurement
+from .._measuring.sampler import fmt_time
+
+_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+
+
+def render_measurement(m: Measurement) -> Any:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title=f"{m.label}  [dim]({m.framework})[/dim]", title_justify="left", show_header=False, box=None)
+    t.add_column(style="bold")
+    t.add_column()
+    ci = m.ci
+    t.add_row(
+        "steady median",
+        f"{fmt_time(m.median)}  [dim]95% CI {fmt_time(ci.lower)} .. {fmt_time(ci.upper)} "
+        f"(+-{ci.relative_half_width:.1%})[/dim]",
+    )
+    t.add_row("min / mean / std", f"{fmt_time(m.min)} / {fmt_time(m.mean)} / {fmt_time(m.std)}")
+    t.add_row("IQR", f"{fmt_time(m.iqr)} ({m.iqr / m.median:.1%} of median)" if m.median else "-")
+    t.add_row("samples", f"{m.n_samples} x {m.calls_per_sample:,} calls, {fmt_time(m.total_time)} in all")
+    if m.compile:
+        cached = " [dim](already compiled: cache hit)[/dim]" if m.compile.cached else ""
+        t.add_row(
+            "compile",
+            f"trace {fmt_time(m.compile.trace)} + lower {fmt_time(m.compile.lower)} + "
+            f"compile {fmt_time(m.compile.compile)} = {fmt_time(m.compile.total)}{cached}",
+        )
+    first = f"{fmt_time(m.first_call)}"
+    if m.compile_in_first_call:
+        first += f"  [dim](of which {fmt_time(m.compile_in_first_call)} tracing/compiling)[/dim]"
+    t.add_row("first call", first)
+    if m.unblocked_call is not None:
+        t.add_row("unblocked call", f"{fmt_time(m.unblocked_call)}  [dim](what timing without waiting would show)[/dim]")
+    if m.block_overhead:
+        t.add_row("wait overhead", fmt_time(m.block_overhead))
+    if m.dispatch_floor:
+        t.add_row("dispatch floor", f"{fmt_time(m.dispatch_floor)}  [dim](an empty {m.framework} call)[/dim]")
+    if m.flops:
+        t.add_row("work", f"{m.flops / 1e9:,.3g} GFLOP per call, {m.gflops:,.3g} GFLOP/s")
+    parts: list[Any] = [t]
+    if m.findings:
+        parts.append(Text(""))
+        parts.extend(render_findings(m.findings))
+    return Group(*parts)
+
+
+def render_findings(findings: Iterable[Finding], show_subject: bool = True) -> list[Any]:
+    from rich.text import Text
+
+    out = []
+    for f in sorted(findings, key=lambda f: -f.severity):
+        head = Text()
+        head.append(f"{f.severity.name.lower()} {f.code}", style=_STYLE[f.severity])
+        head.append(f" {f.subject}: " if f.subject and show_subject else " ")
+        head.append(f.title)
+        out.append(head)
+        for label, text in (("evidence", f.evidence), ("cost", f.cost), ("fix", f.fix)):
+            if text:
+                body = text.replace("\n", "\n" + " " * 14)
+                out.append(Text(f"    {label + ':':<10}{body}", style="dim" if label != "fix" else "green"))
+    return out
+
+
+def console(stderr: bool = False) -> Any:
+    """A rich Console; when output is not a terminal (a pipe, a CI log) tables get 160 columns, not 80."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    width = None if stream.isatty() or "COLUMNS" in os.environ else 160
+    return Console(stderr=stderr, width=width)
+
+
+def plain(renderable: Any, width: int = 100) -> str:
+    """Render to plain text (no colours), e.g. for ``str()`` and logs."""
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False).print(renderable)
+    return buf.getvalue().rstrip()

@@ -1,0 +1,220 @@
+"""`Comparison`: the frozen result of `compare`, and `Isolation`, how its candidates were kept apart.
+
+Result types only: this module imports no engine, so the store and the renderers can read a
+comparison without pulling in the sampler or the worker processes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any
+
+from .._values.findings import Finding
+from .._values.documents import check_format
+from .measurement import Measurement
+from .._measuring.parity import Agreement
+from .._values.stats import Interval, paired_ratio_ci
+
+FORMAT = "levelbench.comparison"
+FORMAT_VERSION = 1
+
+IN_PROCESS = "in-process"
+WORKERS = "workers"
+
+
+@dataclasses.dataclass(frozen=True)
+class Isolation:
+    """How the candidates were kept from slowing each other down, and what that showed.
+
+    Thread pools of NumPy and PyTorch keep a core busy for a while after each call (see
+    docs/isolation.md), so every block of samples starts only once no helper thread runs.
+
+    Attributes:
+        mode: ``"workers"`` (candidates in worker processes, by ``grouping``) or ``"in-process"``.
+        grouping: ``"framework"`` (one worker per framework), ``"candidate"`` (one per candidate),
+            or ``""`` in this process.
+        workers: candidate -> the worker process (its index) that ran it.
+        spin: candidate -> seconds its helper threads kept running after its calls had returned
+            (measured once, after calibration): what it would add to whatever runs next.
+        waited: seconds spent waiting for helper threads between blocks, in all.
+        not_quiet: threads still running when the wait gave up (a busy background thread).
+        wake_up: candidate -> median over blocks of (the block's first sample / the block's
+            median) - 1: what waking its threads and caches costs; those first samples are discarded.
+        back_to_back: in-process only: per round, one sample taken right after the previous
+            candidate's block, without waiting, as plain interleaving would time it.
+        pools: the thread pools loaded where the candidates ran.
+        measured: False where thread states could not be read and a fixed gap was slept instead.
+    """
+
+    mode: str
+    grouping: str = ""
+    workers: dict[str, int] = dataclasses.field(default_factory=dict)
+    spin: dict[str, float] = dataclasses.field(default_factory=dict)
+    waited: float = 0.0
+    not_quiet: tuple[str, ...] = ()
+    wake_up: dict[str, float] = dataclasses.field(default_factory=dict)
+    back_to_back: dict[str, tuple[float | None, ...]] = dataclasses.field(default_factory=dict)
+    pools: tuple[str, ...] = ()
+    measured: bool = True
+
+    @property
+    def n_workers(self) -> int:
+        return len(set(self.workers.values()))
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["not_quiet"] = list(self.not_quiet)
+        d["pools"] = list(self.pools)
+        d["back_to_back"] = {n: list(r) for n, r in self.back_to_back.items()}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Isolation":
+        names = {f.name for f in dataclasses.fields(cls)}
+        kw = {k: v for k, v in d.items() if k in names}
+        kw["not_quiet"] = tuple(kw.get("not_quiet", ()))
+        kw["pools"] = tuple(kw.get("pools", ()))
+        kw["back_to_back"] = {n: tuple(r) for n, r in kw.get("back_to_back", {}).items()}
+        return cls(**kw)
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """The result of `compare`: measurements, ratios to the baseline, findings, environment.
+
+    ``rounds[name]`` holds one time per interleaved round (the median of that round's block of
+    samples); ratios pair rounds, so drift that hits every candidate alike cancels out.
+    """
+
+    baseline: str
+    measurements: dict[str, Measurement]
+    rounds: dict[str, tuple[float | None, ...]]
+    agreements: tuple[Agreement, ...] = ()
+    findings: tuple[Finding, ...] = ()
+    peak_flops: dict[str, float] = dataclasses.field(default_factory=dict)
+    notes: dict[str, str] = dataclasses.field(default_factory=dict)
+    groups: dict[str, str] = dataclasses.field(default_factory=dict)
+    environment: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    title: str = ""
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+    target_reached: bool = False
+    rel_ci_target: float = 0.02
+    skipped: dict[str, str] = dataclasses.field(default_factory=dict)
+    failed: dict[str, str] = dataclasses.field(default_factory=dict)
+    isolation: Isolation | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.measurements)
+
+    def ratio(self, name: str, baseline: str | None = None) -> Interval:
+        """``time(name) / time(baseline)`` with a 95% paired-bootstrap CI over interleaved rounds."""
+        base = self._known(name, baseline)
+        pairs = [(a, b) for a, b in zip(self.rounds[name], self.rounds[base]) if a is not None and b is not None]
+        if not pairs:
+            m, b = self.measurements[name], self.measurements[base]
+            return Interval(m.median / b.median, m.ci.lower / b.ci.upper, m.ci.upper / b.ci.lower)
+        a, b = zip(*pairs)
+        return paired_ratio_ci(a, b)
+
+    def back_to_back_ratio(self, name: str, baseline: str | None = None) -> Interval | None:
+        """The ratio plain in-process interleaving would report (no waiting between candidates), if measured."""
+        base = self._known(name, baseline)
+        b2b = self.isolation.back_to_back if self.isolation else {}
+        pairs = [(a, b) for a, b in zip(b2b.get(name, ()), b2b.get(base, ())) if a is not None and b is not None]
+        if len(pairs) < 3:
+            return None
+        a, b = zip(*pairs)
+        return paired_ratio_ci(a, b)
+
+    def _known(self, name: str, baseline: str | None) -> str:
+        base = baseline or self.baseline
+        for n in (name, base):
+            if n not in self.measurements:
+                raise KeyError(f"no candidate named {n!r}; the candidates are {self.names}")
+        return base
+
+    @functools.cached_property
+    def ratios(self) -> dict[str, Interval]:
+        return {n: self.ratio(n) for n in self.names}
+
+    def verdict(self, name: str, baseline: str | None = None) -> str:
+        """``"faster"``, ``"slower"`` or ``"indistinguishable"`` than the baseline, at 95%."""
+        r = self.ratio(name, baseline) if baseline else self.ratios[name]
+        if name == (baseline or self.baseline):
+            return "baseline"
+        if r.upper < 1:
+            return "faster"
+        if r.lower > 1:
+            return "slower"
+        return "indistinguishable"
+
+    def gflops(self, name: str) -> float | None:
+        return self.measurements[name].gflops
+
+    def peak_share(self, name: str) -> float | None:
+        m = self.measurements[name]
+        peak = self.peak_flops.get(m.precision)
+        return m.flops / m.median / peak if (m.flops and peak) else None
+
+    def findings_for(self, name: str) -> list[Finding]:
+        own = [f for f in self.findings if f.subject == name]
+        return own + list(self.measurements[name].findings)
+
+    # -- serialisation -------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "title": self.title,
+            "params": self.params,
+            "baseline": self.baseline,
+            "measurements": {n: m.to_dict() for n, m in self.measurements.items()},
+            "rounds": {n: list(r) for n, r in self.rounds.items()},
+            "agreements": [a.to_dict() for a in self.agreements],
+            "findings": [f.to_dict() for f in self.findings],
+            "peak_flops": self.peak_flops,
+            "notes": self.notes,
+            "groups": self.groups,
+            "environment": self.environment,
+            "target_reached": self.target_reached,
+            "rel_ci_target": self.rel_ci_target,
+            "skipped": self.skipped,
+            "failed": self.failed,
+            "isolation": self.isolation.to_dict() if self.isolation else None,
+            "ratios": {n: r.to_dict() for n, r in self.ratios.items()},
+            "verdicts": {n: self.verdict(n) for n in self.names},
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Comparison":
+        check_format(d, FORMAT, FORMAT_VERSION, "comparison")
+        return cls(
+            baseline=d["baseline"],
+            measurements={n: Measurement.from_dict(m) for n, m in d["measurements"].items()},
+            rounds={n: tuple(r) for n, r in d["rounds"].items()},
+            agreements=tuple(Agreement(**a) for a in d.get("agreements", ())),
+            findings=tuple(Finding.from_dict(f) for f in d.get("findings", ())),
+            peak_flops=d.get("peak_flops", {}),
+            notes=d.get("notes", {}),
+            groups=d.get("groups", {}),
+            environment=d.get("environment", {}),
+            title=d.get("title", ""),
+            params=d.get("params", {}),
+            target_reached=d.get("target_reached", False),
+            rel_ci_target=d.get("rel_ci_target", 0.02),
+            skipped=d.get("skipped", {}),
+            failed=d.get("failed", {}),
+            isolation=Isolation.from_dict(d["isolation"]) if d.get("isolation") else None,
+        )
+
+    def __rich__(self) -> Any:
+        from .._rendering.comparison import render_comparison
+
+        return render_comparison(self)
+
+    def __str__(self) -> str:
+        from .._rendering.terminal import plain
+
+        return plain(self, width=140)

@@ -1,0 +1,151 @@
+"""Run workloads: candidates in worker processes, their samples interleaved from this one.
+
+Each workload's candidates are built and timed in worker processes (`levelbench._workers`), one
+per framework by default, so no framework's thread pools share a process with another's; this
+process interleaves their blocks of samples. A crash, a hang or running out of memory becomes a
+failed result with the reason, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .._results.comparison import Comparison
+
+
+@dataclasses.dataclass(frozen=True)
+class WorkloadResult:
+    """What one workload (at one point of a sweep) produced."""
+
+    workload: str
+    params: dict[str, Any]
+    status: str  # "ok" | "failed" | "timeout" | "skipped" | "interrupted"
+    comparison: Comparison | None = None
+    error: str = ""
+    duration: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "workload": self.workload,
+            "params": self.params,
+            "status": self.status,
+            "comparison": self.comparison.to_dict() if self.comparison else None,
+            "error": self.error,
+            "duration": self.duration,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "WorkloadResult":
+        c = d.get("comparison")
+        return cls(d["workload"], dict(d.get("params", {})), d["status"],
+                   Comparison.from_dict(c) if c else None, d.get("error", ""), d.get("duration", 0.0))
+
+
+@dataclasses.dataclass(frozen=True)
+class Job:
+    workload: str  # a built-in name or FILE.py:NAME
+    params: dict[str, Any]
+    budget: float
+    diagnose: bool = True  # run levelbench.explain on each JAX candidate and attach its findings
+    isolation: str = "framework"  # worker processes: one per "framework" or per "candidate"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+Progress = Callable[[Job, str, float], None]
+
+
+def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
+            timeout: float | None = None) -> WorkloadResult:
+    """Run one job: its candidates built and timed in worker processes, driven from this one.
+
+    A candidate whose worker crashes is reported as failed and the others go on; a worker that
+    hangs past ``timeout`` seconds (for the whole job) stops the job as ``timeout``.
+    """
+    from .._measuring.compare import run_comparison
+    from .._measuring.parity import ComparisonError
+    from .._measuring.workers import DeadlineExceeded, WorkerError, Workers
+    from . import load
+
+    started = time.perf_counter()
+
+    def ended(status: str, error: str) -> WorkloadResult:
+        return WorkloadResult(job.workload, job.params, status, error=error, duration=time.perf_counter() - started)
+
+    workload = load(job.workload)
+    settings = _settings(workload, job.budget)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        with Workers(deadline) as workers:
+            lanes, skipped = workers.workload(job.workload, job.params, settings.options(), job.isolation, progress)
+            if not lanes:
+                return ended("failed", "the workload built no candidates" +
+                             (f" (skipped: {', '.join(skipped)})" if skipped else ""))
+            base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
+            comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
+                                        progress=progress, workers=workers, grouping=job.isolation,
+                                        diagnose=job.diagnose, skipped=skipped)
+    except ComparisonError as e:
+        return ended("failed", str(e))
+    except DeadlineExceeded:
+        return ended("timeout", f"no result after {timeout:g} s (--timeout); the worker was stopped")
+    except WorkerError as e:
+        return ended("failed", str(e))
+    return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
+
+
+def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None) -> WorkloadResult:
+    """Run one job with every candidate in this process (``--in-process``, for debugging)."""
+    from .._measuring.compare import run_comparison
+    from .._measuring.lanes import LocalLane
+    from .._measuring.parity import ComparisonError
+    from . import Skipped, load
+
+    started = time.perf_counter()
+    workload = load(job.workload)
+    settings = _settings(workload, job.budget)
+    cands = workload.candidates(**job.params)
+    skipped = {n: c.reason for n, c in cands.items() if isinstance(c, Skipped)}
+    lanes = {n: LocalLane(n, c, settings.options()) for n, c in cands.items() if not isinstance(c, Skipped)}
+    base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
+    try:
+        comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
+                                    progress=progress, diagnose=job.diagnose, skipped=skipped)
+    except ComparisonError as e:
+        return WorkloadResult(job.workload, job.params, "failed", error=f"{e}", duration=time.perf_counter() - started)
+    return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
+
+
+def _settings(workload: Any, budget: float) -> Any:
+    from .._measuring.compare import Settings
+
+    known = {f.name for f in dataclasses.fields(Settings)}
+    unknown = sorted(set(workload.compare_options) - known)
+    if unknown:
+        raise ValueError(f"workload {workload.name!r}: compare_options {unknown} are not compare settings; "
+                         f"expected some of {sorted(known - {'timer'})}")
+    return Settings(**{**workload.compare_options, "budget": budget})
+
+
+def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None = None,
+             progress: Progress | None = None) -> Iterator[WorkloadResult]:
+    """Yield one result per job, in order. Ctrl-C: the running job is stopped and reported as
+    ``interrupted``, and iteration ends (the results already yielded are the caller's)."""
+    for job in jobs:
+        report = (lambda stage, fraction, job=job: progress(job, stage, fraction)) if progress else None
+        try:
+            if in_process:
+                result = run_job_here(job, report)
+            else:
+                result = run_job(job, report, timeout)
+        except KeyboardInterrupt:
+            yield WorkloadResult(job.workload, job.params, "interrupted", error="interrupted (Ctrl-C)")
+            return
+        except Exception as e:  # a bug or a broken workload: report it, and keep going
+            yield WorkloadResult(job.workload, job.params, "failed", error=f"{type(e).__name__}: {e}")
+            continue
+        yield result
