@@ -287,7 +287,8 @@ def explain_one(run_path: Path, budget: float) -> dict:
         try:
             args = getattr(module, name + "_args")()
             diagnosis = levelbench.explain(getattr(module, name), *args, budget=budget)
-            entry["findings"] = [{"code": f.code, "severity": int(f.severity), "title": f.title} for f in diagnosis.findings]
+            entry["findings"] = [{"code": f.code, "severity": f.severity.name.lower(), "title": f.title,
+                                  "scored": f.severity >= levelbench.Severity.WARNING} for f in diagnosis.findings]
             entry["skipped"] = dict(diagnosis.skipped)
         except Exception as e:  # a crash is a result too
             entry["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
@@ -297,8 +298,6 @@ def explain_one(run_path: Path, budget: float) -> dict:
 
 
 def run_explain(cases: list[Case], budget: float, timeout: float) -> dict:
-    from levelbench._findings import Severity
-
     score, per_case = Score(), []
     for case in cases:
         if case.run_path is None or case.dynamic is None:
@@ -315,7 +314,7 @@ def run_explain(cases: list[Case], budget: float, timeout: float) -> dict:
             result = {"functions": [], "crash": f"timed out after {timeout:.0f} s"}
         found = [
             Reported(case.name, f["code"], 0, f"{fn['function']}: {f['title']}")
-            for fn in result["functions"] for f in fn["findings"] if f["severity"] >= int(Severity.WARNING)
+            for fn in result["functions"] for f in fn["findings"] if f["scored"]
         ]
         score.add(case, case.dynamic, found, {})
         per_case.append({"case": case.name, "seconds": time.perf_counter() - t0, **result})
@@ -323,8 +322,6 @@ def run_explain(cases: list[Case], budget: float, timeout: float) -> dict:
 
 
 def print_explain(results: dict) -> None:
-    from levelbench._findings import Severity
-
     score = results["score"]
     print("levelbench.explain on the runnable copies: recall per code (found / labelled cases)")
     for code in sorted(score.labelled):
@@ -336,7 +333,7 @@ def print_explain(results: dict) -> None:
         codes_warn, codes_all, problems = [], [], []
         for fn in entry["functions"]:
             codes_all += [f["code"] for f in fn["findings"]]
-            codes_warn += [f["code"] for f in fn["findings"] if f["severity"] >= int(Severity.WARNING)]
+            codes_warn += [f["code"] for f in fn["findings"] if f["scored"]]
             if fn["error"]:
                 problems.append(f"{fn['function']} raised {fn['error']}")
             problems += [f"{fn['function']}: {p} skipped ({why})" for p, why in fn["skipped"].items() if why.startswith("failed")]

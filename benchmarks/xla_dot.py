@@ -46,7 +46,7 @@ def jax_dot(m: int, k: int, n: int, eigen: bool = False) -> Any:
 
 def main() -> None:
     import levelbench
-    from levelbench._measuring.sampler import fmt_time
+    from levelbench._values.units import fmt_time
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--budget", type=float, default=10.0)

@@ -1,8 +1,21 @@
 """levelbench: measure JAX, PyTorch and NumPy fairly, compare them, and diagnose why JAX looks slow.
 
-``import levelbench`` is light: it imports nothing but this file. The public names below are
+``import levelbench`` is light: it imports this file and the version. The public names below are
 loaded on first use (PEP 562), so the CLI starts fast; jax, torch, matplotlib and IPython are
 imported only where a result needs them.
+
+The package in layers, bottom to top; a module imports only from its own layer and those below
+(``tests/test_architecture.py`` checks it; docs/architecture.md says where new things go)::
+
+    _values       findings, the catalogue of codes, statistics, units, settings, documents, targets
+    _results      Measurement, Comparison, Diagnosis, WorkloadResult, ColdCall: frozen results
+    _frameworks   one adapter per framework (JAX, PyTorch, NumPy) behind one protocol
+    _measuring    the sampler, measure, compare, parity, self-checks, environment, worker processes
+    workloads     doctor     _probing (explain)     nn
+    store         results that last (SQLite)
+    _api          _rendering     report
+    _cli          ipython     pytest_plugin
+    levelbench    this facade
 """
 
 from __future__ import annotations
@@ -10,27 +23,29 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ._values.version import VERSION
+
+__version__ = VERSION
 
 # public name -> module that defines it
 _EXPORTS = {
     "Finding": "._values.findings",
     "Severity": "._values.findings",
     "Measurement": "._results.measurement",
+    "CompileTimes": "._results.measurement",
+    "Comparison": "._results.comparison",
+    "Diagnosis": "._results.diagnosis",
     "Interval": "._values.stats",
-    "measure": "._measuring.sampler",
-    "CompileTimes": "._frameworks",
+    "measure": "._api",
+    "compare": "._api",
     "Candidate": "._measuring.candidate",
     "Builder": "._measuring.candidate",
-    "Comparison": "._results.comparison",
-    "compare": "._measuring.compare",
     "ComparisonError": "._measuring.parity",
     "Workload": ".workloads",
     "Param": ".workloads",
     "lint_paths": ".doctor",
     "lint_source": ".doctor",
     "explain": "._probing",
-    "Diagnosis": "._probing",
     "Call": "._probing",
     "QUICK_PROBES": "._probing",
     "open_store": ".store",
@@ -38,23 +53,23 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
-    from ._measuring.candidate import Builder
-    from ._measuring.candidate import Candidate
-    from ._results.comparison import Comparison
-    from ._measuring.compare import compare
-    from ._values.findings import Finding
-    from ._values.findings import Severity
-    from ._results.measurement import Measurement
-    from ._measuring.parity import ComparisonError
-    from ._values.stats import Interval
-    from ._measuring.sampler import measure
-    from ._frameworks import CompileTimes
+    from ._api import compare as compare
+    from ._api import measure as measure
+    from ._measuring.candidate import Builder as Builder
+    from ._measuring.candidate import Candidate as Candidate
+    from ._measuring.parity import ComparisonError as ComparisonError
+    from ._probing import QUICK_PROBES as QUICK_PROBES
+    from ._probing import Call as Call
+    from ._results.diagnosis import Diagnosis as Diagnosis
+    from ._probing import explain as explain
+    from ._results.comparison import Comparison as Comparison
+    from ._results.measurement import CompileTimes as CompileTimes
+    from ._results.measurement import Measurement as Measurement
+    from ._values.findings import Finding as Finding
+    from ._values.findings import Severity as Severity
+    from ._values.stats import Interval as Interval
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
-    from ._probing import QUICK_PROBES
-    from ._probing import Call
-    from ._probing import Diagnosis
-    from ._probing import explain
     from .store import open_store as open_store
     from .workloads import Param as Param
     from .workloads import Workload as Workload
@@ -64,6 +79,7 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'levelbench' has no attribute {name!r}")
+    importlib.import_module("._rendering", __name__)  # results print as tables (registers the renderers)
     value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value  # later look-ups skip this function
     return value

@@ -19,9 +19,10 @@ from levelbench.doctor import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Static recall on the .py files as posted, measured on 2026-12-01 with jax 0.10.2, before any rule
-# was changed to fit the corpus. Raise it when a rule improves; never lower it to make a change pass.
-BASELINE_STATIC_RECALL_PY = 0.0
+# Static recall on the .py files as posted: 20 of 51 labelled (case, code) pairs, measured on
+# 2026-12-01 (09:34 UTC) with jax 0.10.2, before any rule was changed to fit the corpus. Raise it
+# when a rule improves; never lower it to make a change pass.
+BASELINE_STATIC_RECALL_PY = 20 / 51
 
 ESTABLISHED_BY = re.compile(r"(accepted answer|maintainer \S+.*|answer by \S.*)")
 
@@ -39,7 +40,7 @@ CASES = accuracy.load_corpus()
 
 
 def _probe_codes() -> set[str]:
-    from levelbench._explain._probes import all_probes  # the one list of LB2xx codes
+    from levelbench._probing.probes import all_probes  # the one list of LB2xx codes
 
     return {code for probe in all_probes() for code in probe.codes}
 

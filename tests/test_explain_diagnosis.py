@@ -6,7 +6,7 @@ import pytest
 
 from levelbench import Finding, Measurement, Severity
 from levelbench._probing import Diagnosis, explain
-from levelbench._probing.diagnosis import rank
+from levelbench._results.diagnosis import rank
 from levelbench._probing.diagnose import select_probes
 
 
@@ -128,19 +128,20 @@ class _FakeClock:
 
 
 def test_stopwatch_takes_fewer_samples_of_a_call_slower_than_the_budget():
-    from levelbench._probing.stopwatch import time_calls
+    from levelbench._measuring.sampler import quick_timing
 
     clock = _FakeClock(0.4)
-    t = time_calls(clock.fn, (), {}, budget=0.5, timer=clock)
+    t = quick_timing(clock.fn, (), {}, budget=0.5, timer=clock)
     assert (t.samples, t.calls_per_sample) == (2, 1)
     assert t.first_call == pytest.approx(0.4) and t.median == pytest.approx(0.4)
     assert clock.calls == 3 and t.dispatch_floor is None
 
 
 def test_stopwatch_batches_fast_calls_and_stops_at_the_sample_cap():
-    from levelbench._probing.stopwatch import MAX_SAMPLES, SAMPLE_SECONDS, time_calls
+    from levelbench._measuring.sampler import quick_timing
+    from levelbench._values.settings import PROBING
 
     clock = _FakeClock(1e-4)
-    t = time_calls(clock.fn, (), {}, budget=0.5, timer=clock)
-    assert t.calls_per_sample * 1e-4 >= SAMPLE_SECONDS
-    assert t.samples == MAX_SAMPLES and t.median == pytest.approx(1e-4)
+    t = quick_timing(clock.fn, (), {}, budget=0.5, timer=clock)
+    assert t.calls_per_sample * 1e-4 >= PROBING.sample_seconds
+    assert t.samples == PROBING.max_samples and t.median == pytest.approx(1e-4)

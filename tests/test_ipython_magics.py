@@ -266,14 +266,14 @@ def test_lbcompare_isolate_builds_each_candidate_in_a_worker_process(user):
 
 
 @pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
-def test_lbcompare_in_this_process_reports_candidates_slowing_each_other(user, capsys):
+def test_lbcompare_in_this_process_reports_candidates_slowing_each_other(user, capsys, quiet_machine):
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("interference_magic", INTERFERENCE)
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     user.push({"victim": m.victim().fn, "spinner": m.spinner().fn, "z": np.zeros(4)})
-    c = user.run_line_magic("lbcompare", "-o --budget 3 v=victim(z) s=spinner(z)")
+    c = user.run_line_magic("lbcompare", "-o --budget 5 v=victim(z) s=spinner(z)")
     assert any(f.code == "LB305" for f in c.findings), str(c)
     assert "LB305 candidates slow each other down" in flat(capsys.readouterr().out)
 

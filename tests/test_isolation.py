@@ -111,9 +111,9 @@ def test_a_thread_that_never_stops_is_reported_after_the_limit():
 # -- in one process: the distortion is measured and reported -----------------------------------
 @needs_proc
 @needs_two_cores
-def test_in_process_interference_is_measured_and_reported_with_both_ratios():
+def test_in_process_interference_is_measured_and_reported_with_both_ratios(quiet_machine):
     m = interference_module()
-    c = levelbench.compare({"victim": m.victim(), "spinner": m.spinner()}, budget=3, **FAST)
+    c = levelbench.compare({"victim": m.victim(), "spinner": m.spinner()}, budget=3, min_rounds=10, **FAST)
     assert c.isolation.mode == "in-process"
     assert c.isolation.spin["spinner"] > 0.03 > c.isolation.spin["victim"]
     quiet, b2b = c.ratio("spinner"), c.back_to_back_ratio("spinner")

@@ -76,7 +76,7 @@ INTERFERENCE = __import__("pathlib").Path(__file__).parent / "workloads" / "inte
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
-def test_the_fixture_reports_interference_and_isolates_builders(suite):
+def test_the_fixture_reports_interference_and_isolates_builders(suite, quiet_machine):
     suite.makepyfile(test_pair=f"""
 import importlib.util
 
@@ -86,7 +86,7 @@ spec.loader.exec_module(m)
 
 
 def test_in_process(levelbench):
-    c = levelbench.compare({{"victim": m.victim(), "spinner": m.spinner()}}, budget=3, peak=False)
+    c = levelbench.compare({{"victim": m.victim(), "spinner": m.spinner()}}, budget=3, min_rounds=10, peak=False)
     assert any(f.code == "LB305" for f in c.findings)
     assert c.ratio("spinner") < 0  # fails, to show the message
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 from test_store_fakes import ENV, gru_sweep, record, result
 
-from levelbench.workloads.run import WorkloadResult
+from levelbench._results.workload import WorkloadResult
 from levelbench.report import html_report, markdown_report, sections
 from levelbench.store import open_store
 

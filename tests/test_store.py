@@ -15,7 +15,7 @@ import pytest
 from test_store_fakes import ENV, comparison, gru_sweep, record, result
 
 import levelbench
-from levelbench.workloads.run import WorkloadResult
+from levelbench._results.workload import WorkloadResult
 from levelbench.store import SCHEMA_VERSION, StoreError, open_store
 from levelbench.store import _schema
 

@@ -12,7 +12,7 @@ import pytest
 from test_store_fakes import ENV, record, result
 
 import levelbench
-from levelbench.workloads.run import WorkloadResult
+from levelbench._results.workload import WorkloadResult
 from levelbench.store import diff_runs, mann_whitney_u, open_store
 
 MS = 1e-3

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from levelbench import CompileTimes, Comparison, Finding, Measurement, Severity
-from levelbench.workloads.run import WorkloadResult
+from levelbench._results.workload import WorkloadResult
 
 ENV: dict[str, Any] = {
     "python": "3.11.7",

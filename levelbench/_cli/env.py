@@ -22,7 +22,8 @@ def env_command(as_json: bool, frameworks: tuple[str, ...]) -> None:
     if as_json:
         click.echo(json.dumps(env, indent=2, default=str))
         return
-    from rich.console import Console
     from rich.pretty import Pretty
 
-    Console().print(Pretty(env))
+    from .._rendering.terminal import console
+
+    console().print(Pretty(env))

@@ -83,9 +83,9 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
     if as_json:
         click.echo(diagnosis.to_json())
         return
-    from rich.console import Console
+    from .._rendering.terminal import console
 
-    Console().print(diagnosis)
+    console().print(diagnosis)
 
 
 def _import(target: str) -> ModuleType:

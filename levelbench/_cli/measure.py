@@ -29,7 +29,7 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
                                 -s 'x = jnp.ones((1000, 1000))'
       levelbench measure 'np.dot(a, b)' -s 'import numpy as np; a = b = np.ones((500, 500))'
     """
-    from .._measuring.sampler import measure
+    from .._api import measure
 
     namespace: dict = {"__name__": "__levelbench_measure__"}
     source = "\n".join(setup)

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from ..workloads.run import Job, WorkloadResult, run_jobs
+from ..workloads.run import Job, run_jobs
+from .._results.workload import WorkloadResult
 
 
 def _workload_help() -> str:

@@ -9,7 +9,6 @@ import contextlib
 import json
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import click
 
@@ -29,12 +28,7 @@ def store_errors(command: str) -> Iterator[None]:
         sys.exit(2)
 
 
-def console() -> Any:
-    """A rich console; wide when writing to a pipe or file, so tables are not squeezed to 80 columns."""
-    from rich.console import Console
-
-    c = Console()
-    return c if c.is_terminal else Console(width=160)
+from .._rendering.terminal import console
 
 
 def _fraction(text: str) -> float:

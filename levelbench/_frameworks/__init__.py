@@ -1,89 +1,20 @@
-"""One adapter per framework, behind the `Adapter` protocol; the timing engine knows no framework.
+"""One adapter per framework, behind the `Adapter` protocol (`base`); the timing engine knows no framework.
 
-An adapter answers, for objects of its framework: is this one of mine, how to wait for it, what
-are its shape/dtype/device, how to turn it into NumPy, how to split compilation from running, and
-how many FLOPs a call does. Adapters never import their framework unless the user's objects show
-it is in use (checked through ``sys.modules``), so ``import levelbench`` stays light.
+Adapters never import their framework unless the user's objects show it is in use (checked
+through ``sys.modules``), so ``import levelbench`` stays light. A new framework is one new module
+here, listed in `all_adapters`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
 
-from .._values.findings import Finding
+from .base import COMPILE, LOWER, TRACE, Adapter, ArrayInfo, CompileEvent, CompileLog
 
-
-@dataclasses.dataclass(frozen=True)
-class ArrayInfo:
-    """What must match between two candidates' inputs."""
-
-    framework: str
-    shape: tuple[int, ...]
-    dtype: str
-    device: str
-
-    @property
-    def size(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
-
-
-@dataclasses.dataclass(frozen=True)
-class CompileTimes:
-    """Cold-start cost of a jitted function, in seconds.
-
-    ``source`` says how it was measured: ``"aot"`` (jax.stages: trace, lower, compile timed
-    one by one before the first call) or ``"events"`` (durations JAX reported while running).
-    ``cached`` is true when the program was already compiled before levelbench saw it.
-    """
-
-    trace: float
-    lower: float
-    compile: float
-    source: str
-    cached: bool = False
-
-    @property
-    def total(self) -> float:
-        return self.trace + self.lower + self.compile
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "CompileTimes":
-        return cls(**d)
-
-
-class Adapter(Protocol):
-    name: str
-
-    def in_use(self) -> bool:
-        """The framework is imported (so objects of it can exist)."""
-
-    def is_array(self, x: Any) -> bool: ...
-
-    def describe(self, x: Any) -> ArrayInfo: ...
-
-    def to_numpy(self, x: Any) -> Any: ...
-
-    def blocker(self, result: Any) -> Callable[[Any], None] | None:
-        """A function that waits for ``result``-shaped outputs, or None if nothing to wait for."""
-
-    def owns_callable(self, fn: Any) -> bool: ...
-
-    def compile_times(self, fn: Any, args: tuple, kwargs: dict) -> CompileTimes | None: ...
-
-    def dispatch_floor(self, timer: Callable[[], float]) -> float | None:
-        """Per-call time of the framework's cheapest round trip (an empty call), in seconds."""
-
-    def flops(self, fn: Any, args: tuple, kwargs: dict) -> float | None: ...
-
-    def call_findings(self, fn: Any, args: tuple, kwargs: dict, result: Any) -> list[Finding]: ...
+__all__ = ["COMPILE", "LOWER", "TRACE", "Adapter", "ArrayInfo", "CompileEvent", "CompileLog", "adapter_for_array",
+           "adapter_named", "all_adapters", "compile_events", "framework_of", "in_use"]
 
 
 def all_adapters() -> list[Adapter]:
@@ -132,3 +63,14 @@ def adapter_named(name: str) -> Adapter:
     from . import numpy_adapter as _numpy
 
     return _numpy.ADAPTER
+
+
+@contextmanager
+def compile_events() -> Iterator[CompileLog]:
+    """Everything the frameworks in use compile while the block runs (JAX reports; NumPy and
+    PyTorch's eager mode compile nothing)."""
+    log = CompileLog()
+    with ExitStack() as stack:
+        for adapter in in_use():
+            stack.enter_context(adapter.reporting_compiles(log))
+        yield log

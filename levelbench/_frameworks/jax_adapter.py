@@ -5,6 +5,7 @@ jax is imported only when the user's objects show it is in use (``"jax" in sys.m
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -14,46 +15,31 @@ from typing import Any
 import numpy as np
 
 from .._values.findings import Finding, Severity
-from . import ArrayInfo, CompileTimes
+from .._results.measurement import CompileTimes
+from .base import COMPILE, LOWER, TRACE, ArrayInfo, CompileEvent, CompileLog
 
-TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
-LOWER_EVENT = "/jax/core/compile/jaxpr_to_mlir_module_duration"
-COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
-
-
-class CompileLog:
-    """Durations JAX reported (trace, lower, backend compile) while a `watch()` block was open."""
-
-    def __init__(self) -> None:
-        self.events: list[tuple[str, float]] = []
-
-    def count(self, event: str = COMPILE_EVENT) -> int:
-        return sum(1 for name, _ in self.events if name == event)
-
-    def seconds(self, event: str) -> float:
-        return sum(d for name, d in self.events if name == event)
-
-    @property
-    def compilations(self) -> int:
-        return self.count(COMPILE_EVENT)
-
-    @property
-    def traces(self) -> int:
-        return self.count(TRACE_EVENT)
-
+# JAX's monitoring events for the three stages of a compilation
+_STAGES = {
+    "/jax/core/compile/jaxpr_trace_duration": TRACE,
+    "/jax/core/compile/jaxpr_to_mlir_module_duration": LOWER,
+    "/jax/core/compile/backend_compile_duration": COMPILE,
+}
 
 _logs: list[CompileLog] = []
 _lock = threading.Lock()
 _listening = False
 
 
-def _on_duration(event: str, duration: float, **_: Any) -> None:
-    if event in (TRACE_EVENT, LOWER_EVENT, COMPILE_EVENT):
+def _on_duration(event: str, duration: float, **kwargs: Any) -> None:
+    stage = _STAGES.get(event)
+    if stage is not None:
+        e = CompileEvent(stage, duration, str(kwargs.get("fun_name", "?")))
         for log in list(_logs):
-            log.events.append((event, duration))
+            log.events.append(e)
 
 
 def _listen() -> None:
+    """The one `jax.monitoring` listener levelbench registers, once per process."""
     global _listening
     with _lock:
         if not _listening:
@@ -64,18 +50,57 @@ def _listen() -> None:
 
 
 @contextmanager
-def watch() -> Iterator[CompileLog]:
-    """Collect JAX's compile events while the block runs (nothing if jax is not imported)."""
-    log = CompileLog()
+def _reporting(log: CompileLog) -> Iterator[None]:
     if "jax" not in sys.modules:
-        yield log
+        yield
         return
     _listen()
     _logs.append(log)
     try:
-        yield log
+        yield
     finally:
         _logs.remove(log)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "CACHE MISS" in message:
+            self.messages.append(message)
+
+
+@contextmanager
+def cache_miss_explanations() -> Iterator[list[str]]:
+    """JAX's own explanation of each tracing-cache miss in the block (names the changed input).
+
+    Turns ``jax_explain_cache_misses`` on for the block and keeps the messages instead of letting
+    them reach the user's terminal.
+    """
+    import jax
+
+    logger = logging.getLogger("jax")
+    handler = _Collect()
+    was_on = bool(getattr(jax.config, "jax_explain_cache_misses", False))
+    propagated = logger.propagate
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        jax.config.update("jax_explain_cache_misses", True)
+    except (AttributeError, KeyError):  # a JAX without the option: no explanations, same probe
+        pass
+    try:
+        yield handler.messages
+    finally:
+        try:
+            jax.config.update("jax_explain_cache_misses", was_on)
+        except (AttributeError, KeyError):
+            pass
+        logger.removeHandler(handler)
+        logger.propagate = propagated
 
 
 class JaxAdapter:
@@ -83,6 +108,9 @@ class JaxAdapter:
 
     def in_use(self) -> bool:
         return "jax" in sys.modules
+
+    def reporting_compiles(self, log: CompileLog) -> Any:
+        return _reporting(log)
 
     def is_array(self, x: Any) -> bool:
         if "jax" not in sys.modules:
@@ -131,7 +159,8 @@ class JaxAdapter:
             return None
         from time import perf_counter
 
-        with watch() as log:
+        log = CompileLog()
+        with _reporting(log):
             t0 = perf_counter()
             traced = fn.trace(*args, **kwargs)
             t1 = perf_counter()

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._values.findings import Finding
-from . import ArrayInfo, CompileTimes
+from .._results.measurement import CompileTimes
+from .base import ArrayInfo, CompileLog
 
 
 class NumpyAdapter:
@@ -32,6 +34,9 @@ class NumpyAdapter:
 
     def owns_callable(self, fn: Any) -> bool:
         return getattr(fn, "__module__", None) in ("numpy", "numpy.linalg") or isinstance(fn, np.ufunc)
+
+    def reporting_compiles(self, log: CompileLog) -> Any:
+        return contextlib.nullcontext()  # runs eagerly: compiles nothing
 
     def compile_times(self, fn: Any, args: tuple, kwargs: dict) -> CompileTimes | None:
         return None

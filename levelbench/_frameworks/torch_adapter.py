@@ -5,12 +5,14 @@ torch is imported only when the user's objects show it is in use (``"torch" in s
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from .._values.findings import Finding, Severity
-from . import ArrayInfo, CompileTimes
+from .._results.measurement import CompileTimes
+from .base import ArrayInfo, CompileLog
 
 
 class TorchAdapter:
@@ -52,6 +54,9 @@ class TorchAdapter:
         import torch
 
         return isinstance(fn, torch.nn.Module) or (getattr(fn, "__module__", "") or "").startswith("torch")
+
+    def reporting_compiles(self, log: CompileLog) -> Any:
+        return contextlib.nullcontext()  # runs eagerly: compiles nothing
 
     def compile_times(self, fn: Any, args: tuple, kwargs: dict) -> CompileTimes | None:
         return None

@@ -26,37 +26,17 @@ import numpy as np
 from .candidate import Builder, Candidate, coerce
 from .._results.comparison import IN_PROCESS, WORKERS, Comparison, Isolation
 from .._values.findings import Finding, Severity
+from .._values.settings import COMPARING, MEASURING
 from .lanes import Block, Calibration, FirstCall, LaneInfo, LocalLane
 from .._results.measurement import Measurement
-from .parity import Agreement, ComparisonError, compare_leaves, mismatches_of_leaves
+from .._results.comparison import Agreement
+from .parity import ComparisonError, compare_leaves, mismatches_of_leaves
 from .._values.stats import paired_ratio_ci
+from .checks import interference_finding, work_findings
 from .threads import QuietWait, pools, wait_until_quiet
-from .sampler import Options, _gc_off, fmt_time
+from .sampler import Options, gc_paused
 
 __all__ = ["Builder", "Candidate", "Comparison", "compare"]
-
-BLOCK_SECONDS = 0.15
-"""A candidate's turn in a round keeps about this much sampling..."""
-MIN_BLOCK_SAMPLES = 5
-"""...and at least this many samples, so that the block's median stays put when its first kept
-samples still run slow after the wait (PyTorch's calls ran up to 25% slow for the first three
-calls after a 0.5 s pause here: docs/isolation.md)..."""
-MAX_BLOCK_SECONDS = 1.5
-"""...unless that would make the turn longer than this (then fewer, at least one)."""
-MAX_BLOCK_SAMPLES = 30
-"""Samples in one block at most (for candidates whose samples are very short)."""
-WARMUP_SECONDS = 0.03
-"""Each block starts with this much sampling, at least one sample, that is discarded. After
-waiting for its turn, a candidate's first 10 ms calls ran 2-15% over its steady time; a NumPy
-loop that maps 100 MB of fresh memory per call ran up to 2x slow for the whole first call after a
-0.5 s pause (this VM hands freed memory back to its host, and faulting it in again is slow), and
-at its steady time right after. The discarded samples are the evidence (`Isolation.wake_up`)."""
-LOOSE_BELOW = 0.3
-"""In this process, a back-to-back sample is taken for candidates whose samples are shorter than
-this (seconds); for longer ones it would cost more than the figure is worth."""
-DISTORTION_SHOWN = 0.05
-"""Back-to-back ratios further than this from the quiet-gap ones are reported (LB305)."""
-
 
 class Lane(Protocol):
     """Where one candidate's calls run: `LocalLane` (this process) or `WorkerLane` (a worker)."""
@@ -72,7 +52,7 @@ class Lane(Protocol):
     def loose_sample(self) -> float | None: ...
 
     def finish(self, *, target_reached: bool, count_flops: bool = True, environment: dict[str, Any] | None = None,
-               diagnose: bool = False) -> tuple[Measurement, tuple[Finding, ...]]: ...
+               extra_findings: str | None = None) -> tuple[Measurement, tuple[Finding, ...]]: ...
 
     def close(self) -> None: ...
 
@@ -85,10 +65,10 @@ class Settings:
     check_outputs: bool = True
     rtol: float | None = None
     atol: float = 0.0
-    budget: float = 10.0
-    rel_ci: float = 0.02
-    target_sample_time: float = 0.01
-    min_rounds: int = 5
+    budget: float = COMPARING.budget
+    rel_ci: float = COMPARING.rel_ci
+    target_sample_time: float = MEASURING.target_sample_time
+    min_rounds: int = COMPARING.min_rounds
     count_flops: bool = True
     peak: bool = True
     environment: bool = True
@@ -107,10 +87,10 @@ def compare(
     check_outputs: bool = True,
     rtol: float | None = None,
     atol: float = 0.0,
-    budget: float = 10.0,
-    rel_ci: float = 0.02,
-    target_sample_time: float = 0.01,
-    min_rounds: int = 5,
+    budget: float = COMPARING.budget,
+    rel_ci: float = COMPARING.rel_ci,
+    target_sample_time: float = MEASURING.target_sample_time,
+    min_rounds: int = COMPARING.min_rounds,
     count_flops: bool = True,
     peak: bool = True,
     title: str = "",
@@ -118,7 +98,6 @@ def compare(
     timer: Callable[[], float] = time.perf_counter,
     environment: bool = True,
     progress: Callable[[str, float], None] | None = None,
-    save: bool | str = False,
     isolate: bool | None = None,
     timeout: float | None = None,
 ) -> Comparison:
@@ -148,8 +127,6 @@ def compare(
     process, candidates of several frameworks share one process's thread pools: levelbench
     also times each candidate right after the previous one, without waiting, and reports how
     far that plain interleaving would be off (LB305).
-
-    ``save=True`` records the comparison in the results database (``save="path.db"``: that file).
 
     Example:
         >>> import numpy as np, levelbench
@@ -185,10 +162,6 @@ def compare(
         local = {n: s.build(n) if isinstance(s, Builder) else s for n, s in specs.items()}
         lanes = {n: LocalLane(n, c, settings.options(), timer) for n, c in local.items()}
         result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress)
-    if save:
-        from ..store import open_store
-
-        open_store(save if isinstance(save, str) else None).save_comparison(result, label=title or base)
     return result
 
 
@@ -209,22 +182,25 @@ def _isolated(specs: Mapping[str, Candidate | Builder], isolate: bool | None) ->
 
 def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, title: str = "",
                    params: dict[str, Any] | None = None, progress: Callable[[str, float], None] | None = None,
-                   workers: Any = None, grouping: str = "", diagnose: bool = False,
+                   workers: Any = None, grouping: str = "", extra_findings: str | None = None,
                    skipped: dict[str, str] | None = None) -> Comparison:
-    """The four phases over ready lanes (in this process, or in ``workers``); see the module docstring."""
+    """The four phases over ready lanes (in this process, or in ``workers``); see the module docstring.
+
+    ``extra_findings`` names a function (``"module:function"``) each lane calls after timing, in
+    its own process, for findings to add (`levelbench run` diagnoses JAX candidates this way)."""
     run = _Run(dict(lanes), base, settings, progress or (lambda stage, fraction: None), workers)
     try:
         run.check_inputs()
         agreements = run.first_calls()
         timing = run.interleave()
-        measurements, extra = run.finish(timing.reached, diagnose)
+        measurements, extra = run.finish(timing.reached, extra_findings)
     finally:
         for lane in lanes.values():
             lane.close()
     infos = {n: lane.info for n, lane in run.lanes.items()}
     peaks = _peaks() if settings.peak else {}
     findings = run.findings + list(extra)
-    findings += _work_findings(infos, measurements, base, peaks)
+    findings += work_findings({n: i.group for n, i in infos.items()}, measurements, base, peaks)
     isolation = Isolation(
         mode=WORKERS if workers is not None else IN_PROCESS, grouping=grouping,
         workers={n: lane.worker.index for n, lane in run.lanes.items()} if workers is not None else {},
@@ -250,7 +226,7 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         failed=run.failed,
         isolation=isolation,
     )
-    interference = _interference_finding(result)
+    interference = interference_finding(result)
     if interference is not None:
         result = dataclasses.replace(result, findings=result.findings + (interference,))
     run.progress("done", 1.0)
@@ -380,11 +356,11 @@ class _Run:
         plan = {n: _block_plan(c) for n, c in calibrations.items()}
         wake: dict[str, list[float]] = {n: [] for n in self.lanes}
         start = s.timer()
-        with _gc_off():
+        with gc_paused(collect=True):
             while True:
                 for name in list(self.lanes):
                     samples, warmup = plan[name]
-                    if apart and in_process and calibrations[name].sample_seconds < LOOSE_BELOW:
+                    if apart and in_process and calibrations[name].sample_seconds < COMPARING.loose_below:
                         timing.back_to_back[name].append(self._step(name, lambda lane: lane.loose_sample()))
                     if apart:
                         quiet()
@@ -404,7 +380,7 @@ class _Run:
                     break
                 if complete and elapsed >= s.budget:
                     break
-                if n_rounds > 50 * s.min_rounds and not complete:
+                if n_rounds > COMPARING.max_rounds_factor * s.min_rounds and not complete:
                     break
         timing.waited = sum(w.seconds for w in waits)
         timing.not_quiet = tuple(sorted({t for w in waits for t in w.running}))
@@ -414,7 +390,7 @@ class _Run:
         return timing
 
     # -- phase 4 -------------------------------------------------------------------------------
-    def finish(self, reached: bool, diagnose: bool) -> tuple[dict[str, Measurement], list[Finding]]:
+    def finish(self, reached: bool, extra_findings: str | None) -> tuple[dict[str, Measurement], list[Finding]]:
         if self.workers is None and self.s.environment:
             from .environment import collect
 
@@ -423,9 +399,9 @@ class _Run:
         measurements: dict[str, Measurement] = {}
         extra: list[Finding] = []
         for i, name in enumerate(list(self.lanes)):
-            self.progress(f"diagnosing: {name}" if diagnose else f"finishing: {name}", i / len(self.lanes))
+            self.progress(f"diagnosing: {name}" if extra_findings else f"finishing: {name}", i / len(self.lanes))
             done = self._step(name, lambda lane: lane.finish(target_reached=reached, count_flops=self.s.count_flops,
-                                                             environment=env, diagnose=diagnose))
+                                                             environment=env, extra_findings=extra_findings))
             if done is not None:
                 measurements[name], own = done
                 extra += own
@@ -436,10 +412,10 @@ class _Run:
 
 def _block_plan(cal: Calibration) -> tuple[int, int]:
     """(samples per block, discarded warm-up samples) for a candidate whose samples take ``cal``."""
-    seconds = max(cal.sample_seconds, 1e-9)
-    samples = max(MIN_BLOCK_SAMPLES, round(BLOCK_SECONDS / seconds))
-    samples = max(1, min(samples, MAX_BLOCK_SAMPLES, math.floor(MAX_BLOCK_SECONDS / seconds)))
-    return samples, min(max(1, math.ceil(WARMUP_SECONDS / seconds)), samples)
+    seconds, c = max(cal.sample_seconds, 1e-9), COMPARING
+    samples = max(c.min_block_samples, round(c.block_seconds / seconds))
+    samples = max(1, min(samples, c.max_block_samples, math.floor(c.max_block_seconds / seconds)))
+    return samples, min(max(1, math.ceil(c.warmup_seconds / seconds)), samples)
 
 
 def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: float, n_rounds: int) -> bool:
@@ -463,100 +439,3 @@ def _peaks() -> dict[str, float]:
 
     p = machine_peak()
     return {"float32": p.float32_flops, "float64": p.float64_flops}
-
-
-# Achieved FLOP/s above this multiple of the measured GEMM peak cannot be real work.
-IMPLAUSIBLE_MARGIN = 1.5
-
-
-def _work_findings(infos: dict[str, LaneInfo], ms: dict[str, Measurement], base: str,
-                   peaks: dict[str, float]) -> list[Finding]:
-    out = []
-    flops = {n: m.flops for n, m in ms.items()}
-    group_work: dict[str, float] = {}
-    for name, m in ms.items():
-        if flops[name]:
-            group = infos[name].group
-            group_work[group] = max(group_work.get(group, 0.0), flops[name] or 0.0)
-    base_flops = flops.get(base)
-    for name, m in ms.items():
-        work = flops[name] or group_work.get(infos[name].group)
-        peak = peaks.get(m.precision)
-        if work and peak and m.median < work / (peak * IMPLAUSIBLE_MARGIN):
-            out.append(Finding(
-                "LB303", f"implausibly fast: {fmt_time(m.median)} for {work / 1e9:,.3g} GFLOP is "
-                f"{work / m.median / peak:,.1f}x this machine's peak",
-                Severity.ERROR, subject=name,
-                evidence=f"needs at least {fmt_time(work / peak)} at the measured peak of {peak / 1e9:,.0f} GFLOP/s",
-                cost="the timing cannot include the work: something else was timed",
-                fix="check that the call computes and returns the result (not a lambda, not a jitted "
-                "function returning None) and that the result is waited for",
-            ))
-        own = flops[name]
-        if name != base and own and base_flops and abs(own / base_flops - 1) > 0.10:
-            out.append(Finding(
-                "LB304", f"different work: {own / 1e9:,.3g} GFLOP per call, "
-                f"{base} does {base_flops / 1e9:,.3g} ({own / base_flops:.2f}x)",
-                Severity.WARNING, subject=name,
-                evidence="FLOP counts per call differ by more than 10%",
-                cost="a time ratio between different amounts of work says little about the frameworks",
-                fix="compare GFLOP/s instead of time, or make the candidates do the same work "
-                "(e.g. x @ y with distinct operands for every framework)",
-            ))
-    return out
-
-
-def _interference_finding(c: Comparison) -> Finding | None:
-    """LB305: in one process, candidates timed back to back slow each other (measured, both ways)."""
-    iso = c.isolation
-    if iso is None or iso.mode != IN_PROCESS:
-        return None
-    shifts = {}
-    for name in c.names:
-        if name == c.baseline:
-            continue
-        b2b = c.back_to_back_ratio(name)
-        if b2b is None:
-            continue
-        quiet = c.ratio(name)
-        shift = b2b.estimate / quiet.estimate - 1
-        if abs(shift) > DISTORTION_SHOWN and not b2b.contains(quiet.estimate):
-            shifts[name] = (b2b, quiet, shift)
-    if not shifts:
-        return None
-    worst = max(shifts, key=lambda n: abs(shifts[n][2]))
-    b2b, quiet, shift = shifts[worst]
-    times = []
-    for name in c.names:
-        loose = [t for t in iso.back_to_back.get(name, ()) if t is not None]
-        if loose:
-            steady = c.measurements[name].median
-            times.append(f"{name} {fmt_time(statistics.median(loose))} / {fmt_time(steady)}")
-    spinners = sorted(((s, n) for n, s in iso.spin.items() if s > 0.002), reverse=True)
-    evidence = [f"{worst}: {b2b.estimate:.3g}x {c.baseline} back to back "
-                f"({b2b.lower:.3g}-{b2b.upper:.3g}), {quiet.estimate:.3g}x with quiet gaps "
-                f"({quiet.lower:.3g}-{quiet.upper:.3g})"]
-    evidence += [f"{n}: {b.estimate:.3g}x back to back, {q.estimate:.3g}x with quiet gaps"
-                 for n, (b, q, _) in shifts.items() if n != worst]
-    if times:
-        evidence.append("per call, back to back / with quiet gaps: " + "; ".join(times))
-    if spinners:
-        evidence.append("helper threads still running after the calls returned: "
-                        + ", ".join(f"{n} {fmt_time(s)}" for s, n in spinners))
-    if iso.pools:
-        evidence.append("thread pools in this process: " + ", ".join(iso.pools))
-    return Finding(
-        "LB305",
-        f"candidates slow each other down in one process: back to back, {worst} reads "
-        f"{b2b.estimate:.3g}x {c.baseline} instead of {quiet.estimate:.3g}x ({shift:+.0%})",
-        Severity.WARNING,
-        evidence="\n".join(evidence),
-        cost="timed one right after another in one process (as plain interleaving, or %timeit of one framework "
-        "after another, does), the ratios are off by up to " + f"{max(abs(v[2]) for v in shifts.values()):.0%}",
-        fix="the table's ratios were timed with quiet gaps (levelbench waits for the helper threads before each "
-        "block). To time each candidate in a process of its own, give builders and isolate=True:\n"
-        "levelbench.compare({'numpy': 'bench.py:numpy_dot', 'jax': 'bench.py:jax_dot'}, isolate=True)\n"
-        "# or a Workload: levelbench run --workload bench.py:MY_WORKLOAD",
-        data={"back_to_back": {n: v[0].to_dict() for n, v in shifts.items()},
-              "quiet": {n: v[1].to_dict() for n, v in shifts.items()}},
-    )

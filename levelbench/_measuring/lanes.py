@@ -124,8 +124,11 @@ class LocalLane:
             return self._p.sample(keep=False)
 
     def finish(self, *, target_reached: bool, count_flops: bool = True, environment: dict[str, Any] | None = None,
-               diagnose: bool = False) -> tuple[Measurement, tuple[Finding, ...]]:
-        """The measurement, and (``diagnose``) `levelbench.explain`'s warnings for a JAX candidate."""
+               extra_findings: str | None = None) -> tuple[Measurement, tuple[Finding, ...]]:
+        """The measurement, and what ``extra_findings`` adds: a function named ``"module:function"``,
+        called here (in the candidate's process) as ``function(name, candidate, measurement)``,
+        e.g. `levelbench run`'s diagnosis of JAX candidates. Named, not passed, so that a worker
+        process can find it; a failure of it is reported as an LB299 note, never fatal."""
         c, p = self.candidate, self._p
         flops = c.flops
         if flops is None and count_flops:
@@ -135,30 +138,20 @@ class LocalLane:
 
             environment = collect()
         m = p.measurement(target_reached=target_reached, flops=flops, environment=environment)
-        extra = _diagnosis(self.name, c, m) if diagnose and m.framework == "jax" else ()
-        return m, extra
+        return m, (_extra(extra_findings, self.name, c, m) if extra_findings else ())
 
     def close(self) -> None:
         self.prepared = None
 
 
-# What `levelbench run` asks of the dynamic doctor: the cheap probes, plus the two that explain
-# the seed GRU question (an unrolled Python loop under jit, op-by-op dispatch without it).
-RUN_PROBES = ("config", "dead", "precision", "transfers", "retrace", "unrolled", "dispatch")
-
-
-def _diagnosis(name: str, c: Candidate, m: Measurement) -> tuple[Finding, ...]:
-    """`levelbench.explain`'s warnings for one JAX candidate, minus what its measurement already says."""
-    from .._probing import explain
+def _extra(target: str, name: str, c: Candidate, m: Measurement) -> tuple[Finding, ...]:
+    from .._values.targets import load_target
 
     try:
-        d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=m, budget=0.5, label=name, **c.kwargs)
-    except Exception as e:  # a diagnosis is extra information: it never fails the candidate
-        return (Finding("LB299", f"levelbench.explain could not diagnose this candidate: {type(e).__name__}",
+        return tuple(load_target(target)(name, c, m))
+    except Exception as e:  # extra information: it never fails the candidate
+        return (Finding("LB299", f"{target} could not add its findings for this candidate: {type(e).__name__}",
                         Severity.INFO, evidence=str(e)[:300], subject=name),)
-    own = {f.code for f in m.findings}
-    return tuple(dataclasses.replace(f, subject=name) for f in d.findings
-                 if f.severity >= Severity.WARNING and f.code not in own)
 
 
 def _portable(leaf: Any) -> Any:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from .._results.comparison import Agreement
 from .._values.pytree import leaves_with_paths
 from .._frameworks import ArrayInfo, adapter_for_array
 
@@ -62,22 +63,6 @@ def mismatches_of_leaves(candidates: dict[str, list[ArrayLeaf]], baseline: str) 
 
 # Normwise tolerance: max |a - b| <= atol + rtol * max |reference|.
 DEFAULT_RTOL = {1: 1e-1, 2: 1e-2, 4: 1e-4, 8: 1e-9}
-
-
-@dataclasses.dataclass(frozen=True)
-class Agreement:
-    """How far a candidate's output is from its reference's."""
-
-    candidate: str
-    reference: str
-    ok: bool
-    max_abs_error: float
-    max_rel_error: float
-    where: str
-    detail: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
 
 
 def to_numpy_leaves(tree: Any) -> list[tuple[str, Any]]:

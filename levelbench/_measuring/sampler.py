@@ -1,6 +1,12 @@
-"""The timing engine: first call apart, calibrated samples, stop when the median is pinned down.
+"""The sampler: the one timing loop behind `measure`, `compare`, `explain`'s probes and ``%lbtime``.
 
-It knows no framework: waiting for results, compile events and FLOPs come from the adapters.
+First call apart (waited for, with what the frameworks compiled during it), then calibrated
+samples, each call waiting for its whole output. It knows no framework: waiting for results,
+compile events, dispatch floors and FLOPs come from the adapters.
+
+- `Prepared`: a callable after its first call, sampled one sample at a time (`measure`, `compare`);
+- `cold_call`: one call on its own (``%lbtime``);
+- `quick_timing`: a few samples in a small budget, for probes that need the size of a number.
 """
 
 from __future__ import annotations
@@ -9,41 +15,36 @@ import dataclasses
 import gc
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
-from .._values.findings import Finding, Severity
+from .._frameworks import COMPILE, LOWER, TRACE, CompileLog, adapter_named, compile_events, framework_of, in_use
+from .._results.cold_call import ColdCall
 from .._results.measurement import Measurement
+from .._values.findings import Finding
+from .._values.settings import MEASURING, PROBING
 from .._values.stats import median_ci
-from .._frameworks import CompileTimes, adapter_named, framework_of, in_use
-from .._frameworks import jax_adapter
+from .checks import label_of, result_findings, steady_findings
 
 Timer = Callable[[], float]
 
 
 @dataclasses.dataclass(frozen=True)
 class Options:
-    """How hard to try. Defaults: 10 ms samples, stop at +-1% CI of the median or after 5 s.
+    """How hard to try (the fields of `levelbench._values.settings.Measuring`, defaults there).
 
     Attributes:
-        budget: seconds of sampling (after the first call and calibration) before giving up
-            on ``rel_ci``; at least ``min_samples`` samples are always taken.
-        target_sample_time: a sample lasts at least this long (timer resolution and overhead
-            then stay far below 0.1%).
-        rel_ci: stop once the CI half-width of the median is within this fraction of it.
-        min_samples / max_samples: bounds on the number of samples.
-        confidence: of the median's interval.
         number: fix calls-per-sample instead of calibrating.
         floor: measure the framework's dispatch floor (an empty call) for the self-check.
     """
 
-    budget: float = 5.0
-    target_sample_time: float = 0.01
-    rel_ci: float = 0.01
-    min_samples: int = 5
-    max_samples: int = 100_000
-    confidence: float = 0.95
+    budget: float = MEASURING.budget
+    target_sample_time: float = MEASURING.target_sample_time
+    rel_ci: float = MEASURING.rel_ci
+    min_samples: int = MEASURING.min_samples
+    max_samples: int = MEASURING.max_samples
+    confidence: float = MEASURING.confidence
     number: int | None = None
     floor: bool = True
 
@@ -76,63 +77,91 @@ def gc_paused(collect: bool = False) -> Iterator[None]:
             gc.enable()
 
 
-def _gc_off() -> Any:
-    return gc_paused(collect=True)
+# -- the first call ------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Started:
+    """A first call, waited for: its result, wall and CPU seconds, and what was compiled meanwhile."""
+
+    result: Any
+    seconds: float
+    cpu_seconds: float
+    compiled: CompileLog
+    waiters: list[Callable[[Any], None]]
 
 
-_floor_cache: dict[str, float | None] = {}
+def start(fn: Callable[..., Any], args: tuple, kwargs: dict, timer: Timer = time.perf_counter) -> Started:
+    """Call ``fn`` once and wait for its whole output (JAX arrays, CUDA tensors)."""
+    with compile_events() as log:
+        c0, t0 = time.process_time(), timer()
+        result = fn(*args, **kwargs)
+        waiters = [w for a in in_use() if (w := a.blocker(result)) is not None]
+        for wait in waiters:
+            wait(result)
+        seconds, cpu = timer() - t0, time.process_time() - c0
+    return Started(result, seconds, cpu, log, waiters)
 
 
+_floors: dict[str, float | None] = {}
+
+
+def dispatch_floor(framework: str, timer: Timer = time.perf_counter) -> float | None:
+    """The framework's cheapest call (an empty jitted op), measured once per process."""
+    if timer is not time.perf_counter:
+        return None
+    if framework not in _floors:
+        try:
+            _floors[framework] = adapter_named(framework).dispatch_floor(timer)
+        except Exception:  # a floor is a nicety: never fail a measurement for it
+            _floors[framework] = None
+    return _floors[framework]
+
+
+# -- steady state --------------------------------------------------------------------------------
 class Prepared:
     """A callable made ready for steady-state sampling: first call done, calls-per-sample chosen.
 
     `measure` samples one `Prepared` until its median is pinned down; `compare` samples several
-    round-robin. ``sample()`` returns the per-call time of one sample, or None if a compilation
-    happened during it (the sample is then discarded and counted).
+    in blocks, round-robin. ``sample()`` returns the per-call time of one sample, or None if a
+    compilation happened during it (the sample is then discarded and counted).
     """
 
-    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict, label: str, options: Options, timer: Timer):
+    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict, label: str, options: Options,
+                 timer: Timer = time.perf_counter):
         self.fn, self.args, self.kwargs = fn, args, kwargs
         self.label, self.options, self.timer = label, options, timer
         self.started = timer()
-        self.findings: list[Finding] = []
         self.samples: list[float] = []
         self.recompilations = 0
         self.discarded = 0
         self.sampling_time = 0.0
 
-        adapter = adapter_named(framework_of(fn, args, kwargs))
-        self.compile = adapter.compile_times(fn, args, kwargs)
-        with jax_adapter.watch() as log:
-            t0 = timer()
-            result = fn(*args, **kwargs)
-            waiters = [w for a in in_use() if (w := a.blocker(result)) is not None]
-            for wait in waiters:
-                wait(result)
-            self.first_call = timer() - t0
-        self.compile_in_first_call = log.seconds(jax_adapter.COMPILE_EVENT) + log.seconds(jax_adapter.TRACE_EVENT)
-        self.result = result
-        self.framework = framework_of(fn, args, kwargs, result)
+        self.compile = adapter_named(framework_of(fn, args, kwargs)).compile_times(fn, args, kwargs)
+        first = start(fn, args, kwargs, timer)
+        self.first_call = first.seconds
+        self.compile_in_first_call = first.compiled.seconds_in(COMPILE) + first.compiled.seconds_in(TRACE)
+        self.result = first.result
+        self.framework = framework_of(fn, args, kwargs, first.result)
         self.adapter = adapter_named(self.framework)
-        self._waiters = waiters
-        self.findings += _result_findings(fn, result)
-        self.findings += self.adapter.call_findings(fn, args, kwargs, result)
+        self._waiters = first.waiters
+        self.findings: list[Finding] = result_findings(fn, first.result)
+        self.findings += self.adapter.call_findings(fn, args, kwargs, first.result)
 
         self.block_overhead: float | None = None
         self.unblocked_call: float | None = None
         self.number = options.number or 0
         self.sample_seconds = self.first_call  # replaced by calibration's last sample
 
-    def calibrate(self) -> None:
-        """Warm up: measure the wait overhead and choose calls-per-sample (after the first call)."""
-        if self._waiters:
+    def calibrate(self, light: bool = False) -> None:
+        """Warm up and choose calls-per-sample; unless ``light``, also measure what waiting costs
+        and how long a call takes to return without waiting (the unblocked call)."""
+        if self._waiters and not light:
             self.block_overhead = self._block_overhead()
             self.unblocked_call = self._unblocked_call()
-        else:
+        elif not self._waiters:
             self.block_overhead = 0.0
         if self.options.number:
             self.number = self.options.number
-            self.sample_seconds = self._time_calls(self.number)
+            self.sample_seconds = self.time_calls(self.number)
         else:
             self.number = self._calibrate()
 
@@ -143,7 +172,8 @@ class Prepared:
             wait(out)
         return out
 
-    def _time_calls(self, number: int) -> float:
+    def time_calls(self, number: int) -> float:
+        """Seconds for ``number`` calls in a row, each waited for."""
         call, timer = self._call, self.timer
         t0 = timer()
         for _ in range(number):
@@ -152,8 +182,8 @@ class Prepared:
 
     def sample(self, keep: bool = True) -> float | None:
         """One sample's per-call time, kept in ``samples`` unless ``keep`` is False (a warm-up)."""
-        with jax_adapter.watch() as log:
-            elapsed = self._time_calls(self.number)
+        with compile_events() as log:
+            elapsed = self.time_calls(self.number)
         self.sampling_time += elapsed
         if log.compilations:
             self.recompilations += log.compilations
@@ -170,7 +200,7 @@ class Prepared:
         target = self.options.target_sample_time
         number = 1
         for _ in range(40):
-            elapsed = self._time_calls(number)
+            elapsed = self.time_calls(number)
             self.sample_seconds = elapsed
             if elapsed >= target:
                 return number
@@ -202,14 +232,7 @@ class Prepared:
         return sorted(times)[len(times) // 2]
 
     def dispatch_floor(self) -> float | None:
-        if not self.options.floor or self.timer is not time.perf_counter:
-            return None
-        if self.framework not in _floor_cache:
-            try:
-                _floor_cache[self.framework] = self.adapter.dispatch_floor(self.timer)
-            except Exception:  # a floor is a nicety; never fail a measurement for it
-                _floor_cache[self.framework] = None
-        return _floor_cache[self.framework]
+        return dispatch_floor(self.framework, self.timer) if self.options.floor else None
 
     def ci_width_ok(self) -> bool:
         if len(self.samples) < self.options.min_samples:
@@ -218,14 +241,14 @@ class Prepared:
         return ci.relative_half_width <= self.options.rel_ci
 
     # -- result --------------------------------------------------------------------------------
-    def measurement(self, *, target_reached: bool, flops: float | None = None, environment: dict | None = None) -> Measurement:
+    def measurement(self, *, target_reached: bool, flops: float | None = None,
+                    environment: dict | None = None) -> Measurement:
         if not self.samples:
             raise RuntimeError(
                 f"{self.label}: every sample was discarded because JAX compiled during it "
                 f"({self.recompilations} compilations): the function recompiles on every call; "
                 "run `levelbench.explain(fn, *args)` to find the argument that changes"
             )
-        floor = self.dispatch_floor()
         m = Measurement(
             label=self.label,
             framework=self.framework,
@@ -235,7 +258,7 @@ class Prepared:
             compile=self.compile,
             compile_in_first_call=self.compile_in_first_call,
             block_overhead=self.block_overhead,
-            dispatch_floor=floor,
+            dispatch_floor=self.dispatch_floor(),
             unblocked_call=self.unblocked_call,
             total_time=self.timer() - self.started,
             recompilations=self.recompilations,
@@ -244,82 +267,16 @@ class Prepared:
             rel_ci_target=self.options.rel_ci,
             confidence=self.options.confidence,
             flops=flops,
-            output_dtype=_output_dtype(self.result),
+            output_dtype=output_dtype(self.result),
             environment=environment or {},
         )
         return dataclasses.replace(m, findings=tuple(self.findings) + tuple(steady_findings(m)))
 
 
-def measure(
-    fn: Callable[..., Any],
-    *args: Any,
-    label: str | None = None,
-    budget: float = 5.0,
-    rel_ci: float = 0.01,
-    target_sample_time: float = 0.01,
-    min_samples: int = 5,
-    max_samples: int = 100_000,
-    number: int | None = None,
-    flops: float | None = None,
-    count_flops: bool = True,
-    timer: Timer = time.perf_counter,
-    environment: bool = True,
-    save: bool | str = False,
-    **kwargs: Any,
-) -> Measurement:
-    """Time ``fn(*args, **kwargs)`` correctly, whatever the framework.
-
-    The first call is timed on its own (for a ``jax.jit`` function, after tracing, lowering and
-    compiling it one by one through ``jax.stages``). Then calls-per-sample is calibrated so a
-    sample lasts ``target_sample_time``, and samples are taken, with GC off and every call
-    waiting for its whole output, until the 95% CI of the median is within ``rel_ci`` of it or
-    ``budget`` seconds are spent (at least ``min_samples``). A sample during which JAX compiled
-    is discarded and reported. FLOPs per call come from ``flops=`` or, with ``count_flops``, from
-    XLA's cost analysis (jitted JAX) or PyTorch's FLOP counter. Keyword arguments not listed
-    here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name collides). ``save=True``
-    records the measurement in the results database (``$LEVELBENCH_DB`` or
-    ``.levelbench/results.db``); ``save="path.db"`` in that file.
-
-    The median's CI comes from order statistics (distribution-free), not a bootstrap.
-
-    Example:
-        >>> import levelbench, numpy as np
-        >>> x = np.ones((200, 200))
-        >>> m = levelbench.measure(np.dot, x, x, budget=0.5)
-        >>> m.median > 0
-        True
-    """
-    options = Options(budget, target_sample_time, rel_ci, min_samples, max_samples, number=number)
-    name = label or _label(fn)
-    prepared = Prepared(fn, args, kwargs, name, options, timer)
-    prepared.calibrate()
-    with _gc_off():
-        sampling_start = timer()
-        reached = False
-        while len(prepared.samples) < options.max_samples:
-            prepared.sample()
-            if prepared.ci_width_ok():
-                reached = True
-                break
-            enough = len(prepared.samples) >= options.min_samples
-            if enough and timer() - sampling_start >= options.budget:
-                break
-            if prepared.discarded > 10 * options.min_samples and not prepared.samples:
-                break
-    if flops is None and count_flops:
-        flops = prepared.adapter.flops(fn, args, kwargs)
-    env = _environment() if environment else {}
-    m = prepared.measurement(target_reached=reached, flops=flops, environment=env)
-    if save:
-        from ..store import open_store
-
-        open_store(save if isinstance(save, str) else None).save_measurement(m, label=name)
-    return m
-
-
-def _output_dtype(result: Any) -> str | None:
-    from .._values.pytree import leaves
+def output_dtype(result: Any) -> str | None:
+    """The dtype of the first floating-point output (what precision the work ran in)."""
     from .._frameworks import adapter_for_array
+    from .._values.pytree import leaves
 
     for leaf in leaves(result):
         adapter = adapter_for_array(leaf)
@@ -330,115 +287,66 @@ def _output_dtype(result: Any) -> str | None:
     return None
 
 
-def _environment() -> dict[str, Any]:
-    from .environment import collect
-
-    return collect()
-
-
-def _label(fn: Any) -> str:
-    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
-    return str(name)
-
-
-# -- self-checks ------------------------------------------------------------------------------
-def _result_findings(fn: Any, result: Any) -> list[Finding]:
-    from .._frameworks import adapter_for_array
-
-    if callable(result) and adapter_for_array(result) is None:
-        return [
-            Finding(
-                "LB001",
-                "the call returned a function: nothing was computed",
-                Severity.ERROR,
-                evidence=f"{_label(fn)} returned {_short_repr(result)} instead of a result",
-                cost="the time measured is that of creating a function object (nanoseconds), not your model",
-                fix="time the call itself: measure(model, x)  # not measure(lambda: lambda: model(x))\n"
-                "# in IPython: %timeit model(x)  (not %timeit lambda: model(x))",
-            )
-        ]
-    return []
+# -- one cold call -------------------------------------------------------------------------------
+def cold_call(fn: Callable[..., Any], args: tuple, kwargs: dict, label: str | None = None) -> ColdCall:
+    """One call on its own, waited for, with the share JAX spent tracing and compiling (``%lbtime``)."""
+    first = start(fn, args, kwargs)
+    framework = framework_of(fn, args, kwargs, first.result)
+    findings = result_findings(fn, first.result)
+    findings += adapter_named(framework).call_findings(fn, args, kwargs, first.result)
+    log = first.compiled
+    return ColdCall(
+        label=label or label_of(fn),
+        framework=framework,
+        wall=first.seconds,
+        cpu=first.cpu_seconds,
+        traces=log.traces,
+        compilations=log.compilations,
+        trace_time=log.seconds_in(TRACE),
+        lower_time=log.seconds_in(LOWER),
+        compile_time=log.seconds_in(COMPILE),
+        findings=tuple(findings),
+    )
 
 
-def _short_repr(x: Any) -> str:
-    r = repr(x)
-    return r if len(r) <= 80 else r[:77] + "..."
+# -- a few samples, quickly ----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class QuickTiming:
+    """Seconds per call: ``median`` of the steady samples, the ``first_call`` on its own, and the
+    framework's ``dispatch_floor`` (an empty jitted call) when asked for."""
+
+    median: float
+    first_call: float
+    samples: int
+    calls_per_sample: int
+    dispatch_floor: float | None = None
+
+    @classmethod
+    def of(cls, m: Measurement) -> "QuickTiming":
+        return cls(m.median, m.first_call, m.n_samples, m.calls_per_sample, m.dispatch_floor)
 
 
-def steady_findings(m: Measurement) -> list[Finding]:
-    """Checks that need the steady-state statistics: noise, dispatch floor, cold start, recompiles."""
-    found = []
-    median = m.median
-    if median > 0 and m.iqr / median > 0.10:
-        found.append(
-            Finding(
-                "LB003",
-                f"noisy measurement: IQR is {m.iqr / median:.0%} of the median",
-                Severity.WARNING,
-                evidence=f"median {fmt_time(median)}, IQR {fmt_time(m.iqr)} over {m.n_samples} samples",
-                cost="differences smaller than the noise cannot be trusted",
-                fix="close other programs, pin threads (taskset), raise --budget, or compare "
-                "interleaved with levelbench.compare so drift hits every candidate alike",
-            )
-        )
-    if m.dispatch_floor and median < 2 * m.dispatch_floor:
-        found.append(
-            Finding(
-                "LB004",
-                f"per-call time is within {median / m.dispatch_floor:.1f}x of the {m.framework} dispatch floor",
-                Severity.WARNING,
-                evidence=f"median {fmt_time(median)}; an empty {m.framework} call takes {fmt_time(m.dispatch_floor)}",
-                cost="the workload is too small to say anything about the framework: overhead dominates",
-                fix="time a bigger problem (sweep sizes), or batch many small calls with jax.vmap",
-            )
-        )
-    cold = m.cold_start
-    if median > 0 and cold > 10 * median and cold - median > 1e-3:
-        compiled = (m.compile.total if m.compile and not m.compile.cached else 0.0) + m.compile_in_first_call
-        share = min(compiled / cold, 1.0) if cold else 0.0
-        found.append(
-            Finding(
-                "LB005",
-                f"the first call took {cold / median:,.0f}x the steady state; {share:.0%} of it was compilation",
-                Severity.INFO,
-                evidence=f"cold start {fmt_time(cold)} (compile {fmt_time(compiled)}), steady median {fmt_time(median)}",
-                cost=f"a single unwarmed timing (e.g. %time f(x)) reports {fmt_time(cold)} instead of {fmt_time(median)}",
-                fix="f(x).block_until_ready()  # warm up once, then time\n"
-                "# or compile ahead of time: compiled = jax.jit(f).lower(x).compile()",
-            )
-        )
-    if m.recompilations:
-        found.append(
-            Finding(
-                "LB006",
-                f"JAX compiled {m.recompilations} time(s) during steady-state sampling",
-                Severity.WARNING,
-                evidence=f"{m.discarded_samples} sample(s) discarded because a compilation happened in them",
-                cost="every recompiling call pays trace + compile time again",
-                fix="run levelbench.explain(fn, *args) to name the argument whose shape, dtype or static value changes",
-            )
-        )
-    if not m.target_reached:
-        found.append(
-            Finding(
-                "LB008",
-                f"the median's CI did not reach +-{m.rel_ci_target:.0%} within the budget",
-                Severity.INFO,
-                evidence=f"{m.n_samples} samples; CI {fmt_time(m.ci.lower)} .. {fmt_time(m.ci.upper)} "
-                f"(+-{m.ci.relative_half_width:.1%})",
-                fix="raise the budget (budget=... / --budget) or reduce noise",
-            )
-        )
-    return found
+def quick_timing(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: float, floor: str | None = None,
+                 timer: Timer = time.perf_counter) -> QuickTiming:
+    """Time ``fn(*args, **kwargs)`` within about ``budget`` seconds: for probes, which need the size
+    of a number, not its third digit (`measure` pins a median to +-1%, which costs many calls).
 
-
-def fmt_time(seconds: float | None) -> str:
-    """Human time with 3 significant digits: 1.23 ms, 456 us, 12.3 s."""
-    if seconds is None or math.isnan(seconds):
-        return "-"
-    s = abs(seconds)
-    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9)):
-        if s >= scale or unit == "ns":
-            v = seconds / scale
-            return f"{v:.3g} {unit}" if abs(v) < 1000 else f"{v:,.0f} {unit}"
-    return f"{seconds} s"
+    At least ``PROBING.min_samples`` samples (fewer for a call so slow that they would take over
+    twice the budget), more while ``budget`` seconds last (at most ``PROBING.max_samples``); each
+    sample repeats the call until it lasts ``PROBING.sample_seconds``; compilations are not
+    discarded. ``floor="jax"`` adds JAX's dispatch floor.
+    """
+    options = Options(target_sample_time=PROBING.sample_seconds, floor=False)
+    p = Prepared(fn, args, kwargs, label_of(fn), options, timer)
+    give_up = timer() + 2 * budget
+    p.calibrate(light=True)
+    samples = [p.sample_seconds / p.number]
+    deadline = timer() + budget
+    while len(samples) < PROBING.max_samples:
+        now = timer()
+        if (len(samples) >= PROBING.min_samples and now >= deadline) or now + p.sample_seconds > give_up:
+            break
+        samples.append(p.time_calls(p.number) / p.number)
+    samples.sort()
+    return QuickTiming(samples[len(samples) // 2], p.first_call, len(samples), p.number,
+                       dispatch_floor(floor, timer) if floor else None)

@@ -58,37 +58,30 @@ def _answer(step: str, args: tuple, lanes: dict[str, LocalLane]) -> Any:
     if step == "loose_sample":
         return lane.loose_sample()
     if step == "finish":
-        target_reached, count_flops, diagnose = rest
-        return lane.finish(target_reached=target_reached, count_flops=count_flops, diagnose=diagnose)
+        target_reached, count_flops, extra_findings = rest
+        return lane.finish(target_reached=target_reached, count_flops=count_flops, extra_findings=extra_findings)
     raise ValueError(f"unknown step {step!r}")
 
 
 def _build(source: tuple, names: list[str] | None, options: Any, parent_path: list[str],
            lanes: dict[str, LocalLane]) -> dict[str, Any]:
-    """Build the candidates of ``source``; keep ``names`` (all when None). Returns their infos."""
+    """Build the candidates of ``source``; keep ``names`` (all when None). Returns their infos.
+
+    ``source`` is ``("set", TARGET, KWARGS)``: a function (``module:function``) returning
+    ``(candidates, skipped)`` (e.g. a workload's, `levelbench.workloads.run.build_candidates`), or
+    ``("builder", NAME, TARGET, KWARGS)``: one candidate's builder.
+    """
+    from .._values.targets import load_target
+    from .candidate import Builder, Candidate
+
     sys.path[:0] = [p for p in parent_path if p not in sys.path]
     kind = source[0]
     skipped: dict[str, str] = {}
-    if kind == "workload":
-        from ..workloads import Skipped, load
-
-        _, spec, params = source
-        workload = load(spec)
-        built = workload.candidates(**params)
-        if not isinstance(built, dict):
-            raise TypeError(f"workload {workload.name!r}: build() must return a dict of name -> Candidate or Skipped, "
-                            f"got {type(built).__name__}")
-        cands = {}
-        for name, c in built.items():
-            if isinstance(c, Skipped):
-                skipped[name] = c.reason
-            else:
-                from .candidate import Candidate
-
-                cands[name] = Candidate.coerce(name, c)
+    if kind == "set":
+        _, target, kwargs = source
+        cands, skipped = load_target(target)(**kwargs)
+        cands = {name: Candidate.coerce(name, c) for name, c in cands.items()}
     elif kind == "builder":
-        from .candidate import Builder
-
         _, name, target, kwargs = source
         cands = {name: Builder(target, kwargs).build(name)}
     else:

@@ -27,11 +27,10 @@ from typing import Any
 from .lanes import Block, Calibration, FirstCall, LaneInfo
 from .._results.measurement import Measurement
 from .._values.findings import Finding
+from .._values.settings import RUNNING
 from .sampler import Options
 
 GROUPINGS = ("framework", "candidate")
-STOP_GRACE = 3.0
-"""Seconds a worker gets to exit after it was asked to, before it is killed."""
 
 
 class WorkerError(RuntimeError):
@@ -106,13 +105,13 @@ class Worker:
         return self.receive(deadline)
 
     def stop(self, graceful: bool = True) -> None:
-        """Ask the worker to exit (killed if it has not within `STOP_GRACE`), or kill it at once."""
+        """Ask the worker to exit (killed if it has not within ``RUNNING.stop_grace``), or kill it at once."""
         if self.proc.poll() is None:
             try:
                 if not graceful:
                     raise OSError("stop at once")
                 self.conn.send(("exit",))
-                self.proc.wait(timeout=STOP_GRACE)
+                self.proc.wait(timeout=RUNNING.stop_grace)
             except (OSError, subprocess.TimeoutExpired):
                 _kill(self.proc)
         self.conn.close()
@@ -169,8 +168,8 @@ class WorkerLane:
         return self._ask("loose_sample")
 
     def finish(self, *, target_reached: bool, count_flops: bool = True, environment: dict[str, Any] | None = None,
-               diagnose: bool = False) -> tuple[Measurement, tuple[Finding, ...]]:
-        return self._ask("finish", target_reached, count_flops, diagnose)
+               extra_findings: str | None = None) -> tuple[Measurement, tuple[Finding, ...]]:
+        return self._ask("finish", target_reached, count_flops, extra_findings)
 
     def close(self) -> None:
         pass  # the worker's owner stops it
@@ -204,10 +203,11 @@ class Workers:
         self.stop(graceful=kind is None)
 
     # -- building ------------------------------------------------------------------------------
-    def workload(self, spec: str, params: dict[str, Any], options: Options, grouping: str = "framework",
-                 progress: Callable[[str, float], None] | None = None,
-                 ) -> tuple[dict[str, WorkerLane], dict[str, str]]:
-        """Lanes for a workload's candidates, grouped into workers; and the candidates it skipped.
+    def candidate_set(self, target: str, kwargs: dict[str, Any], options: Options, grouping: str = "framework",
+                      progress: Callable[[str, float], None] | None = None,
+                      ) -> tuple[dict[str, WorkerLane], dict[str, str]]:
+        """Lanes for the candidates ``target(**kwargs)`` builds (a function named ``module:function``
+        returning ``(candidates, skipped)``), grouped into workers; and the candidates it skipped.
 
         The first worker builds every candidate and says which framework each is in; it keeps
         the first group, and one more worker per other group builds and keeps that group.
@@ -215,7 +215,7 @@ class Workers:
         if grouping not in GROUPINGS:
             raise ValueError(f"grouping must be one of {', '.join(GROUPINGS)}, got {grouping!r}")
         report = progress or (lambda stage, fraction: None)
-        source = ("workload", spec, params)
+        source = ("set", target, kwargs)
         report("building candidates", 0.0)
         first = self.start()
         plan = first.call("build", source, None, options, sys.path, deadline=self.deadline)

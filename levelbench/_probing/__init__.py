@@ -35,7 +35,7 @@ LB291  config      a JAX debug option (debug_nans, debug_infs, enable_checks, lo
 """
 
 from .arguments import Call
-from .diagnosis import Diagnosis
+from .._results.diagnosis import Diagnosis
 from .diagnose import QUICK_PROBES
 from .diagnose import explain
 from .probes import probe_names

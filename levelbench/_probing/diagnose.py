@@ -11,7 +11,7 @@ from .._results.measurement import Measurement
 from .._frameworks import framework_of
 from . import scale as _scale
 from .arguments import Call
-from .diagnosis import Diagnosis, rank
+from .._results.diagnosis import Diagnosis, rank
 from .probes import Probe, all_probes
 from .subject import Subject, fresh_jit, trace_once
 

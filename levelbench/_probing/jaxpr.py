@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .._values.units import short_path
+
 # Primitives that leave the compiled program to run Python on the host.
 CALLBACK_PRIMITIVES = frozenset({"pure_callback", "io_callback", "debug_callback", "debug_print", "callback"})
 
@@ -219,7 +221,7 @@ class SourceLine:
     function: str
 
     def __str__(self) -> str:
-        return f"{_short_path(self.file)}:{self.line} ({self.function.rsplit('.', 1)[-1]})"
+        return f"{short_path(self.file)}:{self.line} ({self.function.rsplit('.', 1)[-1]})"
 
 
 def user_line(eqn: Any) -> SourceLine | None:
@@ -260,10 +262,3 @@ def _library_dirs() -> tuple[str, ...]:
         _LIBRARY_DIRS = tuple(os.path.abspath(d) + os.sep for d in dirs if d)
     return _LIBRARY_DIRS
 
-
-def _short_path(path: str) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return path
-    return rel if not rel.startswith(".." + os.sep + "..") else path

@@ -15,11 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from .._results.measurement import Measurement
-from .stopwatch import Timing, time_calls
-from .._frameworks import CompileTimes
+from .._measuring.sampler import QuickTiming, quick_timing
+from .._results.measurement import CompileTimes
 from .._frameworks.jax_adapter import ADAPTER as JAX
-from .._frameworks.jax_adapter import TRACE_EVENT
-from . import events as _events
+from .._frameworks import TRACE, compile_events
 from .arguments import Call, is_array
 
 @dataclasses.dataclass(frozen=True)
@@ -176,13 +175,13 @@ class Subject:
         return {str(k): float(v) for k, v in dict(cost or {}).items() if isinstance(v, (int, float))}
 
     # -- timings -------------------------------------------------------------------------------
-    def timing(self) -> Timing | None:
+    def timing(self) -> QuickTiming | None:
         """``fn`` as the user calls it (op by op if it is not jitted), timed."""
         if self._given_measurement is not None:
-            return Timing.of(self._given_measurement)
+            return QuickTiming.of(self._given_measurement)
         return self._fact("timing", lambda: self._time(self.fn, self.args, self.kwargs, "as given"))
 
-    def jitted_timing(self) -> Timing | None:
+    def jitted_timing(self) -> QuickTiming | None:
         """The jitted program at the current call, timed (the same as `timing` for a jitted fn).
 
         The program is compiled first (`compiled`), so the timing's first call is a first run.
@@ -192,7 +191,7 @@ class Subject:
                 self.compiled()
             return self.timing()
 
-        def run() -> Timing | None:
+        def run() -> QuickTiming | None:
             if self.compiled() is None:
                 return None
             f, args, kwargs = self.jit_target()
@@ -200,9 +199,9 @@ class Subject:
 
         return self._fact("jitted_timing", run)
 
-    def _time(self, fn: Callable[..., Any], args: tuple, kwargs: dict, what: str) -> Timing | None:
+    def _time(self, fn: Callable[..., Any], args: tuple, kwargs: dict, what: str) -> QuickTiming | None:
         try:
-            return time_calls(fn, args, kwargs, self.measure_budget, floor="jax" if self.framework == "jax" else None)
+            return quick_timing(fn, args, kwargs, self.measure_budget, floor="jax" if self.framework == "jax" else None)
         except Exception as e:  # a function that fails: the probes that need a time say nothing
             self.notes.append(f"timing {self.label} ({what}) failed: {type(e).__name__}: {_first_line(e)}")
             return None
@@ -234,7 +233,7 @@ def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callab
 
 def trace_once(f: Any, args: tuple, kwargs: dict) -> Trace:
     """Trace a jitted callable, timing it and keeping JAX's warnings; ``seconds`` is 0 on a cache hit."""
-    with warnings.catch_warnings(record=True) as caught, _events.record() as log:
+    with warnings.catch_warnings(record=True) as caught, compile_events() as log:
         warnings.simplefilter("always")
         t0 = time.perf_counter()
         try:
@@ -242,12 +241,12 @@ def trace_once(f: Any, args: tuple, kwargs: dict) -> Trace:
         except Exception as e:  # not traceable: the probes report why
             return Trace(error=e, warnings=tuple(caught), seconds=time.perf_counter() - t0)
         elapsed = time.perf_counter() - t0
-    traced_now = any(e.name == TRACE_EVENT for e in log.events)
+    traced_now = any(e.stage == TRACE for e in log.events)
     return Trace(traced.jaxpr, traced.out_tree, tuple(caught), elapsed if traced_now else 0.0, traced)
 
 
 def _lower_and_compile(traced: Any) -> tuple[Any, float, float, int]:
-    with _events.record() as log:
+    with compile_events() as log:
         t0 = time.perf_counter()
         lowered = traced.lower()
         t1 = time.perf_counter()

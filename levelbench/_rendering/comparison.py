@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .terminal import render_findings
-from .._measuring.sampler import fmt_time
+from .._values.units import fmt_time
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "indistinguishable": "yellow", "baseline": "dim"}
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .terminal import render_findings
-from .._measuring.sampler import fmt_time
-from .._probing.diagnosis import Diagnosis
+from .._values.units import fmt_time
+from .._results.diagnosis import Diagnosis
+from .._values.units import compile_split
 
 
 def render_diagnosis(d: Diagnosis) -> Any:
@@ -62,8 +63,7 @@ def measured_rows(m: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("growth", f"not measured: {scale['skipped']}"))
     compiled = m.get("compile")
     if compiled:
-        rows.append(("compile", f"trace {fmt_time(compiled['trace'])} + lower {fmt_time(compiled['lower'])} + "
-                                f"compile {fmt_time(compiled['compile'])} = {fmt_time(compiled['total'])}"))
+        rows.append(("compile", compile_split(compiled["trace"], compiled["lower"], compiled["compile"])))
     for key, name in (("first_call", "first run"), ("steady", "steady"), ("eager", "op by op"),
                       ("steady_jitted", "jitted"), ("inference_mode", "inference_mode")):
         if m.get(key) is not None:

@@ -13,22 +13,17 @@ from typing import Any
 from .._values.findings import Severity
 from .._values.catalogue import RULES
 from ..doctor._diagnostic import Diagnostic, DoctorReport
+from .._values.version import VERSION
 
 JSON_FORMAT_VERSION = 1
 _SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
 
-def _version() -> str:
-    from .. import __version__  # the package's version, read when rendering
-
-    return __version__
-
-
 def render_json(report: DoctorReport) -> str:
     """The report as JSON: ``{"format_version", "tool", "version", "files", "findings", "summary"}``."""
     document = {
-        "format_version": JSON_FORMAT_VERSION, "tool": "levelbench doctor", "version": _version(), **report.to_dict()
+        "format_version": JSON_FORMAT_VERSION, "tool": "levelbench doctor", "version": VERSION, **report.to_dict()
     }
     return json.dumps(document, indent=2, ensure_ascii=False)
 
@@ -57,7 +52,7 @@ def render_sarif(report: DoctorReport) -> str:
                 "tool": {
                     "driver": {
                         "name": "levelbench doctor",
-                        "version": _version(),
+                        "version": VERSION,
                         "rules": rules,
                     }
                 },

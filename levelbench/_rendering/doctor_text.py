@@ -13,21 +13,14 @@ from typing import TYPE_CHECKING, TextIO
 
 from .._values.findings import Severity
 from ..doctor._diagnostic import Diagnostic, DoctorReport
+from .terminal import SEVERITY_STYLE, console
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.text import Text
 
-_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold cyan"}
-
-
 def _console(stream: TextIO, color: bool | None) -> Console:
-    from rich.console import Console  # lazy: ~0.07 s, and a clean run has nothing to highlight
-
-    return Console(
-        file=stream, highlight=False, soft_wrap=True, emoji=False, markup=False,
-        force_terminal=color, no_color=color is False,
-    )
+    return console(file=stream, color=color, width=None, highlight=False, soft_wrap=True, emoji=False, markup=False)
 
 
 def render_text(
@@ -67,7 +60,7 @@ def _headline(diagnostic: Diagnostic) -> Text:
     text = Text()
     text.append(str(diagnostic.location), style="bold")
     text.append(": ")
-    text.append(diagnostic.code, style=_STYLE[diagnostic.severity])
+    text.append(diagnostic.code, style=SEVERITY_STYLE[diagnostic.severity])
     text.append(" ")
     text.append(diagnostic.message)
     return text
@@ -88,7 +81,7 @@ def _excerpt(diagnostic: Diagnostic) -> list[Text]:
     line = Text(f"{gutter.rjust(width)} | ", style="dim")
     line.append(source)
     caret = Text(f"{' ' * width} | ", style="dim")
-    caret.append(" " * start + "^" * (end - start), style=_STYLE[diagnostic.severity])
+    caret.append(" " * start + "^" * (end - start), style=SEVERITY_STYLE[diagnostic.severity])
     return [line, caret]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .._measuring.sampler import fmt_time
+from .._values.units import fmt_time
 from ..store._diff import FAILED, IMPROVEMENT, MISSING, NO_CHANGE, REGRESSION, CandidateChange, RunDiff
 from ..store._records import Run, params_text
 

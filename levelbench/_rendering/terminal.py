@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TextIO
 
+from .._values import display
 from .._values.findings import Finding, Severity
 from .._results.measurement import Measurement
-from .._measuring.sampler import fmt_time
+from .._values.units import fmt_time
+from .._values.units import compile_split
 
-_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
+SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold cyan"}
+"""The one colour scheme for severities, in every renderer."""
 
 
 def render_measurement(m: Measurement) -> Any:
@@ -34,8 +36,7 @@ def render_measurement(m: Measurement) -> Any:
         cached = " [dim](already compiled: cache hit)[/dim]" if m.compile.cached else ""
         t.add_row(
             "compile",
-            f"trace {fmt_time(m.compile.trace)} + lower {fmt_time(m.compile.lower)} + "
-            f"compile {fmt_time(m.compile.compile)} = {fmt_time(m.compile.total)}{cached}",
+            f"{compile_split(m.compile.trace, m.compile.lower, m.compile.compile)}{cached}",
         )
     first = f"{fmt_time(m.first_call)}"
     if m.compile_in_first_call:
@@ -62,7 +63,7 @@ def render_findings(findings: Iterable[Finding], show_subject: bool = True) -> l
     out = []
     for f in sorted(findings, key=lambda f: -f.severity):
         head = Text()
-        head.append(f"{f.severity.name.lower()} {f.code}", style=_STYLE[f.severity])
+        head.append(f"{f.severity.name.lower()} {f.code}", style=SEVERITY_STYLE[f.severity])
         head.append(f" {f.subject}: " if f.subject and show_subject else " ")
         head.append(f.title)
         out.append(head)
@@ -73,22 +74,18 @@ def render_findings(findings: Iterable[Finding], show_subject: bool = True) -> l
     return out
 
 
-def console(stderr: bool = False) -> Any:
-    """A rich Console; when output is not a terminal (a pipe, a CI log) tables get 160 columns, not 80."""
+def console(stderr: bool = False, *, file: TextIO | None = None, color: bool | None = None, **options: Any) -> Any:
+    """The one way levelbench gets a rich Console. When output is not a terminal (a pipe, a CI log)
+    tables get 160 columns, not 80. ``color`` forces colours on or off; ``options`` go to rich."""
     import os
     import sys
 
-    from rich.console import Console
+    from rich.console import Console  # lazy: ~0.07 s, and only needed when something is printed
 
-    stream = sys.stderr if stderr else sys.stdout
-    width = None if stream.isatty() or "COLUMNS" in os.environ else 160
-    return Console(stderr=stderr, width=width)
+    stream = file or (sys.stderr if stderr else sys.stdout)
+    if "width" not in options and not stream.isatty():
+        options["width"] = max(160, int(os.environ.get("COLUMNS", "0") or 0))
+    return Console(file=stream, force_terminal=color, no_color=color is False, **options)
 
 
-def plain(renderable: Any, width: int = 100) -> str:
-    """Render to plain text (no colours), e.g. for ``str()`` and logs."""
-    from rich.console import Console
-
-    buf = io.StringIO()
-    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False).print(renderable)
-    return buf.getvalue().rstrip()
+plain = display.plain

@@ -10,14 +10,30 @@ import dataclasses
 import functools
 from typing import Any
 
+from .._values import display
 from .._values.findings import Finding
 from .._values.documents import check_format
 from .measurement import Measurement
-from .._measuring.parity import Agreement
 from .._values.stats import Interval, paired_ratio_ci
 
 FORMAT = "levelbench.comparison"
 FORMAT_VERSION = 1
+
+@dataclasses.dataclass(frozen=True)
+class Agreement:
+    """How far a candidate's output is from its reference's."""
+
+    candidate: str
+    reference: str
+    ok: bool
+    max_abs_error: float
+    max_rel_error: float
+    where: str
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
 
 IN_PROCESS = "in-process"
 WORKERS = "workers"
@@ -210,11 +226,7 @@ class Comparison:
         )
 
     def __rich__(self) -> Any:
-        from .._rendering.comparison import render_comparison
-
-        return render_comparison(self)
+        return display.renderable(self)
 
     def __str__(self) -> str:
-        from .._rendering.terminal import plain
-
-        return plain(self, width=140)
+        return display.text(self)

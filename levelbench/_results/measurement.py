@@ -8,10 +8,37 @@ from typing import Any
 
 import numpy as np
 
+from .._values import display
 from .._values.findings import Finding, Severity
 from .._values.documents import check_format
 from .._values.stats import Interval, iqr, median_ci
-from .._frameworks import CompileTimes
+
+@dataclasses.dataclass(frozen=True)
+class CompileTimes:
+    """Cold-start cost of a jitted function, in seconds.
+
+    ``source`` says how it was measured: ``"aot"`` (jax.stages: trace, lower, compile timed
+    one by one before the first call) or ``"events"`` (durations JAX reported while running).
+    ``cached`` is true when the program was already compiled before levelbench saw it.
+    """
+
+    trace: float
+    lower: float
+    compile: float
+    source: str
+    cached: bool = False
+
+    @property
+    def total(self) -> float:
+        return self.trace + self.lower + self.compile
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "CompileTimes":
+        return cls(**d)
+
 
 FORMAT = "levelbench.measurement"
 FORMAT_VERSION = 1
@@ -149,11 +176,7 @@ class Measurement:
         return cls(**kw)
 
     def __rich__(self) -> Any:
-        from .._rendering.terminal import render_measurement
-
-        return render_measurement(self)
+        return display.renderable(self)
 
     def __str__(self) -> str:
-        from .._rendering.terminal import plain
-
-        return plain(self)
+        return display.text(self, width=100)

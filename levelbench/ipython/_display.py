@@ -9,6 +9,9 @@ import io
 import sys
 from typing import Any
 
+from .._rendering.terminal import console
+from .._values import display
+
 _PRE = ("<pre style=\"white-space:pre;overflow-x:auto;line-height:normal;"
         "font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace\">{code}</pre>")
 
@@ -21,12 +24,10 @@ class Report:
         self.width = width
 
     def _repr_html_(self) -> str:
-        from rich.console import Console
-
-        console = Console(record=True, file=io.StringIO(), width=self.width, force_terminal=True,
-                          force_jupyter=False, color_system="truecolor")
-        console.print(self.renderable)
-        return console.export_html(inline_styles=True, code_format=_PRE)
+        out = console(file=io.StringIO(), color=True, record=True, width=self.width, force_jupyter=False,
+                      color_system="truecolor")
+        out.print(self.renderable)
+        return out.export_html(inline_styles=True, code_format=_PRE)
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(str(self))
@@ -39,13 +40,8 @@ class Report:
 
 
 def plain_text(renderable: Any, width: int = 110) -> str:
-    """Render without colours. ``force_jupyter=False``: in a kernel rich would otherwise display the
-    renderable itself, as a side effect, and write nothing to the buffer."""
-    from rich.console import Console
-
-    buf = io.StringIO()
-    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False).print(renderable)
-    return buf.getvalue().rstrip()
+    """Render without colours (in a kernel too: `display.plain` never hands the output to Jupyter)."""
+    return display.plain(renderable, width)
 
 
 def in_terminal(shell: Any) -> bool:
@@ -56,9 +52,7 @@ def in_terminal(shell: Any) -> bool:
 
 def show(shell: Any, renderable: Any, width: int = 110) -> None:
     if in_terminal(shell):
-        from rich.console import Console
-
-        Console().print(renderable)
+        console().print(renderable)
         return
     from IPython.display import display
 
@@ -69,7 +63,7 @@ def register_formatters(shell: Any) -> None:
     """``Out[...]`` of a result returned by ``-o`` is one line, not a dataclass dump."""
     from .._results.comparison import Comparison
     from .._results.measurement import Measurement
-    from ._cold import ColdCall
+    from .._results.cold_call import ColdCall
 
     formatter = shell.display_formatter.formatters["text/plain"]
     formatter.for_type(Measurement, lambda m, p, cycle: p.text(measurement_summary(m)))
@@ -78,7 +72,7 @@ def register_formatters(shell: Any) -> None:
 
 
 def measurement_summary(m: Any) -> str:
-    from .._measuring.sampler import fmt_time
+    from .._values.units import fmt_time
 
     ci = m.ci
     flagged = f", findings {' '.join(sorted({f.code for f in m.findings}))}" if m.findings else ""
@@ -98,7 +92,7 @@ def comparison_summary(c: Any) -> str:
 
 
 def cold_call_summary(c: Any) -> str:
-    from .._measuring.sampler import fmt_time
+    from .._values.units import fmt_time
 
     compiled = f", JAX compile {fmt_time(c.jax_time)} ({c.compilations} program(s))" if c.traces or c.compilations else ""
     flagged = f", findings {' '.join(sorted({f.code for f in c.findings}))}" if c.findings else ""

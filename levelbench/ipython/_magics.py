@@ -64,7 +64,7 @@ class LevelbenchMagics(Magics):
         opts, rest = self._options(line, _TIMEIT_OPTIONS, "%lbtimeit")
         setup, source = ("", rest) if cell is None else (rest, cell)
         call = self._call(source, setup, local_ns, "%lbtimeit")
-        from .._measuring.sampler import measure
+        from .._api import measure
 
         kwargs: dict[str, Any] = {"budget": opts.get("budget", o.DEFAULT_BUDGET), "rel_ci": opts.get("rel_ci", 0.01),
                                   "number": opts.get("number"), "min_samples": opts.get("repeat", 5)}
@@ -98,9 +98,9 @@ class LevelbenchMagics(Magics):
         if cell is not None and rest.strip():
             raise UsageError(f"%%lbtime takes only options on its first line, got {rest.strip()!r}")
         call = self._call(rest if cell is None else cell, "", local_ns, "%lbtime")
-        from ._cold import time_cold_call
+        from .._measuring.sampler import cold_call
 
-        cold = time_cold_call(call)
+        cold = cold_call(call.fn, call.args, call.kwargs, call.label)
         if not opts.get("quiet"):
             show(self.shell, cold)
         return cold if opts.get("output") else None
@@ -142,7 +142,7 @@ class LevelbenchMagics(Magics):
         except StatementError as e:
             raise UsageError(f"%lbcompare: {e}") from None
         from .._measuring.candidate import Builder, Candidate
-        from .._measuring.compare import compare
+        from .._api import compare
         from .._measuring.parity import ComparisonError
 
         candidates: dict[str, Candidate | Builder] = {}

@@ -15,7 +15,7 @@ from typing import Any
 
 from .._results.comparison import Comparison
 from .._values.stats import Interval
-from .._measuring.sampler import fmt_time
+from .._values.units import fmt_time
 
 
 class Bound(float):

@@ -41,7 +41,7 @@ class Levelbench:
 
     def measure(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Measurement:
         """`levelbench.measure(fn, *args, **kwargs)`, recorded."""
-        from .._measuring.sampler import measure
+        from .._api import measure
 
         if self.budget is not None:
             kwargs["budget"] = self.budget
@@ -51,7 +51,7 @@ class Levelbench:
 
     def compare(self, candidates: Mapping[str, Any], **kwargs: Any) -> CheckedComparison:
         """`levelbench.compare(candidates, **kwargs)`, recorded; ``.ratio()`` gives an assertable `Ratio`."""
-        from .._measuring.compare import compare
+        from .._api import compare
 
         if self.budget is not None:
             kwargs["budget"] = self.budget

@@ -63,7 +63,7 @@ class SessionResults:
 
     def summary(self) -> list[str]:
         """One line per result, then where they were recorded."""
-        from .._measuring.sampler import fmt_time
+        from .._values.units import fmt_time
 
         lines = []
         for r in self.records:

@@ -15,10 +15,11 @@ from typing import Any
 
 from .._measuring.environment import differences
 from .._values.findings import Severity
-from .._measuring.sampler import fmt_time
+from .._values.units import fmt_time
 from ..store._records import Run, StoredResult
 from ._model import WorkloadSection, sections
 from ._plots import Plot, plots
+from .._values.version import VERSION
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 _CSS = """
@@ -59,7 +60,7 @@ def html_report(runs: Run | Sequence[Run], title: str = "levelbench report") -> 
     groups = sections(runs)
     body = [f"<header><h1>{e(title)}</h1>",
             f'<p class="meta">{len(runs)} run(s), {len(groups)} workload(s); generated '
-            f"{e(datetime.datetime.now().strftime('%Y-%m-%d %H:%M'))} by levelbench {e(_version())}</p></header>",
+            f"{e(datetime.datetime.now().strftime('%Y-%m-%d %H:%M'))} by levelbench {e(VERSION)}</p></header>",
             _runs_table(runs), _environment_notes(runs)]
     if len(groups) > 1:
         body.append("<nav><h2>Workloads</h2><ul>" + "".join(
@@ -77,12 +78,6 @@ def html_report(runs: Run | Sequence[Run], title: str = "levelbench report") -> 
         + "\n".join(body)
         + "\n</body>\n</html>\n"
     )
-
-
-def _version() -> str:
-    from .. import __version__
-
-    return __version__
 
 
 def _runs_table(runs: Sequence[Run]) -> str:

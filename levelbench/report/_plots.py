@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._results.measurement import Measurement
-from .._measuring.sampler import fmt_time
+from .._values.units import fmt_time
 from ..store._records import params_key
 from ._model import WorkloadSection
 

@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..workloads.run import WorkloadResult
+from .._results.workload import WorkloadResult
 
 RUN_FORMAT = "levelbench.run"
 RUN_FORMAT_VERSION = 1

@@ -13,35 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .._results.comparison import Comparison
-
-
-@dataclasses.dataclass(frozen=True)
-class WorkloadResult:
-    """What one workload (at one point of a sweep) produced."""
-
-    workload: str
-    params: dict[str, Any]
-    status: str  # "ok" | "failed" | "timeout" | "skipped" | "interrupted"
-    comparison: Comparison | None = None
-    error: str = ""
-    duration: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "workload": self.workload,
-            "params": self.params,
-            "status": self.status,
-            "comparison": self.comparison.to_dict() if self.comparison else None,
-            "error": self.error,
-            "duration": self.duration,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "WorkloadResult":
-        c = d.get("comparison")
-        return cls(d["workload"], dict(d.get("params", {})), d["status"],
-                   Comparison.from_dict(c) if c else None, d.get("error", ""), d.get("duration", 0.0))
+from .._measuring.candidate import Candidate
+from .._results.measurement import Measurement
+from .._results.workload import WorkloadResult
+from .._values.findings import Finding, Severity
+from .._values.settings import PROBING
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +33,41 @@ class Job:
 
 
 Progress = Callable[[Job, str, float], None]
+
+# What `levelbench run` asks of the dynamic doctor: the cheap probes, plus the two that explain
+# the seed GRU question (an unrolled Python loop under jit, op-by-op dispatch without it).
+RUN_PROBES = ("config", "dead", "precision", "transfers", "retrace", "unrolled", "dispatch")
+BUILD = "levelbench.workloads.run:build_candidates"
+"""Called in a worker process to build a job's candidates (the worker knows no workloads)."""
+DIAGNOSIS = "levelbench.workloads.run:diagnosis"
+"""Called in each candidate's worker process after timing (see `run_comparison`'s ``extra_findings``)."""
+
+
+def build_candidates(spec: str, params: dict[str, Any]) -> tuple[dict[str, Candidate], dict[str, str]]:
+    """A workload's candidates at ``params``, and the ones it skipped with why."""
+    from . import Skipped, load
+
+    workload = load(spec)
+    built = workload.candidates(**params)
+    if not isinstance(built, dict):
+        raise TypeError(f"workload {workload.name!r}: build() must return a dict of name -> Candidate or Skipped, "
+                        f"got {type(built).__name__}")
+    skipped = {n: c.reason for n, c in built.items() if isinstance(c, Skipped)}
+    return {n: c for n, c in built.items() if not isinstance(c, Skipped)}, skipped
+
+
+def diagnosis(name: str, candidate: Candidate, measurement: Measurement) -> tuple[Finding, ...]:
+    """`levelbench.explain`'s warnings for one JAX candidate, minus what its measurement already says."""
+    if measurement.framework != "jax":
+        return ()
+    from .._probing import explain
+
+    c = candidate
+    d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=measurement, budget=PROBING.run_budget, label=name,
+                **c.kwargs)
+    own = {f.code for f in measurement.findings}
+    return tuple(dataclasses.replace(f, subject=name) for f in d.findings
+                 if f.severity >= Severity.WARNING and f.code not in own)
 
 
 def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
@@ -81,14 +92,15 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
         with Workers(deadline) as workers:
-            lanes, skipped = workers.workload(job.workload, job.params, settings.options(), job.isolation, progress)
+            lanes, skipped = workers.candidate_set(BUILD, {"spec": job.workload, "params": job.params},
+                                                   settings.options(), job.isolation, progress)
             if not lanes:
                 return ended("failed", "the workload built no candidates" +
                              (f" (skipped: {', '.join(skipped)})" if skipped else ""))
             base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
             comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
                                         progress=progress, workers=workers, grouping=job.isolation,
-                                        diagnose=job.diagnose, skipped=skipped)
+                                        extra_findings=DIAGNOSIS if job.diagnose else None, skipped=skipped)
     except ComparisonError as e:
         return ended("failed", str(e))
     except DeadlineExceeded:
@@ -114,7 +126,8 @@ def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None)
     base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
     try:
         comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
-                                    progress=progress, diagnose=job.diagnose, skipped=skipped)
+                                    progress=progress, extra_findings=DIAGNOSIS if job.diagnose else None,
+                                    skipped=skipped)
     except ComparisonError as e:
         return WorkloadResult(job.workload, job.params, "failed", error=f"{e}", duration=time.perf_counter() - started)
     return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)

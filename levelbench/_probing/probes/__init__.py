@@ -8,25 +8,7 @@ first because it may shorten the call so that nothing compiles at a ruinous leng
 
 from __future__ import annotations
 
-import dataclasses
-import os
-from collections.abc import Callable
-
-from ..._values.findings import Finding
-from ..subject import Subject
-
-
-@dataclasses.dataclass(frozen=True)
-class Probe:
-    """``name`` (for ``probes=``), the finding ``codes`` it can give, whether it is skipped by
-    ``quick=True``, which frameworks it applies to, and the function that runs it."""
-
-    name: str
-    codes: tuple[str, ...]
-    run: Callable[[Subject], list[Finding]]
-    expensive: bool = False
-    frameworks: tuple[str, ...] = ("jax",)
-    summary: str = ""
+from .base import Probe
 
 
 def all_probes() -> tuple[Probe, ...]:
@@ -48,12 +30,3 @@ def all_probes() -> tuple[Probe, ...]:
 
 def probe_names() -> tuple[str, ...]:
     return tuple(p.name for p in all_probes())
-
-
-def short_path(path: str) -> str:
-    """``path`` relative to the working directory when it lies below it, else as given."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive (Windows)
-        return path
-    return rel if not rel.startswith("..") else path

@@ -11,9 +11,10 @@ import dataclasses
 import math
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from ..subject import Subject
-from . import Probe
+from .base import Probe
+from ..._values.units import compile_split
 
 WARN_SECONDS = 1.0
 
@@ -43,7 +44,7 @@ def compile_finding(label: str, trace: float, lower: float, compile: float, firs
     if steady <= 0 or total < 10 * steady or total < 0.01:
         return []
     calls = total / steady
-    evidence = (f"trace {fmt_time(trace)} + lower {fmt_time(lower)} + compile {fmt_time(compile)} = {fmt_time(total)}; "
+    evidence = (f"{compile_split(trace, lower, compile)}; "
                 f"first run {fmt_time(first_call)}; steady state {fmt_time(steady)} per call")
     data = {"cost_seconds": total, "trace": trace, "lower": lower, "compile": compile, "first_call": first_call,
             "steady": steady, "steady_calls_per_compile": calls}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..._values.findings import Finding, Severity
 from ..subject import Subject
-from . import Probe
+from .base import Probe
 
 # option -> (severity, what it costs)
 _DEBUG_OPTIONS = {

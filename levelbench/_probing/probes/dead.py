@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from ..jaxpr import count_equations, iter_equations, liveness, matmul_flops, open_jaxpr, primitive_counts
 from ..subject import Subject
-from . import Probe
+from .base import Probe
 
 _LOOPS = {"scan", "while"}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import types
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from ..jaxpr import open_jaxpr
 from ..subject import Subject
-from . import Probe
+from .base import Probe
 
 MIN_RATIO = 2.0
 MIN_SAVING = 20e-6

@@ -17,7 +17,8 @@ from ..._values.findings import Finding, Severity
 from ..arguments import describe, leaves
 from ..jaxpr import iter_equations, open_jaxpr
 from ..subject import Subject
-from . import Probe, short_path
+from .base import Probe
+from ..._values.units import short_path
 
 _WIDE = {"float64", "complex128"}
 _X64_FIX = ('jax.config.update("jax_enable_x64", True)   # at start-up, before any array is created\n'

@@ -11,9 +11,9 @@ import os
 from typing import Any
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from ..subject import Subject
-from . import Probe
+from .base import Probe
 
 _STOCHASTIC = ("Dropout", "BatchNorm", "AlphaDropout", "FeatureAlphaDropout")
 
@@ -51,10 +51,10 @@ def _autograd(subject: Subject) -> Finding:
             with torch.inference_mode():
                 return subject.fn(*a, **k)
 
-        from ..stopwatch import time_calls
+        from ..._measuring.sampler import quick_timing
 
         try:
-            without = time_calls(no_grad, subject.args, subject.kwargs, subject.measure_budget)
+            without = quick_timing(no_grad, subject.args, subject.kwargs, subject.measure_budget)
         except Exception:  # the module cannot run under inference_mode: keep the evidence we have
             without = None
         if with_grad and without:

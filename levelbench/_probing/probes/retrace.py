@@ -19,11 +19,14 @@ from typing import Any
 import numpy as np
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
-from .. import events as _events, scale as _scale
+from ..._values.units import fmt_time
+from ..._frameworks import compile_events
+from ..._frameworks.jax_adapter import cache_miss_explanations
+from .. import scale as _scale
 from ..arguments import Call, describe, is_array, leaves, rebuild, structure
 from ..subject import Subject
-from . import Probe, short_path
+from .base import Probe
+from ..._values.units import short_path
 
 REPEATS = 3
 
@@ -74,12 +77,12 @@ def call_each(fn: Any, calls: list[Call]) -> list[CallRecord]:
     import jax
 
     records = []
-    with _events.cache_miss_explanations() as explanations:
+    with cache_miss_explanations() as explanations:
         for call in calls:
             before = len(explanations)
-            with _events.record() as log:
+            with compile_events() as log:
                 jax.block_until_ready(fn(*call.args, **call.kwargs))
-            records.append(CallRecord(log.compilations, log.traces, log.seconds, tuple(log.compiled_functions()),
+            records.append(CallRecord(log.compilations, log.traces, log.total_seconds, tuple(log.compiled_functions()),
                                       tuple(explanations[before:])))
     return records
 
@@ -210,7 +213,7 @@ def static_ints(subject: Subject) -> list[Finding]:
     for leaf in ints:
         args, kwargs = rebuild(subject.args, subject.kwargs, {leaf.index: leaf.value + 1})
         try:
-            with _events.record() as log:
+            with compile_events() as log:
                 jax.block_until_ready(subject.fn(*args, **kwargs))
         except Exception:  # the other value is not valid for this function: nothing to learn
             continue
@@ -220,11 +223,11 @@ def static_ints(subject: Subject) -> list[Finding]:
                 f"each new value of {leaf.name} compiles again (it is static or sets a shape)",
                 Severity.INFO,
                 evidence=f"calling with {leaf.name}={leaf.value + 1} instead of {leaf.value} compiled "
-                         f"{', '.join(dict.fromkeys(log.compiled_functions()))} ({fmt_time(log.seconds)})",
-                cost=f"~{fmt_time(log.seconds)} per new value, if it changes between calls",
+                         f"{', '.join(dict.fromkeys(log.compiled_functions()))} ({fmt_time(log.total_seconds)})",
+                cost=f"~{fmt_time(log.total_seconds)} per new value, if it changes between calls",
                 fix=_FIXES["value"],
                 subject=leaf.name,
-                data={"cost_seconds": log.seconds, "argument": leaf.name},
+                data={"cost_seconds": log.total_seconds, "argument": leaf.name},
             ))
     return found
 

@@ -14,10 +14,10 @@ import time
 import numpy as np
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from ..jaxpr import iter_equations, matmul_flops, open_jaxpr
 from ..subject import Subject
-from . import Probe
+from .base import Probe
 
 _bandwidth: float | None = None
 

@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from ..arguments import describe, leaves
 from ..jaxpr import CALLBACK_PRIMITIVES, SourceLine, is_user_file, iter_equations, user_line
 from ..subject import Subject
-from . import Probe
+from .base import Probe
 
 HOST_READ_ERRORS = frozenset({
     "TracerArrayConversionError", "ConcretizationTypeError", "TracerIntegerConversionError",

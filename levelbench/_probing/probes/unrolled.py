@@ -18,13 +18,13 @@ from typing import Any
 import numpy as np
 
 from ..._values.findings import Finding, Severity
-from ..._measuring.sampler import fmt_time
+from ..._values.units import fmt_time
 from .. import scale as _scale
-from ..._frameworks import CompileTimes
+from ..._results.measurement import CompileTimes
 from ..._frameworks.jax_adapter import ADAPTER as JAX
 from ..jaxpr import SourceLine, common_user_line, count_equations, is_user_file, open_jaxpr, repeated_block
 from ..subject import Compiled, Shortening, Subject, Trace, fresh_jit, trace_once
-from . import Probe
+from .base import Probe
 
 SCAN_FIX = (
     "def step(carry, x_t):\n"

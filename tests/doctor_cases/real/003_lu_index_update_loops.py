@@ -3,7 +3,7 @@
 # established-by: maintainer shoyer
 # cause: The LU factorisation's nested Python loops are unrolled under jit, so compile time grows with the matrix size (about 30 s at n=30); lax.fori_loop or lax.scan keeps the program small.
 # static: LB113, LB106, LB103, LB102
-# dynamic: LB201, LB202
+# dynamic: LB201, LB202, LB270
 # inferred: LB113 (jax.ops.index/index_update/index_add no longer exist in jax 0.10.2); LB102 (%time of an unblocked jitted call)
 # lines: LB113:12, LB106:20/21, LB103:29, LB102:29
 

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/2242
 # explain: LU_jax
-# dynamic: LB201, LB202
+# dynamic: LB201, LB202, LB270
 # Runnable copy of 003_lu_index_update_loops.py for levelbench.explain: smallest sizes that keep the pattern.
 
 import numpy as np

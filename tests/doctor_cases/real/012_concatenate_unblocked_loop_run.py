@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/4865
 # explain: g
-# dynamic: LB230
+# dynamic: LB230, LB240
 # Runnable copy of 012_concatenate_unblocked_loop.py for levelbench.explain: smallest sizes that keep the pattern.
 
 import numpy as np

@@ -4,7 +4,7 @@
 # cause: jax.disable_jit is a context manager: calling it bare does not disable jit, so jnp.log still ran as a jitted primitive and debug_nans reported it as such.
 # static: none
 # dynamic: LB291
-# inferred: LB291 (debug_nans is on; checked on jax 0.10.2 that the bare disable_jit(True) call leaves jax_disable_jit False, so LB290 must not fire)
+# inferred: LB291 (debug_nans is on; checked on jax 0.10.2 that the bare disable_jit(True) call leaves jax_disable_jit False, so no disable-jit finding is expected)
 # lines: none
 
 import jax

@@ -3,7 +3,7 @@
 # established-by: maintainer mattjj
 # cause: Unrolling calls of the jitted inner_loop n times makes XLA compile time blow up with n (an XLA problem); the lax.scan path compiles the body once.
 # static: LB106, LB102
-# dynamic: LB202
+# dynamic: LB202, LB270
 # inferred: LB102 (%time of an unblocked jitted call)
 # lines: LB106:42, LB102:49/52
 

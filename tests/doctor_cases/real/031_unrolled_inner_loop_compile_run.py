@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/2777
 # explain: sample
-# dynamic: LB202
+# dynamic: LB202, LB270
 # Runnable copy of 031_unrolled_inner_loop_compile.py for levelbench.explain: smallest sizes that keep the pattern.
 
 import functools
@@ -43,6 +43,6 @@ def sample(key, n, scan=False):
   return ra
 
 
-# The unrolled variant at n=16.
+# The unrolled variant at n=32, where compiling takes over a second.
 def sample_args():
-    return (jax.random.PRNGKey(1), 16, False)
+    return (jax.random.PRNGKey(1), 32, False)

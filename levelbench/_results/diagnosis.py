@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from .._values import display
 from .._values.findings import Finding, Severity
 from .._values.documents import check_format
 from .._results.measurement import Measurement
@@ -112,14 +113,10 @@ class Diagnosis:
         )
 
     def __rich__(self) -> Any:
-        from .._rendering.diagnosis import render_diagnosis
-
-        return render_diagnosis(self)
+        return display.renderable(self)
 
     def __str__(self) -> str:
-        from .._rendering.terminal import plain
-
-        return plain(self)
+        return display.text(self, width=100)
 
 
 def _jsonable(x: Any) -> Any:

@@ -1,0 +1,207 @@
+"""Results that check themselves: what a measurement or a comparison says about its own trustworthiness.
+
+LB0xx are checks on one measurement (a returned function, noise, overhead, cold start,
+recompiles); LB3xx on a comparison (work per call against the machine's peak, different work,
+candidates slowing each other down). Each finding says what is wrong, the evidence, the cost
+and the fix; the thresholds are in `levelbench._values.settings`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from .._frameworks import adapter_for_array
+from .._results.comparison import IN_PROCESS, Comparison
+from .._results.measurement import Measurement
+from .._values.findings import Finding, Severity
+from .._values.settings import CHECKS, COMPARING
+from .._values.units import fmt_time
+
+
+def label_of(fn: Any) -> str:
+    """What to call a callable in a report: its qualified name, else its type."""
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    return str(name)
+
+
+def result_findings(fn: Any, result: Any) -> list[Finding]:
+    if callable(result) and adapter_for_array(result) is None:
+        return [
+            Finding(
+                "LB001",
+                "the call returned a function: nothing was computed",
+                Severity.ERROR,
+                evidence=f"{label_of(fn)} returned {_short_repr(result)} instead of a result",
+                cost="the time measured is that of creating a function object (nanoseconds), not your model",
+                fix="time the call itself: measure(model, x)  # not measure(lambda: lambda: model(x))\n"
+                "# in IPython: %timeit model(x)  (not %timeit lambda: model(x))",
+            )
+        ]
+    return []
+
+
+def _short_repr(x: Any) -> str:
+    r = repr(x)
+    return r if len(r) <= 80 else r[:77] + "..."
+
+
+def steady_findings(m: Measurement) -> list[Finding]:
+    """Checks that need the steady-state statistics: noise, dispatch floor, cold start, recompiles."""
+    found = []
+    median = m.median
+    if median > 0 and m.iqr / median > CHECKS.noisy_iqr:
+        found.append(
+            Finding(
+                "LB003",
+                f"noisy measurement: IQR is {m.iqr / median:.0%} of the median",
+                Severity.WARNING,
+                evidence=f"median {fmt_time(median)}, IQR {fmt_time(m.iqr)} over {m.n_samples} samples",
+                cost="differences smaller than the noise cannot be trusted",
+                fix="close other programs, pin threads (taskset), raise --budget, or compare "
+                "interleaved with levelbench.compare so drift hits every candidate alike",
+            )
+        )
+    if m.dispatch_floor and median < CHECKS.dispatch_bound * m.dispatch_floor:
+        found.append(
+            Finding(
+                "LB004",
+                f"per-call time is within {median / m.dispatch_floor:.1f}x of the {m.framework} dispatch floor",
+                Severity.WARNING,
+                evidence=f"median {fmt_time(median)}; an empty {m.framework} call takes {fmt_time(m.dispatch_floor)}",
+                cost="the workload is too small to say anything about the framework: overhead dominates",
+                fix="time a bigger problem (sweep sizes), or batch many small calls with jax.vmap",
+            )
+        )
+    cold = m.cold_start
+    if median > 0 and cold > CHECKS.cold_start_ratio * median and cold - median > CHECKS.cold_start_min:
+        compiled = (m.compile.total if m.compile and not m.compile.cached else 0.0) + m.compile_in_first_call
+        share = min(compiled / cold, 1.0) if cold else 0.0
+        found.append(
+            Finding(
+                "LB005",
+                f"the first call took {cold / median:,.0f}x the steady state; {share:.0%} of it was compilation",
+                Severity.INFO,
+                evidence=f"cold start {fmt_time(cold)} (compile {fmt_time(compiled)}), steady median {fmt_time(median)}",
+                cost=f"a single unwarmed timing (e.g. %time f(x)) reports {fmt_time(cold)} instead of {fmt_time(median)}",
+                fix="f(x).block_until_ready()  # warm up once, then time\n"
+                "# or compile ahead of time: compiled = jax.jit(f).lower(x).compile()",
+            )
+        )
+    if m.recompilations:
+        found.append(
+            Finding(
+                "LB006",
+                f"JAX compiled {m.recompilations} time(s) during steady-state sampling",
+                Severity.WARNING,
+                evidence=f"{m.discarded_samples} sample(s) discarded because a compilation happened in them",
+                cost="every recompiling call pays trace + compile time again",
+                fix="run levelbench.explain(fn, *args) to name the argument whose shape, dtype or static value changes",
+            )
+        )
+    if not m.target_reached:
+        found.append(
+            Finding(
+                "LB008",
+                f"the median's CI did not reach +-{m.rel_ci_target:.0%} within the budget",
+                Severity.INFO,
+                evidence=f"{m.n_samples} samples; CI {fmt_time(m.ci.lower)} .. {fmt_time(m.ci.upper)} "
+                f"(+-{m.ci.relative_half_width:.1%})",
+                fix="raise the budget (budget=... / --budget) or reduce noise",
+            )
+        )
+    return found
+
+
+def work_findings(groups: dict[str, str], ms: dict[str, Measurement], base: str,
+                  peaks: dict[str, float]) -> list[Finding]:
+    """LB303 (faster than the machine's peak allows for the work) and LB304 (different work)."""
+    out = []
+    flops = {n: m.flops for n, m in ms.items()}
+    group_work: dict[str, float] = {}
+    for name, m in ms.items():
+        if flops[name]:
+            group = groups[name]
+            group_work[group] = max(group_work.get(group, 0.0), flops[name] or 0.0)
+    base_flops = flops.get(base)
+    for name, m in ms.items():
+        work = flops[name] or group_work.get(groups[name])
+        peak = peaks.get(m.precision)
+        if work and peak and m.median < work / (peak * COMPARING.implausible_margin):
+            out.append(Finding(
+                "LB303", f"implausibly fast: {fmt_time(m.median)} for {work / 1e9:,.3g} GFLOP is "
+                f"{work / m.median / peak:,.1f}x this machine's peak",
+                Severity.ERROR, subject=name,
+                evidence=f"needs at least {fmt_time(work / peak)} at the measured peak of {peak / 1e9:,.0f} GFLOP/s",
+                cost="the timing cannot include the work: something else was timed",
+                fix="check that the call computes and returns the result (not a lambda, not a jitted "
+                "function returning None) and that the result is waited for",
+            ))
+        own = flops[name]
+        if name != base and own and base_flops and abs(own / base_flops - 1) > COMPARING.different_work:
+            out.append(Finding(
+                "LB304", f"different work: {own / 1e9:,.3g} GFLOP per call, "
+                f"{base} does {base_flops / 1e9:,.3g} ({own / base_flops:.2f}x)",
+                Severity.WARNING, subject=name,
+                evidence="FLOP counts per call differ by more than 10%",
+                cost="a time ratio between different amounts of work says little about the frameworks",
+                fix="compare GFLOP/s instead of time, or make the candidates do the same work "
+                "(e.g. x @ y with distinct operands for every framework)",
+            ))
+    return out
+
+
+def interference_finding(c: Comparison) -> Finding | None:
+    """LB305: in one process, candidates timed back to back slow each other (measured, both ways)."""
+    iso = c.isolation
+    if iso is None or iso.mode != IN_PROCESS:
+        return None
+    shifts = {}
+    for name in c.names:
+        if name == c.baseline:
+            continue
+        b2b = c.back_to_back_ratio(name)
+        if b2b is None:
+            continue
+        quiet = c.ratio(name)
+        shift = b2b.estimate / quiet.estimate - 1
+        if abs(shift) > COMPARING.distortion_shown and not b2b.contains(quiet.estimate):
+            shifts[name] = (b2b, quiet, shift)
+    if not shifts:
+        return None
+    worst = max(shifts, key=lambda n: abs(shifts[n][2]))
+    b2b, quiet, shift = shifts[worst]
+    times = []
+    for name in c.names:
+        loose = [t for t in iso.back_to_back.get(name, ()) if t is not None]
+        if loose:
+            steady = c.measurements[name].median
+            times.append(f"{name} {fmt_time(statistics.median(loose))} / {fmt_time(steady)}")
+    spinners = sorted(((s, n) for n, s in iso.spin.items() if s > 0.002), reverse=True)
+    evidence = [f"{worst}: {b2b.estimate:.3g}x {c.baseline} back to back "
+                f"({b2b.lower:.3g}-{b2b.upper:.3g}), {quiet.estimate:.3g}x with quiet gaps "
+                f"({quiet.lower:.3g}-{quiet.upper:.3g})"]
+    evidence += [f"{n}: {b.estimate:.3g}x back to back, {q.estimate:.3g}x with quiet gaps"
+                 for n, (b, q, _) in shifts.items() if n != worst]
+    if times:
+        evidence.append("per call, back to back / with quiet gaps: " + "; ".join(times))
+    if spinners:
+        evidence.append("helper threads still running after the calls returned: "
+                        + ", ".join(f"{n} {fmt_time(s)}" for s, n in spinners))
+    if iso.pools:
+        evidence.append("thread pools in this process: " + ", ".join(iso.pools))
+    return Finding(
+        "LB305",
+        f"candidates slow each other down in one process: back to back, {worst} reads "
+        f"{b2b.estimate:.3g}x {c.baseline} instead of {quiet.estimate:.3g}x ({shift:+.0%})",
+        Severity.WARNING,
+        evidence="\n".join(evidence),
+        cost="timed one right after another in one process (as plain interleaving, or %timeit of one framework "
+        "after another, does), the ratios are off by up to " + f"{max(abs(v[2]) for v in shifts.values()):.0%}",
+        fix="the table's ratios were timed with quiet gaps (levelbench waits for the helper threads before each "
+        "block). To time each candidate in a process of its own, give builders and isolate=True:\n"
+        "levelbench.compare({'numpy': 'bench.py:numpy_dot', 'jax': 'bench.py:jax_dot'}, isolate=True)\n"
+        "# or a Workload: levelbench run --workload bench.py:MY_WORKLOAD",
+        data={"back_to_back": {n: v[0].to_dict() for n, v in shifts.items()},
+              "quiet": {n: v[1].to_dict() for n, v in shifts.items()}},
+    )

@@ -1,0 +1,151 @@
+"""The layers of docs/architecture.md, checked on the import graph of the package.
+
+Every ``import`` and ``from ... import`` in every module counts, at the top of a file or inside a
+function: an import placed inside a function to dodge a cycle is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "levelbench"
+
+# bottom to top; a module may import its own layer and the layers below it
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("levelbench._values",),
+    ("levelbench._results",),
+    ("levelbench._frameworks",),
+    ("levelbench._measuring",),
+    ("levelbench.workloads", "levelbench.doctor", "levelbench._probing", "levelbench.nn"),
+    ("levelbench.store",),
+    ("levelbench._api", "levelbench._rendering", "levelbench.report"),
+    ("levelbench._cli", "levelbench.ipython", "levelbench.pytest_plugin"),
+    ("levelbench", "levelbench.__main__"),
+)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The levelbench modules ``name`` imports, however and wherever in the file."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                here = name if is_package else name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    here = here.rpartition(".")[0]
+                base = f"{here}.{node.module}" if node.module else here
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                found.add(t)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: imports(name, path, known) for name, path in known.items()}
+
+
+def layer_of(module: str) -> int:
+    best, rank = -1, -1
+    for i, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, rank = len(prefix), i
+    return rank
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(g[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(g):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_every_module_belongs_to_a_layer():
+    orphans = sorted(m for m in modules() if layer_of(m) < 0)
+    assert orphans == [], f"add these modules' package to LAYERS (and to docs/architecture.md): {orphans}"
+
+
+def test_the_package_has_no_import_cycle():
+    assert cycles(graph()) == []
+
+
+def test_imports_only_go_down_the_layers():
+    upward = sorted(f"{a} (layer {layer_of(a)}) imports {b} (layer {layer_of(b)})"
+                    for a, targets in graph().items() for b in targets if layer_of(b) > layer_of(a))
+    assert upward == [], "\n".join(upward)
+
+
+def test_the_checker_sees_function_level_imports_and_cycles():
+    g = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(g) == [["a", "b", "c"]]
+    known = {"levelbench.x": Path("x.py"), "levelbench.y": Path("y.py")}
+    src = ROOT / "tests" / "_arch_probe.py"
+    src.write_text("def f():\n    from levelbench import y\n")
+    try:
+        assert imports("levelbench.x", src, known) == {"levelbench.y"}
+    finally:
+        src.unlink()
+
+
+def test_reading_history_imports_neither_the_runner_nor_a_framework():
+    code = ("import sys\nfrom levelbench._cli.main import main\n"
+            "try:\n    main(['history', '--db', sys.argv[1]], standalone_mode=False)\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('levelbench.workloads.run', 'levelbench._measuring.sampler', "
+            "'levelbench._measuring.workers', 'jax', 'torch', 'flax') if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code, str(ROOT / "tests" / "no-such.db")], capture_output=True,
+                         text=True, cwd=ROOT, timeout=120)
+    assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout + run.stderr
