@@ -121,7 +121,7 @@ def test_usage_errors_exit_2_with_a_message():
 def test_explain_and_list_rules():
     explained = doctor("--explain", "lb106")
     assert explained.returncode == 0
-    assert explained.stdout.startswith("LB106 python-loop-under-jit (warning)") and "jax.lax.scan(step, h, xs)" in explained.stdout
+    assert explained.stdout.startswith("LB106 python-loop-under-jit (warning, doctor)") and "jax.lax.scan(step, h, xs)" in explained.stdout
     listed = doctor("--list-rules")
     assert [line.split()[0] for line in listed.stdout.splitlines()] == [f"LB1{n:02d}" for n in range(17)]
 

@@ -7,7 +7,7 @@ import sys
 import click
 
 from .._values.findings import Severity
-from .._values.catalogue import RULES, rule_for
+from .._values.catalogue import CATALOGUE, RULES, rule_for
 from ..doctor._engine import lint_paths, selected_codes
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import render_json, render_sarif
@@ -31,8 +31,11 @@ from .._rendering.doctor_text import render_text
     "--fail-on", type=click.Choice(["info", "warning", "error"]), default="warning", show_default=True,
     help="Exit with status 1 when a finding of this severity or worse remains.",
 )
-@click.option("--explain", "explain_code", metavar="CODE", help="Explain a rule, with the fix as code, and exit.")
-@click.option("--list-rules", is_flag=True, help="List every rule and exit.")
+@click.option("--explain", "explain_code", metavar="CODE",
+              help="Explain any finding code (LB0xx measure, LB1xx doctor, LB2xx explain, LB3xx compare), "
+                   "with the fix as code, and exit.")
+@click.option("--list-rules", is_flag=True, help="List the doctor's rules (LB1xx) and exit; --list-codes for all.")
+@click.option("--list-codes", is_flag=True, help="List every finding code of every family and exit.")
 @click.option("--show-fixes", is_flag=True, help="Print the suggested fix (as code) under each finding.")
 @click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).")
 @click.option(
@@ -53,6 +56,7 @@ def doctor_command(
     fail_on: str,
     explain_code: str | None,
     list_rules: bool,
+    list_codes: bool,
     show_fixes: bool,
     exclude: tuple[str, ...],
     max_bytes: int,
@@ -79,8 +83,8 @@ def doctor_command(
         except KeyError as e:
             raise click.BadParameter(str(e.args[0]), param_hint="--explain") from None
         return
-    if list_rules:
-        for rule in RULES.values():
+    if list_rules or list_codes:
+        for rule in (CATALOGUE if list_codes else RULES).values():
             click.echo(f"{rule.code}  {rule.severity.name.lower():<8} {rule.name:<28} {rule.summary}")
         return
     if not paths:

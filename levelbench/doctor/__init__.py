@@ -10,8 +10,8 @@ report numbers it did not measure.
     [('b.py:2:22', 'LB109')]
 """
 
-from .._values.catalogue import RULES
-from .._values.catalogue import Rule
+from .._values.catalogue import RULES as RULES
+from .._values.catalogue import Rule as Rule
 from ._diagnostic import Diagnostic as Diagnostic
 from ._diagnostic import DoctorReport as DoctorReport
 from ._diagnostic import Location as Location

@@ -1,73 +1,14 @@
-"""The doctor's rules: stable codes, names, severities, and the long explanation with the fix as code.
+"""LB1xx: what the static doctor finds in scripts and notebooks without running them.
 
-The catalogue is data only; the checks that find each problem live in the ``_check_*`` modules, and
-``docs/doctor.md`` is generated from it (``rules_markdown``), so the docs cannot drift from the code.
+Data only; the checks that find each problem live in ``levelbench/doctor/_check_*``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Mapping
+from ..findings import Severity
+from .rule import Rule
 
-from .findings import Severity
-
-
-@dataclasses.dataclass(frozen=True)
-class Rule:
-    """One thing the doctor checks.
-
-    Attributes:
-        code: stable identifier, ``LB1xx``.
-        name: kebab-case name, stable too (used in SARIF and ``--explain``).
-        severity: ``ERROR`` when the numbers it produces are meaningless, ``WARNING`` when they are
-            biased or the code is needlessly slow, ``INFO`` for hygiene.
-        summary: one line.
-        why: what goes wrong and what it costs, a few sentences.
-        bad: a minimal example that triggers the rule.
-        good: the same example, fixed.
-        cost: what the mistake does to the numbers, for the finding's ``cost``.
-        pitfall: the row of ``shared/research/PITFALLS.md`` this rule detects, if any.
-    """
-
-    code: str
-    name: str
-    severity: Severity
-    summary: str
-    why: str
-    bad: str
-    good: str
-    pitfall: int | None = None
-    cost: str = ""
-
-    def explain(self) -> str:
-        """The text ``levelbench doctor --explain CODE`` prints."""
-        lines = [
-            f"{self.code} {self.name} ({self.severity.name.lower()})",
-            "",
-            self.summary,
-            "",
-            self.why,
-            "",
-            f"Cost: {self.cost}.",
-            "",
-            "Triggers it:",
-            "",
-            _indent(self.bad),
-            "",
-            "Fix:",
-            "",
-            _indent(self.good),
-            "",
-            f"Silence one line with `# levelbench: ignore[{self.code}]`, or the rule with `--ignore {self.code}`.",
-        ]
-        return "\n".join(lines)
-
-
-def _indent(code: str) -> str:
-    return "\n".join(("    " + line) if line else "" for line in code.strip("\n").splitlines())
-
-
-_RULES: tuple[Rule, ...] = (
+STATIC: tuple[Rule, ...] = (
     Rule(
         code="LB100",
         name="unreadable-input",
@@ -391,71 +332,3 @@ _RULES: tuple[Rule, ...] = (
         cost="the GPU work is missing from the measurement",
     ),
 )
-
-RULES: Mapping[str, Rule] = {rule.code: rule for rule in _RULES}
-"""All rules by code, in code order."""
-
-
-def rule_for(code: str) -> Rule:
-    """The rule with this code, or a ``KeyError`` that lists the accepted codes."""
-    try:
-        return RULES[code.strip().upper()]
-    except KeyError:
-        raise KeyError(f"unknown rule code {code!r}: expected one of {', '.join(RULES)}") from None
-
-
-def resolve_codes(patterns: Iterable[str]) -> frozenset[str]:
-    """Rule codes matched by ``patterns``: exact codes or prefixes (``LB10`` matches LB100..LB109), or ``ALL``.
-
-    Raises:
-        ValueError: a pattern matches no rule; the message lists the accepted codes.
-    """
-    codes: set[str] = set()
-    for raw in patterns:
-        for part in raw.split(","):
-            pattern = part.strip().upper()
-            if not pattern:
-                continue
-            matched = list(RULES) if pattern == "ALL" else [c for c in RULES if c.startswith(pattern)]
-            if not matched:
-                raise ValueError(
-                    f"unknown rule code {part.strip()!r}: expected a code or prefix of {', '.join(RULES)}, or ALL"
-                )
-            codes.update(matched)
-    return frozenset(codes)
-
-
-def rules_markdown() -> str:
-    """The rule table and per-rule sections of ``docs/doctor.md``."""
-    out = ["| code | name | severity | what it finds |", "|---|---|---|---|"]
-    for rule in _RULES:
-        severity = rule.severity.name.lower()
-        out.append(f"| [{rule.code}](#{rule.code.lower()}) | `{rule.name}` | {severity} | {rule.summary} |")
-    for rule in _RULES:
-        out += [
-            "",
-            f"### {rule.code}",
-            "",
-            f"**`{rule.name}`**, {rule.severity.name.lower()}"
-            + (f" (pitfall #{rule.pitfall} in the research catalogue)" if rule.pitfall else "")
-            + ".",
-            "",
-            rule.summary,
-            "",
-            rule.why,
-            "",
-            f"Cost: {rule.cost}.",
-            "",
-            "Triggers it:",
-            "",
-            "```python",
-            rule.bad.strip("\n"),
-            "```",
-            "",
-            "Fix:",
-            "",
-            "```python",
-            rule.good.strip("\n"),
-            "```",
-        ]
-    return "\n".join(out) + "\n"

@@ -1,0 +1,56 @@
+"""One catalogue of finding codes: every code the package reports is in it, explained, and documented."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from levelbench._values.catalogue import CATALOGUE, RULES, codes_markdown, rule_for
+from levelbench._values.findings import Severity
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def codes_in_source() -> set[str]:
+    found = set()
+    for path in (ROOT / "levelbench").rglob("*.py"):
+        if "catalogue" in path.parts:
+            continue
+        found |= set(re.findall(r"[\"'](LB\d{3})[\"']", path.read_text()))
+    return found
+
+
+def test_every_code_the_package_reports_is_in_the_catalogue():
+    missing = sorted(codes_in_source() - set(CATALOGUE))
+    assert missing == [], f"add these codes to levelbench/_values/catalogue/: {missing}"
+
+
+def test_every_entry_is_complete_and_named_once():
+    names = [r.name for r in CATALOGUE.values()]
+    assert len(names) == len(set(names))
+    for code, rule in CATALOGUE.items():
+        assert re.fullmatch(r"LB[0-3]\d\d", code) and rule.code == code
+        assert isinstance(rule.severity, Severity)
+        assert rule.summary and rule.why and rule.bad and rule.good and rule.cost, code
+    assert set(RULES) == {c for c in CATALOGUE if c.startswith("LB1")}
+
+
+def test_the_code_reference_in_the_docs_is_generated_from_the_catalogue():
+    assert (ROOT / "docs" / "codes.md").read_text() == codes_markdown(), \
+        "regenerate docs/codes.md: python -c 'from levelbench._values.catalogue import codes_markdown; " \
+        "open(\"docs/codes.md\", \"w\").write(codes_markdown())'"
+
+
+def test_doctor_explain_prints_a_code_of_every_family():
+    for code in ("LB003", "LB106", "LB240", "LB305"):
+        run = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--explain", code], capture_output=True,
+                             text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        rule = rule_for(code)
+        assert run.stdout.startswith(f"{code} {rule.name} ({rule.severity.name.lower()}, {rule.family})")
+        assert "Fix:" in run.stdout
+    bad = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--explain", "LB999"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown code 'LB999': expected one of LB001" in bad.stderr
