@@ -1,7 +1,10 @@
 import json
 import os
+import subprocess
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +60,40 @@ def temporary_kernel(root: Path, monkeypatch) -> str:
     monkeypatch.setenv("LEVELBENCH_DB", str(root / "results.db"))
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(root / "cache"))
     return "levelbench-test"
+
+
+class FakeClock:
+    """A timer that moves only when the code under test 'works', so stopping rules test deterministically.
+
+    Pass it as ``timer=``; ``work(costs)`` is a function whose n-th call advances the clock by the
+    n-th cost (a number repeats forever) and returns ``result``. ``calls`` counts every work call.
+    """
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.calls = 0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def work(self, costs: float | Iterable[float], result: Any = 1.0) -> Callable[..., Any]:
+        steps = _forever(costs) if isinstance(costs, (int, float)) else iter(costs)
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            self.now += next(steps)
+            self.calls += 1
+            return result
+
+        return run
+
+
+def _forever(cost: float):
+    while True:
+        yield cost
+
+
+def levelbench_cli(*args: str, cwd: str | Path | None = None, env: dict[str, str] | None = None,
+                   timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python -m levelbench ARGS`` in a fresh process, output captured as text; ``env`` adds variables."""
+    return subprocess.run([sys.executable, "-m", "levelbench", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, **(env or {})}, timeout=timeout)

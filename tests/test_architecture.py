@@ -7,6 +7,7 @@ function: an import placed inside a function to dodge a cycle is still a depende
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -149,3 +150,14 @@ def test_reading_history_imports_neither_the_runner_nor_a_framework():
     run = subprocess.run([sys.executable, "-c", code, str(ROOT / "tests" / "no-such.db")], capture_output=True,
                          text=True, cwd=ROOT, timeout=120)
     assert run.stdout.strip().splitlines()[-1] == "[]", run.stdout + run.stderr
+
+
+def test_levelbench_environment_variables_are_read_in_settings_and_listed_in_the_readme():
+    from levelbench._values.settings import ENVIRONMENT_VARIABLES
+
+    readers = sorted(str(p.relative_to(ROOT)) for p in PACKAGE.rglob("*.py")
+                     if p.name != "settings.py" and re.search(r"(?:environ(?:\.get)?|getenv)\s*[\[(]\s*['\"]LEVELBENCH_",
+                                                             p.read_text()))
+    assert readers == [], f"read LEVELBENCH_* variables through levelbench/_values/settings.py, not in {readers}"
+    readme = (ROOT / "README.md").read_text()
+    assert [v for v in ENVIRONMENT_VARIABLES if f"`{v}`" not in readme] == []

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from levelbench._values.catalogue import CATALOGUE, RULES, codes_markdown, rule_for
 from levelbench._values.findings import Severity
+from conftest import levelbench_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,12 +44,10 @@ def test_the_code_reference_in_the_docs_is_generated_from_the_catalogue():
 
 def test_doctor_explain_prints_a_code_of_every_family():
     for code in ("LB003", "LB106", "LB240", "LB305"):
-        run = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--explain", code], capture_output=True,
-                             text=True, timeout=60)
+        run = levelbench_cli("doctor", "--explain", code)
         assert run.returncode == 0, run.stderr
         rule = rule_for(code)
         assert run.stdout.startswith(f"{code} {rule.name} ({rule.severity.name.lower()}, {rule.family})")
         assert "Fix:" in run.stdout
-    bad = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--explain", "LB999"], capture_output=True,
-                         text=True, timeout=60)
+    bad = levelbench_cli("doctor", "--explain", "LB999")
     assert bad.returncode == 2 and "unknown code 'LB999': expected one of LB001" in bad.stderr

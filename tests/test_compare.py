@@ -8,6 +8,8 @@ import pytest
 
 import levelbench
 from levelbench import Candidate, Comparison, ComparisonError
+from levelbench._values.settings import COMPARING
+from conftest import FakeClock
 
 
 def sleeper(seconds):
@@ -149,3 +151,55 @@ def test_measure_and_compare_save_to_the_store(tmp_path):
     levelbench.compare({"a": (np.sum, (x,)), "b": (np.mean, (x,))}, budget=0.1, save=db, strict=False,
                        peak=False, environment=False)
     assert len(open_store(db).runs()) == 2
+
+
+# -- stopping rules, against the shared fake clock -----------------------------------------------
+def fake_compare(clock, costs, **kw):
+    out = np.zeros(3)
+    candidates = {name: (clock.work(cost, out), ()) for name, cost in costs.items()}
+    return levelbench.compare(candidates, timer=clock, environment=False, count_flops=False, peak=False, **kw)
+
+
+def _lognormal(seed, mean, sigma):
+    rng = np.random.default_rng(seed)
+    while True:
+        yield float(mean * rng.lognormal(0.0, sigma))
+
+
+def test_constant_costs_stop_after_the_minimum_rounds_with_an_exact_ratio():
+    clock = FakeClock()
+    c = fake_compare(clock, {"a": 1e-3, "b": 2e-3}, budget=10)
+    assert c.target_reached
+    assert [len(r) for r in c.rounds.values()] == [COMPARING.min_rounds] * 2
+    assert c.ratio("b").estimate == pytest.approx(2.0) and c.ratio("b").upper == pytest.approx(2.0)
+
+
+def test_noise_within_the_target_stops_before_the_budget():
+    clock = FakeClock()
+    c = fake_compare(clock, {"a": _lognormal(1, 1e-3, 0.05), "b": _lognormal(2, 3e-3, 0.05)}, rel_ci=0.05,
+                     budget=1e9)
+    assert c.target_reached
+    ratio = c.ratio("b")
+    assert ratio.lower <= 3.0 <= ratio.upper and (ratio.upper - ratio.lower) / ratio.estimate <= 2 * 0.05
+    assert clock.now < 60  # stopped on the interval, not on the (huge) budget
+
+
+def test_noise_beyond_the_target_stops_at_the_first_round_past_the_budget():
+    clock = FakeClock()
+    ends: list[float] = []  # the fake time at the end of every timed round
+    budget = 5.0
+    c = fake_compare(clock, {"a": _lognormal(3, 1e-3, 1.0), "b": _lognormal(4, 1e-3, 1.0)}, rel_ci=0.001,
+                     budget=budget, progress=lambda stage, _: ends.append(clock.now) if stage == "timing" else None)
+    assert not c.target_reached
+    assert len(c.rounds["a"]) == len(ends) > COMPARING.min_rounds
+    per_round = (ends[-1] - ends[0]) / (len(ends) - 1)  # blocks have fixed sample counts: rounds vary a little
+    start = ends[0] - per_round
+    slack = per_round / 2
+    assert ends[-2] - start < budget + slack and ends[-1] - start >= budget - slack
+
+
+def test_a_budget_smaller_than_the_minimum_rounds_still_takes_them():
+    clock = FakeClock()
+    c = fake_compare(clock, {"a": _lognormal(5, 1e-3, 1.0), "b": _lognormal(6, 1e-3, 1.0)}, rel_ci=0.001,
+                     budget=0.01)
+    assert not c.target_reached and [len(r) for r in c.rounds.values()] == [COMPARING.min_rounds] * 2

@@ -6,6 +6,7 @@ import sys
 import textwrap
 
 import pytest
+from conftest import levelbench_cli
 
 MODEL = textwrap.dedent('''
     import jax
@@ -38,8 +39,7 @@ PLAIN = textwrap.dedent('''
 
 
 def run(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "levelbench", "explain", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=300)
+    return levelbench_cli("explain", *args, cwd=cwd)
 
 
 @pytest.fixture
@@ -92,8 +92,7 @@ def test_a_module_that_fails_to_import_is_one_line_with_its_line(tmp_path):
 
 
 def test_help_documents_the_example_argument_convention():
-    r = subprocess.run([sys.executable, "-m", "levelbench", "explain", "--help"], capture_output=True, text=True,
-                       timeout=120)
+    r = levelbench_cli("explain", "--help")
     assert r.returncode == 0
     for name in ("FUNCTION_args", "example_args", "EXAMPLE_ARGS", "--scale-axis", "FUNCTION_calls"):
         assert name in r.stdout

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from conftest import FakeClock
 from levelbench import Finding, Measurement, Severity
 from levelbench._probing import Diagnosis, explain
 from levelbench._results.diagnosis import rank
@@ -112,26 +113,11 @@ def test_numpy_function_is_not_diagnosed_as_jax():
     assert d.framework == "numpy" and d.findings == () and "explain diagnoses JAX functions" in d.notes[-1]
 
 
-class _FakeClock:
-    """A timer that only moves when the timed function runs."""
-
-    def __init__(self, per_call: float):
-        self.now, self.per_call, self.calls = 0.0, per_call, 0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def fn(self) -> float:
-        self.now += self.per_call
-        self.calls += 1
-        return 1.0
-
-
 def test_stopwatch_takes_fewer_samples_of_a_call_slower_than_the_budget():
     from levelbench._measuring.sampler import quick_timing
 
-    clock = _FakeClock(0.4)
-    t = quick_timing(clock.fn, (), {}, budget=0.5, timer=clock)
+    clock = FakeClock()
+    t = quick_timing(clock.work(0.4), (), {}, budget=0.5, timer=clock)
     assert (t.samples, t.calls_per_sample) == (2, 1)
     assert t.first_call == pytest.approx(0.4) and t.median == pytest.approx(0.4)
     assert clock.calls == 3 and t.dispatch_floor is None
@@ -141,7 +127,7 @@ def test_stopwatch_batches_fast_calls_and_stops_at_the_sample_cap():
     from levelbench._measuring.sampler import quick_timing
     from levelbench._values.settings import PROBING
 
-    clock = _FakeClock(1e-4)
-    t = quick_timing(clock.fn, (), {}, budget=0.5, timer=clock)
+    clock = FakeClock()
+    t = quick_timing(clock.work(1e-4), (), {}, budget=0.5, timer=clock)
     assert t.calls_per_sample * 1e-4 >= PROBING.sample_seconds
     assert t.samples == PROBING.max_samples and t.median == pytest.approx(1e-4)

@@ -358,12 +358,3 @@ def test_lbdoctor_lints_the_cells_run_so_far(user, capsys):
     assert f"<session>:cell_{first}:3:5: LB106" in out  # cell N is In[N]
     with pytest.raises(UsageError, match="takes no arguments besides -o"):
         user.run_line_magic("lbdoctor", "file.py")
-
-
-def test_lbdoctor_says_what_it_needs_when_the_doctor_is_missing(user, monkeypatch):
-    from levelbench.ipython._doctor import lint_session
-
-    monkeypatch.setitem(sys.modules, "levelbench.doctor", None)  # makes `import levelbench.doctor` fail
-    diagnosis = lint_session(user)
-    assert diagnosis.findings == ()
-    assert "%lbdoctor needs levelbench's static doctor (levelbench.doctor)" in flat(str(diagnosis))

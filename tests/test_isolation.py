@@ -23,6 +23,7 @@ import pytest
 import levelbench
 from levelbench import Builder, ComparisonError
 from levelbench._measuring.threads import can_inspect, running_threads, wait_until_quiet
+from conftest import levelbench_cli as lb
 
 HERE = Path(__file__).parent
 INTERFERENCE = HERE / "workloads" / "interference.py"
@@ -215,10 +216,6 @@ def test_isolation_round_trips_through_json():
 
 
 # -- levelbench run ------------------------------------------------------------------------------
-def lb(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "levelbench", *args], capture_output=True, text=True, timeout=timeout)
-
-
 def test_run_groups_workers_by_framework_or_by_candidate(tmp_path):
     for isolation, workers in (("framework", 1), ("candidate", 2)):
         out = tmp_path / f"{isolation}.json"

@@ -10,26 +10,10 @@ import pytest
 
 import levelbench
 from levelbench import Measurement
+from conftest import FakeClock
+from conftest import levelbench_cli
 
-
-class FakeClock:
-    """A clock that only moves when the code under test 'works'."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def workload(clock: FakeClock, costs):
-    it = iter(costs)
-
-    def work():
-        clock.now += next(it)
-        return np.zeros(1)
-
-    return work
+ZEROS = np.zeros(1)
 
 
 def fake_measure(clock, fn, **kw):
@@ -38,14 +22,9 @@ def fake_measure(clock, fn, **kw):
     return levelbench.measure(fn, timer=clock, **kw)
 
 
-def constant(cost):
-    while True:
-        yield cost
-
-
 def test_calibration_makes_samples_last_the_target():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, constant(1.3e-4)), target_sample_time=0.01)
+    m = fake_measure(clock, clock.work(1.3e-4, ZEROS), target_sample_time=0.01)
     assert m.calls_per_sample * 1.3e-4 >= 0.01
     # not grossly more than needed: within 2x of the minimum
     assert m.calls_per_sample * 1.3e-4 < 0.02
@@ -54,7 +33,7 @@ def test_calibration_makes_samples_last_the_target():
 
 def test_constant_work_stops_at_min_samples_with_zero_width_ci():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, constant(2e-3)), min_samples=5)
+    m = fake_measure(clock, clock.work(2e-3, ZEROS), min_samples=5)
     assert m.n_samples == 5
     assert m.target_reached
     assert m.ci.lower == m.ci.upper == pytest.approx(2e-3)
@@ -69,7 +48,7 @@ def _lognormal(seed, sigma):
 
 def test_noisy_work_samples_until_ci_within_target():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, _lognormal(1, 0.05)), rel_ci=0.01, budget=1e9, number=1)
+    m = fake_measure(clock, clock.work(_lognormal(1, 0.05), ZEROS), rel_ci=0.01, budget=1e9, number=1)
     assert m.target_reached
     assert m.ci.relative_half_width <= 0.01
     assert m.n_samples > 5
@@ -77,7 +56,7 @@ def test_noisy_work_samples_until_ci_within_target():
 
 def test_budget_ends_sampling_when_ci_target_is_out_of_reach():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, _lognormal(2, 1.0)), rel_ci=0.001, budget=0.5, number=1)
+    m = fake_measure(clock, clock.work(_lognormal(2, 1.0), ZEROS), rel_ci=0.001, budget=0.5, number=1)
     assert not m.target_reached
     sampled = sum(m.samples) * m.calls_per_sample
     assert 0.5 <= sampled < 0.5 + 0.05  # stops at the first sample past the budget
@@ -86,7 +65,7 @@ def test_budget_ends_sampling_when_ci_target_is_out_of_reach():
 
 def test_min_samples_taken_even_past_budget():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, _lognormal(3, 1.0)), budget=0.0, min_samples=7, number=1)
+    m = fake_measure(clock, clock.work(_lognormal(3, 1.0), ZEROS), budget=0.0, min_samples=7, number=1)
     assert m.n_samples == 7
 
 
@@ -120,7 +99,7 @@ def test_options_are_validated_with_the_accepted_values():
 
 def test_measurement_round_trips_through_json():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, _lognormal(4, 0.1)), number=1, budget=0.05)
+    m = fake_measure(clock, clock.work(_lognormal(4, 0.1), ZEROS), number=1, budget=0.05)
     d = json.loads(json.dumps(m.to_dict()))
     back = Measurement.from_dict(d)
     assert back == m
@@ -131,7 +110,7 @@ def test_measurement_round_trips_through_json():
 
 def test_rendering_mentions_median_and_findings():
     clock = FakeClock()
-    m = fake_measure(clock, workload(clock, constant(1e-3)))
+    m = fake_measure(clock, clock.work(1e-3, ZEROS))
     text = str(m)
     assert "steady median" in text and "1 ms" in text
 
@@ -200,11 +179,9 @@ def test_cli_measures_an_expression_like_timeit():
 
 
 def test_cli_reports_bad_setup_without_traceback():
-    r = subprocess.run([sys.executable, "-m", "levelbench", "measure", "f(", "--budget", "0.1"],
-                       capture_output=True, text=True, timeout=60)
+    r = levelbench_cli("measure", "f(", "--budget", "0.1")
     assert r.returncode == 2
     assert "EXPR must be one Python expression" in r.stderr and "Traceback" not in r.stderr
-    r = subprocess.run([sys.executable, "-m", "levelbench", "measure", "1", "-s", "import nosuchmodule"],
-                       capture_output=True, text=True, timeout=60)
+    r = levelbench_cli("measure", "1", "-s", "import nosuchmodule")
     assert r.returncode == 1
     assert "setup code failed: ModuleNotFoundError" in r.stderr and "Traceback" not in r.stderr

@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench.nn import GRU, from_torch  # noqa: E402
-from levelbench.nn import _gru, _gru_kernel, _gru_native  # noqa: E402
+from levelbench.nn import _gru_kernel, _gru_native  # noqa: E402
 
 from test_nn_gru import _GRID_KEYS, _PAIRWISE, _case, _jax_run, _relative_error, _torch_run  # noqa: E402
 
@@ -172,6 +172,25 @@ def test_turned_off_by_the_environment(monkeypatch, reload_afterwards):
                                atol=1e-6)
 
 
+def test_the_kernel_is_built_when_a_float32_gru_is_created_not_while_tracing(monkeypatch, reload_afterwards):
+    calls = []
+    monkeypatch.setattr(_gru_native, "_load", _counting(_gru_native._load, calls))
+    gru = GRU(input_size=3, hidden_size=8)
+    assert len(calls) == 1
+    monkeypatch.setattr(_gru_native.subprocess, "run", _refuse_to_compile)
+    params = gru.init(jax.random.key(0))
+    jax.jit(gru.apply).lower(params, jnp.ones((5, 2, 3), jnp.float32)).compile()  # no build, no compiler run
+
+
+def _counting(load, calls):
+    def counted():
+        calls.append(1)
+        return load()
+
+    counted.cache_clear = load.cache_clear
+    return counted
+
+
 def _failing_compiler(folder) -> str:
     script = folder / "broken-c++"
     script.write_text("#!/bin/sh\necho 'broken-c++ 1.0'\ncase \"$1\" in --version) exit 0;; esac\n"
@@ -214,9 +233,4 @@ def test_built_once_then_taken_from_the_cache(native, tmp_path, monkeypatch):
 
 
 def _refuse_to_compile(command, **kwargs):
-    if "--version" in command:
-        return _real_run(command, **kwargs)
-    raise AssertionError(f"compiled again: {command}")
-
-
-_real_run = _gru_native.subprocess.run
+    raise AssertionError(f"ran the compiler again: {command}")

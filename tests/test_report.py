@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 from test_store_fakes import ENV, gru_sweep, record, result
@@ -12,6 +10,7 @@ from test_store_fakes import ENV, gru_sweep, record, result
 from levelbench._results.workload import WorkloadResult
 from levelbench.report import html_report, markdown_report, sections
 from levelbench.store import open_store
+from conftest import levelbench_cli
 
 pytest.importorskip("matplotlib")
 
@@ -106,16 +105,13 @@ def test_cli_report_html_and_markdown(tmp_path):
         record(s, [result("matmul", {"numpy": ("numpy", 2e-3)})])
         record(s, [result("matmul", {"numpy": ("numpy", 2e-3)}, seed=1)])
     out = tmp_path / "report.html"
-    p = subprocess.run([sys.executable, "-m", "levelbench", "report", "2", "latest", "--html", str(out), "--db", path],
-                       capture_output=True, text=True, timeout=120)
+    p = levelbench_cli("report", "2", "latest", "--html", str(out), "--db", path)
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip() == f"wrote {out} (1 run(s))"  # 2 and latest are the same run
     assert out.read_text().count("<figure") == 3
-    p = subprocess.run([sys.executable, "-m", "levelbench", "report", "1", "2", "--format", "md", "--db", path],
-                       capture_output=True, text=True, timeout=120)
+    p = levelbench_cli("report", "1", "2", "--format", "md", "--db", path)
     assert p.returncode == 0 and "## matmul" in p.stdout and "History" in p.stdout
-    p = subprocess.run([sys.executable, "-m", "levelbench", "report", "9", "--db", path], capture_output=True,
-                       text=True, timeout=120)
+    p = levelbench_cli("report", "9", "--db", path)
     assert p.returncode == 2 and p.stderr.startswith("levelbench report: no run 9 in ")
 
 

@@ -8,15 +8,10 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
+from conftest import levelbench_cli as lb
 
 HERE = Path(__file__).parent
 SIMPLE = HERE / "workloads" / "simple.py"
-
-
-def lb(*args, timeout=300, env=None):
-    return subprocess.run([sys.executable, "-m", "levelbench", *args], capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, **(env or {})})
 
 
 def test_run_user_workload_prints_a_table_and_json(tmp_path):

@@ -18,11 +18,7 @@ import levelbench
 from levelbench._results.workload import WorkloadResult
 from levelbench.store import SCHEMA_VERSION, StoreError, open_store
 from levelbench.store import _schema
-
-
-def cli(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "levelbench", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120)
+from conftest import levelbench_cli as cli
 
 
 @pytest.fixture

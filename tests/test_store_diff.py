@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -14,6 +12,7 @@ from test_store_fakes import ENV, record, result
 import levelbench
 from levelbench._results.workload import WorkloadResult
 from levelbench.store import diff_runs, mann_whitney_u, open_store
+from conftest import levelbench_cli as _cli
 
 MS = 1e-3
 
@@ -115,10 +114,6 @@ def test_environment_differences_are_named(store):
         "env_vars.XLA_FLAGS: None -> '--xla_cpu_multi_thread_eigen=false'",
         "packages.jax: '0.10.2' -> '0.10.3'",
     )
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "levelbench", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_cli_diff_prints_verdicts_warns_about_the_environment_and_fails_ci_on_regression(tmp_path):

@@ -17,6 +17,7 @@ import pytest
 
 from levelbench.report import sections
 from levelbench.store import StoreError, open_store
+from conftest import levelbench_cli
 
 WORKLOAD = textwrap.dedent('''
     import os
@@ -62,8 +63,7 @@ def workdir(tmp_path, monkeypatch, peak_cache):
 
 
 def levelbench(*args: str, sleep: float = 0.002) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "levelbench", *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "LB_TEST_SLEEP": str(sleep), "COLUMNS": "160"})
+    return levelbench_cli(*args, env={"LB_TEST_SLEEP": str(sleep), "COLUMNS": "160"})
 
 
 def test_two_runs_then_diff_reports_the_slowed_candidate_and_fails_ci(workdir):

@@ -12,6 +12,7 @@ from ..doctor._engine import lint_paths, selected_codes
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import render_json, render_sarif
 from .._rendering.doctor_text import render_text
+from .common import FINDINGS, OK
 
 
 @click.command(
@@ -104,4 +105,4 @@ def doctor_command(
             if diagnostic.code == "LB100":
                 click.echo(str(diagnostic), err=True)
         click.echo(render_json(report) if output_format == "json" else render_sarif(report))
-    ctx.exit(1 if report.at_or_above(Severity.parse(fail_on)) else 0)
+    ctx.exit(FINDINGS if report.at_or_above(Severity.parse(fail_on)) else OK)

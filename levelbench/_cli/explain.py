@@ -5,16 +5,13 @@ The module provides the example arguments; the command is `levelbench.explain` p
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 
-USAGE_EXIT = 2
-FAILURE_EXIT = 1
+from .._values.targets import TargetError, first_line, load_with_module, split_target
+from .common import FINDINGS, USAGE, fail
 
 
 class _Stop(Exception):
@@ -62,14 +59,12 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
       levelbench explain model.py::forward --scale-axis x:0 --json
     """
     try:
-        module = _import(target)
-        name = target.rpartition("::")[2]
-        fn = _function(module, name, target)
+        module, fn, name = _load(target)
         args, kwargs = _example_args(module, name, args_name, target)
         calls = _example_calls(module, name)
         axis = _scale_axis(scale_axis)
     except _Stop as stop:
-        _fail(str(stop), stop.code)
+        fail(str(stop), stop.code)
 
     from .._probing import explain
 
@@ -77,9 +72,9 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
         diagnosis = explain(fn, *args, scale_axis=axis, calls=calls, probes=list(probes) or None, quick=quick,
                             budget=budget, label=name, **kwargs)
     except (TypeError, ValueError) as e:
-        _fail(f"levelbench explain: {e}", USAGE_EXIT)
+        fail(f"levelbench explain: {e}", USAGE)
     except Exception as e:  # the user's function failed: say so on one line
-        _fail(f"levelbench explain: running {name} failed: {type(e).__name__}: {_first_line(e)}", FAILURE_EXIT)
+        fail(f"levelbench explain: running {name} failed: {type(e).__name__}: {first_line(e)}", FINDINGS)
     if as_json:
         click.echo(diagnosis.to_json())
         return
@@ -88,51 +83,21 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
     console().print(diagnosis)
 
 
-def _import(target: str) -> ModuleType:
-    path_text, sep, name = target.rpartition("::")
-    if not sep or not path_text or not name:
-        raise _Stop(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r}: e.g. "
-                    "levelbench explain model.py::forward", USAGE_EXIT)
-    path = Path(path_text)
-    if not path.is_file():
-        raise _Stop(f"levelbench explain: no such file {path_text!r}: give the path to a .py file, "
-                    f"e.g. levelbench explain model.py::{name}", USAGE_EXIT)
-    if path.suffix != ".py":
-        raise _Stop(f"levelbench explain: {path_text!r} is not a .py file: for notebooks use levelbench doctor, "
-                    "or move the function into a module", USAGE_EXIT)
-    module_name = "levelbench_explain_" + "".join(c if c.isalnum() else "_" for c in path.stem)
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise _Stop(f"levelbench explain: cannot import {path_text!r} as a Python module", USAGE_EXIT)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.resolve().parent))  # so the module's own sibling imports work
-    sys.modules[module_name] = module
+def _load(target: str) -> tuple[ModuleType, Any, str]:
+    """The module, the function ``target`` names in it, and its name."""
     try:
-        spec.loader.exec_module(module)
-    except SystemExit as e:
-        raise _Stop(f"levelbench explain: importing {path_text} called sys.exit({e.code!r}): move script code "
-                    "under `if __name__ == \"__main__\":`", FAILURE_EXIT) from None
-    except BaseException as e:
-        line = _user_line(e, path)
-        raise _Stop(f"levelbench explain: importing {path_text} failed{line}: {type(e).__name__}: "
-                    f"{_first_line(e)}", FAILURE_EXIT) from None
-    return module
-
-
-def _function(module: ModuleType, name: str, target: str) -> Any:
-    obj: Any = module
-    for part in name.split("."):
-        if not hasattr(obj, part):
-            defined = sorted(n for n, v in vars(module).items()
-                             if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == module.__name__)
-            listing = ", ".join(defined[:8]) or "none"
-            raise _Stop(f"levelbench explain: {target.rpartition('::')[0]} has no {name!r}; "
-                        f"functions defined there: {listing}", USAGE_EXIT)
-        obj = getattr(obj, part)
+        where, name = split_target(target)
+    except TargetError:
+        raise _Stop(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r}: e.g. "
+                    "levelbench explain model.py::forward", USAGE) from None
+    try:
+        module, obj = load_with_module(target)
+    except TargetError as e:
+        raise _Stop(f"levelbench explain: {e}", USAGE if e.usage else FINDINGS) from None
     if not callable(obj):
-        raise _Stop(f"levelbench explain: {name} in {target.rpartition('::')[0]} is not a function "
-                    f"(got {type(obj).__name__}): name the function to diagnose", USAGE_EXIT)
-    return obj
+        raise _Stop(f"levelbench explain: {name} in {where} is not a function "
+                    f"(got {type(obj).__name__}): name the function to diagnose", USAGE)
+    return module, obj, name
 
 
 def _example_args(module: ModuleType, name: str, args_name: str | None, target: str) -> tuple[tuple, dict]:
@@ -143,11 +108,11 @@ def _example_args(module: ModuleType, name: str, args_name: str | None, target: 
             return _as_call(_value(module, attr), attr)
     if args_name:
         raise _Stop(f"levelbench explain: {target.rpartition('::')[0]} has no attribute {args_name!r} "
-                    f"(given by --args)", USAGE_EXIT)
+                    f"(given by --args)", USAGE)
     raise _Stop(
         f"levelbench explain: {target.rpartition('::')[0]} gives no example arguments for {name}: add "
         f"`def {stem}_args(): return (x, y)` (or example_args() / EXAMPLE_ARGS) to it, or name one with --args",
-        USAGE_EXIT,
+        USAGE,
     )
 
 
@@ -157,7 +122,7 @@ def _example_calls(module: ModuleType, name: str) -> list | None:
             value = _value(module, attr)
             if not isinstance(value, (list, tuple)):
                 raise _Stop(f"levelbench explain: {attr} must be a list of argument tuples, got "
-                            f"{type(value).__name__}", USAGE_EXIT)
+                            f"{type(value).__name__}", USAGE)
             return list(value)
     return None
 
@@ -168,8 +133,8 @@ def _value(module: ModuleType, attr: str) -> Any:
         try:
             return value()
         except Exception as e:
-            raise _Stop(f"levelbench explain: {attr}() failed: {type(e).__name__}: {_first_line(e)}",
-                        FAILURE_EXIT) from None
+            raise _Stop(f"levelbench explain: {attr}() failed: {type(e).__name__}: {first_line(e)}",
+                        FINDINGS) from None
     return value
 
 
@@ -183,7 +148,7 @@ def _as_call(value: Any, attr: str) -> tuple[tuple, dict]:
     if isinstance(value, (tuple, list)):
         return tuple(value), {}
     raise _Stop(f"levelbench explain: {attr} must be a tuple of positional arguments (for one argument: (x,)), "
-                f"got {type(value).__name__}", USAGE_EXIT)
+                f"got {type(value).__name__}", USAGE)
 
 
 def _scale_axis(text: str | None) -> Any:
@@ -197,22 +162,5 @@ def _scale_axis(text: str | None) -> Any:
         return arg
     if not axis.lstrip("-").isdigit():
         raise _Stop(f"levelbench explain: --scale-axis {text!r}: the axis after ':' must be an integer, "
-                    "e.g. X:0", USAGE_EXIT)
+                    "e.g. X:0", USAGE)
     return (arg, int(axis))
-
-
-def _user_line(e: BaseException, path: Path) -> str:
-    import traceback
-
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if Path(f.filename).resolve() == path.resolve()]
-    return f" at line {frames[-1].lineno}" if frames else ""
-
-
-def _first_line(e: BaseException) -> str:
-    lines = str(e).strip().splitlines()
-    return lines[0] if lines else ""
-
-
-def _fail(message: str, code: int) -> NoReturn:
-    click.echo(message, err=True)
-    sys.exit(code)

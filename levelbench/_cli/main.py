@@ -7,7 +7,6 @@ stays fast and never imports jax or torch.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 import click
 
@@ -27,17 +26,12 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
 
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | {n for n in _COMMANDS if _available(n)})
+        return sorted(set(super().list_commands(ctx)) | set(_COMMANDS))
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in _COMMANDS:
             module, attr, _ = _COMMANDS[name]
-            try:
-                return getattr(importlib.import_module(module), attr)
-            except ModuleNotFoundError as e:
-                if e.name and (e.name == module or module.startswith(e.name + ".")):
-                    return None  # the command's module is not part of this build
-                raise
+            return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -45,18 +39,6 @@ class _LazyGroup(click.Group):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
-
-
-def _available(name: str) -> bool:
-    module = _COMMANDS[name][0]
-    return importlib.util.find_spec(module.rsplit(".", 1)[0]) is not None and _module_exists(module)
-
-
-def _module_exists(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

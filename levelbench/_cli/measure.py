@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import click
+from .._values.statements import split_call
+from .common import FINDINGS, fail
 
 
 @click.command("measure")
@@ -46,15 +47,13 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
     try:
         exec(code, namespace)
     except Exception as e:
-        click.echo(f"levelbench measure: the setup code failed: {type(e).__name__}: {e}", err=True)
-        sys.exit(1)
+        fail(f"levelbench measure: the setup code failed: {type(e).__name__}: {e}", FINDINGS)
 
     try:
-        fn, args, kwargs = _split_call(expr, fn_code, namespace)
+        fn, args, kwargs = split_call(expr, fn_code, namespace)
         m = measure(fn, *args, budget=budget, rel_ci=rel_ci, number=number, label=expr, **kwargs)
     except Exception as e:
-        click.echo(f"levelbench measure: evaluating {expr!r} failed: {type(e).__name__}: {e}", err=True)
-        sys.exit(1)
+        fail(f"levelbench measure: evaluating {expr!r} failed: {type(e).__name__}: {e}", FINDINGS)
     if json_path == "-":
         click.echo(json.dumps(m.to_dict(), indent=2, default=str))
         return
@@ -64,28 +63,3 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
     if json_path:
         with open(json_path, "w") as f:
             json.dump(m.to_dict(), f, indent=2, default=str)
-
-
-def _split_call(expr: str, fn_code: object, namespace: dict) -> tuple[object, tuple, dict]:
-    """``f(a, b=c)`` is measured as ``measure(f, a, b=c)`` so a jitted ``f`` gets its compile split.
-
-    Anything else (``a @ b``, ``f(*xs)``, ``obj.method(x)[0]``) is measured as an evaluation of EXPR.
-    """
-    import ast
-
-    tree = ast.parse(expr, mode="eval").body
-    simple = (
-        isinstance(tree, ast.Call)
-        and not any(isinstance(a, ast.Starred) for a in tree.args)
-        and all(k.arg is not None for k in tree.keywords)
-    )
-    if simple:
-        ev = lambda node: eval(compile(ast.Expression(node), "<expr>", "eval"), namespace)  # noqa: E731
-        fn = ev(tree.func)
-        return fn, tuple(ev(a) for a in tree.args), {k.arg: ev(k.value) for k in tree.keywords}
-
-    def evaluate() -> object:
-        return eval(fn_code, namespace)  # noqa: S307 - the user's own expression, as python -m timeit does
-
-    evaluate.__qualname__ = expr
-    return evaluate, (), {}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .store import DB_OPTION, store_errors
+from .common import db_option
+from .store import store_errors
 
 
 @click.command("report")
@@ -16,7 +17,7 @@ from .store import DB_OPTION, store_errors
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="File to write ('-' for stdout; default: stdout for md, report.html for html).")
 @click.option("--title", default="levelbench report", show_default=True, help="Title of the report.")
-@DB_OPTION
+@db_option
 def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None, output: str | None, title: str,
                    db: str | None) -> None:
     """Report recorded RUNS (ids, latest, latest~N; default: latest) as HTML or Markdown.

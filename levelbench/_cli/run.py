@@ -11,6 +11,7 @@ import click
 
 from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
+from .common import FINDINGS, INTERRUPTED, USAGE, db_option
 
 
 def _workload_help() -> str:
@@ -49,8 +50,7 @@ class _RunCommand(click.Command):
               help="Run levelbench.explain on each JAX candidate and show its findings beside the numbers.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write all results as JSON to this file ('-' for stdout).")
-@click.option("--db", type=click.Path(dir_okay=False), default=None,
-              help="Results database (default: $LEVELBENCH_DB or .levelbench/results.db).")
+@db_option
 @click.option("--no-save", is_flag=True, help="Do not record this run in the results database.")
 @click.pass_context
 def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budget: float, timeout: float,
@@ -113,9 +113,9 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
             with open(json_path, "w") as f:
                 f.write(doc)
     if status == "interrupted":
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     if any(r.status in ("failed", "timeout") for r in results):
-        sys.exit(1)
+        sys.exit(FINDINGS)
 
 
 def _parse_overrides(args: list[str]) -> dict[str, list[str]]:
@@ -153,18 +153,15 @@ def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]
 def _open_run(db: str | None, no_save: bool) -> tuple[Any, Any]:
     if no_save:
         return None, None
-    try:
-        from ..store import StoreError, open_store
-    except ImportError:
-        return None, None
     from .._measuring.environment import collect
+    from ..store import StoreError, open_store
 
     try:
         store = open_store(db)
         return store, store.begin_run(kind="run", argv=sys.argv[1:], environment=collect())
     except StoreError as e:
         click.echo(f"levelbench run: {e}", err=True)
-        sys.exit(2)
+        sys.exit(USAGE)
 
 
 def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: float) -> Any:

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import click
 
-DB_OPTION = click.option("--db", type=click.Path(dir_okay=False), default=None,
-                         help="Results database (default: $LEVELBENCH_DB or .levelbench/results.db).")
+from .._rendering.terminal import console
+from .common import FINDINGS, USAGE, db_option, fail
 
 
 @contextlib.contextmanager
@@ -24,11 +24,7 @@ def store_errors(command: str) -> Iterator[None]:
     try:
         yield
     except StoreError as e:
-        click.echo(f"levelbench {command}: {e}", err=True)
-        sys.exit(2)
-
-
-from .._rendering.terminal import console
+        fail(f"levelbench {command}: {e}", USAGE)
 
 
 def _fraction(text: str) -> float:
@@ -44,7 +40,7 @@ def _fraction(text: str) -> float:
 @click.option("-n", "--limit", type=click.IntRange(min=1), default=30, show_default=True,
               help="Show the newest N runs.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@DB_OPTION
+@db_option
 def history_command(workload: str | None, limit: int, as_json: bool, db: str | None) -> None:
     """List recorded runs, oldest first: id, time, git commit, workloads, status, versions.
 
@@ -78,7 +74,7 @@ def history_command(workload: str | None, limit: int, as_json: bool, db: str | N
 @click.option("--fail-on-regression", is_flag=True,
               help="Exit with code 1 if a candidate regressed or a workload that ran before now fails (for CI).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
-@DB_OPTION
+@db_option
 def diff_command(run_a: str, run_b: str, min_effect: float, alpha: float, fail_on_regression: bool, as_json: bool,
                  db: str | None) -> None:
     """Compare run RUN_B against RUN_A candidate by candidate (default: latest~1 latest).
@@ -107,7 +103,7 @@ def diff_command(run_a: str, run_b: str, min_effect: float, alpha: float, fail_o
     else:
         console().print(render_diff(diff))
     if fail_on_regression and diff.has_regression:
-        sys.exit(1)
+        sys.exit(FINDINGS)
 
 
 @click.command("export")
@@ -116,7 +112,7 @@ def diff_command(run_a: str, run_b: str, min_effect: float, alpha: float, fail_o
               help="json: everything, raw samples included; csv: one row per candidate.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               help="File to write ('-' for stdout).")
-@DB_OPTION
+@db_option
 def export_command(run: str, fmt: str, output: str, db: str | None) -> None:
     """Export a recorded RUN (id, latest, latest~N) as JSON or CSV."""
     from ..store._export import export_csv, export_json

@@ -34,7 +34,8 @@ from .parity import ComparisonError, compare_leaves, mismatches_of_leaves
 from .._values.stats import paired_ratio_ci
 from .checks import interference_finding, work_findings
 from .threads import QuietWait, pools, wait_until_quiet
-from .sampler import Options, gc_paused
+from .._values.gc import gc_paused
+from .sampler import Options
 
 __all__ = ["Builder", "Candidate", "Comparison", "compare"]
 

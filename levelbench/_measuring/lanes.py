@@ -19,7 +19,8 @@ from .candidate import Candidate
 from .._values.findings import Finding, Severity
 from .._results.measurement import Measurement
 from .parity import ArrayLeaf, array_leaves, to_numpy_leaves
-from .sampler import Options, Prepared, gc_paused
+from .._values.gc import gc_paused
+from .sampler import Options, Prepared
 from .._frameworks import framework_of
 
 Timer = Callable[[], float]

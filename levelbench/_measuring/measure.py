@@ -11,7 +11,8 @@ from .._results.measurement import Measurement
 from .._values.settings import MEASURING
 from .checks import label_of
 from .environment import collect
-from .sampler import Options, Prepared, Timer, gc_paused
+from .._values.gc import gc_paused
+from .sampler import Options, Prepared, Timer
 
 
 def measure(

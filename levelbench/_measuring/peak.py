@@ -9,12 +9,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
+from .._values.settings import cache_dir
 
 CACHE_VERSION = 1
 
@@ -33,13 +32,6 @@ class Peak:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
-
-
-def cache_dir() -> Path:
-    root = os.environ.get("LEVELBENCH_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "levelbench"
-    )
-    return Path(root)
 
 
 def _machine_key() -> str:

@@ -12,11 +12,9 @@ compile events, dispatch floors and FLOPs come from the adapters.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import math
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from .._frameworks import COMPILE, LOWER, TRACE, CompileLog, adapter_named, compile_events, framework_of, in_use
@@ -61,20 +59,6 @@ class Options:
         for ok, name, expected, got in checks:
             if not ok:
                 raise ValueError(f"measure option {name} must be {expected}, got {got!r}")
-
-
-@contextmanager
-def gc_paused(collect: bool = False) -> Iterator[None]:
-    """No garbage collection inside the block (``collect``: a full collection first)."""
-    was_enabled = gc.isenabled()
-    if collect:
-        gc.collect()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 # -- the first call ------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Names of things in the user's code: ``FILE.py:NAME``, ``FILE.py::NAME`` or ``package.module:NAME``.
 
-One loader for every place that takes such a name (a workload, a candidate builder), so they all
-accept the same spellings and fail with the same messages.
+One loader for every place that takes such a name (a workload, a candidate builder, the function
+``levelbench explain`` diagnoses), so they all accept the same spellings and fail with the same
+one-line messages. A file is imported with its directory on ``sys.path``, so that its own
+sibling imports work; its ``if __name__ == "__main__":`` block does not run.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import traceback
 from types import ModuleType
 from typing import Any
 
@@ -17,7 +20,15 @@ EXAMPLES = "FILE.py:NAME, FILE.py::NAME or package.module:NAME"
 
 
 class TargetError(LookupError):
-    """A target could not be found or imported; the message says which and how to fix it."""
+    """A target could not be found or imported; the message says which and how to fix it.
+
+    ``usage`` is True when the name itself is wrong (no such file, module or attribute) and False
+    when the user's code failed while importing: a command exits 2 for the first, 1 for the second.
+    """
+
+    def __init__(self, message: str, usage: bool = True) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 def split_target(spec: str) -> tuple[str, str]:
@@ -53,33 +64,54 @@ def check_target(spec: str) -> None:
 
 def load_target(spec: str) -> Any:
     """The object ``spec`` names, importing its file or module."""
+    return load_with_module(spec)[1]
+
+
+def load_with_module(spec: str) -> tuple[ModuleType, Any]:
+    """The module ``spec`` lives in, and the object it names (``NAME`` may be dotted: ``Class.method``)."""
     where, name = split_target(spec)
-    module = _import_file(where) if is_file_target(spec) else _import_module(where)
+    module = import_file(where) if is_file_target(spec) else _import_module(where)
     obj: Any = module
     for part in name.split("."):
         if not hasattr(obj, part):
-            public = sorted(k for k in vars(module) if not k.startswith("_"))
-            raise TargetError(f"{where!r} has no {name!r}; it defines {', '.join(public[:20]) or 'nothing public'}")
+            defined = sorted(n for n, v in vars(module).items()
+                             if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == module.__name__)
+            raise TargetError(f"{where} has no {name!r}; functions defined there: {', '.join(defined[:8]) or 'none'}")
         obj = getattr(obj, part)
-    return obj
+    return module, obj
 
 
-def _import_file(path: str) -> ModuleType:
+def import_file(path: str) -> ModuleType:
+    """Import ``path`` as a module (once per process), its directory first on ``sys.path``."""
     if not os.path.isfile(path):
-        raise TargetError(f"{path!r} does not exist (expected {EXAMPLES})")
-    module_name = f"_levelbench_user_{abs(hash(os.path.abspath(path)))}"
+        raise TargetError(f"no such file {path!r} (expected {EXAMPLES})")
+    if not path.endswith((".py", ".ipy")):
+        raise TargetError(f"{path!r} is not a .py file: for notebooks use levelbench doctor, or move the code "
+                          "into a module")
+    full = os.path.abspath(path)
+    module_name = f"_levelbench_user_{abs(hash(full))}"
     if module_name in sys.modules:
         return sys.modules[module_name]
-    spec = importlib.util.spec_from_file_location(module_name, path)
+    spec = importlib.util.spec_from_file_location(module_name, full)
     if spec is None or spec.loader is None:
         raise TargetError(f"cannot import {path!r} as Python (expected {EXAMPLES})")
     module = importlib.util.module_from_spec(spec)
+    folder = os.path.dirname(full)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # so that the file's own sibling imports work
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as e:
+    except SystemExit as e:
         del sys.modules[module_name]
-        raise TargetError(f"importing {path!r} failed: {type(e).__name__}: {e}") from None
+        raise TargetError(f"importing {path} called sys.exit({e.code!r}): move script code under "
+                          "`if __name__ == \"__main__\":`", usage=False) from None
+    except BaseException as e:  # the user's code failed: one line, at its line
+        del sys.modules[module_name]
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        raise TargetError(f"importing {path} failed{_line_in(e, full)}: {type(e).__name__}: {first_line(e)}",
+                          usage=False) from None
     return module
 
 
@@ -89,4 +121,15 @@ def _import_module(name: str) -> ModuleType:
     except ImportError as e:
         raise TargetError(f"cannot import module {name!r}: {e} (expected {EXAMPLES}; a file needs its .py)") from None
     except Exception as e:
-        raise TargetError(f"importing {name!r} failed: {type(e).__name__}: {e}") from None
+        raise TargetError(f"importing {name!r} failed: {type(e).__name__}: {first_line(e)}", usage=False) from None
+
+
+def _line_in(e: BaseException, path: str) -> str:
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if os.path.abspath(f.filename) == path]
+    return f" at line {frames[-1].lineno}" if frames else ""
+
+
+def first_line(e: BaseException) -> str:
+    """The first line of an exception's message."""
+    lines = str(e).strip().splitlines()
+    return lines[0] if lines else ""

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 
 from .._values.findings import Finding
+from .._values.gc import gc_paused
 from .._values.catalogue import RULES, resolve_codes
 from ._check_devices import check_autograd_timed, check_cuda_sync, check_host_transfers
 from ._check_imports import check_imports
@@ -118,20 +117,8 @@ def unreadable(path: str, message: str, location: Location | None = None, source
     return Diagnostic(location=where, finding=finding, rule=rule.name, source_line=source_line)
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Syntax trees are many small acyclic objects: the cycle collector only slows their building (~30%)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def _diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
-    with _gc_paused():
+    with gc_paused():
         return _diagnose_now(source, codes)
 
 

@@ -62,10 +62,6 @@ def session_notebook(inputs: list[str]) -> str:
 
 def lint_session(shell: Any) -> SessionDiagnosis:
     inputs = list(shell.history_manager.input_hist_raw[1:])  # entry 0 is a placeholder: In[] counts from 1
-    try:
-        from ..doctor import lint_source
-    except ImportError as e:
-        return SessionDiagnosis((), len(inputs), problem=(
-            f"%lbdoctor needs levelbench's static doctor (levelbench.doctor), which this install cannot "
-            f"import ({e}); run `levelbench doctor your_notebook.ipynb` where it is available"))
+    from ..doctor import lint_source
+
     return SessionDiagnosis(lint_source(session_notebook(inputs), SESSION, notebook=True), len(inputs))

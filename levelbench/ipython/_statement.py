@@ -17,7 +17,7 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from .._cli.measure import _split_call
+from .._values.statements import split_call
 
 
 class StatementError(ValueError):
@@ -55,7 +55,7 @@ def prepare_call(source: str, ns: dict, what: str = "the statement") -> Call:
         code = compile(source, "<levelbench>", "eval")
     except SyntaxError:
         return Call(_statement_function(source, ns, what), (), {}, label)
-    fn, args, kwargs = _split_call(source, code, ns)
+    fn, args, kwargs = split_call(source, code, ns)
     return Call(fn, args, kwargs, label)  # type: ignore[arg-type]
 
 

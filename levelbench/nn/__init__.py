@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ._gru import GRUParams as GRUParams
     from ._gru_flax import GRUModule as GRUModule
     from ._gru_torch import from_torch as from_torch
+    from ._gru_native import build as build
     from ._gru_torch import to_torch as to_torch
 
 # public name -> private module that defines it; loaded on first access (PEP 562), so that
@@ -31,6 +32,7 @@ _LAZY = {
     "GRUModule": "._gru_flax",
     "from_torch": "._gru_torch",
     "to_torch": "._gru_torch",
+    "build": "._gru_native",
 }
 
 __all__ = sorted(_LAZY)

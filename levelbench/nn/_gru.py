@@ -83,6 +83,10 @@ class GRU:
         if name not in _DTYPES:
             raise ValueError(f"GRU dtype must be one of {', '.join(_DTYPES)}, got {name}")
         object.__setattr__(self, "dtype", name)  # normalise jnp.float32 / np.dtype to its name
+        if name == "float32" and jax.default_backend() == "cpu":
+            from . import _gru_native
+
+            _gru_native.build()  # now, not inside the user's jit: a first build is never timed as tracing
 
     @property
     def num_directions(self) -> int:
@@ -91,9 +95,9 @@ class GRU:
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's torch name and shape, in torch's order."""
         hidden, shapes = self.hidden_size, {}
-        for layer in range(self.num_layers):
-            fan_in = self.input_size if layer == 0 else hidden * self.num_directions
-            for suffix in _suffixes(layer, self.num_directions):
+        for depth in range(self.num_layers):
+            fan_in = self.input_size if depth == 0 else hidden * self.num_directions
+            for suffix in _suffixes(depth, self.num_directions):
                 shapes[f"weight_ih{suffix}"] = (3 * hidden, fan_in)
                 shapes[f"weight_hh{suffix}"] = (3 * hidden, hidden)
                 if self.bias:

@@ -30,6 +30,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
+from .._values import settings
 
 SOURCE = Path(__file__).with_name("_native") / "gru_cpu.cc"
 TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
@@ -59,7 +60,7 @@ def default_threads() -> int:
     """Threads per recurrence: at most 2 (the work per step is ~1-2 MFLOP, so more threads
     spend more time waiting on each other than computing), and no more than this process may use.
     ``LEVELBENCH_NATIVE_THREADS`` overrides the choice."""
-    override = os.environ.get("LEVELBENCH_NATIVE_THREADS")
+    override = settings.native_threads()
     if override:
         try:
             return max(1, int(override))
@@ -85,6 +86,13 @@ def describe() -> str:
     return f"XLA loops ({current.detail.splitlines()[0]})"
 
 
+def build() -> Status:
+    """Build (or load from the cache) and register the kernel now, not while a function is traced:
+    `GRU` calls this when a float32 layer is created, so that a first build (~7 s) is never timed as
+    tracing. Returns the `status`."""
+    return status()
+
+
 def usable(dtype) -> bool:
     """Whether a GRU of this dtype, traced now, runs its recurrence in the native kernel."""
     return (jnp.dtype(dtype) == jnp.float32 and jax.default_backend() == "cpu"
@@ -93,7 +101,7 @@ def usable(dtype) -> bool:
 
 @functools.cache
 def _load() -> Status:
-    if os.environ.get("LEVELBENCH_NATIVE", "1").strip().lower() in ("0", "false", "no", "off"):
+    if not settings.native_kernels():
         return Status(False, "turned off by LEVELBENCH_NATIVE=0; unset it to use the kernel")
     global _registered
     try:
@@ -119,6 +127,17 @@ def _compiler() -> str | None:
         if candidate and shutil.which(candidate):
             return shutil.which(candidate)
     return None
+
+
+def _compiler_identity(compiler: str) -> str:
+    """The compiler for the cache key, without running it: its resolved path, size and date
+    (running ``--version`` in every process that loads the kernel cost a process each time)."""
+    path = os.path.realpath(compiler)
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path
+    return f"{path}:{info.st_size}:{info.st_mtime_ns}"
 
 
 def _compiler_name() -> str:
@@ -152,10 +171,10 @@ def _build() -> Path:
     include = Path(jax.ffi.include_dir())
     if not (include / "xla" / "ffi" / "api" / "ffi.h").exists():
         raise _BuildError(f"jaxlib's XLA FFI headers are missing from {include}; reinstall jaxlib")
-    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout
     flags = ["-O3", "-march=native", "-std=c++17", "-shared", "-fPIC", "-pthread"]
     key = hashlib.sha256("\0".join([
-        SOURCE.read_text(), version, " ".join(flags), _jaxlib_version(), platform.machine(), _cpu_flags(),
+        SOURCE.read_text(), _compiler_identity(compiler), " ".join(flags), _jaxlib_version(), platform.machine(),
+        _cpu_flags(),
     ]).encode()).hexdigest()[:16]
     folder = kernel_dir()
     path = folder / f"gru_cpu-{key}.so"
@@ -184,9 +203,7 @@ def _build() -> Path:
 
 def kernel_dir() -> Path:
     """Where built kernels are cached: ``$LEVELBENCH_KERNEL_DIR``, else ``<cache dir>/kernels``."""
-    from .._measuring.peak import cache_dir
-
-    return Path(os.environ.get("LEVELBENCH_KERNEL_DIR") or cache_dir() / "kernels")
+    return settings.kernel_dir()
 
 
 def _reset() -> None:

@@ -45,10 +45,8 @@ class SessionResults:
 
     def _open(self) -> Any:
         if self._store is None:
-            try:
-                from ..store import open_store  # type: ignore[import-not-found]
-            except ImportError:
-                return None  # this levelbench has no results store: summarise only
+            from ..store import open_store
+
             self._store = open_store(None)
             self.store_location = str(getattr(self._store, "path", "") or "") or None
         return self._store

@@ -28,8 +28,9 @@ from .._results.comparison import Comparison
 from .._results.measurement import Measurement
 from . import _schema
 from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key
+from .._values import settings
 
-DEFAULT_PATH = Path(".levelbench") / "results.db"
+DEFAULT_PATH = settings.DEFAULT_DB
 # Long enough to outlast another process's write (each is one short transaction).
 BUSY_TIMEOUT_S = 30.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -41,7 +42,7 @@ class StoreError(Exception):
 
 def default_path() -> Path:
     """``$LEVELBENCH_DB``, else ``.levelbench/results.db`` in the working directory."""
-    return Path(os.environ.get("LEVELBENCH_DB") or DEFAULT_PATH)
+    return settings.db_path()
 
 
 def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = True) -> "Store":

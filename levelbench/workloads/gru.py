@@ -81,12 +81,10 @@ def _with_flops(cands: dict[str, Candidate | Skipped], flops: float) -> dict[str
 
 def _levelbench_candidate(model: Any, jx: Any, train: bool, target: Any = None) -> dict[str, Candidate]:
     """levelbench's own GRU (`levelbench.nn`), loaded with the torch model's weights."""
-    try:
-        from ..nn import from_torch
-    except ImportError:  # levelbench.nn not built in this copy
-        return {}
     import jax
     import jax.numpy as jnp
+
+    from ..nn import from_torch
 
     gru_params, gru = from_torch(model.gru)
     params = {

@@ -127,10 +127,8 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
 
 
 def machine_peak_flops(dtype: str) -> float | None:
-    try:
-        from ..._measuring.peak import machine_peak
-    except ImportError:  # the peak calibration is not part of this build
-        return None
+    from ..._measuring.peak import machine_peak
+
     try:
         return float(machine_peak().for_dtype(dtype))
     except Exception:  # a calibration that fails must not fail the diagnosis
