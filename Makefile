@@ -11,7 +11,7 @@ STAMP := $(VENV)/.levelbench-installed
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[all,test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[all,ray,test]'
 	@touch $(STAMP)
 
 install: $(STAMP)

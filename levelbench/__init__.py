@@ -11,7 +11,7 @@ The package in layers, bottom to top; a module imports only from its own layer a
     _results      Measurement, Comparison, Diagnosis, WorkloadResult, ColdCall: frozen results
     _frameworks   one adapter per framework (JAX, PyTorch, NumPy) behind one protocol
     _measuring    the sampler, measure, compare, parity, self-checks, environment, worker processes
-    workloads     doctor     _probing (explain)     nn
+    workloads     cluster (Ray)     doctor     _probing (explain)     nn
     store         results that last (SQLite)
     _api          _rendering     report
     _cli          ipython     pytest_plugin

@@ -16,7 +16,7 @@ from IPython.core.error import UsageError  # noqa: E402
 import levelbench  # noqa: E402
 from levelbench.ipython import _options as o  # noqa: E402
 from levelbench.ipython._candidates import split_candidates  # noqa: E402
-from levelbench.ipython._display import Report, measurement_summary  # noqa: E402
+from levelbench.ipython._display import RichDisplay, measurement_summary  # noqa: E402
 from levelbench.ipython._statement import StatementError, namespace, prepare_call  # noqa: E402
 
 TIMEIT = (o.NUMBER, o.REPEAT, o.QUIET, o.OUTPUT, o.BUDGET, o.CI)
@@ -285,7 +285,7 @@ def test_the_cell_form_of_lbcompare_reads_one_candidate_per_line(user):
 
 def test_reports_carry_html_and_plain_text():
     m = levelbench.measure(np.dot, np.ones((20, 20)), np.ones((20, 20)), budget=0, min_samples=2)
-    report = Report(m, width=100)
+    report = RichDisplay(m, width=100)
     html = report._repr_html_()
     assert html.startswith("<pre") and "steady median" in html and "<span" in html
     assert str(report) == str(m)

@@ -312,12 +312,14 @@ def test_history_lists_id_time_commit_workloads_status_and_versions(tmp_path):
     p = cli("history", "--db", str(path))
     assert p.returncode == 0, p.stderr
     header, first, second = p.stdout.splitlines()[:3]
-    assert header.split() == ["id", "started", "kind", "status", "git", "workloads", "levelbench", "jax", "torch"]
+    assert header.split() == ["id", "started", "kind", "status", "git", "workloads", "machine", "levelbench", "jax",
+                              "torch"]
     assert first.split()[0] == "1" and "abc123def456" in first and "gru x4" in first
     assert first.split()[-3:] == ["0.1.0", "0.10.2", "2.13.0+cpu"]
     assert "interrupted" in second and "(no results)" in second
     runs = json.loads(cli("history", "--db", str(path), "--json").stdout)
     assert [r["status"] for r in runs] == ["ok", "interrupted"]
+    assert runs[0]["machine"] == ENV["cpu"] and ENV["cpu"] in first  # no hostname recorded: the CPU alone
 
 
 def test_export_json_has_raw_samples_and_csv_one_row_per_candidate(tmp_path):

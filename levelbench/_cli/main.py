@@ -20,6 +20,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "diff": ("levelbench._cli.store", "diff_command", "Compare two recorded runs candidate by candidate."),
     "export": ("levelbench._cli.store", "export_command", "Export a recorded run as JSON or CSV."),
     "report": ("levelbench._cli.report", "report_command", "Write an HTML or Markdown report of recorded runs."),
+    "merge": ("levelbench._cli.merge", "merge_command", "Merge results databases from several hosts into one."),
     "env": ("levelbench._cli.env", "env_command", "Show the environment levelbench records with each result."),
 }
 

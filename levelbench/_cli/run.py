@@ -52,10 +52,20 @@ class _RunCommand(click.Command):
               help="Write all results as JSON to this file ('-' for stdout).")
 @db_option
 @click.option("--no-save", is_flag=True, help="Do not record this run in the results database.")
+@click.option("--cluster", type=click.Choice(["ray"]), default=None,
+              help="Run each unit of the sweep on a node of a Ray cluster, one unit per node at a time "
+                   "(pip install 'levelbench[ray]'; docs/cluster.md).")
+@click.option("--address", metavar="HOST:PORT", default=None,
+              help="With --cluster ray: the cluster's address (default: RAY_ADDRESS, or a head on this machine).")
+@click.option("--on", "on_kind", metavar="KIND", default=None,
+              help="With --cluster: only nodes of this kind (part of its CPU/accelerator name).")
+@click.option("--every-kind", is_flag=True,
+              help="With --cluster: run the whole sweep on every kind of node, to compare machines.")
 @click.pass_context
 def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budget: float, timeout: float,
                 isolation: str, in_process: bool, diagnose: bool, json_path: str | None, db: str | None,
-                no_save: bool) -> None:
+                no_save: bool, cluster: str | None, address: str | None, on_kind: str | None,
+                every_kind: bool) -> None:
     """Run workloads: candidates checked equal, then timed interleaved; one table per workload.
 
     Each framework's candidates run in a worker process of their own, so no framework's thread
@@ -79,15 +89,21 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
         jobs = _jobs(chosen, specs, overrides, full, budget, diagnose, isolation)
     except (LookupError, ValueError) as e:
         raise click.UsageError(str(e.args[0] if e.args else e)) from None
+    if cluster is None and (address or on_kind or every_kind):
+        raise click.UsageError("--address, --on and --every-kind choose nodes of a cluster: add --cluster ray")
+    if cluster is not None and in_process:
+        raise click.UsageError("--in-process runs here; it cannot be combined with --cluster")
+    results_of, cluster_facts = _on_cluster(jobs, address, on_kind, every_kind, timeout) if cluster else (None, None)
 
-    store, run_id = _open_run(db, no_save)
+    store, run_id = _open_run(db, no_save, cluster_facts)
     results: list[WorkloadResult] = []
     status = "ok"
     from .._rendering.terminal import console as make_console
 
     console = make_console()
     try:
-        for result in _with_progress(console, jobs, in_process, timeout):
+        produced = results_of(console) if results_of else _with_progress(console, jobs, in_process, timeout)
+        for result in produced:
             results.append(result)
             if store is not None:
                 store.add_result(run_id, result)
@@ -150,15 +166,16 @@ def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]
     return jobs
 
 
-def _open_run(db: str | None, no_save: bool) -> tuple[Any, Any]:
+def _open_run(db: str | None, no_save: bool, cluster: dict[str, Any] | None = None) -> tuple[Any, Any]:
     if no_save:
         return None, None
     from .._measuring.environment import collect
     from ..store import StoreError, open_store
 
+    environment = collect() | ({"cluster": cluster} if cluster else {})
     try:
         store = open_store(db)
-        return store, store.begin_run(kind="run", argv=sys.argv[1:], environment=collect())
+        return store, store.begin_run(kind="run", argv=sys.argv[1:], environment=environment)
     except StoreError as e:
         click.echo(f"levelbench run: {e}", err=True)
         sys.exit(USAGE)
@@ -179,6 +196,49 @@ def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: flo
         for job, result in zip(jobs, run_jobs(jobs, in_process=in_process, timeout=timeout, progress=report)):
             bar.update(tasks[id(job)], completed=1.0, description=f"{_job_label(job)}: {result.status}")
             yield result
+
+
+def _on_cluster(jobs: list[Job], address: str | None, on_kind: str | None, every_kind: bool,
+                timeout: float) -> tuple[Any, dict[str, Any]]:
+    """Connect and choose the nodes now (a usage error before anything is recorded), run later."""
+    from ..cluster import ClusterError, connect, describe_kinds, discover_nodes, select_nodes
+
+    try:
+        ray = connect(address)
+        groups = select_nodes(discover_nodes(ray), on_kind, every_kind)
+    except ClusterError as e:
+        click.echo(f"levelbench run: {e}", err=True)
+        sys.exit(USAGE)
+    nodes = [n for group in groups.values() for n in group]
+    click.echo(f"cluster: {len(jobs)} unit(s) x {len(groups)} kind(s) on {len(nodes)} node(s): "
+               f"{describe_kinds(nodes)}", err=True)
+    facts = {"address": address or "auto", "nodes": [n.to_dict() for n in nodes]}
+    return (lambda console: _with_cluster_progress(console, ray, jobs, groups, timeout)), facts
+
+
+def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any, timeout: float) -> Any:
+    """The cluster's results as they finish, with one bar per node counting the units it has done."""
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..cluster import run_on_ray
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        total = bar.add_task("all nodes", total=len(jobs) * len(groups))
+        per_node = {n.id: bar.add_task(escape(n.label), total=None) for group in groups.values() for n in group}
+
+        def event(e: Any) -> None:
+            task = per_node[e.node.id]
+            if e.what == "started":
+                bar.update(task, description=f"{escape(e.node.label)}: {escape(_job_label(e.job))}")
+            elif e.what == "finished":
+                bar.update(task, advance=1, description=escape(e.node.label))
+                bar.update(total, advance=1)
+            else:
+                bar.update(task, description=f"{escape(e.node.label)}: lost, unit retried elsewhere")
+
+        yield from run_on_ray(ray, jobs, groups, timeout=timeout, on_event=event)
 
 
 def _job_label(job: Job) -> str:

@@ -53,7 +53,7 @@ def history_command(workload: str | None, limit: int, as_json: bool, db: str | N
     with store_errors("history"), open_store(db, create=False) as store:
         runs = store.runs(workload=workload, limit=limit)
         if as_json:
-            listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts}
+            listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts, "machine": r.machine}
                       for r in runs]
             click.echo(json.dumps(listed, indent=2, default=str))
             return

@@ -9,8 +9,8 @@ of the processes it runs candidates in is running. A spinning thread shows as ru
 ``/proc/PID/task/TID/stat`` however it spins; its CPU-time counters can lag by a scheduler tick,
 so the state, not the counters, is what is read here.
 
-Where there is no ``/proc`` (macOS, Windows) the wait is a fixed `FALLBACK_GAP`, longer than the
-spin of any pool measured.
+Where there is no ``/proc`` (macOS, Windows) the wait is a fixed gap (``QUIET.fallback_gap``),
+longer than the spin of any pool measured. The waiting rules are `Quiet` in settings.
 """
 
 from __future__ import annotations
@@ -21,14 +21,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 
-POLL = 0.001
-"""Seconds between two looks at the threads' states."""
-CONFIRM = 3
-"""Looks in a row that must find no running helper thread before the machine counts as quiet."""
-LIMIT = 1.0
-"""Seconds to wait at most; a thread that runs longer (a busy background thread) is reported."""
-FALLBACK_GAP = 0.15
-"""Seconds slept between blocks where thread states cannot be read (no /proc)."""
+from .._values.settings import QUIET
 
 
 @dataclasses.dataclass(frozen=True)
@@ -37,7 +30,7 @@ class QuietWait:
 
     Attributes:
         seconds: the wait (from the end of the block until every helper thread was idle).
-        quiet: False if `LIMIT` passed with threads still running (the next block started anyway).
+        quiet: False if ``QUIET.limit`` passed with threads still running (the next block started anyway).
         running: ``"pid/tid name"`` of the threads still running when ``quiet`` is False.
         measured: False where thread states cannot be read and a fixed gap was slept instead.
     """
@@ -79,8 +72,8 @@ def running_threads(pids: Iterable[int], exclude: Sequence[int] = ()) -> list[st
     return found
 
 
-def wait_until_quiet(pids: Iterable[int], *, exclude_caller: bool = False, poll: float = POLL,
-                     confirm: int = CONFIRM, limit: float = LIMIT) -> QuietWait:
+def wait_until_quiet(pids: Iterable[int], *, exclude_caller: bool = False, poll: float = QUIET.poll,
+                     confirm: int = QUIET.confirm, limit: float = QUIET.limit) -> QuietWait:
     """Wait until no thread of ``pids`` runs (``confirm`` looks in a row), at most ``limit`` seconds.
 
     ``exclude_caller`` leaves the calling thread out (when ``pids`` includes this process).
@@ -88,7 +81,7 @@ def wait_until_quiet(pids: Iterable[int], *, exclude_caller: bool = False, poll:
     pids = list(pids)
     start = time.perf_counter()
     if not can_inspect():
-        time.sleep(FALLBACK_GAP)
+        time.sleep(QUIET.fallback_gap)
         return QuietWait(time.perf_counter() - start, measured=False)
     exclude = (threading.get_native_id(),) if exclude_caller else ()
     calm, first_calm = 0, 0.0

@@ -18,13 +18,13 @@ def render_history(runs: Sequence[Run]) -> Any:
     from rich.text import Text
 
     t = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("id", "started", "kind", "status", "git", "workloads", "levelbench", "jax", "torch"):
+    for column in ("id", "started", "kind", "status", "git", "workloads", "machine", "levelbench", "jax", "torch"):
         t.add_column(column, justify="right" if column == "id" else "left")
     for r in runs:
         versions = r.versions
         t.add_row(
             str(r.id), r.started_text, r.kind, Text(r.status, style=_STATUS_STYLE.get(r.status, "")),
-            Text(r.git_commit or "-"), Text(_workloads(r) + (f"  [{r.label}]" if r.label else "")),
+            Text(r.git_commit or "-"), Text(_workloads(r) + (f"  [{r.label}]" if r.label else "")), Text(r.machine),
             versions.get("levelbench", "-"), versions.get("jax", "-"), versions.get("torch", "-"),
         )
     return t

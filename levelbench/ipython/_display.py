@@ -16,7 +16,7 @@ _PRE = ("<pre style=\"white-space:pre;overflow-x:auto;line-height:normal;"
         "font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace\">{code}</pre>")
 
 
-class Report:
+class RichDisplay:
     """A rich renderable that IPython displays as HTML in Jupyter and as plain text elsewhere."""
 
     def __init__(self, renderable: Any, width: int = 110) -> None:
@@ -56,7 +56,7 @@ def show(shell: Any, renderable: Any, width: int = 110) -> None:
         return
     from IPython.display import display
 
-    display(Report(renderable, width))
+    display(RichDisplay(renderable, width))
 
 
 def register_formatters(shell: Any) -> None:

@@ -33,12 +33,20 @@ class StoredResult(WorkloadResult):
     id: int = 0
 
     @property
-    def key(self) -> tuple[str, str]:
-        return self.workload, params_key(self.params)
+    def node(self) -> dict[str, Any] | None:
+        """The cluster node that produced it (`levelbench run --cluster`), else None: this machine."""
+        node = self.comparison.environment.get("node") if self.comparison is not None else None
+        return node if isinstance(node, dict) else None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """What pairs it with a result of another run: workload, parameters, and kind of machine."""
+        return self.workload, params_key(self.params), (self.node or {}).get("kind", "")
 
     @property
     def label(self) -> str:
-        return f"{self.workload} ({params_text(self.params)})" if self.params else self.workload
+        text = f"{self.workload} ({params_text(self.params)})" if self.params else self.workload
+        return f"{text} on {self.node.get('kind', '?')}" if self.node else text
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,6 +72,18 @@ class Run:
     @property
     def workloads(self) -> list[str]:
         return list(self.workload_counts)
+
+    @property
+    def machine(self) -> str:
+        """Where it ran: this host and CPU, or the kinds of cluster node its units ran on."""
+        cluster = self.environment.get("cluster")
+        if isinstance(cluster, dict) and cluster.get("nodes"):
+            kinds = sorted({str(n.get("kind", "?")) for n in cluster["nodes"]})
+            return f"{len(cluster['nodes'])} node(s): {', '.join(kinds)}"
+        host, cpu = self.environment.get("hostname"), self.environment.get("cpu")
+        if host and cpu:
+            return f"{host} ({cpu})"
+        return host or cpu or "-"
 
     @property
     def started_text(self) -> str:

@@ -1,0 +1,270 @@
+"""Driving a sweep on a Ray cluster: connect, find the nodes, hand out units one node at a time.
+
+The driver keeps the schedule itself rather than leaving it to Ray's: each unit is pinned to a
+node that is free (a hard node-affinity strategy, plus the node's ``levelbench_node`` resource and
+all its CPUs, so even a second driver cannot put a unit beside it), and the driver knows at every
+moment which unit runs where. That is what lets it retry a unit whose node died on another node of
+the same kind, count units per node, and cancel exactly what runs on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import os
+import socket
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from .._results.workload import WorkloadResult
+from ..workloads.run import Job
+from ._nodes import NODE_RESOURCE, ClusterError, Node
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for the cluster's head to accept a connection."""
+PROBE_TIMEOUT = 120.0
+"""Seconds to wait for every node to describe itself (a cold node starts a Python worker first)."""
+HANG_MARGIN = 120.0
+"""A unit still running this long after its own --timeout has hung outside its worker: it is cancelled."""
+
+
+@dataclasses.dataclass(frozen=True)
+class UnitEvent:
+    """What happened to one unit, for progress: ``started``, ``finished``, ``retried`` on another node."""
+
+    what: str
+    job: Job
+    kind: str
+    node: Node
+    result: WorkloadResult | None = None
+
+
+@dataclasses.dataclass
+class _Unit:
+    job: Job
+    kind: str
+    attempts: int = 0
+    avoid: frozenset[str] = frozenset()  # node ids it must not run on again (their node died under it)
+
+
+def connect(address: str | None) -> Any:
+    """The ``ray`` module, connected to the cluster at ``address`` (None: ``RAY_ADDRESS`` or a local head).
+
+    Raises:
+        ClusterError: Ray is not installed, or no cluster answers at the address.
+    """
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError("--cluster ray needs Ray: pip install 'levelbench[ray]', then start a cluster "
+                           "(docs/cluster.md)") from None
+    if ray.is_initialized():
+        return ray
+    shown = address or "auto (RAY_ADDRESS, or a head started here with `ray start --head`)"
+    advice = (f"start one with `ray start --head --resources '{{\"{NODE_RESOURCE}\": 1}}'` or pass --address "
+              "HOST:PORT (docs/cluster.md)")
+    explicit = address or os.environ.get("RAY_ADDRESS")
+    if explicit and explicit != "auto" and "://" not in explicit:
+        problem = _unreachable(explicit)  # Ray itself would retry for minutes
+        if problem:
+            raise ClusterError(f"cannot reach a Ray cluster at {explicit}: {problem}; {advice}")
+    try:
+        ray.init(address=address or "auto", log_to_driver=False, logging_level="ERROR", include_dashboard=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise ClusterError(f"cannot reach a Ray cluster at {shown}: {str(e).rstrip('.')}; {advice}") from None
+    return ray
+
+
+def _unreachable(address: str, timeout: float = CONNECT_TIMEOUT) -> str:
+    """Why nothing answers at HOST:PORT, or "" when something does."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        return f"expected HOST:PORT, got {address!r}"
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            return ""
+    except OSError as e:
+        return e.strerror or type(e).__name__
+
+
+def discover_nodes(ray: Any, timeout: float = PROBE_TIMEOUT) -> list[Node]:
+    """The live nodes that advertise ``levelbench_node``, each described by a small task run on it."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    alive = [n for n in ray.nodes() if n.get("Alive") and n.get("Resources", {}).get(NODE_RESOURCE, 0) >= 1]
+    describe = ray.remote(_describe_node)
+    refs = [describe.options(num_cpus=0, scheduling_strategy=NodeAffinitySchedulingStrategy(n["NodeID"], soft=False))
+            .remote() for n in alive]
+    try:
+        facts = ray.get(refs, timeout=timeout)
+    except ray.exceptions.GetTimeoutError:
+        raise ClusterError(f"the cluster's nodes did not describe themselves within {timeout:g} s: is levelbench "
+                           "installed in every node's Python environment?") from None
+    nodes = []
+    for info, fact in zip(alive, facts):
+        resources = info.get("Resources", {})
+        accelerator = next((k.split(":", 1)[1] for k in resources if k.startswith("accelerator_type:")), "")
+        if not accelerator and resources.get("GPU"):
+            accelerator = "GPU"
+        nodes.append(Node(id=info["NodeID"], name=info.get("NodeName") or info.get("NodeManagerAddress", ""),
+                          hostname=fact["hostname"], cpu=fact["cpu"], cpus=int(resources.get("CPU", 1) or 1),
+                          accelerator=accelerator))
+    return sorted(nodes, key=lambda n: (n.kind, n.name, n.id))
+
+
+def _describe_node() -> dict[str, str]:
+    """Runs on a node: what makes it the kind of machine it is."""
+    import platform
+
+    from .._measuring.environment import cpu_model
+
+    return {"hostname": platform.node(), "cpu": cpu_model()}
+
+
+def _run_unit(job: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    """Runs on a node: one unit, as `levelbench run` runs it locally, timed by the node's own clock."""
+    import platform
+
+    from ..workloads.run import run_job
+
+    started = time.time()
+    result = run_job(Job(**job), timeout=timeout)
+    return {"result": result.to_dict(), "hostname": platform.node(), "started": started, "ended": time.time()}
+
+
+def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node]], *, timeout: float | None = None,
+               on_event: Callable[[UnitEvent], None] | None = None) -> Iterator[WorkloadResult]:
+    """Run every job on every kind in ``groups``, one unit per node at a time; yield results as they finish.
+
+    A unit whose node dies (or whose Ray worker is lost) is retried once on another node of its
+    kind; a unit that fails by itself is a failed result, not retried. Each result's comparison
+    carries ``environment["node"]``: the node, its kind, and when the unit started and ended there.
+    Ctrl-C cancels the running units, yields them as ``interrupted`` and ends the iteration.
+    """
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    remote = ray.remote(_run_unit)
+    pending = {kind: collections.deque(_Unit(job, kind) for job in jobs) for kind in groups}
+    running: dict[Any, tuple[_Unit, Node, float]] = {}
+    busy: set[str] = set()
+    dead: set[str] = set()
+    emit = on_event or (lambda event: None)
+
+    def submit(unit: _Unit, node: Node) -> None:
+        strategy = NodeAffinitySchedulingStrategy(node.id, soft=False)
+        ref = remote.options(num_cpus=node.cpus, resources={NODE_RESOURCE: 1}, scheduling_strategy=strategy,
+                             max_retries=0).remote(unit.job.to_dict(), timeout)
+        running[ref] = (unit, node, time.monotonic())
+        busy.add(node.id)
+        emit(UnitEvent("started", unit.job, unit.kind, node))
+
+    try:
+        while any(pending.values()) or running:
+            for kind, nodes in groups.items():
+                for node in nodes:
+                    if node.id in busy or node.id in dead:
+                        continue
+                    unit = _take(pending[kind], node)
+                    if unit is not None:
+                        submit(unit, node)
+            if not running:  # units left, but no live node of their kind may take them
+                for kind, queue in pending.items():
+                    while queue:
+                        unit = queue.popleft()
+                        yield _failed(unit.job, f"no live node of kind {kind!r} left to run it"
+                                      + (" (its node died under it)" if unit.attempts else ""))
+                return
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=5.0)
+            if not ready:
+                yield from _cancel_hung(ray, running, busy, timeout)
+                continue
+            ref = ready[0]
+            unit, node, _ = running.pop(ref)
+            busy.discard(node.id)
+            try:
+                out = ray.get(ref)
+            except ray.exceptions.RayTaskError as e:  # levelbench itself raised on the node
+                yield _failed(unit.job, f"on node {node.label}: {_first_line(e)}")
+                continue
+            except ray.exceptions.RayError as e:  # the node, its raylet or the Ray worker went away
+                if not _alive(ray, node):
+                    dead.add(node.id)
+                retry = _retry(unit, node, groups, dead)
+                if retry is not None:
+                    pending[unit.kind].appendleft(retry)
+                    emit(UnitEvent("retried", unit.job, unit.kind, node))
+                else:
+                    yield _failed(unit.job, f"node {node.label} was lost while running it ({type(e).__name__})"
+                                  + (" twice" if unit.attempts else "; no other live node of its kind"))
+                continue
+            result = _with_node(WorkloadResult.from_dict(out["result"]), node, out)
+            emit(UnitEvent("finished", unit.job, unit.kind, node, result))
+            yield result
+    except KeyboardInterrupt:
+        for ref, (unit, node, _) in running.items():
+            ray.cancel(ref, force=True)
+            yield _with_node(WorkloadResult(unit.job.workload, unit.job.params, "interrupted",
+                                            error="interrupted (Ctrl-C); the unit was cancelled on its node"),
+                             node, {})
+        return
+
+
+def _take(queue: collections.deque, node: Node) -> _Unit | None:
+    for i, unit in enumerate(queue):
+        if node.id not in unit.avoid:
+            del queue[i]
+            return unit
+    return None
+
+
+def _retry(unit: _Unit, node: Node, groups: Mapping[str, Sequence[Node]], dead: set[str]) -> _Unit | None:
+    """The unit again, to run on another live node of its kind, if it has not been retried yet."""
+    if unit.attempts >= 1:
+        return None
+    avoid = unit.avoid | {node.id}
+    if not any(n.id not in avoid and n.id not in dead for n in groups[unit.kind]):
+        return None
+    return dataclasses.replace(unit, attempts=unit.attempts + 1, avoid=avoid)
+
+
+def _alive(ray: Any, node: Node) -> bool:
+    try:
+        return any(n["NodeID"] == node.id and n.get("Alive") for n in ray.nodes())
+    except Exception:  # the head is unreachable too: treat the node as gone
+        return False
+
+
+def _cancel_hung(ray: Any, running: dict, busy: set[str], timeout: float | None) -> Iterator[WorkloadResult]:
+    if timeout is None:
+        return
+    now = time.monotonic()
+    for ref, (unit, node, started) in list(running.items()):
+        if now - started > timeout + HANG_MARGIN:
+            ray.cancel(ref, force=True)
+            del running[ref]
+            busy.discard(node.id)
+            yield _with_node(WorkloadResult(unit.job.workload, unit.job.params, "timeout",
+                                            error=f"no result from node {node.label} after "
+                                                  f"{now - started:.0f} s (--timeout {timeout:g} s); cancelled"),
+                             node, {})
+
+
+def _with_node(result: WorkloadResult, node: Node, out: Mapping[str, Any]) -> WorkloadResult:
+    """``result`` with the node recorded in its comparison's environment (or, without one, its error)."""
+    where = {**node.to_dict(), **{k: out[k] for k in ("started", "ended") if k in out}}
+    if result.comparison is None:
+        error = f"{result.error} [node {node.label}]" if result.error else f"[node {node.label}]"
+        return dataclasses.replace(result, error=error)
+    environment = {**result.comparison.environment, "node": where}
+    return dataclasses.replace(result, comparison=dataclasses.replace(result.comparison, environment=environment))
+
+
+def _failed(job: Job, error: str) -> WorkloadResult:
+    return WorkloadResult(job.workload, job.params, "failed", error=error)
+
+
+def _first_line(error: BaseException) -> str:
+    cause = getattr(error, "cause", None) or error
+    text = f"{type(cause).__name__}: {cause}"
+    return text.strip().splitlines()[0] if text.strip() else type(cause).__name__

@@ -1,0 +1,208 @@
+"""`levelbench run --cluster ray` on a real local Ray cluster (a head and a second node on this machine),
+and `levelbench merge`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from conftest import levelbench_cli
+from levelbench.cluster import NODE_RESOURCE, ClusterError, Node, select_nodes
+from levelbench.store import open_store
+
+HERE = Path(__file__).resolve().parent
+SLEEPY = str(HERE / "workloads" / "simple.py") + ":SLEEPY"
+
+
+# -- choosing nodes (no cluster needed) ------------------------------------------------------------
+def _node(i: int, cpu: str, accelerator: str = "") -> Node:
+    return Node(id=f"{i:056x}", name=f"n{i}", hostname=f"host{i}", cpu=cpu, cpus=2, accelerator=accelerator)
+
+
+def test_one_kind_is_used_whole_and_several_kinds_need_a_choice():
+    epyc, xeon, gpu = _node(1, "AMD EPYC"), _node(2, "Intel Xeon"), _node(3, "Intel Xeon", "H100")
+    assert select_nodes([epyc, _node(4, "AMD EPYC")], None, False) == {"AMD EPYC": [epyc, _node(4, "AMD EPYC")]}
+    with pytest.raises(ClusterError, match="3 kinds of node.*--on KIND, or --every-kind"):
+        select_nodes([epyc, xeon, gpu], None, False)
+    assert select_nodes([epyc, xeon, gpu], "epyc", False) == {"AMD EPYC": [epyc]}
+    assert select_nodes([epyc, xeon, gpu], "h100", False) == {"Intel Xeon + H100": [gpu]}
+    with pytest.raises(ClusterError, match="matches 2 kinds"):
+        select_nodes([epyc, xeon, gpu], "xeon", False)
+    assert set(select_nodes([epyc, xeon, gpu], None, True)) == {"AMD EPYC", "Intel Xeon", "Intel Xeon + H100"}
+    with pytest.raises(ClusterError, match="no node of kind 'arm'.*AMD EPYC"):
+        select_nodes([epyc], "arm", False)
+    with pytest.raises(ClusterError, match=f"no node advertises the '{NODE_RESOURCE}' resource"):
+        select_nodes([], None, False)
+
+
+def test_cluster_options_without_a_cluster_are_refused():
+    r = levelbench_cli("run", "-w", SLEEPY, "--on", "epyc", "--no-save")
+    assert r.returncode == 2 and "add --cluster ray" in r.stderr
+
+
+def test_an_address_nobody_answers_is_refused_at_once():
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    r = levelbench_cli("run", "-w", SLEEPY, "--cluster", "ray", "--address", "127.0.0.1:9", "--no-save", timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert "cannot reach a Ray cluster at 127.0.0.1:9" in r.stderr and "ray start --head" in r.stderr
+
+
+# -- a real local cluster --------------------------------------------------------------------------
+def _cluster():
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "resources": {NODE_RESOURCE: 1},
+                                                            "include_dashboard": False})
+    second = cluster.add_node(num_cpus=1, resources={NODE_RESOURCE: 1})
+    cluster.wait_for_nodes()
+    return cluster, second
+
+
+@pytest.mark.slow
+def test_a_sweep_runs_every_unit_once_one_unit_per_node_at_a_time(tmp_path):
+    cluster, _ = _cluster()
+    try:
+        db = tmp_path / "results.db"
+        r = levelbench_cli("run", "-w", SLEEPY, "--ms", "1,2,3,4", "--budget", "0.3", "--no-diagnose",
+                           "--cluster", "ray", "--address", cluster.address, "--db", str(db), timeout=600)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "4 unit(s) x 1 kind(s) on 2 node(s)" in r.stderr
+        with open_store(db) as store:
+            run = store.run("latest")
+        assert sorted(res.params["ms"] for res in run.results) == [1.0, 2.0, 3.0, 4.0]
+        assert all(res.status == "ok" for res in run.results)
+        nodes = [res.node for res in run.results]
+        assert {n["hostname"] for n in nodes} == {run.environment["cluster"]["nodes"][0]["hostname"]}
+        by_node: dict[str, list[tuple[float, float]]] = {}
+        for n in nodes:
+            by_node.setdefault(n["id"], []).append((n["started"], n["ended"]))
+        assert len(by_node) == 2  # two nodes free at the start: both got a unit
+        for spans in by_node.values():
+            spans.sort()
+            assert all(end <= next_start for (_, end), (next_start, _) in zip(spans, spans[1:])), spans
+        history = json.loads(levelbench_cli("history", "--json", "--db", str(db)).stdout)
+        assert history[-1]["machine"].startswith("2 node(s): ")
+    finally:
+        cluster.shutdown()
+
+
+@pytest.mark.slow
+def test_a_unit_whose_node_dies_is_retried_on_the_other_node():
+    import ray
+
+    from levelbench.cluster import connect, discover_nodes, run_on_ray
+    from levelbench.workloads.run import Job
+
+    cluster, second = _cluster()
+    try:
+        ray_module = connect(cluster.address)
+        nodes = discover_nodes(ray_module)
+        groups = select_nodes(nodes, None, False)
+        doomed = next(n for n in nodes if n.id == second.node_id)
+        events = []
+
+        def on_event(event):
+            events.append((event.what, event.node.id))
+            if event.what == "started" and event.node.id == doomed.id and ("retried", doomed.id) not in events:
+                cluster.remove_node(second)  # stop the node (its raylet and workers) under the running unit
+
+        jobs = [Job(SLEEPY, {"ms": ms, "seed": 0}, budget=2.0, diagnose=False) for ms in (1.0, 2.0)]
+        results = list(run_on_ray(ray_module, jobs, groups, timeout=120, on_event=on_event))
+        assert [r.status for r in results] == ["ok", "ok"], [r.error for r in results]
+        assert ("retried", doomed.id) in events
+        assert {r.comparison.environment["node"]["id"] for r in results} == {n.id for n in nodes} - {doomed.id}
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+@pytest.mark.slow
+def test_ctrl_c_cancels_the_running_units_keeps_the_finished_ones_and_exits_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    cluster, _ = _cluster()
+    try:
+        db = tmp_path / "results.db"
+        proc = subprocess.Popen([sys.executable, "-m", "levelbench", "run", "-w", SLEEPY, "--ms", "1,2,3,4,5,6",
+                                 "--budget", "1.5", "--no-diagnose", "--cluster", "ray", "--address", cluster.address,
+                                 "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and _stored(db) < 1:
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 130, out + err
+        with open_store(db) as store:
+            run = store.run("latest")
+        statuses = [r.status for r in run.results]
+        assert run.status == "interrupted" and statuses.count("ok") >= 1 and len(statuses) < 6, statuses
+        assert "interrupted" in err + out
+    finally:
+        cluster.shutdown()
+
+
+def _stored(db: Path) -> int:
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("SELECT COUNT(*) FROM results WHERE status = 'ok'").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+# -- merge -----------------------------------------------------------------------------------------
+def _record(path: Path, workloads: list[str]) -> None:
+    from levelbench._results.workload import WorkloadResult
+
+    with open_store(path) as store:
+        with store.recording(kind="run", argv=["run"], environment={"hostname": path.stem}) as run_id:
+            for w in workloads:
+                store.add_result(run_id, WorkloadResult(w, {"n": 1}, "failed", error="deliberate"))
+
+
+def test_merge_renumbers_runs_and_skips_what_is_already_there(tmp_path):
+    a, b, out = tmp_path / "a.db", tmp_path / "b.db", tmp_path / "all.db"
+    _record(a, ["matmul"])
+    _record(a, ["gru", "matmul"])
+    _record(b, ["gru"])
+    r = levelbench_cli("merge", str(a), str(b), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert f"{a}: 2 run(s), 3 result(s) merged" in r.stdout and f"{b}: 1 run(s), 1 result(s) merged" in r.stdout
+    again = levelbench_cli("merge", str(b), "-o", str(out))
+    assert again.returncode == 0 and "0 run(s), 0 result(s) merged, 1 already there" in again.stdout
+    with open_store(out) as store:
+        runs = store.runs()
+        assert [r.id for r in runs] == [1, 2, 3]
+        assert [r.environment["hostname"] for r in runs] == ["a", "a", "b"]
+        assert sum(len(store.run(r.id).results) for r in runs) == 4
+
+
+def test_merge_refuses_other_schema_versions_and_leaves_everything_untouched(tmp_path):
+    a, old, out = tmp_path / "a.db", tmp_path / "old.db", tmp_path / "all.db"
+    _record(a, ["matmul"])
+    _record(old, ["gru"])
+    with sqlite3.connect(old) as conn:
+        conn.execute("PRAGMA user_version = 1")
+    before = old.read_bytes()
+    r = levelbench_cli("merge", str(a), str(old), "-o", str(out))
+    assert r.returncode == 2
+    assert f"{old} has schema version 1" in r.stderr and "migrate it first" in r.stderr
+    assert old.read_bytes() == before
+    with open_store(out) as store:
+        assert store.runs() == []  # every source is checked before anything is written
+    newer = tmp_path / "newer.db"
+    _record(newer, ["gru"])
+    with sqlite3.connect(newer) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    r = levelbench_cli("merge", str(newer), "-o", str(out))
+    assert r.returncode == 2 and "newer than this levelbench's" in r.stderr
+    r = levelbench_cli("merge", str(tmp_path / "missing.db"), "-o", str(out))
+    assert r.returncode == 2 and "no results database at" in r.stderr
