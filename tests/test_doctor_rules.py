@@ -273,6 +273,33 @@ def test_lb108_not_reported_with_x64_or_for_numpy_only_code():
     assert "LB108" not in codes("import numpy as np\nx = np.ones(3, dtype=np.float64)\n")
 
 
+
+def test_lb108_reported_once_per_file_at_the_first_request_naming_the_others():
+    src = "import jax.numpy as jnp\nu = jnp.zeros(4, dtype=jnp.float64)\nv = jnp.eye(4, dtype='float64')\nw = u.astype(jnp.float64)\n"
+    diagnostics = [d for d in lint_source(src, "wide.py") if d.code == "LB108"]
+    assert [d.location.line for d in diagnostics] == [2]
+    assert "also requested at line 3, line 4" in diagnostics[0].finding.evidence
+
+
+def test_lb108_jax_dtype_handed_to_numpy_is_a_numpy_request():
+    src = "import numpy as onp\nimport jax.numpy as np\nhost = onp.zeros((2, 2), dtype=np.float64)\ncopy = onp.asarray(host).astype(np.float64)\n"
+    assert "LB108" not in codes(src)
+    assert "LB108" in codes(src + "dev = np.asarray(host, dtype=np.float64)\n")
+
+
+def test_lb108_not_reported_in_a_library_module_that_runs_nothing():
+    library = "import jax.numpy as jnp\n\ndef wide_zeros(n):\n    return jnp.zeros(n, dtype=jnp.float64)\n"
+    assert "LB108" not in codes(library)
+    assert "LB108" not in codes(library + "if __name__ == '__main__':\n    import unittest\n    unittest.main()\n")
+    assert "LB108" in codes(library + "if __name__ == '__main__':\n    print(wide_zeros(3))\n")
+    assert "LB108" in codes(library + "z = wide_zeros(3)\n")
+
+
+def test_lb108_snippet_without_imports_uses_the_conventional_names():
+    assert "LB108" in codes("k = random.PRNGKey(1)\nu = random.normal(k, (8,), dtype='float64')\n")
+    assert "LB108" not in codes("import random\nk = random.seed(1)\nu = random.gauss(0, 1)\n")
+
+
 # --- LB109 shape passed as loc -----------------------------------------------------------------
 @pytest.mark.parametrize(
     "line",

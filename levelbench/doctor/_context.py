@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 
 from .._values.findings import Finding
 from .._values.catalogue import RULES
@@ -13,7 +14,9 @@ from ._kinds import Kinds
 from ._names import Names
 from ._program import Program
 from ._regions import TimedRegion, find_regions
-from ._syntax import local_walk
+from ._syntax import local_walk, walk_code
+
+_TEST_RUNNERS = ("absltest.main", "googletest.main", "unittest.main", "pytest.main")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,6 +31,7 @@ class Context:
     @classmethod
     def build(cls, program: Program) -> Context:
         names = Names(program.of_type(*Names.BINDING_NODES))
+        names.assume_conventional_imports(program.of_type(ast.Name, ast.Attribute))
         facts = Facts(program, names)
         return cls(program, names, facts, Kinds(facts), find_regions(program, facts))
 
@@ -64,6 +68,26 @@ class Context:
         return f"cell {location.cell}, line {location.line}" if location.in_notebook else f"line {location.line}"
 
     # --- shared questions ----------------------------------------------------------------------
+    @functools.cached_property
+    def runs_here(self) -> bool:
+        """The file runs code when executed: a notebook, a timed region, a ``__main__`` block that does more
+        than start a test runner, or framework work at module level. A library module (definitions only)
+        does not: the doctor cannot know how its functions are called, jitted or configured."""
+        program = self.program
+        if program.notebook or self.regions:
+            return True
+        for stmt in program.module.body:
+            if _is_main_block(stmt):
+                if not _only_runs_tests(self, stmt):
+                    return True
+                continue
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                continue
+            for node in walk_code(program, [stmt]):
+                if isinstance(node, ast.Call) and self.does_framework_work(node):
+                    return True
+        return False
+
     def does_framework_work(self, call: ast.Call) -> bool:
         """The call computes with JAX, PyTorch or NumPy (directly, or in a local function it calls)."""
         facts = self.facts
@@ -81,3 +105,19 @@ class Context:
             body = local_walk(self.program, function)
             memo[function] = any(isinstance(n, ast.Call) and self.does_framework_work(n) for n in body)
         return memo[function]
+
+
+def _is_main_block(stmt: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``"""
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _only_runs_tests(ctx: Context, block: ast.If) -> bool:
+    """``absltest.main()``, ``unittest.main()``, ``pytest.main()``: the tests run, not script code."""
+    calls = [n for n in walk_code(ctx.program, block.body) if isinstance(n, ast.Call)]
+    runners = [c for c in calls if (ctx.names.qualname(c.func) or "").endswith(_TEST_RUNNERS)]
+    return bool(runners) and not any(ctx.does_framework_work(c) for c in calls)

@@ -14,6 +14,14 @@ from collections.abc import Iterable
 _BUILTINS = frozenset(dir(builtins))
 _PARTIAL = frozenset({"functools.partial"})
 _IMPORTERS = frozenset({"pytest.importorskip", "importlib.import_module"})
+# Snippets posted without their imports use the names everyone uses; a name the file never binds
+# is taken to mean what it conventionally means.
+CONVENTIONAL = {
+    "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
+    "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
+}
+# `random` alone is Python's module, unless it is used like jax.random.
+_JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 
 
 class Names:
@@ -70,6 +78,19 @@ class Names:
                     changed = True
             if not changed:
                 break
+
+    def assume_conventional_imports(self, loads: Iterable[ast.AST]) -> None:
+        """Bind the unbound conventional names used in ``loads`` (``jnp.dot`` with no import: jax.numpy)."""
+        for node in loads:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                name = node.value.id
+                if name == "random" and node.attr in _JAX_RANDOM_ONLY and self._unbound(name):
+                    self._aliases[name] = "jax.random"
+            elif isinstance(node, ast.Name) and node.id in CONVENTIONAL and self._unbound(node.id):
+                self._aliases[node.id] = CONVENTIONAL[node.id]
+
+    def _unbound(self, name: str) -> bool:
+        return name not in self._aliases and name not in self._bound
 
     def _alias_value(self, value: ast.expr) -> str | None:
         if isinstance(value, (ast.Name, ast.Attribute)):
