@@ -243,6 +243,48 @@ def test_lb106_not_reported_for_structure_small_ranges_or_unjitted_code(src):
     assert "LB106" not in codes("import jax\nimport jax.numpy as jnp\n" + src)
 
 
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    total = 0.0\n    for axis in range(grid.ndim):\n        total = total + grid.sum(axis)\n    return total\n",
+        "    for d in range(len(grid.shape)):\n        grid = jnp.flip(grid, d)\n    return grid\n",
+        "    out = []\n    for a, b in zip(tree_a, tree_b):\n        out.append(a - b)\n    return out\n",
+        "    node = grid\n    while node is not None:\n        node = None\n    return grid\n",
+        "    rows = [[0.0, 1.0] for _ in range(count)]\n    return jnp.asarray(rows) + grid\n",
+    ],
+)
+def test_lb106_not_reported_for_loops_over_dimensions_structure_or_constant_lists(body):
+    src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef reduce_all(grid, tree_a=(), tree_b=(), count=4):\n{body}"
+    assert "LB106" not in codes(src)
+
+
+def test_lb106_traced_helpers_iterate_over_data_only_when_it_is_used_as_an_array():
+    structure = "def visit(nodes):\n    seen = []\n    for n in nodes:\n        seen.append(n)\n    return seen\n"
+    data = "def visit(nodes):\n    acc = 0.0\n    for n in nodes:\n        acc = acc + n\n    return acc * nodes.shape[0]\n"
+    caller = "@jax.jit\ndef outer(v):\n    return visit([v, v])\n"
+    assert "LB106" not in codes("import jax\n" + structure + caller)
+    assert "LB106" in codes("import jax\n" + data + caller)
+
+
+@pytest.mark.parametrize(
+    ("expr", "builtin"),
+    [("sum(signal)", "sum"), ("max(signal)", "max"), ("sorted(signal)[0]", "sorted"),
+     ("sum(v * v for v in signal)", "sum"), ("jnp.stack([jnp.tanh(v) for v in signal])", "comprehension")],
+)
+def test_lb106_implicit_python_iteration_over_an_array_under_jit(expr, builtin):
+    src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef energy(signal):\n    return {expr}\n"
+    (d,) = [d for d in lint_source(src, "s.py") if d.code == "LB106"]
+    assert builtin in d.message
+    assert "LB106" not in codes(src.replace("@jax.jit\n", ""))  # not traced: Python iterates a concrete array
+
+
+def test_lb106_a_static_argument_is_not_array_data():
+    src = "import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\ndef pick(x, names):\n    for k in names:\n        x = x + len(k)\n    return x\n"
+    assert "LB106" not in codes(src)
+    assert "LB106" in codes(src.replace("static_argnums=1", "static_argnums=0"))
+
+
 # --- LB107 jitted function returns nothing -----------------------------------------------------
 def test_lb107_jitted_function_without_return_points_at_its_name():
     src = "import jax\nimport jax.numpy as jnp\n\ndef forward(x):\n    y = jnp.sin(x)\n    # return y\n\nforward_jit = jax.jit(forward)\n"
@@ -453,6 +495,57 @@ def test_lb114_timed_call_of_the_unjitted_twin_of_a_jitted_function():
 def test_lb114_not_reported_for_jitted_steps_input_building_or_layers(src):
     header = "import jax\nimport jax.numpy as jnp\nW = jnp.ones((4, 4))\nh = jnp.zeros(4)\nxs = jnp.ones((9, 4))\nparams = [W, W]\n"
     assert "LB114" not in codes(header + src)
+
+
+
+def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
+    src = "import jax\nimport jax.numpy as jnp\ndef draw(k):\n    return jax.random.normal(k, (3,))\nkey = jax.random.key(0)\nfor _ in range(500):\n    key, sub = jax.random.split(key)\n    sample = draw(sub)\n"
+    assert ("LB114", 0, 6) in found(src)
+    assert "LB114" not in codes(src.replace("def draw(k):", "@jax.jit\ndef draw(k):"))
+
+
+def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
+    untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
+    assert "LB114" not in codes(untimed)
+    timed = untimed.replace("for _", "import time\nt0 = time.perf_counter()\nfor _") + "acc.block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    assert "LB114" in codes(timed)
+
+
+def test_lb114_repeating_a_timed_call_in_a_loop_is_not_a_sweep():
+    src = "import time\nimport jax.numpy as jnp\ndef join(a, b):\n    return jnp.concatenate((a, b))\nu = jnp.ones(3)\ntotal = 0.0\nfor {var} in range(1000):\n    t0 = time.perf_counter()\n    r = join(u, {arg}).block_until_ready()\n    total += time.perf_counter() - t0\n"
+    assert "LB114" in codes(src.format(var="_", arg="u"))
+    assert "LB114" not in codes(src.format(var="n", arg="jnp.ones(n)"))  # a sweep over sizes
+
+
+def test_lb114_comprehension_in_a_timed_un_jitted_function():
+    src = "import jax.numpy as jnp\nW = jnp.ones((4, 4))\ndef rows(batch):\n    return jnp.stack([jnp.dot(W, r) for r in batch])\nb = jnp.ones((8, 4))\n"
+    assert ("LB114", 1, 4) in found(nb(src.split("b =")[0], "b = jnp.ones((8, 4))\n%timeit rows(b).block_until_ready()"), notebook=True)
+    assert "LB114" not in codes(src)  # never run here: a library function
+
+
+def test_lb114_optax_update_outside_jit_and_a_main_handed_to_absl():
+    src = """
+    import jax, optax
+    from absl import app
+    def main(_):
+        params = jax.numpy.zeros(3)
+        tx = optax.adam(1e-3)
+        state = tx.init(params)
+        for step in range(100):
+            grads = jax.grad(lambda p: (p ** 2).sum())(params)
+            updates, state = tx.update(grads, state)
+            params = optax.apply_updates(params, updates)
+    if __name__ == "__main__":
+        app.run(main)
+    """
+    assert ("LB114", 0, 8) in found(src)
+    assert "LB114" not in codes(src.replace("app.run(main)", "jax.jit(main)"))
+
+
+def test_lb114_not_reported_in_library_modules():
+    src = "import jax.numpy as jnp\ndef roll_all(x, n):\n    for _ in range(n):\n        x = jnp.roll(x, 1) + jnp.sin(x)\n    return x\n"
+    assert "LB114" not in codes(src)
+    assert "LB114" in codes(src + "y = roll_all(jnp.ones(3), 10)\n")
 
 
 # --- LB115 host transfers in a timed region ----------------------------------------------------

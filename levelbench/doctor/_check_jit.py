@@ -13,7 +13,8 @@ from ._effects import is_wait
 from ._facts import JitSite
 from ._program import Program
 from ._rewrite import loop_rewrite
-from ._syntax import FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+from ._names import dotted
+from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
 
 # Iterating over these is walking a structure (layers, a params pytree), not data: small and static.
 _STRUCTURAL = re.compile(
@@ -26,58 +27,151 @@ _CONSTRUCTORS = frozenset(
     {"array", "asarray", "zeros", "ones", "full", "empty", "eye", "arange", "linspace", "zeros_like", "ones_like",
      "full_like", "empty_like", "identity"}
 )
+_JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
+# optax functions that compute on the parameters (the others build transformations)
+_OPTAX_OPS = frozenset({"apply_updates", "incremental_update", "periodic_update", "global_norm"})
+# A function handed to these may run under jit or another transformation.
+_MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
 _COMMENTED_RETURN = re.compile(r"^\s*#\s*(return\b.*)$")
 
 
 def check_loop_under_jit(ctx: Context) -> Iterator[Diagnostic]:
-    """LB106: a Python loop over data or a range inside a function that runs under jit."""
+    """LB106: a Python loop over array data or a data-sized range inside a function that runs under jit,
+    and the implicit loops of builtins (``sum(x)``) and comprehensions over an array."""
     for function, site in ctx.facts.traced_defs.items():
         name = getattr(function, "name", "<lambda>")
+        where = f"jitted `{name}`" if site.direct else f"`{name}` (traced by jitted `{site.caller}`)"
+        data = _DataView(ctx, function, site)
+        reported: set[int] = set()
         for loop in local_walk(ctx.program, function):
-            if not isinstance(loop, LOOPS):
-                continue
-            over = _iterates_over_data(ctx, function, loop)
-            if over is None:
-                continue
-            flax = any(isinstance(n, ast.Call) and ctx.facts.is_flax_call(n) for n in walk_code(ctx.program, loop.body))
-            keyword = "while" if isinstance(loop, ast.While) else "for"
-            where = f"jitted `{name}`" if site.direct else f"`{name}` (traced by jitted `{site.caller}`)"
-            message = (
-                f"Python `{keyword}` loop over {over} inside {where}: it is unrolled at trace time, one copy of "
-                "the body per step, so compile time grows with the loop length"
-            )
-            if flax:
-                message += " (a Flax module is applied at every step)"
-            replacement = "jax.lax.while_loop" if keyword == "while" else "jax.lax.scan"
-            yield ctx.report(
-                "LB106",
-                loop,
-                message,
-                end=loop.test if isinstance(loop, ast.While) else loop.iter,
-                evidence=f"`{name}` runs under jit: {_site_text(ctx, site)}; rewrite the loop with {replacement}",
-                fix=loop_rewrite(loop, ctx.names, flax=flax),
-            )
+            if isinstance(loop, LOOPS):
+                over = _iterates_over_data(ctx, data, loop)
+                if over is not None:
+                    yield _loop_finding(ctx, site, name, where, loop, over)
+            elif isinstance(loop, COMPREHENSIONS) and id(loop) not in reported and _computes_per_element(loop):
+                over = _iterates_over_data(ctx, data, _fake_for(loop.generators[0].iter))
+                if over is not None:
+                    yield _implicit_finding(ctx, site, name, where, loop, "a comprehension", over, _vmap_fix(loop))
+            elif isinstance(loop, ast.Call) and (builtin := _iterating_builtin(ctx, loop)) is not None:
+                argument = loop.args[0]
+                if isinstance(argument, COMPREHENSIONS):
+                    over = _iterates_over_data(ctx, data, _fake_for(argument.generators[0].iter))
+                    reported.add(id(argument))
+                else:
+                    over = _iterates_over_data(ctx, data, _fake_for(argument))
+                if over is not None:
+                    replacement = _ARRAY_BUILTINS[builtin]
+                    fix = f"{replacement}({short(argument, 50)})" if "(" not in replacement else replacement
+                    yield _implicit_finding(ctx, site, name, where, loop, f"the builtin `{builtin}`", over, fix)
+
+
+def _loop_finding(
+    ctx: Context, site: JitSite, name: str, where: str, loop: ast.For | ast.AsyncFor | ast.While, over: str
+) -> Diagnostic:
+    flax = any(isinstance(n, ast.Call) and ctx.facts.is_flax_call(n) for n in walk_code(ctx.program, loop.body))
+    keyword = "while" if isinstance(loop, ast.While) else "for"
+    message = (
+        f"Python `{keyword}` loop over {over} inside {where}: it is unrolled at trace time, one copy of "
+        "the body per step, so compile time grows with the loop length"
+    )
+    if flax:
+        message += " (a Flax module is applied at every step)"
+    replacement = "jax.lax.while_loop" if keyword == "while" else "jax.lax.scan"
+    return ctx.report(
+        "LB106",
+        loop,
+        message,
+        end=loop.test if isinstance(loop, ast.While) else loop.iter,
+        evidence=f"`{name}` runs under jit: {_site_text(ctx, site)}; rewrite the loop with {replacement}",
+        fix=loop_rewrite(loop, ctx.names, flax=flax),
+    )
+
+
+def _implicit_finding(
+    ctx: Context, site: JitSite, name: str, where: str, node: ast.AST, how: str, over: str, fix: str
+) -> Diagnostic:
+    return ctx.report(
+        "LB106",
+        node,
+        f"{how} iterates over {over} element by element inside {where}: Python unrolls it at trace time, one "
+        "operation per element, so compile time grows with the array's length",
+        evidence=f"`{name}` runs under jit: {_site_text(ctx, site)}; iterating over a traced array indexes it "
+        "once per element",
+        fix=fix,
+    )
+
+
+def _computes_per_element(comprehension: ast.AST) -> bool:
+    """The element is computed from the loop variable (``[f(v) for v in x]``), not a constant list entry."""
+    targets = {n.id for g in comprehension.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    element = [comprehension.key, comprehension.value] if isinstance(comprehension, ast.DictComp) else [comprehension.elt]
+    uses = {n.id for e in element for n in ast.walk(e) if isinstance(n, ast.Name)}
+    return bool(targets & uses)
+
+
+# Builtins that iterate over their argument, and what does the same on a whole array.
+_ARRAY_BUILTINS = {
+    "sum": "jnp.sum", "min": "jnp.min", "max": "jnp.max", "any": "jnp.any", "all": "jnp.all", "sorted": "jnp.sort",
+    "list": "jnp.asarray", "tuple": "jnp.asarray", "enumerate": "jax.lax.scan(step, carry, (jnp.arange(n), xs))",
+}
+
+
+def _iterating_builtin(ctx: Context, call: ast.Call) -> str | None:
+    qualified = ctx.names.qualname(call.func) or ""
+    name = qualified.removeprefix("builtins.")
+    if qualified.startswith("builtins.") and name in _ARRAY_BUILTINS and len(call.args) == 1:
+        parent = ctx.program.parent(call)
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is call:
+            return None  # `for i, v in enumerate(x)`: the loop is the finding
+        return name
+    return None
 
 
 def _site_text(ctx: Context, site: JitSite) -> str:
     return f"`{site.label}` at {ctx.where(site.node)}"
 
 
-def _iterates_over_data(ctx: Context, function: ast.AST, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:
-    """A short description of what the loop walks when that is data or a range, None for a small structure."""
+class _DataView:
+    """What, inside one traced function, is array data: its non-static arguments (directly jitted), or
+    arguments used as arrays or given arrays at their call sites (traced helpers, whose arguments may
+    just as well be Python structure)."""
+
+    def __init__(self, ctx: Context, function: ast.AST, site: JitSite) -> None:
+        self.ctx = ctx
+        self.function = function
+        self.site = site
+        self.parameters = _parameters(function) - _static_parameters(ctx, function, site)
+        self._arrays: set[str] | None = None
+
+    def is_array_argument(self, name: str) -> bool:
+        if name not in self.parameters:
+            return False
+        if self.site.direct:
+            return True
+        if self._arrays is None:
+            self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
+        return name in self._arrays
+
+
+def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:
+    """A short description of what the loop walks when that is array data or a data-sized range, None for
+    Python structure (layers, params, pytree leaves, ``range(x.ndim)``) or a small literal range."""
     if isinstance(loop, ast.While):
-        return f"`{short(loop.test, 40)}`"
+        return f"`{short(loop.test, 40)}`" if _data_sized_test(ctx, data, loop.test) else None
     iterable = loop.iter
     text = short(iterable, 50)
     if _STRUCTURAL.search(text):
         return None
     wrappers = ("builtins.enumerate", "builtins.zip", "builtins.reversed")
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) in wrappers:
-        inner = [_iterates_over_data(ctx, function, _fake_for(arg)) for arg in iterable.args]
+        inner = [_iterates_over_data(ctx, data, _fake_for(arg)) for arg in iterable.args]
         return f"`{text}`" if any(inner) else None
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) == "builtins.range":
         bounds = [a.value for a in iterable.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
-        if len(bounds) == len(iterable.args) and max(bounds, default=0) <= _SMALL_RANGE:
+        if len(bounds) == len(iterable.args):
+            steps = len(range(*bounds)) if bounds else 0
+            return f"`{text}` ({steps} steps)" if steps > _SMALL_RANGE else None
+        if any(_structural_bound(ctx, a) for a in iterable.args):
             return None
         return f"`{text}`"
     if ctx.kinds.of(iterable) == "jax":
@@ -85,9 +179,81 @@ def _iterates_over_data(ctx: Context, function: ast.AST, loop: ast.For | ast.Asy
     root = iterable
     while isinstance(root, (ast.Attribute, ast.Subscript)):
         root = root.value
-    if isinstance(root, ast.Name) and root.id in _parameters(function):
+    if isinstance(root, ast.Name) and data.is_array_argument(root.id):
         return f"the argument `{text}`" if root is iterable else f"`{text}`"
     return None
+
+
+def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
+    """``x.ndim``, ``len(x.shape)``, ``len(layers)``: a range over dimensions or structure, not data."""
+    for node in ast.walk(bound):
+        if isinstance(node, ast.Attribute) and node.attr == "ndim":
+            return True
+        if isinstance(node, ast.Call) and ctx.names.qualname(node.func) == "builtins.len" and node.args:
+            argument = node.args[0]
+            if isinstance(argument, ast.Attribute) and argument.attr == "shape":
+                return True
+            if _STRUCTURAL.search(short(argument, 40)):
+                return True
+    return False
+
+
+def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
+    """A ``while`` condition that counts up to a data size or a large constant (``i < n``, ``i < x.shape[0]``);
+    ``while node is not None`` walks a structure."""
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Compare) or not all(isinstance(op, _ORDERINGS) for op in node.ops):
+            continue
+        for side in [node.left, *node.comparators]:
+            if isinstance(side, ast.Constant) and isinstance(side.value, int) and side.value > _SMALL_RANGE:
+                return True
+            for part in ast.walk(side):
+                if isinstance(part, ast.Attribute) and part.attr == "shape":
+                    return True
+                if isinstance(part, ast.Name) and part.id in data.parameters:
+                    return True
+    return False
+
+
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "at", "T", "reshape", "astype", "sum", "mean", "dot"})
+
+
+def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> set[str]:
+    """The parameters ``function`` uses as arrays (``x.shape``, ``jnp.sin(x)``, ``x * 2``) or that its
+    callers give arrays."""
+    found: set[str] = set()
+    for node in local_walk(ctx.program, function):
+        if isinstance(node, ast.Attribute) and node.attr in _ARRAY_ATTRIBUTES and isinstance(node.value, ast.Name):
+            found.add(node.value.id)
+        elif isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith(_JAX_OPS):
+            found.update(a.id for a in node.args if isinstance(a, ast.Name))
+        elif isinstance(node, ast.BinOp):
+            found.update(side.id for side in (node.left, node.right) if isinstance(side, ast.Name))
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    for site in ctx.facts.call_sites(function):
+        call = ctx.program.parent(site)
+        if isinstance(call, ast.Call) and call.func is site:
+            for name, argument in zip(positional, call.args):
+                if ctx.kinds.of(argument) in ("jax", "numpy"):
+                    found.add(name)
+    return found & parameters
+
+
+def _static_parameters(ctx: Context, function: ast.AST, site: JitSite) -> set[str]:
+    """The parameters a direct jit marks static (``static_argnums`` / ``static_argnames``): Python values."""
+    if not site.direct or not isinstance(site.node, ast.Call):
+        return set()
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    static: set[str] = set()
+    for keyword in site.node.keywords:
+        values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
+        constants = [v.value for v in values if isinstance(v, ast.Constant)]
+        if keyword.arg == "static_argnums":
+            static.update(positional[i] for i in constants if isinstance(i, int) and -len(positional) <= i < len(positional))
+        elif keyword.arg == "static_argnames":
+            static.update(c for c in constants if isinstance(c, str))
+    return static
 
 
 def _fake_for(iterable: ast.expr) -> ast.For:
@@ -241,40 +407,84 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
 
 
 def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
-    """LB114: JAX operations dispatched one by one in a Python loop that no jit covers."""
+    """LB114: JAX operations dispatched one by one in a Python loop that no jit covers.
+
+    A loop counts the JAX operations of its body and of the un-jitted local functions it calls. Two or
+    more per iteration are reported; one is reported when the loop is what a benchmark times (then the
+    numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
+    """
     facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox"}:
+    if not facts.frameworks & {"jax", "flax", "equinox", "optax"} or not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
-    region_starts = {r.start for r in ctx.regions}
-    for loop in ctx.program.of_type(*LOOPS):
+    for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
         nodes = list(local_walk(ctx.program, loop))
         ops, applies = _eager_ops(ctx, nodes)
-        if ops < 2 and not applies:
+        if not ops and not applies:
             continue
-        if isinstance(loop, (ast.For, ast.AsyncFor)) and _STRUCTURAL.search(short(loop.iter, 80)):
+        timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
+        if ops < 2 and not applies and not timed:
+            continue
+        iterable = _iterable(loop)
+        if iterable is not None and _STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data
         if not _runs_eagerly(ctx, loop, traced):
             continue
-        if any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in region_starts for n in nodes):
-            continue  # a benchmark sweep: the loop holds the timing
+        if _sweep(ctx, loop, nodes):
+            continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
         if any(isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n)) for n in nodes):
             continue
-        what = "a Flax module apply" if applies else f"{ops} JAX operations"
+        what = "a Flax module apply" if applies else f"{ops} JAX operation{'s' if ops > 1 else ''}"
+        keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
         yield ctx.report(
             "LB114",
             loop,
-            f"{what} per iteration dispatched one by one in a Python loop with no jit around it",
-            end=loop.test if isinstance(loop, ast.While) else loop.iter,
-            evidence=f"{ops + applies} JAX calls in the loop body, none of them inside a jitted function",
-            fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)),
+            f"{what} per iteration dispatched one by one in a Python {keyword} with no jit around it",
+            end=loop.test if isinstance(loop, ast.While) else iterable,
+            evidence=f"{ops + applies} JAX calls per iteration (in the body or the local functions it calls), "
+            "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
+            fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else _vmap_fix(loop),
         )
     yield from _unjitted_timed_calls(ctx)
 
 
+def _iterable(loop: ast.AST) -> ast.expr | None:
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return loop.iter
+    if isinstance(loop, COMPREHENSIONS):
+        return loop.generators[0].iter
+    return None
+
+
+def _vmap_fix(comprehension: ast.AST) -> str:
+    generator = comprehension.generators[0]
+    element = short(comprehension.elt if hasattr(comprehension, "elt") else comprehension.value, 50)
+    target = short(generator.target, 20)
+    return (
+        f"jax.vmap(lambda {target}: {element})({short(generator.iter, 30)})  # one batched operation, "
+        "under jax.jit with the code around it"
+    )
+
+
+def _holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
+    """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step)."""
+    starts = {r.start for r in ctx.regions}
+    return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
+
+
+def _sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
+    """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
+    only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not _holds_timing(ctx, loop, nodes):
+        return False
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in nodes)
+
+
 def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
-    """The loop is at module level, or in a plain function only ever called directly (never jitted, never
-    handed to something that might jit it). Methods are skipped: who jits them is not visible statically."""
+    """The loop is at module level, or in a plain function only ever called directly or handed to a known
+    non-JAX caller (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not
+    visible statically."""
     function = enclosing_function(ctx.program, loop)
     if function is None:
         return True
@@ -282,8 +492,14 @@ def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
         return False
     if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
         return False
-    sites = ctx.facts.call_sites(function)
-    return all(isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s for s in sites)
+    for site in ctx.facts.call_sites(function):
+        parent = ctx.program.parent(site)
+        if isinstance(parent, ast.Call) and parent.func is site:
+            continue
+        handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
+        if handed_to is None or handed_to.startswith(_MAY_JIT) or ctx.facts.is_jit(parent.func):
+            return False
+    return True
 
 
 def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:
@@ -293,22 +509,38 @@ def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, 
     return f"{header}\n{body}\n    return ..."
 
 
-def _eager_ops(ctx: Context, nodes: list[ast.AST]) -> tuple[int, int]:
+def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> tuple[int, int]:
+    """(JAX operations, Flax applies) that ``nodes`` dispatch, counting into the un-jitted local functions
+    they call."""
     ops = applies = 0
     for node in nodes:
         if isinstance(node, ast.Call):
             qualified = ctx.names.qualname(node.func) or ""
-            if qualified.startswith(("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.")):
+            if qualified.startswith(_JAX_OPS):
                 ops += qualified.rsplit(".", 1)[-1] not in _CONSTRUCTORS
+            elif qualified.startswith("optax."):
+                ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
             elif qualified:
                 continue
             elif ctx.facts.is_flax_call(node):
                 applies += 1
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
+                ops += 1
             elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
                 ops += not is_wait(ctx, node)
+            elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
+                if function not in ctx.facts.jitted_defs:
+                    inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
+                    ops, applies = ops + inner[0], applies + inner[1]
         elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
             ops += 1
     return ops, applies
+
+
+def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
+    """``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: its ``update`` runs the optimiser's operations."""
+    name = dotted(receiver)
+    return name is not None and name in ctx.facts.optax_transforms
 
 
 def _is_measure(ctx: Context, call: ast.Call) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._names import dotted
-from ._syntax import short, walk_code
+from ._syntax import short
 
 _JAX_WIDE = frozenset({"jax.numpy.float64", "jax.numpy.double", "jax.numpy.complex128", "jax.numpy.cdouble"})
 _NUMPY_WIDE = frozenset({"numpy.float64", "numpy.double", "numpy.complex128", "numpy.cdouble", "builtins.complex"})
@@ -140,7 +140,7 @@ def check_syrk(ctx: Context) -> Iterator[Diagnostic]:
     """LB110: NumPy multiplying an array by its own transpose (SYRK, half the FLOPs)."""
     if not ctx.facts.frameworks & {"jax", "torch", "flax"}:
         return  # nothing here runs a general product to compare with
-    timed = _timed_nodes(ctx)
+    timed = ctx.timed_ids
     for node in ctx.program.of_type(ast.BinOp, ast.Call):
         if id(node) not in timed:
             continue
@@ -163,32 +163,6 @@ def check_syrk(ctx: Context) -> Iterator[Diagnostic]:
                 + short(node).replace(name + ".T", "other.T", 1)
             ),
         )
-
-
-def _timed_nodes(ctx: Context) -> set[int]:
-    """Nodes that run timed: in a timed region, in a local function it calls, or in a function handed to
-    ``levelbench.measure`` / ``compare``. Outside a benchmark, a Gram matrix is just a Gram matrix."""
-    roots: list[ast.AST] = [n for region in ctx.regions for n in region.work]
-    for call in ctx.program.of_type(ast.Call):
-        if (ctx.names.qualname(call.func) or "").startswith("levelbench."):
-            roots.extend(call.args)
-            roots.extend(k.value for k in call.keywords)
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        for node in walk_code(ctx.program, [stack.pop()]):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            function = None
-            if isinstance(node, ast.Call):
-                function = ctx.facts.local_def(node)
-            elif isinstance(node, ast.Name):
-                function = ctx.facts.def_named(node.id, node)
-            if function is not None and id(function) not in seen:
-                seen.add(id(function))
-                stack.extend(function.body)
-    return seen
 
 
 def _matmul_operands(ctx: Context, node: ast.AST) -> tuple[ast.AST, ast.AST] | None:

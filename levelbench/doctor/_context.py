@@ -69,6 +69,32 @@ class Context:
 
     # --- shared questions ----------------------------------------------------------------------
     @functools.cached_property
+    def timed_ids(self) -> frozenset[int]:
+        """ids of the nodes that run timed: in a timed region, in a local function it calls, or in a function
+        handed to ``levelbench.measure`` / ``compare``. Outside a benchmark, a Gram matrix is just a Gram matrix."""
+        roots: list[ast.AST] = [n for region in self.regions for n in region.work]
+        for call in self.program.of_type(ast.Call):
+            if (self.names.qualname(call.func) or "").startswith("levelbench."):
+                roots.extend(call.args)
+                roots.extend(k.value for k in call.keywords)
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:
+            for node in walk_code(self.program, [stack.pop()]):
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+                function = None
+                if isinstance(node, ast.Call):
+                    function = self.facts.local_def(node)
+                elif isinstance(node, ast.Name):
+                    function = self.facts.def_named(node.id, node)
+                if function is not None and id(function) not in seen:
+                    seen.add(id(function))
+                    stack.extend(function.body)
+        return frozenset(seen)
+
+    @functools.cached_property
     def runs_here(self) -> bool:
         """The file runs code when executed: a notebook, a timed region, a ``__main__`` block that does more
         than start a test runner, or framework work at module level. A library module (definitions only)

@@ -72,13 +72,14 @@ class Facts:
                 self.classes[node.name] = node
         for name, node in nested.items():
             self.defs.setdefault(name, node)
-        self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox") if names.imports_root(r))
+        self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
-        if self.frameworks & {"torch", "flax", "equinox"} or "random" in text:
+        self.optax_transforms: set[str] = set()  # names bound to optax.adam(...), optax.chain(...)
+        if self.frameworks & {"torch", "flax", "equinox", "optax"} or "random" in text:
             self._find_instances(module)
         self.jitted: dict[str, JitSite] = {}
         self.aot: set[str] = set()
@@ -294,6 +295,8 @@ class Facts:
                     inherited = self.flax_models.get(local or "", "")
                     self.flax_models[name] = local if local in self.flax_classes else inherited
                 qualified = self.names.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+                if qualified is not None and qualified.startswith("optax."):
+                    self.optax_transforms.add(name)
                 if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
                     self.rngs.add(name)
 
