@@ -417,6 +417,32 @@ def test_lb111_not_reported_for_jit_once_factories_or_init(src):
     assert "LB111" not in codes("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((4, 3))\n" + src)
 
 
+
+def test_lb111_jitted_def_nested_in_a_function_that_calls_it():
+    src = """
+    import jax
+    from functools import partial
+    def simulate(state, steps=3):
+        @partial(jax.jit, static_argnums=1)
+        def advance(s, n):
+            return s * n
+        return advance(state, steps)
+    """
+    assert ("LB111", 0, 5) in found(src)
+    factory = src.replace("return advance(state, steps)", "return advance")
+    assert "LB111" not in codes(factory)  # a factory: the caller keeps the jitted function
+    assert "LB111" not in codes(src + "result = simulate(1.0)\n")  # called once here
+
+
+@pytest.mark.parametrize(
+    ("call", "fires"),
+    [("jax.jit(jax.grad(loss))(w)", True), ("jax.jit(loss)(w)", False), ("jax.jit(lambda v: loss(v))(w)", True)],
+)
+def test_lb111_in_a_loop_only_a_function_made_in_the_loop_recompiles(call, fires):
+    src = f"import jax\ndef loss(v):\n    return (v * v).sum()\nw = jax.numpy.ones(3)\nfor _ in range(10):\n    g = {call}\n"
+    assert ("LB111" in codes(src)) is fires
+
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 

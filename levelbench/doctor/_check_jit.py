@@ -32,6 +32,10 @@ _JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
 _OPTAX_OPS = frozenset({"apply_updates", "incremental_update", "periodic_update", "global_norm"})
 # A function handed to these may run under jit or another transformation.
 _MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
+_FRESH_WRAPPERS = frozenset(
+    {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
+     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
+)
 _COMMENTED_RETURN = re.compile(r"^\s*#\s*(return\b.*)$")
 
 
@@ -346,7 +350,11 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
         if id(call) in harness_nodes and called_now:
             message = f"`{short(call)}` jits inside the repeated timed statement: every run re-wraps {what}"
             message += ", a new function each time, so every run recompiles" if fresh else ""
-        elif fresh and enclosing_loop(program, call) is not None and _used_in_loop(program, call, parent, called_now):
+        elif (
+            (loop := enclosing_loop(program, call)) is not None
+            and _created_in(ctx, target, loop)
+            and _used_in_loop(program, call, parent, called_now)
+        ):
             message = (
                 f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
                 "code per function object, so every iteration recompiles"
@@ -367,13 +375,71 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
             evidence=f"jax.jit is applied to {what} where it runs more than once",
             fix=f"jitted = {ast.unparse(call)}  # once, at module level (or cached)\n# ...then call jitted(...)",
         )
+    yield from _nested_jitted_defs(ctx)
+
+
+def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
+    """``@jax.jit`` on a def inside a function that calls it: each call of the outer function makes a new
+    function object, which JAX traces and compiles again."""
+    for function, site in ctx.facts.jitted_defs.items():
+        if not site.direct or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not any(site.node is d for d in function.decorator_list):
+            continue
+        outer = ctx.program.parent(function)
+        if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
+            continue
+        uses = [
+            n for n in local_walk(ctx.program, outer)
+            if isinstance(n, ast.Name) and n.id == function.name and isinstance(n.ctx, ast.Load)
+        ]
+        called = {id(n.func) for n in local_walk(ctx.program, outer) if isinstance(n, ast.Call)}
+        returned = any(
+            isinstance(n, ast.Return) and n.value is not None and any(
+                isinstance(m, ast.Name) and m.id == function.name and id(m) not in called for m in ast.walk(n.value)
+            ) for n in local_walk(ctx.program, outer)
+        )  # a factory hands the jitted function out: made once per factory call, by design
+        if not uses or returned or not _runs_per_call(ctx, outer):
+            continue
+        yield ctx.report(
+            "LB111",
+            site.node,
+            f"`{function.name}` is jitted inside `{outer.name}`: every call of `{outer.name}` defines a new function "
+            "object, so JAX traces and compiles it again on every call",
+            end=site.node,
+            evidence=f"`{site.label}` decorates a def nested in `{outer.name}`, which calls it",
+            fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
+            f"def {outer.name}(...):\n    return {function.name}(...)",
+        )
+
+
+def _runs_per_call(ctx: Context, outer: ast.AST) -> bool:
+    """``outer`` runs more than once: called repeatedly here, or never called here (an API for callers elsewhere)."""
+    if ctx.facts.called_repeatedly(outer):
+        return True
+    name = getattr(outer, "name", "")
+    return not ctx.facts.call_sites(outer) and not name.startswith("test")  # pytest runs a test once
+
+
+def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
+    """The function jitted is made anew in each iteration of ``loop`` (a lambda, a partial, ``grad(f)``, a def in
+    the body); jitting the same function object again finds JAX's cache."""
+    if isinstance(target, ast.Lambda) or _made_by_call(ctx, target):
+        return True
+    function = ctx.facts.function_of(target)
+    return function is not None and any(a is loop for a in ctx.program.ancestors(function))
+
+
+def _made_by_call(ctx: Context, target: ast.AST) -> bool:
+    """``partial(f, k)``, ``jax.grad(f)``, ``jax.vmap(f)``: each evaluation returns a new function object."""
+    return isinstance(target, ast.Call) and (ctx.names.qualname(target.func) or "") in _FRESH_WRAPPERS
 
 
 def _fresh_function(ctx: Context, target: ast.AST) -> bool:
     """The jitted thing is built anew each time the jit call runs: a lambda, a partial, a nested def."""
     if isinstance(target, ast.Lambda):
         return True
-    if isinstance(target, ast.Call) and ctx.names.qualname(target.func) == "functools.partial":
+    if _made_by_call(ctx, target):
         return True
     function = ctx.facts.function_of(target)
     return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
@@ -395,7 +461,7 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
     outer = enclosing_function(ctx.program, call)
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
         return False
-    if not ctx.facts.called_repeatedly(outer):
+    if not _runs_per_call(ctx, outer):
         return False
     if called_now:
         return True
