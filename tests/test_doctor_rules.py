@@ -130,6 +130,14 @@ def test_lb102_not_reported_for_numpy_work():
     assert "LB102" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\nt0 = time.perf_counter()\nnp.dot(a, a)\nprint(time.perf_counter() - t0)\n")
 
 
+
+def test_timing_inside_a_library_function_is_instrumentation_not_a_benchmark():
+    library = "import time\nimport jax\ndef transfer(state):\n    start = time.time()\n    moved = jax.device_put(state)\n    logging_value = time.time() - start\n    return moved\n"
+    assert codes(library) == set()
+    assert {"LB102", "LB105"} <= codes(library + "out = transfer(jax.numpy.ones(3))\n")  # the script runs it
+    assert {"LB102", "LB105"} <= codes(library.replace("def transfer", "def bench_transfer"))  # says it benchmarks
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
@@ -497,6 +505,23 @@ def test_lb113_names_and_modules_missing_from_installed_packages():
 def test_lb113_not_reported_for_real_names_or_packages_that_are_not_installed():
     src = "from jax import jit, random, numpy as jnp\nfrom jax.numpy import dot\nimport numpy.linalg\nfrom numpy.random import default_rng\nfrom not_installed_pkg_xyz import nothing\n"
     assert "LB113" not in codes(src)
+
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "try:\n    from jax import jix\nexcept ImportError:\n    jix = None\n",
+        "try:\n    import jax.experimental.nonexistent_mod as m\nexcept (ImportError, AttributeError):\n    m = None\n",
+        "if hasattr(jax, 'jix'):\n    from jax import jix\n",
+        "if hasattr(jax, 'new_thing'):\n    from jax import jit as thing\nelse:\n    from jax.experimental import OldThing as thing\n",
+        "if jax.__version__ >= '0.9':\n    from jax import jix\n",
+    ],
+)
+def test_lb113_not_reported_for_guarded_imports(guarded):
+    assert "LB113" not in codes("import jax\n" + guarded)
+    unguarded = "import jax\ntry:\n    from jax import jix\nexcept ValueError:\n    jix = None\n"
+    assert "LB113" in codes(unguarded)
 
 
 # --- LB114 op-by-op dispatch -------------------------------------------------------------------

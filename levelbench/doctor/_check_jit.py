@@ -399,8 +399,8 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
                 isinstance(m, ast.Name) and m.id == function.name and id(m) not in called for m in ast.walk(n.value)
             ) for n in local_walk(ctx.program, outer)
         )  # a factory hands the jitted function out: made once per factory call, by design
-        if not uses or returned or not _runs_per_call(ctx, outer):
-            continue
+        if not uses or returned or not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer):
+            continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
         yield ctx.report(
             "LB111",
             site.node,
@@ -413,12 +413,29 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-def _runs_per_call(ctx: Context, outer: ast.AST) -> bool:
-    """``outer`` runs more than once: called repeatedly here, or never called here (an API for callers elsewhere)."""
+def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) -> bool:
+    """``outer`` runs more than once: called repeatedly here, or a plain function never called here (an API for
+    callers elsewhere) whose jitted function (``jitted``, with its jit options) depends on nothing it computes."""
     if ctx.facts.called_repeatedly(outer):
         return True
     name = getattr(outer, "name", "")
-    return not ctx.facts.call_sites(outer) and not name.startswith("test")  # pytest runs a test once
+    if ctx.facts.call_sites(outer) or name.startswith("test") or isinstance(ctx.program.parent(outer), ast.ClassDef):
+        return False  # called once here; pytest runs a test once; who calls a method is not visible
+    return jitted is None or not _closes_over(ctx, jitted, outer)
+
+
+def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
+    """``node`` (a nested def with its decorators, or a jit call) reads names ``outer`` binds: its parameters
+    or locals. Then the jitted function is made from the call's own values and cannot simply be hoisted."""
+    args = outer.args
+    bound = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    bound |= {n.id for n in local_walk(ctx.program, outer) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    own: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bool((loaded - own) & bound)
 
 
 def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
@@ -461,7 +478,7 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
     outer = enclosing_function(ctx.program, call)
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
         return False
-    if not _runs_per_call(ctx, outer):
+    if not _runs_per_call(ctx, outer, call):
         return False
     if called_now:
         return True

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import functools
+import os
+import re
 
 from .._values.findings import Finding
 from .._values.catalogue import RULES
@@ -16,6 +18,7 @@ from ._program import Program
 from ._regions import TimedRegion, find_regions
 from ._syntax import local_walk, walk_code
 
+_BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
 _TEST_RUNNERS = ("absltest.main", "googletest.main", "unittest.main", "pytest.main")
 
 
@@ -33,7 +36,13 @@ class Context:
         names = Names(program.of_type(*Names.BINDING_NODES))
         names.assume_conventional_imports(program.of_type(ast.Name, ast.Attribute))
         facts = Facts(program, names)
-        return cls(program, names, facts, Kinds(facts), find_regions(program, facts))
+        context = cls(program, names, facts, Kinds(facts), find_regions(program, facts))
+        if context.runs_here or all(r.scope is None for r in context.regions):
+            return context
+        # A library module timing its own work (for a log line) is instrumentation, not a benchmark,
+        # unless the function or the file says it benchmarks.
+        kept = tuple(r for r in context.regions if r.scope is None or _benchmarks(program.path, r.scope))
+        return dataclasses.replace(context, regions=kept)
 
     def report(
         self,
@@ -100,7 +109,7 @@ class Context:
         than start a test runner, or framework work at module level. A library module (definitions only)
         does not: the doctor cannot know how its functions are called, jitted or configured."""
         program = self.program
-        if program.notebook or self.regions:
+        if program.notebook or any(r.scope is None for r in self.regions):
             return True
         for stmt in program.module.body:
             if _is_main_block(stmt):
@@ -147,3 +156,8 @@ def _only_runs_tests(ctx: Context, block: ast.If) -> bool:
     calls = [n for n in walk_code(ctx.program, block.body) if isinstance(n, ast.Call)]
     runners = [c for c in calls if (ctx.names.qualname(c.func) or "").endswith(_TEST_RUNNERS)]
     return bool(runners) and not any(ctx.does_framework_work(c) for c in calls)
+
+
+def _benchmarks(path: str, scope: ast.AST) -> bool:
+    """A function or file whose name says it measures speed (``bench_step``, ``test_speed``, ``perf.py``)."""
+    return bool(_BENCHMARK_WORDS.search(getattr(scope, "name", "")) or _BENCHMARK_WORDS.search(os.path.basename(path)))

@@ -115,7 +115,10 @@ class Facts:
         if not candidates:
             return None
         if len(candidates) == 1:
-            return candidates[0]
+            owner = self._owner[candidates[0]]
+            if owner is None or owner is at or any(a is owner for a in self.program.ancestors(at)):
+                return candidates[0]
+            return None  # defined inside another function: not visible here
         for scope in [*(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES)), None]:
             found = [c for c in candidates if self._owner[c] is scope]
             if found:
