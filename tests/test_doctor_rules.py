@@ -138,6 +138,29 @@ def test_timing_inside_a_library_function_is_instrumentation_not_a_benchmark():
     assert {"LB102", "LB105"} <= codes(library.replace("def transfer", "def bench_transfer"))  # says it benchmarks
 
 
+
+def test_lb102_un_jitted_function_that_queues_jax_work_and_returns_nothing():
+    src = "import time\nimport jax\ndef churn(k):\n    for _ in range(100):\n        k, s = jax.random.split(k)\n        jax.random.normal(s, (3,))\nkey = jax.random.key(0)\nt0 = time.perf_counter()\nchurn(key)\nprint(time.perf_counter() - t0)\n"
+    assert ("LB102", 0, 9) in found(src)
+    waited = src.replace("        jax.random.normal(s, (3,))\n", "        jax.random.normal(s, (3,)).block_until_ready()\n")
+    assert "LB102" not in codes(waited)
+
+
+def test_a_name_imported_as_two_modules_is_ambiguous_and_stays_quiet():
+    src = "import time\nimport numpy as np\ndef work():\n    r = np.ones(9).ravel()\nt0 = time.perf_counter()\nwork()\nprint(time.perf_counter() - t0)\n"
+    assert "LB102" not in codes(src)
+    assert "LB102" not in codes(src + "import jax.numpy as np\n")  # which np `work` sees depends on when it runs
+    assert "LB102" in codes(src.replace("import numpy as np", "import jax.numpy as np"))
+
+
+def test_clock_pairs_with_datetime_and_with_the_difference_left_out():
+    src = "from datetime import datetime\nimport jax.numpy as jnp\nv = jnp.ones(9)\nstart = datetime.now()\nw = jnp.sin(v)\nprint(datetime.now() - start)\n"
+    assert {"LB102", "LB105"} <= codes(src)
+    snippet = "import time\nimport jax.numpy as jnp\nv = jnp.ones(9)\nstart = time.perf_counter()\nw = jnp.sin(v)\nend = time.perf_counter()\n"
+    assert "LB102" in codes(snippet)
+    assert "LB102" not in codes(snippet.replace("start = time", "start = deadline = time"))
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
@@ -169,6 +192,21 @@ def test_lb103_not_reported_after_a_warm_up(cells):
 def test_lb103_timeit_setup_counts_as_warm_up():
     src = JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), setup=lambda: f(x).block_until_ready(), number=9)\n"
     assert "LB103" not in codes(src)
+
+
+
+def test_lb103_first_iteration_of_a_timed_loop_compiles():
+    src = "import time\nimport jax\nimport jax.numpy as jnp\nmul = jax.jit(jnp.multiply)\na = jnp.ones(9)\nfor {var} in range(5):\n    t0 = time.perf_counter()\n    mul(a, {arg}).block_until_ready()\n    print(time.perf_counter() - t0)\n"
+    assert ("LB103", 0, 8) in found(src.format(var="_", arg="a"))
+    assert "LB103" not in codes(src.format(var="n", arg="n"))  # a sweep: each new value compiles by design
+    warmed = src.format(var="_", arg="a").replace("for _", "mul(a, a).block_until_ready()\nfor _")
+    assert "LB103" not in codes(warmed)
+
+
+def test_lb103_not_reported_when_the_line_says_it_times_compilation():
+    cells = ("import jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.cos)\nv = jnp.ones(3)", "%time f(v).block_until_ready()  # compile time")
+    assert "LB103" not in codes(nb(*cells), notebook=True)
+    assert "LB103" in codes(nb(cells[0], "%time f(v).block_until_ready()  # first run"), notebook=True)
 
 
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
@@ -609,6 +647,17 @@ def test_lb115_not_reported_for_device_inputs_and_blocking():
     assert "LB115" not in codes(nb(JAX_HEADER, "x_dev = jax.device_put(np.ones(9))", "%timeit f(x_dev).block_until_ready()"), notebook=True)
 
 
+
+def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
+    src = "import numpy as onp\nimport jax\nimport jax.numpy as jnp\nA = jax.device_put(onp.ones((3, 3)))\n"
+    assert ("LB115", 2, 1) in found(nb(src, "%time onp.linalg.inv(A)"), notebook=True)
+    host = "import numpy as np\nimport jax.numpy as jnp\nx = jnp.ones((4, 4))\nx = np.ones((4, 4), dtype=np.float32)\n"
+    assert ("LB115", 2, 1) in found(nb(host, "%timeit jnp.dot(x, x.T).block_until_ready()"), notebook=True)
+    moved = host + "x = jnp.asarray(x)\n"  # the last binding before the timing is a device array
+    assert "LB115" not in codes(nb(moved, "%timeit jnp.dot(x, x.T).block_until_ready()"), notebook=True)
+    assert "LB115" not in codes(nb(host, "%time y = jnp.asarray(x).block_until_ready()  # the transfer itself"), notebook=True)
+
+
 # --- LB116 CUDA not synchronized ---------------------------------------------------------------
 CUDA_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4).cuda()\nx = torch.ones(2, 4, device='cuda')\n"
 
@@ -628,6 +677,13 @@ def test_lb116_cuda_work_timed_without_synchronize():
 )
 def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
+
+
+def test_lb116_the_same_call_timed_with_and_without_synchronize():
+    first = "import time, torch\nstart = time.perf_counter()\nout = engine(batch)\nend = time.perf_counter()\n"
+    second = "torch.cuda.synchronize()\nstart = time.perf_counter()\nout = engine(batch)\ntorch.cuda.synchronize()\nend = time.perf_counter()\n"
+    assert ("LB116", 0, 3) in found(first + second)
+    assert "LB116" not in codes(first)  # nothing says `engine` runs on CUDA
 
 
 # --- across rules ------------------------------------------------------------------------------

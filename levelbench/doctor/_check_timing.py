@@ -4,6 +4,7 @@ LB103 (compile timed), LB104 (single sample), LB105 (wall clock)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from ._context import Context
@@ -11,7 +12,7 @@ from ._diagnostic import Diagnostic
 from ._effects import is_wait, unawaited_jax
 from ._names import dotted
 from ._regions import WALL_CLOCKS, TimedRegion
-from ._syntax import enclosing_function, local_walk, position, short, walk_code
+from ._syntax import enclosing_function, enclosing_loop, local_walk, position, short, walk_code
 
 
 def check_never_called(ctx: Context) -> Iterator[Diagnostic]:
@@ -132,7 +133,13 @@ class _Reach:
 
 def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
     """LB103: the first call of a jitted function lands inside a timed region."""
-    candidates = [r for r in ctx.regions if not r.calibrated and r.samples != "per-iteration"]
+    # A clock pair in a loop: the first iteration's sample holds the compilation. A function timed per call
+    # compiles on its first call only, which the caller may have warmed: not reported.
+    candidates = [
+        r for r in ctx.regions
+        if not r.calibrated and (r.samples != "per-iteration" or enclosing_loop(ctx.program, r.anchor) is not None)
+        and not _says_it_times_compilation(ctx, r) and not _compiles_by_design(ctx, r)
+    ]
     if not candidates:
         return
     reach = _Reach(ctx)
@@ -154,6 +161,27 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             yield _compile_finding(ctx, region, call, cold[0])
             break
+
+
+_COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
+
+
+def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
+    """``%time f(x)  # measure compilation time``: the user times the first call on purpose."""
+    lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
+    return any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
+
+
+def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
+    """A loop whose variable goes into the timed call (``for n in sizes: t0 = ...; f(x, n)``) compiles for each
+    new value: the sweep measures compilation, or each step is a new program; the first-call warning misleads."""
+    loop = enclosing_loop(ctx.program, region.anchor)
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and n.id in bound for n in walk_code(ctx.program, list(region.work))
+    )
 
 
 def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str) -> Diagnostic:
@@ -218,9 +246,19 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
         if not wall or region.clock_node is None:
             continue
         timed = walk_code(ctx.program, list(region.work))
-        if not any(isinstance(n, ast.Call) and ctx.does_framework_work(n) for n in timed):
+        if not any(isinstance(n, ast.Call) and _does_work(ctx, n) for n in timed):
             continue
         name = wall[0].rsplit(".", 1)[-1]
+        if wall[0].startswith("datetime."):
+            yield ctx.report(
+                "LB105",
+                region.clock_node,
+                f"`datetime.{name}()` differences time an interval: it is the wall clock, which can jump and has "
+                "coarse resolution on some systems",
+                evidence=f"the region is timed with `{wall[0]}`",
+                fix="start = time.perf_counter()",
+            )
+            continue
         yield ctx.report(
             "LB105",
             region.clock_node,
@@ -228,3 +266,14 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
             evidence=f"the region is timed with `{wall[0]}`",
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
         )
+
+
+def _does_work(ctx: Context, call: ast.Call) -> bool:
+    """Framework work, or (in a file that uses a framework) a call of something the file does not define,
+    such as a model loaded elsewhere (``backbone_trt(images)``): not ``print`` or ``sleep``."""
+    if ctx.does_framework_work(call):
+        return True
+    qualified = ctx.names.qualname(call.func)
+    return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
+        call.func, ast.Attribute
+    )

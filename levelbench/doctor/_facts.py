@@ -90,7 +90,7 @@ class Facts:
         self._propagate_tracing()
         lowered = text.lower()
         self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
-        self.cuda = "cuda" in lowered and self._mentions_cuda(program)
+        self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
 
     # --- jit ---------------------------------------------------------------------------------
     def is_jit(self, expr: ast.AST) -> bool:
@@ -331,12 +331,14 @@ class Facts:
         return False
 
     @staticmethod
-    def _mentions_cuda(program: Program) -> bool:
+    def _mentions_cuda(program: Program, program_names: Names) -> bool:
         for node in program.of_type(ast.Constant, ast.Call):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("cuda"):
                 return True
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
                 return True
+            if isinstance(node, ast.Call) and (program_names.qualname(node.func) or "").startswith("torch.cuda."):
+                return True  # torch.cuda.synchronize(), torch.cuda.Event(...)
         return False
 
 

@@ -96,8 +96,13 @@ def line_map(original: list[str], transformed: list[str]) -> list[int]:
     Unchanged lines map one to one; a block IPython rewrote (a magic, a joined continuation, a
     collapsed cell magic) maps onto the original block's lines in order, the surplus onto its last.
     """
+    if len(original) == len(transformed):  # IPython rewrote lines in place (it does unless it joins or collapses)
+        return list(range(len(transformed)))
     mapping: list[int] = [0] * len(transformed)
-    matcher = difflib.SequenceMatcher(None, original, transformed, autojunk=False)
+    # IPython also empties whitespace-only lines: compare without trailing whitespace.
+    matcher = difflib.SequenceMatcher(
+        None, [line.rstrip() for line in original], [line.rstrip() for line in transformed], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         for j in range(j1, j2):
             if tag == "equal":

@@ -37,20 +37,21 @@ class Names:
         self._aliases: dict[str, str] = {}
         self._bound: set[str] = set()
         assignments: list[ast.Assign] = []
+        imported: dict[str, set[str]] = {}
         for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
-                        self._aliases[alias.asname] = alias.name
+                        imported.setdefault(alias.asname, set()).add(alias.name)
                     else:
                         root = alias.name.split(".")[0]
-                        self._aliases[root] = root
+                        imported.setdefault(root, set()).add(root)
             elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     if alias.name == "*":
                         continue
                     if node.level == 0 and node.module:
-                        self._aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                        imported.setdefault(alias.asname or alias.name, set()).add(f"{node.module}.{alias.name}")
                     else:  # a relative import: local to the project, nothing we know about
                         self._bound.add(alias.asname or alias.name)
             elif isinstance(node, ast.Assign):
@@ -63,6 +64,11 @@ class Names:
                 self._bound.update(_target_names(node.target))
             elif isinstance(node, ast.arg):
                 self._bound.add(node.arg)
+        for name, modules in imported.items():
+            if len(_canonical(modules)) == 1:
+                self._aliases[name] = modules.pop()
+            else:  # `import numpy as np` ... `import jax.numpy as np`: which one a use means depends on when it runs
+                self._bound.add(name)
         # `jit = jax.jit`, `normal = np.random.normal`; `static_jit = partial(jax.jit, ...)` stays a jit.
         for _ in range(3):  # aliases of aliases
             changed = False
@@ -122,6 +128,11 @@ class Names:
     def imports_root(self, root: str) -> bool:
         """Whether the file imports ``root`` or something under it."""
         return any(value == root or value.startswith(root + ".") for value in self._aliases.values())
+
+
+def _canonical(modules: set[str]) -> set[str]:
+    """``jax.numpy`` and ``jax.numpy`` imported two ways are one module; try/except fallbacks are not."""
+    return {m.removeprefix("jax._src.") for m in modules}
 
 
 def _target_names(target: ast.AST) -> list[str]:
