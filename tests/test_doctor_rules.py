@@ -221,6 +221,12 @@ def test_lb104_timeit_with_a_single_run():
     assert "LB104" in codes(JAX_HEADER + "f(x).block_until_ready()\ntimeit.timeit(lambda: f(x).block_until_ready(), number=1)\n")
 
 
+def test_lb104_and_lb103_timeit_magic_with_one_run_and_one_repeat():
+    cells = ("import jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\nv = jnp.ones(3)",)
+    assert {"LB103", "LB104"} <= codes(nb(*cells, "%timeit -n1 -r1 f(v).block_until_ready()"), notebook=True)
+    assert "LB104" not in codes(nb(*cells, "%timeit -n1 -r5 f(v).block_until_ready()"), notebook=True)
+
+
 @pytest.mark.parametrize(
     "src",
     [
@@ -656,6 +662,12 @@ def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     moved = host + "x = jnp.asarray(x)\n"  # the last binding before the timing is a device array
     assert "LB115" not in codes(nb(moved, "%timeit jnp.dot(x, x.T).block_until_ready()"), notebook=True)
     assert "LB115" not in codes(nb(host, "%time y = jnp.asarray(x).block_until_ready()  # the transfer itself"), notebook=True)
+
+
+def test_lb115_printing_a_device_array_inside_the_timing():
+    src = "import time\nimport jax.numpy as jnp\nv = jnp.ones(3)\nt0 = time.perf_counter()\nw = jnp.exp(v)\nprint(f'{w}')\nprint(time.perf_counter() - t0)\n"
+    assert ("LB115", 0, 6) in found(src)
+    assert "LB115" not in codes(src.replace("print(f'{w}')", "print(f'{w.shape}')"))
 
 
 # --- LB116 CUDA not synchronized ---------------------------------------------------------------

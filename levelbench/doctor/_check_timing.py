@@ -204,7 +204,7 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
 def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
-        if region.samples != "single" or not (region.clock_node is not None or region.label == "timeit.timeit"):
+        if region.samples != "single" or not (region.clock_node is not None or region.label in ("timeit.timeit", "%timeit")):
             continue
         timed = walk_code(ctx.program, list(region.work))
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
@@ -213,7 +213,10 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
         first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
         warmed = _called_before(ctx, region, first)
         clock = region.clocks[0] + "()" if region.clocks else region.label
-        how = f"{clock} is read once before and once after" if region.clock_node is not None else "number=1 times"
+        how = (
+            f"{clock} is read once before and once after" if region.clock_node is not None
+            else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
+        )
         message = f"single timing sample: {how} `{short(first)}`"
         if not warmed:
             message += ", with no warm-up run before it"

@@ -134,6 +134,15 @@ def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
         if call.args and ctx.kinds.of(call.args[0]) in ("jax", "torch"):
             return call.args[0]
         return None
+    if qualified == "builtins.print":  # print(y), print(f"{y}"): formatting a device array copies it
+        for argument in call.args:
+            parts = [v.value for v in argument.values if isinstance(v, ast.FormattedValue)] if isinstance(
+                argument, ast.JoinedStr
+            ) else [argument]
+            for part in parts:
+                if ctx.kinds.of(part) == "jax":
+                    return part
+        return None
     if qualified is not None and qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
         for argument in call.args:  # np.linalg.solve(A, b) on device arrays: NumPy copies them first
             if ctx.kinds.of(argument) == "jax":

@@ -42,6 +42,7 @@ class Magic:
 
     name: str  # "time", "timeit" or "capture"
     number_given: bool  # %timeit -n N: no calibration runs
+    once: bool = False  # %timeit -n1 -r1: a single run
 
 
 @dataclasses.dataclass(frozen=True)
@@ -382,7 +383,9 @@ class _Splicer(ast.NodeTransformer):
         for node in (marker, marker.func, marker.args[0], block):
             ast.copy_location(node, stmt)
         ast.fix_missing_locations(block)
-        self._b.magics[block] = Magic(name=name, number_given=bool(options and options.number_given))
+        self._b.magics[block] = Magic(
+            name=name, number_given=bool(options and options.number_given), once=bool(options and options.once)
+        )
         return [*setup, block]
 
 

@@ -215,7 +215,7 @@ class _Finder:
             if magic.name == "time":
                 samples = "per-iteration" if in_loop else "single"
             else:
-                samples = "averaged" if magic.number_given else "repeated"
+                samples = "single" if magic.once else "averaged" if magic.number_given else "repeated"
             yield TimedRegion(
                 label=f"%{magic.name}",
                 anchor=statements[0],
