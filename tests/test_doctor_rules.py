@@ -209,6 +209,29 @@ def test_lb103_not_reported_when_the_line_says_it_times_compilation():
     assert "LB103" in codes(nb(cells[0], "%time f(v).block_until_ready()  # first run"), notebook=True)
 
 
+
+def test_functions_passed_as_arguments_are_followed_into_the_timed_helper():
+    src = """
+    import time
+    import jax
+    def timed(fn, label):
+        t0 = time.perf_counter()
+        outs = [fn(v) for v in range(200)]
+        print(label, time.perf_counter() - t0)
+    def cube(v):
+        return v ** 3
+    @jax.jit
+    def cube_jit(v):
+        return v ** 3
+    timed(jax.grad(cube), "grad")
+    timed(jax.grad(cube_jit), "grad of jit")
+    """
+    found_codes = {(c, line) for c, _, line in found(src)}
+    assert {("LB102", 6), ("LB103", 6), ("LB114", 6)} <= found_codes
+    plain = src.replace("jax.grad(cube)", "abs").replace("jax.grad(cube_jit)", "round")
+    assert not {"LB102", "LB103", "LB114"} & codes(plain)
+
+
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
 def test_lb104_and_lb105_single_time_time_sample():
     src = "import time\nimport numpy as np\na = np.ones((9, 9))\nstart = time.time()\nb = np.dot(a, a)\nprint(time.time() - start)\n"

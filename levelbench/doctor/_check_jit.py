@@ -611,6 +611,10 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ops += 1
             elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
                 ops += not is_wait(ctx, node)
+            elif any(
+                ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
+            ):
+                ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
                 if function not in ctx.facts.jitted_defs:
                     inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})

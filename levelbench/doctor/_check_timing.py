@@ -115,6 +115,7 @@ class _Reach:
         key = self.ctx.facts.jitted_key(call)
         if key is not None:
             keys.add(key)
+        keys.update(k for v in self.ctx.facts.passed_functions(call) if (k := self.ctx.facts.jitted_key_of(v)))
         function = self.ctx.facts.local_def(call)
         if function is not None:
             keys |= self._of_function(function)
@@ -137,7 +138,9 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
     # compiles on its first call only, which the caller may have warmed: not reported.
     candidates = [
         r for r in ctx.regions
-        if not r.calibrated and (r.samples != "per-iteration" or enclosing_loop(ctx.program, r.anchor) is not None)
+        if not r.calibrated and (
+            r.samples != "per-iteration" or enclosing_loop(ctx.program, r.anchor) is not None or _times_a_parameter(ctx, r)
+        )
         and not _says_it_times_compilation(ctx, r) and not _compiles_by_design(ctx, r)
     ]
     if not candidates:
@@ -170,6 +173,13 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     """``%time f(x)  # measure compilation time``: the user times the first call on purpose."""
     lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
     return any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
+
+
+def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
+    """``def bench(df): t0 = ...; df(x)`` called with a different jitted function each time: every call of
+    ``bench`` times a first call."""
+    calls = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+    return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c))
 
 
 def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:

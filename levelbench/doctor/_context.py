@@ -118,9 +118,12 @@ class Context:
                 continue
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
                 continue
+            timing = {id(r.scope) for r in self.regions if r.scope is not None}
             for node in walk_code(program, [stmt]):
                 if isinstance(node, ast.Call) and self.does_framework_work(node):
                     return True
+                if isinstance(node, ast.Call) and id(self.facts.local_def(node)) in timing:
+                    return True  # the script calls its own timing helper
         return False
 
     def does_framework_work(self, call: ast.Call) -> bool:

@@ -51,6 +51,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return expr
+        if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) for v in facts.passed_functions(expr)):
+            return expr  # bench(jax.grad(f)) ... df(x)
         qualified = ctx.names.qualname(expr.func)
         if qualified is not None and call_kind(qualified) == "jax":
             return expr

@@ -154,6 +154,47 @@ class Facts:
             return self.def_named(call.func.id, call)
         return None
 
+    def passed_functions(self, call: ast.Call) -> list[ast.expr]:
+        """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
+        ``[jax.grad(f)]``, the argument at every call site of the enclosing function."""
+        func = call.func
+        if not isinstance(func, ast.Name):
+            return []
+        function = enclosing_function(self.program, call)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        if func.id not in positional and func.id not in {a.arg for a in function.args.kwonlyargs}:
+            return []
+        index = positional.index(func.id) if func.id in positional else None
+        values: list[ast.expr] = []
+        for site in self.call_sites(function):
+            outer = self.program.parent(site)
+            if not (isinstance(outer, ast.Call) and outer.func is site):
+                continue
+            if index is not None and index < len(outer.args) and not isinstance(outer.args[index], ast.Starred):
+                values.append(outer.args[index])
+            values.extend(k.value for k in outer.keywords if k.arg == func.id)
+        return values
+
+    def jitted_key_of(self, value: ast.expr) -> str | None:
+        """The jitted callable a function value runs: ``f_jit``, ``jax.jit(f)``, or the ``f_jit`` in
+        ``jax.grad(f_jit)``."""
+        name = dotted(value)
+        if name is not None and name in self.jitted:
+            return name
+        if self.jit_target(value) is not None:
+            return ast.unparse(value)
+        if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
+            return self.jitted_key_of(value.args[0])
+        return None
+
+    def is_jax_transform(self, value: ast.expr) -> bool:
+        """``jax.grad(f)``, ``jax.vmap(f)``, ``jax.jit(f)``: a function value that runs JAX."""
+        return isinstance(value, ast.Call) and (self.names.qualname(value.func) or "").startswith(
+            ("jax.", "equinox.filter_", "flax.nnx.")
+        ) and bool(value.args)
+
     def _find_jitted(self, module: ast.Module) -> None:
         for node in self.program.of_type(ast.Assign):
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and self.is_jit(node.value):
