@@ -721,6 +721,37 @@ def test_lb116_the_same_call_timed_with_and_without_synchronize():
     assert "LB116" not in codes(first)  # nothing says `engine` runs on CUDA
 
 
+
+# --- LB117 retrace per call ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("loop", "why"),
+    [
+        ("for i in range(1, 50):\n    y = total(signal[:i])\n", "slice"),
+        ("seen = []\nfor v in signal:\n    seen.append(v)\n    y = total(jnp.stack(seen))\n", "grows"),
+        ("for k in range(50):\n    y = scaled(signal, k)\n", "static argument"),
+    ],
+)
+def test_lb117_jitted_call_in_a_loop_with_changing_shapes_or_static_values(loop, why):
+    header = "import jax\nimport jax.numpy as jnp\nfrom functools import partial\ntotal = jax.jit(jnp.sum)\n"
+    header += "@partial(jax.jit, static_argnums=1)\ndef scaled(x, k):\n    return x * k\nsignal = jnp.ones(50)\n"
+    (d,) = [d for d in lint_source(header + loop, "s.py") if d.code == "LB117"]
+    assert why in d.message
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for i in range(1, 50):\n    y = total(jnp.where(jnp.arange(50) < i, signal, 0.0))\n",  # one shape
+        "for k in range(50):\n    y = scaled(signal * k, 3)\n",  # the static value does not change
+        "import time\nfor n in (10, 20, 40):\n    t0 = time.perf_counter()\n    total(signal[:n]).block_until_ready()\n    print(n, time.perf_counter() - t0)\n",
+    ],
+)
+def test_lb117_not_reported_for_fixed_shapes_constant_static_values_or_size_sweeps(loop):
+    header = "import jax\nimport jax.numpy as jnp\nfrom functools import partial\ntotal = jax.jit(jnp.sum)\n"
+    header += "@partial(jax.jit, static_argnums=1)\ndef scaled(x, k):\n    return x * k\nsignal = jnp.ones(50)\n"
+    assert "LB117" not in codes(header + loop)
+
+
 # --- across rules ------------------------------------------------------------------------------
 def test_every_rule_has_a_test_that_makes_it_fire():
     tested = {name.split("_")[1].upper() for name in globals() if name.startswith("test_lb")}
