@@ -1,5 +1,5 @@
 """Rules about how code is jitted: LB106 (Python loop under jit), LB107 (jitted function returns
-nothing), LB111 (jit re-created), LB114 (op-by-op dispatch without jit)."""
+nothing), LB111 (jit re-created)."""
 
 from __future__ import annotations
 
@@ -9,29 +9,19 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
-from ._effects import is_wait
 from ._facts import JitSite
 from ._program import Program
 from ._rewrite import loop_rewrite
-from ._names import dotted
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
 
 # Iterating over these is walking a structure (layers, a params pytree), not data: small and static.
-_STRUCTURAL = re.compile(
+STRUCTURAL = re.compile(
     r"(?i)(param|layer|weight|block|module|stage|head|level|leaves|tree|items|keys|values|kernel|bias"
     r"|config|cfg|spec|devices|self\.)"
 )
 _SMALL_RANGE = 16
-# Building arrays in a loop (inputs of a sweep) is not the op-by-op pattern LB114 is about.
-_CONSTRUCTORS = frozenset(
-    {"array", "asarray", "zeros", "ones", "full", "empty", "eye", "arange", "linspace", "zeros_like", "ones_like",
-     "full_like", "empty_like", "identity"}
-)
-_JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
-# optax functions that compute on the parameters (the others build transformations)
-_OPTAX_OPS = frozenset({"apply_updates", "incremental_update", "periodic_update", "global_norm"})
-# A function handed to these may run under jit or another transformation.
-_MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
+# Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
+JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
 _FRESH_WRAPPERS = frozenset(
     {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
      "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
@@ -55,7 +45,7 @@ def check_loop_under_jit(ctx: Context) -> Iterator[Diagnostic]:
             elif isinstance(loop, COMPREHENSIONS) and id(loop) not in reported and _computes_per_element(loop):
                 over = _iterates_over_data(ctx, data, _fake_for(loop.generators[0].iter))
                 if over is not None:
-                    yield _implicit_finding(ctx, site, name, where, loop, "a comprehension", over, _vmap_fix(loop))
+                    yield _implicit_finding(ctx, site, name, where, loop, "a comprehension", over, vmap_fix(loop))
             elif isinstance(loop, ast.Call) and (builtin := _iterating_builtin(ctx, loop)) is not None:
                 argument = loop.args[0]
                 if isinstance(argument, COMPREHENSIONS):
@@ -86,7 +76,7 @@ def _loop_finding(
         loop,
         message,
         end=loop.test if isinstance(loop, ast.While) else loop.iter,
-        evidence=f"`{name}` runs under jit: {_site_text(ctx, site)}; rewrite the loop with {replacement}",
+        evidence=f"`{name}` runs under jit: {site_text(ctx, site)}; rewrite the loop with {replacement}",
         fix=loop_rewrite(loop, ctx.names, flax=flax),
     )
 
@@ -99,7 +89,7 @@ def _implicit_finding(
         node,
         f"{how} iterates over {over} element by element inside {where}: Python unrolls it at trace time, one "
         "operation per element, so compile time grows with the array's length",
-        evidence=f"`{name}` runs under jit: {_site_text(ctx, site)}; iterating over a traced array indexes it "
+        evidence=f"`{name}` runs under jit: {site_text(ctx, site)}; iterating over a traced array indexes it "
         "once per element",
         fix=fix,
     )
@@ -131,7 +121,7 @@ def _iterating_builtin(ctx: Context, call: ast.Call) -> str | None:
     return None
 
 
-def _site_text(ctx: Context, site: JitSite) -> str:
+def site_text(ctx: Context, site: JitSite) -> str:
     return f"`{site.label}` at {ctx.where(site.node)}"
 
 
@@ -164,7 +154,7 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
         return f"`{short(loop.test, 40)}`" if _data_sized_test(ctx, data, loop.test) else None
     iterable = loop.iter
     text = short(iterable, 50)
-    if _STRUCTURAL.search(text):
+    if STRUCTURAL.search(text):
         return None
     wrappers = ("builtins.enumerate", "builtins.zip", "builtins.reversed")
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) in wrappers:
@@ -197,7 +187,7 @@ def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
             argument = node.args[0]
             if isinstance(argument, ast.Attribute) and argument.attr == "shape":
                 return True
-            if _STRUCTURAL.search(short(argument, 40)):
+            if STRUCTURAL.search(short(argument, 40)):
                 return True
     return False
 
@@ -230,7 +220,7 @@ def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> 
     for node in local_walk(ctx.program, function):
         if isinstance(node, ast.Attribute) and node.attr in _ARRAY_ATTRIBUTES and isinstance(node.value, ast.Name):
             found.add(node.value.id)
-        elif isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith(_JAX_OPS):
+        elif isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith(JAX_OPS):
             found.update(a.id for a in node.args if isinstance(a, ast.Name))
         elif isinstance(node, ast.BinOp):
             found.update(side.id for side in (node.left, node.right) if isinstance(side, ast.Name))
@@ -283,7 +273,7 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
         if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
             continue
         commented = _commented_return(ctx, function)
-        evidence = f"no `return <value>` in `{function.name}`, jitted by {_site_text(ctx, site)}"
+        evidence = f"no `return <value>` in `{function.name}`, jitted by {site_text(ctx, site)}"
         if commented:
             evidence += f"; `# {commented[1]}` is commented out at {commented[0]}"
         fix = commented[1] if commented else f"return {_last_assigned(function) or 'result'}"
@@ -488,58 +478,7 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
         return not any(isinstance(m, ast.Name) and m.id == name for value in returns for m in ast.walk(value))
     return False
 
-
-def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
-    """LB114: JAX operations dispatched one by one in a Python loop that no jit covers.
-
-    A loop counts the JAX operations of its body and of the un-jitted local functions it calls. Two or
-    more per iteration are reported; one is reported when the loop is what a benchmark times (then the
-    numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
-    """
-    facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox", "optax"} or not ctx.runs_here:
-        return
-    traced = set(facts.traced_defs)
-    for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
-        nodes = list(local_walk(ctx.program, loop))
-        ops, applies = _eager_ops(ctx, nodes)
-        if not ops and not applies:
-            continue
-        timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
-        if ops < 2 and not applies and not timed:
-            continue
-        iterable = _iterable(loop)
-        if iterable is not None and _STRUCTURAL.search(short(iterable, 80)):
-            continue  # layers of a model: a handful of dispatches, not a loop over data
-        if not _runs_eagerly(ctx, loop, traced):
-            continue
-        if _sweep(ctx, loop, nodes):
-            continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
-        if any(isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n)) for n in nodes):
-            continue
-        what = "a Flax module apply" if applies else f"{ops} JAX operation{'s' if ops > 1 else ''}"
-        keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
-        yield ctx.report(
-            "LB114",
-            loop,
-            f"{what} per iteration dispatched one by one in a Python {keyword} with no jit around it",
-            end=loop.test if isinstance(loop, ast.While) else iterable,
-            evidence=f"{ops + applies} JAX calls per iteration (in the body or the local functions it calls), "
-            "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
-            fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else _vmap_fix(loop),
-        )
-    yield from _unjitted_timed_calls(ctx)
-
-
-def _iterable(loop: ast.AST) -> ast.expr | None:
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        return loop.iter
-    if isinstance(loop, COMPREHENSIONS):
-        return loop.generators[0].iter
-    return None
-
-
-def _vmap_fix(comprehension: ast.AST) -> str:
+def vmap_fix(comprehension: ast.AST) -> str:
     generator = comprehension.generators[0]
     element = short(comprehension.elt if hasattr(comprehension, "elt") else comprehension.value, 50)
     target = short(generator.target, 20)
@@ -547,216 +486,3 @@ def _vmap_fix(comprehension: ast.AST) -> str:
         f"jax.vmap(lambda {target}: {element})({short(generator.iter, 30)})  # one batched operation, "
         "under jax.jit with the code around it"
     )
-
-
-def _holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
-    """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step)."""
-    starts = {r.start for r in ctx.regions}
-    return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
-
-
-def _sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
-    """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
-    only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
-    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not _holds_timing(ctx, loop, nodes):
-        return False
-    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in nodes)
-
-
-def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
-    """The loop is at module level, or in a plain function only ever called directly or handed to a known
-    non-JAX caller (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not
-    visible statically."""
-    function = enclosing_function(ctx.program, loop)
-    if function is None:
-        return True
-    if function in traced or any(a in traced for a in ctx.program.ancestors(function)):
-        return False
-    if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
-        return False
-    for site in ctx.facts.call_sites(function):
-        parent = ctx.program.parent(site)
-        if isinstance(parent, ast.Call) and parent.func is site:
-            continue
-        handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
-        if handed_to is None or handed_to.startswith(_MAY_JIT) or ctx.facts.is_jit(parent.func):
-            return False
-    return True
-
-
-def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:
-    inner = loop_rewrite(loop, ctx.names, flax=flax)
-    body = "\n".join("    " + line for line in inner.splitlines())
-    header = "@jax.jit  # jit the function that holds the loop, with the loop as a scan\ndef run(...):"
-    return f"{header}\n{body}\n    return ..."
-
-
-def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> tuple[int, int]:
-    """(JAX operations, Flax applies) that ``nodes`` dispatch, counting into the un-jitted local functions
-    they call."""
-    ops = applies = 0
-    for node in nodes:
-        if isinstance(node, ast.Call):
-            qualified = ctx.names.qualname(node.func) or ""
-            if qualified.startswith(_JAX_OPS):
-                ops += qualified.rsplit(".", 1)[-1] not in _CONSTRUCTORS
-            elif qualified.startswith("optax."):
-                ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
-            elif qualified:
-                continue
-            elif ctx.facts.is_flax_call(node):
-                applies += 1
-            elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
-                ops += 1
-            elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
-                ops += not is_wait(ctx, node)
-            elif any(
-                ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
-            ):
-                ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
-            elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
-                if function not in ctx.facts.jitted_defs:
-                    inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
-                    ops, applies = ops + inner[0], applies + inner[1]
-        elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
-            ops += 1
-    return ops, applies
-
-
-def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
-    """``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: its ``update`` runs the optimiser's operations."""
-    name = dotted(receiver)
-    return name is not None and name in ctx.facts.optax_transforms
-
-
-def _is_measure(ctx: Context, call: ast.Call) -> bool:
-    return (ctx.names.qualname(call.func) or "").startswith("levelbench.")
-
-
-def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
-    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op."""
-    facts = ctx.facts
-    for region in ctx.regions:
-        for call in (n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)):
-            function = facts.local_def(call)
-            if function is None or function not in facts.jitted_defs:
-                continue
-            loops = [n for n in local_walk(ctx.program, function) if isinstance(n, LOOPS)]
-            if not any(sum(_eager_ops(ctx, list(local_walk(ctx.program, loop)))) for loop in loops):
-                continue
-            site = facts.jitted_defs[function]
-            yield ctx.report(
-                "LB114",
-                call,
-                f"`{short(call)}` times `{function.name}` without jit: its Python loop dispatches JAX operations "
-                "one by one",
-                evidence=f"`{function.name}` is jitted elsewhere ({_site_text(ctx, site)}) but called directly here",
-                fix=f"# time the jitted version, e.g. `{site.label}`, warmed up and blocked",
-            )
-            break
-
-
-def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
-    """LB117: a jitted function called in a loop with an argument whose shape or static value changes."""
-    facts = ctx.facts
-    for call in ctx.program.of_type(ast.Call):
-        key = facts.jitted_key(call)
-        if key is None or not call.args:
-            continue
-        loop = enclosing_loop(ctx.program, call)
-        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-            continue
-        varying = _loop_variables(loop)
-        nodes = list(local_walk(ctx.program, loop))
-        if isinstance(loop, (ast.For, ast.AsyncFor)) and _sweep(ctx, loop, nodes):
-            continue  # timing per size: compiling per size is what it measures
-        grown = _grown_lists(loop)
-        positions, names = _static_arguments(ctx, key, call)
-        for index, argument in enumerate(call.args):
-            why = _changes_each_iteration(argument, varying, grown, static=index in positions)
-            if why is None:
-                continue
-            yield ctx.report(
-                "LB117",
-                argument,
-                f"`{short(call.func, 30)}` is called in a loop with `{short(argument, 30)}`, {why}: jit traces and "
-                "compiles again for every new one",
-                evidence=f"`{short(argument, 30)}` depends on the loop ({', '.join(sorted(varying | grown)) or 'its state'})",
-                fix=_retrace_fix(why),
-            )
-            break
-        for keyword in call.keywords:
-            if keyword.arg in names and _changes_each_iteration(keyword.value, varying, grown, static=True):
-                yield ctx.report(
-                    "LB117",
-                    keyword.value,
-                    f"static argument `{keyword.arg}` of `{short(call.func, 30)}` takes a new Python value every "
-                    "iteration: jit traces and compiles again for each",
-                    evidence=f"`{keyword.arg}` is in static_argnames and depends on the loop",
-                    fix=_retrace_fix("a static argument"),
-                )
-                break
-
-
-def _loop_variables(loop: ast.AST) -> set[str]:
-    """Names the loop changes each iteration: its targets, and names assigned with ``+=`` in the body."""
-    names: set[str] = set()
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        names |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    for node in ast.walk(loop):
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return names
-
-
-def _grown_lists(loop: ast.AST) -> set[str]:
-    """Lists appended to in the loop body: a new length every iteration."""
-    return {
-        n.func.value.id for n in ast.walk(loop)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")
-        and isinstance(n.func.value, ast.Name)
-    }
-
-
-def _changes_each_iteration(argument: ast.AST, varying: set[str], grown: set[str], *, static: bool) -> str | None:
-    if static and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(argument)):
-        return "a static argument with a new value each time"
-    for node in ast.walk(argument):
-        if isinstance(node, ast.Subscript):
-            slices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            for part in slices:
-                if isinstance(part, ast.Slice) and any(
-                    isinstance(n, ast.Name) and n.id in varying
-                    for bound in (part.lower, part.upper) if bound is not None for n in ast.walk(bound)
-                ):
-                    return "a slice whose length changes every iteration"
-        if isinstance(node, ast.Name) and node.id in grown:
-            return "a list that grows every iteration"
-    return None
-
-
-def _static_arguments(ctx: Context, key: str, call: ast.Call) -> tuple[set[int], set[str]]:
-    """Positions and names a jitted callable marks static (``static_argnums`` / ``static_argnames``)."""
-    site = ctx.facts.jitted.get(key)
-    node = site.node if site is not None else call.func
-    if not isinstance(node, ast.Call):
-        return set(), set()
-    positions: set[int] = set()
-    names: set[str] = set()
-    for keyword in node.keywords:
-        values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
-        constants = [v.value for v in values if isinstance(v, ast.Constant)]
-        if keyword.arg == "static_argnums":
-            positions.update(c for c in constants if isinstance(c, int))
-        elif keyword.arg == "static_argnames":
-            names.update(c for c in constants if isinstance(c, str))
-    return positions, names
-
-
-def _retrace_fix(why: str) -> str:
-    if "slice" in why:
-        return "mask = jnp.arange(n) < i  # one shape for every i\ny = f(jnp.where(mask[:, None], x, 0.0))"
-    if "list" in why:
-        return "buffer = jnp.zeros((n_max, ...))  # preallocated, fixed shape\nbuffer = buffer.at[i].set(value)"
-    return "# pass the changing number as a traced argument (drop it from static_argnums),\n# or loop inside jit: jax.lax.fori_loop"
