@@ -228,3 +228,54 @@ def test_non_ascii_lines_report_character_columns():
     )
     (d,) = lint_source(source, "s.py")
     assert d.location.column == 29 and d.source_line[d.location.column - 1 :].startswith("(2, 2)")
+
+
+# --- scripts with IPython syntax: .py files as pasted, .ipy files, Jupytext percent scripts ------
+IPYTHON_SCRIPT = """\
+import jax
+import jax.numpy as jnp
+
+scale = jax.jit(lambda v: v * 3.0)
+v = jnp.arange(64.0)
+!nvidia-smi
+%timeit scale(v)
+for n in range(2):
+    %time w = scale(v).block_until_ready()
+"""
+
+
+def diagnosed(text: str, path: str) -> list[tuple[str, int, int]]:
+    return [(d.code, d.location.cell, d.location.line) for d in lint_source(text, path)]
+
+
+@pytest.mark.parametrize("path", ["pasted.py", "session.ipy"])
+def test_a_script_with_magics_is_read_through_ipython_at_its_own_lines(path):
+    assert diagnosed(IPYTHON_SCRIPT, path) == [("LB102", 0, 7)]
+
+
+def test_a_script_that_is_not_python_even_for_ipython_is_one_lb100():
+    text = IPYTHON_SCRIPT + "def broken(:\n    pass\n"
+    assert [code for code, _, _ in diagnosed(text, "pasted.py")] == ["LB100"]
+    plain = "import numpy as np\ny = np.random.normal((2, 2))\ndef broken(:\n    pass\n"
+    assert diagnosed(plain, "plain.py") == [("LB100", 0, 3)]  # no IPython syntax: not read as IPython
+
+
+def test_percent_script_cells_keep_file_lines_and_a_broken_cell_leaves_the_others_checked():
+    text = """\
+import numpy as np
+# %%
+%%time
+y = np.random.normal((8, 8))
+# %% a cell IPython cannot read
+def broken(:
+    pass
+# %%
+z = np.random.uniform((3, 3))
+"""
+    assert diagnosed(text, "analysis.py") == [("LB109", 0, 4), ("LB100", 0, 6), ("LB109", 0, 9)]
+
+
+def test_jupytext_commented_magics_in_a_percent_script_are_timed():
+    text = "import jax\nimport jax.numpy as jnp\n# %%\nf = jax.jit(jnp.sin)\nu = jnp.ones(8)\nf(u)\n# %%\n# %timeit f(u)\n"
+    assert diagnosed(text, "notebook_export.py") == [("LB102", 0, 8)]
+    assert diagnosed(text.replace("# %%\n", ""), "plain.py") == []  # not a percent script: a comment is a comment

@@ -130,6 +130,37 @@ def test_lb102_not_reported_for_numpy_work():
     assert "LB102" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\nt0 = time.perf_counter()\nnp.dot(a, a)\nprint(time.perf_counter() - t0)\n")
 
 
+
+def test_timing_inside_a_library_function_is_instrumentation_not_a_benchmark():
+    library = "import time\nimport jax\ndef transfer(state):\n    start = time.time()\n    moved = jax.device_put(state)\n    logging_value = time.time() - start\n    return moved\n"
+    assert codes(library) == set()
+    assert {"LB102", "LB105"} <= codes(library + "out = transfer(jax.numpy.ones(3))\n")  # the script runs it
+    assert {"LB102", "LB105"} <= codes(library.replace("def transfer", "def bench_transfer"))  # says it benchmarks
+
+
+
+def test_lb102_un_jitted_function_that_queues_jax_work_and_returns_nothing():
+    src = "import time\nimport jax\ndef churn(k):\n    for _ in range(100):\n        k, s = jax.random.split(k)\n        jax.random.normal(s, (3,))\nkey = jax.random.key(0)\nt0 = time.perf_counter()\nchurn(key)\nprint(time.perf_counter() - t0)\n"
+    assert ("LB102", 0, 9) in found(src)
+    waited = src.replace("        jax.random.normal(s, (3,))\n", "        jax.random.normal(s, (3,)).block_until_ready()\n")
+    assert "LB102" not in codes(waited)
+
+
+def test_a_name_imported_as_two_modules_is_ambiguous_and_stays_quiet():
+    src = "import time\nimport numpy as np\ndef work():\n    r = np.ones(9).ravel()\nt0 = time.perf_counter()\nwork()\nprint(time.perf_counter() - t0)\n"
+    assert "LB102" not in codes(src)
+    assert "LB102" not in codes(src + "import jax.numpy as np\n")  # which np `work` sees depends on when it runs
+    assert "LB102" in codes(src.replace("import numpy as np", "import jax.numpy as np"))
+
+
+def test_clock_pairs_with_datetime_and_with_the_difference_left_out():
+    src = "from datetime import datetime\nimport jax.numpy as jnp\nv = jnp.ones(9)\nstart = datetime.now()\nw = jnp.sin(v)\nprint(datetime.now() - start)\n"
+    assert {"LB102", "LB105"} <= codes(src)
+    snippet = "import time\nimport jax.numpy as jnp\nv = jnp.ones(9)\nstart = time.perf_counter()\nw = jnp.sin(v)\nend = time.perf_counter()\n"
+    assert "LB102" in codes(snippet)
+    assert "LB102" not in codes(snippet.replace("start = time", "start = deadline = time"))
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
@@ -163,6 +194,44 @@ def test_lb103_timeit_setup_counts_as_warm_up():
     assert "LB103" not in codes(src)
 
 
+
+def test_lb103_first_iteration_of_a_timed_loop_compiles():
+    src = "import time\nimport jax\nimport jax.numpy as jnp\nmul = jax.jit(jnp.multiply)\na = jnp.ones(9)\nfor {var} in range(5):\n    t0 = time.perf_counter()\n    mul(a, {arg}).block_until_ready()\n    print(time.perf_counter() - t0)\n"
+    assert ("LB103", 0, 8) in found(src.format(var="_", arg="a"))
+    assert "LB103" not in codes(src.format(var="n", arg="n"))  # a sweep: each new value compiles by design
+    warmed = src.format(var="_", arg="a").replace("for _", "mul(a, a).block_until_ready()\nfor _")
+    assert "LB103" not in codes(warmed)
+
+
+def test_lb103_not_reported_when_the_line_says_it_times_compilation():
+    cells = ("import jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.cos)\nv = jnp.ones(3)", "%time f(v).block_until_ready()  # compile time")
+    assert "LB103" not in codes(nb(*cells), notebook=True)
+    assert "LB103" in codes(nb(cells[0], "%time f(v).block_until_ready()  # first run"), notebook=True)
+
+
+
+def test_functions_passed_as_arguments_are_followed_into_the_timed_helper():
+    src = """
+    import time
+    import jax
+    def timed(fn, label):
+        t0 = time.perf_counter()
+        outs = [fn(v) for v in range(200)]
+        print(label, time.perf_counter() - t0)
+    def cube(v):
+        return v ** 3
+    @jax.jit
+    def cube_jit(v):
+        return v ** 3
+    timed(jax.grad(cube), "grad")
+    timed(jax.grad(cube_jit), "grad of jit")
+    """
+    found_codes = {(c, line) for c, _, line in found(src)}
+    assert {("LB102", 6), ("LB103", 6), ("LB114", 6)} <= found_codes
+    plain = src.replace("jax.grad(cube)", "abs").replace("jax.grad(cube_jit)", "round")
+    assert not {"LB102", "LB103", "LB114"} & codes(plain)
+
+
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
 def test_lb104_and_lb105_single_time_time_sample():
     src = "import time\nimport numpy as np\na = np.ones((9, 9))\nstart = time.time()\nb = np.dot(a, a)\nprint(time.time() - start)\n"
@@ -173,6 +242,12 @@ def test_lb104_and_lb105_single_time_time_sample():
 
 def test_lb104_timeit_with_a_single_run():
     assert "LB104" in codes(JAX_HEADER + "f(x).block_until_ready()\ntimeit.timeit(lambda: f(x).block_until_ready(), number=1)\n")
+
+
+def test_lb104_and_lb103_timeit_magic_with_one_run_and_one_repeat():
+    cells = ("import jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\nv = jnp.ones(3)",)
+    assert {"LB103", "LB104"} <= codes(nb(*cells, "%timeit -n1 -r1 f(v).block_until_ready()"), notebook=True)
+    assert "LB104" not in codes(nb(*cells, "%timeit -n1 -r5 f(v).block_until_ready()"), notebook=True)
 
 
 @pytest.mark.parametrize(
@@ -243,6 +318,48 @@ def test_lb106_not_reported_for_structure_small_ranges_or_unjitted_code(src):
     assert "LB106" not in codes("import jax\nimport jax.numpy as jnp\n" + src)
 
 
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    total = 0.0\n    for axis in range(grid.ndim):\n        total = total + grid.sum(axis)\n    return total\n",
+        "    for d in range(len(grid.shape)):\n        grid = jnp.flip(grid, d)\n    return grid\n",
+        "    out = []\n    for a, b in zip(tree_a, tree_b):\n        out.append(a - b)\n    return out\n",
+        "    node = grid\n    while node is not None:\n        node = None\n    return grid\n",
+        "    rows = [[0.0, 1.0] for _ in range(count)]\n    return jnp.asarray(rows) + grid\n",
+    ],
+)
+def test_lb106_not_reported_for_loops_over_dimensions_structure_or_constant_lists(body):
+    src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef reduce_all(grid, tree_a=(), tree_b=(), count=4):\n{body}"
+    assert "LB106" not in codes(src)
+
+
+def test_lb106_traced_helpers_iterate_over_data_only_when_it_is_used_as_an_array():
+    structure = "def visit(nodes):\n    seen = []\n    for n in nodes:\n        seen.append(n)\n    return seen\n"
+    data = "def visit(nodes):\n    acc = 0.0\n    for n in nodes:\n        acc = acc + n\n    return acc * nodes.shape[0]\n"
+    caller = "@jax.jit\ndef outer(v):\n    return visit([v, v])\n"
+    assert "LB106" not in codes("import jax\n" + structure + caller)
+    assert "LB106" in codes("import jax\n" + data + caller)
+
+
+@pytest.mark.parametrize(
+    ("expr", "builtin"),
+    [("sum(signal)", "sum"), ("max(signal)", "max"), ("sorted(signal)[0]", "sorted"),
+     ("sum(v * v for v in signal)", "sum"), ("jnp.stack([jnp.tanh(v) for v in signal])", "comprehension")],
+)
+def test_lb106_implicit_python_iteration_over_an_array_under_jit(expr, builtin):
+    src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef energy(signal):\n    return {expr}\n"
+    (d,) = [d for d in lint_source(src, "s.py") if d.code == "LB106"]
+    assert builtin in d.message
+    assert "LB106" not in codes(src.replace("@jax.jit\n", ""))  # not traced: Python iterates a concrete array
+
+
+def test_lb106_a_static_argument_is_not_array_data():
+    src = "import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\ndef pick(x, names):\n    for k in names:\n        x = x + len(k)\n    return x\n"
+    assert "LB106" not in codes(src)
+    assert "LB106" in codes(src.replace("static_argnums=1", "static_argnums=0"))
+
+
 # --- LB107 jitted function returns nothing -----------------------------------------------------
 def test_lb107_jitted_function_without_return_points_at_its_name():
     src = "import jax\nimport jax.numpy as jnp\n\ndef forward(x):\n    y = jnp.sin(x)\n    # return y\n\nforward_jit = jax.jit(forward)\n"
@@ -271,6 +388,33 @@ def test_lb108_not_reported_for_dtype_comparisons():
 def test_lb108_not_reported_with_x64_or_for_numpy_only_code():
     assert "LB108" not in codes('import jax\nimport jax.numpy as jnp\njax.config.update("jax_enable_x64", True)\nx = jnp.ones(3, dtype=jnp.float64)\n')
     assert "LB108" not in codes("import numpy as np\nx = np.ones(3, dtype=np.float64)\n")
+
+
+
+def test_lb108_reported_once_per_file_at_the_first_request_naming_the_others():
+    src = "import jax.numpy as jnp\nu = jnp.zeros(4, dtype=jnp.float64)\nv = jnp.eye(4, dtype='float64')\nw = u.astype(jnp.float64)\n"
+    diagnostics = [d for d in lint_source(src, "wide.py") if d.code == "LB108"]
+    assert [d.location.line for d in diagnostics] == [2]
+    assert "also requested at line 3, line 4" in diagnostics[0].finding.evidence
+
+
+def test_lb108_jax_dtype_handed_to_numpy_is_a_numpy_request():
+    src = "import numpy as onp\nimport jax.numpy as np\nhost = onp.zeros((2, 2), dtype=np.float64)\ncopy = onp.asarray(host).astype(np.float64)\n"
+    assert "LB108" not in codes(src)
+    assert "LB108" in codes(src + "dev = np.asarray(host, dtype=np.float64)\n")
+
+
+def test_lb108_not_reported_in_a_library_module_that_runs_nothing():
+    library = "import jax.numpy as jnp\n\ndef wide_zeros(n):\n    return jnp.zeros(n, dtype=jnp.float64)\n"
+    assert "LB108" not in codes(library)
+    assert "LB108" not in codes(library + "if __name__ == '__main__':\n    import unittest\n    unittest.main()\n")
+    assert "LB108" in codes(library + "if __name__ == '__main__':\n    print(wide_zeros(3))\n")
+    assert "LB108" in codes(library + "z = wide_zeros(3)\n")
+
+
+def test_lb108_snippet_without_imports_uses_the_conventional_names():
+    assert "LB108" in codes("k = random.PRNGKey(1)\nu = random.normal(k, (8,), dtype='float64')\n")
+    assert "LB108" not in codes("import random\nk = random.seed(1)\nu = random.gauss(0, 1)\n")
 
 
 # --- LB109 shape passed as loc -----------------------------------------------------------------
@@ -348,6 +492,32 @@ def test_lb111_not_reported_for_jit_once_factories_or_init(src):
     assert "LB111" not in codes("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((4, 3))\n" + src)
 
 
+
+def test_lb111_jitted_def_nested_in_a_function_that_calls_it():
+    src = """
+    import jax
+    from functools import partial
+    def simulate(state, steps=3):
+        @partial(jax.jit, static_argnums=1)
+        def advance(s, n):
+            return s * n
+        return advance(state, steps)
+    """
+    assert ("LB111", 0, 5) in found(src)
+    factory = src.replace("return advance(state, steps)", "return advance")
+    assert "LB111" not in codes(factory)  # a factory: the caller keeps the jitted function
+    assert "LB111" not in codes(src + "result = simulate(1.0)\n")  # called once here
+
+
+@pytest.mark.parametrize(
+    ("call", "fires"),
+    [("jax.jit(jax.grad(loss))(w)", True), ("jax.jit(loss)(w)", False), ("jax.jit(lambda v: loss(v))(w)", True)],
+)
+def test_lb111_in_a_loop_only_a_function_made_in_the_loop_recompiles(call, fires):
+    src = f"import jax\ndef loss(v):\n    return (v * v).sum()\nw = jax.numpy.ones(3)\nfor _ in range(10):\n    g = {call}\n"
+    assert ("LB111" in codes(src)) is fires
+
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
@@ -404,6 +574,23 @@ def test_lb113_not_reported_for_real_names_or_packages_that_are_not_installed():
     assert "LB113" not in codes(src)
 
 
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "try:\n    from jax import jix\nexcept ImportError:\n    jix = None\n",
+        "try:\n    import jax.experimental.nonexistent_mod as m\nexcept (ImportError, AttributeError):\n    m = None\n",
+        "if hasattr(jax, 'jix'):\n    from jax import jix\n",
+        "if hasattr(jax, 'new_thing'):\n    from jax import jit as thing\nelse:\n    from jax.experimental import OldThing as thing\n",
+        "if jax.__version__ >= '0.9':\n    from jax import jix\n",
+    ],
+)
+def test_lb113_not_reported_for_guarded_imports(guarded):
+    assert "LB113" not in codes("import jax\n" + guarded)
+    unguarded = "import jax\ntry:\n    from jax import jix\nexcept ValueError:\n    jix = None\n"
+    assert "LB113" in codes(unguarded)
+
+
 # --- LB114 op-by-op dispatch -------------------------------------------------------------------
 def test_lb114_jax_ops_in_an_unjitted_loop():
     src = "import jax.numpy as jnp\nW = jnp.ones((4, 4))\nh = jnp.zeros(4)\nfor x in jnp.ones((9, 4)):\n    h = jnp.tanh(x @ W + h @ W)\n"
@@ -428,6 +615,57 @@ def test_lb114_not_reported_for_jitted_steps_input_building_or_layers(src):
     assert "LB114" not in codes(header + src)
 
 
+
+def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
+    src = "import jax\nimport jax.numpy as jnp\ndef draw(k):\n    return jax.random.normal(k, (3,))\nkey = jax.random.key(0)\nfor _ in range(500):\n    key, sub = jax.random.split(key)\n    sample = draw(sub)\n"
+    assert ("LB114", 0, 6) in found(src)
+    assert "LB114" not in codes(src.replace("def draw(k):", "@jax.jit\ndef draw(k):"))
+
+
+def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
+    untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
+    assert "LB114" not in codes(untimed)
+    timed = untimed.replace("for _", "import time\nt0 = time.perf_counter()\nfor _") + "acc.block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    assert "LB114" in codes(timed)
+
+
+def test_lb114_repeating_a_timed_call_in_a_loop_is_not_a_sweep():
+    src = "import time\nimport jax.numpy as jnp\ndef join(a, b):\n    return jnp.concatenate((a, b))\nu = jnp.ones(3)\ntotal = 0.0\nfor {var} in range(1000):\n    t0 = time.perf_counter()\n    r = join(u, {arg}).block_until_ready()\n    total += time.perf_counter() - t0\n"
+    assert "LB114" in codes(src.format(var="_", arg="u"))
+    assert "LB114" not in codes(src.format(var="n", arg="jnp.ones(n)"))  # a sweep over sizes
+
+
+def test_lb114_comprehension_in_a_timed_un_jitted_function():
+    src = "import jax.numpy as jnp\nW = jnp.ones((4, 4))\ndef rows(batch):\n    return jnp.stack([jnp.dot(W, r) for r in batch])\nb = jnp.ones((8, 4))\n"
+    assert ("LB114", 1, 4) in found(nb(src.split("b =")[0], "b = jnp.ones((8, 4))\n%timeit rows(b).block_until_ready()"), notebook=True)
+    assert "LB114" not in codes(src)  # never run here: a library function
+
+
+def test_lb114_optax_update_outside_jit_and_a_main_handed_to_absl():
+    src = """
+    import jax, optax
+    from absl import app
+    def main(_):
+        params = jax.numpy.zeros(3)
+        tx = optax.adam(1e-3)
+        state = tx.init(params)
+        for step in range(100):
+            grads = jax.grad(lambda p: (p ** 2).sum())(params)
+            updates, state = tx.update(grads, state)
+            params = optax.apply_updates(params, updates)
+    if __name__ == "__main__":
+        app.run(main)
+    """
+    assert ("LB114", 0, 8) in found(src)
+    assert "LB114" not in codes(src.replace("app.run(main)", "jax.jit(main)"))
+
+
+def test_lb114_not_reported_in_library_modules():
+    src = "import jax.numpy as jnp\ndef roll_all(x, n):\n    for _ in range(n):\n        x = jnp.roll(x, 1) + jnp.sin(x)\n    return x\n"
+    assert "LB114" not in codes(src)
+    assert "LB114" in codes(src + "y = roll_all(jnp.ones(3), 10)\n")
+
+
 # --- LB115 host transfers in a timed region ----------------------------------------------------
 def test_lb115_host_copies_and_numpy_inputs_in_timed_regions():
     assert "LB115" in codes(nb(JAX_HEADER, "%timeit np.asarray(f(x))"), notebook=True)
@@ -436,6 +674,23 @@ def test_lb115_host_copies_and_numpy_inputs_in_timed_regions():
 
 def test_lb115_not_reported_for_device_inputs_and_blocking():
     assert "LB115" not in codes(nb(JAX_HEADER, "x_dev = jax.device_put(np.ones(9))", "%timeit f(x_dev).block_until_ready()"), notebook=True)
+
+
+
+def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
+    src = "import numpy as onp\nimport jax\nimport jax.numpy as jnp\nA = jax.device_put(onp.ones((3, 3)))\n"
+    assert ("LB115", 2, 1) in found(nb(src, "%time onp.linalg.inv(A)"), notebook=True)
+    host = "import numpy as np\nimport jax.numpy as jnp\nx = jnp.ones((4, 4))\nx = np.ones((4, 4), dtype=np.float32)\n"
+    assert ("LB115", 2, 1) in found(nb(host, "%timeit jnp.dot(x, x.T).block_until_ready()"), notebook=True)
+    moved = host + "x = jnp.asarray(x)\n"  # the last binding before the timing is a device array
+    assert "LB115" not in codes(nb(moved, "%timeit jnp.dot(x, x.T).block_until_ready()"), notebook=True)
+    assert "LB115" not in codes(nb(host, "%time y = jnp.asarray(x).block_until_ready()  # the transfer itself"), notebook=True)
+
+
+def test_lb115_printing_a_device_array_inside_the_timing():
+    src = "import time\nimport jax.numpy as jnp\nv = jnp.ones(3)\nt0 = time.perf_counter()\nw = jnp.exp(v)\nprint(f'{w}')\nprint(time.perf_counter() - t0)\n"
+    assert ("LB115", 0, 6) in found(src)
+    assert "LB115" not in codes(src.replace("print(f'{w}')", "print(f'{w.shape}')"))
 
 
 # --- LB116 CUDA not synchronized ---------------------------------------------------------------
@@ -457,6 +712,44 @@ def test_lb116_cuda_work_timed_without_synchronize():
 )
 def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
+
+
+def test_lb116_the_same_call_timed_with_and_without_synchronize():
+    first = "import time, torch\nstart = time.perf_counter()\nout = engine(batch)\nend = time.perf_counter()\n"
+    second = "torch.cuda.synchronize()\nstart = time.perf_counter()\nout = engine(batch)\ntorch.cuda.synchronize()\nend = time.perf_counter()\n"
+    assert ("LB116", 0, 3) in found(first + second)
+    assert "LB116" not in codes(first)  # nothing says `engine` runs on CUDA
+
+
+
+# --- LB117 retrace per call ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("loop", "why"),
+    [
+        ("for i in range(1, 50):\n    y = total(signal[:i])\n", "slice"),
+        ("seen = []\nfor v in signal:\n    seen.append(v)\n    y = total(jnp.stack(seen))\n", "grows"),
+        ("for k in range(50):\n    y = scaled(signal, k)\n", "static argument"),
+    ],
+)
+def test_lb117_jitted_call_in_a_loop_with_changing_shapes_or_static_values(loop, why):
+    header = "import jax\nimport jax.numpy as jnp\nfrom functools import partial\ntotal = jax.jit(jnp.sum)\n"
+    header += "@partial(jax.jit, static_argnums=1)\ndef scaled(x, k):\n    return x * k\nsignal = jnp.ones(50)\n"
+    (d,) = [d for d in lint_source(header + loop, "s.py") if d.code == "LB117"]
+    assert why in d.message
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for i in range(1, 50):\n    y = total(jnp.where(jnp.arange(50) < i, signal, 0.0))\n",  # one shape
+        "for k in range(50):\n    y = scaled(signal * k, 3)\n",  # the static value does not change
+        "import time\nfor n in (10, 20, 40):\n    t0 = time.perf_counter()\n    total(signal[:n]).block_until_ready()\n    print(n, time.perf_counter() - t0)\n",
+    ],
+)
+def test_lb117_not_reported_for_fixed_shapes_constant_static_values_or_size_sweeps(loop):
+    header = "import jax\nimport jax.numpy as jnp\nfrom functools import partial\ntotal = jax.jit(jnp.sum)\n"
+    header += "@partial(jax.jit, static_argnums=1)\ndef scaled(x, k):\n    return x * k\nsignal = jnp.ones(50)\n"
+    assert "LB117" not in codes(header + loop)
 
 
 # --- across rules ------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
-from ._effects import is_host_copy
+from ._effects import dispatches_jax, is_host_copy
+from ._kinds import call_kind
 from ._names import dotted
 from ._regions import TimedRegion
 from ._syntax import local_walk, position, short, walk_code
@@ -152,14 +153,14 @@ def check_host_transfers(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"jax.block_until_ready({short(copied)})  # wait inside the timing; convert after it",
                 )
                 continue
-            if ctx.facts.calls_jax_callable(call):
+            if _runs_jax(ctx, call) and ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS:
                 for arg in call.args:
                     if ctx.kinds.of(arg) == "numpy":
                         seen.add(id(call))
                         yield ctx.report(
                             "LB115",
                             arg,
-                            f"NumPy array `{short(arg, 30)}` is passed to jitted `{short(call.func, 30)}` inside the "
+                            f"NumPy array `{short(arg, 30)}` is passed to JAX `{short(call.func, 30)}` inside the "
                             "timed region: it is copied to the device on every call",
                             evidence=f"`{short(arg, 30)}` comes from NumPy",
                             fix=f"{short(arg, 30)}_dev = jax.device_put({short(arg, 30)})  # before timing",
@@ -167,18 +168,37 @@ def check_host_transfers(ctx: Context) -> Iterator[Diagnostic]:
                         break
 
 
+# Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
+_EXPLICIT_TRANSFERS = frozenset({"jax.device_put", "jax.numpy.asarray", "jax.numpy.array"})
+
+
+def _runs_jax(ctx: Context, call: ast.Call) -> bool:
+    """``call`` hands its arguments to JAX: a jitted function, a ``jnp`` operation, or a local function that does."""
+    if ctx.facts.calls_jax_callable(call) or call_kind(ctx.names.qualname(call.func) or "") == "jax":
+        return True
+    function = ctx.facts.local_def(call)
+    return function is not None and function not in ctx.facts.jitted_defs and (
+        ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
+    )
+
+
 def check_cuda_sync(ctx: Context) -> Iterator[Diagnostic]:
     """LB116: PyTorch work timed without ``torch.cuda.synchronize()`` in a file that uses CUDA."""
     if not ctx.facts.cuda:
         return
+    synchronized: set[str] = set()  # calls the file times with a synchronize elsewhere: CUDA work, by its own account
+    unsynchronized: list[tuple[TimedRegion, list[ast.Call]]] = []
     for region in ctx.regions:
         if region.synchronizes:
             continue
         calls = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
         reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
         if any(isinstance(n, ast.Call) and _synchronizes(ctx, n) for n in reached):
+            synchronized.update(ast.unparse(c) for c in calls)
             continue
-        work = next((c for c in calls if _torch_work(ctx, c)), None)
+        unsynchronized.append((region, calls))
+    for region, calls in unsynchronized:
+        work = next((c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized), None)
         if work is None:
             continue
         yield ctx.report(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from collections.abc import Iterator
 
 from ._context import Context
@@ -12,8 +13,14 @@ from ._installed import CHECKED_ROOTS, installed_version, is_installed, module_e
 
 
 def check_imports(ctx: Context) -> Iterator[Diagnostic]:
-    """LB113: imports from jax / numpy / torch that fail with the installed versions."""
+    """LB113: imports from jax / numpy / torch that fail with the installed versions.
+
+    Guarded imports are left alone: under ``try: ... except ImportError``, or under an ``if`` that tests
+    for the name or the version (``hasattr(jax, "Ref")``, ``jax.__version__ >= ...``, ``TYPE_CHECKING``).
+    """
     for node in ctx.program.of_type(ast.Import, ast.ImportFrom):
+        if _guarded(ctx, node):
+            continue
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             root = node.module.split(".")[0]
             if not is_installed(root):
@@ -29,6 +36,29 @@ def check_imports(ctx: Context) -> Iterator[Diagnostic]:
                 root = alias.name.split(".")[0]
                 if root in CHECKED_ROOTS and "." in alias.name and module_exists(alias.name) is False:
                     yield _missing_module(ctx, alias, alias.name)
+
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+_GUARD_WORDS = re.compile(r"hasattr|getattr|version|TYPE_CHECKING|find_spec|__dict__|dir\(")
+
+
+def _guarded(ctx: Context, node: ast.AST) -> bool:
+    child = node
+    for ancestor in ctx.program.ancestors(node):
+        if isinstance(ancestor, ast.Try) and any(child is s for s in ancestor.body):
+            if any(_catches_import_errors(h) for h in ancestor.handlers):
+                return True
+        if isinstance(ancestor, ast.If) and _GUARD_WORDS.search(ast.unparse(ancestor.test)):
+            return True  # either branch: the other one is what runs where this import would fail
+        child = ancestor
+    return False
+
+
+def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any((t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "")) in _IMPORT_ERRORS for t in types)
 
 
 def _missing_name(ctx: Context, node: ast.AST, module: str, name: str) -> Diagnostic:

@@ -1,5 +1,5 @@
 """Rules about how code is jitted: LB106 (Python loop under jit), LB107 (jitted function returns
-nothing), LB111 (jit re-created), LB114 (op-by-op dispatch without jit)."""
+nothing), LB111 (jit re-created)."""
 
 from __future__ import annotations
 
@@ -9,75 +9,163 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
-from ._effects import is_wait
 from ._facts import JitSite
 from ._program import Program
 from ._rewrite import loop_rewrite
-from ._syntax import FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
 
 # Iterating over these is walking a structure (layers, a params pytree), not data: small and static.
-_STRUCTURAL = re.compile(
+STRUCTURAL = re.compile(
     r"(?i)(param|layer|weight|block|module|stage|head|level|leaves|tree|items|keys|values|kernel|bias"
     r"|config|cfg|spec|devices|self\.)"
 )
 _SMALL_RANGE = 16
-# Building arrays in a loop (inputs of a sweep) is not the op-by-op pattern LB114 is about.
-_CONSTRUCTORS = frozenset(
-    {"array", "asarray", "zeros", "ones", "full", "empty", "eye", "arange", "linspace", "zeros_like", "ones_like",
-     "full_like", "empty_like", "identity"}
+# Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
+JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
+_FRESH_WRAPPERS = frozenset(
+    {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
+     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
 )
 _COMMENTED_RETURN = re.compile(r"^\s*#\s*(return\b.*)$")
 
 
 def check_loop_under_jit(ctx: Context) -> Iterator[Diagnostic]:
-    """LB106: a Python loop over data or a range inside a function that runs under jit."""
+    """LB106: a Python loop over array data or a data-sized range inside a function that runs under jit,
+    and the implicit loops of builtins (``sum(x)``) and comprehensions over an array."""
     for function, site in ctx.facts.traced_defs.items():
         name = getattr(function, "name", "<lambda>")
+        where = f"jitted `{name}`" if site.direct else f"`{name}` (traced by jitted `{site.caller}`)"
+        data = _DataView(ctx, function, site)
+        reported: set[int] = set()
         for loop in local_walk(ctx.program, function):
-            if not isinstance(loop, LOOPS):
-                continue
-            over = _iterates_over_data(ctx, function, loop)
-            if over is None:
-                continue
-            flax = any(isinstance(n, ast.Call) and ctx.facts.is_flax_call(n) for n in walk_code(ctx.program, loop.body))
-            keyword = "while" if isinstance(loop, ast.While) else "for"
-            where = f"jitted `{name}`" if site.direct else f"`{name}` (traced by jitted `{site.caller}`)"
-            message = (
-                f"Python `{keyword}` loop over {over} inside {where}: it is unrolled at trace time, one copy of "
-                "the body per step, so compile time grows with the loop length"
-            )
-            if flax:
-                message += " (a Flax module is applied at every step)"
-            replacement = "jax.lax.while_loop" if keyword == "while" else "jax.lax.scan"
-            yield ctx.report(
-                "LB106",
-                loop,
-                message,
-                end=loop.test if isinstance(loop, ast.While) else loop.iter,
-                evidence=f"`{name}` runs under jit: {_site_text(ctx, site)}; rewrite the loop with {replacement}",
-                fix=loop_rewrite(loop, ctx.names, flax=flax),
-            )
+            if isinstance(loop, LOOPS):
+                over = _iterates_over_data(ctx, data, loop)
+                if over is not None:
+                    yield _loop_finding(ctx, site, name, where, loop, over)
+            elif isinstance(loop, COMPREHENSIONS) and id(loop) not in reported and _computes_per_element(loop):
+                over = _iterates_over_data(ctx, data, _fake_for(loop.generators[0].iter))
+                if over is not None:
+                    yield _implicit_finding(ctx, site, name, where, loop, "a comprehension", over, vmap_fix(loop))
+            elif isinstance(loop, ast.Call) and (builtin := _iterating_builtin(ctx, loop)) is not None:
+                argument = loop.args[0]
+                if isinstance(argument, COMPREHENSIONS):
+                    over = _iterates_over_data(ctx, data, _fake_for(argument.generators[0].iter))
+                    reported.add(id(argument))
+                else:
+                    over = _iterates_over_data(ctx, data, _fake_for(argument))
+                if over is not None:
+                    replacement = _ARRAY_BUILTINS[builtin]
+                    fix = f"{replacement}({short(argument, 50)})" if "(" not in replacement else replacement
+                    yield _implicit_finding(ctx, site, name, where, loop, f"the builtin `{builtin}`", over, fix)
 
 
-def _site_text(ctx: Context, site: JitSite) -> str:
+def _loop_finding(
+    ctx: Context, site: JitSite, name: str, where: str, loop: ast.For | ast.AsyncFor | ast.While, over: str
+) -> Diagnostic:
+    flax = any(isinstance(n, ast.Call) and ctx.facts.is_flax_call(n) for n in walk_code(ctx.program, loop.body))
+    keyword = "while" if isinstance(loop, ast.While) else "for"
+    message = (
+        f"Python `{keyword}` loop over {over} inside {where}: it is unrolled at trace time, one copy of "
+        "the body per step, so compile time grows with the loop length"
+    )
+    if flax:
+        message += " (a Flax module is applied at every step)"
+    replacement = "jax.lax.while_loop" if keyword == "while" else "jax.lax.scan"
+    return ctx.report(
+        "LB106",
+        loop,
+        message,
+        end=loop.test if isinstance(loop, ast.While) else loop.iter,
+        evidence=f"`{name}` runs under jit: {site_text(ctx, site)}; rewrite the loop with {replacement}",
+        fix=loop_rewrite(loop, ctx.names, flax=flax),
+    )
+
+
+def _implicit_finding(
+    ctx: Context, site: JitSite, name: str, where: str, node: ast.AST, how: str, over: str, fix: str
+) -> Diagnostic:
+    return ctx.report(
+        "LB106",
+        node,
+        f"{how} iterates over {over} element by element inside {where}: Python unrolls it at trace time, one "
+        "operation per element, so compile time grows with the array's length",
+        evidence=f"`{name}` runs under jit: {site_text(ctx, site)}; iterating over a traced array indexes it "
+        "once per element",
+        fix=fix,
+    )
+
+
+def _computes_per_element(comprehension: ast.AST) -> bool:
+    """The element is computed from the loop variable (``[f(v) for v in x]``), not a constant list entry."""
+    targets = {n.id for g in comprehension.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+    element = [comprehension.key, comprehension.value] if isinstance(comprehension, ast.DictComp) else [comprehension.elt]
+    uses = {n.id for e in element for n in ast.walk(e) if isinstance(n, ast.Name)}
+    return bool(targets & uses)
+
+
+# Builtins that iterate over their argument, and what does the same on a whole array.
+_ARRAY_BUILTINS = {
+    "sum": "jnp.sum", "min": "jnp.min", "max": "jnp.max", "any": "jnp.any", "all": "jnp.all", "sorted": "jnp.sort",
+    "list": "jnp.asarray", "tuple": "jnp.asarray", "enumerate": "jax.lax.scan(step, carry, (jnp.arange(n), xs))",
+}
+
+
+def _iterating_builtin(ctx: Context, call: ast.Call) -> str | None:
+    qualified = ctx.names.qualname(call.func) or ""
+    name = qualified.removeprefix("builtins.")
+    if qualified.startswith("builtins.") and name in _ARRAY_BUILTINS and len(call.args) == 1:
+        parent = ctx.program.parent(call)
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is call:
+            return None  # `for i, v in enumerate(x)`: the loop is the finding
+        return name
+    return None
+
+
+def site_text(ctx: Context, site: JitSite) -> str:
     return f"`{site.label}` at {ctx.where(site.node)}"
 
 
-def _iterates_over_data(ctx: Context, function: ast.AST, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:
-    """A short description of what the loop walks when that is data or a range, None for a small structure."""
+class _DataView:
+    """What, inside one traced function, is array data: its non-static arguments (directly jitted), or
+    arguments used as arrays or given arrays at their call sites (traced helpers, whose arguments may
+    just as well be Python structure)."""
+
+    def __init__(self, ctx: Context, function: ast.AST, site: JitSite) -> None:
+        self.ctx = ctx
+        self.function = function
+        self.site = site
+        self.parameters = _parameters(function) - _static_parameters(ctx, function, site)
+        self._arrays: set[str] | None = None
+
+    def is_array_argument(self, name: str) -> bool:
+        if name not in self.parameters:
+            return False
+        if self.site.direct:
+            return True
+        if self._arrays is None:
+            self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
+        return name in self._arrays
+
+
+def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:
+    """A short description of what the loop walks when that is array data or a data-sized range, None for
+    Python structure (layers, params, pytree leaves, ``range(x.ndim)``) or a small literal range."""
     if isinstance(loop, ast.While):
-        return f"`{short(loop.test, 40)}`"
+        return f"`{short(loop.test, 40)}`" if _data_sized_test(ctx, data, loop.test) else None
     iterable = loop.iter
     text = short(iterable, 50)
-    if _STRUCTURAL.search(text):
+    if STRUCTURAL.search(text):
         return None
     wrappers = ("builtins.enumerate", "builtins.zip", "builtins.reversed")
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) in wrappers:
-        inner = [_iterates_over_data(ctx, function, _fake_for(arg)) for arg in iterable.args]
+        inner = [_iterates_over_data(ctx, data, _fake_for(arg)) for arg in iterable.args]
         return f"`{text}`" if any(inner) else None
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) == "builtins.range":
         bounds = [a.value for a in iterable.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
-        if len(bounds) == len(iterable.args) and max(bounds, default=0) <= _SMALL_RANGE:
+        if len(bounds) == len(iterable.args):
+            steps = len(range(*bounds)) if bounds else 0
+            return f"`{text}` ({steps} steps)" if steps > _SMALL_RANGE else None
+        if any(_structural_bound(ctx, a) for a in iterable.args):
             return None
         return f"`{text}`"
     if ctx.kinds.of(iterable) == "jax":
@@ -85,9 +173,81 @@ def _iterates_over_data(ctx: Context, function: ast.AST, loop: ast.For | ast.Asy
     root = iterable
     while isinstance(root, (ast.Attribute, ast.Subscript)):
         root = root.value
-    if isinstance(root, ast.Name) and root.id in _parameters(function):
+    if isinstance(root, ast.Name) and data.is_array_argument(root.id):
         return f"the argument `{text}`" if root is iterable else f"`{text}`"
     return None
+
+
+def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
+    """``x.ndim``, ``len(x.shape)``, ``len(layers)``: a range over dimensions or structure, not data."""
+    for node in ast.walk(bound):
+        if isinstance(node, ast.Attribute) and node.attr == "ndim":
+            return True
+        if isinstance(node, ast.Call) and ctx.names.qualname(node.func) == "builtins.len" and node.args:
+            argument = node.args[0]
+            if isinstance(argument, ast.Attribute) and argument.attr == "shape":
+                return True
+            if STRUCTURAL.search(short(argument, 40)):
+                return True
+    return False
+
+
+def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
+    """A ``while`` condition that counts up to a data size or a large constant (``i < n``, ``i < x.shape[0]``);
+    ``while node is not None`` walks a structure."""
+    for node in ast.walk(test):
+        if not isinstance(node, ast.Compare) or not all(isinstance(op, _ORDERINGS) for op in node.ops):
+            continue
+        for side in [node.left, *node.comparators]:
+            if isinstance(side, ast.Constant) and isinstance(side.value, int) and side.value > _SMALL_RANGE:
+                return True
+            for part in ast.walk(side):
+                if isinstance(part, ast.Attribute) and part.attr == "shape":
+                    return True
+                if isinstance(part, ast.Name) and part.id in data.parameters:
+                    return True
+    return False
+
+
+_ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "at", "T", "reshape", "astype", "sum", "mean", "dot"})
+
+
+def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> set[str]:
+    """The parameters ``function`` uses as arrays (``x.shape``, ``jnp.sin(x)``, ``x * 2``) or that its
+    callers give arrays."""
+    found: set[str] = set()
+    for node in local_walk(ctx.program, function):
+        if isinstance(node, ast.Attribute) and node.attr in _ARRAY_ATTRIBUTES and isinstance(node.value, ast.Name):
+            found.add(node.value.id)
+        elif isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith(JAX_OPS):
+            found.update(a.id for a in node.args if isinstance(a, ast.Name))
+        elif isinstance(node, ast.BinOp):
+            found.update(side.id for side in (node.left, node.right) if isinstance(side, ast.Name))
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    for site in ctx.facts.call_sites(function):
+        call = ctx.program.parent(site)
+        if isinstance(call, ast.Call) and call.func is site:
+            for name, argument in zip(positional, call.args):
+                if ctx.kinds.of(argument) in ("jax", "numpy"):
+                    found.add(name)
+    return found & parameters
+
+
+def _static_parameters(ctx: Context, function: ast.AST, site: JitSite) -> set[str]:
+    """The parameters a direct jit marks static (``static_argnums`` / ``static_argnames``): Python values."""
+    if not site.direct or not isinstance(site.node, ast.Call):
+        return set()
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    static: set[str] = set()
+    for keyword in site.node.keywords:
+        values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
+        constants = [v.value for v in values if isinstance(v, ast.Constant)]
+        if keyword.arg == "static_argnums":
+            static.update(positional[i] for i in constants if isinstance(i, int) and -len(positional) <= i < len(positional))
+        elif keyword.arg == "static_argnames":
+            static.update(c for c in constants if isinstance(c, str))
+    return static
 
 
 def _fake_for(iterable: ast.expr) -> ast.For:
@@ -113,7 +273,7 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
         if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
             continue
         commented = _commented_return(ctx, function)
-        evidence = f"no `return <value>` in `{function.name}`, jitted by {_site_text(ctx, site)}"
+        evidence = f"no `return <value>` in `{function.name}`, jitted by {site_text(ctx, site)}"
         if commented:
             evidence += f"; `# {commented[1]}` is commented out at {commented[0]}"
         fix = commented[1] if commented else f"return {_last_assigned(function) or 'result'}"
@@ -180,7 +340,11 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
         if id(call) in harness_nodes and called_now:
             message = f"`{short(call)}` jits inside the repeated timed statement: every run re-wraps {what}"
             message += ", a new function each time, so every run recompiles" if fresh else ""
-        elif fresh and enclosing_loop(program, call) is not None and _used_in_loop(program, call, parent, called_now):
+        elif (
+            (loop := enclosing_loop(program, call)) is not None
+            and _created_in(ctx, target, loop)
+            and _used_in_loop(program, call, parent, called_now)
+        ):
             message = (
                 f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
                 "code per function object, so every iteration recompiles"
@@ -201,13 +365,88 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
             evidence=f"jax.jit is applied to {what} where it runs more than once",
             fix=f"jitted = {ast.unparse(call)}  # once, at module level (or cached)\n# ...then call jitted(...)",
         )
+    yield from _nested_jitted_defs(ctx)
+
+
+def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
+    """``@jax.jit`` on a def inside a function that calls it: each call of the outer function makes a new
+    function object, which JAX traces and compiles again."""
+    for function, site in ctx.facts.jitted_defs.items():
+        if not site.direct or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not any(site.node is d for d in function.decorator_list):
+            continue
+        outer = ctx.program.parent(function)
+        if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
+            continue
+        uses = [
+            n for n in local_walk(ctx.program, outer)
+            if isinstance(n, ast.Name) and n.id == function.name and isinstance(n.ctx, ast.Load)
+        ]
+        called = {id(n.func) for n in local_walk(ctx.program, outer) if isinstance(n, ast.Call)}
+        returned = any(
+            isinstance(n, ast.Return) and n.value is not None and any(
+                isinstance(m, ast.Name) and m.id == function.name and id(m) not in called for m in ast.walk(n.value)
+            ) for n in local_walk(ctx.program, outer)
+        )  # a factory hands the jitted function out: made once per factory call, by design
+        if not uses or returned or not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer):
+            continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
+        yield ctx.report(
+            "LB111",
+            site.node,
+            f"`{function.name}` is jitted inside `{outer.name}`: every call of `{outer.name}` defines a new function "
+            "object, so JAX traces and compiles it again on every call",
+            end=site.node,
+            evidence=f"`{site.label}` decorates a def nested in `{outer.name}`, which calls it",
+            fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
+            f"def {outer.name}(...):\n    return {function.name}(...)",
+        )
+
+
+def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) -> bool:
+    """``outer`` runs more than once: called repeatedly here, or a plain function never called here (an API for
+    callers elsewhere) whose jitted function (``jitted``, with its jit options) depends on nothing it computes."""
+    if ctx.facts.called_repeatedly(outer):
+        return True
+    name = getattr(outer, "name", "")
+    if ctx.facts.call_sites(outer) or name.startswith("test") or isinstance(ctx.program.parent(outer), ast.ClassDef):
+        return False  # called once here; pytest runs a test once; who calls a method is not visible
+    return jitted is None or not _closes_over(ctx, jitted, outer)
+
+
+def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
+    """``node`` (a nested def with its decorators, or a jit call) reads names ``outer`` binds: its parameters
+    or locals. Then the jitted function is made from the call's own values and cannot simply be hoisted."""
+    args = outer.args
+    bound = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    bound |= {n.id for n in local_walk(ctx.program, outer) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    own: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bool((loaded - own) & bound)
+
+
+def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
+    """The function jitted is made anew in each iteration of ``loop`` (a lambda, a partial, ``grad(f)``, a def in
+    the body); jitting the same function object again finds JAX's cache."""
+    if isinstance(target, ast.Lambda) or _made_by_call(ctx, target):
+        return True
+    function = ctx.facts.function_of(target)
+    return function is not None and any(a is loop for a in ctx.program.ancestors(function))
+
+
+def _made_by_call(ctx: Context, target: ast.AST) -> bool:
+    """``partial(f, k)``, ``jax.grad(f)``, ``jax.vmap(f)``: each evaluation returns a new function object."""
+    return isinstance(target, ast.Call) and (ctx.names.qualname(target.func) or "") in _FRESH_WRAPPERS
 
 
 def _fresh_function(ctx: Context, target: ast.AST) -> bool:
     """The jitted thing is built anew each time the jit call runs: a lambda, a partial, a nested def."""
     if isinstance(target, ast.Lambda):
         return True
-    if isinstance(target, ast.Call) and ctx.names.qualname(target.func) == "functools.partial":
+    if _made_by_call(ctx, target):
         return True
     function = ctx.facts.function_of(target)
     return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
@@ -229,7 +468,7 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
     outer = enclosing_function(ctx.program, call)
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
         return False
-    if not ctx.facts.called_repeatedly(outer):
+    if not _runs_per_call(ctx, outer, call):
         return False
     if called_now:
         return True
@@ -239,100 +478,11 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
         return not any(isinstance(m, ast.Name) and m.id == name for value in returns for m in ast.walk(value))
     return False
 
-
-def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
-    """LB114: JAX operations dispatched one by one in a Python loop that no jit covers."""
-    facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox"}:
-        return
-    traced = set(facts.traced_defs)
-    region_starts = {r.start for r in ctx.regions}
-    for loop in ctx.program.of_type(*LOOPS):
-        nodes = list(local_walk(ctx.program, loop))
-        ops, applies = _eager_ops(ctx, nodes)
-        if ops < 2 and not applies:
-            continue
-        if isinstance(loop, (ast.For, ast.AsyncFor)) and _STRUCTURAL.search(short(loop.iter, 80)):
-            continue  # layers of a model: a handful of dispatches, not a loop over data
-        if not _runs_eagerly(ctx, loop, traced):
-            continue
-        if any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in region_starts for n in nodes):
-            continue  # a benchmark sweep: the loop holds the timing
-        if any(isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n)) for n in nodes):
-            continue
-        what = "a Flax module apply" if applies else f"{ops} JAX operations"
-        yield ctx.report(
-            "LB114",
-            loop,
-            f"{what} per iteration dispatched one by one in a Python loop with no jit around it",
-            end=loop.test if isinstance(loop, ast.While) else loop.iter,
-            evidence=f"{ops + applies} JAX calls in the loop body, none of them inside a jitted function",
-            fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)),
-        )
-    yield from _unjitted_timed_calls(ctx)
-
-
-def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
-    """The loop is at module level, or in a plain function only ever called directly (never jitted, never
-    handed to something that might jit it). Methods are skipped: who jits them is not visible statically."""
-    function = enclosing_function(ctx.program, loop)
-    if function is None:
-        return True
-    if function in traced or any(a in traced for a in ctx.program.ancestors(function)):
-        return False
-    if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
-        return False
-    sites = ctx.facts.call_sites(function)
-    return all(isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s for s in sites)
-
-
-def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:
-    inner = loop_rewrite(loop, ctx.names, flax=flax)
-    body = "\n".join("    " + line for line in inner.splitlines())
-    header = "@jax.jit  # jit the function that holds the loop, with the loop as a scan\ndef run(...):"
-    return f"{header}\n{body}\n    return ..."
-
-
-def _eager_ops(ctx: Context, nodes: list[ast.AST]) -> tuple[int, int]:
-    ops = applies = 0
-    for node in nodes:
-        if isinstance(node, ast.Call):
-            qualified = ctx.names.qualname(node.func) or ""
-            if qualified.startswith(("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.")):
-                ops += qualified.rsplit(".", 1)[-1] not in _CONSTRUCTORS
-            elif qualified:
-                continue
-            elif ctx.facts.is_flax_call(node):
-                applies += 1
-            elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
-                ops += not is_wait(ctx, node)
-        elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
-            ops += 1
-    return ops, applies
-
-
-def _is_measure(ctx: Context, call: ast.Call) -> bool:
-    return (ctx.names.qualname(call.func) or "").startswith("levelbench.")
-
-
-def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
-    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op."""
-    facts = ctx.facts
-    for region in ctx.regions:
-        for call in (n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)):
-            function = facts.local_def(call)
-            if function is None or function not in facts.jitted_defs:
-                continue
-            loops = [n for n in local_walk(ctx.program, function) if isinstance(n, LOOPS)]
-            if not any(sum(_eager_ops(ctx, list(local_walk(ctx.program, loop)))) for loop in loops):
-                continue
-            site = facts.jitted_defs[function]
-            yield ctx.report(
-                "LB114",
-                call,
-                f"`{short(call)}` times `{function.name}` without jit: its Python loop dispatches JAX operations "
-                "one by one",
-                evidence=f"`{function.name}` is jitted elsewhere ({_site_text(ctx, site)}) but called directly here",
-                fix=f"# time the jitted version, e.g. `{site.label}`, warmed up and blocked",
-            )
-            break
+def vmap_fix(comprehension: ast.AST) -> str:
+    generator = comprehension.generators[0]
+    element = short(comprehension.elt if hasattr(comprehension, "elt") else comprehension.value, 50)
+    target = short(generator.target, 20)
+    return (
+        f"jax.vmap(lambda {target}: {element})({short(generator.iter, 30)})  # one batched operation, "
+        "under jax.jit with the code around it"
+    )

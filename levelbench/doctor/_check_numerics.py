@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._names import dotted
-from ._syntax import short, walk_code
+from ._syntax import short
 
 _JAX_WIDE = frozenset({"jax.numpy.float64", "jax.numpy.double", "jax.numpy.complex128", "jax.numpy.cdouble"})
 _NUMPY_WIDE = frozenset({"numpy.float64", "numpy.double", "numpy.complex128", "numpy.cdouble", "builtins.complex"})
@@ -27,35 +27,56 @@ _SIZE_POSITION = {"normal": 2, "uniform": 2, "laplace": 2, "logistic": 2, "logno
 
 
 def check_float64(ctx: Context) -> Iterator[Diagnostic]:
-    """LB108: float64 asked of JAX in a file that never enables x64."""
-    if ctx.facts.x64 or "jax" not in ctx.facts.frameworks:
+    """LB108: float64 asked of JAX in a file that never enables x64; once per file, at the first request.
+
+    Only where the file runs code (`Context.runs_here`): a library module that asks for float64 leaves
+    x64 to the program that imports it.
+    """
+    if ctx.facts.x64 or "jax" not in ctx.facts.frameworks or not ctx.runs_here:
         return
-    reported: set[int] = set()
+    requests: list[ast.AST] = []
     for node in ctx.program.of_type(ast.Attribute, ast.Call):
         culprit: ast.AST | None = None
         if isinstance(node, ast.Attribute) and ctx.names.qualname(node) in _JAX_WIDE and _requests(ctx, node):
             culprit = node
         elif isinstance(node, ast.Call):
             culprit = _wide_dtype_argument(ctx, node)
-        if culprit is None or id(culprit) in reported:
-            continue
-        reported.add(id(culprit))
-        yield ctx.report(
-            "LB108",
-            culprit,
-            f"float64 requested (`{short(culprit, 30)}`) but `jax_enable_x64` is never set in this file: JAX "
-            "silently computes in float32",
-            evidence="no jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64) anywhere in the file",
-            fix='jax.config.update("jax_enable_x64", True)  # at the top, before creating arrays',
-        )
+        if culprit is not None and all(culprit is not r for r in requests):
+            requests.append(culprit)
+    if not requests:
+        return
+    first = requests[0]
+    evidence = "no jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64) anywhere in the file"
+    if len(requests) > 1:
+        others = ", ".join(ctx.where(r) for r in requests[1:4]) + (", ..." if len(requests) > 4 else "")
+        evidence += f"; float64 is also requested at {others}"
+    yield ctx.report(
+        "LB108",
+        first,
+        f"float64 requested (`{short(first, 30)}`) but `jax_enable_x64` is never set in this file: JAX "
+        "silently computes in float32",
+        evidence=evidence,
+        fix='jax.config.update("jax_enable_x64", True)  # at the top, before creating arrays',
+    )
 
 
 def _requests(ctx: Context, dtype: ast.AST) -> bool:
-    """``jnp.float64`` used to ask for a dtype (``dtype=``, an argument, ``jnp.float64(1.0)``), not compared."""
+    """``jnp.float64`` used to ask JAX for a dtype (``dtype=``, an argument, ``jnp.float64(1.0)``), not compared,
+    and not handed to NumPy (``onp.array(a, dtype=jnp.float64)`` is a NumPy float64 array)."""
     parent = ctx.program.parent(dtype)
     if isinstance(parent, ast.keyword):
-        return parent.arg == "dtype"
-    return isinstance(parent, ast.Call)
+        if parent.arg != "dtype":
+            return False
+        parent = ctx.program.parent(parent)
+    elif not isinstance(parent, ast.Call) or dtype is parent.func:
+        return isinstance(parent, ast.Call)
+    return isinstance(parent, ast.Call) and not _numpy_call(ctx, parent)
+
+
+def _numpy_call(ctx: Context, call: ast.Call) -> bool:
+    if (ctx.names.qualname(call.func) or "").startswith("numpy."):
+        return True
+    return isinstance(call.func, ast.Attribute) and ctx.kinds.of(call.func.value) == "numpy"
 
 
 def _wide_dtype_argument(ctx: Context, call: ast.Call) -> ast.AST | None:
@@ -119,7 +140,7 @@ def check_syrk(ctx: Context) -> Iterator[Diagnostic]:
     """LB110: NumPy multiplying an array by its own transpose (SYRK, half the FLOPs)."""
     if not ctx.facts.frameworks & {"jax", "torch", "flax"}:
         return  # nothing here runs a general product to compare with
-    timed = _timed_nodes(ctx)
+    timed = ctx.timed_ids
     for node in ctx.program.of_type(ast.BinOp, ast.Call):
         if id(node) not in timed:
             continue
@@ -142,32 +163,6 @@ def check_syrk(ctx: Context) -> Iterator[Diagnostic]:
                 + short(node).replace(name + ".T", "other.T", 1)
             ),
         )
-
-
-def _timed_nodes(ctx: Context) -> set[int]:
-    """Nodes that run timed: in a timed region, in a local function it calls, or in a function handed to
-    ``levelbench.measure`` / ``compare``. Outside a benchmark, a Gram matrix is just a Gram matrix."""
-    roots: list[ast.AST] = [n for region in ctx.regions for n in region.work]
-    for call in ctx.program.of_type(ast.Call):
-        if (ctx.names.qualname(call.func) or "").startswith("levelbench."):
-            roots.extend(call.args)
-            roots.extend(k.value for k in call.keywords)
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        for node in walk_code(ctx.program, [stack.pop()]):
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            function = None
-            if isinstance(node, ast.Call):
-                function = ctx.facts.local_def(node)
-            elif isinstance(node, ast.Name):
-                function = ctx.facts.def_named(node.id, node)
-            if function is not None and id(function) not in seen:
-                seen.add(id(function))
-                stack.extend(function.body)
-    return seen
 
 
 def _matmul_operands(ctx: Context, node: ast.AST) -> tuple[ast.AST, ast.AST] | None:

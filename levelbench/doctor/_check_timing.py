@@ -4,6 +4,7 @@ LB103 (compile timed), LB104 (single sample), LB105 (wall clock)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from ._context import Context
@@ -11,7 +12,7 @@ from ._diagnostic import Diagnostic
 from ._effects import is_wait, unawaited_jax
 from ._names import dotted
 from ._regions import WALL_CLOCKS, TimedRegion
-from ._syntax import enclosing_function, local_walk, position, short, walk_code
+from ._syntax import enclosing_function, enclosing_loop, local_walk, position, short, walk_code
 
 
 def check_never_called(ctx: Context) -> Iterator[Diagnostic]:
@@ -114,6 +115,7 @@ class _Reach:
         key = self.ctx.facts.jitted_key(call)
         if key is not None:
             keys.add(key)
+        keys.update(k for v in self.ctx.facts.passed_functions(call) if (k := self.ctx.facts.jitted_key_of(v)))
         function = self.ctx.facts.local_def(call)
         if function is not None:
             keys |= self._of_function(function)
@@ -132,7 +134,15 @@ class _Reach:
 
 def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
     """LB103: the first call of a jitted function lands inside a timed region."""
-    candidates = [r for r in ctx.regions if not r.calibrated and r.samples != "per-iteration"]
+    # A clock pair in a loop: the first iteration's sample holds the compilation. A function timed per call
+    # compiles on its first call only, which the caller may have warmed: not reported.
+    candidates = [
+        r for r in ctx.regions
+        if not r.calibrated and (
+            r.samples != "per-iteration" or enclosing_loop(ctx.program, r.anchor) is not None or _times_a_parameter(ctx, r)
+        )
+        and not _says_it_times_compilation(ctx, r) and not _compiles_by_design(ctx, r)
+    ]
     if not candidates:
         return
     reach = _Reach(ctx)
@@ -156,6 +166,34 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
             break
 
 
+_COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
+
+
+def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
+    """``%time f(x)  # measure compilation time``: the user times the first call on purpose."""
+    lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
+    return any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
+
+
+def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
+    """``def bench(df): t0 = ...; df(x)`` called with a different jitted function each time: every call of
+    ``bench`` times a first call."""
+    calls = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+    return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c))
+
+
+def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
+    """A loop whose variable goes into the timed call (``for n in sizes: t0 = ...; f(x, n)``) compiles for each
+    new value: the sweep measures compilation, or each step is a new program; the first-call warning misleads."""
+    loop = enclosing_loop(ctx.program, region.anchor)
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and n.id in bound for n in walk_code(ctx.program, list(region.work))
+    )
+
+
 def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str) -> Diagnostic:
     site = ctx.facts.jitted.get(key)
     evidence = (
@@ -176,7 +214,7 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
 def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
-        if region.samples != "single" or not (region.clock_node is not None or region.label == "timeit.timeit"):
+        if region.samples != "single" or not (region.clock_node is not None or region.label in ("timeit.timeit", "%timeit")):
             continue
         timed = walk_code(ctx.program, list(region.work))
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
@@ -185,7 +223,10 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
         first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
         warmed = _called_before(ctx, region, first)
         clock = region.clocks[0] + "()" if region.clocks else region.label
-        how = f"{clock} is read once before and once after" if region.clock_node is not None else "number=1 times"
+        how = (
+            f"{clock} is read once before and once after" if region.clock_node is not None
+            else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
+        )
         message = f"single timing sample: {how} `{short(first)}`"
         if not warmed:
             message += ", with no warm-up run before it"
@@ -218,9 +259,19 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
         if not wall or region.clock_node is None:
             continue
         timed = walk_code(ctx.program, list(region.work))
-        if not any(isinstance(n, ast.Call) and ctx.does_framework_work(n) for n in timed):
+        if not any(isinstance(n, ast.Call) and _does_work(ctx, n) for n in timed):
             continue
         name = wall[0].rsplit(".", 1)[-1]
+        if wall[0].startswith("datetime."):
+            yield ctx.report(
+                "LB105",
+                region.clock_node,
+                f"`datetime.{name}()` differences time an interval: it is the wall clock, which can jump and has "
+                "coarse resolution on some systems",
+                evidence=f"the region is timed with `{wall[0]}`",
+                fix="start = time.perf_counter()",
+            )
+            continue
         yield ctx.report(
             "LB105",
             region.clock_node,
@@ -228,3 +279,14 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
             evidence=f"the region is timed with `{wall[0]}`",
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
         )
+
+
+def _does_work(ctx: Context, call: ast.Call) -> bool:
+    """Framework work, or (in a file that uses a framework) a call of something the file does not define,
+    such as a model loaded elsewhere (``backbone_trt(images)``): not ``print`` or ``sleep``."""
+    if ctx.does_framework_work(call):
+        return True
+    qualified = ctx.names.qualname(call.func)
+    return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
+        call.func, ast.Attribute
+    )

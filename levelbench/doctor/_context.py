@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
+import os
+import re
 
 from .._values.findings import Finding
 from .._values.catalogue import RULES
@@ -13,7 +16,10 @@ from ._kinds import Kinds
 from ._names import Names
 from ._program import Program
 from ._regions import TimedRegion, find_regions
-from ._syntax import local_walk
+from ._syntax import local_walk, walk_code
+
+_BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
+_TEST_RUNNERS = ("absltest.main", "googletest.main", "unittest.main", "pytest.main")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,8 +34,15 @@ class Context:
     @classmethod
     def build(cls, program: Program) -> Context:
         names = Names(program.of_type(*Names.BINDING_NODES))
+        names.assume_conventional_imports(program.of_type(ast.Name, ast.Attribute))
         facts = Facts(program, names)
-        return cls(program, names, facts, Kinds(facts), find_regions(program, facts))
+        context = cls(program, names, facts, Kinds(facts), find_regions(program, facts))
+        if context.runs_here or all(r.scope is None for r in context.regions):
+            return context
+        # A library module timing its own work (for a log line) is instrumentation, not a benchmark,
+        # unless the function or the file says it benchmarks.
+        kept = tuple(r for r in context.regions if r.scope is None or _benchmarks(program.path, r.scope))
+        return dataclasses.replace(context, regions=kept)
 
     def report(
         self,
@@ -64,6 +77,55 @@ class Context:
         return f"cell {location.cell}, line {location.line}" if location.in_notebook else f"line {location.line}"
 
     # --- shared questions ----------------------------------------------------------------------
+    @functools.cached_property
+    def timed_ids(self) -> frozenset[int]:
+        """ids of the nodes that run timed: in a timed region, in a local function it calls, or in a function
+        handed to ``levelbench.measure`` / ``compare``. Outside a benchmark, a Gram matrix is just a Gram matrix."""
+        roots: list[ast.AST] = [n for region in self.regions for n in region.work]
+        for call in self.program.of_type(ast.Call):
+            if (self.names.qualname(call.func) or "").startswith("levelbench."):
+                roots.extend(call.args)
+                roots.extend(k.value for k in call.keywords)
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:
+            for node in walk_code(self.program, [stack.pop()]):
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+                function = None
+                if isinstance(node, ast.Call):
+                    function = self.facts.local_def(node)
+                elif isinstance(node, ast.Name):
+                    function = self.facts.def_named(node.id, node)
+                if function is not None and id(function) not in seen:
+                    seen.add(id(function))
+                    stack.extend(function.body)
+        return frozenset(seen)
+
+    @functools.cached_property
+    def runs_here(self) -> bool:
+        """The file runs code when executed: a notebook, a timed region, a ``__main__`` block that does more
+        than start a test runner, or framework work at module level. A library module (definitions only)
+        does not: the doctor cannot know how its functions are called, jitted or configured."""
+        program = self.program
+        if program.notebook or any(r.scope is None for r in self.regions):
+            return True
+        for stmt in program.module.body:
+            if _is_main_block(stmt):
+                if not _only_runs_tests(self, stmt):
+                    return True
+                continue
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+                continue
+            timing = {id(r.scope) for r in self.regions if r.scope is not None}
+            for node in walk_code(program, [stmt]):
+                if isinstance(node, ast.Call) and self.does_framework_work(node):
+                    return True
+                if isinstance(node, ast.Call) and id(self.facts.local_def(node)) in timing:
+                    return True  # the script calls its own timing helper
+        return False
+
     def does_framework_work(self, call: ast.Call) -> bool:
         """The call computes with JAX, PyTorch or NumPy (directly, or in a local function it calls)."""
         facts = self.facts
@@ -81,3 +143,24 @@ class Context:
             body = local_walk(self.program, function)
             memo[function] = any(isinstance(n, ast.Call) and self.does_framework_work(n) for n in body)
         return memo[function]
+
+
+def _is_main_block(stmt: ast.stmt) -> bool:
+    """``if __name__ == "__main__":``"""
+    test = stmt.test if isinstance(stmt, ast.If) else None
+    return (
+        isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+    )
+
+
+def _only_runs_tests(ctx: Context, block: ast.If) -> bool:
+    """``absltest.main()``, ``unittest.main()``, ``pytest.main()``: the tests run, not script code."""
+    calls = [n for n in walk_code(ctx.program, block.body) if isinstance(n, ast.Call)]
+    runners = [c for c in calls if (ctx.names.qualname(c.func) or "").endswith(_TEST_RUNNERS)]
+    return bool(runners) and not any(ctx.does_framework_work(c) for c in calls)
+
+
+def _benchmarks(path: str, scope: ast.AST) -> bool:
+    """A function or file whose name says it measures speed (``bench_step``, ``test_speed``, ``perf.py``)."""
+    return bool(_BENCHMARK_WORDS.search(getattr(scope, "name", "")) or _BENCHMARK_WORDS.search(os.path.basename(path)))

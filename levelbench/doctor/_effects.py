@@ -51,12 +51,14 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return expr
+        if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) for v in facts.passed_functions(expr)):
+            return expr  # bench(jax.grad(f)) ... df(x)
         qualified = ctx.names.qualname(expr.func)
         if qualified is not None and call_kind(qualified) == "jax":
             return expr
         function = facts.local_def(expr)
-        if function is not None and kinds.returned(function) == "jax":
-            return expr
+        if function is not None and (kinds.returned(function) == "jax" or dispatches_jax(ctx, function)):
+            return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
         children: list[ast.AST] = [*expr.args, *(k.value for k in expr.keywords)]
@@ -72,6 +74,22 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             if found is not None:
                 return found
     return None
+
+
+def dispatches_jax(ctx: Context, function: ast.AST, _seen: frozenset[ast.AST] = frozenset()) -> bool:
+    """A local function that queues JAX work and returns nothing a caller could wait on (or a host value
+    it did not wait for): ``def run(): for ...: y = jnp.sin(x)``."""
+    if ctx.kinds.returned(function) is not None:
+        return False
+    for node in local_walk(ctx.program, function):
+        if not isinstance(node, ast.Call):
+            continue
+        if ctx.facts.calls_jax_callable(node) or call_kind(ctx.names.qualname(node.func) or "") == "jax":
+            return True
+        inner = ctx.facts.local_def(node)
+        if inner is not None and inner not in _seen and dispatches_jax(ctx, inner, _seen | {function}):
+            return True
+    return False
 
 
 def timed_values(work: tuple[ast.AST, ...]) -> Iterator[ast.expr]:
@@ -117,6 +135,20 @@ def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
     }:
         if call.args and ctx.kinds.of(call.args[0]) in ("jax", "torch"):
             return call.args[0]
+        return None
+    if qualified == "builtins.print":  # print(y), print(f"{y}"): formatting a device array copies it
+        for argument in call.args:
+            parts = [v.value for v in argument.values if isinstance(v, ast.FormattedValue)] if isinstance(
+                argument, ast.JoinedStr
+            ) else [argument]
+            for part in parts:
+                if ctx.kinds.of(part) == "jax":
+                    return part
+        return None
+    if qualified is not None and qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
+        for argument in call.args:  # np.linalg.solve(A, b) on device arrays: NumPy copies them first
+            if ctx.kinds.of(argument) == "jax":
+                return argument
         return None
     if isinstance(call.func, ast.Attribute) and call.func.attr in (HOST_METHODS | {"numpy", "cpu"}):
         receiver = call.func.value

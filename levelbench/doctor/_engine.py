@@ -9,9 +9,11 @@ from .._values.findings import Finding
 from .._values.gc import gc_paused
 from .._values.catalogue import RULES, resolve_codes
 from ._check_devices import check_autograd_timed, check_cuda_sync, check_host_transfers
+from ._check_dispatch import check_op_by_op
 from ._check_imports import check_imports
-from ._check_jit import check_jit_recreated, check_loop_under_jit, check_op_by_op, check_returns_nothing
+from ._check_jit import check_jit_recreated, check_loop_under_jit, check_returns_nothing
 from ._check_numerics import check_float64, check_shape_as_loc, check_syrk
+from ._check_retrace import check_retrace
 from ._check_timing import (
     check_compile_timed,
     check_never_called,
@@ -43,6 +45,7 @@ _CHECKS: dict[str, Callable[[Context], Iterator[Diagnostic]]] = {
     "LB114": check_op_by_op,
     "LB115": check_host_transfers,
     "LB116": check_cuda_sync,
+    "LB117": check_retrace,
 }
 
 

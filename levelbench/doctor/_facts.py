@@ -72,13 +72,14 @@ class Facts:
                 self.classes[node.name] = node
         for name, node in nested.items():
             self.defs.setdefault(name, node)
-        self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox") if names.imports_root(r))
+        self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
-        if self.frameworks & {"torch", "flax", "equinox"} or "random" in text:
+        self.optax_transforms: set[str] = set()  # names bound to optax.adam(...), optax.chain(...)
+        if self.frameworks & {"torch", "flax", "equinox", "optax"} or "random" in text:
             self._find_instances(module)
         self.jitted: dict[str, JitSite] = {}
         self.aot: set[str] = set()
@@ -89,7 +90,7 @@ class Facts:
         self._propagate_tracing()
         lowered = text.lower()
         self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
-        self.cuda = "cuda" in lowered and self._mentions_cuda(program)
+        self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
 
     # --- jit ---------------------------------------------------------------------------------
     def is_jit(self, expr: ast.AST) -> bool:
@@ -114,7 +115,10 @@ class Facts:
         if not candidates:
             return None
         if len(candidates) == 1:
-            return candidates[0]
+            owner = self._owner[candidates[0]]
+            if owner is None or owner is at or any(a is owner for a in self.program.ancestors(at)):
+                return candidates[0]
+            return None  # defined inside another function: not visible here
         for scope in [*(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES)), None]:
             found = [c for c in candidates if self._owner[c] is scope]
             if found:
@@ -149,6 +153,47 @@ class Facts:
         if isinstance(call.func, ast.Name) and call.func.id not in self.jitted:
             return self.def_named(call.func.id, call)
         return None
+
+    def passed_functions(self, call: ast.Call) -> list[ast.expr]:
+        """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
+        ``[jax.grad(f)]``, the argument at every call site of the enclosing function."""
+        func = call.func
+        if not isinstance(func, ast.Name):
+            return []
+        function = enclosing_function(self.program, call)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return []
+        positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        if func.id not in positional and func.id not in {a.arg for a in function.args.kwonlyargs}:
+            return []
+        index = positional.index(func.id) if func.id in positional else None
+        values: list[ast.expr] = []
+        for site in self.call_sites(function):
+            outer = self.program.parent(site)
+            if not (isinstance(outer, ast.Call) and outer.func is site):
+                continue
+            if index is not None and index < len(outer.args) and not isinstance(outer.args[index], ast.Starred):
+                values.append(outer.args[index])
+            values.extend(k.value for k in outer.keywords if k.arg == func.id)
+        return values
+
+    def jitted_key_of(self, value: ast.expr) -> str | None:
+        """The jitted callable a function value runs: ``f_jit``, ``jax.jit(f)``, or the ``f_jit`` in
+        ``jax.grad(f_jit)``."""
+        name = dotted(value)
+        if name is not None and name in self.jitted:
+            return name
+        if self.jit_target(value) is not None:
+            return ast.unparse(value)
+        if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
+            return self.jitted_key_of(value.args[0])
+        return None
+
+    def is_jax_transform(self, value: ast.expr) -> bool:
+        """``jax.grad(f)``, ``jax.vmap(f)``, ``jax.jit(f)``: a function value that runs JAX."""
+        return isinstance(value, ast.Call) and (self.names.qualname(value.func) or "").startswith(
+            ("jax.", "equinox.filter_", "flax.nnx.")
+        ) and bool(value.args)
 
     def _find_jitted(self, module: ast.Module) -> None:
         for node in self.program.of_type(ast.Assign):
@@ -294,6 +339,8 @@ class Facts:
                     inherited = self.flax_models.get(local or "", "")
                     self.flax_models[name] = local if local in self.flax_classes else inherited
                 qualified = self.names.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
+                if qualified is not None and qualified.startswith("optax."):
+                    self.optax_transforms.add(name)
                 if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
                     self.rngs.add(name)
 
@@ -325,12 +372,14 @@ class Facts:
         return False
 
     @staticmethod
-    def _mentions_cuda(program: Program) -> bool:
+    def _mentions_cuda(program: Program, program_names: Names) -> bool:
         for node in program.of_type(ast.Constant, ast.Call):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("cuda"):
                 return True
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda":
                 return True
+            if isinstance(node, ast.Call) and (program_names.qualname(node.func) or "").startswith("torch.cuda."):
+                return True  # torch.cuda.synchronize(), torch.cuda.Event(...)
         return False
 
 

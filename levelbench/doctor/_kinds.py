@@ -11,7 +11,7 @@ import ast
 
 from ._facts import Facts
 from ._names import dotted
-from ._syntax import local_walk
+from ._syntax import enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
 _JAX_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.image.", "jax.ops.")
@@ -55,6 +55,9 @@ class Kinds:
         self.facts = facts
         self.names = facts.names
         self._named: dict[str, str] = {}
+        # Names bound to values of different frameworks (x = np.ones(); ...; x = jnp.asarray(x)):
+        # (position, scope, kind or None) of each binding, in program order.
+        self._rebound: dict[str, list[tuple[tuple[int, int], ast.AST | None, str | None]]] = {}
         self._returns: dict[ast.AST, str | None] = {}
         self._infer_names()
 
@@ -67,6 +70,8 @@ class Kinds:
             name = dotted(expr)
             if name is not None and name in self._named:
                 return self._named[name]
+            if name is not None and name in self._rebound:
+                return self._at(name, expr)
             if self.names.qualname(expr) is not None:  # a library object (a module, a function, a constant)
                 return None
             if isinstance(expr, ast.Attribute):
@@ -145,6 +150,20 @@ class Kinds:
             if named == self._named:
                 break
             self._named = named
+        rebound = {name for name, kinds in seen.items() if len(kinds) > 1} if bindings else set()
+        program = self.facts.program
+        for target, value in bindings:
+            for name in {n for n in (dotted(t) for t in _flat(target)) if n in rebound}:
+                kind = next((k for n, k in self._bind(target, value) if n == name), None)
+                place = (getattr(value, "end_lineno", 0) or 0, getattr(value, "end_col_offset", 0) or 0)  # bound after
+                self._rebound.setdefault(name, []).append((place, enclosing_function(program, target), kind))
+
+    def _at(self, name: str, use: ast.AST) -> str | None:
+        """The kind of a rebound name at ``use``: its last binding before it in the same scope, if any."""
+        scope = enclosing_function(self.facts.program, use)
+        place = (getattr(use, "lineno", 0), getattr(use, "col_offset", 0))
+        before = [kind for where, owner, kind in self._rebound[name] if owner is scope and where < place]
+        return before[-1] if before else None
 
     def _bind(self, target: ast.AST, value: ast.AST) -> list[tuple[str, str]]:
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -155,6 +174,10 @@ class Kinds:
         name = dotted(target)
         kind = self.of(value)
         return [(name, kind)] if name is not None and kind is not None else []
+
+
+def _flat(target: ast.AST) -> list[ast.AST]:
+    return list(target.elts) if isinstance(target, (ast.Tuple, ast.List)) else [target]
 
 
 def _join(a: str | None, b: str | None) -> str | None:

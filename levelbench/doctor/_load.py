@@ -18,7 +18,7 @@ from ._notebook import looks_like_notebook
 
 DEFAULT_MAX_BYTES = 10 * 1024 * 1024
 _SKIPPED_DIRS = frozenset({"venv", "__pycache__", "node_modules", "site-packages", "build", "dist"})
-_SUFFIXES = (".py", ".ipynb")
+_SUFFIXES = (".py", ".ipy", ".ipynb")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -96,8 +96,13 @@ def line_map(original: list[str], transformed: list[str]) -> list[int]:
     Unchanged lines map one to one; a block IPython rewrote (a magic, a joined continuation, a
     collapsed cell magic) maps onto the original block's lines in order, the surplus onto its last.
     """
+    if len(original) == len(transformed):  # IPython rewrote lines in place (it does unless it joins or collapses)
+        return list(range(len(transformed)))
     mapping: list[int] = [0] * len(transformed)
-    matcher = difflib.SequenceMatcher(None, original, transformed, autojunk=False)
+    # IPython also empties whitespace-only lines: compare without trailing whitespace.
+    matcher = difflib.SequenceMatcher(
+        None, [line.rstrip() for line in original], [line.rstrip() for line in transformed], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         for j in range(j1, j2):
             if tag == "equal":
@@ -116,12 +121,14 @@ class TimingOptions:
     number_given: bool  # -n N: no calibration runs, so the first run's compile lands in the result
     statement: str  # what remains after the options
     offset: int  # where ``statement`` starts in the argument string
+    once: bool = False  # -n1 -r1: one run, one sample
 
 
 def split_timeit_options(arg: str) -> TimingOptions:
     """Separate ``%timeit`` options (``-n 10 -r 3 -o -q``) from the timed statement."""
     pos = 0
     number_given = False
+    values: dict[str, str] = {}
     tokens = re.compile(r"\s*(\S+)")
     while True:
         m = tokens.match(arg, pos)
@@ -132,10 +139,15 @@ def split_timeit_options(arg: str) -> TimingOptions:
         letters = flags.rstrip("0123456789")
         if "n" in letters:
             number_given = True
-        if letters and letters[-1] in _VALUED_OPTIONS and letters == flags:  # value is the next token
-            value = tokens.match(arg, pos)
-            if value is not None:
-                pos = value.end()
+        if letters and letters[-1] in _VALUED_OPTIONS:
+            if letters == flags:  # value is the next token
+                value = tokens.match(arg, pos)
+                if value is not None:
+                    pos = value.end()
+                    values[letters[-1]] = value.group(1)
+            else:
+                values[letters[-1]] = flags[len(letters):]
     while pos < len(arg) and arg[pos].isspace():
         pos += 1
-    return TimingOptions(number_given=number_given, statement=arg[pos:], offset=pos)
+    once = values.get("n") == "1" and values.get("r") == "1"
+    return TimingOptions(number_given=number_given, statement=arg[pos:], offset=pos, once=once)

@@ -14,6 +14,14 @@ from collections.abc import Iterable
 _BUILTINS = frozenset(dir(builtins))
 _PARTIAL = frozenset({"functools.partial"})
 _IMPORTERS = frozenset({"pytest.importorskip", "importlib.import_module"})
+# Snippets posted without their imports use the names everyone uses; a name the file never binds
+# is taken to mean what it conventionally means.
+CONVENTIONAL = {
+    "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
+    "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
+}
+# `random` alone is Python's module, unless it is used like jax.random.
+_JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 
 
 class Names:
@@ -29,20 +37,21 @@ class Names:
         self._aliases: dict[str, str] = {}
         self._bound: set[str] = set()
         assignments: list[ast.Assign] = []
+        imported: dict[str, set[str]] = {}
         for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
-                        self._aliases[alias.asname] = alias.name
+                        imported.setdefault(alias.asname, set()).add(alias.name)
                     else:
                         root = alias.name.split(".")[0]
-                        self._aliases[root] = root
+                        imported.setdefault(root, set()).add(root)
             elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     if alias.name == "*":
                         continue
                     if node.level == 0 and node.module:
-                        self._aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                        imported.setdefault(alias.asname or alias.name, set()).add(f"{node.module}.{alias.name}")
                     else:  # a relative import: local to the project, nothing we know about
                         self._bound.add(alias.asname or alias.name)
             elif isinstance(node, ast.Assign):
@@ -55,6 +64,11 @@ class Names:
                 self._bound.update(_target_names(node.target))
             elif isinstance(node, ast.arg):
                 self._bound.add(node.arg)
+        for name, modules in imported.items():
+            if len(_canonical(modules)) == 1:
+                self._aliases[name] = modules.pop()
+            else:  # `import numpy as np` ... `import jax.numpy as np`: which one a use means depends on when it runs
+                self._bound.add(name)
         # `jit = jax.jit`, `normal = np.random.normal`; `static_jit = partial(jax.jit, ...)` stays a jit.
         for _ in range(3):  # aliases of aliases
             changed = False
@@ -70,6 +84,19 @@ class Names:
                     changed = True
             if not changed:
                 break
+
+    def assume_conventional_imports(self, loads: Iterable[ast.AST]) -> None:
+        """Bind the unbound conventional names used in ``loads`` (``jnp.dot`` with no import: jax.numpy)."""
+        for node in loads:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                name = node.value.id
+                if name == "random" and node.attr in _JAX_RANDOM_ONLY and self._unbound(name):
+                    self._aliases[name] = "jax.random"
+            elif isinstance(node, ast.Name) and node.id in CONVENTIONAL and self._unbound(node.id):
+                self._aliases[node.id] = CONVENTIONAL[node.id]
+
+    def _unbound(self, name: str) -> bool:
+        return name not in self._aliases and name not in self._bound
 
     def _alias_value(self, value: ast.expr) -> str | None:
         if isinstance(value, (ast.Name, ast.Attribute)):
@@ -101,6 +128,11 @@ class Names:
     def imports_root(self, root: str) -> bool:
         """Whether the file imports ``root`` or something under it."""
         return any(value == root or value.startswith(root + ".") for value in self._aliases.values())
+
+
+def _canonical(modules: set[str]) -> set[str]:
+    """``jax.numpy`` and ``jax.numpy`` imported two ways are one module; try/except fallbacks are not."""
+    return {m.removeprefix("jax._src.") for m in modules}
 
 
 def _target_names(target: ast.AST) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import bisect
 import dataclasses
+import re
 from collections.abc import Callable, Iterator, Sequence
 
 from ._diagnostic import Location
@@ -41,6 +42,7 @@ class Magic:
 
     name: str  # "time", "timeit" or "capture"
     number_given: bool  # %timeit -n N: no calibration runs
+    once: bool = False  # %timeit -n1 -r1: a single run
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,18 +81,48 @@ class Program:
 
     @classmethod
     def from_python(cls, path: str, text: str) -> Program:
-        """A plain Python file (exported notebooks' ``get_ipython()`` magic calls are understood too)."""
+        """A plain Python file (exported notebooks' ``get_ipython()`` magic calls are understood too).
+
+        A file that holds IPython syntax (``%timeit``, ``%%time``, ``!pip``), an ``.ipy`` file, and a
+        Jupytext percent script with commented magics (``# %timeit``) are read as IPython instead:
+        see `from_ipython_script`.
+        """
         lines = split_lines(text)
+        if path.endswith(".ipy") or _commented_magics(lines):
+            return cls.from_ipython_script(path, lines)
         segment = Segment(cell=0, first_line=1, lines=tuple(lines))
         builder = _Builder(lambda line: _line_of([segment], line), use_ipython=False)
         try:
             tree = ast.parse("\n".join(lines), filename=path)
         except SyntaxError as e:
+            if _has_ipython_syntax(lines):
+                return cls.from_ipython_script(path, lines)
             problem = ParseProblem(e.lineno or 1, max(e.offset or 1, 1), f"syntax error: {e.msg}")
             return cls(path, ast.Module(body=[], type_ignores=[]), [segment], [problem])
         if "get_ipython" in text:  # an exported notebook: magics are calls
             tree = builder.splice(tree)
         return cls(path, tree, [segment], builder.problems, builder.magics)
+
+    @classmethod
+    def from_ipython_script(cls, path: str, lines: Sequence[str]) -> Program:
+        """A script written for IPython, read cell by cell through IPython's transformer.
+
+        Cells end at Jupytext ``# %%`` markers and before a ``%%cell_magic`` line (which can only
+        start a cell); each is parsed as a notebook cell would be, and findings keep the file's own
+        line numbers. A cell that is not Python even for IPython is an LB100 at its error; the other
+        cells are still checked.
+        """
+        segments = [Segment(cell=0, first_line=first, lines=tuple(part)) for first, part in _script_cells(lines)]
+        builder = _Builder(lambda line: _line_of(segments, line), use_ipython=True)
+        percent = any(_PERCENT_MARKER.match(line) for line in lines)
+        body: list[ast.stmt] = []
+        for segment in segments:
+            source = [_uncomment_magic(line) if percent else line for line in segment.lines]
+            tree = builder.parse_ipython("\n".join(source), base=segment.first_line - 1)
+            if tree is not None:
+                body.extend(tree.body)
+        module = ast.Module(body=body, type_ignores=[])
+        return cls(path, module, segments, builder.problems, builder.magics)
 
     @classmethod
     def from_notebook(cls, path: str, cells: Sequence[CodeCell], *, use_ipython: bool = True) -> Program:
@@ -134,7 +166,7 @@ class Program:
             end_line, end_chars = line, len(first_text)
         else:
             end_chars = _chars(self.line_text(end_line), end_col)
-        offset = segment.first_line - 1
+        offset = segment.first_line - 1 if segment.cell else 0  # a script's cells keep its own line numbers
         return Location(
             path=self.path,
             cell=segment.cell,
@@ -146,7 +178,7 @@ class Program:
 
     def problem_location(self, problem: ParseProblem) -> Location:
         segment = self.segment_of(problem.line)
-        line = problem.line - segment.first_line + 1
+        line = problem.line - segment.first_line + 1 if segment.cell else problem.line
         return Location(self.path, segment.cell, line, problem.column, line, problem.column + 1)
 
     # --- tree navigation (see `_tree`) ------------------------------------------------------
@@ -168,6 +200,46 @@ class Program:
         """The timing magic that ``node`` (a marker ``with``) stands for, if any."""
         return self._magics.get(node)
 
+
+
+_PERCENT_MARKER = re.compile(r"^\s*#\s*%%(\s|$)")
+# Jupytext comments magics out in percent scripts: `# %timeit f(x)` is the magic `%timeit f(x)`.
+_COMMENTED_MAGIC = re.compile(r"^(?P<indent>\s*)#\s?(?P<magic>%%?(?:time|timeit|capture)\b.*)$")
+_IPYTHON_LINE = re.compile(r"^\s*(?:%{1,2}[A-Za-z_]|!\S|[\w.]+\s*=\s*[%!][A-Za-z_]|[\w.]+\?{1,2}\s*$)")
+
+
+def _has_ipython_syntax(lines: Sequence[str]) -> bool:
+    """Some line is a magic, a shell escape or a help request: IPython input, not plain Python."""
+    return any(_IPYTHON_LINE.match(line) for line in lines)
+
+
+def _commented_magics(lines: Sequence[str]) -> bool:
+    """A Jupytext percent script whose magics are commented out."""
+    return any(_PERCENT_MARKER.match(line) for line in lines) and any(_COMMENTED_MAGIC.match(line) for line in lines)
+
+
+def _uncomment_magic(line: str) -> str:
+    m = _COMMENTED_MAGIC.match(line)
+    return f"{m['indent']}{m['magic']}" if m else line
+
+
+def _script_cells(lines: Sequence[str]) -> list[tuple[int, list[str]]]:
+    """(first file line, lines) of each cell of an IPython script; a ``# %%`` marker is a cell of its own."""
+    cells: list[tuple[int, list[str]]] = []
+    current: list[str] = []
+    first = 1
+    for number, line in enumerate(lines, 1):
+        marker = bool(_PERCENT_MARKER.match(line))
+        if (marker or line.startswith("%%")) and current:
+            cells.append((first, current))
+            current, first = [], number
+        current.append(line)
+        if marker:
+            cells.append((first, current))
+            current, first = [], number + 1
+    if current or not cells:
+        cells.append((first, current))
+    return cells
 
 def _line_of(segments: Sequence[Segment], line: int) -> str:
     starts = [s.first_line for s in segments]
@@ -311,7 +383,9 @@ class _Splicer(ast.NodeTransformer):
         for node in (marker, marker.func, marker.args[0], block):
             ast.copy_location(node, stmt)
         ast.fix_missing_locations(block)
-        self._b.magics[block] = Magic(name=name, number_given=bool(options and options.number_given))
+        self._b.magics[block] = Magic(
+            name=name, number_given=bool(options and options.number_given), once=bool(options and options.once)
+        )
         return [*setup, block]
 
 

@@ -29,9 +29,12 @@ CLOCKS = frozenset(
     {
         "time.time", "time.perf_counter", "time.monotonic", "time.process_time", "time.time_ns",
         "time.perf_counter_ns", "time.monotonic_ns", "time.process_time_ns", "timeit.default_timer",
+        "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today",
     }
 )
-WALL_CLOCKS = frozenset({"time.time", "time.time_ns"})
+WALL_CLOCKS = frozenset(
+    {"time.time", "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today"}
+)
 _TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it)$")
 
 
@@ -125,10 +128,10 @@ class _Finder:
                 end = j
                 break
             restart = self._clock_assignment(block[j])
-            if restart is not None and restart[0] == var:
-                return None  # restarted before use
+            if restart is not None and restart[0] == var:  # restarted before use: only an unused pair is left
+                return self._unused_clock_pair(block, i, var, clock_call)
         if end is None or subtraction is None:
-            return None
+            return self._unused_clock_pair(block, i, var, clock_call)
         stop = end + 1 if isinstance(block[end], (*LOOPS, ast.If, ast.With, ast.Try)) else end
         clocks = [self.names.qualname(clock_call.func) or ""]
         left = subtraction.left
@@ -170,6 +173,32 @@ class _Finder:
             before_clock=before_clock,
         )
 
+    def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
+        """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
+        for k in range(i + 1, len(block)):
+            found = self._clock_assignment(block[k])
+            if found is None:
+                continue
+            statements = tuple(block[i + 1 : k])
+            if found[0] == var or not statements or any(
+                isinstance(n, ast.Name) and n.id == var for s in statements for n in ast.walk(s)
+            ):
+                return None
+            scope = enclosing_function(self.program, block[i])
+            looped = enclosing_loop(self.program, block[i]) is not None
+            return TimedRegion(
+                label=f"{self.names.qualname(clock_call.func)}() pair",
+                anchor=clock_call,
+                statements=statements,
+                work=statements,
+                scope=scope,
+                start=position(block[i]),
+                samples="per-iteration" if looped else "single",
+                clocks=tuple(dict.fromkeys([self.names.qualname(clock_call.func) or "", self.names.qualname(found[1].func) or ""])),
+                clock_node=clock_call,
+            )
+        return None
+
     # --- IPython magics ----------------------------------------------------------------------
     def magics(self) -> Iterator[TimedRegion]:
         for node in self.program.of_type(ast.With):
@@ -186,7 +215,7 @@ class _Finder:
             if magic.name == "time":
                 samples = "per-iteration" if in_loop else "single"
             else:
-                samples = "averaged" if magic.number_given else "repeated"
+                samples = "single" if magic.once else "averaged" if magic.number_given else "repeated"
             yield TimedRegion(
                 label=f"%{magic.name}",
                 anchor=statements[0],

@@ -331,4 +331,23 @@ STATIC: tuple[Rule, ...] = (
         ),
         cost="the GPU work is missing from the measurement",
     ),
+    Rule(
+        code="LB117",
+        name="retrace-per-call",
+        severity=Severity.WARNING,
+        summary="A jitted function is called in a loop with arguments that change its shape or static values.",
+        why=(
+            "`jax.jit` compiles once per input shape, dtype, pytree structure and static argument value. An "
+            "argument sliced by the loop variable (`x[:i]`), a list that grows every iteration, or a "
+            "`static_argnums` argument that takes a new Python value each time makes every iteration trace "
+            "and compile again. Keep the shapes fixed (pad and mask, `lax.dynamic_slice` with a fixed size) "
+            "and pass changing numbers as traced arguments."
+        ),
+        bad="for i in range(1, n):\n    y = f(xs[:i])",
+        good=(
+            "for i in range(1, n):\n    y = f(jnp.where(jnp.arange(n)[:, None] < i, xs, 0.0))  "
+            "# one shape: compiled once"
+        ),
+        cost="a trace and compile (100-1000x a call) for every new shape or static value, every iteration",
+    ),
 )

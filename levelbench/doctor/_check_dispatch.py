@@ -1,0 +1,184 @@
+"""LB114: JAX operations dispatched one by one in a Python loop that no jit covers."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ._check_jit import JAX_OPS, STRUCTURAL, site_text, vmap_fix
+from ._context import Context
+from ._diagnostic import Diagnostic
+from ._effects import is_wait
+from ._names import dotted
+from ._rewrite import loop_rewrite
+from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, local_walk, short, walk_code
+
+# A function handed to these may run under jit or another transformation.
+_MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
+# optax functions that compute on the parameters (the others build transformations)
+_OPTAX_OPS = frozenset({"apply_updates", "incremental_update", "periodic_update", "global_norm"})
+# Building arrays in a loop (inputs of a sweep) is not the op-by-op pattern LB114 is about.
+_CONSTRUCTORS = frozenset(
+    {"array", "asarray", "zeros", "ones", "full", "empty", "eye", "arange", "linspace", "zeros_like", "ones_like",
+     "full_like", "empty_like", "identity"}
+)
+
+
+def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
+    """LB114: JAX operations dispatched one by one in a Python loop that no jit covers.
+
+    A loop counts the JAX operations of its body and of the un-jitted local functions it calls. Two or
+    more per iteration are reported; one is reported when the loop is what a benchmark times (then the
+    numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
+    """
+    facts = ctx.facts
+    if not facts.frameworks & {"jax", "flax", "equinox", "optax"} or not ctx.runs_here:
+        return
+    traced = set(facts.traced_defs)
+    for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
+        nodes = list(local_walk(ctx.program, loop))
+        ops, applies = _eager_ops(ctx, nodes)
+        if not ops and not applies:
+            continue
+        timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
+        if ops < 2 and not applies and not timed:
+            continue
+        iterable = _iterable(loop)
+        if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
+            continue  # layers of a model: a handful of dispatches, not a loop over data
+        if not _runs_eagerly(ctx, loop, traced):
+            continue
+        if is_sweep(ctx, loop, nodes):
+            continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
+        if any(isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n)) for n in nodes):
+            continue
+        what = "a Flax module apply" if applies else f"{ops} JAX operation{'s' if ops > 1 else ''}"
+        keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
+        yield ctx.report(
+            "LB114",
+            loop,
+            f"{what} per iteration dispatched one by one in a Python {keyword} with no jit around it",
+            end=loop.test if isinstance(loop, ast.While) else iterable,
+            evidence=f"{ops + applies} JAX calls per iteration (in the body or the local functions it calls), "
+            "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
+            fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
+        )
+    yield from _unjitted_timed_calls(ctx)
+
+
+def _iterable(loop: ast.AST) -> ast.expr | None:
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return loop.iter
+    if isinstance(loop, COMPREHENSIONS):
+        return loop.generators[0].iter
+    return None
+
+
+
+
+def _holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
+    """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step)."""
+    starts = {r.start for r in ctx.regions}
+    return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
+
+
+def is_sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
+    """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
+    only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not _holds_timing(ctx, loop, nodes):
+        return False
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in nodes)
+
+
+def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
+    """The loop is at module level, or in a plain function only ever called directly or handed to a known
+    non-JAX caller (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not
+    visible statically."""
+    function = enclosing_function(ctx.program, loop)
+    if function is None:
+        return True
+    if function in traced or any(a in traced for a in ctx.program.ancestors(function)):
+        return False
+    if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
+        return False
+    for site in ctx.facts.call_sites(function):
+        parent = ctx.program.parent(site)
+        if isinstance(parent, ast.Call) and parent.func is site:
+            continue
+        handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
+        if handed_to is None or handed_to.startswith(_MAY_JIT) or ctx.facts.is_jit(parent.func):
+            return False
+    return True
+
+
+def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:
+    inner = loop_rewrite(loop, ctx.names, flax=flax)
+    body = "\n".join("    " + line for line in inner.splitlines())
+    header = "@jax.jit  # jit the function that holds the loop, with the loop as a scan\ndef run(...):"
+    return f"{header}\n{body}\n    return ..."
+
+
+def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> tuple[int, int]:
+    """(JAX operations, Flax applies) that ``nodes`` dispatch, counting into the un-jitted local functions
+    they call."""
+    ops = applies = 0
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            qualified = ctx.names.qualname(node.func) or ""
+            if qualified.startswith(JAX_OPS):
+                ops += qualified.rsplit(".", 1)[-1] not in _CONSTRUCTORS
+            elif qualified.startswith("optax."):
+                ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
+            elif qualified:
+                continue
+            elif ctx.facts.is_flax_call(node):
+                applies += 1
+            elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
+                ops += 1
+            elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
+                ops += not is_wait(ctx, node)
+            elif any(
+                ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
+            ):
+                ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
+            elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
+                if function not in ctx.facts.jitted_defs:
+                    inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
+                    ops, applies = ops + inner[0], applies + inner[1]
+        elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
+            ops += 1
+    return ops, applies
+
+
+def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
+    """``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: its ``update`` runs the optimiser's operations."""
+    name = dotted(receiver)
+    return name is not None and name in ctx.facts.optax_transforms
+
+
+def _is_measure(ctx: Context, call: ast.Call) -> bool:
+    return (ctx.names.qualname(call.func) or "").startswith("levelbench.")
+
+
+def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
+    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op."""
+    facts = ctx.facts
+    for region in ctx.regions:
+        for call in (n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)):
+            function = facts.local_def(call)
+            if function is None or function not in facts.jitted_defs:
+                continue
+            loops = [n for n in local_walk(ctx.program, function) if isinstance(n, LOOPS)]
+            if not any(sum(_eager_ops(ctx, list(local_walk(ctx.program, loop)))) for loop in loops):
+                continue
+            site = facts.jitted_defs[function]
+            yield ctx.report(
+                "LB114",
+                call,
+                f"`{short(call)}` times `{function.name}` without jit: its Python loop dispatches JAX operations "
+                "one by one",
+                evidence=f"`{function.name}` is jitted elsewhere ({site_text(ctx, site)}) but called directly here",
+                fix=f"# time the jitted version, e.g. `{site.label}`, warmed up and blocked",
+            )
+            break

@@ -1,0 +1,116 @@
+"""LB117: a jitted function called in a loop with arguments whose shapes or static values change."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ._check_dispatch import is_sweep
+from ._context import Context
+from ._diagnostic import Diagnostic
+from ._syntax import enclosing_loop, local_walk, short
+
+
+def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
+    """LB117: a jitted function called in a loop with an argument whose shape or static value changes."""
+    facts = ctx.facts
+    for call in ctx.program.of_type(ast.Call):
+        key = facts.jitted_key(call)
+        if key is None or not call.args:
+            continue
+        loop = enclosing_loop(ctx.program, call)
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        varying = _loop_variables(loop)
+        nodes = list(local_walk(ctx.program, loop))
+        if isinstance(loop, (ast.For, ast.AsyncFor)) and is_sweep(ctx, loop, nodes):
+            continue  # timing per size: compiling per size is what it measures
+        grown = _grown_lists(loop)
+        positions, names = _static_arguments(ctx, key, call)
+        for index, argument in enumerate(call.args):
+            why = _changes_each_iteration(argument, varying, grown, static=index in positions)
+            if why is None:
+                continue
+            yield ctx.report(
+                "LB117",
+                argument,
+                f"`{short(call.func, 30)}` is called in a loop with `{short(argument, 30)}`, {why}: jit traces and "
+                "compiles again for every new one",
+                evidence=f"`{short(argument, 30)}` depends on the loop ({', '.join(sorted(varying | grown)) or 'its state'})",
+                fix=_retrace_fix(why),
+            )
+            break
+        for keyword in call.keywords:
+            if keyword.arg in names and _changes_each_iteration(keyword.value, varying, grown, static=True):
+                yield ctx.report(
+                    "LB117",
+                    keyword.value,
+                    f"static argument `{keyword.arg}` of `{short(call.func, 30)}` takes a new Python value every "
+                    "iteration: jit traces and compiles again for each",
+                    evidence=f"`{keyword.arg}` is in static_argnames and depends on the loop",
+                    fix=_retrace_fix("a static argument"),
+                )
+                break
+
+
+def _loop_variables(loop: ast.AST) -> set[str]:
+    """Names the loop changes each iteration: its targets, and names assigned with ``+=`` in the body."""
+    names: set[str] = set()
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        names |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    for node in ast.walk(loop):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def _grown_lists(loop: ast.AST) -> set[str]:
+    """Lists appended to in the loop body: a new length every iteration."""
+    return {
+        n.func.value.id for n in ast.walk(loop)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend")
+        and isinstance(n.func.value, ast.Name)
+    }
+
+
+def _changes_each_iteration(argument: ast.AST, varying: set[str], grown: set[str], *, static: bool) -> str | None:
+    if static and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(argument)):
+        return "a static argument with a new value each time"
+    for node in ast.walk(argument):
+        if isinstance(node, ast.Subscript):
+            slices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            for part in slices:
+                if isinstance(part, ast.Slice) and any(
+                    isinstance(n, ast.Name) and n.id in varying
+                    for bound in (part.lower, part.upper) if bound is not None for n in ast.walk(bound)
+                ):
+                    return "a slice whose length changes every iteration"
+        if isinstance(node, ast.Name) and node.id in grown:
+            return "a list that grows every iteration"
+    return None
+
+
+def _static_arguments(ctx: Context, key: str, call: ast.Call) -> tuple[set[int], set[str]]:
+    """Positions and names a jitted callable marks static (``static_argnums`` / ``static_argnames``)."""
+    site = ctx.facts.jitted.get(key)
+    node = site.node if site is not None else call.func
+    if not isinstance(node, ast.Call):
+        return set(), set()
+    positions: set[int] = set()
+    names: set[str] = set()
+    for keyword in node.keywords:
+        values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
+        constants = [v.value for v in values if isinstance(v, ast.Constant)]
+        if keyword.arg == "static_argnums":
+            positions.update(c for c in constants if isinstance(c, int))
+        elif keyword.arg == "static_argnames":
+            names.update(c for c in constants if isinstance(c, str))
+    return positions, names
+
+
+def _retrace_fix(why: str) -> str:
+    if "slice" in why:
+        return "mask = jnp.arange(n) < i  # one shape for every i\ny = f(jnp.where(mask[:, None], x, 0.0))"
+    if "list" in why:
+        return "buffer = jnp.zeros((n_max, ...))  # preallocated, fixed shape\nbuffer = buffer.at[i].set(value)"
+    return "# pass the changing number as a traced argument (drop it from static_argnums),\n# or loop inside jit: jax.lax.fori_loop"
