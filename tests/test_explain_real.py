@@ -180,3 +180,55 @@ def test_repeated_block_in_an_unjitted_function_is_a_note():
 
     f = explain(layers, jnp.ones((8, 32)), jnp.ones((32, 32)), probes=["unrolled"], scale_axis=False).finding("LB202")
     assert f is not None and f.severity == Severity.INFO and "would unroll" in f.title
+
+
+# -- LB252 on CPU: host reads counted in an eager call ----------------------------------------
+def test_device_get_inside_an_unjitted_function_is_counted_on_any_backend():
+    def fetches(x):
+        y = jax.device_get(jnp.sin(x))  # a copy to the host every call
+        z = jax.device_get(jnp.cos(x))
+        return jnp.asarray(y) * 2 + jnp.asarray(z)
+
+    f = explain(fetches, jnp.ones(4), probes=["transfers"]).finding("LB252")
+    assert f is not None and f.data["reads"] == 2 and "test_explain_real.py" in f.subject
+
+    def stays(x):
+        return jnp.sin(x) * 2 + x[0]
+
+    assert explain(stays, jnp.ones(4), probes=["transfers"]).finding("LB252") is None
+
+
+# -- LB260: bytes the program touches; no share above 100%, no negative cost --------------------
+def test_kilobyte_program_is_not_memory_bound_and_cost_is_never_negative():
+    from levelbench._probing.probes import roofline
+
+    [small] = roofline.roofline_finding("f", 1e3, 4e3, 2e-6, peak=1e11, bandwidth=1e9, floor=None,
+                                        loops=False, dtype="float32")
+    assert small.data["bound"] != "memory" and "in cache" in small.evidence
+    assert "%" not in small.evidence.split("in and out")[1].split(";")[0]
+    [fast] = roofline.roofline_finding("f", 1e3, 64e6, 1e-3, peak=1e11, bandwidth=1e10, floor=None,
+                                       loops=False, dtype="float32")  # 64 GB/s against 10 GB/s memory
+    assert fast.data["bound"] != "memory" and "faster than memory" in fast.evidence
+    [beyond] = roofline.roofline_finding("f", 1e9, 4e3, 1e-3, peak=1e11, bandwidth=1e10, floor=None,
+                                         loops=False, dtype="float32")  # 1 TFLOP/s against a 100 GFLOP/s peak
+    assert beyond.data["cost_seconds"] is None or beyond.data["cost_seconds"] >= 0
+    [big] = roofline.roofline_finding("f", 1e6, 400e6, 0.05, peak=1e11, bandwidth=1e10, floor=None,
+                                      loops=False, dtype="float32")
+    assert big.data["bound"] == "memory" and big.data["cost_seconds"] >= 0
+
+
+def test_roofline_bytes_are_inputs_and_outputs_not_xlas_sum_over_ops():
+    def chain(x):
+        for _ in range(20):
+            x = jnp.sin(x) * 1.5 + 1.0  # fused: XLA's sum over ops counts every intermediate
+        return x
+
+    d = explain(jax.jit(chain), jnp.ones(1 << 20), probes=["roofline"])
+    assert d.measured["bytes_accessed"] == 2 * 4 * (1 << 20)
+
+
+def test_kilobyte_numpy_inputs_are_a_note_and_megabyte_ones_a_warning():
+    small = explain(jax.jit(lambda a, b: a + b), np.ones(5), np.ones(5), probes=["transfers"]).finding("LB250")
+    assert small is not None and small.severity == Severity.INFO
+    big = explain(jax.jit(lambda a: a * 2), np.ones((600, 600), np.float32), probes=["transfers"]).finding("LB250")
+    assert big is not None and big.severity == Severity.WARNING
