@@ -122,8 +122,7 @@ def counted_reads(subject: Subject) -> list[Finding]:
     """On CPU the transfer guard never fires: count the host reads of one eager call instead."""
     with counting_host_reads() as reads:
         jax_block(subject.fn(*subject.args, **subject.kwargs))
-    users = [next((f for f in reversed(stack) if is_user_file(f[0])), None) for stack in reads]
-    users = [u for u in users if u is not None]
+    users = [u for stack in reads if (u := _read_by_user(stack)) is not None]
     if not users:
         return []
     lines = collections.Counter(SourceLine(*u) for u in users)
@@ -141,6 +140,21 @@ def counted_reads(subject: Subject) -> list[Finding]:
         subject=str(lines.most_common(1)[0][0]),
         data={"reads": len(users), "lines": {str(k): v for k, v in lines.items()}},
     )]
+
+
+# The ways user code reads a value on the host; a read from inside JAX's own machinery (constants
+# read while a jitted call is traced or lowered) is not the user's.
+_READ_ENTRIES = frozenset({"device_get", "__array__", "__float__", "__int__", "__bool__", "__index__", "__complex__",
+                           "item", "tolist", "__format__", "__repr__", "__str__"})
+
+
+def _read_by_user(stack: list[tuple[str, int, str]]) -> tuple[str, int, str] | None:
+    """The user frame that read a value through one of `_READ_ENTRIES`, or None."""
+    for i in range(len(stack) - 1, -1, -1):
+        if is_user_file(stack[i][0]):
+            called = stack[i + 1][2] if i + 1 < len(stack) else ""
+            return stack[i] if called in _READ_ENTRIES else None
+    return None
 
 
 def jax_block(x: Any) -> Any:
