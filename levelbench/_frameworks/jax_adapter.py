@@ -103,6 +103,48 @@ def cache_miss_explanations() -> Iterator[list[str]]:
         logger.propagate = propagated
 
 
+@contextmanager
+def host_reads() -> Iterator[list[list[tuple[str, int, str]]]]:
+    """Every read of a JAX array's value on the host in the block (``np.asarray(x)``,
+    ``jax.device_get``, ``float(x)``, ``x.item()``, ``x.tolist()``, printing), as the call stack of each.
+
+    On CPU the transfer guard never fires (device memory is host memory), so this counts the reads
+    themselves: each goes through the array's host value, which is wrapped for the block. A frame
+    is ``(file, line, function)``, innermost last.
+    """
+    import traceback
+
+    from jax._src import array as _array  # the one class every JAX array is; no public hook exists
+
+    cls = _array.ArrayImpl
+    original_value, original_async = cls.__dict__["_value"], cls.copy_to_host_async
+    reads: list[list[tuple[str, int, str]]] = []
+    # jax.device_get starts an async copy, then reads: one copy. The arrays are kept for the block
+    # so that a freed array's id is not reused by the next one.
+    seen: dict[int, Any] = {}
+
+    def note(self: Any) -> None:
+        if getattr(self, "_npy_value", None) is None and id(self) not in seen:  # later reads reuse it
+            seen[id(self)] = self
+            reads.append([(f.filename, f.lineno or 0, f.name) for f in traceback.extract_stack()[:-2]])
+
+    def value(self: Any) -> Any:
+        note(self)
+        return original_value.fget(self)
+
+    def copy_to_host_async(self: Any) -> Any:
+        note(self)
+        return original_async(self)
+
+    cls._value = property(value)
+    cls.copy_to_host_async = copy_to_host_async
+    try:
+        yield reads
+    finally:
+        cls._value = original_value
+        cls.copy_to_host_async = original_async
+
+
 class JaxAdapter:
     name = "jax"
 

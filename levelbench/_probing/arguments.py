@@ -124,3 +124,53 @@ def describe(x: Any) -> str:
         return f"{kind}{np.dtype(x.dtype).name}[{shape}]"
     text = repr(x)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+# The transformations whose result runs op by op unless jitted from the outside, by the first
+# words of the docstring JAX gives the function they return.
+_TRANSFORMS = (("Value and gradient of", "jax.value_and_grad"), ("Gradient of", "jax.grad"))
+
+
+def jit_fix(fn: Any, label: str) -> tuple[str, str]:
+    """The name the user's code gives ``fn`` and the expression that jits it from the outside.
+
+    ``forward`` -> ``("forward", "jax.jit(forward)")``; a bound method -> ``mlp.apply``; a
+    ``jax.grad(f)`` bound to ``grad_f`` -> ``("grad_f", "jax.jit(jax.grad(f))")``: jitting ``f``
+    inside the gradient leaves the gradient itself op by op.
+    """
+    transform = transform_of(fn)
+    inner = getattr(fn, "__wrapped__", None)
+    if transform and inner is not None:
+        inner_name = _expression(inner) or "f"
+        return _bound_name(fn) or f"{transform.split('.')[-1]}_{inner_name}", f"jax.jit({transform}({inner_name}))"
+    expression = _expression(fn) or (label if label.isidentifier() else "f")
+    return expression.rsplit(".", 1)[-1], f"jax.jit({expression})"
+
+
+def transform_of(fn: Any) -> str | None:
+    doc = (getattr(fn, "__doc__", None) or "").lstrip()
+    return next((name for words, name in _TRANSFORMS if doc.startswith(words)), None)
+
+
+def _expression(fn: Any) -> str | None:
+    """How the user's code names ``fn``: ``forward``, or ``mlp.apply`` for a bound method."""
+    import types
+
+    name = getattr(fn, "__name__", None)
+    if not isinstance(name, str) or not name.isidentifier():
+        return None
+    owner = getattr(fn, "__self__", None)
+    if owner is not None and not isinstance(owner, types.ModuleType):
+        return f"{type(owner).__name__.lower()}.{name}"
+    return name
+
+
+def _bound_name(fn: Any) -> str | None:
+    """The module-level name bound to ``fn`` in the module it comes from, if there is one."""
+    import sys
+
+    module = sys.modules.get(getattr(fn, "__module__", None) or "")
+    for name, value in vars(module).items() if module else ():
+        if value is fn and name.isidentifier() and not name.startswith("_"):
+            return name
+    return None

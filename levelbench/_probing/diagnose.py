@@ -10,9 +10,10 @@ from typing import Any
 from .._results.measurement import Measurement
 from .._frameworks import framework_of
 from . import scale as _scale
-from .arguments import Call
+from .arguments import Call, jit_fix, transform_of
 from .._results.diagnosis import Diagnosis, rank
 from .probes import Probe, all_probes
+from .probes.transfers import HOST_READ_ERRORS
 from .subject import Subject, fresh_jit, trace_once
 
 QUICK_PROBES = ("config", "dead", "precision", "transfers", "compile", "retrace", "torch")
@@ -141,7 +142,10 @@ def select_probes(names: Sequence[str] | None, quick: bool) -> tuple[list[Probe]
 
 
 def _framework(fn: Any, args: tuple, kwargs: dict) -> str:
-    """The framework the call belongs to; a function of NumPy inputs that traces under JAX is JAX."""
+    """The framework the call belongs to; a function of NumPy inputs or Python numbers is JAX when it
+    traces under JAX into a program, or when tracing fails on a JAX value read on the host (a
+    ``while i < n`` over the result of a jitted call: JAX code that cannot be jitted whole) and
+    the call returns a JAX array."""
     framework = framework_of(fn, args, kwargs)
     if framework in ("numpy", "python") and "jax" in sys.modules:
         try:
@@ -151,10 +155,25 @@ def _framework(fn: Any, args: tuple, kwargs: dict) -> str:
             return framework
         if trace.ok and trace.jaxpr.jaxpr.eqns:
             return "jax"
+        if trace.error is not None and type(trace.error).__name__ in HOST_READ_ERRORS and _returns_jax(fn, args, kwargs):
+            return "jax"
     return framework
 
 
+def _returns_jax(fn: Any, args: tuple, kwargs: dict) -> bool:
+    """Called as given, ``fn`` returns a JAX array (a NumPy function fed tracers fails the same way)."""
+    import jax
+
+    try:
+        out = fn(*args, **kwargs)
+    except Exception:  # the probes will say what fails
+        return False
+    return any(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(out))
+
+
 def _label(fn: Any) -> str:
+    if transform_of(fn):  # jax.grad(f) carries f's name: call it by the name the user bound it to
+        return jit_fix(fn, "f")[0]
     name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", None) or type(fn).__name__
     return str(name)
 

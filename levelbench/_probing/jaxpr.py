@@ -162,21 +162,26 @@ def repeated_block(j: Any, *, min_repeats: int = 4, min_covered: int = 40, min_s
     """
     eqns = open_jaxpr(j).eqns[:max_equations]
     n = len(eqns)
-    if n < min_covered:
+    # A call of a jitted helper is one top-level equation carrying a whole program: weigh each
+    # equation by the equations inside it, so 32 calls of a 20-equation helper count as 672.
+    weights = np.fromiter((1 + sum(count_equations(s) for s in sub_jaxprs(e)) for e in eqns), dtype=np.int64, count=n)
+    cumulative = np.concatenate(([0], np.cumsum(weights)))
+    if cumulative[-1] < min_covered or n < min_repeats:
         return None
     ids: dict[Any, int] = {}
     seq = np.fromiter((ids.setdefault(_signature(e), len(ids)) for e in eqns), dtype=np.int64, count=n)
-    found: list[tuple[int, int, int]] = []  # (period, run, start)
+    found: list[tuple[int, int, int, int]] = []  # (period, run, start, weighted equations covered)
     for p in range(1, min(n // min_repeats, max_period) + 1):
         run, start = _longest_true_run(seq[p:] == seq[:-p])
         if run // p + 1 >= min_repeats:
-            found.append((p, run, start))
+            end = start + (run // p + 1) * p
+            found.append((p, run, start, int(cumulative[end] - cumulative[start])))
     if not found:
         return None
-    best = max(run + p for p, run, _ in found)
-    if best < max(min_covered, min_share * n):
+    best = max(f[3] for f in found)
+    if best < max(min_covered, min_share * cumulative[-1]):
         return None
-    p, run, start = next(f for f in found if f[1] + f[0] >= 0.9 * best)
+    p, run, start, _ = next(f for f in found if f[3] >= 0.9 * best)
     repeats = run // p + 1
     body = collections.Counter(e.primitive.name for e in eqns[start:start + p])
     return RepeatedBlock(size=p, repeats=repeats, start=start, covered=repeats * p, primitives=dict(body.most_common()))

@@ -98,6 +98,21 @@ def _guess(named: list[Leaf]) -> ScaleAxis | str:
     return ScaleAxis(leaf.index, leaf.name, 0, int(np.shape(leaf.value)[0]), guessed=True)
 
 
+def candidates(fn: Callable[..., Any], args: tuple, kwargs: dict, tried: ScaleAxis | None,
+               limit: int = 6) -> list[ScaleAxis]:
+    """Every axis of every array argument at least `AUTO_MIN_LENGTH` long, longest first, other than
+    ``tried``: a loop may run over the second axis (``m, n = A.shape``) or over any argument."""
+    found = []
+    for leaf in leaves(fn, args, kwargs):
+        if not is_array(leaf.value):
+            continue
+        for axis, size in enumerate(np.shape(leaf.value)):
+            if size >= AUTO_MIN_LENGTH and not (tried and (tried.index, tried.axis) == (leaf.index, axis)):
+                found.append(ScaleAxis(leaf.index, leaf.name, axis, int(size), guessed=True))
+    found.sort(key=lambda a: (-a.length, a.index, a.axis))
+    return found[:limit]
+
+
 def shorten(args: tuple, kwargs: dict, scale: ScaleAxis, length: int) -> tuple[tuple, dict]:
     """The call with the scaled argument cut to its first ``length`` entries along the axis."""
     import jax

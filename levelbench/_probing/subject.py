@@ -18,6 +18,7 @@ from .._results.measurement import Measurement
 from .._measuring.sampler import QuickTiming, quick_timing
 from .._results.measurement import CompileTimes
 from .._frameworks.jax_adapter import ADAPTER as JAX
+from .._frameworks.jax_adapter import cache_miss_explanations
 from .._frameworks import TRACE, compile_events
 from .arguments import Call, is_array
 
@@ -36,6 +37,20 @@ class Trace:
     @property
     def ok(self) -> bool:
         return self.jaxpr is not None
+
+
+@dataclasses.dataclass(frozen=True)
+class CallRecord:
+    """What one call of the function as given compiled (JAX's compile events during it)."""
+
+    compilations: int
+    traces: int
+    seconds: float
+    functions: tuple[str, ...]
+    explanations: tuple[str, ...]
+
+
+REPEATS = 3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,9 +139,12 @@ class Subject:
 
     def _trace(self) -> Trace:
         f, args, kwargs = self.jit_target()
+        # A cold compile, as a fresh process pays it: the user may have called the function (or
+        # its jitted helpers) already, and JAX would then reuse their traces and programs.
+        _clear_jax_caches()
         trace = trace_once(f, args, kwargs)
         if trace.ok and trace.seconds == 0.0 and self.is_jitted:
-            # The user's function was traced before (JAX's cache): trace a fresh copy for the
+            # Still a cache hit (a cache clear_caches does not reach): trace a fresh copy for the
             # warnings and the time, but keep the user's Traced for lowering.
             fresh, arrays = fresh_jit(self.fn, self.args, self.kwargs)
             again = trace_once(fresh, tuple(arrays), {})
@@ -174,6 +192,20 @@ class Subject:
             cost = cost[0] if cost else {}
         return {str(k): float(v) for k, v in dict(cost or {}).items() if isinstance(v, (int, float))}
 
+    # -- calls as given ------------------------------------------------------------------------
+    def repeated_calls(self) -> list[CallRecord]:
+        """The example call made `REPEATS` times as given, with what each call compiled.
+
+        The recompilation probe reads it for LB210, and the dispatch probe to tell a function that
+        is slow op by op from one that compiles on every call.
+        """
+        return self._fact("repeated_calls", lambda: call_each(self.fn, [Call(*self.args, **self.kwargs)] * REPEATS))
+
+    def compiles_every_call(self) -> bool:
+        """Each call after the first compiled again (its time is compilation, not running)."""
+        records = self.repeated_calls()
+        return len(records) > 1 and all(r.compilations for r in records[1:])
+
     # -- timings -------------------------------------------------------------------------------
     def timing(self) -> QuickTiming | None:
         """``fn`` as the user calls it (op by op if it is not jitted), timed."""
@@ -205,6 +237,21 @@ class Subject:
         except Exception as e:  # a function that fails: the probes that need a time say nothing
             self.notes.append(f"timing {self.label} ({what}) failed: {type(e).__name__}: {_first_line(e)}")
             return None
+
+
+def call_each(fn: Callable[..., Any], calls: list[Call]) -> list[CallRecord]:
+    """Call ``fn`` once per call, waiting for each result, and record what each compiled."""
+    import jax
+
+    records = []
+    with cache_miss_explanations() as explanations:
+        for call in calls:
+            before = len(explanations)
+            with compile_events() as log:
+                jax.block_until_ready(fn(*call.args, **call.kwargs))
+            records.append(CallRecord(log.compilations, log.traces, log.total_seconds, tuple(log.compiled_functions()),
+                                      tuple(explanations[before:])))
+    return records
 
 
 def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callable[..., Any], list[Any]]:
@@ -243,6 +290,12 @@ def trace_once(f: Any, args: tuple, kwargs: dict) -> Trace:
         elapsed = time.perf_counter() - t0
     traced_now = any(e.stage == TRACE for e in log.events)
     return Trace(traced.jaxpr, traced.out_tree, tuple(caught), elapsed if traced_now else 0.0, traced)
+
+
+def _clear_jax_caches() -> None:
+    import jax
+
+    jax.clear_caches()
 
 
 def _lower_and_compile(traced: Any) -> tuple[Any, float, float, int]:

@@ -1,7 +1,9 @@
 """LB270: what compilation costs next to running: trace / lower / compile / first run / steady state.
 
-The split comes from ``jax.stages`` (trace, lower and compile timed one by one); the steady state
-from `levelbench.measure`. The compilation is set against the steady call ("as long as N calls")
+The split comes from ``jax.stages`` (trace, lower and compile timed one by one) after JAX's caches
+are cleared, so it is a cold compile even when the user called the function before; the steady
+state from `levelbench.measure`. Only a jitted function's compilation is reported: for an unjitted
+one the compilation would be explain's own jit, which the user's code never pays. The compilation is set against the steady call ("as long as N calls")
 and, where the eager time is known, against what jit saves per call ("pays back after N calls").
 """
 
@@ -29,6 +31,10 @@ def run(subject: Subject) -> list[Finding]:
     subject.measured.update(first_call=m.first_call, steady=m.median)
     if eager is not None:
         subject.measured["eager"] = eager
+    if not subject.is_jitted:
+        # The compilation measured is explain's own jit of the function: the user's code does not
+        # pay it (LB240 gives it as what jitting would cost, with the calls it takes to pay back).
+        return []
     found = compile_finding(subject.label, split.trace, split.lower, split.compile, m.first_call, m.median,
                             eager, split.cached)
     s = subject.shortening

@@ -60,7 +60,8 @@ def _no_outputs(subject: Subject, equations: int, source_flops: float) -> Findin
     else:
         title = f"{name} returns nothing: under jax.jit, XLA would remove all of its work"
         cost = "run eagerly the work happens; jitted as it is, only dispatch would be timed"
-        severity = Severity.WARNING
+        # Unjitted, the work runs and is timed: a note for when it gets jitted, not a cause.
+        severity = Severity.INFO
     return Finding(
         "LB220",
         title,

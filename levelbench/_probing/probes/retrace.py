@@ -21,26 +21,11 @@ import numpy as np
 from ..._values.findings import Finding, Severity
 from ..._values.units import fmt_time
 from ..._frameworks import compile_events
-from ..._frameworks.jax_adapter import cache_miss_explanations
 from .. import scale as _scale
-from ..arguments import Call, describe, is_array, leaves, rebuild, structure
-from ..subject import Subject
+from ..arguments import Call, describe, jit_fix, is_array, leaves, rebuild, structure
+from ..subject import CallRecord, Subject, call_each
 from .base import Probe
 from ..._values.units import short_path
-
-REPEATS = 3
-
-
-@dataclasses.dataclass(frozen=True)
-class CallRecord:
-    """What one call compiled."""
-
-    compilations: int
-    traces: int
-    seconds: float
-    functions: tuple[str, ...]
-    explanations: tuple[str, ...]
-
 
 @dataclasses.dataclass(frozen=True)
 class Change:
@@ -54,8 +39,12 @@ class Change:
 
 def run(subject: Subject) -> list[Finding]:
     given = subject.calls is not None
-    calls = [_as_run(subject, c) for c in subject.calls] if given else [Call(*subject.args, **subject.kwargs)] * REPEATS
-    records = call_each(subject.fn, calls)
+    if given:
+        calls = [_as_run(subject, c) for c in subject.calls]
+        records = call_each(subject.fn, calls)
+    else:
+        records = subject.repeated_calls()
+        calls = [Call(*subject.args, **subject.kwargs)] * len(records)
     subject.measured["retrace"] = {
         "calls": len(records),
         "compilations": [r.compilations for r in records],
@@ -71,20 +60,6 @@ def run(subject: Subject) -> list[Finding]:
     if not given and not found and not subject.quick:
         found += static_ints(subject)
     return found
-
-
-def call_each(fn: Any, calls: list[Call]) -> list[CallRecord]:
-    import jax
-
-    records = []
-    with cache_miss_explanations() as explanations:
-        for call in calls:
-            before = len(explanations)
-            with compile_events() as log:
-                jax.block_until_ready(fn(*call.args, **call.kwargs))
-            records.append(CallRecord(log.compilations, log.traces, log.total_seconds, tuple(log.compiled_functions()),
-                                      tuple(explanations[before:])))
-    return records
 
 
 def differences(fn: Any, old: Call, new: Call) -> list[Change]:
@@ -165,22 +140,39 @@ def _changed(subject: Subject, i: int, record: CallRecord, changes: list[Change]
     )
 
 
+# Programs JAX compiles for a control-flow primitive run outside jit: ``jit(scan)``, ``jit(while)``.
+_EAGER_PRIMITIVES = re.compile(r"^jit\((scan|while|cond|switch|remat|checkpoint|custom_jvp_call|custom_vjp_call)\)$")
+
+
 def _identical(subject: Subject, i: int, record: CallRecord) -> Finding:
     explained = _explanation(record)
     defined = _defined_at(record)
     evidence = f"call {i + 1} had the same arguments as call {i} and compiled {_functions(record)} ({fmt_time(record.seconds)})"
     if explained:
         evidence += f". JAX: {explained}"
+    eager = [m.group(1) for f in record.functions if (m := _EAGER_PRIMITIVES.match(f))]
+    if not subject.is_jitted and eager and len(eager) == len(record.functions):
+        # Outside jit, a lax.scan/while/cond is staged and compiled on its own, its body a new
+        # function each call: the fix is jit around the whole function, not a jit hoisted out of it.
+        name, expression = jit_fix(subject.fn, subject.label)
+        loops = ", ".join(f"lax.{p}" for p in dict.fromkeys(eager))
+        title = f"{subject.label} is not jitted: each call compiles its {loops} again"
+        fix = f"{name} = {expression}   # jit the outermost function, once: its {loops} then compiles once"
+        subject_name = subject.label
+    else:
+        title = "recompiles on every call with identical arguments: a jax.jit is created inside the function"
+        fix = ("jit once, outside the function, and reuse it:\n"
+               "    _step = jax.jit(step)        # module level\n"
+               "    def f(x): return _step(x)    # not: jax.jit(lambda y: ...)(x) inside f")
+        subject_name = defined or subject.label
     return Finding(
         "LB210",
-        "recompiles on every call with identical arguments: a jax.jit is created inside the function",
+        title,
         Severity.ERROR,
         evidence=evidence,
         cost=f"~{fmt_time(record.seconds)} of tracing and compiling on every call",
-        fix="jit once, outside the function, and reuse it:\n"
-            "    _step = jax.jit(step)        # module level\n"
-            "    def f(x): return _step(x)    # not: jax.jit(lambda y: ...)(x) inside f",
-        subject=defined or subject.label,
+        fix=fix,
+        subject=subject_name,
         data={"cost_seconds": record.seconds, "calls": [i + 1], "functions": list(record.functions)},
     )
 

@@ -1,8 +1,11 @@
 """LB260-LB261: the work the compiled program does, and how close it runs to the machine's limits.
 
-FLOPs and bytes come from XLA's cost analysis of the compiled program, checked first: it can be
-missing, empty or -1 (LB261 says so rather than print a rate from it), and it counts a loop body
-once, so programs with ``scan``/``while`` take their FLOPs from the matmuls times the trip count.
+FLOPs come from XLA's cost analysis of the compiled program, checked first: it can be missing,
+empty or -1 (LB261 says so rather than print a rate from it), and it counts a loop body once, so
+programs with ``scan``/``while`` take their FLOPs from the matmuls times the trip count. Bytes are
+those the program must touch (inputs, constants, outputs), not XLA's sum over ops, which counts
+fused intermediates; a program under `CACHE_BYTES`, or moving bytes faster than memory can, runs
+from cache and is never called memory-bound, and no share of bandwidth above 100% is printed.
 The achieved FLOP/s is set against the peak `levelbench._peak` measured (large NumPy GEMMs), the
 achieved bandwidth against a large NumPy copy measured here once per process.
 """
@@ -20,6 +23,7 @@ from ..subject import Subject
 from .base import Probe
 
 _bandwidth: float | None = None
+CACHE_BYTES = 1 << 20  # a program touching less than this runs from cache, never memory-bound
 
 
 def run(subject: Subject) -> list[Finding]:
@@ -33,7 +37,10 @@ def run(subject: Subject) -> list[Finding]:
     problem = invalid_cost(cost)
     if problem:
         return [_no_cost(subject.label, problem)]
-    flops, nbytes = float(cost["flops"]), float(cost.get("bytes accessed", float("nan")))
+    flops = float(cost["flops"])
+    # XLA's "bytes accessed" sums every op's operands, fused intermediates included: it can exceed
+    # what memory sees many times over. The program's own inputs and outputs are what it must touch.
+    nbytes = float(touched_bytes(trace.jaxpr))
     loops = any(e.primitive.name in ("scan", "while") for e in iter_equations(trace.jaxpr))
     if loops:
         flops = max(flops, matmul_flops(trace.jaxpr))
@@ -45,6 +52,18 @@ def run(subject: Subject) -> list[Finding]:
     subject.measured.update(flops=flops, bytes_accessed=nbytes, peak_flops=peak, memory_bandwidth=bandwidth)
     return roofline_finding(subject.label, flops, nbytes, m.median, peak, bandwidth, m.dispatch_floor, loops,
                             "float64" if wide else "float32")
+
+
+def touched_bytes(jaxpr: object) -> int:
+    """Bytes of the program's inputs, closed-over constants and outputs: what it must read and write."""
+    j = open_jaxpr(jaxpr)
+    total = 0
+    for v in (*j.invars, *getattr(j, "constvars", ()), *j.outvars):
+        aval = getattr(v, "aval", None)
+        shape, dtype = getattr(aval, "shape", None), getattr(aval, "dtype", None)
+        if shape is not None and dtype is not None:
+            total += int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+    return total
 
 
 def invalid_cost(cost: dict[str, float] | None) -> str:
@@ -85,15 +104,20 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
     else:
         parts[0] += " (peak unknown)"
     has_bytes = not math.isnan(nbytes) and nbytes > 0
+    in_cache = has_bytes and (nbytes < CACHE_BYTES or (bandwidth is not None and nbytes / steady > bandwidth))
     if has_bytes:
-        moved = f"{nbytes / 1e6:,.3g} MB accessed: {nbytes / steady / 1e9:,.3g} GB/s"
-        if bandwidth:
+        moved = f"{_size(nbytes)} in and out: {nbytes / steady / 1e9:,.3g} GB/s"
+        if in_cache:
+            moved += (f", small enough to stay in cache (under {_size(CACHE_BYTES)}" if nbytes < CACHE_BYTES
+                      else ", faster than memory (the data stays in cache")
+            moved += "): memory bandwidth does not bound it"
+        elif bandwidth:
             moved += f", {nbytes / steady / bandwidth:.1%} of memory bandwidth ({bandwidth / 1e9:,.3g} GB/s, NumPy copy)"
         parts.append(moved)
     if loops:
         parts.append("XLA counts a loop body once: FLOPs are the matmuls times the trip count, bytes a lower bound")
     compute_time = flops / peak if peak else None
-    memory_time = nbytes / bandwidth if bandwidth and has_bytes else None
+    memory_time = nbytes / bandwidth if bandwidth and has_bytes and not in_cache else None
     bound_time = max(t for t in (compute_time, memory_time, 0.0) if t is not None)
     known = compute_time is not None or memory_time is not None
     if floor and steady < 3 * floor and bound_time < 0.5 * steady:
@@ -110,7 +134,8 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
         bound, fix = "memory", "fuse elementwise work under one jit and use smaller dtypes to move fewer bytes"
     else:
         bound, fix = "unknown", "the machine's peak is unknown here: levelbench._measuring.peak.machine_peak() measures it"
-    above = steady - bound_time if known else None
+    # A bound above the measured time means the model does not fit this program: no cost from it.
+    above = steady - bound_time if known and bound_time <= steady else None
     share = f"{rate / peak:.0%} of peak" if peak else "peak unknown"
     return [Finding(
         "LB260",
@@ -124,6 +149,13 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
         data={"cost_seconds": above, "flops": flops, "bytes": nbytes if has_bytes else None, "flop_rate": rate,
               "peak_flops": peak, "memory_bandwidth": bandwidth, "bound": bound},
     )]
+
+
+def _size(n: float) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return f"{n:.0f} B"
 
 
 def machine_peak_flops(dtype: str) -> float | None:

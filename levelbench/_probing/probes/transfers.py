@@ -5,8 +5,9 @@ timed here with ``jax.device_put``). LB251: host callbacks (``pure_callback``, `
 ``jax.debug.print``) inside the program stop it to run Python. LB252: the function reads device
 values on the host (``float(x)``, ``x.item()``, ``np.asarray(x)``, ``if x > 0``): found when
 tracing it fails with one of JAX's host-conversion errors, and on GPU/TPU by running it under
-``jax.transfer_guard_device_to_host("disallow")`` (on CPU the guard never fires: device memory is
-host memory).
+``jax.transfer_guard_device_to_host("disallow")``; on CPU, where the guard never fires (device
+memory is host memory), by counting the host reads of one eager call (``jax.device_get``,
+``float(x)``, ``.item()``, ``.tolist()``), each at its user line.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from ..._values.findings import Finding, Severity
 from ..._values.units import fmt_time
 from ..arguments import describe, leaves
+from ..._frameworks.jax_adapter import host_reads as counting_host_reads
 from ..jaxpr import CALLBACK_PRIMITIVES, SourceLine, is_user_file, iter_equations, user_line
 from ..subject import Subject
 from .base import Probe
@@ -65,7 +67,9 @@ def numpy_inputs(subject: Subject) -> list[Finding]:
     return [Finding(
         "LB250",
         f"{len(host)} NumPy input(s) are copied to the device on every call",
-        Severity.WARNING if nbytes >= 1 << 20 or copy >= 100e-6 else Severity.INFO,
+        # KB-sized inputs cost a copy's latency, which a jitted call pays far more cheaply than a
+        # standalone device_put: only large copies, or slow ones of real size, are a cause.
+        Severity.WARNING if nbytes >= 1 << 20 or (copy >= 100e-6 and nbytes >= 64 << 10) else Severity.INFO,
         evidence=f"{names}{more}: {_bytes(nbytes)}; jax.device_put of them takes {fmt_time(copy)}",
         cost=f"~{fmt_time(copy)} per call" + ("" if subject.is_jitted else
                                               ", more if several operations convert the same array"),
@@ -114,11 +118,56 @@ def host_reads(subject: Subject, error: BaseException | None) -> list[Finding]:
     )]
 
 
+def counted_reads(subject: Subject) -> list[Finding]:
+    """On CPU the transfer guard never fires: count the host reads of one eager call instead."""
+    with counting_host_reads() as reads:
+        jax_block(subject.fn(*subject.args, **subject.kwargs))
+    users = [u for stack in reads if (u := _read_by_user(stack)) is not None]
+    if not users:
+        return []
+    lines = collections.Counter(SourceLine(*u) for u in users)
+    where = ", ".join(f"{line} x{n}" if n > 1 else str(line) for line, n in lines.most_common(3))
+    return [Finding(
+        "LB252",
+        f"{subject.label} copies device arrays to the host while it runs: {len(users)} read(s) per call",
+        Severity.WARNING,
+        evidence=f"one call as given read {len(users)} JAX array(s) on the host (jax.device_get, float(), .item(), "
+                 f".tolist()) at {where}",
+        cost="each read waits for the device to finish what it queued and copies the value out; under jax.jit "
+             "the function could not be compiled whole",
+        fix="keep intermediate values on the device (jnp instead of np, no device_get inside); fetch results "
+            "once, at the end, outside the function",
+        subject=str(lines.most_common(1)[0][0]),
+        data={"reads": len(users), "lines": {str(k): v for k, v in lines.items()}},
+    )]
+
+
+# The ways user code reads a value on the host; a read from inside JAX's own machinery (constants
+# read while a jitted call is traced or lowered) is not the user's.
+_READ_ENTRIES = frozenset({"device_get", "__array__", "__float__", "__int__", "__bool__", "__index__", "__complex__",
+                           "item", "tolist", "__format__", "__repr__", "__str__"})
+
+
+def _read_by_user(stack: list[tuple[str, int, str]]) -> tuple[str, int, str] | None:
+    """The user frame that read a value through one of `_READ_ENTRIES`, or None."""
+    for i in range(len(stack) - 1, -1, -1):
+        if is_user_file(stack[i][0]):
+            called = stack[i + 1][2] if i + 1 < len(stack) else ""
+            return stack[i] if called in _READ_ENTRIES else None
+    return None
+
+
+def jax_block(x: Any) -> Any:
+    import jax
+
+    return jax.block_until_ready(x)
+
+
 def guarded_reads(subject: Subject) -> list[Finding]:
     import jax
 
     if jax.default_backend() == "cpu":
-        return []
+        return counted_reads(subject)
     try:
         with jax.transfer_guard_device_to_host("disallow"):
             jax.block_until_ready(subject.fn(*subject.args, **subject.kwargs))

@@ -49,6 +49,7 @@ class Growth:
     projected_seconds: float
     projected_equations: int
     line: SourceLine | None = None
+    order: int = 1  # 1: one loop over the length; 2: nested loops (the program grows with its square)
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -60,16 +61,25 @@ def run(subject: Subject) -> list[Finding]:
     choice = _scale.choose(subject.fn, subject.args, subject.kwargs, subject.scale_axis)
     if isinstance(choice, str):
         subject.measured["scale"] = {"skipped": choice}
+        axes = _scale.candidates(subject.fn, subject.args, subject.kwargs, None) if subject.scale_axis is None else []
     else:
-        measured = measure_growth(subject, choice)
+        axes = [choice]
+        if choice.guessed:  # a wrong guess must not read as "flat": try the other axes too
+            axes += _scale.candidates(subject.fn, subject.args, subject.kwargs, choice)
+    started = time.perf_counter()
+    for axis in axes:
+        measured = measure_growth(subject, axis)
         if isinstance(measured, str):
-            subject.measured["scale"] = {"axis": choice.to_dict(), "skipped": measured}
-        else:
-            growth, points = measured
-            subject.measured["scale"] = {"axis": choice.to_dict(), **growth.to_dict()}
-            if growth.linear:
-                _maybe_shorten(subject, choice, growth, points)
-                return [unrolled_finding(choice, growth, jitted=subject.is_jitted)]
+            subject.measured.setdefault("scale", {"axis": axis.to_dict(), "skipped": measured})
+            continue
+        growth, points = measured
+        if growth.linear or axis is axes[0] or "equations" not in subject.measured.get("scale", {}):
+            subject.measured["scale"] = {"axis": axis.to_dict(), **growth.to_dict()}
+        if growth.linear:
+            _maybe_shorten(subject, axis, growth, points)
+            return [unrolled_finding(axis, growth, jitted=subject.is_jitted)]
+        if time.perf_counter() - started > max(1.0, subject.budget / 4):
+            break
     return repeated_finding(subject)
 
 
@@ -111,6 +121,11 @@ def measure_growth(subject: Subject, scale: _scale.ScaleAxis) -> tuple[Growth, l
     slope, intercept = np.polyfit(x, eqns, 1)
     residual = np.max(np.abs(eqns - (slope * x + intercept)))
     linear = bool(slope >= 0.5 and residual <= max(2.0, 0.05 * eqns.max()))
+    order, coefficients = 1, np.array([slope, intercept])
+    if not linear and slope >= 0.5:
+        quadratic = _quadratic(subject, scale, base, lengths, eqns)
+        if quadratic is not None:
+            order, coefficients, linear = 2, quadratic, True
     if not linear:  # the program does not grow: nothing to project, nothing to compile
         return Growth(lengths, tuple(int(e) for e in eqns), tuple(p.seconds for p in points),
                       max(round(float(slope), 2), 0.0), 0.0, False, scale.length,
@@ -120,22 +135,45 @@ def measure_growth(subject: Subject, scale: _scale.ScaleAxis) -> tuple[Growth, l
         return f"compiling at a short length failed: {next(p for p in compiled if isinstance(p, str))}"
     points = [p for p in compiled if isinstance(p, Point)]
     secs = np.array([p.seconds for p in points])
-    t_slope, t_intercept = np.polyfit(x, secs, 1)
-    if t_slope <= 0:  # noise swamped a small growth: assume time proportional to length
-        t_slope, t_intercept = secs[-1] / x[-1], 0.0
+    projected_equations = float(np.polyval(coefficients, scale.length))
+    # Seconds follow the equations (trace and compile work per equation), whatever the order.
+    t_slope, t_intercept = np.polyfit(eqns, secs, 1)
+    if t_slope <= 0:  # noise swamped a small growth: assume time proportional to the program
+        t_slope, t_intercept = secs[-1] / eqns[-1], 0.0
     growth = Growth(
         lengths=lengths,
         equations=tuple(int(e) for e in eqns),
         seconds=tuple(float(s) for s in secs),
         equations_per_step=round(float(slope), 2),
-        seconds_per_step=float(t_slope),
+        seconds_per_step=float(t_slope * slope),
         linear=True,
         length=scale.length,
-        projected_seconds=max(float(t_intercept + t_slope * scale.length), float(secs.max())),
-        projected_equations=int(round(intercept + slope * scale.length)),
+        projected_seconds=max(float(t_intercept + t_slope * projected_equations), float(secs.max())),
+        projected_equations=int(round(projected_equations)),
         line=points[-1].line,
+        order=order,
     )
     return growth, points
+
+
+def _quadratic(subject: Subject, scale: _scale.ScaleAxis, base: Any, lengths: tuple[int, ...],
+               eqns: np.ndarray) -> np.ndarray | None:
+    """Nested loops over the length: a fourth, shorter trace, and a quadratic that fits all four
+    counts with a square term that matters (not a straight line bent by noise). Its coefficients."""
+    short = max(1, lengths[0] // 2)
+    if short in lengths:
+        return None
+    point = _trace_at(subject.fn, base, short, *_scale.shorten(subject.args, subject.kwargs, scale, short))
+    if isinstance(point, str):
+        return None
+    x = np.array((short, *lengths), dtype=float)
+    y = np.array((point.equations, *eqns), dtype=float)
+    coefficients = np.polyfit(x, y, 2)
+    residual = np.max(np.abs(y - np.polyval(coefficients, x)))
+    square = coefficients[0] * x[-1] ** 2
+    if coefficients[0] > 0 and residual <= max(2.0, 0.05 * y.max()) and square >= 0.25 * y.max():
+        return coefficients
+    return None
 
 
 def _unjitted(fn: Any) -> Any:
@@ -191,7 +229,8 @@ def _frames_in(eqn: Any, filename: str, names: set[str]) -> list[SourceLine]:
 def _maybe_shorten(subject: Subject, scale: _scale.ScaleAxis, growth: Growth, points: list[Point]) -> None:
     limit = max(1.0, subject.budget / 4)
     point = points[1]  # the middle length: representative, and cheap to compile again
-    if scale.length > point.length and growth.projected_seconds > limit:
+    measured_in_full = scale.length <= points[-1].length  # the numbers at the user's length are real
+    if scale.length > point.length and growth.projected_seconds > limit and not measured_in_full:
         args, kwargs = _scale.shorten(subject.args, subject.kwargs, scale, point.length)
         subject.shorten(args, kwargs, Shortening(
             scale.name, scale.axis, scale.length, point.length,
@@ -210,17 +249,21 @@ def unrolled_finding(scale: _scale.ScaleAxis, g: Growth, jitted: bool = True) ->
         + ("" if measured_at_length else f", projected from {g.lengths[0]}-{g.lengths[-1]} steps; "
            "compile time often grows faster than linearly")
     )
+    nested = g.order == 2
+    growth_text = (f"the program grows with the square of its length ({g.equations[-1]:,} equations at "
+                   f"{g.lengths[-1]} steps)" if nested else f"{per_step:,.0f} jaxpr equations per step")
     return Finding(
         "LB201",
-        f"a Python loop over {scale.name} {'is unrolled' if jitted else 'unrolls under jax.jit'}: "
-        f"{per_step:,.0f} jaxpr equations per step",
+        f"{'nested Python loops' if nested else 'a Python loop'} over {scale.name} "
+        f"{'are' if nested else 'is'} {'unrolled' if jitted else 'unrolled under jax.jit'}: {growth_text}",
         Severity.WARNING,
         evidence=(
             f"equations at {lengths} steps along {scale.describe()}: "
             + "/".join(f"{e:,}" for e in g.equations)
-            + f" (+{per_step:,.0f} per step, linear); trace+lower+compile: "
+            + (" (quadratic: nested loops)" if nested else f" (+{per_step:,.0f} per step, linear)")
+            + "; trace+lower+compile: "
             + "/".join(fmt_time(s) for s in g.seconds)
-            + f" (+{fmt_time(g.seconds_per_step)} per step){where}"
+            + ("" if nested else f" (+{fmt_time(g.seconds_per_step)} per step)") + where
         ),
         cost=cost,
         fix=SCAN_FIX,
@@ -236,6 +279,7 @@ def unrolled_finding(scale: _scale.ScaleAxis, g: Growth, jitted: bool = True) ->
             "projected_equations": g.projected_equations,
             "argument": scale.name,
             "axis": scale.axis,
+            "order": g.order,
         },
     )
 
@@ -254,11 +298,14 @@ def repeated_finding(subject: Subject) -> list[Finding]:
     share = block.covered / total
     cost_seconds = trace.seconds * share * (1 - 1 / block.repeats)
     where = f" from {line}" if line else ""
-    unrolled = "a Python loop is unrolled" if subject.is_jitted else "a Python loop that unrolls under jax.jit"
+    unrolled = "a Python loop is unrolled" if subject.is_jitted else "a Python loop that would unroll under jax.jit"
+    subject.measured["repeated_block"] = {"size": block.size, "repeats": block.repeats, "line": str(line or "")}
+    # Unjitted, nothing is unrolled yet: the loop runs op by op (LB240, whose fix mentions it).
+    severe = subject.is_jitted and block.repeats >= 16
     return [Finding(
         "LB202",
         f"the same {block.size} equations repeat {block.repeats} times in one trace: {unrolled}",
-        Severity.WARNING if block.repeats >= 16 else Severity.INFO,
+        Severity.WARNING if severe else Severity.INFO,
         evidence=(
             f"{covered_text(block.covered, total)} are {block.repeats} copies of a block of {block.size} "
             f"({body}){where}; tracing took {fmt_time(trace.seconds)}"

@@ -1,0 +1,234 @@
+"""Rules rebuilt after the real-case corpus (issue 13): each on a new synthetic function with the
+problem and a twin without it. Functions are defined inside each test so JAX has never seen them."""
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+import jax.numpy as jnp  # noqa: E402
+
+from levelbench import Severity  # noqa: E402
+from levelbench._probing import explain  # noqa: E402
+from levelbench._probing.probes import dispatch  # noqa: E402
+
+
+def codes(d, at_least=Severity.INFO):
+    return {f.code for f in d.findings if f.severity >= at_least}
+
+
+# -- LB240 / LB210: compiling every call is not "op by op" ---------------------------------------
+def test_function_that_compiles_every_call_gets_lb210_not_lb240():
+    def rebuilds_jit(x):
+        for _ in range(3):
+            x = jax.jit(lambda y: jnp.sin(y) + 1)(x)
+        return x
+
+    d = explain(rebuilds_jit, jnp.ones(8), probes=["retrace", "dispatch"], budget=2)
+    assert "LB210" in codes(d) and "LB240" not in codes(d)
+    assert any("compiles on every call" in n for n in d.notes)
+
+
+def test_plain_unjitted_function_still_gets_lb240():
+    def many_small_ops(x):
+        for _ in range(30):
+            x = jnp.cos(x) * 0.5
+        return x
+
+    d = explain(many_small_ops, jnp.ones(8), probes=["retrace", "dispatch"], budget=2)
+    assert "LB240" in codes(d) and "LB210" not in codes(d)
+
+
+def test_unjitted_scan_recompiles_and_the_fix_is_jit_outside():
+    def cumulative(xs):
+        return jax.lax.scan(lambda c, x: (c + jnp.sin(x), c), 0.0, xs)[1]
+
+    f = explain(cumulative, jnp.ones(16), probes=["retrace"]).finding("LB210")
+    assert f is not None and "lax.scan" in f.title and "not jitted" in f.title
+    assert "jax.jit(cumulative)" in f.fix
+    assert explain(jax.jit(cumulative), jnp.ones(16), probes=["retrace"]).finding("LB210") is None
+
+
+# -- LB240: the fix jits the outermost function, with its measured time ------------------------
+def _loss(w):
+    for _ in range(10):
+        w = jnp.tanh(w) * 1.1
+    return jnp.sum(w)
+
+
+grad_of_loss = jax.grad(_loss)
+grad_of_jitted_loss = jax.grad(jax.jit(_loss))
+
+
+def test_grad_of_unjitted_function_is_fixed_by_jit_of_grad():
+    f = explain(grad_of_loss, jnp.ones(4), probes=["dispatch"], budget=2).finding("LB240")
+    assert f is not None
+    assert f.fix.startswith("grad_of_loss = jax.jit(jax.grad(_loss))")
+    assert f.data["fix_expression"] == "jax.jit(jax.grad(_loss))"
+    assert "grad_of_loss = jax.jit(jax.grad(_loss)): " in f.evidence  # the fix, timed
+    assert f.subject == "grad_of_loss"
+
+
+def test_grad_of_inner_jitted_function_is_also_fixed_from_outside():
+    d = explain(grad_of_jitted_loss, jnp.ones(4), probes=["dispatch"], budget=2)
+    f = d.finding("LB240")
+    if f is not None:  # one inner jitted call may leave too little to save on a fast machine
+        assert "jax.jit(jax.grad(" in f.fix and "jax.grad(jax.jit" not in f.fix
+
+
+def test_one_or_two_dispatches_need_a_larger_gap_and_are_not_called_op_by_op():
+    assert dispatch.dispatch_finding("f", 2, eager=100e-6, jitted=45e-6, compile_total=0.1) == []
+    [few] = dispatch.dispatch_finding("f", 1, eager=90e-6, jitted=10e-6, compile_total=0.1)
+    assert "op by op" not in few.title and "eager per-call overhead" in few.title
+    [many] = dispatch.dispatch_finding("f", 20, eager=100e-6, jitted=45e-6, compile_total=0.1)
+    assert "op by op" in many.title
+
+
+# -- LB270: only compilation the user's code pays, and cold ------------------------------------
+def test_unjitted_function_gets_no_compile_finding_of_explains_own_jit():
+    def heavy(a):
+        for _ in range(40):
+            a = jnp.tanh(a @ a)
+        return a
+
+    d = explain(heavy, jnp.ones((32, 32)), probes=["compile"])
+    assert "LB270" not in codes(d) and d.measured["compile"]["total"] > 0
+
+
+def test_compile_split_is_cold_even_after_the_user_called_the_function():
+    helper = jax.jit(lambda a: jnp.tanh(a @ a))
+
+    @jax.jit
+    def outer(a):
+        for _ in range(20):
+            a = helper(a)
+        return a
+
+    x = jnp.ones((16, 16))
+    jax.block_until_ready(outer(x))  # the user ran it: JAX holds its trace and program
+    d = explain(outer, x, probes=["compile"])
+    split = d.measured["compile"]
+    assert not split["cached"] and split["trace"] > 0 and split["compile"] > 0
+
+
+# -- framework: a JAX function of Python numbers only ------------------------------------------
+def test_function_of_python_ints_reading_jax_values_is_diagnosed():
+    step = jax.jit(lambda i: i + 1)
+
+    def count_to(x, n):
+        i = 0
+        while i < n:  # reads a device value on the host every iteration
+            i = step(i)
+        return x + i
+
+    d = explain(count_to, 1, 5)
+    assert d.framework == "jax" and "LB252" in codes(d, Severity.WARNING)
+
+    def plain(x, n):
+        return x + n
+
+    assert explain(plain, 1, 5).framework != "jax"
+
+
+# -- LB201: nested loops, the second axis -----------------------------------------------------
+def test_nested_loops_over_the_second_axis_grow_quadratically():
+    def pairwise(m):
+        rows, n = m.shape
+        total = jnp.zeros(rows)
+        for i in range(n):
+            for j in range(i + 1, n):
+                total = total + m[:, i] * m[:, j]
+        return total
+
+    d = explain(jax.jit(pairwise), jnp.ones((24, 16)), probes=["unrolled"], budget=4)
+    f = d.finding("LB201")
+    assert f is not None and f.data["order"] == 2 and f.data["axis"] == 1
+    assert "nested" in f.title and "quadratic" in f.evidence
+
+    def pairwise_scan(m):
+        return jnp.sum(m[:, :, None] * m[:, None, :], axis=(1, 2))
+
+    d = explain(jax.jit(pairwise_scan), jnp.ones((24, 16)), probes=["unrolled"], budget=4)
+    assert not codes(d) & {"LB201", "LB202"}
+
+
+# -- LB202: calls of a jitted helper count with their size; unjitted is a note -------------------
+def test_repeated_calls_of_a_jitted_helper_are_an_unrolled_loop():
+    helper = jax.jit(lambda a, b: (jnp.tanh(a * b + 1.0) * 0.5 + a, b * 0.9 + 0.1))
+
+    @jax.jit
+    def chain(a, b):
+        for _ in range(20):
+            a, b = helper(a, b)
+        return a
+
+    f = explain(chain, jnp.ones(4), jnp.ones(4), probes=["unrolled"], scale_axis=False).finding("LB202")
+    assert f is not None and f.data["repeats"] == 20 and f.severity == Severity.WARNING
+
+    @jax.jit
+    def twice(a, b):
+        a, b = helper(a, b)
+        return helper(a, b)[0]
+
+    assert explain(twice, jnp.ones(4), jnp.ones(4), probes=["unrolled"], scale_axis=False).finding("LB202") is None
+
+
+def test_repeated_block_in_an_unjitted_function_is_a_note():
+    def layers(x, w):
+        for _ in range(24):
+            x = jnp.tanh(x @ w)
+        return x
+
+    f = explain(layers, jnp.ones((8, 32)), jnp.ones((32, 32)), probes=["unrolled"], scale_axis=False).finding("LB202")
+    assert f is not None and f.severity == Severity.INFO and "would unroll" in f.title
+
+
+# -- LB252 on CPU: host reads counted in an eager call ----------------------------------------
+def test_device_get_inside_an_unjitted_function_is_counted_on_any_backend():
+    def fetches(x):
+        y = jax.device_get(jnp.sin(x))  # a copy to the host every call
+        z = jax.device_get(jnp.cos(x))
+        return jnp.asarray(y) * 2 + jnp.asarray(z)
+
+    f = explain(fetches, jnp.ones(4), probes=["transfers"]).finding("LB252")
+    assert f is not None and f.data["reads"] == 2 and "test_explain_real.py" in f.subject
+
+    def stays(x):
+        return jnp.sin(x) * 2 + x[0]
+
+    assert explain(stays, jnp.ones(4), probes=["transfers"]).finding("LB252") is None
+
+
+# -- LB260: bytes the program touches; no share above 100%, no negative cost --------------------
+def test_kilobyte_program_is_not_memory_bound_and_cost_is_never_negative():
+    from levelbench._probing.probes import roofline
+
+    [small] = roofline.roofline_finding("f", 1e3, 4e3, 2e-6, peak=1e11, bandwidth=1e9, floor=None,
+                                        loops=False, dtype="float32")
+    assert small.data["bound"] != "memory" and "in cache" in small.evidence
+    assert "%" not in small.evidence.split("in and out")[1].split(";")[0]
+    [fast] = roofline.roofline_finding("f", 1e3, 64e6, 1e-3, peak=1e11, bandwidth=1e10, floor=None,
+                                       loops=False, dtype="float32")  # 64 GB/s against 10 GB/s memory
+    assert fast.data["bound"] != "memory" and "faster than memory" in fast.evidence
+    [beyond] = roofline.roofline_finding("f", 1e9, 4e3, 1e-3, peak=1e11, bandwidth=1e10, floor=None,
+                                         loops=False, dtype="float32")  # 1 TFLOP/s against a 100 GFLOP/s peak
+    assert beyond.data["cost_seconds"] is None or beyond.data["cost_seconds"] >= 0
+    [big] = roofline.roofline_finding("f", 1e6, 400e6, 0.05, peak=1e11, bandwidth=1e10, floor=None,
+                                      loops=False, dtype="float32")
+    assert big.data["bound"] == "memory" and big.data["cost_seconds"] >= 0
+
+
+def test_roofline_bytes_are_inputs_and_outputs_not_xlas_sum_over_ops():
+    def chain(x):
+        for _ in range(20):
+            x = jnp.sin(x) * 1.5 + 1.0  # fused: XLA's sum over ops counts every intermediate
+        return x
+
+    d = explain(jax.jit(chain), jnp.ones(1 << 20), probes=["roofline"])
+    assert d.measured["bytes_accessed"] == 2 * 4 * (1 << 20)
+
+
+def test_kilobyte_numpy_inputs_are_a_note_and_megabyte_ones_a_warning():
+    small = explain(jax.jit(lambda a, b: a + b), np.ones(5), np.ones(5), probes=["transfers"]).finding("LB250")
+    assert small is not None and small.severity == Severity.INFO
+    big = explain(jax.jit(lambda a: a * 2), np.ones((600, 600), np.float32), probes=["transfers"]).finding("LB250")
+    assert big is not None and big.severity == Severity.WARNING
