@@ -28,8 +28,9 @@ CELLS = {
         "    return jnp.tanh(x @ x)\n"
         "jitted = jax.jit(f)"
     ),
-    "lambda": "%lbtimeit --budget 0.2 lambda: f(x)",
-    "jitted": "%lbtimeit --budget 0.3 jitted(x)",
+    "lambda": "%lbtimeit -v --budget 0.2 lambda: f(x)",
+    "jitted": "%lbtimeit -v --budget 0.3 jitted(x)",
+    "one line": "%lbtimeit --budget 0.1 jitted(x)",
     "-o": "m = %lbtimeit -o -q --budget 0.1 jitted(x)\nprint(type(m).__module__, type(m).__name__, m.framework)",
     "Out": "m",
 }
@@ -65,6 +66,12 @@ def test_timing_a_lambda_warns_that_nothing_was_computed(outputs):
     assert "in IPython: %timeit model(x) (not %timeit lambda: model(x))" in plain
     html = text(outputs["lambda"], "text/html")
     assert html.startswith("<pre") and "LB001" in html  # Jupyter shows the rich HTML rendering
+
+
+def test_the_default_is_one_timeit_style_line_in_a_kernel_too(outputs):
+    assert [out.output_type for out in outputs["one line"]] == ["stream"]
+    assert "per loop (median \u00b1 95% CI half-width of " in text(outputs["one line"]) and "; compile " in \
+        text(outputs["one line"])
 
 
 def test_a_jitted_call_reports_compile_apart_from_the_steady_state(outputs):

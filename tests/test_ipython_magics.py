@@ -4,6 +4,7 @@ The same magics in a real Jupyter kernel (HTML output, ``%load_ext levelbench``)
 test_ipython_kernel.py.
 """
 
+import re
 import sys
 
 import numpy as np
@@ -17,6 +18,7 @@ import levelbench  # noqa: E402
 from levelbench.ipython import _options as o  # noqa: E402
 from levelbench.ipython._candidates import split_candidates  # noqa: E402
 from levelbench.ipython._display import RichDisplay, measurement_summary  # noqa: E402
+from levelbench._values.units import fmt_time  # noqa: E402
 from levelbench.ipython._statement import StatementError, namespace, prepare_call  # noqa: E402
 
 TIMEIT = (o.NUMBER, o.REPEAT, o.QUIET, o.OUTPUT, o.BUDGET, o.CI)
@@ -167,8 +169,29 @@ def test_bad_statements_say_what_is_wrong(source, message):
 def test_timing_a_lambda_warns_that_nothing_was_computed(user, capsys):
     run(user, "%lbtimeit --budget 0.1 lambda: f(x)")
     out = flat(capsys.readouterr().out)
-    assert "error LB001 the call returned a function: nothing was computed" in out
-    assert "lambda: f(x)" in out and "steady median" in out
+    assert "error LB001 the call returned a function: nothing was computed" in out and "(-v for the evidence" in out
+    run(user, "%lbtimeit -v --budget 0.1 lambda: f(x)")
+    out = flat(capsys.readouterr().out)
+    assert "lambda: f(x)" in out and "steady median" in out and "error LB001" in out
+
+
+def test_the_default_is_one_timeit_style_line(user, capsys):
+    assert run(user, "%lbtimeit --budget 0.1 f(x)") is None
+    lines = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"[\d.]+ [mun]?s \u00b1 [\d.]+ [mun]?s per loop \(median \u00b1 95% CI half-width of \d+ "
+                        r"samples of [\d,]+ loops\)", lines[0]), lines
+    assert all(line.startswith("  ") for line in lines[1:]), lines  # only the failed self-checks follow
+
+
+def test_o_offers_timeit_result_attributes_with_their_meanings(user):
+    from IPython.core.magics.execution import TimeitResult
+
+    m = run(user, "%lbtimeit -o -q -n 4 -r 6 --budget 0 f(x)")
+    t = TimeitResult(m.loops, m.repeat, m.best, m.worst, m.all_runs, m.compile_time, 3)
+    assert (m.loops, m.repeat) == (4, 6)
+    assert m.timings == pytest.approx(t.timings) and m.all_runs == pytest.approx([x * 4 for x in m.samples])
+    assert m.average == pytest.approx(t.average) and m.stdev == pytest.approx(t.stdev)
+    assert m.best == min(m.samples) and m.worst == max(m.samples) and m.compile_time == 0.0
 
 
 def test_o_returns_the_measurement_and_n_r_q_are_honoured(user, capsys):
@@ -182,6 +205,8 @@ def test_o_returns_the_measurement_and_n_r_q_are_honoured(user, capsys):
 
 def test_without_o_nothing_is_returned(user, capsys):
     assert run(user, "%lbtimeit --budget 0 -r 2 f(x)") is None
+    assert "per loop (median" in capsys.readouterr().out
+    assert run(user, "%lbtimeit -v --budget 0 -r 2 f(x)") is None
     assert "f(x)  (numpy)" in capsys.readouterr().out
 
 
@@ -324,6 +349,9 @@ def test_a_jitted_call_reports_its_compile_apart_from_the_steady_state(jax_user,
     m = run(jax_user, "%lbtimeit -o --budget 0.2 step(xj)")
     assert m.framework == "jax"
     assert m.compile is not None and m.compile.source == "aot" and not m.compile.cached
+    assert m.compile_time == m.compile.total
+    assert f"; compile {fmt_time(m.compile.total)})" in capsys.readouterr().out
+    run(jax_user, "%lbtimeit -v --budget 0.2 step(xj)")
     out = flat(capsys.readouterr().out)
     assert "compile trace" in out and "first call" in out and "steady median" in out
 

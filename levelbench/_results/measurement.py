@@ -142,6 +142,50 @@ class Measurement:
         """``"float64"`` if the output is double precision, else ``"float32"`` (for peak FLOP/s)."""
         return "float64" if self.output_dtype in ("float64", "complex128") else "float32"
 
+    # -- IPython's TimeitResult, same names and meanings (code written for %timeit -o keeps working) --
+    @property
+    def loops(self) -> int:
+        """Calls per sample (%timeit's "loops")."""
+        return self.calls_per_sample
+
+    @property
+    def repeat(self) -> int:
+        """Samples taken (%timeit's "runs")."""
+        return len(self.samples)
+
+    @property
+    def timings(self) -> list[float]:
+        """Per-call time of each sample."""
+        return list(self.samples)
+
+    @property
+    def all_runs(self) -> list[float]:
+        """Total time of each sample: ``loops`` calls."""
+        return [t * self.calls_per_sample for t in self.samples]
+
+    @property
+    def best(self) -> float:
+        return self.min
+
+    @property
+    def worst(self) -> float:
+        return float(np.max(self.samples))
+
+    @property
+    def average(self) -> float:
+        return self.mean
+
+    @property
+    def stdev(self) -> float:
+        """Population standard deviation of ``timings``, as %timeit computes it (``std`` is the sample one)."""
+        return float(np.std(self.samples)) if self.samples else 0.0
+
+    @property
+    def compile_time(self) -> float:
+        """Seconds JAX spent tracing and compiling before (or in) the first call; 0 when nothing compiled.
+        (%timeit's compile_time is Python's compile of the statement, which is ~0 for a call.)"""
+        return self.compile.total if self.compile is not None else self.compile_in_first_call
+
     @property
     def warnings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity >= Severity.WARNING)

@@ -71,6 +71,25 @@ def register_formatters(shell: Any) -> None:
     formatter.for_type(ColdCall, lambda c, p, cycle: p.text(cold_call_summary(c)))
 
 
+def timeit_line(m: Any) -> str:
+    """The %timeit-style line: median +- CI half-width, how many samples of how many loops, the compile.
+
+    Each warning follows on a line of its own (code and title); ``-v`` shows the full report.
+    """
+    from .._values.units import fmt_time
+
+    ci = m.ci
+    compiled = f"; compile {fmt_time(m.compile_time)}" if m.compile_time else ""
+    loops = f"{m.loops:,} loop{'' if m.loops == 1 else 's'}"
+    head = (f"{fmt_time(m.median)} \u00b1 {fmt_time(ci.half_width)} per loop (median \u00b1 "
+            f"{ci.confidence:.0%} CI half-width of {m.repeat} sample{'' if m.repeat == 1 else 's'} of {loops}"
+            f"{compiled})")
+    notes = [f"  {f.severity.name.lower()} {f.code} {f.title}" for f in m.warnings]
+    if notes:
+        notes.append("  (-v for the evidence and the fixes)")
+    return "\n".join([head, *notes])
+
+
 def measurement_summary(m: Any) -> str:
     from .._values.units import fmt_time
 

@@ -20,10 +20,10 @@ from IPython.core.magic import (
 
 from . import _options as o
 from ._candidates import split_candidates
-from ._display import show
+from ._display import show, timeit_line
 from ._statement import Call, StatementError, namespace, prepare_call
 
-_TIMEIT_OPTIONS = (o.NUMBER, o.REPEAT, o.QUIET, o.OUTPUT, o.BUDGET, o.CI)
+_TIMEIT_OPTIONS = (o.NUMBER, o.REPEAT, o.QUIET, o.VERBOSE, o.OUTPUT, o.BUDGET, o.CI)
 _TIME_OPTIONS = (o.QUIET, o.OUTPUT)
 _COMPARE_OPTIONS = (o.QUIET, o.OUTPUT, o.BUDGET, o.CI, o.BASELINE, o.NO_STRICT, o.ISOLATE)
 _MEASURE_PARAMETERS = frozenset({"label", "budget", "rel_ci", "target_sample_time", "min_samples", "max_samples",
@@ -42,22 +42,26 @@ class LevelbenchMagics(Magics):
 
         Usage::
 
-          %lbtimeit [-n N] [-r R] [-q] [-o] [--budget S] [--ci F] statement
+          %lbtimeit [-n N] [-r R] [-q] [-v] [-o] [--budget S] [--ci F] statement
           %%lbtimeit [options] [setup code]
           statement(s)
 
         ``f(a, b)`` is timed as ``measure(f, a, b)``: ``f`` and its arguments are evaluated once,
         a jitted ``f`` has its trace / lower / compile timed apart from the steady state, and every
         call waits for its result. Any other expression is evaluated on every call, as %timeit does
-        (so ``%lbtimeit lambda: f(x)`` times creating a lambda, and says so: LB001). The report shows
-        the steady median with its 95% CI, the first call (and compile) on its own, and the
-        self-checks: nothing computed, a jitted function returning None, noise, recompiles.
+        (so ``%lbtimeit lambda: f(x)`` times creating a lambda, and says so: LB001). It prints one
+        %timeit-style line (steady median +- its 95% CI half-width, samples, loops, compile time)
+        and a line per self-check that failed; ``-v`` prints the full report: the first call (and
+        compile) on its own, the evidence and the fix of each finding.
 
         Options:
-          -n N        calls per sample (default: calibrated so a sample lasts ~10 ms)
-          -r R        at least R samples (default 5)
+          -n N        calls per sample, %timeit's loops (default: calibrated so a sample lasts ~10 ms)
+          -r R        exactly R samples, %timeit's repeats (default: at least 5, more until the CI
+                      is tight or the budget is spent)
           -q          print nothing
-          -o          return the `levelbench.Measurement`
+          -v          print the full report
+          -o          return the `levelbench.Measurement`; it also has %timeit's result attributes
+                      (loops, repeat, best, worst, all_runs, timings, average, stdev, compile_time)
           --budget S  seconds of sampling before giving up on the CI target (default 2)
           --ci F      stop once the median's 95% CI is within +-F of it (default 0.01)
         """
@@ -67,15 +71,19 @@ class LevelbenchMagics(Magics):
         from .._api import measure
 
         kwargs: dict[str, Any] = {"budget": opts.get("budget", o.DEFAULT_BUDGET), "rel_ci": opts.get("rel_ci", 0.01),
-                                  "number": opts.get("number"), "min_samples": opts.get("repeat", 5)}
+                                  "number": opts.get("number")}
+        if "repeat" in opts:  # %timeit's -r: that many samples, no more, no fewer
+            kwargs.update(min_samples=opts["repeat"], max_samples=opts["repeat"])
         if set(call.kwargs) & _MEASURE_PARAMETERS:
             # `f(x, number=3)`: a keyword measure would take for itself goes to f through a partial
             from functools import partial
 
             call = Call(partial(call.fn, **call.kwargs), call.args, {}, call.label)
         m = measure(call.fn, *call.args, label=call.label, **kwargs, **call.kwargs)
-        if not opts.get("quiet"):
+        if opts.get("verbose"):
             show(self.shell, m, width=100)
+        elif not opts.get("quiet"):
+            print(timeit_line(m))
         return m if opts.get("output") else None
 
     @no_var_expand  # like %timeit: `{...}` and `$x` are the statement's own Python

@@ -78,7 +78,8 @@ def name(text: str) -> str:
 
 
 NUMBER = Option("number", short="n", convert=positive_int("-n (calls per sample)"))
-REPEAT = Option("repeat", short="r", convert=positive_int("-r (minimum samples)"))
+REPEAT = Option("repeat", short="r", convert=positive_int("-r (samples)"))
+VERBOSE = Option("verbose", short="v")
 QUIET = Option("quiet", short="q")
 OUTPUT = Option("output", short="o")
 BUDGET = Option("budget", long="budget", convert=seconds)
