@@ -44,7 +44,7 @@ def test_the_seed_gru_notebook_executes_and_shows_each_finding(tmp_path, monkeyp
     assert "error LB001 the call returned a function" in output_of("%lbtimeit --budget 0.5 lambda: rnn_torch(Xt)")
     torch_call = output_of("%lbtimeit --budget 0.5 rnn_torch(Xt)")
     assert "LB010" in torch_call and "LB011" in torch_call
-    dead = output_of("%lbtimeit --budget 0.5 jitted_forward(params, Xj)")
+    dead = output_of("%lbtimeit -v --budget 0.5 jitted_forward(params, Xj)")
     assert "error LB002 jitted function 'forward' returns nothing" in dead and "compile trace" in dead
     assert "JAX compiled 1 program(s)" in output_of("%lbtime jitted_unrolled(params, Xj)")
     assert "JAX compiled 1 program(s)" in output_of("%lbtime jitted_scan(params, Xj)")
