@@ -42,6 +42,12 @@ def main(argv: list[str]) -> int:
 def _answer(step: str, args: tuple, lanes: dict[str, LocalLane]) -> Any:
     if step == "build":
         return _build(*args, lanes=lanes)
+    if step == "call":  # a function of the parent's choosing, e.g. reading a user's workload file
+        from .._values.targets import load_target
+
+        target, kwargs, parent_path = args
+        sys.path[:0] = [p for p in parent_path if p not in sys.path]
+        return load_target(target)(**kwargs)
     if step == "adopt":
         keep = set(args[0])
         for name in [n for n in lanes if n not in keep]:
@@ -93,8 +99,13 @@ def _build(source: tuple, names: list[str] | None, options: Any, parent_path: li
 
 
 def _describe(e: BaseException) -> str:
+    from .._values.errors import InputError
+    from .._values.targets import TargetError
+
     if isinstance(e, SystemExit):
         return f"the candidate's code called sys.exit({e.code!r})"
+    if isinstance(e, (InputError, TargetError)):  # a complete message about the user's input: no traceback
+        return str(e)
     tail = traceback.format_exception(type(e), e, e.__traceback__, limit=-3)
     return f"{type(e).__name__}: {e}\n" + "".join(tail[1:-1]).rstrip()
 

@@ -202,6 +202,10 @@ class Workers:
     def __exit__(self, kind: Any, *exc: Any) -> None:
         self.stop(graceful=kind is None)
 
+    def call(self, target: str, kwargs: dict[str, Any]) -> Any:
+        """``target(**kwargs)`` (a ``module:function``) in a worker of its own, before the deadline."""
+        return self.start().call("call", target, kwargs, sys.path, deadline=self.deadline)
+
     # -- building ------------------------------------------------------------------------------
     def candidate_set(self, target: str, kwargs: dict[str, Any], options: Options, grouping: str = "framework",
                       progress: Callable[[str, float], None] | None = None,

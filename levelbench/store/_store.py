@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import random
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -184,6 +185,12 @@ def _error(path: Path, e: sqlite3.Error) -> StoreError:
     if "locked" in text or "busy" in text:
         return StoreError(f"the results database {path} stayed locked by another process for "
                           f"{BUSY_TIMEOUT_S:g} s ({text}): retry when the other levelbench finishes")
+    if "disk is full" in text or "disk I/O error" in text:
+        return StoreError(f"disk full: the results database {path} could not be written ({text}): free some space "
+                          "(what was recorded before is kept)")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the results database {path} is on read-only media or not writable ({text}): "
+                          "history, diff, report and export can still read it; pass --db with a writable path to record")
     if isinstance(e, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         return StoreError(f"expected a levelbench results database, got a damaged SQLite file at {path} ({text}): "
                           "restore it from a backup, or move it away to start a new one")
@@ -266,10 +273,10 @@ class Store:
         commit = detect_git_commit() if git_commit is None else (git_commit or None)
         with self._write() as conn:
             cur = conn.execute(
-                "INSERT INTO runs (kind, started, status, argv, git_commit, environment, label) "
-                "VALUES (?, ?, 'running', ?, ?, ?, ?)",
+                "INSERT INTO runs (kind, started, status, argv, git_commit, environment, label, pid, host) "
+                "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)",
                 (kind, time.time(), json.dumps(list(argv if argv is not None else sys.argv[1:])), commit,
-                 json.dumps(dict(environment), default=str), label),
+                 json.dumps(dict(environment), default=str), label, os.getpid(), socket.gethostname()),
             )
             return int(cur.lastrowid)
 
@@ -295,12 +302,14 @@ class Store:
                 _schema.index_comparison(conn, result_id, comparison)
             return result_id
 
-    def end_run(self, run_id: int, status: str = "ok") -> None:
-        """Mark a run finished: ``"ok"``, ``"interrupted"`` or ``"failed"``."""
+    def end_run(self, run_id: int, status: str = "ok", error: str = "") -> None:
+        """Mark a run finished: ``"ok"``, ``"partial"``, ``"failed"`` or ``"interrupted"``, and why
+        (``error``) when it did not end ``ok``."""
         if status not in RUN_STATUSES:
             raise ValueError(f"run status must be one of {', '.join(RUN_STATUSES)}, got {status!r}")
         with self._write() as conn:
-            cur = conn.execute("UPDATE runs SET status = ?, finished = ? WHERE id = ?", (status, time.time(), run_id))
+            cur = conn.execute("UPDATE runs SET status = ?, finished = ?, error = ? WHERE id = ?",
+                               (status, time.time(), str(error), run_id))
             if cur.rowcount == 0:
                 raise StoreError(f"no run {run_id} in {self.path}: end_run() needs the id begin_run() returned")
 
@@ -311,15 +320,18 @@ class Store:
         """``begin_run`` ... ``end_run`` around a block: Ctrl-C marks the run ``interrupted``, an
         exception ``failed``, and the results added so far stay."""
         run_id = self.begin_run(kind, argv, environment, git_commit, label)
-        status = "failed"
+        status, error = "failed", ""
         try:
             yield run_id
             status = "ok"
         except KeyboardInterrupt:
-            status = "interrupted"
+            status, error = "interrupted", "interrupted"
+            raise
+        except BaseException as e:
+            error = f"{type(e).__name__}: {e}"
             raise
         finally:
-            self.end_run(run_id, status)
+            self.end_run(run_id, status, error)
 
     def save_comparison(self, comparison: Comparison, label: str = "") -> int:
         """Record a `Comparison` as a run of its own (``compare(..., save=True)``); returns the run id."""
@@ -434,11 +446,39 @@ def _rows(conn: sqlite3.Connection, sql: str, args: Any = ()) -> list[sqlite3.Ro
 
 
 def _run(row: sqlite3.Row, counts: dict[str, int], results: tuple[StoredResult, ...] = ()) -> Run:
+    status, error = row["status"], row["error"]
+    if status == "running" and _gone(row["pid"], row["host"]):
+        status = "abandoned"
+        error = error or f"the process that recorded it (pid {row['pid']} on {row['host']}) ended without finishing it"
     return Run(
-        id=row["id"], kind=row["kind"], started=row["started"], finished=row["finished"], status=row["status"],
+        id=row["id"], kind=row["kind"], started=row["started"], finished=row["finished"], status=status,
         argv=tuple(json.loads(row["argv"])), git_commit=row["git_commit"], label=row["label"],
         environment=json.loads(row["environment"]), workload_counts=counts, results=results,
+        error=error, pid=row["pid"], host=row["host"],
     )
+
+
+def _gone(pid: int | None, host: str | None) -> bool:
+    """True when ``pid`` on ``host`` (this machine) no longer exists. A run recorded on another
+    machine, or before pids were recorded, is taken as still running: nothing here can tell."""
+    if pid is None or host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process: it exists
+        return False
+    return _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A process that has exited but whose parent has not collected it yet (Linux) is gone too."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _result_doc(result: Any) -> dict[str, Any]:
