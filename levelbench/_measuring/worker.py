@@ -1,12 +1,13 @@
 """A worker process: builds its candidates and answers the parent's steps (see `levelbench._workers`).
 
-``python -m levelbench._worker FD``: FD is its end of a socket to the parent. Each message is a
+``python -m levelbench._measuring.worker FD PARENT_PID``: FD is its end of a socket to the parent. Each message is a
 tuple ``(step, *args)``; each answer ``("ok", value)`` or ``("error", text)``. The worker exits when
 asked, when the socket closes, or (Linux) when its parent dies.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from multiprocessing.connection import Connection
@@ -17,6 +18,8 @@ from .lanes import LocalLane
 
 def main(argv: list[str]) -> int:
     _die_with_parent()
+    if len(argv) > 2 and os.getppid() != int(argv[2]):
+        return 0  # the parent died before this worker could ask to die with it: nobody will drive it
     conn = Connection(int(argv[1]))
     lanes: dict[str, LocalLane] = {}
     while True:
