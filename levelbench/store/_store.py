@@ -20,6 +20,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -35,6 +36,7 @@ DEFAULT_PATH = settings.DEFAULT_DB
 # Long enough to outlast another process's write (each is one short transaction).
 BUSY_TIMEOUT_S = 30.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_MAX_ID = 2**63 - 1  # SQLite's largest integer
 
 
 class StoreError(Exception):
@@ -55,8 +57,17 @@ def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = Tru
     """
     p = Path(path) if path is not None else default_path()
     _check_file(p, create)
+    if p.exists() and not _writable(p):
+        if not create:
+            return _open_read_only(p)
+        raise StoreError(f"the results database {p} is on read-only media or not writable: it can be read "
+                         "(history, diff, report, export), not recorded to; pass --db with a writable path")
     if not p.exists():
-        p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the results database {p}: {e.strerror}: pass --db with a writable "
+                             "path (or set LEVELBENCH_DB)") from None
     try:
         conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as e:
@@ -67,6 +78,33 @@ def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = Tru
         conn.close()
         raise
     return Store(p, conn)
+
+
+def _writable(path: Path) -> bool:
+    """Whether SQLite could write beside ``path`` (its -wal and -shm files): really, not by permission bits
+    (root passes those, a read-only mount does not)."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=".levelbench-probe-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(probe)
+    return os.access(path, os.W_OK)
+
+
+def _open_read_only(path: Path) -> "Store":
+    """A database on read-only media (a mounted backup, a CI artefact): opened for reading only, as
+    an immutable file, since SQLite cannot create its lock files there."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None)
+        app_id, version, tables = _identity(conn)
+        _check_identity(path, app_id, version, tables)
+        if app_id == 0:
+            raise StoreError(f"expected a levelbench results database, got an empty file at {path}: record runs "
+                             "with `levelbench run` first")
+    except sqlite3.DatabaseError as e:
+        raise _error(path, e) from None
+    return Store(path, conn, read_only=True)
 
 
 def _check_file(path: Path, create: bool) -> None:
@@ -218,9 +256,10 @@ class Store:
     an integer id, ``"latest"``, or ``"latest~N"`` (the N-th run before the latest).
     """
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, connection: sqlite3.Connection, read_only: bool = False) -> None:
         self.path = path
         self._conn = connection
+        self.read_only = read_only
 
     # -- lifetime ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -238,6 +277,9 @@ class Store:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction; any interruption (Ctrl-C included) rolls it back whole."""
+        if self.read_only:
+            raise StoreError(f"the results database {self.path} is on read-only media: it can be read "
+                             "(history, diff, report, export), not written; pass --db with a writable path to record")
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -367,6 +409,9 @@ class Store:
         """The id of a run given as ``3``, ``"3"``, ``"latest"`` or ``"latest~1"``."""
         text = str(ref).strip()
         with self._read() as conn:
+            if text.isdigit() and int(text) > _MAX_ID or text.startswith("latest~") and text[7:].isdigit() \
+                    and int(text[7:]) > _MAX_ID:
+                raise StoreError(f"no run {text!r} in {self.path}: {self._known_runs()}")
             if text.isdigit():
                 if conn.execute("SELECT 1 FROM runs WHERE id = ?", (int(text),)).fetchone() is None:
                     raise StoreError(f"no run {text} in {self.path}: {self._known_runs()}")
@@ -387,7 +432,8 @@ class Store:
         count, first, last = self._conn.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM runs").fetchone()
         if not count:
             return "it has no runs yet (record one with `levelbench run`)"
-        return f"it has {count} run(s), ids {first}..{last} (`levelbench history` lists them)"
+        back = f"latest~0..latest~{count - 1}" if count > 1 else "latest"
+        return f"it has {count} run(s), ids {first}..{last} or {back} (`levelbench history` lists them)"
 
     def runs(self, workload: str | None = None, limit: int | None = None) -> list[Run]:
         """Recorded runs, oldest first (the newest ``limit``), without their results."""
@@ -446,15 +492,17 @@ def _rows(conn: sqlite3.Connection, sql: str, args: Any = ()) -> list[sqlite3.Ro
 
 
 def _run(row: sqlite3.Row, counts: dict[str, int], results: tuple[StoredResult, ...] = ()) -> Run:
-    status, error = row["status"], row["error"]
-    if status == "running" and _gone(row["pid"], row["host"]):
+    columns = row.keys()  # a database of an older schema read on read-only media lacks the newer columns
+    pid, host = (row["pid"], row["host"]) if "pid" in columns else (None, None)
+    status, error = row["status"], row["error"] if "error" in columns else ""
+    if status == "running" and _gone(pid, host):
         status = "abandoned"
-        error = error or f"the process that recorded it (pid {row['pid']} on {row['host']}) ended without finishing it"
+        error = error or f"the process that recorded it (pid {pid} on {host}) ended without finishing it"
     return Run(
         id=row["id"], kind=row["kind"], started=row["started"], finished=row["finished"], status=status,
         argv=tuple(json.loads(row["argv"])), git_commit=row["git_commit"], label=row["label"],
         environment=json.loads(row["environment"]), workload_counts=counts, results=results,
-        error=error, pid=row["pid"], host=row["host"],
+        error=error, pid=pid, host=host,
     )
 
 
