@@ -315,7 +315,6 @@ def _print_result(console: Any, result: WorkloadResult) -> None:
         return
     from rich.markup import escape
 
-    params = ", ".join(f"{k}={v}" for k, v in result.params.items())
-    console.print(f"[bold red]{escape(result.workload)} ({escape(params)}): {result.status}[/bold red]")
+    console.print(f"[bold red]{escape(_label(result))}: {result.status}[/bold red]")
     console.print(escape(result.error))
     console.print()
