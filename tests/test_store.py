@@ -274,7 +274,7 @@ def test_a_first_version_database_is_migrated_and_its_runs_kept(tmp_path):
     path = tmp_path / "v1.db"
     doc = _v1_database(str(path))
     with open_store(path) as s:
-        assert s.schema_version() == SCHEMA_VERSION == 2
+        assert s.schema_version() == SCHEMA_VERSION == 3
         run = s.run(1)
         assert (run.label, run.git_commit, run.argv) == ("", "abc", ("--workload", "gru"))
         assert run.results[0].to_dict()["comparison"] == doc["comparison"]

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import signal
 import sys
-from typing import NoReturn
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
@@ -26,3 +33,85 @@ def fail(message: str, code: int = USAGE) -> NoReturn:
     """Print ``message`` on one line to stderr and exit with ``code``."""
     click.echo(message, err=True)
     sys.exit(code)
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP (CI cancelling a job, `timeout`, `docker stop`, a closed terminal) stop the
+    command as Ctrl-C does: ``KeyboardInterrupt("SIGTERM")`` is raised, once; what finished is kept.
+    A second signal while the command winds up is ignored, so it can finish recording."""
+    raised: list[str] = []
+
+    def stop(signum: int, frame: Any) -> None:
+        if not raised:
+            raised.append(signal.Signals(signum).name)
+            raise KeyboardInterrupt(raised[0])
+
+    wanted = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    try:
+        previous = {s: signal.signal(s, stop) for s in wanted}
+    except ValueError:  # not the main thread (an embedding): leave the signals alone
+        previous = {}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def check_output(path: str, option: str) -> None:
+    """Fail now (exit 2, one line) if ``path`` cannot be written: before any work is done."""
+    if path == "-":
+        return
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        return  # a device or a pipe (/dev/stdout, a FIFO): written as it is
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        fail(f"{option}: expected a file path, got the directory {path}: add a file name, e.g. {target / 'out'}")
+    if not folder.is_dir():
+        fail(f"{option}: the directory {folder} does not exist: create it first, or choose another path")
+    try:  # os.access is not enough: a read-only mount, or root's permission to write anywhere
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{target.name}.", suffix=".check"):
+            pass
+    except OSError as e:
+        fail(f"{option}: cannot write to {folder} ({_reason(e)}): choose another path")
+    with contextlib.suppress(OSError, AttributeError):
+        if os.statvfs(folder).f_bavail == 0:
+            fail(f"{option}: cannot write to {folder} (disk full: free some space): choose another path")
+
+
+def write_output(path: str, text: str, option: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: to a temporary name in the same directory,
+    then renamed; a full disk or an unwritable place is one line and exit 2, and no partial file."""
+    if path == "-":
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        try:
+            with open(target, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            fail(f"{option}: cannot write {path} ({_reason(e)})")
+        return
+    fd, temporary = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.",
+                                     suffix=".partial")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, target)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        fail(f"{option}: cannot write {path} ({_reason(e)}); nothing was written")
+
+
+def _reason(e: OSError) -> str:
+    if e.errno == errno.ENOSPC:
+        return "disk full: free some space"
+    if e.errno == errno.EROFS:
+        return "read-only file system"
+    return e.strerror or str(e)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import db_option
+from .common import check_output, db_option, write_output
 from .store import store_errors
 
 
@@ -40,6 +40,7 @@ def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None
     dest = html_path or output
     fmt = fmt or ("html" if html_path or (dest and dest.lower().endswith((".html", ".htm"))) else "md")
     dest = dest or ("report.html" if fmt == "html" else "-")
+    check_output(dest, "levelbench report --html" if html_path else "levelbench report -o")
 
     with store_errors("report"), open_store(db, create=False) as store:
         ids = list(dict.fromkeys(store.resolve(r) for r in (runs or ("latest",))))
@@ -59,6 +60,5 @@ def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None
     if dest == "-":
         click.echo(text, nl=False)
         return
-    with open(dest, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_output(dest, text, "levelbench report --html" if html_path else "levelbench report -o")
     click.echo(f"wrote {dest} ({len(recorded)} run(s))", err=True)

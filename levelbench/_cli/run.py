@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import sys
 from typing import Any
@@ -11,7 +10,9 @@ import click
 
 from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
-from .common import FINDINGS, INTERRUPTED, USAGE, db_option
+from rich.markup import escape
+
+from .common import FINDINGS, INTERRUPTED, OK, USAGE, check_output, db_option, fail, stop_on_signals, write_output
 
 
 def _workload_help() -> str:
@@ -80,90 +81,208 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
       levelbench run --workload gru --mode train
       levelbench run --full                           # the questions' exact sizes
     """
-    from ..workloads import load
-
-    try:
-        chosen = [load(w) for w in (workloads or ("matmul", "gru"))]
-        specs = [w if ":" in w else chosen[i].name for i, w in enumerate(workloads or ("matmul", "gru"))]
-        overrides = _parse_overrides(ctx.args)
-        jobs = _jobs(chosen, specs, overrides, full, budget, diagnose, isolation)
-    except (LookupError, ValueError) as e:
-        raise click.UsageError(str(e.args[0] if e.args else e)) from None
     if cluster is None and (address or on_kind or every_kind):
         raise click.UsageError("--address, --on and --every-kind choose nodes of a cluster: add --cluster ray")
     if cluster is not None and in_process:
         raise click.UsageError("--in-process runs here; it cannot be combined with --cluster")
-    results_of, cluster_facts = _on_cluster(jobs, address, on_kind, every_kind, timeout) if cluster else (None, None)
+    if json_path:
+        check_output(json_path, "--json")
+    with stop_on_signals():
+        _run(ctx.args, workloads or ("matmul", "gru"), full, budget, timeout, isolation, in_process, diagnose,
+             json_path, db, no_save, (cluster, address, on_kind, every_kind))
 
+
+def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, timeout: float, isolation: str,
+         in_process: bool, diagnose: bool, json_path: str | None, db: str | None, no_save: bool,
+         cluster: tuple[str | None, str | None, str | None, bool]) -> None:
+    from .._rendering.terminal import console as make_console
+    from ..store._records import run_status
+
+    # With --json - stdout carries the JSON alone: the tables and messages go to stderr.
+    console = make_console(stderr=json_path == "-")
+    try:
+        jobs, unloaded = _plan(args, specs, full, budget, diagnose, isolation, timeout)
+    except KeyboardInterrupt:
+        fail("levelbench run: interrupted before any workload ran; nothing was recorded", INTERRUPTED)
+    results_of, cluster_facts = _on_cluster(jobs, *cluster[1:], timeout) if cluster[0] else (None, None)
     store, run_id = _open_run(db, no_save, cluster_facts)
     results: list[WorkloadResult] = []
-    status = "ok"
-    from .._rendering.terminal import console as make_console
-
-    console = make_console()
+    status, error, code = "ok", "", OK
+    crashed = False
     try:
+        for result in unloaded:
+            results.append(result)
+            _print_result(console, result)
+            if store is not None:
+                store.add_result(run_id, result)
         produced = results_of(console) if results_of else _with_progress(console, jobs, in_process, timeout)
         for result in produced:
             results.append(result)
+            _print_result(console, result)
             if store is not None:
                 store.add_result(run_id, result)
-            _print_result(console, result)
             if result.status == "interrupted":
-                status = "interrupted"
-    except KeyboardInterrupt:
-        status = "interrupted"
+                status, error = "interrupted", result.error
+        if status != "interrupted":
+            status = run_status(results)
+            error = "" if status == "ok" else _failures(results)
+            code = OK if status == "ok" else FINDINGS
+    except KeyboardInterrupt as e:
+        status, error = "interrupted", f"interrupted ({e.args[0] if e.args else 'Ctrl-C'})"
+    except Exception as e:  # a full disk, a bug: the run is never left looking "ok" or "running"
+        status, error, crashed = "failed", f"{type(e).__name__}: {e}", True
+        code = USAGE if _is_store_error(e) else FINDINGS
     finally:
+        if status == "interrupted":
+            code = INTERRUPTED
+        # jobs without a result (on a cluster they finish in any order, so match, don't count)
+        not_run = [j for j in jobs if not any(r.workload == j.workload and r.params == j.params for r in results)]
         if store is not None:
-            store.end_run(run_id, status=status)
+            _finish(console, store, run_id, status, error, not_run)
     if status == "interrupted":
         console.print(f"[yellow]interrupted: {sum(r.status == 'ok' for r in results)} workload(s) finished "
                       "and are shown above" + (" and recorded" if store else "") + "[/yellow]")
+    elif crashed:
+        console.print(f"[red]levelbench run: {escape(error)}[/red]")
+    if not_run and status != "ok":
+        console.print(f"[yellow]not run: {escape(', '.join(_label(j) for j in not_run))}[/yellow]")
     if store is not None:
-        console.print(f"[dim]recorded as run {run_id} in {store.path}[/dim]")
+        console.print(f"[dim]recorded as run {run_id} ({status}) in {escape(str(store.path))}[/dim]")
     if json_path:
-        doc = json.dumps({"format": "levelbench.run", "version": 1, "results": [r.to_dict() for r in results]},
-                         indent=2, default=str)
-        if json_path == "-":
-            click.echo(doc)
+        doc = json.dumps({"format": "levelbench.run", "version": 1, "status": status,
+                          "results": [r.to_dict() for r in results]}, indent=2, default=str)
+        write_output(json_path, doc, "--json")
+    sys.exit(code)
+
+
+def _is_store_error(e: Exception) -> bool:
+    from ..store import StoreError
+
+    return isinstance(e, StoreError)
+
+
+def _failures(results: list[WorkloadResult]) -> str:
+    bad = [r for r in results if r.status != "ok"]
+    return f"{len(bad)} of {len(results)} workload(s) did not finish: " + "; ".join(
+        f"{_label(r)}: {r.status}" for r in bad[:5]) + ("; ..." if len(bad) > 5 else "")
+
+
+def _label(r: Any) -> str:
+    params = ", ".join(f"{k}={v}" for k, v in r.params.items())
+    return f"{r.workload} ({params})" if params else r.workload
+
+
+def _finish(console: Any, store: Any, run_id: int, status: str, error: str, not_run: list[Job]) -> None:
+    """End the run row whatever happened; the workloads that never started are recorded as not run."""
+    try:
+        for j in not_run:
+            store.add_result(run_id, WorkloadResult(j.workload, j.params, "skipped",
+                                                    error=f"not run: the run ended ({status}) before it"))
+        store.end_run(run_id, status, error)
+    except Exception as e:
+        console.print(f"[red]levelbench run: could not record the end of run {run_id} ({escape(str(e))}); "
+                      "`levelbench history` will show it as abandoned[/red]")
+
+
+def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, diagnose: bool, isolation: str,
+          timeout: float) -> tuple[list[Job], list[WorkloadResult]]:
+    """The jobs to run, checked before anything runs or is recorded (a wrong name, option or value
+    exits 2); and a failed result for each user workload file that could not even be read.
+
+    A user's file is imported in a worker process under ``--timeout``, never here: its import may
+    hang, exit or crash, and that is the workload failing, not levelbench.
+    """
+    from .._values.targets import TargetError, check_target
+    from ..workloads import builtin
+    from ..workloads.run import expand
+
+    try:
+        given = _parse_overrides(args)
+    except ValueError as e:
+        fail(f"levelbench run: {e}")
+    overrides = {n: v for n, v in given.items() if v is not None}
+    known = builtin()
+    plans: dict[str, dict[str, Any]] = {}
+    unloaded: list[WorkloadResult] = []
+    for spec in specs:
+        if spec in known:
+            plans[spec] = expand(spec, overrides, full)
+            continue
+        if ":" not in spec:
+            fail(f"levelbench run: unknown workload {spec!r}: expected one of {', '.join(sorted(known))}, "
+                 "or FILE.py:NAME for your own")
+        try:
+            check_target(spec)
+        except TargetError as e:
+            fail(f"levelbench run: {e}")
+        plan = _expand_in_worker(spec, overrides, full, timeout)
+        if isinstance(plan, WorkloadResult):
+            unloaded.append(plan)
         else:
-            with open(json_path, "w") as f:
-                f.write(doc)
-    if status == "interrupted":
-        sys.exit(INTERRUPTED)
-    if any(r.status in ("failed", "timeout") for r in results):
-        sys.exit(FINDINGS)
+            plans[spec] = plan
+    names = {n for p in plans.values() for n in p["params"]}
+    unknown = sorted(set(given) - names)
+    if unknown and not unloaded:
+        listed = ", ".join(f"{s}: " + " ".join(f"--{n.replace('_', '-')}" for n in p["params"]) for s, p in plans.items())
+        fail(f"levelbench run: no such option: {', '.join('--' + u.replace('_', '-') for u in unknown)} "
+             f"(the workloads' parameters are {listed}; see levelbench run --help)")
+    for name in (n for n, v in given.items() if v is None and n in names):
+        fail(f"levelbench run: --{name.replace('_', '-')} needs a value, e.g. --{name.replace('_', '-')} 100")
+    for p in plans.values():
+        if "error" in p:
+            fail(f"levelbench run: {p['error']}")
+    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"])
+            for spec, p in plans.items() for point in p["points"]]
+    return jobs, unloaded
 
 
-def _parse_overrides(args: list[str]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    it = iter(args)
-    for arg in it:
-        if not arg.startswith("--"):
+def _expand_in_worker(spec: str, overrides: dict[str, list[str]], full: bool,
+                      timeout: float) -> dict[str, Any] | WorkloadResult:
+    import time
+
+    from .._measuring.workers import DeadlineExceeded, StepFailed, WorkerError, Workers
+    from ..workloads.run import EXPAND
+
+    where = spec.rpartition("::")[0] if "::" in spec else spec.rpartition(":")[0]
+    started = time.perf_counter()
+
+    def failed(status: str, error: str) -> WorkloadResult:
+        return WorkloadResult(spec, {}, status, error=error, duration=time.perf_counter() - started)
+
+    try:
+        with Workers(time.monotonic() + timeout) as workers:
+            return workers.call(EXPAND, {"spec": spec, "overrides": overrides, "full": full})
+    except DeadlineExceeded:
+        return failed("timeout", f"importing {where} took longer than {timeout:g} s (--timeout); the worker was stopped")
+    except StepFailed as e:
+        text = str(e)
+        if text.startswith("unknown workload") or "not a levelbench Workload" in text or " has no " in text:
+            fail(f"levelbench run: {text.splitlines()[0]}")
+        return failed("failed", text)
+    except WorkerError as e:
+        return failed("failed", f"importing {where} ended its worker: {e}")
+
+
+def _parse_overrides(args: list[str]) -> dict[str, list[str] | None]:
+    """``--name VALUE`` / ``--name=V1,V2`` pairs; a name with no value maps to None (said later,
+    once it is known whether the name is a parameter at all)."""
+    out: dict[str, list[str] | None] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or arg == "--":
             raise ValueError(f"unexpected argument {arg!r}: workload parameters are given as --name VALUE")
         name, eq, value = arg[2:].partition("=")
         if not eq:
-            value = next(it, None)
-            if value is None:
-                raise ValueError(f"--{name} needs a value")
+            following = args[i + 1] if i + 1 < len(args) else None
+            if following is None or (following.startswith("--") and len(following) > 2):
+                out[name.replace("-", "_")] = None
+                i += 1
+                continue
+            value, i = following, i + 1
         out[name.replace("-", "_")] = [v for v in value.split(",") if v != ""]
+        i += 1
     return out
-
-
-def _jobs(workloads: list[Any], specs: list[str], overrides: dict[str, list[str]], full: bool,
-          budget: float, diagnose: bool = True, isolation: str = "framework") -> list[Job]:
-    known = {p.name for w in workloads for p in w.all_params}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join('--' + u for u in unknown)} for "
-                         f"{', '.join(w.name for w in workloads)}; see levelbench run --help")
-    jobs = []
-    for w, spec in zip(workloads, specs):
-        base = w.defaults(full=full)
-        axes = {name: [w.param(name).parse(v) for v in values]
-                for name, values in overrides.items() if name in {p.name for p in w.all_params}}
-        for combo in itertools.product(*axes.values()):
-            jobs.append(Job(spec, {**base, **dict(zip(axes, combo))}, budget, diagnose, isolation))
-    return jobs
 
 
 def _open_run(db: str | None, no_save: bool, cluster: dict[str, Any] | None = None) -> tuple[Any, Any]:
@@ -182,6 +301,7 @@ def _open_run(db: str | None, no_save: bool, cluster: dict[str, Any] | None = No
 
 
 def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: float) -> Any:
+    from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), console=console,
@@ -191,7 +311,7 @@ def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: flo
         def report(job: Job, stage: str, fraction: float) -> None:
             task = tasks[id(job)]
             bar.start_task(task)
-            bar.update(task, completed=fraction, description=f"{_job_label(job)}: {stage}")
+            bar.update(task, completed=fraction, description=f"{_job_label(job)}: {escape(stage)}")
 
         for job, result in zip(jobs, run_jobs(jobs, in_process=in_process, timeout=timeout, progress=report)):
             bar.update(tasks[id(job)], completed=1.0, description=f"{_job_label(job)}: {result.status}")
@@ -242,7 +362,9 @@ def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any,
 
 
 def _job_label(job: Job) -> str:
-    return job.workload
+    from rich.markup import escape
+
+    return escape(job.workload)  # the progress bar reads its descriptions as markup
 
 
 def _print_result(console: Any, result: WorkloadResult) -> None:
@@ -252,7 +374,6 @@ def _print_result(console: Any, result: WorkloadResult) -> None:
         return
     from rich.markup import escape
 
-    params = ", ".join(f"{k}={v}" for k, v in result.params.items())
-    console.print(f"[bold red]{escape(result.workload)} ({escape(params)}): {result.status}[/bold red]")
+    console.print(f"[bold red]{escape(_label(result))}: {result.status}[/bold red]")
     console.print(escape(result.error))
     console.print()

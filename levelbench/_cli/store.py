@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import click
 
 from .._rendering.terminal import console
-from .common import FINDINGS, USAGE, db_option, fail
+from .common import FINDINGS, USAGE, check_output, db_option, fail, write_output
 
 
 @contextlib.contextmanager
@@ -118,11 +118,8 @@ def export_command(run: str, fmt: str, output: str, db: str | None) -> None:
     from ..store._export import export_csv, export_json
     from ..store._store import open_store
 
+    check_output(output, "levelbench export -o")
     with store_errors("export"), open_store(db, create=False) as store:
         recorded = store.run(run)
     text = export_json(recorded) if fmt == "json" else export_csv(recorded)
-    if output == "-":
-        click.echo(text, nl=not text.endswith("\n"))
-    else:
-        with open(output, "w", newline="") as f:
-            f.write(text)
+    write_output(output, text, "levelbench export -o")

@@ -26,6 +26,17 @@ def label_of(fn: Any) -> str:
 
 
 def result_findings(fn: Any, result: Any) -> list[Finding]:
+    if _lazy(result):
+        return [
+            Finding(
+                "LB001",
+                f"the call returned a lazy {type(result).__name__}: nothing was computed",
+                Severity.ERROR,
+                evidence=f"{label_of(fn)} returned {_short_repr(result)}, which computes only when iterated",
+                cost="the time measured is that of creating the iterator (nanoseconds), not the work",
+                fix="consume it in the call: measure(lambda: list(map(f, xs)))  # not measure(lambda: map(f, xs))",
+            )
+        ]
     if callable(result) and adapter_for_array(result) is None:
         return [
             Finding(
@@ -39,6 +50,13 @@ def result_findings(fn: Any, result: Any) -> list[Finding]:
             )
         ]
     return []
+
+
+def _lazy(x: Any) -> bool:
+    """A generator, map, filter, zip or other iterator: returned unevaluated."""
+    import collections.abc
+
+    return isinstance(x, collections.abc.Iterator) and adapter_for_array(x) is None
 
 
 def _short_repr(x: Any) -> str:

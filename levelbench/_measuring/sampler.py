@@ -20,9 +20,10 @@ from typing import Any
 from .._frameworks import COMPILE, LOWER, TRACE, CompileLog, adapter_named, compile_events, framework_of, in_use
 from .._results.cold_call import ColdCall
 from .._results.measurement import Measurement
-from .._values.findings import Finding
+from .._values.findings import Finding, Severity
 from .._values.settings import MEASURING, PROBING
 from .._values.stats import median_ci
+from .._values.units import fmt_time
 from .checks import label_of, result_findings, steady_findings
 
 Timer = Callable[[], float]
@@ -137,13 +138,19 @@ class Prepared:
 
     def calibrate(self, light: bool = False) -> None:
         """Warm up and choose calls-per-sample; unless ``light``, also measure what waiting costs
-        and how long a call takes to return without waiting (the unblocked call)."""
+        and how long a call takes to return without waiting (the unblocked call).
+
+        A call so slow that ``min_samples`` of them overrun the budget is not called again to set
+        up: one call per sample, and the first call's result stands in for the waiting checks.
+        """
         if self._waiters and not light:
             self.block_overhead = self._block_overhead()
-            self.unblocked_call = self._unblocked_call()
+            self.unblocked_call = self._unblocked_call(1 if self.slow else 5)
         elif not self._waiters:
             self.block_overhead = 0.0
-        if self.options.number:
+        if self.slow and not self.options.number:
+            self.number, self.sample_seconds = 1, self.first_call
+        elif self.options.number:
             self.number = self.options.number
             self.sample_seconds = self.time_calls(self.number)
         else:
@@ -194,8 +201,13 @@ class Prepared:
             number = min(number * 10, max(number + 1, math.ceil(number * target / elapsed * 1.1)))
         return number
 
+    @property
+    def slow(self) -> bool:
+        """One call takes so long that the minimum number of samples alone exceeds the budget."""
+        return self.first_call * self.options.min_samples > self.options.budget
+
     def _block_overhead(self) -> float:
-        out = self._call()
+        out = self.result if self.slow else self._call()
         timer, waiters = self.timer, self._waiters
         reps = 200
         t0 = timer()
@@ -204,10 +216,10 @@ class Prepared:
                 wait(out)
         return (timer() - t0) / reps
 
-    def _unblocked_call(self) -> float:
+    def _unblocked_call(self, calls: int = 5) -> float:
         """Median time for a call to return without waiting: what naive timing of async JAX sees."""
         times = []
-        for _ in range(5):
+        for _ in range(calls):
             t0 = self.timer()
             out = self.fn(*self.args, **self.kwargs)
             times.append(self.timer() - t0)
@@ -254,7 +266,24 @@ class Prepared:
             output_dtype=output_dtype(self.result),
             environment=environment or {},
         )
-        return dataclasses.replace(m, findings=tuple(self.findings) + tuple(steady_findings(m)))
+        found = list(self.findings) + steady_findings(m)
+        if self.slow and self.sampling_time > self.options.budget:
+            found = [f for f in found if f.code != "LB008"] + [self._over_budget(m)]
+        return dataclasses.replace(m, findings=tuple(found))
+
+    def _over_budget(self, m: Measurement) -> Finding:
+        per_call = self.first_call if not self.samples else m.median
+        return Finding(
+            "LB008", f"one call takes {fmt_time(per_call)}: the budget of {fmt_time(self.options.budget)} "
+            f"allows fewer than the minimum {self.options.min_samples} samples",
+            Severity.INFO,
+            evidence=f"{m.n_samples} samples of 1 call each, {fmt_time(self.sampling_time)} of sampling; "
+            f"CI {fmt_time(m.ci.lower)} .. {fmt_time(m.ci.upper)} (+-{m.ci.relative_half_width:.1%})",
+            cost="the minimum number of samples, so a wider confidence interval than asked for",
+            fix=f"give a budget of at least {fmt_time(per_call * 20)} for a tight interval, or time a smaller "
+            "problem",
+            data={"per_call": per_call, "budget": self.options.budget},
+        )
 
 
 def output_dtype(result: Any) -> str | None:

@@ -1,12 +1,13 @@
 """A worker process: builds its candidates and answers the parent's steps (see `levelbench._workers`).
 
-``python -m levelbench._worker FD``: FD is its end of a socket to the parent. Each message is a
+``python -m levelbench._measuring.worker FD PARENT_PID``: FD is its end of a socket to the parent. Each message is a
 tuple ``(step, *args)``; each answer ``("ok", value)`` or ``("error", text)``. The worker exits when
 asked, when the socket closes, or (Linux) when its parent dies.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from multiprocessing.connection import Connection
@@ -17,6 +18,8 @@ from .lanes import LocalLane
 
 def main(argv: list[str]) -> int:
     _die_with_parent()
+    if len(argv) > 2 and os.getppid() != int(argv[2]):
+        return 0  # the parent died before this worker could ask to die with it: nobody will drive it
     conn = Connection(int(argv[1]))
     lanes: dict[str, LocalLane] = {}
     while True:
@@ -42,6 +45,12 @@ def main(argv: list[str]) -> int:
 def _answer(step: str, args: tuple, lanes: dict[str, LocalLane]) -> Any:
     if step == "build":
         return _build(*args, lanes=lanes)
+    if step == "call":  # a function of the parent's choosing, e.g. reading a user's workload file
+        from .._values.targets import load_target
+
+        target, kwargs, parent_path = args
+        sys.path[:0] = [p for p in parent_path if p not in sys.path]
+        return load_target(target)(**kwargs)
     if step == "adopt":
         keep = set(args[0])
         for name in [n for n in lanes if n not in keep]:
@@ -93,8 +102,13 @@ def _build(source: tuple, names: list[str] | None, options: Any, parent_path: li
 
 
 def _describe(e: BaseException) -> str:
+    from .._values.errors import InputError
+    from .._values.targets import TargetError
+
     if isinstance(e, SystemExit):
         return f"the candidate's code called sys.exit({e.code!r})"
+    if isinstance(e, (InputError, TargetError)):  # a complete message about the user's input: no traceback
+        return str(e)
     tail = traceback.format_exception(type(e), e, e.__traceback__, limit=-3)
     return f"{type(e).__name__}: {e}\n" + "".join(tail[1:-1]).rstrip()
 

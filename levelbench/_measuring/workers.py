@@ -56,11 +56,12 @@ class Worker:
         self.index = index
         parent_end, child_end = socket.socketpair()
         self._log = tempfile.TemporaryFile()  # the worker's stdout and stderr: the tail explains a death
-        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        # the directory holding the levelbench package: levelbench/_measuring/workers.py, three levels up
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "levelbench._measuring.worker", str(child_end.fileno())],
+                [sys.executable, "-m", "levelbench._measuring.worker", str(child_end.fileno()), str(os.getpid())],
                 pass_fds=(child_end.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
                 start_new_session=True,  # Ctrl-C reaches the parent only: it stops the workers itself
                 env={**os.environ, "PYTHONPATH": path},
@@ -201,6 +202,10 @@ class Workers:
 
     def __exit__(self, kind: Any, *exc: Any) -> None:
         self.stop(graceful=kind is None)
+
+    def call(self, target: str, kwargs: dict[str, Any]) -> Any:
+        """``target(**kwargs)`` (a ``module:function``) in a worker of its own, before the deadline."""
+        return self.start().call("call", target, kwargs, sys.path, deadline=self.deadline)
 
     # -- building ------------------------------------------------------------------------------
     def candidate_set(self, target: str, kwargs: dict[str, Any], options: Options, grouping: str = "framework",

@@ -11,10 +11,11 @@ from .terminal import render_findings
 
 def render_cold_call(c: ColdCall) -> Any:
     from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
-    t = Table(title=f"{c.label}  [dim]({c.framework}, one cold call)[/dim]", title_justify="left",
+    t = Table(title=f"{escape(c.label)}  [dim]({c.framework}, one cold call)[/dim]", title_justify="left",
               show_header=False, box=None)
     t.add_column(style="bold")
     t.add_column()
@@ -27,7 +28,7 @@ def render_cold_call(c: ColdCall) -> Any:
             f"{share:.0%} of the wall time",
         )
         t.add_row("", "[dim]the next call reuses the compiled program: "
-                      f"%lbtimeit {c.label} times the steady state apart[/dim]")
+                      f"%lbtimeit {escape(c.label)} times the steady state apart[/dim]")
     parts: list[Any] = [t]
     if c.findings:
         parts.append(Text(""))

@@ -12,14 +12,16 @@ _VERDICT_STYLE = {"faster": "green", "slower": "red", "indistinguishable": "yell
 
 def render_comparison(c: Any) -> Any:
     from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
+    # Names, titles, notes and parameters are the user's text: escaped, never read as markup.
     params = ", ".join(f"{k}={v}" for k, v in c.params.items())
-    title = " ".join(x for x in (c.title, f"[dim]({params})[/dim]" if params else "") if x)
+    title = " ".join(x for x in (escape(c.title or ""), f"[dim]({escape(params)})[/dim]" if params else "") if x)
     t = Table(title=title or None, title_justify="left", header_style="bold")
     for col, justify in (("candidate", "left"), ("cold start", "right"), ("steady median", "right"),
-                         ("95% CI", "right"), (f"ratio to {c.baseline}", "right"), ("verdict", "left"),
+                         ("95% CI", "right"), (f"ratio to {escape(c.baseline)}", "right"), ("verdict", "left"),
                          ("GFLOP/s", "right"), ("% peak", "right")):
         t.add_column(col, justify=justify, no_wrap=col != "candidate")
     for name, m in c.measurements.items():
@@ -33,7 +35,8 @@ def render_comparison(c: Any) -> Any:
         ratio = "1" if name == c.baseline else f"{r.estimate:.3g} [dim]({r.lower:.3g}-{r.upper:.3g})[/dim]"
         gf = c.gflops(name)
         share = c.peak_share(name)
-        label = f"{name}\n[dim]{m.framework}" + (f"; {c.notes[name]}" if name in c.notes else "") + "[/dim]"
+        label = (f"{escape(name)}\n[dim]{escape(m.framework)}" + (f"; {escape(c.notes[name])}" if name in c.notes else "")
+                 + "[/dim]")
         t.add_row(
             label, cold, fmt_time(m.median), f"{fmt_time(m.ci.lower)}-{fmt_time(m.ci.upper)}", ratio,
             f"[{_VERDICT_STYLE[verdict]}]{verdict}[/]",

@@ -17,10 +17,11 @@ SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", S
 
 def render_measurement(m: Measurement) -> Any:
     from rich.console import Group
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
-    t = Table(title=f"{m.label}  [dim]({m.framework})[/dim]", title_justify="left", show_header=False, box=None)
+    t = Table(title=f"{escape(m.label)}  [dim]({m.framework})[/dim]", title_justify="left", show_header=False, box=None)
     t.add_column(style="bold")
     t.add_column()
     ci = m.ci

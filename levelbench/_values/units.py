@@ -31,3 +31,12 @@ def compile_split(trace: float, lower: float, compile: float) -> str:
     """``trace 1.2 ms + lower 3.4 ms + compile 56 ms = 60.6 ms``: the stages of one compilation."""
     total = trace + lower + compile
     return f"trace {fmt_time(trace)} + lower {fmt_time(lower)} + compile {fmt_time(compile)} = {fmt_time(total)}"
+
+
+def fmt_bytes(n: float) -> str:
+    """Bytes with a binary unit and 3 significant digits: ``fmt_bytes(3 * 2**30) == "3 GiB"``."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if abs(n) < 1024 or unit == "PiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g} PiB"

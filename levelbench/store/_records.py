@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._results.workload import WorkloadResult
@@ -13,7 +13,21 @@ from .._results.workload import WorkloadResult
 RUN_FORMAT = "levelbench.run"
 RUN_FORMAT_VERSION = 1
 RESULT_STATUSES = ("ok", "failed", "timeout", "skipped", "interrupted")
-RUN_STATUSES = ("ok", "interrupted", "failed")
+RUN_STATUSES = ("ok", "interrupted", "failed", "partial")
+"""How a run can end: every workload ok, some failed, all failed (or the run itself failed), stopped by a signal."""
+READ_STATUSES = ("running", *RUN_STATUSES, "abandoned")
+"""What a reader can see: also ``running``, and ``abandoned`` for a run whose process died (SIGKILL) before it ended."""
+
+
+def run_status(results: "Sequence[WorkloadResult]") -> str:
+    """A finished run's status from its workloads': ``ok``, ``partial`` (some did not finish) or ``failed`` (none did).
+
+    A run with no workload at all is ``failed``: it produced nothing.
+    """
+    finished = sum(r.status == "ok" for r in results)
+    if results and finished == len(results):
+        return "ok"
+    return "partial" if finished else "failed"
 
 
 def params_key(params: Mapping[str, Any]) -> str:
@@ -68,6 +82,9 @@ class Run:
     environment: dict[str, Any]
     workload_counts: dict[str, int]
     results: tuple[StoredResult, ...] = ()
+    error: str = ""  # why the run failed or was abandoned
+    pid: int | None = None  # the process that recorded it, and its host
+    host: str | None = None
 
     @property
     def workloads(self) -> list[str]:
@@ -113,5 +130,8 @@ class Run:
             "git_commit": self.git_commit,
             "label": self.label,
             "environment": self.environment,
+            "error": self.error,
+            "pid": self.pid,
+            "host": self.host,
             "results": [r.to_dict() for r in self.results],
         }

@@ -146,6 +146,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         ),
         _backfill_v2,
     ),
+    Migration(
+        3,
+        "who runs a run (pid, host: a `running` run whose process is gone reads as `abandoned`) and why it failed",
+        (
+            "ALTER TABLE runs ADD COLUMN pid INTEGER",
+            "ALTER TABLE runs ADD COLUMN host TEXT",
+            "ALTER TABLE runs ADD COLUMN error TEXT NOT NULL DEFAULT ''",
+        ),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version if MIGRATIONS else 1

@@ -16,9 +16,11 @@ import contextlib
 import json
 import os
 import random
+import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -34,6 +36,7 @@ DEFAULT_PATH = settings.DEFAULT_DB
 # Long enough to outlast another process's write (each is one short transaction).
 BUSY_TIMEOUT_S = 30.0
 _SQLITE_HEADER = b"SQLite format 3\x00"
+_MAX_ID = 2**63 - 1  # SQLite's largest integer
 
 
 class StoreError(Exception):
@@ -54,8 +57,17 @@ def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = Tru
     """
     p = Path(path) if path is not None else default_path()
     _check_file(p, create)
+    if p.exists() and not _writable(p):
+        if not create:
+            return _open_read_only(p)
+        raise StoreError(f"the results database {p} is on read-only media or not writable: it can be read "
+                         "(history, diff, report, export), not recorded to; pass --db with a writable path")
     if not p.exists():
-        p.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StoreError(f"cannot create the results database {p}: {e.strerror}: pass --db with a writable "
+                             "path (or set LEVELBENCH_DB)") from None
     try:
         conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as e:
@@ -66,6 +78,33 @@ def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = Tru
         conn.close()
         raise
     return Store(p, conn)
+
+
+def _writable(path: Path) -> bool:
+    """Whether SQLite could write beside ``path`` (its -wal and -shm files): really, not by permission bits
+    (root passes those, a read-only mount does not)."""
+    try:
+        fd, probe = tempfile.mkstemp(dir=path.parent, prefix=".levelbench-probe-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.unlink(probe)
+    return os.access(path, os.W_OK)
+
+
+def _open_read_only(path: Path) -> "Store":
+    """A database on read-only media (a mounted backup, a CI artefact): opened for reading only, as
+    an immutable file, since SQLite cannot create its lock files there."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None)
+        app_id, version, tables = _identity(conn)
+        _check_identity(path, app_id, version, tables)
+        if app_id == 0:
+            raise StoreError(f"expected a levelbench results database, got an empty file at {path}: record runs "
+                             "with `levelbench run` first")
+    except sqlite3.DatabaseError as e:
+        raise _error(path, e) from None
+    return Store(path, conn, read_only=True)
 
 
 def _check_file(path: Path, create: bool) -> None:
@@ -184,6 +223,12 @@ def _error(path: Path, e: sqlite3.Error) -> StoreError:
     if "locked" in text or "busy" in text:
         return StoreError(f"the results database {path} stayed locked by another process for "
                           f"{BUSY_TIMEOUT_S:g} s ({text}): retry when the other levelbench finishes")
+    if "disk is full" in text or "disk I/O error" in text:
+        return StoreError(f"disk full: the results database {path} could not be written ({text}): free some space "
+                          "(what was recorded before is kept)")
+    if "readonly" in text or "read-only" in text:
+        return StoreError(f"the results database {path} is on read-only media or not writable ({text}): "
+                          "history, diff, report and export can still read it; pass --db with a writable path to record")
     if isinstance(e, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         return StoreError(f"expected a levelbench results database, got a damaged SQLite file at {path} ({text}): "
                           "restore it from a backup, or move it away to start a new one")
@@ -211,9 +256,10 @@ class Store:
     an integer id, ``"latest"``, or ``"latest~N"`` (the N-th run before the latest).
     """
 
-    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, connection: sqlite3.Connection, read_only: bool = False) -> None:
         self.path = path
         self._conn = connection
+        self.read_only = read_only
 
     # -- lifetime ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -231,6 +277,9 @@ class Store:
     @contextlib.contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction; any interruption (Ctrl-C included) rolls it back whole."""
+        if self.read_only:
+            raise StoreError(f"the results database {self.path} is on read-only media: it can be read "
+                             "(history, diff, report, export), not written; pass --db with a writable path to record")
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -266,10 +315,10 @@ class Store:
         commit = detect_git_commit() if git_commit is None else (git_commit or None)
         with self._write() as conn:
             cur = conn.execute(
-                "INSERT INTO runs (kind, started, status, argv, git_commit, environment, label) "
-                "VALUES (?, ?, 'running', ?, ?, ?, ?)",
+                "INSERT INTO runs (kind, started, status, argv, git_commit, environment, label, pid, host) "
+                "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)",
                 (kind, time.time(), json.dumps(list(argv if argv is not None else sys.argv[1:])), commit,
-                 json.dumps(dict(environment), default=str), label),
+                 json.dumps(dict(environment), default=str), label, os.getpid(), socket.gethostname()),
             )
             return int(cur.lastrowid)
 
@@ -295,12 +344,14 @@ class Store:
                 _schema.index_comparison(conn, result_id, comparison)
             return result_id
 
-    def end_run(self, run_id: int, status: str = "ok") -> None:
-        """Mark a run finished: ``"ok"``, ``"interrupted"`` or ``"failed"``."""
+    def end_run(self, run_id: int, status: str = "ok", error: str = "") -> None:
+        """Mark a run finished: ``"ok"``, ``"partial"``, ``"failed"`` or ``"interrupted"``, and why
+        (``error``) when it did not end ``ok``."""
         if status not in RUN_STATUSES:
             raise ValueError(f"run status must be one of {', '.join(RUN_STATUSES)}, got {status!r}")
         with self._write() as conn:
-            cur = conn.execute("UPDATE runs SET status = ?, finished = ? WHERE id = ?", (status, time.time(), run_id))
+            cur = conn.execute("UPDATE runs SET status = ?, finished = ?, error = ? WHERE id = ?",
+                               (status, time.time(), str(error), run_id))
             if cur.rowcount == 0:
                 raise StoreError(f"no run {run_id} in {self.path}: end_run() needs the id begin_run() returned")
 
@@ -311,15 +362,18 @@ class Store:
         """``begin_run`` ... ``end_run`` around a block: Ctrl-C marks the run ``interrupted``, an
         exception ``failed``, and the results added so far stay."""
         run_id = self.begin_run(kind, argv, environment, git_commit, label)
-        status = "failed"
+        status, error = "failed", ""
         try:
             yield run_id
             status = "ok"
         except KeyboardInterrupt:
-            status = "interrupted"
+            status, error = "interrupted", "interrupted"
+            raise
+        except BaseException as e:
+            error = f"{type(e).__name__}: {e}"
             raise
         finally:
-            self.end_run(run_id, status)
+            self.end_run(run_id, status, error)
 
     def save_comparison(self, comparison: Comparison, label: str = "") -> int:
         """Record a `Comparison` as a run of its own (``compare(..., save=True)``); returns the run id."""
@@ -355,6 +409,9 @@ class Store:
         """The id of a run given as ``3``, ``"3"``, ``"latest"`` or ``"latest~1"``."""
         text = str(ref).strip()
         with self._read() as conn:
+            if text.isdigit() and int(text) > _MAX_ID or text.startswith("latest~") and text[7:].isdigit() \
+                    and int(text[7:]) > _MAX_ID:
+                raise StoreError(f"no run {text!r} in {self.path}: {self._known_runs()}")
             if text.isdigit():
                 if conn.execute("SELECT 1 FROM runs WHERE id = ?", (int(text),)).fetchone() is None:
                     raise StoreError(f"no run {text} in {self.path}: {self._known_runs()}")
@@ -375,7 +432,8 @@ class Store:
         count, first, last = self._conn.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM runs").fetchone()
         if not count:
             return "it has no runs yet (record one with `levelbench run`)"
-        return f"it has {count} run(s), ids {first}..{last} (`levelbench history` lists them)"
+        back = f"latest~0..latest~{count - 1}" if count > 1 else "latest"
+        return f"it has {count} run(s), ids {first}..{last} or {back} (`levelbench history` lists them)"
 
     def runs(self, workload: str | None = None, limit: int | None = None) -> list[Run]:
         """Recorded runs, oldest first (the newest ``limit``), without their results."""
@@ -434,11 +492,41 @@ def _rows(conn: sqlite3.Connection, sql: str, args: Any = ()) -> list[sqlite3.Ro
 
 
 def _run(row: sqlite3.Row, counts: dict[str, int], results: tuple[StoredResult, ...] = ()) -> Run:
+    columns = row.keys()  # a database of an older schema read on read-only media lacks the newer columns
+    pid, host = (row["pid"], row["host"]) if "pid" in columns else (None, None)
+    status, error = row["status"], row["error"] if "error" in columns else ""
+    if status == "running" and _gone(pid, host):
+        status = "abandoned"
+        error = error or f"the process that recorded it (pid {pid} on {host}) ended without finishing it"
     return Run(
-        id=row["id"], kind=row["kind"], started=row["started"], finished=row["finished"], status=row["status"],
+        id=row["id"], kind=row["kind"], started=row["started"], finished=row["finished"], status=status,
         argv=tuple(json.loads(row["argv"])), git_commit=row["git_commit"], label=row["label"],
         environment=json.loads(row["environment"]), workload_counts=counts, results=results,
+        error=error, pid=pid, host=host,
     )
+
+
+def _gone(pid: int | None, host: str | None) -> bool:
+    """True when ``pid`` on ``host`` (this machine) no longer exists. A run recorded on another
+    machine, or before pids were recorded, is taken as still running: nothing here can tell."""
+    if pid is None or host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process: it exists
+        return False
+    return _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """A process that has exited but whose parent has not collected it yet (Linux) is gone too."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _result_doc(result: Any) -> dict[str, Any]:

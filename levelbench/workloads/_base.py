@@ -37,15 +37,33 @@ class Param:
     type: Callable[[str], Any] = int
     help: str = ""
     choices: tuple[Any, ...] | None = None
+    min: float | None = None  # the valid range, checked before anything runs
+    max: float | None = None
 
     def parse(self, text: str) -> Any:
         try:
             value = self.type(text)
-        except ValueError:
-            raise ValueError(f"--{self.name} expects {getattr(self.type, '__name__', 'a value')}, got {text!r}") from None
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError(f"--{self.name} expects {self.expected}, got {text!r}") from None
         if self.choices is not None and value not in self.choices:
             raise ValueError(f"--{self.name} must be one of {', '.join(map(str, self.choices))}, got {text!r}")
+        if isinstance(value, float) and value != value:  # NaN is in no range
+            raise ValueError(f"--{self.name} expects {self.expected}, got {text!r}")
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            raise ValueError(f"--{self.name} expects {self.expected}, got {text!r}")
         return value
+
+    @property
+    def expected(self) -> str:
+        kind = {int: "an integer", float: "a number", str: "text"}.get(self.type, getattr(self.type, "__name__", "a value"))
+        low, high = (None if b is None else f"{b:,}" if float(b).is_integer() else f"{b:g}" for b in (self.min, self.max))
+        if low is not None and high is not None:
+            return f"{kind} from {low} to {high}"
+        if low is not None:
+            return f"{kind} of at least {low}"
+        if high is not None:
+            return f"{kind} of at most {high}"
+        return kind
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +86,8 @@ class Workload:
         full: parameter values for ``--full`` (e.g. the seed question's exact sizes).
         baseline: the candidate ratios are relative to.
         compare_options: extra keyword arguments for `levelbench.compare` (e.g. ``rtol``).
+        footprint: ``footprint(**params) -> bytes``, the memory the candidates' arrays need at
+            ``params``: a run that would not fit in this machine's memory is refused before it starts.
     """
 
     name: str
@@ -77,6 +97,7 @@ class Workload:
     full: dict[str, Any] = dataclasses.field(default_factory=dict)
     baseline: str | None = None
     compare_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    footprint: Callable[..., float] | None = None
 
     def param(self, name: str) -> Param:
         for p in self.all_params:

@@ -55,9 +55,11 @@ MATMUL = Workload(
     description="the dot question: jnp.dot vs np.dot vs torch.mm, full GEMM and the question's x @ x.T",
     build=build,
     params=[
-        Param("n", 1000, int, "matrix size (n x n)"),
+        Param("n", 1000, int, "matrix size (n x n)", min=1, max=1_000_000),
         Param("dtype", "float32", str, "element type", choices=("float32", "float64")),
     ],
     full={"n": 3000},
     baseline="numpy dot(x, y)",
+    # x and y, their copies in JAX (torch shares NumPy's), and one n x n result per candidate
+    footprint=lambda n, dtype, seed: 9 * n * n * np.dtype(dtype).itemsize,
 )

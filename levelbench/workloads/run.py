@@ -16,6 +16,7 @@ from typing import Any
 from .._measuring.candidate import Candidate
 from .._results.measurement import Measurement
 from .._results.workload import WorkloadResult
+from .._values.errors import InputError
 from .._values.findings import Finding, Severity
 from .._values.settings import PROBING
 
@@ -27,6 +28,10 @@ class Job:
     budget: float
     diagnose: bool = True  # run levelbench.explain on each JAX candidate and attach its findings
     isolation: str = "framework"  # worker processes: one per "framework" or per "candidate"
+    # What the parent needs of the workload, read where it was loaded (a worker, for a user's file):
+    title: str = ""
+    baseline: str | None = None
+    compare_options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -43,6 +48,70 @@ DIAGNOSIS = "levelbench.workloads.run:diagnosis"
 """Called in each candidate's worker process after timing (see `run_comparison`'s ``extra_findings``)."""
 
 
+EXPAND = "levelbench.workloads.run:expand"
+"""Called in a worker process to read a user's workload file (its import runs under ``--timeout``)."""
+
+
+class PlanError(InputError):
+    """The command line asks for something the workload cannot run: the message says what and the fix."""
+
+
+def expand(spec: str, overrides: dict[str, list[str]], full: bool) -> dict[str, Any]:
+    """The points of workload ``spec`` for command-line ``overrides`` (``{name: [text, ...]}``, a sweep
+    per name), checked: values parsed and in range, the arrays fitting in memory.
+
+    Returns a plain dict (it crosses a process boundary): ``title``, ``params`` (the names it knows),
+    ``points`` (one parameter dict per job), ``baseline``, ``compare_options``; or ``error``, the
+    one-line message, when the command line is wrong for it.
+    """
+    import itertools
+
+    from . import load
+
+    workload = load(spec)
+    known = [p.name for p in workload.all_params]
+    try:
+        _settings(workload.name, workload.compare_options, 1.0)
+        base = workload.defaults(full=full)
+        axes = {name: [workload.param(name).parse(v) for v in values]
+                for name, values in overrides.items() if name in known}
+        points = [{**base, **dict(zip(axes, combo))} for combo in itertools.product(*axes.values())]
+        for point in points:
+            _check_fits(workload, point)
+    except ValueError as e:
+        return {"error": str(e), "params": known}
+    return {"title": workload.name, "params": known, "points": points, "baseline": workload.baseline,
+            "compare_options": dict(workload.compare_options)}
+
+
+def _check_fits(workload: Any, params: dict[str, Any]) -> None:
+    if workload.footprint is None:
+        return
+    from .._values.units import fmt_bytes
+
+    need, have = float(workload.footprint(**params)), _available_memory()
+    if have is not None and need > have:
+        shown = ", ".join(f"{k}={v}" for k, v in params.items())
+        raise PlanError(f"workload {workload.name!r} at {shown} needs about {fmt_bytes(need)} for its arrays; "
+                        f"this machine has {fmt_bytes(have)} available: choose smaller sizes")
+
+
+def _available_memory() -> float | None:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return float(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        import os
+
+        return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 def build_candidates(spec: str, params: dict[str, Any]) -> tuple[dict[str, Candidate], dict[str, str]]:
     """A workload's candidates at ``params``, and the ones it skipped with why."""
     from . import Skipped, load
@@ -50,8 +119,12 @@ def build_candidates(spec: str, params: dict[str, Any]) -> tuple[dict[str, Candi
     workload = load(spec)
     built = workload.candidates(**params)
     if not isinstance(built, dict):
-        raise TypeError(f"workload {workload.name!r}: build() must return a dict of name -> Candidate or Skipped, "
+        raise PlanError(f"workload {workload.name!r}: build() must return a dict of name -> Candidate or Skipped, "
                         f"got {type(built).__name__}")
+    for name, c in built.items():
+        if not isinstance(c, (Candidate, Skipped)):
+            raise PlanError(f"workload {workload.name!r}: build() returned {type(c).__name__} for {name!r}; "
+                            "expected a levelbench.Candidate(fn, args) or a Skipped(reason)")
     skipped = {n: c.reason for n, c in built.items() if isinstance(c, Skipped)}
     return {n: c for n, c in built.items() if not isinstance(c, Skipped)}, skipped
 
@@ -80,15 +153,15 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
     from .._measuring.compare import run_comparison
     from .._measuring.parity import ComparisonError
     from .._measuring.workers import DeadlineExceeded, WorkerError, Workers
-    from . import load
 
     started = time.perf_counter()
 
     def ended(status: str, error: str) -> WorkloadResult:
         return WorkloadResult(job.workload, job.params, status, error=error, duration=time.perf_counter() - started)
 
-    workload = load(job.workload)
-    settings = _settings(workload, job.budget)
+    if not job.title:  # a built-in workload, or a Job made by hand: nothing of the user's is imported here
+        job = _described(job)
+    settings = _settings(job.title, job.compare_options, job.budget)
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
         with Workers(deadline) as workers:
@@ -97,8 +170,8 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
             if not lanes:
                 return ended("failed", "the workload built no candidates" +
                              (f" (skipped: {', '.join(skipped)})" if skipped else ""))
-            base = workload.baseline if workload.baseline in lanes else next(iter(lanes))
-            comparison = run_comparison(lanes, base, settings, title=workload.name, params=job.params,
+            base = job.baseline if job.baseline in lanes else next(iter(lanes))
+            comparison = run_comparison(lanes, base, settings, title=job.title, params=job.params,
                                         progress=progress, workers=workers, grouping=job.isolation,
                                         extra_findings=DIAGNOSIS if job.diagnose else None, skipped=skipped)
     except ComparisonError as e:
@@ -119,7 +192,7 @@ def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None)
 
     started = time.perf_counter()
     workload = load(job.workload)
-    settings = _settings(workload, job.budget)
+    settings = _settings(workload.name, workload.compare_options, job.budget)
     cands = workload.candidates(**job.params)
     skipped = {n: c.reason for n, c in cands.items() if isinstance(c, Skipped)}
     lanes = {n: LocalLane(n, c, settings.options()) for n, c in cands.items() if not isinstance(c, Skipped)}
@@ -133,15 +206,22 @@ def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None)
     return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
 
 
-def _settings(workload: Any, budget: float) -> Any:
+def _described(job: Job) -> Job:
+    from . import load
+
+    w = load(job.workload)
+    return dataclasses.replace(job, title=w.name, baseline=w.baseline, compare_options=dict(w.compare_options))
+
+
+def _settings(name: str, compare_options: dict[str, Any], budget: float) -> Any:
     from .._measuring.compare import Settings
 
     known = {f.name for f in dataclasses.fields(Settings)}
-    unknown = sorted(set(workload.compare_options) - known)
+    unknown = sorted(set(compare_options) - known)
     if unknown:
-        raise ValueError(f"workload {workload.name!r}: compare_options {unknown} are not compare settings; "
-                         f"expected some of {sorted(known - {'timer'})}")
-    return Settings(**{**workload.compare_options, "budget": budget})
+        raise PlanError(f"workload {name!r}: compare_options {unknown} are not compare settings; "
+                        f"expected some of {sorted(known - {'timer'})}")
+    return Settings(**{**compare_options, "budget": budget})
 
 
 def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None = None,
@@ -155,8 +235,9 @@ def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None
                 result = run_job_here(job, report)
             else:
                 result = run_job(job, report, timeout)
-        except KeyboardInterrupt:
-            yield WorkloadResult(job.workload, job.params, "interrupted", error="interrupted (Ctrl-C)")
+        except KeyboardInterrupt as e:  # Ctrl-C, or SIGTERM/SIGHUP turned into one by the command
+            why = e.args[0] if e.args else "Ctrl-C"
+            yield WorkloadResult(job.workload, job.params, "interrupted", error=f"interrupted ({why})")
             return
         except Exception as e:  # a bug or a broken workload: report it, and keep going
             yield WorkloadResult(job.workload, job.params, "failed", error=f"{type(e).__name__}: {e}")

@@ -1,0 +1,8 @@
+"""`InputError`: wrong input from the user, whose message says everything (no traceback is shown)."""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """What was expected, what was got and the fix, in one message; shown without a traceback,
+    also when raised in a worker process."""

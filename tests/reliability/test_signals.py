@@ -1,0 +1,63 @@
+"""Item 2: SIGINT, SIGTERM and SIGHUP stop a run cleanly; after SIGKILL the run reads as abandoned and
+its workers do not outlive it."""
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+from _support import history, marked_processes, marker_env, results_of, wait_for, workload
+
+pytestmark = pytest.mark.reliability
+
+
+def _start(db, *workloads):
+    env = {**os.environ, **marker_env()}
+    args = [a for w in workloads for a in ("-w", workload(w))]
+    proc = subprocess.Popen([sys.executable, "-m", "levelbench", "run", *args, "--budget", "0.1", "--no-diagnose",
+                             "--timeout", "600", "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    return proc, env["LEVELBENCH_TEST_MARK"]
+
+
+def _hanging_worker(db, mark):
+    # the first workload is recorded and the second one's worker is up (building, for ever)
+    return os.path.exists(db) and len(results_of(db)) == 1 and marked_processes(mark)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_a_stop_signal_keeps_what_finished_marks_the_run_interrupted_and_stops_the_workers(tmp_path, sig):
+    db = tmp_path / "r.db"
+    proc, mark = _start(db, "QUICK", "HANG")
+    try:
+        wait_for(lambda: _hanging_worker(db, mark))
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in out + err
+    assert "interrupted: 1 workload(s) finished" in out
+    (run,) = history(db)
+    assert run["status"] == "interrupted" and sig.name in run["error"] + "SIGINT Ctrl-C"
+    stored = results_of(db)
+    assert [r["status"] for r in stored] == ["ok", "interrupted"]
+    wait_for(lambda: not marked_processes(mark), timeout=15)
+
+
+def test_after_sigkill_the_run_reads_as_abandoned_and_its_worker_exits(tmp_path):
+    db = tmp_path / "r.db"
+    proc, mark = _start(db, "QUICK", "HANG")
+    try:
+        wait_for(lambda: _hanging_worker(db, mark))
+        workers = [p for p in marked_processes(mark) if p != proc.pid]
+        assert workers
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    wait_for(lambda: not marked_processes(mark), timeout=15)  # the worker died with its parent
+    (run,) = history(db)
+    assert run["status"] == "abandoned"
+    assert run["pid"] == proc.pid and f"pid {proc.pid}" in run["error"]
