@@ -752,6 +752,73 @@ def test_lb117_not_reported_for_fixed_shapes_constant_static_values_or_size_swee
     assert "LB117" not in codes(header + loop)
 
 
+LB117_SHAPES = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+total = jax.jit(jnp.sum)
+signal = jnp.ones(50)
+data = np.ones(60)
+labels = np.arange(60) % 3
+"""
+
+
+@pytest.mark.parametrize(
+    ("loop", "why"),
+    [
+        # one element after another of a list whose arrays differ in size
+        ("xs = [signal[:n] for n in (3, 5, 8)]\nfor x in xs:\n    total(x)\n", "element"),
+        ("parts = np.split(data, [3, 7])\nfor j in range(len(parts)):\n    total(parts[j])\n", "element"),
+        ("groups = [data[labels == k] for k in range(3)]\nfor i, g in enumerate(groups):\n    total(g)\n", "element"),
+        ("chunks = []\nfor k in range(3):\n    chunks.append(data[labels == k])\nfor c in chunks:\n    total(jnp.asarray(c))\n",
+         "element"),
+        ("def run(xs):\n    for j in range(len(xs)):\n        x = xs[j]\n        total(x)\n"
+         "run([np.random.randint(0, 2, size=n) for n in range(1, 5)])\n", "element"),
+        ("def make(sizes):\n    return sizes, [np.zeros(n) for n in sizes]\n_, xs = make([3, 4])\n"
+         "for a, x in zip(labels, xs):\n    total(x)\n", "element"),
+        # an array whose size the loop sets
+        ("for n in range(1, 50):\n    total(jnp.zeros(n))\n", "size"),
+        ("for k in range(3):\n    picked = data[labels == k]\n    total(picked)\n", "size"),
+        ("for k in range(3):\n    idx = np.where(labels == k)[0]\n    total(data[idx])\n", "size"),
+        ("sizes = [3, 9, 4]\nfor i in range(3):\n    n = sizes[i]\n    total(jnp.ones((n, 2)))\n", "size"),
+        ("for i in range(1, 9):\n    total(signal[i * 2:i * 5])\n", "slice"),
+        # a notebook read with the module it imports its function from
+        ("import helpers as h\ndef run(xs):\n    for x in xs:\n        total(x)\nh.run([signal[:n] for n in (3, 5)])\n",
+         "element"),
+    ],
+)
+def test_lb117_jitted_call_on_arrays_whose_size_differs_each_iteration(loop, why):
+    (d,) = [d for d in lint_source(LB117_SHAPES + loop, "s.py") if d.code == "LB117"]
+    assert why in d.message, d.message
+    assert d.finding.evidence and d.finding.fix
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        # twins of the above whose arrays all have one shape
+        "xs = [signal[i:i + 5] for i in range(0, 40, 5)]\nfor x in xs:\n    total(x)\n",  # windows of one width
+        "parts = np.split(data, 4)\nfor j in range(len(parts)):\n    total(parts[j])\n",  # equal parts
+        "groups = [jnp.where(labels == k, data, 0.0) for k in range(3)]\nfor i, g in enumerate(groups):\n    total(g)\n",
+        "chunks = []\nfor k in range(3):\n    chunks.append(data[k * 20:(k + 1) * 20])\nfor c in chunks:\n    total(c)\n",
+        "def run(xs):\n    for j in range(len(xs)):\n        total(xs[j])\n"
+        "run([np.random.randint(0, 2, size=8) for n in range(1, 5)])\n",  # the size is not the loop's
+        "def run(batches):\n    for batch in batches:\n        total(batch)\n",  # nothing says the batches differ
+        "for n in range(1, 50):\n    total(jnp.zeros(8) + n)\n",
+        "for k in range(3):\n    total(jnp.where(labels == k, data, 0.0))\n",  # masked, not selected: one shape
+        "for batch in [data, data]:\n    n = batch.shape[0]\n    total(jnp.zeros(n))\n",  # a size read from a shape
+        "for i in range(0, 60, 10):\n    total(data[i:i + 10])\n",  # a window of one width
+        "for i in range(5):\n    total(jnp.arange(i, i + 10))\n",
+        "@jax.jit\ndef outer(xs):\n    for x in xs:\n        total(x)\n    return 0\nouter([signal[:n] for n in (3, 5)])\n",
+        # `parts` in `run` is its own loop variable, not the global list of pieces
+        "parts = np.split(data, [3, 7])\ndef run(rows):\n    for parts in rows:\n        for j in range(2):\n"
+        "            total(parts[j])\nrun([[data, data]])\n",
+    ],
+)
+def test_lb117_not_reported_when_every_iteration_has_one_shape(loop):
+    assert "LB117" not in codes(LB117_SHAPES + loop)
+
+
 # --- across rules ------------------------------------------------------------------------------
 def test_every_rule_has_a_test_that_makes_it_fire():
     tested = {name.split("_")[1].upper() for name in globals() if name.startswith("test_lb")}

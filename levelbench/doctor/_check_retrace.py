@@ -1,4 +1,9 @@
-"""LB117: a jitted function called in a loop with arguments whose shapes or static values change."""
+"""LB117: a jitted function called in a loop with arguments whose shapes or static values change.
+
+What counts as evidence of a new shape each iteration is in `_shapes`; this module adds the two
+causes that are not about an array's size: a list that grows, and a static argument that takes the
+loop's values.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,14 @@ from collections.abc import Iterator
 from ._check_dispatch import is_sweep
 from ._context import Context
 from ._diagnostic import Diagnostic
-from ._syntax import enclosing_loop, local_walk, short
+from ._shapes import ShapeEvidence, changing_names, index_parts, length_varies, loop_variables
+from ._syntax import enclosing_function, enclosing_loop, local_walk, short
 
 
 def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
     """LB117: a jitted function called in a loop with an argument whose shape or static value changes."""
     facts = ctx.facts
+    shapes: ShapeEvidence | None = None
     for call in ctx.program.of_type(ast.Call):
         key = facts.jitted_key(call)
         if key is None or not call.args:
@@ -21,14 +28,26 @@ def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
         loop = enclosing_loop(ctx.program, call)
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
             continue
-        varying = _loop_variables(loop)
+        function = enclosing_function(ctx.program, call)
+        if function is not None and function in facts.traced_defs:
+            continue  # traced once with the function around it, not once per call
         nodes = list(local_walk(ctx.program, loop))
         if isinstance(loop, (ast.For, ast.AsyncFor)) and is_sweep(ctx, loop, nodes):
             continue  # timing per size: compiling per size is what it measures
+        varying = loop_variables(loop)
+        computed: set[str] | None = None  # what the loop body computes from its variables, when needed
         grown = _grown_lists(loop)
         positions, names = _static_arguments(ctx, key, call)
         for index, argument in enumerate(call.args):
-            why = _changes_each_iteration(argument, varying, grown, static=index in positions)
+            static = index in positions
+            why = _changes_each_iteration(argument, varying, grown, static=static)
+            evidence = f"`{short(argument, 30)}` depends on the loop ({', '.join(sorted(varying | grown)) or 'its state'})"
+            if why is None and not static:
+                shapes = shapes or ShapeEvidence(ctx)
+                computed = changing_names(loop, nodes) if computed is None else computed
+                found = shapes.new_each_iteration(argument, loop, computed)
+                if found is not None:
+                    why, evidence = found
             if why is None:
                 continue
             yield ctx.report(
@@ -36,7 +55,7 @@ def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
                 argument,
                 f"`{short(call.func, 30)}` is called in a loop with `{short(argument, 30)}`, {why}: jit traces and "
                 "compiles again for every new one",
-                evidence=f"`{short(argument, 30)}` depends on the loop ({', '.join(sorted(varying | grown)) or 'its state'})",
+                evidence=evidence,
                 fix=_retrace_fix(why),
             )
             break
@@ -53,17 +72,6 @@ def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
                 break
 
 
-def _loop_variables(loop: ast.AST) -> set[str]:
-    """Names the loop changes each iteration: its targets, and names assigned with ``+=`` in the body."""
-    names: set[str] = set()
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        names |= {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    for node in ast.walk(loop):
-        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            names.add(node.target.id)
-    return names
-
-
 def _grown_lists(loop: ast.AST) -> set[str]:
     """Lists appended to in the loop body: a new length every iteration."""
     return {
@@ -77,14 +85,8 @@ def _changes_each_iteration(argument: ast.AST, varying: set[str], grown: set[str
     if static and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(argument)):
         return "a static argument with a new value each time"
     for node in ast.walk(argument):
-        if isinstance(node, ast.Subscript):
-            slices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-            for part in slices:
-                if isinstance(part, ast.Slice) and any(
-                    isinstance(n, ast.Name) and n.id in varying
-                    for bound in (part.lower, part.upper) if bound is not None for n in ast.walk(bound)
-                ):
-                    return "a slice whose length changes every iteration"
+        if isinstance(node, ast.Subscript) and any(length_varies(part, varying) for part in index_parts(node)):
+            return "a slice whose length changes every iteration"
         if isinstance(node, ast.Name) and node.id in grown:
             return "a list that grows every iteration"
     return None
@@ -111,6 +113,11 @@ def _static_arguments(ctx: Context, key: str, call: ast.Call) -> tuple[set[int],
 def _retrace_fix(why: str) -> str:
     if "slice" in why:
         return "mask = jnp.arange(n) < i  # one shape for every i\ny = f(jnp.where(mask[:, None], x, 0.0))"
-    if "list" in why:
+    if "grows" in why:
         return "buffer = jnp.zeros((n_max, ...))  # preallocated, fixed shape\nbuffer = buffer.at[i].set(value)"
+    if "element" in why or "size" in why:
+        return (
+            "# pad every array to one length (or a few bucket lengths) and pass a mask\n"
+            "padded = jnp.zeros(n_max).at[: len(x)].set(x)\nmask = jnp.arange(n_max) < len(x)\ny = f(padded, mask)"
+        )
     return "# pass the changing number as a traced argument (drop it from static_argnums),\n# or loop inside jit: jax.lax.fori_loop"

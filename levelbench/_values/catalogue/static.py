@@ -338,10 +338,12 @@ STATIC: tuple[Rule, ...] = (
         summary="A jitted function is called in a loop with arguments that change its shape or static values.",
         why=(
             "`jax.jit` compiles once per input shape, dtype, pytree structure and static argument value. An "
-            "argument sliced by the loop variable (`x[:i]`), a list that grows every iteration, or a "
+            "argument sliced by the loop variable (`x[:i]`), an array the loop sizes (`np.zeros(n)`, "
+            "`x[labels == k]`), one element after another of a list of arrays of different lengths "
+            "(`[x[:n] for n in sizes]`, `np.split(x, [3, 7])`), a list that grows every iteration, or a "
             "`static_argnums` argument that takes a new Python value each time makes every iteration trace "
-            "and compile again. Keep the shapes fixed (pad and mask, `lax.dynamic_slice` with a fixed size) "
-            "and pass changing numbers as traced arguments."
+            "and compile again. Keep the shapes fixed (pad to one length, or a few bucket lengths, and pass a "
+            "mask; `lax.dynamic_slice` with a fixed size) and pass changing numbers as traced arguments."
         ),
         bad="for i in range(1, n):\n    y = f(xs[:i])",
         good=(
