@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -149,3 +150,11 @@ def test_the_gru_seed_fixed_executes_in_a_kernel(tmp_path, monkeypatch, seeds, u
     nbclient.NotebookClient(nb, kernel_name=kernel, timeout=600).execute()  # raises on a failing cell
     timed = [" ".join(o.get("text", "") for o in c.outputs) for c in nb.cells[1:]]
     assert all("per loop" in t for t in timed[2:]), timed  # %timeit printed its numbers
+
+
+def test_the_dot_seed_diff_in_the_docs_is_what_diff_prints(tmp_path, seeds):
+    shutil.copy(seeds / "002_dot_question.py", tmp_path / "002_dot_question.py")
+    run = levelbench_cli("doctor", "--diff", "--unsafe-fixes", "002_dot_question.py", cwd=tmp_path)
+    assert run.returncode == 1
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "doctor.md").read_text()
+    assert f"```diff\n{run.stdout}```" in docs, "update the dot seed's diff in docs/doctor.md"

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from ._context import Context
 from ._edits import Edit, Fix, with_imports
@@ -42,6 +44,22 @@ _DEFAULTED_FIRST = frozenset(
 _CELL_MAGIC_LINE = re.compile(r"^\s*(#\s?)?%%")
 
 
+_Builder = TypeVar("_Builder", bound=Callable[..., "Fix | None"])
+
+
+def _never_hides_the_finding(build: _Builder) -> _Builder:
+    """A fix builder that fails gives no fix: the finding is still reported (with its fix as text)."""
+
+    @functools.wraps(build)
+    def guarded(*args: object, **kwargs: object) -> Fix | None:
+        try:
+            return build(*args, **kwargs)
+        except (RecursionError, ValueError, LookupError, AttributeError, TypeError):
+            return None
+
+    return guarded  # type: ignore[return-value]
+
+
 def _fix(edits: Iterable[Edit | None] | None, description: str) -> Fix | None:
     if edits is None:
         return None
@@ -52,6 +70,7 @@ def _fix(edits: Iterable[Edit | None] | None, description: str) -> Fix | None:
 
 
 # --- LB101 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def call_the_lambda(ctx: Context, lam: ast.Lambda) -> Fix | None:
     """``%timeit lambda: f(x)`` -> ``%timeit f(x)``: the harness runs the statement itself."""
     a = lam.args
@@ -62,6 +81,7 @@ def call_the_lambda(ctx: Context, lam: ast.Lambda) -> Fix | None:
 
 
 # --- LB102 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     """Wrap the timed JAX expression in ``jax.block_until_ready(...)``, which works on any pytree."""
     if not isinstance(culprit, ast.expr):
@@ -91,6 +111,7 @@ def _returns_a_value(ctx: Context, function: ast.AST) -> bool:
 
 
 # --- LB103 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def warm_up(ctx: Context, region: TimedRegion, call: ast.Call) -> Fix | None:
     """A blocked warm-up call on a line of its own before the timed region (out of any loop it can leave)."""
     editor = ctx.editor
@@ -239,6 +260,7 @@ def _assigned(stmt: ast.Assign) -> str | None:
 
 
 # --- LB104 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
     """One clock pair around one statement -> the statement stays as the warm-up, and the timing is the
     best of 5 runs by ``timeit.repeat`` (or ``levelbench.measure``'s median when levelbench is imported)."""
@@ -345,6 +367,7 @@ def _delete_lines(ctx: Context, stmt: ast.stmt) -> Edit | None:
 
 
 # --- LB105 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def steady_clock(ctx: Context, region: TimedRegion) -> Fix | None:
     """``time.time()`` -> ``time.perf_counter()`` at both ends of the pair (``_ns`` kept)."""
     pair = _pair(ctx, region)
@@ -365,6 +388,7 @@ def steady_clock(ctx: Context, region: TimedRegion) -> Fix | None:
 
 
 # --- LB109 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def size_keyword(ctx: Context, call: ast.Call, sampler: str) -> Fix | None:
     """``np.random.normal((n, n))`` -> ``np.random.normal(size=(n, n))`` when the shape is the only argument."""
     if len(call.args) != 1 or sampler not in _DEFAULTED_FIRST:
@@ -374,6 +398,7 @@ def size_keyword(ctx: Context, call: ast.Call, sampler: str) -> Fix | None:
 
 
 # --- LB112 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def inference_mode(ctx: Context, region: TimedRegion) -> Fix | None:
     """Put the timed lines under ``with torch.inference_mode():``."""
     lines = _region_lines(ctx, region)
@@ -418,6 +443,7 @@ def _region_lines(ctx: Context, region: TimedRegion) -> tuple[int, int] | None:
 
 
 # --- LB113 -------------------------------------------------------------------------------------
+@_never_hides_the_finding
 def nearest_name(ctx: Context, alias: ast.alias, candidates: Iterable[str]) -> Fix | None:
     """``from jax import jix`` -> ``from jax import jit``, when one existing name is clearly the closest.
 
@@ -447,6 +473,7 @@ def nearest_name(ctx: Context, alias: ast.alias, candidates: Iterable[str]) -> F
 _COMMENTED_RETURN = re.compile(r"^(?P<indent>\s*)#\s*return\b\s*(?P<value>.*)$")
 
 
+@_never_hides_the_finding
 def return_value(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Fix | None:
     """Return the computed value: the commented-out ``return`` when every name in it exists, else the last
     name the body assigns."""
@@ -494,6 +521,7 @@ def _last_assigned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | No
 
 
 # --- LB108 (unsafe) ----------------------------------------------------------------------------
+@_never_hides_the_finding
 def enable_x64(ctx: Context) -> Fix | None:
     """``jax.config.update("jax_enable_x64", True)`` after the file's leading imports."""
     editor = ctx.editor
