@@ -325,3 +325,15 @@ def test_edits_are_in_user_coordinates():
     result = fix_source(_notebook("import numpy as np\nx = np.random.normal((4, 4))"), "bench.ipynb")
     (diagnostic,) = result.before
     assert diagnostic.fix.edits == (Edit(cell=2, line=2, column=21, end_line=2, end_column=21, text="size="),)
+
+
+def test_a_fix_that_fails_never_hides_its_finding(monkeypatch):
+    from levelbench.doctor import _edits
+
+    def crash(self, node, before, after):
+        raise UnboundLocalError("a bug in a fix")
+
+    monkeypatch.setattr(_edits.Editor, "wrap", crash)
+    source = JAX + "f(x)\n%timeit f(x)\n"
+    (diagnostic,) = lint_source(source, "bench.ipy")
+    assert diagnostic.code == "LB102" and diagnostic.fix is None and "block_until_ready" in diagnostic.finding.fix

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._effects import is_wait, unawaited_jax
-from ._fixes import call_the_lambda, repeat_timing, steady_clock, wait_for, warm_up
+from ._fix_pairs import repeat_timing, steady_clock
+from ._fixes import call_the_lambda, wait_for, warm_up
 from ._names import dotted
 from ._regions import WALL_CLOCKS, TimedRegion
 from ._syntax import enclosing_function, enclosing_loop, local_walk, position, short, walk_code

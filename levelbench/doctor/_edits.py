@@ -16,16 +16,44 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import io
 import re
 import textwrap
 import tokenize
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from ._diagnostic import Edit, Fix
 from ._names import Names
 from ._program import Program, Segment
 
 _INDENT = re.compile(r"[ \t]*")
+
+
+_Builder = TypeVar("_Builder", bound=Callable[..., "Fix | None"])
+
+
+def never_hides_the_finding(build: _Builder) -> _Builder:
+    """A fix builder that fails gives no fix: the finding is still reported (with its fix as text)."""
+
+    @functools.wraps(build)
+    def guarded(*args: object, **kwargs: object) -> Fix | None:
+        try:
+            return build(*args, **kwargs)
+        except Exception:  # a bug in a fix must not hide the finding, which is still reported with its fix as text
+            return None
+
+    return guarded  # type: ignore[return-value]
+
+
+def as_fix(edits: Iterable[Edit | None] | None, description: str) -> Fix | None:
+    if edits is None:
+        return None
+    found = tuple(edits)
+    if not found or any(e is None for e in found):
+        return None
+    return Fix(tuple(e for e in found if e is not None), description)
 
 
 class Editor:

@@ -1,4 +1,5 @@
-"""The fix of each auto-fixable rule, as edits of the user's text (see `_edits`).
+"""The fix of each auto-fixable rule, as edits of the user's text (see `_edits`; the clock-pair fixes,
+LB104 and LB105, are in `_fix_pairs`).
 
 Each function returns a `Fix`, or None when the fix cannot be made safely here (a position that
 cannot be trusted, a name that is taken, a string that indenting would change, a cell magic that
@@ -25,15 +26,15 @@ from __future__ import annotations
 
 import ast
 import difflib
-import functools
 import re
-from collections.abc import Callable, Iterable
-from typing import TypeVar
+from collections.abc import Iterable
 
 from ._context import Context
-from ._edits import Edit, Fix, with_imports
+from ._diagnostic import Edit, Fix
+from ._edits import as_fix, never_hides_the_finding, with_imports
+from ._fix_pairs import pair
 from ._program import MAGIC_MARKER
-from ._regions import CLOCKS, TimedRegion
+from ._regions import TimedRegion
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, short
 
 _WARM_UP_COMMENT = "# warm-up: compiles and fills caches outside the timing"
@@ -43,45 +44,19 @@ _DEFAULTED_FIRST = frozenset(
 )
 _CELL_MAGIC_LINE = re.compile(r"^\s*(#\s?)?%%")
 
-
-_Builder = TypeVar("_Builder", bound=Callable[..., "Fix | None"])
-
-
-def _never_hides_the_finding(build: _Builder) -> _Builder:
-    """A fix builder that fails gives no fix: the finding is still reported (with its fix as text)."""
-
-    @functools.wraps(build)
-    def guarded(*args: object, **kwargs: object) -> Fix | None:
-        try:
-            return build(*args, **kwargs)
-        except (RecursionError, ValueError, LookupError, AttributeError, TypeError):
-            return None
-
-    return guarded  # type: ignore[return-value]
-
-
-def _fix(edits: Iterable[Edit | None] | None, description: str) -> Fix | None:
-    if edits is None:
-        return None
-    found = tuple(edits)
-    if not found or any(e is None for e in found):
-        return None
-    return Fix(tuple(e for e in found if e is not None), description)
-
-
 # --- LB101 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def call_the_lambda(ctx: Context, lam: ast.Lambda) -> Fix | None:
     """``%timeit lambda: f(x)`` -> ``%timeit f(x)``: the harness runs the statement itself."""
     a = lam.args
     if a.posonlyargs or a.args or a.kwonlyargs or a.vararg or a.kwarg:
         return None
     edit = ctx.editor.delete_between(lam, lam.body, r"lambda\s*:\s*")
-    return _fix([edit], f"time `{short(lam.body)}` itself, not the making of a lambda")
+    return as_fix([edit], f"time `{short(lam.body)}` itself, not the making of a lambda")
 
 
 # --- LB102 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     """Wrap the timed JAX expression in ``jax.block_until_ready(...)``, which works on any pytree."""
     if not isinstance(culprit, ast.expr):
@@ -98,7 +73,7 @@ def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     wrapped = editor.wrap(culprit, f"{name}.block_until_ready(", ")")
     if wrapped is None:
         return None
-    return _fix(with_imports(editor, [line], *wrapped), f"wait for `{short(culprit)}` inside the timing")
+    return as_fix(with_imports(editor, [line], *wrapped), f"wait for `{short(culprit)}` inside the timing")
 
 
 def _returns_a_value(ctx: Context, function: ast.AST) -> bool:
@@ -111,7 +86,7 @@ def _returns_a_value(ctx: Context, function: ast.AST) -> bool:
 
 
 # --- LB103 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def warm_up(ctx: Context, region: TimedRegion, call: ast.Call) -> Fix | None:
     """A blocked warm-up call on a line of its own before the timed region (out of any loop it can leave)."""
     editor = ctx.editor
@@ -126,7 +101,7 @@ def warm_up(ctx: Context, region: TimedRegion, call: ast.Call) -> Fix | None:
         return None
     name, import_line = imported
     insert = editor.insert_lines_before(line, f"{name}.block_until_ready({text})  {_WARM_UP_COMMENT}")
-    return _fix(with_imports(editor, [import_line], insert), f"warm up `{short(call)}` before timing it")
+    return as_fix(with_imports(editor, [import_line], insert), f"warm up `{short(call)}` before timing it")
 
 
 def _bound_in_region(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
@@ -193,212 +168,18 @@ def _stored(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
-# --- clock pairs (LB104, LB105, LB112) ------------------------------------------------------------
-class _Pair:
-    """A clock pair as statements: ``var = clock()`` ... the statement with ``clock() - var`` (or
-    ``end = clock()`` ... ``end - var``)."""
-
-    def __init__(self, block: list[ast.stmt], start: int, end: int, subtraction: ast.BinOp | None,
-                 end_clock: ast.Call | None, end_assignment: ast.Assign | None) -> None:
-        self.block = block
-        self.start = start
-        self.end = end
-        self.subtraction = subtraction
-        self.end_clock = end_clock
-        self.end_assignment = end_assignment
-
-
-def _pair(ctx: Context, region: TimedRegion) -> _Pair | None:
-    clock = region.clock_node
-    start_stmt = ctx.program.parent(clock) if clock is not None else None
-    if not isinstance(start_stmt, ast.Assign) or not isinstance(start_stmt.targets[0], ast.Name):
-        return None
-    block = _block_of(ctx, start_stmt)
-    if block is None:
-        return None
-    i = next(k for k, s in enumerate(block) if s is start_stmt)
-    var = start_stmt.targets[0].id
-    end_assignment: ast.Assign | None = None
-    for j in range(i + 1, len(block)):
-        stmt = block[j]
-        for node in ctx.program.walk(stmt):
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Name) \
-                    and node.right.id == var:
-                left = node.left
-                if _is_clock(ctx, left):
-                    return _Pair(block, i, j, node, left, None)  # type: ignore[arg-type]
-                if isinstance(left, ast.Name) and end_assignment is not None and _assigned(end_assignment) == left.id:
-                    return _Pair(block, i, j, node, end_assignment.value, end_assignment)  # type: ignore[arg-type]
-                return None
-        if isinstance(stmt, ast.Assign) and _is_clock(ctx, stmt.value):
-            if _assigned(stmt) == var:
-                return None
-            if end_assignment is None:
-                end_assignment = stmt
-    if end_assignment is not None:  # the difference is left out of the snippet
-        j = next(k for k, s in enumerate(block) if s is end_assignment)
-        return _Pair(block, i, j, None, end_assignment.value, end_assignment)  # type: ignore[arg-type]
-    return None
-
-
-def _block_of(ctx: Context, stmt: ast.stmt) -> list[ast.stmt] | None:
-    parent = ctx.program.parent(stmt)
-    for field in ("body", "orelse", "finalbody"):
-        value = getattr(parent, field, None)
-        if isinstance(value, list) and any(s is stmt for s in value):
-            return value
-    return None
-
-
-def _is_clock(ctx: Context, node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and not node.args and ctx.names.qualname(node.func) in CLOCKS
-
-
-def _assigned(stmt: ast.Assign) -> str | None:
-    target = stmt.targets[0] if len(stmt.targets) == 1 else None
-    return target.id if isinstance(target, ast.Name) else None
-
-
-# --- LB104 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
-def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
-    """One clock pair around one statement -> the statement stays as the warm-up, and the timing is the
-    best of 5 runs by ``timeit.repeat`` (or ``levelbench.measure``'s median when levelbench is imported)."""
-    pair = _pair(ctx, region)
-    if pair is None or pair.subtraction is None or region.before_clock or len(region.statements) != 1:
-        return None
-    block, editor = pair.block, ctx.editor
-    work = region.statements[0]
-    if work is not block[pair.start + 1]:
-        return None
-    if isinstance(work, ast.Assign) and len(work.targets) == 1:
-        expr: ast.expr = work.value
-    elif isinstance(work, ast.Expr):
-        expr = work.value
-    else:
-        return None
-    start_stmt = block[pair.start]
-    if pair.end_assignment is None and pair.end != pair.start + 2:
-        return None
-    if pair.end_assignment is not None and pair.end_assignment is not block[pair.start + 2]:
-        return None
-    var = _assigned(start_stmt)  # type: ignore[arg-type]
-    uses = [pair.subtraction.right] + ([pair.subtraction.left] if pair.end_assignment is not None else [])
-    if _read_elsewhere(ctx, start_stmt, var, uses) or (
-        pair.end_assignment is not None and _read_elsewhere(ctx, pair.end_assignment, _assigned(pair.end_assignment), uses)
-    ):
-        return None
-    text = editor.source(expr)
-    if text is None or not all(editor.starts_line(s) for s in (start_stmt, work)):
-        return None
-    elapsed = _fresh_name(ctx, "elapsed")
-    levelbench = editor.module_name("levelbench", (start_stmt.lineno, 0))
-    imports: list[str] = []
-    if levelbench is not None:
-        timing = f"{elapsed} = {levelbench}.measure(lambda: {text}).median  # warm-up, repeats, median"
-    else:
-        imported = editor.import_for("timeit", start_stmt)
-        if imported is None:
-            return None
-        name, line = imported
-        imports.append(line)
-        timing = f"{elapsed} = min({name}.repeat(lambda: {text}, number=1, repeat=5))  # best of 5, warmed up above"
-    delete_start = _delete_lines(ctx, start_stmt)
-    if delete_start is None:
-        return None
-    indent = editor.indentation(work.lineno)
-    if pair.end_assignment is not None:
-        timed = editor.replace(pair.end_assignment, timing)
-    else:
-        timed = editor.insert_lines_after(work.end_lineno or work.lineno, timing, indent)
-    difference = editor.replace(pair.subtraction, elapsed)
-    return _fix(
-        with_imports(editor, imports, delete_start, timed, difference),
-        f"time `{short(expr)}` over repeated runs after a warm-up",
-    )
-
-
-def _read_elsewhere(ctx: Context, assignment: ast.stmt, var: str | None, allowed: list[ast.AST]) -> bool:
-    """``var`` (bound by ``assignment``) is read somewhere other than ``allowed`` before it is bound again."""
-    if var is None:
-        return True
-    scope = _scope_of(ctx, assignment)
-    start = (assignment.lineno, assignment.col_offset)
-    rebinds = sorted(
-        (n.lineno, n.col_offset) for n in ast.walk(scope)
-        if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store) and (n.lineno, n.col_offset) > start
-    )
-    until = rebinds[0] if rebinds else (10**9, 0)
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Name) and node.id == var and isinstance(node.ctx, ast.Load):
-            if start < (node.lineno, node.col_offset) < until and all(node is not a for a in allowed):
-                return True
-    return False
-
-
-def _scope_of(ctx: Context, node: ast.AST) -> ast.AST:
-    for ancestor in ctx.program.ancestors(node):
-        if isinstance(ancestor, FUNCTIONS):
-            return ancestor
-    return ctx.program.module
-
-
-def _fresh_name(ctx: Context, base: str) -> str:
-    used = {n.id for n in ctx.program.of_type(ast.Name)} | {
-        a.asname or a.name for n in ctx.program.of_type(ast.Import, ast.ImportFrom) for a in n.names  # type: ignore[attr-defined]
-    }
-    if base not in used:
-        return base
-    return next(f"{base}_{k}" for k in range(2, 1000) if f"{base}_{k}" not in used)
-
-
-def _delete_lines(ctx: Context, stmt: ast.stmt) -> Edit | None:
-    """Delete the whole lines of ``stmt`` (nothing else may be on them but a comment)."""
-    editor = ctx.editor
-    end_line = stmt.end_lineno or stmt.lineno
-    end_col = editor.point(end_line, stmt.end_col_offset or 0)[2]
-    rest = ctx.program.line_text(end_line)[end_col:].strip()
-    if rest and not rest.startswith("#"):
-        return None
-    segment = ctx.program.segment_of(stmt.lineno)
-    if end_line < segment.first_line + len(segment.lines) - 1:
-        return editor.edit(stmt.lineno, 0, end_line + 1, 0, "")
-    return editor.edit(stmt.lineno, 0, end_line, len(ctx.program.line_text(end_line)), "")
-
-
-# --- LB105 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
-def steady_clock(ctx: Context, region: TimedRegion) -> Fix | None:
-    """``time.time()`` -> ``time.perf_counter()`` at both ends of the pair (``_ns`` kept)."""
-    pair = _pair(ctx, region)
-    if pair is None or pair.end_clock is None or region.clock_node is None:
-        return None
-    edits: list[Edit | None] = []
-    for clock in (region.clock_node, pair.end_clock):
-        func = clock.func  # type: ignore[attr-defined]
-        qualified = ctx.names.qualname(func)
-        if qualified not in ("time.time", "time.time_ns") or not isinstance(func, ast.Attribute):
-            return None
-        owner = ctx.editor.source(func.value)
-        if owner is None:
-            return None
-        suffix = "_ns" if qualified.endswith("_ns") else ""
-        edits.append(ctx.editor.replace(func, f"{owner}.perf_counter{suffix}"))
-    return _fix(edits, "time with the steady, high-resolution clock time.perf_counter()")
-
-
 # --- LB109 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def size_keyword(ctx: Context, call: ast.Call, sampler: str) -> Fix | None:
     """``np.random.normal((n, n))`` -> ``np.random.normal(size=(n, n))`` when the shape is the only argument."""
     if len(call.args) != 1 or sampler not in _DEFAULTED_FIRST:
         return None
     wrapped = ctx.editor.wrap(call.args[0], "size=", "")
-    return _fix(wrapped[:1] if wrapped else None, "pass the shape as `size=`")
+    return as_fix(wrapped[:1] if wrapped else None, "pass the shape as `size=`")
 
 
 # --- LB112 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def inference_mode(ctx: Context, region: TimedRegion) -> Fix | None:
     """Put the timed lines under ``with torch.inference_mode():``."""
     lines = _region_lines(ctx, region)
@@ -417,17 +198,17 @@ def inference_mode(ctx: Context, region: TimedRegion) -> Fix | None:
         return None
     opening = editor.edit(first, 0, first, 0, f"{indent}with {name}.inference_mode():\n{unit}")
     edits = (opening, *(e for e in indented if e.line != opening.line or e.cell != opening.cell))
-    return _fix(with_imports(editor, [import_line], *edits), "time the model under torch.inference_mode()")
+    return as_fix(with_imports(editor, [import_line], *edits), "time the model under torch.inference_mode()")
 
 
 def _region_lines(ctx: Context, region: TimedRegion) -> tuple[int, int] | None:
     """The virtual lines that hold the whole timed region, when they are whole statements of one block."""
     program = ctx.program
     if region.clock_node is not None:
-        pair = _pair(ctx, region)
-        if pair is None:
+        found = pair(ctx, region)
+        if found is None:
             return None
-        start, end = pair.block[pair.start], pair.block[pair.end]
+        start, end = found.block[found.start], found.block[found.end]
         if not ctx.editor.starts_line(start):
             return None
         return start.lineno, end.end_lineno or end.lineno
@@ -443,7 +224,7 @@ def _region_lines(ctx: Context, region: TimedRegion) -> tuple[int, int] | None:
 
 
 # --- LB113 -------------------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def nearest_name(ctx: Context, alias: ast.alias, candidates: Iterable[str]) -> Fix | None:
     """``from jax import jix`` -> ``from jax import jit``, when one existing name is clearly the closest.
 
@@ -466,14 +247,14 @@ def nearest_name(ctx: Context, alias: ast.alias, candidates: Iterable[str]) -> F
         if uses and any(isinstance(n, ast.Name) and n.id == guess for n in ctx.program.of_type(ast.Name)):
             return None  # `jit` already means something here: renaming the uses would change it
         edits.extend(editor.replace(n, guess) for n in uses)
-    return _fix(edits, f"import `{guess}`, the closest existing name")
+    return as_fix(edits, f"import `{guess}`, the closest existing name")
 
 
 # --- LB107 (unsafe) ----------------------------------------------------------------------------
 _COMMENTED_RETURN = re.compile(r"^(?P<indent>\s*)#\s*return\b\s*(?P<value>.*)$")
 
 
-@_never_hides_the_finding
+@never_hides_the_finding
 def return_value(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Fix | None:
     """Return the computed value: the commented-out ``return`` when every name in it exists, else the last
     name the body assigns."""
@@ -490,11 +271,11 @@ def return_value(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef)
             continue
         start = len(m["indent"])
         value_at = program.line_text(line).index(m["value"], start) if m["value"] else len(program.line_text(line))
-        return _fix([editor.edit(line, start, line, value_at, "return ")], f"return `{m['value']}` (uncommented)")
+        return as_fix([editor.edit(line, start, line, value_at, "return ")], f"return `{m['value']}` (uncommented)")
     name = _last_assigned(function)
     if name is None:
         return None
-    return _fix([editor.insert_lines_after(last_line, f"return {name}", indent)], f"return `{name}`")
+    return as_fix([editor.insert_lines_after(last_line, f"return {name}", indent)], f"return `{name}`")
 
 
 def _names_exist(ctx: Context, function: ast.AST, text: str) -> bool:
@@ -521,7 +302,7 @@ def _last_assigned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | No
 
 
 # --- LB108 (unsafe) ----------------------------------------------------------------------------
-@_never_hides_the_finding
+@never_hides_the_finding
 def enable_x64(ctx: Context) -> Fix | None:
     """``jax.config.update("jax_enable_x64", True)`` after the file's leading imports."""
     editor = ctx.editor
@@ -537,4 +318,4 @@ def enable_x64(ctx: Context) -> Fix | None:
         text = "import jax\n" + text
     else:
         text = text.replace("jax.", f"{name}.", 1)
-    return _fix([editor.add_lines_at_top(text)], "enable float64 in JAX before any array is made")
+    return as_fix([editor.add_lines_at_top(text)], "enable float64 in JAX before any array is made")
