@@ -18,5 +18,12 @@ from ._diagnostic import Location as Location
 from ._engine import lint_paths as lint_paths
 from ._engine import lint_source as lint_source
 from ._engine import selected_codes as selected_codes
+from ._fixer import FixReport as FixReport
+from ._fixer import FixResult as FixResult
+from ._fixer import fix_paths as fix_paths
+from ._fixer import fix_source as fix_source
 
-__all__ = ["RULES", "Diagnostic", "DoctorReport", "Location", "Rule", "lint_paths", "lint_source", "selected_codes"]
+__all__ = [
+    "RULES", "Diagnostic", "DoctorReport", "FixReport", "FixResult", "Location", "Rule", "fix_paths", "fix_source",
+    "lint_paths", "lint_source", "selected_codes",
+]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
+from ._fixes import inference_mode
 from ._effects import dispatches_jax, is_host_copy
 from ._kinds import call_kind
 from ._names import dotted
@@ -104,6 +105,7 @@ def check_autograd_timed(ctx: Context) -> Iterator[Diagnostic]:
                 "backward pass",
                 evidence=f"no torch.no_grad() / torch.inference_mode() around `{short(inner)}`",
                 fix=f"{model}.eval()\nwith torch.inference_mode():\n    {fix_line}",
+                edits=inference_mode(ctx, region),
             )
             break
 

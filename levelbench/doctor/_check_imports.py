@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
+from ._fixes import nearest_name
 from ._installed import CHECKED_ROOTS, installed_version, is_installed, module_exists, name_exists, similar_names
 
 
@@ -61,9 +62,10 @@ def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
     return any((t.attr if isinstance(t, ast.Attribute) else getattr(t, "id", "")) in _IMPORT_ERRORS for t in types)
 
 
-def _missing_name(ctx: Context, node: ast.AST, module: str, name: str) -> Diagnostic:
+def _missing_name(ctx: Context, node: ast.alias, module: str, name: str) -> Diagnostic:
     root = module.split(".")[0]
-    guess = difflib.get_close_matches(name, sorted(similar_names(module)), n=1)
+    candidates = sorted(similar_names(module))
+    guess = difflib.get_close_matches(name, candidates, n=1)
     hint = f"; did you mean `{guess[0]}`?" if guess else ""
     return ctx.report(
         "LB113",
@@ -72,6 +74,7 @@ def _missing_name(ctx: Context, node: ast.AST, module: str, name: str) -> Diagno
         f"this import raises ImportError{hint}",
         evidence=f"checked against the installed {root} package",
         fix=f"from {module} import {guess[0] if guess else '...'}",
+        edits=nearest_name(ctx, node, candidates) if guess else None,
     )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
+from ._fixes import return_value
 from ._facts import JitSite
 from ._program import Program
 from ._rewrite import loop_rewrite
@@ -284,6 +285,7 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
             "measures an empty call",
             evidence=evidence,
             fix=f"def {function.name}(...):\n    ...\n    {fix}",
+            edits=return_value(ctx, function),
         )
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._diagnostic import Diagnostic
+from ._fixes import enable_x64, size_keyword
 from ._names import dotted
 from ._syntax import short
 
@@ -57,6 +58,7 @@ def check_float64(ctx: Context) -> Iterator[Diagnostic]:
         "silently computes in float32",
         evidence=evidence,
         fix='jax.config.update("jax_enable_x64", True)  # at the top, before creating arrays',
+        edits=enable_x64(ctx),
     )
 
 
@@ -121,6 +123,7 @@ def check_shape_as_loc(ctx: Context) -> Iterator[Diagnostic]:
             f"{len(first.elts)} number{'s' if len(first.elts) > 1 else ''}, not an array of shape {shape}",
             evidence=f"the first parameter of {sampler}() is `{parameter}`; the shape goes in `size=`",
             fix=f"{short(node.func)}(size={shape})\n# or: rng = np.random.default_rng(0); rng.standard_normal({shape})",
+            edits=size_keyword(ctx, node, sampler),
         )
 
 

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._effects import is_wait, unawaited_jax
+from ._fix_pairs import repeat_timing, steady_clock
+from ._fixes import call_the_lambda, wait_for, warm_up
 from ._names import dotted
 from ._regions import WALL_CLOCKS, TimedRegion
 from ._syntax import enclosing_function, enclosing_loop, local_walk, position, short, walk_code
@@ -38,6 +40,7 @@ def check_never_called(ctx: Context) -> Iterator[Diagnostic]:
                     f"{region.by} times `lambda: {body}`, which only builds a lambda: `{body}` never runs",
                     evidence="the timed statement is a lambda expression: it creates a function object and discards it",
                     fix=_timed_fix(region, short(stmt.value.body)),
+                    edits=call_the_lambda(ctx, stmt.value) if region.label.startswith("%") else None,
                 )
             elif isinstance(stmt, ast.Expr) and region.harness and len(region.statements) == 1:
                 problem = _uncalled(ctx, stmt.value, strict=False)
@@ -91,6 +94,7 @@ def check_unawaited(ctx: Context) -> Iterator[Diagnostic]:
             f"`{text}` is timed by {region.by} without waiting for it: JAX returns before the work is done",
             evidence=f"no block_until_ready() or host conversion of the result of `{text}` inside the timed region",
             fix=_blocked_fix(region, culprit),
+            edits=wait_for(ctx, culprit),
         )
 
 
@@ -205,10 +209,10 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
         message = f"`{short(call)}` compiles on its first iteration inside the timed loop: compile time is averaged in"
     else:
         message = f"{region.by} times the first call of jitted `{key}`: it includes tracing and XLA compilation"
-    warm_up = f"{ast.unparse(call)}"
-    fix = f"jax.block_until_ready({warm_up})  # warm-up: compiles, untimed\n"
-    fix += f"{region.label} {warm_up}.block_until_ready()" if region.label.startswith("%") else "# ...then time it"
-    return ctx.report("LB103", call, message, evidence=evidence, fix=fix)
+    text = f"{ast.unparse(call)}"
+    fix = f"jax.block_until_ready({text})  # warm-up: compiles, untimed\n"
+    fix += f"{region.label} {text}.block_until_ready()" if region.label.startswith("%") else "# ...then time it"
+    return ctx.report("LB103", call, message, evidence=evidence, fix=fix, edits=warm_up(ctx, region, call))
 
 
 def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
@@ -240,6 +244,7 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
                 f"import levelbench\nprint(levelbench.measure(lambda: {ast.unparse(first)}))"
                 "  # warm-up, repeats, median and spread"
             ),
+            edits=repeat_timing(ctx, region),
         )
 
 
@@ -278,6 +283,7 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
             f"`time.{name}()` times an interval: it is the wall clock, which can jump and is coarse on some systems",
             evidence=f"the region is timed with `{wall[0]}`",
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
+            edits=steady_clock(ctx, region),
         )
 
 

@@ -11,6 +11,7 @@ import re
 from .._values.findings import Finding
 from .._values.catalogue import RULES
 from ._diagnostic import Diagnostic
+from ._edits import Editor, Fix
 from ._facts import Facts
 from ._kinds import Kinds
 from ._names import Names
@@ -53,8 +54,9 @@ class Context:
         end: ast.AST | None = None,
         evidence: str = "",
         fix: str = "",
+        edits: Fix | None = None,
     ) -> Diagnostic:
-        """A diagnostic for rule ``code`` at ``node`` (through ``end``)."""
+        """A diagnostic for rule ``code`` at ``node`` (through ``end``); ``edits`` fix it in the source."""
         rule = RULES[code]
         location = self.program.location(node, end)
         finding = Finding(
@@ -69,12 +71,17 @@ class Context:
         )
         virtual = getattr(node, "lineno", 1)
         source_line = self.program.line_text(virtual)
-        return Diagnostic(location=location, finding=finding, rule=rule.name, source_line=source_line)
+        return Diagnostic(location=location, finding=finding, rule=rule.name, source_line=source_line, fix=edits)
 
     def where(self, node: ast.AST) -> str:
         """``"line 12"`` or ``"cell 3, line 2"``: a short place name for messages."""
         location = self.program.location(node)
         return f"cell {location.cell}, line {location.line}" if location.in_notebook else f"line {location.line}"
+
+    @functools.cached_property
+    def editor(self) -> Editor:
+        """Edits of the user's text at this program's nodes, for fixes."""
+        return Editor(self.program, self.names)
 
     # --- shared questions ----------------------------------------------------------------------
     @functools.cached_property

@@ -1,4 +1,5 @@
-"""What the doctor reports: a `Finding` pinned to a place in a file or notebook cell, and a whole run's report."""
+"""What the doctor reports: a `Finding` pinned to a place in a file or notebook cell, the edits that fix it
+(when it can be fixed), and a whole run's report."""
 
 from __future__ import annotations
 
@@ -43,6 +44,48 @@ class Location:
         }
 
 
+@dataclasses.dataclass(frozen=True, order=True)
+class Edit:
+    """Replace ``line:column`` .. ``end_line:end_column`` of ``cell`` with ``text``.
+
+    Lines count from 1 (within the cell for a notebook, in the file for a script, whose ``cell`` is 0),
+    columns from 0 in characters; the end is exclusive. ``text`` uses ``\\n`` for new lines.
+    """
+
+    cell: int
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+    @property
+    def start(self) -> tuple[int, int, int]:
+        return (self.cell, self.line, self.column)
+
+    @property
+    def end(self) -> tuple[int, int, int]:
+        return (self.cell, self.end_line, self.end_column)
+
+
+@dataclasses.dataclass(frozen=True)
+class Fix:
+    """The edits that fix one finding, applied together or not at all."""
+
+    edits: tuple[Edit, ...]
+    description: str
+
+    def overlaps(self, other: Fix) -> bool:
+        """Whether any edit of one touches an edit of the other (two insertions at one point included)."""
+        return any(_touch(a, b) for a in self.edits for b in other.edits)
+
+
+def _touch(a: Edit, b: Edit) -> bool:
+    if a.cell != b.cell:
+        return False
+    return a.start <= b.end and b.start <= a.end
+
+
 @dataclasses.dataclass(frozen=True)
 class Diagnostic:
     """One finding of the static doctor, with its location and the source line it points at."""
@@ -51,6 +94,8 @@ class Diagnostic:
     finding: Finding
     rule: str
     source_line: str = ""
+    fix: Fix | None = dataclasses.field(default=None, compare=False, repr=False)
+    """The edits that fix it, when `levelbench doctor --fix` can (see the rule's ``fix_safety``)."""
 
     @property
     def code(self) -> str:

@@ -79,7 +79,7 @@ def lint_source(
         []
     """
     is_notebook = path.endswith(".ipynb") if notebook is None else notebook
-    return _diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore))
+    return diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore))
 
 
 def lint_paths(
@@ -105,7 +105,7 @@ def lint_paths(
             if "LB100" in codes:
                 diagnostics.append(unreadable(item.path, item.message))
             continue
-        diagnostics.extend(_diagnose(item, codes))
+        diagnostics.extend(diagnose(item, codes))
     return DoctorReport(tuple(diagnostics), tuple(files))
 
 
@@ -120,7 +120,8 @@ def unreadable(path: str, message: str, location: Location | None = None, source
     return Diagnostic(location=where, finding=finding, rule=rule.name, source_line=source_line)
 
 
-def _diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
+def diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
+    """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order."""
     with gc_paused():
         return _diagnose_now(source, codes)
 

@@ -125,6 +125,11 @@ class Names:
             return f"{base}.{node.attr}" if base and not base.startswith("builtins.") else None
         return None
 
+    def free_for(self, name: str, module: str) -> bool:
+        """Whether ``import module`` may bind ``name``: nothing else is called that (a variable, a def,
+        another module)."""
+        return name not in self._bound and self._aliases.get(name, module) == module
+
     def imports_root(self, root: str) -> bool:
         """Whether the file imports ``root`` or something under it."""
         return any(value == root or value.startswith(root + ".") for value in self._aliases.values())

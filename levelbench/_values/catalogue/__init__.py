@@ -87,6 +87,8 @@ def markdown(rules: Iterable[Rule]) -> str:
             rule.good.strip("\n"),
             "```",
         ]
+        if rule.family == "doctor" and rule.code != "LB100":
+            out += ["", rule.autofix]
     return "\n".join(out) + "\n"
 
 

@@ -31,6 +31,10 @@ class Rule:
         good: the same example, fixed (the fix as code).
         cost: what the mistake does to the numbers.
         pitfall: the row of ``shared/research/PITFALLS.md`` it detects, if any.
+        fix_safety: how ``levelbench doctor --fix`` treats the rule's findings: ``"safe"`` (fixed by
+            ``--fix``: only how the code is timed changes), ``"unsafe"`` (fixed only with
+            ``--unsafe-fixes``: the fix changes what the code computes), ``""`` (not auto-fixed: the
+            fix above is a manual rewrite).
     """
 
     code: str
@@ -42,6 +46,17 @@ class Rule:
     good: str
     pitfall: int | None = None
     cost: str = ""
+    fix_safety: str = ""
+
+    @property
+    def autofix(self) -> str:
+        """One sentence on whether ``levelbench doctor --fix`` fixes this rule, for ``--explain`` and the docs."""
+        if self.fix_safety == "safe":
+            return "Auto-fix: safe. `levelbench doctor --fix` applies it (it changes only how the code is timed)."
+        if self.fix_safety == "unsafe":
+            return ("Auto-fix: unsafe. `levelbench doctor --fix --unsafe-fixes` applies it; it changes what the code "
+                    "computes, so review the diff (`--diff`).")
+        return "Auto-fix: none. The fix is a rewrite to make by hand; `--show-fixes` prints it in the script's names."
 
     @property
     def family(self) -> str:
@@ -69,6 +84,8 @@ class Rule:
             "",
             _indent(self.good),
         ]
+        if self.family == "doctor" and self.code != "LB100":
+            lines += ["", self.autofix]
         return "\n".join(lines + (["", silence] if silence else []))
 
 

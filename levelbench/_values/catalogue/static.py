@@ -42,6 +42,7 @@ STATIC: tuple[Rule, ...] = (
             "the number printed is the cost of building or returning a function object (nanoseconds), "
             "unrelated to the work"
         ),
+        fix_safety="safe",
     ),
     Rule(
         code="LB102",
@@ -68,6 +69,7 @@ STATIC: tuple[Rule, ...] = (
             "the time is dispatch only, flat in the problem size (JAX docs, 1000x1000 dot on CPU: 0.27 ms "
             "unblocked vs 4.9 ms)"
         ),
+        fix_safety="safe",
     ),
     Rule(
         code="LB103",
@@ -89,6 +91,7 @@ STATIC: tuple[Rule, ...] = (
         ),
         pitfall=2,
         cost="tracing and compilation land in the timing (JAX docs example: 193 ms compile for a 485 us run)",
+        fix_safety="safe",
     ),
     Rule(
         code="LB104",
@@ -108,6 +111,7 @@ STATIC: tuple[Rule, ...] = (
         ),
         pitfall=2,
         cost="one unwarmed, noisy number with no spread to judge it by",
+        fix_safety="safe",
     ),
     Rule(
         code="LB105",
@@ -127,6 +131,7 @@ STATIC: tuple[Rule, ...] = (
             "    f(x).block_until_ready()\n    times.append(time.perf_counter() - t0)"
         ),
         cost="a clock that can jump and may be coarse; small differences become noise",
+        fix_safety="safe",
     ),
     Rule(
         code="LB106",
@@ -168,6 +173,7 @@ STATIC: tuple[Rule, ...] = (
         good="@jax.jit\ndef forward(params, x):\n    y = model.apply(params, x)\n    return y",
         pitfall=12,
         cost="the timing measures an empty program: microseconds whatever the input",
+        fix_safety="unsafe",
     ),
     Rule(
         code="LB108",
@@ -186,6 +192,7 @@ STATIC: tuple[Rule, ...] = (
         ),
         pitfall=8,
         cost="JAX computes in float32 while the code (and NumPy) says float64: different precision compared",
+        fix_safety="unsafe",
     ),
     Rule(
         code="LB109",
@@ -203,6 +210,7 @@ STATIC: tuple[Rule, ...] = (
             "rng = np.random.default_rng(0)\nx = rng.standard_normal((size, size))"
         ),
         cost="the NumPy side works on a handful of numbers instead of the intended array",
+        fix_safety="safe",
     ),
     Rule(
         code="LB110",
@@ -257,6 +265,7 @@ STATIC: tuple[Rule, ...] = (
         good="model.eval()\nwith torch.inference_mode():\n    %timeit model(x)",
         pitfall=17,
         cost="autograd graph recording on every timed call, which the JAX side does not pay",
+        fix_safety="safe",
     ),
     Rule(
         code="LB113",
@@ -271,6 +280,7 @@ STATIC: tuple[Rule, ...] = (
         bad="from jax import random, jix",
         good="from jax import random, jit",
         cost="the script fails with ImportError before measuring anything",
+        fix_safety="safe",
     ),
     Rule(
         code="LB114",

@@ -1,0 +1,211 @@
+"""Fixes of clock pairs: LB104 (one sample -> repeated runs after a warm-up) and LB105 (the wall clock ->
+``time.perf_counter``); `pair` finds a pair's statements, which LB112's fix also wraps.
+
+    start = time.time()                          y = f(x)
+    y = f(x)                           LB104 ->  elapsed = min(timeit.repeat(lambda: f(x), number=1, repeat=5))
+    print(time.time() - start)                   print(elapsed)
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ._context import Context
+from ._diagnostic import Edit, Fix
+from ._edits import as_fix, never_hides_the_finding, with_imports
+from ._regions import CLOCKS, TimedRegion
+from ._syntax import FUNCTIONS, short
+
+class Pair:
+    """A clock pair as statements: ``var = clock()`` ... the statement with ``clock() - var`` (or
+    ``end = clock()`` ... ``end - var``)."""
+
+    def __init__(self, block: list[ast.stmt], start: int, end: int, subtraction: ast.BinOp | None,
+                 end_clock: ast.Call | None, end_assignment: ast.Assign | None) -> None:
+        self.block = block
+        self.start = start
+        self.end = end
+        self.subtraction = subtraction
+        self.end_clock = end_clock
+        self.end_assignment = end_assignment
+
+
+def pair(ctx: Context, region: TimedRegion) -> Pair | None:
+    clock = region.clock_node
+    start_stmt = ctx.program.parent(clock) if clock is not None else None
+    if not isinstance(start_stmt, ast.Assign) or not isinstance(start_stmt.targets[0], ast.Name):
+        return None
+    block = block_of(ctx, start_stmt)
+    if block is None:
+        return None
+    i = next(k for k, s in enumerate(block) if s is start_stmt)
+    var = start_stmt.targets[0].id
+    end_assignment: ast.Assign | None = None
+    for j in range(i + 1, len(block)):
+        stmt = block[j]
+        for node in ctx.program.walk(stmt):
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Name) \
+                    and node.right.id == var:
+                left = node.left
+                if _is_clock(ctx, left):
+                    return Pair(block, i, j, node, left, None)  # type: ignore[arg-type]
+                if isinstance(left, ast.Name) and end_assignment is not None and _assigned(end_assignment) == left.id:
+                    return Pair(block, i, j, node, end_assignment.value, end_assignment)  # type: ignore[arg-type]
+                return None
+        if isinstance(stmt, ast.Assign) and _is_clock(ctx, stmt.value):
+            if _assigned(stmt) == var:
+                return None
+            if end_assignment is None:
+                end_assignment = stmt
+    if end_assignment is not None:  # the difference is left out of the snippet
+        j = next(k for k, s in enumerate(block) if s is end_assignment)
+        return Pair(block, i, j, None, end_assignment.value, end_assignment)  # type: ignore[arg-type]
+    return None
+
+
+def block_of(ctx: Context, stmt: ast.stmt) -> list[ast.stmt] | None:
+    parent = ctx.program.parent(stmt)
+    for field in ("body", "orelse", "finalbody"):
+        value = getattr(parent, field, None)
+        if isinstance(value, list) and any(s is stmt for s in value):
+            return value
+    return None
+
+
+def _is_clock(ctx: Context, node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and not node.args and ctx.names.qualname(node.func) in CLOCKS
+
+
+def _assigned(stmt: ast.Assign) -> str | None:
+    target = stmt.targets[0] if len(stmt.targets) == 1 else None
+    return target.id if isinstance(target, ast.Name) else None
+
+
+# --- LB104 -------------------------------------------------------------------------------------
+@never_hides_the_finding
+def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
+    """One clock pair around one statement -> the statement stays as the warm-up, and the timing is the
+    best of 5 runs by ``timeit.repeat`` (or ``levelbench.measure``'s median when levelbench is imported)."""
+    found = pair(ctx, region)
+    if found is None or found.subtraction is None or region.before_clock or len(region.statements) != 1:
+        return None
+    block, editor = found.block, ctx.editor
+    work = region.statements[0]
+    if work is not block[found.start + 1]:
+        return None
+    if isinstance(work, ast.Assign) and len(work.targets) == 1:
+        expr: ast.expr = work.value
+    elif isinstance(work, ast.Expr):
+        expr = work.value
+    else:
+        return None
+    start_stmt = block[found.start]
+    if found.end_assignment is None and found.end != found.start + 2:
+        return None
+    if found.end_assignment is not None and found.end_assignment is not block[found.start + 2]:
+        return None
+    var = _assigned(start_stmt)  # type: ignore[arg-type]
+    uses = [found.subtraction.right] + ([found.subtraction.left] if found.end_assignment is not None else [])
+    if _read_elsewhere(ctx, start_stmt, var, uses) or (
+        found.end_assignment is not None and _read_elsewhere(ctx, found.end_assignment, _assigned(found.end_assignment), uses)
+    ):
+        return None
+    text = editor.source(expr)
+    if text is None or not all(editor.starts_line(s) for s in (start_stmt, work)):
+        return None
+    elapsed = _fresh_name(ctx, "elapsed")
+    levelbench = editor.module_name("levelbench", (start_stmt.lineno, 0))
+    imports: list[str] = []
+    if levelbench is not None:
+        timing = f"{elapsed} = {levelbench}.measure(lambda: {text}).median  # warm-up, repeats, median"
+    else:
+        imported = editor.import_for("timeit", start_stmt)
+        if imported is None:
+            return None
+        name, line = imported
+        imports.append(line)
+        timing = f"{elapsed} = min({name}.repeat(lambda: {text}, number=1, repeat=5))  # best of 5, warmed up above"
+    delete_start = _delete_lines(ctx, start_stmt)
+    if delete_start is None:
+        return None
+    indent = editor.indentation(work.lineno)
+    if found.end_assignment is not None:
+        timed = editor.replace(found.end_assignment, timing)
+    else:
+        timed = editor.insert_lines_after(work.end_lineno or work.lineno, timing, indent)
+    difference = editor.replace(found.subtraction, elapsed)
+    return as_fix(
+        with_imports(editor, imports, delete_start, timed, difference),
+        f"time `{short(expr)}` over repeated runs after a warm-up",
+    )
+
+
+def _read_elsewhere(ctx: Context, assignment: ast.stmt, var: str | None, allowed: list[ast.AST]) -> bool:
+    """``var`` (bound by ``assignment``) is read somewhere other than ``allowed`` before it is bound again."""
+    if var is None:
+        return True
+    scope = _scope_of(ctx, assignment)
+    start = (assignment.lineno, assignment.col_offset)
+    rebinds = sorted(
+        (n.lineno, n.col_offset) for n in ast.walk(scope)
+        if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store) and (n.lineno, n.col_offset) > start
+    )
+    until = rebinds[0] if rebinds else (10**9, 0)
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and node.id == var and isinstance(node.ctx, ast.Load):
+            if start < (node.lineno, node.col_offset) < until and all(node is not a for a in allowed):
+                return True
+    return False
+
+
+def _scope_of(ctx: Context, node: ast.AST) -> ast.AST:
+    for ancestor in ctx.program.ancestors(node):
+        if isinstance(ancestor, FUNCTIONS):
+            return ancestor
+    return ctx.program.module
+
+
+def _fresh_name(ctx: Context, base: str) -> str:
+    used = {n.id for n in ctx.program.of_type(ast.Name)} | {
+        a.asname or a.name for n in ctx.program.of_type(ast.Import, ast.ImportFrom) for a in n.names  # type: ignore[attr-defined]
+    }
+    if base not in used:
+        return base
+    return next(f"{base}_{k}" for k in range(2, 1000) if f"{base}_{k}" not in used)
+
+
+def _delete_lines(ctx: Context, stmt: ast.stmt) -> Edit | None:
+    """Delete the whole lines of ``stmt`` (nothing else may be on them but a comment)."""
+    editor = ctx.editor
+    end_line = stmt.end_lineno or stmt.lineno
+    end_col = editor.point(end_line, stmt.end_col_offset or 0)[2]
+    rest = ctx.program.line_text(end_line)[end_col:].strip()
+    if rest and not rest.startswith("#"):
+        return None
+    segment = ctx.program.segment_of(stmt.lineno)
+    if end_line < segment.first_line + len(segment.lines) - 1:
+        return editor.edit(stmt.lineno, 0, end_line + 1, 0, "")
+    return editor.edit(stmt.lineno, 0, end_line, len(ctx.program.line_text(end_line)), "")
+
+
+# --- LB105 -------------------------------------------------------------------------------------
+@never_hides_the_finding
+def steady_clock(ctx: Context, region: TimedRegion) -> Fix | None:
+    """``time.time()`` -> ``time.perf_counter()`` at both ends of the pair (``_ns`` kept)."""
+    found = pair(ctx, region)
+    if found is None or found.end_clock is None or region.clock_node is None:
+        return None
+    edits: list[Edit | None] = []
+    for clock in (region.clock_node, found.end_clock):
+        func = clock.func  # type: ignore[attr-defined]
+        qualified = ctx.names.qualname(func)
+        if qualified not in ("time.time", "time.time_ns") or not isinstance(func, ast.Attribute):
+            return None
+        owner = ctx.editor.source(func.value)
+        if owner is None:
+            return None
+        suffix = "_ns" if qualified.endswith("_ns") else ""
+        edits.append(ctx.editor.replace(func, f"{owner}.perf_counter{suffix}"))
+    return as_fix(edits, "time with the steady, high-resolution clock time.perf_counter()")
+
+
