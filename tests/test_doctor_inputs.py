@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from levelbench.doctor import lint_paths, lint_source
-from levelbench.doctor import _engine, _magics
-from levelbench.doctor._magics import fallback_to_python, line_map, split_timeit_options, to_python
+from levelbench.doctor import _engine
+from levelbench.doctor import _ipython_input as _magics
+from levelbench.doctor._ipython_input import fallback_to_python, line_map, split_timeit_options, to_python
 from levelbench.doctor._notebook import code_cells
 from levelbench.doctor._program import Program
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from ._diagnostic import Location
-from ._magics import line_map, split_timeit_options, to_python
+from ._ipython_input import line_map, split_timeit_options, to_python
 from ._notebook import CodeCell
 from ._tree import TreeIndex
 
