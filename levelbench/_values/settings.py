@@ -105,13 +105,15 @@ class Checks:
 
     Attributes:
         noisy_iqr: IQR above this fraction of the median is a noisy measurement (LB003).
-        dispatch_bound: a median within this multiple of the dispatch floor is overhead (LB004).
+        dispatch_bound: a median within this multiple of the dispatch floor is overhead (LB004): the
+            floor is then at least a fifth of each call, and in benchmarks/dispatch_bound.py every
+            such call grew by well under 2x when its work doubled.
         cold_start_ratio / cold_start_min: a first call over this multiple of the steady state,
             and at least this many seconds longer, is reported (LB005).
     """
 
     noisy_iqr: float = 0.10
-    dispatch_bound: float = 2.0
+    dispatch_bound: float = 5.0
     cold_start_ratio: float = 10.0
     cold_start_min: float = 1e-3
 
