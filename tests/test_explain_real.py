@@ -232,3 +232,77 @@ def test_kilobyte_numpy_inputs_are_a_note_and_megabyte_ones_a_warning():
     assert small is not None and small.severity == Severity.INFO
     big = explain(jax.jit(lambda a: a * 2), np.ones((600, 600), np.float32), probes=["transfers"]).finding("LB250")
     assert big is not None and big.severity == Severity.WARNING
+
+
+# -- LB230 / LB231: float64 intent through Python floats and lists, compared with x64 on -----------
+def test_python_float_step_lost_in_float32_is_lb230_with_both_values():
+    @jax.jit
+    def forward_difference(x, h):
+        return (jnp.cos(x + h) - jnp.cos(x)) / h
+
+    d = explain(forward_difference, 0.5, 1e-9, probes=["precision"], budget=2)
+    f = d.finding("LB230")
+    assert f is not None and f.severity >= Severity.WARNING and "x, h" in f.title
+    assert "h=1e-09" in f.evidence and "float64" in f.evidence and "relative difference of 1" in f.evidence
+    assert 'jax.config.update("jax_enable_x64", True)' in f.fix
+    assert f.data["beyond_rounding"] and f.data["float64"] == pytest.approx(-np.sin(0.5), rel=1e-6)
+    # a float32 x says float32: x + h stays float32 with x64 on too, nothing to report
+    assert not codes(explain(forward_difference, jnp.float32(0.5), 1e-9, probes=["precision"], budget=2)) & {"LB230"}
+
+
+def test_python_float_step_within_float32_rounding_stays_quiet():
+    @jax.jit
+    def central_difference(x, h):
+        return (jnp.cos(x + h) - jnp.cos(x - h)) / (2 * h)
+
+    d = explain(central_difference, 0.5, 1e-2, probes=["precision"], budget=2)
+    assert not codes(d) & {"LB230", "LB231"}
+    assert d.measured["x64_difference"]["relative"] < 1e-4
+
+
+def test_list_of_python_floats_is_one_argument_in_lb230():
+    def spread(values):
+        a = jnp.asarray(values)
+        return jnp.mean(a * a) - jnp.mean(a) ** 2
+
+    d = explain(spread, [2000.0 + 0.002 * i for i in range(40)], probes=["precision"], budget=2)
+    f = d.finding("LB230")
+    assert f is not None and "values (40 Python floats)" in f.evidence and f.data["arguments"] == ["values"]
+    twin = explain(spread, [0.5 * i for i in range(40)], probes=["precision"], budget=2)
+    assert not codes(twin) & {"LB230", "LB231"}
+
+
+def test_float_literal_inside_the_function_is_lb231_at_its_line():
+    def slope(x):
+        step = jnp.array([1e-9, 2e-9])
+        return (jnp.exp(x + step) - jnp.exp(x)) / step
+
+    d = explain(slope, jnp.zeros(2, jnp.float32), probes=["precision"], budget=2)
+    f = d.finding("LB231")
+    assert f is not None and f.severity >= Severity.WARNING
+    assert "test_explain_real.py" in f.title and "changes" in f.title
+    assert "as run (x64 off) it is 0" in f.evidence
+
+    def slope_coarse(x):
+        step = jnp.array([1e-1, 2e-1])
+        return (jnp.exp(x + step) - jnp.exp(x - step)) / (2 * step)
+
+    assert not codes(explain(slope_coarse, jnp.zeros(2, jnp.float32), probes=["precision"], budget=2)) & {"LB230", "LB231"}
+
+
+def test_random_draws_are_not_compared_across_precisions():
+    def noise(key):
+        return jax.random.normal(key, (64,)).sum()
+
+    d = explain(noise, jax.random.PRNGKey(0), probes=["precision"], budget=2)
+    assert not codes(d) & {"LB230", "LB231"}
+    assert any("random draws" in n for n in d.notes)
+
+
+def test_float64_numpy_input_lb230_gives_the_compared_values():
+    def total(x):
+        return jnp.sum(x) - 1e7
+
+    x = np.full(4, 2.5e6 + 0.1)  # float64: 1e7 + 0.4, exact in float64, lost in float32
+    f = explain(total, x, probes=["precision"], budget=2).finding("LB230")
+    assert f is not None and "with jax_enable_x64 on" in f.evidence and "as run (x64 off)" in f.evidence

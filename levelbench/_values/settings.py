@@ -127,12 +127,19 @@ class Probing:
         sample_seconds: a sample repeats the call until it lasts this long.
         min_samples / max_samples: samples taken at least / at most.
         run_budget: seconds each JAX candidate's diagnosis may take in `levelbench run`.
+        float32_agreement: LB230/LB231 compare the output with x64 off against the same call with
+            x64 on; a normwise relative difference above this is more than float32 rounding (well-
+            conditioned float32 work measured 2e-8 to 6e-6: sums of 1e6, a 512^2 matmul, softmax,
+            logsumexp, a 64^2 solve; a 1e-8 finite difference differs by 1, an overflow by inf).
+        float64_rerun_equations: programs larger than this are not compiled again with x64 on.
     """
 
     sample_seconds: float = 0.002
     min_samples: int = 3
     max_samples: int = 15
     run_budget: float = 0.5
+    float32_agreement: float = 1e-4
+    float64_rerun_equations: int = 5_000
 
 
 @dataclasses.dataclass(frozen=True)

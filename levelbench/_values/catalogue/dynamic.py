@@ -132,12 +132,16 @@ DYNAMIC: tuple[Rule, ...] = (
         code="LB230",
         name="float64-inputs-in-float32",
         severity=Severity.WARNING,
-        summary="float64 NumPy inputs are computed in float32 because jax_enable_x64 is off.",
+        summary="float64 inputs (NumPy arrays, or Python floats that change the result) are computed in float32: jax_enable_x64 is off.",
         why=(
             "Without `jax_enable_x64`, JAX turns float64 arrays into float32. Compared with a float64 NumPy "
-            "or PyTorch computation, it does different (half-precision) work."
+            "or PyTorch computation, it does different (half-precision) work. Python floats are float64 in "
+            "Python and NumPy but float32 in JAX, without a warning: explain runs the call again with x64 on "
+            "and reports Python float arguments when the outputs differ by more than float32 rounding "
+            "(1e-4 relative), with both values; within rounding it says nothing."
         ),
-        bad="x = np.random.default_rng(0).standard_normal((3000, 3000))   # float64\njax.jit(jnp.dot)(x, x)",
+        bad="x = np.random.default_rng(0).standard_normal((3000, 3000))   # float64\njax.jit(jnp.dot)(x, x)\n"
+            "derivative(1.0, 1e-8)   # (f(x + h) - f(x)) / h: h is lost in float32",
         good='jax.config.update("jax_enable_x64", True)   # at the start of the program\njax.jit(jnp.dot)(x, x)',
         pitfall=8,
         cost="a float32 computation compared with a float64 one",
@@ -146,10 +150,13 @@ DYNAMIC: tuple[Rule, ...] = (
         code="LB231",
         name="float64-request-truncated",
         severity=Severity.WARNING,
-        summary="A float64 request in the function is truncated to float32, at the line that asks for it.",
+        summary="float64 asked for in the function (a dtype, or Python floats and lists that change the result) is computed in float32.",
         why=(
             "`jnp.array(..., dtype=jnp.float64)` and similar requests give float32 when x64 is off, with a "
-            "UserWarning that is easy to miss. explain catches the warning while tracing and points at the line."
+            "UserWarning that is easy to miss. explain catches the warning while tracing and points at the line. "
+            "Python floats and lists inside the function (`jnp.array([1e-9, 2e-9])`) are float64 with x64 on "
+            "and in NumPy, with no warning: explain compares the output with the same call with x64 on and "
+            "reports, at the line where float64 enters the program, a difference beyond float32 rounding."
         ),
         bad="def f(x):\n    return x * jnp.ones(3, dtype=jnp.float64)",
         good='jax.config.update("jax_enable_x64", True)\n\ndef f(x):\n    return x * jnp.ones(3, dtype=jnp.float64)',
