@@ -306,3 +306,79 @@ def test_float64_numpy_input_lb230_gives_the_compared_values():
     x = np.full(4, 2.5e6 + 0.1)  # float64: 1e7 + 0.4, exact in float64, lost in float32
     f = explain(total, x, probes=["precision"], budget=2).finding("LB230")
     assert f is not None and "with jax_enable_x64 on" in f.evidence and "as run (x64 off)" in f.evidence
+
+
+# -- LB201: a loop over a global or a closure variable, found by its source line ------------------
+_GROWTH_STEPS = 40
+
+
+def test_loop_over_a_global_with_growing_shapes_is_lb201_at_its_body_line():
+    @jax.jit
+    def accumulate(x):
+        acc = x[:1]
+        for k in range(_GROWTH_STEPS):
+            acc = jnp.concatenate([acc, jnp.tanh(acc[-1:]) * k])
+        return acc
+
+    d = explain(accumulate, jnp.ones(4), probes=["unrolled"], budget=2)
+    f = d.finding("LB201")
+    assert f is not None and f.severity == Severity.WARNING
+    assert "test_explain_real.py" in f.title and f"ran {_GROWTH_STEPS} times" in f.title
+    assert f.data["line"] == accumulate.__wrapped__.__code__.co_firstlineno + 4
+    assert f.data["equations"] >= 0.5 * f.data["total"] and "lax.scan" in f.fix
+    assert d.measured["looped_line"]["runs"] == _GROWTH_STEPS
+
+
+def test_the_same_loop_as_lax_scan_or_short_stays_quiet():
+    @jax.jit
+    def accumulate_scan(x):
+        def body(c, k):
+            c = jnp.tanh(c) * k
+            return c, c
+        return jax.lax.scan(body, x[0], jnp.arange(_GROWTH_STEPS, dtype=jnp.float32))[1]
+
+    def closure_over(steps):
+        @jax.jit
+        def accumulate(x):
+            acc = x[:1]
+            for k in range(steps):
+                acc = jnp.concatenate([acc, jnp.tanh(acc[-1:]) * k])
+            return acc
+        return accumulate
+
+    assert not codes(explain(accumulate_scan, jnp.ones(4), probes=["unrolled"], budget=2)) & {"LB201", "LB202"}
+    assert not codes(explain(closure_over(6), jnp.ones(4), probes=["unrolled"], budget=2)) & {"LB201", "LB202"}
+    # the same closure over 48 steps is found, at the loop in the inner function
+    long = explain(closure_over(48), jnp.ones(4), probes=["unrolled"], budget=2).finding("LB201")
+    assert long is not None and "ran 48 times" in long.title and "(accumulate)" in long.title
+
+
+def test_identical_steps_over_a_global_stay_lb202_not_both():
+    @jax.jit
+    def damp(x):
+        for _ in range(_GROWTH_STEPS):
+            x = jnp.sin(x) * 0.9
+        return x
+
+    d = explain(damp, jnp.ones(4), probes=["unrolled"], budget=2)
+    assert "LB202" in codes(d) and "LB201" not in codes(d)
+
+
+def test_a_guessed_axis_that_does_not_grow_is_not_reported_flat():
+    from levelbench._rendering.diagnosis import measured_rows
+
+    @jax.jit
+    def per_column(a):
+        total = 0.0
+        for j in range(a.shape[1]):
+            total = total + jnp.sum(a[:, j] ** 2)
+        return total
+
+    d = explain(per_column, jnp.ones((32, 20)), probes=["unrolled"], budget=4)
+    f = d.finding("LB201")
+    assert f is not None and f.data["axis"] == 1  # the loop runs over the second axis
+    assert "flat" not in dict(measured_rows(d.measured))["growth"]
+    # a function whose program does not grow along any axis says so, and how many were tried
+    quiet = explain(jax.jit(lambda a: jnp.sum(a ** 2)), jnp.ones((32, 20)), probes=["unrolled"], budget=4)
+    growth = dict(measured_rows(quiet.measured))["growth"]
+    assert "no growth along it, nor along 1 other axis(es) tried" in growth and "flat" not in growth
