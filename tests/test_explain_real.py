@@ -45,6 +45,7 @@ def test_unjitted_scan_recompiles_and_the_fix_is_jit_outside():
     f = explain(cumulative, jnp.ones(16), probes=["retrace"]).finding("LB210")
     assert f is not None and "lax.scan" in f.title and "not jitted" in f.title
     assert "jax.jit(cumulative)" in f.fix
+    assert "called once loses nothing" in f.cost  # called once, a jit would compile it too
     assert explain(jax.jit(cumulative), jnp.ones(16), probes=["retrace"]).finding("LB210") is None
 
 
@@ -79,6 +80,9 @@ def test_one_or_two_dispatches_need_a_larger_gap_and_are_not_called_op_by_op():
     assert dispatch.dispatch_finding("f", 2, eager=100e-6, jitted=45e-6, compile_total=0.1) == []
     [few] = dispatch.dispatch_finding("f", 1, eager=90e-6, jitted=10e-6, compile_total=0.1)
     assert "op by op" not in few.title and "eager per-call overhead" in few.title
+    # explain cannot see how often the program calls it: title and cost say when the fix pays
+    assert few.title.startswith("called repeatedly,") and "from about call 1,250 on" in few.cost
+    assert "called fewer times, it is faster as it is" in few.cost
     [many] = dispatch.dispatch_finding("f", 20, eager=100e-6, jitted=45e-6, compile_total=0.1)
     assert "op by op" in many.title
 
