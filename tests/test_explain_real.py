@@ -45,6 +45,7 @@ def test_unjitted_scan_recompiles_and_the_fix_is_jit_outside():
     f = explain(cumulative, jnp.ones(16), probes=["retrace"]).finding("LB210")
     assert f is not None and "lax.scan" in f.title and "not jitted" in f.title
     assert "jax.jit(cumulative)" in f.fix
+    assert "called once loses nothing" in f.cost  # called once, a jit would compile it too
     assert explain(jax.jit(cumulative), jnp.ones(16), probes=["retrace"]).finding("LB210") is None
 
 
@@ -79,6 +80,9 @@ def test_one_or_two_dispatches_need_a_larger_gap_and_are_not_called_op_by_op():
     assert dispatch.dispatch_finding("f", 2, eager=100e-6, jitted=45e-6, compile_total=0.1) == []
     [few] = dispatch.dispatch_finding("f", 1, eager=90e-6, jitted=10e-6, compile_total=0.1)
     assert "op by op" not in few.title and "eager per-call overhead" in few.title
+    # explain cannot see how often the program calls it: title and cost say when the fix pays
+    assert few.title.startswith("called repeatedly,") and "from about call 1,250 on" in few.cost
+    assert "called fewer times, it is faster as it is" in few.cost
     [many] = dispatch.dispatch_finding("f", 20, eager=100e-6, jitted=45e-6, compile_total=0.1)
     assert "op by op" in many.title
 
@@ -232,3 +236,154 @@ def test_kilobyte_numpy_inputs_are_a_note_and_megabyte_ones_a_warning():
     assert small is not None and small.severity == Severity.INFO
     big = explain(jax.jit(lambda a: a * 2), np.ones((600, 600), np.float32), probes=["transfers"]).finding("LB250")
     assert big is not None and big.severity == Severity.WARNING
+
+
+# -- LB230 / LB231: float64 intent through Python floats and lists, compared with x64 on -----------
+def test_python_float_step_lost_in_float32_is_lb230_with_both_values():
+    @jax.jit
+    def forward_difference(x, h):
+        return (jnp.cos(x + h) - jnp.cos(x)) / h
+
+    d = explain(forward_difference, 0.5, 1e-9, probes=["precision"], budget=2)
+    f = d.finding("LB230")
+    assert f is not None and f.severity >= Severity.WARNING and "x, h" in f.title
+    assert "h=1e-09" in f.evidence and "float64" in f.evidence and "relative difference of 1" in f.evidence
+    assert 'jax.config.update("jax_enable_x64", True)' in f.fix
+    assert f.data["beyond_rounding"] and f.data["float64"] == pytest.approx(-np.sin(0.5), rel=1e-6)
+    # a float32 x says float32: x + h stays float32 with x64 on too, nothing to report
+    assert not codes(explain(forward_difference, jnp.float32(0.5), 1e-9, probes=["precision"], budget=2)) & {"LB230"}
+
+
+def test_python_float_step_within_float32_rounding_stays_quiet():
+    @jax.jit
+    def central_difference(x, h):
+        return (jnp.cos(x + h) - jnp.cos(x - h)) / (2 * h)
+
+    d = explain(central_difference, 0.5, 1e-2, probes=["precision"], budget=2)
+    assert not codes(d) & {"LB230", "LB231"}
+    assert d.measured["x64_difference"]["relative"] < 1e-4
+
+
+def test_list_of_python_floats_is_one_argument_in_lb230():
+    def spread(values):
+        a = jnp.asarray(values)
+        return jnp.mean(a * a) - jnp.mean(a) ** 2
+
+    d = explain(spread, [2000.0 + 0.002 * i for i in range(40)], probes=["precision"], budget=2)
+    f = d.finding("LB230")
+    assert f is not None and "values (40 Python floats)" in f.evidence and f.data["arguments"] == ["values"]
+    twin = explain(spread, [0.5 * i for i in range(40)], probes=["precision"], budget=2)
+    assert not codes(twin) & {"LB230", "LB231"}
+
+
+def test_float_literal_inside_the_function_is_lb231_at_its_line():
+    def slope(x):
+        step = jnp.array([1e-9, 2e-9])
+        return (jnp.exp(x + step) - jnp.exp(x)) / step
+
+    d = explain(slope, jnp.zeros(2, jnp.float32), probes=["precision"], budget=2)
+    f = d.finding("LB231")
+    assert f is not None and f.severity >= Severity.WARNING
+    assert "test_explain_real.py" in f.title and "changes" in f.title
+    assert "as run (x64 off) it is 0" in f.evidence
+
+    def slope_coarse(x):
+        step = jnp.array([1e-1, 2e-1])
+        return (jnp.exp(x + step) - jnp.exp(x - step)) / (2 * step)
+
+    coarse = explain(slope_coarse, jnp.zeros(2, jnp.float32), probes=["precision"], budget=2)
+    assert not codes(coarse) & {"LB230", "LB231"}
+
+
+def test_random_draws_are_not_compared_across_precisions():
+    def noise(key):
+        return jax.random.normal(key, (64,)).sum()
+
+    d = explain(noise, jax.random.PRNGKey(0), probes=["precision"], budget=2)
+    assert not codes(d) & {"LB230", "LB231"}
+    assert any("random draws" in n for n in d.notes)
+
+
+def test_float64_numpy_input_lb230_gives_the_compared_values():
+    def total(x):
+        return jnp.sum(x) - 1e7
+
+    x = np.full(4, 2.5e6 + 0.1)  # float64: 1e7 + 0.4, exact in float64, lost in float32
+    f = explain(total, x, probes=["precision"], budget=2).finding("LB230")
+    assert f is not None and "with jax_enable_x64 on" in f.evidence and "as run (x64 off)" in f.evidence
+
+
+# -- LB201: a loop over a global or a closure variable, found by its source line ------------------
+_GROWTH_STEPS = 40
+
+
+def test_loop_over_a_global_with_growing_shapes_is_lb201_at_its_body_line():
+    @jax.jit
+    def accumulate(x):
+        acc = x[:1]
+        for k in range(_GROWTH_STEPS):
+            acc = jnp.concatenate([acc, jnp.tanh(acc[-1:]) * k])
+        return acc
+
+    d = explain(accumulate, jnp.ones(4), probes=["unrolled"], budget=2)
+    f = d.finding("LB201")
+    assert f is not None and f.severity == Severity.WARNING
+    assert "test_explain_real.py" in f.title and f"ran {_GROWTH_STEPS} times" in f.title
+    assert f.data["line"] == accumulate.__wrapped__.__code__.co_firstlineno + 4
+    assert f.data["equations"] >= 0.5 * f.data["total"] and "lax.scan" in f.fix
+    assert d.measured["looped_line"]["runs"] == _GROWTH_STEPS
+
+
+def test_the_same_loop_as_lax_scan_or_short_stays_quiet():
+    @jax.jit
+    def accumulate_scan(x):
+        def body(c, k):
+            c = jnp.tanh(c) * k
+            return c, c
+        return jax.lax.scan(body, x[0], jnp.arange(_GROWTH_STEPS, dtype=jnp.float32))[1]
+
+    def closure_over(steps):
+        @jax.jit
+        def accumulate(x):
+            acc = x[:1]
+            for k in range(steps):
+                acc = jnp.concatenate([acc, jnp.tanh(acc[-1:]) * k])
+            return acc
+        return accumulate
+
+    assert not codes(explain(accumulate_scan, jnp.ones(4), probes=["unrolled"], budget=2)) & {"LB201", "LB202"}
+    assert not codes(explain(closure_over(6), jnp.ones(4), probes=["unrolled"], budget=2)) & {"LB201", "LB202"}
+    # the same closure over 48 steps is found, at the loop in the inner function
+    long = explain(closure_over(48), jnp.ones(4), probes=["unrolled"], budget=2).finding("LB201")
+    assert long is not None and "ran 48 times" in long.title and "(accumulate)" in long.title
+
+
+def test_identical_steps_over_a_global_stay_lb202_not_both():
+    @jax.jit
+    def damp(x):
+        for _ in range(_GROWTH_STEPS):
+            x = jnp.sin(x) * 0.9
+        return x
+
+    d = explain(damp, jnp.ones(4), probes=["unrolled"], budget=2)
+    assert "LB202" in codes(d) and "LB201" not in codes(d)
+
+
+def test_a_guessed_axis_that_does_not_grow_is_not_reported_flat():
+    from levelbench._rendering.diagnosis import measured_rows
+
+    @jax.jit
+    def per_column(a):
+        total = 0.0
+        for j in range(a.shape[1]):
+            total = total + jnp.sum(a[:, j] ** 2)
+        return total
+
+    d = explain(per_column, jnp.ones((32, 20)), probes=["unrolled"], budget=4)
+    f = d.finding("LB201")
+    assert f is not None and f.data["axis"] == 1  # the loop runs over the second axis
+    assert "flat" not in dict(measured_rows(d.measured))["growth"]
+    # a function whose program does not grow along any axis says so, and how many were tried
+    quiet = explain(jax.jit(lambda a: jnp.sum(a ** 2)), jnp.ones((32, 20)), probes=["unrolled"], budget=4)
+    growth = dict(measured_rows(quiet.measured))["growth"]
+    assert "no growth along it, nor along 1 other axis(es) tried" in growth and "flat" not in growth

@@ -185,3 +185,27 @@ def test_cli_reports_bad_setup_without_traceback():
     r = levelbench_cli("measure", "1", "-s", "import nosuchmodule")
     assert r.returncode == 1
     assert "setup code failed: ModuleNotFoundError" in r.stderr and "Traceback" not in r.stderr
+
+
+def _steady(median: float, floor: float) -> Measurement:
+    return Measurement(label="f", framework="jax", samples=(median,) * 9, calls_per_sample=100,
+                       first_call=median, dispatch_floor=floor, target_reached=True)
+
+
+def test_dispatch_bound_fires_when_overhead_is_a_fifth_of_the_call():
+    from levelbench._measuring.checks import steady_findings
+
+    # 4x the floor: the empty call is 25% of each call (a microsecond op timed alone)
+    found = [f for f in steady_findings(_steady(40e-6, 10e-6)) if f.code == "LB004"]
+    assert len(found) == 1
+    f = found[0]
+    assert "4.0x" in f.title and "25%" in f.evidence and "40 us" in f.evidence and "10 us" in f.evidence
+    assert "jax.vmap" in f.fix and "larger problem" in f.fix
+    assert f.data["share"] == pytest.approx(0.25)
+
+
+def test_dispatch_bound_stays_quiet_on_work_well_above_the_floor():
+    from levelbench._measuring.checks import steady_findings
+
+    assert not [f for f in steady_findings(_steady(60e-6, 10e-6)) if f.code == "LB004"]  # 6x: work dominates
+    assert not [f for f in steady_findings(_steady(20e-3, 10e-6)) if f.code == "LB004"]  # a 1000^2 matmul

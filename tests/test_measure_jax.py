@@ -104,3 +104,13 @@ def test_tiny_jitted_call_is_flagged_as_dispatch_bound(quiet_machine):
     m = levelbench.measure(f, jnp.ones(4), budget=0.5)
     assert m.dispatch_floor is not None
     assert m.has("LB004")
+    f = next(f for f in m.findings if f.code == "LB004")
+    assert f.data["share"] >= 0.2 and "jax.vmap" in f.fix
+
+
+def test_work_far_above_the_dispatch_floor_is_not_dispatch_bound():
+    f = jax.jit(jnp.dot)
+    x = jnp.ones((400, 400))
+    m = levelbench.measure(f, x, x, budget=0.5)
+    assert m.dispatch_floor is not None and m.median > 10 * m.dispatch_floor
+    assert not m.has("LB004")

@@ -81,14 +81,22 @@ def steady_findings(m: Measurement) -> list[Finding]:
             )
         )
     if m.dispatch_floor and median < CHECKS.dispatch_bound * m.dispatch_floor:
+        share = min(m.dispatch_floor / median, 1.0)
         found.append(
             Finding(
                 "LB004",
-                f"per-call time is within {median / m.dispatch_floor:.1f}x of the {m.framework} dispatch floor",
+                f"dispatch-bound: per-call time is within {median / m.dispatch_floor:.1f}x of the "
+                f"{m.framework} dispatch floor",
                 Severity.WARNING,
-                evidence=f"median {fmt_time(median)}; an empty {m.framework} call takes {fmt_time(m.dispatch_floor)}",
-                cost="the workload is too small to say anything about the framework: overhead dominates",
-                fix="time a bigger problem (sweep sizes), or batch many small calls with jax.vmap",
+                evidence=f"median {fmt_time(median)}; an empty {m.framework} call takes {fmt_time(m.dispatch_floor)}: "
+                f"per-call overhead is at least {share:.0%} of each call, so the time barely follows the work "
+                f"(a problem twice as large would take at most {2 - share:.1f}x as long)",
+                cost="the time is mostly the framework's fixed cost per call, not its kernels: it says nothing "
+                "about how fast the computation runs, and frameworks with a cheaper call (NumPy) look faster",
+                fix="time a larger problem (sweep sizes), or batch the small calls into one:\n"
+                "batched = jax.jit(jax.vmap(f))   # one call over a stack of inputs\n"
+                "levelbench.measure(batched, xs)  # xs: the small inputs stacked along axis 0",
+                data={"median": median, "dispatch_floor": m.dispatch_floor, "share": share},
             )
         )
     cold = m.cold_start

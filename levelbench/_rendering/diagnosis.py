@@ -54,13 +54,21 @@ def measured_rows(m: dict[str, Any]) -> list[tuple[str, str]]:
     if scale.get("lengths"):
         growth = "/".join(f"{e:,}" for e in scale["equations"])
         lengths = "/".join(str(n) for n in scale["lengths"])
-        per_step = f"+{scale['equations_per_step']:,.0f} per step" if scale["linear"] else "flat"
+        tried = scale.get("tried") or []
+        # Not "flat": a loop over something else (another axis, a global) may still grow the program.
+        per_step = (f"+{scale['equations_per_step']:,.0f} per step" if scale["linear"]
+                    else "no growth along it" + (f", nor along {len(tried) - 1} other axis(es) tried"
+                                                 if len(tried) > 1 else ""))
         rows.append(("growth", f"{growth} equations at {lengths} steps of {scale['axis']['name']} ({per_step})"))
         if scale["linear"]:
             rows.append(("projected", f"{fmt_time(scale['projected_seconds'])} to trace and compile at "
                                       f"{scale['length']:,} steps"))
     elif scale.get("skipped"):
         rows.append(("growth", f"not measured: {scale['skipped']}"))
+    looped = m.get("looped_line")
+    if looped:
+        rows.append(("loop", f"{looped['line']} ran {looped['runs']:,} times in one trace: "
+                             f"{looped['equations']:,} of {looped['total']:,} equations"))
     compiled = m.get("compile")
     if compiled:
         rows.append(("compile", compile_split(compiled["trace"], compiled["lower"], compiled["compile"])))

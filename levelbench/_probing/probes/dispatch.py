@@ -71,9 +71,16 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
     if unrolled:
         fix += "\n# its Python loop unrolls under jit (see LB201/LB202): turn it into jax.lax.scan or fori_loop first"
     payback = f"; jit pays for its compilation after {compile_total / saving:,.0f} calls" if compile_total else ""
+    # explain sees the function, not how often the program calls it: the saving is per call, and
+    # jitting only pays once the compilation is won back (called once, the function is faster as is).
+    cost = f"{fmt_time(saving)} per call"
+    if compile_total:
+        calls = max(1, round(compile_total / saving))
+        cost += (f" when called repeatedly: jitting costs {fmt_time(compile_total)} of compilation once and wins it "
+                 f"back from about call {calls:,} on; called fewer times, it is faster as it is")
     if few:
-        title = (f"{label} pays JAX's eager per-call overhead: {fmt_time(eager)} as given, {fmt_time(jitted)} "
-                 f"jitted ({ratio:,.1f}x)")
+        title = (f"called repeatedly, {label} pays JAX's eager per-call overhead: {fmt_time(eager)} as given, "
+                 f"{fmt_time(jitted)} jitted ({ratio:,.1f}x)")
         evidence = (f"as given: {fmt_time(eager)} per call for {dispatches} primitive(s) and the Python around them; "
                     f"{name} = {fixed}: {fmt_time(jitted)}{compiled}{payback}")
     else:
@@ -85,7 +92,7 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
         title,
         Severity.WARNING,
         evidence=evidence,
-        cost=f"{fmt_time(saving)} per call",
+        cost=cost,
         fix=fix,
         subject=label,
         data={"cost_seconds": saving, "dispatches": dispatches, "eager": eager, "jitted": jitted,

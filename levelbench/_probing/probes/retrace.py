@@ -170,7 +170,9 @@ def _identical(subject: Subject, i: int, record: CallRecord) -> Finding:
         title,
         Severity.ERROR,
         evidence=evidence,
-        cost=f"~{fmt_time(record.seconds)} of tracing and compiling on every call",
+        cost=f"~{fmt_time(record.seconds)} of tracing and compiling on every call"
+             + ("; the first call compiles under jit too, so a function called once loses nothing: every further "
+                "call pays it again" if not subject.is_jitted else ""),
         fix=fix,
         subject=subject_name,
         data={"cost_seconds": record.seconds, "calls": [i + 1], "functions": list(record.functions)},

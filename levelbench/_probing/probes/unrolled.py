@@ -5,13 +5,18 @@ time and its compile time grow with the loop's length, where ``lax.scan`` traces
 LB201 measures the growth: the call is traced and compiled at three short lengths cut from the
 sequence axis (never at the user's length), equations and seconds are fitted against the length,
 and the cost at the user's length is projected. LB202 finds the loop in a single trace instead,
-as one block of identical equations repeated back to back (when no axis grows the program).
+as one block of identical equations repeated back to back (when no axis grows the program). A
+loop over a global or a closure variable whose steps differ (shapes that grow or shrink) does
+neither: the program is traced once more with the user's source lines counted as they run, and a
+loop body line that ran many times and produced most of the program's equations is LB201's
+evidence.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
+import sys
 import time
 from typing import Any
 
@@ -22,7 +27,7 @@ from ..._values.units import fmt_time
 from .. import scale as _scale
 from ..._results.measurement import CompileTimes
 from ..._frameworks.jax_adapter import ADAPTER as JAX
-from ..jaxpr import SourceLine, common_user_line, count_equations, is_user_file, open_jaxpr, repeated_block
+from ..jaxpr import SourceLine, common_user_line, count_equations, is_user_file, open_jaxpr, repeated_block, sub_jaxprs
 from ..subject import Compiled, Shortening, Subject, Trace, fresh_jit, trace_once
 from .base import Probe
 
@@ -67,20 +72,27 @@ def run(subject: Subject) -> list[Finding]:
         if choice.guessed:  # a wrong guess must not read as "flat": try the other axes too
             axes += _scale.candidates(subject.fn, subject.args, subject.kwargs, choice)
     started = time.perf_counter()
+    tried: list[str] = []
     for axis in axes:
         measured = measure_growth(subject, axis)
         if isinstance(measured, str):
             subject.measured.setdefault("scale", {"axis": axis.to_dict(), "skipped": measured})
             continue
         growth, points = measured
+        tried.append(f"axis {axis.axis} of {axis.name}")
         if growth.linear or axis is axes[0] or "equations" not in subject.measured.get("scale", {}):
             subject.measured["scale"] = {"axis": axis.to_dict(), **growth.to_dict()}
         if growth.linear:
             _maybe_shorten(subject, axis, growth, points)
             return [unrolled_finding(axis, growth, jitted=subject.is_jitted)]
-        if time.perf_counter() - started > max(1.0, subject.budget / 4):
+        # Every axis of the guessed argument is tried whatever it costs (a loop over n in
+        # ``m, n = A.shape``); other arguments only while the time allows.
+        same_argument = choice is not None and not isinstance(choice, str) and axis.index == choice.index
+        if not same_argument and time.perf_counter() - started > max(1.0, subject.budget / 4):
             break
-    return repeated_finding(subject)
+    if tried and "equations" in subject.measured.get("scale", {}):
+        subject.measured["scale"]["tried"] = tried
+    return repeated_finding(subject) or looped_line_finding(subject)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -321,6 +333,139 @@ def repeated_finding(subject: Subject) -> list[Finding]:
 
 def covered_text(covered: int, total: int) -> str:
     return f"{covered:,} of the program's {total:,} top-level equations ({covered / total:.0%})"
+
+
+# -- a loop over a global or a closure variable: source lines counted while tracing ----------------
+LOOP_MIN_RUNS = 16
+LOOP_MIN_SHARE = 0.5
+LOOP_MIN_EQUATIONS = 40
+
+
+@dataclasses.dataclass(frozen=True)
+class LoopedLine:
+    """A loop body line that ran ``runs`` times during one trace, with the body's share of the program."""
+
+    line: SourceLine
+    runs: int
+    equations: int  # top-level equations (sub-programs weighed by their size) made under the body
+    total: int
+    body_lines: tuple[int, ...]
+    trace_seconds: float
+
+    @property
+    def share(self) -> float:
+        return self.equations / self.total if self.total else 0.0
+
+
+def looped_line_finding(subject: Subject) -> list[Finding]:
+    """LB201 from one trace: the user's loop body lines that ran many times and made most of the program."""
+    trace = subject.traced()
+    if not trace.ok or count_equations(trace.jaxpr) < LOOP_MIN_EQUATIONS:
+        return []
+    found = looped_line(subject.fn, subject.args, subject.kwargs)
+    if found is None:
+        return []
+    subject.measured["looped_line"] = {"line": str(found.line), "runs": found.runs, "equations": found.equations,
+                                       "total": found.total, "body_lines": list(found.body_lines)}
+    lines = (f"lines {found.body_lines[0]}-{found.body_lines[-1]} of the loop body"
+             if len(found.body_lines) > 1 else "the loop body")
+    unrolled = "is unrolled" if subject.is_jitted else "would unroll under jax.jit"
+    cost_seconds = found.trace_seconds * found.share
+    return [Finding(
+        "LB201",
+        f"a Python loop at {found.line} {unrolled}: it ran {found.runs:,} times in one trace and made "
+        f"{found.share:.0%} of the program",
+        Severity.WARNING if subject.is_jitted else Severity.INFO,
+        evidence=(
+            f"traced once with the source lines counted: {found.line} ran {found.runs:,} times, and {lines} "
+            f"made {covered_text(found.equations, found.total)}; no input axis grows the program (the loop "
+            f"runs over a global, a closure variable or a static value: its steps differ, so no block repeats "
+            f"identically); tracing took {fmt_time(found.trace_seconds)}"
+        ),
+        cost=(f"~{fmt_time(cost_seconds)} of each trace goes to the loop's copies, and compile time grows with "
+              "them; a longer loop costs proportionally more"),
+        fix=SCAN_FIX,
+        subject=str(found.line),
+        data={"cost_seconds": cost_seconds, "runs": found.runs, "equations": found.equations, "total": found.total,
+              "line": found.line.line, "file": found.line.file, "body_lines": list(found.body_lines)},
+    )]
+
+
+def looped_line(fn: Any, args: tuple, kwargs: dict, *, min_runs: int = LOOP_MIN_RUNS,
+                min_share: float = LOOP_MIN_SHARE) -> LoopedLine | None:
+    """Trace a fresh jit of ``fn`` while counting how often each line of the user's code runs,
+    then weigh each line by the equations made under it (its frame in the equation's traceback).
+
+    The loop body is the set of lines of one function that each ran at least ``min_runs`` times;
+    it is returned when the equations made under it are at least ``min_share`` of the program.
+    """
+    jitted, arrays = fresh_jit(fn, args, kwargs)
+    with _LineCounter() as runs:
+        trace = trace_once(jitted, tuple(arrays), {})
+    if not trace.ok:
+        return None
+    eqns = open_jaxpr(trace.jaxpr).eqns
+    total = sum(1 + sum(count_equations(s) for s in sub_jaxprs(e)) for e in eqns)
+    # the body: per function, the lines that ran often enough
+    bodies: dict[tuple[str, str], set[int]] = collections.defaultdict(set)
+    for (file, function, line), n in runs.items():
+        if n >= min_runs:
+            bodies[(file, function)].add(line)
+    best: LoopedLine | None = None
+    for (file, function), lines in bodies.items():
+        weight, per_line = 0, collections.Counter()
+        for e in eqns:
+            hits = [f.line_num for f in _frames(e) if f.file_name == file and f.line_num in lines]
+            if hits:
+                w = 1 + sum(count_equations(s) for s in sub_jaxprs(e))
+                weight += w
+                per_line[hits[0]] += w
+        if not per_line or weight < max(LOOP_MIN_EQUATIONS, min_share * total):
+            continue
+        line = per_line.most_common(1)[0][0]
+        candidate = LoopedLine(SourceLine(file, line, function), runs[(file, function, line)], weight, total,
+                               tuple(sorted(lines)), trace.seconds)
+        if best is None or (candidate.equations, candidate.runs) > (best.equations, best.runs):
+            best = candidate
+    return best
+
+
+def _frames(eqn: Any) -> list[Any]:
+    try:
+        return list(eqn.source_info.traceback.frames)
+    except AttributeError:
+        return []
+
+
+class _LineCounter:
+    """Counts the lines of the user's code run while active (``sys.settrace``), keyed by
+    (file, function, line); library frames are not traced line by line."""
+
+    def __init__(self) -> None:
+        self.runs: collections.Counter[tuple[str, str, int]] = collections.Counter()
+        self._user: dict[str, bool] = {}
+        self._previous: Any = None
+
+    def __enter__(self) -> collections.Counter[tuple[str, str, int]]:
+        self._previous = sys.gettrace()
+        sys.settrace(self._call)
+        return self.runs
+
+    def __exit__(self, *exc: Any) -> None:
+        sys.settrace(self._previous)
+
+    def _call(self, frame: Any, event: str, arg: Any) -> Any:
+        file = frame.f_code.co_filename
+        user = self._user.get(file)
+        if user is None:
+            user = self._user[file] = is_user_file(file)
+        return self._line if user else None
+
+    def _line(self, frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            code = frame.f_code
+            self.runs[(code.co_filename, code.co_qualname, frame.f_lineno)] += 1
+        return self._line
 
 
 PROBE = Probe("unrolled", ("LB201", "LB202"), run, expensive=True,

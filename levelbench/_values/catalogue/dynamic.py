@@ -16,9 +16,13 @@ DYNAMIC: tuple[Rule, ...] = (
         summary="A Python loop is unrolled into the traced program: it grows with the sequence length.",
         why=(
             "Under `jax.jit` a Python `for` over the data runs at trace time and writes one copy of its body "
-            "per step into the program. explain traces the call at a few lengths cut from the sequence axis; "
-            "equations that grow linearly mean an unrolled loop, and it projects trace + compile time at "
-            "your length (the seed GRU: 60 equations per step, minutes at 1000 steps)."
+            "per step into the program. explain traces the call at a few lengths cut from the sequence axis "
+            "(a guessed axis that does not grow is followed by every other axis of every array argument); "
+            "equations that grow linearly (or with the square of the length, for nested loops) mean an "
+            "unrolled loop, and it projects trace + compile time at your length (the seed GRU: 60 equations "
+            "per step, minutes at 1000 steps). A loop over a global or a closure variable grows with no "
+            "input: explain then counts the user's source lines while tracing once, and a loop body line "
+            "that ran 16 times or more and made most of the program's equations is the evidence."
         ),
         bad="@jax.jit\ndef forward(params, xs):\n    h = h0\n    for x in xs:\n        h = cell(params, h, x)\n    return h",
         good="@jax.jit\ndef forward(params, xs):\n    h, _ = jax.lax.scan(lambda h, x: (cell(params, h, x), None), h0, xs)\n"
@@ -50,7 +54,9 @@ DYNAMIC: tuple[Rule, ...] = (
             "JAX caches compiled programs per function object. `jax.jit(g)(x)` inside a function, a "
             "`jit` of a fresh lambda or `functools.partial` each call, makes every call trace and compile. "
             "explain calls twice with the same arguments and counts compilations, with JAX's own cache-miss "
-            "explanation."
+            "explanation. Outside jit a `lax.scan`/`while_loop`/`cond` compiles on every call too (its body is "
+            "a new function each time): the fix is then jit of the outermost function, and the cost says that a "
+            "function called once loses nothing."
         ),
         bad="def step(x):\n    return jax.jit(lambda y: y * 2)(x)",
         good="double = jax.jit(lambda y: y * 2)   # once\n\ndef step(x):\n    return double(x)",
@@ -132,12 +138,16 @@ DYNAMIC: tuple[Rule, ...] = (
         code="LB230",
         name="float64-inputs-in-float32",
         severity=Severity.WARNING,
-        summary="float64 NumPy inputs are computed in float32 because jax_enable_x64 is off.",
+        summary="float64 inputs (NumPy arrays, or Python floats that change the result) are computed in float32: jax_enable_x64 is off.",
         why=(
             "Without `jax_enable_x64`, JAX turns float64 arrays into float32. Compared with a float64 NumPy "
-            "or PyTorch computation, it does different (half-precision) work."
+            "or PyTorch computation, it does different (half-precision) work. Python floats are float64 in "
+            "Python and NumPy but float32 in JAX, without a warning: explain runs the call again with x64 on "
+            "and reports Python float arguments when the outputs differ by more than float32 rounding "
+            "(1e-4 relative), with both values; within rounding it says nothing."
         ),
-        bad="x = np.random.default_rng(0).standard_normal((3000, 3000))   # float64\njax.jit(jnp.dot)(x, x)",
+        bad="x = np.random.default_rng(0).standard_normal((3000, 3000))   # float64\njax.jit(jnp.dot)(x, x)\n"
+            "derivative(1.0, 1e-8)   # (f(x + h) - f(x)) / h: h is lost in float32",
         good='jax.config.update("jax_enable_x64", True)   # at the start of the program\njax.jit(jnp.dot)(x, x)',
         pitfall=8,
         cost="a float32 computation compared with a float64 one",
@@ -146,10 +156,13 @@ DYNAMIC: tuple[Rule, ...] = (
         code="LB231",
         name="float64-request-truncated",
         severity=Severity.WARNING,
-        summary="A float64 request in the function is truncated to float32, at the line that asks for it.",
+        summary="float64 asked for in the function (a dtype, or Python floats and lists that change the result) is computed in float32.",
         why=(
             "`jnp.array(..., dtype=jnp.float64)` and similar requests give float32 when x64 is off, with a "
-            "UserWarning that is easy to miss. explain catches the warning while tracing and points at the line."
+            "UserWarning that is easy to miss. explain catches the warning while tracing and points at the line. "
+            "Python floats and lists inside the function (`jnp.array([1e-9, 2e-9])`) are float64 with x64 on "
+            "and in NumPy, with no warning: explain compares the output with the same call with x64 on and "
+            "reports, at the line where float64 enters the program, a difference beyond float32 rounding."
         ),
         bad="def f(x):\n    return x * jnp.ones(3, dtype=jnp.float64)",
         good='jax.config.update("jax_enable_x64", True)\n\ndef f(x):\n    return x * jnp.ones(3, dtype=jnp.float64)',
@@ -179,10 +192,16 @@ DYNAMIC: tuple[Rule, ...] = (
         why=(
             "Each JAX operation outside `jit` is dispatched on its own, at a fixed cost of microseconds. "
             "explain counts the primitives per call and times the function as given and jitted; the fix is "
-            "to jit the outermost function, once."
+            "to jit the outermost function, once: for a gradient `jax.jit(jax.grad(f))`, not `jax.grad` of a "
+            "jitted `f`, and the evidence gives the measured time of that fix. One or two dispatches are not "
+            "'op by op' but JAX's eager per-call overhead (reported from a 3x gap). A function that compiles "
+            "on every call is not reported here: its time is compilation (LB210). explain cannot see how "
+            "often your program calls the function, so the cost says from which call on jit wins back its "
+            "compilation; called fewer times, the function is faster as it is."
         ),
         bad="def step(params, x):\n    return jnp.tanh(params['w'] @ x + params['b'])\n\nfor x in xs:\n    step(params, x)",
-        good="step = jax.jit(step)   # the outermost function, once\n\nfor x in xs:\n    step(params, x)",
+        good="step = jax.jit(step)   # the outermost function, once\n\nfor x in xs:\n    step(params, x)\n"
+             "grad_loss = jax.jit(jax.grad(loss))   # a gradient: jit outside grad",
         pitfall=6,
         cost="the dispatch cost of every primitive, on every call",
     ),
@@ -193,7 +212,8 @@ DYNAMIC: tuple[Rule, ...] = (
         summary="NumPy inputs are copied to the device on every call.",
         why=(
             "A NumPy array passed to a jitted function is transferred each call; explain times "
-            "`jax.device_put` of those inputs to show what that costs."
+            "`jax.device_put` of those inputs to show what that costs. A warning from 1 MiB of inputs, or "
+            "from 64 KiB when the copy takes 100 us; below that a note (a few bytes cost latency, not bandwidth)."
         ),
         bad="x = np.ones((4096, 4096), np.float32)\nfor _ in range(100):\n    f(x)",
         good="x = jax.device_put(np.ones((4096, 4096), np.float32))\nfor _ in range(100):\n    f(x)",
@@ -221,7 +241,10 @@ DYNAMIC: tuple[Rule, ...] = (
         summary="Device values are read on the host inside the function (`float(x)`, `if x > 0`, `np.asarray`).",
         why=(
             "Reading a device value in Python waits for it and copies it; under `jit` it fails to trace. "
-            "In a loop, each read is a synchronisation."
+            "In a loop, each read is a synchronisation. explain finds them from the trace error (at its user "
+            "line), through `jax.transfer_guard` on GPU/TPU, and on CPU, where the guard never fires, by "
+            "counting the host reads (`jax.device_get`, `float()`, `.item()`, `.tolist()`, `np.asarray`) of one "
+            "eager call at their user lines; reads JAX makes itself while tracing or lowering do not count."
         ),
         bad="def f(x):\n    if x.sum() > 0:\n        return x\n    return -x",
         good="def f(x):\n    return jnp.where(x.sum() > 0, x, -x)",
@@ -236,7 +259,10 @@ DYNAMIC: tuple[Rule, ...] = (
         why=(
             "XLA's cost analysis gives the program's FLOPs and bytes; with the steady time and the machine's "
             "measured peak (large NumPy GEMMs, a 64 MiB copy) that says how close the program runs to what "
-            "the hardware allows, and what bounds it."
+            "the hardware allows, and what bounds it. Bytes are the program's inputs, constants and outputs "
+            "(not XLA's sum over ops, which counts fused intermediates); a program under 1 MiB, or one moving "
+            "bytes faster than memory can, runs from cache and is never called memory-bound; no share above "
+            "100% and no negative cost is reported."
         ),
         bad="levelbench.explain(f, x)   # 3% of peak FLOP/s, 2% of bandwidth: far below both",
         good="# more work per call (batch with jax.vmap), fewer, larger operations",
@@ -259,8 +285,10 @@ DYNAMIC: tuple[Rule, ...] = (
         summary="What compilation costs next to running: trace / lower / compile / first run / steady, as N steady calls.",
         why=(
             "A jitted function pays its compilation once per new program. explain times the stages one by "
-            "one on a fresh copy and says how many steady calls they cost, and when jit pays back against "
-            "running op by op."
+            "one, cold (JAX's caches cleared first, so calling the function before explain, or its jitted "
+            "helpers being traced already, does not shrink it), and says how many steady calls they cost. "
+            "Only compilation your code pays is reported: an unjitted function gets no LB270 for explain's "
+            "own jit of it (LB240 says what jitting it would cost and when that pays back)."
         ),
         bad="%time f(x)   # the first call, compile included",
         good="compiled = jax.jit(f).lower(x).compile()   # ahead of time; then time compiled(x)",
