@@ -109,9 +109,9 @@ class SessionResults:
         """This session as a `Run` (its stored id, or 0 when not saved), with every result."""
         from ..store._records import Run, StoredResult, as_comparison, run_status
 
-        results = tuple(StoredResult(name, {}, "ok", as_comparison(r.result, name),
-                                     duration=sum(m.total_time for m in as_comparison(r.result).measurements.values()))
-                        for name, r in zip(self.names, self.records))
+        comparisons = [as_comparison(r.result, name) for name, r in zip(self.names, self.records)]
+        results = tuple(StoredResult(name, {}, "ok", c, duration=sum(m.total_time for m in c.measurements.values()))
+                        for name, c in zip(self.names, comparisons))
         counts: dict[str, int] = {}
         for r in results:
             counts[r.workload] = counts.get(r.workload, 0) + 1
