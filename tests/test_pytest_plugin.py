@@ -102,7 +102,7 @@ def test_isolated(levelbench):
                                  "test_pair.py::test_in_process: compare spinner/victim * findings LB305"])
 
 
-def test_results_are_recorded_in_the_store(suite):
+def test_results_are_recorded_in_the_store_only_when_asked_as_one_run_per_session(suite):
     store_module = pytest.importorskip("levelbench.store")
     suite.makepyfile(test_record=WORKLOADS + """
 
@@ -110,13 +110,21 @@ def test_one_of_each(levelbench):
     levelbench.measure(fast, budget=0)
     levelbench.compare({"fast": fast, "slow": slow}, budget=0, peak=False)
 """)
+    db = os.environ["LEVELBENCH_DB"]
     result = suite.runpytest()
     result.assert_outcomes(passed=1)
-    db = os.environ["LEVELBENCH_DB"]
-    result.stdout.fnmatch_lines([f"2 result(s) recorded in {db}"])
+    result.stdout.fnmatch_lines(["not saved: --levelbench-save*or --levelbench-autosave records the session as one run"])
+    assert not os.path.exists(db)  # nothing written, not even an empty database
+
+    result = suite.runpytest("--levelbench-save=baseline")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"2 result(s) recorded in {db} as run 1, label 'baseline'"])
     with store_module.open_store(db) as store:
-        runs = store.runs()
-    assert sorted(r.kind for r in runs) == ["compare", "measure"]
+        (run,) = store.runs()
+        stored = store.run(run.id)
+    assert (run.kind, run.label, run.status) == ("pytest", "baseline", "ok")
+    assert [r.workload for r in stored.results] == ["test_record.py::test_one_of_each::fast",
+                                                   "test_record.py::test_one_of_each::fast+slow"]
 
 
 def test_levelbench_budget_overrides_the_tests_own(suite):

@@ -11,7 +11,7 @@ from test_store_fakes import ENV, record, result
 
 import levelbench
 from levelbench._results.workload import WorkloadResult
-from levelbench.store import diff_runs, mann_whitney_u, open_store
+from levelbench.store import diff_runs, mann_whitney_u, open_store, previous_run
 from conftest import levelbench_cli as _cli
 
 MS = 1e-3
@@ -163,3 +163,39 @@ def test_a_slowed_candidate_timed_by_compare_is_a_regression(store):
     by = {c.candidate: c for c in d.changes}
     assert by["sleepy"].verdict == "regression" and 2 < by["sleepy"].ratio.estimate < 4
     assert 0.6 < by["steady"].ratio.estimate < 1.6  # same code: no big change either way on a noisy machine
+
+
+def test_diff_without_runs_named_pairs_the_latest_with_the_latest_run_of_the_same_workloads(tmp_path):
+    path = str(tmp_path / "r.db")
+    with open_store(path) as s:
+        record(s, [result("test_a.py::test_x::f", {"f": ("numpy", MS)}, seed=1)])      # 1
+        record(s, [result("test_a.py::test_x::f", {"f": ("numpy", MS)}, seed=2)])      # 2: what 4 follows
+        record(s, [result("test_b.py::test_y::g", {"g": ("numpy", 3 * MS)}, seed=3)])  # 3: other tests
+        record(s, [result("test_a.py::test_x::f", {"f": ("numpy", 2 * MS)}, seed=4)])  # 4
+        latest = s.run("latest")
+        assert previous_run(s, latest).id == 2 and previous_run(s, s.run(3)) is None
+    p = _cli("diff", "--db", path, "--fail-on-regression")
+    assert p.returncode == 1, p.stderr
+    assert p.stdout.splitlines()[0].startswith("run 2 (") and " ->  run 4 (" in p.stdout.splitlines()[0]
+    assert "test_a.py::test_x::f" in p.stdout and "missing" not in p.stdout and "regression" in p.stdout
+    # A run named by itself is still compared with the latest, as before.
+    p = _cli("diff", "3", "--db", path, "--json")
+    assert json.loads(p.stdout)["before"] == 3 and json.loads(p.stdout)["after"] == 4
+
+
+def test_diff_without_runs_named_never_pairs_other_kinds_or_parameters(tmp_path):
+    path = str(tmp_path / "r.db")
+    with open_store(path) as s:
+        record(s, [result("w", {"a": ("numpy", MS)}, params={"n": 1}, seed=1)])
+        record(s, [result("w", {"a": ("numpy", MS)}, params={"n": 2}, seed=2)])  # same workload, other parameters
+        s.save_comparison(result("w", {"a": ("numpy", MS)}, params={"n": 2}, seed=3).comparison, label="w")
+    p = _cli("diff", "--db", path)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.strip() == (
+        f"levelbench diff: expected an earlier 'compare' run of the same workloads as run 3 (w) in {path}, got none: "
+        "record another one, or name the two runs, e.g. levelbench diff 2 3")
+    with open_store(path) as s:
+        record(s, [result("w", {"a": ("numpy", MS)}, params={"n": 2}, seed=4)])
+    p = _cli("diff", "--db", path, "--json")
+    assert p.returncode == 0, p.stderr
+    assert (json.loads(p.stdout)["before"], json.loads(p.stdout)["after"]) == (2, 4)  # not 1 (n=1), not 3 (a compare)

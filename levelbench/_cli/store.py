@@ -65,8 +65,8 @@ def history_command(workload: str | None, limit: int, as_json: bool, db: str | N
 
 
 @click.command("diff")
-@click.argument("run_a", default="latest~1")
-@click.argument("run_b", default="latest")
+@click.argument("run_a", required=False)
+@click.argument("run_b", required=False)
 @click.option("--min-effect", default="5%", show_default=True, callback=lambda c, p, v: _fraction(v),
               help="Smallest change of the median that counts (5% or 0.05).")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
@@ -75,25 +75,37 @@ def history_command(workload: str | None, limit: int, as_json: bool, db: str | N
               help="Exit with code 1 if a candidate regressed or a workload that ran before now fails (for CI).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @db_option
-def diff_command(run_a: str, run_b: str, min_effect: float, alpha: float, fail_on_regression: bool, as_json: bool,
+def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha: float, fail_on_regression: bool, as_json: bool,
                  db: str | None) -> None:
-    """Compare run RUN_B against RUN_A candidate by candidate (default: latest~1 latest).
+    """Compare run RUN_B (default: latest) against RUN_A candidate by candidate.
 
+    With no runs named, the latest run is compared with the latest earlier run of the same kind
+    that ran the same workloads or tests; runs of other workloads in between are passed over.
     Each candidate's raw samples from the two runs are compared with a Mann-Whitney U test; a
     change counts when it is significant and at least --min-effect. Environment differences
     (CPU, versions, flags) are named.
 
     \b
     Examples:
-      levelbench diff                          # the last two runs
+      levelbench diff                          # the latest run and the one before it of the same workloads
       levelbench diff 3 latest --fail-on-regression --min-effect 10%
     """
-    from ..store._diff import diff_runs
+    from ..store._diff import diff_runs, previous_run
     from .._rendering.store import render_diff
-    from ..store._store import open_store
+    from ..store._store import StoreError, open_store
 
     with store_errors("diff"), open_store(db, create=False) as store:
-        before, after = store.run(run_a), store.run(run_b)
+        after = store.run(run_b or "latest")
+        if run_a is not None:
+            before = store.run(run_a)
+        elif (found := previous_run(store, after)) is not None:
+            before = found
+        else:
+            raise StoreError(
+                f"expected an earlier {after.kind!r} run of the same workloads as run {after.id} "
+                f"({', '.join(after.workloads[:3]) or 'no results'}{', ...' if len(after.workloads) > 3 else ''}) "
+                f"in {store.path}, got none: record another one, or name the two runs, e.g. levelbench diff "
+                f"{max(after.id - 1, 1)} {after.id}")
     try:
         diff = diff_runs(before, after, min_effect=min_effect, alpha=alpha)
     except ValueError as e:
@@ -108,18 +120,31 @@ def diff_command(run_a: str, run_b: str, min_effect: float, alpha: float, fail_o
 
 @click.command("export")
 @click.argument("run", default="latest")
-@click.option("--format", "fmt", type=click.Choice(["json", "csv"]), default="json", show_default=True,
-              help="json: everything, raw samples included; csv: one row per candidate.")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "pytest-benchmark", "pyperf"]), default="json",
+              show_default=True,
+              help="json: everything, raw samples included; csv: one row per candidate; pytest-benchmark: a file "
+                   "`pytest-benchmark compare` reads; pyperf: a suite `python -m pyperf compare_to` reads.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
               help="File to write ('-' for stdout).")
 @db_option
 def export_command(run: str, fmt: str, output: str, db: str | None) -> None:
-    """Export a recorded RUN (id, latest, latest~N) as JSON or CSV."""
+    """Export a recorded RUN (id, latest, latest~N) as JSON, CSV, or for pytest-benchmark or pyperf.
+
+    \b
+    Examples:
+      levelbench export latest --format pytest-benchmark -o 0002_now.json
+      pytest-benchmark compare 0001_before.json 0002_now.json
+      levelbench export 3 --format pyperf -o before.json && levelbench export --format pyperf -o after.json
+      python -m pyperf compare_to before.json after.json
+    """
     from ..store._export import export_csv, export_json
+    from ..store._pyperf import export_pyperf
+    from ..store._pytest_benchmark import export_pytest_benchmark
     from ..store._store import open_store
 
     check_output(output, "levelbench export -o")
     with store_errors("export"), open_store(db, create=False) as store:
         recorded = store.run(run)
-    text = export_json(recorded) if fmt == "json" else export_csv(recorded)
-    write_output(output, text, "levelbench export -o")
+    writers = {"json": export_json, "csv": export_csv, "pytest-benchmark": export_pytest_benchmark,
+               "pyperf": export_pyperf}
+    write_output(output, writers[fmt](recorded), "levelbench export -o")

@@ -7,10 +7,14 @@
         assert c.ratio("jax", "torch").upper < 1.2    # fails with the measured table
 
 Options: ``--levelbench-budget SECONDS`` (sampling budget of every measure/compare in the run),
-``--levelbench-skip`` (skip the timing tests). Tests using the fixture get the ``levelbench``
-marker, so ``-m levelbench`` / ``-m "not levelbench"`` select them. Under pytest-xdist with
-several workers timing is meaningless (the workers share the CPUs), so those tests are skipped,
-with a notice at the end of the run.
+``--levelbench-skip`` (skip the timing tests), and, as pytest-benchmark has them,
+``--levelbench-save[=NAME]`` / ``--levelbench-autosave`` (the session as one stored run; nothing
+is stored otherwise), ``--levelbench-json PATH``, ``--levelbench-compare[=REF]`` with
+``--levelbench-compare-fail=median:5%``, and ``--levelbench-disable`` (each timing test once,
+untimed; see `unmeasured`). Tests using the fixture get the ``levelbench`` marker, so
+``-m levelbench`` / ``-m "not levelbench"`` select them. Under pytest-xdist with several workers
+timing is meaningless (the workers share the CPUs), so those tests are skipped, with a notice at
+the end of the run.
 
 This module is imported by every pytest run once levelbench is installed: it imports nothing
 beyond pytest until a test asks for the fixture, and prints nothing unless the fixture was used.
@@ -23,7 +27,10 @@ from typing import Any
 
 import pytest
 
+from .options import SessionOptions, add_options, read_options
+
 _RESULTS = pytest.StashKey[Any]()  # SessionResults, created when the fixture is first used
+_OPTIONS = pytest.StashKey[SessionOptions]()
 _XDIST_SKIPPED = pytest.StashKey[int]()
 _ITEM_FIXTURE = pytest.StashKey[Any]()  # the test's Levelbench, to show its results on failure
 
@@ -49,11 +56,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(overrides the tests' own budget=)")
     group.addoption("--levelbench-skip", action="store_true", default=False,
                     help="skip the tests that use the levelbench fixture")
+    add_options(parser)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "levelbench: a timing test (uses the levelbench fixture); set automatically")
     config.stash[_XDIST_SKIPPED] = 0
+    config.stash[_OPTIONS] = read_options(config)
     if getattr(config.option, "numprocesses", None):  # the xdist controller
         config.pluginmanager.register(_XdistSkips(config), "levelbench-xdist-skips")
 
@@ -89,13 +98,46 @@ def levelbench(request: pytest.FixtureRequest) -> Any:
     if reason:
         pytest.skip(reason)
     from .fixture import Levelbench
-    from .session import SessionResults
 
-    if _RESULTS not in config.stash:
-        config.stash[_RESULTS] = SessionResults()
-    bench = Levelbench(request.node.nodeid, config.getoption("levelbench_budget"), config.stash[_RESULTS].add)
+    results = _session(config)
+    disabled = config.stash[_OPTIONS].disabled
+    if disabled:
+        results.add_untimed(request.node.nodeid)
+    bench = Levelbench(request.node.nodeid, config.getoption("levelbench_budget"), results.add, disabled)
     request.node.stash[_ITEM_FIXTURE] = bench
     return bench
+
+
+def _session(config: pytest.Config) -> Any:
+    """This session's `SessionResults`, created on first use (so runs without timing tests import nothing)."""
+    if _RESULTS not in config.stash:
+        from .session import SessionResults
+
+        config.stash[_RESULTS] = SessionResults(config.stash[_OPTIONS], tuple(config.invocation_params.args))
+    return config.stash[_RESULTS]
+
+
+def _controller(config: pytest.Config) -> bool:
+    """False in a pytest-xdist worker: only the process the user started saves, writes and compares."""
+    return not hasattr(config, "workerinput")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    options = session.config.stash[_OPTIONS]
+    if options.compare and not options.disabled and _controller(session.config):
+        _session(session.config).resolve_reference()  # a wrong REF stops the run before any test
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    options = config.stash[_OPTIONS]
+    if not _controller(config) or (_RESULTS not in config.stash and options.json_path is None
+                                   and options.compare is None):
+        return
+    results = _session(config)
+    results.finish(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+    if results.regressed and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: Any, right: Any) -> list[str] | None:
@@ -125,6 +167,7 @@ class _XdistSkips:
             self.config.stash[_XDIST_SKIPPED] += 1
 
 
+@pytest.hookimpl(trylast=True)  # after other plugins' summaries (pytest-benchmark's table), whatever their load order
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     skipped = config.stash.get(_XDIST_SKIPPED, 0)
     results = config.stash.get(_RESULTS, None)
@@ -139,7 +182,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             yellow=True,
         )
     for line in lines:
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(line, red=line.startswith("FAILED:"))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

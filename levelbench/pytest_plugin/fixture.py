@@ -23,9 +23,10 @@ class Levelbench:
     """What a test gets from the ``levelbench`` fixture.
 
     ``measure`` and ``compare`` are `levelbench.measure` and `levelbench.compare`; the results are
-    kept for the end-of-session summary, recorded in the results store when one is available, and
+    kept for the end-of-session summary and the session's stored run (``--levelbench-save``), and
     shown in full beside a failing test's report. ``compare(...).ratio(a, b)`` returns a `Ratio`
-    whose failed assertions print the measured table.
+    whose failed assertions print the measured table. Under ``--levelbench-disable`` each function
+    is called once, untimed, and stand-ins are returned (`levelbench.pytest_plugin.unmeasured`).
 
     Example:
         def test_scan_is_not_slower_than_torch(levelbench):
@@ -33,14 +34,22 @@ class Levelbench:
             assert c.ratio("jax", "torch").upper < 1.2   # fails with the table in the message
     """
 
-    def __init__(self, nodeid: str, budget: float | None, record: Callable[[Record], None]) -> None:
+    def __init__(self, nodeid: str, budget: float | None, record: Callable[[Record], None],
+                 disabled: bool = False) -> None:
         self.nodeid = nodeid
         self.budget = budget  # --levelbench-budget, which overrides the budget= a test passes
-        self.results: list[Measurement | Comparison] = []
+        self.disabled = disabled  # --levelbench-disable: call once, untimed, return stand-ins
+        self.results: list[Any] = []
         self._record = record
 
     def measure(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Measurement:
         """`levelbench.measure(fn, *args, **kwargs)`, recorded."""
+        if self.disabled:
+            from .unmeasured import measure_once
+
+            stand_in = measure_once(fn, args, kwargs)
+            self.results.append(stand_in)
+            return stand_in  # type: ignore[return-value]  # duck-types Measurement
         from .._api import measure
 
         if self.budget is not None:
@@ -51,6 +60,12 @@ class Levelbench:
 
     def compare(self, candidates: Mapping[str, Any], **kwargs: Any) -> CheckedComparison:
         """`levelbench.compare(candidates, **kwargs)`, recorded; ``.ratio()`` gives an assertable `Ratio`."""
+        if self.disabled:
+            from .unmeasured import compare_once
+
+            stand_in = compare_once(candidates, kwargs)
+            self.results.append(stand_in)
+            return stand_in  # type: ignore[return-value]  # duck-types CheckedComparison
         from .._api import compare
 
         if self.budget is not None:

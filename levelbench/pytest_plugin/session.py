@@ -1,55 +1,179 @@
-"""What the fixture measured in one pytest process: the end-of-session summary and the results store."""
+"""What the fixture measured in one pytest session: the summary, the session's stored run, its JSON
+file and its comparison with a stored run.
+
+The session is one run (kind ``pytest``) and each result of a test one of its results, named
+``<test node id>::<label>``, so ``levelbench diff`` and ``history`` follow a test across sessions.
+Nothing is stored unless the options ask (`SessionOptions.save`). A store that fails to open or
+write is reported once in the summary and never fails a test.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import sys
+import time
 from typing import Any
 
 from .fixture import Record
+from .options import SessionOptions
+
+KIND = "pytest"
 
 
 class SessionResults:
-    """Collects every `Record` of the session and saves each to the results store, if there is one.
+    """Collects every `Record` of the session; stores, writes and compares them as options say."""
 
-    The store (``levelbench.store``, location from ``LEVELBENCH_DB``) is optional: without it
-    results are only summarised. A store that fails to open or write is reported once in the
-    summary and never fails a test.
-    """
-
-    def __init__(self) -> None:
+    def __init__(self, options: SessionOptions | None = None, argv: tuple[str, ...] | None = None) -> None:
+        self.options = options or SessionOptions()
+        self.argv = list(argv if argv is not None else sys.argv[1:])
+        self.started = time.time()
         self.records: list[Record] = []
-        self.saved = 0
+        self.names: list[str] = []  # the stored workload name of each record
+        self.untimed: set[str] = set()  # tests run once, untimed (--levelbench-disable)
+        self.run_id: int | None = None
+        self.reference: int | None = None  # --levelbench-compare=REF, resolved at the start
         self.store_location: str | None = None
         self.store_problem: str | None = None
+        self.compare_lines: list[str] = []
+        self.regressed = False
+        self.json_written: str | None = None
         self._store: Any = None
+        self._git_commit: str | None = None
 
+    # -- during the session ----------------------------------------------------------------------
     def add(self, record: Record) -> None:
         self.records.append(record)
-        self._save(record)
+        self.names.append(self._name(record))
+        if self.options.save:
+            self._save(self.names[-1], record)
 
-    def _save(self, record: Record) -> None:
+    def add_untimed(self, nodeid: str) -> None:
+        self.untimed.add(nodeid)
+
+    def _name(self, record: Record) -> str:
+        res = record.result
+        label = (res.title or "+".join(res.names)) if hasattr(res, "measurements") else res.label
+        name = f"{record.nodeid}::{label}"  # the workload name runs are matched by: keep it stable
+        taken = self.names.count(name) + sum(n.startswith(f"{name} #") for n in self.names)
+        return f"{name} #{taken + 1}" if taken else name
+
+    def _save(self, name: str, record: Record) -> None:
         if self.store_problem is not None:
             return
         try:
+            from ..store._records import result_doc
+
             store = self._open()
-            if store is None:
-                return
-            res = record.result
-            # The label is the stored workload name that history and diffs match runs by: keep it stable.
-            if hasattr(res, "measurements"):
-                store.save_comparison(res, label=f"{record.nodeid}::{res.title or '+'.join(res.names)}")
-            else:
-                store.save_measurement(res, label=f"{record.nodeid}::{res.label}")
-            self.saved += 1
+            if self.run_id is None:
+                self.run_id = store.begin_run(kind=KIND, argv=self.argv, environment=record.result.environment or None,
+                                              git_commit=None, label=self.options.label)
+            store.add_result(self.run_id, result_doc(record.result, name))
         except Exception as e:  # recording is a service to the user; it must not fail their test
             self.store_problem = f"{type(e).__name__}: {e}"
 
-    def _open(self) -> Any:
+    def _open(self, create: bool = True) -> Any:
         if self._store is None:
             from ..store import open_store
 
-            self._store = open_store(None)
-            self.store_location = str(getattr(self._store, "path", "") or "") or None
+            self._store = open_store(None, create=create)
+            self.store_location = str(self._store.path)
         return self._store
+
+    def resolve_reference(self) -> None:
+        """``--levelbench-compare=REF`` to a run id, before any test runs (and before this session's own
+        run exists, so ``latest`` is the latest before it). A usage error when there is no such run."""
+        import pytest
+
+        from ..store._store import StoreError
+
+        try:
+            self.reference = self._open(create=False).resolve(self.options.compare)
+        except StoreError as e:
+            raise pytest.UsageError(f"--levelbench-compare={self.options.compare}: {e}") from None
+
+    # -- at the end --------------------------------------------------------------------------------
+    def finish(self, interrupted: bool) -> None:
+        """End the stored run, compare with the reference run, write the JSON file."""
+        if self.run_id is not None and self.store_problem is None:
+            try:
+                self._store.end_run(self.run_id, "interrupted" if interrupted else "ok",
+                                    "interrupted" if interrupted else "")
+            except Exception as e:
+                self.store_problem = f"{type(e).__name__}: {e}"
+        if self.options.compare is not None and not self.options.disabled:
+            self._compare()
+        if self.options.json_path is not None:
+            self._write_json()
+
+    def session_run(self) -> Any:
+        """This session as a `Run` (its stored id, or 0 when not saved), with every result."""
+        from ..store._records import Run, StoredResult, as_comparison, run_status
+
+        comparisons = [as_comparison(r.result, name) for name, r in zip(self.names, self.records)]
+        results = tuple(StoredResult(name, {}, "ok", c, duration=sum(m.total_time for m in c.measurements.values()))
+                        for name, c in zip(self.names, comparisons))
+        counts: dict[str, int] = {}
+        for r in results:
+            counts[r.workload] = counts.get(r.workload, 0) + 1
+        environment = next((r.result.environment for r in self.records if r.result.environment), {})
+        return Run(id=self.run_id or 0, kind=KIND, started=self.started, finished=time.time(),
+                   status=run_status(results) if results else "ok", argv=tuple(self.argv),
+                   git_commit=self._commit(), label=self.options.label, environment=dict(environment),
+                   workload_counts=counts, results=results)
+
+    def _commit(self) -> str | None:
+        if self._git_commit is None:
+            from ..store._store import detect_git_commit
+
+            self._git_commit = detect_git_commit() or ""
+        return self._git_commit or None
+
+    def _compare(self) -> None:
+        from .._rendering.store import render_diff
+        from .._values.display import plain
+        from ..store._diff import diff_runs, previous_run
+        from ..store._store import StoreError
+
+        if not self.records:
+            self.compare_lines = ["not compared: this session measured nothing"]
+            return
+        current = self.session_run()
+        try:
+            store = self._open(create=False)
+            if self.reference is not None:
+                before = store.run(self.reference)
+            else:
+                before = previous_run(store, current, exclude=self.run_id)
+        except StoreError as e:
+            self.compare_lines = [f"not compared: {e}"]
+            return
+        if before is None:
+            self.compare_lines = [f"not compared: no earlier {KIND!r} run of these tests in {self.store_location} "
+                                  "(save one with --levelbench-save, or name one: --levelbench-compare=REF)"]
+            return
+        diff = diff_runs(before, current, min_effect=self.options.min_effect)
+        after = f"this session (run {self.run_id})" if self.run_id else "this session (not saved)"
+        diff = dataclasses.replace(diff, after_title=after)
+        self.compare_lines = [line.rstrip() for line in plain(render_diff(diff), width=160).splitlines()]
+        if self.options.fail_above is not None and diff.has_regression:
+            self.regressed = True
+            worst = ", ".join(f"{c.workload} {c.candidate} {c.change:+.1%}" if c.change is not None
+                              else f"{c.workload} {c.verdict}" for c in diff.regressions[:3])
+            self.compare_lines.append(
+                f"FAILED: {len(diff.regressions)} regression(s) against {before.title} "
+                f"(--levelbench-compare-fail=median:{self.options.fail_above:.0%}): {worst}")
+
+    def _write_json(self) -> None:
+        from pathlib import Path
+
+        from ..store._export import export_json
+
+        path = Path(self.options.json_path or "")
+        try:
+            path.write_text(export_json(self.session_run()), encoding="utf-8")
+            self.json_written = str(path)
+        except OSError as e:
+            self.store_problem = f"--levelbench-json {path}: {e.strerror or e}"
 
     def close(self) -> None:
         close = getattr(self._store, "close", None)
@@ -59,8 +183,9 @@ class SessionResults:
             except Exception:  # closing at exit: nothing left to report it to
                 pass
 
+    # -- the summary -------------------------------------------------------------------------------
     def summary(self) -> list[str]:
-        """One line per result, then where they were recorded."""
+        """One line per result, then where they were recorded, then the comparison."""
         from .._values.units import fmt_time
 
         lines = []
@@ -78,9 +203,15 @@ class SessionResults:
                 lines.append(f"{r.nodeid}: measure {res.label} median {fmt_time(res.median)} "
                              f"[{fmt_time(res.ci.lower)} .. {fmt_time(res.ci.upper)}], cold start "
                              f"{fmt_time(res.cold_start)}{flags}")
-        if self.saved:
-            where = f" in {self.store_location}" if self.store_location else ""
-            lines.append(f"{self.saved} result(s) recorded{where}")
+        if self.untimed:
+            lines.append(f"{len(self.untimed)} timing test(s) ran once, untimed (--levelbench-disable)")
+        if self.run_id is not None:
+            label = f", label {self.options.label!r}" if self.options.label else ""
+            lines.append(f"{len(self.records)} result(s) recorded in {self.store_location} as run {self.run_id}{label}")
+        elif self.records and not self.options.save:
+            lines.append("not saved: --levelbench-save[=NAME] or --levelbench-autosave records the session as one run")
+        if self.json_written:
+            lines.append(f"results written to {self.json_written}")
         if self.store_problem:
             lines.append(f"results not recorded: {self.store_problem}")
-        return lines
+        return lines + self.compare_lines

@@ -12,13 +12,16 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._measuring.environment import differences
 from .._values.stats import Interval, unpaired_ratio_ci
 from ._records import Run, StoredResult
+
+if TYPE_CHECKING:
+    from ._store import Store
 
 REGRESSION = "regression"
 IMPROVEMENT = "improvement"
@@ -135,6 +138,30 @@ def diff_runs(before: Run, after: Run, *, min_effect: float = 0.05, alpha: float
     env_b = after.environment or _first_environment(after)
     return RunDiff(before.id, after.id, before.title, after.title, tuple(changes),
                    tuple(differences(env_a, env_b)), min_effect, alpha)
+
+
+def previous_run(store: "Store", after: Run, *, exclude: int | None = None) -> Run | None:
+    """The latest recorded run before ``after`` that ran the same things: what ``levelbench diff``
+    compares ``after`` with when no runs are named, and what ``pytest --levelbench-compare`` uses.
+
+    "The same things" means the same kind of run (``run``, ``pytest``, ``compare``, ...) and at least
+    one result that `diff_runs` pairs with one of ``after`` (same workload or test, parameters and
+    kind of machine). Runs of other workloads in between are passed over, so two unrelated runs
+    (two different tests saved one after the other) are never compared. ``after`` may be a run not
+    in the store (``id`` 0, a pytest session not saved); ``exclude`` passes over one more run id
+    (the session's own, while it is being recorded). None when there is no such run.
+    """
+    keys = {r.key for r in after.results}
+    names = {r.workload for r in after.results}
+    for listed in reversed(store.runs()):
+        if listed.id == exclude or (after.id and listed.id >= after.id):
+            continue
+        if listed.kind != after.kind or not names.intersection(listed.workloads):
+            continue
+        candidate = store.run(listed.id)
+        if keys.intersection(r.key for r in candidate.results):
+            return candidate
+    return None
 
 
 def _first_environment(run: Run) -> dict[str, Any]:

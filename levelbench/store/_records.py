@@ -8,6 +8,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .._results.comparison import Comparison
+from .._results.measurement import Measurement
 from .._results.workload import WorkloadResult
 
 RUN_FORMAT = "levelbench.run"
@@ -33,6 +35,22 @@ def run_status(results: "Sequence[WorkloadResult]") -> str:
 def params_key(params: Mapping[str, Any]) -> str:
     """Canonical text of a parameter set: how results of two runs are matched."""
     return json.dumps(dict(params), sort_keys=True, default=str)
+
+
+def as_comparison(result: Measurement | Comparison, title: str = "") -> Comparison:
+    """``result`` as a comparison: a `Measurement` becomes a one-candidate one (so history, diff and
+    reports treat every stored result alike); a `Comparison` is returned as it is."""
+    if isinstance(result, Comparison):
+        return result
+    return Comparison(baseline=result.label, measurements={result.label: result}, rounds={result.label: result.samples},
+                      environment=result.environment, title=title or result.label, target_reached=result.target_reached)
+
+
+def result_doc(result: Measurement | Comparison, workload: str) -> dict[str, Any]:
+    """The stored form (``WorkloadResult.to_dict()``) of a measured result named ``workload``."""
+    c = as_comparison(result, workload)
+    return {"workload": workload, "params": c.params, "status": "ok", "comparison": c.to_dict(), "error": "",
+            "duration": sum(m.total_time for m in c.measurements.values())}
 
 
 def params_text(params: Mapping[str, Any]) -> str:

@@ -29,7 +29,7 @@ from typing import Any
 from .._results.comparison import Comparison
 from .._results.measurement import Measurement
 from . import _schema
-from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key
+from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key, result_doc
 from .._values import settings
 
 DEFAULT_PATH = settings.DEFAULT_DB
@@ -302,11 +302,12 @@ class Store:
     # -- writing -------------------------------------------------------------------------------
     def begin_run(self, kind: str = "run", argv: list[str] | tuple[str, ...] | None = None,
                   environment: Mapping[str, Any] | None = None, git_commit: str | None = None,
-                  label: str = "") -> int:
+                  label: str = "", started: float | None = None) -> int:
         """Record the start of a run; returns its id.
 
         ``environment`` defaults to `levelbench.environment.collect` now. ``git_commit`` None
-        means: detect the working directory's commit (``""`` records none).
+        means: detect the working directory's commit (``""`` records none). ``started`` (unix
+        time) defaults to now; an imported run keeps the time it ran elsewhere.
         """
         if environment is None:
             from .._measuring.environment import collect
@@ -317,7 +318,7 @@ class Store:
             cur = conn.execute(
                 "INSERT INTO runs (kind, started, status, argv, git_commit, environment, label, pid, host) "
                 "VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?)",
-                (kind, time.time(), json.dumps(list(argv if argv is not None else sys.argv[1:])), commit,
+                (kind, time.time() if started is None else float(started), json.dumps(list(argv if argv is not None else sys.argv[1:])), commit,
                  json.dumps(dict(environment), default=str), label, os.getpid(), socket.gethostname()),
             )
             return int(cur.lastrowid)
@@ -379,9 +380,7 @@ class Store:
         """Record a `Comparison` as a run of its own (``compare(..., save=True)``); returns the run id."""
         if not isinstance(comparison, Comparison):
             raise TypeError(f"expected a Comparison, got {type(comparison).__name__}")
-        name = label or comparison.title or "compare"
-        doc = {"workload": name, "params": comparison.params, "status": "ok", "comparison": comparison.to_dict(),
-               "error": "", "duration": sum(m.total_time for m in comparison.measurements.values())}
+        doc = result_doc(comparison, label or comparison.title or "compare")
         return self._save_one("compare", doc, comparison.environment, label)
 
     def save_measurement(self, measurement: Measurement, label: str = "") -> int:
@@ -391,12 +390,7 @@ class Store:
         """
         if not isinstance(measurement, Measurement):
             raise TypeError(f"expected a Measurement, got {type(measurement).__name__}")
-        name = label or measurement.label
-        comparison = Comparison(baseline=measurement.label, measurements={measurement.label: measurement},
-                                rounds={measurement.label: measurement.samples}, environment=measurement.environment,
-                                title=name, target_reached=measurement.target_reached)
-        doc = {"workload": name, "params": {}, "status": "ok", "comparison": comparison.to_dict(), "error": "",
-               "duration": measurement.total_time}
+        doc = result_doc(measurement, label or measurement.label)
         return self._save_one("measure", doc, measurement.environment, label)
 
     def _save_one(self, kind: str, doc: dict[str, Any], environment: Mapping[str, Any], label: str) -> int:
