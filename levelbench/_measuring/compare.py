@@ -25,6 +25,8 @@ import numpy as np
 
 from .candidate import Builder, Candidate, coerce
 from .._results.comparison import IN_PROCESS, WORKERS, Comparison, Isolation
+from .._values.arguments import flag, function, got, number, text
+from .._values.errors import InputError, InputTypeError
 from .._values.findings import Finding, Severity
 from .._values.settings import COMPARING, MEASURING
 from .lanes import Block, Calibration, FirstCall, LaneInfo, LocalLane
@@ -136,15 +138,14 @@ def compare(
         >>> c.verdict("matmul") in ("faster", "slower", "indistinguishable")
         True
     """
-    if not candidates:
-        raise ValueError("compare needs at least one candidate, got none")
+    _check_candidates(candidates, baseline)
     specs = {name: coerce(name, spec) for name, spec in candidates.items()}
     base = baseline or next(iter(specs))
-    if base not in specs:
-        raise ValueError(f"baseline {base!r} is not a candidate; the candidates are {list(specs)}")
     isolated = _isolated(specs, isolate)
     settings = Settings(strict, check_outputs, rtol, atol, budget, rel_ci, target_sample_time, min_rounds,
                         count_flops, peak, environment, timer)
+    check_settings(settings, "compare")
+    _check_call(title, params, progress, isolate, timeout)
     if isolated:
         from .._values.targets import check_target
         from .workers import DeadlineExceeded, Workers
@@ -164,6 +165,52 @@ def compare(
         lanes = {n: LocalLane(n, c, settings.options(), timer) for n, c in local.items()}
         result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress)
     return result
+
+
+def _check_candidates(candidates: Any, baseline: Any) -> None:
+    if not isinstance(candidates, Mapping):
+        raise InputTypeError(
+            f"compare: candidates must be a dict of name -> candidate, e.g. {{'numpy': (np.dot, (a, b)), "
+            f"'jax': (jnp.dot, (x, y))}}, got {got(candidates)}"
+            + ("; for a list of (name, candidate) pairs, pass dict(pairs)" if isinstance(candidates, (list, tuple))
+               else ""))
+    if not candidates:
+        raise InputError("compare: candidates must hold at least one candidate, got an empty dict")
+    for name in candidates:
+        if not isinstance(name, str) or not name:
+            raise InputTypeError(f"compare: candidate names must be non-empty strings, got {got(name)}; "
+                                 "name each candidate, e.g. {'numpy': ..., 'jax': ...}")
+    if baseline is not None and baseline not in candidates:
+        raise InputError(f"compare: baseline {baseline!r} is not a candidate; the candidates are "
+                         f"{list(candidates)} (baseline= names the one ratios are relative to)")
+
+
+def check_settings(s: Settings, where: str) -> None:
+    """Every setting's type and range, before anything runs, named as ``compare`` takes them."""
+    flag(where, "strict", s.strict)
+    flag(where, "check_outputs", s.check_outputs)
+    number(where, "rtol", s.rtol, "None (dtype-aware default) or a relative tolerance >= 0, e.g. 1e-5", low=0,
+           optional=True)
+    number(where, "atol", s.atol, "an absolute tolerance >= 0, e.g. 1e-8", low=0)
+    number(where, "budget", s.budget, "a number of seconds >= 0", low=0, finite=False)
+    number(where, "rel_ci", s.rel_ci, "a fraction in (0, 1), e.g. 0.02 for +-2%", low=0, low_open=True, high=1,
+           high_open=True)
+    number(where, "target_sample_time", s.target_sample_time, "a number of seconds > 0", low=0, low_open=True)
+    number(where, "min_rounds", s.min_rounds, "an integer >= 1", low=1, integer=True)
+    flag(where, "count_flops", s.count_flops)
+    flag(where, "peak", s.peak)
+    flag(where, "environment", s.environment)
+    function(where, "timer", s.timer, "e.g. time.perf_counter")
+
+
+def _check_call(title: Any, params: Any, progress: Any, isolate: Any, timeout: Any) -> None:
+    where = "compare"
+    text(where, "title", title)
+    if params is not None and not isinstance(params, Mapping):
+        raise InputTypeError(f"compare: params must be a dict of name -> value (or None), got {got(params)}")
+    function(where, "progress", progress, optional=True)
+    flag(where, "isolate", isolate, optional=True)
+    number(where, "timeout", timeout, "None or a number of seconds > 0", low=0, low_open=True, optional=True)
 
 
 def _isolated(specs: Mapping[str, Candidate | Builder], isolate: bool | None) -> bool:

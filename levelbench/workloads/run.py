@@ -214,14 +214,19 @@ def _described(job: Job) -> Job:
 
 
 def _settings(name: str, compare_options: dict[str, Any], budget: float) -> Any:
-    from .._measuring.compare import Settings
+    from .._measuring.compare import Settings, check_settings
 
     known = {f.name for f in dataclasses.fields(Settings)}
     unknown = sorted(set(compare_options) - known)
     if unknown:
         raise PlanError(f"workload {name!r}: compare_options {unknown} are not compare settings; "
                         f"expected some of {sorted(known - {'timer'})}")
-    return Settings(**{**compare_options, "budget": budget})
+    settings = Settings(**{**compare_options, "budget": budget})
+    try:
+        check_settings(settings, f"workload {name!r}: compare_options")
+    except ValueError as e:  # InputTypeError too: a plan the command line cannot run
+        raise PlanError(str(e)) from None
+    return settings
 
 
 def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None = None,
