@@ -43,6 +43,8 @@ def render_comparison(c: Any) -> Any:
             f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else "-",
         )
     parts: list[Any] = [t]
+    if c.partial:
+        parts.append(Text(f"partial: {c.partial}", style="bold yellow"))
     how = isolation_line(c)
     if how:
         parts.append(Text(how, style="dim"))
@@ -50,7 +52,7 @@ def render_comparison(c: Any) -> Any:
         parts.append(Text(f"failed {name}: {reason}", style="red"))
     for name, reason in c.skipped.items():
         parts.append(Text(f"skipped {name}: {reason}", style="dim"))
-    if not c.target_reached:
+    if not c.target_reached and not c.partial:
         parts.append(Text(f"note: not every ratio's CI reached +-{c.rel_ci_target:.0%} within the budget; "
                           "raise --budget for tighter intervals", style="dim"))
     for name in c.measurements:
