@@ -180,7 +180,8 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
         return ended("failed", str(e))
     except DeadlineExceeded as e:
         where = f": {e}" if str(e) and str(e) != "no answer before the deadline" else ""
-        return ended("timeout", f"no result after {timeout:g} s (--timeout){where}; the worker was stopped")
+        return ended("timeout", f"no result after {timeout:g} s (--timeout){where}; the worker was stopped "
+                                "(raise --timeout, or look for a candidate that hangs)")
     except WorkerError as e:
         return ended("failed", str(e))
     if comparison.partial:
