@@ -376,4 +376,6 @@ def _print_result(console: Any, result: WorkloadResult) -> None:
 
     console.print(f"[bold red]{escape(_label(result))}: {result.status}[/bold red]")
     console.print(escape(result.error))
+    if result.comparison is not None:  # a timeout's partial comparison: what was measured before it
+        console.print(result.comparison)
     console.print()

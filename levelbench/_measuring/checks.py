@@ -76,8 +76,9 @@ def steady_findings(m: Measurement) -> list[Finding]:
                 Severity.WARNING,
                 evidence=f"median {fmt_time(median)}, IQR {fmt_time(m.iqr)} over {m.n_samples} samples",
                 cost="differences smaller than the noise cannot be trusted",
-                fix="close other programs, pin threads (taskset), raise --budget, or compare "
-                "interleaved with levelbench.compare so drift hits every candidate alike",
+                fix="close other programs, pin threads (taskset), or raise the budget (budget=... / --budget); "
+                "to rank implementations, use the ratios of levelbench.compare, paired by round, so drift that "
+                "hits every candidate alike cancels out",
             )
         )
     if m.dispatch_floor and median < CHECKS.dispatch_bound * m.dispatch_floor:

@@ -25,6 +25,8 @@ import numpy as np
 
 from .candidate import Builder, Candidate, coerce
 from .._results.comparison import IN_PROCESS, WORKERS, Comparison, Isolation
+from .._values.arguments import flag, function, got, number, text
+from .._values.errors import InputError, InputTypeError
 from .._values.findings import Finding, Severity
 from .._values.settings import COMPARING, MEASURING
 from .lanes import Block, Calibration, FirstCall, LaneInfo, LocalLane
@@ -136,15 +138,14 @@ def compare(
         >>> c.verdict("matmul") in ("faster", "slower", "indistinguishable")
         True
     """
-    if not candidates:
-        raise ValueError("compare needs at least one candidate, got none")
+    _check_candidates(candidates, baseline)
     specs = {name: coerce(name, spec) for name, spec in candidates.items()}
     base = baseline or next(iter(specs))
-    if base not in specs:
-        raise ValueError(f"baseline {base!r} is not a candidate; the candidates are {list(specs)}")
     isolated = _isolated(specs, isolate)
     settings = Settings(strict, check_outputs, rtol, atol, budget, rel_ci, target_sample_time, min_rounds,
                         count_flops, peak, environment, timer)
+    check_settings(settings, "compare")
+    _check_call(title, params, progress, isolate, timeout)
     if isolated:
         from .._values.targets import check_target
         from .workers import DeadlineExceeded, Workers
@@ -157,13 +158,64 @@ def compare(
                 result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress,
                                         workers=workers, grouping="candidate")
         except DeadlineExceeded:
-            raise TimeoutError(f"compare: the candidates' worker processes did not finish within timeout={timeout:g} s; "
-                               "they were stopped (raise timeout=, or look for a candidate that hangs)") from None
+            result = None
+        if result is None or result.partial:
+            error = TimeoutError(f"compare: the candidates' worker processes did not finish within timeout={timeout:g} s; "
+                                 "they were stopped (raise timeout=, or look for a candidate that hangs)"
+                                 + ("; what was measured before it is this error's .comparison" if result else ""))
+            error.comparison = result  # type: ignore[attr-defined]
+            raise error
     else:
         local = {n: s.build(n) if isinstance(s, Builder) else s for n, s in specs.items()}
         lanes = {n: LocalLane(n, c, settings.options(), timer) for n, c in local.items()}
         result = run_comparison(lanes, base, settings, title=title, params=params, progress=progress)
     return result
+
+
+def _check_candidates(candidates: Any, baseline: Any) -> None:
+    if not isinstance(candidates, Mapping):
+        raise InputTypeError(
+            f"compare: candidates must be a dict of name -> candidate, e.g. {{'numpy': (np.dot, (a, b)), "
+            f"'jax': (jnp.dot, (x, y))}}, got {got(candidates)}"
+            + ("; for a list of (name, candidate) pairs, pass dict(pairs)" if isinstance(candidates, (list, tuple))
+               else ""))
+    if not candidates:
+        raise InputError("compare: candidates must hold at least one candidate, got an empty dict")
+    for name in candidates:
+        if not isinstance(name, str) or not name:
+            raise InputTypeError(f"compare: candidate names must be non-empty strings, got {got(name)}; "
+                                 "name each candidate, e.g. {'numpy': ..., 'jax': ...}")
+    if baseline is not None and baseline not in candidates:
+        raise InputError(f"compare: baseline {baseline!r} is not a candidate; the candidates are "
+                         f"{list(candidates)} (baseline= names the one ratios are relative to)")
+
+
+def check_settings(s: Settings, where: str) -> None:
+    """Every setting's type and range, before anything runs, named as ``compare`` takes them."""
+    flag(where, "strict", s.strict)
+    flag(where, "check_outputs", s.check_outputs)
+    number(where, "rtol", s.rtol, "None (dtype-aware default) or a relative tolerance >= 0, e.g. 1e-5", low=0,
+           optional=True)
+    number(where, "atol", s.atol, "an absolute tolerance >= 0, e.g. 1e-8", low=0)
+    number(where, "budget", s.budget, "a number of seconds >= 0", low=0, finite=False)
+    number(where, "rel_ci", s.rel_ci, "a fraction in (0, 1), e.g. 0.02 for +-2%", low=0, low_open=True, high=1,
+           high_open=True)
+    number(where, "target_sample_time", s.target_sample_time, "a number of seconds > 0", low=0, low_open=True)
+    number(where, "min_rounds", s.min_rounds, "an integer >= 1", low=1, integer=True)
+    flag(where, "count_flops", s.count_flops)
+    flag(where, "peak", s.peak)
+    flag(where, "environment", s.environment)
+    function(where, "timer", s.timer, "e.g. time.perf_counter")
+
+
+def _check_call(title: Any, params: Any, progress: Any, isolate: Any, timeout: Any) -> None:
+    where = "compare"
+    text(where, "title", title)
+    if params is not None and not isinstance(params, Mapping):
+        raise InputTypeError(f"compare: params must be a dict of name -> value (or None), got {got(params)}")
+    function(where, "progress", progress, optional=True)
+    flag(where, "isolate", isolate, optional=True)
+    number(where, "timeout", timeout, "None or a number of seconds > 0", low=0, low_open=True, optional=True)
 
 
 def _isolated(specs: Mapping[str, Candidate | Builder], isolate: bool | None) -> bool:
@@ -198,7 +250,18 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
     finally:
         for lane in lanes.values():
             lane.close()
-    infos = {n: lane.info for n, lane in run.lanes.items()}
+    partial = ""
+    if run.timed_out:
+        from .workers import DeadlineExceeded
+
+        if not measurements:
+            raise DeadlineExceeded(f"{run.timed_out}, before any candidate had a block of samples")
+        partial = f"{run.timed_out}; the figures are from the rounds before it"
+        if base not in measurements:
+            partial += f"; ratios are to {next(iter(measurements))}, since the baseline {base} was stopped"
+            base = next(iter(measurements))
+        run.base = base
+    infos = {n: lane.info for n, lane in run.lanes.items() if n in measurements}
     peaks = _peaks() if settings.peak else {}
     findings = run.findings + list(extra)
     findings += work_findings({n: i.group for n, i in infos.items()}, measurements, base, peaks)
@@ -226,6 +289,7 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         skipped=dict(skipped or {}),
         failed=run.failed,
         isolation=isolation,
+        partial=partial,
     )
     interference = interference_finding(result)
     if interference is not None:
@@ -255,6 +319,8 @@ class _Run:
         self.findings: list[Finding] = []
         self.failed: dict[str, str] = {}
         self.environment: dict[str, Any] = {}
+        self.timed_out = ""  # what the deadline interrupted; the comparison is then partial
+        self.sampled: set[str] = set()  # lanes with at least one kept round
 
     # -- failures ------------------------------------------------------------------------------
     def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
@@ -262,16 +328,20 @@ class _Run:
             raise ComparisonError(f"{title}\n  {evidence}\n  fix: {fix}" if evidence else f"{title}\n  fix: {fix}")
         self.findings.append(Finding(code, title, Severity.ERROR, evidence=evidence, fix=fix, subject=subject))
 
-    def _step(self, name: str, step: Callable[[Lane], Any]) -> Any:
-        """Run one step of one lane; in a worker, a failure drops the lane (or the worker's lanes)."""
+    def _step(self, name: str, step: Callable[[Lane], Any], what: str = "") -> Any:
+        """Run one step of one lane; in a worker, a failure drops the lane (or the worker's lanes),
+        and the deadline passing ends the comparison with what was measured before it."""
         if name not in self.lanes:  # dropped earlier in this phase, with its worker
             return None
         if self.workers is None:
             return step(self.lanes[name])
-        from .workers import WorkerDied, WorkerError
+        from .workers import DeadlineExceeded, WorkerDied, WorkerError
 
         try:
             return step(self.lanes[name])
+        except DeadlineExceeded:
+            self._time_out(name, what)
+            return None
         except WorkerError as e:
             lost = [name]
             if isinstance(e, WorkerDied):
@@ -283,6 +353,27 @@ class _Run:
             if self.base in lost:
                 raise ComparisonError(f"the baseline {self.base!r} failed: {e}") from None
             return None
+
+    def _time_out(self, name: str, what: str) -> None:
+        """The deadline passed while ``name``'s worker ran ``what``: that worker is stopped and its
+        candidates dropped; the others get `RUNNING.finish_grace` seconds to hand over their samples."""
+        worker = self.lanes[name].worker  # type: ignore[attr-defined]
+        worker.stop(graceful=False)
+        lost = [n for n, lane in self.lanes.items() if lane.worker is worker]  # type: ignore[attr-defined]
+        for n in lost:
+            self.failed[n] = (f"timed out: no answer to its {what} before the timeout; its worker was stopped"
+                              if n == name else f"timed out: its worker was stopped while {name!r} ran its {what}")
+            del self.lanes[n]
+        if not self.timed_out:
+            self.timed_out = f"the timeout came during {name}'s {what}"
+        self._extend_deadlines()
+
+    def _extend_deadlines(self) -> None:
+        from .._values.settings import RUNNING
+
+        grace = time.monotonic() + RUNNING.finish_grace
+        for lane in self.lanes.values():
+            lane.deadline = grace  # type: ignore[attr-defined]
 
     @property
     def pids(self) -> list[int]:
@@ -307,7 +398,9 @@ class _Run:
         firsts: dict[str, FirstCall] = {}
         for i, name in enumerate(list(self.lanes)):
             self.progress(f"first call: {name}", i / len(self.lanes))
-            first = self._step(name, lambda lane: lane.first_call())
+            first = self._step(name, lambda lane: lane.first_call(), "first call")
+            if self.timed_out:
+                return []
             if first is not None:
                 firsts[name] = first
         agreements = []
@@ -336,6 +429,8 @@ class _Run:
         apart = len(self.lanes) > 1  # one candidate has nothing to wait for
         in_process = self.workers is None
         timing = _Timing({n: [] for n in self.lanes}, {n: [] for n in self.lanes}, {}, {})
+        if self.timed_out:  # during the first calls: nothing more is asked of anyone
+            return timing
         waits: list[QuietWait] = []
 
         def quiet() -> QuietWait:
@@ -348,7 +443,9 @@ class _Run:
             self.progress(f"calibrating: {name}", i / len(self.lanes))
             if apart:
                 quiet()
-            cal = self._step(name, lambda lane: lane.calibrate())
+            cal = self._step(name, lambda lane: lane.calibrate(), "calibration")
+            if self.timed_out:
+                return timing
             if cal is None:
                 continue
             calibrations[name] = cal
@@ -357,20 +454,29 @@ class _Run:
         plan = {n: _block_plan(c) for n, c in calibrations.items()}
         wake: dict[str, list[float]] = {n: [] for n in self.lanes}
         start = s.timer()
+        deadline = getattr(self.workers, "deadline", None)
         with gc_paused(collect=True):
             while True:
+                round_started = time.monotonic()
                 for name in list(self.lanes):
                     samples, warmup = plan[name]
                     if apart and in_process and calibrations[name].sample_seconds < COMPARING.loose_below:
-                        timing.back_to_back[name].append(self._step(name, lambda lane: lane.loose_sample()))
+                        timing.back_to_back[name].append(self._step(name, lambda lane: lane.loose_sample(),
+                                                                    "back-to-back sample"))
                     if apart:
                         quiet()
-                    block = self._step(name, lambda lane: lane.block(samples, warmup))
+                    block = self._step(name, lambda lane: lane.block(samples, warmup), "block of samples")
+                    if self.timed_out:
+                        break
                     if block is None:
                         continue
                     timing.rounds[name].append(block.median)
+                    if block.median is not None:
+                        self.sampled.add(name)
                     if block.warmup and block.warmup[0] and block.median:
                         wake[name].append(block.warmup[0] / block.median - 1)
+                if self.timed_out:
+                    break
                 n_rounds = len(timing.rounds[self.base])
                 elapsed = s.timer() - start
                 self.progress("timing", min(elapsed / s.budget, 1.0) if s.budget else 1.0)
@@ -380,6 +486,11 @@ class _Run:
                     timing.reached = True
                     break
                 if complete and elapsed >= s.budget:
+                    break
+                if deadline is not None and deadline - time.monotonic() < 2 * (time.monotonic() - round_started) + 1:
+                    # another round might not end before the deadline: stop here, with every candidate
+                    self.timed_out = "the timeout came before the budget was spent"
+                    self._extend_deadlines()
                     break
                 if n_rounds > COMPARING.max_rounds_factor * s.min_rounds and not complete:
                     break
@@ -400,9 +511,15 @@ class _Run:
         measurements: dict[str, Measurement] = {}
         extra: list[Finding] = []
         for i, name in enumerate(list(self.lanes)):
+            if self.timed_out:
+                extra_findings = None  # what was measured is kept; diagnosing it would spend the grace
+                if name not in self.sampled:
+                    self.failed[name] = "not timed: the timeout came before its first block of samples"
+                    continue
             self.progress(f"diagnosing: {name}" if extra_findings else f"finishing: {name}", i / len(self.lanes))
             done = self._step(name, lambda lane: lane.finish(target_reached=reached, count_flops=self.s.count_flops,
-                                                             environment=env, extra_findings=extra_findings))
+                                                             environment=env, extra_findings=extra_findings),
+                              "diagnosis" if extra_findings else "summary")
             if done is not None:
                 measurements[name], own = done
                 extra += own

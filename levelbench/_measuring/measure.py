@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._results.measurement import Measurement
+from .._values.arguments import flag, function, number, text
 from .._values.settings import MEASURING
 from .checks import label_of
 from .environment import collect
@@ -51,6 +52,7 @@ def measure(
         >>> m.median > 0
         True
     """
+    _check(fn, label, flops, count_flops, timer, environment)
     options = Options(budget, target_sample_time, rel_ci, min_samples, max_samples, number=number)
     name = label or label_of(fn)
     prepared = Prepared(fn, args, kwargs, name, options, timer)
@@ -72,3 +74,17 @@ def measure(
         flops = prepared.adapter.flops(fn, args, kwargs)
     env = collect() if environment else {}
     return prepared.measurement(target_reached=reached, flops=flops, environment=env)
+
+
+def _check(fn: Any, label: Any, flops: Any, count_flops: Any, timer: Any, environment: Any) -> None:
+    """The arguments `Options` does not check, before anything runs."""
+    if not callable(fn):
+        fix = ("pass the function and its arguments apart, e.g. levelbench.measure(np.sin, x), "
+               "or wrap an expression: levelbench.measure(lambda: x @ x)")
+        function("measure", "fn (the first argument)", fn, fix)
+    text("measure", "label", label, optional=True)
+    number("measure", "flops", flops, "None or a number of floating-point operations per call >= 0", low=0,
+           optional=True)
+    flag("measure", "count_flops", count_flops)
+    function("measure", "timer", timer, "e.g. time.perf_counter")
+    flag("measure", "environment", environment)

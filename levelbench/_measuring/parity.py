@@ -80,12 +80,20 @@ def to_numpy_leaves(tree: Any) -> list[tuple[str, Any]]:
 
 def compare_leaves(name: str, mine: Sequence[tuple[str, Any]], ref_name: str, theirs: Sequence[tuple[str, Any]],
                    rtol: float | None, atol: float) -> Agreement:
-    """How far ``mine`` is from ``theirs``: outputs as `to_numpy_leaves` gives them, from any process."""
-    if len(mine) != len(theirs):
-        return Agreement(name, ref_name, False, np.inf, np.inf, "",
-                         f"{name} returns {len(mine)} output(s), {ref_name} returns {len(theirs)}")
+    """How far ``mine`` is from ``theirs``: outputs as `to_numpy_leaves` gives them, from any process.
+
+    Leaves are matched by their path in the output (``['w']``, ``[0]``): outputs of different
+    structure, or dicts with different keys, are different computations, whatever their values.
+    NaN where the reference has NaN at the same place agrees (``equal_nan``), and so does an
+    infinity of the same sign.
+    """
+    different = structure_difference(name, [p for p, _ in mine], ref_name, [p for p, _ in theirs])
+    if different:
+        return Agreement(name, ref_name, False, np.inf, np.inf, "", different)
+    reference = dict(theirs)
     worst = Agreement(name, ref_name, True, 0.0, 0.0, "")
-    for (path, a), (_, b) in zip(mine, theirs):
+    for path, a in mine:
+        b = reference[path]
         if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray):
             return Agreement(name, ref_name, False, np.inf, np.inf, path,
                              f"{name} output {path or ''} is {type(a).__name__}, not an array "
@@ -93,23 +101,62 @@ def compare_leaves(name: str, mine: Sequence[tuple[str, Any]], ref_name: str, th
         if a.shape != b.shape:
             return Agreement(name, ref_name, False, np.inf, np.inf, path,
                              f"{name} output {path} has shape {a.shape}, {ref_name}'s has {b.shape}")
-        a64, b64 = a.astype(np.float64), b.astype(np.float64)
-        diff = np.abs(a64 - b64)
-        if diff.size == 0:
+        if not (_numeric(a) and _numeric(b)):
+            if a.dtype == b.dtype and np.array_equal(a, b):
+                continue
+            return Agreement(name, ref_name, False, np.inf, np.inf, path,
+                             f"{name} output {path} ({a.dtype}) differs from {ref_name}'s ({b.dtype}); "
+                             "non-numeric outputs must be equal")
+        if a.size == 0:
             continue
-        idx = np.unravel_index(int(np.nanargmax(diff)) if np.isfinite(diff).any() else 0, diff.shape)
-        max_abs = float(np.nanmax(diff)) if np.isfinite(diff).any() else np.inf
-        if np.isnan(diff).any() and not (np.isnan(a64) == np.isnan(b64)).all():
-            max_abs = np.inf
-        scale = float(np.nanmax(np.abs(b64))) if b64.size else 0.0
-        rel = diff / np.maximum(np.abs(b64), np.finfo(np.float64).tiny)
+        max_abs, idx, max_rel, scale = _distance(a, b)
         tol = atol + (rtol if rtol is not None else _rtol_for(a.dtype, b.dtype)) * scale
         ok = max_abs <= tol
         if max_abs >= worst.max_abs_error or not ok:
-            worst = Agreement(name, ref_name, ok and worst.ok, max_abs, float(np.nanmax(rel)),
-                              f"{path}{list(map(int, idx))}",
+            worst = Agreement(name, ref_name, ok and worst.ok, max_abs, max_rel, f"{path}{list(map(int, idx))}",
                               f"tolerance {tol:.3g} (max |reference| {scale:.3g})")
     return worst
+
+
+def structure_difference(name: str, mine: Sequence[str], ref_name: str, theirs: Sequence[str]) -> str:
+    """How two outputs' structures differ, in words naming the keys (empty when they match)."""
+    only_mine = [p for p in mine if p not in set(theirs)]
+    only_theirs = [p for p in theirs if p not in set(mine)]
+    if not only_mine and not only_theirs:
+        return ""
+
+    def listed(paths: list[str]) -> str:
+        shown = ", ".join(p or "(the whole output)" for p in paths[:6])
+        return shown + (f" and {len(paths) - 6} more" if len(paths) > 6 else "")
+
+    parts = [f"{name} returns {len(mine)} output(s), {ref_name} returns {len(theirs)}"] if len(mine) != len(theirs) else []
+    if only_mine:
+        parts.append(f"only {name} has {listed(only_mine)}")
+    if only_theirs:
+        parts.append(f"only {ref_name} has {listed(only_theirs)}")
+    return ("different output structure: " + "; ".join(parts)
+            + ". Outputs with different keys or nesting are not the same computation: return the same "
+              "structure from both, or pass Candidate(checked_output=...) to compare the part they share")
+
+
+def _numeric(a: np.ndarray) -> bool:
+    return a.dtype.kind in "biufc"
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> tuple[float, tuple[int, ...], float, float]:
+    """(max |a - b|, where, max relative error, max finite |b|): NaN against NaN and an infinity
+    against the same infinity count as equal; any other non-finite difference is infinite."""
+    wide = np.complex128 if "c" in (a.dtype.kind, b.dtype.kind) else np.float64
+    a64, b64 = a.astype(wide), b.astype(wide)
+    with np.errstate(all="ignore"):  # inf - inf and NaN arithmetic are expected here, not news
+        same = (a64 == b64) | (np.isnan(a64) & np.isnan(b64))
+        diff = np.where(same, 0.0, np.abs(a64 - b64))
+        diff[np.isnan(diff)] = np.inf
+        finite = np.abs(b64[np.isfinite(b64)])
+        scale = float(finite.max()) if finite.size else 0.0
+        rel = diff / np.maximum(np.abs(np.nan_to_num(b64)), np.finfo(np.float64).tiny)
+    flat = int(np.argmax(diff))
+    return float(diff.flat[flat]), np.unravel_index(flat, diff.shape), float(rel.max()), scale
 
 
 def _rtol_for(*dtypes: Any) -> float:

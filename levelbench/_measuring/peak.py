@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import contextlib
 import json
+import os
 import time
+import warnings
 from typing import Any
 
 import numpy as np
@@ -81,22 +84,39 @@ def measure_peak(n32: int = 2048, n64: int = 1536, repeat: int = 3) -> Peak:
 
 
 def machine_peak(refresh: bool = False) -> Peak:
-    """The cached peak for this machine and BLAS set-up, measured on first use."""
+    """The cached peak for this machine and BLAS set-up, measured on first use.
+
+    Where the cache cannot be written (a read-only home, a full disk), the peak is measured once
+    per process and kept in memory, with one warning saying why and how to keep it."""
     key = _machine_key()
     path = cache_dir() / f"peak-{key}.json"
     if not refresh:
+        if key in _uncached:
+            return _uncached[key]
         try:
             d = json.loads(path.read_text())
             if d.get("version") == CACHE_VERSION:
                 return Peak(d["float32_flops"], d["float64_flops"], d["measured_at"], d["key"])
-        except (OSError, ValueError, KeyError):
+        except (OSError, ValueError, KeyError, TypeError):
             pass  # absent or unreadable: measure again
     peak = measure_peak()
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps({"version": CACHE_VERSION, **peak.to_dict()}))
         tmp.replace(path)
-    except OSError:
-        pass  # a read-only home still gets a peak, just not a cached one
+        _uncached.pop(key, None)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if not _uncached:
+            warnings.warn(f"levelbench could not cache the machine's peak FLOP/s in {path} "
+                          f"({error.strerror or error}): it is measured again (about a second) in every "
+                          "process; set LEVELBENCH_CACHE_DIR to a writable directory to keep it",
+                          RuntimeWarning, stacklevel=2)
+        _uncached[key] = peak
     return peak
+
+
+# Peaks measured in this process that could not be cached, by machine key: measured once, warned once.
+_uncached: dict[str, Peak] = {}

@@ -20,6 +20,7 @@ from typing import Any
 from .._frameworks import COMPILE, LOWER, TRACE, CompileLog, adapter_named, compile_events, framework_of, in_use
 from .._results.cold_call import ColdCall
 from .._results.measurement import Measurement
+from .._values.arguments import number
 from .._values.findings import Finding, Severity
 from .._values.settings import MEASURING, PROBING
 from .._values.stats import median_ci
@@ -48,18 +49,21 @@ class Options:
     floor: bool = True
 
     def __post_init__(self) -> None:
-        checks = [
-            (self.budget >= 0, "budget", "seconds >= 0", self.budget),
-            (self.target_sample_time > 0, "target_sample_time", "seconds > 0", self.target_sample_time),
-            (0 < self.rel_ci < 1, "rel_ci", "a fraction in (0, 1), e.g. 0.01 for +-1%", self.rel_ci),
-            (self.min_samples >= 1, "min_samples", "an integer >= 1", self.min_samples),
-            (self.max_samples >= self.min_samples, "max_samples", ">= min_samples", self.max_samples),
-            (0 < self.confidence < 1, "confidence", "a fraction in (0, 1), e.g. 0.95", self.confidence),
-            (self.number is None or self.number >= 1, "number", "None (calibrate) or an integer >= 1", self.number),
-        ]
-        for ok, name, expected, got in checks:
-            if not ok:
-                raise ValueError(f"measure option {name} must be {expected}, got {got!r}")
+        check_options(self, "measure")
+
+
+def check_options(o: Options, where: str) -> None:
+    """Each option's type and range, before anything runs."""
+    number(where, "budget", o.budget, "a number of seconds >= 0", low=0, finite=False)
+    number(where, "target_sample_time", o.target_sample_time, "a number of seconds > 0", low=0, low_open=True)
+    number(where, "rel_ci", o.rel_ci, "a fraction in (0, 1), e.g. 0.01 for +-1%", low=0, low_open=True, high=1,
+           high_open=True)
+    number(where, "min_samples", o.min_samples, "an integer >= 1", low=1, integer=True)
+    number(where, "max_samples", o.max_samples, f"an integer >= min_samples ({o.min_samples})",
+           low=o.min_samples, integer=True)
+    number(where, "confidence", o.confidence, "a fraction in (0, 1), e.g. 0.95", low=0, low_open=True, high=1,
+           high_open=True)
+    number(where, "number", o.number, "None (calibrate) or an integer >= 1", low=1, integer=True, optional=True)
 
 
 # -- the first call ------------------------------------------------------------------------------

@@ -43,6 +43,8 @@ def render_comparison(c: Any) -> Any:
             f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else "-",
         )
     parts: list[Any] = [t]
+    if c.partial:
+        parts.append(Text(f"partial: {c.partial}", style="bold yellow"))
     how = isolation_line(c)
     if how:
         parts.append(Text(how, style="dim"))
@@ -50,9 +52,9 @@ def render_comparison(c: Any) -> Any:
         parts.append(Text(f"failed {name}: {reason}", style="red"))
     for name, reason in c.skipped.items():
         parts.append(Text(f"skipped {name}: {reason}", style="dim"))
-    if not c.target_reached:
+    if not c.target_reached and not c.partial:
         parts.append(Text(f"note: not every ratio's CI reached +-{c.rel_ci_target:.0%} within the budget; "
-                          "raise --budget for tighter intervals", style="dim"))
+                          "raise the budget (budget=... / --budget) for tighter intervals", style="dim"))
     for name in c.measurements:
         found = [f for f in c.findings_for(name) if f.code not in ("LB008",)]
         if found:
@@ -86,8 +88,10 @@ def isolation_line(c: Any) -> str:
                  f"{fmt_time(spinning[name])})")
     if iso.wake_up:
         name = max(iso.wake_up, key=iso.wake_up.__getitem__)
-        text += (f"; each block's first samples discarded (they ran up to {iso.wake_up[name]:+.0%} over the "
-                 f"block's median: {name})")
+        slower = iso.wake_up[name]
+        text += "; each block's first samples discarded" + (
+            f" (they ran up to {slower:.0%} slower than the block's median: {name})" if slower >= 0.005 else
+            " (as warm-up; here they ran no slower than the rest)")
     if iso.not_quiet:
         text += f"; threads that never stopped: {', '.join(iso.not_quiet[:3])}"
     return text

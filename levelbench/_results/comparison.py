@@ -101,6 +101,9 @@ class Comparison:
 
     ``rounds[name]`` holds one time per interleaved round (the median of that round's block of
     samples); ratios pair rounds, so drift that hits every candidate alike cancels out.
+
+    ``partial`` is empty for a comparison that ran to its end; otherwise it says what cut it short
+    (``levelbench run``'s ``--timeout``), and the figures are from the rounds measured before that.
     """
 
     baseline: str
@@ -119,6 +122,7 @@ class Comparison:
     skipped: dict[str, str] = dataclasses.field(default_factory=dict)
     failed: dict[str, str] = dataclasses.field(default_factory=dict)
     isolation: Isolation | None = None
+    partial: str = ""
 
     @property
     def names(self) -> list[str]:
@@ -199,6 +203,7 @@ class Comparison:
             "skipped": self.skipped,
             "failed": self.failed,
             "isolation": self.isolation.to_dict() if self.isolation else None,
+            "partial": self.partial,
             "ratios": {n: r.to_dict() for n, r in self.ratios.items()},
             "verdicts": {n: self.verdict(n) for n in self.names},
         }
@@ -223,6 +228,7 @@ class Comparison:
             skipped=d.get("skipped", {}),
             failed=d.get("failed", {}),
             isolation=Isolation.from_dict(d["isolation"]) if d.get("isolation") else None,
+            partial=d.get("partial", ""),
         )
 
     def __rich__(self) -> Any:

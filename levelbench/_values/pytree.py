@@ -31,6 +31,9 @@ def _walk(tree: Any, path: str) -> Iterator[tuple[str, Any]]:
     if isinstance(tree, dict):
         for k in sorted(tree, key=repr):
             yield from _walk(tree[k], f"{path}[{k!r}]")
+    elif isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a namedtuple: by field, as jax names it
+        for field, v in zip(tree._fields, tree):
+            yield from _walk(v, f"{path}.{field}")
     elif isinstance(tree, (list, tuple)):
         for i, v in enumerate(tree):
             yield from _walk(v, f"{path}[{i}]")

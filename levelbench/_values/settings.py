@@ -151,11 +151,14 @@ class Running:
         budget: seconds of interleaved timing per workload.
         timeout: seconds before a workload's workers are stopped and it is reported as timed out.
         stop_grace: seconds a worker gets to exit when asked, before it is killed.
+        finish_grace: after a timeout, seconds the candidates that still answer get to hand over what
+            they measured (the timed-out one is stopped at once), so a partial comparison is kept.
     """
 
     budget: float = 10.0
     timeout: float = 1800.0
     stop_grace: float = 3.0
+    finish_grace: float = 15.0
 
 
 MEASURING = Measuring()

@@ -5,7 +5,8 @@ bookkeeping; the kernel runs a step, input GEMM and gate math included, in about
 threads (docs/gru.md). It is built from source with the machine's C++ compiler on first use,
 for this CPU (``-march=native``, ~7 s), and cached in ``$LEVELBENCH_KERNEL_DIR`` (default
 ``$LEVELBENCH_CACHE_DIR/kernels``) under a key of the source, the compiler, jaxlib and the CPU,
-so later processes only load it.
+so later processes only load it. Where that cache cannot be written (read-only media, a full
+disk), it is built in a private temporary directory instead, with one warning saying why.
 
 When it cannot be built (no compiler, no jaxlib headers, a build error) or is turned off with
 ``LEVELBENCH_NATIVE=0``, the GRU runs its XLA loops instead, with the same results; `status` says
@@ -21,6 +22,7 @@ import hashlib
 import os
 import platform
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -111,7 +113,14 @@ def _load() -> Status:
                       f"{error}", RuntimeWarning, stacklevel=4)
         return Status(False, str(error))
     if _registered is None:
-        library = ctypes.CDLL(str(path))
+        try:
+            library = ctypes.CDLL(str(path))
+        except OSError as error:  # e.g. a cache on a noexec mount
+            detail = (f"{path} could not be loaded ({error}); set LEVELBENCH_KERNEL_DIR to a directory "
+                      "programs may run from, or LEVELBENCH_NATIVE=0 to use the XLA loops")
+            warnings.warn(f"levelbench.nn.GRU runs without its native CPU kernel (slower, same results): "
+                          f"{detail}", RuntimeWarning, stacklevel=4)
+            return Status(False, detail)
         for name in TARGETS:
             jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(getattr(library, name)), platform="cpu")
         _registered = (str(path), library)
@@ -176,11 +185,35 @@ def _build() -> Path:
         SOURCE.read_text(), _compiler_identity(compiler), " ".join(flags), _jaxlib_version(), platform.machine(),
         _cpu_flags(),
     ]).encode()).hexdigest()[:16]
+    name = f"gru_cpu-{key}.so"
     folder = kernel_dir()
-    path = folder / f"gru_cpu-{key}.so"
-    if path.exists():
-        return path
-    folder.mkdir(parents=True, exist_ok=True)
+    if (folder / name).exists():
+        return folder / name
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        return _compile(compiler, flags, include, folder, name)
+    except OSError as error:  # a read-only or full cache: build elsewhere, and say so once
+        unwritable = f"the kernel cache {folder} is not writable ({error.strerror or error})"
+    fallback = _private_temp_dir()
+    if fallback is None:
+        raise _BuildError(f"{unwritable}, and neither is a temporary directory; set LEVELBENCH_KERNEL_DIR "
+                          "to a writable directory, or LEVELBENCH_NATIVE=0 to use the XLA loops")
+    if (fallback / name).exists():
+        path = fallback / name
+    else:
+        try:
+            path = _compile(compiler, flags, include, fallback, name)
+        except OSError as error:
+            raise _BuildError(f"{unwritable}, and building in {fallback} failed too ({error}); set "
+                              "LEVELBENCH_KERNEL_DIR to a writable directory, or LEVELBENCH_NATIVE=0") from None
+    warnings.warn(f"levelbench.nn.GRU: {unwritable}; the native kernel was built in {fallback} instead, "
+                  "which may not last (then every new process builds it again, ~7 s): set "
+                  "LEVELBENCH_KERNEL_DIR to a writable directory", RuntimeWarning, stacklevel=5)
+    return path
+
+
+def _compile(compiler: str, flags: list[str], include: Path, folder: Path, name: str) -> Path:
+    """Compile into ``folder/name``; raises `OSError` when ``folder`` cannot be written."""
     # Built under a temporary name and renamed into place, so that concurrent first uses (test
     # workers, run's worker processes) never load a half-written library.
     fd, partial = tempfile.mkstemp(dir=folder, suffix=".so.partial")
@@ -192,13 +225,36 @@ def _build() -> Path:
         os.unlink(partial)
         raise _BuildError(f"building {SOURCE.name} took over {BUILD_TIMEOUT_S} s; "
                           "set LEVELBENCH_NATIVE=0 to skip it") from None
+    except OSError as error:  # the compiler itself could not be run: not the cache's fault
+        os.unlink(partial)
+        raise _BuildError(f"could not run {compiler} ({error}); fix the compiler setup or set "
+                          "LEVELBENCH_NATIVE=0 to use the XLA loops") from None
     if done.returncode != 0:
         os.unlink(partial)
         tail = "\n".join(done.stderr.strip().splitlines()[-5:])
         raise _BuildError(f"`{' '.join(command)}` failed (exit {done.returncode}):\n{tail}\n"
                           "fix the compiler setup or set LEVELBENCH_NATIVE=0 to use the XLA loops")
-    os.replace(partial, path)
-    return path
+    try:
+        os.replace(partial, folder / name)
+    except OSError:
+        os.unlink(partial)
+        raise
+    return folder / name
+
+
+def _private_temp_dir() -> Path | None:
+    """``<tmp>/levelbench-kernels-<uid>``, this user's alone (made 0700; refused if anyone else could
+    write to it, since a library there is loaded into this process); None if there is none."""
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    folder = Path(tempfile.gettempdir()) / f"levelbench-kernels-{uid}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != uid or info.st_mode & 0o022:
+        return None
+    return folder
 
 
 def kernel_dir() -> Path:

@@ -125,9 +125,9 @@ def diff_runs(before: Run, after: Run, *, min_effect: float = 0.05, alpha: float
         False
     """
     if not 0 <= min_effect < 10:
-        raise ValueError(f"min_effect is a fraction (0.05 = 5%), got {min_effect}")
+        raise ValueError(f"min_effect is a fraction >= 0 (0.05 = 5%), got {min_effect!r}")
     if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
+        raise ValueError(f"alpha must be a significance level between 0 and 1 (e.g. 0.05), got {alpha!r}")
     old = {r.key: r for r in before.results}
     new = {r.key: r for r in after.results}
     changes: list[CandidateChange] = []

@@ -147,8 +147,10 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
             timeout: float | None = None) -> WorkloadResult:
     """Run one job: its candidates built and timed in worker processes, driven from this one.
 
-    A candidate whose worker crashes is reported as failed and the others go on; a worker that
-    hangs past ``timeout`` seconds (for the whole job) stops the job as ``timeout``.
+    A candidate whose worker crashes is reported as failed and the others go on. When ``timeout``
+    seconds (for the whole job) pass, the job ends as ``timeout``: the worker that was running is
+    stopped, and if any candidate had finished a round of samples, the result keeps a partial
+    comparison of those rounds (`Comparison.partial` says so).
     """
     from .._measuring.compare import run_comparison
     from .._measuring.parity import ComparisonError
@@ -176,10 +178,16 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
                                         extra_findings=DIAGNOSIS if job.diagnose else None, skipped=skipped)
     except ComparisonError as e:
         return ended("failed", str(e))
-    except DeadlineExceeded:
-        return ended("timeout", f"no result after {timeout:g} s (--timeout); the worker was stopped")
+    except DeadlineExceeded as e:
+        where = f": {e}" if str(e) and str(e) != "no answer before the deadline" else ""
+        return ended("timeout", f"no result after {timeout:g} s (--timeout){where}; the worker was stopped "
+                                "(raise --timeout, or look for a candidate that hangs)")
     except WorkerError as e:
         return ended("failed", str(e))
+    if comparison.partial:
+        return WorkloadResult(job.workload, job.params, "timeout", comparison,
+                              error=f"partial result: stopped after {timeout:g} s (--timeout); {comparison.partial}",
+                              duration=time.perf_counter() - started)
     return WorkloadResult(job.workload, job.params, "ok", comparison, duration=time.perf_counter() - started)
 
 
@@ -214,14 +222,19 @@ def _described(job: Job) -> Job:
 
 
 def _settings(name: str, compare_options: dict[str, Any], budget: float) -> Any:
-    from .._measuring.compare import Settings
+    from .._measuring.compare import Settings, check_settings
 
     known = {f.name for f in dataclasses.fields(Settings)}
     unknown = sorted(set(compare_options) - known)
     if unknown:
         raise PlanError(f"workload {name!r}: compare_options {unknown} are not compare settings; "
                         f"expected some of {sorted(known - {'timer'})}")
-    return Settings(**{**compare_options, "budget": budget})
+    settings = Settings(**{**compare_options, "budget": budget})
+    try:
+        check_settings(settings, f"workload {name!r}: compare_options")
+    except ValueError as e:  # InputTypeError too: a plan the command line cannot run
+        raise PlanError(str(e)) from None
+    return settings
 
 
 def run_jobs(jobs: list[Job], *, in_process: bool = False, timeout: float | None = None,

@@ -60,3 +60,29 @@ def _fill(seed: int):
 
 
 FILL = Workload("fill", "a build that fills the disk", _fill)
+
+
+def _stalls_after(seconds: float):
+    """A call that returns at once until ``seconds`` after the first, then never."""
+    started = []
+
+    def f(x):
+        if not started:
+            started.append(time.monotonic())
+        if time.monotonic() - started[0] > seconds:
+            time.sleep(3600)
+        return x * 2
+
+    return f
+
+
+def _late_hang(seed: int, stall: float = 1.5, which: str = "slow"):
+    x = np.arange(8.0)
+    healthy = levelbench.Candidate(lambda x: x + x, (x,))
+    stalling = levelbench.Candidate(_stalls_after(stall), (x,))
+    return {"base": stalling if which == "base" else healthy, "slow": stalling if which == "slow" else healthy}
+
+
+LATE_HANG = Workload("late-hang", "a candidate that hangs after a while", _late_hang, baseline="base",
+                     params=[Param("stall", 1.5, float, "seconds before it hangs"),
+                             Param("which", "slow", str, "the candidate that hangs")])

@@ -1,0 +1,65 @@
+"""Item 12, run part: a workload stopped by --timeout keeps what it measured before it: status
+`timeout`, with a comparison marked partial that holds the rounds timed so far."""
+
+import json
+import time
+
+import pytest
+from _support import workload
+
+from conftest import levelbench_cli as lb
+
+pytestmark = pytest.mark.reliability
+
+
+def _run(tmp_path, *args, timeout="8"):
+    out = tmp_path / "r.json"
+    started = time.monotonic()
+    r = lb("run", *args, "--timeout", timeout, "--no-diagnose", "--json", str(out), "--db", str(tmp_path / "r.db"))
+    took = time.monotonic() - started
+    assert "Traceback" not in r.stderr, r.stderr
+    (result,) = json.loads(out.read_text())["results"]
+    return r, result, took
+
+
+def test_a_budget_longer_than_the_timeout_keeps_every_candidates_rounds(tmp_path):
+    r, result, took = _run(tmp_path, "-w", workload("QUICK"), "--budget", "600")
+    assert r.returncode == 1
+    assert result["status"] == "timeout" and "partial result" in result["error"]
+    c = result["comparison"]
+    assert c is not None, result["error"]
+    assert "before the budget was spent" in c["partial"]
+    assert set(c["measurements"]) == {"a", "b"} and c["failed"] == {}
+    assert all(len(rounds) >= 1 for rounds in c["rounds"].values())
+    assert took < 8 + 30, "stopped near the timeout, not after the budget"
+    assert "partial: the timeout came before the budget was spent" in r.stdout
+
+
+def test_a_candidate_that_hangs_is_stopped_and_the_others_rounds_are_kept(tmp_path):
+    r, result, _ = _run(tmp_path, "-w", workload("LATE_HANG"), "--isolation", "candidate", "--budget", "600")
+    assert result["status"] == "timeout"
+    c = result["comparison"]
+    assert c is not None, result["error"]
+    assert list(c["measurements"]) == ["base"] and len(c["rounds"]["base"]) >= 1
+    assert "timed out" in c["failed"]["slow"] and "its worker was stopped" in c["failed"]["slow"]
+    assert "the timeout came during slow's block of samples" in c["partial"]
+    # recorded too: history shows the run, export gives the partial comparison back
+    exported = lb("export", "latest", "--db", str(tmp_path / "r.db"))
+    assert exported.returncode == 0, exported.stderr
+    (stored,) = json.loads(exported.stdout)["results"]
+    assert stored["status"] == "timeout" and stored["comparison"]["partial"] == c["partial"]
+
+
+def test_when_the_baseline_hangs_the_ratios_are_to_another_candidate_and_say_so(tmp_path):
+    r, result, _ = _run(tmp_path, "-w", workload("LATE_HANG"), "--which", "base", "--isolation", "candidate",
+                        "--budget", "600")
+    c = result["comparison"]
+    assert c is not None, result["error"]
+    assert c["baseline"] == "slow" and "ratios are to slow, since the baseline base was stopped" in c["partial"]
+
+
+def test_a_hang_before_any_round_is_a_plain_timeout_that_says_where(tmp_path):
+    r, result, _ = _run(tmp_path, "-w", workload("LATE_HANG"), "--stall=-1", "--isolation", "candidate",
+                        "--budget", "600", timeout="5")
+    assert result["status"] == "timeout" and result["comparison"] is None
+    assert "no result after 5 s (--timeout): the timeout came during slow's first call" in result["error"]
