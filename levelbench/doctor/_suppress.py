@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 _PRAGMA = re.compile(r"#\s*levelbench\s*:\s*ignore(?![-\w])(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE)
-_NOQA = re.compile(r"#\s*noqa(?::\s?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa(?![-\w])(?::\s?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _FILE_PRAGMA = re.compile(
     r"^[ \t]*#\s*levelbench\s*:\s*ignore-file(?![-\w])(?:\[(?P<codes>[^\]]*)\])?", re.IGNORECASE | re.MULTILINE
 )
