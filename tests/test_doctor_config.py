@@ -12,7 +12,7 @@ import pytest
 from conftest import levelbench_cli
 from levelbench._values.findings import Severity
 from levelbench.doctor import fix_paths, lint_paths
-from levelbench.doctor._config import ConfigError
+from levelbench.doctor import ConfigError
 
 # b.py: LB109 (error) at 3:22, LB105 (info) at 5:10. c.py: LB104 (warning) at 5:1, LB102 (error) at 5:5.
 B = "import numpy as np\nimport time\nx = np.random.normal((4, 4))\nfor _ in range(2):\n" \
@@ -206,3 +206,18 @@ def test_the_library_reads_a_configuration_only_when_asked(tmp_path, monkeypatch
     (root / "pyproject.toml").write_text("[tool.levelbench.doctor]\nfail-on = 3\n")
     with pytest.raises(ConfigError, match=r"fail-on: expected one of .* got an integer 3"):
         lint_paths(["b.py"], config=True)
+
+
+def test_standard_input_gets_the_working_directorys_configuration_and_its_stdin_filename_globs(tmp_path):
+    root = project(tmp_path / "p", 'ignore = ["LB105"]\n[tool.levelbench.doctor.per-file-ignores]\n"tests/*" = ["LB109"]\n')
+    import subprocess
+    import sys
+
+    def stdin(*args: str) -> list[str]:
+        run = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--format", "json-lines", *args, "-"],
+                             input=B, capture_output=True, text=True, cwd=root, timeout=120)
+        return [json.loads(line)["code"] for line in run.stdout.splitlines()]
+
+    assert stdin() == ["LB109"]
+    assert stdin("--stdin-filename", "tests/test_b.py") == []
+    assert stdin("--no-config") == ["LB109", "LB105"]

@@ -115,7 +115,7 @@ def doctor_command(
       levelbench doctor --fix --unsafe-fixes bench.py
 
     Exit status: 0 clean, 1 findings at or above --fail-on (with --diff: also when there is
-    something to fix), 2 usage error.
+    something to fix), 2 usage error or a configuration file that cannot be used.
     """
     if explain_code is not None:
         try:
