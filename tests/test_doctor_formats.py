@@ -154,3 +154,35 @@ def test_the_pre_commit_hook_definition_runs_the_doctor_on_the_files_it_is_given
     assert bad.returncode == 1 and "b.py:3:22: LB109" in bad.stdout
     good = subprocess.run([*command, "good.py"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_cell_positions_map_every_character_of_random_notebooks_and_never_raise():
+    import random
+    import re
+
+    from levelbench.doctor._cell_positions import CellPositions
+
+    escape = re.compile(r'\\(u[dD][89abAB][0-9a-fA-F]{2}\\u[0-9a-fA-F]{4}|u[0-9a-fA-F]{4}|["\\/bfnrt])')
+    alphabet = 'ab "\\\t\n\r\u00e9\U0001f600\x01/'
+    rng = random.Random(1)
+    checked = 0
+    for _ in range(100):
+        cells = []
+        for _ in range(rng.randint(0, 4)):
+            source = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+            cells.append({"cell_type": rng.choice(["code", "markdown"]), "metadata": {"k": [1, {"x": "y"}]},
+                          "source": source if rng.random() < 0.5 else source.splitlines(keepends=True)})
+        text = json.dumps({"metadata": {}, "cells": cells}, indent=rng.choice([None, 1, 2]), ensure_ascii=rng.random() < 0.5)
+        positions, file_lines = CellPositions(text), text.split("\n")
+        for number, cell in enumerate(cells, 1):
+            source = "".join(cell["source"])
+            for line_number, line in enumerate(source.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+                for column, char in enumerate(line, 1):
+                    file_line, file_column = positions.in_file(number, line_number, column)
+                    raw = file_lines[file_line - 1][file_column - 1:]
+                    spelled = json.loads(f'"{escape.match(raw).group(0)}"') if raw.startswith("\\") else raw[0]
+                    assert spelled == char
+                    checked += 1
+    assert checked > 1000
+    for junk in ["", "{", "[]", '{"cells": 3}', '{"cells": [{"source": 5}]}', '{"cells": [1, {"source": ["a", 2]}]}']:
+        assert CellPositions(junk).in_file(1, 1, 1) is None

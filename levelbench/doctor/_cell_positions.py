@@ -34,7 +34,7 @@ class CellPositions:
         self._cells: dict[int, tuple[list[int], list[int]]] = {}
         try:
             self._scan()
-        except (ValueError, IndexError):  # not the JSON the doctor read: leave the cells unmapped
+        except (ValueError, IndexError, RecursionError):  # not JSON the doctor can map: cells stay unmapped
             self._cells = {}
 
     def in_file(self, cell: int, line: int, column: int) -> tuple[int, int] | None:
