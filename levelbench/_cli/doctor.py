@@ -7,7 +7,6 @@ from typing import TextIO
 
 import click
 
-from .._values.findings import Severity
 from .._values.catalogue import CATALOGUE, RULES, resolve_codes, rule_for
 from ..doctor._config import ConfigChoice, ConfigError, Options, Settings, describe
 from ..doctor._diagnostic import DoctorReport

@@ -31,7 +31,7 @@ from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
 from ._config import ConfigChoice, Options, Settings
 from ._engine import diagnose, iter_configured, selected_codes, unreadable
-from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
+from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable
 from ._notebook import NotebookError, code_cells
 from ._program import Program
 
