@@ -90,6 +90,7 @@ def test_the_doctor_on_this_project_finds_nothing_in_itself_crashes_nowhere_and_
 
 
 def test_sarif_output_is_a_valid_looking_sarif_log():
+    # the schema check itself is in test_doctor_formats.py; here, what a code-scanning UI shows
     run = doctor(str(seeds() / "000_gru_question.ipynb"), "--format", "sarif")
     assert run.returncode == 1
     log = json.loads(run.stdout)
@@ -99,8 +100,11 @@ def test_sarif_output_is_a_valid_looking_sarif_log():
     result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "LB101")
     assert driver["rules"][result["ruleIndex"]]["id"] == "LB101" and result["level"] == "error"
     assert result["message"]["text"].startswith("cell 5: ") and result["properties"]["cell"] == 5
+    assert (result["properties"]["cellLine"], result["properties"]["cellColumn"]) == (2, 9)
+    # the region is where cell 5's line 2 is in the .ipynb file's own text, not line 2 of the file
     region = result["locations"][0]["physicalLocation"]["region"]
-    assert (region["startLine"], region["startColumn"]) == (2, 9)
+    file_line = (seeds() / "000_gru_question.ipynb").read_text().splitlines()[region["startLine"] - 1]
+    assert file_line[region["startColumn"] - 1:].startswith("lambda: rnn_torch(Xt)")
 
 
 def test_concise_format_select_ignore_and_fail_on():

@@ -7,15 +7,17 @@ from typing import TextIO
 
 import click
 
-from .._values.findings import Severity
 from .._values.catalogue import CATALOGUE, RULES, resolve_codes, rule_for
+from ..doctor._config import ConfigChoice, ConfigError, Options, Settings, describe
 from ..doctor._diagnostic import DoctorReport
 from ..doctor._engine import lint_paths, selected_codes
 from ..doctor._fixer import FixReport, applicable, fix_paths, write_fixed
 from ..doctor._load import DEFAULT_MAX_BYTES
-from .._rendering.doctor_machine import render_json, render_sarif
+from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
-from .common import FINDINGS, OK
+from .common import FINDINGS, OK, fail
+
+FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 
 
 @click.command(
@@ -24,16 +26,18 @@ from .common import FINDINGS, OK
 )
 @click.argument("paths", nargs=-1, type=click.Path(allow_dash=True, path_type=str))
 @click.option(
-    "--format", "output_format", type=click.Choice(["text", "concise", "json", "sarif"]), default="text",
-    show_default=True, help="text: findings with the source line and a caret; concise: one line each.",
+    "--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
+    help="text: findings with the source line and a caret; concise: one line each; json; json-lines: one "
+         "JSON object per finding; sarif: SARIF 2.1.0; github: GitHub Actions annotations.",
 )
 @click.option(
     "--select", multiple=True, metavar="CODES", help="Only these rules: codes or prefixes, comma-separated (LB10,LB111)."
 )
 @click.option("--ignore", multiple=True, metavar="CODES", help="Skip these rules: codes or prefixes, comma-separated.")
 @click.option(
-    "--fail-on", type=click.Choice(["info", "warning", "error"]), default="warning", show_default=True,
-    help="Exit with status 1 when a finding of this severity or worse remains.",
+    "--fail-on", type=click.Choice(["info", "warning", "error"]), default=None,
+    help="Exit with status 1 when a finding of this severity or worse remains "
+         "[default: the configuration's fail-on, else warning].",
 )
 @click.option("--explain", "explain_code", metavar="CODE",
               help="Explain any finding code (LB0xx measure, LB1xx doctor, LB2xx explain, LB3xx compare), "
@@ -47,7 +51,15 @@ from .common import FINDINGS, OK
               help="With --fix/--diff, also apply fixes that change what the code computes (LB107, LB108).")
 @click.option("--fix-only", multiple=True, metavar="CODES",
               help="Fix only these rules (codes or prefixes, comma-separated); implies --fix unless --diff.")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="Skip files and directories matching GLOB (repeatable).")
+@click.option("--exclude", multiple=True, metavar="GLOB",
+              help="Skip files and directories matching GLOB (repeatable); replaces the configuration's exclude.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="Read [tool.levelbench.doctor] from this TOML file for every input, instead of the nearest "
+                   "pyproject.toml above each one.")
+@click.option("--no-config", is_flag=True, help="Read no configuration file: defaults and the command line only.")
+@click.option("--show-settings", is_flag=True,
+              help="Print the settings each PATH gets (configuration file, rules, fail-on) and exit.")
+@click.option("-v", "--verbose", is_flag=True, help="Say on stderr which configuration file applied to which files.")
 @click.option(
     "--max-bytes", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES, show_default=True,
     help="Skip (and report) files larger than this.",
@@ -73,6 +85,10 @@ def doctor_command(
     unsafe_fixes: bool,
     fix_only: tuple[str, ...],
     exclude: tuple[str, ...],
+    config_file: str | None,
+    no_config: bool,
+    show_settings: bool,
+    verbose: bool,
     max_bytes: int,
     stdin_filename: str,
     color: bool | None,
@@ -82,17 +98,23 @@ def doctor_command(
     PATHS are Python files, Jupyter notebooks, directories (searched for *.py and *.ipynb, skipping
     hidden directories and virtual environments), or - for standard input.
 
+    Settings come from [tool.levelbench.doctor] in the nearest pyproject.toml above each file
+    (select, ignore, per-file-ignores, fail-on, exclude); the options here override it. Silence a
+    line with `# noqa: LB104` (or `# levelbench: ignore[LB104]`), a file with
+    `# levelbench: ignore-file[LB104]`.
+
     \b
     Examples:
       levelbench doctor bench.py notebooks/
       levelbench doctor --format sarif src/ > doctor.sarif
+      levelbench doctor --format github .           # annotations in a GitHub Actions job
       levelbench doctor --select LB101,LB102 --fail-on error bench.ipynb
       levelbench doctor --explain LB106
       levelbench doctor --diff bench.ipynb          # what --fix would change
       levelbench doctor --fix --unsafe-fixes bench.py
 
     Exit status: 0 clean, 1 findings at or above --fail-on (with --diff: also when there is
-    something to fix), 2 usage error.
+    something to fix), 2 usage error or a configuration file that cannot be used.
     """
     if explain_code is not None:
         try:
@@ -106,6 +128,8 @@ def doctor_command(
         return
     if not paths:
         raise click.UsageError("no PATH given: expected files, notebooks, directories, or - for standard input")
+    if config_file is not None and no_config:
+        raise click.UsageError("--config and --no-config contradict each other: give one of them")
     try:
         selected_codes(select, ignore)
     except ValueError as e:
@@ -115,24 +139,62 @@ def doctor_command(
             resolve_codes(fix_only)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--fix-only") from None
+    config: ConfigChoice = False if no_config else (config_file if config_file is not None else True)
+    choices = dict(select=select, ignore=ignore, fail_on=fail_on, exclude=exclude, config=config)
+    try:
+        if show_settings:
+            _show_settings(paths, Options.of(**choices), stdin_filename)
+            return
+        if fix or diff or fix_only:
+            fixed = fix_paths(
+                paths, fix_only=fix_only or None, unsafe=unsafe_fixes, max_bytes=max_bytes,
+                stdin_name=stdin_filename, **choices,
+            )
+        else:
+            report = lint_paths(paths, max_bytes=max_bytes, stdin_name=stdin_filename, **choices)
+    except ConfigError as e:
+        fail(str(e))
     if fix or diff or fix_only:
-        fixed = fix_paths(
-            paths, select=select, ignore=ignore, fix_only=fix_only or None, unsafe=unsafe_fixes, exclude=exclude,
-            max_bytes=max_bytes, stdin_name=stdin_filename,
-        )
         pending = _apply(fixed, diff=diff, stdin_name=stdin_filename if "-" in paths else None)
         report = fixed.remaining
+        if verbose:
+            _say_configs(report)
         if not diff:
             to_stderr = "-" in paths  # stdout holds the fixed source
             _render(report, output_format, show_fixes, color, out=sys.stderr if to_stderr else sys.stdout)
         click.echo(_fix_summary(fixed, diff=diff, fix_only=fix_only, unsafe=unsafe_fixes), err=True)
-        failed = bool(report.at_or_above(Severity.parse(fail_on))) or (diff and pending)
+        failed = bool(report.failing()) or (diff and pending)
         ctx.exit(FINDINGS if failed else OK)
-    report = lint_paths(
-        paths, select=select, ignore=ignore, exclude=exclude, max_bytes=max_bytes, stdin_name=stdin_filename
-    )
+    if verbose:
+        _say_configs(report)
     _render(report, output_format, show_fixes, color, out=sys.stdout)
-    ctx.exit(FINDINGS if report.at_or_above(Severity.parse(fail_on)) else OK)
+    ctx.exit(FINDINGS if report.failing() else OK)
+
+
+def _show_settings(paths: tuple[str, ...], options: Options, stdin_filename: str) -> None:
+    settings = Settings(options)
+    for path in paths:
+        name = stdin_filename if path == "-" else path
+        applied = settings.for_file(name)
+        click.echo(f"{name}:")
+        for line in describe(applied.config, applied, options):
+            click.echo(f"  {line}")
+
+
+def _say_configs(report: DoctorReport) -> None:
+    """``levelbench doctor: /repo/pyproject.toml [tool.levelbench.doctor] applies to 3 files``, per file used."""
+    by_config: dict[str, int] = {}
+    for _, config in report.configs:
+        by_config[config] = by_config.get(config, 0) + 1
+    for config, count in by_config.items():
+        click.echo(f"levelbench doctor: {config} [tool.levelbench.doctor] applies to {_files(count)}", err=True)
+    rest = len(set(report.files)) - sum(by_config.values())
+    if rest:
+        click.echo(f"levelbench doctor: no configuration file for {_files(rest)} (defaults)", err=True)
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'s' if count != 1 else ''}"
 
 
 def _render(report: DoctorReport, output_format: str, show_fixes: bool, color: bool | None, *, out: TextIO) -> None:
@@ -143,7 +205,9 @@ def _render(report: DoctorReport, output_format: str, show_fixes: bool, color: b
     for diagnostic in report.diagnostics:
         if diagnostic.code == "LB100":
             click.echo(str(diagnostic), err=True)
-    click.echo(render_json(report) if output_format == "json" else render_sarif(report), file=out)
+    text = MACHINE_FORMATS[output_format](report)
+    if text:
+        click.echo(text, file=out)
 
 
 def _apply(fixed: FixReport, *, diff: bool, stdin_name: str | None) -> bool:

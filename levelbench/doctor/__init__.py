@@ -12,6 +12,7 @@ report numbers it did not measure.
 
 from .._values.catalogue import RULES as RULES
 from .._values.catalogue import Rule as Rule
+from ._config import ConfigError as ConfigError
 from ._diagnostic import Diagnostic as Diagnostic
 from ._diagnostic import DoctorReport as DoctorReport
 from ._diagnostic import Location as Location
@@ -24,6 +25,6 @@ from ._fixer import fix_paths as fix_paths
 from ._fixer import fix_source as fix_source
 
 __all__ = [
-    "RULES", "Diagnostic", "DoctorReport", "FixReport", "FixResult", "Location", "Rule", "fix_paths", "fix_source",
+    "RULES", "ConfigError", "Diagnostic", "DoctorReport", "FixReport", "FixResult", "Location", "Rule", "fix_paths", "fix_source",
     "lint_paths", "lint_source", "selected_codes",
 ]

@@ -96,6 +96,9 @@ class Diagnostic:
     source_line: str = ""
     fix: Fix | None = dataclasses.field(default=None, compare=False, repr=False)
     """The edits that fix it, when `levelbench doctor --fix` can (see the rule's ``fix_safety``)."""
+    in_file: Location | None = dataclasses.field(default=None, compare=False, repr=False)
+    """For a notebook, the same place in the ``.ipynb`` file's own text (``cell`` 0, the JSON's lines and
+    columns), for tools that know nothing of cells (SARIF, GitHub annotations); None for a script."""
 
     @property
     def code(self) -> str:
@@ -122,6 +125,10 @@ class DoctorReport:
 
     diagnostics: tuple[Diagnostic, ...]
     files: tuple[str, ...]
+    fail_on: tuple[tuple[str, Severity], ...] = ()
+    """Per file, the ``fail-on`` its configuration sets (files not listed use the caller's default)."""
+    configs: tuple[tuple[str, str], ...] = ()
+    """Per file, the configuration file (``pyproject.toml``) that applied to it, when one did."""
 
     def counts(self) -> dict[Severity, int]:
         """How many diagnostics of each severity, every severity present as a key."""
@@ -130,6 +137,11 @@ class DoctorReport:
 
     def at_or_above(self, severity: Severity) -> tuple[Diagnostic, ...]:
         return tuple(d for d in self.diagnostics if d.severity >= severity)
+
+    def failing(self, default: Severity = Severity.WARNING) -> tuple[Diagnostic, ...]:
+        """The diagnostics at or above their file's ``fail-on`` (``default`` where no configuration set one)."""
+        thresholds = dict(self.fail_on)
+        return tuple(d for d in self.diagnostics if d.severity >= thresholds.get(d.location.path, default))
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 
-from .._values.findings import Finding
+from .._values.findings import Finding, Severity
 from .._values.gc import gc_paused
 from .._values.catalogue import RULES, resolve_codes
 from ._check_devices import check_autograd_timed, check_cuda_sync, check_host_transfers
@@ -21,12 +21,14 @@ from ._check_timing import (
     check_unawaited,
     check_wall_clock,
 )
+from ._cell_positions import with_file_positions
+from ._config import ConfigChoice, FileSettings, Options, Settings
 from ._context import Context
 from ._diagnostic import Diagnostic, DoctorReport, Location
 from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
 from ._notebook import NotebookError, code_cells
 from ._program import Program
-from ._suppress import is_suppressed
+from ._suppress import FileSuppression, is_suppressed
 
 _CHECKS: dict[str, Callable[[Context], Iterator[Diagnostic]]] = {
     "LB101": check_never_called,
@@ -90,23 +92,43 @@ def lint_paths(
     exclude: Iterable[str] = (),
     max_bytes: int = DEFAULT_MAX_BYTES,
     stdin_name: str = "<stdin>",
+    fail_on: str | Severity | None = None,
+    config: ConfigChoice = False,
 ) -> DoctorReport:
     """Diagnose files, notebooks and directories (``-`` reads standard input).
 
     Unreadable inputs (missing, binary, too large, broken notebooks, syntax errors) are LB100
     diagnostics, one per file; the other inputs are still checked.
+
+    ``config``: False (the default) reads no configuration file; True finds, for each file, the
+    nearest ``pyproject.toml`` above it with a ``[tool.levelbench.doctor]`` table, as the command
+    line does; a path uses that file for every input. ``select``, ``ignore``, ``fail_on`` and
+    ``exclude`` override it as the command-line options do (see `levelbench.doctor._config`).
+
+    Raises:
+        ConfigError: a configuration file that cannot be used (the message says where and why).
     """
-    codes = selected_codes(select, ignore)
+    settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     diagnostics: list[Diagnostic] = []
     files: list[str] = []
-    for item in iter_inputs(paths, exclude=exclude, max_bytes=max_bytes, stdin_name=stdin_name):
+    for item, applied in iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name):
         files.append(item.path)
         if isinstance(item, Unreadable):
-            if "LB100" in codes:
+            if "LB100" in applied.codes:
                 diagnostics.append(unreadable(item.path, item.message))
             continue
-        diagnostics.extend(diagnose(item, codes))
-    return DoctorReport(tuple(diagnostics), tuple(files))
+        diagnostics.extend(diagnose(item, applied.codes))
+    return settings.report(tuple(diagnostics), tuple(files))
+
+
+def iter_configured(
+    paths: Iterable[str | os.PathLike[str]], settings: Settings, *, max_bytes: int, stdin_name: str
+) -> Iterator[tuple[SourceText | Unreadable, FileSettings]]:
+    """Every input with the settings that apply to it; inputs the configuration excludes are left out."""
+    for item in iter_inputs(paths, exclude=settings.options.exclude, max_bytes=max_bytes, stdin_name=stdin_name):
+        applied = settings.for_file(item.path)
+        if not applied.excluded:
+            yield item, applied
 
 
 def unreadable(path: str, message: str, location: Location | None = None, source_line: str = "") -> Diagnostic:
@@ -155,9 +177,11 @@ def _diagnose_now(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic
         except Exception as e:  # a bug in one check must not hide the others' findings
             message = f"internal error in the {code} check ({type(e).__name__}: {e}); please report it"
             found.append(unreadable(source.path, message))
+    whole_file = FileSuppression(program.text)
     kept = {
         (d.code, d.location): d
         for d in found
-        if d.code in codes and not is_suppressed(d.code, d.source_line)
+        if d.code in codes and not is_suppressed(d.code, d.source_line) and not whole_file.covers(d.code)
     }
-    return tuple(sorted(kept.values(), key=lambda d: (d.location, d.code)))
+    ordered = tuple(sorted(kept.values(), key=lambda d: (d.location, d.code)))
+    return with_file_positions(ordered, source.text) if source.notebook else ordered

@@ -27,9 +27,11 @@ import tokenize
 from collections.abc import Iterable, Sequence
 
 from .._values.catalogue import RULES, resolve_codes
+from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
-from ._engine import diagnose, selected_codes, unreadable
-from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
+from ._config import ConfigChoice, Options, Settings
+from ._engine import diagnose, iter_configured, selected_codes, unreadable
+from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable
 from ._notebook import NotebookError, code_cells
 from ._program import Program
 
@@ -86,13 +88,15 @@ class FixReport:
 
     results: tuple[FixResult, ...]
     unreadable: tuple[Diagnostic, ...] = ()
+    fail_on: tuple[tuple[str, Severity], ...] = ()
+    configs: tuple[tuple[str, str], ...] = ()
 
     @property
     def remaining(self) -> DoctorReport:
         """The findings left after fixing, as a `DoctorReport` for the renderers."""
         diagnostics = [*self.unreadable, *(d for r in self.results for d in r.after)]
         files = tuple(r.path for r in self.results) + tuple(d.location.path for d in self.unreadable)
-        return DoctorReport(tuple(diagnostics), files)
+        return DoctorReport(tuple(diagnostics), files, self.fail_on, self.configs)
 
     @property
     def fixed(self) -> collections.Counter[str]:
@@ -137,19 +141,27 @@ def fix_paths(
     exclude: Iterable[str] = (),
     max_bytes: int = DEFAULT_MAX_BYTES,
     stdin_name: str = "<stdin>",
+    fail_on: str | Severity | None = None,
+    config: ConfigChoice = False,
 ) -> FixReport:
-    """Fix files, notebooks and directories; nothing is written (see `FixResult.text`, `write_fixed`)."""
-    codes = selected_codes(select, ignore)
+    """Fix files, notebooks and directories; nothing is written (see `FixResult.text`, `write_fixed`).
+
+    ``config`` and the selection options work as in `lint_paths`: only the findings a file would
+    report (its configuration, ``per-file-ignores`` and suppression comments applied) are fixed.
+    """
+    settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
     results: list[FixResult] = []
     unreadables: list[Diagnostic] = []
-    for item in iter_inputs(paths, exclude=exclude, max_bytes=max_bytes, stdin_name=stdin_name):
+    for item, applied in iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name):
         if isinstance(item, Unreadable):
-            if "LB100" in codes:
+            if "LB100" in applied.codes:
                 unreadables.append(unreadable(item.path, item.message))
             continue
-        results.append(_fix(item, codes, fixing, unsafe))
-    return FixReport(tuple(results), tuple(unreadables))
+        results.append(_fix(item, applied.codes, fixing, unsafe))
+    files = tuple(r.path for r in results) + tuple(d.location.path for d in unreadables)
+    empty = settings.report((), files)
+    return FixReport(tuple(results), tuple(unreadables), empty.fail_on, empty.configs)
 
 
 def write_fixed(result: FixResult) -> None:

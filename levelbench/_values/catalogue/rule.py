@@ -65,7 +65,9 @@ class Rule:
 
     def explain(self) -> str:
         """The text ``levelbench doctor --explain CODE`` prints."""
-        silence = (f"Silence one line with `# levelbench: ignore[{self.code}]`, or the rule with `--ignore {self.code}`."
+        silence = (f"Silence one line with `# noqa: {self.code}` (or `# levelbench: ignore[{self.code}]`), a file with "
+                   f"`# levelbench: ignore-file[{self.code}]`, or the rule with `--ignore {self.code}` or "
+                   f"`ignore = [\"{self.code}\"]` in [tool.levelbench.doctor]."
                    if self.family == "doctor" else "")
         lines = [
             f"{self.code} {self.name} ({self.severity.name.lower()}, {self.family})",
