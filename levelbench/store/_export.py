@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 
 from ._records import Run, params_key
 
@@ -46,3 +47,11 @@ def export_csv(run: Run) -> str:
                 "findings": " ".join(f.code for f in c.findings_for(name)),
             })
     return buf.getvalue()
+
+
+WRITERS: dict[str, tuple[Callable[[Run], str], str]] = {
+    "json": (export_json, "everything, raw samples included"),
+    "csv": (export_csv, "one row per candidate"),
+}
+"""``levelbench export --format NAME``: NAME -> (writer of a recorded run, what it holds). A new format
+(another tool's file) is one entry here; the command's choices and help are read from it."""
