@@ -126,7 +126,7 @@ def test_explain_accepts_both_target_spellings_and_names_the_file_in_errors(tmp_
     r = lb("explain", "model.py:forward", "--args", "NOPE", cwd=tmp_path)
     assert r.returncode == 2 and "levelbench explain: model.py has no attribute 'NOPE'" in r.stderr
     r = lb("explain", "model.py", cwd=tmp_path)
-    assert "expected FILE.py:FUNCTION or FILE.py::FUNCTION" in r.stderr
+    assert "expected FILE.py::FUNCTION, got 'model.py' (FILE.py:FUNCTION and package.module:FUNCTION work too)" in r.stderr
 
 
 def test_help_shows_both_target_spellings():

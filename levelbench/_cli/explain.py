@@ -91,8 +91,8 @@ def _load(target: str) -> tuple[ModuleType, Any, str]:
     try:
         where, name = split_target(target)
     except TargetError:
-        raise _Stop(f"levelbench explain: expected FILE.py:FUNCTION or FILE.py::FUNCTION, got {target!r}: e.g. "
-                    "levelbench explain model.py:forward", USAGE) from None
+        raise _Stop(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r} (FILE.py:FUNCTION and "
+                    "package.module:FUNCTION work too): e.g. levelbench explain model.py::forward", USAGE) from None
     try:
         module, obj = load_with_module(target)
     except TargetError as e:

@@ -10,7 +10,7 @@ from typing import Any
 from .._results.measurement import Measurement
 from .._values.settings import MEASURING
 from .checks import label_of
-from .environment import collect
+from .environment import collect, load_average
 from .._values.gc import gc_paused
 from .sampler import Options, Prepared, Timer
 
@@ -52,6 +52,7 @@ def measure(
         True
     """
     options = Options(budget, target_sample_time, rel_ci, min_samples, max_samples, number=number)
+    load_at_start = load_average() if environment else None
     name = label or label_of(fn)
     prepared = Prepared(fn, args, kwargs, name, options, timer)
     prepared.calibrate()
@@ -70,5 +71,5 @@ def measure(
                 break
     if flops is None and count_flops:
         flops = prepared.adapter.flops(fn, args, kwargs)
-    env = collect() if environment else {}
+    env = collect(load_at_start) if environment else {}
     return prepared.measurement(target_reached=reached, flops=flops, environment=env)
