@@ -112,9 +112,12 @@ def test_run_new_and_old_spellings(tmp_path):
     assert f"--json {out} is deprecated and will go; use --format json -o {out}" in r.stderr
     assert "ratio to base" in r.stdout
     txt = tmp_path / "r.txt"
+    r = lb("run", *common, "-o", str(txt))
+    assert r.returncode == 0, r.stderr
+    assert "ratio to base" in txt.read_text() and "(-v: what was waited for)" in txt.read_text()  # brief
     r = lb("run", *common, "-o", str(txt), "-v")
     assert r.returncode == 0, r.stderr
-    assert "ratio to base" in txt.read_text() and "timed in this process" in txt.read_text()  # -v: how it was timed
+    assert "timed in this process" in txt.read_text() and "(-v:" not in txt.read_text()  # in full
 
 
 def test_explain_accepts_both_target_spellings_and_names_the_file_in_errors(tmp_path):

@@ -76,8 +76,9 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
     return Group(*parts)
 
 
-def isolation_line(c: Any) -> str:
-    """One line saying how the candidates were kept apart: where they ran, what was waited for."""
+def isolation_line(c: Any, detail: bool = True) -> str:
+    """One line saying how the candidates were kept apart: where they ran, what was waited for
+    (without ``detail``: only where they ran and in how many rounds)."""
     iso = c.isolation
     if iso is None or len(c.measurements) < 2:
         return ""
@@ -88,6 +89,8 @@ def isolation_line(c: Any) -> str:
     else:
         where = "timed in this process"
     text = f"{where}, interleaved in {rounds} rounds"
+    if not detail:
+        return text
     if not iso.measured:
         return text + "; between blocks a fixed pause (thread states cannot be read here)"
     spinning = {n: s for n, s in iso.spin.items() if s > 0.002}
@@ -105,14 +108,16 @@ def isolation_line(c: Any) -> str:
 
 
 def brief_lines(c: Any) -> list[Any]:
-    """What goes under the table by default: failures, one line per candidate with findings that
-    change the conclusion, one line on noise (with the load average), one line on what ``-v`` adds."""
+    """What goes under the table by default: where the candidates ran, failures, one line per candidate
+    with findings that change the conclusion, one line on noise (with the load average), one line on
+    what ``-v`` adds."""
     from rich.text import Text
 
     def one_line(text: str, style: str) -> Text:
         return Text(text, style=style, no_wrap=True, overflow="ellipsis")
 
-    lines: list[Any] = []
+    how = isolation_line(c, detail=False)
+    lines: list[Any] = [one_line(how + " (-v: what was waited for)", "dim")] if how else []
     lines += [one_line(f"failed {name}: {reason}", "red") for name, reason in c.failed.items()]
     lines += [one_line(f"skipped {name}: {reason}", "dim") for name, reason in c.skipped.items()]
     owned = {name: c.findings_for(name) for name in c.measurements}
