@@ -115,3 +115,71 @@ def _reason(e: OSError) -> str:
     if e.errno == errno.EROFS:
         return "read-only file system"
     return e.strerror or str(e)
+
+
+# -- one spelling for what a command prints or writes ------------------------------------------------
+# Every command that shows results takes --format (what) and -o/--output (where; '-' or nothing is
+# standard output). The older --json spellings still work, with one line on stderr saying the new one.
+
+def format_option(choices: tuple[str, ...] = ("text", "json"), default: str = "text", help: str = "") -> Any:
+    """``--format`` with the accepted values listed literally in ``--help``."""
+    return click.option("--format", "fmt", type=click.Choice(list(choices)), default=default, show_default=True,
+                        help=help or "text: tables for people; json: every number, for programs.")
+
+
+def output_option(help: str = "") -> Any:
+    """``-o/--output PATH``: where the results in --format go ('-' or none: standard output)."""
+    return click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                        metavar="PATH", help=help or "Write the results to PATH, whole or not at all "
+                                                     "(default or '-': standard output).")
+
+
+def json_flag_option() -> Any:
+    """The deprecated ``--json`` flag of history, diff, env and explain."""
+    return click.option("--json", "json_flag", is_flag=True,
+                        help="(deprecated: use --format json) Print JSON instead of the text.")
+
+
+def json_path_option() -> Any:
+    """The deprecated ``--json PATH`` of run and measure."""
+    return click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                        metavar="PATH", help="(deprecated: use --format json -o PATH) Write the results as JSON "
+                                             "to PATH ('-' for standard output).")
+
+
+def choose_output(command: str, fmt: str, output: str | None, *, json_flag: bool = False,
+                  json_path: str | None = None, default_format: str = "text") -> tuple[str, str]:
+    """The format and the destination ('-' for standard output) from ``--format``/``-o`` or the
+    deprecated ``--json`` spellings, which say their replacement on stderr. Both spellings at once
+    with different meanings is a usage error (exit 2); a destination file is checked writable now."""
+    if json_flag or json_path is not None:
+        old = "--json" if json_flag else f"--json {json_path}"
+        new = "--format json" + ("" if json_flag or json_path == "-" else f" -o {json_path}")
+        if fmt not in (default_format, "json"):
+            fail(f"levelbench {command}: {old} asks for JSON but --format says {fmt}: give one, e.g. {new}")
+        if json_path is not None and output is not None and output != json_path:
+            fail(f"levelbench {command}: two destinations, {old} and -o {output}: give one, e.g. "
+                 f"--format json -o {output}")
+        fmt, output = "json", output if json_path is None else json_path
+        check_output(output or "-", f"levelbench {command} --json")  # a failure stays one line
+        click.echo(f"levelbench {command}: {old} is deprecated and will go; use {new}", err=True)
+    output = output or "-"
+    check_output(output, f"levelbench {command} -o")
+    return fmt, output
+
+
+def emit(command: str, output: str, text: str) -> None:
+    """``text`` to standard output, or written whole to the file ``output``."""
+    write_output(output, text, f"levelbench {command} -o")
+
+
+def show_text(command: str, output: str, renderable: object) -> None:
+    """A rich renderable on the terminal (in colour where it is one), or as plain text into the file ``output``."""
+    if output == "-":
+        from .._rendering.terminal import console
+
+        console().print(renderable)
+        return
+    from .._values.display import plain
+
+    emit(command, output, plain(renderable, width=160) + "\n")

@@ -1,4 +1,4 @@
-"""``levelbench explain FILE.py::function``: import the user's module and diagnose one of its functions.
+"""``levelbench explain FILE.py:NAME`` (or ``FILE.py::NAME``): import the user's module and diagnose one of its functions.
 
 The module provides the example arguments; the command is `levelbench.explain` plus rendering.
 """
@@ -11,7 +11,8 @@ from typing import Any
 import click
 
 from .._values.targets import TargetError, first_line, load_with_module, split_target
-from .common import FINDINGS, USAGE, fail
+from .common import (FINDINGS, USAGE, choose_output, emit, fail, format_option, json_flag_option, output_option,
+                     show_text)
 
 
 class _Stop(Exception):
@@ -21,7 +22,7 @@ class _Stop(Exception):
 
 
 @click.command("explain")
-@click.argument("target", metavar="FILE.py::FUNCTION")
+@click.argument("target", metavar="FILE.py:FUNCTION")
 @click.option("--args", "args_name", metavar="NAME", default=None,
               help="Module attribute holding the example arguments (default: FUNCTION_args, example_args, EXAMPLE_ARGS).")
 @click.option("--scale-axis", metavar="ARG[:AXIS]", default=None,
@@ -32,11 +33,14 @@ class _Stop(Exception):
 @click.option("--quick", is_flag=True, help="Skip the expensive probes (growth with length, dispatch, roofline).")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds explain may spend.")
-@click.option("--json", "as_json", is_flag=True, help="Print the diagnosis as JSON instead of the report.")
+@format_option(help="text: the report; json: the diagnosis with every measured number.")
+@output_option()
+@json_flag_option()
 def explain_command(target: str, args_name: str | None, scale_axis: str | None, probes: tuple[str, ...],
-                    quick: bool, budget: float, as_json: bool) -> None:
+                    quick: bool, budget: float, fmt: str, output: str | None, json_flag: bool) -> None:
     """Diagnose FUNCTION in FILE.py by running it: ranked findings, measured evidence, the fix.
 
+    The target is FILE.py:FUNCTION or FILE.py::FUNCTION (the same as run -w), or package.module:FUNCTION.
     FILE.py is imported (its `if __name__ == "__main__":` block does not run) and FUNCTION is
     called with example arguments the module provides, looked up in this order:
 
@@ -55,9 +59,10 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
       def forward_args():
           return params, jnp.ones((1000, 8, 6))
     \b
-      levelbench explain model.py::forward
-      levelbench explain model.py::forward --scale-axis x:0 --json
+      levelbench explain model.py:forward
+      levelbench explain model.py::forward --scale-axis x:0 --format json -o diagnosis.json
     """
+    fmt, output = choose_output("explain", fmt, output, json_flag=json_flag)
     try:
         module, fn, name = _load(target)
         args, kwargs = _example_args(module, name, args_name, target)
@@ -75,12 +80,10 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
         fail(f"levelbench explain: {e}", USAGE)
     except Exception as e:  # the user's function failed: say so on one line
         fail(f"levelbench explain: running {name} failed: {type(e).__name__}: {first_line(e)}", FINDINGS)
-    if as_json:
-        click.echo(diagnosis.to_json())
+    if fmt == "json":
+        emit("explain", output, diagnosis.to_json())
         return
-    from .._rendering.terminal import console
-
-    console().print(diagnosis)
+    show_text("explain", output, diagnosis)
 
 
 def _load(target: str) -> tuple[ModuleType, Any, str]:
@@ -88,8 +91,8 @@ def _load(target: str) -> tuple[ModuleType, Any, str]:
     try:
         where, name = split_target(target)
     except TargetError:
-        raise _Stop(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r}: e.g. "
-                    "levelbench explain model.py::forward", USAGE) from None
+        raise _Stop(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r} (FILE.py:FUNCTION and "
+                    "package.module:FUNCTION work too): e.g. levelbench explain model.py::forward", USAGE) from None
     try:
         module, obj = load_with_module(target)
     except TargetError as e:
@@ -106,11 +109,12 @@ def _example_args(module: ModuleType, name: str, args_name: str | None, target: 
     for attr in candidates:
         if hasattr(module, attr):
             return _as_call(_value(module, attr), attr)
+    where = split_target(target)[0]
     if args_name:
-        raise _Stop(f"levelbench explain: {target.rpartition('::')[0]} has no attribute {args_name!r} "
+        raise _Stop(f"levelbench explain: {where} has no attribute {args_name!r} "
                     f"(given by --args)", USAGE)
     raise _Stop(
-        f"levelbench explain: {target.rpartition('::')[0]} gives no example arguments for {name}: add "
+        f"levelbench explain: {where} gives no example arguments for {name}: add "
         f"`def {stem}_args(): return (x, y)` (or example_args() / EXAMPLE_ARGS) to it, or name one with --args",
         USAGE,
     )

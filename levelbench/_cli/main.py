@@ -15,7 +15,7 @@ _COMMANDS: dict[str, tuple[str, str, str]] = {
     "measure": ("levelbench._cli.measure", "measure_command", "Time one expression, framework-aware (like python -m timeit)."),
     "run": ("levelbench._cli.run", "run_command", "Run workloads side by side in JAX, PyTorch and NumPy."),
     "doctor": ("levelbench._cli.doctor", "doctor_command", "Find benchmarking and JAX-performance mistakes in scripts and notebooks."),
-    "explain": ("levelbench._cli.explain", "explain_command", "Diagnose a JAX function by running it (FILE.py::function)."),
+    "explain": ("levelbench._cli.explain", "explain_command", "Diagnose a JAX function by running it (FILE.py:NAME or FILE.py::NAME)."),
     "history": ("levelbench._cli.store", "history_command", "List recorded runs."),
     "diff": ("levelbench._cli.store", "diff_command", "Compare two recorded runs candidate by candidate."),
     "export": ("levelbench._cli.store", "export_command", "Export a recorded run as JSON, CSV, pytest-benchmark or pyperf."),

@@ -6,7 +6,7 @@ import json
 
 import click
 from .._values.statements import split_call
-from .common import FINDINGS, fail
+from .common import FINDINGS, choose_output, fail, format_option, json_path_option, output_option, write_output
 
 
 @click.command("measure")
@@ -18,10 +18,13 @@ from .common import FINDINGS, fail
               show_default=True, help="Stop when the median's 95% CI is within this fraction.")
 @click.option("-n", "--number", type=click.IntRange(min=1), default=None,
               help="Calls per sample (default: calibrated to ~10 ms per sample).")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True), default=None,
-              help="Also write the measurement as JSON to this file ('-' for stdout only).")
+@format_option(help="What -o receives: text (the report, as shown) or json (the measurement, raw samples "
+                    "included). With json on standard output, the report is not printed.")
+@output_option(help="Write the measurement in --format to PATH, whole or not at all; the report still shows here "
+                    "(default or '-': standard output).")
+@json_path_option()
 def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: float, number: int | None,
-                    json_path: str | None) -> None:
+                    fmt: str, output: str | None, json_path: str | None) -> None:
     """Time EXPR after running SETUP, waiting for JAX/PyTorch results, first call apart.
 
     \b
@@ -29,9 +32,11 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
       levelbench measure 'f(x)' -s 'import jax, jax.numpy as jnp' -s 'f = jax.jit(lambda x: x @ x)' \\
                                 -s 'x = jnp.ones((1000, 1000))'
       levelbench measure 'np.dot(a, b)' -s 'import numpy as np; a = b = np.ones((500, 500))'
+      levelbench measure 'np.sort(a)' -s 'import numpy as np; a = np.random.rand(10**6)' --format json -o m.json
     """
     from .._api import measure
 
+    fmt, output = choose_output("measure", fmt, output, json_path=json_path)
     namespace: dict = {"__name__": "__levelbench_measure__"}
     source = "\n".join(setup)
     try:
@@ -54,12 +59,14 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
         m = measure(fn, *args, budget=budget, rel_ci=rel_ci, number=number, label=expr, **kwargs)
     except Exception as e:
         fail(f"levelbench measure: evaluating {expr!r} failed: {type(e).__name__}: {e}", FINDINGS)
-    if json_path == "-":
-        click.echo(json.dumps(m.to_dict(), indent=2, default=str))
+    doc = json.dumps(m.to_dict(), indent=2, default=str)
+    if fmt == "json" and output == "-":
+        click.echo(doc)
         return
     from .._rendering.terminal import console
 
     console().print(m)
-    if json_path:
-        with open(json_path, "w") as f:
-            json.dump(m.to_dict(), f, indent=2, default=str)
+    if output != "-":
+        from .._values.display import text
+
+        write_output(output, doc if fmt == "json" else text(m, width=160) + "\n", "levelbench measure -o")

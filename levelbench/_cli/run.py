@@ -12,7 +12,8 @@ from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
 
-from .common import FINDINGS, INTERRUPTED, OK, USAGE, check_output, db_option, fail, stop_on_signals, write_output
+from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option,
+                     json_path_option, output_option, stop_on_signals, write_output)
 
 
 def _workload_help() -> str:
@@ -37,7 +38,8 @@ class _RunCommand(click.Command):
 
 @click.command("run", cls=_RunCommand, context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.option("-w", "--workload", "workloads", multiple=True, metavar="NAME",
-              help="Workload to run (repeatable): a built-in name or FILE.py:NAME. Default: all built-in.")
+              help="Workload to run (repeatable): a built-in name, or FILE.py:NAME (FILE.py::NAME and "
+                   "package.module:NAME work too). Default: all built-in.")
 @click.option("--full", is_flag=True, help="Use the seed questions' exact sizes (slow: minutes).")
 @click.option("--budget", type=click.FloatRange(min=0), default=10.0, show_default=True,
               help="Seconds of interleaved timing per workload.")
@@ -49,8 +51,14 @@ class _RunCommand(click.Command):
               help="Run every candidate in this process (for debugging; frameworks' thread pools then share it).")
 @click.option("--diagnose/--no-diagnose", default=True, show_default=True,
               help="Run levelbench.explain on each JAX candidate and show its findings beside the numbers.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False, allow_dash=True),
-              help="Write all results as JSON to this file ('-' for stdout).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Under each table, every finding with its evidence, cost and fix, and how the candidates were "
+                   "kept apart (default: only the findings that change the conclusion, one line each).")
+@format_option(help="What -o receives: text (the tables, as shown) or json (every result, raw samples included). "
+                    "With json on standard output, the tables go to stderr.")
+@output_option(help="Write the results in --format to PATH, whole or not at all; the tables still show here "
+                    "(default or '-': standard output).")
+@json_path_option()
 @db_option
 @click.option("--no-save", is_flag=True, help="Do not record this run in the results database.")
 @click.option("--cluster", type=click.Choice(["ray"]), default=None,
@@ -64,9 +72,9 @@ class _RunCommand(click.Command):
               help="With --cluster: run the whole sweep on every kind of node, to compare machines.")
 @click.pass_context
 def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budget: float, timeout: float,
-                isolation: str, in_process: bool, diagnose: bool, json_path: str | None, db: str | None,
-                no_save: bool, cluster: str | None, address: str | None, on_kind: str | None,
-                every_kind: bool) -> None:
+                isolation: str, in_process: bool, diagnose: bool, verbose: bool, fmt: str, output: str | None,
+                json_path: str | None, db: str | None, no_save: bool, cluster: str | None, address: str | None,
+                on_kind: str | None, every_kind: bool) -> None:
     """Run workloads: candidates checked equal, then timed interleaved; one table per workload.
 
     Each framework's candidates run in a worker process of their own, so no framework's thread
@@ -80,26 +88,27 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
       levelbench run --workload gru --seq 25,50,100   # a sweep, recorded as one run
       levelbench run --workload gru --mode train
       levelbench run --full                           # the questions' exact sizes
+      levelbench run -v --format json -o run.json     # every finding here, every number in run.json
     """
     if cluster is None and (address or on_kind or every_kind):
         raise click.UsageError("--address, --on and --every-kind choose nodes of a cluster: add --cluster ray")
     if cluster is not None and in_process:
         raise click.UsageError("--in-process runs here; it cannot be combined with --cluster")
-    if json_path:
-        check_output(json_path, "--json")
+    fmt, output = choose_output("run", fmt, output, json_path=json_path)
     with stop_on_signals():
         _run(ctx.args, workloads or ("matmul", "gru"), full, budget, timeout, isolation, in_process, diagnose,
-             json_path, db, no_save, (cluster, address, on_kind, every_kind))
+             (fmt, output, verbose), db, no_save, (cluster, address, on_kind, every_kind))
 
 
 def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, timeout: float, isolation: str,
-         in_process: bool, diagnose: bool, json_path: str | None, db: str | None, no_save: bool,
+         in_process: bool, diagnose: bool, out: tuple[str, str, bool], db: str | None, no_save: bool,
          cluster: tuple[str | None, str | None, str | None, bool]) -> None:
     from .._rendering.terminal import console as make_console
     from ..store._records import run_status
 
-    # With --json - stdout carries the JSON alone: the tables and messages go to stderr.
-    console = make_console(stderr=json_path == "-")
+    fmt, output, verbose = out
+    # With JSON on stdout, stdout carries the JSON alone: the tables and messages go to stderr.
+    console = make_console(stderr=fmt == "json" and output == "-")
     try:
         jobs, unloaded = _plan(args, specs, full, budget, diagnose, isolation, timeout)
     except KeyboardInterrupt:
@@ -112,13 +121,13 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
     try:
         for result in unloaded:
             results.append(result)
-            _print_result(console, result)
+            _print_result(console, result, verbose)
             if store is not None:
                 store.add_result(run_id, result)
         produced = results_of(console) if results_of else _with_progress(console, jobs, in_process, timeout)
         for result in produced:
             results.append(result)
-            _print_result(console, result)
+            _print_result(console, result, verbose)
             if store is not None:
                 store.add_result(run_id, result)
             if result.status == "interrupted":
@@ -148,10 +157,15 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
         console.print(f"[yellow]not run: {escape(', '.join(_label(j) for j in not_run))}[/yellow]")
     if store is not None:
         console.print(f"[dim]recorded as run {run_id} ({status}) in {escape(str(store.path))}[/dim]")
-    if json_path:
+    if fmt == "json":
         doc = json.dumps({"format": "levelbench.run", "version": 1, "status": status,
                           "results": [r.to_dict() for r in results]}, indent=2, default=str)
-        write_output(json_path, doc, "--json")
+        write_output(output, doc, "levelbench run -o")
+    elif output != "-":
+        from .._values.display import plain
+
+        text = "\n\n".join(plain(_result_renderable(r, verbose), width=160) for r in results)
+        write_output(output, text + "\n", "levelbench run -o")
     sys.exit(code)
 
 
@@ -241,9 +255,10 @@ def _expand_in_worker(spec: str, overrides: dict[str, list[str]], full: bool,
     import time
 
     from .._measuring.workers import DeadlineExceeded, StepFailed, WorkerError, Workers
+    from .._values.targets import split_target
     from ..workloads.run import EXPAND
 
-    where = spec.rpartition("::")[0] if "::" in spec else spec.rpartition(":")[0]
+    where = split_target(spec)[0]
     started = time.perf_counter()
 
     def failed(status: str, error: str) -> WorkloadResult:
@@ -367,15 +382,22 @@ def _job_label(job: Job) -> str:
     return escape(job.workload)  # the progress bar reads its descriptions as markup
 
 
-def _print_result(console: Any, result: WorkloadResult) -> None:
-    if result.status == "ok" and result.comparison is not None:
-        console.print(result.comparison)
-        console.print()
-        return
-    from rich.markup import escape
-
-    console.print(f"[bold red]{escape(_label(result))}: {result.status}[/bold red]")
-    console.print(escape(result.error))
-    if result.comparison is not None:  # a timeout's partial comparison: what was measured before it
-        console.print(result.comparison)
+def _print_result(console: Any, result: WorkloadResult, verbose: bool = False) -> None:
+    console.print(_result_renderable(result, verbose))
     console.print()
+
+
+def _result_renderable(result: WorkloadResult, verbose: bool) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    if result.status == "ok" and result.comparison is not None:
+        from .._rendering.comparison import render_comparison
+
+        return render_comparison(result.comparison, verbose=verbose)
+    head = [Text(f"{_label(result)}: {result.status}", style="bold red"), Text(result.error)]
+    if result.comparison is not None:  # a timeout's partial comparison: what was measured before it
+        from .._rendering.comparison import render_comparison
+
+        head.append(render_comparison(result.comparison, verbose=verbose))
+    return Group(*head)

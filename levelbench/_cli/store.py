@@ -12,8 +12,9 @@ from collections.abc import Iterator
 
 import click
 
-from .._rendering.terminal import console
-from .common import FINDINGS, USAGE, check_output, db_option, fail, write_output
+from ..store._export import WRITERS
+from .common import (FINDINGS, USAGE, check_output, choose_output, db_option, emit, fail, format_option,
+                     json_flag_option, output_option, show_text, write_output)
 
 
 @contextlib.contextmanager
@@ -39,9 +40,12 @@ def _fraction(text: str) -> float:
 @click.option("-w", "--workload", default=None, help="Only runs that ran this workload.")
 @click.option("-n", "--limit", type=click.IntRange(min=1), default=30, show_default=True,
               help="Show the newest N runs.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@format_option()
+@output_option()
+@json_flag_option()
 @db_option
-def history_command(workload: str | None, limit: int, as_json: bool, db: str | None) -> None:
+def history_command(workload: str | None, limit: int, fmt: str, output: str | None, json_flag: bool,
+                    db: str | None) -> None:
     """List recorded runs, oldest first: id, time, git commit, workloads, status, versions.
 
     \b
@@ -50,18 +54,22 @@ def history_command(workload: str | None, limit: int, as_json: bool, db: str | N
     from .._rendering.store import render_history
     from ..store._store import open_store
 
+    fmt, output = choose_output("history", fmt, output, json_flag=json_flag)
     with store_errors("history"), open_store(db, create=False) as store:
         runs = store.runs(workload=workload, limit=limit)
-        if as_json:
-            listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts, "machine": r.machine}
-                      for r in runs]
-            click.echo(json.dumps(listed, indent=2, default=str))
-            return
-        out = console()
-        if not runs:
-            out.print(f"no runs{f' of {workload!r}' if workload else ''} recorded in {store.path}", markup=False)
-            return
-        out.print(render_history(runs))
+        path = store.path
+    if fmt == "json":
+        listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts, "machine": r.machine}
+                  for r in runs]
+        emit("history", output, json.dumps(listed, indent=2, default=str))
+        return
+    if not runs:
+        from rich.text import Text
+
+        show_text("history", output, Text(f"no runs{f' of {workload!r}' if workload else ''} recorded in {path}"))
+        return
+    show_text("history", output, render_history(runs))
+
 
 
 @click.command("diff")
@@ -73,10 +81,12 @@ def history_command(workload: str | None, limit: int, as_json: bool, db: str | N
               help="Significance level of the Mann-Whitney U test.")
 @click.option("--fail-on-regression", is_flag=True,
               help="Exit with code 1 if a candidate regressed or a workload that ran before now fails (for CI).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@format_option()
+@output_option()
+@json_flag_option()
 @db_option
-def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha: float, fail_on_regression: bool, as_json: bool,
-                 db: str | None) -> None:
+def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha: float, fail_on_regression: bool,
+                 fmt: str, output: str | None, json_flag: bool, db: str | None) -> None:
     """Compare run RUN_B (default: latest) against RUN_A candidate by candidate.
 
     With no runs named, the latest run is compared with the latest earlier run of the same kind
@@ -94,6 +104,7 @@ def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha:
     from .._rendering.store import render_diff
     from ..store._store import StoreError, open_store
 
+    fmt, output = choose_output("diff", fmt, output, json_flag=json_flag)
     with store_errors("diff"), open_store(db, create=False) as store:
         after = store.run(run_b or "latest")
         if run_a is not None:
@@ -110,41 +121,36 @@ def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha:
         diff = diff_runs(before, after, min_effect=min_effect, alpha=alpha)
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    if as_json:
-        click.echo(json.dumps(diff.to_dict(), indent=2, default=str))
+    if fmt == "json":
+        emit("diff", output, json.dumps(diff.to_dict(), indent=2, default=str))
     else:
-        console().print(render_diff(diff))
+        show_text("diff", output, render_diff(diff))
     if fail_on_regression and diff.has_regression:
         sys.exit(FINDINGS)
 
 
 @click.command("export")
 @click.argument("run", default="latest")
-@click.option("--format", "fmt", type=click.Choice(["json", "csv", "pytest-benchmark", "pyperf"]), default="json",
-              show_default=True,
-              help="json: everything, raw samples included; csv: one row per candidate; pytest-benchmark: a file "
-                   "`pytest-benchmark compare` reads; pyperf: a suite `python -m pyperf compare_to` reads.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-", show_default=True,
-              help="File to write ('-' for stdout).")
+@format_option(tuple(WRITERS), default="json", help="; ".join(f"{name}: {what}" for name, (_, what) in WRITERS.items()) + ".")
+@output_option()
 @db_option
-def export_command(run: str, fmt: str, output: str, db: str | None) -> None:
-    """Export a recorded RUN (id, latest, latest~N) as JSON, CSV, or for pytest-benchmark or pyperf.
+def export_command(run: str, fmt: str, output: str | None, db: str | None) -> None:
+    """Export a recorded RUN (id, latest, latest~N) in --format to -o (default: standard output).
 
     \b
     Examples:
+      levelbench export latest --format csv -o run.csv
       levelbench export latest --format pytest-benchmark -o 0002_now.json
       pytest-benchmark compare 0001_before.json 0002_now.json
       levelbench export 3 --format pyperf -o before.json && levelbench export --format pyperf -o after.json
       python -m pyperf compare_to before.json after.json
     """
-    from ..store._export import export_csv, export_json
-    from ..store._pyperf import export_pyperf
-    from ..store._pytest_benchmark import export_pytest_benchmark
     from ..store._store import open_store
 
+    output = output or "-"
     check_output(output, "levelbench export -o")
     with store_errors("export"), open_store(db, create=False) as store:
         recorded = store.run(run)
-    writers = {"json": export_json, "csv": export_csv, "pytest-benchmark": export_pytest_benchmark,
-               "pyperf": export_pyperf}
-    write_output(output, writers[fmt](recorded), "levelbench export -o")
+    writer, _ = WRITERS[fmt]
+    text = writer(recorded)
+    write_output(output, text, "levelbench export -o")

@@ -35,6 +35,7 @@ from .._results.comparison import Agreement
 from .parity import ComparisonError, compare_leaves, mismatches_of_leaves
 from .._values.stats import paired_ratio_ci
 from .checks import interference_finding, work_findings
+from .environment import load_average
 from .threads import QuietWait, pools, wait_until_quiet
 from .._values.gc import gc_paused
 from .sampler import Options
@@ -281,7 +282,7 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         peak_flops=peaks,
         notes={n: i.note for n, i in infos.items() if i.note},
         groups={n: i.group for n, i in infos.items()},
-        environment=run.environment or measurements[base].environment,
+        environment=run.environment or _with_start_load(measurements[base].environment, run.load_at_start),
         title=title,
         params=dict(params or {}),
         target_reached=timing.reached,
@@ -321,6 +322,7 @@ class _Run:
         self.environment: dict[str, Any] = {}
         self.timed_out = ""  # what the deadline interrupted; the comparison is then partial
         self.sampled: set[str] = set()  # lanes with at least one kept round
+        self.load_at_start = load_average() if settings.environment else None
 
     # -- failures ------------------------------------------------------------------------------
     def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
@@ -390,8 +392,8 @@ class _Run:
         if mismatches and self.s.strict:
             raise ComparisonError("different inputs:\n" + "\n".join(f"  {m}" for m in mismatches)
                                   + f"\n  fix: {fix} (or strict=False to record this and time anyway)")
-        for text in mismatches:
-            self.problem("LB301", text.split(":", 1)[0], f"different inputs: {text}", "", fix)
+        for mismatch in mismatches:
+            self.problem("LB301", mismatch.split(":", 1)[0], f"different inputs: {mismatch}", "", fix)
 
     # -- phase 2 -------------------------------------------------------------------------------
     def first_calls(self) -> list[Agreement]:
@@ -506,7 +508,7 @@ class _Run:
         if self.workers is None and self.s.environment:
             from .environment import collect
 
-            self.environment = collect()
+            self.environment = collect(self.load_at_start)
         env = self.environment if self.workers is None else None
         measurements: dict[str, Measurement] = {}
         extra: list[Finding] = []
@@ -526,6 +528,13 @@ class _Run:
         if not self.s.environment:
             measurements = {n: dataclasses.replace(m, environment={}) for n, m in measurements.items()}
         return measurements, extra
+
+
+def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | None) -> dict[str, Any]:
+    """A worker's environment (collected as its candidate finished) with the load when the comparison began."""
+    if not environment or not load_at_start:
+        return environment
+    return {**environment, "load_average": {"start": load_at_start, **environment.get("load_average", {})}}
 
 
 def _block_plan(cal: Calibration) -> tuple[int, int]:

@@ -32,14 +32,25 @@ _ENV_VARS = (
 )
 
 
-def collect() -> dict[str, Any]:
-    """The environment of this process now (static parts are computed once)."""
+VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz")
+"""Keys that differ between any two moments or hosts: recorded, but not a difference worth naming."""
+
+
+def collect(load_at_start: list[float] | None = None) -> dict[str, Any]:
+    """The environment of this process now (static parts are computed once).
+
+    ``load_average`` holds the 1/5/15-minute load averages at ``start`` (``load_at_start``, taken with
+    `load_average` before the work; absent if not given) and at ``end`` (now): a busy machine explains
+    noisy samples. ``cpu_frequency`` holds the governor and frequencies where Linux shows them.
+    """
     env = dict(_static())
+    env["load_average"] = {k: v for k, v in (("start", load_at_start), ("end", load_average())) if v}
     env["env_vars"] = {k: os.environ[k] for k in _ENV_VARS if k in os.environ}
     try:
         env["affinity"] = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         env["affinity"] = None
+    env["cpu_frequency"] = cpu_frequency(env["affinity"])
     env["blas"] = _blas()
     if "jax" in sys.modules:
         env["jax"] = _jax()
@@ -69,15 +80,93 @@ def _version(package: str) -> str | None:
         return None
 
 
+CPUINFO = "/proc/cpuinfo"
+"""Where Linux names the CPU; a parameter for the tests."""
+
+
 def cpu_model() -> str:
+    """The CPU's name: /proc/cpuinfo on Linux, ``sysctl machdep.cpu.brand_string`` on macOS."""
     try:
-        with open("/proc/cpuinfo") as f:
+        with open(CPUINFO) as f:
             for line in f:
                 if line.startswith(("model name", "Model", "cpu model")):
                     return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    if sys.platform == "darwin":
+        brand = _sysctl("machdep.cpu.brand_string")
+        if brand:
+            return brand
     return platform.processor() or platform.machine()
+
+
+def _sysctl(name: str) -> str:
+    """``sysctl -n NAME``, or "" where there is no sysctl, it fails or it hangs."""
+    import subprocess  # only on macOS, once per process
+
+    try:
+        done = subprocess.run(["sysctl", "-n", name], capture_output=True, text=True, timeout=2)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def load_average() -> list[float] | None:
+    """The 1, 5 and 15-minute load averages, or None where the system has none (Windows)."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+CPUFREQ = "/sys/devices/system/cpu"
+"""Where Linux shows each CPU's frequency scaling (``cpuN/cpufreq/``); a parameter for the tests."""
+
+
+def cpu_frequency(cpus: list[int] | None = None, root: str | None = None) -> dict[str, Any]:
+    """The frequency governor(s) and the current/min/max frequencies in MHz of ``cpus`` (default: all),
+    read from ``root`` (default `CPUFREQ`); ``{}`` where they cannot be read (a VM, macOS, Windows).
+
+    A governor other than ``performance`` lets the clock change under a benchmark; ``current_mhz``
+    is the lowest and highest current frequency over the CPUs.
+    """
+    root = root or CPUFREQ
+    if cpus is None:
+        try:
+            cpus = sorted(int(n[3:]) for n in os.listdir(root) if n.startswith("cpu") and n[3:].isdigit())
+        except OSError:
+            return {}
+    governors: set[str] = set()
+    current: list[float] = []
+    lowest: list[float] = []
+    highest: list[float] = []
+    for cpu in cpus:
+        folder = os.path.join(root, f"cpu{cpu}", "cpufreq")
+        governor = _read(os.path.join(folder, "scaling_governor"))
+        if governor:
+            governors.add(governor)
+        for name, into in (("scaling_cur_freq", current), ("cpuinfo_min_freq", lowest), ("cpuinfo_max_freq", highest)):
+            value = _read(os.path.join(folder, name))
+            if value.isdigit():
+                into.append(int(value) / 1000)  # kHz
+    out: dict[str, Any] = {}
+    if governors:
+        out["governor"] = ",".join(sorted(governors))
+    if current:
+        out["current_mhz"] = [min(current), max(current)]
+    if lowest:
+        out["min_mhz"] = min(lowest)
+    if highest:
+        out["max_mhz"] = max(highest)
+    return out
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except OSError:
+        return ""
 
 
 def _blas() -> list[dict[str, Any]]:
@@ -128,9 +217,10 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     def walk(x: Any, y: Any, path: str) -> None:
         if isinstance(x, dict) and isinstance(y, dict):
             for k in sorted(set(x) | set(y)):
-                if k in ("hostname",):
+                key = f"{path}.{k}" if path else k
+                if k == "hostname" or key in VOLATILE:
                     continue
-                walk(x.get(k), y.get(k), f"{path}.{k}" if path else k)
+                walk(x.get(k), y.get(k), key)
         elif x != y:
             diffs.append(f"{path}: {x!r} -> {y!r}")
 

@@ -1,16 +1,25 @@
-"""Terminal table of a `Comparison`: one row per candidate, findings in words below."""
+"""Terminal table of a `Comparison`: one row per candidate, findings in words below.
+
+Two lengths: in full (``verbose=True``: every finding with its evidence, cost and fix, how the
+candidates were kept apart), as ``print(comparison)`` shows it and ``levelbench run -v``; and brief
+(``levelbench run``'s default): the table, one line per candidate whose findings change the
+conclusion, one line on noise with the machine's load, and one line naming what ``-v`` adds.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .terminal import render_findings
+from .terminal import SEVERITY_STYLE, render_findings
+from .._values.catalogue import CATALOGUE
+from .._values.catalogue.conclusion import NOISE, changes_conclusion
 from .._values.units import fmt_time
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "indistinguishable": "yellow", "baseline": "dim"}
 
 
-def render_comparison(c: Any) -> Any:
+def render_comparison(c: Any, verbose: bool = True) -> Any:
+    """The table, then everything found (``verbose``) or the few lines that change the conclusion."""
     from rich.console import Group
     from rich.markup import escape
     from rich.table import Table
@@ -45,6 +54,8 @@ def render_comparison(c: Any) -> Any:
     parts: list[Any] = [t]
     if c.partial:
         parts.append(Text(f"partial: {c.partial}", style="bold yellow"))
+    if not verbose:
+        return Group(*parts, *brief_lines(c))
     how = isolation_line(c)
     if how:
         parts.append(Text(how, style="dim"))
@@ -67,8 +78,9 @@ def render_comparison(c: Any) -> Any:
     return Group(*parts)
 
 
-def isolation_line(c: Any) -> str:
-    """One line saying how the candidates were kept apart: where they ran, what was waited for."""
+def isolation_line(c: Any, detail: bool = True) -> str:
+    """One line saying how the candidates were kept apart: where they ran, what was waited for
+    (without ``detail``: only where they ran and in how many rounds)."""
     iso = c.isolation
     if iso is None or len(c.measurements) < 2:
         return ""
@@ -79,6 +91,8 @@ def isolation_line(c: Any) -> str:
     else:
         where = "timed in this process"
     text = f"{where}, interleaved in {rounds} rounds"
+    if not detail:
+        return text
     if not iso.measured:
         return text + "; between blocks a fixed pause (thread states cannot be read here)"
     spinning = {n: s for n, s in iso.spin.items() if s > 0.002}
@@ -95,3 +109,69 @@ def isolation_line(c: Any) -> str:
     if iso.not_quiet:
         text += f"; threads that never stopped: {', '.join(iso.not_quiet[:3])}"
     return text
+
+
+def brief_lines(c: Any) -> list[Any]:
+    """What goes under the table by default: where the candidates ran, failures, one line per candidate
+    with findings that change the conclusion, one line on noise (with the load average), one line on
+    what ``-v`` adds."""
+    from rich.text import Text
+
+    def one_line(text: str, style: str) -> Text:
+        return Text(text, style=style, no_wrap=True, overflow="ellipsis")
+
+    how = isolation_line(c, detail=False)
+    lines: list[Any] = [one_line(how + " (-v: what was waited for)", "dim")] if how else []
+    lines += [one_line(f"failed {name}: {reason}", "red") for name, reason in c.failed.items()]
+    lines += [one_line(f"skipped {name}: {reason}", "dim") for name, reason in c.skipped.items()]
+    owned = {name: c.findings_for(name) for name in c.measurements}
+    owned[""] = [f for f in c.findings if f.subject not in c.measurements]
+    held_back: list[Any] = []
+    for name, found in owned.items():
+        key = [f for f in found if changes_conclusion(f)]
+        held_back += [f for f in found if not changes_conclusion(f) and f.code not in (NOISE, "LB008")]
+        if key:
+            worst = max(f.severity for f in key)
+            said = "; ".join(f"{f.code} {f.subject + ': ' if not name and f.subject else ''}{f.title}" for f in key)
+            lines.append(one_line(f"{name + ': ' if name else ''}{said}", SEVERITY_STYLE[worst].replace("bold ", "")))
+    noise = noise_line(c)
+    if noise:
+        lines.append(one_line(noise, "yellow"))
+    elif not c.target_reached:
+        lines.append(one_line(f"note: not every ratio's CI reached +-{c.rel_ci_target:.0%} within the budget; "
+                              "raise --budget for tighter intervals", "dim"))
+    if held_back:
+        counts: dict[str, int] = {}
+        for f in sorted(held_back, key=lambda f: (-f.severity, f.code)):
+            counts[f.code] = counts.get(f.code, 0) + 1
+        named = ", ".join(f"{code} {_rule_name(code)}" + (f" x{n}" if n > 1 else "") for code, n in counts.items())
+        lines.append(one_line(f"also found: {named}; -v shows each with its evidence and fix", "dim"))
+    return [Text(""), *lines] if lines else []
+
+
+def noise_line(c: Any) -> str:
+    """One line when candidates' samples are noisy: how many, how much, and the machine's load then."""
+    noisy = {n: m for n, m in c.measurements.items() if any(f.code == NOISE for f in m.findings)}
+    if not noisy:
+        return ""
+    spreads = sorted(round(100 * m.iqr / m.median) for m in noisy.values() if m.median)
+    spread = (f" (IQR {spreads[0]}" + (f"-{spreads[-1]}" if spreads[-1] != spreads[0] else "") + "% of the median)"
+              if spreads else "")
+    ci = "" if c.target_reached else f"; CIs wider than +-{c.rel_ci_target:.0%}"
+    return (f"noisy: {len(noisy)} of {len(c.measurements)} candidates{spread}{load_text(c.environment)}{ci}: "
+            "close other programs or raise --budget")
+
+
+def load_text(environment: dict[str, Any]) -> str:
+    """``, load average 3.9 -> 4.2 on 2 cores`` (at start -> at end) from a recorded environment, or ``""``."""
+    load = environment.get("load_average") or {}
+    cores = len(environment.get("affinity") or ()) or environment.get("cpu_count")
+    at = [f"{load[k][0]:.1f}" for k in ("start", "end") if load.get(k)]
+    if not at:
+        return ""
+    return f", load average {' -> '.join(at)}" + (f" on {cores} core{'s' if cores != 1 else ''}" if cores else "")
+
+
+def _rule_name(code: str) -> str:
+    rule = CATALOGUE.get(code)
+    return rule.name.replace("-", " ") if rule else ""

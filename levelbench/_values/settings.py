@@ -172,8 +172,9 @@ RUNNING = Running()
 # -- environment variables: read here and nowhere else -------------------------------------------
 ENVIRONMENT_VARIABLES = {
     "LEVELBENCH_DB": "the results database (default .levelbench/results.db in the working directory)",
-    "LEVELBENCH_CACHE_DIR": "levelbench's cache: the machine's measured peak, built kernels (default "
-                            "$XDG_CACHE_HOME/levelbench or ~/.cache/levelbench)",
+    "LEVELBENCH_CACHE_DIR": "levelbench's cache: the machine's measured peak, built kernels (default: the "
+                            "platform's user cache folder from platformdirs: $XDG_CACHE_HOME/levelbench or "
+                            "~/.cache/levelbench on Linux, ~/Library/Caches/levelbench on macOS)",
     "LEVELBENCH_KERNEL_DIR": "where levelbench.nn's native kernels are built (default CACHE_DIR/kernels)",
     "LEVELBENCH_NATIVE": "0 turns levelbench.nn's native CPU kernel off (the GRU runs its XLA loops)",
     "LEVELBENCH_NATIVE_THREADS": "threads of levelbench.nn's native kernel (default: 2 where 2 cores are free)",
@@ -188,11 +189,15 @@ def db_path() -> Path:
 
 
 def cache_dir() -> Path:
-    """``$LEVELBENCH_CACHE_DIR``, else ``$XDG_CACHE_HOME/levelbench`` or ``~/.cache/levelbench``."""
+    """``$LEVELBENCH_CACHE_DIR``, else the platform's user cache folder for levelbench (platformdirs:
+    ``$XDG_CACHE_HOME/levelbench`` or ``~/.cache/levelbench`` on Linux, ``~/Library/Caches/levelbench``
+    on macOS, ``%LOCALAPPDATA%\\levelbench\\Cache`` on Windows)."""
     explicit = os.environ.get("LEVELBENCH_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "levelbench"
+    import platformdirs  # lazy: only when something is cached
+
+    return Path(platformdirs.user_cache_dir("levelbench", appauthor=False))
 
 
 def kernel_dir() -> Path:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._measuring.environment import differences
-from .._values.findings import Severity
+from .._rendering.comparison import isolation_line
 from .._values.units import fmt_time
 from ..store._records import Run, StoredResult
 from ._model import WorkloadSection, sections
@@ -31,7 +31,7 @@ table { border-collapse: collapse; margin: .8rem 0; font-variant-numeric: tabula
 th, td { border-bottom: 1px solid #e5e5e5; padding: .25rem .6rem; text-align: left; vertical-align: top; }
 th { background: #f6f6f6; } td.num { text-align: right; white-space: nowrap; }
 .faster { color: #1a7f37; } .slower { color: #b42318; } .failed, .error { color: #b42318; font-weight: 600; } td.failed { white-space: pre-wrap; }
-.warning { color: #9a6700; } .baseline { color: #555; }
+.warning { color: #9a6700; } .baseline, .info { color: #555; }
 figure { margin: 1rem 0; padding: .6rem; border: 1px solid #e5e5e5; border-radius: 6px; display: block; }
 figure svg { display: block; max-width: 100%; height: auto; }
 code, pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; background: #f6f6f6; }
@@ -161,7 +161,24 @@ def _results_table(s: WorkloadSection) -> str:
         for n, why in c.skipped.items():
             rows.append(f"<tr>{''.join(point)}<td>{e(n)}</td><td colspan=\"8\" class=\"note\">skipped: {e(why)}</td></tr>")
     heads = "".join(f"<th>{h}</th>" for h in head)
-    return f"<table><thead><tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    table = f"<table><thead><tr>{heads}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    return table + _how_timed(s)
+
+
+def _how_timed(s: WorkloadSection) -> str:
+    """How each point's candidates were kept apart, and whether the CIs reached their target (what
+    `levelbench run` shows only with -v)."""
+    lines = []
+    for p in s.ok_points:
+        c = p.comparison
+        assert c is not None
+        where = f"{s.point_label(p)}: " if s.is_sweep else ""
+        how = isolation_line(c)
+        if not c.target_reached:
+            how += ("; " if how else "") + f"not every ratio's CI reached +-{c.rel_ci_target:.0%} within the budget"
+        if how:
+            lines.append(f'<p class="note how-timed">{e(where + how)}</p>')
+    return "".join(lines)
 
 
 def _findings(s: WorkloadSection) -> str:
@@ -172,9 +189,7 @@ def _findings(s: WorkloadSection) -> str:
         where = f"{s.point_label(p)}: " if s.is_sweep else ""
         pairs = [(n, f) for n in c.measurements for f in c.findings_for(n)]
         pairs += [(f.subject, f) for f in c.findings if f.subject not in c.measurements]
-        for subject, f in pairs:
-            if f.severity < Severity.WARNING:
-                continue
+        for subject, f in pairs:  # every finding, notes (info) too: the terminal shows them only with -v
             detail = "".join(f"<br><span class=\"note\">{label}: {e(text)}</span>" for label, text in
                              (("evidence", f.evidence), ("cost", f.cost)) if text)
             fix = f"<br>fix: <code>{e(f.fix)}</code>" if f.fix else ""

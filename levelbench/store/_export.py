@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 
 from ._records import Run, params_key
 
@@ -46,3 +47,25 @@ def export_csv(run: Run) -> str:
                 "findings": " ".join(f.code for f in c.findings_for(name)),
             })
     return buf.getvalue()
+
+
+def _pytest_benchmark(run: Run) -> str:
+    from ._pytest_benchmark import export_pytest_benchmark
+
+    return export_pytest_benchmark(run)
+
+
+def _pyperf(run: Run) -> str:
+    from ._pyperf import export_pyperf
+
+    return export_pyperf(run)
+
+
+WRITERS: dict[str, tuple[Callable[[Run], str], str]] = {
+    "json": (export_json, "everything, raw samples included"),
+    "csv": (export_csv, "one row per candidate"),
+    "pytest-benchmark": (_pytest_benchmark, "a file `pytest-benchmark compare` reads"),
+    "pyperf": (_pyperf, "a suite `python -m pyperf compare_to` reads"),
+}
+"""``levelbench export --format NAME``: NAME -> (writer of a recorded run, what it holds). A new format
+(another tool's file) is one entry here; the command's choices and help are read from it."""
