@@ -235,6 +235,8 @@ def _with_trial(f: Finding, trial: FixTrial) -> Finding:
         data["cost_kind"] = PROJECTED
         return dataclasses.replace(f, data=data, cost=f"projected: {f.cost}" if f.cost else f.cost)
     title = f.title
+    if trial.status == SKIPPED and not trial.reason.startswith("explain's budget"):
+        return dataclasses.replace(f, data=data)  # turned off: nothing to say in the evidence
     if trial.status == MEASURED:
         data["cost_kind"] = MEASURED
         if f.code == "LB240" and trial.note:
