@@ -33,11 +33,14 @@ class _Stop(Exception):
 @click.option("--quick", is_flag=True, help="Skip the expensive probes (growth with length, dispatch, roofline).")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds explain may spend.")
+@click.option("--no-fixes", "no_fixes", is_flag=True,
+              help="Do not build and time the fixed variants (jit the outermost function, x64 on).")
 @format_option(help="text: the report; json: the diagnosis with every measured number.")
 @output_option()
 @json_flag_option()
 def explain_command(target: str, args_name: str | None, scale_axis: str | None, probes: tuple[str, ...],
-                    quick: bool, budget: float, fmt: str, output: str | None, json_flag: bool) -> None:
+                    quick: bool, budget: float, no_fixes: bool, fmt: str, output: str | None,
+                    json_flag: bool) -> None:
     """Diagnose FUNCTION in FILE.py by running it: ranked findings, measured evidence, the fix.
 
     The target is FILE.py:FUNCTION or FILE.py::FUNCTION (the same as run -w), or package.module:FUNCTION.
@@ -75,7 +78,7 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
 
     try:
         diagnosis = explain(fn, *args, scale_axis=axis, calls=calls, probes=list(probes) or None, quick=quick,
-                            budget=budget, label=name, **kwargs)
+                            budget=budget, label=name, fixes=not no_fixes, **kwargs)
     except (TypeError, ValueError) as e:
         fail(f"levelbench explain: {e}", USAGE)
     except Exception as e:  # the user's function failed: say so on one line

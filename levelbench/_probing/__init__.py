@@ -24,6 +24,7 @@ LB251  transfers   host callbacks inside the compiled program
 LB252  transfers   the function reads device values on the host
 LB260  roofline    achieved FLOP/s and bandwidth against the machine's peak
 LB261  roofline    XLA's cost analysis is missing or invalid (-1): no roofline
+LB262  kernels     the dominant matmul alone in XLA, NumPy, PyTorch (isolated workers): % of peak
 LB270  compile     trace / lower / compile / first run / steady, and when jit pays back
 LB280  torch       PyTorch records autograd on every call
 LB281  torch       the module is in training mode

@@ -9,6 +9,7 @@ from typing import Any
 
 from .._results.measurement import Measurement
 from .._frameworks import framework_of
+from . import fixes as _fixes
 from . import scale as _scale
 from .arguments import Call, jit_fix, transform_of
 from .._results.diagnosis import Diagnosis, rank
@@ -29,6 +30,7 @@ def explain(
     budget: float = 10.0,
     label: str | None = None,
     measurement: Measurement | None = None,
+    fixes: bool = True,
     **kwargs: Any,
 ) -> Diagnosis:
     """Diagnose why ``fn(*args, **kwargs)`` is slow by running it: ranked findings with evidence and fixes.
@@ -53,6 +55,10 @@ def explain(
             (at least 1 s) is shortened for the probes after the unrolled-loop one.
         label: name used in the report (default: the function's name).
         measurement: a `Measurement` of ``fn(*args)`` already taken, reused instead of timing again.
+        fixes: build the fixed variant of each finding whose fix is mechanical (jit the outermost
+            function, x64 on), check it computes the same outputs and time it beside the call as
+            given, within ``budget`` (see `levelbench._probing.fixes`). False: fixes stay code, and
+            findings whose fix is a rewrite still say their cost is projected.
 
     Keyword arguments not listed here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name
     collides).
@@ -100,6 +106,8 @@ def explain(
             seconds[probe.name] = time.perf_counter() - t0
         findings += found
         ran.append(probe.name)
+    if framework == "jax":
+        findings = _fixes.apply_fixes(subject, findings, started + budget, enabled=fixes, budget=budget)
     if framework not in ("jax", "torch"):
         subject.notes.append(
             f"{name} looks like a {framework} function (no JAX or PyTorch in its call): explain diagnoses "

@@ -40,8 +40,11 @@ class Job:
 Progress = Callable[[Job, str, float], None]
 
 # What `levelbench run` asks of the dynamic doctor: the cheap probes, plus the two that explain
-# the seed GRU question (an unrolled Python loop under jit, op-by-op dispatch without it).
-RUN_PROBES = ("config", "dead", "precision", "transfers", "retrace", "unrolled", "dispatch")
+# the seed GRU question (an unrolled Python loop under jit, op-by-op dispatch without it), and the
+# dense-kernel comparison that answers the seed dot question (LB262: says nothing without a large matmul).
+RUN_PROBES = ("config", "dead", "precision", "transfers", "retrace", "unrolled", "dispatch", "kernels")
+# Findings attached whatever their severity: the kernel comparison is the answer, not only a warning.
+ALWAYS_ATTACHED = ("LB262",)
 BUILD = "levelbench.workloads.run:build_candidates"
 """Called in a worker process to build a job's candidates (the worker knows no workloads)."""
 DIAGNOSIS = "levelbench.workloads.run:diagnosis"
@@ -137,10 +140,11 @@ def diagnosis(name: str, candidate: Candidate, measurement: Measurement) -> tupl
 
     c = candidate
     d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=measurement, budget=PROBING.run_budget, label=name,
+                fixes=False,
                 **c.kwargs)
     own = {f.code for f in measurement.findings}
     return tuple(dataclasses.replace(f, subject=name) for f in d.findings
-                 if f.severity >= Severity.WARNING and f.code not in own)
+                 if (f.severity >= Severity.WARNING or f.code in ALWAYS_ATTACHED) and f.code not in own)
 
 
 def run_job(job: Job, progress: Callable[[str, float], None] | None = None,

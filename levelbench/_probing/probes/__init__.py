@@ -12,7 +12,8 @@ from .base import Probe
 
 
 def all_probes() -> tuple[Probe, ...]:
-    from . import compile_share, config, dead, dispatch, precision, pytorch, retrace, roofline, transfers, unrolled
+    from . import (compile_share, config, dead, dispatch, kernels, precision, pytorch, retrace, roofline, transfers,
+                   unrolled)
 
     return (
         config.PROBE,
@@ -24,6 +25,7 @@ def all_probes() -> tuple[Probe, ...]:
         retrace.PROBE,
         dispatch.PROBE,
         roofline.PROBE,
+        kernels.PROBE,
         pytorch.PROBE,
     )
 

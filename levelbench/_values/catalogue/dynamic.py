@@ -279,6 +279,25 @@ DYNAMIC: tuple[Rule, ...] = (
         cost="no FLOP/s figure",
     ),
     Rule(
+        code="LB262",
+        name="dense-kernel",
+        severity=Severity.INFO,
+        summary="The program's dominant matmul timed alone in XLA, NumPy and PyTorch, each in its own process, as % of peak.",
+        why=(
+            "Once the work is the same, is XLA's CPU kernel for this matmul as fast as the BLAS call NumPy or "
+            "PyTorch makes? explain takes the dot_general that carries most of the program's FLOPs (its shapes "
+            "and dtype from the jaxpr), and times it in canonical (batch, m, k) @ (batch, k, n) form as "
+            "jax.jit(jnp.matmul), np.matmul and torch.matmul, each built and timed in a worker process of its "
+            "own (a framework's thread pool slows whatever shares its process), the same inputs checked to "
+            "agree, interleaved. Each is a share of the machine's measured GEMM peak, beside the share the "
+            "whole program's matmuls reach. A warning only when a library is faster by more than 10% at 95%; "
+            "CPU only."
+        ),
+        bad="jax.jit(jnp.matmul)(x, y)   # 'slower than np.dot?'",
+        good="levelbench.explain(jax.jit(jnp.matmul), x, y)   # LB262: XLA, NumPy, PyTorch % of peak, isolated",
+        cost="the measured gap on the kernel alone",
+    ),
+    Rule(
         code="LB270",
         name="compile-share",
         severity=Severity.INFO,

@@ -1,0 +1,222 @@
+"""LB262: the program's dominant dense kernel against NumPy's and PyTorch's on the same shapes.
+
+Once the work is the same, is XLA's CPU kernel as fast as the BLAS call NumPy or PyTorch makes?
+The probe takes the ``dot_general`` that carries most of the program's FLOPs (shape, dtype, how
+often it runs, scan bodies times their length) from the jaxpr, and times that one matmul, in its
+canonical ``(batch, m, k) @ (batch, k, n)`` form, as ``jax.jit(jnp.matmul)``, ``np.matmul`` and
+``torch.matmul``, each built and timed in a worker process of its own (`compare(..., isolate=True)`,
+docs/isolation.md): the same inputs from the same seed, checked to agree, then interleaved.
+
+Each is reported as a share of the machine's measured GEMM peak, beside the share the whole
+program's matmuls reach (their FLOPs over the program's steady time: a lower bound, the program
+does other work too). CPU only: NumPy has no GPU kernel to compare with.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import math
+from typing import Any
+
+import numpy as np
+
+from ..._values.findings import Finding, Severity
+from ..._values.units import fmt_time
+from ..jaxpr import open_jaxpr, sub_jaxprs
+from ..subject import Subject
+from .base import Probe
+from .roofline import machine_peak_flops
+
+# A kernel this small is dispatch and cache, not GEMM: no library comparison says anything.
+MIN_KERNEL_FLOPS = 1e7
+# The dominant kernel must carry at least this share of the program's matmul FLOPs.
+MIN_SHARE = 0.5
+# A library is "faster" when its 95% CI says so and the gap is at least this fraction.
+MIN_GAP = 0.10
+BUILDERS = "levelbench._probing.kernels"
+
+_done: dict[tuple, dict[str, Any]] = {}  # per process: `levelbench run` diagnoses two JAX candidates
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    """One dense matmul of the program in canonical form, and how many times a call runs it."""
+
+    batch: int
+    m: int
+    k: int
+    n: int
+    dtype: str
+    count: float = 1.0
+
+    @property
+    def flops(self) -> float:
+        return 2.0 * self.batch * self.m * self.k * self.n
+
+    @property
+    def key(self) -> tuple:
+        return (self.batch, self.m, self.k, self.n, self.dtype)
+
+    def describe(self) -> str:
+        lead = f"{self.batch} x " if self.batch > 1 else ""
+        return f"{self.dtype} {lead}({self.m}x{self.k}) @ ({self.k}x{self.n})"
+
+    def builder_kwargs(self) -> dict[str, Any]:
+        return {"batch": self.batch, "m": self.m, "k": self.k, "n": self.n, "dtype": self.dtype}
+
+
+def dense_kernels(jaxpr: Any, repeat: float = 1.0) -> dict[tuple, Kernel]:
+    """The program's ``dot_general`` kernels by canonical shape, each with how often a call runs it."""
+    found: dict[tuple, Kernel] = {}
+    for e in open_jaxpr(jaxpr).eqns:
+        if e.primitive.name == "dot_general":
+            k = canonical(e)
+            if k is not None:
+                old = found.get(k.key)
+                found[k.key] = dataclasses.replace(k, count=(old.count if old else 0.0) + repeat)
+        inner = repeat * (float(e.params.get("length", 1)) if e.primitive.name == "scan" else 1.0)
+        for s in sub_jaxprs(e):
+            for key, k in dense_kernels(s, inner).items():
+                old = found.get(key)
+                found[key] = dataclasses.replace(k, count=(old.count if old else 0.0) + k.count)
+    return found
+
+
+def canonical(eqn: Any) -> Kernel | None:
+    try:
+        (lc, rc), (lb, rb) = eqn.params["dimension_numbers"]
+        lhs, rhs = eqn.invars[0].aval, eqn.invars[1].aval
+    except (KeyError, AttributeError, ValueError, TypeError, IndexError):
+        return None
+    if np.dtype(lhs.dtype) != np.dtype(rhs.dtype) or not np.issubdtype(np.dtype(lhs.dtype), np.floating):
+        return None
+    ls, rs = lhs.shape, rhs.shape
+    batch = math.prod(ls[d] for d in lb)
+    k = math.prod(ls[d] for d in lc)
+    m = math.prod(ls[d] for d in range(len(ls)) if d not in (*lc, *lb))
+    n = math.prod(rs[d] for d in range(len(rs)) if d not in (*rc, *rb))
+    return Kernel(int(batch), int(m), int(k), int(n), np.dtype(lhs.dtype).name)
+
+
+def run(subject: Subject) -> list[Finding]:
+    import jax
+
+    trace = subject.traced()
+    if not trace.ok or jax.default_backend() != "cpu":
+        return []
+    kernels = dense_kernels(trace.jaxpr)
+    total = sum(k.flops * k.count for k in kernels.values())
+    if not kernels or total <= 0:
+        return []
+    top = max(kernels.values(), key=lambda k: k.flops * k.count)
+    share = top.flops * top.count / total
+    if top.flops < MIN_KERNEL_FLOPS or share < MIN_SHARE:
+        return []
+    timing = subject.jitted_timing()
+    if timing is None:
+        return []
+    result = _done.get(top.key)
+    if result is None:
+        result = _done[top.key] = time_kernel(top, budget=min(3.0, max(1.0, subject.budget / 5)))
+    peak = machine_peak_flops(top.dtype)
+    program_rate = total / timing.median
+    subject.measured["kernels"] = {**result, "kernel": dataclasses.asdict(top), "share_of_matmul_flops": share,
+                                   "program_matmul_flops": total, "program_seconds": timing.median,
+                                   "program_peak_share": program_rate / peak if peak else None, "peak_flops": peak}
+    return [kernel_finding(subject.label, top, result, program_rate, peak)]
+
+
+def time_kernel(kernel: Kernel, budget: float) -> dict[str, Any]:
+    """``jax``, ``numpy`` (and ``torch`` when installed) on the kernel, each in its own worker, via compare."""
+    from ..._measuring.candidate import Builder
+    from ..._measuring.compare import compare
+
+    kw = kernel.builder_kwargs()
+    candidates = {"numpy": Builder(f"{BUILDERS}:numpy_matmul", kw), "jax": Builder(f"{BUILDERS}:jax_matmul", kw)}
+    if importlib.util.find_spec("torch") is not None:
+        candidates["torch"] = Builder(f"{BUILDERS}:torch_matmul", kw)
+    c = compare(candidates, baseline="numpy", isolate=True, strict=False, budget=budget, rel_ci=0.03,
+                environment=False, timeout=120 + 4 * budget)
+    out: dict[str, Any] = {"isolated": c.isolation is not None and c.isolation.mode == "workers",
+                           "agreements": [a.to_dict() for a in c.agreements], "failed": dict(c.failed),
+                           "seconds": {}, "peak_share": {}, "ratio_to_numpy": {}}
+    for name, m in c.measurements.items():
+        out["seconds"][name] = m.median
+        out["peak_share"][name] = c.peak_share(name)
+        r = c.ratio(name)
+        out["ratio_to_numpy"][name] = {"estimate": r.estimate, "lower": r.lower, "upper": r.upper}
+    if "jax" in c.measurements:
+        for name in c.measurements:
+            r = c.ratio("jax", name)  # time(jax) / time(name): > 1 means XLA is slower
+            out.setdefault("jax_over", {})[name] = {"estimate": r.estimate, "lower": r.lower, "upper": r.upper}
+    out["agree"] = all(a["ok"] for a in out["agreements"])
+    return out
+
+
+def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_rate: float,
+                   peak: float | None) -> Finding:
+    shares = result["peak_share"]
+
+    def pct(name: str) -> str:
+        s = shares.get(name)
+        return f"{100 * s:.0f}%" if s is not None else "?"
+
+    names = {"jax": "XLA (jax.jit)", "numpy": "NumPy", "torch": "PyTorch"}
+    ran = [n for n in ("jax", "numpy", "torch") if n in result["seconds"]]
+    listing = ", ".join(f"{names[n]} {fmt_time(result['seconds'][n])} ({pct(n)} of peak)" for n in ran)
+    program = f"{100 * program_rate / peak:.0f}% of peak" if peak else f"{program_rate / 1e9:.3g} GFLOP/s"
+    over = result.get("jax_over", {})
+    faster = [n for n in ("numpy", "torch") if n in over and over[n]["lower"] > 1 + MIN_GAP]
+    gaps = "; ".join(f"jax/{n} time {over[n]['estimate']:.3g}x (95% CI {over[n]['lower']:.3g}-{over[n]['upper']:.3g})"
+                     for n in ("numpy", "torch") if n in over)
+    agreed = "outputs agree" if result["agree"] else "OUTPUTS DIFFER (not the same work)"
+    isolated = "each in its own worker process" if result["isolated"] else "in one process"
+    evidence = (f"{kernel.describe()} runs {kernel.count:g} time(s) per call ({kernel.flops * kernel.count / 1e9:.3g} "
+                f"GFLOP); the program's matmuls reach {program} over its whole steady time; alone, {isolated}, "
+                f"interleaved ({agreed}): {listing}; {gaps}")
+    if result["failed"]:
+        evidence += "; failed: " + ", ".join(f"{n} ({why.splitlines()[0]})" for n, why in result["failed"].items())
+    if faster and result["agree"]:
+        best = min(faster, key=lambda n: result["seconds"][n])
+        saving = (result["seconds"]["jax"] - result["seconds"][best]) * kernel.count
+        return Finding(
+            "LB262",
+            f"XLA's CPU kernel for the dominant matmul is slower than {names[best]}'s on the same shapes: "
+            f"{pct('jax')} of peak against {pct(best)}",
+            Severity.WARNING,
+            evidence=evidence,
+            cost=f"~{fmt_time(saving)} per call measured on this kernel alone (not a projection of the program)",
+            fix=("no XLA alternative was measured faster; if this matmul dominates, try another layout of the same "
+                 "work (batch the matmuls into one larger one with jnp.einsum / jax.vmap), or keep this step in "
+                 f"{names[best]} outside JAX"),
+            subject=label,
+            data={"cost_seconds": saving, **_data(kernel, result, program_rate, peak)},
+        )
+    shares_text = (f"XLA's CPU kernel for the dominant matmul runs at {pct('jax')} of peak; NumPy at {pct('numpy')}"
+                   + (f", PyTorch at {pct('torch')}" if "torch" in shares else ""))
+    if not result["agree"]:
+        verdict = "the libraries' outputs differ, so no gap is claimed"
+    elif over and all(o["upper"] < 1 for n, o in over.items() if n != "jax"):
+        verdict = "XLA's is the fastest on these shapes"
+    else:
+        verdict = f"no gap beyond {100 * MIN_GAP:.0f}% that the CI supports"
+    return Finding(
+        "LB262",
+        f"{shares_text}: {verdict}",
+        Severity.INFO,
+        evidence=evidence,
+        cost="",
+        fix="nothing to change in the kernel: the difference, if any, is elsewhere in the program",
+        subject=label,
+        data={"cost_seconds": 0.0, "verdict": verdict, **_data(kernel, result, program_rate, peak)},
+    )
+
+
+def _data(kernel: Kernel, result: dict[str, Any], program_rate: float, peak: float | None) -> dict[str, Any]:
+    return {"kernel": dataclasses.asdict(kernel), "program_flops_per_second": program_rate, "peak_flops": peak,
+            **{k: v for k, v in result.items() if k != "agreements"}}
+
+
+PROBE = Probe("kernels", ("LB262",), run, expensive=True,
+              summary="the dominant matmul timed alone in XLA, NumPy and PyTorch, each isolated, as % of peak")
