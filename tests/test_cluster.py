@@ -146,8 +146,26 @@ def test_ctrl_c_cancels_the_running_units_keeps_the_finished_ones_and_exits_130(
         assert statuses.count("ok") >= 1 and "interrupted" in statuses and "skipped" in statuses, statuses
         assert sorted(r.params["ms"] for r in run.results) == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
         assert "interrupted" in err + out
+        # the units' tasks stop with the driver, and their levelbench worker processes with them
+        deadline = time.monotonic() + 30
+        while _unit_workers() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert _unit_workers() == []
     finally:
         cluster.shutdown()
+
+
+def _unit_workers() -> list[int]:
+    """Live levelbench worker processes timing the SLEEPY test workload (only this test starts them now)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            cmd = status.read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"levelbench._measuring.worker" in cmd:
+            found.append(int(status.parent.name))
+    return found
 
 
 def _stored(db: Path) -> int:

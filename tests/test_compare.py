@@ -203,3 +203,20 @@ def test_a_budget_smaller_than_the_minimum_rounds_still_takes_them():
     c = fake_compare(clock, {"a": _lognormal(5, 1e-3, 1.0), "b": _lognormal(6, 1e-3, 1.0)}, rel_ci=0.001,
                      budget=0.01)
     assert not c.target_reached and [len(r) for r in c.rounds.values()] == [COMPARING.min_rounds] * 2
+
+
+def test_a_candidate_that_compiles_on_every_call_ends_at_the_budget_not_after_fifty_rounds():
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    def rebuilds(x):  # a new jitted function each call: every call compiles, every block is discarded
+        return jax.jit(lambda y: jnp.sin(y) + 1)(x)
+
+    x = jnp.ones(8)
+    started = time.perf_counter()
+    with pytest.raises(RuntimeError, match="every sample was discarded because JAX compiled"):
+        levelbench.compare({"steady": (jax.jit(jnp.sin), (x,)), "rebuilds": (rebuilds, (x,))}, budget=0.5,
+                           check_outputs=False, environment=False, peak=False, count_flops=False)
+    # before, it went on for 50x the minimum rounds of discarded blocks (minutes); now it stops at the
+    # budget (calibration and first calls come on top; the bound is loose for a loaded machine)
+    assert time.perf_counter() - started < 30

@@ -373,7 +373,10 @@ def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any,
             else:
                 bar.update(task, description=f"{escape(e.node.label)}: lost, unit retried elsewhere")
 
-        yield from run_on_ray(ray, jobs, groups, timeout=timeout, on_event=event)
+        try:
+            yield from run_on_ray(ray, jobs, groups, timeout=timeout, on_event=event)
+        finally:
+            ray.shutdown()  # now, in order, not from an exit hook racing the last results
 
 
 def _job_label(job: Job) -> str:

@@ -489,6 +489,11 @@ class _Run:
                     break
                 if complete and elapsed >= s.budget:
                     break
+                # Past the budget, stop waiting for a candidate whose every block was discarded (it
+                # compiles on every call: more rounds will not change that), and anyway at 3x the budget.
+                never_kept = any(all(r is None for r in rounds) for rounds in live.values())
+                if elapsed >= s.budget and (never_kept or elapsed >= COMPARING.overrun_factor * s.budget):
+                    break
                 if deadline is not None and deadline - time.monotonic() < 2 * (time.monotonic() - round_started) + 1:
                     # another round might not end before the deadline: stop here, with every candidate
                     self.timed_out = "the timeout came before the budget was spent"

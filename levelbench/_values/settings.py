@@ -64,6 +64,8 @@ class Comparing:
         different_work: FLOP counts differing by more than this fraction are different work (LB304).
         max_rounds_factor: give up after this many times ``min_rounds`` rounds when some candidate
             still has fewer than ``min_rounds`` kept rounds (every sample discarded).
+        overrun_factor: rounds still short of ``min_rounds`` kept ones end at this many times the
+            budget; at the budget already when a candidate has kept none (it compiles every call).
     """
 
     budget: float = 10.0
@@ -79,6 +81,7 @@ class Comparing:
     implausible_margin: float = 1.5
     different_work: float = 0.10
     max_rounds_factor: int = 50
+    overrun_factor: float = 3.0
 
 
 @dataclasses.dataclass(frozen=True)

@@ -202,10 +202,12 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
             emit(UnitEvent("finished", unit.job, unit.kind, node, result))
             yield result
     except KeyboardInterrupt:
-        for ref, (unit, node, _) in running.items():
-            ray.cancel(ref, force=True)
+        # The running units are not cancelled one by one (ray.cancel racing a task's completion can
+        # abort Ray's bookkeeping in this process): the caller disconnects from the cluster, and Ray
+        # stops the tasks of a driver that is gone; their levelbench workers exit with them.
+        for unit, node, _ in running.values():
             yield _with_node(WorkloadResult(unit.job.workload, unit.job.params, "interrupted",
-                                            error="interrupted (Ctrl-C); the unit was cancelled on its node"),
+                                            error="interrupted (Ctrl-C); the unit was stopped on its node"),
                              node, {})
         return
 

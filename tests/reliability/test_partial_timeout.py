@@ -23,7 +23,7 @@ def _run(tmp_path, *args, timeout="8"):
 
 
 def test_a_budget_longer_than_the_timeout_keeps_every_candidates_rounds(tmp_path):
-    r, result, took = _run(tmp_path, "-w", workload("QUICK"), "--budget", "600")
+    r, result, took = _run(tmp_path, "-w", workload("UNENDING"), "--budget", "600")
     assert r.returncode == 1
     assert result["status"] == "timeout" and "partial result" in result["error"]
     c = result["comparison"]
