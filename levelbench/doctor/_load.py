@@ -9,6 +9,7 @@ import dataclasses
 import fnmatch
 import io
 import os
+import stat
 import sys
 import tokenize
 from collections.abc import Iterable, Iterator
@@ -84,16 +85,50 @@ def _excluded(path: Path, patterns: tuple[str, ...]) -> bool:
 
 
 def read_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceText | Unreadable:
-    """Read one file; ``.ipynb`` files are notebooks, anything else is Python source."""
+    """Read one file; ``.ipynb`` files are notebooks, anything else is Python source.
+
+    Only regular files are read, and at most ``max_bytes`` of them: a FIFO or a device (``/dev/zero``)
+    would block or never end. The kind and size are checked before reading, on the open file itself, so
+    a file swapped for a FIFO in between is refused too.
+    """
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            return Unreadable(name, f"file is {_mb(size)}, over the {_mb(max_bytes)} limit (raise it with --max-bytes)")
-        data = path.read_bytes()
+        refused = _refusal(os.stat(path), max_bytes)
+        if refused:
+            return Unreadable(name, refused)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            refused = _refusal(os.fstat(fd), max_bytes)
+            if refused:
+                return Unreadable(name, refused)
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read(max_bytes + 1)
+        finally:
+            os.close(fd)
     except OSError as e:
         return Unreadable(name, f"cannot read: {e.strerror or e}")
+    if len(data) > max_bytes:  # it grew after the check
+        return Unreadable(name, f"file is over the {_mb(max_bytes)} limit (raise it with --max-bytes)")
     return _decode(name, data, notebook=path.suffix == ".ipynb")
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _refusal(info: os.stat_result, max_bytes: int) -> str:
+    """Why a file with this ``stat`` is not read (empty: it is read)."""
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((k for test, k in _KINDS if test(info.st_mode)), "something else")
+        return f"not a regular file but {kind}: the doctor reads Python files and Jupyter notebooks"
+    if info.st_size > max_bytes:
+        return f"file is {_mb(info.st_size)}, over the {_mb(max_bytes)} limit (raise it with --max-bytes)"
+    return ""
 
 
 def _read_stdin(name: str, max_bytes: int) -> SourceText | Unreadable:
