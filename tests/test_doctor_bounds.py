@@ -109,3 +109,25 @@ def test_work_grows_linearly_with_the_number_of_timed_regions(shape):
     small = _python_calls(scaling.generate(shape, lines=250), path)
     large = _python_calls(scaling.generate(shape, lines=1000), path)
     assert large < 6 * small, f"{shape}: 250 lines made {small} calls, 1000 lines {large} ({large / small:.1f}x)"
+
+
+# --- item 18: a long line is printed around the column, not whole -------------------------------------
+def test_text_output_cuts_a_minified_line_around_the_finding(tmp_path):
+    filler = ";".join(f"a{i} = {i}" for i in range(12000))  # ~130 kB on one line
+    script = tmp_path / "bundle.py"
+    script.write_text(f"import numpy as np;{filler};x = np.random.normal((3, 3));{filler}\n")
+    done = doctor("--no-color", str(script))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert len(done.stdout) < 1500, f"{len(done.stdout)} characters printed"
+    headline, source, caret = done.stdout.splitlines()[:3]
+    assert ": LB109 shape `(3, 3)` is passed as `loc`" in headline
+    assert source.startswith("    1 | ...") and source.endswith("...")
+    column = caret.index("^")
+    assert source[column:column + 6] == "(3, 3)" and caret.count("^") == 6
+
+
+def test_text_output_of_a_short_line_is_unchanged(tmp_path):
+    script = tmp_path / "short.py"
+    script.write_text("import numpy as np\nx = np.random.normal((3, 3))\n")
+    lines = doctor("--no-color", str(script)).stdout.splitlines()
+    assert lines[1:3] == ["    2 | x = np.random.normal((3, 3))", "      |                      ^^^^^^"]
