@@ -83,6 +83,14 @@ def test_max_bytes_applies_to_files_in_directories_notebooks_and_standard_input(
     assert done.returncode == 1 and "standard input is over the 500 bytes limit" in done.stderr
 
 
+def test_a_huge_max_bytes_is_a_limit_not_an_allocation(tmp_path):
+    script = tmp_path / "small.py"
+    script.write_text("x = 1\n")
+    for args, stdin in (((str(script),), None), (("-",), "x = 1\n")):
+        done = doctor("--max-bytes", str(1 << 40), *args, stdin=stdin)  # read(2**40) allocated 1 TiB: MemoryError
+        assert (done.returncode, done.stdout.strip()) == (0, "No findings in 1 file."), done.stderr
+
+
 # --- item 11: linear in the file's length -------------------------------------------------------------
 def _python_calls(source: str, path: str) -> int:
     """Python function calls (and returns) made by the doctor on ``source``: a deterministic measure of work."""

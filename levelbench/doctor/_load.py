@@ -14,6 +14,7 @@ import sys
 import tokenize
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from ._notebook import looks_like_notebook
 
@@ -102,7 +103,7 @@ def read_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceText | Un
             if refused:
                 return Unreadable(name, refused)
             with os.fdopen(os.dup(fd), "rb") as f:
-                data = f.read(max_bytes + 1)
+                data = _read_at_most(f, max_bytes + 1)
         finally:
             os.close(fd)
     except OSError as e:
@@ -110,6 +111,20 @@ def read_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceText | Un
     if len(data) > max_bytes:  # it grew after the check
         return Unreadable(name, f"file is over the {_mb(max_bytes)} limit (raise it with --max-bytes)")
     return _decode(name, data, notebook=path.suffix == ".ipynb")
+
+
+def _read_at_most(stream: BinaryIO, limit: int) -> bytes:
+    """Up to ``limit`` bytes, read in 1 MiB pieces: ``read(limit)`` allocates ``limit`` bytes up front,
+    a MemoryError for ``--max-bytes 1099511627776``."""
+    chunks: list[bytes] = []
+    total = 0
+    while total < limit:
+        chunk = stream.read(min(1 << 20, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 _KINDS = (
@@ -133,7 +148,7 @@ def _refusal(info: os.stat_result, max_bytes: int) -> str:
 
 def _read_stdin(name: str, max_bytes: int) -> SourceText | Unreadable:
     try:
-        data = sys.stdin.buffer.read(max_bytes + 1)
+        data = _read_at_most(sys.stdin.buffer, max_bytes + 1)
     except (OSError, ValueError, AttributeError) as e:
         return Unreadable(name, f"cannot read standard input: {e}")
     if len(data) > max_bytes:
