@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from levelbench.doctor import lint_paths, lint_source
+from levelbench.doctor import _engine, lint_paths, lint_source
 from levelbench.doctor._diagnostic import DoctorReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,3 +139,22 @@ def test_text_output_of_a_short_line_is_unchanged(tmp_path):
     script.write_text("import numpy as np\nx = np.random.normal((3, 3))\n")
     lines = doctor("--no-color", str(script)).stdout.splitlines()
     assert lines[1:3] == ["    2 | x = np.random.normal((3, 3))", "      |                      ^^^^^^"]
+
+
+def test_a_long_script_checked_in_parts_finds_what_the_whole_file_shows(monkeypatch):
+    scaling = _scaling()
+    text = scaling.generate("plain", lines=2000) + 'doc = """\nx = 1\nimport nothing\n"""\n' * 40 + (
+        "".join(f"@jax.jit\ndef g{k}(v):\n    return v + 1\n\n\nt0 = time.time()\ng{k}(x)\nprint(time.time() - t0)\n"
+                for k in range(60))
+    )  # each block self-contained: a definition in one part used in a later one is the documented limit
+    monkeypatch.setattr(_engine, "PART_LINES", 10**9)
+    whole = lint_source(text, "long.py")
+    monkeypatch.setattr(_engine, "PART_LINES", 300)
+    monkeypatch.setattr(_engine, "HEAD_LINES", 40)
+    trees: list[int] = []
+    diagnose_now = _engine._diagnose_now
+    monkeypatch.setattr(_engine, "_diagnose_now", lambda source, codes: trees.append(1) or diagnose_now(source, codes))
+    parted = lint_source(text, "long.py")
+    assert len(trees) >= 8  # one syntax tree per part at a time: memory bounded by a part, not the file
+    assert len(whole) > 100 and "LB100" not in {d.code for d in whole}
+    assert [(d.code, d.location) for d in parted] == [(d.code, d.location) for d in whole]
