@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
 import textwrap
@@ -573,6 +574,32 @@ def test_lb113_not_reported_for_real_names_or_packages_that_are_not_installed():
     src = "from jax import jit, random, numpy as jnp\nfrom jax.numpy import dot\nimport numpy.linalg\nfrom numpy.random import default_rng\nfrom not_installed_pkg_xyz import nothing\n"
     assert "LB113" not in codes(src)
 
+
+
+@needs_jax_numpy
+def test_lb113_resolves_lazily_loaded_submodules():
+    # jax._src.lib.mlir.dialects binds `func`, `arith`, ... through lazy_loader.attach: they import fine.
+    if importlib.util.find_spec("jax._src.lib.mlir.dialects") is None:
+        pytest.skip("this jax has no jax._src.lib.mlir.dialects")
+    assert "LB113" not in codes("from jax._src.lib.mlir.dialects import func, arith\n")
+    found = lint_source("import jax._src.lib.mlir.dialects.func\n", "s.py", select=["LB113"])
+    assert [d.message.split(": ", 1)[1] for d in found] == [  # true: it is an attribute, not a module
+        "this import raises ImportError; `func` is an attribute of `jax._src.lib.mlir.dialects`, not a module: "
+        "import it with `from`"
+    ]
+
+
+def test_lb113_reads_lazy_loader_attach_as_the_names_it_serves():
+    from levelbench.doctor._installed import _bound_names
+
+    tree = ast.parse(
+        "from x import lazy_loader as _lazy\n"
+        "__getattr__, __dir__, __all__ = _lazy.attach('pkg', ['func', 'arith'])\n"
+    )
+    names, dynamic = _bound_names(tree.body)
+    assert {"func", "arith"} <= names and not dynamic  # `funk` is then known missing
+    tree = ast.parse("__getattr__, __dir__ = make_getattr(globals_table)\n")
+    assert _bound_names(tree.body)[1]  # any other __getattr__ in a tuple: dynamic, settled by importing
 
 
 @pytest.mark.parametrize(

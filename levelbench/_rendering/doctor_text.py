@@ -78,11 +78,30 @@ def _excerpt(diagnostic: Diagnostic) -> list[Text]:
     start = min(max(location.column - 1, 0), len(source))
     end = location.end_column - 1 if location.end_line == location.line else len(source.rstrip())
     end = min(max(end, start + 1), max(len(source), start + 1))
+    source, start, end = _around(source, start, end)
     line = Text(f"{gutter.rjust(width)} | ", style="dim")
     line.append(source)
     caret = Text(f"{' ' * width} | ", style="dim")
     caret.append(" " * start + "^" * (end - start), style=SEVERITY_STYLE[diagnostic.severity])
     return [line, caret]
+
+
+EXCERPT_WIDTH = 120  # characters of a source line shown; a minified file's 100 kB line is cut around the column
+_CUT = "..."
+
+
+def _around(source: str, start: int, end: int) -> tuple[str, int, int]:
+    """At most `EXCERPT_WIDTH` characters of ``source`` around ``[start, end)``, cuts marked ``...``; the
+    span's new start and end. A span longer than the window is shown from its start."""
+    if len(source) <= EXCERPT_WIDTH:
+        return source, start, end
+    end = min(end, start + EXCERPT_WIDTH // 2)
+    left = max(0, min(start - EXCERPT_WIDTH // 3, len(source) - EXCERPT_WIDTH))
+    right = min(len(source), left + EXCERPT_WIDTH)
+    prefix = _CUT if left else ""
+    suffix = _CUT if right < len(source) else ""
+    shift = len(prefix) - left
+    return f"{prefix}{source[left:right]}{suffix}", start + shift, min(end, right) + shift
 
 
 def _no_findings(report: DoctorReport) -> str:

@@ -78,7 +78,7 @@ def _iterable(loop: ast.AST) -> ast.expr | None:
 
 def _holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
     """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step)."""
-    starts = {r.start for r in ctx.regions}
+    starts = ctx.index("region starts", lambda: {r.start for r in ctx.regions})
     return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
 
 

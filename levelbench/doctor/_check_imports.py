@@ -81,12 +81,18 @@ def _missing_name(ctx: Context, node: ast.alias, module: str, name: str) -> Diag
 def _missing_module(ctx: Context, node: ast.AST, module: str) -> Diagnostic:
     root = module.split(".")[0]
     parent, _, last = module.rpartition(".")
-    guess = difflib.get_close_matches(last, sorted(similar_names(parent)), n=1) if parent else []
-    hint = f"; did you mean `{parent}.{guess[0]}`?" if guess else ""
+    if parent and name_exists(parent, last):  # an attribute (a lazily loaded submodule, say), not a module
+        hint = f"; `{last}` is an attribute of `{parent}`, not a module: import it with `from`"
+        fix = f"from {parent} import {last}"
+    else:
+        candidates = sorted(similar_names(parent) - {last}) if parent else []
+        guess = difflib.get_close_matches(last, candidates, n=1)
+        hint = f"; did you mean `{parent}.{guess[0]}`?" if guess else ""
+        fix = f"import {parent}.{guess[0]}" if guess else f"# check the name: {module}"
     return ctx.report(
         "LB113",
         node,
         f"no module `{module}` in the installed {root} {installed_version(root)}: this import raises ImportError{hint}",
         evidence=f"checked against the installed {root} package",
-        fix=f"import {parent}.{guess[0]}" if guess else f"# check the name: {module}",
+        fix=fix,
     )

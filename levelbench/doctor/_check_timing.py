@@ -150,8 +150,26 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
     if not candidates:
         return
     reach = _Reach(ctx)
-    reaching = [(n, keys) for n in ctx.program.of_type(ast.Call) if (keys := reach.of_call(n))]
-    scopes = {id(n): enclosing_function(ctx.program, n) for n, _ in reaching}
+    # (scope, key) -> the calls in that scope that reach the key, in program order: a region asks only about
+    # the keys it calls, so that many regions in a long file do not each walk every call.
+    calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], int]]] = {}
+    for node in ctx.program.of_type(ast.Call):
+        keys = reach.of_call(node)
+        if keys:
+            scope = id(enclosing_function(ctx.program, node))
+            for key in keys:
+                calls_by_key.setdefault((scope, key), []).append((position(node), id(node)))
+    for calls in calls_by_key.values():
+        calls.sort()
+
+    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
+        for where, call_id in calls_by_key.get((id(region.scope), key), ()):
+            if where >= region.start:
+                return False
+            if call_id not in timed_ids:
+                return True
+        return False
+
     for region in candidates:
         timed = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
         timed_ids = {id(n) for n in timed}
@@ -159,11 +177,8 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
         for node in region.setup:
             for call in (n for n in walk_code(ctx.program, [node]) if isinstance(n, ast.Call)):
                 warm |= reach.of_call(call)
-        for call, keys in reaching:
-            if id(call) not in timed_ids and position(call) < region.start and scopes[id(call)] is region.scope:
-                warm |= keys
         for call in timed:
-            cold = sorted(reach.of_call(call) - warm)
+            cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, timed_ids))
             if not cold:
                 continue
             yield _compile_finding(ctx, region, call, cold[0])
@@ -249,12 +264,19 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
-    text = ast.unparse(call.func)
+    first = ctx.index("LB104 first calls", lambda: _first_calls(ctx)).get((ast.unparse(call.func), id(region.scope)))
+    return first is not None and first < region.start
+
+
+def _first_calls(ctx: Context) -> dict[tuple[str, int], tuple[int, int]]:
+    """(callee as written, id of the enclosing function) -> where it is first called."""
+    first: dict[tuple[str, int], tuple[int, int]] = {}
     for node in ctx.program.of_type(ast.Call):
-        if isinstance(node, ast.Call) and position(node) < region.start and ast.unparse(node.func) == text:
-            if enclosing_function(ctx.program, node) is region.scope:
-                return True
-    return False
+        key = (ast.unparse(node.func), id(enclosing_function(ctx.program, node)))  # type: ignore[attr-defined]
+        where = position(node)
+        if key not in first or where < first[key]:
+            first[key] = where
+    return first
 
 
 def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:

@@ -7,6 +7,8 @@ import dataclasses
 import functools
 import os
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from .._values.findings import Finding
 from .._values.catalogue import RULES
@@ -19,6 +21,7 @@ from ._program import Program
 from ._regions import TimedRegion, find_regions
 from ._syntax import local_walk, walk_code
 
+_Index = TypeVar("_Index")
 _BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
 _TEST_RUNNERS = ("absltest.main", "googletest.main", "unittest.main", "pytest.main")
 
@@ -31,6 +34,7 @@ class Context:
     kinds: Kinds
     regions: tuple[TimedRegion, ...]
     _working: dict[ast.AST, bool] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    _indexes: dict[str, object] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, program: Program) -> Context:
@@ -82,6 +86,23 @@ class Context:
     def editor(self) -> Editor:
         """Edits of the user's text at this program's nodes, for fixes."""
         return Editor(self.program, self.names)
+
+    def index(self, name: str, build: Callable[[], _Index]) -> _Index:
+        """A check's index over the whole program (``build()``), built on first use and kept for this program:
+        asking "which earlier call ..." once per region by walking every call makes a long file quadratic."""
+        if name not in self._indexes:
+            self._indexes[name] = build()
+        return self._indexes[name]  # type: ignore[return-value]
+
+    @functools.cached_property
+    def used_names(self) -> frozenset[str]:
+        """Every name the program reads, binds or imports: a new name for a fix must be none of these."""
+        imported = {
+            a.asname or a.name
+            for n in self.program.of_type(ast.Import, ast.ImportFrom)
+            for a in n.names  # type: ignore[attr-defined]
+        }
+        return self.program.tree.identifiers() | imported
 
     # --- shared questions ----------------------------------------------------------------------
     @functools.cached_property

@@ -172,11 +172,13 @@ class Editor:
         return tuple(self.edit(n, 0, n, 0, by) for n, text in zip(range(first, last + 1), lines) if text.strip())
 
     # --- imports -----------------------------------------------------------------------------
+    @functools.cached_property
+    def _top_level_imports(self) -> list[ast.Import]:
+        return [s for s in self.program.module.body if isinstance(s, ast.Import)]
+
     def module_name(self, module: str, before: tuple[int, int] | None = None) -> str | None:
         """The name a top-level ``import`` binds to ``module`` (before ``before``, when given)."""
-        for stmt in self.program.module.body:
-            if not isinstance(stmt, ast.Import):
-                continue
+        for stmt in self._top_level_imports:
             if before is not None and (stmt.lineno, stmt.col_offset) > before:
                 continue
             for alias in stmt.names:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 
 from .._values.findings import Finding, Severity
@@ -25,9 +27,10 @@ from ._cell_positions import with_file_positions
 from ._config import ConfigChoice, FileSettings, Options, Settings
 from ._context import Context
 from ._diagnostic import Diagnostic, DoctorReport, Location
+from ._ipython_input import statement_parts
 from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
 from ._notebook import NotebookError, code_cells
-from ._program import Program
+from ._program import Program, split_lines
 from ._suppress import FileSuppression, is_suppressed
 
 _CHECKS: dict[str, Callable[[Context], Iterator[Diagnostic]]] = {
@@ -142,10 +145,57 @@ def unreadable(path: str, message: str, location: Location | None = None, source
     return Diagnostic(location=where, finding=finding, rule=rule.name, source_line=source_line)
 
 
+# A syntax tree takes ~200 bytes of memory per byte of source: a script longer than PART_LINES + HEAD_LINES
+# is checked in parts (at top-level statements), so that a 10 MB file needs a few hundred MB, not 2-3 GB.
+# Each part is read after the file's first HEAD_LINES (imports, definitions, warm-ups) and imports.
+PART_LINES = 20_000
+HEAD_LINES = 2_000
+_IMPORT_LINE = re.compile(r"(import|from)\s")
+
+
 def diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
     """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order."""
+    lines = None if source.notebook or "# %%" in source.text else split_lines(source.text)
+    if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
+        return _diagnose_in_parts(source, lines, codes)
     with gc_paused():
         return _diagnose_now(source, codes)
+
+
+def _diagnose_in_parts(source: SourceText, lines: list[str], codes: frozenset[str]) -> tuple[Diagnostic, ...]:
+    """A long script, part by part. Each part keeps the file's line numbers (so positions and fixes are the
+    file's): the head of the file, the part, the imports between them, blank lines elsewhere. A definition
+    past the head and its use in a later part are not connected."""
+    head = statement_parts(lines, HEAD_LINES, definitions=True)[0][1]
+    rest = statement_parts(lines[head:], PART_LINES, definitions=True)
+    parts = [(0, head)] + [(head + a, head + b) for a, b in rest]
+    imports = [(k, line) for k, line in enumerate(lines) if _IMPORT_LINE.match(line) and "(" not in line]
+    found: dict[tuple[str, Location], Diagnostic] = {}
+    i = 0
+    while i < len(parts):
+        first, last = parts[i]
+        text = "\n".join(lines[:last]) if first <= head else _part_text(lines, imports, head, first, last)
+        with gc_paused():
+            diagnostics = _diagnose_now(dataclasses.replace(source, text=text), codes)
+        if i + 1 < len(parts) and any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics):
+            parts[i : i + 2] = [(first, parts[i + 1][1])]  # split inside a string or bracket: join with the next
+            continue
+        for d in diagnostics:
+            if first < d.location.line <= last or (d.code == "LB100" and d.location.line == 1 and i == 0):
+                found.setdefault((d.code, d.location), d)
+        i += 1
+    return tuple(sorted(found.values(), key=lambda d: (d.location, d.code)))
+
+
+def _part_text(lines: list[str], imports: list[tuple[int, str]], head: int, first: int, last: int) -> str:
+    shown = lines[:head] + [""] * (last - head)
+    for k, line in imports:
+        if k >= first:
+            break
+        if k >= head:
+            shown[k] = line
+    shown[first:last] = lines[first:last]
+    return "\n".join(shown)
 
 
 def _diagnose_now(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 
 from ._context import Context
 from ._diagnostic import Edit, Fix
@@ -35,13 +36,22 @@ def pair(ctx: Context, region: TimedRegion) -> Pair | None:
     start_stmt = ctx.program.parent(clock) if clock is not None else None
     if not isinstance(start_stmt, ast.Assign) or not isinstance(start_stmt.targets[0], ast.Name):
         return None
-    block = block_of(ctx, start_stmt)
-    if block is None:
+    found = ctx.program.statement_list(start_stmt)
+    if found is None:
         return None
-    i = next(k for k, s in enumerate(block) if s is start_stmt)
+    block, i = found
     var = start_stmt.targets[0].id
     end_assignment: ast.Assign | None = None
-    for j in range(i + 1, len(block)):
+    end_index = scanned = i + 1
+    # Only the statements that mention `var` can end the pair; the end clock is the first clock
+    # assignment before the one that does.
+    for j in itertools.chain(ctx.program.statements_mentioning(block, i, var), [len(block)]):
+        if end_assignment is None:
+            end_index = next((k for k in range(scanned, j) if _is_clock_assignment(ctx, block[k])), j)
+            end_assignment = block[end_index] if end_index < j else None  # type: ignore[assignment]
+        scanned = j
+        if j == len(block):
+            break
         stmt = block[j]
         for node in ctx.program.walk(stmt):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Name) \
@@ -52,24 +62,18 @@ def pair(ctx: Context, region: TimedRegion) -> Pair | None:
                 if isinstance(left, ast.Name) and end_assignment is not None and _assigned(end_assignment) == left.id:
                     return Pair(block, i, j, node, end_assignment.value, end_assignment)  # type: ignore[arg-type]
                 return None
-        if isinstance(stmt, ast.Assign) and _is_clock(ctx, stmt.value):
-            if _assigned(stmt) == var:
+        if _is_clock_assignment(ctx, stmt):
+            if _assigned(stmt) == var:  # type: ignore[arg-type]
                 return None
             if end_assignment is None:
-                end_assignment = stmt
+                end_assignment, end_index = stmt, j  # type: ignore[assignment]
     if end_assignment is not None:  # the difference is left out of the snippet
-        j = next(k for k, s in enumerate(block) if s is end_assignment)
-        return Pair(block, i, j, None, end_assignment.value, end_assignment)  # type: ignore[arg-type]
+        return Pair(block, i, end_index, None, end_assignment.value, end_assignment)  # type: ignore[arg-type]
     return None
 
 
-def block_of(ctx: Context, stmt: ast.stmt) -> list[ast.stmt] | None:
-    parent = ctx.program.parent(stmt)
-    for field in ("body", "orelse", "finalbody"):
-        value = getattr(parent, field, None)
-        if isinstance(value, list) and any(s is stmt for s in value):
-            return value
-    return None
+def _is_clock_assignment(ctx: Context, stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Assign) and _is_clock(ctx, stmt.value)
 
 
 def _is_clock(ctx: Context, node: ast.AST) -> bool:
@@ -141,20 +145,28 @@ def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
 
 
 def _read_elsewhere(ctx: Context, assignment: ast.stmt, var: str | None, allowed: list[ast.AST]) -> bool:
-    """``var`` (bound by ``assignment``) is read somewhere other than ``allowed`` before it is bound again."""
+    """``var`` (bound by ``assignment``) is read somewhere other than ``allowed`` before it is bound again.
+
+    Only the uses after ``assignment`` up to the next binding are looked at, so that a file of many
+    clock pairs costs time in proportion to its length (walking the scope for each pair did not).
+    """
     if var is None:
         return True
     scope = _scope_of(ctx, assignment)
-    start = (assignment.lineno, assignment.col_offset)
-    rebinds = sorted(
-        (n.lineno, n.col_offset) for n in ast.walk(scope)
-        if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Store) and (n.lineno, n.col_offset) > start
-    )
-    until = rebinds[0] if rebinds else (10**9, 0)
-    for node in ast.walk(scope):
-        if isinstance(node, ast.Name) and node.id == var and isinstance(node.ctx, ast.Load):
-            if start < (node.lineno, node.col_offset) < until and all(node is not a for a in allowed):
-                return True
+    span = ctx.program.tree.span(scope)
+    if span is None:
+        return True
+    first, end = span
+    scope_end = (getattr(scope, "end_lineno", None) or 10**9, getattr(scope, "end_col_offset", None) or 0)
+    for i, node in ctx.program.tree.name_uses(var).after((assignment.lineno, assignment.col_offset)):
+        if (node.lineno, node.col_offset) > scope_end:
+            break
+        if not first <= i < end:
+            continue
+        if isinstance(node.ctx, ast.Store):
+            return False
+        if isinstance(node.ctx, ast.Load) and all(node is not a for a in allowed):
+            return True
     return False
 
 
@@ -166,9 +178,7 @@ def _scope_of(ctx: Context, node: ast.AST) -> ast.AST:
 
 
 def _fresh_name(ctx: Context, base: str) -> str:
-    used = {n.id for n in ctx.program.of_type(ast.Name)} | {
-        a.asname or a.name for n in ctx.program.of_type(ast.Import, ast.ImportFrom) for a in n.names  # type: ignore[attr-defined]
-    }
+    used = ctx.used_names
     if base not in used:
         return base
     return next(f"{base}_{k}" for k in range(2, 1000) if f"{base}_{k}" not in used)

@@ -173,8 +173,10 @@ def _bound_names(body: list[ast.stmt]) -> tuple[set[str], bool]:
             for target in targets:
                 names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
             value = stmt.value
-            if any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in targets):
-                dynamic = dynamic or not _is_deprecation_getattr(value)
+            if any(isinstance(n, ast.Name) and n.id == "__getattr__" for t in targets for n in ast.walk(t)):
+                lazy = _lazily_attached(value)
+                names.update(lazy or ())
+                dynamic = dynamic or (lazy is None and not _is_deprecation_getattr(value))
             names_bound = {t.id for t in targets if isinstance(t, ast.Name)}
             if isinstance(value, ast.Dict) and "_deprecations" in names_bound:
                 names.update(_deprecated_but_present(value))
@@ -209,6 +211,18 @@ def _is_type_checking(test: ast.expr) -> bool:
 def _is_deprecation_getattr(value: ast.AST | None) -> bool:
     """JAX's ``__getattr__ = _deprecation_getattr(__name__, _deprecations)`` serves only ``_deprecations``."""
     return isinstance(value, ast.Call) and "deprecation_getattr" in ast.unparse(value.func)
+
+
+def _lazily_attached(value: ast.AST | None) -> list[str] | None:
+    """The submodules of ``__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, ["func", ...])``
+    (JAX's ``jax._src.lib.mlir.dialects``, scikit-image's lazy_loader): each name imports on first access."""
+    if not (isinstance(value, ast.Call) and len(value.args) >= 2 and isinstance(value.args[1], (ast.List, ast.Tuple))):
+        return None
+    func = value.func
+    if (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")) != "attach":
+        return None
+    names = [e.value for e in value.args[1].elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    return names if len(names) == len(value.args[1].elts) else None
 
 
 def _deprecated_but_present(value: ast.Dict) -> set[str]:

@@ -40,6 +40,67 @@ def to_python(cell: str, *, use_ipython: bool = True) -> str:
     return fallback_to_python(cell)
 
 
+# IPython's transformer re-tokenizes the whole cell for each magic it rewrites: a cell of many magics costs
+# time in the square of its length. A long cell is transformed in parts of about this many lines instead.
+_PART_LINES = 40
+_PART_START = re.compile(r"[A-Za-z_%@]")
+_CONTINUATIONS = re.compile(r"(else|elif|except|finally|case)\b")
+
+
+def to_python_mapped(cell: str, *, use_ipython: bool = True, whole: bool = False) -> tuple[str, list[int], bool]:
+    """`to_python` of ``cell``; for each line of the result, the line of ``cell`` it came from (`line_map`);
+    and whether the cell was transformed in parts.
+
+    A long cell (not a cell magic) is transformed in parts that start at a top-level statement, each on its
+    own: linear time. Where the result does not parse, the caller asks again with ``whole``: the cell in one
+    piece, as IPython reads it.
+    """
+    original = cell.split("\n")
+    if whole or len(original) <= _PART_LINES or original[0].startswith("%%"):
+        python = to_python(cell, use_ipython=use_ipython)
+        return python, line_map(original, python.split("\n")), False
+    python_lines: list[str] = []
+    mapping: list[int] = []
+    for first, last in statement_parts(original, _PART_LINES):
+        part = original[first:last]
+        transformed = to_python("\n".join(part), use_ipython=use_ipython).split("\n")
+        if len(transformed) > 1 and transformed[-1] == "" and (len(part) == 1 or part[-1] != ""):
+            transformed.pop()  # IPython ends a part with a newline, which the next part's first line stands for
+        mapping.extend(first + m for m in line_map(part, transformed))
+        python_lines.extend(transformed)
+    return "\n".join(python_lines), mapping, True
+
+
+_DEFINITION = re.compile(r"(def|class|async\s+def)\s|@")
+
+
+def statement_parts(lines: list[str], size: int, *, definitions: bool = False) -> list[tuple[int, int]]:
+    """``[first, last)`` line ranges of at least ``size`` lines (the last may be shorter), each starting at a
+    line that looks like the start of a top-level statement outside any string, bracket or decorated
+    definition (a wrong guess only costs the caller a retry in one piece). With ``definitions``, a part
+    starts at a ``def``, ``class`` or decorator where one comes within ``size`` more lines, so that a
+    clock pair stays whole."""
+    parts: list[tuple[int, int]] = []
+    first = 0
+    quotes = 0  # triple quotes seen since `first`: odd means inside a string
+    depth = 0
+    top = ""  # the last line seen that starts at column 0
+    for number, line in enumerate(lines):
+        long_enough = number - first >= (size if not definitions or _DEFINITION.match(line) else 2 * size)
+        if long_enough and quotes % 2 == 0 and depth <= 0 and _PART_START.match(line) \
+                and not line.startswith("%%") and not _CONTINUATIONS.match(line) and not top.startswith("@") \
+                and not lines[number - 1].rstrip().endswith("\\"):
+            parts.append((first, number))
+            first, quotes, depth = number, 0, 0
+        if line[:1] not in ("", " ", "\t", "#") and depth <= 0 and quotes % 2 == 0:
+            top = line
+        quotes += line.count('"""') + line.count("'''")
+        code = line.split("#", 1)[0]
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+    parts.append((first, len(lines)))
+    return parts
+
+
 _LINE_MAGIC = re.compile(r"^(?P<indent>\s*)%(?P<name>\w+)(?P<sep>\s?)(?P<arg>.*)$")
 _ASSIGN_MAGIC = re.compile(r"^(?P<indent>\s*)(?P<target>[\w.,\s\[\]()]+?)\s*=\s*%(?P<name>\w+)\s?(?P<arg>.*)$")
 _SHELL = re.compile(r"^(?P<indent>\s*)!(?P<cmd>.*)$")

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 
 from ._diagnostic import Location
-from ._ipython_input import line_map, split_timeit_options, to_python
+from ._ipython_input import split_timeit_options, to_python, to_python_mapped
 from ._notebook import CodeCell
 from ._tree import TreeIndex
 
@@ -78,6 +78,8 @@ class Program:
         self.tree = TreeIndex(module)
         self.nodes = self.tree.nodes
         self.text = "\n".join(line for segment in self.segments for line in segment.lines)
+        self._blocks: dict[int, dict[int, int]] = {}  # id(statement list) -> {id(statement): index}
+        self._block_spans: dict[int, tuple[list[int], list[int]] | None] = {}  # id(statement list) -> firsts, ends
 
     @classmethod
     def from_python(cls, path: str, text: str) -> Program:
@@ -113,7 +115,8 @@ class Program:
         cells are still checked.
         """
         segments = [Segment(cell=0, first_line=first, lines=tuple(part)) for first, part in _script_cells(lines)]
-        builder = _Builder(lambda line: _line_of(segments, line), use_ipython=True)
+        starts = [s.first_line for s in segments]
+        builder = _Builder(lambda line: _line_of(segments, line, starts), use_ipython=True)
         percent = any(_PERCENT_MARKER.match(line) for line in lines)
         body: list[ast.stmt] = []
         for segment in segments:
@@ -133,7 +136,8 @@ class Program:
             lines = split_lines(cell.source)
             segments.append(Segment(cell=cell.number, first_line=first, lines=tuple(lines)))
             first += len(lines)
-        builder = _Builder(lambda line: _line_of(segments, line), use_ipython=use_ipython)
+        starts = [s.first_line for s in segments]
+        builder = _Builder(lambda line: _line_of(segments, line, starts), use_ipython=use_ipython)
         body: list[ast.stmt] = []
         for segment in segments:
             tree = builder.parse_ipython("\n".join(segment.lines), base=segment.first_line - 1)
@@ -148,7 +152,7 @@ class Program:
         return self.segments[index]
 
     def line_text(self, line: int) -> str:
-        return _line_of(self.segments, line)
+        return _line_of(self.segments, line, self._starts)
 
     def location(self, node: ast.AST, end: ast.AST | None = None) -> Location:
         """Where ``node`` (through ``end``, when given) is, as the user numbers cells, lines and columns."""
@@ -196,6 +200,49 @@ class Program:
         """``node`` and everything below it in program order; ``skip`` nodes below it are yielded, not entered."""
         return self.tree.walk(node, skip=skip)
 
+    def statement_list(self, stmt: ast.AST) -> tuple[list[ast.stmt], int] | None:
+        """The statement list (a module, function, loop or branch body, ``else``, ``finally``) that holds
+        ``stmt``, and its index there; None for an expression. Indexed once per list: looking each statement
+        up by scanning its list made a long module quadratic."""
+        parent = self.parent(stmt)
+        for field in ("body", "orelse", "finalbody"):
+            value = getattr(parent, field, None)
+            if not isinstance(value, list):
+                continue
+            where = self._blocks.get(id(value))
+            if where is None:
+                where = self._blocks[id(value)] = {id(s): k for k, s in enumerate(value)}
+            k = where.get(id(stmt))
+            if k is not None:
+                return value, k
+        return None
+
+    def statements_mentioning(self, block: list[ast.stmt], i: int, name: str) -> Iterator[int]:
+        """Indices ``j > i``, in order, of the statements of ``block`` that hold an ``ast.Name`` ``name``.
+
+        Found from the name's uses (each a bisection), not by walking the statements in between: a clock
+        started and never read must not cost a walk of the rest of a long module.
+        """
+        spans = self._block_spans.get(id(block), ())
+        if spans == ():
+            found = [self.tree.span(s) for s in block]
+            spans = None if any(f is None for f in found) else ([f[0] for f in found], [f[1] for f in found])  # type: ignore[index]
+            self._block_spans[id(block)] = spans
+        if spans is None:  # statements made up by a check: every one is a candidate
+            yield from range(i + 1, len(block))
+            return
+        if i + 1 >= len(block):
+            return
+        firsts, ends = spans
+        uses = self.tree.name_uses(name).preorder
+        k = bisect.bisect_left(uses, firsts[i + 1])
+        while k < len(uses):
+            j = bisect.bisect_right(firsts, uses[k]) - 1
+            if uses[k] >= ends[j]:
+                return  # past the block
+            yield j
+            k = bisect.bisect_left(uses, ends[j], k)
+
     def magic(self, node: ast.AST) -> Magic | None:
         """The timing magic that ``node`` (a marker ``with``) stands for, if any."""
         return self._magics.get(node)
@@ -241,8 +288,10 @@ def _script_cells(lines: Sequence[str]) -> list[tuple[int, list[str]]]:
         cells.append((first, current))
     return cells
 
-def _line_of(segments: Sequence[Segment], line: int) -> str:
-    starts = [s.first_line for s in segments]
+def _line_of(segments: Sequence[Segment], line: int, starts: Sequence[int] | None = None) -> str:
+    """The text of virtual ``line``; pass the segments' ``starts`` when asking often (many cells)."""
+    if starts is None:
+        starts = [s.first_line for s in segments]
     index = bisect.bisect_right(starts, line) - 1
     if index < 0:
         return ""
@@ -299,16 +348,22 @@ class _Builder:
 
     def parse_ipython(self, text: str, *, base: int) -> ast.Module | None:
         """Parse IPython input whose first line is virtual line ``base + 1``."""
-        original = text.split("\n")
-        python = to_python(text, use_ipython=self._use_ipython)
-        transformed = python.split("\n")
-        mapping = line_map(original, transformed)
-        line_of = {j + 1: mapping[j] + 1 for j in range(len(transformed))}
+        tree: ast.Module | None = None
+        python, mapping, parted = to_python_mapped(text, use_ipython=self._use_ipython)
         try:
             tree = ast.parse(python)
         except SyntaxError as e:
-            line = line_of.get(e.lineno or 1, 1) + base
-            self.problems.append(ParseProblem(line, max(e.offset or 1, 1), f"syntax error: {e.msg}"))
+            error = e
+            if parted:  # transformed in parts: read it again in one piece, as IPython does, for its error
+                python, mapping, _ = to_python_mapped(text, use_ipython=self._use_ipython, whole=True)
+                try:
+                    tree = ast.parse(python)
+                except SyntaxError as again:
+                    error = again
+        line_of = {j + 1: mapping[j] + 1 for j in range(len(mapping))}
+        if tree is None:
+            line = line_of.get(error.lineno or 1, 1) + base
+            self.problems.append(ParseProblem(line, max(error.offset or 1, 1), f"syntax error: {error.msg}"))
             return None
         _shift(tree, line_of=line_of, base=base)
         return self.splice(tree) if "get_ipython" in python else tree

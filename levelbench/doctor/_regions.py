@@ -104,11 +104,11 @@ class _Finder:
             start = self._clock_assignment(stmt)
             if start is None:
                 continue
-            block = _block_of(self.program, stmt)
-            if block is None:
+            found = self.program.statement_list(stmt)
+            if found is None:
                 continue
             var, clock_call = start
-            region = self._clock_region(block, block.index(stmt), var, clock_call)
+            region = self._clock_region(found[0], found[1], var, clock_call)
             if region is not None:
                 yield region
 
@@ -122,7 +122,7 @@ class _Finder:
     def _clock_region(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         end = None
         subtraction = None
-        for j in range(i + 1, len(block)):
+        for j in self.program.statements_mentioning(block, i, var):
             subtraction = _subtraction_from(self.program, block[j], var)
             if subtraction is not None:
                 end = j
@@ -208,9 +208,7 @@ class _Finder:
             statements = tuple(s for s in node.body if not isinstance(s, ast.Pass))
             if not statements:
                 continue
-            parent = self.program.parent(node)
-            siblings = getattr(parent, "body", []) if parent is not None else []
-            setup = tuple(s for s in siblings if s is not node and getattr(s, "lineno", 0) == node.lineno)
+            setup = self._same_line_siblings(node)
             in_loop = enclosing_loop(self.program, node) is not None
             if magic.name == "time":
                 samples = "per-iteration" if in_loop else "single"
@@ -228,6 +226,21 @@ class _Finder:
                 setup=setup,
                 harness=True,
             )
+
+    def _same_line_siblings(self, node: ast.With) -> tuple[ast.stmt, ...]:
+        """The statements beside a magic's block on its line (``%%timeit`` setup code), from its neighbours."""
+        parent = self.program.parent(node)
+        siblings = getattr(parent, "body", []) if parent is not None else []
+        found = self.program.statement_list(node)
+        if found is None or found[0] is not siblings:
+            return tuple(s for s in siblings if s is not node and getattr(s, "lineno", 0) == node.lineno)
+        block, k = found
+        first, last = k, k + 1
+        while first > 0 and getattr(block[first - 1], "lineno", 0) == node.lineno:
+            first -= 1
+        while last < len(block) and getattr(block[last], "lineno", 0) == node.lineno:
+            last += 1
+        return tuple(s for s in block[first:last] if s is not node)
 
     # --- timeit, torch.utils.benchmark.Timer, pytest-benchmark ------------------------------
     def harness_calls(self) -> Iterator[TimedRegion]:
@@ -366,16 +379,6 @@ class _Finder:
                         samples="per-iteration" if in_loop else "unknown",
                     )
                     break
-
-
-def _block_of(program: Program, stmt: ast.stmt) -> list[ast.stmt] | None:
-    """The statement list (a module, function, loop, branch or handler body) that holds ``stmt``."""
-    parent = program.parent(stmt)
-    for field in ("body", "orelse", "finalbody"):
-        value = getattr(parent, field, None)
-        if isinstance(value, list) and any(s is stmt for s in value):
-            return value
-    return None
 
 
 def _subtraction_from(program: Program, stmt: ast.AST, var: str) -> ast.BinOp | None:

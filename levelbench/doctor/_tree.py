@@ -9,6 +9,7 @@ a parent a list lookup, and "all calls" a precomputed list.
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterator
 
 # Context and operator nodes carry no code of their own (and CPython shares them between nodes).
@@ -79,6 +80,7 @@ class TreeIndex:
         self._by_class = by_class
         self._index: dict[ast.AST, int] = {node: i for i, node in enumerate(nodes)}
         self._by_type: dict[tuple[type, ...], list[ast.AST]] = {}
+        self._names: dict[str, NameUses] | None = None
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         i = self._index.get(node)
@@ -100,6 +102,28 @@ class TreeIndex:
             self._by_type[types] = [self.nodes[i] for i in positions]
         return self._by_type[types]
 
+    def span(self, node: ast.AST) -> tuple[int, int] | None:
+        """Pre-order positions ``[first, end)`` of ``node`` and its subtree; None for a node outside the tree."""
+        i = self._index.get(node)
+        return None if i is None else (i, self._ends[i])
+
+    def name_uses(self, name: str) -> NameUses:
+        """Every ``ast.Name`` with this ``id``, in source order (built once for all names, then a lookup)."""
+        return self._name_index().get(name) or NameUses([], self.nodes)
+
+    def identifiers(self) -> frozenset[str]:
+        """Every ``id`` an ``ast.Name`` of the tree has."""
+        return frozenset(self._name_index())
+
+    def _name_index(self) -> dict[str, NameUses]:
+        if self._names is None:
+            grouped: dict[str, list[tuple[tuple[int, int], int]]] = {}
+            for i in self._by_class.get(ast.Name, ()):
+                node = self.nodes[i]
+                grouped.setdefault(node.id, []).append(((node.lineno, node.col_offset), i))  # type: ignore[attr-defined]
+            self._names = {k: NameUses(sorted(v), self.nodes) for k, v in grouped.items()}
+        return self._names
+
     def walk(self, node: ast.AST, *, skip: tuple[type, ...] = ()) -> Iterator[ast.AST]:
         """``node`` and everything below it in pre-order; ``skip`` nodes below it are yielded, not entered."""
         start = self._index.get(node)
@@ -118,3 +142,20 @@ class TreeIndex:
             current = nodes[i]
             yield current
             i = ends[i] if skip and isinstance(current, skip) else i + 1
+
+
+class NameUses:
+    """The ``ast.Name`` nodes of one identifier, sorted by (line, column), for "the next use after here"."""
+
+    def __init__(self, entries: list[tuple[tuple[int, int], int]], nodes: list[ast.AST]) -> None:
+        self._positions = [position for position, _ in entries]
+        self._order = [i for _, i in entries]
+        self._nodes = nodes
+        self.preorder = sorted(self._order)  # the same nodes' pre-order positions, ascending
+
+    def after(self, position: tuple[int, int]) -> Iterator[tuple[int, ast.Name]]:
+        """(pre-order position, node) of each use strictly after ``position`` in the source, in source order."""
+        start = bisect.bisect_right(self._positions, position)
+        for k in range(start, len(self._order)):
+            i = self._order[k]
+            yield i, self._nodes[i]  # type: ignore[misc]

@@ -1,0 +1,127 @@
+"""Is the static doctor linear in file size? Seconds and peak memory per generated file size.
+
+Each size is a generated benchmark script of one shape, checked by ``levelbench doctor`` in its own
+process (so peak RSS is that file's alone). The shapes are what a long generated or pasted file
+holds, and what used to make a step quadratic:
+
+- ``timers``: repeated ``t0 = time.time(); y = f(x); print(time.time() - t0)`` blocks and timed loops
+  (one clock pair per 3-4 lines: thousands of findings, each with a fix);
+- ``functions``: many ``def bench_k(x):`` functions, each timing with the same ``t0`` name;
+- ``unread``: clocks started and never read (``s_k = time.time()``, each a new name);
+- ``magics``: ``%timeit`` lines (the IPython path), one long cell;
+- ``cells``: a Jupytext percent script of many short cells (``# %%``), as a notebook exported;
+- ``plain``: ordinary numeric code with a timer every 20 lines (few findings).
+
+    python benchmarks/doctor_scaling.py                     # timers, 1k..8k lines, then 1 MB and 10 MB
+    python benchmarks/doctor_scaling.py --shape all --lines 1000 4000
+    python benchmarks/doctor_scaling.py --mb 10 --shape plain
+
+Prints, per size: lines, bytes, findings, seconds, peak RSS, and seconds per 1k lines (flat when linear).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HEADER = """import time
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x):
+    return x * 2
+
+
+x = jnp.ones((10, 10))
+"""
+
+_BLOCKS = {
+    "timers": lambda k: (
+        f"t0 = time.time()\ny = f(x)\nprint(time.time() - t0)\nfor i in range(10):\n"
+        f"    t1 = time.perf_counter()\n    z = jnp.dot(x, x)\n    print('dt', time.perf_counter() - t1)\n"
+    ),
+    "functions": lambda k: (
+        f"def bench_{k}(x):\n    t0 = time.perf_counter()\n    y = f(x + {k})\n"
+        f"    return time.perf_counter() - t0\n\n\nprint(bench_{k}(x))\n"
+    ),
+    "unread": lambda k: f"s_{k} = time.time()\nf(x)\n",
+    "magics": lambda k: f"y_{k} = f(x)\n%timeit f(x)\n",
+    "cells": lambda k: f"# %%\ny_{k} = f(x)\n%timeit f(x)\nt0 = time.time()\nf(x)\nprint(time.time() - t0)\n",
+    "plain": lambda k: (
+        f"a_{k} = np.arange({k % 97 + 3}) * 2.0\nb_{k} = a_{k}.reshape(-1, 1) @ a_{k}.reshape(1, -1)\n"
+        f"def helper_{k}(v):\n    s = 0.0\n    for item in v:\n        s += float(item)\n    return s\n\n\n"
+        f"c_{k} = helper_{k}(a_{k})\nif c_{k} > 10:\n    print('big', c_{k})\nelse:\n    print('small')\n"
+        f"d_{k} = [v * 2 for v in range(5)]\ne_{k} = {{'k': d_{k}, 'n': len(d_{k})}}\n"
+        + (f"t0 = time.perf_counter()\nr_{k} = f(x)\nr_{k}.block_until_ready()\nprint(time.perf_counter() - t0)\n"
+           if k % 2 == 0 else "")
+    ),
+}
+SHAPES = tuple(_BLOCKS)
+
+
+def generate(shape: str, lines: int | None = None, size: int | None = None) -> str:
+    """A script of ``shape`` with about ``lines`` lines (or ``size`` bytes)."""
+    parts = [HEADER]
+    count, length, k = HEADER.count("\n"), len(HEADER), 0
+    while (lines is not None and count < lines) or (size is not None and length < size):
+        block = _BLOCKS[shape](k)
+        parts.append(block)
+        count += block.count("\n")
+        length += len(block)
+        k += 1
+    return "".join(parts)
+
+
+_CHILD = """
+import json, resource, sys, time
+t = time.perf_counter()
+from levelbench.doctor import lint_paths
+report = lint_paths([sys.argv[1]], max_bytes=1 << 40)
+seconds = time.perf_counter() - t
+lb100 = [d.message for d in report.diagnostics if d.code == "LB100"]
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"findings": len(report.diagnostics), "seconds": seconds, "peak": peak, "lb100": lb100[:3]}))
+"""
+
+
+def measure(path: Path) -> dict:
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shape", choices=[*SHAPES, "all"], nargs="+", default=["timers"])
+    parser.add_argument("--lines", type=int, nargs="*", default=[1000, 2000, 4000, 8000])
+    parser.add_argument("--mb", type=float, nargs="*", default=[1, 10], help="file sizes in MB, after --lines")
+    args = parser.parse_args()
+    shapes = SHAPES if "all" in args.shape else tuple(args.shape)
+    print(f"{'shape':<10} {'lines':>8} {'bytes':>10} {'findings':>9} {'seconds':>8} {'peak MB':>8} {'s/1k lines':>10}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for shape in shapes:
+            suffix = ".ipy" if shape in ("magics", "cells") else ".py"
+            sizes = [("lines", n) for n in args.lines] + [("size", int(mb * 1_000_000)) for mb in args.mb]
+            for kind, n in sizes:
+                text = generate(shape, **{kind: n})
+                path = Path(tmp) / f"{shape}_{kind}_{n}{suffix}"
+                path.write_text(text)
+                result = measure(path)
+                lines = text.count("\n")
+                print(
+                    f"{shape:<10} {lines:>8} {len(text):>10} {result['findings']:>9} {result['seconds']:>8.2f} "
+                    f"{result['peak'] / 1e6:>8.0f} {1000 * result['seconds'] / lines:>10.3f}"
+                    + (f"  LB100: {result['lb100']}" if result["lb100"] else ""),
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
