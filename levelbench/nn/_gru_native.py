@@ -278,11 +278,12 @@ def _spec(a: jax.Array) -> jax.ShapeDtypeStruct:
     return jax.ShapeDtypeStruct(a.shape, a.dtype)
 
 
-def call(target: str, results, *operands, reverse: bool, threads: int):
+def call(target: str, results, *operands, reverse: bool, threads: int, aliases: dict[int, int] | None = None):
     """``target`` (one of `TARGETS` or `LSTM_TARGETS`) on ``operands``; every kernel takes the
-    direction, the thread count and the tests' split step as attributes."""
+    direction, the thread count and the tests' split step as attributes. ``aliases`` maps an
+    operand to the result written over it (XLA copies the operand first if it is still needed)."""
     status()  # builds and registers the targets on first use
-    return jax.ffi.ffi_call(target, results, vmap_method="sequential")(
+    return jax.ffi.ffi_call(target, results, vmap_method="sequential", input_output_aliases=aliases)(
         *operands, reverse=np.int64(reverse), threads=np.int64(threads), split_at=np.int64(_SPLIT_AT))
 
 

@@ -10,8 +10,11 @@
 // A unit's cell state is read and written only by the thread that owns the unit.
 //
 // Backward, per step: every thread computes the gate gradients of all units and keeps its own
-// copy of dc (elementwise work, repeated so that no second barrier is needed), writes its units of
-// the gate gradients, and computes its units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H).
+// copy of dc (elementwise work, repeated so that no second barrier is needed), and computes its
+// units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H). The gate gradients are written over
+// the kept gates (one (T, B, 4H) buffer, aliased by XLA), a thread's units one step late, once
+// the barrier says that no thread reads that step's gates any more: training holds one (T, B, 4H)
+// buffer less per layer-direction.
 // In an LSTM both biases sit outside the gates' products, so one gate gradient serves W_ih, W_hh,
 // b_ih and b_hh alike; those are left to XLA, one large GEMM each over all T * B rows.
 //
@@ -54,7 +57,8 @@ struct LstmForward {
   float* out;                    // h_t (T, B, H)
   float* c_n;                    // the final cell state (B, H), also the running one; null if c_out
   float* c_out;                  // every c_t (T, B, H), or null
-  float *i_out, *f_out, *g_out, *o_out, *tc_out;  // kept activations (T, B, H), or all null
+  float* gates_out;              // kept gates [i | f | g | o] (T, B, 4H), or null
+  float* tc_out;                 // kept tanh(c_t) (T, B, H), or null
   bool reverse;
 };
 
@@ -126,11 +130,12 @@ void lstm_forward_thread(const LstmForward& f, int index, int threads, Team& tea
         vf tc = tanh_(c);
         store(c_next + b * H + j, c, n);
         store(f.out + o, og * tc, n);
-        if (f.i_out) {
-          store(f.i_out + o, ig, n);
-          store(f.f_out + o, fg, n);
-          store(f.g_out + o, gg, n);
-          store(f.o_out + o, og, n);
+        if (f.gates_out) {
+          float* row = f.gates_out + (t * B + b) * kGates * H + j;
+          store(row, ig, n);
+          store(row + H, fg, n);
+          store(row + 2 * H, gg, n);
+          store(row + 3 * H, og, n);
           store(f.tc_out + o, tc, n);
         }
       }
@@ -167,7 +172,7 @@ LstmForward lstm_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih,
   return LstmForward{xd[0], xd[1], xd[2], w_hh.dimensions()[1], x.typed_data<float>(),
                      w_ih.typed_data<float>(), b.typed_data<float>(), w_hh.typed_data<float>(),
                      h0.typed_data<float>(), c0.typed_data<float>(), out, nullptr, nullptr,
-                     nullptr, nullptr, nullptr, nullptr, nullptr, reverse != 0};
+                     nullptr, nullptr, reverse != 0};
 }
 
 void run_lstm_forward(const LstmForward& f, int64_t threads, int64_t split_at) {
@@ -193,17 +198,12 @@ ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer
 ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b,
                                 ffi::AnyBuffer w_hh, ffi::AnyBuffer h0, ffi::AnyBuffer c0,
                                 ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> c,
-                                ffi::Result<ffi::AnyBuffer> i, ffi::Result<ffi::AnyBuffer> f_gate,
-                                ffi::Result<ffi::AnyBuffer> g, ffi::Result<ffi::AnyBuffer> o,
-                                ffi::Result<ffi::AnyBuffer> tc, int64_t reverse, int64_t threads,
-                                int64_t split_at) {
+                                ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
+                                int64_t reverse, int64_t threads, int64_t split_at) {
   if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
   LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
   f.c_out = c->typed_data<float>();
-  f.i_out = i->typed_data<float>();
-  f.f_out = f_gate->typed_data<float>();
-  f.g_out = g->typed_data<float>();
-  f.o_out = o->typed_data<float>();
+  f.gates_out = gates->typed_data<float>();
   f.tc_out = tc->typed_data<float>();
   run_lstm_forward(f, threads, split_at);
   return ffi::Error::Success();
@@ -214,25 +214,43 @@ ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyB
 
 struct LstmBackward {
   Shape s;
-  const float *d_hs, *dc_n;             // cotangents of every h_t (T, B, H) and of c_n (B, H)
-  const float *i, *f, *g, *o, *c, *tc;  // kept activations and cell states (T, B, H)
-  const float *c0, *w_hh;               // (B, H), W_hh (4H, H)
-  float* d_gates;                       // [d_i | d_f | d_g | d_o] pre-activation gradients (T, B, 4H)
-  float *dc0;                           // (B, H)
+  const float *d_hs, *dc_n;   // cotangents of every h_t (T, B, H) and of c_n (B, H)
+  const float* gates;         // kept gates [i | f | g | o] (T, B, 4H)
+  const float *c, *tc;        // kept c_t and tanh(c_t) (T, B, H)
+  const float *c0, *w_hh;     // (B, H), W_hh (4H, H)
+  // [d_i | d_f | d_g | d_o] pre-activation gradients (T, B, 4H): the same buffer as `gates` (XLA
+  // aliases them), so a step's gradients are written only once no thread reads its gates.
+  float* d_gates;
+  float* dc0;                 // (B, H)
   bool reverse;
 };
+
+// Writes this thread's units [first, last) of one step's gate gradients dg (B, 4H) into d_gates at t.
+void write_units(const LstmBackward& g, const float* dg, int64_t t, int64_t first, int64_t last) {
+  const int64_t B = g.s.B, H = g.s.H, K = kGates * H;
+  for (int64_t b = 0; b < B; ++b)
+    for (int gate = 0; gate < kGates; ++gate)
+      std::copy(dg + b * K + gate * H + first, dg + b * K + gate * H + last,
+                g.d_gates + (t * B + b) * K + gate * H + first);
+}
 
 void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& team, float* d_next[2]) {
   const int64_t T = g.s.T, B = g.s.B, H = g.s.H, BH = B * H, K = kGates * H;
   auto [first, last] = share(blocks_of(H), index, threads);
   auto panels = std::make_unique<ColumnPanels>(g.w_hh, K, H, first, last);
   int64_t own_first = std::min(first * kLanes, H), own_last = std::min(last * kLanes, H);
-  Floats dg(B * K), dc(BH);
+  // This step's gate gradients and the previous step's, whose own units are written out one step
+  // late: d_gates is the gates' buffer, and a step's gates are read by every thread until the
+  // barrier that ends the step.
+  Floats dgs(2 * B * K), dc(BH);
   std::copy(g.dc_n, g.dc_n + BH, dc.data());
   alignas(64) float c[kRows * 3 * kLanes];
+  int64_t t_before = -1;
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
     const int64_t t = g.reverse ? step : T - 1 - step;
+    float* dg = dgs.data() + (step % 2) * B * K;
+    if (t_before >= 0) write_units(g, dgs.data() + ((step + 1) % 2) * B * K, t_before, own_first, own_last);
     const float* c_before = (g.reverse ? t == T - 1 : t == 0) ? g.c0 : g.c + (g.reverse ? t + 1 : t - 1) * BH;
     const float* next = d_next[step % 2];
     float* next_out = d_next[(step + 1) % 2];
@@ -241,27 +259,18 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
       for (int64_t j = 0; j < H; j += kLanes) {
         const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
         const int64_t o = at + b * H + j;
+        const float* gates = g.gates + (t * B + b) * K + j;
         vf dh = load(g.d_hs + o, w) + load(next + b * H + j, w);
-        vf ig = load(g.i + o, w), fg = load(g.f + o, w), gg = load(g.g + o, w), og = load(g.o + o, w);
+        vf ig = load(gates, w), fg = load(gates + H, w);
+        vf gg = load(gates + 2 * H, w), og = load(gates + 3 * H, w);
         vf tc = load(g.tc + o, w);
         vf dc_ = load(dc.data() + b * H + j, w) + dh * og * (1.0f - tc * tc);
-        vf d_i = dc_ * gg * ig * (1.0f - ig);
-        vf d_f = dc_ * load(c_before + b * H + j, w) * fg * (1.0f - fg);
-        vf d_g = dc_ * ig * (1.0f - gg * gg);
-        vf d_o = dh * tc * og * (1.0f - og);
+        float* row = dg + b * K + j;
+        store(row, dc_ * gg * ig * (1.0f - ig), w);
+        store(row + H, dc_ * load(c_before + b * H + j, w) * fg * (1.0f - fg), w);
+        store(row + 2 * H, dc_ * ig * (1.0f - gg * gg), w);
+        store(row + 3 * H, dh * tc * og * (1.0f - og), w);
         store(dc.data() + b * H + j, dc_ * fg, w);
-        float* row = dg.data() + b * K;
-        store(row + j, d_i, w);
-        store(row + H + j, d_f, w);
-        store(row + 2 * H + j, d_g, w);
-        store(row + 3 * H + j, d_o, w);
-        if (j >= own_first && j < own_last) {
-          float* out = g.d_gates + (t * B + b) * K + j;
-          store(out, d_i, w);
-          store(out + H, d_f, w);
-          store(out + 2 * H, d_g, w);
-          store(out + 3 * H, d_o, w);
-        }
       }
     // This thread's units of dh_{t-1} = dg x W_hh.
     for (const auto& group : panels->groups) {
@@ -269,7 +278,7 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, dg.data() + b0 * K, K, K, panel, c);
+        tile_any(rows, group.nv, dg + b0 * K, K, K, panel, c);
         for (int i = 0; i < rows; ++i)
           for (int v = 0; v < group.nv; ++v) {
             const int64_t j = j0 + v * kLanes;
@@ -279,7 +288,10 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
           }
       }
     }
-    if (!team.end_step(index, step)) return;  // thread 0 went on alone
+    t_before = t;
+    // A thread that stops here has written its units up to the step before; thread 0, now alone,
+    // writes this step's for all units (it computed them all) at the start of the next.
+    if (!team.end_step(index, step)) return;
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
       last = blocks_of(H);
@@ -288,26 +300,29 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
       own_last = H;
     }
   }
+  if (t_before >= 0) write_units(g, dgs.data() + ((T - 1) % 2) * B * K, t_before, own_first, own_last);
   // Every thread holds the same dc for all units (computed alike); thread 0 hands it back.
   if (index == 0) std::copy(dc.data(), dc.data() + BH, g.dc0);
 }
 
-ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer i, ffi::AnyBuffer f,
-                            ffi::AnyBuffer g, ffi::AnyBuffer o, ffi::AnyBuffer c, ffi::AnyBuffer tc,
-                            ffi::AnyBuffer c0, ffi::AnyBuffer w_hh, ffi::Result<ffi::AnyBuffer> d_gates,
-                            ffi::Result<ffi::AnyBuffer> dh0, ffi::Result<ffi::AnyBuffer> dc0,
-                            int64_t reverse, int64_t threads, int64_t split_at) {
+ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer gates, ffi::AnyBuffer c,
+                            ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh,
+                            ffi::Result<ffi::AnyBuffer> d_gates, ffi::Result<ffi::AnyBuffer> dh0,
+                            ffi::Result<ffi::AnyBuffer> dc0, int64_t reverse, int64_t threads, int64_t split_at) {
   const Shape s = shape_of(d_hs);
-  if (auto error = check_shapes(s, {&d_hs, &i, &f, &g, &o, &c, &tc}, w_hh, kGates); error.failure())
-    return error;
+  if (auto error = check_shapes(s, {&d_hs, &c, &tc}, w_hh, kGates); error.failure()) return error;
+  auto gd = gates.dimensions();
+  if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == kGates * s.H,
+                     "gates of shape (T, B, 4H)", gates);
+      e.failure())
+    return e;
   for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
     auto d = state->dimensions();
     if (auto e = check(d.size() == 2 && d[0] == s.B && d[1] == s.H, "dc_n and c0 of shape (B, H)", *state);
         e.failure())
       return e;
   }
-  LstmBackward back{s, d_hs.typed_data<float>(), dc_n.typed_data<float>(), i.typed_data<float>(),
-                    f.typed_data<float>(), g.typed_data<float>(), o.typed_data<float>(),
+  LstmBackward back{s, d_hs.typed_data<float>(), dc_n.typed_data<float>(), gates.typed_data<float>(),
                     c.typed_data<float>(), tc.typed_data<float>(), c0.typed_data<float>(),
                     w_hh.typed_data<float>(), d_gates->typed_data<float>(), dc0->typed_data<float>(),
                     reverse != 0};
@@ -324,8 +339,8 @@ ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBu
 }  // namespace
 
 XLA_FFI_DEFINE_HANDLER(kLstmForward, LstmForwardImpl, (binding<6, 2>()));
-XLA_FFI_DEFINE_HANDLER(kLstmForwardTrain, LstmForwardTrainImpl, (binding<6, 7>()));
-XLA_FFI_DEFINE_HANDLER(kLstmBackward, LstmBackwardImpl, (binding<10, 3>()));
+XLA_FFI_DEFINE_HANDLER(kLstmForwardTrain, LstmForwardTrainImpl, (binding<6, 4>()));
+XLA_FFI_DEFINE_HANDLER(kLstmBackward, LstmBackwardImpl, (binding<7, 3>()));
 
 extern "C" {
 XLA_FFI_Error* levelbench_lstm_forward(XLA_FFI_CallFrame* frame) { return kLstmForward(frame); }
