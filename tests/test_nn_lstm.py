@@ -262,3 +262,21 @@ def test_errors_say_expected_and_got():
 def test_to_torch_refuses_other_layers():
     with pytest.raises(TypeError, match="expected a levelbench.nn GRU or LSTM, got dict"):
         to_torch({}, {})
+
+
+@pytest.mark.parametrize("kernel", [None, _gru_kernel.Kernel(), _gru_kernel.Kernel(custom_vjp=False)],
+                         ids=["default", "XLA loops", "XLA scan"])
+@pytest.mark.parametrize("train", [False, True], ids=["forward", "train"])
+def test_the_program_does_not_grow_with_the_sequence(kernel, train):
+    """Compile time flat in the sequence length: the lowered program is the same size at 10 and
+    1000 steps (a loop or one kernel call per layer-direction, never unrolled steps)."""
+    lstm = LSTM(FEATURES, HIDDEN, num_layers=2, bidirectional=True)
+    params = lstm.init(jax.random.key(0))
+
+    def forward(p, x):
+        return jnp.sum(_lstm._apply(lstm, p, x, None, kernel)[0])
+
+    function = jax.jit(jax.grad(forward) if train else forward)
+    sizes = [len(function.lower(params, jnp.zeros((seq, BATCH, FEATURES))).as_text().splitlines())
+             for seq in (10, 1000)]
+    assert sizes[0] == sizes[1], sizes
