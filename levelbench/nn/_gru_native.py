@@ -297,19 +297,21 @@ def forward(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array, b_hn
 
 def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array,
                           b_hn: jax.Array, h0: jax.Array, reverse: bool, threads: int):
-    """`forward`, also returning each step's ``r, z, n`` and ``W_hn h + b_hn`` for the backward."""
-    spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
-    hs, r, z, n, hn = call(TARGETS[1], (spec,) * 5, x, w_ih, b_x, w_hh, b_hn, h0,
-                            reverse=reverse, threads=threads)
-    return hs, (r, z, n, hn)
+    """`forward`, also returning for the backward each step's gates ``[r | z | n]`` ``(T, B, 3H)``
+    and ``W_hn h + b_hn`` ``(T, B, H)``."""
+    t, b, h = *x.shape[:2], w_hh.shape[1]
+    spec = jax.ShapeDtypeStruct((t, b, h), x.dtype)
+    hs, rzn, hn = call(TARGETS[1], (spec, jax.ShapeDtypeStruct((t, b, 3 * h), x.dtype), spec),
+                       x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
+    return hs, (rzn, hn)
 
 
 def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array,
              reverse: bool, threads: int):
     """Gradients of the gate pre-activations, ``d_ih = [d_r | d_z | d_a]`` and
-    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``), and of ``h0``."""
-    t, b, h = hs.shape
-    spec = jax.ShapeDtypeStruct((t, b, 3 * h), hs.dtype)
-    d_ih, d_hh, dh0 = call(TARGETS[2], (spec, spec, _spec(h0)), d_hs, *activations, hs, h0, w_hh,
-                            reverse=reverse, threads=threads)
+    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``; ``d_hh`` written over the kept gates), and
+    of ``h0``."""
+    rzn, hn = activations
+    d_ih, d_hh, dh0 = call(TARGETS[2], (_spec(rzn), _spec(rzn), _spec(h0)), d_hs, rzn, hn, hs, h0, w_hh,
+                           reverse=reverse, threads=threads, aliases={1: 1})
     return (d_ih, d_hh), dh0

@@ -13,6 +13,8 @@
 // Backward, per step: every thread computes the gate gradients of all units (cheap elementwise
 // work, repeated so that no second barrier is needed), writes its own units of them to the
 // outputs, and computes its units of dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z.
+// [dr dz dhn] is written over the kept gates [r z n] (one (T, B, 3H) buffer, aliased by XLA), a
+// thread's units one step late, once no thread reads that step's gates.
 // The weight gradients are left to XLA: one large GEMM each over all T * B rows.
 //
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 (B, H), and
@@ -32,7 +34,8 @@ struct Forward {
   const float *w_ih, *b_x;             // W_ih (3H, I); b_x = [b_ir + b_hr | b_iz + b_hz | b_in]
   const float *w_hh, *b_hn, *h0;       // W_hh (3H, H), b_hn (H), h0 (B, H)
   float* out;                          // (T, B, H)
-  float *r_out, *z_out, *n_out, *hn_out;  // kept activations (T, B, H), or all null
+  float* rzn_out;                      // kept gates [r | z | n] (T, B, 3H), or null
+  float* hn_out;                       // kept W_hn h + b_hn (T, B, H), or null
   bool reverse;
 };
 
@@ -99,10 +102,11 @@ void forward_thread(const Forward& f, int index, int threads, Team& team) {
           vf nn = tanh_(load(gx + 2 * kLanes) + b_n + r * hn);
           vf h = load(h_prev + b * H + j, n);
           store(f.out + o, nn + z * (h - nn), n);
-          if (f.r_out) {
-            store(f.r_out + o, r, n);
-            store(f.z_out + o, z, n);
-            store(f.n_out + o, nn, n);
+          if (f.rzn_out) {
+            float* gates = f.rzn_out + (t * B + b) * 3 * H + j;
+            store(gates, r, n);
+            store(gates + H, z, n);
+            store(gates + 2 * H, nn, n);
             store(f.hn_out + o, hn, n);
           }
       }
@@ -139,8 +143,7 @@ Forward forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ff
   auto xd = x.dimensions();
   return Forward{xd[0], xd[1], xd[2], w_hh.dimensions()[1], x.typed_data<float>(),
                  w_ih.typed_data<float>(), b_x.typed_data<float>(), w_hh.typed_data<float>(),
-                 b_hn.typed_data<float>(), h0.typed_data<float>(), out, nullptr, nullptr, nullptr,
-                 nullptr, reverse != 0};
+                 b_hn.typed_data<float>(), h0.typed_data<float>(), out, nullptr, nullptr, reverse != 0};
 }
 
 void run_forward(const Forward& f, int64_t threads, int64_t split_at) {
@@ -160,15 +163,12 @@ ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x
 
 ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x,
                             ffi::AnyBuffer w_hh, ffi::AnyBuffer b_hn, ffi::AnyBuffer h0,
-                            ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> r,
-                            ffi::Result<ffi::AnyBuffer> z, ffi::Result<ffi::AnyBuffer> n,
+                            ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> rzn,
                             ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
                             int64_t split_at) {
   if (auto error = check_forward(x, w_ih, b_x, w_hh, b_hn, h0); error.failure()) return error;
   Forward f = forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse);
-  f.r_out = r->typed_data<float>();
-  f.z_out = z->typed_data<float>();
-  f.n_out = n->typed_data<float>();
+  f.rzn_out = rzn->typed_data<float>();
   f.hn_out = hn->typed_data<float>();
   run_forward(f, threads, split_at);
   return ffi::Error::Success();
@@ -180,11 +180,12 @@ ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffe
 struct Backward {
   Shape s;
   const float *d_hs;               // cotangent of every state (T, B, H)
-  const float *r, *z, *n, *hn;     // kept activations (T, B, H)
+  const float *rzn, *hn;           // kept gates [r | z | n] (T, B, 3H) and W_hn h + b_hn (T, B, H)
   const float *hs, *h0, *w_hh;     // states (T, B, H), initial state, W_hh (3H, H)
   // Gradients of the gate pre-activations, (T, B, 3H) each, laid out for the weight gradients
   // (one GEMM each): d_ih = [d_r | d_z | d_a] (a = W_in x + b_in + r * hn) and
-  // d_hh = [d_r | d_z | d_hn] (hn = W_hn h + b_hn).
+  // d_hh = [d_r | d_z | d_hn] (hn = W_hn h + b_hn). d_hh is the buffer of rzn (XLA aliases them):
+  // a thread writes its units of a step's d_hh one step late (see write_units).
   float *d_ih, *d_hh;
   float* dh0;                      // (B, H)
   bool reverse;
@@ -195,30 +196,35 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
   auto [first, last] = share(blocks_of(H), index, threads);
   auto panels = std::make_unique<ColumnPanels>(g.w_hh, 3 * H, H, first, last);
   int64_t own_first = std::min(first * kLanes, H), own_last = std::min(last * kLanes, H);
-  Floats dg(B * K), dh(BH);
+  Floats dgs(2 * B * K), dh(BH);  // this step's [d_r | d_z | d_hn] and the previous step's
   alignas(64) float c[kRows * 3 * kLanes];
+  int64_t t_before = -1;
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
     const int64_t t = g.reverse ? step : T - 1 - step;
+    float* dg_ = dgs.data() + (step % 2) * B * K;
+    if (t_before >= 0)
+      write_units(dgs.data() + ((step + 1) % 2) * B * K, g.d_hh, t_before, B, H, 3, own_first, own_last);
     const float* before = (g.reverse ? t == T - 1 : t == 0) ? g.h0 : g.hs + (g.reverse ? t + 1 : t - 1) * BH;
     const float* next = d_next[step % 2];
     float* next_out = d_next[(step + 1) % 2];
     const int64_t at = t * BH;
     // Every unit's gate gradients, into dg = [d_r | d_z | d_hn] (B, 3H); this thread's units also
-    // into the outputs.
+    // into d_ih (d_hh comes one step later).
     for (int64_t b = 0; b < B; ++b)
       for (int64_t j = 0; j < H; j += kLanes) {
         const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
         const int64_t o = at + b * H + j;
         vf dh_ = load(g.d_hs + o, w) + load(next + b * H + j, w);
-        vf r = load(g.r + o, w), z = load(g.z + o, w), n = load(g.n + o, w), hn = load(g.hn + o, w);
+        const float* gates = g.rzn + (t * B + b) * K + j;
+        vf r = load(gates, w), z = load(gates + H, w), n = load(gates + 2 * H, w), hn = load(g.hn + o, w);
         vf h = load(before + b * H + j, w);
         vf d_a = dh_ * (1.0f - z) * (1.0f - n * n);
         vf d_r = d_a * hn * r * (1.0f - r);
         vf d_z = dh_ * (h - n) * z * (1.0f - z);
         vf d_hn = d_a * r;
         store(dh.data() + b * H + j, dh_ * z, w);
-        float* row = dg.data() + b * K;
+        float* row = dg_ + b * K;
         store(row + j, d_r, w);
         store(row + H + j, d_z, w);
         store(row + 2 * H + j, d_hn, w);
@@ -227,9 +233,6 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
           store(g.d_ih + o3, d_r, w);
           store(g.d_ih + o3 + H, d_z, w);
           store(g.d_ih + o3 + 2 * H, d_a, w);
-          store(g.d_hh + o3, d_r, w);
-          store(g.d_hh + o3 + H, d_z, w);
-          store(g.d_hh + o3 + 2 * H, d_hn, w);
         }
       }
     // This thread's units of dh_{t-1} = dg x W_hh + dh * z.
@@ -238,7 +241,7 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, dg.data() + b0 * K, K, K, panel, c);
+        tile_any(rows, group.nv, dg_ + b0 * K, K, K, panel, c);
         for (int i = 0; i < rows; ++i)
           for (int v = 0; v < group.nv; ++v) {
             const int64_t j = j0 + v * kLanes;
@@ -249,6 +252,9 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
           }
       }
     }
+    t_before = t;
+    // A thread that stops here has written its d_hh units up to the step before; thread 0, now
+    // alone, writes this step's for all units (it computed them all) at the start of the next.
     if (!team.end_step(index, step)) return;  // thread 0 went on alone; dh0 is its to write
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
@@ -258,23 +264,29 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
       own_last = H;
     }
   }
+  if (t_before >= 0)
+    write_units(dgs.data() + ((T - 1) % 2) * B * K, g.d_hh, t_before, B, H, 3, own_first, own_last);
   for (int64_t b = 0; b < B; ++b)
     std::copy(d_next[T % 2] + b * H + own_first, d_next[T % 2] + b * H + own_last, g.dh0 + b * H + own_first);
 }
 
-ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer r, ffi::AnyBuffer z, ffi::AnyBuffer n,
-                        ffi::AnyBuffer hn, ffi::AnyBuffer hs, ffi::AnyBuffer h0, ffi::AnyBuffer w_hh,
+ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer hn, ffi::AnyBuffer hs,
+                        ffi::AnyBuffer h0, ffi::AnyBuffer w_hh,
                         ffi::Result<ffi::AnyBuffer> d_ih, ffi::Result<ffi::AnyBuffer> d_hh,
                         ffi::Result<ffi::AnyBuffer> dh0, int64_t reverse, int64_t threads,
                         int64_t split_at) {
   const Shape s = shape_of(d_hs);
-  if (auto error = check_shapes(s, {&d_hs, &r, &z, &n, &hn, &hs}, w_hh); error.failure()) return error;
+  if (auto error = check_shapes(s, {&d_hs, &hn, &hs}, w_hh); error.failure()) return error;
+  auto gd = rzn.dimensions();
+  if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == 3 * s.H,
+                     "rzn of shape (T, B, 3H)", rzn);
+      e.failure())
+    return e;
   auto h = h0.dimensions();
   if (auto error = check(h.size() == 2 && h[0] == s.B && h[1] == s.H, "h0 of shape (B, H)", h0);
       error.failure())
     return error;
-  Backward g{s, d_hs.typed_data<float>(), r.typed_data<float>(), z.typed_data<float>(),
-             n.typed_data<float>(), hn.typed_data<float>(), hs.typed_data<float>(),
+  Backward g{s, d_hs.typed_data<float>(), rzn.typed_data<float>(), hn.typed_data<float>(), hs.typed_data<float>(),
              h0.typed_data<float>(), w_hh.typed_data<float>(), d_ih->typed_data<float>(),
              d_hh->typed_data<float>(), dh0->typed_data<float>(), reverse != 0};
   Floats buffers(2 * s.B * s.H);
@@ -289,8 +301,8 @@ ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer r, ffi::AnyBuffer z,
 
 
 XLA_FFI_DEFINE_HANDLER(kForward, ForwardImpl, (binding<6, 1>()));
-XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 5>()));
-XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<8, 3>()));
+XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 3>()));
+XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<6, 3>()));
 
 extern "C" {
 XLA_FFI_Error* levelbench_gru_forward(XLA_FFI_CallFrame* frame) { return kForward(frame); }

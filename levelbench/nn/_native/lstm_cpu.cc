@@ -225,15 +225,6 @@ struct LstmBackward {
   bool reverse;
 };
 
-// Writes this thread's units [first, last) of one step's gate gradients dg (B, 4H) into d_gates at t.
-void write_units(const LstmBackward& g, const float* dg, int64_t t, int64_t first, int64_t last) {
-  const int64_t B = g.s.B, H = g.s.H, K = kGates * H;
-  for (int64_t b = 0; b < B; ++b)
-    for (int gate = 0; gate < kGates; ++gate)
-      std::copy(dg + b * K + gate * H + first, dg + b * K + gate * H + last,
-                g.d_gates + (t * B + b) * K + gate * H + first);
-}
-
 void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& team, float* d_next[2]) {
   const int64_t T = g.s.T, B = g.s.B, H = g.s.H, BH = B * H, K = kGates * H;
   auto [first, last] = share(blocks_of(H), index, threads);
@@ -250,7 +241,8 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
     const int64_t t = g.reverse ? step : T - 1 - step;
     float* dg = dgs.data() + (step % 2) * B * K;
-    if (t_before >= 0) write_units(g, dgs.data() + ((step + 1) % 2) * B * K, t_before, own_first, own_last);
+    if (t_before >= 0)
+      write_units(dgs.data() + ((step + 1) % 2) * B * K, g.d_gates, t_before, B, H, kGates, own_first, own_last);
     const float* c_before = (g.reverse ? t == T - 1 : t == 0) ? g.c0 : g.c + (g.reverse ? t + 1 : t - 1) * BH;
     const float* next = d_next[step % 2];
     float* next_out = d_next[(step + 1) % 2];
@@ -300,7 +292,8 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
       own_last = H;
     }
   }
-  if (t_before >= 0) write_units(g, dgs.data() + ((T - 1) % 2) * B * K, t_before, own_first, own_last);
+  if (t_before >= 0)
+    write_units(dgs.data() + ((T - 1) % 2) * B * K, g.d_gates, t_before, B, H, kGates, own_first, own_last);
   // Every thread holds the same dc for all units (computed alike); thread 0 hands it back.
   if (index == 0) std::copy(dc.data(), dc.data() + BH, g.dc0);
 }

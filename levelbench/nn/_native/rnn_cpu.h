@@ -354,6 +354,18 @@ struct ColumnPanels {
   Floats data;
 };
 
+// Copies units [first, last) of one step's gate gradients dg (B, gates * H) into the rows of step t
+// of out (T, B, gates * H). The backward passes write their gradients over the gates they kept
+// (XLA aliases the two), so each thread writes a step's units one step late, once the barrier
+// says that no thread reads that step's gates any more.
+void write_units(const float* dg, float* out, int64_t t, int64_t B, int64_t H, int gates, int64_t first,
+                 int64_t last) {
+  const int64_t K = gates * H;
+  for (int64_t b = 0; b < B; ++b)
+    for (int gate = 0; gate < gates; ++gate)
+      std::copy(dg + b * K + gate * H + first, dg + b * K + gate * H + last, out + (t * B + b) * K + gate * H + first);
+}
+
 int64_t blocks_of(int64_t units) { return (units + kLanes - 1) / kLanes; }
 
 // [first, last) of `count` items for thread `index` of `threads`.
