@@ -238,8 +238,8 @@ def test_errors_say_expected_and_got():
         GRU(FEATURES, 0)
     with pytest.raises(ValueError, match="dtype must be one of .* got int32"):
         GRU(FEATURES, HIDDEN, dtype="int32")
-    with pytest.raises(TypeError, match="expected a torch.nn.GRU, got LSTM"):
-        from_torch(torch.nn.LSTM(FEATURES, HIDDEN))
+    with pytest.raises(TypeError, match="expected a torch.nn.GRU or torch.nn.LSTM, got RNN"):
+        from_torch(torch.nn.RNN(FEATURES, HIDDEN))
 
 
 def test_float64_module_without_x64_says_how_to_enable_it():

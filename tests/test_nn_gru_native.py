@@ -234,3 +234,13 @@ def test_built_once_then_taken_from_the_cache(native, tmp_path, monkeypatch):
 
 def _refuse_to_compile(command, **kwargs):
     raise AssertionError(f"ran the compiler again: {command}")
+
+
+def test_the_backward_writes_d_hh_over_the_kept_gates(native):
+    """One (T, B, 3H) buffer less per layer-direction in training: XLA aliases the backward's
+    d_hh to the kept gates [r | z | n] (operand 1)."""
+    gru = GRU(6, 16)
+    params = gru.init(jax.random.key(0))
+    train = jax.jit(jax.grad(lambda p, x: jnp.sum(gru.apply(p, x)[0]))).lower(params, jnp.zeros((5, 2, 6)))
+    backward = next(line for line in train.as_text().splitlines() if "@levelbench_gru_backward" in line)
+    assert "output_tuple_indices = [1], operand_index = 1" in backward

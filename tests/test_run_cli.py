@@ -48,7 +48,7 @@ def test_a_crash_a_hang_and_an_exception_are_reported_and_the_run_goes_on(tmp_pa
 
 def test_usage_errors_exit_2_with_the_accepted_values():
     r = lb("run", "--workload", "nope")
-    assert r.returncode == 2 and "unknown workload 'nope': expected one of gru, matmul" in r.stderr
+    assert r.returncode == 2 and "unknown workload 'nope': expected one of gru, lstm, matmul" in r.stderr
     r = lb("run", "--workload", "matmul", "--dtype", "float16")
     assert r.returncode == 2 and "--dtype must be one of float32, float64, got 'float16'" in r.stderr
     r = lb("run", "--workload", "matmul", "--bogus", "3")

@@ -56,6 +56,38 @@ def test_gru_train_mode_checks_loss_and_input_gradients():
     assert all(a.ok for a in c.agreements), c.agreements
 
 
+def test_lstm_variants_agree_with_torch():
+    c, _ = run("lstm", seq=12, hidden=32, budget=0.3)
+    assert set(c.measurements) == {"torch nn.LSTM", "flax lax.scan", "flax linen.RNN", "levelbench LSTM"}
+    assert all(a.ok and a.reference == "torch nn.LSTM" for a in c.agreements), c.agreements
+    assert len(c.agreements) == 3
+    # four gates: 2 * B * (in + H) * 4H per layer and step, plus the dense layer
+    expected = 12 * (2 * 8 * (6 + 32) * 128 + 2 * 8 * (32 + 32) * 128 + 2 * 8 * 32 * 4)
+    assert all(m.flops == pytest.approx(expected) for m in c.measurements.values())
+
+
+def test_lstm_train_mode_checks_loss_and_input_gradients():
+    c, _ = run("lstm", seq=10, hidden=16, mode="train", budget=0.3)
+    assert set(c.measurements) == {"torch nn.LSTM", "flax lax.scan", "flax linen.RNN", "levelbench LSTM"}
+    assert all(a.ok for a in c.agreements) and len(c.agreements) == 3, c.agreements
+
+
+def test_lstm_flax_weights_are_torchs():
+    """The converted OptimizedLSTMCell weights give torch's model: a wrong gate order or bias shows here."""
+    import jax
+    import torch
+
+    from levelbench.workloads._lstm_models import FlaxLSTMModel, flax_params, torch_model
+
+    model = torch_model(8, 6, 4, 2, 0)
+    x = np.random.default_rng(0).standard_normal((7, 3, 6)).astype(np.float32)
+    with torch.inference_mode():
+        expected = model(torch.from_numpy(x)).numpy()
+    flax_model, params = FlaxLSTMModel(8, 4, 2), flax_params(model)
+    np.testing.assert_allclose(jax.jit(flax_model.scan)(params, x), expected, atol=1e-5)
+    np.testing.assert_allclose(jax.jit(flax_model.linen_rnn)(params, x), expected, atol=1e-5)
+
+
 def _seed_models(seq=6, batch=3, hidden=8):
     """The question's two models: torch normalises each row, the JAX one the whole tensor."""
     import jax

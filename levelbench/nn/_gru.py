@@ -20,9 +20,6 @@ hoisted out of the loop. The backward pass is hand-written either way (`._gru_la
 from __future__ import annotations
 
 import dataclasses
-import functools
-import math
-from typing import Any
 
 try:
     import jax  # heavy, and optional for levelbench: imported when levelbench.nn's GRU is used
@@ -30,13 +27,11 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
     raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
 
-from . import _gru_kernel
+from . import _gru_kernel, _rnn
 from ._gru_layer import layer, layer_autodiff
 
 GRUParams = dict[str, jax.Array]
 """``{torch parameter name: array}``, e.g. ``params["weight_hh_l0"]`` is ``(3 * hidden, hidden)``."""
-
-_DTYPES = ("float32", "bfloat16", "float64", "float16")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,21 +67,7 @@ class GRU:
     dtype: str = "float32"
 
     def __post_init__(self) -> None:
-        for name in ("input_size", "hidden_size", "num_layers"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"GRU {name} must be a positive int, got {value!r}")
-        try:
-            name = jnp.dtype(self.dtype).name
-        except TypeError:
-            name = repr(self.dtype)
-        if name not in _DTYPES:
-            raise ValueError(f"GRU dtype must be one of {', '.join(_DTYPES)}, got {name}")
-        object.__setattr__(self, "dtype", name)  # normalise jnp.float32 / np.dtype to its name
-        if name == "float32" and jax.default_backend() == "cpu":
-            from . import _gru_native
-
-            _gru_native.build()  # now, not inside the user's jit: a first build is never timed as tracing
+        _rnn.check_config(self)
 
     @property
     def num_directions(self) -> int:
@@ -97,7 +78,7 @@ class GRU:
         hidden, shapes = self.hidden_size, {}
         for depth in range(self.num_layers):
             fan_in = self.input_size if depth == 0 else hidden * self.num_directions
-            for suffix in _suffixes(depth, self.num_directions):
+            for suffix in _rnn.suffixes(depth, self.num_directions):
                 shapes[f"weight_ih{suffix}"] = (3 * hidden, fan_in)
                 shapes[f"weight_hh{suffix}"] = (3 * hidden, hidden)
                 if self.bias:
@@ -107,7 +88,7 @@ class GRU:
 
     def init(self, key: jax.Array) -> GRUParams:
         """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
-        return _init(self, key)
+        return _rnn.init(self, key)
 
     def apply(
         self, params: GRUParams, x: jax.Array, h0: jax.Array | None = None
@@ -129,74 +110,22 @@ class GRU:
         return _apply(self, params, x, h0)
 
 
-@functools.partial(jax.jit, static_argnums=0)
-def _init(config: GRU, key: jax.Array) -> GRUParams:
-    # One draw for all parameters, then slices: XLA:CPU took ~10 s to compile one threefry
-    # per parameter (16 of them for 2 bidirectional layers), well under 1 s for one.
-    bound = 1.0 / math.sqrt(config.hidden_size)
-    shapes = config.param_shapes()
-    sizes = [math.prod(shape) for shape in shapes.values()]
-    flat = jax.random.uniform(key, (sum(sizes),), jnp.dtype(config.dtype), -bound, bound)
-    params, start = {}, 0
-    for (name, shape), size in zip(shapes.items(), sizes):
-        params[name] = flat[start:start + size].reshape(shape)
-        start += size
-    return params
-
-
-def _suffixes(layer: int, num_directions: int) -> tuple[str, ...]:
-    return (f"_l{layer}", f"_l{layer}_reverse")[:num_directions]
-
-
-def _check_params(config: GRU, params: Any) -> jax.numpy.dtype:
-    if not isinstance(params, dict):
-        raise TypeError(f"expected params as a dict of torch-named arrays, got {type(params).__name__}")
-    expected = config.param_shapes()
-    missing = [k for k in expected if k not in params]
-    extra = [k for k in params if k not in expected]
-    if missing or extra:
-        raise ValueError(
-            f"params do not match {config}: missing {missing}, unexpected {extra}. "
-            f"Fix: build them with the same GRU's init(), or from_torch() of the module they came from"
-        )
-    wrong = {k: tuple(params[k].shape) for k, s in expected.items() if tuple(params[k].shape) != s}
-    if wrong:
-        detail = ", ".join(f"{k}: expected {expected[k]}, got {s}" for k, s in wrong.items())
-        raise ValueError(f"params shapes do not match {config}: {detail}")
-    dtypes = {jnp.dtype(params[k].dtype) for k in expected}
-    if len(dtypes) != 1:
-        raise TypeError(f"expected all params in one dtype, got {sorted(d.name for d in dtypes)}")
-    return dtypes.pop()
-
-
 def _apply(
     config: GRU, params: GRUParams, x: jax.Array, h0: jax.Array | None,
     kernel: _gru_kernel.Kernel | None = None,
 ) -> tuple[jax.Array, jax.Array]:
-    dtype = _check_params(config, params)
-    x = jnp.asarray(x)
-    if x.dtype != dtype:
-        raise TypeError(f"expected x of dtype {dtype.name} (the params'), got {x.dtype.name}: "
-                        f"pass x.astype(jnp.{dtype.name})")
-    if x.ndim not in (2, 3) or x.shape[-1] != config.input_size:
-        layout = "(batch, seq, input_size)" if config.batch_first else "(seq, batch, input_size)"
-        raise ValueError(f"expected x of shape {layout} or (seq, input_size) with input_size="
-                         f"{config.input_size}, got {tuple(x.shape)}")
-    unbatched = x.ndim == 2
-    if unbatched:
-        x = x[:, None]
-    elif config.batch_first:
-        x = jnp.swapaxes(x, 0, 1)
+    dtype = _rnn.check_params(config, params)
+    x, unbatched = _rnn.time_major(config, x, dtype)
     seq, batch = x.shape[0], x.shape[1]
     states = config.num_layers * config.num_directions
-    h0 = _initial_state(config, h0, states, batch, dtype, unbatched)
+    h0 = _rnn.initial_state("h0", h0, states, batch, config.hidden_size, dtype, unbatched)
 
     if kernel is None:
         kernel = _gru_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
     layer_input, finals = x, []
     for index in range(config.num_layers):
         outputs = []
-        for direction, suffix in enumerate(_suffixes(index, config.num_directions)):
+        for direction, suffix in enumerate(_rnn.suffixes(index, config.num_directions)):
             hs = (layer if kernel.custom_vjp else layer_autodiff)(
                 layer_input, params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"],
                 params.get(f"bias_ih{suffix}"), params.get(f"bias_hh{suffix}"),
@@ -207,21 +136,5 @@ def _apply(
             finals.append(hs[0] if direction == 1 else hs[seq - 1])
         layer_input = outputs[0] if len(outputs) == 1 else jnp.concatenate(outputs, axis=-1)
 
-    output, h_n = layer_input, jnp.stack(finals)
-    if unbatched:
-        return output[:, 0], h_n[:, 0]
-    return (jnp.swapaxes(output, 0, 1) if config.batch_first else output), h_n
-
-
-def _initial_state(config: GRU, h0: jax.Array | None, states: int, batch: int,
-                   dtype: jax.numpy.dtype, unbatched: bool) -> jax.Array:
-    if h0 is None:
-        return jnp.zeros((states, batch, config.hidden_size), dtype)
-    h0 = jnp.asarray(h0)
-    expected = (states, config.hidden_size) if unbatched else (states, batch, config.hidden_size)
-    if tuple(h0.shape) != expected:
-        raise ValueError(f"expected h0 of shape {expected} (num_layers * num_directions"
-                         f"{'' if unbatched else ', batch'}, hidden_size), got {tuple(h0.shape)}")
-    if h0.dtype != dtype:
-        raise TypeError(f"expected h0 of dtype {dtype.name} (the params'), got {h0.dtype.name}")
-    return h0[:, None] if unbatched else h0
+    h_n = jnp.stack(finals)  # (layers * directions, batch, hidden) whatever batch_first says, as in torch
+    return _rnn.batch_layout(config, layer_input, unbatched), (h_n[:, 0] if unbatched else h_n)

@@ -1,16 +1,18 @@
-"""The GRU recurrence as a compiled CPU kernel (``_native/gru_cpu.cc``), called through XLA's FFI.
+"""levelbench.nn's compiled CPU kernels, called through XLA's FFI: the GRU's recurrence
+(``_native/gru_cpu.cc``, called from here) and the LSTM's (``_native/lstm_cpu.cc``, called from
+`._lstm_native`), one library built from both on their shared parts (``_native/rnn_cpu.h``).
 
 An XLA:CPU loop spends 30-50 us per step on the seed's recurrent GEMM, gate fusion and loop
 bookkeeping; the kernel runs a step, input GEMM and gate math included, in about 20 us on two
-threads (docs/gru.md). It is built from source with the machine's C++ compiler on first use,
+threads (docs/gru.md). The library is built from source with the machine's C++ compiler on first use,
 for this CPU (``-march=native``, ~7 s), and cached in ``$LEVELBENCH_KERNEL_DIR`` (default
-``$LEVELBENCH_CACHE_DIR/kernels``) under a key of the source, the compiler, jaxlib and the CPU,
+``$LEVELBENCH_CACHE_DIR/kernels``) under a key of the sources, the compiler, jaxlib and the CPU,
 so later processes only load it. Where that cache cannot be written (read-only media, a full
 disk), it is built in a private temporary directory instead, with one warning saying why.
 
 When it cannot be built (no compiler, no jaxlib headers, a build error) or is turned off with
-``LEVELBENCH_NATIVE=0``, the GRU runs its XLA loops instead, with the same results; `status` says
-which and why, and `describe` puts that in one line for result tables.
+``LEVELBENCH_NATIVE=0``, the GRU and the LSTM run their XLA loops instead, with the same results;
+`status` says which and why, and `describe` puts that in one line for result tables.
 """
 
 from __future__ import annotations
@@ -34,8 +36,13 @@ import jax.numpy as jnp
 import numpy as np
 from .._values import settings
 
-SOURCE = Path(__file__).with_name("_native") / "gru_cpu.cc"
+_FOLDER = Path(__file__).with_name("_native")
+SOURCE = _FOLDER / "gru_cpu.cc"
+# Compiled together into one library; all of them (the header too) make up the cache key.
+SOURCES = (SOURCE, _FOLDER / "lstm_cpu.cc")
+HEADERS = (_FOLDER / "rnn_cpu.h",)
 TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
+LSTM_TARGETS = ("levelbench_lstm_forward", "levelbench_lstm_forward_train", "levelbench_lstm_backward")
 BUILD_TIMEOUT_S = 300
 # Tests only: split the threads of every call after this step, as heavy contention would (-1: never).
 _SPLIT_AT = -1
@@ -55,7 +62,7 @@ class Status:
     library: str | None = None
 
     def __str__(self) -> str:
-        return f"native GRU kernel: {'in use' if self.available else 'not in use'} ({self.detail})"
+        return f"native GRU/LSTM kernel: {'in use' if self.available else 'not in use'} ({self.detail})"
 
 
 def default_threads() -> int:
@@ -80,7 +87,7 @@ def status() -> Status:
 
 
 def describe() -> str:
-    """One line for a result table: how levelbench.nn.GRU's float32 recurrence runs here."""
+    """One line for a result table: how levelbench.nn's float32 GRU and LSTM recurrences run here."""
     current = status()
     if current.available:
         threads = default_threads()
@@ -90,13 +97,13 @@ def describe() -> str:
 
 def build() -> Status:
     """Build (or load from the cache) and register the kernel now, not while a function is traced:
-    `GRU` calls this when a float32 layer is created, so that a first build (~7 s) is never timed as
+    `GRU` and `LSTM` call this when a float32 layer is created, so that a first build (~7 s) is never timed as
     tracing. Returns the `status`."""
     return status()
 
 
 def usable(dtype) -> bool:
-    """Whether a GRU of this dtype, traced now, runs its recurrence in the native kernel."""
+    """Whether a GRU or LSTM of this dtype, traced now, runs its recurrence in the native kernel."""
     return (jnp.dtype(dtype) == jnp.float32 and jax.default_backend() == "cpu"
             and status().available)
 
@@ -109,8 +116,8 @@ def _load() -> Status:
     try:
         path = _build()
     except _BuildError as error:
-        warnings.warn(f"levelbench.nn.GRU runs without its native CPU kernel (slower, same results): "
-                      f"{error}", RuntimeWarning, stacklevel=4)
+        warnings.warn(f"levelbench.nn runs without its native CPU kernel (its GRU and LSTM: slower, same "
+                      f"results): {error}", RuntimeWarning, stacklevel=4)
         return Status(False, str(error))
     if _registered is None:
         try:
@@ -118,10 +125,10 @@ def _load() -> Status:
         except OSError as error:  # e.g. a cache on a noexec mount
             detail = (f"{path} could not be loaded ({error}); set LEVELBENCH_KERNEL_DIR to a directory "
                       "programs may run from, or LEVELBENCH_NATIVE=0 to use the XLA loops")
-            warnings.warn(f"levelbench.nn.GRU runs without its native CPU kernel (slower, same results): "
-                          f"{detail}", RuntimeWarning, stacklevel=4)
+            warnings.warn(f"levelbench.nn runs without its native CPU kernel (its GRU and LSTM: slower, "
+                          f"same results): {detail}", RuntimeWarning, stacklevel=4)
             return Status(False, detail)
-        for name in TARGETS:
+        for name in TARGETS + LSTM_TARGETS:
             jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(getattr(library, name)), platform="cpu")
         _registered = (str(path), library)
     return Status(True, f"built with {_compiler_name()}", _registered[0])
@@ -182,8 +189,8 @@ def _build() -> Path:
         raise _BuildError(f"jaxlib's XLA FFI headers are missing from {include}; reinstall jaxlib")
     flags = ["-O3", "-march=native", "-std=c++17", "-shared", "-fPIC", "-pthread"]
     key = hashlib.sha256("\0".join([
-        SOURCE.read_text(), _compiler_identity(compiler), " ".join(flags), _jaxlib_version(), platform.machine(),
-        _cpu_flags(),
+        *(path.read_text() for path in SOURCES + HEADERS), _compiler_identity(compiler), " ".join(flags),
+        _jaxlib_version(), platform.machine(), _cpu_flags(),
     ]).encode()).hexdigest()[:16]
     name = f"gru_cpu-{key}.so"
     folder = kernel_dir()
@@ -206,7 +213,7 @@ def _build() -> Path:
         except OSError as error:
             raise _BuildError(f"{unwritable}, and building in {fallback} failed too ({error}); set "
                               "LEVELBENCH_KERNEL_DIR to a writable directory, or LEVELBENCH_NATIVE=0") from None
-    warnings.warn(f"levelbench.nn.GRU: {unwritable}; the native kernel was built in {fallback} instead, "
+    warnings.warn(f"levelbench.nn: {unwritable}; the native kernel was built in {fallback} instead, "
                   "which may not last (then every new process builds it again, ~7 s): set "
                   "LEVELBENCH_KERNEL_DIR to a writable directory", RuntimeWarning, stacklevel=5)
     return path
@@ -218,12 +225,12 @@ def _compile(compiler: str, flags: list[str], include: Path, folder: Path, name:
     # workers, run's worker processes) never load a half-written library.
     fd, partial = tempfile.mkstemp(dir=folder, suffix=".so.partial")
     os.close(fd)
-    command = [compiler, *flags, "-isystem", str(include), str(SOURCE), "-o", partial]
+    command = [compiler, *flags, "-isystem", str(include), *map(str, SOURCES), "-o", partial]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         os.unlink(partial)
-        raise _BuildError(f"building {SOURCE.name} took over {BUILD_TIMEOUT_S} s; "
+        raise _BuildError(f"building {', '.join(s.name for s in SOURCES)} took over {BUILD_TIMEOUT_S} s; "
                           "set LEVELBENCH_NATIVE=0 to skip it") from None
     except OSError as error:  # the compiler itself could not be run: not the cache's fault
         os.unlink(partial)
@@ -271,9 +278,12 @@ def _spec(a: jax.Array) -> jax.ShapeDtypeStruct:
     return jax.ShapeDtypeStruct(a.shape, a.dtype)
 
 
-def _call(target: str, results, *operands, reverse: bool, threads: int):
+def call(target: str, results, *operands, reverse: bool, threads: int, aliases: dict[int, int] | None = None):
+    """``target`` (one of `TARGETS` or `LSTM_TARGETS`) on ``operands``; every kernel takes the
+    direction, the thread count and the tests' split step as attributes. ``aliases`` maps an
+    operand to the result written over it (XLA copies the operand first if it is still needed)."""
     status()  # builds and registers the targets on first use
-    return jax.ffi.ffi_call(target, results, vmap_method="sequential")(
+    return jax.ffi.ffi_call(target, results, vmap_method="sequential", input_output_aliases=aliases)(
         *operands, reverse=np.int64(reverse), threads=np.int64(threads), split_at=np.int64(_SPLIT_AT))
 
 
@@ -282,24 +292,26 @@ def forward(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array, b_hn
     """Every step's state ``(T, B, H)`` of one layer-direction; the input projection
     ``W_ih x_t + b_x`` (``b_x = [b_ir + b_hr, b_iz + b_hz, b_in]``) is computed inside the loop."""
     spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
-    return _call(TARGETS[0], spec, x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
+    return call(TARGETS[0], spec, x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
 
 
 def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array,
                           b_hn: jax.Array, h0: jax.Array, reverse: bool, threads: int):
-    """`forward`, also returning each step's ``r, z, n`` and ``W_hn h + b_hn`` for the backward."""
-    spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
-    hs, r, z, n, hn = _call(TARGETS[1], (spec,) * 5, x, w_ih, b_x, w_hh, b_hn, h0,
-                            reverse=reverse, threads=threads)
-    return hs, (r, z, n, hn)
+    """`forward`, also returning for the backward each step's gates ``[r | z | n]`` ``(T, B, 3H)``
+    and ``W_hn h + b_hn`` ``(T, B, H)``."""
+    t, b, h = *x.shape[:2], w_hh.shape[1]
+    spec = jax.ShapeDtypeStruct((t, b, h), x.dtype)
+    hs, rzn, hn = call(TARGETS[1], (spec, jax.ShapeDtypeStruct((t, b, 3 * h), x.dtype), spec),
+                       x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
+    return hs, (rzn, hn)
 
 
 def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array,
              reverse: bool, threads: int):
     """Gradients of the gate pre-activations, ``d_ih = [d_r | d_z | d_a]`` and
-    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``), and of ``h0``."""
-    t, b, h = hs.shape
-    spec = jax.ShapeDtypeStruct((t, b, 3 * h), hs.dtype)
-    d_ih, d_hh, dh0 = _call(TARGETS[2], (spec, spec, _spec(h0)), d_hs, *activations, hs, h0, w_hh,
-                            reverse=reverse, threads=threads)
+    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``; ``d_hh`` written over the kept gates), and
+    of ``h0``."""
+    rzn, hn = activations
+    d_ih, d_hh, dh0 = call(TARGETS[2], (_spec(rzn), _spec(rzn), _spec(h0)), d_hs, rzn, hn, hs, h0, w_hh,
+                           reverse=reverse, threads=threads, aliases={1: 1})
     return (d_ih, d_hh), dh0

@@ -1,4 +1,5 @@
-"""Built-in workloads (the two seed questions) and the `Workload` type for your own."""
+"""Built-in workloads (the two seed questions, and an LSTM beside the GRU) and the `Workload` type
+for your own."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from ._base import Workload as Workload
 
 def builtin() -> dict[str, Workload]:
     from .gru import GRU
+    from .lstm import LSTM
     from .matmul import MATMUL
 
-    return {w.name: w for w in (MATMUL, GRU)}
+    return {w.name: w for w in (MATMUL, GRU, LSTM)}
 
 
 def load(spec: str) -> Workload:

@@ -7,7 +7,6 @@ all parameter gradients).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -15,14 +14,12 @@ import numpy as np
 from .._measuring.candidate import Candidate
 from ._base import Param, Skipped, Workload
 from ._gru_models import FlaxSeedModel, flax_params, numpy_forward, torch_gru_weights, torch_model
+from ._rnn import first_two, jax_train_step, levelbench_candidate, recurrent_flops, torch_train_step, with_flops
 
 
 def gru_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
-    """Matmul FLOPs of one forward pass: per layer and step, the input and recurrent projections
-    to three gates; then the dense layer. Element-wise gate arithmetic (a few % more) is left out."""
-    per_step = sum(2 * batch * (features if layer == 0 else hidden) * 3 * hidden + 2 * batch * hidden * 3 * hidden
-                   for layer in range(layers))
-    return float(seq * (per_step + 2 * batch * hidden * out))
+    """Matmul FLOPs of one forward pass (three gates; see `recurrent_flops`)."""
+    return recurrent_flops(hidden, seq, features, out, batch, layers, gates=3)
 
 
 def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, mode: str,
@@ -40,8 +37,8 @@ def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: in
     flax_model = FlaxSeedModel(hidden, out, layers)
     if mode == "train":
         # backward costs about twice the forward's matmuls (gradients for inputs and for weights)
-        return _with_flops(_train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget)),
-                           3 * gru_flops(hidden, seq, features, out, batch, layers))
+        return with_flops(_train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget)),
+                          3 * gru_flops(hidden, seq, features, out, batch, layers))
 
     def torch_forward(x: torch.Tensor) -> torch.Tensor:
         with torch.inference_mode():
@@ -67,99 +64,24 @@ def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: in
     cands["flax lax.scan"] = Candidate(jax.jit(flax_model.scan), (params, jx), inputs=(jx,), note="GRUCell in a scan")
     cands["flax linen.RNN"] = Candidate(jax.jit(flax_model.linen_rnn), (params, jx), inputs=(jx,),
                                         note="layer by layer")
-    cands.update(_levelbench_candidate(model, jx, train=False))
+    cands.update(levelbench_candidate("GRU", model.gru, model.dense, jx, train=False))
     cands["numpy reference"] = Candidate(lambda x: numpy_forward(weights, dense, x), (x,),
                                          note="torch's equations in NumPy")
-    return _with_flops(cands, gru_flops(hidden, seq, features, out, batch, layers))
-
-
-def _with_flops(cands: dict[str, Candidate | Skipped], flops: float) -> dict[str, Candidate | Skipped]:
-    """Every candidate computes the same model: declare its FLOPs (XLA cannot count through a scan)."""
-    return {n: dataclasses.replace(c, flops=flops) if isinstance(c, Candidate) and c.flops is None else c
-            for n, c in cands.items()}
-
-
-def _levelbench_candidate(model: Any, jx: Any, train: bool, target: Any = None) -> dict[str, Candidate]:
-    """levelbench's own GRU (`levelbench.nn`), loaded with the torch model's weights."""
-    import jax
-    import jax.numpy as jnp
-
-    from ..nn import from_torch
-
-    gru_params, gru = from_torch(model.gru)
-    params = {
-        "gru": gru_params,
-        "dense_w": jnp.asarray(model.dense.weight.detach().numpy().T),
-        "dense_b": jnp.asarray(model.dense.bias.detach().numpy()),
-    }
-
-    def forward(p: Any, x: Any) -> Any:
-        out, _ = gru.apply(p["gru"], x)
-        y = out @ p["dense_w"] + p["dense_b"]
-        return y / jnp.linalg.norm(y, axis=-1, keepdims=True)
-
-    if not train:
-        return {"levelbench GRU": Candidate(jax.jit(forward), (params, jx), inputs=(jx,),
-                                            note=f"levelbench.nn.GRU: {_recurrence()}")}
-
-    def step(p: Any, x: Any, t: Any) -> Any:
-        loss, (d_p, d_x) = jax.value_and_grad(lambda p, x: jnp.mean((forward(p, x) - t) ** 2), argnums=(0, 1))(p, x)
-        return loss, d_x, d_p
-
-    return {"levelbench GRU": Candidate(jax.jit(step), (params, jx, target), inputs=(jx, target),
-                                        checked_output=lambda out: out[:2],
-                                        note=f"levelbench.nn.GRU, custom VJP: {_recurrence()}")}
-
-
-def _recurrence() -> str:
-    """How levelbench.nn.GRU's float32 recurrence runs in this process, for the candidate's note."""
-    import jax
-
-    from ..nn import _gru_native
-
-    if jax.default_backend() != "cpu":
-        return "XLA loops (the native kernel is CPU-only)"
-    return _gru_native.describe()
+    return with_flops(cands, gru_flops(hidden, seq, features, out, batch, layers))
 
 
 def _train_candidates(model: Any, flax_model: FlaxSeedModel, params: Any, torch_inputs: tuple,
                       jax_inputs: tuple) -> dict[str, Candidate | Skipped]:
-    import jax
-    import jax.numpy as jnp
-    import torch
-
     tx, ttarget = torch_inputs
     jx, jtarget = jax_inputs
-    model.train()  # no dropout in this model: train() only matters for autograd bookkeeping
-
-    def torch_step(x: torch.Tensor, target: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        xg = x.detach().requires_grad_(True)
-        model.zero_grad(set_to_none=True)
-        loss = ((model(xg) - target) ** 2).mean()
-        loss.backward()
-        return loss.detach(), xg.grad
-
-    def jax_step(forward: Any) -> Any:
-        def loss_fn(params: Any, x: Any, target: Any) -> Any:
-            return jnp.mean((forward(params, x) - target) ** 2)
-
-        def step(params: Any, x: Any, target: Any) -> Any:
-            loss, (d_params, d_x) = jax.value_and_grad(loss_fn, argnums=(0, 1))(params, x, target)
-            return loss, d_x, d_params
-
-        return jax.jit(step)
-
-    def first_two(out: Any) -> Any:
-        return out[:2]
-
     cands: dict[str, Candidate | Skipped] = {
-        "torch nn.GRU": Candidate(torch_step, (tx, ttarget), note="forward + backward"),
-        "flax lax.scan": Candidate(jax_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
+        "torch nn.GRU": Candidate(torch_train_step(model), (tx, ttarget), note="forward + backward"),
+        "flax lax.scan": Candidate(jax_train_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
                                    checked_output=first_two, note="value_and_grad"),
-        "flax linen.RNN": Candidate(jax_step(flax_model.linen_rnn), (params, jx, jtarget), inputs=(jx, jtarget),
-                                    checked_output=first_two, note="value_and_grad"),
+        "flax linen.RNN": Candidate(jax_train_step(flax_model.linen_rnn), (params, jx, jtarget),
+                                    inputs=(jx, jtarget), checked_output=first_two, note="value_and_grad"),
     }
-    cands.update(_levelbench_candidate(model, jx, train=True, target=jtarget))
+    cands.update(levelbench_candidate("GRU", model.gru, model.dense, jx, train=True, target=jtarget))
     return cands
 
 

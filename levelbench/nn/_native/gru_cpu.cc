@@ -13,370 +13,17 @@
 // Backward, per step: every thread computes the gate gradients of all units (cheap elementwise
 // work, repeated so that no second barrier is needed), writes its own units of them to the
 // outputs, and computes its units of dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z.
+// [dr dz dhn] is written over the kept gates [r z n] (one (T, B, 3H) buffer, aliased by XLA), a
+// thread's units one step late, once no thread reads that step's gates.
 // The weight gradients are left to XLA: one large GEMM each over all T * B rows.
 //
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 (B, H), and
 // the weights in torch's layout, W_ih (3H, I) and W_hh (3H, H), gate order r | z | n.
-// Python side: ../_gru_native.py.
+// Python side: ../_gru_native.py; shared parts: rnn_cpu.h.
 
-#include <algorithm>
-#include <atomic>
-#include <chrono>
-#include <cstdint>
-#include <cstring>
-#include <limits>
-#include <memory>
-#include <new>
-#include <string>
-#include <system_error>
-#include <thread>
-#include <utility>
-#include <vector>
-
-#if defined(__linux__)
-#include <pthread.h>
-#include <sched.h>
-#endif
-
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#endif
-
-#include "xla/ffi/api/ffi.h"
-
-namespace ffi = xla::ffi;
+#include "rnn_cpu.h"
 
 namespace {
-
-constexpr int kLanes = 8;   // floats per vector
-constexpr int kRows = 4;    // rows of a GEMM tile
-typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
-typedef int32_t vi __attribute__((vector_size(kLanes * sizeof(int32_t))));
-
-inline vf splat(float a) { return vf{a, a, a, a, a, a, a, a}; }
-
-// Loads / stores n <= 8 floats. n == 8 (every block but a ragged last one) is one vector move;
-// the ragged case is kept out of line, or GCC routes every load through the stack to merge the two.
-__attribute__((noinline)) vf load_part(const float* p, int n) {
-  vf v = {};
-  for (int i = 0; i < n; ++i) v[i] = p[i];
-  return v;
-}
-
-__attribute__((noinline)) void store_part(float* p, vf v, int n) {
-  for (int i = 0; i < n; ++i) p[i] = v[i];
-}
-
-inline vf load(const float* p) {
-  vf v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-inline vf load(const float* p, int n) { return n == kLanes ? load(p) : load_part(p, n); }
-
-inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
-
-inline void store(float* p, vf v, int n) {
-  if (n == kLanes) store(p, v); else store_part(p, v, n);
-}
-
-// exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) by its Taylor series to
-// r^7 (truncation error below 1e-8 relative). x is clamped to where 2^k is a normal float.
-inline vf exp_(vf x) {
-  x = x > 88.0f ? splat(88.0f) : x;
-  x = x < -87.0f ? splat(-87.0f) : x;
-  vf t = x * 1.44269504088896341f;
-  vi k = __builtin_convertvector(t + (t < 0.0f ? splat(-0.5f) : splat(0.5f)), vi);
-  vf kf = __builtin_convertvector(k, vf);
-  vf r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
-  r = r - kf * -2.12194440e-4f;
-  vf p = splat(1.0f / 5040);
-  p = p * r + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  vi bits = (k + 127) << 23;
-  vf scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
-}
-
-inline vf sigmoid_(vf x) { return 1.0f / (1.0f + exp_(-x)); }
-
-// tanh: an odd Taylor polynomial near 0 (where 1 - 2 / (e^2x + 1) would cancel), else from exp.
-inline vf tanh_(vf x) {
-  vi sign_bits, x_bits;
-  std::memcpy(&x_bits, &x, sizeof x);
-  sign_bits = x_bits & static_cast<int32_t>(0x80000000u);
-  vi abs_bits = x_bits & 0x7fffffff;
-  vf a;
-  std::memcpy(&a, &abs_bits, sizeof a);
-  vf e = exp_(-2.0f * a);
-  vf large = (1.0f - e) / (1.0f + e);
-  vf a2 = a * a;
-  vf small = splat(62.0f / 2835);
-  small = small * a2 - 17.0f / 315;
-  small = small * a2 + 2.0f / 15;
-  small = small * a2 - 1.0f / 3;
-  small = a + a * a2 * small;
-  vf y = a < 0.25f ? small : large;
-  vi y_bits;
-  std::memcpy(&y_bits, &y, sizeof y);
-  y_bits |= sign_bits;
-  std::memcpy(&y, &y_bits, sizeof y);
-  return y;
-}
-
-// c (rows x kCols) = a (rows x k, row stride lda) x panel (k x kCols, packed), kCols = NV * 8.
-template <int Rows, int NV>
-inline void tile(const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  vf acc[Rows][NV] = {};
-  for (int64_t p = 0; p < k; ++p) {
-    vf w[NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) w[v] = load(panel + p * NV * kLanes + v * kLanes);
-#pragma GCC unroll 4
-    for (int i = 0; i < Rows; ++i) {
-      vf ai = splat(a[i * lda + p]);
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[i][v] += ai * w[v];
-    }
-  }
-#pragma GCC unroll 4
-  for (int i = 0; i < Rows; ++i)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) store(c + (i * NV + v) * kLanes, acc[i][v]);
-}
-
-#if defined(__AVX2__) && defined(__FMA__)
-// The full tile, 4 rows x 24 columns, with its 12 accumulators and 3 weight vectors named one by
-// one: written generically, GCC reloaded the weights from memory for every row (16 loads per
-// 12 FMAs instead of 7), and the tile ran at ~40 instead of ~60 GFLOP/s.
-// Not inlined: inside the step loop GCC ran out of registers and kept an accumulator on the stack.
-template <>
-__attribute__((noinline)) void tile<4, 3>(const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  __m256 c00 = _mm256_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
-  __m256 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
-  const float *a0 = a, *a1 = a + lda, *a2 = a + 2 * lda, *a3 = a + 3 * lda;
-  for (int64_t p = 0; p < k; ++p, panel += 3 * kLanes) {
-    __m256 w0 = _mm256_load_ps(panel), w1 = _mm256_load_ps(panel + kLanes),
-           w2 = _mm256_load_ps(panel + 2 * kLanes);
-    // Keeps the weights in registers: left alone, GCC folds a reload into each FMA instead.
-    asm("" : "+x"(w0), "+x"(w1), "+x"(w2));
-    __m256 x = _mm256_broadcast_ss(a0 + p);
-    c00 = _mm256_fmadd_ps(x, w0, c00); c01 = _mm256_fmadd_ps(x, w1, c01); c02 = _mm256_fmadd_ps(x, w2, c02);
-    x = _mm256_broadcast_ss(a1 + p);
-    c10 = _mm256_fmadd_ps(x, w0, c10); c11 = _mm256_fmadd_ps(x, w1, c11); c12 = _mm256_fmadd_ps(x, w2, c12);
-    x = _mm256_broadcast_ss(a2 + p);
-    c20 = _mm256_fmadd_ps(x, w0, c20); c21 = _mm256_fmadd_ps(x, w1, c21); c22 = _mm256_fmadd_ps(x, w2, c22);
-    x = _mm256_broadcast_ss(a3 + p);
-    c30 = _mm256_fmadd_ps(x, w0, c30); c31 = _mm256_fmadd_ps(x, w1, c31); c32 = _mm256_fmadd_ps(x, w2, c32);
-  }
-  _mm256_storeu_ps(c, c00); _mm256_storeu_ps(c + 8, c01); _mm256_storeu_ps(c + 16, c02);
-  _mm256_storeu_ps(c + 24, c10); _mm256_storeu_ps(c + 32, c11); _mm256_storeu_ps(c + 40, c12);
-  _mm256_storeu_ps(c + 48, c20); _mm256_storeu_ps(c + 56, c21); _mm256_storeu_ps(c + 64, c22);
-  _mm256_storeu_ps(c + 72, c30); _mm256_storeu_ps(c + 80, c31); _mm256_storeu_ps(c + 88, c32);
-}
-#endif
-
-template <int NV>
-inline void tile_rows(int rows, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  switch (rows) {
-    case 4: tile<4, NV>(a, lda, k, panel, c); break;
-    case 3: tile<3, NV>(a, lda, k, panel, c); break;
-    case 2: tile<2, NV>(a, lda, k, panel, c); break;
-    default: tile<1, NV>(a, lda, k, panel, c); break;
-  }
-}
-
-inline void tile_any(int rows, int nv, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  switch (nv) {
-    case 3: tile_rows<3>(rows, a, lda, k, panel, c); break;
-    case 2: tile_rows<2>(rows, a, lda, k, panel, c); break;
-    default: tile_rows<1>(rows, a, lda, k, panel, c); break;
-  }
-}
-
-// A float buffer aligned to a cache line: with std::vector's 16-byte alignment, half of the
-// tile's 32-byte weight loads straddled two lines and the tile ran ~35% slower.
-class Floats {
- public:
-  explicit Floats(int64_t n, float fill = 0.0f)
-      : data_(static_cast<float*>(::operator new[](std::max<int64_t>(n, 1) * sizeof(float), std::align_val_t(64)))) {
-    std::fill(data_, data_ + n, fill);
-  }
-  ~Floats() { ::operator delete[](data_, std::align_val_t(64)); }
-  Floats(const Floats&) = delete;
-  Floats& operator=(const Floats&) = delete;
-  float* data() { return data_; }
-  float& operator[](int64_t i) { return data_[i]; }
-
- private:
-  float* data_;
-};
-
-inline void pause_() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// The threads of one call: they meet at the end of every step, and they split up when meeting
-// costs more than it saves. A step is ~20 us; if another process holds one of the cores, a
-// thread waits at every step for its partner to be scheduled again, and two threads ran the
-// seed's forward in 150 ms where one thread took 100 ms. So thread 0 watches how long the team
-// waits, window by window, and when waiting exceeds half the window's thread time it goes on
-// alone: the others stop after that step and thread 0 takes over their hidden units. Results do
-// not depend on who computes a unit, so this changes no bit of them.
-class Team {
- public:
-  static constexpr int64_t kWindow = 100;  // steps between decisions
-  static constexpr int kSpins = 4000;      // pauses (~30 ns each) before yielding the core
-
-  // split_at >= 0 splits the team after that step whatever the waits (for tests).
-  Team(int threads, int64_t split_at) : threads_(threads), split_at_(split_at), window_start_(now_ns()) {}
-
-  // Ends step `step` for thread `index`: returns once every thread has ended it, false if this
-  // thread is to stop (the team split up and it is not thread 0).
-  bool end_step(int index, int64_t step) {
-    if (threads_ == 1 || alone_) return true;
-    const int64_t start = now_ns();
-    if (index == 0 && (step + 1) % kWindow == 0) {
-      // Published to the others by this thread's arrival below (a release), which they must
-      // see (an acquire) before they leave.
-      const int64_t waited = waited_ns_.exchange(0, std::memory_order_relaxed);
-      if (2 * waited > (start - window_start_) * threads_) split_after_.store(step, std::memory_order_relaxed);
-      window_start_ = start;
-    }
-    if (index == 0 && step == split_at_) split_after_.store(step, std::memory_order_relaxed);
-    count_.fetch_add(1, std::memory_order_acq_rel);
-    const int64_t arrivals = (step + 1) * threads_;
-    for (int spins = 0; count_.load(std::memory_order_acquire) < arrivals; ++spins) {
-      if (spins < kSpins) pause_(); else std::this_thread::yield();
-    }
-    waited_ns_.fetch_add(now_ns() - start, std::memory_order_relaxed);
-    // The step after which the team splits, not a flag: a thread that reads late may already see
-    // thread 0's decision about the next step, and must still do that step's work.
-    if (split_after_.load(std::memory_order_relaxed) > step) return true;
-    if (index != 0) return false;
-    alone_ = true;  // written by thread 0 only: the others have stopped
-    return true;
-  }
-
-  // Whether thread 0 now runs alone (only thread 0 asks, after end_step).
-  bool alone() const { return alone_; }
-
- private:
-  const int threads_;
-  const int64_t split_at_;
-  std::atomic<int64_t> count_{0};
-  std::atomic<int64_t> waited_ns_{0};
-  std::atomic<int64_t> split_after_{std::numeric_limits<int64_t>::max()};
-  int64_t window_start_;  // thread 0's
-  bool alone_ = false;    // thread 0's
-};
-
-// Pins each new thread to a CPU other than this thread's, among those the process may use.
-// Left to the scheduler, a new thread sometimes started on the core this thread was busy on and
-// waited there for milliseconds (a 50-step call took 3.7 ms or 20 ms); the pin lasts only as
-// long as the thread, one call.
-void place_apart(std::vector<std::thread>& pool) {
-#if defined(__linux__)
-  cpu_set_t allowed;
-  if (pool.empty() || sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-  const int here = sched_getcpu();
-  int cpu = here;
-  for (auto& thread : pool) {
-    for (int tries = 0; tries < CPU_SETSIZE; ++tries) {
-      cpu = (cpu + 1) % CPU_SETSIZE;
-      if (cpu != here && CPU_ISSET(cpu, &allowed)) break;
-    }
-    if (cpu == here || !CPU_ISSET(cpu, &allowed)) return;  // one CPU only: nothing to pin
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    pthread_setaffinity_np(thread.native_handle(), sizeof one, &one);
-  }
-#else
-  (void)pool;
-#endif
-}
-
-// Runs body(index, count, team) for index = 0..count-1 on count threads, this one included:
-// count is `threads`, or fewer if the system refuses to start more. Each started thread waits
-// for the final count before it begins, so a refusal never leaves a thread waiting on another.
-template <typename Body>
-void parallel(int threads, int64_t split_at, Body body) {
-  std::atomic<int> count{-1};
-  Team* shared = nullptr;
-  std::vector<std::thread> pool;
-  auto worker = [&](int index) {
-    int n;
-    while ((n = count.load(std::memory_order_acquire)) < 0) std::this_thread::yield();
-    if (index < n) body(index, n, *shared);
-  };
-  try {
-    for (int i = 1; i < threads; ++i) pool.emplace_back(worker, i);
-  } catch (const std::system_error&) {
-    // fewer threads: the ones started take part
-  }
-  place_apart(pool);
-  const int n = 1 + static_cast<int>(pool.size());
-  Team team(n, split_at);
-  shared = &team;
-  count.store(n, std::memory_order_release);
-  body(0, n, team);
-  for (auto& thread : pool) thread.join();
-}
-
-int64_t blocks_of(int64_t units) { return (units + kLanes - 1) / kLanes; }
-
-// [first, last) of `count` items for thread `index` of `threads`.
-std::pair<int64_t, int64_t> share(int64_t count, int index, int threads) {
-  return {count * index / threads, count * (index + 1) / threads};
-}
-
-int thread_count(int64_t requested, int64_t blocks) {
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(requested, blocks)));
-}
-
-struct Shape {
-  int64_t T, B, H;
-};
-
-std::string dims_of(const ffi::AnyBuffer& buffer) {
-  std::string text = "(";
-  for (int64_t d : buffer.dimensions()) text += (text.size() > 1 ? ", " : "") + std::to_string(d);
-  return text + (buffer.dimensions().size() == 1 ? ",)" : ")");
-}
-
-// The Python side always passes consistent operands; this guards the C++ against a caller that
-// does not, naming what was expected and what came.
-ffi::Error check(bool ok, const std::string& expected, const ffi::AnyBuffer& got) {
-  if (ok) return ffi::Error::Success();
-  return ffi::Error::InvalidArgument("levelbench GRU kernel: expected " + expected + ", got " +
-                                     dims_of(got) + " (a bug in levelbench.nn: please report it)");
-}
-
-ffi::Error check_shapes(const Shape& s, std::initializer_list<const ffi::AnyBuffer*> sequences,
-                        const ffi::AnyBuffer& w_hh) {
-  for (const ffi::AnyBuffer* b : sequences) {
-    auto d = b->dimensions();
-    bool ok = d.size() == 3 && d[0] == s.T && d[1] == s.B && d[2] == s.H;
-    if (auto e = check(ok, "every sequence operand of shape (T, B, H) like d_hs", *b); e.failure()) return e;
-  }
-  auto w = w_hh.dimensions();
-  return check(w.size() == 2 && w[0] == 3 * s.H && w[1] == s.H, "w_hh of shape (3H, H)", w_hh);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Forward
@@ -387,7 +34,8 @@ struct Forward {
   const float *w_ih, *b_x;             // W_ih (3H, I); b_x = [b_ir + b_hr | b_iz + b_hz | b_in]
   const float *w_hh, *b_hn, *h0;       // W_hh (3H, H), b_hn (H), h0 (B, H)
   float* out;                          // (T, B, H)
-  float *r_out, *z_out, *n_out, *hn_out;  // kept activations (T, B, H), or all null
+  float* rzn_out;                      // kept gates [r | z | n] (T, B, 3H), or null
+  float* hn_out;                       // kept W_hn h + b_hn (T, B, H), or null
   bool reverse;
 };
 
@@ -454,10 +102,11 @@ void forward_thread(const Forward& f, int index, int threads, Team& team) {
           vf nn = tanh_(load(gx + 2 * kLanes) + b_n + r * hn);
           vf h = load(h_prev + b * H + j, n);
           store(f.out + o, nn + z * (h - nn), n);
-          if (f.r_out) {
-            store(f.r_out + o, r, n);
-            store(f.z_out + o, z, n);
-            store(f.n_out + o, nn, n);
+          if (f.rzn_out) {
+            float* gates = f.rzn_out + (t * B + b) * 3 * H + j;
+            store(gates, r, n);
+            store(gates + H, z, n);
+            store(gates + 2 * H, nn, n);
             store(f.hn_out + o, hn, n);
           }
       }
@@ -494,8 +143,7 @@ Forward forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ff
   auto xd = x.dimensions();
   return Forward{xd[0], xd[1], xd[2], w_hh.dimensions()[1], x.typed_data<float>(),
                  w_ih.typed_data<float>(), b_x.typed_data<float>(), w_hh.typed_data<float>(),
-                 b_hn.typed_data<float>(), h0.typed_data<float>(), out, nullptr, nullptr, nullptr,
-                 nullptr, reverse != 0};
+                 b_hn.typed_data<float>(), h0.typed_data<float>(), out, nullptr, nullptr, reverse != 0};
 }
 
 void run_forward(const Forward& f, int64_t threads, int64_t split_at) {
@@ -515,15 +163,12 @@ ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x
 
 ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x,
                             ffi::AnyBuffer w_hh, ffi::AnyBuffer b_hn, ffi::AnyBuffer h0,
-                            ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> r,
-                            ffi::Result<ffi::AnyBuffer> z, ffi::Result<ffi::AnyBuffer> n,
+                            ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> rzn,
                             ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
                             int64_t split_at) {
   if (auto error = check_forward(x, w_ih, b_x, w_hh, b_hn, h0); error.failure()) return error;
   Forward f = forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse);
-  f.r_out = r->typed_data<float>();
-  f.z_out = z->typed_data<float>();
-  f.n_out = n->typed_data<float>();
+  f.rzn_out = rzn->typed_data<float>();
   f.hn_out = hn->typed_data<float>();
   run_forward(f, threads, split_at);
   return ffi::Error::Success();
@@ -535,77 +180,51 @@ ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffe
 struct Backward {
   Shape s;
   const float *d_hs;               // cotangent of every state (T, B, H)
-  const float *r, *z, *n, *hn;     // kept activations (T, B, H)
+  const float *rzn, *hn;           // kept gates [r | z | n] (T, B, 3H) and W_hn h + b_hn (T, B, H)
   const float *hs, *h0, *w_hh;     // states (T, B, H), initial state, W_hh (3H, H)
   // Gradients of the gate pre-activations, (T, B, 3H) each, laid out for the weight gradients
   // (one GEMM each): d_ih = [d_r | d_z | d_a] (a = W_in x + b_in + r * hn) and
-  // d_hh = [d_r | d_z | d_hn] (hn = W_hn h + b_hn).
+  // d_hh = [d_r | d_z | d_hn] (hn = W_hn h + b_hn). d_hh is the buffer of rzn (XLA aliases them):
+  // a thread writes its units of a step's d_hh one step late (see write_units).
   float *d_ih, *d_hh;
   float* dh0;                      // (B, H)
   bool reverse;
 };
 
-// W_hh's columns for unit blocks [first, last), in groups of up to 3 blocks (24 columns): the
-// panel of a group holds, for each of the 3H rows of W_hh, its columns for the group's units.
-struct BackwardPanels {
-  struct Group {
-    int64_t block;  // first unit block
-    int nv;         // unit blocks in the group
-    int64_t offset; // into `data`
-  };
-
-  BackwardPanels(const Backward& g, int64_t first, int64_t last) : data(size_of(g, first, last)) {
-    const int64_t H = g.s.H, K = 3 * H;
-    int64_t offset = 0;
-    for (int64_t block = first; block < last; block += 3) {
-      int nv = static_cast<int>(std::min<int64_t>(3, last - block));
-      groups.push_back({block, nv, offset});
-      for (int64_t m = 0; m < K; ++m)
-        for (int c = 0; c < nv * kLanes; ++c) {
-          int64_t unit = block * kLanes + c;
-          data[offset + m * nv * kLanes + c] = unit < H ? g.w_hh[m * H + unit] : 0.0f;
-        }
-      offset += K * nv * kLanes;
-    }
-  }
-
-  static int64_t size_of(const Backward& g, int64_t first, int64_t last) {
-    return 3 * g.s.H * (last - first) * kLanes;
-  }
-
-  std::vector<Group> groups;
-  Floats data;
-};
-
 void backward_thread(const Backward& g, int index, int threads, Team& team, float* d_next[2]) {
   const int64_t T = g.s.T, B = g.s.B, H = g.s.H, BH = B * H, K = 3 * H;
   auto [first, last] = share(blocks_of(H), index, threads);
-  auto panels = std::make_unique<BackwardPanels>(g, first, last);
+  auto panels = std::make_unique<ColumnPanels>(g.w_hh, 3 * H, H, first, last);
   int64_t own_first = std::min(first * kLanes, H), own_last = std::min(last * kLanes, H);
-  Floats dg(B * K), dh(BH);
+  Floats dgs(2 * B * K), dh(BH);  // this step's [d_r | d_z | d_hn] and the previous step's
   alignas(64) float c[kRows * 3 * kLanes];
+  int64_t t_before = -1;
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
     const int64_t t = g.reverse ? step : T - 1 - step;
+    float* dg_ = dgs.data() + (step % 2) * B * K;
+    if (t_before >= 0)
+      write_units(dgs.data() + ((step + 1) % 2) * B * K, g.d_hh, t_before, B, H, 3, own_first, own_last);
     const float* before = (g.reverse ? t == T - 1 : t == 0) ? g.h0 : g.hs + (g.reverse ? t + 1 : t - 1) * BH;
     const float* next = d_next[step % 2];
     float* next_out = d_next[(step + 1) % 2];
     const int64_t at = t * BH;
     // Every unit's gate gradients, into dg = [d_r | d_z | d_hn] (B, 3H); this thread's units also
-    // into the outputs.
+    // into d_ih (d_hh comes one step later).
     for (int64_t b = 0; b < B; ++b)
       for (int64_t j = 0; j < H; j += kLanes) {
         const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
         const int64_t o = at + b * H + j;
         vf dh_ = load(g.d_hs + o, w) + load(next + b * H + j, w);
-        vf r = load(g.r + o, w), z = load(g.z + o, w), n = load(g.n + o, w), hn = load(g.hn + o, w);
+        const float* gates = g.rzn + (t * B + b) * K + j;
+        vf r = load(gates, w), z = load(gates + H, w), n = load(gates + 2 * H, w), hn = load(g.hn + o, w);
         vf h = load(before + b * H + j, w);
         vf d_a = dh_ * (1.0f - z) * (1.0f - n * n);
         vf d_r = d_a * hn * r * (1.0f - r);
         vf d_z = dh_ * (h - n) * z * (1.0f - z);
         vf d_hn = d_a * r;
         store(dh.data() + b * H + j, dh_ * z, w);
-        float* row = dg.data() + b * K;
+        float* row = dg_ + b * K;
         store(row + j, d_r, w);
         store(row + H + j, d_z, w);
         store(row + 2 * H + j, d_hn, w);
@@ -614,9 +233,6 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
           store(g.d_ih + o3, d_r, w);
           store(g.d_ih + o3 + H, d_z, w);
           store(g.d_ih + o3 + 2 * H, d_a, w);
-          store(g.d_hh + o3, d_r, w);
-          store(g.d_hh + o3 + H, d_z, w);
-          store(g.d_hh + o3 + 2 * H, d_hn, w);
         }
       }
     // This thread's units of dh_{t-1} = dg x W_hh + dh * z.
@@ -625,7 +241,7 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, dg.data() + b0 * K, K, K, panel, c);
+        tile_any(rows, group.nv, dg_ + b0 * K, K, K, panel, c);
         for (int i = 0; i < rows; ++i)
           for (int v = 0; v < group.nv; ++v) {
             const int64_t j = j0 + v * kLanes;
@@ -636,37 +252,41 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
           }
       }
     }
+    t_before = t;
+    // A thread that stops here has written its d_hh units up to the step before; thread 0, now
+    // alone, writes this step's for all units (it computed them all) at the start of the next.
     if (!team.end_step(index, step)) return;  // thread 0 went on alone; dh0 is its to write
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
       last = blocks_of(H);
-      panels = std::make_unique<BackwardPanels>(g, first, last);
+      panels = std::make_unique<ColumnPanels>(g.w_hh, 3 * H, H, first, last);
       own_first = 0;
       own_last = H;
     }
   }
+  if (t_before >= 0)
+    write_units(dgs.data() + ((T - 1) % 2) * B * K, g.d_hh, t_before, B, H, 3, own_first, own_last);
   for (int64_t b = 0; b < B; ++b)
     std::copy(d_next[T % 2] + b * H + own_first, d_next[T % 2] + b * H + own_last, g.dh0 + b * H + own_first);
 }
 
-Shape shape_of(const ffi::AnyBuffer& sequence) {
-  auto d = sequence.dimensions();
-  return {d.size() == 3 ? d[0] : 0, d.size() == 3 ? d[1] : 0, d.size() == 3 ? d[2] : 0};
-}
-
-ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer r, ffi::AnyBuffer z, ffi::AnyBuffer n,
-                        ffi::AnyBuffer hn, ffi::AnyBuffer hs, ffi::AnyBuffer h0, ffi::AnyBuffer w_hh,
+ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer hn, ffi::AnyBuffer hs,
+                        ffi::AnyBuffer h0, ffi::AnyBuffer w_hh,
                         ffi::Result<ffi::AnyBuffer> d_ih, ffi::Result<ffi::AnyBuffer> d_hh,
                         ffi::Result<ffi::AnyBuffer> dh0, int64_t reverse, int64_t threads,
                         int64_t split_at) {
   const Shape s = shape_of(d_hs);
-  if (auto error = check_shapes(s, {&d_hs, &r, &z, &n, &hn, &hs}, w_hh); error.failure()) return error;
+  if (auto error = check_shapes(s, {&d_hs, &hn, &hs}, w_hh); error.failure()) return error;
+  auto gd = rzn.dimensions();
+  if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == 3 * s.H,
+                     "rzn of shape (T, B, 3H)", rzn);
+      e.failure())
+    return e;
   auto h = h0.dimensions();
   if (auto error = check(h.size() == 2 && h[0] == s.B && h[1] == s.H, "h0 of shape (B, H)", h0);
       error.failure())
     return error;
-  Backward g{s, d_hs.typed_data<float>(), r.typed_data<float>(), z.typed_data<float>(),
-             n.typed_data<float>(), hn.typed_data<float>(), hs.typed_data<float>(),
+  Backward g{s, d_hs.typed_data<float>(), rzn.typed_data<float>(), hn.typed_data<float>(), hs.typed_data<float>(),
              h0.typed_data<float>(), w_hh.typed_data<float>(), d_ih->typed_data<float>(),
              d_hh->typed_data<float>(), dh0->typed_data<float>(), reverse != 0};
   Floats buffers(2 * s.B * s.H);
@@ -679,34 +299,10 @@ ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer r, ffi::AnyBuffer z,
 
 }  // namespace
 
-namespace {
-
-// The binding of a handler taking `Args` buffers and returning `Rets` buffers, then the
-// attributes every handler here takes (the Python side passes them in _gru_native._call).
-template <int Args, int Rets, typename Binding>
-auto bind_buffers(Binding binding) {
-  if constexpr (Args > 0) {
-    return bind_buffers<Args - 1, Rets>(std::move(binding).template Arg<ffi::AnyBuffer>());
-  } else if constexpr (Rets > 0) {
-    return bind_buffers<0, Rets - 1>(std::move(binding).template Ret<ffi::AnyBuffer>());
-  } else {
-    return std::move(binding)
-        .template Attr<int64_t>("reverse")
-        .template Attr<int64_t>("threads")
-        .template Attr<int64_t>("split_at");
-  }
-}
-
-template <int Args, int Rets>
-auto binding() {
-  return bind_buffers<Args, Rets>(ffi::Ffi::Bind());
-}
-
-}  // namespace
 
 XLA_FFI_DEFINE_HANDLER(kForward, ForwardImpl, (binding<6, 1>()));
-XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 5>()));
-XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<8, 3>()));
+XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 3>()));
+XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<6, 3>()));
 
 extern "C" {
 XLA_FFI_Error* levelbench_gru_forward(XLA_FFI_CallFrame* frame) { return kForward(frame); }

@@ -1,0 +1,192 @@
+"""levelbench.nn.LSTM against torch.nn.LSTM and flax.linen.RNN(OptimizedLSTMCell), each in a process
+of its own: benchmarks/gru.py's method for the LSTM.
+
+Every candidate is a builder in this file, run by ``levelbench.compare(..., isolate=True)``: each in
+its own worker process, blocks of samples interleaved round-robin, ratios paired over rounds with
+bootstrap 95% CIs. Forward runs torch in ``inference_mode()`` on an ``eval()`` module;
+forward+backward takes the gradient of ``mean(out**2)`` with respect to the parameters in all
+three. levelbench loads torch's weights and is checked against torch's output (or loss) before
+timing; Flax has its own weights. % of peak counts the GEMM FLOPs (forward+backward: 3x the
+forward's) against the machine's float32 peak as levelbench measures it. Compile time is jax's
+lower+compile at seq 25 and 1000, in this process.
+
+Issue 20's targets at the seed sizes, batch 8: forward <= 0.35x torch and <= 0.6x Flax,
+forward+backward <= 0.35x torch and <= 0.5x Flax; compile <= 1 s, flat in the sequence length.
+
+    python benchmarks/lstm.py              # batch 8 and 64, ~6 minutes
+    python benchmarks/lstm.py --quick      # a shorter budget, batch 8 only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+SEQ, FEATURES, HIDDEN, LAYERS = 1000, 6, 200, 2
+HERE = os.path.abspath(__file__)
+
+
+# -- builders: each runs in the worker process that times it --------------------------------------
+def _inputs(seq: int, batch: int) -> tuple[Any, np.ndarray]:
+    import torch
+
+    torch.manual_seed(0)
+    module = torch.nn.LSTM(FEATURES, HIDDEN, num_layers=LAYERS)
+    x = np.random.default_rng(0).standard_normal((seq, batch, FEATURES)).astype(np.float32)
+    return module, x
+
+
+def torch_lstm(seq: int, batch: int, mode: str) -> Any:
+    import torch
+
+    import levelbench
+
+    module, x = _inputs(seq, batch)
+    xt = torch.from_numpy(x)
+    if mode == "forward":
+        module.eval()
+
+        def forward(x):
+            with torch.inference_mode():
+                return module(x)[0]
+
+        return levelbench.Candidate(forward, (xt,), group="torch weights")
+
+    def forward_backward(x):
+        module.zero_grad(set_to_none=True)
+        out, _ = module(x)
+        loss = (out ** 2).mean()
+        loss.backward()
+        return loss.detach()
+
+    return levelbench.Candidate(forward_backward, (xt,), group="torch weights")
+
+
+def flax_lstm(seq: int, batch: int, mode: str) -> Any:
+    """``flax.linen.RNN(OptimizedLSTMCell)`` stacked LAYERS deep (its own weights), jitted."""
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+
+    import levelbench
+
+    class Stack(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            for _ in range(LAYERS):
+                x = nn.RNN(nn.OptimizedLSTMCell(HIDDEN))(x)
+            return x
+
+    _, x = _inputs(seq, batch)
+    xj = jnp.asarray(x)
+    xb = jnp.swapaxes(xj, 0, 1)  # flax.linen.RNN is batch-major
+    model = Stack()
+    params = model.init(jax.random.key(0), jnp.zeros((batch, seq, FEATURES)))
+    if mode == "forward":
+        return levelbench.Candidate(jax.jit(model.apply), (params, xb), inputs=(xj,), group="flax weights")
+    step = jax.jit(jax.value_and_grad(lambda p, x: (model.apply(p, x) ** 2).mean()))
+    return levelbench.Candidate(step, (params, xb), inputs=(xj,), group="flax weights",
+                                checked_output=lambda out: out[0])
+
+
+def levelbench_lstm(seq: int, batch: int, mode: str) -> Any:
+    """levelbench.nn.LSTM with torch's weights."""
+    import jax
+    import jax.numpy as jnp
+
+    import levelbench
+    from levelbench.nn import from_torch
+
+    module, x = _inputs(seq, batch)
+    params, lstm = from_torch(module)
+    xj = jnp.asarray(x)
+    if mode == "forward":
+        forward = jax.jit(lambda p, x: lstm.apply(p, x)[0])
+        return levelbench.Candidate(forward, (params, xj), inputs=(xj,), group="torch weights")
+    step = jax.jit(jax.value_and_grad(lambda p, x: (lstm.apply(p, x)[0] ** 2).mean()))
+    return levelbench.Candidate(step, (params, xj), inputs=(xj,), group="torch weights",
+                                checked_output=lambda out: out[0])
+
+
+# -- timing ----------------------------------------------------------------------------------------
+def frameworks(seq: int, batch: int, mode: str, budget: float) -> Any:
+    import levelbench
+
+    spec = {"seq": seq, "batch": batch, "mode": mode}
+    return levelbench.compare({
+        "torch.nn.LSTM": levelbench.Builder(f"{HERE}:torch_lstm", spec),
+        "flax.linen.RNN": levelbench.Builder(f"{HERE}:flax_lstm", spec),
+        "levelbench": levelbench.Builder(f"{HERE}:levelbench_lstm", spec),
+    }, isolate=True, budget=budget, rtol=1e-4, title=f"LSTM {_label(mode)}, seq {seq}, batch {batch}")
+
+
+def _label(mode: str) -> str:
+    return "forward+backward" if mode == "train" else mode
+
+
+def flops(seq: int, batch: int, mode: str) -> float:
+    """GEMM FLOPs: per layer and step, input and recurrent projections to 4 gates."""
+    per_step = sum(2 * batch * ((FEATURES if layer == 0 else HIDDEN) + HIDDEN) * 4 * HIDDEN for layer in range(LAYERS))
+    return seq * per_step * (3 if mode == "train" else 1)
+
+
+def compile_seconds(seq: int, batch: int, repeats: int = 3) -> dict[str, float]:
+    """Median seconds to lower and compile each jitted function, jax's caches cleared before each."""
+    import jax
+
+    seconds = {}
+    for name, build, mode in [("levelbench forward", levelbench_lstm, "forward"),
+                              ("levelbench forward+backward", levelbench_lstm, "train"),
+                              ("flax.linen.RNN forward", flax_lstm, "forward"),
+                              ("flax.linen.RNN forward+backward", flax_lstm, "train")]:
+        c = build(seq, batch, mode)
+        samples = []
+        for _ in range(repeats):
+            jax.clear_caches()
+            start = time.perf_counter()
+            c.fn.lower(*c.args).compile()
+            samples.append(time.perf_counter() - start)
+        seconds[name] = float(np.median(samples))
+    return seconds
+
+
+def main() -> None:
+    sys.path.insert(0, os.path.dirname(HERE))
+    from gru import _environment, _print  # the same report as the GRU's benchmark
+
+    from levelbench._measuring.peak import machine_peak
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a shorter budget, batch 8 only")
+    parser.add_argument("--budget", type=float, default=None, help="seconds of interleaved timing per comparison")
+    parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
+    parser.add_argument("--seq", type=int, default=SEQ, help=f"sequence length (default {SEQ}, the seed's)")
+    args = parser.parse_args()
+    print(_environment())
+    batches = args.batch or ([8] if args.quick else [8, 64])
+    budget = args.budget or (10.0 if args.quick else 30.0)
+    peak = machine_peak().float32_flops
+    for batch in batches:
+        for mode in ("forward", "train"):
+            c = frameworks(args.seq, batch, mode, budget)
+            _print(c, ["torch.nn.LSTM", "flax.linen.RNN"])
+            for name, m in c.measurements.items():
+                rate = flops(args.seq, batch, mode) / m.median
+                print(f"  {name:26} {rate / 1e9:6.1f} GFLOP/s" + (f", {rate / peak:.0%} of peak" if peak else ""))
+
+    print("\ncompile time (lower + compile, median of 3, seconds), batch 8")
+    by_seq = {seq: compile_seconds(seq, 8) for seq in (25, args.seq)}
+    print(f"  {'function':34} {'seq 25':>8} {'seq ' + str(args.seq):>9} {'ratio':>8}")
+    for name in by_seq[25]:
+        a, b = by_seq[25][name], by_seq[args.seq][name]
+        print(f"  {name:34} {a:8.2f} {b:9.2f} {b / a:8.2f}")
+    print(f"\n{_environment()}")
+
+
+if __name__ == "__main__":
+    main()

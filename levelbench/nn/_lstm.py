@@ -1,0 +1,172 @@
+"""`LSTM`: a multi-layer LSTM in JAX with `torch.nn.LSTM`'s equations, options and weight layout.
+
+Equations (per layer and direction; ``*`` is elementwise, gate order i | f | g | o everywhere)::
+
+    i_t = sigmoid(W_ii x_t + b_ii + W_hi h_{t-1} + b_hi)
+    f_t = sigmoid(W_if x_t + b_if + W_hf h_{t-1} + b_hf)
+    g_t = tanh(W_ig x_t + b_ig + W_hg h_{t-1} + b_hg)
+    o_t = sigmoid(W_io x_t + b_io + W_ho h_{t-1} + b_ho)
+    c_t = f_t * c_{t-1} + i_t * g_t
+    h_t = o_t * tanh(c_t)                 (with proj_size: h_t = W_hr (o_t * tanh(c_t)))
+
+Parameters are a dict keyed by torch's names (``weight_ih_l0``, ``bias_hh_l1_reverse``,
+``weight_hr_l0``...) with torch's shapes, so ``torch_module.state_dict()`` and ``params`` hold the
+same arrays and the gradients of ``params`` compare directly with torch's ``.grad``.
+
+How it runs: as the GRU does (`._gru`), in float32 on CPU each layer-direction's recurrence is one
+call into the native kernel (`._lstm_native`), elsewhere XLA loops, with a hand-written backward
+pass either way (`._lstm_layer`). With ``proj_size`` it runs as a ``lax.scan`` that JAX
+differentiates.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+try:
+    import jax  # heavy, and optional for levelbench: imported when levelbench.nn's LSTM is used
+    import jax.numpy as jnp
+except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
+    raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
+
+from . import _gru_kernel, _rnn
+from ._lstm_layer import layer, layer_autodiff
+
+LSTMParams = dict[str, jax.Array]
+"""``{torch parameter name: array}``, e.g. ``params["weight_hh_l0"]`` is ``(4 * hidden, hidden)``."""
+
+
+@dataclasses.dataclass(frozen=True)
+class LSTM:
+    """A multi-layer LSTM with `torch.nn.LSTM`'s options; a hashable value, so it can be static.
+
+    Attributes:
+        input_size: features of each input step.
+        hidden_size: features of the cell state ``c`` (and of ``h`` without ``proj_size``).
+        num_layers: stacked layers; layer ``l + 1`` reads layer ``l``'s outputs.
+        bias: whether the ``bias_ih_*`` / ``bias_hh_*`` parameters exist.
+        batch_first: inputs and outputs are ``(batch, seq, feature)`` instead of ``(seq, batch,
+            feature)``. As in torch, ``h0``, ``c0``, ``h_n`` and ``c_n`` stay ``(layers * dirs,
+            batch, ...)`` either way.
+        bidirectional: run each layer forwards and backwards over time and concatenate the two.
+        proj_size: if > 0, ``h`` is projected to this many features by ``weight_hr_l*``
+            ``(proj_size, hidden_size)``; must be below ``hidden_size``, as in torch.
+        dtype: the parameters' dtype for `init` (``"float32"``, ``"bfloat16"``, ``"float64"``,
+            ``"float16"``; float64 needs ``jax.config.update("jax_enable_x64", True)``).
+
+    !!! Example
+        ```python
+        lstm = LSTM(input_size=6, hidden_size=200, num_layers=2)
+        params = lstm.init(jax.random.key(0))
+        out, (h_n, c_n) = jax.jit(lstm.apply)(params, x)  # x: (seq, batch, 6)
+        ```
+    """
+
+    input_size: int
+    hidden_size: int
+    num_layers: int = 1
+    bias: bool = True
+    batch_first: bool = False
+    bidirectional: bool = False
+    proj_size: int = 0
+    dtype: str = "float32"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.proj_size, int) or isinstance(self.proj_size, bool) or self.proj_size < 0:
+            raise ValueError(f"LSTM proj_size must be an int >= 0 (0: no projection), got {self.proj_size!r}")
+        if self.proj_size and isinstance(self.hidden_size, int) and self.proj_size >= self.hidden_size:
+            raise ValueError(f"LSTM proj_size must be smaller than hidden_size ({self.hidden_size}), as in "
+                             f"torch, got {self.proj_size}")
+        _rnn.check_config(self)
+
+    @property
+    def num_directions(self) -> int:
+        return 2 if self.bidirectional else 1
+
+    @property
+    def output_size(self) -> int:
+        """Features of ``h`` per direction: ``proj_size`` if set, else ``hidden_size``."""
+        return self.proj_size or self.hidden_size
+
+    def param_shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every parameter's torch name and shape, in torch's order."""
+        hidden, out, shapes = self.hidden_size, self.output_size, {}
+        for depth in range(self.num_layers):
+            fan_in = self.input_size if depth == 0 else out * self.num_directions
+            for suffix in _rnn.suffixes(depth, self.num_directions):
+                shapes[f"weight_ih{suffix}"] = (4 * hidden, fan_in)
+                shapes[f"weight_hh{suffix}"] = (4 * hidden, out)
+                if self.bias:
+                    shapes[f"bias_ih{suffix}"] = (4 * hidden,)
+                    shapes[f"bias_hh{suffix}"] = (4 * hidden,)
+                if self.proj_size:
+                    shapes[f"weight_hr{suffix}"] = (self.proj_size, hidden)
+        return shapes
+
+    def init(self, key: jax.Array) -> LSTMParams:
+        """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
+        return _rnn.init(self, key)
+
+    def apply(
+        self, params: LSTMParams, x: jax.Array, hx: tuple[jax.Array, jax.Array] | None = None
+    ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+        """Run the LSTM over a sequence; returns ``(output, (h_n, c_n))`` as ``torch.nn.LSTM`` does.
+
+        Args:
+            params: from `init`, `from_torch` or a Flax `LSTMModule`'s ``params``.
+            x: ``(seq, batch, input_size)``, or ``(batch, seq, input_size)`` with ``batch_first``,
+                or unbatched ``(seq, input_size)``; its dtype must be the parameters'.
+            hx: ``(h0, c0)``: ``h0`` is ``(num_layers * num_directions, batch, output_size)`` and
+                ``c0`` ``(num_layers * num_directions, batch, hidden_size)`` (unbatched: without
+                the batch axis); zeros when omitted.
+
+        Returns:
+            ``output``: the last layer's ``h`` at every step, ``(seq, batch, num_directions *
+            output_size)`` (batch first if ``batch_first``); ``h_n`` and ``c_n``: every
+            layer-direction's final states, shaped like ``h0`` and ``c0``.
+        """
+        return _apply(self, params, x, hx)
+
+
+def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
+           kernel: _gru_kernel.Kernel | None = None) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+    dtype = _rnn.check_params(config, params)
+    x, unbatched = _rnn.time_major(config, x, dtype)
+    seq, batch = x.shape[0], x.shape[1]
+    states = config.num_layers * config.num_directions
+    if hx is None:
+        h0 = c0 = None
+    elif isinstance(hx, (tuple, list)) and len(hx) == 2:
+        h0, c0 = hx
+    else:
+        got = f"a {type(hx).__name__} of {len(hx)}" if isinstance(hx, (tuple, list)) else type(hx).__name__
+        raise TypeError(f"expected hx as a tuple (h0, c0), as torch.nn.LSTM takes it, got {got}")
+    h0 = _rnn.initial_state("h0", h0, states, batch, config.output_size, dtype, unbatched,
+                            "proj_size" if config.proj_size else "hidden_size")
+    c0 = _rnn.initial_state("c0", c0, states, batch, config.hidden_size, dtype, unbatched)
+
+    if kernel is None:
+        kernel = _gru_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
+    layer_input, h_finals, c_finals = x, [], []
+    for index in range(config.num_layers):
+        outputs = []
+        for direction, suffix in enumerate(_rnn.suffixes(index, config.num_directions)):
+            state = index * config.num_directions + direction
+            args = (layer_input, params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"],
+                    params.get(f"bias_ih{suffix}"), params.get(f"bias_hh{suffix}"), h0[state], c0[state],
+                    direction == 1, kernel)
+            if config.proj_size:
+                hs, c_n = layer_autodiff(*args, w_hr=params[f"weight_hr{suffix}"])
+            else:
+                hs, c_n = (layer if kernel.custom_vjp else layer_autodiff)(*args)
+            outputs.append(hs)
+            h_finals.append(hs[0] if direction == 1 else hs[seq - 1])
+            c_finals.append(c_n)
+        layer_input = outputs[0] if len(outputs) == 1 else jnp.concatenate(outputs, axis=-1)
+
+    # (layers * directions, batch, ...) whatever batch_first says, as in torch
+    h_n, c_n = jnp.stack(h_finals), jnp.stack(c_finals)
+    if unbatched:
+        h_n, c_n = h_n[:, 0], c_n[:, 0]
+    return _rnn.batch_layout(config, layer_input, unbatched), (h_n, c_n)

@@ -1,0 +1,199 @@
+"""One LSTM layer in one direction: the input projection, the recurrence and a hand-written VJP.
+
+Built like the GRU's (`._gru_layer`), whose loop helpers it uses: the recurrence runs in the
+native CPU kernel (`._lstm_native`) when ``kernel.native``, else as the XLA loops below, and the
+backward pass is one reverse loop that carries ``dh`` and ``dc`` and leaves the gate gradients
+behind, after which every weight gradient is one large GEMM over all steps.
+
+In an LSTM both biases are added outside the gates' products, so one gate gradient
+``[d_i | d_f | d_g | d_o]`` serves ``W_ih``, ``W_hh``, ``b_ih`` and ``b_hh`` (the GRU needs two).
+
+With ``proj_size`` (``h_t = W_hr (o_t * tanh(c_t))``) the layer runs as a plain ``lax.scan``
+that JAX differentiates itself (`layer_autodiff`): correct, not tuned.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+
+from . import _gru_native, _lstm_native
+from ._gru_kernel import Kernel
+from ._gru_layer import SMALL_INPUT, _at, _loop, _previous_states, _put
+
+
+class Gates(NamedTuple):
+    """One array per gate (input, forget, cell, output), each ``(..., B, H)``; separate arrays
+    for the reason the GRU's are (slicing one ``(B, 4H)`` per step slowed XLA:CPU's fusion)."""
+
+    i: jax.Array
+    f: jax.Array
+    g: jax.Array
+    o: jax.Array
+
+
+def _split(a: jax.Array, axis: int = 0) -> Gates:
+    return Gates(*jnp.split(a, 4, axis=axis))
+
+
+def bias(b_ih: jax.Array | None, b_hh: jax.Array | None, w_hh: jax.Array) -> jax.Array:
+    """``b_ih + b_hh`` (both sit outside the products), zeros without biases."""
+    return jnp.zeros(w_hh.shape[:1], w_hh.dtype) if b_ih is None else b_ih + b_hh
+
+
+def project(x: jax.Array, w_ih: jax.Array, b: jax.Array) -> Gates:
+    """``W_ih x_t + b_ih + b_hh`` for every step, per gate."""
+    fan_in = x.shape[-1]
+    blocks, biases = _split(w_ih), _split(b)
+    if fan_in <= SMALL_INPUT:
+        parts = [sum(x[..., k:k + 1] * w[:, k] for k in range(fan_in)) for w in blocks]
+    else:
+        parts = [jnp.einsum("tbi,hi->tbh", x, w) for w in blocks]
+    return Gates(*(p + bb for p, bb in zip(parts, biases)))
+
+
+def _cell(gi: Gates, gh: jax.Array, c: jax.Array):
+    """One step from the input part ``gi`` and the recurrent part ``gh = h W_hh^T`` ``(B, 4H)``:
+    the gates, the new cell state and ``tanh`` of it."""
+    hh = _split(gh, axis=-1)
+    i = jax.nn.sigmoid(gi.i + hh.i)
+    f = jax.nn.sigmoid(gi.f + hh.f)
+    g = jnp.tanh(gi.g + hh.g)
+    o = jax.nn.sigmoid(gi.o + hh.o)
+    c = f * c + i * g
+    return i, f, g, o, c, jnp.tanh(c)
+
+
+def _forward(gates: Gates, w_hh: jax.Array, h0: jax.Array, c0: jax.Array, reverse: bool, unroll: int):
+    """The recurrence; the states overwrite ``gates.i`` step by step. Returns ``(hs, c_n)``."""
+    w = w_hh.T
+
+    def body(t, carry):
+        h, c, out = carry
+        _, _, _, o, c, tc = _cell(Gates(_at(out, t), _at(gates.f, t), _at(gates.g, t), _at(gates.o, t)),
+                                  h @ w, c)
+        h = o * tc
+        return h, c, _put(out, h, t)
+
+    _, c_n, hs = _loop(gates.i.shape[0], reverse, unroll, body, (h0, c0, gates.i))
+    return hs, c_n
+
+
+def _forward_keeping_gates(gates: Gates, w_hh: jax.Array, h0: jax.Array, c0: jax.Array, reverse: bool):
+    """The recurrence, also keeping every step's cell state and ``i, f, g, o, tanh(c)`` (the gates
+    over their inputs), so that the backward pass needs no transcendental functions."""
+    w = w_hh.T
+
+    def body(t, carry):
+        h, c, hs, cs, i_, f_, g_, o_, tc_ = carry
+        i, f, g, o, c, tc = _cell(Gates(_at(i_, t), _at(f_, t), _at(g_, t), _at(o_, t)), h @ w, c)
+        h = o * tc
+        return (h, c, _put(hs, h, t), _put(cs, c, t), _put(i_, i, t), _put(f_, f, t), _put(g_, g, t),
+                _put(o_, o, t), _put(tc_, tc, t))
+
+    fresh = jnp.zeros_like(gates.i)
+    _, _, hs, cs, i, f, g, o, tc = _loop(gates.i.shape[0], reverse, 1, body,
+                                         (h0, c0, fresh, fresh, *gates, fresh))
+    return hs, cs, (i, f, g, o, tc)
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(7, 8))
+def layer(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None, b_hh: jax.Array | None,
+          h0: jax.Array, c0: jax.Array, reverse: bool, kernel: Kernel) -> tuple[jax.Array, jax.Array]:
+    """Every step's ``h`` ``(T, B, H)`` of one layer-direction and its final cell state ``(B, H)``,
+    parameters in torch's layout. ``reverse=True`` runs from the last step to the first and
+    returns the states in input order, as ``torch.nn.LSTM``'s backward direction does."""
+    b = bias(b_ih, b_hh, w_hh)
+    if kernel.native:
+        return _lstm_native.forward(x, w_ih, b, w_hh, h0, c0, reverse, _threads(kernel))
+    return _forward(project(x, w_ih, b), w_hh, h0, c0, reverse, kernel.unroll)
+
+
+def _threads(kernel: Kernel) -> int:
+    return kernel.threads or _gru_native.default_threads()
+
+
+def layer_autodiff(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None,
+                   b_hh: jax.Array | None, h0: jax.Array, c0: jax.Array, reverse: bool, kernel: Kernel,
+                   w_hr: jax.Array | None = None) -> tuple[jax.Array, jax.Array]:
+    """`layer` as a plain ``lax.scan`` for JAX to differentiate itself, optionally with torch's
+    projection ``h_t = W_hr (o_t * tanh(c_t))`` (``w_hr`` is ``(proj_size, H)``)."""
+    w = w_hh.T
+
+    def step(carry, gi: Gates):
+        h, c = carry
+        _, _, _, o, c, tc = _cell(gi, h @ w, c)
+        h = o * tc if w_hr is None else (o * tc) @ w_hr.T
+        return (h, c), h
+
+    gates = project(x, w_ih, bias(b_ih, b_hh, w_hh))
+    (_, c_n), hs = jax.lax.scan(step, (h0, c0), gates, reverse=reverse, unroll=kernel.unroll)
+    return hs, c_n
+
+
+def _layer_fwd(x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse, kernel):
+    b = bias(b_ih, b_hh, w_hh)
+    if kernel.native:
+        hs, cs, activations = _lstm_native.forward_keeping_gates(x, w_ih, b, w_hh, h0, c0, reverse,
+                                                                 _threads(kernel))
+    else:
+        hs, cs, activations = _forward_keeping_gates(project(x, w_ih, b), w_hh, h0, c0, reverse)
+    c_n = cs[0] if reverse else cs[-1]
+    return (hs, c_n), (x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, activations)
+
+
+def _layer_bwd(reverse, kernel, residuals, cotangents):
+    x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, activations = residuals
+    d_hs, dc_n = cotangents
+    if kernel.native:
+        d_gates, dh0, dc0 = _lstm_native.backward(d_hs, dc_n, activations, cs, c0, w_hh, reverse,
+                                                  _threads(kernel))
+    else:
+        d_gates, dh0, dc0 = _backward_loop(d_hs, dc_n, activations, _previous_states(cs, c0, reverse),
+                                           reverse, w_hh)
+    rows = d_gates.shape[0] * d_gates.shape[1]
+    flat = d_gates.reshape(rows, -1)
+    h_prev = _previous_states(hs, h0, reverse)
+    d_w_ih = (x.reshape(rows, -1).T @ flat).T
+    d_w_hh = (h_prev.reshape(rows, -1).T @ flat).T
+    d_b = None if b_ih is None else jnp.sum(flat, axis=0)
+    return (d_gates @ w_ih, d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
+            None if d_b is None else d_b.astype(b_ih.dtype), None if d_b is None else d_b.astype(b_hh.dtype),
+            dh0, dc0)
+
+
+def _backward_loop(d_hs, dc_n, activations, c_prev, reverse, w_hh):
+    """The reverse recurrence as an XLA loop: the gate pre-activations' gradients ``(T, B, 4H)``,
+    ``dh0`` and ``dc0``."""
+    i, f, g, o, tc = activations
+    length = c_prev.shape[0]
+    step_back = 1 if reverse else -1  # the backward loop walks time against the forward one
+
+    def read(buffers, t):
+        return tuple(_at(b, t) for b in buffers) + (_at(tc, t), _at(c_prev, t), _at(d_hs, t))
+
+    def body(t, carry):
+        dh_next, dc, buffers, (ig, fg, gg, og, tct, cp, d_out) = carry
+        dh = d_out + dh_next
+        dc = dc + dh * og * (1 - tct * tct)
+        d_i = dc * gg * ig * (1 - ig)
+        d_f = dc * cp * fg * (1 - fg)
+        d_g = dc * ig * (1 - gg * gg)
+        d_o = dh * tct * og * (1 - og)
+        back = jnp.concatenate([d_i, d_f, d_g, d_o], axis=-1) @ w_hh
+        # The gradients overwrite the gates they came from; slices are read one iteration ahead,
+        # as in the GRU's loop, so that XLA updates the buffers in place instead of copying them.
+        buffers = tuple(_put(b, d, t) for b, d in zip(buffers, (d_i, d_f, d_g, d_o)))
+        ahead = jnp.clip(t + step_back, 0, length - 1)
+        return back, dc * fg, buffers, read(buffers, ahead)
+
+    first = length - 1 if not reverse else 0
+    dh0, dc0, buffers, _ = _loop(length, not reverse, 1, body,
+                                 (jnp.zeros_like(dc_n), dc_n, (i, f, g, o), read((i, f, g, o), first)))
+    return jnp.concatenate(buffers, axis=-1), dh0, dc0
+
+
+layer.defvjp(_layer_fwd, _layer_bwd)

@@ -1,0 +1,44 @@
+"""The LSTM recurrence in the native CPU kernel (``_native/lstm_cpu.cc``): the calls.
+
+Building, caching, registering and the thread count are the GRU's (`._gru_native`): one library
+holds both kernels, on the same GEMM tile, thread team and FFI binding (``_native/rnn_cpu.h``).
+"""
+
+from __future__ import annotations
+
+import jax
+
+from ._gru_native import LSTM_TARGETS, call
+
+
+def _spec(a: jax.Array) -> jax.ShapeDtypeStruct:
+    return jax.ShapeDtypeStruct(a.shape, a.dtype)
+
+
+def forward(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: jax.Array, c0: jax.Array,
+            reverse: bool, threads: int) -> tuple[jax.Array, jax.Array]:
+    """Every step's ``h`` ``(T, B, H)`` of one layer-direction and the final cell state ``(B, H)``;
+    ``b = b_ih + b_hh`` and the input projection ``W_ih x_t + b`` is computed inside the loop."""
+    spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
+    return call(LSTM_TARGETS[0], (spec, _spec(c0)), x, w_ih, b, w_hh, h0, c0, reverse=reverse, threads=threads)
+
+
+def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: jax.Array,
+                          c0: jax.Array, reverse: bool, threads: int):
+    """`forward`, returning every ``h`` and ``c`` ``(T, B, H)`` and, for the backward, each step's
+    gates ``[i | f | g | o]`` ``(T, B, 4H)`` and ``tanh(c)`` ``(T, B, H)``."""
+    t, b_, h = *x.shape[:2], w_hh.shape[1]
+    spec = jax.ShapeDtypeStruct((t, b_, h), x.dtype)
+    hs, cs, gates, tc = call(LSTM_TARGETS[1], (spec, spec, jax.ShapeDtypeStruct((t, b_, 4 * h), x.dtype), spec),
+                             x, w_ih, b, w_hh, h0, c0, reverse=reverse, threads=threads)
+    return hs, cs, (gates, tc)
+
+
+def backward(d_hs: jax.Array, dc_n: jax.Array, activations, cs: jax.Array, c0: jax.Array, w_hh: jax.Array,
+             reverse: bool, threads: int):
+    """The gate pre-activations' gradients ``[d_i | d_f | d_g | d_o]`` ``(T, B, 4H)`` (the same for
+    ``W_ih``, ``W_hh`` and both biases), written over the kept gates, and the gradients of ``h0``
+    and ``c0``."""
+    gates, tc = activations
+    return call(LSTM_TARGETS[2], (_spec(gates), _spec(c0), _spec(c0)), d_hs, dc_n, gates, cs, tc, c0, w_hh,
+                reverse=reverse, threads=threads, aliases={2: 0})

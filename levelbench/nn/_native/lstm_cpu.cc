@@ -1,0 +1,342 @@
+// The LSTM recurrence for XLA:CPU as XLA FFI handlers, built like the GRU's (gru_cpu.cc) and on the
+// same parts (rnn_cpu.h): one call runs the whole loop over time, the hidden units are split
+// between threads that meet once per step, and the team splits up under contention.
+//
+// Forward, per step: the input GEMM x_t (B, I) x W_ih^T (I, 4H) and the recurrent GEMM
+// h_{t-1} (B, H) x W_hh^T (H, 4H), the weights repacked once per call so that one tile holds the
+// i, f, g and o columns of the same 8 hidden units; the gate math and the cell update run on the
+// tile as it leaves the GEMMs:
+//   i = s(.), f = s(.), g = tanh(.), o = s(.), c_t = f c_{t-1} + i g, h_t = o tanh(c_t).
+// A unit's cell state is read and written only by the thread that owns the unit.
+//
+// Backward, per step: every thread computes the gate gradients of all units and keeps its own
+// copy of dc (elementwise work, repeated so that no second barrier is needed), and computes its
+// units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H). The gate gradients are written over
+// the kept gates (one (T, B, 4H) buffer, aliased by XLA), a thread's units one step late, once
+// the barrier says that no thread reads that step's gates any more: training holds one (T, B, 4H)
+// buffer less per layer-direction.
+// In an LSTM both biases sit outside the gates' products, so one gate gradient serves W_ih, W_hh,
+// b_ih and b_hh alike; those are left to XLA, one large GEMM each over all T * B rows.
+//
+// Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 and c0 (B, H),
+// the weights in torch's layout, W_ih (4H, I) and W_hh (4H, H), gate order i | f | g | o.
+// Python side: ../_lstm_native.py (calls), ../_gru_native.py (build, cache, registration).
+
+#include "rnn_cpu.h"
+
+namespace {
+
+constexpr int kGates = 4;
+// Rows per GEMM tile: a 4 x 32 tile needs 16 accumulators and 4 weight vectors, which fit in
+// AVX-512's 32 vector registers but not in AVX2's 16, where 2 rows (8 + 4) do.
+#if defined(__AVX512VL__)
+constexpr int kLstmRows = 4;
+#else
+constexpr int kLstmRows = 2;
+#endif
+
+inline void lstm_tile(int rows, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
+  switch (rows) {
+#if defined(__AVX512VL__)
+    case 4: tile<4, kGates>(a, lda, k, panel, c); break;
+    case 3: tile<3, kGates>(a, lda, k, panel, c); break;
+#endif
+    case 2: tile<2, kGates>(a, lda, k, panel, c); break;
+    default: tile<1, kGates>(a, lda, k, panel, c); break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Forward
+
+struct LstmForward {
+  int64_t T, B, I, H;
+  const float *x;                // layer input (T, B, I)
+  const float *w_ih, *b;         // W_ih (4H, I); b = b_ih + b_hh (4H)
+  const float *w_hh, *h0, *c0;   // W_hh (4H, H), h0 and c0 (B, H)
+  float* out;                    // h_t (T, B, H)
+  float* c_n;                    // the final cell state (B, H), also the running one; null if c_out
+  float* c_out;                  // every c_t (T, B, H), or null
+  float* gates_out;              // kept gates [i | f | g | o] (T, B, 4H), or null
+  float* tc_out;                 // kept tanh(c_t) (T, B, H), or null
+  bool reverse;
+};
+
+// The panel of unit block `block` of w (4H, K): for each k, the i, f, g and o rows of w for the
+// block's 8 units (zero past H).
+void pack_lstm_gates(const float* w, int64_t H, int64_t K, int64_t block, float* panel) {
+  for (int64_t k = 0; k < K; ++k)
+    for (int g = 0; g < kGates; ++g)
+      for (int u = 0; u < kLanes; ++u) {
+        int64_t unit = block * kLanes + u;
+        panel[(k * kGates + g) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
+      }
+}
+
+struct LstmPanels {
+  LstmPanels(const LstmForward& f, int64_t first, int64_t last)
+      : first(first), h_size(f.H * kGates * kLanes), x_size(f.I * kGates * kLanes),
+        h((last - first) * h_size), x((last - first) * x_size) {
+    for (int64_t block = first; block < last; ++block) {
+      pack_lstm_gates(f.w_hh, f.H, f.H, block, h.data() + (block - first) * h_size);
+      pack_lstm_gates(f.w_ih, f.H, f.I, block, x.data() + (block - first) * x_size);
+    }
+  }
+  const float* h_panel(int64_t block) { return h.data() + (block - first) * h_size; }
+  const float* x_panel(int64_t block) { return x.data() + (block - first) * x_size; }
+
+  int64_t first, h_size, x_size;
+  Floats h, x;
+};
+
+void lstm_forward_thread(const LstmForward& f, int index, int threads, Team& team) {
+  const int64_t T = f.T, B = f.B, I = f.I, H = f.H, BH = B * H, BI = B * I;
+  constexpr int W = kGates * kLanes;
+  auto [first, last] = share(blocks_of(H), index, threads);
+  auto panels = std::make_unique<LstmPanels>(f, first, last);
+  if (f.c_n)  // the running cell state starts as c0, for this thread's units
+    for (int64_t b = 0; b < B; ++b)
+      std::copy(f.c0 + b * H + std::min(first * kLanes, H), f.c0 + b * H + std::min(last * kLanes, H),
+                f.c_n + b * H + std::min(first * kLanes, H));
+  Floats ch(B * W), cx(B * W);
+  for (int64_t step = 0; step < T; ++step) {
+    const int64_t t = f.reverse ? T - 1 - step : step;
+    const int64_t before = f.reverse ? t + 1 : t - 1;
+    const float* h_prev = step == 0 ? f.h0 : f.out + before * BH;
+    const float* c_prev = f.c_n ? f.c_n : step == 0 ? f.c0 : f.c_out + before * BH;
+    float* c_next = f.c_n ? f.c_n : f.c_out + t * BH;
+    const float* x = f.x + t * BI;
+    if (step + 1 < T)
+      for (int64_t i = 0; i < BI; i += 16) __builtin_prefetch(x + (f.reverse ? -BI : BI) + i);
+    for (int64_t block = first; block < last; ++block) {
+      const int64_t j = block * kLanes;
+      const int n = static_cast<int>(std::min<int64_t>(kLanes, H - j));
+      const vf b_i = load(f.b + j, n), b_f = load(f.b + H + j, n), b_g = load(f.b + 2 * H + j, n),
+               b_o = load(f.b + 3 * H + j, n);
+      for (int64_t b0 = 0; b0 < B; b0 += kLstmRows)
+        lstm_tile(static_cast<int>(std::min<int64_t>(kLstmRows, B - b0)), h_prev + b0 * H, H, H,
+                  panels->h_panel(block), ch.data() + b0 * W);
+      for (int64_t b0 = 0; b0 < B; b0 += kLstmRows)
+        lstm_tile(static_cast<int>(std::min<int64_t>(kLstmRows, B - b0)), x + b0 * I, I, I,
+                  panels->x_panel(block), cx.data() + b0 * W);
+      for (int64_t b = 0; b < B; ++b) {
+        const int64_t o = t * BH + b * H + j;
+        const float *gh = ch.data() + b * W, *gx = cx.data() + b * W;
+        vf ig = sigmoid_(load(gx) + b_i + load(gh));
+        vf fg = sigmoid_(load(gx + kLanes) + b_f + load(gh + kLanes));
+        vf gg = tanh_(load(gx + 2 * kLanes) + b_g + load(gh + 2 * kLanes));
+        vf og = sigmoid_(load(gx + 3 * kLanes) + b_o + load(gh + 3 * kLanes));
+        vf c = fg * load(c_prev + b * H + j, n) + ig * gg;
+        vf tc = tanh_(c);
+        store(c_next + b * H + j, c, n);
+        store(f.out + o, og * tc, n);
+        if (f.gates_out) {
+          float* row = f.gates_out + (t * B + b) * kGates * H + j;
+          store(row, ig, n);
+          store(row + H, fg, n);
+          store(row + 2 * H, gg, n);
+          store(row + 3 * H, og, n);
+          store(f.tc_out + o, tc, n);
+        }
+      }
+    }
+    if (!team.end_step(index, step)) return;
+    if (team.alone() && (first != 0 || last != blocks_of(H))) {
+      first = 0;
+      last = blocks_of(H);
+      panels = std::make_unique<LstmPanels>(f, first, last);
+    }
+  }
+}
+
+ffi::Error check_lstm_forward(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
+                              const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0) {
+  auto xd = x.dimensions(), wh = w_hh.dimensions();
+  if (auto e = check(xd.size() == 3, "x of shape (T, B, I)", x); e.failure()) return e;
+  if (auto e = check(wh.size() == 2 && wh[0] == kGates * wh[1], "w_hh of shape (4H, H)", w_hh); e.failure())
+    return e;
+  const int64_t B = xd[1], I = xd[2], H = wh[1];
+  auto wi = w_ih.dimensions(), bd = b.dimensions(), h = h0.dimensions(), c = c0.dimensions();
+  if (auto e = check(wi.size() == 2 && wi[0] == kGates * H && wi[1] == I, "w_ih of shape (4H, I)", w_ih);
+      e.failure())
+    return e;
+  if (auto e = check(bd.size() == 1 && bd[0] == kGates * H, "b of shape (4H,)", b); e.failure()) return e;
+  if (auto e = check(h.size() == 2 && h[0] == B && h[1] == H, "h0 of shape (B, H)", h0); e.failure()) return e;
+  return check(c.size() == 2 && c[0] == B && c[1] == H, "c0 of shape (B, H)", c0);
+}
+
+LstmForward lstm_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
+                            const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0,
+                            float* out, int64_t reverse) {
+  auto xd = x.dimensions();
+  return LstmForward{xd[0], xd[1], xd[2], w_hh.dimensions()[1], x.typed_data<float>(),
+                     w_ih.typed_data<float>(), b.typed_data<float>(), w_hh.typed_data<float>(),
+                     h0.typed_data<float>(), c0.typed_data<float>(), out, nullptr, nullptr,
+                     nullptr, nullptr, reverse != 0};
+}
+
+void run_lstm_forward(const LstmForward& f, int64_t threads, int64_t split_at) {
+  if (f.T == 0) {
+    if (f.c_n) std::copy(f.c0, f.c0 + f.B * f.H, f.c_n);
+    return;
+  }
+  parallel(thread_count(threads, blocks_of(f.H)), split_at,
+           [&](int index, int count, Team& team) { lstm_forward_thread(f, index, count, team); });
+}
+
+ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b, ffi::AnyBuffer w_hh,
+                           ffi::AnyBuffer h0, ffi::AnyBuffer c0, ffi::Result<ffi::AnyBuffer> out,
+                           ffi::Result<ffi::AnyBuffer> c_n, int64_t reverse, int64_t threads,
+                           int64_t split_at) {
+  if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
+  LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
+  f.c_n = c_n->typed_data<float>();
+  run_lstm_forward(f, threads, split_at);
+  return ffi::Error::Success();
+}
+
+ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b,
+                                ffi::AnyBuffer w_hh, ffi::AnyBuffer h0, ffi::AnyBuffer c0,
+                                ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> c,
+                                ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
+                                int64_t reverse, int64_t threads, int64_t split_at) {
+  if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
+  LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
+  f.c_out = c->typed_data<float>();
+  f.gates_out = gates->typed_data<float>();
+  f.tc_out = tc->typed_data<float>();
+  run_lstm_forward(f, threads, split_at);
+  return ffi::Error::Success();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backward
+
+struct LstmBackward {
+  Shape s;
+  const float *d_hs, *dc_n;   // cotangents of every h_t (T, B, H) and of c_n (B, H)
+  const float* gates;         // kept gates [i | f | g | o] (T, B, 4H)
+  const float *c, *tc;        // kept c_t and tanh(c_t) (T, B, H)
+  const float *c0, *w_hh;     // (B, H), W_hh (4H, H)
+  // [d_i | d_f | d_g | d_o] pre-activation gradients (T, B, 4H): the same buffer as `gates` (XLA
+  // aliases them), so a step's gradients are written only once no thread reads its gates.
+  float* d_gates;
+  float* dc0;                 // (B, H)
+  bool reverse;
+};
+
+void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& team, float* d_next[2]) {
+  const int64_t T = g.s.T, B = g.s.B, H = g.s.H, BH = B * H, K = kGates * H;
+  auto [first, last] = share(blocks_of(H), index, threads);
+  auto panels = std::make_unique<ColumnPanels>(g.w_hh, K, H, first, last);
+  int64_t own_first = std::min(first * kLanes, H), own_last = std::min(last * kLanes, H);
+  // This step's gate gradients and the previous step's, whose own units are written out one step
+  // late: d_gates is the gates' buffer, and a step's gates are read by every thread until the
+  // barrier that ends the step.
+  Floats dgs(2 * B * K), dc(BH);
+  std::copy(g.dc_n, g.dc_n + BH, dc.data());
+  alignas(64) float c[kRows * 3 * kLanes];
+  int64_t t_before = -1;
+  for (int64_t step = 0; step < T; ++step) {
+    // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
+    const int64_t t = g.reverse ? step : T - 1 - step;
+    float* dg = dgs.data() + (step % 2) * B * K;
+    if (t_before >= 0)
+      write_units(dgs.data() + ((step + 1) % 2) * B * K, g.d_gates, t_before, B, H, kGates, own_first, own_last);
+    const float* c_before = (g.reverse ? t == T - 1 : t == 0) ? g.c0 : g.c + (g.reverse ? t + 1 : t - 1) * BH;
+    const float* next = d_next[step % 2];
+    float* next_out = d_next[(step + 1) % 2];
+    const int64_t at = t * BH;
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t j = 0; j < H; j += kLanes) {
+        const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
+        const int64_t o = at + b * H + j;
+        const float* gates = g.gates + (t * B + b) * K + j;
+        vf dh = load(g.d_hs + o, w) + load(next + b * H + j, w);
+        vf ig = load(gates, w), fg = load(gates + H, w);
+        vf gg = load(gates + 2 * H, w), og = load(gates + 3 * H, w);
+        vf tc = load(g.tc + o, w);
+        vf dc_ = load(dc.data() + b * H + j, w) + dh * og * (1.0f - tc * tc);
+        float* row = dg + b * K + j;
+        store(row, dc_ * gg * ig * (1.0f - ig), w);
+        store(row + H, dc_ * load(c_before + b * H + j, w) * fg * (1.0f - fg), w);
+        store(row + 2 * H, dc_ * ig * (1.0f - gg * gg), w);
+        store(row + 3 * H, dh * tc * og * (1.0f - og), w);
+        store(dc.data() + b * H + j, dc_ * fg, w);
+      }
+    // This thread's units of dh_{t-1} = dg x W_hh.
+    for (const auto& group : panels->groups) {
+      const float* panel = panels->data.data() + group.offset;
+      const int64_t j0 = group.block * kLanes;
+      for (int64_t b0 = 0; b0 < B; b0 += kRows) {
+        const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
+        tile_any(rows, group.nv, dg + b0 * K, K, K, panel, c);
+        for (int i = 0; i < rows; ++i)
+          for (int v = 0; v < group.nv; ++v) {
+            const int64_t j = j0 + v * kLanes;
+            if (j >= H) break;
+            const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
+            store(next_out + (b0 + i) * H + j, load(c + (i * group.nv + v) * kLanes), w);
+          }
+      }
+    }
+    t_before = t;
+    // A thread that stops here has written its units up to the step before; thread 0, now alone,
+    // writes this step's for all units (it computed them all) at the start of the next.
+    if (!team.end_step(index, step)) return;
+    if (team.alone() && (first != 0 || last != blocks_of(H))) {
+      first = 0;
+      last = blocks_of(H);
+      panels = std::make_unique<ColumnPanels>(g.w_hh, K, H, first, last);
+      own_first = 0;
+      own_last = H;
+    }
+  }
+  if (t_before >= 0)
+    write_units(dgs.data() + ((T - 1) % 2) * B * K, g.d_gates, t_before, B, H, kGates, own_first, own_last);
+  // Every thread holds the same dc for all units (computed alike); thread 0 hands it back.
+  if (index == 0) std::copy(dc.data(), dc.data() + BH, g.dc0);
+}
+
+ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer gates, ffi::AnyBuffer c,
+                            ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh,
+                            ffi::Result<ffi::AnyBuffer> d_gates, ffi::Result<ffi::AnyBuffer> dh0,
+                            ffi::Result<ffi::AnyBuffer> dc0, int64_t reverse, int64_t threads, int64_t split_at) {
+  const Shape s = shape_of(d_hs);
+  if (auto error = check_shapes(s, {&d_hs, &c, &tc}, w_hh, kGates); error.failure()) return error;
+  auto gd = gates.dimensions();
+  if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == kGates * s.H,
+                     "gates of shape (T, B, 4H)", gates);
+      e.failure())
+    return e;
+  for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
+    auto d = state->dimensions();
+    if (auto e = check(d.size() == 2 && d[0] == s.B && d[1] == s.H, "dc_n and c0 of shape (B, H)", *state);
+        e.failure())
+      return e;
+  }
+  LstmBackward back{s, d_hs.typed_data<float>(), dc_n.typed_data<float>(), gates.typed_data<float>(),
+                    c.typed_data<float>(), tc.typed_data<float>(), c0.typed_data<float>(),
+                    w_hh.typed_data<float>(), d_gates->typed_data<float>(), dc0->typed_data<float>(),
+                    reverse != 0};
+  Floats buffers(2 * s.B * s.H);
+  float* d_next[2] = {buffers.data(), buffers.data() + s.B * s.H};
+  parallel(thread_count(threads, blocks_of(s.H)), split_at, [&](int index, int count, Team& team) {
+    lstm_backward_thread(back, index, count, team, d_next);
+  });
+  if (s.T == 0) std::copy(back.dc_n, back.dc_n + s.B * s.H, back.dc0);
+  std::copy(d_next[s.T % 2], d_next[s.T % 2] + s.B * s.H, dh0->typed_data<float>());
+  return ffi::Error::Success();
+}
+
+}  // namespace
+
+XLA_FFI_DEFINE_HANDLER(kLstmForward, LstmForwardImpl, (binding<6, 2>()));
+XLA_FFI_DEFINE_HANDLER(kLstmForwardTrain, LstmForwardTrainImpl, (binding<6, 4>()));
+XLA_FFI_DEFINE_HANDLER(kLstmBackward, LstmBackwardImpl, (binding<7, 3>()));
+
+extern "C" {
+XLA_FFI_Error* levelbench_lstm_forward(XLA_FFI_CallFrame* frame) { return kLstmForward(frame); }
+XLA_FFI_Error* levelbench_lstm_forward_train(XLA_FFI_CallFrame* frame) { return kLstmForwardTrain(frame); }
+XLA_FFI_Error* levelbench_lstm_backward(XLA_FFI_CallFrame* frame) { return kLstmBackward(frame); }
+}

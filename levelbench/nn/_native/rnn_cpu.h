@@ -1,0 +1,441 @@
+// What levelbench's native RNN kernels share (gru_cpu.cc, lstm_cpu.cc): vector math, the GEMM tile,
+// aligned buffers, the thread team that meets once per step and splits up under contention,
+// operand checks and the FFI binding. Everything is in an anonymous namespace, so each kernel's
+// translation unit has its own copy and the one library links without duplicate symbols.
+// Python side: ../_gru_native.py (build, cache, registration), ../_gru_layer.py, ../_lstm_layer.py.
+
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#endif
+
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#endif
+
+#include "xla/ffi/api/ffi.h"
+
+namespace ffi = xla::ffi;
+
+namespace {
+
+constexpr int kLanes = 8;   // floats per vector
+constexpr int kRows = 4;    // rows of a GEMM tile
+typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
+typedef int32_t vi __attribute__((vector_size(kLanes * sizeof(int32_t))));
+
+inline vf splat(float a) { return vf{a, a, a, a, a, a, a, a}; }
+
+// Loads / stores n <= 8 floats. n == 8 (every block but a ragged last one) is one vector move;
+// the ragged case is kept out of line, or GCC routes every load through the stack to merge the two.
+__attribute__((noinline)) vf load_part(const float* p, int n) {
+  vf v = {};
+  for (int i = 0; i < n; ++i) v[i] = p[i];
+  return v;
+}
+
+__attribute__((noinline)) void store_part(float* p, vf v, int n) {
+  for (int i = 0; i < n; ++i) p[i] = v[i];
+}
+
+inline vf load(const float* p) {
+  vf v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+inline vf load(const float* p, int n) { return n == kLanes ? load(p) : load_part(p, n); }
+
+inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+
+inline void store(float* p, vf v, int n) {
+  if (n == kLanes) store(p, v); else store_part(p, v, n);
+}
+
+// exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) by its Taylor series to
+// r^7 (truncation error below 1e-8 relative). x is clamped to where 2^k is a normal float.
+inline vf exp_(vf x) {
+  x = x > 88.0f ? splat(88.0f) : x;
+  x = x < -87.0f ? splat(-87.0f) : x;
+  vf t = x * 1.44269504088896341f;
+  vi k = __builtin_convertvector(t + (t < 0.0f ? splat(-0.5f) : splat(0.5f)), vi);
+  vf kf = __builtin_convertvector(k, vf);
+  vf r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
+  r = r - kf * -2.12194440e-4f;
+  vf p = splat(1.0f / 5040);
+  p = p * r + 1.0f / 720;
+  p = p * r + 1.0f / 120;
+  p = p * r + 1.0f / 24;
+  p = p * r + 1.0f / 6;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  vi bits = (k + 127) << 23;
+  vf scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  return p * scale;
+}
+
+inline vf sigmoid_(vf x) { return 1.0f / (1.0f + exp_(-x)); }
+
+// tanh: an odd Taylor polynomial near 0 (where 1 - 2 / (e^2x + 1) would cancel), else from exp.
+inline vf tanh_(vf x) {
+  vi sign_bits, x_bits;
+  std::memcpy(&x_bits, &x, sizeof x);
+  sign_bits = x_bits & static_cast<int32_t>(0x80000000u);
+  vi abs_bits = x_bits & 0x7fffffff;
+  vf a;
+  std::memcpy(&a, &abs_bits, sizeof a);
+  vf e = exp_(-2.0f * a);
+  vf large = (1.0f - e) / (1.0f + e);
+  vf a2 = a * a;
+  vf small = splat(62.0f / 2835);
+  small = small * a2 - 17.0f / 315;
+  small = small * a2 + 2.0f / 15;
+  small = small * a2 - 1.0f / 3;
+  small = a + a * a2 * small;
+  vf y = a < 0.25f ? small : large;
+  vi y_bits;
+  std::memcpy(&y_bits, &y, sizeof y);
+  y_bits |= sign_bits;
+  std::memcpy(&y, &y_bits, sizeof y);
+  return y;
+}
+
+// c (rows x kCols) = a (rows x k, row stride lda) x panel (k x kCols, packed), kCols = NV * 8.
+template <int Rows, int NV>
+inline void tile(const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
+  vf acc[Rows][NV] = {};
+  for (int64_t p = 0; p < k; ++p) {
+    vf w[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) w[v] = load(panel + p * NV * kLanes + v * kLanes);
+#pragma GCC unroll 4
+    for (int i = 0; i < Rows; ++i) {
+      vf ai = splat(a[i * lda + p]);
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[i][v] += ai * w[v];
+    }
+  }
+#pragma GCC unroll 4
+  for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) store(c + (i * NV + v) * kLanes, acc[i][v]);
+}
+
+#if defined(__AVX2__) && defined(__FMA__)
+// The full tile, 4 rows x 24 columns, with its 12 accumulators and 3 weight vectors named one by
+// one: written generically, GCC reloaded the weights from memory for every row (16 loads per
+// 12 FMAs instead of 7), and the tile ran at ~40 instead of ~60 GFLOP/s.
+// Not inlined: inside the step loop GCC ran out of registers and kept an accumulator on the stack.
+template <>
+__attribute__((noinline)) void tile<4, 3>(const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
+  __m256 c00 = _mm256_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
+  __m256 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
+  const float *a0 = a, *a1 = a + lda, *a2 = a + 2 * lda, *a3 = a + 3 * lda;
+  for (int64_t p = 0; p < k; ++p, panel += 3 * kLanes) {
+    __m256 w0 = _mm256_load_ps(panel), w1 = _mm256_load_ps(panel + kLanes),
+           w2 = _mm256_load_ps(panel + 2 * kLanes);
+    // Keeps the weights in registers: left alone, GCC folds a reload into each FMA instead.
+    asm("" : "+x"(w0), "+x"(w1), "+x"(w2));
+    __m256 x = _mm256_broadcast_ss(a0 + p);
+    c00 = _mm256_fmadd_ps(x, w0, c00); c01 = _mm256_fmadd_ps(x, w1, c01); c02 = _mm256_fmadd_ps(x, w2, c02);
+    x = _mm256_broadcast_ss(a1 + p);
+    c10 = _mm256_fmadd_ps(x, w0, c10); c11 = _mm256_fmadd_ps(x, w1, c11); c12 = _mm256_fmadd_ps(x, w2, c12);
+    x = _mm256_broadcast_ss(a2 + p);
+    c20 = _mm256_fmadd_ps(x, w0, c20); c21 = _mm256_fmadd_ps(x, w1, c21); c22 = _mm256_fmadd_ps(x, w2, c22);
+    x = _mm256_broadcast_ss(a3 + p);
+    c30 = _mm256_fmadd_ps(x, w0, c30); c31 = _mm256_fmadd_ps(x, w1, c31); c32 = _mm256_fmadd_ps(x, w2, c32);
+  }
+  _mm256_storeu_ps(c, c00); _mm256_storeu_ps(c + 8, c01); _mm256_storeu_ps(c + 16, c02);
+  _mm256_storeu_ps(c + 24, c10); _mm256_storeu_ps(c + 32, c11); _mm256_storeu_ps(c + 40, c12);
+  _mm256_storeu_ps(c + 48, c20); _mm256_storeu_ps(c + 56, c21); _mm256_storeu_ps(c + 64, c22);
+  _mm256_storeu_ps(c + 72, c30); _mm256_storeu_ps(c + 80, c31); _mm256_storeu_ps(c + 88, c32);
+}
+#endif
+
+template <int NV>
+inline void tile_rows(int rows, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
+  switch (rows) {
+    case 4: tile<4, NV>(a, lda, k, panel, c); break;
+    case 3: tile<3, NV>(a, lda, k, panel, c); break;
+    case 2: tile<2, NV>(a, lda, k, panel, c); break;
+    default: tile<1, NV>(a, lda, k, panel, c); break;
+  }
+}
+
+inline void tile_any(int rows, int nv, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
+  switch (nv) {
+    case 3: tile_rows<3>(rows, a, lda, k, panel, c); break;
+    case 2: tile_rows<2>(rows, a, lda, k, panel, c); break;
+    default: tile_rows<1>(rows, a, lda, k, panel, c); break;
+  }
+}
+
+// A float buffer aligned to a cache line: with std::vector's 16-byte alignment, half of the
+// tile's 32-byte weight loads straddled two lines and the tile ran ~35% slower.
+class Floats {
+ public:
+  explicit Floats(int64_t n, float fill = 0.0f)
+      : data_(static_cast<float*>(::operator new[](std::max<int64_t>(n, 1) * sizeof(float), std::align_val_t(64)))) {
+    std::fill(data_, data_ + n, fill);
+  }
+  ~Floats() { ::operator delete[](data_, std::align_val_t(64)); }
+  Floats(const Floats&) = delete;
+  Floats& operator=(const Floats&) = delete;
+  float* data() { return data_; }
+  float& operator[](int64_t i) { return data_[i]; }
+
+ private:
+  float* data_;
+};
+
+inline void pause_() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The threads of one call: they meet at the end of every step, and they split up when meeting
+// costs more than it saves. A step is ~20 us; if another process holds one of the cores, a
+// thread waits at every step for its partner to be scheduled again, and two threads ran the
+// seed's forward in 150 ms where one thread took 100 ms. So thread 0 watches how long the team
+// waits, window by window, and when waiting exceeds half the window's thread time it goes on
+// alone: the others stop after that step and thread 0 takes over their hidden units. Results do
+// not depend on who computes a unit, so this changes no bit of them.
+class Team {
+ public:
+  static constexpr int64_t kWindow = 100;  // steps between decisions
+  static constexpr int kSpins = 4000;      // pauses (~30 ns each) before yielding the core
+
+  // split_at >= 0 splits the team after that step whatever the waits (for tests).
+  Team(int threads, int64_t split_at) : threads_(threads), split_at_(split_at), window_start_(now_ns()) {}
+
+  // Ends step `step` for thread `index`: returns once every thread has ended it, false if this
+  // thread is to stop (the team split up and it is not thread 0).
+  bool end_step(int index, int64_t step) {
+    if (threads_ == 1 || alone_) return true;
+    const int64_t start = now_ns();
+    if (index == 0 && (step + 1) % kWindow == 0) {
+      // Published to the others by this thread's arrival below (a release), which they must
+      // see (an acquire) before they leave.
+      const int64_t waited = waited_ns_.exchange(0, std::memory_order_relaxed);
+      if (2 * waited > (start - window_start_) * threads_) split_after_.store(step, std::memory_order_relaxed);
+      window_start_ = start;
+    }
+    if (index == 0 && step == split_at_) split_after_.store(step, std::memory_order_relaxed);
+    count_.fetch_add(1, std::memory_order_acq_rel);
+    const int64_t arrivals = (step + 1) * threads_;
+    for (int spins = 0; count_.load(std::memory_order_acquire) < arrivals; ++spins) {
+      if (spins < kSpins) pause_(); else std::this_thread::yield();
+    }
+    waited_ns_.fetch_add(now_ns() - start, std::memory_order_relaxed);
+    // The step after which the team splits, not a flag: a thread that reads late may already see
+    // thread 0's decision about the next step, and must still do that step's work.
+    if (split_after_.load(std::memory_order_relaxed) > step) return true;
+    if (index != 0) return false;
+    alone_ = true;  // written by thread 0 only: the others have stopped
+    return true;
+  }
+
+  // Whether thread 0 now runs alone (only thread 0 asks, after end_step).
+  bool alone() const { return alone_; }
+
+ private:
+  const int threads_;
+  const int64_t split_at_;
+  std::atomic<int64_t> count_{0};
+  std::atomic<int64_t> waited_ns_{0};
+  std::atomic<int64_t> split_after_{std::numeric_limits<int64_t>::max()};
+  int64_t window_start_;  // thread 0's
+  bool alone_ = false;    // thread 0's
+};
+
+// Pins each new thread to a CPU other than this thread's, among those the process may use.
+// Left to the scheduler, a new thread sometimes started on the core this thread was busy on and
+// waited there for milliseconds (a 50-step call took 3.7 ms or 20 ms); the pin lasts only as
+// long as the thread, one call.
+void place_apart(std::vector<std::thread>& pool) {
+#if defined(__linux__)
+  cpu_set_t allowed;
+  if (pool.empty() || sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+  const int here = sched_getcpu();
+  int cpu = here;
+  for (auto& thread : pool) {
+    for (int tries = 0; tries < CPU_SETSIZE; ++tries) {
+      cpu = (cpu + 1) % CPU_SETSIZE;
+      if (cpu != here && CPU_ISSET(cpu, &allowed)) break;
+    }
+    if (cpu == here || !CPU_ISSET(cpu, &allowed)) return;  // one CPU only: nothing to pin
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_setaffinity_np(thread.native_handle(), sizeof one, &one);
+  }
+#else
+  (void)pool;
+#endif
+}
+
+// Runs body(index, count, team) for index = 0..count-1 on count threads, this one included:
+// count is `threads`, or fewer if the system refuses to start more. Each started thread waits
+// for the final count before it begins, so a refusal never leaves a thread waiting on another.
+template <typename Body>
+void parallel(int threads, int64_t split_at, Body body) {
+  std::atomic<int> count{-1};
+  Team* shared = nullptr;
+  std::vector<std::thread> pool;
+  auto worker = [&](int index) {
+    int n;
+    while ((n = count.load(std::memory_order_acquire)) < 0) std::this_thread::yield();
+    if (index < n) body(index, n, *shared);
+  };
+  try {
+    for (int i = 1; i < threads; ++i) pool.emplace_back(worker, i);
+  } catch (const std::system_error&) {
+    // fewer threads: the ones started take part
+  }
+  place_apart(pool);
+  const int n = 1 + static_cast<int>(pool.size());
+  Team team(n, split_at);
+  shared = &team;
+  count.store(n, std::memory_order_release);
+  body(0, n, team);
+  for (auto& thread : pool) thread.join();
+}
+
+// The columns of w (K, H) for unit blocks [first, last), in groups of up to 3 blocks (24 columns):
+// the panel of a group holds, for each of the K rows of w, its columns for the group's units. The
+// backward passes' dh_{t-1} = dg (B, K) x W_hh (K, H) runs on these, each thread on its units.
+struct ColumnPanels {
+  struct Group {
+    int64_t block;  // first unit block
+    int nv;         // unit blocks in the group
+    int64_t offset; // into `data`
+  };
+
+  ColumnPanels(const float* w, int64_t K, int64_t H, int64_t first, int64_t last)
+      : data(K * (last - first) * kLanes) {
+    int64_t offset = 0;
+    for (int64_t block = first; block < last; block += 3) {
+      int nv = static_cast<int>(std::min<int64_t>(3, last - block));
+      groups.push_back({block, nv, offset});
+      for (int64_t m = 0; m < K; ++m)
+        for (int c = 0; c < nv * kLanes; ++c) {
+          int64_t unit = block * kLanes + c;
+          data[offset + m * nv * kLanes + c] = unit < H ? w[m * H + unit] : 0.0f;
+        }
+      offset += K * nv * kLanes;
+    }
+  }
+
+  std::vector<Group> groups;
+  Floats data;
+};
+
+// Copies units [first, last) of one step's gate gradients dg (B, gates * H) into the rows of step t
+// of out (T, B, gates * H). The backward passes write their gradients over the gates they kept
+// (XLA aliases the two), so each thread writes a step's units one step late, once the barrier
+// says that no thread reads that step's gates any more.
+void write_units(const float* dg, float* out, int64_t t, int64_t B, int64_t H, int gates, int64_t first,
+                 int64_t last) {
+  const int64_t K = gates * H;
+  for (int64_t b = 0; b < B; ++b)
+    for (int gate = 0; gate < gates; ++gate)
+      std::copy(dg + b * K + gate * H + first, dg + b * K + gate * H + last, out + (t * B + b) * K + gate * H + first);
+}
+
+int64_t blocks_of(int64_t units) { return (units + kLanes - 1) / kLanes; }
+
+// [first, last) of `count` items for thread `index` of `threads`.
+std::pair<int64_t, int64_t> share(int64_t count, int index, int threads) {
+  return {count * index / threads, count * (index + 1) / threads};
+}
+
+int thread_count(int64_t requested, int64_t blocks) {
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(requested, blocks)));
+}
+
+struct Shape {
+  int64_t T, B, H;
+};
+
+std::string dims_of(const ffi::AnyBuffer& buffer) {
+  std::string text = "(";
+  for (int64_t d : buffer.dimensions()) text += (text.size() > 1 ? ", " : "") + std::to_string(d);
+  return text + (buffer.dimensions().size() == 1 ? ",)" : ")");
+}
+
+// The Python side always passes consistent operands; this guards the C++ against a caller that
+// does not, naming what was expected and what came.
+ffi::Error check(bool ok, const std::string& expected, const ffi::AnyBuffer& got) {
+  if (ok) return ffi::Error::Success();
+  return ffi::Error::InvalidArgument("levelbench.nn kernel: expected " + expected + ", got " +
+                                     dims_of(got) + " (a bug in levelbench.nn: please report it)");
+}
+
+// Every sequence operand (T, B, H) like s; w_hh (gates * H, H).
+ffi::Error check_shapes(const Shape& s, std::initializer_list<const ffi::AnyBuffer*> sequences,
+                        const ffi::AnyBuffer& w_hh, int gates = 3) {
+  for (const ffi::AnyBuffer* b : sequences) {
+    auto d = b->dimensions();
+    bool ok = d.size() == 3 && d[0] == s.T && d[1] == s.B && d[2] == s.H;
+    if (auto e = check(ok, "every sequence operand of shape (T, B, H) like d_hs", *b); e.failure()) return e;
+  }
+  auto w = w_hh.dimensions();
+  return check(w.size() == 2 && w[0] == gates * s.H && w[1] == s.H,
+               "w_hh of shape (" + std::to_string(gates) + "H, H)", w_hh);
+}
+
+Shape shape_of(const ffi::AnyBuffer& sequence) {
+  auto d = sequence.dimensions();
+  return {d.size() == 3 ? d[0] : 0, d.size() == 3 ? d[1] : 0, d.size() == 3 ? d[2] : 0};
+}
+
+}  // namespace
+
+namespace {
+
+// The binding of a handler taking `Args` buffers and returning `Rets` buffers, then the
+// attributes every handler here takes (the Python side passes them in _gru_native.call).
+template <int Args, int Rets, typename Binding>
+auto bind_buffers(Binding binding) {
+  if constexpr (Args > 0) {
+    return bind_buffers<Args - 1, Rets>(std::move(binding).template Arg<ffi::AnyBuffer>());
+  } else if constexpr (Rets > 0) {
+    return bind_buffers<0, Rets - 1>(std::move(binding).template Ret<ffi::AnyBuffer>());
+  } else {
+    return std::move(binding)
+        .template Attr<int64_t>("reverse")
+        .template Attr<int64_t>("threads")
+        .template Attr<int64_t>("split_at");
+  }
+}
+
+template <int Args, int Rets>
+auto binding() {
+  return bind_buffers<Args, Rets>(ffi::Ffi::Bind());
+}
+
+}  // namespace

@@ -1,0 +1,118 @@
+"""What levelbench.nn's recurrent layers (`GRU`, `LSTM`) share: parameter names, checks and
+torch's initialisation, and the handling of inputs and initial states.
+
+Each layer is a frozen dataclass with ``input_size``, ``hidden_size``, ``num_layers``,
+``batch_first``, ``num_directions``, ``dtype`` and ``param_shapes()``; these functions need no more.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+DTYPES = ("float32", "bfloat16", "float64", "float16")
+
+
+def check_config(config: Any) -> None:
+    """Positive sizes and a supported dtype; normalises ``config.dtype`` to its name."""
+    kind = type(config).__name__
+    for name in ("input_size", "hidden_size", "num_layers"):
+        value = getattr(config, name)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{kind} {name} must be a positive int, got {value!r}")
+    try:
+        name = jnp.dtype(config.dtype).name
+    except TypeError:
+        name = repr(config.dtype)
+    if name not in DTYPES:
+        raise ValueError(f"{kind} dtype must be one of {', '.join(DTYPES)}, got {name}")
+    object.__setattr__(config, "dtype", name)  # normalise jnp.float32 / np.dtype to its name
+    if name == "float32" and jax.default_backend() == "cpu":
+        from . import _gru_native
+
+        _gru_native.build()  # now, not inside the user's jit: a first build is never timed as tracing
+
+
+def suffixes(layer: int, num_directions: int) -> tuple[str, ...]:
+    """torch's parameter-name suffixes of one layer: ``_l{layer}`` and ``_l{layer}_reverse``."""
+    return (f"_l{layer}", f"_l{layer}_reverse")[:num_directions]
+
+
+@functools.partial(jax.jit, static_argnums=0)
+def init(config: Any, key: jax.Array) -> dict[str, jax.Array]:
+    """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
+    # One draw for all parameters, then slices: XLA:CPU took ~10 s to compile one threefry
+    # per parameter (16 of them for 2 bidirectional layers), well under 1 s for one.
+    bound = 1.0 / math.sqrt(config.hidden_size)
+    shapes = config.param_shapes()
+    sizes = [math.prod(shape) for shape in shapes.values()]
+    flat = jax.random.uniform(key, (sum(sizes),), jnp.dtype(config.dtype), -bound, bound)
+    params, start = {}, 0
+    for (name, shape), size in zip(shapes.items(), sizes):
+        params[name] = flat[start:start + size].reshape(shape)
+        start += size
+    return params
+
+
+def check_params(config: Any, params: Any) -> jax.numpy.dtype:
+    """That ``params`` hold exactly ``config``'s names and shapes, in one dtype; returns it."""
+    if not isinstance(params, dict):
+        raise TypeError(f"expected params as a dict of torch-named arrays, got {type(params).__name__}")
+    expected = config.param_shapes()
+    missing = [k for k in expected if k not in params]
+    extra = [k for k in params if k not in expected]
+    if missing or extra:
+        raise ValueError(
+            f"params do not match {config}: missing {missing}, unexpected {extra}. "
+            f"Fix: build them with the same {type(config).__name__}'s init(), or from_torch() of the "
+            f"module they came from"
+        )
+    wrong = {k: tuple(params[k].shape) for k, s in expected.items() if tuple(params[k].shape) != s}
+    if wrong:
+        detail = ", ".join(f"{k}: expected {expected[k]}, got {s}" for k, s in wrong.items())
+        raise ValueError(f"params shapes do not match {config}: {detail}")
+    dtypes = {jnp.dtype(params[k].dtype) for k in expected}
+    if len(dtypes) != 1:
+        raise TypeError(f"expected all params in one dtype, got {sorted(d.name for d in dtypes)}")
+    return dtypes.pop()
+
+
+def time_major(config: Any, x: Any, dtype: jax.numpy.dtype) -> tuple[jax.Array, bool]:
+    """``x`` checked and as ``(seq, batch, input_size)``; and whether it came unbatched."""
+    x = jnp.asarray(x)
+    if x.dtype != dtype:
+        raise TypeError(f"expected x of dtype {dtype.name} (the params'), got {x.dtype.name}: "
+                        f"pass x.astype(jnp.{dtype.name})")
+    if x.ndim not in (2, 3) or x.shape[-1] != config.input_size:
+        layout = "(batch, seq, input_size)" if config.batch_first else "(seq, batch, input_size)"
+        raise ValueError(f"expected x of shape {layout} or (seq, input_size) with input_size="
+                         f"{config.input_size}, got {tuple(x.shape)}")
+    if x.ndim == 2:
+        return x[:, None], True
+    return (jnp.swapaxes(x, 0, 1) if config.batch_first else x), False
+
+
+def initial_state(name: str, given: Any, states: int, batch: int, size: int,
+                  dtype: jax.numpy.dtype, unbatched: bool, size_name: str = "hidden_size") -> jax.Array:
+    """``given`` checked as ``(states, batch, size)`` (unbatched: ``(states, size)``), or zeros."""
+    if given is None:
+        return jnp.zeros((states, batch, size), dtype)
+    given = jnp.asarray(given)
+    expected = (states, size) if unbatched else (states, batch, size)
+    if tuple(given.shape) != expected:
+        raise ValueError(f"expected {name} of shape {expected} (num_layers * num_directions"
+                         f"{'' if unbatched else ', batch'}, {size_name}), got {tuple(given.shape)}")
+    if given.dtype != dtype:
+        raise TypeError(f"expected {name} of dtype {dtype.name} (the params'), got {given.dtype.name}")
+    return given[:, None] if unbatched else given
+
+
+def batch_layout(config: Any, output: jax.Array, unbatched: bool) -> jax.Array:
+    """A time-major ``(seq, batch, ...)`` output back in the caller's layout."""
+    if unbatched:
+        return output[:, 0]
+    return jnp.swapaxes(output, 0, 1) if config.batch_first else output

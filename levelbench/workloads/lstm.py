@@ -1,0 +1,95 @@
+"""The LSTM beside the GRU question: a 2-layer LSTM + dense + per-step L2 normalisation, torch.nn.LSTM
+against Flax's ``OptimizedLSTMCell`` (in a ``lax.scan`` and in ``nn.RNN``) and levelbench.nn.LSTM.
+
+Every JAX candidate loads the torch model's weights, so all compute the same function (checked
+before timing). ``mode="train"`` times forward + backward (loss, d loss / d input, and all
+parameter gradients).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._measuring.candidate import Candidate
+from ._base import Param, Skipped, Workload
+from ._lstm_models import FlaxLSTMModel, flax_params, torch_model
+from ._rnn import first_two, jax_train_step, levelbench_candidate, recurrent_flops, torch_train_step, with_flops
+
+
+def lstm_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
+    """Matmul FLOPs of one forward pass (four gates; see `recurrent_flops`)."""
+    return recurrent_flops(hidden, seq, features, out, batch, layers, gates=4)
+
+
+def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, mode: str,
+          seed: int) -> dict[str, Candidate | Skipped]:
+    import jax
+    import torch
+
+    model = torch_model(hidden, features, out, layers, seed)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((seq, batch, features)).astype(np.float32)
+    target = rng.standard_normal((seq, batch, out)).astype(np.float32)
+    tx, ttarget = torch.from_numpy(x), torch.from_numpy(target)
+    jx, jtarget = jax.device_put(x), jax.device_put(target)
+    params = flax_params(model)
+    flax_model = FlaxLSTMModel(hidden, out, layers)
+    flops = lstm_flops(hidden, seq, features, out, batch, layers)
+    if mode == "train":
+        # backward costs about twice the forward's matmuls (gradients for inputs and for weights)
+        return with_flops(_train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget)), 3 * flops)
+
+    def torch_forward(x: torch.Tensor) -> torch.Tensor:
+        with torch.inference_mode():
+            return model(x)
+
+    cands: dict[str, Candidate | Skipped] = {
+        "torch nn.LSTM": Candidate(torch_forward, (tx,), note="eval(), inference_mode()"),
+        "flax lax.scan": Candidate(jax.jit(flax_model.scan), (params, jx), inputs=(jx,),
+                                   note="OptimizedLSTMCell in a scan"),
+        "flax linen.RNN": Candidate(jax.jit(flax_model.linen_rnn), (params, jx), inputs=(jx,),
+                                    note="OptimizedLSTMCell, layer by layer"),
+    }
+    cands.update(levelbench_candidate("LSTM", model.lstm, model.dense, jx, train=False))
+    return with_flops(cands, flops)
+
+
+def _train_candidates(model: Any, flax_model: FlaxLSTMModel, params: Any, torch_inputs: tuple,
+                      jax_inputs: tuple) -> dict[str, Candidate | Skipped]:
+    tx, ttarget = torch_inputs
+    jx, jtarget = jax_inputs
+    cands: dict[str, Candidate | Skipped] = {
+        "torch nn.LSTM": Candidate(torch_train_step(model), (tx, ttarget), note="forward + backward"),
+        "flax lax.scan": Candidate(jax_train_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
+                                   checked_output=first_two, note="value_and_grad"),
+        "flax linen.RNN": Candidate(jax_train_step(flax_model.linen_rnn), (params, jx, jtarget),
+                                    inputs=(jx, jtarget), checked_output=first_two, note="value_and_grad"),
+    }
+    cands.update(levelbench_candidate("LSTM", model.lstm, model.dense, jx, train=True, target=jtarget))
+    return cands
+
+
+LSTM = Workload(
+    name="lstm",
+    description="2-layer LSTM + dense + per-step L2 normalisation: torch.nn.LSTM vs Flax OptimizedLSTMCell "
+                "vs levelbench.nn.LSTM",
+    build=build,
+    params=[
+        Param("hidden", 200, int, "LSTM hidden size", min=1, max=100_000),
+        Param("seq", 50, int, "sequence length (the GRU question's: 1000)", min=1, max=10_000_000),
+        Param("features", 6, int, "input features", min=1, max=100_000),
+        Param("out", 4, int, "dense output size", min=1, max=100_000),
+        Param("batch", 8, int, "batch size", min=1, max=10_000_000),
+        Param("layers", 2, int, "LSTM layers", min=1, max=1000),
+        Param("mode", "forward", str, "forward (inference) or train (forward + backward)",
+              choices=("forward", "train")),
+    ],
+    full={"seq": 1000},
+    baseline="torch nn.LSTM",
+    compare_options={"rtol": 1e-4},
+    # inputs, targets, outputs and ~10 saved (T, B, H) arrays per layer for training; the weights
+    footprint=lambda hidden, seq, features, out, batch, layers, **_: 8 * 4 * (
+        seq * batch * (features + out + 10 * hidden * layers) + 8 * hidden * (hidden + features) * layers),
+)
