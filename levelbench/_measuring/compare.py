@@ -491,8 +491,10 @@ class _Run:
                     break
                 # Past the budget, stop waiting for a candidate whose every block was discarded (it
                 # compiles on every call: more rounds will not change that), and anyway at 3x the budget.
+                # (only when blocks were discarded: without discards min_rounds rounds are always taken)
+                short = not complete and n_rounds >= s.min_rounds
                 never_kept = any(all(r is None for r in rounds) for rounds in live.values())
-                if elapsed >= s.budget and (never_kept or elapsed >= COMPARING.overrun_factor * s.budget):
+                if short and elapsed >= s.budget and (never_kept or elapsed >= COMPARING.overrun_factor * s.budget):
                     break
                 if deadline is not None and deadline - time.monotonic() < 2 * (time.monotonic() - round_started) + 1:
                     # another round might not end before the deadline: stop here, with every candidate
