@@ -186,3 +186,19 @@ def test_cell_positions_map_every_character_of_random_notebooks_and_never_raise(
     assert checked > 1000
     for junk in ["", "{", "[]", '{"cells": 3}', '{"cells": [{"source": 5}]}', '{"cells": [1, {"source": ["a", 2]}]}']:
         assert CellPositions(junk).in_file(1, 1, 1) is None
+
+
+def test_output_writes_the_report_in_its_format_to_a_file(tmp_path):
+    from conftest import levelbench_cli
+
+    bad = tmp_path / "bench.py"
+    bad.write_text("import time\nimport jax.numpy as jnp\nx = jnp.ones(3)\nt0 = time.time()\njnp.dot(x, x)\n"
+                   "print(time.time() - t0)\n")
+    out = tmp_path / "doctor.json"
+    r = levelbench_cli("doctor", "--format", "json", "-o", str(out), str(bad))
+    assert r.returncode == 1 and r.stdout == ""
+    assert [f["code"] for f in json.loads(out.read_text())["findings"]]
+    r = levelbench_cli("doctor", "-o", str(tmp_path / "missing" / "x.txt"), str(bad))
+    assert r.returncode == 2 and "Traceback" not in r.stderr and not (tmp_path / "missing").exists()
+    r = levelbench_cli("doctor", "--fix", "-o", str(out), str(bad))
+    assert r.returncode == 2 and "-o/--output writes the report" in r.stderr

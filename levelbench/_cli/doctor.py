@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import TextIO
 
@@ -15,7 +16,7 @@ from ..doctor._fixer import FixReport, applicable, fix_paths, write_fixed
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
-from .common import FINDINGS, OK, fail
+from .common import FINDINGS, OK, check_output, fail, output_option, write_output
 
 FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 
@@ -68,6 +69,7 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
     "--stdin-filename", default="<stdin>", show_default=True, help="Name for standard input (.ipynb: a notebook)."
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off (default: when writing to a terminal).")
+@output_option(help="Write the report (in --format) to PATH, whole or not at all (default or '-': standard output).")
 @click.pass_context
 def doctor_command(
     ctx: click.Context,
@@ -92,6 +94,7 @@ def doctor_command(
     max_bytes: int,
     stdin_filename: str,
     color: bool | None,
+    output: str | None,
 ) -> None:
     """Find benchmarking and JAX-performance mistakes in scripts and notebooks, without running them.
 
@@ -116,6 +119,11 @@ def doctor_command(
     Exit status: 0 clean, 1 findings at or above --fail-on (with --diff: also when there is
     something to fix), 2 usage error or a configuration file that cannot be used.
     """
+    if output and output != "-":
+        if fix or diff or fix_only:
+            fail("levelbench doctor: -o/--output writes the report; with --fix or --diff the report and the "
+                 "diff go to the terminal: drop -o, or run the report without --fix/--diff")
+        check_output(output, "levelbench doctor -o")
     if explain_code is not None:
         try:
             click.echo(rule_for(explain_code).explain())
@@ -167,7 +175,12 @@ def doctor_command(
         ctx.exit(FINDINGS if failed else OK)
     if verbose:
         _say_configs(report)
-    _render(report, output_format, show_fixes, color, out=sys.stdout)
+    if output and output != "-":
+        buffer = io.StringIO()
+        _render(report, output_format, show_fixes, False, out=buffer)
+        write_output(output, buffer.getvalue(), "levelbench doctor -o")
+    else:
+        _render(report, output_format, show_fixes, color, out=sys.stdout)
     ctx.exit(FINDINGS if report.failing() else OK)
 
 
