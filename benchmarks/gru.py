@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+import _rnn_candidates as shared  # beside this file: found when run as a script or loaded by path
+
 SEQ, FEATURES, HIDDEN, LAYERS = 1000, 6, 200, 2
 HERE = os.path.abspath(__file__)
 KERNELS = {
@@ -38,65 +40,18 @@ KERNELS = {
 
 # -- builders: each runs in the worker process that times it --------------------------------------
 def _inputs(seq: int, batch: int) -> tuple[Any, np.ndarray]:
-    import torch
-
-    torch.manual_seed(0)
-    module = torch.nn.GRU(FEATURES, HIDDEN, num_layers=LAYERS)
-    x = np.random.default_rng(0).standard_normal((seq, batch, FEATURES)).astype(np.float32)
-    return module, x
+    return shared.inputs("GRU", seq, batch, FEATURES, HIDDEN, LAYERS)
 
 
 def torch_gru(seq: int, batch: int, mode: str) -> Any:
-    import torch
-
-    import levelbench
-
-    module, x = _inputs(seq, batch)
-    xt = torch.from_numpy(x)
-    if mode == "forward":
-        module.eval()
-
-        def forward(x):
-            with torch.inference_mode():
-                return module(x)[0]
-
-        return levelbench.Candidate(forward, (xt,), group="torch weights")
-
-    def forward_backward(x):
-        module.zero_grad(set_to_none=True)
-        out, _ = module(x)
-        loss = (out ** 2).mean()
-        loss.backward()
-        return loss.detach()
-
-    return levelbench.Candidate(forward_backward, (xt,), group="torch weights")
+    return shared.torch_candidate(*_inputs(seq, batch), mode)
 
 
 def flax_gru(seq: int, batch: int, mode: str) -> Any:
     """``flax.linen.RNN(GRUCell)`` stacked LAYERS deep (its own weights), jitted."""
     import flax.linen as nn
-    import jax
-    import jax.numpy as jnp
 
-    import levelbench
-
-    class Stack(nn.Module):
-        @nn.compact
-        def __call__(self, x):
-            for _ in range(LAYERS):
-                x = nn.RNN(nn.GRUCell(HIDDEN))(x)
-            return x
-
-    _, x = _inputs(seq, batch)
-    xj = jnp.asarray(x)
-    xb = jnp.swapaxes(xj, 0, 1)  # flax.linen.RNN is batch-major
-    model = Stack()
-    params = model.init(jax.random.key(0), jnp.zeros((batch, seq, FEATURES)))
-    if mode == "forward":
-        return levelbench.Candidate(jax.jit(model.apply), (params, xb), inputs=(xj,), group="flax weights")
-    step = jax.jit(jax.value_and_grad(lambda p, x: (model.apply(p, x) ** 2).mean()))
-    return levelbench.Candidate(step, (params, xb), inputs=(xj,), group="flax weights",
-                                checked_output=lambda out: out[0])
+    return shared.flax_candidate(lambda: nn.GRUCell(HIDDEN), _inputs(seq, batch)[1], LAYERS, mode)
 
 
 def levelbench_gru(seq: int, batch: int, mode: str, kernel: dict | None = None) -> Any:
