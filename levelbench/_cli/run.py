@@ -12,7 +12,7 @@ from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
 
-from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option,
+from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option, interrupts_held,
                      json_path_option, output_option, stop_on_signals, write_output)
 
 
@@ -125,13 +125,26 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
             if store is not None:
                 store.add_result(run_id, result)
         produced = results_of(console) if results_of else _with_progress(console, jobs, in_process, timeout)
-        for result in produced:
+
+        def keep(result: WorkloadResult) -> None:
+            nonlocal status, error
             results.append(result)
-            _print_result(console, result, verbose)
             if store is not None:
                 store.add_result(run_id, result)
             if result.status == "interrupted":
                 status, error = "interrupted", result.error
+            _print_result(console, result, verbose)
+
+        for result in produced:
+            with interrupts_held() as interrupt:
+                keep(result)
+            if interrupt:
+                # Ctrl-C came while a result was being recorded: the producer is told now, so that
+                # the units still running (on a cluster) are kept as interrupted, not "not run".
+                for late in _thrown(produced, interrupt[0]):
+                    with interrupts_held():
+                        keep(late)
+                raise interrupt[0]
         if status != "interrupted":
             status = run_status(results)
             error = "" if status == "ok" else _failures(results)
@@ -144,8 +157,7 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
     finally:
         if status == "interrupted":
             code = INTERRUPTED
-        # jobs without a result (on a cluster they finish in any order, so match, don't count)
-        not_run = [j for j in jobs if not any(r.workload == j.workload and r.params == j.params for r in results)]
+        not_run = _without_result(jobs, results)
         if store is not None:
             _finish(console, store, run_id, status, error, not_run)
     if status == "interrupted":
@@ -167,6 +179,31 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
         text = "\n\n".join(plain(_result_renderable(r, verbose), width=160) for r in results)
         write_output(output, text + "\n", "levelbench run -o")
     sys.exit(code)
+
+
+def _without_result(jobs: list[Job], results: list[WorkloadResult]) -> list[Job]:
+    """The jobs no result answers. On a cluster results come in any order, so they are matched by
+    workload and parameters, each result answering one job (the same job may be asked twice)."""
+    left = list(results)
+    missing = []
+    for job in jobs:
+        match = next((r for r in left if r.workload == job.workload and r.params == job.params), None)
+        if match is None:
+            missing.append(job)
+        else:
+            left.remove(match)
+    return missing
+
+
+def _thrown(produced: Any, interrupt: KeyboardInterrupt) -> list[WorkloadResult]:
+    """What ``produced`` still yields once ``interrupt`` is raised inside it: the units it stops."""
+    late = []
+    try:
+        late.append(produced.throw(interrupt))
+        late.extend(produced)
+    except (StopIteration, KeyboardInterrupt):
+        pass
+    return late
 
 
 def _is_store_error(e: Exception) -> bool:

@@ -61,3 +61,40 @@ def test_after_sigkill_the_run_reads_as_abandoned_and_its_worker_exits(tmp_path)
     (run,) = history(db)
     assert run["status"] == "abandoned"
     assert run["pid"] == proc.pid and f"pid {proc.pid}" in run["error"]
+
+
+# Ctrl-C while a finished result is being recorded: before, the result was in the printed list but
+# never stored (nor marked "not run"), so the run lost it. The signal is sent from inside the store's
+# add_result, the narrowest place it could land.
+SIGNAL_WHILE_RECORDING = """
+import os, signal, sys, time
+from levelbench.store import _store
+
+original = _store.Store.add_result
+sent = []
+
+def add_result(self, run_id, result):
+    if not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.{sig})
+        time.sleep(0.2)  # the signal is due now, in the middle of recording
+    return original(self, run_id, result)
+
+_store.Store.add_result = add_result
+from levelbench._cli import main
+main(prog_name="levelbench", args=sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_a_signal_while_a_result_is_recorded_keeps_that_result(tmp_path, sig):
+    db = tmp_path / "r.db"
+    proc = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_RECORDING.replace("{sig}", sig.name), "run",
+                           "-w", workload("QUICK"), "--ms", "0,1",
+                           "--budget", "0.1", "--no-diagnose", "--timeout", "600", "--db", str(db)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stdout + proc.stderr
+    (run,) = history(db)
+    assert run["status"] == "interrupted"
+    assert [r["status"] for r in results_of(db)] == ["ok", "skipped"]  # the first kept, the second never ran

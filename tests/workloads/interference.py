@@ -1,9 +1,10 @@
 """Candidates that slow each other down the way thread pools do, for the isolation tests.
 
-``spinner``'s call returns at once but leaves a helper thread burning a core for ``spin_ms``
-afterwards (as OpenBLAS's threads spin ~0.1 s after each call); ``victim`` hashes two buffers on
-two threads at once, so it needs both cores of a 2-core machine. Timed right after a spinner
-block, a victim call gets one core and takes about twice as long. hashlib releases the GIL for
+``spinner``'s call returns at once but leaves helper threads, one per core, burning the cores for
+``spin_ms`` afterwards (as OpenBLAS's threads spin ~0.1 s after each call); ``victim`` hashes two
+buffers on two threads at once, so it needs both cores of a 2-core machine. Timed right after a
+spinner block, a victim call shares the cores with the spinning threads and takes about twice as
+long (still ~1.7x when another process already holds a core). hashlib releases the GIL for
 large buffers, so the threads really run in parallel.
 
 Each function here also works as a builder (``compare({"v": "interference.py:victim"}, isolate=True)``).
@@ -43,22 +44,24 @@ def victim(mb: int = 4) -> levelbench.Candidate:
 
 def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
     until = [0.0]
-    wake = threading.Event()
+    wakes = [threading.Event() for _ in os.sched_getaffinity(0)]
 
-    def helper() -> None:
+    def helper(wake: threading.Event) -> None:
         while True:
             wake.wait()
             wake.clear()
             while time.perf_counter() < until[0]:
                 hashlib.sha256(CHUNK).digest()
 
-    threading.Thread(target=helper, daemon=True).start()
+    for wake in wakes:
+        threading.Thread(target=helper, args=(wake,), daemon=True).start()
     x = np.zeros(4)
 
     def returns_then_spins(x):
         hashlib.sha256(CHUNK).digest()
         until[0] = time.perf_counter() + spin_ms / 1e3
-        wake.set()
+        for wake in wakes:
+            wake.set()
         return x + 1
 
     return levelbench.Candidate(returns_then_spins, (x,))
