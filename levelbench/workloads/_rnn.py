@@ -1,5 +1,5 @@
-"""What the recurrent workloads (`gru`, `lstm`) share: FLOP accounting, the training steps of each
-framework, and levelbench.nn's candidate loaded with the torch model's weights.
+"""What the recurrent workloads (`gru`, `lstm`) share: FLOP accounting, the inputs, the training steps
+of each framework and their candidates, and levelbench.nn's candidate loaded with the torch model's weights.
 
 Each torch model is a recurrent layer, a dense layer and a per-step L2 normalisation; every JAX
 candidate takes the torch model's weights, so all compute the same function (checked before timing).
@@ -63,6 +63,55 @@ def jax_train_step(forward: Any) -> Any:
         return loss, d_x, d_params
 
     return jax.jit(step)
+
+
+@dataclasses.dataclass(frozen=True)
+class SeedData:
+    """One workload's inputs and training targets, (seq, batch, ·) float32, as NumPy, torch and JAX arrays."""
+
+    x: Any
+    tx: Any
+    ttarget: Any
+    jx: Any
+    jtarget: Any
+
+
+def seed_data(seq: int, batch: int, features: int, out: int, seed: int) -> SeedData:
+    import jax
+    import numpy as np
+    import torch
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((seq, batch, features)).astype(np.float32)
+    target = rng.standard_normal((seq, batch, out)).astype(np.float32)
+    return SeedData(x, torch.from_numpy(x), torch.from_numpy(target), jax.device_put(x), jax.device_put(target))
+
+
+def train_candidates(name: str, model: Any, layer: Any, flax_model: Any, params: Any,
+                     data: SeedData) -> dict[str, Candidate | Skipped]:
+    """Forward + backward for torch.nn.``name`` (``model``, its recurrent ``layer``), the Flax model in a
+    ``lax.scan`` and in ``nn.RNN`` (``flax_model`` with ``params``), and levelbench.nn.``name``."""
+    jx, jtarget = data.jx, data.jtarget
+    cands: dict[str, Candidate | Skipped] = {
+        f"torch nn.{name}": Candidate(torch_train_step(model), (data.tx, data.ttarget), note="forward + backward"),
+        "flax lax.scan": Candidate(jax_train_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
+                                   checked_output=first_two, note="value_and_grad"),
+        "flax linen.RNN": Candidate(jax_train_step(flax_model.linen_rnn), (params, jx, jtarget),
+                                    inputs=(jx, jtarget), checked_output=first_two, note="value_and_grad"),
+    }
+    cands.update(levelbench_candidate(name, layer, model.dense, jx, train=True, target=jtarget))
+    return cands
+
+
+def torch_forward(model: Any) -> Any:
+    """``x -> model(x)`` in inference mode (no autograd bookkeeping), as a user times eval()."""
+    import torch
+
+    def forward(x: torch.Tensor) -> torch.Tensor:
+        with torch.inference_mode():
+            return model(x)
+
+    return forward
 
 
 def levelbench_candidate(name: str, layer: Any, dense: Any, jx: Any, train: bool,

@@ -7,14 +7,10 @@ all parameter gradients).
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-
 from .._measuring.candidate import Candidate
 from ._base import Param, Skipped, Workload
 from ._gru_models import FlaxSeedModel, flax_params, numpy_forward, torch_gru_weights, torch_model
-from ._rnn import first_two, jax_train_step, levelbench_candidate, recurrent_flops, torch_train_step, with_flops
+from ._rnn import levelbench_candidate, recurrent_flops, seed_data, torch_forward, train_candidates, with_flops
 
 
 def gru_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
@@ -25,29 +21,20 @@ def gru_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers
 def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, mode: str,
           unrolled_max_seq: int, eager_max_seq: int, seed: int) -> dict[str, Candidate | Skipped]:
     import jax
-    import torch
 
     model = torch_model(hidden, features, out, layers, seed)
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((seq, batch, features)).astype(np.float32)
-    target = rng.standard_normal((seq, batch, out)).astype(np.float32)
-    tx, ttarget = torch.from_numpy(x), torch.from_numpy(target)
-    jx, jtarget = jax.device_put(x), jax.device_put(target)
+    data = seed_data(seq, batch, features, out, seed)
+    x, jx = data.x, data.jx
     params = flax_params(model)
     flax_model = FlaxSeedModel(hidden, out, layers)
     if mode == "train":
         # backward costs about twice the forward's matmuls (gradients for inputs and for weights)
-        return with_flops(_train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget)),
+        return with_flops(train_candidates("GRU", model, model.gru, flax_model, params, data),
                           3 * gru_flops(hidden, seq, features, out, batch, layers))
-
-    def torch_forward(x: torch.Tensor) -> torch.Tensor:
-        with torch.inference_mode():
-            return model(x)
-
     weights = torch_gru_weights(model)
     dense = (model.dense.weight.detach().numpy(), model.dense.bias.detach().numpy())
     cands: dict[str, Candidate | Skipped] = {
-        "torch nn.GRU": Candidate(torch_forward, (tx,), note="eval(), inference_mode()"),
+        "torch nn.GRU": Candidate(torch_forward(model), (data.tx,), note="eval(), inference_mode()"),
     }
     if seq <= eager_max_seq:
         cands["flax python loop"] = Candidate(flax_model.python_loop, (params, jx), inputs=(jx,),
@@ -69,20 +56,6 @@ def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: in
                                          note="torch's equations in NumPy")
     return with_flops(cands, gru_flops(hidden, seq, features, out, batch, layers))
 
-
-def _train_candidates(model: Any, flax_model: FlaxSeedModel, params: Any, torch_inputs: tuple,
-                      jax_inputs: tuple) -> dict[str, Candidate | Skipped]:
-    tx, ttarget = torch_inputs
-    jx, jtarget = jax_inputs
-    cands: dict[str, Candidate | Skipped] = {
-        "torch nn.GRU": Candidate(torch_train_step(model), (tx, ttarget), note="forward + backward"),
-        "flax lax.scan": Candidate(jax_train_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
-                                   checked_output=first_two, note="value_and_grad"),
-        "flax linen.RNN": Candidate(jax_train_step(flax_model.linen_rnn), (params, jx, jtarget),
-                                    inputs=(jx, jtarget), checked_output=first_two, note="value_and_grad"),
-    }
-    cands.update(levelbench_candidate("GRU", model.gru, model.dense, jx, train=True, target=jtarget))
-    return cands
 
 
 GRU = Workload(

@@ -8,14 +8,10 @@ parameter gradients).
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-
 from .._measuring.candidate import Candidate
 from ._base import Param, Skipped, Workload
 from ._lstm_models import FlaxLSTMModel, flax_params, torch_model
-from ._rnn import first_two, jax_train_step, levelbench_candidate, recurrent_flops, torch_train_step, with_flops
+from ._rnn import levelbench_candidate, recurrent_flops, seed_data, torch_forward, train_candidates, with_flops
 
 
 def lstm_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
@@ -26,27 +22,19 @@ def lstm_flops(hidden: int, seq: int, features: int, out: int, batch: int, layer
 def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, mode: str,
           seed: int) -> dict[str, Candidate | Skipped]:
     import jax
-    import torch
 
     model = torch_model(hidden, features, out, layers, seed)
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal((seq, batch, features)).astype(np.float32)
-    target = rng.standard_normal((seq, batch, out)).astype(np.float32)
-    tx, ttarget = torch.from_numpy(x), torch.from_numpy(target)
-    jx, jtarget = jax.device_put(x), jax.device_put(target)
+    data = seed_data(seq, batch, features, out, seed)
+    jx = data.jx
     params = flax_params(model)
     flax_model = FlaxLSTMModel(hidden, out, layers)
     flops = lstm_flops(hidden, seq, features, out, batch, layers)
     if mode == "train":
         # backward costs about twice the forward's matmuls (gradients for inputs and for weights)
-        return with_flops(_train_candidates(model, flax_model, params, (tx, ttarget), (jx, jtarget)), 3 * flops)
-
-    def torch_forward(x: torch.Tensor) -> torch.Tensor:
-        with torch.inference_mode():
-            return model(x)
+        return with_flops(train_candidates("LSTM", model, model.lstm, flax_model, params, data), 3 * flops)
 
     cands: dict[str, Candidate | Skipped] = {
-        "torch nn.LSTM": Candidate(torch_forward, (tx,), note="eval(), inference_mode()"),
+        "torch nn.LSTM": Candidate(torch_forward(model), (data.tx,), note="eval(), inference_mode()"),
         "flax lax.scan": Candidate(jax.jit(flax_model.scan), (params, jx), inputs=(jx,),
                                    note="OptimizedLSTMCell in a scan"),
         "flax linen.RNN": Candidate(jax.jit(flax_model.linen_rnn), (params, jx), inputs=(jx,),
@@ -55,20 +43,6 @@ def build(hidden: int, seq: int, features: int, out: int, batch: int, layers: in
     cands.update(levelbench_candidate("LSTM", model.lstm, model.dense, jx, train=False))
     return with_flops(cands, flops)
 
-
-def _train_candidates(model: Any, flax_model: FlaxLSTMModel, params: Any, torch_inputs: tuple,
-                      jax_inputs: tuple) -> dict[str, Candidate | Skipped]:
-    tx, ttarget = torch_inputs
-    jx, jtarget = jax_inputs
-    cands: dict[str, Candidate | Skipped] = {
-        "torch nn.LSTM": Candidate(torch_train_step(model), (tx, ttarget), note="forward + backward"),
-        "flax lax.scan": Candidate(jax_train_step(flax_model.scan), (params, jx, jtarget), inputs=(jx, jtarget),
-                                   checked_output=first_two, note="value_and_grad"),
-        "flax linen.RNN": Candidate(jax_train_step(flax_model.linen_rnn), (params, jx, jtarget),
-                                    inputs=(jx, jtarget), checked_output=first_two, note="value_and_grad"),
-    }
-    cands.update(levelbench_candidate("LSTM", model.lstm, model.dense, jx, train=True, target=jtarget))
-    return cands
 
 
 LSTM = Workload(
