@@ -258,17 +258,21 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         if not measurements:
             raise DeadlineExceeded(f"{run.timed_out}, before any candidate had a block of samples")
         partial = f"{run.timed_out}; the figures are from the rounds before it"
+        stopped = [n for n in run.stopped if n in measurements]
+        if stopped:
+            partial += "; " + ", ".join(stopped) + " stopped there, kept with " + ", ".join(
+                f"{sum(r is not None for r in timing.rounds[n])} round(s)" for n in stopped)
         if base not in measurements:
             partial += f"; ratios are to {next(iter(measurements))}, since the baseline {base} was stopped"
             base = next(iter(measurements))
         run.base = base
-    infos = {n: lane.info for n, lane in run.lanes.items() if n in measurements}
+    infos = {n: info for n, info in run.infos.items() if n in measurements}
     peaks = _peaks() if settings.peak else {}
     findings = run.findings + list(extra)
     findings += work_findings({n: i.group for n, i in infos.items()}, measurements, base, peaks)
     isolation = Isolation(
         mode=WORKERS if workers is not None else IN_PROCESS, grouping=grouping,
-        workers={n: lane.worker.index for n, lane in run.lanes.items()} if workers is not None else {},
+        workers={n: i for n, i in run.worker_index.items() if n in run.lanes or n in measurements},
         spin=timing.spin, waited=timing.waited, not_quiet=timing.not_quiet, wake_up=timing.wake_up,
         back_to_back={n: tuple(r) for n, r in timing.back_to_back.items()},
         pools=tuple(pools()) if workers is None else (), measured=timing.measured,
@@ -322,6 +326,13 @@ class _Run:
         self.environment: dict[str, Any] = {}
         self.timed_out = ""  # what the deadline interrupted; the comparison is then partial
         self.sampled: set[str] = set()  # lanes with at least one kept round
+        self.infos = {n: lane.info for n, lane in lanes.items()}  # kept when a lane drops out
+        self.worker_index = {n: lane.worker.index for n, lane in lanes.items()} if workers is not None else {}
+        self.firsts: dict[str, FirstCall] = {}
+        self.calibrations: dict[str, Calibration] = {}
+        self.kept: dict[str, list[float]] = {n: [] for n in lanes}  # every kept sample, as it came
+        self.discarded: dict[str, int] = {n: 0 for n in lanes}
+        self.stopped: dict[str, str] = {}  # lanes whose worker the timeout stopped: what it was doing
         self.load_at_start = load_average() if settings.environment else None
 
     # -- failures ------------------------------------------------------------------------------
@@ -365,6 +376,7 @@ class _Run:
         for n in lost:
             self.failed[n] = (f"timed out: no answer to its {what} before the timeout; its worker was stopped"
                               if n == name else f"timed out: its worker was stopped while {name!r} ran its {what}")
+            self.stopped[n] = what if n == name else f"worker ({name!r} ran its {what})"
             del self.lanes[n]
         if not self.timed_out:
             self.timed_out = f"the timeout came during {name}'s {what}"
@@ -397,7 +409,7 @@ class _Run:
 
     # -- phase 2 -------------------------------------------------------------------------------
     def first_calls(self) -> list[Agreement]:
-        firsts: dict[str, FirstCall] = {}
+        firsts = self.firsts
         for i, name in enumerate(list(self.lanes)):
             self.progress(f"first call: {name}", i / len(self.lanes))
             first = self._step(name, lambda lane: lane.first_call(), "first call")
@@ -440,7 +452,7 @@ class _Run:
             waits.append(w)
             return w
 
-        calibrations: dict[str, Calibration] = {}
+        calibrations = self.calibrations
         for i, name in enumerate(list(self.lanes)):
             self.progress(f"calibrating: {name}", i / len(self.lanes))
             if apart:
@@ -473,6 +485,8 @@ class _Run:
                     if block is None:
                         continue
                     timing.rounds[name].append(block.median)
+                    self.kept[name] += [t for t in block.samples if t is not None]
+                    self.discarded[name] += sum(t is None for t in block.samples)
                     if block.median is not None:
                         self.sampled.add(name)
                     if block.warmup and block.warmup[0] and block.median:
@@ -532,9 +546,28 @@ class _Run:
             if done is not None:
                 measurements[name], own = done
                 extra += own
+        for name in self.stopped:
+            kept = self._kept_before_stop(name, reached)
+            if kept is not None:
+                measurements[name] = kept
+                del self.failed[name]
+        measurements = {n: measurements[n] for n in self.infos if n in measurements}  # the candidates' order
         if not self.s.environment:
             measurements = {n: dataclasses.replace(m, environment={}) for n, m in measurements.items()}
         return measurements, extra
+
+    def _kept_before_stop(self, name: str, reached: bool) -> Measurement | None:
+        """What the parent holds of a candidate the timeout stopped mid-way: the samples of its
+        blocks before, its first call and calibration; None when it had no block of samples."""
+        first, cal, kept = self.firsts.get(name), self.calibrations.get(name), self.kept.get(name)
+        if first is None or cal is None or not kept:
+            return None
+        info = self.infos[name]
+        return Measurement(label=name, framework=first.framework, samples=tuple(kept), calls_per_sample=cal.number,
+                           first_call=first.seconds, compile=first.compile,
+                           compile_in_first_call=first.compile_in_first_call,
+                           discarded_samples=self.discarded[name], target_reached=False,
+                           rel_ci_target=self.s.rel_ci, flops=info.flops)
 
 
 def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .candidate import Candidate
 from .._values.findings import Finding, Severity
-from .._results.measurement import Measurement
+from .._results.measurement import CompileTimes, Measurement
 from .parity import ArrayLeaf, array_leaves, to_numpy_leaves
 from .._values.gc import gc_paused
 from .sampler import Options, Prepared
@@ -40,10 +40,14 @@ class LaneInfo:
 
 @dataclasses.dataclass(frozen=True)
 class FirstCall:
-    """The first call's outcome: the framework it ran in and its checked output as NumPy leaves."""
+    """The first call's outcome: the framework it ran in, its checked output as NumPy leaves, and
+    its cost (kept by the caller, so a candidate stopped later still has its cold start)."""
 
     framework: str
     outputs: tuple[tuple[str, Any], ...]
+    seconds: float = 0.0
+    compile: CompileTimes | None = None
+    compile_in_first_call: float = 0.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,7 +108,8 @@ class LocalLane:
         outputs = tuple(to_numpy_leaves(c.checked(self.prepared.result)))
         if portable:
             outputs = tuple((path, _portable(leaf)) for path, leaf in outputs)
-        return FirstCall(self.prepared.framework, outputs)
+        p = self.prepared
+        return FirstCall(p.framework, outputs, p.first_call, p.compile, p.compile_in_first_call)
 
     def calibrate(self) -> Calibration:
         p = self._p
