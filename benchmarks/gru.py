@@ -84,7 +84,7 @@ def frameworks(seq: int, batch: int, mode: str, budget: float) -> Any:
         "torch.nn.GRU": levelbench.Builder(f"{HERE}:torch_gru", spec),
         "flax.linen.RNN": levelbench.Builder(f"{HERE}:flax_gru", spec),
         "levelbench": levelbench.Builder(f"{HERE}:levelbench_gru", spec),
-    }, isolate=True, budget=budget, rtol=1e-4, title=f"{_label(mode)}, seq {seq}, batch {batch}")
+    }, isolate=True, budget=budget, rtol=1e-4, title=f"GRU {_label(mode)}, seq {seq}, batch {batch}")
 
 
 def kernels(seq: int, batch: int, mode: str, budget: float) -> Any:
