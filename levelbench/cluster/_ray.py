@@ -140,7 +140,7 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
     A unit whose node dies (or whose Ray worker is lost) is retried once on another node of its
     kind; a unit that fails by itself is a failed result, not retried. Each result's comparison
     carries ``environment["node"]``: the node, its kind, and when the unit started and ended there.
-    Ctrl-C cancels the running units, yields them as ``interrupted`` and ends the iteration.
+    Ctrl-C cancels the running units, yields them as ``interrupted``, then raises on.
     """
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -201,15 +201,16 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
             result = _with_node(WorkloadResult.from_dict(out["result"]), node, out)
             emit(UnitEvent("finished", unit.job, unit.kind, node, result))
             yield result
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as e:
         # The running units are not cancelled one by one (ray.cancel racing a task's completion can
         # abort Ray's bookkeeping in this process): the caller disconnects from the cluster, and Ray
         # stops the tasks of a driver that is gone; their levelbench workers exit with them.
+        why = e.args[0] if e.args else "Ctrl-C"
         for unit, node, _ in running.values():
             yield _with_node(WorkloadResult(unit.job.workload, unit.job.params, "interrupted",
-                                            error="interrupted (Ctrl-C); the unit was stopped on its node"),
+                                            error=f"interrupted ({why}); the unit was stopped on its node"),
                              node, {})
-        return
+        raise  # the caller stops too, even when no unit was running
 
 
 def _take(queue: collections.deque, node: Node) -> _Unit | None:
