@@ -1,7 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/31319
 # explain: f
 # dynamic: LB251
-# Runnable copy of 047_pure_callback_cache_miss.py for levelbench.explain: the input is the one of the
+# Runnable copy of 046_pure_callback_cache_miss.py for levelbench.explain: the input is the one of the
 # fix's regression test (jax-ml/jax#31341), jnp.arange(5.0).
 
 import jax
