@@ -286,7 +286,10 @@ def explain_one(run_path: Path, budget: float) -> dict:
         t0 = time.perf_counter()
         try:
             args = getattr(module, name + "_args")()
-            diagnosis = levelbench.explain(getattr(module, name), *args, budget=budget)
+            # A case about recompilation gives the posted call sequence as ``<function>_calls()``.
+            calls = getattr(module, name + "_calls", None)
+            extra = {"calls": calls()} if calls is not None else {}
+            diagnosis = levelbench.explain(getattr(module, name), *args, budget=budget, **extra)
             entry["findings"] = [{"code": f.code, "severity": f.severity.name.lower(), "title": f.title,
                                   "scored": f.severity >= levelbench.Severity.WARNING} for f in diagnosis.findings]
             entry["skipped"] = dict(diagnosis.skipped)

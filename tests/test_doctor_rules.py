@@ -779,6 +779,15 @@ def test_lb117_not_reported_for_fixed_shapes_constant_static_values_or_size_swee
     assert "LB117" not in codes(header + loop)
 
 
+def test_lb117_a_timed_loop_that_comes_back_to_a_size_is_not_a_sweep():
+    # jax-ml/jax#15761: `for n in [5, 8, 10, 10, 10]` times each call; the repeats expect a steady time
+    header = "import time\nimport jax\nimport jax.numpy as jnp\ntotal = jax.jit(jnp.sum)\n"
+    loop = ("for n in {sizes}:\n    li = jnp.arange(n)\n    t0 = time.perf_counter()\n"
+            "    total(li).block_until_ready()\n    print(n, time.perf_counter() - t0)\n")
+    assert "LB117" in codes(header + loop.format(sizes="[5, 8, 10, 10, 10]"))
+    assert "LB117" not in codes(header + loop.format(sizes="[5, 8, 10]"))  # each size once: a sweep
+
+
 LB117_SHAPES = """
 import jax
 import jax.numpy as jnp

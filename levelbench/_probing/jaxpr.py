@@ -134,6 +134,35 @@ def liveness(j: Any) -> Liveness:
     )
 
 
+# Equations that call their one sub-program once, output for output: which of their results are
+# used says which of the sub-program's are. Loops and branches do not map so simply (a loop's carry
+# feeds its next step), so inside them every result counts as used.
+_CALL_PRIMITIVES = frozenset({"jit", "pjit", "closed_call", "core_call", "remat", "checkpoint",
+                              "custom_jvp_call", "custom_vjp_call", "custom_vjp_call_jaxpr"})
+
+
+def live_callbacks(j: Any, used: list[bool] | None = None) -> list[Any]:
+    """The host-callback equations the compiled program keeps: a callback with effects
+    (``io_callback``, ``jax.debug.print``) always, a ``pure_callback`` only when its result reaches
+    an output. XLA removes an unused ``pure_callback`` as dead code, so it never runs (jax-ml/jax#13762:
+    ``_ = jax.pure_callback(...)`` in a jitted function is never called), though the traced program
+    still shows it. ``used``: which of ``j``'s outputs are used (default: all)."""
+    j = open_jaxpr(j)
+    live = {v for k, v in enumerate(j.outvars) if _is_var(v) and (used is None or used[k])}
+    found = []
+    for e in reversed(j.eqns):
+        outputs = [_is_var(v) and v in live for v in e.outvars]
+        if not (getattr(e, "effects", None) or any(outputs)):
+            continue
+        live.update(v for v in e.invars if _is_var(v))
+        if e.primitive.name in CALLBACK_PRIMITIVES:
+            found.append(e)
+        for inner in sub_jaxprs(e):
+            mapped = e.primitive.name in _CALL_PRIMITIVES and len(inner.outvars) == len(outputs)
+            found += live_callbacks(inner, outputs if mapped else None)
+    return found[::-1]
+
+
 def _is_var(v: Any) -> bool:
     # Literals carry a value; variables do not. Duck-typed so no private class is imported.
     return not hasattr(v, "val")

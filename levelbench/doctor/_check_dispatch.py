@@ -87,8 +87,21 @@ def is_sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
     only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)) or not _holds_timing(ctx, loop, nodes):
         return False
+    if _repeats_values(loop.iter):
+        return False  # `for n in [5, 8, 10, 10, 10]`: the repeats time the same work again, not a sweep
     bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
     return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in nodes)
+
+
+def _repeats_values(iterable: ast.expr) -> bool:
+    """A literal list or tuple of constants that holds a value twice. A sweep visits each size once;
+    a loop that comes back to a size it timed before expects that timing to be the steady one."""
+    if not isinstance(iterable, (ast.List, ast.Tuple)) or not iterable.elts:
+        return False
+    if not all(isinstance(e, ast.Constant) for e in iterable.elts):
+        return False
+    values = [e.value for e in iterable.elts]
+    return len(set(values)) < len(values)
 
 
 def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:

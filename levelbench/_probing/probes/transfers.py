@@ -23,7 +23,7 @@ from ..._values.findings import Finding, Severity
 from ..._values.units import fmt_time
 from ..arguments import describe, leaves
 from ..._frameworks.jax_adapter import host_reads as counting_host_reads
-from ..jaxpr import CALLBACK_PRIMITIVES, SourceLine, is_user_file, iter_equations, user_line
+from ..jaxpr import SourceLine, is_user_file, live_callbacks, user_line
 from ..subject import Subject
 from .base import Probe
 
@@ -80,7 +80,7 @@ def numpy_inputs(subject: Subject) -> list[Finding]:
 
 
 def callbacks(jaxpr: Any) -> list[Finding]:
-    calls = [e for e in iter_equations(jaxpr) if e.primitive.name in CALLBACK_PRIMITIVES]
+    calls = live_callbacks(jaxpr)  # an unused pure_callback is removed by XLA: it costs nothing
     if not calls:
         return []
     kinds = collections.Counter(e.primitive.name for e in calls)

@@ -3,7 +3,7 @@
 # established-by: maintainer mattjj
 # cause: Each random.split expanded into unrolled threefry rounds, so compile time grew super-linearly with the number of splits; fixed inside JAX by rolling the PRNG's inner loop (PR 1175).
 # static: LB113, LB106, LB105, LB102
-# dynamic: LB202
+# dynamic: LB202, LB270
 # inferred: LB113 (`from jax.config import config` fails on jax 0.10.2); LB106 and LB202 (the user's own loop of i splits is unrolled under jit; the thread fixed JAX's internal loop instead); LB105 (time.time()); LB102 (`.copy()` returns before the work is done, though compile time dominates here)
 # lines: LB113:11, LB106:15, LB105:20, LB102:21
 

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/1172
 # explain: f_jit
-# dynamic: LB202
+# dynamic: LB202, LB270
 # Runnable copy of 021_prng_split_compile_growth.py for levelbench.explain: smallest sizes that keep the pattern.
 
 from jax import jit, random

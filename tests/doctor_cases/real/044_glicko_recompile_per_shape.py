@@ -3,8 +3,8 @@
 # established-by: maintainer jekbradbury
 # cause: The jitted helpers are called with arguments whose shapes change from player to player and opponent to opponent (s_jk[j] has n_j[j] outcomes, n_j/mu_j/sigma_j_sq have num_opponents entries), so most of the 20 s is spent recompiling them for new argument shapes. Code: glicko_jax.py, then the cells of Benchmark.ipynb from github.com/martiningram/jax_vs_numba_glicko (the numba-only timing cell trimmed).
 # static: LB117
-# dynamic: n/a
-# inferred: none
+# dynamic: LB211, LB230
+# inferred: LB230 (the posted generator draws float64 NumPy arrays, which the jitted helpers compute in float32 with x64 off; the thread does not discuss it)
 # lines: LB117:120/121/149/193
 
 import jax.numpy as np
