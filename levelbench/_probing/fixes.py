@@ -67,6 +67,7 @@ class Variant:
     same_outputs: bool = True
     checked_output: Callable[[Any], Any] | None = None
     note: str = ""
+    original: Callable[[], Any] | None = None  # the call as given, when it must be timed another way too
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,7 +197,9 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
     from .._measuring.parity import ComparisonError
 
     at = _at(subject)
-    original = Candidate(subject.fn, subject.args, subject.kwargs, inputs=variant.inputs,
+    given = (variant.original, variant.args, variant.kwargs) if variant.original is not None else \
+        (subject.fn, subject.args, subject.kwargs)
+    original = Candidate(*given, inputs=variant.inputs,
                          checked_output=(lambda out: None) if variant.checked_output is not None else None)
     fixed = Candidate(variant.fn, variant.args, variant.kwargs, inputs=variant.inputs,
                       checked_output=variant.checked_output)
@@ -225,8 +228,16 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
         speedup=1 / ratio.estimate, speedup_low=1 / ratio.upper, speedup_high=1 / ratio.lower,
         agreement=agreement,
         difference=None if variant.same_outputs else f.data.get("relative"),
-        rounds=sum(r is not None for r in c.rounds["fixed"]), at=at, note=variant.note,
+        rounds=sum(r is not None for r in c.rounds["fixed"]), at=at, note=_note(variant),
     )
+
+
+def _note(variant: Variant) -> str:
+    """The variant's note, with what XLA said while running it (a donation it could not use)."""
+    said = getattr(variant.fn, "donation_warnings", None)
+    if said:
+        return "; ".join(filter(None, [variant.note, f"XLA did not use the donation: {said[0]}"]))
+    return variant.note
 
 
 def _with_trial(f: Finding, trial: FixTrial) -> Finding:
@@ -327,7 +338,22 @@ def x64_on(subject: Subject, f: Finding) -> Variant | None:
                    same_outputs=False)
 
 
+def donate_input(subject: Subject, f: Finding) -> Variant | None:
+    """A new ``jax.jit(..., donate_argnums=...)`` beside the function as given, both fed their own output."""
+    from .donation import Overwrite, threaded_pair
+
+    found = f.data.get("donation")
+    if subject.framework != "jax" or not found:
+        return None
+    overwrite = Overwrite(**{**found, "shape": tuple(found["shape"])})
+    original, fixed, inputs = threaded_pair(subject.fn, subject.args, subject.kwargs, overwrite, subject.label)
+    note = "each call's output is the next call's input, as an update is used; both start from a copy of yours"
+    return Variant("donate", f.fix.splitlines()[0], fixed, (), {}, inputs, note=note,
+                   original=original)
+
+
 _BUILDERS: dict[str, Callable[[Subject, Finding], Variant | None]] = {
+    "LB253": donate_input,
     "LB240": jit_outermost,
     "LB210": jit_outermost,
     "LB230": x64_on,
