@@ -13,7 +13,9 @@ jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench._measuring import lanes as _lanes  # noqa: E402
+from levelbench._probing import compile_cache as _compile_cache  # noqa: E402
 from levelbench._probing import explain  # noqa: E402
+from levelbench._probing import fixes as _fixes  # noqa: E402
 from levelbench._probing.donation import overwritten_inputs  # noqa: E402
 
 
@@ -92,3 +94,51 @@ def test_donation_is_not_suggested_twice_nor_tried_with_fixes_off(steps):
     d = explain(update, jnp.zeros((1024, 512)), 1, 2.0, probes=["donation"], budget=2, fixes=False)
     assert d.finding("LB253").data["fix_trial"]["status"] == "skipped"
     assert not steps
+
+
+# -- the persistent compilation cache (LB270) --------------------------------------------------
+@jax.jit
+def unrolled(x):
+    for _ in range(120):
+        x = jnp.tanh(x) @ x + 1.0
+    return x
+
+
+def _cache_dirs():
+    import tempfile
+
+    return sorted(n for n in os.listdir(tempfile.gettempdir()) if n.startswith("levelbench-jax-cache-"))
+
+
+def test_the_cache_is_measured_in_two_fresh_processes_and_nothing_of_the_users_changes():
+    before = (jax.config.jax_compilation_cache_dir, jax.config.jax_persistent_cache_min_compile_time_secs,
+              os.environ.get("XLA_FLAGS"), os.environ.get("JAX_COMPILATION_CACHE_DIR"), _cache_dirs())
+    d = explain(unrolled, jnp.ones((8, 8)), probes=["compile"], budget=20)
+    f = d.finding("LB270")
+    assert f is not None, d.codes
+    trial = f.data["fix_trial"]
+    assert trial["status"] == "measured" and trial["kind"] == "processes", trial
+    assert trial["expression"] == _fixes.CACHE_FIX
+    assert trial["original"] > 0 and trial["fixed"] > 0 and trial["speedup"] == pytest.approx(
+        trial["original"] / trial["fixed"])
+    assert "in a fresh process" in f.evidence and "no CI" in f.evidence
+    after = (jax.config.jax_compilation_cache_dir, jax.config.jax_persistent_cache_min_compile_time_secs,
+             os.environ.get("XLA_FLAGS"), os.environ.get("JAX_COMPILATION_CACHE_DIR"), _cache_dirs())
+    assert after == before
+
+
+def test_the_cache_trial_is_skipped_for_time_or_with_fixes_off(monkeypatch):
+    import subprocess
+
+    def no_process(*a, **k):
+        raise AssertionError("no process may be started")
+
+    monkeypatch.setattr(subprocess, "run", no_process)
+    monkeypatch.setattr(_fixes, "CACHE_MIN_COMPILE", 0.0)
+    d = explain(unrolled, jnp.ones((8, 8)), probes=["compile"], budget=4, fixes=False)
+    assert d.finding("LB270").data["fix_trial"]["status"] == "skipped"
+    monkeypatch.setattr(_compile_cache, "IMPORT_SECONDS", 1e6)
+    d = explain(unrolled, jnp.ones((8, 8)), probes=["compile"], budget=4)
+    trial = d.finding("LB270").data["fix_trial"]
+    assert trial["status"] == "skipped" and "raise budget=" in trial["reason"]
+    assert "fix not measured (skipped)" in d.finding("LB270").evidence

@@ -36,6 +36,7 @@ from .arguments import jit_fix
 from .subject import Subject, fresh_jit
 
 MEASURED, REFUSED, SKIPPED, PROJECTED, FAILED = "measured", "refused", "skipped", "projected", "failed"
+PROCESSES = "processes"
 
 # Findings whose fix is a rewrite of the user's code: their cost is projected, never measured.
 PROJECTED_CODES = ("LB201", "LB202")
@@ -47,6 +48,8 @@ MIN_SHARE = 0.25
 TRIAL_ROUNDS = 4
 # The CI the trial aims for (compare stops once every ratio is within it, or its budget ends).
 TRIAL_REL_CI = 0.05
+# XLA compile seconds from which a program is compile-heavy: its compilation cache is measured.
+CACHE_MIN_COMPILE = 0.1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,6 +95,7 @@ class FixTrial:
     reason: str = ""
     at: str = ""
     note: str = ""
+    kind: str = "interleaved"  # or "processes": one compile in each of two fresh processes (no CI)
 
     @property
     def verdict(self) -> str:
@@ -107,6 +111,12 @@ class FixTrial:
     def text(self) -> str:
         """One line for the finding's evidence, saying plainly which kind of figure it is."""
         at = f" {self.at}" if self.at else ""
+        if self.status == MEASURED and self.kind == PROCESSES:
+            how = (f"{self.speedup:.3g}x faster" if self.speedup >= 1 else
+                   f"{1 / self.speedup:.3g}x slower" if self.speedup else "no figure")
+            return (f"measured fix: compile {fmt_time(self.original)} in a fresh process, {fmt_time(self.fixed)} in "
+                    f"the next one with {self.expression} ({how}, one compile in each process, no CI)"
+                    + (f"; {self.note}" if self.note else ""))
         if self.status == MEASURED:
             ci = f"95% CI {self.speedup_low:.3g}-{self.speedup_high:.3g}x"
             if self.verdict == "indistinguishable":
@@ -168,6 +178,15 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
     if f.code in PROJECTED_CODES:
         return FixTrial(f.code, PROJECTED, reason="rewriting a Python loop as jax.lax.scan is not mechanical; "
                                                   "the cost is projected from the lengths measured")
+    special = _TRIALS.get(f.code)
+    if special is not None:
+        applies, run = special
+        expression = applies(subject, f)
+        if expression is None:
+            return None
+        if not enabled:
+            return FixTrial(f.code, SKIPPED, expression, reason="fixes=False (--no-fixes): not built or timed")
+        return run(subject, f, deadline)
     build = _BUILDERS.get(f.code)
     if build is None:
         return None
@@ -350,6 +369,55 @@ def donate_input(subject: Subject, f: Finding) -> Variant | None:
     note = "each call's output is the next call's input, as an update is used; both start from a copy of yours"
     return Variant("donate", f.fix.splitlines()[0], fixed, (), {}, inputs, note=note,
                    original=original)
+
+
+# -- the persistent compilation cache: a trial across processes ----------------------------
+CACHE_FIX = 'jax.config.update("jax_compilation_cache_dir", ".jax_cache")'
+
+
+def cache_applies(subject: Subject, f: Finding) -> str | None:
+    """The cache's fix for a compile-heavy program the user's code compiles (LB270), else None."""
+    if subject.framework != "jax" or not subject.is_jitted or f.data.get("compile", 0.0) < CACHE_MIN_COMPILE:
+        return None
+    return CACHE_FIX
+
+
+def cache_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
+    """The program's compile in a fresh process, then in a second one reading the first's cache.
+
+    Skipped when two fresh processes (jax imported, program compiled) do not fit before ``deadline``.
+    """
+    from . import compile_cache
+
+    import jax
+
+    needed = 2 * (compile_cache.IMPORT_SECONDS + 1.5 * (f.data.get("lower", 0.0) + f.data["compile"]))
+    remaining = deadline - time.perf_counter()
+    if remaining < needed:
+        return FixTrial(f.code, SKIPPED, CACHE_FIX, kind=PROCESSES,
+                        reason=f"explain's budget was spent (two fresh processes need ~{needed:.2g} s, "
+                               f"{max(remaining, 0):.2g} s left): raise budget= to measure it")
+    if jax.config.jax_compilation_cache_dir:
+        note = f"your process already sets jax_compilation_cache_dir ({jax.config.jax_compilation_cache_dir})"
+    else:
+        note = "the program's StableHLO compiled by two fresh processes, the cache in a temporary directory removed after"
+    try:
+        program = compile_cache.lowered_program(subject.fn, subject.args, subject.kwargs)
+        runs = compile_cache.two_processes(program, bool(jax.config.jax_enable_x64),
+                                           timeout=max(30.0, 4 * needed))
+    except Exception as e:  # not exportable (host callbacks...), or the child failed: say so
+        return FixTrial(f.code, FAILED, CACHE_FIX, kind=PROCESSES, reason=f"{type(e).__name__}: {_first_line(e)}")
+    first, second = runs["first"]["compile"], runs["second"]["compile"]
+    if not runs["entries"]:
+        note += "; the first process wrote nothing to the cache, so the second compiled again"
+    return FixTrial(f.code, MEASURED, CACHE_FIX, original=first, fixed=second,
+                    speedup=first / second if second > 0 else None, kind=PROCESSES,
+                    note=f"{note}; each process also took {runs['second']['import']:.2g} s to import jax")
+
+
+_TRIALS: dict[str, tuple[Callable[[Subject, Finding], str | None], Callable[[Subject, Finding, float], FixTrial]]] = {
+    "LB270": (cache_applies, cache_trial),
+}
 
 
 _BUILDERS: dict[str, Callable[[Subject, Finding], Variant | None]] = {
