@@ -16,6 +16,8 @@ from levelbench._measuring import lanes as _lanes  # noqa: E402
 from levelbench._probing import compile_cache as _compile_cache  # noqa: E402
 from levelbench._probing import explain  # noqa: E402
 from levelbench._probing import fixes as _fixes  # noqa: E402
+from levelbench._probing import xla_options as _xla  # noqa: E402
+from levelbench._probing.probes import kernels as _K  # noqa: E402
 from levelbench._probing.donation import overwritten_inputs  # noqa: E402
 
 
@@ -142,3 +144,73 @@ def test_the_cache_trial_is_skipped_for_time_or_with_fixes_off(monkeypatch):
     trial = d.finding("LB270").data["fix_trial"]
     assert trial["status"] == "skipped" and "raise budget=" in trial["reason"]
     assert "fix not measured (skipped)" in d.finding("LB270").evidence
+
+
+# -- XLA's alternatives for the CPU dot (LB262) --------------------------------------------------
+def test_only_what_the_installed_jaxlib_accepts_is_offered():
+    bogus = _xla.Alternative("bogus", "", {"xla_cpu_no_such_option_anywhere": True})
+    ok, refused = _xla.offered((*_xla.ALTERNATIVES, bogus))
+    assert bogus not in ok and "not offered by jaxlib" in refused["bogus"]
+    assert any(a.precision == "highest" for a in ok)  # a precision needs no compiler option
+
+
+def test_the_exported_program_runs_in_a_worker_as_the_users_does(tmp_path):
+    def program(a, b):
+        return jnp.tanh(a @ b).sum(axis=0)
+
+    a = jnp.asarray(np.random.default_rng(0).standard_normal((64, 32), dtype=np.float32))
+    b = jnp.asarray(np.random.default_rng(1).standard_normal((32, 16), dtype=np.float32))
+    eigen = _xla.ALTERNATIVES[0]
+    highest = next(x for x in _xla.ALTERNATIVES if x.precision)
+    built = _xla.write_program(jax.jit(program), (a, b), {}, str(tmp_path), [eigen, highest])
+    assert set(built) == {_xla.DEFAULT, _xla.PLACEBO, eigen.name, highest.name}
+    assert built[highest.name]["program"] != built[_xla.DEFAULT]["program"]
+    for name, kw in built.items():
+        c = _xla.exported_program(**kw)  # what each worker builds
+        np.testing.assert_allclose(np.asarray(c.fn(*c.args)), np.asarray(program(a, b)), rtol=1e-5, atol=1e-5)
+
+
+def _lb262(severity):
+    from levelbench import Finding
+
+    return Finding("LB262", "title", severity, evidence="e", cost="", fix="the probe's fix", data={"kernel": {}})
+
+
+def _alternatives_trial(faster):
+    m = {"name": "Eigen dot (YNNPACK off)", "code": "compile({...})", "ratio": 0.8, "lower": 0.75, "upper": 0.85,
+         "seconds": 0.8, "agree": True, "faster": faster}
+    return _fixes.FixTrial("LB262", "measured", m["code"] if faster else _fixes.XLA_FIX, original=1.0,
+                           fixed=0.8 if faster else None, speedup=1.25 if faster else None,
+                           speedup_low=1 / 0.85 if faster else None, speedup_high=1 / 0.75 if faster else None,
+                           kind=_fixes.ALTERNATIVES, alternatives=(m,))
+
+
+def test_an_alternative_is_kept_in_the_fix_only_when_faster():
+    from levelbench import Severity
+
+    kept = _fixes._with_trial(_lb262(Severity.INFO), _alternatives_trial(True))
+    assert kept.fix.startswith("measured 1.25x faster on the whole program (Eigen dot") and "compile({...})" in kept.fix
+    assert "measured XLA alternatives on the whole program" in kept.evidence
+    assert kept.data["fix_trial"]["alternatives"][0]["faster"]
+    dropped = _fixes._with_trial(_lb262(Severity.INFO), _alternatives_trial(False))
+    assert dropped.fix == "the probe's fix" and "none is faster" in dropped.evidence
+
+
+def test_the_alternatives_are_measured_isolated_and_leave_the_users_state(monkeypatch):
+    monkeypatch.setattr(_xla, "ALTERNATIVES", _xla.ALTERNATIVES[:1])
+    monkeypatch.setattr(_xla.offered, "__defaults__", (_xla.ALTERNATIVES,))
+    monkeypatch.setattr(_K, "MIN_KERNEL_FLOPS", 0.0)
+    _K._done.clear()
+    before = (jax.config.jax_default_matmul_precision, jax.config.jax_enable_x64, os.environ.get("XLA_FLAGS"))
+    x = jnp.asarray(np.random.default_rng(0).standard_normal((128, 128), dtype=np.float32))
+    f = jax.jit(jnp.dot)
+    f(x, x)
+    cached = f._cache_size()
+    d = explain(f, x, x, probes=["kernels"], budget=60)
+    trial = d.finding("LB262").data["fix_trial"]
+    assert trial["status"] == "measured" and trial["kind"] == "alternatives", trial
+    [m] = trial["alternatives"]
+    assert m["name"] == _xla.ALTERNATIVES[0].name and m["agree"] and m["lower"] <= m["ratio"] <= m["upper"]
+    assert "noise floor" in trial["note"]
+    after = (jax.config.jax_default_matmul_precision, jax.config.jax_enable_x64, os.environ.get("XLA_FLAGS"))
+    assert after == before and f._cache_size() == cached

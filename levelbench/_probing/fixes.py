@@ -36,7 +36,7 @@ from .arguments import jit_fix
 from .subject import Subject, fresh_jit
 
 MEASURED, REFUSED, SKIPPED, PROJECTED, FAILED = "measured", "refused", "skipped", "projected", "failed"
-PROCESSES = "processes"
+PROCESSES, ALTERNATIVES = "processes", "alternatives"
 
 # Findings whose fix is a rewrite of the user's code: their cost is projected, never measured.
 PROJECTED_CODES = ("LB201", "LB202")
@@ -95,7 +95,9 @@ class FixTrial:
     reason: str = ""
     at: str = ""
     note: str = ""
-    kind: str = "interleaved"  # or "processes": one compile in each of two fresh processes (no CI)
+    kind: str = "interleaved"  # "processes": one compile in each of two fresh processes (no CI);
+    # "alternatives": XLA's ways to compile the program, each timed against its default
+    alternatives: tuple[dict[str, Any], ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -117,6 +119,8 @@ class FixTrial:
             return (f"measured fix: compile {fmt_time(self.original)} in a fresh process, {fmt_time(self.fixed)} in "
                     f"the next one with {self.expression} ({how}, one compile in each process, no CI)"
                     + (f"; {self.note}" if self.note else ""))
+        if self.status == MEASURED and self.kind == ALTERNATIVES:
+            return _alternatives_text(self)
         if self.status == MEASURED:
             ci = f"95% CI {self.speedup_low:.3g}-{self.speedup_high:.3g}x"
             if self.verdict == "indistinguishable":
@@ -267,6 +271,15 @@ def _with_trial(f: Finding, trial: FixTrial) -> Finding:
     title = f.title
     if trial.status == SKIPPED and not trial.reason.startswith("explain's budget"):
         return dataclasses.replace(f, data=data)  # turned off: nothing to say in the evidence
+    fix = f.fix
+    if trial.status == MEASURED and trial.kind == ALTERNATIVES:
+        faster = [m for m in trial.alternatives if m["faster"]]
+        if faster:  # kept only when faster, with the measured figure
+            best = min(faster, key=lambda m: m["ratio"])
+            fix = (f"measured {1 / best['ratio']:.3g}x faster on the whole program ({best['name']}):\n{best['code']}"
+                   + (f"\n{f.fix}" if f.severity >= Severity.WARNING else ""))
+        return dataclasses.replace(f, fix=fix, data=data,
+                                   evidence=f"{f.evidence}; {trial.text()}" if f.evidence else trial.text())
     if trial.status == MEASURED:
         data["cost_kind"] = MEASURED
         if f.code == "LB240" and trial.note:
@@ -415,8 +428,76 @@ def cache_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
                     note=f"{note}; each process also took {runs['second']['import']:.2g} s to import jax")
 
 
+# -- XLA's alternatives for the CPU dot (LB262): the whole program, each in its own worker -----
+XLA_FIX = "XLA's CPU dot alternatives"
+# Seconds a worker takes to start, import jax and compile (budget check only).
+WORKER_SECONDS = 3.0
+
+
+def xla_applies(subject: Subject, f: Finding) -> str | None:
+    return XLA_FIX if subject.framework == "jax" and "kernel" in f.data else None
+
+
+def xla_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
+    """Each offered alternative compiled from the exported program and timed against XLA's default."""
+    from . import xla_options
+
+    alternatives, refused = xla_options.offered()
+    remaining = deadline - time.perf_counter()
+    timing = min(3.0, max(1.0, subject.budget / 5))
+    needed = WORKER_SECONDS * (len(alternatives) + 1) / 2 + timing  # two at a time on most machines
+    if remaining < needed:
+        return FixTrial(f.code, SKIPPED, XLA_FIX, kind=ALTERNATIVES,
+                        reason=f"explain's budget was spent ({len(alternatives) + 1} worker processes need ~"
+                               f"{needed:.2g} s, {max(remaining, 0):.2g} s left): raise budget= to measure them")
+    try:
+        result = xla_options.measure(subject.fn, subject.args, subject.kwargs, timing,
+                                     timeout=120 + 4 * needed)
+    except Exception as e:  # not exportable, or a worker failed to start: say so
+        return FixTrial(f.code, FAILED, XLA_FIX, kind=ALTERNATIVES, reason=f"{type(e).__name__}: {_first_line(e)}")
+    measured = tuple(result["measured"])
+    if not measured:
+        why = "; ".join(f"{n}: {r.splitlines()[0]}" for n, r in {
+            **refused, **result["failed"], **{n: "changes the results, not timed" for n in result["changed"]}}.items())
+        return FixTrial(f.code, REFUSED if result["changed"] else FAILED, XLA_FIX, kind=ALTERNATIVES, reason=why or "no alternative ran")
+    left_out = "; ".join(f"{n} {why}" for n, why in refused.items())
+    if result.get("changed"):
+        left_out = "; ".join(filter(None, [left_out, *(f"{n} changes the results, not timed"
+                                                       for n in result["changed"])]))
+    placebo = result.get("placebo")
+    if placebo:
+        floor = (f"XLA's default compiled again in another worker: {1 / placebo['ratio']:.3g}x (95% CI "
+                 f"{1 / placebo['upper']:.3g}-{1 / placebo['lower']:.3g}x), the noise floor")
+        left_out = "; ".join(filter(None, [floor, left_out and f"not tried: {left_out}"]))
+    elif left_out:
+        left_out = f"not tried: {left_out}"
+    faster = [m for m in measured if m["faster"]]
+    if not faster:
+        return FixTrial(f.code, MEASURED, XLA_FIX, original=result["default_seconds"], kind=ALTERNATIVES,
+                        alternatives=measured, note=left_out)
+    best = min(faster, key=lambda m: m["ratio"])
+    return FixTrial(f.code, MEASURED, best["code"], original=result["default_seconds"], fixed=best["seconds"],
+                    speedup=1 / best["ratio"], speedup_low=1 / best["upper"], speedup_high=1 / best["lower"],
+                    kind=ALTERNATIVES, alternatives=measured, note=left_out)
+
+
+def _alternatives_text(t: FixTrial) -> str:
+    listed = ", ".join(f"{m['name']} {1 / m['ratio']:.3g}x (95% CI {1 / m['upper']:.3g}-{1 / m['lower']:.3g}x)"
+                       + ("" if m["agree"] else ", OUTPUTS DIFFER") for m in t.alternatives)
+    faster = [m for m in t.alternatives if m["faster"]]
+    if faster:
+        best = min(faster, key=lambda m: m["ratio"])
+        verdict = f"faster: {best['name']}, {fmt_time(best['seconds'])} against {fmt_time(t.original)} per call"
+    else:
+        verdict = "none is faster than XLA's default (and its noise floor) at 95%"
+    return (f"measured XLA alternatives on the whole program ({fmt_time(t.original)} as compiled by default), each "
+            f"compiled from it in a worker process of its own, outputs checked first: {listed} (speed-ups); "
+            f"{verdict}" + (f"; {t.note}" if t.note else ""))
+
+
 _TRIALS: dict[str, tuple[Callable[[Subject, Finding], str | None], Callable[[Subject, Finding, float], FixTrial]]] = {
     "LB270": (cache_applies, cache_trial),
+    "LB262": (xla_applies, xla_trial),
 }
 
 

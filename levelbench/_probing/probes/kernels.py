@@ -211,7 +211,7 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
             Severity.WARNING,
             evidence=evidence,
             cost=f"~{fmt_time(saving)} per call measured on this kernel alone (not a projection of the program)",
-            fix=("no XLA alternative was measured faster; if this matmul dominates, try another layout of the same "
+            fix=("if this matmul dominates, try another layout of the same "
                  "work (batch the matmuls into one larger one with jnp.einsum / jax.vmap), or keep this step in "
                  f"{names[best]} outside JAX"),
             subject=label,
