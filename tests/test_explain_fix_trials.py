@@ -16,6 +16,8 @@ from levelbench._measuring import lanes as _lanes  # noqa: E402
 from levelbench._probing import compile_cache as _compile_cache  # noqa: E402
 from levelbench._probing import explain  # noqa: E402
 from levelbench._probing import fixes as _fixes  # noqa: E402
+from levelbench._probing import process_trials as _trials  # noqa: E402
+from levelbench._probing import trial as _trial  # noqa: E402
 from levelbench._probing import xla_options as _xla  # noqa: E402
 from levelbench._probing.probes import kernels as _K  # noqa: E402
 from levelbench._probing.donation import overwritten_inputs  # noqa: E402
@@ -120,7 +122,7 @@ def test_the_cache_is_measured_in_two_fresh_processes_and_nothing_of_the_users_c
     assert f is not None, d.codes
     trial = f.data["fix_trial"]
     assert trial["status"] == "measured" and trial["kind"] == "processes", trial
-    assert trial["expression"] == _fixes.CACHE_FIX
+    assert trial["expression"] == _trials.CACHE_FIX
     assert trial["original"] > 0 and trial["fixed"] > 0 and trial["speedup"] == pytest.approx(
         trial["original"] / trial["fixed"])
     assert "in a fresh process" in f.evidence and "no CI" in f.evidence
@@ -136,7 +138,7 @@ def test_the_cache_trial_is_skipped_for_time_or_with_fixes_off(monkeypatch):
         raise AssertionError("no process may be started")
 
     monkeypatch.setattr(subprocess, "run", no_process)
-    monkeypatch.setattr(_fixes, "CACHE_MIN_COMPILE", 0.0)
+    monkeypatch.setattr(_trials, "CACHE_MIN_COMPILE", 0.0)
     d = explain(unrolled, jnp.ones((8, 8)), probes=["compile"], budget=4, fixes=False)
     assert d.finding("LB270").data["fix_trial"]["status"] == "skipped"
     monkeypatch.setattr(_compile_cache, "IMPORT_SECONDS", 1e6)
@@ -179,10 +181,10 @@ def _lb262(severity):
 def _alternatives_trial(faster):
     m = {"name": "Eigen dot (YNNPACK off)", "code": "compile({...})", "ratio": 0.8, "lower": 0.75, "upper": 0.85,
          "seconds": 0.8, "agree": True, "faster": faster}
-    return _fixes.FixTrial("LB262", "measured", m["code"] if faster else _fixes.XLA_FIX, original=1.0,
+    return _trial.FixTrial("LB262", "measured", m["code"] if faster else _trials.XLA_FIX, original=1.0,
                            fixed=0.8 if faster else None, speedup=1.25 if faster else None,
                            speedup_low=1 / 0.85 if faster else None, speedup_high=1 / 0.75 if faster else None,
-                           kind=_fixes.ALTERNATIVES, alternatives=(m,))
+                           kind=_trial.ALTERNATIVES, alternatives=(m,))
 
 
 def test_an_alternative_is_kept_in_the_fix_only_when_faster():

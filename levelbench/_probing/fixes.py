@@ -13,10 +13,13 @@ finding's evidence and ``data["fix_trial"]``; every trial, including the ones re
 time or only projected, is listed in ``Diagnosis.measured["fixes"]``.
 
 Mechanical fixes: jit the outermost function (LB240, and LB210 where a jit created per call or
-an unjitted ``lax.scan`` compiles every call: one jit around the whole, created once), and the same
+an unjitted ``lax.scan`` compiles every call: one jit around the whole, created once), the same
 program with x64 on (LB230/LB231: its time, and the numeric difference the probe measured: the
-outputs change by design there, so they are not required to agree). A Python loop rewritten as
-``lax.scan`` (LB201/LB202) is not mechanical: its figure stays a projection, labelled so.
+outputs change by design there, so they are not required to agree), and a donated buffer for a
+jitted update (LB253: both fed their own output, as an update is used; `donation`). Two trials
+run in other processes (`process_trials`): the persistent compilation cache for a compile-heavy
+program (LB270) and XLA's CPU dot alternatives on the whole program (LB262). A Python loop
+rewritten as ``lax.scan`` (LB201/LB202) is not mechanical: its figure stays a projection, labelled so.
 
 Nothing of the user's is changed: variants are new function objects (``fresh_jit``), and x64 is
 switched on only inside a context manager around each call of the variant.
@@ -31,12 +34,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .._values.findings import Finding, Severity
-from .._values.units import fmt_time
 from .arguments import jit_fix
+from .process_trials import TRIALS
 from .subject import Subject, fresh_jit
+from .trial import ALTERNATIVES, FAILED, MEASURED, PROJECTED, REFUSED, SKIPPED, FixTrial, first_line
 
-MEASURED, REFUSED, SKIPPED, PROJECTED, FAILED = "measured", "refused", "skipped", "projected", "failed"
-PROCESSES, ALTERNATIVES = "processes", "alternatives"
 
 # Findings whose fix is a rewrite of the user's code: their cost is projected, never measured.
 PROJECTED_CODES = ("LB201", "LB202")
@@ -48,8 +50,6 @@ MIN_SHARE = 0.25
 TRIAL_ROUNDS = 4
 # The CI the trial aims for (compare stops once every ratio is within it, or its budget ends).
 TRIAL_REL_CI = 0.05
-# XLA compile seconds from which a program is compile-heavy: its compilation cache is measured.
-CACHE_MIN_COMPILE = 0.1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,80 +71,6 @@ class Variant:
     checked_output: Callable[[Any], Any] | None = None
     note: str = ""
     original: Callable[[], Any] | None = None  # the call as given, when it must be timed another way too
-
-
-@dataclasses.dataclass(frozen=True)
-class FixTrial:
-    """What happened when a finding's fix was applied: measured, refused, skipped, failed or projected.
-
-    ``speedup`` is original time / fixed time (> 1: the fix is faster), with its 95% CI
-    ``speedup_low``-``speedup_high`` from compare's interleaved rounds.
-    """
-
-    code: str
-    status: str
-    expression: str = ""
-    original: float | None = None
-    fixed: float | None = None
-    speedup: float | None = None
-    speedup_low: float | None = None
-    speedup_high: float | None = None
-    agreement: dict[str, Any] | None = None
-    difference: float | None = None
-    rounds: int = 0
-    reason: str = ""
-    at: str = ""
-    note: str = ""
-    kind: str = "interleaved"  # "processes": one compile in each of two fresh processes (no CI);
-    # "alternatives": XLA's ways to compile the program, each timed against its default
-    alternatives: tuple[dict[str, Any], ...] = ()
-
-    @property
-    def verdict(self) -> str:
-        """``"faster"``, ``"slower"`` or ``"indistinguishable"`` at 95%, for a measured trial."""
-        if self.speedup_low is None or self.speedup_high is None:
-            return ""
-        if self.speedup_low > 1:
-            return "faster"
-        if self.speedup_high < 1:
-            return "slower"
-        return "indistinguishable"
-
-    def text(self) -> str:
-        """One line for the finding's evidence, saying plainly which kind of figure it is."""
-        at = f" {self.at}" if self.at else ""
-        if self.status == MEASURED and self.kind == PROCESSES:
-            how = (f"{self.speedup:.3g}x faster" if self.speedup >= 1 else
-                   f"{1 / self.speedup:.3g}x slower" if self.speedup else "no figure")
-            return (f"measured fix: compile {fmt_time(self.original)} in a fresh process, {fmt_time(self.fixed)} in "
-                    f"the next one with {self.expression} ({how}, one compile in each process, no CI)"
-                    + (f"; {self.note}" if self.note else ""))
-        if self.status == MEASURED and self.kind == ALTERNATIVES:
-            return _alternatives_text(self)
-        if self.status == MEASURED:
-            ci = f"95% CI {self.speedup_low:.3g}-{self.speedup_high:.3g}x"
-            if self.verdict == "indistinguishable":
-                how = f"no measurable difference ({self.speedup:.3g}x, {ci})"
-            elif self.verdict == "slower":
-                how = f"{1 / self.speedup:.3g}x slower ({ci} as a speed-up)"
-            else:
-                how = f"{self.speedup:.3g}x faster ({ci})"
-            agreed = ""
-            if self.agreement and self.agreement.get("ok") and self.agreement.get("compared", True):
-                agreed = f"; outputs agree (max rel error {self.agreement['max_rel_error']:.2g})"
-            elif self.difference is not None:
-                agreed = f"; its output differs by {self.difference:.2g} (relative), as x64 intends"
-            note = f"; {self.note}" if self.note else ""
-            return (f"measured fix{at}: {fmt_time(self.original)} as given, {fmt_time(self.fixed)} with "
-                    f"{self.expression}: {how}, {self.rounds} interleaved rounds{agreed}{note}")
-        if self.status == REFUSED:
-            return f"fix not timed{at}: {self.expression} changes the results: {self.reason}"
-        if self.status == PROJECTED:
-            return f"projected, not measured: {self.reason}"
-        return f"fix not measured ({self.status}){at}: {self.reason}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "verdict": self.verdict}
 
 
 def apply_fixes(subject: Subject, findings: list[Finding], deadline: float, enabled: bool = True,
@@ -182,7 +108,7 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
     if f.code in PROJECTED_CODES:
         return FixTrial(f.code, PROJECTED, reason="rewriting a Python loop as jax.lax.scan is not mechanical; "
                                                   "the cost is projected from the lengths measured")
-    special = _TRIALS.get(f.code)
+    special = TRIALS.get(f.code)
     if special is not None:
         applies, run = special
         expression = applies(subject, f)
@@ -237,7 +163,7 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
                             agreement={"ok": False, "detail": text})
         return FixTrial(f.code, FAILED, variant.expression, reason=text, at=at)
     except Exception as e:  # the variant does not run on this call: say so, never fail explain
-        return FixTrial(f.code, FAILED, variant.expression, reason=f"{type(e).__name__}: {_first_line(e)}", at=at)
+        return FixTrial(f.code, FAILED, variant.expression, reason=f"{type(e).__name__}: {first_line(e)}", at=at)
     ratio = c.ratio("fixed")  # fixed / original, paired over rounds
     agreement = None
     if variant.same_outputs:
@@ -384,123 +310,6 @@ def donate_input(subject: Subject, f: Finding) -> Variant | None:
                    original=original)
 
 
-# -- the persistent compilation cache: a trial across processes ----------------------------
-CACHE_FIX = 'jax.config.update("jax_compilation_cache_dir", ".jax_cache")'
-
-
-def cache_applies(subject: Subject, f: Finding) -> str | None:
-    """The cache's fix for a compile-heavy program the user's code compiles (LB270), else None."""
-    if subject.framework != "jax" or not subject.is_jitted or f.data.get("compile", 0.0) < CACHE_MIN_COMPILE:
-        return None
-    return CACHE_FIX
-
-
-def cache_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
-    """The program's compile in a fresh process, then in a second one reading the first's cache.
-
-    Skipped when two fresh processes (jax imported, program compiled) do not fit before ``deadline``.
-    """
-    from . import compile_cache
-
-    import jax
-
-    needed = 2 * (compile_cache.IMPORT_SECONDS + 1.5 * (f.data.get("lower", 0.0) + f.data["compile"]))
-    remaining = deadline - time.perf_counter()
-    if remaining < needed:
-        return FixTrial(f.code, SKIPPED, CACHE_FIX, kind=PROCESSES,
-                        reason=f"explain's budget was spent (two fresh processes need ~{needed:.2g} s, "
-                               f"{max(remaining, 0):.2g} s left): raise budget= to measure it")
-    if jax.config.jax_compilation_cache_dir:
-        note = f"your process already sets jax_compilation_cache_dir ({jax.config.jax_compilation_cache_dir})"
-    else:
-        note = "the program's StableHLO compiled by two fresh processes, the cache in a temporary directory removed after"
-    try:
-        program = compile_cache.lowered_program(subject.fn, subject.args, subject.kwargs)
-        runs = compile_cache.two_processes(program, bool(jax.config.jax_enable_x64),
-                                           timeout=max(30.0, 4 * needed))
-    except Exception as e:  # not exportable (host callbacks...), or the child failed: say so
-        return FixTrial(f.code, FAILED, CACHE_FIX, kind=PROCESSES, reason=f"{type(e).__name__}: {_first_line(e)}")
-    first, second = runs["first"]["compile"], runs["second"]["compile"]
-    if not runs["entries"]:
-        note += "; the first process wrote nothing to the cache, so the second compiled again"
-    return FixTrial(f.code, MEASURED, CACHE_FIX, original=first, fixed=second,
-                    speedup=first / second if second > 0 else None, kind=PROCESSES,
-                    note=f"{note}; each process also took {runs['second']['import']:.2g} s to import jax")
-
-
-# -- XLA's alternatives for the CPU dot (LB262): the whole program, each in its own worker -----
-XLA_FIX = "XLA's CPU dot alternatives"
-# Seconds a worker takes to start, import jax and compile (budget check only).
-WORKER_SECONDS = 3.0
-
-
-def xla_applies(subject: Subject, f: Finding) -> str | None:
-    return XLA_FIX if subject.framework == "jax" and "kernel" in f.data else None
-
-
-def xla_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
-    """Each offered alternative compiled from the exported program and timed against XLA's default."""
-    from . import xla_options
-
-    alternatives, refused = xla_options.offered()
-    remaining = deadline - time.perf_counter()
-    timing = min(3.0, max(1.0, subject.budget / 5))
-    needed = WORKER_SECONDS * (len(alternatives) + 1) / 2 + timing  # two at a time on most machines
-    if remaining < needed:
-        return FixTrial(f.code, SKIPPED, XLA_FIX, kind=ALTERNATIVES,
-                        reason=f"explain's budget was spent ({len(alternatives) + 1} worker processes need ~"
-                               f"{needed:.2g} s, {max(remaining, 0):.2g} s left): raise budget= to measure them")
-    try:
-        result = xla_options.measure(subject.fn, subject.args, subject.kwargs, timing,
-                                     timeout=120 + 4 * needed)
-    except Exception as e:  # not exportable, or a worker failed to start: say so
-        return FixTrial(f.code, FAILED, XLA_FIX, kind=ALTERNATIVES, reason=f"{type(e).__name__}: {_first_line(e)}")
-    measured = tuple(result["measured"])
-    if not measured:
-        why = "; ".join(f"{n}: {r.splitlines()[0]}" for n, r in {
-            **refused, **result["failed"], **{n: "changes the results, not timed" for n in result["changed"]}}.items())
-        return FixTrial(f.code, REFUSED if result["changed"] else FAILED, XLA_FIX, kind=ALTERNATIVES, reason=why or "no alternative ran")
-    left_out = "; ".join(f"{n} {why}" for n, why in refused.items())
-    if result.get("changed"):
-        left_out = "; ".join(filter(None, [left_out, *(f"{n} changes the results, not timed"
-                                                       for n in result["changed"])]))
-    placebo = result.get("placebo")
-    if placebo:
-        floor = (f"XLA's default compiled again in another worker: {1 / placebo['ratio']:.3g}x (95% CI "
-                 f"{1 / placebo['upper']:.3g}-{1 / placebo['lower']:.3g}x), the noise floor")
-        left_out = "; ".join(filter(None, [floor, left_out and f"not tried: {left_out}"]))
-    elif left_out:
-        left_out = f"not tried: {left_out}"
-    faster = [m for m in measured if m["faster"]]
-    if not faster:
-        return FixTrial(f.code, MEASURED, XLA_FIX, original=result["default_seconds"], kind=ALTERNATIVES,
-                        alternatives=measured, note=left_out)
-    best = min(faster, key=lambda m: m["ratio"])
-    return FixTrial(f.code, MEASURED, best["code"], original=result["default_seconds"], fixed=best["seconds"],
-                    speedup=1 / best["ratio"], speedup_low=1 / best["upper"], speedup_high=1 / best["lower"],
-                    kind=ALTERNATIVES, alternatives=measured, note=left_out)
-
-
-def _alternatives_text(t: FixTrial) -> str:
-    listed = ", ".join(f"{m['name']} {1 / m['ratio']:.3g}x (95% CI {1 / m['upper']:.3g}-{1 / m['lower']:.3g}x)"
-                       + ("" if m["agree"] else ", OUTPUTS DIFFER") for m in t.alternatives)
-    faster = [m for m in t.alternatives if m["faster"]]
-    if faster:
-        best = min(faster, key=lambda m: m["ratio"])
-        verdict = f"faster: {best['name']}, {fmt_time(best['seconds'])} against {fmt_time(t.original)} per call"
-    else:
-        verdict = "none is faster than XLA's default (and its noise floor) at 95%"
-    return (f"measured XLA alternatives on the whole program ({fmt_time(t.original)} as compiled by default), each "
-            f"compiled from it in a worker process of its own, outputs checked first: {listed} (speed-ups); "
-            f"{verdict}" + (f"; {t.note}" if t.note else ""))
-
-
-_TRIALS: dict[str, tuple[Callable[[Subject, Finding], str | None], Callable[[Subject, Finding, float], FixTrial]]] = {
-    "LB270": (cache_applies, cache_trial),
-    "LB262": (xla_applies, xla_trial),
-}
-
-
 _BUILDERS: dict[str, Callable[[Subject, Finding], Variant | None]] = {
     "LB253": donate_input,
     "LB240": jit_outermost,
@@ -508,8 +317,3 @@ _BUILDERS: dict[str, Callable[[Subject, Finding], Variant | None]] = {
     "LB230": x64_on,
     "LB231": x64_on,
 }
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return text[0] if text else ""
