@@ -57,6 +57,8 @@ def cache_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
     first, second = runs["first"]["compile"], runs["second"]["compile"]
     if not runs["entries"]:
         note += "; the first process wrote nothing to the cache, so the second compiled again"
+    elif runs["second"].get("cache_hit"):
+        note += "; the second process read the program from the cache (JAX counted a cache hit)"
     return FixTrial(f.code, MEASURED, CACHE_FIX, original=first, fixed=second,
                     speedup=first / second if second > 0 else None, kind=PROCESSES,
                     note=f"{note}; each process also took {runs['second']['import']:.2g} s to import jax")
