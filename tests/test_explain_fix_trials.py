@@ -126,7 +126,7 @@ def test_the_cache_is_measured_in_two_fresh_processes_and_nothing_of_the_users_c
     assert trial["original"] > 0 and trial["fixed"] > 0 and trial["speedup"] == pytest.approx(
         trial["original"] / trial["fixed"])
     assert "in a fresh process" in f.evidence and "no CI" in f.evidence
-    assert "JAX counted a cache hit" in f.evidence  # the second process did read what the first wrote
+    assert "counted a cache hit" in f.evidence  # the reading process did read what the first wrote
     after = (jax.config.jax_compilation_cache_dir, jax.config.jax_persistent_cache_min_compile_time_secs,
              os.environ.get("XLA_FLAGS"), os.environ.get("JAX_COMPILATION_CACHE_DIR"), _cache_dirs())
     assert after == before

@@ -3,10 +3,10 @@
 JAX can keep compiled programs on disk (``jax_compilation_cache_dir``): the first process that
 compiles a program writes it, the next ones read it instead of compiling. What that saves is a
 cross-process figure, so it is measured across processes: the program is lowered here (a fresh
-jit: the StableHLO the user's jit compiles), and compiled in a fresh Python process twice through
-the compile step ``jax.jit`` itself uses (``compile_or_get_cached``, where the persistent cache
-sits), both with the cache pointed at one temporary directory: the first compiles and fills it,
-the second reads it. The caller's process, its config and its environment are not touched (each
+jit: the StableHLO the user's jit compiles), and compiled in fresh Python processes through the
+compile step ``jax.jit`` itself uses (``compile_or_get_cached``, where the persistent cache
+sits), in pairs over one temporary cache directory each: the first of a pair compiles and fills
+it, the second reads it. The caller's process, its config and its environment are not touched (each
 child sets the cache options for itself), and the directory is removed afterwards.
 
     python -c "from levelbench._probing.compile_cache import main; main()" PROGRAM CACHE_DIR X64
@@ -39,28 +39,36 @@ def lowered_program(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str:
     return jitted.lower(*arrays).as_text()
 
 
-def two_processes(program_text: str, x64: bool, timeout: float) -> dict[str, Any]:
-    """Compile the exported program in a fresh process twice over one new cache directory.
+def two_processes(program_text: str, x64: bool, timeout: float, pairs: int = 2) -> dict[str, Any]:
+    """Compile the lowered program in fresh processes: ``pairs`` times a cold one over a new, empty
+    cache directory (it compiles and fills it), then a warm one reading that directory.
 
-    Returns ``{"first": {...}, "second": {...}, "entries": n}``, each run's seconds to import
-    jax, lower and compile, and the files the first run left in the cache.
+    Returns ``{"cold": [...], "warm": [...], "import": [...], "hits": [...], "entries": n}``: the
+    compile seconds of each process, their import times, whether each warm one counted a cache
+    hit, and the files the first cold one left in its cache. Pairs, because one compile per
+    process on a shared machine moves by tens of percent.
     """
-    runs = []
+    cold, warm, imports, hits, entries = [], [], [], [], 0
     with tempfile.TemporaryDirectory(prefix="levelbench-jax-cache-") as folder:
-        program, cache = os.path.join(folder, "program.mlir"), os.path.join(folder, "cache")
+        program = os.path.join(folder, "program.mlir")
         with open(program, "w") as fh:
             fh.write(program_text)
-        entries = 0
-        for _ in range(2):
-            done = subprocess.run([sys.executable, "-c", _CHILD, _ROOT, program, cache, "1" if x64 else "0"],
-                                  capture_output=True, text=True, timeout=timeout)
-            if done.returncode != 0:
-                tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-                raise RuntimeError(f"the compiling process failed ({done.returncode}): {tail}")
-            runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
-            if not entries:
-                entries = sum(len(files) for _, _, files in os.walk(cache))
-    return {"first": runs[0], "second": runs[1], "entries": entries}
+        for pair in range(pairs):
+            cache = os.path.join(folder, f"cache-{pair}")
+            for runs in (cold, warm):
+                done = subprocess.run([sys.executable, "-c", _CHILD, _ROOT, program, cache, "1" if x64 else "0"],
+                                      capture_output=True, text=True, timeout=timeout)
+                if done.returncode != 0:
+                    tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                    raise RuntimeError(f"the compiling process failed ({done.returncode}): {tail}")
+                run = json.loads(done.stdout.strip().splitlines()[-1])
+                runs.append(run["compile"])
+                imports.append(run["import"])
+                if runs is warm:
+                    hits.append(bool(run.get("cache_hit")))
+                elif not entries:
+                    entries = sum(len(files) for _, _, files in os.walk(cache))
+    return {"cold": cold, "warm": warm, "import": imports, "hits": hits, "entries": entries}
 
 
 def main(argv: Sequence[str] | None = None) -> None:

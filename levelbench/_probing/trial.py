@@ -60,7 +60,7 @@ class FixTrial:
             how = (f"{self.speedup:.3g}x faster" if self.speedup >= 1 else
                    f"{1 / self.speedup:.3g}x slower" if self.speedup else "no figure")
             return (f"measured fix: compile {fmt_time(self.original)} in a fresh process, {fmt_time(self.fixed)} in "
-                    f"the next one with {self.expression} ({how}, one compile in each process, no CI)"
+                    f"the next one with {self.expression} ({how}, one compile per process, no CI)"
                     + (f"; {self.note}" if self.note else ""))
         if self.status == MEASURED and self.kind == ALTERNATIVES:
             return _alternatives_text(self)
