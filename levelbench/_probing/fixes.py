@@ -21,8 +21,10 @@ run in other processes (`process_trials`): the persistent compilation cache for 
 program (LB270) and XLA's CPU dot alternatives on the whole program (LB262). A Python loop
 rewritten as ``lax.scan`` (LB201/LB202) is not mechanical: its figure stays a projection, labelled so.
 
-Nothing of the user's is changed: variants are new function objects (``fresh_jit``), and x64 is
-switched on only inside a context manager around each call of the variant.
+Nothing of the user's is changed: variants are new function objects (``fresh_jit``), x64 is
+switched on only inside a context manager around each call of the variant, a donated variant
+starts from a copy of the caller's array, and the trials in other processes set their options
+there only.
 """
 
 from __future__ import annotations

@@ -22,7 +22,10 @@ class FixTrial:
     """What happened when a finding's fix was applied: measured, refused, skipped, failed or projected.
 
     ``speedup`` is original time / fixed time (> 1: the fix is faster), with its 95% CI
-    ``speedup_low``-``speedup_high`` from compare's interleaved rounds.
+    ``speedup_low``-``speedup_high`` from compare's interleaved rounds. ``kind`` "processes" (the
+    compilation cache): ``original``/``fixed`` are first- and second-process compile seconds, with
+    no CI. ``kind`` "alternatives" (XLA's dot options): every alternative measured is in
+    ``alternatives``; the figures are those of the fastest one kept (None when none beat the default).
     """
 
     code: str
