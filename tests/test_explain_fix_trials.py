@@ -217,3 +217,21 @@ def test_the_alternatives_are_measured_isolated_and_leave_the_users_state(monkey
     assert "noise floor" in trial["note"]
     after = (jax.config.jax_default_matmul_precision, jax.config.jax_enable_x64, os.environ.get("XLA_FLAGS"))
     assert after == before and f._cache_size() == cached
+
+
+def test_the_alternatives_start_no_worker_with_fixes_off_or_out_of_budget(monkeypatch):
+    import time
+
+    from levelbench._probing.subject import Subject
+
+    def no_worker(*a, **k):
+        raise AssertionError("no worker may be started")
+
+    monkeypatch.setattr(_xla, "measure", no_worker)
+    x = jnp.ones((64, 64))
+    subject = Subject(jax.jit(jnp.dot), (x, x), {}, label="dot", framework="jax", budget=10)
+    finding = _lb262(_fixes.Severity.INFO)
+    off = _fixes._trial_for(subject, finding, {}, time.perf_counter() + 100, enabled=False)
+    assert off.status == "skipped" and "fixes=False" in off.reason
+    late = _fixes._trial_for(subject, finding, {}, time.perf_counter(), enabled=True)
+    assert late.status == "skipped" and "raise budget=" in late.reason and late.kind == "alternatives"

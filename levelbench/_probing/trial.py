@@ -90,7 +90,8 @@ class FixTrial:
         return f"fix not measured ({self.status}){at}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "verdict": self.verdict}
+        # a list, as JSON gives it back: Diagnosis.from_dict(to_dict()) keeps the same data
+        return {**dataclasses.asdict(self), "alternatives": list(self.alternatives), "verdict": self.verdict}
 
 
 def _alternatives_text(t: FixTrial) -> str:
