@@ -48,6 +48,24 @@ def test_a_gap_the_ci_does_not_support_is_not_claimed():
     assert f.severity == Severity.INFO and "no gap" in f.title and f.data["cost_seconds"] == 0.0
 
 
+def test_a_gap_is_claimed_only_when_fresh_workers_see_it_again():
+    seen = _result({"numpy": (1.5, 1.3, 1.7), "torch": (1.0, 0.9, 1.1)})
+    held = {**seen, "replication": {"numpy": {"estimate": 1.4, "lower": 1.2, "upper": 1.6}}}
+    f = K.kernel_finding("dot", KERNEL, held, 1e9, 2e11, program_seconds=2.0)
+    assert f.severity == Severity.WARNING and "timed again in fresh workers" in f.evidence
+    gone = {**seen, "replication": {"numpy": {"estimate": 1.05, "lower": 0.9, "upper": 1.2}}}
+    f = K.kernel_finding("dot", KERNEL, gone, 1e9, 2e11, program_seconds=2.0)
+    assert f.severity == Severity.INFO and "did not see it again" in f.title and f.data["cost_seconds"] == 0.0
+
+
+def test_an_isolated_xla_time_slower_than_the_whole_program_claims_nothing():
+    # XLA's kernel alone took 1 s, but the whole program running it once takes 0.5 s: the isolated
+    # figure is not this program's kernel (case 036 of the real corpus on a busy machine)
+    f = K.kernel_finding("dot", KERNEL, _result({"numpy": (1.5, 1.3, 1.7), "torch": (1.0, 0.9, 1.1)}), 4e9, 2e11,
+                         program_seconds=0.5)
+    assert f.severity == Severity.INFO and "ran slower than the whole program" in f.title
+
+
 def test_outputs_that_differ_claim_nothing():
     f = K.kernel_finding("dot", KERNEL, _result({"numpy": (2.0, 1.8, 2.2), "torch": (2.0, 1.8, 2.2)}, agree=False),
                          1e11, 2e11)

@@ -22,6 +22,7 @@ LB240  dispatch    an unjitted function dispatches op by op; timed against itsel
 LB250  transfers   NumPy inputs copied to the device on every call
 LB251  transfers   host callbacks inside the compiled program
 LB252  transfers   the function reads device values on the host
+LB253  donation    a jitted update copies a large input it overwrites: donate_argnums, measured
 LB260  roofline    achieved FLOP/s and bandwidth against the machine's peak
 LB261  roofline    XLA's cost analysis is missing or invalid (-1): no roofline
 LB262  kernels     the dominant matmul alone in XLA, NumPy, PyTorch (isolated workers): % of peak

@@ -56,8 +56,10 @@ def explain(
         label: name used in the report (default: the function's name).
         measurement: a `Measurement` of ``fn(*args)`` already taken, reused instead of timing again.
         fixes: build the fixed variant of each finding whose fix is mechanical (jit the outermost
-            function, x64 on), check it computes the same outputs and time it beside the call as
-            given, within ``budget`` (see `levelbench._probing.fixes`). False: fixes stay code, and
+            function, x64 on, a donated buffer), check it computes the same outputs and time it
+            beside the call as given; measure the compilation cache of a compile-heavy program in
+            two fresh processes, and XLA's CPU dot alternatives on the whole program; all within
+            ``budget`` (see `levelbench._probing.fixes`). False: fixes stay code, and
             findings whose fix is a rewrite still say their cost is projected.
 
     Keyword arguments not listed here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name

@@ -13,13 +13,18 @@ finding's evidence and ``data["fix_trial"]``; every trial, including the ones re
 time or only projected, is listed in ``Diagnosis.measured["fixes"]``.
 
 Mechanical fixes: jit the outermost function (LB240, and LB210 where a jit created per call or
-an unjitted ``lax.scan`` compiles every call: one jit around the whole, created once), and the same
+an unjitted ``lax.scan`` compiles every call: one jit around the whole, created once), the same
 program with x64 on (LB230/LB231: its time, and the numeric difference the probe measured: the
-outputs change by design there, so they are not required to agree). A Python loop rewritten as
-``lax.scan`` (LB201/LB202) is not mechanical: its figure stays a projection, labelled so.
+outputs change by design there, so they are not required to agree), and a donated buffer for a
+jitted update (LB253: both fed their own output, as an update is used; `donation`). Two trials
+run in other processes (`process_trials`): the persistent compilation cache for a compile-heavy
+program (LB270) and XLA's CPU dot alternatives on the whole program (LB262). A Python loop
+rewritten as ``lax.scan`` (LB201/LB202) is not mechanical: its figure stays a projection, labelled so.
 
-Nothing of the user's is changed: variants are new function objects (``fresh_jit``), and x64 is
-switched on only inside a context manager around each call of the variant.
+Nothing of the user's is changed: variants are new function objects (``fresh_jit``), x64 is
+switched on only inside a context manager around each call of the variant, a donated variant
+starts from a copy of the caller's array, and the trials in other processes set their options
+there only.
 """
 
 from __future__ import annotations
@@ -31,11 +36,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .._values.findings import Finding, Severity
-from .._values.units import fmt_time
 from .arguments import jit_fix
+from .process_trials import TRIALS
 from .subject import Subject, fresh_jit
+from .trial import ALTERNATIVES, FAILED, MEASURED, PROJECTED, REFUSED, SKIPPED, FixTrial, first_line
 
-MEASURED, REFUSED, SKIPPED, PROJECTED, FAILED = "measured", "refused", "skipped", "projected", "failed"
 
 # Findings whose fix is a rewrite of the user's code: their cost is projected, never measured.
 PROJECTED_CODES = ("LB201", "LB202")
@@ -67,69 +72,7 @@ class Variant:
     same_outputs: bool = True
     checked_output: Callable[[Any], Any] | None = None
     note: str = ""
-
-
-@dataclasses.dataclass(frozen=True)
-class FixTrial:
-    """What happened when a finding's fix was applied: measured, refused, skipped, failed or projected.
-
-    ``speedup`` is original time / fixed time (> 1: the fix is faster), with its 95% CI
-    ``speedup_low``-``speedup_high`` from compare's interleaved rounds.
-    """
-
-    code: str
-    status: str
-    expression: str = ""
-    original: float | None = None
-    fixed: float | None = None
-    speedup: float | None = None
-    speedup_low: float | None = None
-    speedup_high: float | None = None
-    agreement: dict[str, Any] | None = None
-    difference: float | None = None
-    rounds: int = 0
-    reason: str = ""
-    at: str = ""
-    note: str = ""
-
-    @property
-    def verdict(self) -> str:
-        """``"faster"``, ``"slower"`` or ``"indistinguishable"`` at 95%, for a measured trial."""
-        if self.speedup_low is None or self.speedup_high is None:
-            return ""
-        if self.speedup_low > 1:
-            return "faster"
-        if self.speedup_high < 1:
-            return "slower"
-        return "indistinguishable"
-
-    def text(self) -> str:
-        """One line for the finding's evidence, saying plainly which kind of figure it is."""
-        at = f" {self.at}" if self.at else ""
-        if self.status == MEASURED:
-            ci = f"95% CI {self.speedup_low:.3g}-{self.speedup_high:.3g}x"
-            if self.verdict == "indistinguishable":
-                how = f"no measurable difference ({self.speedup:.3g}x, {ci})"
-            elif self.verdict == "slower":
-                how = f"{1 / self.speedup:.3g}x slower ({ci} as a speed-up)"
-            else:
-                how = f"{self.speedup:.3g}x faster ({ci})"
-            agreed = ""
-            if self.agreement and self.agreement.get("ok") and self.agreement.get("compared", True):
-                agreed = f"; outputs agree (max rel error {self.agreement['max_rel_error']:.2g})"
-            elif self.difference is not None:
-                agreed = f"; its output differs by {self.difference:.2g} (relative), as x64 intends"
-            note = f"; {self.note}" if self.note else ""
-            return (f"measured fix{at}: {fmt_time(self.original)} as given, {fmt_time(self.fixed)} with "
-                    f"{self.expression}: {how}, {self.rounds} interleaved rounds{agreed}{note}")
-        if self.status == REFUSED:
-            return f"fix not timed{at}: {self.expression} changes the results: {self.reason}"
-        if self.status == PROJECTED:
-            return f"projected, not measured: {self.reason}"
-        return f"fix not measured ({self.status}){at}: {self.reason}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**dataclasses.asdict(self), "verdict": self.verdict}
+    original: Callable[[], Any] | None = None  # the call as given, when it must be timed another way too
 
 
 def apply_fixes(subject: Subject, findings: list[Finding], deadline: float, enabled: bool = True,
@@ -167,6 +110,15 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
     if f.code in PROJECTED_CODES:
         return FixTrial(f.code, PROJECTED, reason="rewriting a Python loop as jax.lax.scan is not mechanical; "
                                                   "the cost is projected from the lengths measured")
+    special = TRIALS.get(f.code)
+    if special is not None:
+        applies, run = special
+        expression = applies(subject, f)
+        if expression is None:
+            return None
+        if not enabled:
+            return FixTrial(f.code, SKIPPED, expression, reason="fixes=False (--no-fixes): not built or timed")
+        return run(subject, f, deadline)
     build = _BUILDERS.get(f.code)
     if build is None:
         return None
@@ -196,7 +148,9 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
     from .._measuring.parity import ComparisonError
 
     at = _at(subject)
-    original = Candidate(subject.fn, subject.args, subject.kwargs, inputs=variant.inputs,
+    given = (variant.original, variant.args, variant.kwargs) if variant.original is not None else \
+        (subject.fn, subject.args, subject.kwargs)
+    original = Candidate(*given, inputs=variant.inputs,
                          checked_output=(lambda out: None) if variant.checked_output is not None else None)
     fixed = Candidate(variant.fn, variant.args, variant.kwargs, inputs=variant.inputs,
                       checked_output=variant.checked_output)
@@ -211,7 +165,7 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
                             agreement={"ok": False, "detail": text})
         return FixTrial(f.code, FAILED, variant.expression, reason=text, at=at)
     except Exception as e:  # the variant does not run on this call: say so, never fail explain
-        return FixTrial(f.code, FAILED, variant.expression, reason=f"{type(e).__name__}: {_first_line(e)}", at=at)
+        return FixTrial(f.code, FAILED, variant.expression, reason=f"{type(e).__name__}: {first_line(e)}", at=at)
     ratio = c.ratio("fixed")  # fixed / original, paired over rounds
     agreement = None
     if variant.same_outputs:
@@ -225,8 +179,16 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
         speedup=1 / ratio.estimate, speedup_low=1 / ratio.upper, speedup_high=1 / ratio.lower,
         agreement=agreement,
         difference=None if variant.same_outputs else f.data.get("relative"),
-        rounds=sum(r is not None for r in c.rounds["fixed"]), at=at, note=variant.note,
+        rounds=sum(r is not None for r in c.rounds["fixed"]), at=at, note=_note(variant),
     )
+
+
+def _note(variant: Variant) -> str:
+    """The variant's note, with what XLA said while running it (a donation it could not use)."""
+    said = getattr(variant.fn, "donation_warnings", None)
+    if said:
+        return "; ".join(filter(None, [variant.note, f"XLA did not use the donation: {said[0]}"]))
+    return variant.note
 
 
 def _with_trial(f: Finding, trial: FixTrial) -> Finding:
@@ -237,6 +199,15 @@ def _with_trial(f: Finding, trial: FixTrial) -> Finding:
     title = f.title
     if trial.status == SKIPPED and not trial.reason.startswith("explain's budget"):
         return dataclasses.replace(f, data=data)  # turned off: nothing to say in the evidence
+    fix = f.fix
+    if trial.status == MEASURED and trial.kind == ALTERNATIVES:
+        faster = [m for m in trial.alternatives if m["faster"]]
+        if faster:  # kept only when faster, with the measured figure
+            best = min(faster, key=lambda m: m["ratio"])
+            fix = (f"measured {1 / best['ratio']:.3g}x faster on the whole program ({best['name']}):\n{best['code']}"
+                   + (f"\n{f.fix}" if f.severity >= Severity.WARNING else ""))
+        return dataclasses.replace(f, fix=fix, data=data,
+                                   evidence=f"{f.evidence}; {trial.text()}" if f.evidence else trial.text())
     if trial.status == MEASURED:
         data["cost_kind"] = MEASURED
         if f.code == "LB240" and trial.note:
@@ -327,14 +298,24 @@ def x64_on(subject: Subject, f: Finding) -> Variant | None:
                    same_outputs=False)
 
 
+def donate_input(subject: Subject, f: Finding) -> Variant | None:
+    """A new ``jax.jit(..., donate_argnums=...)`` beside the function as given, both fed their own output."""
+    from .donation import Overwrite, threaded_pair
+
+    found = f.data.get("donation")
+    if subject.framework != "jax" or not found:
+        return None
+    overwrite = Overwrite(**{**found, "shape": tuple(found["shape"])})
+    original, fixed, inputs = threaded_pair(subject.fn, subject.args, subject.kwargs, overwrite, subject.label)
+    note = "each call's output is the next call's input, as an update is used; both start from a copy of yours"
+    return Variant("donate", f.fix.splitlines()[0], fixed, (), {}, inputs, note=note,
+                   original=original)
+
+
 _BUILDERS: dict[str, Callable[[Subject, Finding], Variant | None]] = {
+    "LB253": donate_input,
     "LB240": jit_outermost,
     "LB210": jit_outermost,
     "LB230": x64_on,
     "LB231": x64_on,
 }
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip().splitlines()
-    return text[0] if text else ""

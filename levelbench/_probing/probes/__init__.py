@@ -12,8 +12,8 @@ from .base import Probe
 
 
 def all_probes() -> tuple[Probe, ...]:
-    from . import (compile_share, config, dead, dispatch, kernels, precision, pytorch, retrace, roofline, transfers,
-                   unrolled)
+    from . import (compile_share, config, dead, dispatch, donation, kernels, precision, pytorch, retrace, roofline,
+                   transfers, unrolled)
 
     return (
         config.PROBE,
@@ -21,6 +21,7 @@ def all_probes() -> tuple[Probe, ...]:
         dead.PROBE,
         precision.PROBE,
         transfers.PROBE,
+        donation.PROBE,
         compile_share.PROBE,
         retrace.PROBE,
         dispatch.PROBE,

@@ -116,19 +116,30 @@ def run(subject: Subject) -> list[Finding]:
     timing = subject.jitted_timing()
     if timing is None:
         return []
+    budget = min(3.0, max(1.0, subject.budget / 5))
     result = _done.get(top.key)
     if result is None:
-        result = _done[top.key] = time_kernel(top, budget=min(3.0, max(1.0, subject.budget / 5)))
+        result = time_kernel(top, budget=budget)
+        if _gaps(result["jax_over"] if "jax_over" in result else {}) and result["agree"]:
+            # A gap seen once may be the machine (another process took a core during XLA's blocks):
+            # it is claimed only if fresh workers, timed in the other order, see it again.
+            again = time_kernel(top, budget=budget, reverse=True)
+            result["replication"] = again.get("jax_over", {})
+        _done[top.key] = result
     peak = machine_peak_flops(top.dtype)
     program_rate = total / timing.median
     subject.measured["kernels"] = {**result, "kernel": dataclasses.asdict(top), "share_of_matmul_flops": share,
                                    "program_matmul_flops": total, "program_seconds": timing.median,
                                    "program_peak_share": program_rate / peak if peak else None, "peak_flops": peak}
-    return [kernel_finding(subject.label, top, result, program_rate, peak)]
+    return [kernel_finding(subject.label, top, result, program_rate, peak, timing.median)]
 
 
-def time_kernel(kernel: Kernel, budget: float) -> dict[str, Any]:
-    """``jax``, ``numpy`` (and ``torch`` when installed) on the kernel, each in its own worker, via compare."""
+def time_kernel(kernel: Kernel, budget: float, reverse: bool = False) -> dict[str, Any]:
+    """``jax``, ``numpy`` (and ``torch`` when installed) on the kernel, each in its own worker, via compare.
+
+    ``reverse``: interleave them in the other order (a replication, so that a candidate is not
+    always timed right after the same neighbour).
+    """
     from ..._measuring.candidate import Builder
     from ..._measuring.compare import compare
 
@@ -136,6 +147,8 @@ def time_kernel(kernel: Kernel, budget: float) -> dict[str, Any]:
     candidates = {"numpy": Builder(f"{BUILDERS}:numpy_matmul", kw), "jax": Builder(f"{BUILDERS}:jax_matmul", kw)}
     if importlib.util.find_spec("torch") is not None:
         candidates["torch"] = Builder(f"{BUILDERS}:torch_matmul", kw)
+    if reverse:
+        candidates = dict(reversed(candidates.items()))
     c = compare(candidates, baseline="numpy", isolate=True, strict=False, budget=budget, rel_ci=0.03,
                 environment=False, timeout=120 + 4 * budget)
     out: dict[str, Any] = {"isolated": c.isolation is not None and c.isolation.mode == "workers",
@@ -155,7 +168,12 @@ def time_kernel(kernel: Kernel, budget: float) -> dict[str, Any]:
 
 
 def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_rate: float,
-                   peak: float | None) -> Finding:
+                   peak: float | None, program_seconds: float | None = None) -> Finding:
+    """LB262 from the kernel's timings: a warning only for a gap that holds up (`_real_gaps`).
+
+    ``program_seconds``: the whole program's steady time per call, to check that XLA's kernel
+    alone is no slower than the program that runs it.
+    """
     shares = result["peak_share"]
 
     def pct(name: str) -> str:
@@ -167,7 +185,8 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
     listing = ", ".join(f"{names[n]} {fmt_time(result['seconds'][n])} ({pct(n)} of peak)" for n in ran)
     program = f"{100 * program_rate / peak:.0f}% of peak" if peak else f"{program_rate / 1e9:.3g} GFLOP/s"
     over = result.get("jax_over", {})
-    faster = [n for n in ("numpy", "torch") if n in over and over[n]["lower"] > 1 + MIN_GAP]
+    seen = _gaps(over)
+    faster, doubt = _real_gaps(kernel, result, seen, program_seconds)
     gaps = "; ".join(f"jax/{n} time {over[n]['estimate']:.3g}x (95% CI {over[n]['lower']:.3g}-{over[n]['upper']:.3g})"
                      for n in ("numpy", "torch") if n in over)
     agreed = "outputs agree" if result["agree"] else "OUTPUTS DIFFER (not the same work)"
@@ -175,6 +194,11 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
     evidence = (f"{kernel.describe()} runs {kernel.count:g} time(s) per call ({kernel.flops * kernel.count / 1e9:.3g} "
                 f"GFLOP); the program's matmuls reach {program} over its whole steady time; alone, {isolated}, "
                 f"interleaved ({agreed}): {listing}; {gaps}")
+    if "replication" in result:
+        again = result["replication"]
+        evidence += "; timed again in fresh workers, in the other order: " + "; ".join(
+            f"jax/{n} {again[n]['estimate']:.3g}x (95% CI {again[n]['lower']:.3g}-{again[n]['upper']:.3g})"
+            for n in seen if n in again)
     if result["failed"]:
         evidence += "; failed: " + ", ".join(f"{n} ({why.splitlines()[0]})" for n, why in result["failed"].items())
     if faster and result["agree"]:
@@ -187,7 +211,7 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
             Severity.WARNING,
             evidence=evidence,
             cost=f"~{fmt_time(saving)} per call measured on this kernel alone (not a projection of the program)",
-            fix=("no XLA alternative was measured faster; if this matmul dominates, try another layout of the same "
+            fix=("if this matmul dominates, try another layout of the same "
                  "work (batch the matmuls into one larger one with jnp.einsum / jax.vmap), or keep this step in "
                  f"{names[best]} outside JAX"),
             subject=label,
@@ -197,6 +221,8 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
                    + (f", PyTorch at {pct('torch')}" if "torch" in shares else ""))
     if not result["agree"]:
         verdict = "the libraries' outputs differ, so no gap is claimed"
+    elif doubt:
+        verdict = f"a gap was seen but is not claimed: {doubt}"
     elif over and all(o["upper"] < 1 for n, o in over.items() if n != "jax"):
         verdict = "XLA's is the fastest on these shapes"
     else:
@@ -211,6 +237,38 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
         subject=label,
         data={"cost_seconds": 0.0, "verdict": verdict, **_data(kernel, result, program_rate, peak)},
     )
+
+
+def _gaps(over: dict[str, dict[str, float]]) -> list[str]:
+    """The libraries whose 95% CI puts XLA's time more than `MIN_GAP` above theirs."""
+    return [n for n in ("numpy", "torch") if n in over and over[n]["lower"] > 1 + MIN_GAP]
+
+
+def _real_gaps(kernel: Kernel, result: dict[str, Any], seen: list[str],
+               program_seconds: float | None) -> tuple[list[str], str]:
+    """The gaps that hold up, and why the others seen do not.
+
+    A gap is real when (1) fresh workers timed in the other order see it again (a replication
+    checked against the same CI threshold), and (2) XLA's kernel alone is no slower than the whole
+    program that runs it: the program does this matmul ``count`` times and more work besides, so
+    an isolated XLA time above the program's time per matmul (by more than `MIN_GAP`) was not
+    this program's kernel (a busy machine during XLA's blocks, or another layout), and says nothing
+    about it.
+    """
+    if not seen or not result["agree"]:
+        return [], ""
+    in_program = program_seconds / kernel.count if program_seconds else None
+    jax_alone = result["seconds"].get("jax")
+    if in_program is not None and jax_alone is not None and jax_alone > (1 + MIN_GAP) * in_program:
+        return [], (f"XLA's kernel alone ({fmt_time(jax_alone)}) ran slower than the whole program per matmul "
+                    f"({fmt_time(in_program)}), so the isolated figure is not this program's kernel")
+    again = result.get("replication")
+    if again is None:
+        return seen, ""
+    held = [n for n in seen if n in _gaps(again)]
+    if not held:
+        return [], "fresh workers timed in the other order did not see it again (noise, not the kernel)"
+    return held, ""
 
 
 def _data(kernel: Kernel, result: dict[str, Any], program_rate: float, peak: float | None) -> dict[str, Any]:

@@ -252,6 +252,25 @@ DYNAMIC: tuple[Rule, ...] = (
         cost="a synchronisation and a copy per read",
     ),
     Rule(
+        code="LB253",
+        name="undonated-update",
+        severity=Severity.INFO,
+        summary="A jitted update copies a large input it overwrites: donate it (`donate_argnums`) and XLA updates in place.",
+        why=(
+            "`x.at[i].set(v)` under `jax.jit` cannot write into `x` while the caller holds it, so XLA copies "
+            "all of `x` on every call. explain finds an input of 1 MiB or more that feeds a scatter or "
+            "dynamic_update_slice and comes back as an output of the same shape and dtype, and measures "
+            "`jax.jit(f, donate_argnums=...)` beside the function as given, each call's output fed to the next "
+            "(as an update step is used), after checking both agree. A note: whether the copy matters "
+            "depends on how often your code updates; where XLA cannot use the donation it warns, and the "
+            "finding says so."
+        ),
+        bad="step = jax.jit(lambda x, i, v: x.at[i].set(v))\nfor i in range(n):\n    x = step(x, i, 1.0)",
+        good="step = jax.jit(lambda x, i, v: x.at[i].set(v), donate_argnums=(0,))\nfor i in range(n):\n"
+             "    x = step(x, i, 1.0)   # the old x is not used again",
+        cost="a copy of the updated input per call",
+    ),
+    Rule(
         code="LB260",
         name="roofline",
         severity=Severity.INFO,
@@ -290,8 +309,12 @@ DYNAMIC: tuple[Rule, ...] = (
             "jax.jit(jnp.matmul), np.matmul and torch.matmul, each built and timed in a worker process of its "
             "own (a framework's thread pool slows whatever shares its process), the same inputs checked to "
             "agree, interleaved. Each is a share of the machine's measured GEMM peak, beside the share the "
-            "whole program's matmuls reach. A warning only when a library is faster by more than 10% at 95%; "
-            "CPU only."
+            "whole program's matmuls reach. A warning only when a library is faster by more than 10% at 95%, "
+            "seen again by fresh workers timed in the other order, and XLA's kernel alone is no slower than the "
+            "whole program per matmul (else the isolated figure was the machine, not the kernel). XLA's "
+            "alternatives the installed jaxlib offers (Eigen, XNNPACK or oneDNN dot, precision=HIGHEST) are "
+            "measured on the whole program, each in its own worker, and kept in the fix only when faster "
+            "than both the default and the default compiled again (the noise floor). CPU only."
         ),
         bad="jax.jit(jnp.matmul)(x, y)   # 'slower than np.dot?'",
         good="levelbench.explain(jax.jit(jnp.matmul), x, y)   # LB262: XLA, NumPy, PyTorch % of peak, isolated",
