@@ -235,3 +235,24 @@ def test_the_alternatives_start_no_worker_with_fixes_off_or_out_of_budget(monkey
     assert off.status == "skipped" and "fixes=False" in off.reason
     late = _fixes._trial_for(subject, finding, {}, time.perf_counter(), enabled=True)
     assert late.status == "skipped" and "raise budget=" in late.reason and late.kind == "alternatives"
+
+
+def test_run_tries_the_alternatives_only_where_lb262_claims_a_gap(monkeypatch):
+    from levelbench import Candidate, Severity
+    from levelbench.workloads import run as _run
+
+    asked = []
+
+    def measure(fn, args, kwargs, timing, timeout):
+        asked.append(timing)
+        raise RuntimeError("no worker in this test")  # reported in the finding as a failed trial
+
+    monkeypatch.setattr(_xla, "measure", measure)
+    x = jnp.ones((64, 64))
+    c = Candidate(jax.jit(jnp.dot), (x, x))
+    no_gap = _lb262(Severity.INFO)
+    assert _run._what_changes_it(c, no_gap) is no_gap and not asked
+    gap = _run._what_changes_it(c, _lb262(Severity.WARNING))
+    assert len(asked) == 1
+    trial = gap.data["fix_trial"]
+    assert trial["kind"] == "alternatives" and trial["status"] == "failed" and "no worker in this test" in trial["reason"]

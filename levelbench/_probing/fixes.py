@@ -99,6 +99,19 @@ def apply_fixes(subject: Subject, findings: list[Finding], deadline: float, enab
     return out
 
 
+def try_fix(fn: Callable[..., Any], args: tuple, kwargs: dict, f: Finding, budget: float,
+            label: str = "") -> Finding:
+    """``f`` (found by an earlier `explain` of ``fn(*args, **kwargs)``) with its fix measured within
+    ``budget`` seconds: for a caller that probes cheaply first and measures a fix only where a
+    finding calls for it (`levelbench run` tries XLA's alternatives where LB262 claims a gap)."""
+    from .._frameworks import framework_of
+
+    subject = Subject(fn, args, kwargs, label=label or getattr(fn, "__name__", "fn"),
+                      framework=framework_of(fn, args, kwargs), budget=budget)
+    trial = _trial_for(subject, f, {}, time.perf_counter() + budget, True)
+    return f if trial is None else _with_trial(f, trial)
+
+
 def _order(f: Finding) -> tuple[bool, float]:
     """Costliest first, so that the budget goes to the fixes that matter most."""
     cost = f.data.get("cost_seconds")

@@ -131,6 +131,8 @@ class Probing:
         sample_seconds: a sample repeats the call until it lasts this long.
         min_samples / max_samples: samples taken at least / at most.
         run_budget: seconds each JAX candidate's diagnosis may take in `levelbench run`.
+        run_alternatives_budget: seconds `levelbench run` gives XLA's CPU dot alternatives where
+            LB262 claims a kernel gap (each alternative is compiled and timed in a worker of its own).
         float32_agreement: LB230/LB231 compare the output with x64 off against the same call with
             x64 on; a normwise relative difference above this is more than float32 rounding (well-
             conditioned float32 work measured 2e-8 to 6e-6: sums of 1e6, a 512^2 matmul, softmax,
@@ -142,6 +144,7 @@ class Probing:
     min_samples: int = 3
     max_samples: int = 15
     run_budget: float = 0.5
+    run_alternatives_budget: float = 40.0
     float32_agreement: float = 1e-4
     float64_rerun_equations: int = 5_000
 

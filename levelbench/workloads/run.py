@@ -140,11 +140,20 @@ def diagnosis(name: str, candidate: Candidate, measurement: Measurement) -> tupl
 
     c = candidate
     d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=measurement, budget=PROBING.run_budget, label=name,
-                fixes=False,
-                **c.kwargs)
+                fixes=False, **c.kwargs)
     own = {f.code for f in measurement.findings}
-    return tuple(dataclasses.replace(f, subject=name) for f in d.findings
-                 if (f.severity >= Severity.WARNING or f.code in ALWAYS_ATTACHED) and f.code not in own)
+    kept = [f for f in d.findings if (f.severity >= Severity.WARNING or f.code in ALWAYS_ATTACHED) and f.code not in own]
+    return tuple(dataclasses.replace(_what_changes_it(c, f), subject=name) for f in kept)
+
+
+def _what_changes_it(c: Candidate, f: Finding) -> Finding:
+    """Where LB262 claims a kernel gap, XLA's alternatives measured on the whole program (the fix is
+    kept only when faster): the last part of the dot question's answer. Without a gap, not tried."""
+    if f.code != "LB262" or f.severity < Severity.WARNING:
+        return f
+    from .._probing.fixes import try_fix
+
+    return try_fix(c.fn, c.args, c.kwargs, f, PROBING.run_alternatives_budget)
 
 
 def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
