@@ -178,7 +178,12 @@ def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: floa
                             agreement={"ok": False, "detail": text})
         return FixTrial(f.code, FAILED, variant.expression, reason=text, at=at)
     except Exception as e:  # the variant does not run on this call: say so, never fail explain
-        return FixTrial(f.code, FAILED, variant.expression, reason=f"{type(e).__name__}: {first_line(e)}", at=at)
+        reason = f"{type(e).__name__}: {first_line(e)}"
+        if "recompiles on every call" in reason:  # the sampler's advice is to run explain: we are in it
+            which = "the fixed variant" if str(e).startswith("fixed") else "the call as given"
+            reason = (f"{which} compiles on every call, so timing its steady state keeps no sample (samples "
+                      "that compiled are discarded); the finding's own figure, compile time per call, is the cost")
+        return FixTrial(f.code, FAILED, variant.expression, reason=reason, at=at)
     ratio = c.ratio("fixed")  # fixed / original, paired over rounds
     agreement = None
     if variant.same_outputs:
