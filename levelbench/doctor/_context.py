@@ -35,6 +35,9 @@ class Context:
     regions: tuple[TimedRegion, ...]
     _working: dict[ast.AST, bool] = dataclasses.field(default_factory=dict, repr=False, compare=False)
     _indexes: dict[str, object] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    # One copy of each message text: a long generated file repeats the same finding thousands of times,
+    # and the report keeps every one.
+    _texts: dict[str, str] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, program: Program) -> Context:
@@ -63,13 +66,14 @@ class Context:
         """A diagnostic for rule ``code`` at ``node`` (through ``end``); ``edits`` fix it in the source."""
         rule = RULES[code]
         location = self.program.location(node, end)
+        texts = self._texts
         finding = Finding(
             code=code,
-            title=message,
+            title=texts.setdefault(message, message),
             severity=rule.severity,
-            evidence=evidence,
+            evidence=texts.setdefault(evidence, evidence),
             cost=rule.cost,
-            fix=fix,
+            fix=texts.setdefault(fix, fix),
             subject=str(location),
             data={"rule": rule.name, **location.to_dict()},
         )
