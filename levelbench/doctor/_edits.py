@@ -259,19 +259,27 @@ def _same_node(text: str, node: ast.AST, column: int) -> bool:
     """``text`` (found at ``column``) parses to ``node``: the position is right."""
     if isinstance(node, ast.alias):
         return text.split()[0] == node.name if text.strip() else False
-    try:
-        if isinstance(node, ast.expr):
-            parsed: ast.AST = ast.parse(f"(\n{text}\n)", mode="eval").body
-        elif isinstance(node, ast.stmt):
-            module = ast.parse(textwrap.dedent(" " * column + text))
-            if len(module.body) != 1:
-                return False
-            parsed = module.body[0]
-        else:
-            return False
-    except (SyntaxError, ValueError, RecursionError):
+    if isinstance(node, ast.expr):
+        parsed = _parsed_dump(text, None)
+    elif isinstance(node, ast.stmt):
+        parsed = _parsed_dump(text, column)
+    else:
         return False
-    return ast.dump(parsed) == ast.dump(node)
+    return parsed is not None and parsed == ast.dump(node)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_dump(text: str, column: int | None) -> str | None:
+    """``ast.dump`` of the expression ``text`` (``column`` None) or of the one statement ``text`` found at
+    ``column``; None when it is not that. Kept for the texts seen last: a long file checks the same few
+    texts (``time.time()``, ``f(x)``) at thousands of places."""
+    try:
+        if column is None:
+            return ast.dump(ast.parse(f"(\n{text}\n)", mode="eval").body)
+        module = ast.parse(textwrap.dedent(" " * column + text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return ast.dump(module.body[0]) if len(module.body) == 1 else None
 
 
 def _multiline_string(lines: list[str]) -> bool:
