@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import os
 import re
+import sys
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -35,9 +36,6 @@ class Context:
     regions: tuple[TimedRegion, ...]
     _working: dict[ast.AST, bool] = dataclasses.field(default_factory=dict, repr=False, compare=False)
     _indexes: dict[str, object] = dataclasses.field(default_factory=dict, repr=False, compare=False)
-    # One copy of each message text: a long generated file repeats the same finding thousands of times,
-    # and the report keeps every one.
-    _texts: dict[str, str] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, program: Program) -> Context:
@@ -66,14 +64,15 @@ class Context:
         """A diagnostic for rule ``code`` at ``node`` (through ``end``); ``edits`` fix it in the source."""
         rule = RULES[code]
         location = self.program.location(node, end)
-        texts = self._texts
+        # One copy of each text (sys.intern): a long generated file repeats the same finding thousands of
+        # times, and the report keeps every one.
         finding = Finding(
             code=code,
-            title=texts.setdefault(message, message),
+            title=sys.intern(message),
             severity=rule.severity,
-            evidence=texts.setdefault(evidence, evidence),
+            evidence=sys.intern(evidence),
             cost=rule.cost,
-            fix=texts.setdefault(fix, fix),
+            fix=sys.intern(fix),
             subject=str(location),
             data={"rule": rule.name, **location.to_dict()},
         )

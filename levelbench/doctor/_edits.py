@@ -19,6 +19,7 @@ import dataclasses
 import functools
 import io
 import re
+import sys
 import textwrap
 import tokenize
 from collections.abc import Callable, Iterable
@@ -53,7 +54,7 @@ def as_fix(edits: Iterable[Edit | None] | None, description: str) -> Fix | None:
     found = tuple(edits)
     if not found or any(e is None for e in found):
         return None
-    return Fix(tuple(e for e in found if e is not None), description)
+    return Fix(tuple(e for e in found if e is not None), sys.intern(description))
 
 
 class Editor:
@@ -109,7 +110,7 @@ class Editor:
         """An edit from virtual positions with character columns."""
         cell, user = self.user_line(line)
         _, user_end = self.user_line(end_line)
-        return Edit(cell, user, col, user_end, end_col, text)
+        return Edit(cell, user, col, user_end, end_col, sys.intern(text))  # one copy of a text repeated by many fixes
 
     # --- edits of nodes ----------------------------------------------------------------------
     def replace(self, node: ast.AST, text: str) -> Edit | None:

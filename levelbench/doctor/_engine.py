@@ -156,9 +156,11 @@ _IMPORT_LINE = re.compile(r"(import|from)\s")
 def diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
     """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order."""
     lines = None if source.notebook or "# %%" in source.text else split_lines(source.text)
-    if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
-        return _diagnose_in_parts(source, lines, codes)
+    # Paused for all parts of a long script, not only within each: a part is freed by reference counting when
+    # it is done, and a collection between parts only walks the findings kept so far (a third more time).
     with gc_paused():
+        if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
+            return _diagnose_in_parts(source, lines, codes)
         return _diagnose_now(source, codes)
 
 
@@ -175,8 +177,7 @@ def _diagnose_in_parts(source: SourceText, lines: list[str], codes: frozenset[st
     while i < len(parts):
         first, last = parts[i]
         text = "\n".join(lines[:last]) if first <= head else _part_text(lines, imports, head, first, last)
-        with gc_paused():
-            diagnostics = _diagnose_now(dataclasses.replace(source, text=text), codes)
+        diagnostics = _diagnose_now(dataclasses.replace(source, text=text), codes)
         if i + 1 < len(parts) and any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics):
             parts[i : i + 2] = [(first, parts[i + 1][1])]  # split inside a string or bracket: join with the next
             continue

@@ -90,7 +90,7 @@ class Program:
         see `from_ipython_script`.
         """
         lines = split_lines(text)
-        if path.endswith(".ipy") or _commented_magics(lines):
+        if path.endswith(".ipy") or ("%%" in text and _commented_magics(lines)):
             return cls.from_ipython_script(path, lines)
         segment = Segment(cell=0, first_line=1, lines=tuple(lines))
         builder = _Builder(lambda line: _line_of([segment], line), use_ipython=False)
