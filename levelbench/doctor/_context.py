@@ -77,7 +77,7 @@ class Context:
             data={"rule": rule.name, **location.to_dict()},
         )
         virtual = getattr(node, "lineno", 1)
-        source_line = self.program.line_text(virtual)
+        source_line = sys.intern(self.program.line_text(virtual))
         return Diagnostic(location=location, finding=finding, rule=rule.name, source_line=source_line, fix=edits)
 
     def where(self, node: ast.AST) -> str:
