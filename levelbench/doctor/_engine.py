@@ -169,7 +169,7 @@ def _diagnose_in_parts(source: SourceText, lines: list[str], codes: frozenset[st
     """A long script, part by part. Each part keeps the file's line numbers (so positions and fixes are the
     file's): the head of the file, the part, the imports between them, blank lines elsewhere. A definition
     past the head and its use in a later part are not connected."""
-    head = statement_parts(lines, HEAD_LINES, definitions=True)[0][1]
+    head = statement_parts(lines, HEAD_LINES, definitions=True, first_only=True)[0][1]
     rest = statement_parts(lines[head:], PART_LINES, definitions=True)
     parts = [(0, head)] + [(head + a, head + b) for a, b in rest]
     imports = [(k, line) for k, line in enumerate(lines) if _IMPORT_LINE.match(line) and "(" not in line]
