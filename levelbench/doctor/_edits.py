@@ -260,10 +260,11 @@ def _same_node(text: str, node: ast.AST, column: int) -> bool:
     """``text`` (found at ``column``) parses to ``node``: the position is right."""
     if isinstance(node, ast.alias):
         return text.split()[0] == node.name if text.strip() else False
+    dump = _parsed_dump if len(text) <= 1000 else _parsed_dump.__wrapped__  # a long text is not kept
     if isinstance(node, ast.expr):
-        parsed = _parsed_dump(text, None)
+        parsed = dump(text, None)
     elif isinstance(node, ast.stmt):
-        parsed = _parsed_dump(text, column)
+        parsed = dump(text, column)
     else:
         return False
     return parsed is not None and parsed == ast.dump(node)
