@@ -27,7 +27,7 @@ class Severity(enum.IntEnum):
             raise ValueError(f"unknown severity {text!r}: expected one of {accepted}") from None
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Finding:
     """One diagnosed problem.
 

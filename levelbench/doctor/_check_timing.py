@@ -14,7 +14,7 @@ from ._fix_pairs import repeat_timing, steady_clock
 from ._fixes import call_the_lambda, wait_for, warm_up
 from ._names import dotted
 from ._regions import WALL_CLOCKS, TimedRegion
-from ._syntax import enclosing_function, enclosing_loop, local_walk, position, short, walk_code
+from ._syntax import enclosing_function, enclosing_loop, local_walk, position, short, unparse, walk_code
 
 
 def check_never_called(ctx: Context) -> Iterator[Diagnostic]:
@@ -99,7 +99,7 @@ def check_unawaited(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
-    text = ast.unparse(culprit)
+    text = unparse(culprit)
     if region.label.startswith("%"):
         return f"{region.label} {text}.block_until_ready()"
     if region.label.startswith("timeit"):
@@ -224,7 +224,7 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
         message = f"`{short(call)}` compiles on its first iteration inside the timed loop: compile time is averaged in"
     else:
         message = f"{region.by} times the first call of jitted `{key}`: it includes tracing and XLA compilation"
-    text = f"{ast.unparse(call)}"
+    text = unparse(call)
     fix = f"jax.block_until_ready({text})  # warm-up: compiles, untimed\n"
     fix += f"{region.label} {text}.block_until_ready()" if region.label.startswith("%") else "# ...then time it"
     return ctx.report("LB103", call, message, evidence=evidence, fix=fix, edits=warm_up(ctx, region, call))
@@ -256,7 +256,7 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
             message,
             evidence="one run: compile, cache and allocation costs and machine noise all land in the one number",
             fix=(
-                f"import levelbench\nprint(levelbench.measure(lambda: {ast.unparse(first)}))"
+                f"import levelbench\nprint(levelbench.measure(lambda: {unparse(first)}))"
                 "  # warm-up, repeats, median and spread"
             ),
             edits=repeat_timing(ctx, region),
@@ -264,7 +264,7 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
-    first = ctx.index("LB104 first calls", lambda: _first_calls(ctx)).get((ast.unparse(call.func), id(region.scope)))
+    first = ctx.index("LB104 first calls", lambda: _first_calls(ctx)).get((unparse(call.func), id(region.scope)))
     return first is not None and first < region.start
 
 
@@ -272,7 +272,7 @@ def _first_calls(ctx: Context) -> dict[tuple[str, int], tuple[int, int]]:
     """(callee as written, id of the enclosing function) -> where it is first called."""
     first: dict[tuple[str, int], tuple[int, int]] = {}
     for node in ctx.program.of_type(ast.Call):
-        key = (ast.unparse(node.func), id(enclosing_function(ctx.program, node)))  # type: ignore[attr-defined]
+        key = (unparse(node.func), id(enclosing_function(ctx.program, node)))  # type: ignore[attr-defined]
         where = position(node)
         if key not in first or where < first[key]:
             first[key] = where

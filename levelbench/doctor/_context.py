@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import os
 import re
+import sys
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -63,18 +64,20 @@ class Context:
         """A diagnostic for rule ``code`` at ``node`` (through ``end``); ``edits`` fix it in the source."""
         rule = RULES[code]
         location = self.program.location(node, end)
+        # One copy of each text (sys.intern): a long generated file repeats the same finding thousands of
+        # times, and the report keeps every one.
         finding = Finding(
             code=code,
-            title=message,
+            title=sys.intern(message),
             severity=rule.severity,
-            evidence=evidence,
+            evidence=sys.intern(evidence),
             cost=rule.cost,
-            fix=fix,
+            fix=sys.intern(fix),
             subject=str(location),
             data={"rule": rule.name, **location.to_dict()},
         )
         virtual = getattr(node, "lineno", 1)
-        source_line = self.program.line_text(virtual)
+        source_line = sys.intern(self.program.line_text(virtual))
         return Diagnostic(location=location, finding=finding, rule=rule.name, source_line=source_line, fix=edits)
 
     def where(self, node: ast.AST) -> str:

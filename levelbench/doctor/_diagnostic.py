@@ -10,7 +10,7 @@ from typing import Any
 from .._values.findings import Finding, Severity
 
 
-@dataclasses.dataclass(frozen=True, order=True)
+@dataclasses.dataclass(frozen=True, order=True, slots=True)
 class Location:
     """Where a finding is. Lines and columns count from 1, columns in characters.
 
@@ -44,7 +44,7 @@ class Location:
         }
 
 
-@dataclasses.dataclass(frozen=True, order=True)
+@dataclasses.dataclass(frozen=True, order=True, slots=True)
 class Edit:
     """Replace ``line:column`` .. ``end_line:end_column`` of ``cell`` with ``text``.
 
@@ -68,7 +68,7 @@ class Edit:
         return (self.cell, self.end_line, self.end_column)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Fix:
     """The edits that fix one finding, applied together or not at all."""
 
@@ -86,7 +86,7 @@ def _touch(a: Edit, b: Edit) -> bool:
     return a.start <= b.end and b.start <= a.end
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One finding of the static doctor, with its location and the source line it points at."""
 

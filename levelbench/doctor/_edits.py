@@ -19,6 +19,7 @@ import dataclasses
 import functools
 import io
 import re
+import sys
 import textwrap
 import tokenize
 from collections.abc import Callable, Iterable
@@ -53,7 +54,7 @@ def as_fix(edits: Iterable[Edit | None] | None, description: str) -> Fix | None:
     found = tuple(edits)
     if not found or any(e is None for e in found):
         return None
-    return Fix(tuple(e for e in found if e is not None), description)
+    return Fix(tuple(e for e in found if e is not None), sys.intern(description))
 
 
 class Editor:
@@ -109,7 +110,7 @@ class Editor:
         """An edit from virtual positions with character columns."""
         cell, user = self.user_line(line)
         _, user_end = self.user_line(end_line)
-        return Edit(cell, user, col, user_end, end_col, text)
+        return Edit(cell, user, col, user_end, end_col, sys.intern(text))  # one copy of a text repeated by many fixes
 
     # --- edits of nodes ----------------------------------------------------------------------
     def replace(self, node: ast.AST, text: str) -> Edit | None:
@@ -259,19 +260,28 @@ def _same_node(text: str, node: ast.AST, column: int) -> bool:
     """``text`` (found at ``column``) parses to ``node``: the position is right."""
     if isinstance(node, ast.alias):
         return text.split()[0] == node.name if text.strip() else False
-    try:
-        if isinstance(node, ast.expr):
-            parsed: ast.AST = ast.parse(f"(\n{text}\n)", mode="eval").body
-        elif isinstance(node, ast.stmt):
-            module = ast.parse(textwrap.dedent(" " * column + text))
-            if len(module.body) != 1:
-                return False
-            parsed = module.body[0]
-        else:
-            return False
-    except (SyntaxError, ValueError, RecursionError):
+    dump = _parsed_dump if len(text) <= 1000 else _parsed_dump.__wrapped__  # a long text is not kept
+    if isinstance(node, ast.expr):
+        parsed = dump(text, None)
+    elif isinstance(node, ast.stmt):
+        parsed = dump(text, column)
+    else:
         return False
-    return ast.dump(parsed) == ast.dump(node)
+    return parsed is not None and parsed == ast.dump(node)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_dump(text: str, column: int | None) -> str | None:
+    """``ast.dump`` of the expression ``text`` (``column`` None) or of the one statement ``text`` found at
+    ``column``; None when it is not that. Kept for the texts seen last: a long file checks the same few
+    texts (``time.time()``, ``f(x)``) at thousands of places."""
+    try:
+        if column is None:
+            return ast.dump(ast.parse(f"(\n{text}\n)", mode="eval").body)
+        module = ast.parse(textwrap.dedent(" " * column + text))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return ast.dump(module.body[0]) if len(module.body) == 1 else None
 
 
 def _multiline_string(lines: list[str]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -156,9 +157,11 @@ _IMPORT_LINE = re.compile(r"(import|from)\s")
 def diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
     """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order."""
     lines = None if source.notebook or "# %%" in source.text else split_lines(source.text)
-    if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
-        return _diagnose_in_parts(source, lines, codes)
+    # Paused for all parts of a long script, not only within each: the collections that ran between parts
+    # walked all the findings kept so far (see `_diagnose_in_parts`).
     with gc_paused():
+        if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
+            return _diagnose_in_parts(source, lines, codes)
         return _diagnose_now(source, codes)
 
 
@@ -166,25 +169,28 @@ def _diagnose_in_parts(source: SourceText, lines: list[str], codes: frozenset[st
     """A long script, part by part. Each part keeps the file's line numbers (so positions and fixes are the
     file's): the head of the file, the part, the imports between them, blank lines elsewhere. A definition
     past the head and its use in a later part are not connected."""
-    head = statement_parts(lines, HEAD_LINES, definitions=True)[0][1]
+    head = statement_parts(lines, HEAD_LINES, definitions=True, first_only=True)[0][1]
     rest = statement_parts(lines[head:], PART_LINES, definitions=True)
     parts = [(0, head)] + [(head + a, head + b) for a, b in rest]
     imports = [(k, line) for k, line in enumerate(lines) if _IMPORT_LINE.match(line) and "(" not in line]
-    found: dict[tuple[str, Location], Diagnostic] = {}
+    found: list[Diagnostic] = []  # the parts' lines do not overlap, and each part's findings are distinct
     i = 0
     while i < len(parts):
         first, last = parts[i]
         text = "\n".join(lines[:last]) if first <= head else _part_text(lines, imports, head, first, last)
-        with gc_paused():
-            diagnostics = _diagnose_now(dataclasses.replace(source, text=text), codes)
+        diagnostics = _diagnose_now(dataclasses.replace(source, text=text), codes)
+        # A part is freed by reference counting, but for the reference cycles it leaves (each ast.dump call
+        # leaves one): collected here, in the youngest generation only, which holds just this part's objects.
+        gc.collect(0)
         if i + 1 < len(parts) and any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics):
             parts[i : i + 2] = [(first, parts[i + 1][1])]  # split inside a string or bracket: join with the next
             continue
-        for d in diagnostics:
-            if first < d.location.line <= last or (d.code == "LB100" and d.location.line == 1 and i == 0):
-                found.setdefault((d.code, d.location), d)
+        found.extend(
+            d for d in diagnostics
+            if first < d.location.line <= last or (d.code == "LB100" and d.location.line == 1 and i == 0)
+        )
         i += 1
-    return tuple(sorted(found.values(), key=lambda d: (d.location, d.code)))
+    return tuple(sorted(found, key=lambda d: (d.location, d.code)))
 
 
 def _part_text(lines: list[str], imports: list[tuple[int, str]], head: int, first: int, last: int) -> str:

@@ -74,29 +74,35 @@ def to_python_mapped(cell: str, *, use_ipython: bool = True, whole: bool = False
 _DEFINITION = re.compile(r"(def|class|async\s+def)\s|@")
 
 
-def statement_parts(lines: list[str], size: int, *, definitions: bool = False) -> list[tuple[int, int]]:
+def statement_parts(
+    lines: list[str], size: int, *, definitions: bool = False, first_only: bool = False
+) -> list[tuple[int, int]]:
     """``[first, last)`` line ranges of at least ``size`` lines (the last may be shorter), each starting at a
     line that looks like the start of a top-level statement outside any string, bracket or decorated
     definition (a wrong guess only costs the caller a retry in one piece). With ``definitions``, a part
     starts at a ``def``, ``class`` or decorator where one comes within ``size`` more lines, so that a
-    clock pair stays whole."""
+    clock pair stays whole. With ``first_only``, only the first range (the lines after it are not read)."""
     parts: list[tuple[int, int]] = []
     first = 0
     quotes = 0  # triple quotes seen since `first`: odd means inside a string
     depth = 0
     top = ""  # the last line seen that starts at column 0
     for number, line in enumerate(lines):
-        long_enough = number - first >= (size if not definitions or _DEFINITION.match(line) else 2 * size)
+        long_enough = number - first >= size and (
+            not definitions or number - first >= 2 * size or bool(_DEFINITION.match(line))
+        )
         if long_enough and quotes % 2 == 0 and depth <= 0 and _PART_START.match(line) \
                 and not line.startswith("%%") and not _CONTINUATIONS.match(line) and not top.startswith("@") \
                 and not lines[number - 1].rstrip().endswith("\\"):
             parts.append((first, number))
+            if first_only:
+                return parts
             first, quotes, depth = number, 0, 0
         if line[:1] not in ("", " ", "\t", "#") and depth <= 0 and quotes % 2 == 0:
             top = line
         quotes += line.count('"""') + line.count("'''")
         code = line.split("#", 1)[0]
-        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        depth += code.count("(") + code.count("[") + code.count("{") - code.count(")") - code.count("]") - code.count("}")
     parts.append((first, len(lines)))
     return parts
 

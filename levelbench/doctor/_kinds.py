@@ -59,6 +59,7 @@ class Kinds:
         # (position, scope, kind or None) of each binding, in program order.
         self._rebound: dict[str, list[tuple[tuple[int, int], ast.AST | None, str | None]]] = {}
         self._returns: dict[ast.AST, str | None] = {}
+        self._reads: set[str] | None = None  # while inferring names: the names a binding's value looked up
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -68,6 +69,8 @@ class Kinds:
         depth += 1
         if isinstance(expr, (ast.Name, ast.Attribute)):
             name = dotted(expr)
+            if self._reads is not None and name is not None:
+                self._reads.add(name)
             if name is not None and name in self._named:
                 return self._named[name]
             if name is not None and name in self._rebound:
@@ -141,14 +144,27 @@ class Kinds:
                 bindings.append((node.target, node.iter))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 bindings.append((node.optional_vars, node.context_expr))
-        for _ in range(3):  # names defined from other names
+        # Names defined from other names: up to three passes. A pass after the first evaluates again only the
+        # bindings that looked up a name whose kind the last pass changed (the others cannot change): the
+        # passes over every binding of a long file were a sixth of the doctor's time.
+        found: list[list[tuple[str, str]]] = [[] for _ in bindings]
+        reads: list[set[str]] = [set() for _ in bindings]
+        changed: set[str] | None = None  # None: evaluate every binding
+        for _ in range(3):
             seen: dict[str, set[str]] = {}
-            for target, value in bindings:
-                for name, kind in self._bind(target, value):
+            for k, (target, value) in enumerate(bindings):
+                if changed is None or not changed.isdisjoint(reads[k]):
+                    self._reads = set()
+                    try:
+                        found[k] = self._bind(target, value)
+                    finally:
+                        reads[k], self._reads = self._reads, None
+                for name, kind in found[k]:
                     seen.setdefault(name, set()).add(kind)
             named = {name: next(iter(kinds)) for name, kinds in seen.items() if len(kinds) == 1}
             if named == self._named:
                 break
+            changed = {n for n in named.keys() | self._named.keys() if named.get(n) != self._named.get(n)}
             self._named = named
         rebound = {name for name, kinds in seen.items() if len(kinds) > 1} if bindings else set()
         program = self.facts.program

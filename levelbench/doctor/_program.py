@@ -90,7 +90,7 @@ class Program:
         see `from_ipython_script`.
         """
         lines = split_lines(text)
-        if path.endswith(".ipy") or _commented_magics(lines):
+        if path.endswith(".ipy") or ("%%" in text and _commented_magics(lines)):
             return cls.from_ipython_script(path, lines)
         segment = Segment(cell=0, first_line=1, lines=tuple(lines))
         builder = _Builder(lambda line: _line_of([segment], line), use_ipython=False)
@@ -171,12 +171,14 @@ class Program:
         else:
             end_chars = _chars(self.line_text(end_line), end_col)
         offset = segment.first_line - 1 if segment.cell else 0  # a script's cells keep its own line numbers
+        # One int object for a line number used twice: a report of a long file keeps hundreds of thousands.
+        user_line = line - offset if offset else line
         return Location(
             path=self.path,
             cell=segment.cell,
-            line=line - offset,
+            line=user_line,
             column=start_chars + 1,
-            end_line=end_line - offset,
+            end_line=user_line if end_line == line else end_line - offset,
             end_column=max(end_chars + 1, start_chars + 2) if end_line == line else end_chars + 1,
         )
 

@@ -64,14 +64,13 @@ def _with_flax_note(text: str, flax: bool) -> str:
 def _carried(body: list[ast.stmt], exclude: set[str]) -> list[str]:
     """Names the body reads before writing them, and writes: the loop-carried state, in first-use order."""
     stored: set[str] = set()
-    read_first: list[str] = []
+    read_first: dict[str, None] = {}
     for stmt in body:
         for name in _loads(stmt):
-            if name not in stored and name not in read_first:
-                read_first.append(name)
+            if name not in stored:
+                read_first.setdefault(name)
         stored.update(_stores(stmt))
-    written = set().union(*(_stores(s) for s in body)) if body else set()
-    return [n for n in read_first if n in written and n not in exclude]
+    return [n for n in read_first if n in stored and n not in exclude]
 
 
 def _loads(stmt: ast.stmt) -> list[str]:
@@ -105,7 +104,8 @@ def _appended(body: list[ast.stmt]) -> list[tuple[str, str]]:
 def _body(body: list[ast.stmt], drop_appends_to: set[str]) -> str:
     lines = []
     for stmt in body:
-        if _appended([stmt]) and _appended([stmt])[0][0] in drop_appends_to:
+        appended = _appended([stmt]) if drop_appends_to else []
+        if appended and appended[0][0] in drop_appends_to:
             continue
         lines.extend("    " + line for line in ast.unparse(stmt).splitlines())
     return "\n".join(lines) or "    ..."

@@ -24,10 +24,12 @@ _FIELD_CACHE: dict[type, tuple[str, ...]] = {}
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a node class that can hold child nodes (names, operators and constants cannot)."""
+    """The fields of a node class that can hold child nodes (names, operators and constants cannot), last first."""
     fields = _FIELD_CACHE.get(cls)
     if fields is None:
-        fields = tuple(f for f in cls._fields if f not in _SCALAR_FIELDS and not (cls is ast.Constant and f == "value"))
+        fields = tuple(
+            f for f in reversed(cls._fields) if f not in _SCALAR_FIELDS and not (cls is ast.Constant and f == "value")
+        )
         _FIELD_CACHE[cls] = fields
     return fields
 
@@ -42,6 +44,7 @@ class TreeIndex:
         pending: list[ast.AST] = [root]
         pending_up: list[int] = [-1]
         cache, node_type, leaves = _FIELD_CACHE, ast.AST, _LEAVES
+        push, push_up = pending.append, pending_up.append
         while pending:
             node = pending.pop()
             position = len(nodes)
@@ -56,19 +59,17 @@ class TreeIndex:
             fields = cache.get(cls)
             if fields is None:
                 fields = _child_fields(cls)
-            children: list[ast.AST] = []
+            # Children pushed last first, so that the first child is popped (visited) first.
             for field in fields:
                 value = getattr(node, field, None)
                 if value.__class__ is list:
-                    for item in value:
+                    for item in reversed(value):
                         if isinstance(item, node_type):
-                            children.append(item)
+                            push(item)
+                            push_up(position)
                 elif isinstance(value, node_type) and not isinstance(value, leaves):
-                    children.append(value)
-            if children:
-                children.reverse()
-                pending.extend(children)
-                pending_up.extend([position] * len(children))
+                    push(value)
+                    push_up(position)
         ends = list(range(1, len(nodes) + 1))  # one past each node's last descendant
         for i in range(len(nodes) - 1, 0, -1):
             parent = up[i]
