@@ -306,12 +306,13 @@ def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: j
     return hs, (rzn, hn)
 
 
-def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array,
-             reverse: bool, threads: int):
-    """Gradients of the gate pre-activations, ``d_ih = [d_r | d_z | d_a]`` and
-    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``; ``d_hh`` written over the kept gates), and
-    of ``h0``."""
+def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array, x: jax.Array,
+             w_ih: jax.Array, reverse: bool, threads: int):
+    """The gradients of one layer-direction's input ``x``, of ``W_ih``, ``W_hh``, of the gate
+    pre-activations' biases (``b_ih`` and ``b_hh``'s, as torch lays them out) and of ``h0``. The
+    weight gradients are summed inside the loop, a block of steps at a time, so no ``(T, B, 3H)``
+    gradient is handed back to XLA."""
     rzn, hn = activations
-    d_ih, d_hh, dh0 = call(TARGETS[2], (_spec(rzn), _spec(rzn), _spec(h0)), d_hs, rzn, hn, hs, h0, w_hh,
-                           reverse=reverse, threads=threads, aliases={1: 1})
-    return (d_ih, d_hh), dh0
+    gates = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
+    return call(TARGETS[2], (_spec(x), _spec(w_ih), _spec(w_hh), gates, gates, _spec(h0)),
+                d_hs, rzn, hn, hs, h0, w_hh, x, w_ih, reverse=reverse, threads=threads)

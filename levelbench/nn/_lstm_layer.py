@@ -149,18 +149,20 @@ def _layer_bwd(reverse, kernel, residuals, cotangents):
     x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, activations = residuals
     d_hs, dc_n = cotangents
     if kernel.native:
-        d_gates, dh0, dc0 = _lstm_native.backward(d_hs, dc_n, activations, cs, c0, w_hh, reverse,
-                                                  _threads(kernel))
+        d_x, d_w_ih, d_w_hh, d_b, dh0, dc0 = _lstm_native.backward(
+            d_hs, dc_n, activations, cs, c0, w_hh, hs, h0, x, w_ih, reverse, _threads(kernel))
     else:
         d_gates, dh0, dc0 = _backward_loop(d_hs, dc_n, activations, _previous_states(cs, c0, reverse),
                                            reverse, w_hh)
-    rows = d_gates.shape[0] * d_gates.shape[1]
-    flat = d_gates.reshape(rows, -1)
-    h_prev = _previous_states(hs, h0, reverse)
-    d_w_ih = (x.reshape(rows, -1).T @ flat).T
-    d_w_hh = (h_prev.reshape(rows, -1).T @ flat).T
-    d_b = None if b_ih is None else jnp.sum(flat, axis=0)
-    return (d_gates @ w_ih, d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
+        rows = d_gates.shape[0] * d_gates.shape[1]
+        flat = d_gates.reshape(rows, -1)
+        h_prev = _previous_states(hs, h0, reverse)
+        d_w_ih = (x.reshape(rows, -1).T @ flat).T
+        d_w_hh = (h_prev.reshape(rows, -1).T @ flat).T
+        d_b = jnp.sum(flat, axis=0)
+        d_x = d_gates @ w_ih
+    d_b = None if b_ih is None else d_b
+    return (d_x, d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
             None if d_b is None else d_b.astype(b_ih.dtype), None if d_b is None else d_b.astype(b_hh.dtype),
             dh0, dc0)
 
