@@ -1,7 +1,8 @@
 """One GRU layer in one direction: the input projection, the recurrence and a hand-written VJP.
 
 The recurrence runs in the native CPU kernel (`._gru_native`) when ``kernel.native``, else as the
-XLA loops below; the backward pass's weight gradients are shared by both.
+XLA loops below. The kernel's backward also sums the weight gradients and ``dx`` itself; the XLA
+loops leave them to `_parameter_gradients`.
 
 Forward: ``W_ih x_t + b`` for all steps at once (one large GEMM, or broadcast multiply-adds for
 a handful of input features), then a compiled loop whose step is the recurrent GEMM and one

@@ -2,8 +2,9 @@
 
 Built like the GRU's (`._gru_layer`), whose loop helpers it uses: the recurrence runs in the
 native CPU kernel (`._lstm_native`) when ``kernel.native``, else as the XLA loops below, and the
-backward pass is one reverse loop that carries ``dh`` and ``dc`` and leaves the gate gradients
-behind, after which every weight gradient is one large GEMM over all steps.
+backward pass is one reverse loop that carries ``dh`` and ``dc``. The XLA loop leaves the gate
+gradients behind, after which every weight gradient is one large GEMM over all steps; the
+kernel sums the weight gradients and ``dx`` itself, a block of steps at a time.
 
 In an LSTM both biases are added outside the gates' products, so one gate gradient
 ``[d_i | d_f | d_g | d_o]`` serves ``W_ih``, ``W_hh``, ``b_ih`` and ``b_hh`` (the GRU needs two).

@@ -11,12 +11,13 @@
 // h_t for all rows, and the threads meet at one barrier per step.
 //
 // Backward, per step: every thread computes the gate gradients of all units (cheap elementwise
-// work, repeated so that no second barrier is needed), writes its own units of them to the
-// outputs, and computes its units of dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z.
-// [dr dz dhn] is written over the kept gates [r z n] (one (T, B, 3H) buffer, aliased by XLA), a
-// thread's units one step late, once no thread reads that step's gates.
-// The weight gradients are left to XLA: one large GEMM each over all T * B rows.
-//
+// work, repeated so that no second barrier is needed) and its units of
+// dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z. Every block of ~128 rows (128 / B
+// steps), while the block's gate gradients are still in its caches, each thread adds the block's
+// share of its rows of dW_hh = sum dG_hh^T h_{t-1}, dW_ih = sum dG_ih^T x_t and the biases, and
+// computes its columns of dx = dG_ih W_ih for those steps (see RowPanels in rnn_cpu.h). So the
+// backward hands XLA only dx and the weight gradients: no (T, B, 3H) array, and no large GEMM
+// after the loop.
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 (B, H), and
 // the weights in torch's layout, W_ih (3H, I) and W_hh (3H, H), gate order r | z | n.
 // Python side: ../_gru_native.py; shared parts: rnn_cpu.h.
@@ -128,6 +129,7 @@ ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x
                        ffi::AnyBuffer b_hn, ffi::AnyBuffer h0, ffi::Result<ffi::AnyBuffer> out,
                        int64_t reverse, int64_t threads, int64_t split_at) {
   if (auto error = check_forward(x, w_ih, b_x, w_hh, b_hn, h0); error.failure()) return error;
+  advise_huge_pages(out);
   run_forward(forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse), threads,
               split_at);
   return ffi::Error::Success();
@@ -139,6 +141,7 @@ ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffe
                             ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
                             int64_t split_at) {
   if (auto error = check_forward(x, w_ih, b_x, w_hh, b_hn, h0); error.failure()) return error;
+  for (auto* buffer : {&out, &rzn, &hn}) advise_huge_pages(*buffer);
   Forward f = forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse);
   f.rzn_out = rzn->typed_data<float>();
   f.hn_out = hn->typed_data<float>();
@@ -312,6 +315,7 @@ ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer 
              x.typed_data<float>(), w_ih.typed_data<float>(), d_x->typed_data<float>(),
              d_w_ih->typed_data<float>(), d_w_hh->typed_data<float>(), d_b_ih->typed_data<float>(),
              d_b_hh->typed_data<float>(), dh0->typed_data<float>(), reverse != 0};
+  advise_huge_pages(d_x);
   std::fill(g.d_w_ih, g.d_w_ih + 3 * s.H * I, 0.0f);
   std::fill(g.d_w_hh, g.d_w_hh + 3 * s.H * s.H, 0.0f);
   std::fill(g.d_b_ih, g.d_b_ih + 3 * s.H, 0.0f);

@@ -11,13 +11,10 @@
 //
 // Backward, per step: every thread computes the gate gradients of all units and keeps its own
 // copy of dc (elementwise work, repeated so that no second barrier is needed), and computes its
-// units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H). The gate gradients are written over
-// the kept gates (one (T, B, 4H) buffer, aliased by XLA), a thread's units one step late, once
-// the barrier says that no thread reads that step's gates any more: training holds one (T, B, 4H)
-// buffer less per layer-direction.
-// In an LSTM both biases sit outside the gates' products, so one gate gradient serves W_ih, W_hh,
-// b_ih and b_hh alike; those are left to XLA, one large GEMM each over all T * B rows.
-//
+// units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H). In an LSTM both biases sit outside
+// the gates' products, so one gate gradient serves W_ih, W_hh, b_ih and b_hh alike; as in the
+// GRU's backward, each thread sums its rows of those gradients and its columns of dx = dG W_ih
+// a block of ~128 rows at a time while the block is hot, and XLA gets no (T, B, 4H) array.
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 and c0 (B, H),
 // the weights in torch's layout, W_ih (4H, I) and W_hh (4H, H), gate order i | f | g | o.
 // Python side: ../_lstm_native.py (calls), ../_gru_native.py (build, cache, registration).
@@ -162,6 +159,7 @@ ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer
                            ffi::Result<ffi::AnyBuffer> c_n, int64_t reverse, int64_t threads,
                            int64_t split_at) {
   if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
+  advise_huge_pages(out);
   LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
   f.c_n = c_n->typed_data<float>();
   run_lstm_forward(f, threads, split_at);
@@ -174,6 +172,7 @@ ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyB
                                 ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
                                 int64_t reverse, int64_t threads, int64_t split_at) {
   if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
+  for (auto* buffer : {&out, &c, &gates, &tc}) advise_huge_pages(*buffer);
   LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
   f.c_out = c->typed_data<float>();
   f.gates_out = gates->typed_data<float>();
@@ -345,6 +344,7 @@ ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBu
                     x.typed_data<float>(), w_ih.typed_data<float>(), d_x->typed_data<float>(),
                     d_w_ih->typed_data<float>(), d_w_hh->typed_data<float>(), d_b->typed_data<float>(),
                     dc0->typed_data<float>(), reverse != 0};
+  advise_huge_pages(d_x);
   std::fill(back.d_w_ih, back.d_w_ih + kGates * s.H * I, 0.0f);
   std::fill(back.d_w_hh, back.d_w_hh + kGates * s.H * s.H, 0.0f);
   std::fill(back.d_b, back.d_b + kGates * s.H, 0.0f);
