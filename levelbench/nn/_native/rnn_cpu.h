@@ -1,7 +1,8 @@
-// What levelbench's native RNN kernels share (gru_cpu.cc, lstm_cpu.cc): vector math, the GEMM tile,
-// aligned buffers, the thread team that meets once per step and splits up under contention,
-// operand checks and the FFI binding. Everything is in an anonymous namespace, so each kernel's
-// translation unit has its own copy and the one library links without duplicate symbols.
+// What levelbench's native RNN kernels share (gru_cpu.cc, lstm_cpu.cc): vector math, the GEMM
+// tiles, aligned buffers, the weight panels, the weight-gradient sums inside the backward loops,
+// the thread team that meets once per step and splits up under contention, operand checks and the
+// FFI binding. Everything is in an anonymous namespace, so each kernel's translation unit has its
+// own copy and the one library links without duplicate symbols.
 // Python side: ../_gru_native.py (build, cache, registration), ../_gru_layer.py, ../_lstm_layer.py.
 
 #pragma once
@@ -548,18 +549,6 @@ inline void accumulate_sums(const float* a, int64_t lda, int64_t rows, int64_t u
     for (int64_t k = 0; k < rows; ++k) sum += load(a + k * lda + u, w);
     store(d_b + u, load(d_b + u, w) + sum, w);
   }
-}
-
-// Copies units [first, last) of one step's gate gradients dg (B, gates * H) into the rows of step t
-// of out (T, B, gates * H). The backward passes write their gradients over the gates they kept
-// (XLA aliases the two), so each thread writes a step's units one step late, once the barrier
-// says that no thread reads that step's gates any more.
-void write_units(const float* dg, float* out, int64_t t, int64_t B, int64_t H, int gates, int64_t first,
-                 int64_t last) {
-  const int64_t K = gates * H;
-  for (int64_t b = 0; b < B; ++b)
-    for (int gate = 0; gate < gates; ++gate)
-      std::copy(dg + b * K + gate * H + first, dg + b * K + gate * H + last, out + (t * B + b) * K + gate * H + first);
 }
 
 // [first, last) of `count` items for thread `index` of `threads`.
