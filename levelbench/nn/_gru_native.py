@@ -1,6 +1,7 @@
 """levelbench.nn's compiled CPU kernels, called through XLA's FFI: the GRU's recurrence
 (``_native/gru_cpu.cc``, called from here) and the LSTM's (``_native/lstm_cpu.cc``, called from
-`._lstm_native`), one library built from both on their shared parts (``_native/rnn_cpu.h``).
+`._lstm_native`), one library built from both on their shared parts (``_native/rnn_cpu.h``,
+``_native/rnn_gradients.h``).
 
 An XLA:CPU loop spends 30-50 us per step on the seed's recurrent GEMM, gate fusion and loop
 bookkeeping; the kernel runs a step, input GEMM and gate math included, in about 20 us on two
@@ -40,7 +41,7 @@ _FOLDER = Path(__file__).with_name("_native")
 SOURCE = _FOLDER / "gru_cpu.cc"
 # Compiled together into one library; all of them (the header too) make up the cache key.
 SOURCES = (SOURCE, _FOLDER / "lstm_cpu.cc")
-HEADERS = (_FOLDER / "rnn_cpu.h",)
+HEADERS = (_FOLDER / "rnn_cpu.h", _FOLDER / "rnn_gradients.h")
 TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
 LSTM_TARGETS = ("levelbench_lstm_forward", "levelbench_lstm_forward_train", "levelbench_lstm_backward")
 BUILD_TIMEOUT_S = 300

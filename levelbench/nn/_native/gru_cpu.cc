@@ -15,14 +15,14 @@
 // dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z. Every block of ~128 rows (128 / B
 // steps), while the block's gate gradients are still in its caches, each thread adds the block's
 // share of its rows of dW_hh = sum dG_hh^T h_{t-1}, dW_ih = sum dG_ih^T x_t and the biases, and
-// computes its columns of dx = dG_ih W_ih for those steps (see RowPanels in rnn_cpu.h). So the
+// computes its columns of dx = dG_ih W_ih for those steps (see rnn_gradients.h). So the
 // backward hands XLA only dx and the weight gradients: no (T, B, 3H) array, and no large GEMM
 // after the loop.
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 (B, H), and
 // the weights in torch's layout, W_ih (3H, I) and W_hh (3H, H), gate order r | z | n.
-// Python side: ../_gru_native.py; shared parts: rnn_cpu.h.
+// Python side: ../_gru_native.py; shared parts: rnn_cpu.h, rnn_gradients.h.
 
-#include "rnn_cpu.h"
+#include "rnn_gradients.h"
 
 namespace {
 

@@ -1,6 +1,7 @@
 // The LSTM recurrence for XLA:CPU as XLA FFI handlers, built like the GRU's (gru_cpu.cc) and on the
-// same parts (rnn_cpu.h): one call runs the whole loop over time, the hidden units are split
-// between threads that meet once per step, and the team splits up under contention.
+// same parts (rnn_cpu.h, rnn_gradients.h): one call runs the whole loop over time, the hidden
+// units are split between threads that meet once per step, and the team splits up under
+// contention.
 //
 // Forward, per step: the input GEMM x_t (B, I) x W_ih^T (I, 4H) and the recurrent GEMM
 // h_{t-1} (B, H) x W_hh^T (H, 4H), the weights repacked once per call so that one tile holds the
@@ -19,7 +20,7 @@
 // the weights in torch's layout, W_ih (4H, I) and W_hh (4H, H), gate order i | f | g | o.
 // Python side: ../_lstm_native.py (calls), ../_gru_native.py (build, cache, registration).
 
-#include "rnn_cpu.h"
+#include "rnn_gradients.h"
 
 namespace {
 
@@ -216,7 +217,7 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
   auto mine = std::make_unique<LstmBackwardShare>(g, first, last, x_first, x_last);
   // The gate gradients of the current block of steps, all units (each thread computes them all,
   // so that no second barrier per step is needed): the weight gradients are summed from them at
-  // the end of each block (see RowPanels in rnn_cpu.h).
+  // the end of each block (see rnn_gradients.h).
   const int64_t steps_per_block = block_steps(T, B);
   Floats kept(steps_per_block * B * K), dc(BH);
   RowPanels states(steps_per_block * B, H), inputs(steps_per_block * B, I);
