@@ -1,7 +1,8 @@
 """One GRU layer in one direction: the input projection, the recurrence and a hand-written VJP.
 
 The recurrence runs in the native CPU kernel (`._gru_native`) when ``kernel.native``, else as the
-XLA loops below; the backward pass's weight gradients are shared by both.
+XLA loops below. The kernel's backward also sums the weight gradients and ``dx`` itself; the XLA
+loops leave them to `_parameter_gradients`.
 
 Forward: ``W_ih x_t + b`` for all steps at once (one large GEMM, or broadcast multiply-adds for
 a handful of input features), then a compiled loop whose step is the recurrent GEMM and one
@@ -196,16 +197,16 @@ def _layer_fwd(x, w_ih, w_hh, b_ih, b_hh, h0, reverse, kernel):
 
 def _layer_bwd(reverse, kernel, residuals, d_hs):
     x, w_ih, w_hh, b_ih, b_hh, h0, hs, activations = residuals
-    h_prev = _previous_states(hs, h0, reverse)
     if kernel.native:
-        (d_ih, d_hh), dh0 = _gru_native.backward(d_hs, activations, hs, h0, w_hh, reverse,
-                                                 _threads(kernel))
+        d_x, d_w_ih, d_w_hh, d_b_ih, d_b_hh, dh0 = _gru_native.backward(
+            d_hs, activations, hs, h0, w_hh, x, w_ih, reverse, _threads(kernel))
     else:
+        h_prev = _previous_states(hs, h0, reverse)
         (d_r, d_z, d_a, d_hn), dh0 = _backward_loop(d_hs, activations, h_prev, h0, reverse,
                                                     w_hh, kernel.gemms)
         d_ih = jnp.concatenate([d_r, d_z, d_a], axis=-1)
         d_hh = jnp.concatenate([d_r, d_z, d_hn], axis=-1)
-    d_x, d_w_ih, d_w_hh, d_b_ih, d_b_hh = _parameter_gradients(x, w_ih, b_ih is not None, h_prev, d_ih, d_hh)
+        d_x, d_w_ih, d_w_hh, d_b_ih, d_b_hh = _parameter_gradients(x, w_ih, b_ih is not None, h_prev, d_ih, d_hh)
     return (d_x.astype(x.dtype), d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
             None if b_ih is None else d_b_ih.astype(b_ih.dtype),
             None if b_hh is None else d_b_hh.astype(b_hh.dtype), dh0)

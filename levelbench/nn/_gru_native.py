@@ -1,6 +1,7 @@
 """levelbench.nn's compiled CPU kernels, called through XLA's FFI: the GRU's recurrence
 (``_native/gru_cpu.cc``, called from here) and the LSTM's (``_native/lstm_cpu.cc``, called from
-`._lstm_native`), one library built from both on their shared parts (``_native/rnn_cpu.h``).
+`._lstm_native`), one library built from both on their shared parts (``_native/rnn_cpu.h``,
+``_native/rnn_gradients.h``).
 
 An XLA:CPU loop spends 30-50 us per step on the seed's recurrent GEMM, gate fusion and loop
 bookkeeping; the kernel runs a step, input GEMM and gate math included, in about 20 us on two
@@ -40,7 +41,7 @@ _FOLDER = Path(__file__).with_name("_native")
 SOURCE = _FOLDER / "gru_cpu.cc"
 # Compiled together into one library; all of them (the header too) make up the cache key.
 SOURCES = (SOURCE, _FOLDER / "lstm_cpu.cc")
-HEADERS = (_FOLDER / "rnn_cpu.h",)
+HEADERS = (_FOLDER / "rnn_cpu.h", _FOLDER / "rnn_gradients.h")
 TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
 LSTM_TARGETS = ("levelbench_lstm_forward", "levelbench_lstm_forward_train", "levelbench_lstm_backward")
 BUILD_TIMEOUT_S = 300
@@ -306,12 +307,13 @@ def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: j
     return hs, (rzn, hn)
 
 
-def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array,
-             reverse: bool, threads: int):
-    """Gradients of the gate pre-activations, ``d_ih = [d_r | d_z | d_a]`` and
-    ``d_hh = [d_r | d_z | d_hn]`` (each ``(T, B, 3H)``; ``d_hh`` written over the kept gates), and
-    of ``h0``."""
+def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array, x: jax.Array,
+             w_ih: jax.Array, reverse: bool, threads: int):
+    """The gradients of one layer-direction's input ``x``, of ``W_ih``, ``W_hh``, of the gate
+    pre-activations' biases (``b_ih`` and ``b_hh``'s, as torch lays them out) and of ``h0``. The
+    weight gradients are summed inside the loop, a block of steps at a time, so no ``(T, B, 3H)``
+    gradient is handed back to XLA."""
     rzn, hn = activations
-    d_ih, d_hh, dh0 = call(TARGETS[2], (_spec(rzn), _spec(rzn), _spec(h0)), d_hs, rzn, hn, hs, h0, w_hh,
-                           reverse=reverse, threads=threads, aliases={1: 1})
-    return (d_ih, d_hh), dh0
+    gates = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
+    return call(TARGETS[2], (_spec(x), _spec(w_ih), _spec(w_hh), gates, gates, _spec(h0)),
+                d_hs, rzn, hn, hs, h0, w_hh, x, w_ih, reverse=reverse, threads=threads)

@@ -2,8 +2,9 @@
 
 Built like the GRU's (`._gru_layer`), whose loop helpers it uses: the recurrence runs in the
 native CPU kernel (`._lstm_native`) when ``kernel.native``, else as the XLA loops below, and the
-backward pass is one reverse loop that carries ``dh`` and ``dc`` and leaves the gate gradients
-behind, after which every weight gradient is one large GEMM over all steps.
+backward pass is one reverse loop that carries ``dh`` and ``dc``. The XLA loop leaves the gate
+gradients behind, after which every weight gradient is one large GEMM over all steps; the
+kernel sums the weight gradients and ``dx`` itself, a block of steps at a time.
 
 In an LSTM both biases are added outside the gates' products, so one gate gradient
 ``[d_i | d_f | d_g | d_o]`` serves ``W_ih``, ``W_hh``, ``b_ih`` and ``b_hh`` (the GRU needs two).
@@ -149,18 +150,20 @@ def _layer_bwd(reverse, kernel, residuals, cotangents):
     x, w_ih, w_hh, b_ih, b_hh, h0, c0, hs, cs, activations = residuals
     d_hs, dc_n = cotangents
     if kernel.native:
-        d_gates, dh0, dc0 = _lstm_native.backward(d_hs, dc_n, activations, cs, c0, w_hh, reverse,
-                                                  _threads(kernel))
+        d_x, d_w_ih, d_w_hh, d_b, dh0, dc0 = _lstm_native.backward(
+            d_hs, dc_n, activations, cs, c0, w_hh, hs, h0, x, w_ih, reverse, _threads(kernel))
     else:
         d_gates, dh0, dc0 = _backward_loop(d_hs, dc_n, activations, _previous_states(cs, c0, reverse),
                                            reverse, w_hh)
-    rows = d_gates.shape[0] * d_gates.shape[1]
-    flat = d_gates.reshape(rows, -1)
-    h_prev = _previous_states(hs, h0, reverse)
-    d_w_ih = (x.reshape(rows, -1).T @ flat).T
-    d_w_hh = (h_prev.reshape(rows, -1).T @ flat).T
-    d_b = None if b_ih is None else jnp.sum(flat, axis=0)
-    return (d_gates @ w_ih, d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
+        rows = d_gates.shape[0] * d_gates.shape[1]
+        flat = d_gates.reshape(rows, -1)
+        h_prev = _previous_states(hs, h0, reverse)
+        d_w_ih = (x.reshape(rows, -1).T @ flat).T
+        d_w_hh = (h_prev.reshape(rows, -1).T @ flat).T
+        d_b = jnp.sum(flat, axis=0)
+        d_x = d_gates @ w_ih
+    d_b = None if b_ih is None else d_b
+    return (d_x, d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
             None if d_b is None else d_b.astype(b_ih.dtype), None if d_b is None else d_b.astype(b_hh.dtype),
             dh0, dc0)
 

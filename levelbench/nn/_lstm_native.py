@@ -35,10 +35,11 @@ def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax
 
 
 def backward(d_hs: jax.Array, dc_n: jax.Array, activations, cs: jax.Array, c0: jax.Array, w_hh: jax.Array,
-             reverse: bool, threads: int):
-    """The gate pre-activations' gradients ``[d_i | d_f | d_g | d_o]`` ``(T, B, 4H)`` (the same for
-    ``W_ih``, ``W_hh`` and both biases), written over the kept gates, and the gradients of ``h0``
-    and ``c0``."""
+             hs: jax.Array, h0: jax.Array, x: jax.Array, w_ih: jax.Array, reverse: bool, threads: int):
+    """The gradients of one layer-direction's input ``x``, of ``W_ih``, ``W_hh``, of the bias
+    (``b_ih``'s and ``b_hh``'s alike), of ``h0`` and of ``c0``. The weight gradients are summed
+    inside the loop, a block of steps at a time, so no ``(T, B, 4H)`` gradient is handed back to XLA."""
     gates, tc = activations
-    return call(LSTM_TARGETS[2], (_spec(gates), _spec(c0), _spec(c0)), d_hs, dc_n, gates, cs, tc, c0, w_hh,
-                reverse=reverse, threads=threads, aliases={2: 0})
+    bias = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
+    return call(LSTM_TARGETS[2], (_spec(x), _spec(w_ih), _spec(w_hh), bias, _spec(c0), _spec(c0)),
+                d_hs, dc_n, gates, cs, tc, c0, w_hh, hs, h0, x, w_ih, reverse=reverse, threads=threads)

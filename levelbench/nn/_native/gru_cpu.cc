@@ -11,17 +11,18 @@
 // h_t for all rows, and the threads meet at one barrier per step.
 //
 // Backward, per step: every thread computes the gate gradients of all units (cheap elementwise
-// work, repeated so that no second barrier is needed), writes its own units of them to the
-// outputs, and computes its units of dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z.
-// [dr dz dhn] is written over the kept gates [r z n] (one (T, B, 3H) buffer, aliased by XLA), a
-// thread's units one step late, once no thread reads that step's gates.
-// The weight gradients are left to XLA: one large GEMM each over all T * B rows.
-//
+// work, repeated so that no second barrier is needed) and its units of
+// dh_{t-1} = [dr dz dhn] (B, 3H) x W_hh (3H, H) + dh * z. Every block of ~128 rows (128 / B
+// steps), while the block's gate gradients are still in its caches, each thread adds the block's
+// share of its rows of dW_hh = sum dG_hh^T h_{t-1}, dW_ih = sum dG_ih^T x_t and the biases, and
+// computes its columns of dx = dG_ih W_ih for those steps (see rnn_gradients.h). So the
+// backward hands XLA only dx and the weight gradients: no (T, B, 3H) array, and no large GEMM
+// after the loop.
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 (B, H), and
 // the weights in torch's layout, W_ih (3H, I) and W_hh (3H, H), gate order r | z | n.
-// Python side: ../_gru_native.py; shared parts: rnn_cpu.h.
+// Python side: ../_gru_native.py; shared parts: rnn_cpu.h, rnn_gradients.h.
 
-#include "rnn_cpu.h"
+#include "rnn_gradients.h"
 
 namespace {
 
@@ -39,38 +40,10 @@ struct Forward {
   bool reverse;
 };
 
-// The panel of unit block `block` of w (3H, K): for each k, the r, z and n rows of w for the
-// block's 8 units (zero past H), so that one 4 x 24 tile holds all three gates of 8 units.
-void pack_gates(const float* w, int64_t H, int64_t K, int64_t block, float* panel) {
-  for (int64_t k = 0; k < K; ++k)
-    for (int g = 0; g < 3; ++g)
-      for (int u = 0; u < kLanes; ++u) {
-        int64_t unit = block * kLanes + u;
-        panel[(k * 3 + g) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
-      }
-}
-
-// The packed weights of unit blocks [first, last): W_hh's and W_ih's panels.
-struct ForwardPanels {
-  ForwardPanels(const Forward& f, int64_t first, int64_t last)
-      : first(first), h_size(f.H * 3 * kLanes), x_size(f.I * 3 * kLanes),
-        h((last - first) * h_size), x((last - first) * x_size) {
-    for (int64_t block = first; block < last; ++block) {
-      pack_gates(f.w_hh, f.H, f.H, block, h.data() + (block - first) * h_size);
-      pack_gates(f.w_ih, f.H, f.I, block, x.data() + (block - first) * x_size);
-    }
-  }
-  const float* h_panel(int64_t block) { return h.data() + (block - first) * h_size; }
-  const float* x_panel(int64_t block) { return x.data() + (block - first) * x_size; }
-
-  int64_t first, h_size, x_size;
-  Floats h, x;
-};
-
 void forward_thread(const Forward& f, int index, int threads, Team& team) {
   const int64_t T = f.T, B = f.B, I = f.I, H = f.H, BH = B * H, BI = B * I;
   auto [first, last] = share(blocks_of(H), index, threads);
-  auto panels = std::make_unique<ForwardPanels>(f, first, last);
+  auto panels = std::make_unique<GatePanels<3>>(f.w_hh, f.w_ih, H, I, first, last);
   // One block's tiles for every row: each GEMM runs over all rows before the other starts, so its
   // panel stays in L1 across the row tiles instead of the two panels evicting each other.
   Floats ch(B * 3 * kLanes), cx(B * 3 * kLanes);
@@ -115,7 +88,7 @@ void forward_thread(const Forward& f, int index, int threads, Team& team) {
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
       last = blocks_of(H);
-      panels = std::make_unique<ForwardPanels>(f, first, last);
+      panels = std::make_unique<GatePanels<3>>(f.w_hh, f.w_ih, H, I, first, last);
     }
   }
 }
@@ -156,6 +129,7 @@ ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x
                        ffi::AnyBuffer b_hn, ffi::AnyBuffer h0, ffi::Result<ffi::AnyBuffer> out,
                        int64_t reverse, int64_t threads, int64_t split_at) {
   if (auto error = check_forward(x, w_ih, b_x, w_hh, b_hn, h0); error.failure()) return error;
+  advise_huge_pages(out);
   run_forward(forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse), threads,
               split_at);
   return ffi::Error::Success();
@@ -167,6 +141,7 @@ ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffe
                             ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
                             int64_t split_at) {
   if (auto error = check_forward(x, w_ih, b_x, w_hh, b_hn, h0); error.failure()) return error;
+  for (auto* buffer : {&out, &rzn, &hn}) advise_huge_pages(*buffer);
   Forward f = forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse);
   f.rzn_out = rzn->typed_data<float>();
   f.hn_out = hn->typed_data<float>();
@@ -179,69 +154,79 @@ ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffe
 
 struct Backward {
   Shape s;
+  int64_t I;
   const float *d_hs;               // cotangent of every state (T, B, H)
   const float *rzn, *hn;           // kept gates [r | z | n] (T, B, 3H) and W_hn h + b_hn (T, B, H)
   const float *hs, *h0, *w_hh;     // states (T, B, H), initial state, W_hh (3H, H)
-  // Gradients of the gate pre-activations, (T, B, 3H) each, laid out for the weight gradients
-  // (one GEMM each): d_ih = [d_r | d_z | d_a] (a = W_in x + b_in + r * hn) and
-  // d_hh = [d_r | d_z | d_hn] (hn = W_hn h + b_hn). d_hh is the buffer of rzn (XLA aliases them):
-  // a thread writes its units of a step's d_hh one step late (see write_units).
-  float *d_ih, *d_hh;
+  const float *x, *w_ih;           // layer input (T, B, I), W_ih (3H, I)
+  float *d_x;                      // (T, B, I)
+  float *d_w_ih, *d_w_hh;          // (3H, I), (3H, H): zero on entry, summed block by block
+  float *d_b_ih, *d_b_hh;          // (3H) each, the same
   float* dh0;                      // (B, H)
   bool reverse;
 };
 
+// What one thread owns in the backward: units of dh_{t-1} and rows of dW, and columns of dx.
+struct BackwardShare {
+  BackwardShare(const Backward& g, int64_t first, int64_t last, int64_t x_first, int64_t x_last)
+      : h(g.w_hh, 3 * g.s.H, g.s.H, first, last),
+        // dx = [d_a | d_r | d_z] x W_ih's rows n, r, z (the order the gradients are kept in).
+        x(g.w_ih, 3 * g.s.H, g.I, x_first, x_last, 2 * g.s.H),
+        unit_first(std::min(first * kLanes, g.s.H)), unit_last(std::min(last * kLanes, g.s.H)) {}
+  ColumnPanels h, x;
+  int64_t unit_first, unit_last;
+};
+
 void backward_thread(const Backward& g, int index, int threads, Team& team, float* d_next[2]) {
-  const int64_t T = g.s.T, B = g.s.B, H = g.s.H, BH = B * H, K = 3 * H;
+  const int64_t T = g.s.T, B = g.s.B, H = g.s.H, I = g.I, BH = B * H, K = 4 * H;
   auto [first, last] = share(blocks_of(H), index, threads);
-  auto panels = std::make_unique<ColumnPanels>(g.w_hh, 3 * H, H, first, last);
-  int64_t own_first = std::min(first * kLanes, H), own_last = std::min(last * kLanes, H);
-  Floats dgs(2 * B * K), dh(BH);  // this step's [d_r | d_z | d_hn] and the previous step's
+  auto [x_first, x_last] = share(blocks_of(I), index, threads);
+  auto mine = std::make_unique<BackwardShare>(g, first, last, x_first, x_last);
+  // The gate gradients of the current block of steps, all units (each thread computes them all,
+  // so that no second barrier per step is needed): per row [d_a | d_r | d_z | d_hn], so that
+  // [d_r | d_z | d_hn] (W_hh's gates) and [d_a | d_r | d_z] (W_ih's, rotated) are each contiguous.
+  const int64_t steps_per_block = block_steps(T, B);
+  Floats kept(steps_per_block * B * K), dh(BH);
+  RowPanels states(steps_per_block * B, H), inputs(steps_per_block * B, I);
   alignas(64) float c[kRows * 3 * kLanes];
-  int64_t t_before = -1;
+  auto time_of = [&](int64_t step) { return g.reverse ? step : T - 1 - step; };
+  auto state_before = [&](int64_t t) {
+    return (g.reverse ? t == T - 1 : t == 0) ? g.h0 : g.hs + (g.reverse ? t + 1 : t - 1) * BH;
+  };
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
-    const int64_t t = g.reverse ? step : T - 1 - step;
-    float* dg_ = dgs.data() + (step % 2) * B * K;
-    if (t_before >= 0)
-      write_units(dgs.data() + ((step + 1) % 2) * B * K, g.d_hh, t_before, B, H, 3, own_first, own_last);
-    const float* before = (g.reverse ? t == T - 1 : t == 0) ? g.h0 : g.hs + (g.reverse ? t + 1 : t - 1) * BH;
+    const int64_t t = time_of(step);
+    const int64_t slot = step % steps_per_block;
+    float* dg = kept.data() + slot * B * K;
+    const float* before = state_before(t);
     const float* next = d_next[step % 2];
     float* next_out = d_next[(step + 1) % 2];
     const int64_t at = t * BH;
-    // Every unit's gate gradients, into dg = [d_r | d_z | d_hn] (B, 3H); this thread's units also
-    // into d_ih (d_hh comes one step later).
     for (int64_t b = 0; b < B; ++b)
       for (int64_t j = 0; j < H; j += kLanes) {
         const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
         const int64_t o = at + b * H + j;
         vf dh_ = load(g.d_hs + o, w) + load(next + b * H + j, w);
-        const float* gates = g.rzn + (t * B + b) * K + j;
+        const float* gates = g.rzn + (t * B + b) * 3 * H + j;
         vf r = load(gates, w), z = load(gates + H, w), n = load(gates + 2 * H, w), hn = load(g.hn + o, w);
         vf h = load(before + b * H + j, w);
         vf d_a = dh_ * (1.0f - z) * (1.0f - n * n);
         vf d_r = d_a * hn * r * (1.0f - r);
         vf d_z = dh_ * (h - n) * z * (1.0f - z);
-        vf d_hn = d_a * r;
         store(dh.data() + b * H + j, dh_ * z, w);
-        float* row = dg_ + b * K;
-        store(row + j, d_r, w);
-        store(row + H + j, d_z, w);
-        store(row + 2 * H + j, d_hn, w);
-        if (j >= own_first && j < own_last) {
-          const int64_t o3 = (t * B + b) * K + j;
-          store(g.d_ih + o3, d_r, w);
-          store(g.d_ih + o3 + H, d_z, w);
-          store(g.d_ih + o3 + 2 * H, d_a, w);
-        }
+        float* row = dg + b * K;
+        store(row + j, d_a, w);
+        store(row + H + j, d_r, w);
+        store(row + 2 * H + j, d_z, w);
+        store(row + 3 * H + j, d_a * r, w);  // d_hn
       }
-    // This thread's units of dh_{t-1} = dg x W_hh + dh * z.
-    for (const auto& group : panels->groups) {
-      const float* panel = panels->data.data() + group.offset;
+    // This thread's units of dh_{t-1} = [d_r | d_z | d_hn] x W_hh + dh * z.
+    for (const auto& group : mine->h.groups) {
+      const float* panel = mine->h.data.data() + group.offset;
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, dg_ + b0 * K, K, K, panel, c);
+        tile_any(rows, group.nv, dg + b0 * K + H, K, 3 * H, panel, c);
         for (int i = 0; i < rows; ++i)
           for (int v = 0; v < group.nv; ++v) {
             const int64_t j = j0 + v * kLanes;
@@ -252,29 +237,60 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
           }
       }
     }
-    t_before = t;
-    // A thread that stops here has written its d_hh units up to the step before; thread 0, now
-    // alone, writes this step's for all units (it computed them all) at the start of the next.
+    // At the end of a block: this thread's rows of dW_hh, dW_ih and the biases, and its columns of
+    // dx, for the block's steps. A thread that stops mid-block leaves the block to thread 0, which
+    // kept every unit's gradients; block boundaries do not move, so neither do the sums' orders.
+    if (slot + 1 == steps_per_block || step + 1 == T) {
+      const int64_t first_step = step - slot, count = slot + 1, rows = count * B;
+      states.pack(rows, [&](int64_t k) { return state_before(time_of(first_step + k / B)) + (k % B) * H; });
+      inputs.pack(rows, [&](int64_t k) { return g.x + (time_of(first_step + k / B) * B + k % B) * I; });
+      const int64_t u0 = mine->unit_first, u1 = mine->unit_last;
+      for (int gate = 0; gate < 3; ++gate) {
+        // W_hh's gate gradients sit at columns H, 2H, 3H of a kept row; W_ih's at H, 2H, 0.
+        const float* hh = kept.data() + (gate + 1) * H;
+        const float* ih = kept.data() + (gate == 2 ? 0 : gate + 1) * H;
+        states.accumulate(hh, K, u0, u1, g.d_w_hh + gate * H * H);
+        inputs.accumulate(ih, K, u0, u1, g.d_w_ih + gate * H * I);
+        accumulate_sums(hh, K, rows, u0, u1, g.d_b_hh + gate * H);
+        accumulate_sums(ih, K, rows, u0, u1, g.d_b_ih + gate * H);
+      }
+      for (const auto& group : mine->x.groups) {
+        const float* panel = mine->x.data.data() + group.offset;
+        const int64_t j0 = group.block * kLanes;
+        for (int64_t k0 = 0; k0 < rows; k0 += kRows) {
+          const int count_rows = static_cast<int>(std::min<int64_t>(kRows, rows - k0));
+          tile_any(count_rows, group.nv, kept.data() + k0 * K, K, 3 * H, panel, c);
+          for (int i = 0; i < count_rows; ++i) {
+            const int64_t k = k0 + i;
+            float* out = g.d_x + (time_of(first_step + k / B) * B + k % B) * I;
+            for (int v = 0; v < group.nv; ++v) {
+              const int64_t j = j0 + v * kLanes;
+              if (j >= I) break;
+              store(out + j, load(c + (i * group.nv + v) * kLanes), static_cast<int>(std::min<int64_t>(kLanes, I - j)));
+            }
+          }
+        }
+      }
+    }
     if (!team.end_step(index, step)) return;  // thread 0 went on alone; dh0 is its to write
-    if (team.alone() && (first != 0 || last != blocks_of(H))) {
-      first = 0;
+    if (team.alone() && (first != 0 || last != blocks_of(H) || x_first != 0 || x_last != blocks_of(I))) {
+      first = x_first = 0;
       last = blocks_of(H);
-      panels = std::make_unique<ColumnPanels>(g.w_hh, 3 * H, H, first, last);
-      own_first = 0;
-      own_last = H;
+      x_last = blocks_of(I);
+      mine = std::make_unique<BackwardShare>(g, first, last, x_first, x_last);
     }
   }
-  if (t_before >= 0)
-    write_units(dgs.data() + ((T - 1) % 2) * B * K, g.d_hh, t_before, B, H, 3, own_first, own_last);
   for (int64_t b = 0; b < B; ++b)
-    std::copy(d_next[T % 2] + b * H + own_first, d_next[T % 2] + b * H + own_last, g.dh0 + b * H + own_first);
+    std::copy(d_next[T % 2] + b * H + mine->unit_first, d_next[T % 2] + b * H + mine->unit_last,
+              g.dh0 + b * H + mine->unit_first);
 }
 
 ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer hn, ffi::AnyBuffer hs,
-                        ffi::AnyBuffer h0, ffi::AnyBuffer w_hh,
-                        ffi::Result<ffi::AnyBuffer> d_ih, ffi::Result<ffi::AnyBuffer> d_hh,
-                        ffi::Result<ffi::AnyBuffer> dh0, int64_t reverse, int64_t threads,
-                        int64_t split_at) {
+                        ffi::AnyBuffer h0, ffi::AnyBuffer w_hh, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
+                        ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
+                        ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b_ih,
+                        ffi::Result<ffi::AnyBuffer> d_b_hh, ffi::Result<ffi::AnyBuffer> dh0,
+                        int64_t reverse, int64_t threads, int64_t split_at) {
   const Shape s = shape_of(d_hs);
   if (auto error = check_shapes(s, {&d_hs, &hn, &hs}, w_hh); error.failure()) return error;
   auto gd = rzn.dimensions();
@@ -286,11 +302,30 @@ ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer 
   if (auto error = check(h.size() == 2 && h[0] == s.B && h[1] == s.H, "h0 of shape (B, H)", h0);
       error.failure())
     return error;
-  Backward g{s, d_hs.typed_data<float>(), rzn.typed_data<float>(), hn.typed_data<float>(), hs.typed_data<float>(),
-             h0.typed_data<float>(), w_hh.typed_data<float>(), d_ih->typed_data<float>(),
-             d_hh->typed_data<float>(), dh0->typed_data<float>(), reverse != 0};
+  auto xd = x.dimensions();
+  if (auto e = check(xd.size() == 3 && xd[0] == s.T && xd[1] == s.B, "x of shape (T, B, I)", x); e.failure())
+    return e;
+  const int64_t I = xd[2];
+  auto wi = w_ih.dimensions();
+  if (auto e = check(wi.size() == 2 && wi[0] == 3 * s.H && wi[1] == I, "w_ih of shape (3H, I)", w_ih);
+      e.failure())
+    return e;
+  Backward g{s, I, d_hs.typed_data<float>(), rzn.typed_data<float>(), hn.typed_data<float>(),
+             hs.typed_data<float>(), h0.typed_data<float>(), w_hh.typed_data<float>(),
+             x.typed_data<float>(), w_ih.typed_data<float>(), d_x->typed_data<float>(),
+             d_w_ih->typed_data<float>(), d_w_hh->typed_data<float>(), d_b_ih->typed_data<float>(),
+             d_b_hh->typed_data<float>(), dh0->typed_data<float>(), reverse != 0};
+  advise_huge_pages(d_x);
+  std::fill(g.d_w_ih, g.d_w_ih + 3 * s.H * I, 0.0f);
+  std::fill(g.d_w_hh, g.d_w_hh + 3 * s.H * s.H, 0.0f);
+  std::fill(g.d_b_ih, g.d_b_ih + 3 * s.H, 0.0f);
+  std::fill(g.d_b_hh, g.d_b_hh + 3 * s.H, 0.0f);
   Floats buffers(2 * s.B * s.H);
   float* d_next[2] = {buffers.data(), buffers.data() + s.B * s.H};
+  if (s.T == 0) {
+    std::fill(g.dh0, g.dh0 + s.B * s.H, 0.0f);
+    return ffi::Error::Success();
+  }
   parallel(thread_count(threads, blocks_of(s.H)), split_at, [&](int index, int count, Team& team) {
     backward_thread(g, index, count, team, d_next);
   });
@@ -302,7 +337,7 @@ ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer 
 
 XLA_FFI_DEFINE_HANDLER(kForward, ForwardImpl, (binding<6, 1>()));
 XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 3>()));
-XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<6, 3>()));
+XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<8, 6>()));
 
 extern "C" {
 XLA_FFI_Error* levelbench_gru_forward(XLA_FFI_CallFrame* frame) { return kForward(frame); }

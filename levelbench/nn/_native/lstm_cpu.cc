@@ -1,6 +1,7 @@
 // The LSTM recurrence for XLA:CPU as XLA FFI handlers, built like the GRU's (gru_cpu.cc) and on the
-// same parts (rnn_cpu.h): one call runs the whole loop over time, the hidden units are split
-// between threads that meet once per step, and the team splits up under contention.
+// same parts (rnn_cpu.h, rnn_gradients.h): one call runs the whole loop over time, the hidden
+// units are split between threads that meet once per step, and the team splits up under
+// contention.
 //
 // Forward, per step: the input GEMM x_t (B, I) x W_ih^T (I, 4H) and the recurrent GEMM
 // h_{t-1} (B, H) x W_hh^T (H, 4H), the weights repacked once per call so that one tile holds the
@@ -11,18 +12,15 @@
 //
 // Backward, per step: every thread computes the gate gradients of all units and keeps its own
 // copy of dc (elementwise work, repeated so that no second barrier is needed), and computes its
-// units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H). The gate gradients are written over
-// the kept gates (one (T, B, 4H) buffer, aliased by XLA), a thread's units one step late, once
-// the barrier says that no thread reads that step's gates any more: training holds one (T, B, 4H)
-// buffer less per layer-direction.
-// In an LSTM both biases sit outside the gates' products, so one gate gradient serves W_ih, W_hh,
-// b_ih and b_hh alike; those are left to XLA, one large GEMM each over all T * B rows.
-//
+// units of dh_{t-1} = [di df dg do] (B, 4H) x W_hh (4H, H). In an LSTM both biases sit outside
+// the gates' products, so one gate gradient serves W_ih, W_hh, b_ih and b_hh alike; as in the
+// GRU's backward, each thread sums its rows of those gradients and its columns of dx = dG W_ih
+// a block of ~128 rows at a time while the block is hot, and XLA gets no (T, B, 4H) array.
 // Arrays are float32, row-major and time-major: x (T, B, I), states (T, B, H), h0 and c0 (B, H),
 // the weights in torch's layout, W_ih (4H, I) and W_hh (4H, H), gate order i | f | g | o.
 // Python side: ../_lstm_native.py (calls), ../_gru_native.py (build, cache, registration).
 
-#include "rnn_cpu.h"
+#include "rnn_gradients.h"
 
 namespace {
 
@@ -62,38 +60,11 @@ struct LstmForward {
   bool reverse;
 };
 
-// The panel of unit block `block` of w (4H, K): for each k, the i, f, g and o rows of w for the
-// block's 8 units (zero past H).
-void pack_lstm_gates(const float* w, int64_t H, int64_t K, int64_t block, float* panel) {
-  for (int64_t k = 0; k < K; ++k)
-    for (int g = 0; g < kGates; ++g)
-      for (int u = 0; u < kLanes; ++u) {
-        int64_t unit = block * kLanes + u;
-        panel[(k * kGates + g) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
-      }
-}
-
-struct LstmPanels {
-  LstmPanels(const LstmForward& f, int64_t first, int64_t last)
-      : first(first), h_size(f.H * kGates * kLanes), x_size(f.I * kGates * kLanes),
-        h((last - first) * h_size), x((last - first) * x_size) {
-    for (int64_t block = first; block < last; ++block) {
-      pack_lstm_gates(f.w_hh, f.H, f.H, block, h.data() + (block - first) * h_size);
-      pack_lstm_gates(f.w_ih, f.H, f.I, block, x.data() + (block - first) * x_size);
-    }
-  }
-  const float* h_panel(int64_t block) { return h.data() + (block - first) * h_size; }
-  const float* x_panel(int64_t block) { return x.data() + (block - first) * x_size; }
-
-  int64_t first, h_size, x_size;
-  Floats h, x;
-};
-
 void lstm_forward_thread(const LstmForward& f, int index, int threads, Team& team) {
   const int64_t T = f.T, B = f.B, I = f.I, H = f.H, BH = B * H, BI = B * I;
   constexpr int W = kGates * kLanes;
   auto [first, last] = share(blocks_of(H), index, threads);
-  auto panels = std::make_unique<LstmPanels>(f, first, last);
+  auto panels = std::make_unique<GatePanels<kGates>>(f.w_hh, f.w_ih, H, I, first, last);
   if (f.c_n)  // the running cell state starts as c0, for this thread's units
     for (int64_t b = 0; b < B; ++b)
       std::copy(f.c0 + b * H + std::min(first * kLanes, H), f.c0 + b * H + std::min(last * kLanes, H),
@@ -144,7 +115,7 @@ void lstm_forward_thread(const LstmForward& f, int index, int threads, Team& tea
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
       last = blocks_of(H);
-      panels = std::make_unique<LstmPanels>(f, first, last);
+      panels = std::make_unique<GatePanels<kGates>>(f.w_hh, f.w_ih, H, I, first, last);
     }
   }
 }
@@ -189,6 +160,7 @@ ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer
                            ffi::Result<ffi::AnyBuffer> c_n, int64_t reverse, int64_t threads,
                            int64_t split_at) {
   if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
+  advise_huge_pages(out);
   LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
   f.c_n = c_n->typed_data<float>();
   run_lstm_forward(f, threads, split_at);
@@ -201,6 +173,7 @@ ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyB
                                 ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
                                 int64_t reverse, int64_t threads, int64_t split_at) {
   if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0); error.failure()) return error;
+  for (auto* buffer : {&out, &c, &gates, &tc}) advise_huge_pages(*buffer);
   LstmForward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
   f.c_out = c->typed_data<float>();
   f.gates_out = gates->typed_data<float>();
@@ -214,36 +187,52 @@ ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyB
 
 struct LstmBackward {
   Shape s;
+  int64_t I;
   const float *d_hs, *dc_n;   // cotangents of every h_t (T, B, H) and of c_n (B, H)
   const float* gates;         // kept gates [i | f | g | o] (T, B, 4H)
   const float *c, *tc;        // kept c_t and tanh(c_t) (T, B, H)
   const float *c0, *w_hh;     // (B, H), W_hh (4H, H)
-  // [d_i | d_f | d_g | d_o] pre-activation gradients (T, B, 4H): the same buffer as `gates` (XLA
-  // aliases them), so a step's gradients are written only once no thread reads its gates.
-  float* d_gates;
+  const float *hs, *h0;       // h_t (T, B, H), h0 (B, H): W_hh's gradient
+  const float *x, *w_ih;      // layer input (T, B, I), W_ih (4H, I)
+  float* d_x;                 // (T, B, I)
+  float *d_w_ih, *d_w_hh;     // (4H, I), (4H, H): zero on entry, summed block by block
+  float* d_b;                 // (4H): the gradient of b_ih and of b_hh alike
   float* dc0;                 // (B, H)
   bool reverse;
 };
 
+// What one thread owns in the backward: units of dh_{t-1} and rows of dW, and columns of dx.
+struct LstmBackwardShare {
+  LstmBackwardShare(const LstmBackward& g, int64_t first, int64_t last, int64_t x_first, int64_t x_last)
+      : h(g.w_hh, kGates * g.s.H, g.s.H, first, last), x(g.w_ih, kGates * g.s.H, g.I, x_first, x_last),
+        unit_first(std::min(first * kLanes, g.s.H)), unit_last(std::min(last * kLanes, g.s.H)) {}
+  ColumnPanels h, x;
+  int64_t unit_first, unit_last;
+};
+
 void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& team, float* d_next[2]) {
-  const int64_t T = g.s.T, B = g.s.B, H = g.s.H, BH = B * H, K = kGates * H;
+  const int64_t T = g.s.T, B = g.s.B, H = g.s.H, I = g.I, BH = B * H, K = kGates * H;
   auto [first, last] = share(blocks_of(H), index, threads);
-  auto panels = std::make_unique<ColumnPanels>(g.w_hh, K, H, first, last);
-  int64_t own_first = std::min(first * kLanes, H), own_last = std::min(last * kLanes, H);
-  // This step's gate gradients and the previous step's, whose own units are written out one step
-  // late: d_gates is the gates' buffer, and a step's gates are read by every thread until the
-  // barrier that ends the step.
-  Floats dgs(2 * B * K), dc(BH);
+  auto [x_first, x_last] = share(blocks_of(I), index, threads);
+  auto mine = std::make_unique<LstmBackwardShare>(g, first, last, x_first, x_last);
+  // The gate gradients of the current block of steps, all units (each thread computes them all,
+  // so that no second barrier per step is needed): the weight gradients are summed from them at
+  // the end of each block (see rnn_gradients.h).
+  const int64_t steps_per_block = block_steps(T, B);
+  Floats kept(steps_per_block * B * K), dc(BH);
+  RowPanels states(steps_per_block * B, H), inputs(steps_per_block * B, I);
   std::copy(g.dc_n, g.dc_n + BH, dc.data());
   alignas(64) float c[kRows * 3 * kLanes];
-  int64_t t_before = -1;
+  auto time_of = [&](int64_t step) { return g.reverse ? step : T - 1 - step; };
+  auto state_before = [&](const float* states, const float* initial, int64_t t) {
+    return (g.reverse ? t == T - 1 : t == 0) ? initial : states + (g.reverse ? t + 1 : t - 1) * BH;
+  };
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
-    const int64_t t = g.reverse ? step : T - 1 - step;
-    float* dg = dgs.data() + (step % 2) * B * K;
-    if (t_before >= 0)
-      write_units(dgs.data() + ((step + 1) % 2) * B * K, g.d_gates, t_before, B, H, kGates, own_first, own_last);
-    const float* c_before = (g.reverse ? t == T - 1 : t == 0) ? g.c0 : g.c + (g.reverse ? t + 1 : t - 1) * BH;
+    const int64_t t = time_of(step);
+    const int64_t slot = step % steps_per_block;
+    float* dg = kept.data() + slot * B * K;
+    const float* c_before = state_before(g.c, g.c0, t);
     const float* next = d_next[step % 2];
     float* next_out = d_next[(step + 1) % 2];
     const int64_t at = t * BH;
@@ -265,8 +254,8 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
         store(dc.data() + b * H + j, dc_ * fg, w);
       }
     // This thread's units of dh_{t-1} = dg x W_hh.
-    for (const auto& group : panels->groups) {
-      const float* panel = panels->data.data() + group.offset;
+    for (const auto& group : mine->h.groups) {
+      const float* panel = mine->h.data.data() + group.offset;
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
@@ -280,50 +269,92 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
           }
       }
     }
-    t_before = t;
-    // A thread that stops here has written its units up to the step before; thread 0, now alone,
-    // writes this step's for all units (it computed them all) at the start of the next.
+    // At the end of a block: this thread's rows of dW_hh, dW_ih and d_b, and its columns of dx, for
+    // the block's steps; a thread that stops mid-block leaves the block to thread 0 (as the GRU's).
+    if (slot + 1 == steps_per_block || step + 1 == T) {
+      const int64_t first_step = step - slot, rows = (slot + 1) * B;
+      states.pack(rows, [&](int64_t k) { return state_before(g.hs, g.h0, time_of(first_step + k / B)) + (k % B) * H; });
+      inputs.pack(rows, [&](int64_t k) { return g.x + (time_of(first_step + k / B) * B + k % B) * I; });
+      for (int gate = 0; gate < kGates; ++gate) {
+        const float* column = kept.data() + gate * H;
+        states.accumulate(column, K, mine->unit_first, mine->unit_last, g.d_w_hh + gate * H * H);
+        inputs.accumulate(column, K, mine->unit_first, mine->unit_last, g.d_w_ih + gate * H * I);
+        accumulate_sums(column, K, rows, mine->unit_first, mine->unit_last, g.d_b + gate * H);
+      }
+      for (const auto& group : mine->x.groups) {
+        const float* panel = mine->x.data.data() + group.offset;
+        const int64_t j0 = group.block * kLanes;
+        for (int64_t k0 = 0; k0 < rows; k0 += kRows) {
+          const int count = static_cast<int>(std::min<int64_t>(kRows, rows - k0));
+          tile_any(count, group.nv, kept.data() + k0 * K, K, K, panel, c);
+          for (int i = 0; i < count; ++i) {
+            const int64_t k = k0 + i;
+            float* out = g.d_x + (time_of(first_step + k / B) * B + k % B) * I;
+            for (int v = 0; v < group.nv; ++v) {
+              const int64_t j = j0 + v * kLanes;
+              if (j >= I) break;
+              store(out + j, load(c + (i * group.nv + v) * kLanes), static_cast<int>(std::min<int64_t>(kLanes, I - j)));
+            }
+          }
+        }
+      }
+    }
     if (!team.end_step(index, step)) return;
-    if (team.alone() && (first != 0 || last != blocks_of(H))) {
-      first = 0;
+    if (team.alone() && (first != 0 || last != blocks_of(H) || x_first != 0 || x_last != blocks_of(I))) {
+      first = x_first = 0;
       last = blocks_of(H);
-      panels = std::make_unique<ColumnPanels>(g.w_hh, K, H, first, last);
-      own_first = 0;
-      own_last = H;
+      x_last = blocks_of(I);
+      mine = std::make_unique<LstmBackwardShare>(g, first, last, x_first, x_last);
     }
   }
-  if (t_before >= 0)
-    write_units(dgs.data() + ((T - 1) % 2) * B * K, g.d_gates, t_before, B, H, kGates, own_first, own_last);
   // Every thread holds the same dc for all units (computed alike); thread 0 hands it back.
   if (index == 0) std::copy(dc.data(), dc.data() + BH, g.dc0);
 }
 
 ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer gates, ffi::AnyBuffer c,
-                            ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh,
-                            ffi::Result<ffi::AnyBuffer> d_gates, ffi::Result<ffi::AnyBuffer> dh0,
-                            ffi::Result<ffi::AnyBuffer> dc0, int64_t reverse, int64_t threads, int64_t split_at) {
+                            ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh, ffi::AnyBuffer hs,
+                            ffi::AnyBuffer h0, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
+                            ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
+                            ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b,
+                            ffi::Result<ffi::AnyBuffer> dh0, ffi::Result<ffi::AnyBuffer> dc0,
+                            int64_t reverse, int64_t threads, int64_t split_at) {
   const Shape s = shape_of(d_hs);
-  if (auto error = check_shapes(s, {&d_hs, &c, &tc}, w_hh, kGates); error.failure()) return error;
+  if (auto error = check_shapes(s, {&d_hs, &c, &tc, &hs}, w_hh, kGates); error.failure()) return error;
   auto gd = gates.dimensions();
   if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == kGates * s.H,
                      "gates of shape (T, B, 4H)", gates);
       e.failure())
     return e;
-  for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
+  for (const ffi::AnyBuffer* state : {&dc_n, &c0, &h0}) {
     auto d = state->dimensions();
-    if (auto e = check(d.size() == 2 && d[0] == s.B && d[1] == s.H, "dc_n and c0 of shape (B, H)", *state);
+    if (auto e = check(d.size() == 2 && d[0] == s.B && d[1] == s.H, "dc_n, c0 and h0 of shape (B, H)", *state);
         e.failure())
       return e;
   }
-  LstmBackward back{s, d_hs.typed_data<float>(), dc_n.typed_data<float>(), gates.typed_data<float>(),
+  auto xd = x.dimensions();
+  if (auto e = check(xd.size() == 3 && xd[0] == s.T && xd[1] == s.B, "x of shape (T, B, I)", x); e.failure())
+    return e;
+  const int64_t I = xd[2];
+  auto wi = w_ih.dimensions();
+  if (auto e = check(wi.size() == 2 && wi[0] == kGates * s.H && wi[1] == I, "w_ih of shape (4H, I)", w_ih);
+      e.failure())
+    return e;
+  LstmBackward back{s, I, d_hs.typed_data<float>(), dc_n.typed_data<float>(), gates.typed_data<float>(),
                     c.typed_data<float>(), tc.typed_data<float>(), c0.typed_data<float>(),
-                    w_hh.typed_data<float>(), d_gates->typed_data<float>(), dc0->typed_data<float>(),
-                    reverse != 0};
+                    w_hh.typed_data<float>(), hs.typed_data<float>(), h0.typed_data<float>(),
+                    x.typed_data<float>(), w_ih.typed_data<float>(), d_x->typed_data<float>(),
+                    d_w_ih->typed_data<float>(), d_w_hh->typed_data<float>(), d_b->typed_data<float>(),
+                    dc0->typed_data<float>(), reverse != 0};
+  advise_huge_pages(d_x);
+  std::fill(back.d_w_ih, back.d_w_ih + kGates * s.H * I, 0.0f);
+  std::fill(back.d_w_hh, back.d_w_hh + kGates * s.H * s.H, 0.0f);
+  std::fill(back.d_b, back.d_b + kGates * s.H, 0.0f);
   Floats buffers(2 * s.B * s.H);
   float* d_next[2] = {buffers.data(), buffers.data() + s.B * s.H};
-  parallel(thread_count(threads, blocks_of(s.H)), split_at, [&](int index, int count, Team& team) {
-    lstm_backward_thread(back, index, count, team, d_next);
-  });
+  if (s.T > 0)
+    parallel(thread_count(threads, blocks_of(s.H)), split_at, [&](int index, int count, Team& team) {
+      lstm_backward_thread(back, index, count, team, d_next);
+    });
   if (s.T == 0) std::copy(back.dc_n, back.dc_n + s.B * s.H, back.dc0);
   std::copy(d_next[s.T % 2], d_next[s.T % 2] + s.B * s.H, dh0->typed_data<float>());
   return ffi::Error::Success();
@@ -333,7 +364,7 @@ ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBu
 
 XLA_FFI_DEFINE_HANDLER(kLstmForward, LstmForwardImpl, (binding<6, 2>()));
 XLA_FFI_DEFINE_HANDLER(kLstmForwardTrain, LstmForwardTrainImpl, (binding<6, 4>()));
-XLA_FFI_DEFINE_HANDLER(kLstmBackward, LstmBackwardImpl, (binding<7, 3>()));
+XLA_FFI_DEFINE_HANDLER(kLstmBackward, LstmBackwardImpl, (binding<11, 6>()));
 
 extern "C" {
 XLA_FFI_Error* levelbench_lstm_forward(XLA_FFI_CallFrame* frame) { return kLstmForward(frame); }

@@ -1,6 +1,7 @@
-// What levelbench's native RNN kernels share (gru_cpu.cc, lstm_cpu.cc): vector math, the GEMM tile,
-// aligned buffers, the thread team that meets once per step and splits up under contention,
-// operand checks and the FFI binding. Everything is in an anonymous namespace, so each kernel's
+// What levelbench's native RNN kernels share (gru_cpu.cc, lstm_cpu.cc): vector math, the GEMM
+// tiles, aligned buffers, the weight panels, the thread team that meets once per step and splits
+// up under contention, operand checks and the FFI binding; rnn_gradients.h adds the weight-gradient
+// sums of the backward loops. Everything is in an anonymous namespace, so each kernel's
 // translation unit has its own copy and the one library links without duplicate symbols.
 // Python side: ../_gru_native.py (build, cache, registration), ../_gru_layer.py, ../_lstm_layer.py.
 
@@ -23,6 +24,7 @@
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #endif
 
 #if defined(__AVX2__) && defined(__FMA__)
@@ -200,6 +202,7 @@ class Floats {
   Floats(const Floats&) = delete;
   Floats& operator=(const Floats&) = delete;
   float* data() { return data_; }
+  const float* data() const { return data_; }
   float& operator[](int64_t i) { return data_[i]; }
 
  private:
@@ -325,9 +328,34 @@ void parallel(int threads, int64_t split_at, Body body) {
   for (auto& thread : pool) thread.join();
 }
 
+// Asks the OS for transparent huge pages behind the 2 MB-aligned part of an output buffer the
+// kernel is about to write. XLA:CPU allocates its large buffers afresh on every call, and glibc
+// maps them anew, so every 4 KB page of them was faulted in again on every call (~20,000 faults
+// per forward+backward call at the seed's batch 8, ~170,000 at batch 64); where THP is in
+// `madvise` mode, this makes that one fault per 2 MB. A hint only: no effect where THP is off.
+void advise_huge_pages(void* data, int64_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + static_cast<uintptr_t>(bytes)) & ~(kHuge - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
+inline void advise_huge_pages(ffi::Result<ffi::AnyBuffer>& buffer) {
+  advise_huge_pages(buffer->untyped_data(), static_cast<int64_t>(buffer->size_bytes()));
+}
+
+int64_t blocks_of(int64_t units) { return (units + kLanes - 1) / kLanes; }
+
 // The columns of w (K, H) for unit blocks [first, last), in groups of up to 3 blocks (24 columns):
 // the panel of a group holds, for each of the K rows of w, its columns for the group's units. The
 // backward passes' dh_{t-1} = dg (B, K) x W_hh (K, H) runs on these, each thread on its units.
+// Row m of the panels is row (m + rotate) % K of w: the GRU's dx = [d_a | d_r | d_z] x W_ih takes
+// W_ih's rows n, r, z in that order.
 struct ColumnPanels {
   struct Group {
     int64_t block;  // first unit block
@@ -335,7 +363,7 @@ struct ColumnPanels {
     int64_t offset; // into `data`
   };
 
-  ColumnPanels(const float* w, int64_t K, int64_t H, int64_t first, int64_t last)
+  ColumnPanels(const float* w, int64_t K, int64_t H, int64_t first, int64_t last, int64_t rotate = 0)
       : data(K * (last - first) * kLanes) {
     int64_t offset = 0;
     for (int64_t block = first; block < last; block += 3) {
@@ -344,7 +372,7 @@ struct ColumnPanels {
       for (int64_t m = 0; m < K; ++m)
         for (int c = 0; c < nv * kLanes; ++c) {
           int64_t unit = block * kLanes + c;
-          data[offset + m * nv * kLanes + c] = unit < H ? w[m * H + unit] : 0.0f;
+          data[offset + m * nv * kLanes + c] = unit < H ? w[((m + rotate) % K) * H + unit] : 0.0f;
         }
       offset += K * nv * kLanes;
     }
@@ -354,19 +382,35 @@ struct ColumnPanels {
   Floats data;
 };
 
-// Copies units [first, last) of one step's gate gradients dg (B, gates * H) into the rows of step t
-// of out (T, B, gates * H). The backward passes write their gradients over the gates they kept
-// (XLA aliases the two), so each thread writes a step's units one step late, once the barrier
-// says that no thread reads that step's gates any more.
-void write_units(const float* dg, float* out, int64_t t, int64_t B, int64_t H, int gates, int64_t first,
-                 int64_t last) {
-  const int64_t K = gates * H;
-  for (int64_t b = 0; b < B; ++b)
-    for (int gate = 0; gate < gates; ++gate)
-      std::copy(dg + b * K + gate * H + first, dg + b * K + gate * H + last, out + (t * B + b) * K + gate * H + first);
-}
+// The packed weights of unit blocks [first, last) for the forward passes: for each unit block,
+// W_hh's (Gates * H, H) and W_ih's (Gates * H, I) panels, each holding for every k the rows of the
+// Gates gates for the block's 8 units (zero past H), so that one tile covers every gate of 8 units.
+template <int Gates>
+struct GatePanels {
+  GatePanels(const float* w_hh, const float* w_ih, int64_t H, int64_t I, int64_t first, int64_t last)
+      : first(first), h_size(H * Gates * kLanes), x_size(I * Gates * kLanes),
+        h((last - first) * h_size), x((last - first) * x_size) {
+    for (int64_t block = first; block < last; ++block) {
+      pack(w_hh, H, H, block, h.data() + (block - first) * h_size);
+      pack(w_ih, H, I, block, x.data() + (block - first) * x_size);
+    }
+  }
+  const float* h_panel(int64_t block) { return h.data() + (block - first) * h_size; }
+  const float* x_panel(int64_t block) { return x.data() + (block - first) * x_size; }
 
-int64_t blocks_of(int64_t units) { return (units + kLanes - 1) / kLanes; }
+  // The panel of unit block `block` of w (Gates * H, K).
+  static void pack(const float* w, int64_t H, int64_t K, int64_t block, float* panel) {
+    for (int64_t k = 0; k < K; ++k)
+      for (int g = 0; g < Gates; ++g)
+        for (int u = 0; u < kLanes; ++u) {
+          int64_t unit = block * kLanes + u;
+          panel[(k * Gates + g) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
+        }
+  }
+
+  int64_t first, h_size, x_size;
+  Floats h, x;
+};
 
 // [first, last) of `count` items for thread `index` of `threads`.
 std::pair<int64_t, int64_t> share(int64_t count, int index, int threads) {
