@@ -92,6 +92,16 @@ def _forever(cost: float):
         yield cost
 
 
+CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+          "runpy.run_module('levelbench', run_name='__main__', alter_sys=True)")
+
+
+def levelbench_argv(*args: str) -> list[str]:
+    """``python -m levelbench ARGS`` that takes SIGINT as Ctrl-C even where the tests run with SIGINT
+    ignored (a job started with ``&`` by a shell without job control): for the tests that send it."""
+    return [sys.executable, "-c", CTRL_C, *args]
+
+
 def levelbench_cli(*args: str, cwd: str | Path | None = None, env: dict[str, str] | None = None,
                    timeout: float = 300) -> subprocess.CompletedProcess:
     """``python -m levelbench ARGS`` in a fresh process, output captured as text; ``env`` adds variables."""

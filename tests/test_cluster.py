@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import levelbench_cli
+from conftest import levelbench_argv, levelbench_cli
 from levelbench.cluster import NODE_RESOURCE, ClusterError, Node, select_nodes
 from levelbench.store import open_store
 
@@ -124,13 +124,12 @@ def test_a_unit_whose_node_dies_is_retried_on_the_other_node():
 def test_ctrl_c_cancels_the_running_units_keeps_the_finished_ones_and_exits_130(tmp_path):
     import signal
     import subprocess
-    import sys
     import time
 
     cluster, _ = _cluster()
     try:
         db = tmp_path / "results.db"
-        proc = subprocess.Popen([sys.executable, "-m", "levelbench", "run", "-w", SLEEPY, "--ms", "1,2,3,4,5,6",
+        proc = subprocess.Popen([*levelbench_argv("run"), "-w", SLEEPY, "--ms", "1,2,3,4,5,6",
                                  "--budget", "1.5", "--no-diagnose", "--cluster", "ray", "--address", cluster.address,
                                  "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 300

@@ -23,6 +23,7 @@ import pytest
 import levelbench
 from levelbench import Builder, ComparisonError
 from levelbench._measuring.threads import can_inspect, running_threads, wait_until_quiet
+from conftest import levelbench_argv
 from conftest import levelbench_cli as lb
 
 HERE = Path(__file__).parent
@@ -230,7 +231,7 @@ def test_run_groups_workers_by_framework_or_by_candidate(tmp_path):
 
 @needs_proc
 def test_ctrl_c_while_sampling_stops_every_worker(marker, tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "levelbench", "run", "-w", f"{INTERFERENCE}:PAIR", "--budget", "60",
+    proc = subprocess.Popen([*levelbench_argv("run"), "-w", f"{INTERFERENCE}:PAIR", "--budget", "60",
                              "--isolation", "candidate", "--no-save", "--json", str(tmp_path / "r.json")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60

@@ -4,10 +4,10 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from conftest import levelbench_argv
 from conftest import levelbench_cli as lb
 
 HERE = Path(__file__).parent
@@ -68,7 +68,7 @@ def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
 
     out = tmp_path / "r.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "levelbench", "run", "-w", f"{SIMPLE}:SLEEPY", "-w", f"{SIMPLE}:HANG",
+        [*levelbench_argv("run"), "-w", f"{SIMPLE}:SLEEPY", "-w", f"{SIMPLE}:HANG",
          "--budget", "0.2", "--json", str(out), "--no-save"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import textwrap
 import time
 
@@ -17,7 +16,7 @@ import pytest
 
 from levelbench.report import sections
 from levelbench.store import StoreError, open_store
-from conftest import levelbench_cli
+from conftest import levelbench_argv, levelbench_cli
 
 WORKLOAD = textwrap.dedent('''
     import os
@@ -102,7 +101,7 @@ def test_a_sweep_is_recorded_as_one_run_and_reported_as_a_sweep(workdir):
 
 def test_ctrl_c_mid_run_keeps_the_finished_workloads(workdir):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "levelbench", "run", "--workload", "wl.py:SLEEPY", "--n", ",".join(map(str, range(1, 30))),
+        [*levelbench_argv("run"), "--workload", "wl.py:SLEEPY", "--n", ",".join(map(str, range(1, 30))),
          "--budget", "0.3", "--in-process", "--db", "results.db"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "LB_TEST_SLEEP": "0.002"})
     finished = 0

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import levelbench_argv
 from _support import history, marked_processes, marker_env, results_of, wait_for, workload
 
 pytestmark = pytest.mark.reliability
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.reliability
 def _start(db, *workloads):
     env = {**os.environ, **marker_env()}
     args = [a for w in workloads for a in ("-w", workload(w))]
-    proc = subprocess.Popen([sys.executable, "-m", "levelbench", "run", *args, "--budget", "0.1", "--no-diagnose",
+    proc = subprocess.Popen([*levelbench_argv("run"), *args, "--budget", "0.1", "--no-diagnose",
                              "--timeout", "600", "--db", str(db)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     return proc, env["LEVELBENCH_TEST_MARK"]
@@ -68,6 +69,7 @@ def test_after_sigkill_the_run_reads_as_abandoned_and_its_worker_exits(tmp_path)
 # add_result, the narrowest place it could land.
 SIGNAL_WHILE_RECORDING = """
 import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # even where the tests run with SIGINT ignored
 from levelbench.store import _store
 
 original = _store.Store.add_result
