@@ -128,11 +128,14 @@ def test_the_seed_gru_models_that_normalise_differently_are_refused():
 
 
 @pytest.mark.slow
-def test_unrolled_compile_time_grows_with_seq_while_scan_stays_flat():
-    # Compile times differ 4x by construction (4x the unrolled steps); a loose bound is robust to noise.
-    short, _ = run("gru", seq=8, hidden=32, budget=0.1)
-    long, _ = run("gru", seq=32, hidden=32, budget=0.1)
-    unrolled = long.measurements["flax jit(python loop)"].compile.total / short.measurements["flax jit(python loop)"].compile.total
-    scan = long.measurements["flax lax.scan"].compile.total / short.measurements["flax lax.scan"].compile.total
-    assert unrolled > 2.0
-    assert scan < 1.6
+def test_unrolled_program_grows_with_seq_while_scan_stays_flat():
+    # What makes the unrolled loop's compile time grow with seq (measured in benchmarks/gru.py, not
+    # here: one compile on a shared machine is noise): the program XLA compiles is seq steps long.
+    def program_lines(seq: int, name: str) -> int:
+        c = load("gru").candidates(seq=seq, hidden=32)[name]
+        return len(c.fn.lower(*c.args).as_text().splitlines())
+
+    unrolled = program_lines(32, "flax jit(python loop)") / program_lines(8, "flax jit(python loop)")
+    scan = program_lines(32, "flax lax.scan") / program_lines(8, "flax lax.scan")
+    assert unrolled > 3.0, unrolled  # 4x the steps
+    assert scan == 1.0, scan  # one loop body whatever the length

@@ -1,7 +1,8 @@
 """Candidates that slow each other down the way thread pools do, for the isolation tests.
 
-``spinner``'s call returns at once but leaves helper threads, one per core, burning the cores for
-``spin_ms`` afterwards (as OpenBLAS's threads spin ~0.1 s after each call); ``victim`` hashes two
+``spinner``'s call sleeps half a millisecond (using no CPU, so its own time does not depend on
+what runs beside it) and leaves helper threads, one per core, burning the cores for ``spin_ms``
+afterwards (as OpenBLAS's threads spin ~0.1 s after each call); ``victim`` hashes two
 buffers on two threads at once, so it needs both cores of a 2-core machine. Timed right after a
 spinner block, a victim call shares the cores with the spinning threads and takes about twice as
 long (still ~1.7x when another process already holds a core). hashlib releases the GIL for
@@ -23,7 +24,7 @@ import numpy as np
 import levelbench
 from levelbench.workloads import Param, Workload
 
-CHUNK = bytes(1 << 20)
+SPIN_CHUNK = bytes(4 << 20)  # what a spinning helper hashes per pass
 
 
 def _hash(data: bytes) -> bytes:
@@ -51,14 +52,14 @@ def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
             wake.wait()
             wake.clear()
             while time.perf_counter() < until[0]:
-                hashlib.sha256(CHUNK).digest()
+                hashlib.sha256(SPIN_CHUNK).digest()  # ~2 ms without the GIL per pass
 
     for wake in wakes:
         threading.Thread(target=helper, args=(wake,), daemon=True).start()
     x = np.zeros(4)
 
     def returns_then_spins(x):
-        hashlib.sha256(CHUNK).digest()
+        time.sleep(0.0005)  # no CPU of its own: its time does not depend on the helpers it woke
         until[0] = time.perf_counter() + spin_ms / 1e3
         for wake in wakes:
             wake.set()
