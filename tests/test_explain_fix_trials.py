@@ -114,7 +114,9 @@ def _cache_dirs():
     return sorted(n for n in os.listdir(tempfile.gettempdir()) if n.startswith("levelbench-jax-cache-"))
 
 
-def test_the_cache_is_measured_in_two_fresh_processes_and_nothing_of_the_users_changes():
+def test_the_cache_is_measured_in_two_fresh_processes_and_nothing_of_the_users_changes(monkeypatch):
+    # the mechanism, whatever this machine's speed: on a quiet one this program compiles in < 0.1 s
+    monkeypatch.setattr(_trials, "CACHE_MIN_COMPILE", 0.0)
     before = (jax.config.jax_compilation_cache_dir, jax.config.jax_persistent_cache_min_compile_time_secs,
               os.environ.get("XLA_FLAGS"), os.environ.get("JAX_COMPILATION_CACHE_DIR"), _cache_dirs())
     d = explain(unrolled, jnp.ones((8, 8)), probes=["compile"], budget=20)
