@@ -45,6 +45,27 @@ def quiet_machine():
         pytest.skip(f"machine overloaded (load {load:.1f} on {cores} cores): wall-clock accuracy not checkable")
 
 
+@pytest.fixture
+def steps(monkeypatch):
+    """Every first call and every block of samples compare's local lanes make, in order."""
+    from levelbench._measuring import lanes as _lanes
+
+    seen = []
+    first_call, block = _lanes.LocalLane.first_call, _lanes.LocalLane.block
+
+    def spy_first(self):
+        seen.append(("first", self.name))
+        return first_call(self)
+
+    def spy_block(self, *a, **k):
+        seen.append(("block", self.name))
+        return block(self, *a, **k)
+
+    monkeypatch.setattr(_lanes.LocalLane, "first_call", spy_first)
+    monkeypatch.setattr(_lanes.LocalLane, "block", spy_block)
+    return seen
+
+
 def temporary_kernel(root: Path, monkeypatch) -> str:
     """A kernelspec under ``root`` running this interpreter, found through JUPYTER_PATH; returns its name.
 

@@ -12,7 +12,6 @@ import pytest
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
-from levelbench._measuring import lanes as _lanes  # noqa: E402
 from levelbench._probing import compile_cache as _compile_cache  # noqa: E402
 from levelbench._probing import explain  # noqa: E402
 from levelbench._probing import fixes as _fixes  # noqa: E402
@@ -21,25 +20,6 @@ from levelbench._probing import trial as _trial  # noqa: E402
 from levelbench._probing import xla_options as _xla  # noqa: E402
 from levelbench._probing.probes import kernels as _K  # noqa: E402
 from levelbench._probing.donation import overwritten_inputs  # noqa: E402
-
-
-@pytest.fixture
-def steps(monkeypatch):
-    """Every first call and every block of samples compare's local lanes make, in order."""
-    seen = []
-    first_call, block = _lanes.LocalLane.first_call, _lanes.LocalLane.block
-
-    def spy_first(self):
-        seen.append(("first", self.name))
-        return first_call(self)
-
-    def spy_block(self, *a, **k):
-        seen.append(("block", self.name))
-        return block(self, *a, **k)
-
-    monkeypatch.setattr(_lanes.LocalLane, "first_call", spy_first)
-    monkeypatch.setattr(_lanes.LocalLane, "block", spy_block)
-    return seen
 
 
 # -- donated buffers (LB253) -------------------------------------------------------------------

@@ -15,7 +15,6 @@ from conftest import levelbench_cli
 jax = pytest.importorskip("jax")
 import jax.numpy as jnp  # noqa: E402
 
-from levelbench._measuring import lanes as _lanes  # noqa: E402
 from levelbench._probing import Diagnosis, explain  # noqa: E402
 from levelbench._probing import fixes as _fixes  # noqa: E402
 
@@ -27,25 +26,6 @@ def loss(x):
 
 
 grad_loss = jax.grad(loss)
-
-
-@pytest.fixture
-def steps(monkeypatch):
-    """Every first call and every block of samples compare's lanes make, in order."""
-    seen = []
-    first_call, block = _lanes.LocalLane.first_call, _lanes.LocalLane.block
-
-    def spy_first(self):
-        seen.append(("first", self.name))
-        return first_call(self)
-
-    def spy_block(self, *a, **k):
-        seen.append(("block", self.name))
-        return block(self, *a, **k)
-
-    monkeypatch.setattr(_lanes.LocalLane, "first_call", spy_first)
-    monkeypatch.setattr(_lanes.LocalLane, "block", spy_block)
-    return seen
 
 
 def test_jit_of_grad_is_measured_after_its_outputs_agree(steps):
