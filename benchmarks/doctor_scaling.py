@@ -16,9 +16,13 @@ holds, and what used to make a step quadratic:
     python benchmarks/doctor_scaling.py --shape all --lines 1000 4000
     python benchmarks/doctor_scaling.py --mb 10 --shape plain
 
-Prints, per size: lines, bytes, findings, seconds (wall clock), CPU seconds, peak RSS, and CPU seconds per
-1k lines (flat when linear). On a machine shared with other jobs the wall clock can be several times the CPU
-time: compare CPU seconds between runs.
+Prints, per size and ``--jobs``: lines, bytes, findings, then for ``levelbench doctor --jobs N FILE`` (text
+output, as a user runs it) its wall-clock seconds and CPU seconds (workers included); then the peak memory of
+the library call ``lint_paths`` plus its largest worker's, and CPU seconds per 1k lines (flat when linear).
+On a machine shared with other jobs the wall clock can be several times the CPU time: compare CPU seconds
+between runs, and take wall-clock figures (which --jobs 2 is about) only on a quiet machine.
+
+    python benchmarks/doctor_scaling.py --lines --mb 10 --shape plain timers --jobs 1 2   # issue 15's goal
 """
 
 from __future__ import annotations
@@ -28,7 +32,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HEADER = """import time
@@ -82,21 +85,37 @@ def generate(shape: str, lines: int | None = None, size: int | None = None) -> s
     return "".join(parts)
 
 
+# The command as a user runs it (text output, to a file), in a process of its own: its wall clock, the CPU
+# time of it and its workers, and its peak memory plus its largest worker's (an upper bound on what they
+# held at once; with --jobs 2 there is one worker).
 _CHILD = """
-import json, resource, sys, time
-t, cpu = time.perf_counter(), time.process_time()
+import resource, subprocess, sys, time
+t = time.perf_counter()
+done = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--no-color", "--jobs", sys.argv[2], sys.argv[1]],
+                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+seconds = time.perf_counter() - t
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(done.stdout.splitlines()[-2] if done.stdout else done.stderr[-500:])
+print(json.dumps({"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss * 1024}))
+"""
+_WORKER_PEAK = """
+import json, resource, sys
 from levelbench.doctor import lint_paths
-report = lint_paths([sys.argv[1]], max_bytes=1 << 40)
-seconds, cpu = time.perf_counter() - t, time.process_time() - cpu
+report = lint_paths([sys.argv[1]], max_bytes=1 << 40, jobs=int(sys.argv[2]))
+own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
 lb100 = [d.message for d in report.diagnostics if d.code == "LB100"]
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(json.dumps({"findings": len(report.diagnostics), "seconds": seconds, "cpu": cpu, "peak": peak, "lb100": lb100[:3]}))
+print(json.dumps({"findings": len(report.diagnostics), "own": own, "workers": workers, "lb100": lb100[:3]}))
 """
 
 
-def measure(path: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+def measure(path: Path, jobs: int) -> dict:
+    """The command's time, then (in another run) the peak memory of the library call and of its workers."""
+    run = [sys.executable, "-c", "import json\n" + _CHILD, str(path), str(jobs)]
+    timed = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+    run = [sys.executable, "-c", _WORKER_PEAK, str(path), str(jobs)]
+    memory = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+    return {**timed, "findings": memory["findings"], "lb100": memory["lb100"], "peak": memory["own"] + memory["workers"]}
 
 
 def main() -> None:
@@ -104,10 +123,11 @@ def main() -> None:
     parser.add_argument("--shape", choices=[*SHAPES, "all"], nargs="+", default=["timers"])
     parser.add_argument("--lines", type=int, nargs="*", default=[1000, 2000, 4000, 8000])
     parser.add_argument("--mb", type=float, nargs="*", default=[1, 10], help="file sizes in MB, after --lines")
+    parser.add_argument("--jobs", type=int, nargs="*", default=[1, 2], help="levelbench doctor --jobs, each in turn")
     args = parser.parse_args()
     shapes = SHAPES if "all" in args.shape else tuple(args.shape)
     print(
-        f"{'shape':<10} {'lines':>8} {'bytes':>10} {'findings':>9} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} "
+        f"{'shape':<10} {'jobs':>4} {'lines':>8} {'bytes':>10} {'findings':>9} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} "
         f"{'CPU s/1k':>10}"
     )
     with tempfile.TemporaryDirectory() as tmp:
@@ -118,14 +138,15 @@ def main() -> None:
                 text = generate(shape, **{kind: n})
                 path = Path(tmp) / f"{shape}_{kind}_{n}{suffix}"
                 path.write_text(text)
-                result = measure(path)
                 lines = text.count("\n")
-                print(
-                    f"{shape:<10} {lines:>8} {len(text):>10} {result['findings']:>9} {result['seconds']:>8.2f} "
-                    f"{result['cpu']:>8.2f} {result['peak'] / 1e6:>8.0f} {1000 * result['cpu'] / lines:>10.3f}"
-                    + (f"  LB100: {result['lb100']}" if result["lb100"] else ""),
-                    flush=True,
-                )
+                for jobs in args.jobs:
+                    result = measure(path, jobs)
+                    print(
+                        f"{shape:<10} {jobs:>4} {lines:>8} {len(text):>10} {result['findings']:>9} "
+                        f"{result['seconds']:>8.2f} {result['cpu']:>8.2f} {result['peak'] / 1e6:>8.0f} "
+                        f"{1000 * result['cpu'] / lines:>10.3f}" + (f"  LB100: {result['lb100']}" if result["lb100"] else ""),
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

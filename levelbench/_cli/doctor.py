@@ -68,6 +68,10 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 @click.option(
     "--stdin-filename", default="<stdin>", show_default=True, help="Name for standard input (.ipynb: a notebook)."
 )
+@click.option(
+    "-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+    help="Processes that share the parts of a very long script (over 22,000 lines) [default: one per core].",
+)
 @click.option("--color/--no-color", default=None, help="Force colour on or off (default: when writing to a terminal).")
 @output_option(help="Write the report (in --format) to PATH, whole or not at all (default or '-': standard output).")
 @click.pass_context
@@ -93,6 +97,7 @@ def doctor_command(
     verbose: bool,
     max_bytes: int,
     stdin_filename: str,
+    jobs: int | None,
     color: bool | None,
     output: str | None,
 ) -> None:
@@ -156,10 +161,10 @@ def doctor_command(
         if fix or diff or fix_only:
             fixed = fix_paths(
                 paths, fix_only=fix_only or None, unsafe=unsafe_fixes, max_bytes=max_bytes,
-                stdin_name=stdin_filename, **choices,
+                stdin_name=stdin_filename, jobs=jobs, **choices,
             )
         else:
-            report = lint_paths(paths, max_bytes=max_bytes, stdin_name=stdin_filename, **choices)
+            report = lint_paths(paths, max_bytes=max_bytes, stdin_name=stdin_filename, jobs=jobs, **choices)
     except ConfigError as e:
         fail(str(e))
     if fix or diff or fix_only:

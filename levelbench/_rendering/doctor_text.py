@@ -32,43 +32,92 @@ def render_text(
     show_fixes: bool = False,
     color: bool | None = None,
 ) -> None:
-    """Findings to ``out`` (with the source line and a caret unless ``concise``); unreadable inputs to ``err``."""
+    """Findings to ``out`` (with the source line and a caret unless ``concise``); unreadable inputs to ``err``.
+
+    Written as plain strings (with the console's colour codes) in batches: a long generated file has
+    hundreds of thousands of findings, and printing each line through rich took 0.2 ms a finding."""
     if not report.diagnostics:
         out.write(f"{_no_findings(report)}\n")
         return
     console = _console(out, color)
-    errors = _console(err, color)
+    lines, errors = _Lines(console), _Lines(_console(err, color))
+    batch: list[str] = []
     for diagnostic in report.diagnostics:
         if diagnostic.code == "LB100":
-            errors.print(_headline(diagnostic))
+            err.write(errors.line(_headline_pieces(diagnostic)))
             continue
-        console.print(_headline(diagnostic))
-        if concise:
-            continue
-        for line in _excerpt(diagnostic):
-            console.print(line)
-        if show_fixes and diagnostic.finding.fix:
-            console.print("      = fix:", style="bold")
-            for line in diagnostic.finding.fix.splitlines():
-                console.print(f"          {line}", style="green")
+        batch.append(lines.line(_headline_pieces(diagnostic)))
+        if not concise:
+            batch.extend(lines.line(pieces) for pieces in _excerpt_pieces(diagnostic))
+            if show_fixes:
+                batch.extend(lines.line(pieces) for pieces in _fix_pieces(diagnostic))
+        if len(batch) >= 2000:
+            out.write("".join(batch))
+            batch.clear()
+    out.write("".join(batch))
     console.print(_summary(report))
 
 
-def _headline(diagnostic: Diagnostic) -> Text:
+# A line of output: its pieces, each with the rich style it is shown in (None: unstyled).
+_Pieces = list[tuple[str, "str | None"]]
+
+
+class _Lines:
+    """Lines of styled pieces as the text ``console`` would print for them: its colour codes (found once per
+    style), control characters removed as rich removes them."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._codes: dict[str, tuple[str, str]] = {}
+
+    def line(self, pieces: _Pieces) -> str:
+        from rich.control import strip_control_codes
+
+        if any("\t" in text for text, _ in pieces):  # rare: rich's own tab expansion, segment by segment
+            with self.console.capture() as captured:
+                self.console.print(_as_text(pieces))
+            return captured.get()
+        return "".join(self._styled(strip_control_codes(text), style) for text, style in pieces) + "\n"
+
+    def _styled(self, text: str, style: str | None) -> str:
+        if not style or not text:
+            return text
+        codes = self._codes.get(style)
+        if codes is None:
+            from rich.text import Text
+
+            with self.console.capture() as captured:
+                self.console.print(Text("\0", style=style), end="")
+            before, _, after = captured.get().partition("\0")
+            codes = self._codes[style] = (before, after)
+        return f"{codes[0]}{text}{codes[1]}"
+
+
+def _as_text(pieces: _Pieces) -> Text:
     from rich.text import Text
 
     text = Text()
-    text.append(str(diagnostic.location), style="bold")
-    text.append(": ")
-    text.append(diagnostic.code, style=SEVERITY_STYLE[diagnostic.severity])
-    text.append(" ")
-    text.append(diagnostic.message)
+    for piece, style in pieces:
+        text.append(piece, style=style)
     return text
 
 
-def _excerpt(diagnostic: Diagnostic) -> list[Text]:
-    from rich.text import Text
+def _headline(diagnostic: Diagnostic) -> Text:
+    return _as_text(_headline_pieces(diagnostic))
 
+
+def _excerpt(diagnostic: Diagnostic) -> list[Text]:
+    return [_as_text(pieces) for pieces in _excerpt_pieces(diagnostic)]
+
+
+def _headline_pieces(diagnostic: Diagnostic) -> _Pieces:
+    return [
+        (str(diagnostic.location), "bold"), (": ", None),
+        (diagnostic.code, SEVERITY_STYLE[diagnostic.severity]), (f" {diagnostic.message}", None),
+    ]
+
+
+def _excerpt_pieces(diagnostic: Diagnostic) -> list[_Pieces]:
     source = diagnostic.source_line.rstrip("\n").expandtabs(1)
     if not source.strip():
         return []
@@ -79,11 +128,17 @@ def _excerpt(diagnostic: Diagnostic) -> list[Text]:
     end = location.end_column - 1 if location.end_line == location.line else len(source.rstrip())
     end = min(max(end, start + 1), max(len(source), start + 1))
     source, start, end = _around(source, start, end)
-    line = Text(f"{gutter.rjust(width)} | ", style="dim")
-    line.append(source)
-    caret = Text(f"{' ' * width} | ", style="dim")
-    caret.append(" " * start + "^" * (end - start), style=SEVERITY_STYLE[diagnostic.severity])
-    return [line, caret]
+    caret = " " * start + "^" * (end - start)
+    return [  # both lines dim, the caret in its severity's colour too
+        [(f"{gutter.rjust(width)} | {source}", "dim")],
+        [(f"{' ' * width} | ", "dim"), (caret, f"dim {SEVERITY_STYLE[diagnostic.severity]}")],
+    ]
+
+
+def _fix_pieces(diagnostic: Diagnostic) -> list[_Pieces]:
+    if not diagnostic.finding.fix:
+        return []
+    return [[("      = fix:", "bold")]] + [[(f"          {line}", "green")] for line in diagnostic.finding.fix.splitlines()]
 
 
 EXCERPT_WIDTH = 120  # characters of a source line shown; a minified file's 100 kB line is cut around the column

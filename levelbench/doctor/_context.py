@@ -7,12 +7,9 @@ import dataclasses
 import functools
 import os
 import re
-import sys
 from collections.abc import Callable
 from typing import TypeVar
 
-from .._values.findings import Finding
-from .._values.catalogue import RULES
 from ._diagnostic import Diagnostic
 from ._edits import Editor, Fix
 from ._facts import Facts
@@ -62,23 +59,9 @@ class Context:
         edits: Fix | None = None,
     ) -> Diagnostic:
         """A diagnostic for rule ``code`` at ``node`` (through ``end``); ``edits`` fix it in the source."""
-        rule = RULES[code]
         location = self.program.location(node, end)
-        # One copy of each text (sys.intern): a long generated file repeats the same finding thousands of
-        # times, and the report keeps every one.
-        finding = Finding(
-            code=code,
-            title=sys.intern(message),
-            severity=rule.severity,
-            evidence=sys.intern(evidence),
-            cost=rule.cost,
-            fix=sys.intern(fix),
-            subject=str(location),
-            data={"rule": rule.name, **location.to_dict()},
-        )
-        virtual = getattr(node, "lineno", 1)
-        source_line = sys.intern(self.program.line_text(virtual))
-        return Diagnostic(location=location, finding=finding, rule=rule.name, source_line=source_line, fix=edits)
+        source_line = self.program.line_text(getattr(node, "lineno", 1))
+        return Diagnostic.of(code, location, message, evidence=evidence, fix=fix, source_line=source_line, edits=edits)
 
     def where(self, node: ast.AST) -> str:
         """``"line 12"`` or ``"cell 3, line 2"``: a short place name for messages."""

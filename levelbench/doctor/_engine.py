@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
 import gc
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from .._values.findings import Finding, Severity
+from .._values import arguments
+from .._values.findings import Severity
 from .._values.gc import gc_paused
 from .._values.catalogue import RULES, resolve_codes
 from ._check_devices import check_autograd_timed, check_cuda_sync, check_host_transfers
@@ -31,6 +34,7 @@ from ._diagnostic import Diagnostic, DoctorReport, Location
 from ._ipython_input import statement_parts
 from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
 from ._notebook import NotebookError, code_cells
+from ._parts import map_parts, usable_cores
 from ._program import Program, split_lines
 from ._suppress import FileSuppression, is_suppressed
 
@@ -77,6 +81,7 @@ def lint_source(
     notebook: bool | None = None,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
+    jobs: int | None = None,
 ) -> tuple[Diagnostic, ...]:
     """Diagnose one script (or notebook JSON, when ``notebook`` or ``path`` ends in ``.ipynb``).
 
@@ -84,8 +89,10 @@ def lint_source(
         >>> [d.code for d in lint_source("import time\\nt0 = time.time()\\n", "bench.py")]
         []
     """
+    arguments.number("lint_source", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
+                     optional=True)
     is_notebook = path.endswith(".ipynb") if notebook is None else notebook
-    return diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore))
+    return diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore), jobs=jobs)
 
 
 def lint_paths(
@@ -98,6 +105,7 @@ def lint_paths(
     stdin_name: str = "<stdin>",
     fail_on: str | Severity | None = None,
     config: ConfigChoice = False,
+    jobs: int | None = None,
 ) -> DoctorReport:
     """Diagnose files, notebooks and directories (``-`` reads standard input).
 
@@ -109,9 +117,14 @@ def lint_paths(
     line does; a path uses that file for every input. ``select``, ``ignore``, ``fail_on`` and
     ``exclude`` override it as the command-line options do (see `levelbench.doctor._config`).
 
+    ``jobs``: processes that share the parts of a script too long to check in one piece (over
+    ``PART_LINES + HEAD_LINES`` lines); None (the default) is one per usable core.
+
     Raises:
         ConfigError: a configuration file that cannot be used (the message says where and why).
     """
+    arguments.number("lint_paths", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
+                     optional=True)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     diagnostics: list[Diagnostic] = []
     files: list[str] = []
@@ -121,7 +134,7 @@ def lint_paths(
             if "LB100" in applied.codes:
                 diagnostics.append(unreadable(item.path, item.message))
             continue
-        diagnostics.extend(diagnose(item, applied.codes))
+        diagnostics.extend(diagnose(item, applied.codes, jobs=jobs))
     return settings.report(tuple(diagnostics), tuple(files))
 
 
@@ -137,71 +150,127 @@ def iter_configured(
 
 def unreadable(path: str, message: str, location: Location | None = None, source_line: str = "") -> Diagnostic:
     """An LB100 diagnostic: ``path`` could not be analysed, and why."""
-    where = location or Location(path)
-    rule = RULES["LB100"]
-    finding = Finding(
-        code="LB100", title=message, severity=rule.severity, cost=rule.cost, subject=str(where),
-        data={"rule": rule.name, **where.to_dict()},
-    )
-    return Diagnostic(location=where, finding=finding, rule=rule.name, source_line=source_line)
+    return Diagnostic.of("LB100", location or Location(path), message, source_line=source_line)
 
 
 # A syntax tree takes ~200 bytes of memory per byte of source: a script longer than PART_LINES + HEAD_LINES
 # is checked in parts (at top-level statements), so that a 10 MB file needs a few hundred MB, not 2-3 GB.
 # Each part is read after the file's first HEAD_LINES (imports, definitions, warm-ups) and imports.
+# A script of under 4 * PART_LINES lines gets shorter parts (down to MIN_PART_LINES), so that it has enough to
+# share among processes; not fewer for fewer processes: what a script's findings are never depends on `jobs`.
 PART_LINES = 20_000
 HEAD_LINES = 2_000
+MIN_PART_LINES = 5_000
 _IMPORT_LINE = re.compile(r"(import|from)\s")
 
 
-def diagnose(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
-    """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order."""
+def diagnose(source: SourceText, codes: frozenset[str], *, jobs: int | None = None) -> tuple[Diagnostic, ...]:
+    """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order.
+
+    ``jobs``: processes that check a long script's parts at once (None: one per usable core)."""
     lines = None if source.notebook or "# %%" in source.text else split_lines(source.text)
     # Paused for all parts of a long script, not only within each: the collections that ran between parts
     # walked all the findings kept so far (see `_diagnose_in_parts`).
     with gc_paused():
         if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
-            return _diagnose_in_parts(source, lines, codes)
+            return _diagnose_in_parts(_Parts(source, codes, lines), usable_cores() if jobs is None else jobs)
         return _diagnose_now(source, codes)
 
 
-def _diagnose_in_parts(source: SourceText, lines: list[str], codes: frozenset[str]) -> tuple[Diagnostic, ...]:
-    """A long script, part by part. Each part keeps the file's line numbers (so positions and fixes are the
-    file's): the head of the file, the part, the imports between them, blank lines elsewhere. A definition
-    past the head and its use in a later part are not connected."""
-    head = statement_parts(lines, HEAD_LINES, definitions=True, first_only=True)[0][1]
-    rest = statement_parts(lines[head:], PART_LINES, definitions=True)
+def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
+    """A long script, part by part, the parts shared among ``jobs`` processes. Each part keeps the file's line
+    numbers (so positions and fixes are the file's): the head of the file, the part, the imports between them,
+    blank lines elsewhere. A definition past the head and its use in a later part are not connected."""
+    lines = script.lines
+    head = _parsing_head(lines, statement_parts(lines, HEAD_LINES, definitions=True, first_only=True)[0][1])
+    size = min(PART_LINES, max(MIN_PART_LINES, (len(lines) - head) // 4 + 1))  # the same parts whatever `jobs` is
+    rest = statement_parts(lines[head:], size, definitions=True)
     parts = [(0, head)] + [(head + a, head + b) for a, b in rest]
-    imports = [(k, line) for k, line in enumerate(lines) if _IMPORT_LINE.match(line) and "(" not in line]
+    script.head = head
+    checked = map_parts(_diagnose_part, script, parts, jobs)
     found: list[Diagnostic] = []  # the parts' lines do not overlap, and each part's findings are distinct
     i = 0
     while i < len(parts):
-        first, last = parts[i]
-        text = "\n".join(lines[:last]) if first <= head else _part_text(lines, imports, head, first, last)
-        diagnostics = _diagnose_now(dataclasses.replace(source, text=text), codes)
-        # A part is freed by reference counting, but for the reference cycles it leaves (each ast.dump call
-        # leaves one): collected here, in the youngest generation only, which holds just this part's objects.
-        gc.collect(0)
-        if i + 1 < len(parts) and any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics):
-            parts[i : i + 2] = [(first, parts[i + 1][1])]  # split inside a string or bracket: join with the next
+        split_inside, packed = checked[i]
+        if split_inside and i + 1 < len(parts):  # split inside a string or bracket: join with the next, again
+            parts[i : i + 2] = [(parts[i][0], parts[i + 1][1])]
+            checked[i : i + 2] = [_diagnose_part(script, parts[i])]
             continue
-        found.extend(
-            d for d in diagnostics
-            if first < d.location.line <= last or (d.code == "LB100" and d.location.line == 1 and i == 0)
-        )
+        found.extend(Diagnostic.unpacked(script.source.path, p) for p in packed)
+        checked[i] = (False, [])  # the packed copy, no longer needed
         i += 1
     return tuple(sorted(found, key=lambda d: (d.location, d.code)))
 
 
-def _part_text(lines: list[str], imports: list[tuple[int, str]], head: int, first: int, last: int) -> str:
-    shown = lines[:head] + [""] * (last - head)
-    for k, line in imports:
-        if k >= first:
-            break
-        if k >= head:
-            shown[k] = line
-    shown[first:last] = lines[first:last]
-    return "\n".join(shown)
+def _parsing_head(lines: list[str], head: int) -> int:
+    """``head``, or the first later cut that parses when the head does not: every part is read after the head,
+    so a head cut inside a string (the splitter guesses strings from quote counts) would make every part fail.
+    A head that parses at no cut within PART_LINES (or 4 x HEAD_LINES) more lines has an error of its own: ``head`` then."""
+    end = head
+    while end < min(len(lines), head + max(PART_LINES, 4 * HEAD_LINES)):
+        try:
+            ast.parse("\n".join(lines[:end]))
+            return end
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            end += statement_parts(lines[end:], max(HEAD_LINES // 10, 1), first_only=True)[0][1]
+    return head
+
+
+class _Parts:
+    """A long script to check in parts: what a worker process needs of it (the text, once) and what each
+    part derives from it."""
+
+    def __init__(self, source: SourceText, codes: frozenset[str], lines: list[str] | None = None) -> None:
+        self.source = source
+        self.codes = codes
+        self.head = 0  # the head's last line, once chosen
+        self._lines = lines
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"source": self.source, "codes": self.codes, "head": self.head}  # the lines are made again there
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state, _lines=None)
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = split_lines(self.source.text)
+        return self._lines
+
+    @functools.cached_property
+    def imports(self) -> list[tuple[int, str]]:
+        return [(k, line) for k, line in enumerate(self.lines) if _IMPORT_LINE.match(line) and "(" not in line]
+
+    def text(self, first: int, last: int) -> str:
+        lines, head = self.lines, self.head
+        if first <= head:
+            return "\n".join(lines[:last])
+        shown = lines[:head] + [""] * (last - head)
+        for k, line in self.imports:
+            if k >= first:
+                break
+            if k >= head:
+                shown[k] = line
+        shown[first:last] = lines[first:last]
+        return "\n".join(shown)
+
+
+def _diagnose_part(script: _Parts, part: tuple[int, int]) -> tuple[bool, list[tuple]]:
+    """Whether the part does not parse (a split inside a string or bracket), and its findings, packed: those on
+    its own lines (the head's are the first part's), and an unreadable file's LB100 for the first part."""
+    first, last = part
+    with gc_paused():
+        diagnostics = _diagnose_now(dataclasses.replace(script.source, text=script.text(first, last)), script.codes)
+        # A part is freed by reference counting, but for the reference cycles it leaves (each ast.dump call
+        # leaves one): collected here, in the youngest generation only, which holds just this part's objects.
+        gc.collect(0)
+    split_inside = any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics)
+    own = [
+        d.packed() for d in diagnostics
+        if first < d.location.line <= last or (d.code == "LB100" and d.location.line == 1 and first == 0)
+    ]
+    return split_inside, own
 
 
 def _diagnose_now(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:

@@ -26,6 +26,7 @@ import re
 import tokenize
 from collections.abc import Iterable, Sequence
 
+from .._values import arguments
 from .._values.catalogue import RULES, resolve_codes
 from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
@@ -143,12 +144,16 @@ def fix_paths(
     stdin_name: str = "<stdin>",
     fail_on: str | Severity | None = None,
     config: ConfigChoice = False,
+    jobs: int | None = None,
 ) -> FixReport:
     """Fix files, notebooks and directories; nothing is written (see `FixResult.text`, `write_fixed`).
 
     ``config`` and the selection options work as in `lint_paths`: only the findings a file would
     report (its configuration, ``per-file-ignores`` and suppression comments applied) are fixed.
+    ``jobs`` as in `lint_paths`.
     """
+    arguments.number("fix_paths", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
+                     optional=True)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
     results: list[FixResult] = []
@@ -158,7 +163,7 @@ def fix_paths(
             if "LB100" in applied.codes:
                 unreadables.append(unreadable(item.path, item.message))
             continue
-        results.append(_fix(item, applied.codes, fixing, unsafe))
+        results.append(_fix(item, applied.codes, fixing, unsafe, jobs))
     files = tuple(r.path for r in results) + tuple(d.location.path for d in unreadables)
     empty = settings.report((), files)
     return FixReport(tuple(results), tuple(unreadables), empty.fail_on, empty.configs)
@@ -183,8 +188,10 @@ def applicable(diagnostic: Diagnostic, fixing: frozenset[str], unsafe: bool) -> 
     return safety == "safe" or (unsafe and safety == "unsafe")
 
 
-def _fix(source: SourceText, codes: frozenset[str], fixing: frozenset[str], unsafe: bool) -> FixResult:
-    before = diagnose(source, codes)
+def _fix(
+    source: SourceText, codes: frozenset[str], fixing: frozenset[str], unsafe: bool, jobs: int | None = None
+) -> FixResult:
+    before = diagnose(source, codes, jobs=jobs)
     text = source.text
     current = before
     skipped: list[str] = []
@@ -209,7 +216,7 @@ def _fix(source: SourceText, codes: frozenset[str], fixing: frozenset[str], unsa
                 break
             continue
         text = new_text
-        current = diagnose(dataclasses.replace(source, text=text), codes)
+        current = diagnose(dataclasses.replace(source, text=text), codes, jobs=jobs)
     after = current if text != source.text else before
     return FixResult(source.path, source.text, text, before, after, tuple(skipped), source.notebook)
 

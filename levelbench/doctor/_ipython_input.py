@@ -84,27 +84,47 @@ def statement_parts(
     clock pair stays whole. With ``first_only``, only the first range (the lines after it are not read)."""
     parts: list[tuple[int, int]] = []
     first = 0
-    quotes = 0  # triple quotes seen since `first`: odd means inside a string
+    string = ""  # the triple quote of the string the line starts inside, "" outside any
     depth = 0
     top = ""  # the last line seen that starts at column 0
     for number, line in enumerate(lines):
         long_enough = number - first >= size and (
             not definitions or number - first >= 2 * size or bool(_DEFINITION.match(line))
         )
-        if long_enough and quotes % 2 == 0 and depth <= 0 and _PART_START.match(line) \
+        if long_enough and not string and depth <= 0 and _PART_START.match(line) \
                 and not line.startswith("%%") and not _CONTINUATIONS.match(line) and not top.startswith("@") \
                 and not lines[number - 1].rstrip().endswith("\\"):
             parts.append((first, number))
             if first_only:
                 return parts
-            first, quotes, depth = number, 0, 0
-        if line[:1] not in ("", " ", "\t", "#") and depth <= 0 and quotes % 2 == 0:
+            first, depth = number, 0
+        if line[:1] not in ("", " ", "\t", "#") and depth <= 0 and not string:
             top = line
-        quotes += line.count('"""') + line.count("'''")
+        string = _string_after(line, string)
         code = line.split("#", 1)[0]
         depth += code.count("(") + code.count("[") + code.count("{") - code.count(")") - code.count("]") - code.count("}")
     parts.append((first, len(lines)))
     return parts
+
+
+def _string_after(line: str, string: str) -> str:
+    """The triple quote of the string open at the end of ``line``, which starts inside ``string`` ("" outside):
+    inside a string only its own quote closes it (a docstring may hold the other kind); outside, a ``#``
+    starts a comment."""
+    i = 0
+    while True:
+        if string:
+            end = line.find(string, i)
+            if end < 0:
+                return string
+            i, string = end + 3, ""
+            continue
+        double, single, comment = line.find('"""', i), line.find("'''", i), line.find("#", i)
+        starts = [k for k in (double, single) if k >= 0]
+        if not starts or (0 <= comment < min(starts)):
+            return ""
+        i = min(starts)
+        string, i = line[i : i + 3], i + 3
 
 
 _LINE_MAGIC = re.compile(r"^(?P<indent>\s*)%(?P<name>\w+)(?P<sep>\s?)(?P<arg>.*)$")

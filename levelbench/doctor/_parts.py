@@ -1,0 +1,129 @@
+"""A long script's parts checked on several cores at once.
+
+The doctor checks a script of more than a few ten thousand lines in parts (see `_engine`), one syntax
+tree at a time; the parts are independent, so other processes can take some of them. This process
+keeps the first share and starts one worker per other share: a fresh interpreter
+(``python -m levelbench.doctor._parts``, never a fork, so neither the caller's threads nor its
+``__main__`` module come along) that reads its job from a file and writes each part's result as soon as
+it has it. A worker that fails or is killed costs only time: the parts it did not deliver are
+checked here.
+
+The task is a module-level function, named in the job and imported by the worker; its results must
+be small to pickle (the doctor sends `Diagnostic.packed` tuples, not objects).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO, TypeVar
+
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
+
+# Where levelbench itself is imported from: a worker finds the same copy even when the caller put it on
+# sys.path by hand (a test run, a notebook with a sys.path.insert).
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity mask, where the platform has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def map_parts(
+    task: Callable[[Any, _Item], _Result], shared: Any, items: Sequence[_Item], processes: int
+) -> list[_Result]:
+    """``[task(shared, item) for item in items]``, on up to ``processes`` processes, this one included.
+
+    ``shared`` (the script's text, say) is sent once to each worker. Items are split into contiguous
+    shares of about equal length; this process checks the first share while the workers check theirs.
+    """
+    processes = max(1, min(processes, len(items)))
+    if processes == 1:
+        return [task(shared, item) for item in items]
+    bounds = [round(k * len(items) / processes) for k in range(processes + 1)]
+    shares = [list(range(bounds[k], bounds[k + 1])) for k in range(processes)]
+    results: dict[int, _Result] = {}
+    workers = [_Worker.start(task, shared, [(i, items[i]) for i in share]) for share in shares[1:]]
+    try:
+        for i in shares[0]:
+            results[i] = task(shared, items[i])
+        for worker in workers:
+            if worker is not None:
+                results.update(worker.results())
+    finally:
+        for worker in workers:
+            if worker is not None:
+                worker.stop()
+    for i, item in enumerate(items):  # what a failed worker did not deliver
+        if i not in results:
+            results[i] = task(shared, item)
+    return [results[i] for i in range(len(items))]
+
+
+class _Worker:
+    """One worker process: its job in a temporary file as standard input, its results in another."""
+
+    def __init__(self, process: subprocess.Popen[bytes], output: BinaryIO) -> None:
+        self.process = process
+        self.output = output
+
+    @classmethod
+    def start(cls, task: Callable[..., Any], shared: Any, items: list[tuple[int, Any]]) -> _Worker | None:
+        job = (task.__module__, task.__qualname__, shared, items)
+        try:
+            with tempfile.TemporaryFile() as source:
+                pickle.dump(job, source, protocol=pickle.HIGHEST_PROTOCOL)
+                source.seek(0)
+                output = tempfile.TemporaryFile()
+                path = os.pathsep.join(p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p)
+                process = subprocess.Popen(
+                    [sys.executable, "-m", __name__], stdin=source, stdout=output, stderr=subprocess.DEVNULL,
+                    env={**os.environ, "PYTHONPATH": path},
+                )
+        except (OSError, pickle.PicklingError):  # no interpreter to start, or no room: this process does it all
+            return None
+        return cls(process, output)
+
+    def results(self) -> dict[int, Any]:
+        """What the worker delivered (after it ended): the results read in full, by item index."""
+        self.process.wait()
+        found: dict[int, Any] = {}
+        self.output.seek(0)
+        while True:
+            try:
+                i, result = pickle.load(self.output)
+            except (EOFError, pickle.UnpicklingError, ValueError, TypeError):  # the end, or a result cut short
+                return found
+            found[i] = result
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
+
+
+def _serve(source: BinaryIO, sink: BinaryIO) -> None:
+    module, name, shared, items = pickle.load(source)
+    task = getattr(importlib.import_module(module), name)
+    for i, item in items:
+        pickle.dump((i, task(shared, item)), sink, protocol=pickle.HIGHEST_PROTOCOL)
+        sink.flush()
+
+
+if __name__ == "__main__":
+    # The parent stops its workers itself (and checks their parts when a Ctrl-C did not stop it): a Ctrl-C
+    # sent to the whole process group must not print a worker's traceback on the user's terminal.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _serve(sys.stdin.buffer, sys.stdout.buffer)

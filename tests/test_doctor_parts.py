@@ -1,0 +1,149 @@
+"""A long script's parts shared among processes (`levelbench.doctor._parts`): the same findings, fixes and order
+as one process gives, whatever a worker does; and the text renderer's fast path prints what rich prints."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from levelbench._values.findings import Severity
+from levelbench.doctor import _engine, _parts, lint_paths, lint_source
+from levelbench.doctor._diagnostic import Diagnostic, DoctorReport, Location
+from levelbench._rendering import doctor_text
+from levelbench._rendering.terminal import SEVERITY_STYLE
+
+
+def _long_script() -> str:
+    """About 1,800 lines: timed blocks with fixes, definitions, and strings the part splitter misreads: a
+    ``"'''"`` literal before a triple-quoted string whose lines look like top-level statements, so that it
+    cuts inside the string (the first one inside the head): that part does not parse and is joined with the
+    next."""
+    trap = "marker = \"'''\"\ndoc = '''\n" + "x = 1\n" * 150 + "'''\nmarker = \"'''\"\n"
+    blocks = []
+    for k in range(150):
+        if k % 40 == 0:
+            blocks.append(trap)
+        blocks.append(f"t0 = time.time()\ny_{k} = f(x)\nprint(time.time() - t0)\nfor i in range(3):\n"
+                      f"    z = jnp.dot(x, x)\n")
+        if k % 50 == 3:
+            blocks.append(f"@jax.jit\ndef g{k}(v):\n    return v + {k}\n\n\nt1 = time.perf_counter()\ng{k}(x)\n"
+                          "print(time.perf_counter() - t1)\n")
+    header = "import time\nimport jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n    return x * 2\n\n\n"
+    return header + "x = jnp.ones((10, 10))\n" + "".join(blocks)
+
+
+def _everything(diagnostics: tuple[Diagnostic, ...]) -> list[tuple]:
+    return [(d.to_dict(), d.fix, d.in_file) for d in diagnostics]
+
+
+@pytest.fixture
+def small_parts(monkeypatch):
+    monkeypatch.setattr(_engine, "PART_LINES", 300)
+    monkeypatch.setattr(_engine, "MIN_PART_LINES", 200)
+    monkeypatch.setattr(_engine, "HEAD_LINES", 40)
+
+
+def test_parts_checked_by_workers_give_what_one_process_gives(small_parts):
+    text = _long_script()
+    one = lint_source(text, "long.py", jobs=1)
+    three = lint_source(text, "long.py", jobs=3)
+    assert len(one) > 400 and sum(d.fix is not None for d in one) > 300
+    assert _everything(three) == _everything(one)
+
+
+def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(small_parts, monkeypatch):
+    monkeypatch.setattr(_engine, "PART_LINES", 50)  # parts of 50-100 lines: some cut inside a 150-line string
+    monkeypatch.setattr(_engine, "MIN_PART_LINES", 50)
+    text = _long_script()
+    planned: list[tuple[int, int]] = []
+    here: list[tuple[int, int]] = []
+    map_parts, diagnose_part = _engine.map_parts, _engine._diagnose_part
+    monkeypatch.setattr(_engine, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
+                        or map_parts(task, shared, items, jobs))
+    monkeypatch.setattr(_engine, "_diagnose_part", lambda script, part: here.append(part) or diagnose_part(script, part))
+    two = lint_source(text, "long.py", jobs=2)
+    # The worker ran the module's own function (the spy is this process's): the parts it saw here that were
+    # not planned are the joins of a part that did not parse with the next one.
+    joins = [part for part in here if part not in planned]
+    assert len(joins) >= 2 and any(first >= planned[len(planned) // 2][0] for first, _ in joins), (planned, joins)
+    assert "LB100" not in {d.code for d in two}
+    assert _everything(two) == _everything(lint_source(text, "long.py", jobs=1))
+
+
+def test_a_worker_that_fails_costs_time_not_findings(small_parts, monkeypatch, tmp_path):
+    fails = tmp_path / "python"
+    fails.write_text("#!/bin/sh\nexit 3\n")
+    fails.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(fails))
+    text = _long_script()
+    assert _everything(lint_source(text, "long.py", jobs=2)) == _everything(lint_source(text, "long.py", jobs=1))
+
+
+def test_a_worker_that_cannot_start_costs_time_not_findings(small_parts, monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-such-python"))
+    text = _long_script()
+    assert _everything(lint_source(text, "long.py", jobs=2)) == _everything(lint_source(text, "long.py", jobs=1))
+
+
+def test_map_parts_keeps_the_items_order_across_processes():
+    assert _parts.map_parts(_parts_task, 10, list(range(7)), processes=3) == [10 * i for i in range(7)]
+
+
+def _parts_task(factor: int, item: int) -> int:
+    return factor * item
+
+
+def test_jobs_must_be_a_positive_number():
+    with pytest.raises(ValueError, match=r"lint_paths: jobs must be a number of processes >= 1 \(or None\), got 0"):
+        lint_paths(["x.py"], jobs=0)
+    with pytest.raises(TypeError, match="lint_source: jobs must be .* got '2' \\(str\\); pass the number itself"):
+        lint_source("x = 1\n", jobs="2")
+
+
+def test_packing_a_diagnostic_keeps_all_of_it():
+    text = "import time\nt0 = time.time()\nprint(time.time() - t0)\n"
+    for diagnostic in lint_source(text, "t.py") + lint_source("def broken(:\n", "b.py"):
+        back = Diagnostic.unpacked(diagnostic.location.path, diagnostic.packed())
+        assert (back, back.fix, back.finding.data) == (diagnostic, diagnostic.fix, diagnostic.finding.data)
+
+
+# --- the text renderer writes strings, not one rich print per line -----------------------------------
+@pytest.mark.parametrize("color", [True, False])
+@pytest.mark.parametrize("show_fixes", [True, False])
+def test_text_output_is_what_rich_prints_for_the_same_lines(color, show_fixes):
+    from rich.console import Console
+
+    text = ("import time\nimport jax\nimport jax.numpy as jnp\n\n@jax.jit\ndef f(x):\n\treturn x * 2\n\n"
+            "x = jnp.ones(3)\nt0 = time.time()\x0c\ny = f(x)  # caf\u00e9\tend\nprint(time.time() - t0)\n")
+    diagnostics = list(lint_source(text, "t.py"))
+    assert len(diagnostics) >= 2
+    diagnostics.append(_made_up("t.py", "tab\there, bell\x07 and a [bold]markup[/bold] look-alike", "\tx = 1\x0c\n"))
+    report = DoctorReport(tuple(diagnostics), ("t.py",))
+    fast = io.StringIO()
+    doctor_text.render_text(report, fast, io.StringIO(), show_fixes=show_fixes, color=color)
+
+    slow = io.StringIO()
+    console = Console(file=slow, force_terminal=color, no_color=not color, width=200, highlight=False,
+                      soft_wrap=True, emoji=False, markup=False)
+    for d in report.diagnostics:
+        lines = [doctor_text._headline_pieces(d), *doctor_text._excerpt_pieces(d)]
+        lines += doctor_text._fix_pieces(d) if show_fixes else []
+        for pieces in lines:
+            console.print(doctor_text._as_text(pieces))
+    console.print(doctor_text._summary(report))
+    assert fast.getvalue() == slow.getvalue()
+    assert ("\x1b[" in fast.getvalue()) is color
+
+
+def _made_up(path: str, message: str, source: str) -> Diagnostic:
+    from levelbench._values.findings import Finding
+
+    where = Location(path, 0, 9, 2, 9, 3)
+    finding = Finding("LB105", message, Severity.WARNING, fix="use time.perf_counter()\n\tthen wait")
+    return Diagnostic(where, finding, "wall-clock-interval", source)
+
+
+def test_severity_styles_are_the_ones_shown():
+    assert set(SEVERITY_STYLE) == set(Severity)
