@@ -17,8 +17,8 @@ holds, and what used to make a step quadratic:
     python benchmarks/doctor_scaling.py --mb 10 --shape plain
 
 Prints, per size and ``--jobs``: lines, bytes, findings, then for ``levelbench doctor --jobs N FILE`` (text
-output, as a user runs it) its wall-clock seconds and CPU seconds (workers included); then the peak memory of
-the library call ``lint_paths`` plus its largest worker's, and CPU seconds per 1k lines (flat when linear).
+output, as a user runs it) its wall-clock seconds, CPU seconds (workers included), peak memory (its own plus
+its largest worker's), and CPU seconds per 1k lines (flat when linear).
 On a machine shared with other jobs the wall clock can be several times the CPU time: compare CPU seconds
 between runs, and take wall-clock figures (which --jobs 2 is about) only on a quiet machine.
 
@@ -50,8 +50,8 @@ x = jnp.ones((10, 10))
 
 _BLOCKS = {
     "timers": lambda k: (
-        f"t0 = time.time()\ny = f(x)\nprint(time.time() - t0)\nfor i in range(10):\n"
-        f"    t1 = time.perf_counter()\n    z = jnp.dot(x, x)\n    print('dt', time.perf_counter() - t1)\n"
+        "t0 = time.time()\ny = f(x)\nprint(time.time() - t0)\nfor i in range(10):\n"
+        "    t1 = time.perf_counter()\n    z = jnp.dot(x, x)\n    print('dt', time.perf_counter() - t1)\n"
     ),
     "functions": lambda k: (
         f"def bench_{k}(x):\n    t0 = time.perf_counter()\n    y = f(x + {k})\n"
@@ -85,37 +85,34 @@ def generate(shape: str, lines: int | None = None, size: int | None = None) -> s
     return "".join(parts)
 
 
-# The command as a user runs it (text output, to a file), in a process of its own: its wall clock, the CPU
-# time of it and its workers, and its peak memory plus its largest worker's (an upper bound on what they
-# held at once; with --jobs 2 there is one worker).
+# The command as a user runs it (text output, to a pipe), in a process of its own: its wall clock, its CPU time
+# and its workers', and its peak memory plus its largest worker's (an upper bound on what they held at once;
+# with --jobs 2 there is one worker).
 _CHILD = """
-import resource, subprocess, sys, time
+import json, resource, runpy, sys, time
+sys.argv = ["levelbench", "doctor", "--no-color", "--jobs", sys.argv[2], sys.argv[1]]
 t = time.perf_counter()
-done = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--no-color", "--jobs", sys.argv[2], sys.argv[1]],
-                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+out, sys.stdout = sys.stdout, open("/dev/null", "w")
+try:
+    runpy.run_module("levelbench", run_name="__main__")
+except SystemExit:
+    pass
 seconds = time.perf_counter() - t
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(done.stdout.splitlines()[-2] if done.stdout else done.stderr[-500:])
-print(json.dumps({"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss * 1024}))
-"""
-_WORKER_PEAK = """
-import json, resource, sys
-from levelbench.doctor import lint_paths
-report = lint_paths([sys.argv[1]], max_bytes=1 << 40, jobs=int(sys.argv[2]))
-own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-lb100 = [d.message for d in report.diagnostics if d.code == "LB100"]
-print(json.dumps({"findings": len(report.diagnostics), "own": own, "workers": workers, "lb100": lb100[:3]}))
+sys.stdout = out
+own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak": (own.ru_maxrss + workers.ru_maxrss) * 1024}))
 """
 
 
 def measure(path: Path, jobs: int) -> dict:
-    """The command's time, then (in another run) the peak memory of the library call and of its workers."""
-    run = [sys.executable, "-c", "import json\n" + _CHILD, str(path), str(jobs)]
-    timed = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
-    run = [sys.executable, "-c", _WORKER_PEAK, str(path), str(jobs)]
-    memory = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
-    return {**timed, "findings": memory["findings"], "lb100": memory["lb100"], "peak": memory["own"] + memory["workers"]}
+    """``levelbench doctor --jobs JOBS PATH``: seconds, CPU seconds, peak memory; then the findings it reports."""
+    run = [sys.executable, "-c", _CHILD, str(path), str(jobs)]
+    result = json.loads(subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+    run = [sys.executable, "-m", "levelbench", "doctor", "--format", "concise", "--jobs", str(jobs), str(path)]
+    concise = subprocess.run(run, capture_output=True, text=True).stdout.splitlines()
+    findings = [line for line in concise if ": LB" in line]
+    return {**result, "findings": len(findings), "lb100": [line for line in findings if ": LB100 " in line][:3]}
 
 
 def main() -> None:

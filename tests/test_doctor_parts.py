@@ -59,17 +59,43 @@ def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(sm
     text = _long_script()
     planned: list[tuple[int, int]] = []
     here: list[tuple[int, int]] = []
-    map_parts, diagnose_part = _engine.map_parts, _engine._diagnose_part
+    map_parts = _engine.map_parts
     monkeypatch.setattr(_engine, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
                         or map_parts(task, shared, items, jobs))
-    monkeypatch.setattr(_engine, "_diagnose_part", lambda script, part: here.append(part) or diagnose_part(script, part))
+    text_of = _engine._Parts.text  # asked once per part checked in this process (the workers have their own)
+    monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last: here.append((first, last))
+                        or text_of(script, first, last))
     two = lint_source(text, "long.py", jobs=2)
-    # The worker ran the module's own function (the spy is this process's): the parts it saw here that were
-    # not planned are the joins of a part that did not parse with the next one.
+    # The parts checked here that were not planned are the joins of a part that did not parse with the next one,
+    # the worker's parts included.
     joins = [part for part in here if part not in planned]
     assert len(joins) >= 2 and any(first >= planned[len(planned) // 2][0] for first, _ in joins), (planned, joins)
     assert "LB100" not in {d.code for d in two}
     assert _everything(two) == _everything(lint_source(text, "long.py", jobs=1))
+
+
+def test_the_workers_check_their_share_even_beside_another_levelbench(small_parts, monkeypatch, tmp_path):
+    shadow = tmp_path / "levelbench"  # what a worker would import first if the working directory led sys.path
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("raise SystemExit(9)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(_engine, "PART_LINES", 100)
+    monkeypatch.setattr(_engine, "MIN_PART_LINES", 100)
+    planned: list[tuple[int, int]] = []
+    here: list[tuple[int, int]] = []
+    map_parts = _engine.map_parts
+    monkeypatch.setattr(_engine, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
+                        or map_parts(task, shared, items, jobs))
+    text_of = _engine._Parts.text  # asked once per part checked in this process (the workers have their own)
+    monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last: here.append((first, last))
+                        or text_of(script, first, last))
+    text = _long_script()
+    three = lint_source(text, "long.py", jobs=3)
+    assert len(planned) >= 6
+    # Of the planned parts, this process checked its share only: the workers delivered theirs (the rest checked
+    # here are joins of a part cut inside a string with the next).
+    assert [part for part in here if part in planned] == planned[: round(len(planned) / 3)]
+    assert _everything(three) == _everything(lint_source(text, "long.py", jobs=1))
 
 
 def test_a_worker_that_fails_costs_time_not_findings(small_parts, monkeypatch, tmp_path):
@@ -93,6 +119,20 @@ def test_map_parts_keeps_the_items_order_across_processes():
 
 def _parts_task(factor: int, item: int) -> int:
     return factor * item
+
+
+def test_without_edits_the_findings_are_the_same_and_no_fix_is_built(small_parts, monkeypatch):
+    from levelbench.doctor import _check_timing
+
+    text = _long_script()
+    built: list[int] = []
+    steady_clock = _check_timing.steady_clock
+    monkeypatch.setattr(_check_timing, "steady_clock", lambda *a: built.append(1) or steady_clock(*a))
+    bare = lint_source(text, "long.py", jobs=1, edits=False)
+    assert not built and all(d.fix is None for d in bare)
+    full = lint_source(text, "long.py", jobs=1)
+    assert built and any(d.fix is not None for d in full)
+    assert [d.to_dict() for d in bare] == [d.to_dict() for d in full]
 
 
 def test_jobs_must_be_a_positive_number():

@@ -164,7 +164,8 @@ def doctor_command(
                 stdin_name=stdin_filename, jobs=jobs, **choices,
             )
         else:
-            report = lint_paths(paths, max_bytes=max_bytes, stdin_name=stdin_filename, jobs=jobs, **choices)
+            # Not fixing: no finding's edits are read (the fix as text is).
+            report = lint_paths(paths, max_bytes=max_bytes, stdin_name=stdin_filename, jobs=jobs, edits=False, **choices)
     except ConfigError as e:
         fail(str(e))
     if fix or diff or fix_only:

@@ -105,7 +105,7 @@ def check_autograd_timed(ctx: Context) -> Iterator[Diagnostic]:
                 "backward pass",
                 evidence=f"no torch.no_grad() / torch.inference_mode() around `{short(inner)}`",
                 fix=f"{model}.eval()\nwith torch.inference_mode():\n    {fix_line}",
-                edits=inference_mode(ctx, region),
+                edits=lambda: inference_mode(ctx, region),
             )
             break
 

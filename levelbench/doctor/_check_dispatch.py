@@ -126,10 +126,17 @@ def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
 
 
 def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:
-    inner = loop_rewrite(loop, ctx.names, flax=flax)
-    body = "\n".join("    " + line for line in inner.splitlines())
-    header = "@jax.jit  # jit the function that holds the loop, with the loop as a scan\ndef run(...):"
-    return f"{header}\n{body}\n    return ..."
+    # The rewrite depends only on the loop's text (and the file's names, the same for all its loops), and a
+    # long generated file repeats one loop at thousands of places: it is written once per distinct text.
+    lines = range(loop.lineno, (loop.end_lineno or loop.lineno) + 1)
+    key = (loop.col_offset, "\n".join(ctx.program.line_text(n) for n in lines), flax)
+    written: dict[tuple[int, str, bool], str] = ctx.index("jitted loop fixes", dict)
+    if key not in written:
+        inner = loop_rewrite(loop, ctx.names, flax=flax)
+        body = "\n".join("    " + line for line in inner.splitlines())
+        header = "@jax.jit  # jit the function that holds the loop, with the loop as a scan\ndef run(...):"
+        written[key] = f"{header}\n{body}\n    return ..."
+    return written[key]
 
 
 def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> tuple[int, int]:

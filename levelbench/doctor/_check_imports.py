@@ -74,7 +74,7 @@ def _missing_name(ctx: Context, node: ast.alias, module: str, name: str) -> Diag
         f"this import raises ImportError{hint}",
         evidence=f"checked against the installed {root} package",
         fix=f"from {module} import {guess[0] if guess else '...'}",
-        edits=nearest_name(ctx, node, candidates) if guess else None,
+        edits=(lambda: nearest_name(ctx, node, candidates)) if guess else None,
     )
 
 

@@ -285,7 +285,7 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
             "measures an empty call",
             evidence=evidence,
             fix=f"def {function.name}(...):\n    ...\n    {fix}",
-            edits=return_value(ctx, function),
+            edits=lambda: return_value(ctx, function),
         )
 
 

@@ -58,7 +58,7 @@ def check_float64(ctx: Context) -> Iterator[Diagnostic]:
         "silently computes in float32",
         evidence=evidence,
         fix='jax.config.update("jax_enable_x64", True)  # at the top, before creating arrays',
-        edits=enable_x64(ctx),
+        edits=lambda: enable_x64(ctx),
     )
 
 
@@ -123,7 +123,7 @@ def check_shape_as_loc(ctx: Context) -> Iterator[Diagnostic]:
             f"{len(first.elts)} number{'s' if len(first.elts) > 1 else ''}, not an array of shape {shape}",
             evidence=f"the first parameter of {sampler}() is `{parameter}`; the shape goes in `size=`",
             fix=f"{short(node.func)}(size={shape})\n# or: rng = np.random.default_rng(0); rng.standard_normal({shape})",
-            edits=size_keyword(ctx, node, sampler),
+            edits=lambda: size_keyword(ctx, node, sampler),
         )
 
 

@@ -40,7 +40,7 @@ def check_never_called(ctx: Context) -> Iterator[Diagnostic]:
                     f"{region.by} times `lambda: {body}`, which only builds a lambda: `{body}` never runs",
                     evidence="the timed statement is a lambda expression: it creates a function object and discards it",
                     fix=_timed_fix(region, short(stmt.value.body)),
-                    edits=call_the_lambda(ctx, stmt.value) if region.label.startswith("%") else None,
+                    edits=(lambda: call_the_lambda(ctx, stmt.value)) if region.label.startswith("%") else None,
                 )
             elif isinstance(stmt, ast.Expr) and region.harness and len(region.statements) == 1:
                 problem = _uncalled(ctx, stmt.value, strict=False)
@@ -94,7 +94,7 @@ def check_unawaited(ctx: Context) -> Iterator[Diagnostic]:
             f"`{text}` is timed by {region.by} without waiting for it: JAX returns before the work is done",
             evidence=f"no block_until_ready() or host conversion of the result of `{text}` inside the timed region",
             fix=_blocked_fix(region, culprit),
-            edits=wait_for(ctx, culprit),
+            edits=lambda: wait_for(ctx, culprit),
         )
 
 
@@ -227,7 +227,7 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
     text = unparse(call)
     fix = f"jax.block_until_ready({text})  # warm-up: compiles, untimed\n"
     fix += f"{region.label} {text}.block_until_ready()" if region.label.startswith("%") else "# ...then time it"
-    return ctx.report("LB103", call, message, evidence=evidence, fix=fix, edits=warm_up(ctx, region, call))
+    return ctx.report("LB103", call, message, evidence=evidence, fix=fix, edits=lambda: warm_up(ctx, region, call))
 
 
 def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
@@ -259,7 +259,7 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
                 f"import levelbench\nprint(levelbench.measure(lambda: {unparse(first)}))"
                 "  # warm-up, repeats, median and spread"
             ),
-            edits=repeat_timing(ctx, region),
+            edits=lambda: repeat_timing(ctx, region),
         )
 
 
@@ -305,7 +305,7 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
             f"`time.{name}()` times an interval: it is the wall clock, which can jump and is coarse on some systems",
             evidence=f"the region is timed with `{wall[0]}`",
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
-            edits=steady_clock(ctx, region),
+            edits=lambda: steady_clock(ctx, region),
         )
 
 

@@ -150,7 +150,9 @@ class Diagnostic:
         return (
             where.cell, where.line, where.column, where.end_line, where.end_column, self.code, self.message,
             self.finding.evidence, self.finding.fix, self.source_line,
-            None if edits is None else (edits.description, tuple(dataclasses.astuple(e) for e in edits.edits)),
+            None if edits is None else (
+                edits.description, tuple((e.cell, e.line, e.column, e.end_line, e.end_column, e.text) for e in edits.edits)
+            ),
         )
 
     @classmethod

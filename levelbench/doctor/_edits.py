@@ -77,6 +77,8 @@ class Editor:
         """(cell, line, character column) of a virtual line and an ast byte offset."""
         cell, user = self.user_line(line)
         text = self.program.line_text(line)
+        if text.isascii():  # a byte is a character
+            return cell, user, min(byte_column, len(text))
         return cell, user, len(text.encode("utf-8")[:byte_column].decode("utf-8", errors="ignore"))
 
     def source(self, node: ast.AST) -> str | None:
@@ -260,28 +262,42 @@ def _same_node(text: str, node: ast.AST, column: int) -> bool:
     """``text`` (found at ``column``) parses to ``node``: the position is right."""
     if isinstance(node, ast.alias):
         return text.split()[0] == node.name if text.strip() else False
-    dump = _parsed_dump if len(text) <= 1000 else _parsed_dump.__wrapped__  # a long text is not kept
+    parse = _parsed if len(text) <= 1000 else _parsed.__wrapped__  # a long text is not kept
     if isinstance(node, ast.expr):
-        parsed = dump(text, None)
+        parsed = parse(text, None)
     elif isinstance(node, ast.stmt):
-        parsed = dump(text, column)
+        parsed = parse(text, column)
     else:
         return False
-    return parsed is not None and parsed == ast.dump(node)
+    return parsed is not None and _same_tree(parsed, node)
 
 
 @functools.lru_cache(maxsize=1024)
-def _parsed_dump(text: str, column: int | None) -> str | None:
-    """``ast.dump`` of the expression ``text`` (``column`` None) or of the one statement ``text`` found at
-    ``column``; None when it is not that. Kept for the texts seen last: a long file checks the same few
-    texts (``time.time()``, ``f(x)``) at thousands of places."""
+def _parsed(text: str, column: int | None) -> ast.AST | None:
+    """The expression ``text`` (``column`` None) or the one statement ``text`` found at ``column``; None when it
+    is not that. Kept for the texts seen last: a long file checks the same few texts (``time.time()``,
+    ``f(x)``) at thousands of places."""
     try:
         if column is None:
-            return ast.dump(ast.parse(f"(\n{text}\n)", mode="eval").body)
+            return ast.parse(f"(\n{text}\n)", mode="eval").body
         module = ast.parse(textwrap.dedent(" " * column + text))
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return ast.dump(module.body[0]) if len(module.body) == 1 else None
+    return module.body[0] if len(module.body) == 1 else None
+
+
+def _same_tree(a: object, b: object) -> bool:
+    """Whether two syntax trees are the same code, positions aside (what equal ``ast.dump``s say, without
+    writing the dumps: this is asked once for every fix's every edit)."""
+    if a.__class__ is not b.__class__:
+        return False
+    if isinstance(a, ast.AST):
+        return all(_same_tree(getattr(a, f, None), getattr(b, f, None)) for f in a._fields)
+    if a.__class__ is list:
+        return len(a) == len(b) and all(map(_same_tree, a, b))  # type: ignore[arg-type]
+    if a.__class__ in (float, complex):
+        return repr(a) == repr(b)  # as the dumps compare them: NaN is NaN, -0.0 is not 0.0
+    return a == b
 
 
 def _multiline_string(lines: list[str]) -> bool:

@@ -82,6 +82,7 @@ def lint_source(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     jobs: int | None = None,
+    edits: bool = True,
 ) -> tuple[Diagnostic, ...]:
     """Diagnose one script (or notebook JSON, when ``notebook`` or ``path`` ends in ``.ipynb``).
 
@@ -92,7 +93,7 @@ def lint_source(
     arguments.number("lint_source", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
                      optional=True)
     is_notebook = path.endswith(".ipynb") if notebook is None else notebook
-    return diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore), jobs=jobs)
+    return diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore), jobs=jobs, edits=edits)
 
 
 def lint_paths(
@@ -106,6 +107,7 @@ def lint_paths(
     fail_on: str | Severity | None = None,
     config: ConfigChoice = False,
     jobs: int | None = None,
+    edits: bool = True,
 ) -> DoctorReport:
     """Diagnose files, notebooks and directories (``-`` reads standard input).
 
@@ -118,7 +120,9 @@ def lint_paths(
     ``exclude`` override it as the command-line options do (see `levelbench.doctor._config`).
 
     ``jobs``: processes that share the parts of a script too long to check in one piece (over
-    ``PART_LINES + HEAD_LINES`` lines); None (the default) is one per usable core.
+    ``PART_LINES + HEAD_LINES`` lines); None (the default) is one per usable core. ``edits``: False leaves
+    each diagnostic's `Diagnostic.fix` None (`levelbench doctor` does when it does not fix: building the edits
+    is a quarter of the time on a file with thousands of findings); the fix as text is kept.
 
     Raises:
         ConfigError: a configuration file that cannot be used (the message says where and why).
@@ -134,7 +138,7 @@ def lint_paths(
             if "LB100" in applied.codes:
                 diagnostics.append(unreadable(item.path, item.message))
             continue
-        diagnostics.extend(diagnose(item, applied.codes, jobs=jobs))
+        diagnostics.extend(diagnose(item, applied.codes, jobs=jobs, edits=edits))
     return settings.report(tuple(diagnostics), tuple(files))
 
 
@@ -160,21 +164,24 @@ def unreadable(path: str, message: str, location: Location | None = None, source
 # share among processes; not fewer for fewer processes: what a script's findings are never depends on `jobs`.
 PART_LINES = 20_000
 HEAD_LINES = 2_000
-MIN_PART_LINES = 5_000
+MIN_PART_LINES = 10_000
 _IMPORT_LINE = re.compile(r"(import|from)\s")
 
 
-def diagnose(source: SourceText, codes: frozenset[str], *, jobs: int | None = None) -> tuple[Diagnostic, ...]:
+def diagnose(
+    source: SourceText, codes: frozenset[str], *, jobs: int | None = None, edits: bool = True
+) -> tuple[Diagnostic, ...]:
     """The diagnostics of one readable input for the rule ``codes``, suppressions applied, in order.
 
-    ``jobs``: processes that check a long script's parts at once (None: one per usable core)."""
+    ``jobs``: processes that check a long script's parts at once (None: one per usable core); ``edits``: whether
+    diagnostics get their fix's edits."""
     lines = None if source.notebook or "# %%" in source.text else split_lines(source.text)
     # Paused for all parts of a long script, not only within each: the collections that ran between parts
     # walked all the findings kept so far (see `_diagnose_in_parts`).
     with gc_paused():
         if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
-            return _diagnose_in_parts(_Parts(source, codes, lines), usable_cores() if jobs is None else jobs)
-        return _diagnose_now(source, codes)
+            return _diagnose_in_parts(_Parts(source, codes, edits, lines), usable_cores() if jobs is None else jobs)
+        return _diagnose_now(source, codes, edits)
 
 
 def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
@@ -220,14 +227,15 @@ class _Parts:
     """A long script to check in parts: what a worker process needs of it (the text, once) and what each
     part derives from it."""
 
-    def __init__(self, source: SourceText, codes: frozenset[str], lines: list[str] | None = None) -> None:
+    def __init__(self, source: SourceText, codes: frozenset[str], edits: bool, lines: list[str] | None = None) -> None:
         self.source = source
         self.codes = codes
+        self.edits = edits
         self.head = 0  # the head's last line, once chosen
         self._lines = lines
 
     def __getstate__(self) -> dict[str, object]:
-        return {"source": self.source, "codes": self.codes, "head": self.head}  # the lines are made again there
+        return {"source": self.source, "codes": self.codes, "edits": self.edits, "head": self.head}  # not the lines
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state, _lines=None)
@@ -261,7 +269,8 @@ def _diagnose_part(script: _Parts, part: tuple[int, int]) -> tuple[bool, list[tu
     its own lines (the head's are the first part's), and an unreadable file's LB100 for the first part."""
     first, last = part
     with gc_paused():
-        diagnostics = _diagnose_now(dataclasses.replace(script.source, text=script.text(first, last)), script.codes)
+        part = dataclasses.replace(script.source, text=script.text(first, last))
+        diagnostics = _diagnose_now(part, script.codes, script.edits)
         # A part is freed by reference counting, but for the reference cycles it leaves (each ast.dump call
         # leaves one): collected here, in the youngest generation only, which holds just this part's objects.
         gc.collect(0)
@@ -273,7 +282,7 @@ def _diagnose_part(script: _Parts, part: tuple[int, int]) -> tuple[bool, list[tu
     return split_inside, own
 
 
-def _diagnose_now(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic, ...]:
+def _diagnose_now(source: SourceText, codes: frozenset[str], edits: bool = True) -> tuple[Diagnostic, ...]:
     try:
         if source.notebook:
             program = Program.from_notebook(source.path, code_cells(source.text))
@@ -289,7 +298,7 @@ def _diagnose_now(source: SourceText, codes: frozenset[str]) -> tuple[Diagnostic
             location = program.problem_location(problem)
             found.append(unreadable(source.path, problem.message, location, program.line_text(problem.line)))
     try:
-        context = Context.build(program)
+        context = Context.build(program, edits=edits)
     except (RecursionError, MemoryError) as e:
         return (*found, unreadable(source.path, f"too deeply nested to analyse: {type(e).__name__}"))
     for code, check in _CHECKS.items():

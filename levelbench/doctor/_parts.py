@@ -88,7 +88,8 @@ class _Worker:
                 output = tempfile.TemporaryFile()
                 path = os.pathsep.join(p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p)
                 process = subprocess.Popen(
-                    [sys.executable, "-m", __name__], stdin=source, stdout=output, stderr=subprocess.DEVNULL,
+                    # -P: not the working directory first on sys.path (a `levelbench` folder there is not this one)
+                    [sys.executable, "-P", "-m", __name__], stdin=source, stdout=output, stderr=subprocess.DEVNULL,
                     env={**os.environ, "PYTHONPATH": path},
                 )
         except (OSError, pickle.PicklingError):  # no interpreter to start, or no room: this process does it all

@@ -304,6 +304,8 @@ def _line_of(segments: Sequence[Segment], line: int, starts: Sequence[int] | Non
 
 def _chars(text: str, byte_offset: int) -> int:
     """A character column from an ast byte offset (the two differ after non-ASCII text)."""
+    if text.isascii():
+        return min(byte_offset, len(text))
     return min(len(text.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore")), len(text))
 
 
