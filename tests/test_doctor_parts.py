@@ -53,10 +53,9 @@ def test_parts_checked_by_workers_give_what_one_process_gives(small_parts):
     assert _everything(three) == _everything(one)
 
 
-def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(small_parts, monkeypatch):
-    monkeypatch.setattr(_engine, "PART_LINES", 50)  # parts of 50-100 lines: some cut inside a 150-line string
-    monkeypatch.setattr(_engine, "MIN_PART_LINES", 50)
-    text = _long_script()
+@pytest.fixture
+def parts_seen(monkeypatch) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(the parts planned, the parts checked in this process), filled as the doctor runs."""
     planned: list[tuple[int, int]] = []
     here: list[tuple[int, int]] = []
     map_parts = _engine.map_parts
@@ -65,6 +64,14 @@ def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(sm
     text_of = _engine._Parts.text  # asked once per part checked in this process (the workers have their own)
     monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last: here.append((first, last))
                         or text_of(script, first, last))
+    return planned, here
+
+
+def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(small_parts, parts_seen, monkeypatch):
+    monkeypatch.setattr(_engine, "PART_LINES", 50)  # parts of 50-100 lines: some cut inside a 150-line string
+    monkeypatch.setattr(_engine, "MIN_PART_LINES", 50)
+    text = _long_script()
+    planned, here = parts_seen
     two = lint_source(text, "long.py", jobs=2)
     # The parts checked here that were not planned are the joins of a part that did not parse with the next one,
     # the worker's parts included.
@@ -74,21 +81,14 @@ def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(sm
     assert _everything(two) == _everything(lint_source(text, "long.py", jobs=1))
 
 
-def test_the_workers_check_their_share_even_beside_another_levelbench(small_parts, monkeypatch, tmp_path):
+def test_the_workers_check_their_share_even_beside_another_levelbench(small_parts, parts_seen, monkeypatch, tmp_path):
     shadow = tmp_path / "levelbench"  # what a worker would import first if the working directory led sys.path
     shadow.mkdir()
     (shadow / "__init__.py").write_text("raise SystemExit(9)\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(_engine, "PART_LINES", 100)
     monkeypatch.setattr(_engine, "MIN_PART_LINES", 100)
-    planned: list[tuple[int, int]] = []
-    here: list[tuple[int, int]] = []
-    map_parts = _engine.map_parts
-    monkeypatch.setattr(_engine, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
-                        or map_parts(task, shared, items, jobs))
-    text_of = _engine._Parts.text  # asked once per part checked in this process (the workers have their own)
-    monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last: here.append((first, last))
-                        or text_of(script, first, last))
+    planned, here = parts_seen
     text = _long_script()
     three = lint_source(text, "long.py", jobs=3)
     assert len(planned) >= 6
