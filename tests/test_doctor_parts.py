@@ -62,8 +62,8 @@ def parts_seen(monkeypatch) -> tuple[list[tuple[int, int]], list[tuple[int, int]
     monkeypatch.setattr(_engine, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
                         or map_parts(task, shared, items, jobs))
     text_of = _engine._Parts.text  # asked once per part checked in this process (the workers have their own)
-    monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last: here.append((first, last))
-                        or text_of(script, first, last))
+    monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last, margins=True: (
+        margins and here.append((first, last))) or text_of(script, first, last, margins=margins))
     return planned, here
 
 
@@ -187,3 +187,18 @@ def _made_up(path: str, message: str, source: str) -> Diagnostic:
 
 def test_severity_styles_are_the_ones_shown():
     assert set(SEVERITY_STYLE) == set(Severity)
+
+
+def test_a_clock_pair_cut_by_a_part_edge_is_seen_whole(monkeypatch):
+    from test_doctor_bounds import _scaling
+
+    text = _scaling().generate("timers", lines=3000)  # `t0 = time.time()` / `y = f(x)` / `print(...)` blocks
+    monkeypatch.setattr(_engine, "PART_LINES", 10**9)
+    whole = [(d.code, d.location) for d in lint_source(text, "t.py")]
+    monkeypatch.setattr(_engine, "PART_LINES", 302)  # parts of 604 lines: cut between `y = f(x)` and `print(...)`
+    monkeypatch.setattr(_engine, "MIN_PART_LINES", 200)
+    monkeypatch.setattr(_engine, "HEAD_LINES", 40)
+    parted = [(d.code, d.location) for d in lint_source(text, "t.py", jobs=2)]
+    assert len(whole) > 2000 and parted == whole
+    monkeypatch.setattr(_engine, "MARGIN_LINES", 0)  # without margins a pair cut by an edge loses its findings
+    assert [(d.code, d.location) for d in lint_source(text, "t.py", jobs=2)] != whole

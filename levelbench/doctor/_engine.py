@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import dataclasses
 import functools
 import gc
@@ -162,9 +163,12 @@ def unreadable(path: str, message: str, location: Location | None = None, source
 # Each part is read after the file's first HEAD_LINES (imports, definitions, warm-ups) and imports.
 # A script of under 4 * PART_LINES lines gets shorter parts (down to MIN_PART_LINES), so that it has enough to
 # share among processes; not fewer for fewer processes: what a script's findings are never depends on `jobs`.
-PART_LINES = 20_000
-HEAD_LINES = 2_000
-MIN_PART_LINES = 10_000
+# Each part also reads at least MARGIN_LINES of the lines before and after it (reporting only on its own), so
+# that a clock pair or a warm-up cut by a part's edge is seen whole.
+PART_LINES = 10_000
+HEAD_LINES = 1_000
+MIN_PART_LINES = 5_000
+MARGIN_LINES = 100
 _IMPORT_LINE = re.compile(r"(import|from)\s")
 
 
@@ -186,27 +190,32 @@ def diagnose(
 
 def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
     """A long script, part by part, the parts shared among ``jobs`` processes. Each part keeps the file's line
-    numbers (so positions and fixes are the file's): the head of the file, the part, the imports between them,
-    blank lines elsewhere. A definition past the head and its use in a later part are not connected."""
+    numbers (so positions and fixes are the file's): the head of the file, the part and its margins, the imports
+    between them, blank lines elsewhere. A definition past the head and its use in a later part (beyond the
+    margin) are not connected."""
     lines = script.lines
     head = _parsing_head(lines, statement_parts(lines, HEAD_LINES, definitions=True, first_only=True)[0][1])
     size = min(PART_LINES, max(MIN_PART_LINES, (len(lines) - head) // 4 + 1))  # the same parts whatever `jobs` is
     rest = statement_parts(lines[head:], size, definitions=True)
     parts = [(0, head)] + [(head + a, head + b) for a, b in rest]
     script.head = head
+    script.cuts = [head + a for a, _ in statement_parts(lines[head:], MARGIN_LINES)]
     checked = map_parts(_diagnose_part, script, parts, jobs)
-    found: list[Diagnostic] = []  # the parts' lines do not overlap, and each part's findings are distinct
+    found: list[list[Diagnostic]] = [[] for _ in parts]  # the parts' lines do not overlap: nor do their findings
     i = 0
     while i < len(parts):
         split_inside, packed = checked[i]
-        if split_inside and i + 1 < len(parts):  # split inside a string or bracket: join with the next, again
-            parts[i : i + 2] = [(parts[i][0], parts[i + 1][1])]
-            checked[i : i + 2] = [_diagnose_part(script, parts[i])]
+        if split_inside and len(parts) > 1:  # split inside a string or bracket: join with the next (the last part
+            a = i if i + 1 < len(parts) else i - 1  # with the one before), and check the two again as one
+            parts[a : a + 2] = [(parts[a][0], parts[a + 1][1])]
+            checked[a : a + 2] = [_diagnose_part(script, parts[a])]
+            found[a : a + 2] = [[]]
+            i = a
             continue
-        found.extend(Diagnostic.unpacked(script.source.path, p) for p in packed)
+        found[i] = [Diagnostic.unpacked(script.source.path, p) for p in packed]
         checked[i] = (False, [])  # the packed copy, no longer needed
         i += 1
-    return tuple(sorted(found, key=lambda d: (d.location, d.code)))
+    return tuple(sorted((d for part in found for d in part), key=lambda d: (d.location, d.code)))
 
 
 def _parsing_head(lines: list[str], head: int) -> int:
@@ -232,10 +241,12 @@ class _Parts:
         self.codes = codes
         self.edits = edits
         self.head = 0  # the head's last line, once chosen
+        self.cuts: list[int] = []  # statement starts after the head, MARGIN_LINES or more apart: margins' edges
         self._lines = lines
 
     def __getstate__(self) -> dict[str, object]:
-        return {"source": self.source, "codes": self.codes, "edits": self.edits, "head": self.head}  # not the lines
+        state = {"source": self.source, "codes": self.codes, "edits": self.edits, "head": self.head}
+        return {**state, "cuts": self.cuts}  # not the lines: made again from the text there
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__dict__.update(state, _lines=None)
@@ -250,31 +261,45 @@ class _Parts:
     def imports(self) -> list[tuple[int, str]]:
         return [(k, line) for k, line in enumerate(self.lines) if _IMPORT_LINE.match(line) and "(" not in line]
 
-    def text(self, first: int, last: int) -> str:
+    def text(self, first: int, last: int, *, margins: bool = True) -> str:
+        """The text a part is checked in: lines ``[first, last)`` with their margins (the head and the imports
+        before them; blank lines elsewhere, so that line numbers are the file's)."""
         lines, head = self.lines, self.head
+        lead, tail = self._margins(first, last) if margins else (first, last)
         if first <= head:
-            return "\n".join(lines[:last])
-        shown = lines[:head] + [""] * (last - head)
+            return "\n".join(lines[:tail])
+        shown = lines[:head] + [""] * (tail - head)
         for k, line in self.imports:
-            if k >= first:
+            if k >= lead:
                 break
             if k >= head:
                 shown[k] = line
-        shown[first:last] = lines[first:last]
+        shown[lead:tail] = lines[lead:tail]
         return "\n".join(shown)
+
+    def _margins(self, first: int, last: int) -> tuple[int, int]:
+        """The statement starts at least MARGIN_LINES before ``first`` and after ``last`` (the head, the end)."""
+        cuts = self.cuts
+        before = bisect.bisect_right(cuts, first - MARGIN_LINES) - 1
+        after = bisect.bisect_left(cuts, last + MARGIN_LINES)
+        lead = max(self.head, cuts[before]) if before >= 0 else self.head
+        return min(lead, first), max(cuts[after] if after < len(cuts) else len(self.lines), last)
 
 
 def _diagnose_part(script: _Parts, part: tuple[int, int]) -> tuple[bool, list[tuple]]:
     """Whether the part does not parse (a split inside a string or bracket), and its findings, packed: those on
     its own lines (the head's are the first part's), and an unreadable file's LB100 for the first part."""
     first, last = part
-    with gc_paused():
-        part = dataclasses.replace(script.source, text=script.text(first, last))
-        diagnostics = _diagnose_now(part, script.codes, script.edits)
-        # A part is freed by reference counting, but for the reference cycles it leaves (each ast.dump call
-        # leaves one): collected here, in the youngest generation only, which holds just this part's objects.
-        gc.collect(0)
-    split_inside = any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics)
+    for margins in (True, False):  # a margin cut inside a string: the part alone, before joining it with the next
+        with gc_paused():
+            text = dataclasses.replace(script.source, text=script.text(first, last, margins=margins))
+            diagnostics = _diagnose_now(text, script.codes, script.edits)
+            # A part is freed by reference counting, but for the reference cycles it leaves: collected here, in
+            # the youngest generation only, which holds just this part's objects.
+            gc.collect(0)
+        split_inside = any(d.code == "LB100" and d.message.startswith("syntax error") for d in diagnostics)
+        if not split_inside:
+            break
     own = [
         d.packed() for d in diagnostics
         if first < d.location.line <= last or (d.code == "LB100" and d.location.line == 1 and first == 0)
