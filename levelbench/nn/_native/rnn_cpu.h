@@ -27,10 +27,6 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>  // rnn_gradients.h's tile_t<4, 3>
-#endif
-
 #include "xla/ffi/api/ffi.h"
 
 namespace ffi = xla::ffi;
