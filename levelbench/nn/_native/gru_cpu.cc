@@ -61,11 +61,11 @@ void forward_thread(const Forward& f, int index, int threads, Team& team) {
       const vf b_r = load(f.b_x + j, n), b_z = load(f.b_x + H + j, n), b_n = load(f.b_x + 2 * H + j, n);
       const vf b_hn = load(f.b_hn + j, n);
       for (int64_t b0 = 0; b0 < B; b0 += kRows)
-        tile_rows<3>(static_cast<int>(std::min<int64_t>(kRows, B - b0)), h_prev + b0 * H, H, H, h_panel,
-                     ch.data() + b0 * 3 * kLanes);
+        tile_rows<vf, kRows, 3>(static_cast<int>(std::min<int64_t>(kRows, B - b0)), RowMajor{h_prev + b0 * H, H},
+                                H, h_panel, ch.data() + b0 * 3 * kLanes);
       for (int64_t b0 = 0; b0 < B; b0 += kRows)
-        tile_rows<3>(static_cast<int>(std::min<int64_t>(kRows, B - b0)), x + b0 * I, I, I, x_panel,
-                     cx.data() + b0 * 3 * kLanes);
+        tile_rows<vf, kRows, 3>(static_cast<int>(std::min<int64_t>(kRows, B - b0)), RowMajor{x + b0 * I, I}, I,
+                                x_panel, cx.data() + b0 * 3 * kLanes);
       for (int64_t b = 0; b < B; ++b) {
           const int64_t o = t * BH + b * H + j;
           const float *gh = ch.data() + b * 3 * kLanes, *gx = cx.data() + b * 3 * kLanes;
@@ -226,7 +226,7 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, dg + b0 * K + H, K, 3 * H, panel, c);
+        tile_any(rows, group.nv, RowMajor{dg + b0 * K + H, K}, 3 * H, panel, c);
         for (int i = 0; i < rows; ++i)
           for (int v = 0; v < group.nv; ++v) {
             const int64_t j = j0 + v * kLanes;
@@ -259,7 +259,7 @@ void backward_thread(const Backward& g, int index, int threads, Team& team, floa
         const int64_t j0 = group.block * kLanes;
         for (int64_t k0 = 0; k0 < rows; k0 += kRows) {
           const int count_rows = static_cast<int>(std::min<int64_t>(kRows, rows - k0));
-          tile_any(count_rows, group.nv, kept.data() + k0 * K, K, 3 * H, panel, c);
+          tile_any(count_rows, group.nv, RowMajor{kept.data() + k0 * K, K}, 3 * H, panel, c);
           for (int i = 0; i < count_rows; ++i) {
             const int64_t k = k0 + i;
             float* out = g.d_x + (time_of(first_step + k / B) * B + k % B) * I;

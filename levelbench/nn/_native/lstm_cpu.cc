@@ -25,23 +25,22 @@
 namespace {
 
 constexpr int kGates = 4;
-// Rows per GEMM tile: a 4 x 32 tile needs 16 accumulators and 4 weight vectors, which fit in
-// AVX-512's 32 vector registers but not in AVX2's 16, where 2 rows (8 + 4) do.
-#if defined(__AVX512VL__)
-constexpr int kLstmRows = 4;
+// The forward's tile: the i, f, g and o columns of 8 units (32 columns) for kLstmRows rows. With
+// AVX-512, 8 rows x 2 vectors of 16: 16 accumulators and 2 weight vectors of the 32 registers,
+// and at batch 8 one tile per GEMM, so each step reads a panel once (a 4 x 32 tile of 8-float
+// vectors, also 16 + 4 registers, reads it twice and ran 0-8% slower, docs/gru.md). With AVX2's
+// 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
+#if defined(__AVX512F__)
+typedef vf16 LstmVector;
+constexpr int kLstmRows = 8;
 #else
+typedef vf LstmVector;
 constexpr int kLstmRows = 2;
 #endif
+constexpr int kLstmNV = kGates * kLanes / (sizeof(LstmVector) / sizeof(float));
 
 inline void lstm_tile(int rows, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  switch (rows) {
-#if defined(__AVX512VL__)
-    case 4: tile<4, kGates>(a, lda, k, panel, c); break;
-    case 3: tile<3, kGates>(a, lda, k, panel, c); break;
-#endif
-    case 2: tile<2, kGates>(a, lda, k, panel, c); break;
-    default: tile<1, kGates>(a, lda, k, panel, c); break;
-  }
+  tile_rows<LstmVector, kLstmRows, kLstmNV>(rows, RowMajor{a, lda}, k, panel, c);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -259,7 +258,7 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
       const int64_t j0 = group.block * kLanes;
       for (int64_t b0 = 0; b0 < B; b0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, dg + b0 * K, K, K, panel, c);
+        tile_any(rows, group.nv, RowMajor{dg + b0 * K, K}, K, panel, c);
         for (int i = 0; i < rows; ++i)
           for (int v = 0; v < group.nv; ++v) {
             const int64_t j = j0 + v * kLanes;
@@ -286,7 +285,7 @@ void lstm_backward_thread(const LstmBackward& g, int index, int threads, Team& t
         const int64_t j0 = group.block * kLanes;
         for (int64_t k0 = 0; k0 < rows; k0 += kRows) {
           const int count = static_cast<int>(std::min<int64_t>(kRows, rows - k0));
-          tile_any(count, group.nv, kept.data() + k0 * K, K, K, panel, c);
+          tile_any(count, group.nv, RowMajor{kept.data() + k0 * K, K}, K, panel, c);
           for (int i = 0; i < count; ++i) {
             const int64_t k = k0 + i;
             float* out = g.d_x + (time_of(first_step + k / B) * B + k % B) * I;

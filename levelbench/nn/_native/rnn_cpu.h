@@ -27,10 +27,6 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#endif
-
 #include "xla/ffi/api/ffi.h"
 
 namespace ffi = xla::ffi;
@@ -120,73 +116,95 @@ inline vf tanh_(vf x) {
   return y;
 }
 
-// c (rows x kCols) = a (rows x k, row stride lda) x panel (k x kCols, packed), kCols = NV * 8.
-template <int Rows, int NV>
-inline void tile(const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  vf acc[Rows][NV] = {};
-  for (int64_t p = 0; p < k; ++p) {
-    vf w[NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) w[v] = load(panel + p * NV * kLanes + v * kLanes);
-#pragma GCC unroll 4
+// Vectors of 16 floats: one AVX-512 register, where the LSTM's tile uses them.
+typedef float vf16 __attribute__((vector_size(16 * sizeof(float))));
+
+// a in every lane of a V. Written as a scalar times a vector instead, GCC built the vector on the
+// stack wherever V is wider than a register (SSE, NEON) and the tile ran 4x slower there.
+template <typename V>
+inline V splat_to(float a) {
+  if constexpr (sizeof(V) == sizeof(vf16)) return vf16{a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a};
+  else return splat(a);
+}
+
+// A operand of a tile, element (i, p) = row i of the tile, p along the sum. The forward's GEMMs
+// read the rows of h_{t-1} or x_t (RowMajor); the backward's weight-gradient sums read columns
+// of the kept gate gradients (Transposed: rows of dW are columns of dG).
+struct RowMajor {
+  const float* a;
+  int64_t lda;
+  float operator()(int i, int64_t p) const { return a[i * lda + p]; }
+};
+
+struct Transposed {
+  const float* a;
+  int64_t lda;
+  float operator()(int i, int64_t p) const { return a[p * lda + i]; }
+};
+
+// Keeps v in a vector register from here on: without it GCC folds a reload of the weights into
+// every FMA (16 loads per 12 FMAs instead of 7 in the GRU's 4 x 24 tile, which then ran at ~40
+// instead of ~60 GFLOP/s). Where no register holds a V whole, there is nothing to pin.
+template <typename V>
+inline void keep_in_register(V& v) {
+#if defined(__AVX512F__)
+  asm("" : "+v"(v));
+#elif defined(__AVX__)
+  if constexpr (sizeof(V) <= 32) asm("" : "+x"(v));
+#else
+  (void)v;
+#endif
+}
+
+// c (Rows x NV * lanes of V) = A (Rows x k) x panel (k x NV * lanes, packed, 64-byte aligned):
+// Rows x NV accumulators and NV weight vectors, all in registers, so a tile must fit the
+// register file (AVX2: 16 vector registers, AVX-512: 32). One FMA order for every shape, so
+// results do not depend on the tile shape a caller picks.
+// Not inlined: inside the step loop GCC ran out of registers and kept an accumulator on the stack.
+template <typename V, int Rows, int NV, typename Operand>
+__attribute__((noinline)) void tile(Operand a, int64_t k, const float* panel, float* c) {
+  constexpr int lanes = sizeof(V) / sizeof(float);
+  V acc[Rows][NV];
+#pragma GCC unroll 16
+  for (int i = 0; i < Rows; ++i)
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) acc[i][v] = V{};
+  for (int64_t p = 0; p < k; ++p, panel += NV * lanes) {
+    V w[NV];
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) {
+      std::memcpy(&w[v], panel + v * lanes, sizeof(V));
+      keep_in_register(w[v]);
+    }
+#pragma GCC unroll 16
     for (int i = 0; i < Rows; ++i) {
-      vf ai = splat(a[i * lda + p]);
-#pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) acc[i][v] += ai * w[v];
+      const V x = splat_to<V>(a(i, p));
+#pragma GCC unroll 16
+      for (int v = 0; v < NV; ++v) acc[i][v] += x * w[v];
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 16
   for (int i = 0; i < Rows; ++i)
-#pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) store(c + (i * NV + v) * kLanes, acc[i][v]);
+#pragma GCC unroll 16
+    for (int v = 0; v < NV; ++v) std::memcpy(c + (i * NV + v) * lanes, &acc[i][v], sizeof(V));
 }
 
-#if defined(__AVX2__) && defined(__FMA__)
-// The full tile, 4 rows x 24 columns, with its 12 accumulators and 3 weight vectors named one by
-// one: written generically, GCC reloaded the weights from memory for every row (16 loads per
-// 12 FMAs instead of 7), and the tile ran at ~40 instead of ~60 GFLOP/s.
-// Not inlined: inside the step loop GCC ran out of registers and kept an accumulator on the stack.
-template <>
-__attribute__((noinline)) void tile<4, 3>(const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  __m256 c00 = _mm256_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
-  __m256 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
-  const float *a0 = a, *a1 = a + lda, *a2 = a + 2 * lda, *a3 = a + 3 * lda;
-  for (int64_t p = 0; p < k; ++p, panel += 3 * kLanes) {
-    __m256 w0 = _mm256_load_ps(panel), w1 = _mm256_load_ps(panel + kLanes),
-           w2 = _mm256_load_ps(panel + 2 * kLanes);
-    // Keeps the weights in registers: left alone, GCC folds a reload into each FMA instead.
-    asm("" : "+x"(w0), "+x"(w1), "+x"(w2));
-    __m256 x = _mm256_broadcast_ss(a0 + p);
-    c00 = _mm256_fmadd_ps(x, w0, c00); c01 = _mm256_fmadd_ps(x, w1, c01); c02 = _mm256_fmadd_ps(x, w2, c02);
-    x = _mm256_broadcast_ss(a1 + p);
-    c10 = _mm256_fmadd_ps(x, w0, c10); c11 = _mm256_fmadd_ps(x, w1, c11); c12 = _mm256_fmadd_ps(x, w2, c12);
-    x = _mm256_broadcast_ss(a2 + p);
-    c20 = _mm256_fmadd_ps(x, w0, c20); c21 = _mm256_fmadd_ps(x, w1, c21); c22 = _mm256_fmadd_ps(x, w2, c22);
-    x = _mm256_broadcast_ss(a3 + p);
-    c30 = _mm256_fmadd_ps(x, w0, c30); c31 = _mm256_fmadd_ps(x, w1, c31); c32 = _mm256_fmadd_ps(x, w2, c32);
-  }
-  _mm256_storeu_ps(c, c00); _mm256_storeu_ps(c + 8, c01); _mm256_storeu_ps(c + 16, c02);
-  _mm256_storeu_ps(c + 24, c10); _mm256_storeu_ps(c + 32, c11); _mm256_storeu_ps(c + 40, c12);
-  _mm256_storeu_ps(c + 48, c20); _mm256_storeu_ps(c + 56, c21); _mm256_storeu_ps(c + 64, c22);
-  _mm256_storeu_ps(c + 72, c30); _mm256_storeu_ps(c + 80, c31); _mm256_storeu_ps(c + 88, c32);
-}
-#endif
-
-template <int NV>
-inline void tile_rows(int rows, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
-  switch (rows) {
-    case 4: tile<4, NV>(a, lda, k, panel, c); break;
-    case 3: tile<3, NV>(a, lda, k, panel, c); break;
-    case 2: tile<2, NV>(a, lda, k, panel, c); break;
-    default: tile<1, NV>(a, lda, k, panel, c); break;
-  }
+// The tile for 1 <= rows <= MaxRows: a full tile, or the ragged last rows of a batch.
+template <typename V, int MaxRows, int NV, typename Operand>
+inline void tile_rows(int rows, Operand a, int64_t k, const float* panel, float* c) {
+  if constexpr (MaxRows > 1)
+    if (rows < MaxRows) return tile_rows<V, MaxRows - 1, NV>(rows, a, k, panel, c);
+  tile<V, MaxRows, NV>(a, k, panel, c);
 }
 
-inline void tile_any(int rows, int nv, const float* a, int64_t lda, int64_t k, const float* panel, float* c) {
+// Up to kRows rows by nv = 1..3 blocks of 8 columns: the 4 x 24 tile (12 accumulators and 3
+// weight vectors, AVX2's 16 registers) and its ragged edges.
+template <typename Operand>
+inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel, float* c) {
   switch (nv) {
-    case 3: tile_rows<3>(rows, a, lda, k, panel, c); break;
-    case 2: tile_rows<2>(rows, a, lda, k, panel, c); break;
-    default: tile_rows<1>(rows, a, lda, k, panel, c); break;
+    case 3: tile_rows<vf, kRows, 3>(rows, a, k, panel, c); break;
+    case 2: tile_rows<vf, kRows, 2>(rows, a, k, panel, c); break;
+    default: tile_rows<vf, kRows, 1>(rows, a, k, panel, c); break;
   }
 }
 
