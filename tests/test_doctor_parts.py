@@ -4,7 +4,11 @@ as one process gives, whatever a worker does; and the text renderer's fast path 
 from __future__ import annotations
 
 import io
+import signal
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -202,3 +206,39 @@ def test_a_clock_pair_cut_by_a_part_edge_is_seen_whole(monkeypatch):
     assert len(whole) > 2000 and parted == whole
     monkeypatch.setattr(_engine, "MARGIN_LINES", 0)  # without margins a pair cut by an edge loses its findings
     assert [(d.code, d.location) for d in lint_source(text, "t.py", jobs=2)] != whole
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_while_workers_check_a_long_script_stops_them_and_exits_130(tmp_path, signum):
+    from test_doctor_bounds import _scaling
+    from conftest import levelbench_argv
+
+    script = tmp_path / "long.py"
+    script.write_text(_scaling().generate("timers", lines=150_000))  # ~20 s of work: stopped well before the end
+    process = subprocess.Popen(levelbench_argv("doctor", str(script)), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    workers = _children_when_started(process.pid)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err and out == ""
+    time.sleep(0.5)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists() and _alive(pid)], "a worker outlived the command"
+
+
+def _children_when_started(pid: int, timeout: float = 30) -> list[int]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        found = [int(c) for c in children.read_text().split()] if children.exists() else []
+        if found:
+            return found
+        time.sleep(0.05)
+    pytest.fail("levelbench doctor started no worker for a 150,000-line script")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+    except OSError:
+        return False

@@ -16,7 +16,7 @@ from ..doctor._fixer import FixReport, applicable, fix_paths, write_fixed
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
-from .common import FINDINGS, OK, check_output, fail, output_option, write_output
+from .common import FINDINGS, INTERRUPTED, OK, check_output, fail, output_option, stop_on_signals, write_output
 
 FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 
@@ -155,19 +155,24 @@ def doctor_command(
     config: ConfigChoice = False if no_config else (config_file if config_file is not None else True)
     choices = dict(select=select, ignore=ignore, fail_on=fail_on, exclude=exclude, config=config)
     try:
-        if show_settings:
-            _show_settings(paths, Options.of(**choices), stdin_filename)
-            return
-        if fix or diff or fix_only:
-            fixed = fix_paths(
-                paths, fix_only=fix_only or None, unsafe=unsafe_fixes, max_bytes=max_bytes,
-                stdin_name=stdin_filename, jobs=jobs, **choices,
-            )
-        else:
-            # Not fixing: no finding's edits are read (the fix as text is).
-            report = lint_paths(paths, max_bytes=max_bytes, stdin_name=stdin_filename, jobs=jobs, edits=False, **choices)
+        with stop_on_signals():
+            if show_settings:
+                _show_settings(paths, Options.of(**choices), stdin_filename)
+                return
+            if fix or diff or fix_only:
+                fixed = fix_paths(
+                    paths, fix_only=fix_only or None, unsafe=unsafe_fixes, max_bytes=max_bytes,
+                    stdin_name=stdin_filename, jobs=jobs, **choices,
+                )
+            else:
+                # Not fixing: no finding's edits are read (the fix as text is).
+                report = lint_paths(
+                    paths, max_bytes=max_bytes, stdin_name=stdin_filename, jobs=jobs, edits=False, **choices
+                )
     except ConfigError as e:
         fail(str(e))
+    except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP while reading: the workers are stopped already
+        fail(f"levelbench doctor: interrupted ({e or 'Ctrl-C'}) before anything was reported or changed", INTERRUPTED)
     if fix or diff or fix_only:
         pending = _apply(fixed, diff=diff, stdin_name=stdin_filename if "-" in paths else None)
         report = fixed.remaining
