@@ -11,7 +11,7 @@ import click
 from .._values.catalogue import CATALOGUE, RULES, resolve_codes, rule_for
 from ..doctor._config import ConfigChoice, ConfigError, Options, Settings, describe
 from ..doctor._diagnostic import DoctorReport
-from ..doctor._engine import lint_paths, selected_codes
+from ..doctor._engine import HEAD_LINES, PART_LINES, lint_paths, selected_codes
 from ..doctor._fixer import FixReport, applicable, fix_paths, write_fixed
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import MACHINE_FORMATS
@@ -70,7 +70,8 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 )
 @click.option(
     "-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
-    help="Processes that share the parts of a very long script (over 22,000 lines) [default: one per core].",
+    help=f"Processes that share the parts of a long script (over {PART_LINES + HEAD_LINES:,} lines); the findings "
+    "are the same for any N [default: one per core].",
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off (default: when writing to a terminal).")
 @output_option(help="Write the report (in --format) to PATH, whole or not at all (default or '-': standard output).")
