@@ -1,9 +1,9 @@
 """A long script's parts checked on several cores at once.
 
-The doctor checks a script of more than a few ten thousand lines in parts (see `_engine`), one syntax
-tree at a time; the parts are independent, so other processes can take some of them. This process
-keeps the first share and starts one worker per other share: a fresh interpreter
-(``python -m levelbench.doctor._parts``, never a fork, so neither the caller's threads nor its
+The doctor checks a script of more than ``PART_LINES + HEAD_LINES`` lines in parts (see `_engine`), one
+syntax tree at a time; the parts are independent, so other processes can take some of them. This
+process keeps the first share and starts one worker per other share: a fresh interpreter
+(``python -P -m levelbench.doctor._parts``, never a fork, so neither the caller's threads nor its
 ``__main__`` module come along) that reads its job from a file and writes each part's result as soon as
 it has it. A worker that fails or is killed costs only time: the parts it did not deliver are
 checked here.
