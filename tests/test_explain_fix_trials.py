@@ -225,7 +225,7 @@ def test_run_tries_the_alternatives_only_where_lb262_claims_a_gap(monkeypatch):
 
     asked = []
 
-    def measure(fn, args, kwargs, timing, timeout):
+    def measure(fn, args, kwargs, timing, timeout, alternatives=None):
         asked.append(timing)
         raise RuntimeError("no worker in this test")  # reported in the finding as a failed trial
 

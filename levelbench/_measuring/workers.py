@@ -27,7 +27,7 @@ from typing import Any
 from .lanes import Block, Calibration, FirstCall, LaneInfo
 from .._results.measurement import Measurement
 from .._values.findings import Finding
-from .._values.settings import RUNNING
+from .._values.settings import RUNNING, child_environment
 from .sampler import Options
 
 GROUPINGS = ("framework", "candidate")
@@ -56,15 +56,12 @@ class Worker:
         self.index = index
         parent_end, child_end = socket.socketpair()
         self._log = tempfile.TemporaryFile()  # the worker's stdout and stderr: the tail explains a death
-        # the directory holding the levelbench package: levelbench/_measuring/workers.py, three levels up
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
         try:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "levelbench._measuring.worker", str(child_end.fileno()), str(os.getpid())],
                 pass_fds=(child_end.fileno(),), stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
                 start_new_session=True,  # Ctrl-C reaches the parent only: it stops the workers itself
-                env={**os.environ, "PYTHONPATH": path},
+                env=child_environment(),
             )
         finally:
             child_end.close()

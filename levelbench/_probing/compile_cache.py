@@ -23,12 +23,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .._values.settings import child_environment
+
 # Seconds a fresh process takes to start and import jax, before it measures its own (an estimate
 # for the budget check only; the figure reported is measured).
 IMPORT_SECONDS = 2.5
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_CHILD = ("import sys; sys.path.insert(0, sys.argv[1]); "
-          "from levelbench._probing.compile_cache import main; main(sys.argv[2:])")
+_CHILD = "import sys; from levelbench._probing.compile_cache import main; main(sys.argv[1:])"
 
 
 def lowered_program(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str:
@@ -56,8 +56,9 @@ def two_processes(program_text: str, x64: bool, timeout: float, pairs: int = 2) 
         for pair in range(pairs):
             cache = os.path.join(folder, f"cache-{pair}")
             for runs in (cold, warm):
-                done = subprocess.run([sys.executable, "-c", _CHILD, _ROOT, program, cache, "1" if x64 else "0"],
-                                      capture_output=True, text=True, timeout=timeout)
+                # -P: levelbench from child_environment's path, never from the working directory
+                done = subprocess.run([sys.executable, "-P", "-c", _CHILD, program, cache, "1" if x64 else "0"],
+                                      capture_output=True, text=True, timeout=timeout, env=child_environment())
                 if done.returncode != 0:
                     tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
                     raise RuntimeError(f"the compiling process failed ({done.returncode}): {tail}")

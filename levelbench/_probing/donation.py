@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
+from .arguments import is_array
 from .jaxpr import open_jaxpr
+from .subject import fresh_jit, over_arrays
 
 # Below this an input is cheap to copy: donating it saves little next to dispatch.
 MIN_BYTES = 1 << 20
@@ -91,8 +93,6 @@ def argument_of(args: tuple, kwargs: dict, index: int) -> tuple[int | None, str 
     """Where the ``index``-th array of the call sits: (positional index, keyword name, display)."""
     import jax
 
-    from .arguments import is_array
-
     leaves, _ = jax.tree_util.tree_flatten_with_path((args, kwargs))
     arrays = [path for path, x in leaves if is_array(x)]
     path = arrays[index]
@@ -142,21 +142,9 @@ def threaded_pair(fn: Callable[..., Any], args: tuple, kwargs: dict, overwrite: 
     checked inputs. The user's function object, its caches and its arrays are left as they are."""
     import jax
 
-    from .arguments import is_array
-    from .subject import fresh_jit
-
     jitted, arrays = fresh_jit(fn, args, kwargs)
     donated = jax.jit(jitted.__wrapped__, donate_argnums=(overwrite.index,))
-    flat, tree = jax.tree_util.tree_flatten((args, kwargs))
-    dynamic = [i for i, x in enumerate(flat) if is_array(x)]
-
-    def as_given(*current: Any) -> Any:
-        full = list(flat)
-        for i, x in zip(dynamic, current):
-            full[i] = x
-        a, k = jax.tree_util.tree_unflatten(tree, full)
-        return fn(*a, **k)
-
+    as_given, _ = over_arrays(fn, args, kwargs)
     original = Threaded(as_given, arrays, overwrite.index, overwrite.output, f"{label}_threaded")
     fixed = Threaded(donated, arrays, overwrite.index, overwrite.output, f"{label}_donated")
     return original, fixed, (arrays[overwrite.index],)

@@ -39,7 +39,7 @@ from .._values.findings import Finding, Severity
 from .arguments import jit_fix
 from .process_trials import TRIALS
 from .subject import Subject, fresh_jit
-from .trial import ALTERNATIVES, FAILED, MEASURED, PROJECTED, REFUSED, SKIPPED, FixTrial, first_line
+from .trial import ALTERNATIVES, FAILED, MEASURED, PROJECTED, REFUSED, SKIPPED, FixTrial, fastest, first_line
 
 
 # Findings whose fix is a rewrite of the user's code: their cost is projected, never measured.
@@ -219,9 +219,8 @@ def _with_trial(f: Finding, trial: FixTrial) -> Finding:
         return dataclasses.replace(f, data=data)  # turned off: nothing to say in the evidence
     fix = f.fix
     if trial.status == MEASURED and trial.kind == ALTERNATIVES:
-        faster = [m for m in trial.alternatives if m["faster"]]
-        if faster:  # kept only when faster, with the measured figure
-            best = min(faster, key=lambda m: m["ratio"])
+        best = fastest(trial.alternatives)
+        if best is not None:  # kept only when faster, with the measured figure
             fix = (f"measured {1 / best['ratio']:.3g}x faster on the whole program ({best['name']}):\n{best['code']}"
                    + (f"\n{f.fix}" if f.severity >= Severity.WARNING else ""))
         return dataclasses.replace(f, fix=fix, data=data,

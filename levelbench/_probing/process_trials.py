@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from .._values.findings import Finding
 from .subject import Subject
-from .trial import ALTERNATIVES, FAILED, MEASURED, PROCESSES, REFUSED, SKIPPED, FixTrial, first_line
+from .trial import ALTERNATIVES, FAILED, MEASURED, PROCESSES, REFUSED, SKIPPED, FixTrial, fastest, first_line
 
 # XLA compile seconds from which a program is compile-heavy: its compilation cache is measured.
 CACHE_MIN_COMPILE = 0.1
@@ -95,7 +95,7 @@ def xla_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
                                f"{needed:.2g} s, {max(remaining, 0):.2g} s left): raise budget= to measure them")
     try:
         result = xla_options.measure(subject.fn, subject.args, subject.kwargs, timing,
-                                     timeout=120 + 4 * needed)
+                                     timeout=120 + 4 * needed, alternatives=alternatives)
     except Exception as e:  # not exportable, or a worker failed to start: say so
         return FixTrial(f.code, FAILED, XLA_FIX, kind=ALTERNATIVES, reason=f"{type(e).__name__}: {first_line(e)}")
     measured = tuple(result["measured"])
@@ -114,11 +114,10 @@ def xla_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
         left_out = "; ".join(filter(None, [floor, left_out and f"not tried: {left_out}"]))
     elif left_out:
         left_out = f"not tried: {left_out}"
-    faster = [m for m in measured if m["faster"]]
-    if not faster:
+    best = fastest(measured)
+    if best is None:
         return FixTrial(f.code, MEASURED, XLA_FIX, original=result["default_seconds"], kind=ALTERNATIVES,
                         alternatives=measured, note=left_out)
-    best = min(faster, key=lambda m: m["ratio"])
     return FixTrial(f.code, MEASURED, best["code"], original=result["default_seconds"], fixed=best["seconds"],
                     speedup=1 / best["ratio"], speedup_low=1 / best["upper"], speedup_high=1 / best["lower"],
                     kind=ALTERNATIVES, alternatives=measured, note=left_out)

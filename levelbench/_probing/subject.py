@@ -263,6 +263,17 @@ def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callab
     import jax
 
     base = getattr(fn, "__wrapped__", fn) if JAX.is_jitted(fn) else fn
+    call, arrays = over_arrays(base, args, kwargs)
+    name = getattr(base, "__name__", None) or type(base).__name__
+    call.__name__ = call.__qualname__ = str(name)
+    return jax.jit(call), arrays
+
+
+def over_arrays(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callable[..., Any], list[Any]]:
+    """``fn`` as a function of the call's array leaves only (in pytree order), the other leaves held as given;
+    and those arrays."""
+    import jax
+
     flat, tree = jax.tree_util.tree_flatten((args, kwargs))
     dynamic = [i for i, x in enumerate(flat) if is_array(x)]
 
@@ -271,11 +282,9 @@ def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callab
         for i, x in zip(dynamic, arrays):
             full[i] = x
         a, k = jax.tree_util.tree_unflatten(tree, full)
-        return base(*a, **k)
+        return fn(*a, **k)
 
-    name = getattr(base, "__name__", None) or type(base).__name__
-    call.__name__ = call.__qualname__ = str(name)
-    return jax.jit(call), [flat[i] for i in dynamic]
+    return call, [flat[i] for i in dynamic]
 
 
 def trace_once(f: Any, args: tuple, kwargs: dict) -> Trace:

@@ -7,6 +7,7 @@ the ones run in other processes (`process_trials`: the compilation cache, XLA's 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from .._values.units import fmt_time
@@ -94,12 +95,17 @@ class FixTrial:
         return {**dataclasses.asdict(self), "alternatives": list(self.alternatives), "verdict": self.verdict}
 
 
+def fastest(alternatives: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The measured alternative with the lowest time ratio among those faster than XLA's default, or None."""
+    faster = [m for m in alternatives if m["faster"]]
+    return min(faster, key=lambda m: m["ratio"]) if faster else None
+
+
 def _alternatives_text(t: FixTrial) -> str:
     listed = ", ".join(f"{m['name']} {1 / m['ratio']:.3g}x (95% CI {1 / m['upper']:.3g}-{1 / m['lower']:.3g}x)"
                        + ("" if m["agree"] else ", OUTPUTS DIFFER") for m in t.alternatives)
-    faster = [m for m in t.alternatives if m["faster"]]
-    if faster:
-        best = min(faster, key=lambda m: m["ratio"])
+    best = fastest(t.alternatives)
+    if best is not None:
         verdict = f"faster: {best['name']}, {fmt_time(best['seconds'])} against {fmt_time(t.original)} per call"
     else:
         verdict = "none is faster than XLA's default (and its noise floor) at 95%"

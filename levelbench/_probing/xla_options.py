@@ -128,8 +128,10 @@ def exported_program(program: str, inputs: str, options: dict[str, Any], x64: bo
     return Candidate(compiled, tuple(arrays), note=f"the whole program compiled with {options or 'XLA defaults'}")
 
 
-def measure(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: float, timeout: float) -> dict[str, Any]:
-    """Every offered alternative against the program as compiled, each in its own worker, via compare.
+def measure(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: float, timeout: float,
+            alternatives: list[Alternative] | None = None) -> dict[str, Any]:
+    """Every alternative (default: every `offered` one) against the program as compiled, each in its own
+    worker, via compare.
 
     Returns ``{"measured": [{name, code, ratio, lower, upper, faster}], "changed": {...}, "refused": {...},
     "failed": {...}}``; ``ratio`` is the alternative's time over the default's (< 1: faster). An
@@ -140,7 +142,9 @@ def measure(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: float, ti
 
     from .._measuring.parity import ComparisonError
 
-    alternatives, refused = offered()
+    refused: dict[str, str] = {}
+    if alternatives is None:
+        alternatives, refused = offered()
     changed: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="levelbench-xla-") as folder:
         kwargs_of = write_program(fn, args, kwargs, folder, alternatives)

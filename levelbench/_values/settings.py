@@ -219,3 +219,11 @@ def native_kernels() -> bool:
 def native_threads() -> str | None:
     """``LEVELBENCH_NATIVE_THREADS`` as given (validated where it is used), or None."""
     return os.environ.get("LEVELBENCH_NATIVE_THREADS")
+
+
+def child_environment() -> dict[str, str]:
+    """This process's environment for a child Python process of levelbench's own (a worker), with the folder
+    that holds this copy of levelbench first on ``PYTHONPATH``: the child imports the same copy even when the
+    caller put it on ``sys.path`` by hand (a test run, a notebook with a ``sys.path.insert``)."""
+    root = str(Path(__file__).resolve().parents[2])  # levelbench/_values/settings.py, three levels up
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)}

@@ -15,30 +15,17 @@ be small to pickle (the doctor sends `Diagnostic.packed` tuples, not objects).
 from __future__ import annotations
 
 import importlib
-import os
 import pickle
-import signal
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
+
+from .._values.settings import child_environment
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
-
-# Where levelbench itself is imported from: a worker finds the same copy even when the caller put it on
-# sys.path by hand (a test run, a notebook with a sys.path.insert).
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (its affinity mask, where the platform has one)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
 
 def map_parts(
     task: Callable[[Any, _Item], _Result], shared: Any, items: Sequence[_Item], processes: int
@@ -81,18 +68,19 @@ class _Worker:
     @classmethod
     def start(cls, task: Callable[..., Any], shared: Any, items: list[tuple[int, Any]]) -> _Worker | None:
         job = (task.__module__, task.__qualname__, shared, items)
+        output = tempfile.TemporaryFile()
         try:
             with tempfile.TemporaryFile() as source:
                 pickle.dump(job, source, protocol=pickle.HIGHEST_PROTOCOL)
                 source.seek(0)
-                output = tempfile.TemporaryFile()
-                path = os.pathsep.join(p for p in (_PACKAGE_ROOT, os.environ.get("PYTHONPATH")) if p)
                 process = subprocess.Popen(
                     # -P: not the working directory first on sys.path (a `levelbench` folder there is not this one)
                     [sys.executable, "-P", "-m", __name__], stdin=source, stdout=output, stderr=subprocess.DEVNULL,
-                    env={**os.environ, "PYTHONPATH": path},
+                    env=child_environment(),
+                    start_new_session=True,  # Ctrl-C reaches this process only: it stops its workers itself
                 )
         except (OSError, pickle.PicklingError):  # no interpreter to start, or no room: this process does it all
+            output.close()
             return None
         return cls(process, output)
 
@@ -124,7 +112,4 @@ def _serve(source: BinaryIO, sink: BinaryIO) -> None:
 
 
 if __name__ == "__main__":
-    # The parent stops its workers itself (and checks their parts when a Ctrl-C did not stop it): a Ctrl-C
-    # sent to the whole process group must not print a worker's traceback on the user's terminal.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -120,7 +120,7 @@ def run(subject: Subject) -> list[Finding]:
     result = _done.get(top.key)
     if result is None:
         result = time_kernel(top, budget=budget)
-        if _gaps(result["jax_over"] if "jax_over" in result else {}) and result["agree"]:
+        if _gaps(result.get("jax_over", {})) and result["agree"]:
             # A gap seen once may be the machine (another process took a core during XLA's blocks):
             # it is claimed only if fresh workers, timed in the other order, see it again.
             again = time_kernel(top, budget=budget, reverse=True)
@@ -187,8 +187,7 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
     over = result.get("jax_over", {})
     seen = _gaps(over)
     faster, doubt = _real_gaps(kernel, result, seen, program_seconds)
-    gaps = "; ".join(f"jax/{n} time {over[n]['estimate']:.3g}x (95% CI {over[n]['lower']:.3g}-{over[n]['upper']:.3g})"
-                     for n in ("numpy", "torch") if n in over)
+    gaps = "; ".join(f"jax/{n} time {_ratio(over[n])}" for n in ("numpy", "torch") if n in over)
     agreed = "outputs agree" if result["agree"] else "OUTPUTS DIFFER (not the same work)"
     isolated = "each in its own worker process" if result["isolated"] else "in one process"
     evidence = (f"{kernel.describe()} runs {kernel.count:g} time(s) per call ({kernel.flops * kernel.count / 1e9:.3g} "
@@ -197,8 +196,7 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
     if "replication" in result:
         again = result["replication"]
         evidence += "; timed again in fresh workers, in the other order: " + "; ".join(
-            f"jax/{n} {again[n]['estimate']:.3g}x (95% CI {again[n]['lower']:.3g}-{again[n]['upper']:.3g})"
-            for n in seen if n in again)
+            f"jax/{n} {_ratio(again[n])}" for n in seen if n in again)
     if result["failed"]:
         evidence += "; failed: " + ", ".join(f"{n} ({why.splitlines()[0]})" for n, why in result["failed"].items())
     if faster and result["agree"]:
@@ -237,6 +235,10 @@ def kernel_finding(label: str, kernel: Kernel, result: dict[str, Any], program_r
         subject=label,
         data={"cost_seconds": 0.0, "verdict": verdict, **_data(kernel, result, program_rate, peak)},
     )
+
+
+def _ratio(r: dict[str, float]) -> str:
+    return f"{r['estimate']:.3g}x (95% CI {r['lower']:.3g}-{r['upper']:.3g})"
 
 
 def _gaps(over: dict[str, dict[str, float]]) -> list[str]:

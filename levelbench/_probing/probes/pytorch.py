@@ -7,9 +7,9 @@ training mode add work JAX's forward pass does not do, and thread counts and dty
 from __future__ import annotations
 
 import collections
-import os
 from typing import Any
 
+from ..._measuring.threads import usable_cores
 from ..._values.findings import Finding, Severity
 from ..._values.units import fmt_time
 from ..subject import Subject
@@ -31,8 +31,8 @@ def run(subject: Subject) -> list[Finding]:
         found.append(_autograd(subject))
     if modules and modules[0].training:
         found.append(_training(modules[0]))
-    subject.measured.update(torch_threads=torch.get_num_threads(), cores=_cores())
-    found += threads(torch.get_num_threads(), _cores())
+    subject.measured.update(torch_threads=torch.get_num_threads(), cores=usable_cores())
+    found += threads(torch.get_num_threads(), usable_cores())
     inputs = [t for t in leaves((subject.args, subject.kwargs)) if isinstance(t, torch.Tensor)]
     params = list(modules[0].parameters()) if modules else []
     found += device_and_dtype(inputs, params)
@@ -138,13 +138,6 @@ def device_and_dtype(inputs: list[Any], params: list[Any]) -> list[Finding]:
         fix="compare against JAX on the same device and dtype",
         data={"dtypes": dict(dtypes), "devices": dict(devices)},
     )]
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 PROBE = Probe("torch", ("LB280", "LB281", "LB282", "LB283"), run, frameworks=("torch",),
