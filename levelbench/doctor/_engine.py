@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from .._measuring.threads import usable_cores
 from .._values import arguments
 from .._values.findings import Severity
 from .._values.gc import gc_paused
@@ -35,7 +36,7 @@ from ._diagnostic import Diagnostic, DoctorReport, Location
 from ._ipython_input import statement_parts
 from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
 from ._notebook import NotebookError, code_cells
-from ._parts import map_parts, usable_cores
+from ._parts import map_parts
 from ._program import Program, split_lines
 from ._suppress import FileSuppression, is_suppressed
 

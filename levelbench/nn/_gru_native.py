@@ -35,6 +35,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
+from .._measuring.threads import usable_cores
 from .._values import settings
 
 _FOLDER = Path(__file__).with_name("_native")
@@ -77,8 +78,7 @@ def default_threads() -> int:
         except ValueError:
             warnings.warn(f"LEVELBENCH_NATIVE_THREADS must be a positive integer, got {override!r}; "
                           "using the default", stacklevel=2)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(2, cores))
+    return max(1, min(2, usable_cores()))
 
 
 def status() -> Status:
