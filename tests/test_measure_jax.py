@@ -23,7 +23,6 @@ def test_jitted_matmul_splits_trace_lower_compile():
 def test_jitted_matmul_median_matches_a_hand_written_loop(quiet_machine):
     f = jax.jit(lambda x: x @ x)
     x = jnp.ones((1000, 1000), jnp.float32)
-    m = levelbench.measure(f, x, budget=3)
 
     def hand(n=30):
         times = []
@@ -34,9 +33,17 @@ def test_jitted_matmul_median_matches_a_hand_written_loop(quiet_machine):
         return float(np.median(times))
 
     # The 10% agreement claim is checked by benchmarks/measure_accuracy.py, interleaved; this shared,
-    # noisy machine only allows a unit test to catch gross errors (a missing wait, a compile timed).
-    reference = min(hand(), hand())
-    assert m.median == pytest.approx(reference, rel=0.35)
+    # noisy machine only allows a unit test to catch gross errors (a missing wait reads ~100x fast, a
+    # compile timed in each sample several times slow). Those are the same on every try, while another
+    # job's burst is not: up to three interleaved tries, each measure against hand loops either side.
+    ratios = []
+    for _ in range(3):
+        before = hand()
+        measured = levelbench.measure(f, x, budget=2).median
+        ratios.append(measured / min(before, hand()))
+        if ratios[-1] == pytest.approx(1, rel=0.35):
+            return
+    pytest.fail(f"measure's median / the hand loop's over three tries: {[round(r, 2) for r in ratios]}")
 
 
 def test_blocking_matters_for_async_results():
