@@ -13,7 +13,7 @@ from ._effects import dispatches_jax, is_host_copy
 from ._kinds import call_kind
 from ._names import dotted
 from ._regions import TimedRegion
-from ._syntax import local_walk, position, short, walk_code
+from ._syntax import local_walk, position, short
 
 _GRAD_OFF = frozenset(
     {
@@ -66,7 +66,7 @@ def _grad_off_globally(ctx: Context, region: TimedRegion) -> bool:
 
 def _model_calls(ctx: Context, region: TimedRegion) -> Iterator[tuple[ast.Call, ast.Call]]:
     """(call in the region, model call it makes): the model directly, or inside a local function."""
-    for call in (n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)):
+    for call in ctx.timed_calls(region):
         if ctx.facts.is_torch_model_call(call):
             yield call, call
             continue
@@ -125,7 +125,7 @@ def _runs_without_grad(ctx: Context, region: TimedRegion) -> bool:
 
 def _trains(ctx: Context, region: TimedRegion) -> bool:
     """The region runs a backward pass (``loss.backward()``, ``torch.autograd.grad``, ``optimizer.step()``)."""
-    calls = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+    calls = ctx.timed_calls(region)
     reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
     for call in reached:
         if not isinstance(call, ast.Call):
@@ -141,7 +141,7 @@ def check_host_transfers(ctx: Context) -> Iterator[Diagnostic]:
     """LB115: device-to-host copies, or NumPy inputs to jitted functions, inside a timed region."""
     seen: set[int] = set()
     for region in ctx.regions:
-        for call in (n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)):
+        for call in ctx.timed_calls(region):
             if id(call) in seen:
                 continue
             copied = is_host_copy(ctx, call)
@@ -193,7 +193,7 @@ def check_cuda_sync(ctx: Context) -> Iterator[Diagnostic]:
     for region in ctx.regions:
         if region.synchronizes:
             continue
-        calls = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+        calls = ctx.timed_calls(region)
         reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
         if any(isinstance(n, ast.Call) and _synchronizes(ctx, n) for n in reached):
             synchronized.update(ast.unparse(c) for c in calls)

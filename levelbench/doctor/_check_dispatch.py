@@ -11,7 +11,7 @@ from ._diagnostic import Diagnostic
 from ._effects import is_wait
 from ._names import dotted
 from ._rewrite import loop_rewrite
-from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, local_walk, short, walk_code
+from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, local_walk, short
 
 # A function handed to these may run under jit or another transformation.
 _MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
@@ -185,7 +185,7 @@ def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
     """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op."""
     facts = ctx.facts
     for region in ctx.regions:
-        for call in (n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)):
+        for call in ctx.timed_calls(region):
             function = facts.local_def(call)
             if function is None or function not in facts.jitted_defs:
                 continue

@@ -113,8 +113,18 @@ class _Reach:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._memo: dict[ast.AST, frozenset[str]] = {}
+        self._calls: dict[ast.AST, frozenset[str]] = {}  # each call's answer, kept when no function was half-done
+        self._open = 0  # functions being walked: their recursion guard stands for an answer not known yet
 
     def of_call(self, call: ast.Call) -> frozenset[str]:
+        found = self._calls.get(call)
+        if found is None:
+            found = self._of_call(call)
+            if not self._open:
+                self._calls[call] = found
+        return found
+
+    def _of_call(self, call: ast.Call) -> frozenset[str]:
         keys: set[str] = set()
         key = self.ctx.facts.jitted_key(call)
         if key is not None:
@@ -128,10 +138,14 @@ class _Reach:
     def _of_function(self, function: ast.AST) -> frozenset[str]:
         if function not in self._memo:
             self._memo[function] = frozenset()  # recursion guard
-            found: set[str] = set()
-            for node in local_walk(self.ctx.program, function):
-                if isinstance(node, ast.Call):
-                    found |= self.of_call(node)
+            self._open += 1
+            try:
+                found: set[str] = set()
+                for node in local_walk(self.ctx.program, function):
+                    if isinstance(node, ast.Call):
+                        found |= self.of_call(node)
+            finally:
+                self._open -= 1
             self._memo[function] = frozenset(found)
         return self._memo[function]
 
@@ -171,7 +185,7 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
         return False
 
     for region in candidates:
-        timed = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+        timed = ctx.timed_calls(region)
         timed_ids = {id(n) for n in timed}
         warm: set[str] = set()
         for node in region.setup:
@@ -197,7 +211,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
     """``def bench(df): t0 = ...; df(x)`` called with a different jitted function each time: every call of
     ``bench`` times a first call."""
-    calls = [n for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Call)]
+    calls = ctx.timed_calls(region)
     return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c))
 
 
@@ -209,7 +223,7 @@ def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
         return False
     bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
     return any(
-        isinstance(n, ast.Name) and n.id in bound for n in walk_code(ctx.program, list(region.work))
+        isinstance(n, ast.Name) and n.id in bound for n in ctx.timed_nodes(region)
     )
 
 
@@ -235,7 +249,7 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
     for region in ctx.regions:
         if region.samples != "single" or not (region.clock_node is not None or region.label in ("timeit.timeit", "%timeit")):
             continue
-        timed = walk_code(ctx.program, list(region.work))
+        timed = ctx.timed_nodes(region)
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
         if not work_calls:
             continue
@@ -264,19 +278,45 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
-    first = ctx.index("LB104 first calls", lambda: _first_calls(ctx)).get((unparse(call.func), id(region.scope)))
+    first = ctx.index("LB104 first calls", lambda: _FirstCalls(ctx)).of(call.func, region.scope)
     return first is not None and first < region.start
 
 
-def _first_calls(ctx: Context) -> dict[tuple[str, int], tuple[int, int]]:
-    """(callee as written, id of the enclosing function) -> where it is first called."""
-    first: dict[tuple[str, int], tuple[int, int]] = {}
-    for node in ctx.program.of_type(ast.Call):
-        key = (unparse(node.func), id(enclosing_function(ctx.program, node)))  # type: ignore[attr-defined]
-        where = position(node)
-        if key not in first or where < first[key]:
-            first[key] = where
-    return first
+class _FirstCalls:
+    """Where a callee (as written: ``f``, ``model.apply``, ``jax.jit(f)``) is first called in each function.
+
+    The calls are grouped by callee once; where each callee is first called in each function is found when that
+    callee is first asked about (a long file has tens of thousands of calls, and asks about the callees of its
+    single-sample regions only)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.program = ctx.program
+        self.calls: dict[str | None, list[ast.Call]] = {}  # by dotted callee; None: the others (`jax.jit(f)(x)`)
+        for node in ctx.program.of_type(ast.Call):
+            self.calls.setdefault(dotted(node.func), []).append(node)  # type: ignore[attr-defined]
+        self.firsts: dict[str, dict[int, tuple[int, int]]] = {}  # callee -> id(function) -> first call's position
+        self.others: dict[str, list[ast.Call]] | None = None  # the calls of bucket None, by callee as written
+
+    def of(self, func: ast.expr, scope: ast.AST | None) -> tuple[int, int] | None:
+        """Where the callee ``func`` is first called in ``scope`` (None: module level), if it is."""
+        text = unparse(func)
+        if text not in self.firsts:
+            name = dotted(func)
+            if name is not None:
+                calls = self.calls.get(name, [])
+            else:  # the other callees written out once, the first time one is asked about
+                if self.others is None:
+                    self.others = {}
+                    for c in self.calls.get(None, []):
+                        self.others.setdefault(unparse(c.func), []).append(c)
+                calls = self.others.get(text, [])
+            first: dict[int, tuple[int, int]] = {}
+            for node in calls:
+                key, where = id(enclosing_function(self.program, node)), position(node)
+                if key not in first or where < first[key]:
+                    first[key] = where
+            self.firsts[text] = first
+        return self.firsts[text].get(id(scope))
 
 
 def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
@@ -285,7 +325,7 @@ def check_wall_clock(ctx: Context) -> Iterator[Diagnostic]:
         wall = [c for c in region.clocks if c in WALL_CLOCKS]
         if not wall or region.clock_node is None:
             continue
-        timed = walk_code(ctx.program, list(region.work))
+        timed = ctx.timed_nodes(region)
         if not any(isinstance(n, ast.Call) and _does_work(ctx, n) for n in timed):
             continue
         name = wall[0].rsplit(".", 1)[-1]

@@ -35,6 +35,9 @@ class Context:
     """Whether findings get their `Diagnostic.fix` edits (only `--fix`/`--diff` and API callers use them)."""
     _working: dict[ast.AST, bool] = dataclasses.field(default_factory=dict, repr=False, compare=False)
     _indexes: dict[str, object] = dataclasses.field(default_factory=dict, repr=False, compare=False)
+    _walked: dict[int, tuple[TimedRegion, list[ast.AST], list[ast.Call]]] = dataclasses.field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def build(cls, program: Program, *, edits: bool = True) -> Context:
@@ -83,6 +86,22 @@ class Context:
         if name not in self._indexes:
             self._indexes[name] = build()
         return self._indexes[name]  # type: ignore[return-value]
+
+    def timed_nodes(self, region: TimedRegion) -> list[ast.AST]:
+        """Every node of ``region.work``, nested functions and classes not entered (`walk_code`): walked once for
+        all the checks that look at what a region times. Not to be changed by the caller."""
+        return self._walk(region)[1]
+
+    def timed_calls(self, region: TimedRegion) -> list[ast.Call]:
+        """The calls among `timed_nodes`, in the same order. Not to be changed by the caller."""
+        return self._walk(region)[2]
+
+    def _walk(self, region: TimedRegion) -> tuple[TimedRegion, list[ast.AST], list[ast.Call]]:
+        found = self._walked.get(id(region))
+        if found is None:  # the region is kept with its nodes: its id is not reused while they are
+            nodes = list(walk_code(self.program, list(region.work)))
+            found = self._walked[id(region)] = (region, nodes, [n for n in nodes if isinstance(n, ast.Call)])
+        return found
 
     @functools.cached_property
     def used_names(self) -> frozenset[str]:

@@ -33,7 +33,7 @@ from ._cell_positions import with_file_positions
 from ._config import ConfigChoice, FileSettings, Options, Settings
 from ._context import Context
 from ._diagnostic import Diagnostic, DoctorReport, Location
-from ._ipython_input import statement_parts
+from ._ipython_input import StatementStarts
 from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable, iter_inputs
 from ._notebook import NotebookError, code_cells
 from ._parts import map_parts
@@ -195,12 +195,12 @@ def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
     between them, blank lines elsewhere. A definition past the head and its use in a later part (beyond the
     margin) are not connected."""
     lines = script.lines
-    head = _parsing_head(lines, statement_parts(lines, HEAD_LINES, definitions=True, first_only=True)[0][1])
+    starts = StatementStarts(lines)
+    head = _parsing_head(starts, starts.parts(HEAD_LINES, definitions=True, first_only=True)[0][1])
     size = min(PART_LINES, max(MIN_PART_LINES, (len(lines) - head) // 4 + 1))  # the same parts whatever `jobs` is
-    rest = statement_parts(lines[head:], size, definitions=True)
-    parts = [(0, head)] + [(head + a, head + b) for a, b in rest]
+    parts = [(0, head), *starts.parts(size, definitions=True, start=head)]
     script.head = head
-    script.cuts = [head + a for a, _ in statement_parts(lines[head:], MARGIN_LINES)]
+    script.cuts = [a for a, _ in starts.parts(MARGIN_LINES, start=head)]
     checked = map_parts(_diagnose_part, script, parts, jobs)
     found: list[list[Diagnostic]] = [[] for _ in parts]  # the parts' lines do not overlap: nor do their findings
     i = 0
@@ -219,17 +219,17 @@ def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
     return tuple(sorted((d for part in found for d in part), key=lambda d: (d.location, d.code)))
 
 
-def _parsing_head(lines: list[str], head: int) -> int:
+def _parsing_head(starts: StatementStarts, head: int) -> int:
     """``head``, or the first later cut that parses when the head does not: every part is read after the head,
     so a head cut inside a string (the splitter guesses strings from quote counts) would make every part fail.
     A head that parses at no cut within PART_LINES (or 4 x HEAD_LINES) more lines has an error of its own: ``head`` then."""
-    end = head
+    lines, end = starts.lines, head
     while end < min(len(lines), head + max(PART_LINES, 4 * HEAD_LINES)):
         try:
             ast.parse("\n".join(lines[:end]))
             return end
         except (SyntaxError, ValueError, RecursionError, MemoryError):
-            end += statement_parts(lines[end:], max(HEAD_LINES // 10, 1), first_only=True)[0][1]
+            end = starts.parts(max(HEAD_LINES // 10, 1), first_only=True, start=end)[0][1]
     return head
 
 
@@ -269,14 +269,18 @@ class _Parts:
         lead, tail = self._margins(first, last) if margins else (first, last)
         if first <= head:
             return "\n".join(lines[:tail])
-        shown = lines[:head] + [""] * (tail - head)
+        # Written as runs of newlines, not as a list of blank lines joined: a part near the end of a 10 MB file
+        # would join hundreds of thousands of them (a tenth of the doctor's time on such a file).
+        pieces = ["\n".join(lines[:head])]
+        shown = head  # lines written so far
         for k, line in self.imports:
             if k >= lead:
                 break
             if k >= head:
-                shown[k] = line
-        shown[lead:tail] = lines[lead:tail]
-        return "\n".join(shown)
+                pieces += ("\n" * (k - shown + 1), line)
+                shown = k + 1
+        pieces += ("\n" * (lead - shown + 1), "\n".join(lines[lead:tail]))
+        return "".join(pieces)
 
     def _margins(self, first: int, last: int) -> tuple[int, int]:
         """The statement starts at least MARGIN_LINES before ``first`` and after ``last`` (the head, the end)."""

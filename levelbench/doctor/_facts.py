@@ -57,6 +57,7 @@ class Facts:
         self._same_name: dict[str, list[FunctionNode]] = {}
         self._owner: dict[ast.AST, ast.AST | None] = {}  # def -> the function it is nested in
         self._uses: dict[str, list[ast.Name]] | None = None
+        self._jitted_keys: dict[ast.AST, str | None] | None = None
         self.classes: dict[str, ast.ClassDef] = {}
         self.jit_wrappers: set[str] = set()
         nested: dict[str, FunctionNode] = {}
@@ -91,6 +92,7 @@ class Facts:
         lowered = text.lower()
         self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
         self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
+        self._jitted_keys = {}  # each call's `jitted_key`, as asked, now that what is jitted is known
 
     # --- jit ---------------------------------------------------------------------------------
     def is_jit(self, expr: ast.AST) -> bool:
@@ -137,12 +139,18 @@ class Facts:
 
     def jitted_key(self, call: ast.Call) -> str | None:
         """A key naming the jitted callable ``call`` calls (``"step"``, ``"self.step"``, ``"jax.jit(f)"``)."""
+        known = self._jitted_keys
+        if known is not None and call in known:
+            return known[call]
+        key = None
         name = dotted(call.func)
         if name is not None and name in self.jitted:
-            return name
-        if self.jit_target(call.func) is not None:
-            return ast.unparse(call.func)
-        return None
+            key = name
+        elif self.jit_target(call.func) is not None:
+            key = ast.unparse(call.func)
+        if known is not None:
+            known[call] = key
+        return key
 
     def calls_jax_callable(self, call: ast.Call) -> bool:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""

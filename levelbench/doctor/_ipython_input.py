@@ -9,6 +9,7 @@ are reported in the cell as the user wrote it.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import difflib
 import functools
@@ -43,7 +44,9 @@ def to_python(cell: str, *, use_ipython: bool = True) -> str:
 # IPython's transformer re-tokenizes the whole cell for each magic it rewrites: a cell of many magics costs
 # time in the square of its length. A long cell is transformed in parts of about this many lines instead.
 _PART_LINES = 40
-_PART_START = re.compile(r"[A-Za-z_%@]")
+_START_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_%@")  # what a part's first line starts with
+_NOT_TOP = frozenset(("", " ", "\t", "#"))  # what a line inside a block, a blank line or a comment starts with
+_DEFINITION_CHARS = frozenset("dca@")
 _CONTINUATIONS = re.compile(r"(else|elif|except|finally|case)\b")
 
 
@@ -77,34 +80,62 @@ _DEFINITION = re.compile(r"(def|class|async\s+def)\s|@")
 def statement_parts(
     lines: list[str], size: int, *, definitions: bool = False, first_only: bool = False
 ) -> list[tuple[int, int]]:
-    """``[first, last)`` line ranges of at least ``size`` lines (the last may be shorter), each starting at a
-    line that looks like the start of a top-level statement outside any string, bracket or decorated
-    definition (a wrong guess only costs the caller a retry in one piece). With ``definitions``, a part
-    starts at a ``def``, ``class`` or decorator where one comes within ``size`` more lines, so that a
-    clock pair stays whole. With ``first_only``, only the first range (the lines after it are not read)."""
-    parts: list[tuple[int, int]] = []
-    first = 0
-    string = ""  # the triple quote of the string the line starts inside, "" outside any
-    depth = 0
-    top = ""  # the last line seen that starts at column 0
-    for number, line in enumerate(lines):
-        long_enough = number - first >= size and (
-            not definitions or number - first >= 2 * size or bool(_DEFINITION.match(line))
-        )
-        if long_enough and not string and depth <= 0 and _PART_START.match(line) \
-                and not line.startswith("%%") and not _CONTINUATIONS.match(line) and not top.startswith("@") \
-                and not lines[number - 1].rstrip().endswith("\\"):
-            parts.append((first, number))
-            if first_only:
-                return parts
-            first, depth = number, 0
-        if line[:1] not in ("", " ", "\t", "#") and depth <= 0 and not string:
-            top = line
-        string = _string_after(line, string)
-        code = line.split("#", 1)[0]
-        depth += code.count("(") + code.count("[") + code.count("{") - code.count(")") - code.count("]") - code.count("}")
-    parts.append((first, len(lines)))
-    return parts
+    """``[first, last)`` line ranges of at least ``size`` lines (the last may be shorter), each starting where
+    `StatementStarts` says a top-level statement may start. With ``definitions``, a part starts at a ``def``,
+    ``class`` or decorator where one comes within ``size`` more lines, so that a clock pair stays whole. With
+    ``first_only``, only the first range."""
+    return StatementStarts(lines).parts(size, definitions=definitions, first_only=first_only)
+
+
+class StatementStarts:
+    """The lines of a script that look like the start of a top-level statement outside any string, bracket or
+    decorated definition, found in one pass; parts of any length are then cut from them without reading the
+    lines again (a wrong guess only costs the caller a retry in one piece)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.starts: list[int] = []
+        self.definitions: set[int] = set()  # the starts that are a `def`, `class` or decorator
+        string = ""  # the triple quote of the string the line starts inside, "" outside any
+        depth = 0  # open brackets (never below 0: a stray closing one, in a string say, does not hide the next)
+        top = ""  # the last line seen that starts at column 0
+        previous = ""
+        starts, definitions = self.starts, self.definitions
+        continuation, definition = _CONTINUATIONS.match, _DEFINITION.match
+        for number, line in enumerate(lines):
+            first = line[:1]
+            if not string and depth == 0 and first not in _NOT_TOP:
+                if first in _START_CHARS and not continuation(line) and not line.startswith("%%") \
+                        and not top.startswith("@") and not previous.rstrip().endswith("\\"):
+                    starts.append(number)
+                    if first in _DEFINITION_CHARS and definition(line):
+                        definitions.add(number)
+                top = line
+            if string or "'''" in line or '"""' in line:
+                string = _string_after(line, string)
+            if not string:
+                code = line.split("#", 1)[0] if "#" in line else line
+                depth += code.count("(") + code.count("[") + code.count("{") \
+                    - code.count(")") - code.count("]") - code.count("}")
+                if depth < 0:
+                    depth = 0
+            previous = line
+
+    def parts(
+        self, size: int, *, definitions: bool = False, first_only: bool = False, start: int = 0
+    ) -> list[tuple[int, int]]:
+        """`statement_parts` of the lines from ``start`` on (positions are the whole script's)."""
+        parts: list[tuple[int, int]] = []
+        first = start
+        for number in self.starts[bisect.bisect_right(self.starts, start):]:
+            length = number - first
+            if length >= size and (not definitions or length >= 2 * size or number in self.definitions):
+                parts.append((first, number))
+                if first_only:
+                    return parts
+                first = number
+        parts.append((first, len(self.lines)))
+        return parts
 
 
 def _string_after(line: str, string: str) -> str:

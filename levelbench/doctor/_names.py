@@ -36,6 +36,8 @@ class Names:
     def __init__(self, nodes: Iterable[ast.AST]) -> None:
         self._aliases: dict[str, str] = {}
         self._bound: set[str] = set()
+        self._attributes: dict[ast.AST, str | None] = {}  # qualname of each attribute node asked about, while the
+        # aliases stay as they are (emptied when they change)
         assignments: list[ast.Assign] = []
         imported: dict[str, set[str]] = {}
         for node in nodes:
@@ -81,6 +83,7 @@ class Names:
                 resolved = self._alias_value(node.value)
                 if resolved is not None:
                     self._aliases[target] = resolved
+                    self._attributes.clear()
                     changed = True
             if not changed:
                 break
@@ -94,6 +97,7 @@ class Names:
                     self._aliases[name] = "jax.random"
             elif isinstance(node, ast.Name) and node.id in CONVENTIONAL and self._unbound(node.id):
                 self._aliases[node.id] = CONVENTIONAL[node.id]
+        self._attributes.clear()
 
     def _unbound(self, name: str) -> bool:
         return name not in self._aliases and name not in self._bound
@@ -114,15 +118,24 @@ class Names:
 
     def qualname(self, node: ast.AST) -> str | None:
         """``"jax.numpy.dot"`` for ``jnp.dot``; ``"builtins.float"`` for an unshadowed builtin; else None."""
-        if isinstance(node, ast.Name):
-            if node.id in self._aliases:
-                return self._aliases[node.id]
-            if node.id in _BUILTINS and node.id not in self._bound:
-                return f"builtins.{node.id}"
+        cls = node.__class__
+        if cls is ast.Name:
+            name = node.id  # type: ignore[attr-defined]
+            found = self._aliases.get(name)
+            if found is not None:
+                return found
+            if name in _BUILTINS and name not in self._bound:
+                return f"builtins.{name}"
             return None
-        if isinstance(node, ast.Attribute):
-            base = self.qualname(node.value)
-            return f"{base}.{node.attr}" if base and not base.startswith("builtins.") else None
+        if cls is ast.Attribute:
+            # The checks ask about the same attribute chains many times (a long file: ~7 questions a line).
+            memo = self._attributes
+            if node in memo:
+                return memo[node]
+            base = self.qualname(node.value)  # type: ignore[attr-defined]
+            found = f"{base}.{node.attr}" if base and not base.startswith("builtins.") else None  # type: ignore[attr-defined]
+            memo[node] = found
+            return found
         return None
 
     def free_for(self, name: str, module: str) -> bool:
@@ -148,13 +161,16 @@ def _target_names(target: ast.AST) -> list[str]:
 
 def dotted(node: ast.AST) -> str | None:
     """The source path of a plain name or attribute chain (``"self.model"``), else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
+    cls = node.__class__
+    if cls is ast.Name:
+        return node.id  # type: ignore[attr-defined]
+    if cls is not ast.Attribute:
         return None
-    parts.append(node.id)
+    parts: list[str] = []
+    while node.__class__ is ast.Attribute:
+        parts.append(node.attr)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if node.__class__ is not ast.Name:
+        return None
+    parts.append(node.id)  # type: ignore[attr-defined]
     return ".".join(reversed(parts))

@@ -80,6 +80,7 @@ class Program:
         self.text = "\n".join(line for segment in self.segments for line in segment.lines)
         self._blocks: dict[int, dict[int, int]] = {}  # id(statement list) -> {id(statement): index}
         self._block_spans: dict[int, tuple[list[int], list[int]] | None] = {}  # id(statement list) -> firsts, ends
+        self.enclosing_functions: dict[ast.AST, ast.AST | None] = {}  # node -> its innermost def or lambda, as asked
 
     @classmethod
     def from_python(cls, path: str, text: str) -> Program:

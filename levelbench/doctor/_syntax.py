@@ -37,11 +37,18 @@ def position(node: ast.AST) -> tuple[int, int]:
 
 
 def enclosing_function(program: Program, node: ast.AST) -> ast.AST | None:
-    """The innermost def or lambda around ``node``, None at module level."""
+    """The innermost def or lambda around ``node``, None at module level (kept per node: the checks ask
+    about the same nodes again and again)."""
+    known = program.enclosing_functions
+    if node in known:
+        return known[node]
+    found = None
     for ancestor in program.ancestors(node):
         if isinstance(ancestor, FUNCTIONS):
-            return ancestor
-    return None
+            found = ancestor
+            break
+    known[node] = found
+    return found
 
 
 def enclosing_loop(program: Program, node: ast.AST) -> ast.AST | None:
@@ -66,16 +73,27 @@ def short(node: ast.AST, limit: int = 60) -> str:
 
 def unparse(node: ast.AST) -> str:
     """``ast.unparse(node)``, written directly for the commonest shapes: a name, an attribute chain, and a call
-    of one with names as arguments (``f(x)``, ``jnp.dot(a, b)``). ``ast.unparse`` is pure Python (~50 us a
-    node), and a long file asks for the text of thousands of calls."""
+    of one with names and whole numbers as arguments (``f(x)``, ``jnp.dot(a, b)``, ``range(10)``).
+    ``ast.unparse`` is pure Python (~50 us a node), and a long file asks for the text of thousands of calls."""
     name = dotted(node)
     if name is not None:
         return name
-    if isinstance(node, ast.Call):
-        func = dotted(node.func)
-        if func is not None and all(isinstance(a, ast.Name) for a in node.args) and all(
-            k.arg is not None and isinstance(k.value, ast.Name) for k in node.keywords
-        ):
-            parts = [a.id for a in node.args] + [f"{k.arg}={k.value.id}" for k in node.keywords]  # type: ignore[attr-defined]
-            return f"{func}({', '.join(parts)})"
+    if node.__class__ is ast.Call:
+        func = dotted(node.func)  # type: ignore[attr-defined]
+        if func is not None:
+            parts = [_plain(a) for a in node.args]  # type: ignore[attr-defined]
+            for keyword in node.keywords:  # type: ignore[attr-defined]
+                value = _plain(keyword.value)
+                parts.append(None if keyword.arg is None or value is None else f"{keyword.arg}={value}")
+            if None not in parts:
+                return f"{func}({', '.join(parts)})"  # type: ignore[arg-type]
     return ast.unparse(node)
+
+
+def _plain(node: ast.AST) -> str | None:
+    """The text of a name or a whole number (as ``ast.unparse`` writes it); None for anything else."""
+    if node.__class__ is ast.Name:
+        return node.id  # type: ignore[attr-defined]
+    if node.__class__ is ast.Constant and node.value.__class__ is int:  # type: ignore[attr-defined]
+        return repr(node.value)  # type: ignore[attr-defined]
+    return None

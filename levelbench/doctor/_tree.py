@@ -81,7 +81,7 @@ class TreeIndex:
         self._by_class = by_class
         self._index: dict[ast.AST, int] = {node: i for i, node in enumerate(nodes)}
         self._by_type: dict[tuple[type, ...], list[ast.AST]] = {}
-        self._names: dict[str, NameUses] | None = None
+        self._names: dict[str, NameUses | list[tuple[tuple[int, int], int]]] | None = None
 
     def parent(self, node: ast.AST) -> ast.AST | None:
         i = self._index.get(node)
@@ -109,20 +109,28 @@ class TreeIndex:
         return None if i is None else (i, self._ends[i])
 
     def name_uses(self, name: str) -> NameUses:
-        """Every ``ast.Name`` with this ``id``, in source order (built once for all names, then a lookup)."""
-        return self._name_index().get(name) or NameUses([], self.nodes)
+        """Every ``ast.Name`` with this ``id``, in source order (the names grouped once, each sorted when asked)."""
+        names = self._name_index()
+        uses = names.get(name)
+        if uses is None:
+            return NameUses([], self.nodes)
+        if uses.__class__ is list:
+            uses = names[name] = NameUses(sorted(uses), self.nodes)  # type: ignore[arg-type]
+        return uses  # type: ignore[return-value]
 
     def identifiers(self) -> frozenset[str]:
         """Every ``id`` an ``ast.Name`` of the tree has."""
         return frozenset(self._name_index())
 
-    def _name_index(self) -> dict[str, NameUses]:
+    def _name_index(self) -> dict[str, NameUses | list[tuple[tuple[int, int], int]]]:
+        """Each identifier's uses: a list of ((line, column), pre-order position) until asked for, then its
+        `NameUses` (a long file has tens of thousands of names; the checks ask about a few)."""
         if self._names is None:
-            grouped: dict[str, list[tuple[tuple[int, int], int]]] = {}
+            grouped: dict[str, NameUses | list[tuple[tuple[int, int], int]]] = {}
             for i in self._by_class.get(ast.Name, ()):
                 node = self.nodes[i]
-                grouped.setdefault(node.id, []).append(((node.lineno, node.col_offset), i))  # type: ignore[attr-defined]
-            self._names = {k: NameUses(sorted(v), self.nodes) for k, v in grouped.items()}
+                grouped.setdefault(node.id, []).append(((node.lineno, node.col_offset), i))  # type: ignore
+            self._names = grouped
         return self._names
 
     def walk(self, node: ast.AST, *, skip: tuple[type, ...] = ()) -> Iterator[ast.AST]:
