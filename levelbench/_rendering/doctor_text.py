@@ -9,6 +9,7 @@ Renderers only read a `DoctorReport`; they never analyse.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, TextIO
 
 from .._values.findings import Severity
@@ -58,6 +59,8 @@ def render_text(
     console.print(_summary(report))
 
 
+# What rich's strip_control_codes removes (bell, backspace, vertical tab, form feed, carriage return).
+_CONTROL = re.compile("[\x07\x08\x0b\x0c\x0d]")
 # A line of output: its pieces, each with the rich style it is shown in (None: unstyled).
 _Pieces = list[tuple[str, "str | None"]]
 
@@ -69,15 +72,22 @@ class _Lines:
     def __init__(self, console: Console) -> None:
         self.console = console
         self._codes: dict[str, tuple[str, str]] = {}
+        self._plain = console.color_system is None  # no colour codes at all: rich writes the bare text
 
     def line(self, pieces: _Pieces) -> str:
-        from rich.control import strip_control_codes
-
-        if any("\t" in text for text, _ in pieces):  # rare: rich's own tab expansion, segment by segment
+        text = "".join(piece for piece, _ in pieces)
+        if "\t" in text:  # rare: rich's own tab expansion, segment by segment
             with self.console.capture() as captured:
                 self.console.print(_as_text(pieces))
             return captured.get()
-        return "".join(self._styled(strip_control_codes(text), style) for text, style in pieces) + "\n"
+        if _CONTROL.search(text) is not None:  # rare too: removed as rich removes them
+            from rich.control import strip_control_codes
+
+            pieces = [(strip_control_codes(piece), style) for piece, style in pieces]
+            text = "".join(piece for piece, _ in pieces)
+        if self._plain:
+            return text + "\n"
+        return "".join(self._styled(piece, style) for piece, style in pieces) + "\n"
 
     def _styled(self, text: str, style: str | None) -> str:
         if not style or not text:
