@@ -107,6 +107,9 @@ def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
     return f"jax.block_until_ready({text})  # inside the timed region, before reading the clock"
 
 
+_NO_KEYS: frozenset[str] = frozenset()
+
+
 class _Reach:
     """Which jitted callables a call runs, directly or through local functions."""
 
@@ -133,7 +136,7 @@ class _Reach:
         function = self.ctx.facts.local_def(call)
         if function is not None:
             keys |= self._of_function(function)
-        return frozenset(keys)
+        return frozenset(keys) if keys else _NO_KEYS
 
     def _of_function(self, function: ast.AST) -> frozenset[str]:
         if function not in self._memo:

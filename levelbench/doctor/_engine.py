@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import array
 import ast
 import bisect
 import dataclasses
@@ -170,7 +171,7 @@ PART_LINES = 10_000
 HEAD_LINES = 1_000
 MIN_PART_LINES = 5_000
 MARGIN_LINES = 100
-_IMPORT_LINE = re.compile(r"(import|from)\s")
+_IMPORT_LINES = re.compile(r"^(?:import|from)[^\S\n][^\n]*", re.MULTILINE)
 
 
 def diagnose(
@@ -180,13 +181,18 @@ def diagnose(
 
     ``jobs``: processes that check a long script's parts at once (None: one per usable core); ``edits``: whether
     diagnostics get their fix's edits."""
-    lines = None if source.notebook or "# %%" in source.text else split_lines(source.text)
+    long = not source.notebook and "# %%" not in source.text and _line_count(source.text) > PART_LINES + HEAD_LINES
     # Paused for all parts of a long script, not only within each: the collections that ran between parts
     # walked all the findings kept so far (see `_diagnose_in_parts`).
     with gc_paused():
-        if lines is not None and len(lines) > PART_LINES + HEAD_LINES:
-            return _diagnose_in_parts(_Parts(source, codes, edits, lines), usable_cores() if jobs is None else jobs)
+        if long:
+            return _diagnose_in_parts(_Parts(source, codes, edits), usable_cores() if jobs is None else jobs)
         return _diagnose_now(source, codes, edits)
+
+
+def _line_count(text: str) -> int:
+    """``len(split_lines(text))``, without making the lines."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
 
 
 def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
@@ -194,13 +200,14 @@ def _diagnose_in_parts(script: _Parts, jobs: int) -> tuple[Diagnostic, ...]:
     numbers (so positions and fixes are the file's): the head of the file, the part and its margins, the imports
     between them, blank lines elsewhere. A definition past the head and its use in a later part (beyond the
     margin) are not connected."""
-    lines = script.lines
-    starts = StatementStarts(lines)
+    # The lines as strings only while the parts are chosen: a 10 MB script's are 30 MB not to hold meanwhile.
+    starts = StatementStarts(split_lines(script.source.text))
     head = _parsing_head(starts, starts.parts(HEAD_LINES, definitions=True, first_only=True)[0][1])
-    size = min(PART_LINES, max(MIN_PART_LINES, (len(lines) - head) // 4 + 1))  # the same parts whatever `jobs` is
+    size = min(PART_LINES, max(MIN_PART_LINES, (len(starts.lines) - head) // 4 + 1))  # the same parts for any `jobs`
     parts = [(0, head), *starts.parts(size, definitions=True, start=head)]
     script.head = head
     script.cuts = [a for a, _ in starts.parts(MARGIN_LINES, start=head)]
+    del starts
     checked = map_parts(_diagnose_part, script, parts, jobs)
     found: list[list[Diagnostic]] = [[] for _ in parts]  # the parts' lines do not overlap: nor do their findings
     i = 0
@@ -236,43 +243,62 @@ def _parsing_head(starts: StatementStarts, head: int) -> int:
 
 class _Parts:
     """A long script to check in parts: what a worker process needs of it (the text, once) and what each
-    part derives from it."""
+    part derives from it. Lines are found by their offsets in the text, not kept as strings."""
 
-    def __init__(self, source: SourceText, codes: frozenset[str], edits: bool, lines: list[str] | None = None) -> None:
+    def __init__(self, source: SourceText, codes: frozenset[str], edits: bool) -> None:
         self.source = source
         self.codes = codes
         self.edits = edits
         self.head = 0  # the head's last line, once chosen
         self.cuts: list[int] = []  # statement starts after the head, MARGIN_LINES or more apart: margins' edges
-        self._lines = lines
 
     def __getstate__(self) -> dict[str, object]:
-        state = {"source": self.source, "codes": self.codes, "edits": self.edits, "head": self.head}
-        return {**state, "cuts": self.cuts}  # not the lines: made again from the text there
+        return {"source": self.source, "codes": self.codes, "edits": self.edits, "head": self.head, "cuts": self.cuts}
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state, _lines=None)
+        self.__dict__.update(state)
 
-    @property
-    def lines(self) -> list[str]:
-        if self._lines is None:
-            self._lines = split_lines(self.source.text)
-        return self._lines
+    @functools.cached_property
+    def _text(self) -> str:
+        """The text with its line ends made ``\\n`` (as `split_lines` reads them); the text itself if they are."""
+        return self.source.text.replace("\r\n", "\n").replace("\r", "\n")
+
+    @functools.cached_property
+    def _starts(self) -> array.array:
+        """Where each line starts in `_text`, and one past the end (as if the text ended with a newline)."""
+        text = self._text
+        starts = array.array("q", [0])
+        find, append = text.find, starts.append
+        end = find("\n")
+        while end >= 0:
+            append(end + 1)
+            end = find("\n", end + 1)
+        append(len(text) + 1)
+        return starts
+
+    def _lines(self, first: int, last: int) -> str:
+        """Lines ``[first, last)`` joined by newlines, as one slice of the text."""
+        return self._text[self._starts[first] : self._starts[last] - 1]
 
     @functools.cached_property
     def imports(self) -> list[tuple[int, str]]:
-        return [(k, line) for k, line in enumerate(self.lines) if _IMPORT_LINE.match(line) and "(" not in line]
+        """(line, text) of each one-line ``import``/``from`` statement at the start of a line."""
+        starts, found = self._starts, []
+        for match in _IMPORT_LINES.finditer(self._text):
+            if "(" not in match[0]:
+                found.append((bisect.bisect_right(starts, match.start()) - 1, match[0]))
+        return found
 
     def text(self, first: int, last: int, *, margins: bool = True) -> str:
         """The text a part is checked in: lines ``[first, last)`` with their margins (the head and the imports
         before them; blank lines elsewhere, so that line numbers are the file's)."""
-        lines, head = self.lines, self.head
+        head = self.head
         lead, tail = self._margins(first, last) if margins else (first, last)
         if first <= head:
-            return "\n".join(lines[:tail])
+            return self._lines(0, tail)
         # Written as runs of newlines, not as a list of blank lines joined: a part near the end of a 10 MB file
         # would join hundreds of thousands of them (a tenth of the doctor's time on such a file).
-        pieces = ["\n".join(lines[:head])]
+        pieces = [self._lines(0, head)]
         shown = head  # lines written so far
         for k, line in self.imports:
             if k >= lead:
@@ -280,7 +306,7 @@ class _Parts:
             if k >= head:
                 pieces += ("\n" * (k - shown + 1), line)
                 shown = k + 1
-        pieces += ("\n" * (lead - shown + 1), "\n".join(lines[lead:tail]))
+        pieces += ("\n" * (lead - shown + 1), self._lines(lead, tail))
         return "".join(pieces)
 
     def _margins(self, first: int, last: int) -> tuple[int, int]:
@@ -289,7 +315,7 @@ class _Parts:
         before = bisect.bisect_right(cuts, first - MARGIN_LINES) - 1
         after = bisect.bisect_left(cuts, last + MARGIN_LINES)
         lead = max(self.head, cuts[before]) if before >= 0 else self.head
-        return min(lead, first), max(cuts[after] if after < len(cuts) else len(self.lines), last)
+        return min(lead, first), max(cuts[after] if after < len(cuts) else len(self._starts) - 1, last)
 
 
 def _diagnose_part(script: _Parts, part: tuple[int, int]) -> tuple[bool, list[tuple]]:

@@ -9,6 +9,7 @@ are reported in the cell as the user wrote it.
 
 from __future__ import annotations
 
+import array
 import bisect
 import dataclasses
 import difflib
@@ -46,7 +47,6 @@ def to_python(cell: str, *, use_ipython: bool = True) -> str:
 _PART_LINES = 40
 _START_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_%@")  # what a part's first line starts with
 _NOT_TOP = frozenset(("", " ", "\t", "#"))  # what a line inside a block, a blank line or a comment starts with
-_DEFINITION_CHARS = frozenset("dca@")
 _CONTINUATIONS = re.compile(r"(else|elif|except|finally|case)\b")
 
 
@@ -94,22 +94,19 @@ class StatementStarts:
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
-        self.starts: list[int] = []
-        self.definitions: set[int] = set()  # the starts that are a `def`, `class` or decorator
+        self.starts = array.array("l")  # machine integers: a 10 MB script has ~200,000 starts
         string = ""  # the triple quote of the string the line starts inside, "" outside any
         depth = 0  # open brackets (never below 0: a stray closing one, in a string say, does not hide the next)
         top = ""  # the last line seen that starts at column 0
         previous = ""
-        starts, definitions = self.starts, self.definitions
-        continuation, definition = _CONTINUATIONS.match, _DEFINITION.match
+        starts = self.starts
+        continuation = _CONTINUATIONS.match
         for number, line in enumerate(lines):
             first = line[:1]
             if not string and depth == 0 and first not in _NOT_TOP:
                 if first in _START_CHARS and not continuation(line) and not line.startswith("%%") \
                         and not top.startswith("@") and not previous.rstrip().endswith("\\"):
                     starts.append(number)
-                    if first in _DEFINITION_CHARS and definition(line):
-                        definitions.add(number)
                 top = line
             if string or "'''" in line or '"""' in line:
                 string = _string_after(line, string)
@@ -127,9 +124,10 @@ class StatementStarts:
         """`statement_parts` of the lines from ``start`` on (positions are the whole script's)."""
         parts: list[tuple[int, int]] = []
         first = start
+        lines, definition = self.lines, _DEFINITION.match
         for number in self.starts[bisect.bisect_right(self.starts, start):]:
             length = number - first
-            if length >= size and (not definitions or length >= 2 * size or number in self.definitions):
+            if length >= size and (not definitions or length >= 2 * size or definition(lines[number])):
                 parts.append((first, number))
                 if first_only:
                     return parts

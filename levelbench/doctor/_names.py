@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 from collections.abc import Iterable
 
 _BUILTINS = frozenset(dir(builtins))
@@ -133,8 +134,8 @@ class Names:
             if node in memo:
                 return memo[node]
             base = self.qualname(node.value)  # type: ignore[attr-defined]
-            found = f"{base}.{node.attr}" if base and not base.startswith("builtins.") else None  # type: ignore[attr-defined]
-            memo[node] = found
+            found = sys.intern(f"{base}.{node.attr}") if base and not base.startswith("builtins.") else None  # type: ignore
+            memo[node] = found  # one string per name, not one per node asked about
             return found
         return None
 
