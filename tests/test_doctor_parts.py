@@ -242,3 +242,46 @@ def _alive(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
     except OSError:
         return False
+
+
+# --- a part's text, written from line offsets, is the lines it stands for ------------------------------
+@pytest.mark.parametrize("seed", range(5))
+def test_a_parts_text_is_its_lines_with_the_others_blank_but_the_head_and_earlier_imports(seed):
+    import random
+
+    from levelbench.doctor._program import split_lines
+
+    rng = random.Random(seed)
+    shapes = ["import os", "x = 1", "", "from a import b", "  y = 2", "def f():", "import\tsys", "from (x)",
+              "importx = 2", "import", "a = 3\r", "b = 4\r\nc = 5"]
+    for _ in range(200):
+        text = "\n".join(rng.choice(shapes) for _ in range(rng.randint(5, 80))) + rng.choice(["", "\n", "\r\n"])
+        lines = split_lines(text)
+        if len(lines) < 4:
+            continue
+        script = _engine._Parts(_engine.SourceText("x.py", text, False), frozenset(), False)
+        script.head = rng.randint(1, len(lines) - 2)
+        script.cuts = sorted(rng.sample(range(script.head, len(lines)), min(rng.randint(0, 4), len(lines) - script.head)))
+        first = rng.randint(script.head + 1, len(lines) - 1)
+        last = rng.randint(first + 1, len(lines))
+        # what the text stands for: the head, then each import line before the part, then the part's lines
+        shown = lines[: script.head] + [""] * (last - script.head)
+        for k in range(script.head, first):
+            if (lines[k].startswith(("import ", "from ", "import\t", "from\t"))) and "(" not in lines[k]:
+                shown[k] = lines[k]
+        shown[first:last] = lines[first:last]
+        assert script.text(first, last, margins=False) == "\n".join(shown)
+        assert script.text(script.head, last, margins=False) == "\n".join(lines[:last])
+
+
+def test_unparse_writes_what_ast_unparse_writes():
+    import ast
+
+    from levelbench.doctor._syntax import unparse
+
+    source = Path(_engine.__file__).read_text() + Path(__file__).read_text() + (
+        "f(x, 3, key=k, n=10)\nrange(10)\nf(-1)\nf(1.5)\nf(True)\nf(*a)\nf(**k)\nf(x=1, **k)\ng(0x1F)\nh(10**30)\n"
+    )
+    calls = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Call, ast.Name, ast.Attribute))]
+    assert len(calls) > 1000
+    assert [unparse(n) for n in calls] == [ast.unparse(n) for n in calls]
