@@ -35,9 +35,6 @@ class Context:
     """Whether findings get their `Diagnostic.fix` edits (only `--fix`/`--diff` and API callers use them)."""
     _working: dict[ast.AST, bool] = dataclasses.field(default_factory=dict, repr=False, compare=False)
     _indexes: dict[str, object] = dataclasses.field(default_factory=dict, repr=False, compare=False)
-    _walked: dict[int, tuple[TimedRegion, list[ast.AST], list[ast.Call]]] = dataclasses.field(
-        default_factory=dict, repr=False, compare=False
-    )
 
     @classmethod
     def build(cls, program: Program, *, edits: bool = True) -> Context:
@@ -97,10 +94,11 @@ class Context:
         return self._walk(region)[2]
 
     def _walk(self, region: TimedRegion) -> tuple[TimedRegion, list[ast.AST], list[ast.Call]]:
-        found = self._walked.get(id(region))
+        walked: dict[int, tuple[TimedRegion, list[ast.AST], list[ast.Call]]] = self.index("timed nodes", dict)
+        found = walked.get(id(region))
         if found is None:  # the region is kept with its nodes: its id is not reused while they are
             nodes = list(walk_code(self.program, list(region.work)))
-            found = self._walked[id(region)] = (region, nodes, [n for n in nodes if isinstance(n, ast.Call)])
+            found = walked[id(region)] = (region, nodes, [n for n in nodes if isinstance(n, ast.Call)])
         return found
 
     @functools.cached_property

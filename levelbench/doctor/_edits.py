@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from ._diagnostic import Edit, Fix
 from ._names import Names
-from ._program import Program, Segment
+from ._program import Program, Segment, char_column
 
 _INDENT = re.compile(r"[ \t]*")
 
@@ -76,10 +76,7 @@ class Editor:
     def point(self, line: int, byte_column: int) -> tuple[int, int, int]:
         """(cell, line, character column) of a virtual line and an ast byte offset."""
         cell, user = self.user_line(line)
-        text = self.program.line_text(line)
-        if text.isascii():  # a byte is a character
-            return cell, user, min(byte_column, len(text))
-        return cell, user, len(text.encode("utf-8")[:byte_column].decode("utf-8", errors="ignore"))
+        return cell, user, char_column(self.program.line_text(line), byte_column)
 
     def source(self, node: ast.AST) -> str | None:
         """The text of ``node`` as the user wrote it, or None when its position cannot be trusted."""

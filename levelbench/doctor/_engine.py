@@ -93,8 +93,7 @@ def lint_source(
         >>> [d.code for d in lint_source("import time\\nt0 = time.time()\\n", "bench.py")]
         []
     """
-    arguments.number("lint_source", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
-                     optional=True)
+    check_jobs("lint_source", jobs)
     is_notebook = path.endswith(".ipynb") if notebook is None else notebook
     return diagnose(SourceText(path, source, is_notebook), selected_codes(select, ignore), jobs=jobs, edits=edits)
 
@@ -130,8 +129,7 @@ def lint_paths(
     Raises:
         ConfigError: a configuration file that cannot be used (the message says where and why).
     """
-    arguments.number("lint_paths", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
-                     optional=True)
+    check_jobs("lint_paths", jobs)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     diagnostics: list[Diagnostic] = []
     files: list[str] = []
@@ -153,6 +151,11 @@ def iter_configured(
         applied = settings.for_file(item.path)
         if not applied.excluded:
             yield item, applied
+
+
+def check_jobs(function: str, jobs: object) -> None:
+    """``jobs`` of the public ``function``: None or a whole number of processes >= 1, else a clear error."""
+    arguments.number(function, "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True, optional=True)
 
 
 def unreadable(path: str, message: str, location: Location | None = None, source_line: str = "") -> Diagnostic:
@@ -252,11 +255,8 @@ class _Parts:
         self.head = 0  # the head's last line, once chosen
         self.cuts: list[int] = []  # statement starts after the head, MARGIN_LINES or more apart: margins' edges
 
-    def __getstate__(self) -> dict[str, object]:
+    def __getstate__(self) -> dict[str, object]:  # not the cached text, offsets and imports: made again there
         return {"source": self.source, "codes": self.codes, "edits": self.edits, "head": self.head, "cuts": self.cuts}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        self.__dict__.update(state)
 
     @functools.cached_property
     def _text(self) -> str:

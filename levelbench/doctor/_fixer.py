@@ -26,12 +26,11 @@ import re
 import tokenize
 from collections.abc import Iterable, Sequence
 
-from .._values import arguments
 from .._values.catalogue import RULES, resolve_codes
 from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
 from ._config import ConfigChoice, Options, Settings
-from ._engine import diagnose, iter_configured, selected_codes, unreadable
+from ._engine import check_jobs, diagnose, iter_configured, selected_codes, unreadable
 from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable
 from ._notebook import NotebookError, code_cells
 from ._program import Program
@@ -152,8 +151,7 @@ def fix_paths(
     report (its configuration, ``per-file-ignores`` and suppression comments applied) are fixed.
     ``jobs`` as in `lint_paths`.
     """
-    arguments.number("fix_paths", "jobs", jobs, "a number of processes >= 1 (or None)", low=1, integer=True,
-                     optional=True)
+    check_jobs("fix_paths", jobs)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
     results: list[FixResult] = []

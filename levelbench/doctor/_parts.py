@@ -27,6 +27,7 @@ from .._values.settings import child_environment
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
 
+
 def map_parts(
     task: Callable[[Any, _Item], _Result], shared: Any, items: Sequence[_Item], processes: int
 ) -> list[_Result]:

@@ -166,11 +166,11 @@ class Program:
         if self.segment_of(end_line) is not segment:  # never span cells
             end_line, end_col = line, None
         first_text = self.line_text(line)
-        start_chars = _chars(first_text, col)
+        start_chars = char_column(first_text, col)
         if end_col is None:
             end_line, end_chars = line, len(first_text)
         else:
-            end_chars = _chars(self.line_text(end_line), end_col)
+            end_chars = char_column(self.line_text(end_line), end_col)
         offset = segment.first_line - 1 if segment.cell else 0  # a script's cells keep its own line numbers
         # One int object for a line number used twice: a report of a long file keeps hundreds of thousands.
         user_line = line - offset if offset else line
@@ -303,7 +303,7 @@ def _line_of(segments: Sequence[Segment], line: int, starts: Sequence[int] | Non
     return segment.lines[k] if 0 <= k < len(segment.lines) else ""
 
 
-def _chars(text: str, byte_offset: int) -> int:
+def char_column(text: str, byte_offset: int) -> int:
     """A character column from an ast byte offset (the two differ after non-ASCII text)."""
     if text.isascii():
         return min(byte_offset, len(text))
