@@ -59,34 +59,6 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(s, handler)
 
 
-@contextlib.contextmanager
-def interrupts_held() -> Iterator[list[KeyboardInterrupt]]:
-    """Hold Ctrl-C (and SIGTERM/SIGHUP) while a finished result is recorded, so that it is never
-    half-kept: a signal that comes meanwhile is handled on leaving, by the handler that was in place,
-    and the ``KeyboardInterrupt`` it raises is put in the yielded list instead of raised."""
-    caught: list[KeyboardInterrupt] = []
-    came: list[int] = []
-    wanted = [getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)]
-    try:
-        previous = {s: signal.signal(s, lambda signum, frame: came.append(signum)) for s in wanted}
-    except ValueError:  # not the main thread (an embedding): nothing can be held
-        previous = {}
-    try:
-        yield caught
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-        for signum in came[:1]:
-            handler = previous[signum]
-            try:
-                if callable(handler):
-                    handler(signum, None)
-                elif handler == signal.SIG_DFL:
-                    os.kill(os.getpid(), signum)
-            except KeyboardInterrupt as e:
-                caught.append(e)
-
-
 def check_output(path: str, option: str) -> None:
     """Fail now (exit 2, one line) if ``path`` cannot be written: before any work is done."""
     if path == "-":

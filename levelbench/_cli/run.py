@@ -12,7 +12,8 @@ from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
 
-from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option, interrupts_held,
+from .._values.signals import interrupts_held
+from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option,
                      json_path_option, output_option, stop_on_signals, write_output)
 
 

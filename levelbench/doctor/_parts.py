@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO, TypeVar
 
 from .._values.settings import child_environment
+from .._values.signals import interrupts_held
 
 _Item = TypeVar("_Item")
 _Result = TypeVar("_Result")
@@ -42,8 +43,15 @@ def map_parts(
     bounds = [round(k * len(items) / processes) for k in range(processes + 1)]
     shares = [list(range(bounds[k], bounds[k + 1])) for k in range(processes)]
     results: dict[int, _Result] = {}
-    workers = [_Worker.start(task, shared, [(i, items[i]) for i in share]) for share in shares[1:]]
+    workers: list[_Worker | None] = []
     try:
+        # A signal while a worker starts (Popen has forked, not yet returned) would leave that worker running,
+        # unknown to this process: held until every started worker is on the list, then raised here.
+        with interrupts_held() as interrupted:
+            for share in shares[1:]:
+                workers.append(_Worker.start(task, shared, [(i, items[i]) for i in share]))
+        if interrupted:
+            raise interrupted[0]
         for i in shares[0]:
             results[i] = task(shared, items[i])
         for worker in workers:
