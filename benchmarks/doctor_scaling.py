@@ -23,12 +23,20 @@ On a machine shared with other jobs the wall clock can be several times the CPU 
 between runs, and take wall-clock figures (which --jobs 2 is about) only on a quiet machine.
 
     python benchmarks/doctor_scaling.py --lines --mb 10 --shape plain timers --jobs 1 2   # issue 15's goal
+
+``--phases`` prints instead where one part's time goes: a 10,000-line script of each shape (the length
+the doctor checks at once in a long file) through each step of `_diagnose_now`, in this process, without
+fix edits (as the command's report runs), the median of three; then the CPU per line that 10 s for 10 MB
+leaves on this machine's cores.
+
+    python benchmarks/doctor_scaling.py --phases --shape plain timers
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -115,14 +123,84 @@ def measure(path: Path, jobs: int) -> dict:
     return {**result, "findings": len(findings), "lb100": [line for line in findings if ": LB100 " in line][:3]}
 
 
+def phases(shape: str, lines: int = 10_000, repeats: int = 3) -> None:
+    """Milliseconds per step of checking one ``lines``-line script of ``shape``: parse, index, analysis, rules, free."""
+    import ast
+    import gc
+    import statistics
+    import time
+
+    from levelbench.doctor import _engine
+    from levelbench.doctor._context import Context
+    from levelbench.doctor._program import Program
+    from levelbench.doctor._tree import TreeIndex
+
+    text = generate(shape, lines=lines)
+    count = text.count("\n")
+    steps: dict[str, list[float]] = {}
+    last = [0.0]
+
+    def lap(name: str) -> None:
+        """Record the time since the last lap as step ``name``."""
+        now = time.perf_counter()
+        steps.setdefault(name, []).append(now - last[0])
+        last[0] = now
+
+    was_enabled = gc.isenabled()
+    gc.disable()  # as the doctor checks a part (the youngest generation is collected after each)
+    try:
+        for _ in range(repeats):
+            last[0] = time.perf_counter()
+            tree = ast.parse(text)
+            lap("  of which ast.parse")
+            TreeIndex(tree)
+            lap("  of which the tree index")
+            tree = None
+            last[0] = time.perf_counter()
+            program = Program.from_python("bench.py", text)
+            lap("program (parse, index, lines)")
+            context = Context.build(program, edits=False)
+            lap("context (names, facts, kinds, regions)")
+            findings = 0
+            for code, check in _engine._CHECKS.items():
+                findings += len(list(check(context)))
+                lap(f"rule {code}")
+            context = program = None
+            gc.collect(0)
+            lap("freeing the part")
+    finally:
+        if was_enabled:
+            gc.enable()
+    medians = {name: statistics.median(times) for name, times in steps.items()}
+    total = sum(t for name, t in medians.items() if not name.startswith("  "))
+    print(f"{shape}: {count} lines, {findings} findings, {1000 * total:.0f} ms ({1e6 * total / count:.1f} us per line)")
+    steps_first = [name for name in medians if not name.startswith("rule")]  # in the order they run
+    steps_first = [*steps_first[2:3], *steps_first[:2], *steps_first[3:]]  # the program, then what it is made of
+    rules = sorted((name for name in medians if name.startswith("rule")), key=lambda name: -medians[name])
+    for name in [*steps_first, *rules]:
+        t = medians[name]
+        if name.startswith("rule") and t < 0.01 * total:
+            continue
+        print(f"  {name:<42} {1000 * t:>7.1f} ms {100 * t / total:>5.1f}%")
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    per_line = 10.0 * cores / (10_000_000 / (len(text) / count))
+    print(f"  10 s for 10 MB of this shape on {cores} core(s) leaves {1e6 * per_line:.1f} us of CPU per line "
+          f"(all of it for the parts: none for starting, sending or printing)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--shape", choices=[*SHAPES, "all"], nargs="+", default=["timers"])
     parser.add_argument("--lines", type=int, nargs="*", default=[1000, 2000, 4000, 8000])
     parser.add_argument("--mb", type=float, nargs="*", default=[1, 10], help="file sizes in MB, after --lines")
     parser.add_argument("--jobs", type=int, nargs="*", default=[1, 2], help="levelbench doctor --jobs, each in turn")
+    parser.add_argument("--phases", action="store_true", help="where one 10,000-line part's time goes, per step")
     args = parser.parse_args()
     shapes = SHAPES if "all" in args.shape else tuple(args.shape)
+    if args.phases:
+        for shape in shapes:
+            phases(shape)
+        return
     print(
         f"{'shape':<10} {'jobs':>4} {'lines':>8} {'bytes':>10} {'findings':>9} {'seconds':>8} {'CPU s':>8} {'peak MB':>8} "
         f"{'CPU s/1k':>10}"

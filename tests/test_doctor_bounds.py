@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,6 +118,18 @@ def test_work_grows_linearly_with_the_number_of_timed_regions(shape):
     small = _python_calls(scaling.generate(shape, lines=250), path)
     large = _python_calls(scaling.generate(shape, lines=1000), path)
     assert large < 6 * small, f"{shape}: 250 lines made {small} calls, 1000 lines {large} ({large / small:.1f}x)"
+
+
+def test_the_scaling_benchmark_shows_where_a_parts_time_goes(capsys):
+    # benchmarks/doctor_scaling.py --phases: each step of checking one part, and the budget per line
+    _scaling().phases("timers", lines=300, repeats=1)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("timers: 30") and " findings, " in out[0] and "us per line" in out[0]
+    steps = [re.split(r"\s{2,}", line.strip())[0] for line in out[1:5]]
+    assert steps == ["program (parse, index, lines)", "of which ast.parse", "of which the tree index",
+                     "context (names, facts, kinds, regions)"]
+    assert any(line.strip().startswith("rule LB102") for line in out)
+    assert "10 s for 10 MB of this shape on" in out[-1] and "us of CPU per line" in out[-1]
 
 
 # --- item 18: a long line is printed around the column, not whole -------------------------------------

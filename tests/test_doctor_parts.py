@@ -4,6 +4,7 @@ as one process gives, whatever a worker does; and the text renderer's fast path 
 from __future__ import annotations
 
 import io
+import json
 import signal
 import subprocess
 import sys
@@ -125,6 +126,50 @@ def _parts_task(factor: int, item: int) -> int:
     return factor * item
 
 
+def test_shares_are_runs_or_weighed():
+    assert _parts._shares(10, 2, None) == [list(range(5)), list(range(5, 10))]  # the parts of a script: runs
+    assert _parts._shares(5, 2, [1, 1, 1, 1, 100]) == [[4], [0, 1, 2, 3]]  # the big file alone
+    assert _parts._shares(5, 2, [100, 1, 1, 1, 1]) == [[0], [1, 2, 3, 4]]
+    assert _parts._shares(5, 3, [1, 1, 1, 1, 100]) == [[4], [0, 2], [1, 3]]  # every share gets an item
+    assert _parts._shares(6, 2, [3, 3, 2, 2, 1, 1]) == [[0, 2, 4], [1, 3, 5]]  # alike neighbours spread out
+    assert _parts._shares(4, 2, [0, 0, 0, 0]) == [[0, 2], [1, 3]]  # no weight: by count
+    assert _parts.map_parts(_parts_task, 2, list(range(6)), 2, weights=[5, 1, 1, 1, 1, 1]) == [0, 2, 4, 6, 8, 10]
+
+
+def test_a_directory_checked_by_workers_gives_what_one_process_gives(monkeypatch, tmp_path):
+    # Files of several sizes, a notebook, an unreadable file and a folder whose configuration ignores a rule:
+    # in batches (BATCH_BYTES), each shared among the processes, in the order the files are read.
+    header = "import time\nimport jax\nimport jax.numpy as jnp\n\nx = jnp.ones((10, 10))\n"
+    block = "t0 = time.time()\ny = jnp.dot(x, x)\nprint(time.time() - t0)\n"
+    for k in range(9):
+        (tmp_path / f"bench_{k}.py").write_text(header + block * (10 * k + 1))
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+            "source": ["import time\n", "import numpy as np\n", "t0 = time.time()\n", "np.ones(3)\n",
+                       "print(time.time() - t0)\n"]}
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "notes.ipynb").write_text(json.dumps(notebook))
+    (tmp_path / "broken.py").write_bytes(b"\x00\xff binary")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "pyproject.toml").write_text('[tool.levelbench.doctor]\nignore = ["LB105"]\n')
+    (tmp_path / "sub" / "timed.py").write_text(header + block * 20)
+    monkeypatch.setattr(_engine, "SHARED_BYTES", 1)
+    monkeypatch.setattr(_engine, "BATCH_BYTES", 9000)  # three batches
+    checked_here: list[str] = []
+    diagnose = _engine.diagnose  # what this process checks itself (a worker has its own, not spied on)
+    monkeypatch.setattr(_engine, "diagnose", lambda source, *a, **k: checked_here.append(source.path)
+                        or diagnose(source, *a, **k))
+
+    one = lint_paths([tmp_path], jobs=1, config=True)
+    assert len(checked_here) == 11 and len(one.files) == 12
+    checked_here.clear()
+    two = lint_paths([tmp_path], jobs=2, config=True)
+    assert 0 < len(checked_here) < 11  # the workers checked the rest
+    assert two.files == one.files and _everything(two.diagnostics) == _everything(one.diagnostics)
+    codes = {(Path(d.location.path).name, d.code) for d in one.diagnostics}
+    assert ("broken.py", "LB100") in codes and ("notes.ipynb", "LB105") in codes
+    assert ("bench_8.py", "LB105") in codes and ("timed.py", "LB102") in codes and ("timed.py", "LB105") not in codes
+
+
 def test_without_edits_the_findings_are_the_same_and_no_fix_is_built(small_parts, monkeypatch):
     from levelbench.doctor import _check_timing
 
@@ -148,9 +193,15 @@ def test_jobs_must_be_a_positive_number():
 
 def test_packing_a_diagnostic_keeps_all_of_it():
     text = "import time\nt0 = time.time()\nprint(time.time() - t0)\n"
-    for diagnostic in lint_source(text, "t.py") + lint_source("def broken(:\n", "b.py"):
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "source": "import numpy as np\n" + text.replace(
+        "print(", "np.ones(3)\nprint(")}
+    notebook = json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    found = lint_source(text, "t.py") + lint_source("def broken(:\n", "b.py") + lint_source(notebook, "n.ipynb")
+    assert any(d.in_file is not None for d in found)
+    for diagnostic in found:
         back = Diagnostic.unpacked(diagnostic.location.path, diagnostic.packed())
-        assert (back, back.fix, back.finding.data) == (diagnostic, diagnostic.fix, diagnostic.finding.data)
+        assert (back, back.fix, back.finding.data, back.in_file) == (
+            diagnostic, diagnostic.fix, diagnostic.finding.data, diagnostic.in_file)
 
 
 # --- the text renderer writes strings, not one rich print per line -----------------------------------

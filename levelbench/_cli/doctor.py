@@ -70,8 +70,8 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 )
 @click.option(
     "-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
-    help=f"Processes that share the parts of a long script (over {PART_LINES + HEAD_LINES:,} lines); the findings "
-    "are the same for any N [default: one per core].",
+    help=f"Processes that share the work: the parts of a long script (over {PART_LINES + HEAD_LINES:,} lines), and "
+    "the files of a large tree; the findings are the same for any N [default: one per core].",
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off (default: when writing to a terminal).")
 @output_option(help="Write the report (in --format) to PATH, whole or not at all (default or '-': standard output).")

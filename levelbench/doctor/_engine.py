@@ -121,8 +121,9 @@ def lint_paths(
     line does; a path uses that file for every input. ``select``, ``ignore``, ``fail_on`` and
     ``exclude`` override it as the command-line options do (see `levelbench.doctor._config`).
 
-    ``jobs``: processes that share the parts of a script too long to check in one piece (over
-    ``PART_LINES + HEAD_LINES`` lines); None (the default) is one per usable core. ``edits``: False leaves
+    ``jobs``: processes that share the work: the parts of a script too long to check in one piece (over
+    ``PART_LINES + HEAD_LINES`` lines), and the other files when there are enough of them (`SHARED_BYTES`);
+    None (the default) is one per usable core. The findings are the same for any ``jobs``. ``edits``: False leaves
     each diagnostic's `Diagnostic.fix` None (`levelbench doctor` does when it does not fix: building the edits
     is a quarter of the time on a file with thousands of findings); the fix as text is kept.
 
@@ -131,16 +132,50 @@ def lint_paths(
     """
     check_jobs("lint_paths", jobs)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
-    diagnostics: list[Diagnostic] = []
+    processes = usable_cores() if jobs is None else jobs
     files: list[str] = []
+    found: list[list[Diagnostic]] = []  # each input's, in the order they are read
+    batch: list[tuple[int, SourceText, frozenset[str]]] = []  # (input, text, rules) of short files not yet checked
+    batch_bytes = 0
     for item, applied in iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name):
         files.append(item.path)
+        found.append([])
         if isinstance(item, Unreadable):
             if "LB100" in applied.codes:
-                diagnostics.append(unreadable(item.path, item.message))
-            continue
-        diagnostics.extend(diagnose(item, applied.codes, jobs=jobs, edits=edits))
-    return settings.report(tuple(diagnostics), tuple(files))
+                found[-1].append(unreadable(item.path, item.message))
+        elif _long(item):  # its parts shared among the processes
+            found[-1].extend(diagnose(item, applied.codes, jobs=processes, edits=edits))
+        else:
+            batch.append((len(found) - 1, item, applied.codes))
+            batch_bytes += len(item.text)
+            if batch_bytes >= BATCH_BYTES:
+                _diagnose_files(batch, found, processes, edits)
+                batch, batch_bytes = [], 0
+    _diagnose_files(batch, found, processes, edits)
+    return settings.report(tuple(d for diagnostics in found for d in diagnostics), tuple(files))
+
+
+def _diagnose_files(
+    batch: list[tuple[int, SourceText, frozenset[str]]], found: list[list[Diagnostic]], processes: int, edits: bool
+) -> None:
+    """Diagnose files each short enough to check in one piece (``found[i]``: the diagnostics of input ``i``).
+    Shared among ``processes`` when they hold SHARED_BYTES or more: a worker takes about as long to start as
+    checking that much does."""
+    sizes = [len(source.text) for _, source, _ in batch]
+    if processes > 1 and len(batch) > 1 and sum(sizes) >= SHARED_BYTES:
+        items = [(source, codes) for _, source, codes in batch]
+        packed = map_parts(_diagnose_file, edits, items, processes, weights=sizes)
+        for (i, source, _), diagnostics in zip(batch, packed):
+            found[i].extend(Diagnostic.unpacked(source.path, p) for p in diagnostics)
+        return
+    for i, source, codes in batch:
+        found[i].extend(diagnose(source, codes, jobs=1, edits=edits))
+
+
+def _diagnose_file(edits: bool, item: tuple[SourceText, frozenset[str]]) -> list[tuple]:
+    """One short file's diagnostics, packed (a task of `map_parts`)."""
+    source, codes = item
+    return [d.packed() for d in diagnose(source, codes, jobs=1, edits=edits)]
 
 
 def iter_configured(
@@ -174,6 +209,11 @@ PART_LINES = 10_000
 HEAD_LINES = 1_000
 MIN_PART_LINES = 5_000
 MARGIN_LINES = 100
+# The other files (a directory's) are shared among processes file by file, in batches of about BATCH_BYTES of
+# source (a large tree's text is not all held at once; each batch starts its workers, ~0.3 s of CPU each); a
+# batch of under SHARED_BYTES (~0.3 s of checking for library code, more for benchmarks) is checked here.
+SHARED_BYTES = 500_000
+BATCH_BYTES = 25_000_000
 _IMPORT_LINES = re.compile(r"^(?:import|from)[^\S\n][^\n]*", re.MULTILINE)
 
 
@@ -184,13 +224,18 @@ def diagnose(
 
     ``jobs``: processes that check a long script's parts at once (None: one per usable core); ``edits``: whether
     diagnostics get their fix's edits."""
-    long = not source.notebook and "# %%" not in source.text and _line_count(source.text) > PART_LINES + HEAD_LINES
+    long = _long(source)
     # Paused for all parts of a long script, not only within each: the collections that ran between parts
     # walked all the findings kept so far (see `_diagnose_in_parts`).
     with gc_paused():
         if long:
             return _diagnose_in_parts(_Parts(source, codes, edits), usable_cores() if jobs is None else jobs)
         return _diagnose_now(source, codes, edits)
+
+
+def _long(source: SourceText) -> bool:
+    """Whether ``source`` is a script checked in parts."""
+    return not source.notebook and "# %%" not in source.text and _line_count(source.text) > PART_LINES + HEAD_LINES
 
 
 def _line_count(text: str) -> int:

@@ -14,6 +14,7 @@ be small to pickle (the doctor sends `Diagnostic.packed` tuples, not objects).
 
 from __future__ import annotations
 
+import heapq
 import importlib
 import pickle
 import subprocess
@@ -30,18 +31,23 @@ _Result = TypeVar("_Result")
 
 
 def map_parts(
-    task: Callable[[Any, _Item], _Result], shared: Any, items: Sequence[_Item], processes: int
+    task: Callable[[Any, _Item], _Result],
+    shared: Any,
+    items: Sequence[_Item],
+    processes: int,
+    weights: Sequence[float] | None = None,
 ) -> list[_Result]:
     """``[task(shared, item) for item in items]``, on up to ``processes`` processes, this one included.
 
     ``shared`` (the script's text, say) is sent once to each worker. Items are split into contiguous
-    shares of about equal length; this process checks the first share while the workers check theirs.
+    shares of about equal length, or, when ``weights`` (one per item, the work each is expected to take) are
+    given, into shares of about equal weight (see `_shares`); this process checks the first share while the
+    workers check theirs.
     """
     processes = max(1, min(processes, len(items)))
     if processes == 1:
         return [task(shared, item) for item in items]
-    bounds = [round(k * len(items) / processes) for k in range(processes + 1)]
-    shares = [list(range(bounds[k], bounds[k + 1])) for k in range(processes)]
+    shares = _shares(len(items), processes, weights)
     results: dict[int, _Result] = {}
     workers: list[_Worker | None] = []
     try:
@@ -65,6 +71,22 @@ def map_parts(
         if i not in results:
             results[i] = task(shared, item)
     return [results[i] for i in range(len(items))]
+
+
+def _shares(count: int, processes: int, weights: Sequence[float] | None) -> list[list[int]]:
+    """``processes`` non-empty shares of ``range(count)`` (``count >= processes``), each in order: contiguous runs
+    of about the same length; or, with ``weights``, shares of about the same weight: the heaviest item first, each
+    to the share with the least weight so far (and, of those, the fewest items)."""
+    if weights is None:
+        bounds = [round(k * count / processes) for k in range(processes + 1)]
+        return [list(range(bounds[k], bounds[k + 1])) for k in range(processes)]
+    shares: list[list[int]] = [[] for _ in range(processes)]
+    loads = [(0.0, 0, k) for k in range(processes)]  # (weight, items, share)
+    for i in sorted(range(count), key=lambda i: -weights[i]):
+        load, items, k = heapq.heappop(loads)
+        shares[k].append(i)
+        heapq.heappush(loads, (load + weights[i], items + 1, k))
+    return [sorted(share) for share in shares]
 
 
 class _Worker:
