@@ -211,7 +211,7 @@ MIN_PART_LINES = 5_000
 MARGIN_LINES = 100
 # The other files (a directory's) are shared among processes file by file, in batches of about BATCH_BYTES of
 # source (a large tree's text is not all held at once; each batch starts its workers, ~0.3 s of CPU each); a
-# batch of under SHARED_BYTES (~0.3 s of checking for library code, more for benchmarks) is checked here.
+# batch of under SHARED_BYTES (0.2 s of checking for library code, ~1 s for benchmark scripts) is checked here.
 SHARED_BYTES = 500_000
 BATCH_BYTES = 25_000_000
 _IMPORT_LINES = re.compile(r"^(?:import|from)[^\S\n][^\n]*", re.MULTILINE)
