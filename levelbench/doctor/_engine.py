@@ -158,9 +158,8 @@ def lint_paths(
 def _diagnose_files(
     batch: list[tuple[int, SourceText, frozenset[str]]], found: list[list[Diagnostic]], processes: int, edits: bool
 ) -> None:
-    """Diagnose files each short enough to check in one piece (``found[i]``: the diagnostics of input ``i``).
-    Shared among ``processes`` when they hold SHARED_BYTES or more: a worker takes about as long to start as
-    checking that much does."""
+    """Diagnose files each short enough to check in one piece (``found[i]``: the diagnostics of input ``i``),
+    shared among ``processes`` when they hold SHARED_BYTES or more."""
     sizes = [len(source.text) for _, source, _ in batch]
     if processes > 1 and len(batch) > 1 and sum(sizes) >= SHARED_BYTES:
         items = [(source, codes) for _, source, codes in batch]

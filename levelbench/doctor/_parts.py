@@ -1,7 +1,8 @@
-"""A long script's parts checked on several cores at once.
+"""A long script's parts, or a large tree's files, checked on several cores at once.
 
 The doctor checks a script of more than ``PART_LINES + HEAD_LINES`` lines in parts (see `_engine`), one
-syntax tree at a time; the parts are independent, so other processes can take some of them. This
+syntax tree at a time; the parts are independent, so other processes can take some of them, as they can
+take some of the files of a directory (shared by size: `_shares`). This
 process keeps the first share and starts one worker per other share: a fresh interpreter
 (``python -P -m levelbench.doctor._parts``, never a fork, so neither the caller's threads nor its
 ``__main__`` module come along) that reads its job from a file and writes each part's result as soon as
