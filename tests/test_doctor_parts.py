@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from levelbench._values.findings import Severity
-from levelbench.doctor import _engine, _parts, lint_paths, lint_source
+from levelbench.doctor import _engine, _fixer, _parts, fix_paths, lint_paths, lint_source
 from levelbench.doctor._diagnostic import Diagnostic, DoctorReport, Location
 from levelbench._rendering import doctor_text
 from levelbench._rendering.terminal import SEVERITY_STYLE
@@ -136,24 +136,40 @@ def test_shares_are_runs_or_weighed():
     assert _parts.map_parts(_parts_task, 2, list(range(6)), 2, weights=[5, 1, 1, 1, 1, 1]) == [0, 2, 4, 6, 8, 10]
 
 
-def test_a_directory_checked_by_workers_gives_what_one_process_gives(monkeypatch, tmp_path):
-    # Files of several sizes, a notebook, an unreadable file and a folder whose configuration ignores a rule:
-    # in batches (BATCH_BYTES), each shared among the processes, in the order the files are read.
+def _tree(folder: Path) -> None:
+    """9 timing scripts of growing length, a notebook, an unreadable file, and a folder whose configuration
+    ignores a rule: 12 inputs, 11 readable."""
     header = "import time\nimport jax\nimport jax.numpy as jnp\n\nx = jnp.ones((10, 10))\n"
     block = "t0 = time.time()\ny = jnp.dot(x, x)\nprint(time.time() - t0)\n"
     for k in range(9):
-        (tmp_path / f"bench_{k}.py").write_text(header + block * (10 * k + 1))
+        (folder / f"bench_{k}.py").write_text(header + block * (10 * k + 1))
     cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
             "source": ["import time\n", "import numpy as np\n", "t0 = time.time()\n", "np.ones(3)\n",
                        "print(time.time() - t0)\n"]}
     notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    (tmp_path / "notes.ipynb").write_text(json.dumps(notebook))
-    (tmp_path / "broken.py").write_bytes(b"\x00\xff binary")
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "pyproject.toml").write_text('[tool.levelbench.doctor]\nignore = ["LB105"]\n')
-    (tmp_path / "sub" / "timed.py").write_text(header + block * 20)
-    monkeypatch.setattr(_engine, "SHARED_BYTES", 1)
-    monkeypatch.setattr(_engine, "BATCH_BYTES", 9000)  # three batches
+    (folder / "notes.ipynb").write_text(json.dumps(notebook))
+    (folder / "broken.py").write_bytes(b"\x00\xff binary")
+    (folder / "sub").mkdir()
+    (folder / "sub" / "pyproject.toml").write_text('[tool.levelbench.doctor]\nignore = ["LB105"]\n')
+    (folder / "sub" / "timed.py").write_text(header + block * 20)
+
+
+@pytest.fixture(params=["large", "slow"])
+def small_batches(request, monkeypatch):
+    """Every batch shared among the processes, as a large one is (from the start) or as a small one that takes
+    long is (after a while: here at once); the tree of `_tree` is read in three batches."""
+    if request.param == "large":
+        monkeypatch.setattr(_engine, "SHARED_BYTES", 1)
+        monkeypatch.setattr(_engine, "SHARE_AFTER_SECONDS", 1e9)
+    else:
+        monkeypatch.setattr(_engine, "SHARED_BYTES", 10**9)
+        monkeypatch.setattr(_engine, "SHARE_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(_engine, "BATCH_BYTES", 9000)
+
+
+def test_a_directory_checked_by_workers_gives_what_one_process_gives(small_batches, monkeypatch, tmp_path):
+    # In batches, each shared among the processes, in the order the files are read.
+    _tree(tmp_path)
     checked_here: list[str] = []
     diagnose = _engine.diagnose  # what this process checks itself (a worker has its own, not spied on)
     monkeypatch.setattr(_engine, "diagnose", lambda source, *a, **k: checked_here.append(source.path)
@@ -168,6 +184,24 @@ def test_a_directory_checked_by_workers_gives_what_one_process_gives(monkeypatch
     codes = {(Path(d.location.path).name, d.code) for d in one.diagnostics}
     assert ("broken.py", "LB100") in codes and ("notes.ipynb", "LB105") in codes
     assert ("bench_8.py", "LB105") in codes and ("timed.py", "LB102") in codes and ("timed.py", "LB105") not in codes
+
+
+def test_a_directory_fixed_by_workers_gives_what_one_process_gives(small_batches, monkeypatch, tmp_path):
+    _tree(tmp_path)
+    fixed_here: list[str] = []
+    fix = _fixer._fix
+    monkeypatch.setattr(_fixer, "_fix", lambda source, *a: fixed_here.append(source.path) or fix(source, *a))
+
+    one = fix_paths([tmp_path], jobs=1, config=True, unsafe=True)
+    assert len(fixed_here) == 11
+    fixed_here.clear()
+    two = fix_paths([tmp_path], jobs=2, config=True, unsafe=True)
+    assert 0 < len(fixed_here) < 11
+    assert sum(r.changed for r in one.results) >= 10 and sum(len(r.skipped) for r in one.results) == 0
+    for a, b in zip(one.results, two.results, strict=True):
+        assert (a.path, a.original, a.text, a.skipped, a.notebook) == (b.path, b.original, b.text, b.skipped, b.notebook)
+        assert _everything(a.before) == _everything(b.before) and _everything(a.after) == _everything(b.after)
+    assert two.unreadable == one.unreadable and two.remaining.files == one.remaining.files
 
 
 def test_without_edits_the_findings_are_the_same_and_no_fix_is_built(small_parts, monkeypatch):

@@ -10,7 +10,9 @@ import functools
 import gc
 import os
 import re
+import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from .._measuring.threads import usable_cores
 from .._values import arguments
@@ -40,6 +42,9 @@ from ._notebook import NotebookError, code_cells
 from ._parts import map_parts
 from ._program import Program, split_lines
 from ._suppress import FileSuppression, is_suppressed
+
+_Result = TypeVar("_Result")
+_Packed = TypeVar("_Packed")
 
 _CHECKS: dict[str, Callable[[Context], Iterator[Diagnostic]]] = {
     "LB101": check_never_called,
@@ -133,48 +138,80 @@ def lint_paths(
     check_jobs("lint_paths", jobs)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     processes = usable_cores() if jobs is None else jobs
-    files: list[str] = []
-    found: list[list[Diagnostic]] = []  # each input's, in the order they are read
-    batch: list[tuple[int, SourceText, frozenset[str]]] = []  # (input, text, rules) of short files not yet checked
-    batch_bytes = 0
-    for item, applied in iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name):
-        files.append(item.path)
-        found.append([])
-        if isinstance(item, Unreadable):
-            if "LB100" in applied.codes:
-                found[-1].append(unreadable(item.path, item.message))
-        elif _long(item):  # its parts shared among the processes
-            found[-1].extend(diagnose(item, applied.codes, jobs=processes, edits=edits))
-        else:
-            batch.append((len(found) - 1, item, applied.codes))
-            batch_bytes += len(item.text)
-            if batch_bytes >= BATCH_BYTES:
-                _diagnose_files(batch, found, processes, edits)
-                batch, batch_bytes = [], 0
-    _diagnose_files(batch, found, processes, edits)
-    return settings.report(tuple(d for diagnostics in found for d in diagnostics), tuple(files))
-
-
-def _diagnose_files(
-    batch: list[tuple[int, SourceText, frozenset[str]]], found: list[list[Diagnostic]], processes: int, edits: bool
-) -> None:
-    """Diagnose files each short enough to check in one piece (``found[i]``: the diagnostics of input ``i``),
-    shared among ``processes`` when they hold SHARED_BYTES or more."""
-    sizes = [len(source.text) for _, source, _ in batch]
-    if processes > 1 and len(batch) > 1 and sum(sizes) >= SHARED_BYTES:
-        items = [(source, codes) for _, source, codes in batch]
-        packed = map_parts(_diagnose_file, edits, items, processes, weights=sizes)
-        for (i, source, _), diagnostics in zip(batch, packed):
-            found[i].extend(Diagnostic.unpacked(source.path, p) for p in diagnostics)
-        return
-    for i, source, codes in batch:
-        found[i].extend(diagnose(source, codes, jobs=1, edits=edits))
+    checked = map_inputs(
+        iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name),
+        here=lambda source, codes: diagnose(source, codes, jobs=processes, edits=edits),
+        task=_diagnose_file,
+        shared=edits,
+        unpack=lambda source, packed: tuple(Diagnostic.unpacked(source.path, p) for p in packed),
+        processes=processes,
+    )
+    diagnostics: list[Diagnostic] = []
+    for item, applied, found in checked:
+        if found is not None:
+            diagnostics.extend(found)
+        elif "LB100" in applied.codes:
+            diagnostics.append(unreadable(item.path, item.message))  # type: ignore[union-attr]
+    return settings.report(tuple(diagnostics), tuple(item.path for item, _, _ in checked))
 
 
 def _diagnose_file(edits: bool, item: tuple[SourceText, frozenset[str]]) -> list[tuple]:
-    """One short file's diagnostics, packed (a task of `map_parts`)."""
+    """One short file's diagnostics, packed (a task of `map_inputs`)."""
     source, codes = item
     return [d.packed() for d in diagnose(source, codes, jobs=1, edits=edits)]
+
+
+def map_inputs(
+    inputs: Iterable[tuple[SourceText | Unreadable, FileSettings]],
+    *,
+    here: Callable[[SourceText, frozenset[str]], _Result],
+    task: Callable[[Any, tuple[SourceText, frozenset[str]]], _Packed],
+    shared: Any,
+    unpack: Callable[[SourceText, _Packed], _Result],
+    processes: int,
+) -> list[tuple[SourceText | Unreadable, FileSettings, _Result | None]]:
+    """Each input, its settings and what checking it gave (None for an unreadable one), in order.
+
+    A long script is checked here (``here``, which shares its parts among the processes itself). The other
+    files are gathered in batches of about BATCH_BYTES of source (a large tree's text is not all held at once),
+    and a batch of SHARED_BYTES or more is shared among ``processes`` by size (`map_parts`): ``task(shared,
+    (text, rules))`` in whichever process, its result small to pickle, made whole here by ``unpack``. A smaller
+    batch is checked here with ``here``, file by file, for up to SHARE_AFTER_SECONDS, and what is left of it
+    then is shared."""
+    checked: list[tuple[SourceText | Unreadable, FileSettings, _Result | None]] = []
+    batch: list[int] = []  # short files not yet checked: their places in `checked`
+    batch_bytes = 0
+
+    def check_batch() -> None:
+        items = [(checked[i][0], checked[i][1].codes) for i in batch]
+        results: list[_Result] = []
+        started, large = time.perf_counter(), sum(len(source.text) for source, _ in items) >= SHARED_BYTES
+        while len(results) < len(items) and (
+            processes == 1 or not large and time.perf_counter() - started < SHARE_AFTER_SECONDS
+        ):
+            results.append(here(*items[len(results)]))  # type: ignore[arg-type]
+        rest = items[len(results) :]
+        if rest:  # shared among the processes, by size
+            packed = map_parts(task, shared, rest, processes, weights=[len(source.text) for source, _ in rest])
+            results.extend(unpack(source, r) for (source, _), r in zip(rest, packed))  # type: ignore[arg-type]
+        for i, result in zip(batch, results):
+            checked[i] = (*checked[i][:2], result)
+
+    for item, applied in inputs:
+        checked.append((item, applied, None))
+        if isinstance(item, Unreadable):
+            continue
+        if _long(item):
+            checked[-1] = (item, applied, here(item, applied.codes))
+            continue
+        batch.append(len(checked) - 1)
+        batch_bytes += len(item.text)
+        if batch_bytes >= BATCH_BYTES:
+            check_batch()
+            batch, batch_bytes = [], 0
+    if batch:
+        check_batch()
+    return checked
 
 
 def iter_configured(
@@ -209,9 +246,12 @@ HEAD_LINES = 1_000
 MIN_PART_LINES = 5_000
 MARGIN_LINES = 100
 # The other files (a directory's) are shared among processes file by file, in batches of about BATCH_BYTES of
-# source (a large tree's text is not all held at once; each batch starts its workers, ~0.3 s of CPU each); a
-# batch of under SHARED_BYTES (0.2 s of checking for library code, ~1 s for benchmark scripts) is checked here.
-SHARED_BYTES = 500_000
+# source (a large tree's text is not all held at once). A batch of SHARED_BYTES or more is shared from the start;
+# a smaller one is checked here, and what is left of it after SHARE_AFTER_SECONDS is shared. Starting a worker
+# takes ~0.3 s of CPU, and how long a file takes depends on what it holds more than on its size (500 kB: 0.2 s
+# of library code, 1 s to check benchmark scripts, 13 s to fix them).
+SHARED_BYTES = 1_000_000
+SHARE_AFTER_SECONDS = 0.5
 BATCH_BYTES = 25_000_000
 _IMPORT_LINES = re.compile(r"^(?:import|from)[^\S\n][^\n]*", re.MULTILINE)
 

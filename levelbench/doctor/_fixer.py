@@ -26,12 +26,13 @@ import re
 import tokenize
 from collections.abc import Iterable, Sequence
 
+from .._measuring.threads import usable_cores
 from .._values.catalogue import RULES, resolve_codes
 from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
 from ._config import ConfigChoice, Options, Settings
-from ._engine import check_jobs, diagnose, iter_configured, selected_codes, unreadable
-from ._load import DEFAULT_MAX_BYTES, SourceText, Unreadable
+from ._engine import check_jobs, diagnose, iter_configured, map_inputs, selected_codes, unreadable
+from ._load import DEFAULT_MAX_BYTES, SourceText
 from ._notebook import NotebookError, code_cells
 from ._program import Program
 
@@ -154,17 +155,39 @@ def fix_paths(
     check_jobs("fix_paths", jobs)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
     fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
+    processes = usable_cores() if jobs is None else jobs
+    checked = map_inputs(
+        iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name),
+        here=lambda source, codes: _fix(source, codes, fixing, unsafe, processes),
+        task=_fix_file,
+        shared=(fixing, unsafe),
+        unpack=_unpacked_fix,
+        processes=processes,
+    )
     results: list[FixResult] = []
     unreadables: list[Diagnostic] = []
-    for item, applied in iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name):
-        if isinstance(item, Unreadable):
-            if "LB100" in applied.codes:
-                unreadables.append(unreadable(item.path, item.message))
-            continue
-        results.append(_fix(item, applied.codes, fixing, unsafe, jobs))
+    for item, applied, result in checked:
+        if result is not None:
+            results.append(result)
+        elif "LB100" in applied.codes:
+            unreadables.append(unreadable(item.path, item.message))  # type: ignore[union-attr]
     files = tuple(r.path for r in results) + tuple(d.location.path for d in unreadables)
     empty = settings.report((), files)
     return FixReport(tuple(results), tuple(unreadables), empty.fail_on, empty.configs)
+
+
+def _fix_file(how: tuple[frozenset[str], bool], item: tuple[SourceText, frozenset[str]]) -> tuple:
+    """One short file fixed, its findings packed (a task of `map_inputs`): the text, before, after, skipped."""
+    (fixing, unsafe), (source, codes) = how, item
+    fixed = _fix(source, codes, fixing, unsafe, 1)
+    return fixed.text, [d.packed() for d in fixed.before], [d.packed() for d in fixed.after], fixed.skipped
+
+
+def _unpacked_fix(source: SourceText, packed: tuple) -> FixResult:
+    """The `FixResult` of ``source`` that `_fix_file` packed."""
+    text, before, after, skipped = packed
+    findings = [tuple(Diagnostic.unpacked(source.path, p) for p in found) for found in (before, after)]
+    return FixResult(source.path, source.text, text, *findings, skipped, source.notebook)
 
 
 def write_fixed(result: FixResult) -> None:
