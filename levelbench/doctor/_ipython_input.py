@@ -64,7 +64,7 @@ def to_python_mapped(cell: str, *, use_ipython: bool = True, whole: bool = False
         return python, line_map(original, python.split("\n")), False
     python_lines: list[str] = []
     mapping: list[int] = []
-    for first, last in statement_parts(original, _PART_LINES):
+    for first, last in StatementStarts(original).parts(_PART_LINES):
         part = original[first:last]
         transformed = to_python("\n".join(part), use_ipython=use_ipython).split("\n")
         if len(transformed) > 1 and transformed[-1] == "" and (len(part) == 1 or part[-1] != ""):
@@ -75,16 +75,6 @@ def to_python_mapped(cell: str, *, use_ipython: bool = True, whole: bool = False
 
 
 _DEFINITION = re.compile(r"(def|class|async\s+def)\s|@")
-
-
-def statement_parts(
-    lines: list[str], size: int, *, definitions: bool = False, first_only: bool = False
-) -> list[tuple[int, int]]:
-    """``[first, last)`` line ranges of at least ``size`` lines (the last may be shorter), each starting where
-    `StatementStarts` says a top-level statement may start. With ``definitions``, a part starts at a ``def``,
-    ``class`` or decorator where one comes within ``size`` more lines, so that a clock pair stays whole. With
-    ``first_only``, only the first range."""
-    return StatementStarts(lines).parts(size, definitions=definitions, first_only=first_only)
 
 
 class StatementStarts:
@@ -121,7 +111,10 @@ class StatementStarts:
     def parts(
         self, size: int, *, definitions: bool = False, first_only: bool = False, start: int = 0
     ) -> list[tuple[int, int]]:
-        """`statement_parts` of the lines from ``start`` on (positions are the whole script's)."""
+        """``[first, last)`` line ranges of the lines from ``start`` on (positions are the whole script's), of at
+        least ``size`` lines (the last may be shorter), each starting at a statement start. With ``definitions``,
+        a part starts at a ``def``, ``class`` or decorator where one comes within ``size`` more lines, so that a
+        clock pair stays whole. With ``first_only``, only the first range."""
         parts: list[tuple[int, int]] = []
         first = start
         lines, definition = self.lines, _DEFINITION.match
