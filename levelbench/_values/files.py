@@ -1,0 +1,116 @@
+"""The one way levelbench writes a file a user can see: whole or not at all.
+
+Every command that writes a user's file (``doctor --fix``, ``export -o``, ``report --html``, ``merge -o``,
+``run -o``, the pytest plugin's JSON) goes through `replace_file`: the text goes to a temporary file in the
+same directory, is flushed to the disk, takes the mode (and, where allowed, the owner) of the file it replaces
+(a new file gets what the umask gives, as ``open(path, "w")`` would), and is then renamed over the target in
+one step. A full disk, a signal or a crash in between leaves the old file as it was and no stray temporary
+file behind.
+
+A file that was read to compute what is written (``--fix``) is written only if it still holds what was read
+(`Snapshot`): an edit that lands while levelbench works is kept, and `FileChanged` says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .signals import interrupts_held
+
+
+class FileChanged(Exception):
+    """The file no longer holds what was read from it: writing now would lose what changed."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a file held when it was read: enough to tell, just before writing, whether it changed."""
+
+    path: Path
+    size: int
+    digest: str
+
+    @classmethod
+    def of(cls, path: str | Path, data: bytes | None = None) -> Snapshot:
+        """The snapshot of ``path`` now, or of ``data`` as read from it."""
+        path = Path(path)
+        if data is None:
+            data = path.read_bytes()
+        return cls(path, len(data), hashlib.sha256(data).hexdigest())
+
+    def unchanged(self) -> bool:
+        """Whether the file still holds exactly the bytes it held when this snapshot was taken."""
+        try:
+            if self.path.stat().st_size != self.size:
+                return False
+            return hashlib.sha256(self.path.read_bytes()).hexdigest() == self.digest
+        except OSError:
+            return False
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and setting it back: POSIX has no other way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def replace_file(path: str | Path, data: bytes | str, *, encoding: str = "utf-8",
+                 expect: Snapshot | None = None) -> None:
+    """Write ``data`` to ``path`` atomically (see the module's docstring).
+
+    ``path`` is written where it really is: a symbolic link keeps pointing at the file, which gets the new
+    text. With ``expect``, the file must still hold what the snapshot saw, or `FileChanged` is raised and
+    nothing is written. `OSError` (a full disk, a read-only place) is raised as it comes, after the temporary
+    file is removed; the target is then untouched.
+    """
+    target = Path(os.path.realpath(path))
+    payload = data.encode(encoding) if isinstance(data, str) else data
+    try:
+        before = target.stat()
+    except FileNotFoundError:
+        before = None
+    if before is not None and not stat.S_ISREG(before.st_mode):
+        what = "Is a directory" if stat.S_ISDIR(before.st_mode) else "Not a regular file"
+        raise OSError(errno.EISDIR if stat.S_ISDIR(before.st_mode) else errno.EINVAL, what, str(target))
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".partial")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        if before is not None:
+            os.chmod(temporary, stat.S_IMODE(before.st_mode))
+            with contextlib.suppress(OSError):  # only root may give a file away; others keep their own
+                if (before.st_uid, before.st_gid) != (os.getuid(), os.getgid()):
+                    os.chown(temporary, before.st_uid, before.st_gid)
+        else:
+            os.chmod(temporary, 0o666 & ~current_umask())
+        with interrupts_held() as caught:  # the check and the rename are one step for Ctrl-C
+            if expect is not None and not expect.unchanged():
+                raise FileChanged(f"{path} changed since it was read")
+            os.replace(temporary, target)
+        _sync_directory(target.parent)
+        if caught:
+            raise caught[0]
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _sync_directory(folder: Path) -> None:
+    """Flush the rename itself to the disk (a crash right after it could otherwise undo it)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
