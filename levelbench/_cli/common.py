@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import signal
 import sys
@@ -13,6 +12,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
+
+from .._values.files import replace_file, why_not_written
 
 OK = 0
 """Done, nothing to report."""
@@ -64,6 +65,7 @@ def check_output(path: str, option: str) -> None:
     if path == "-":
         return
     target = Path(path)
+    _refuse_database(target, option)
     if target.exists() and not target.is_file():
         return  # a device or a pipe (/dev/stdout, a FIFO): written as it is
     folder = target.parent if str(target.parent) else Path(".")
@@ -75,46 +77,47 @@ def check_output(path: str, option: str) -> None:
         with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{target.name}.", suffix=".check"):
             pass
     except OSError as e:
-        fail(f"{option}: cannot write to {folder} ({_reason(e)}): choose another path")
+        fail(f"{option}: cannot write to {folder} ({why_not_written(e)}): choose another path")
     with contextlib.suppress(OSError, AttributeError):
         if os.statvfs(folder).f_bavail == 0:
             fail(f"{option}: cannot write to {folder} (disk full: free some space): choose another path")
 
 
 def write_output(path: str, text: str, option: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: to a temporary name in the same directory,
-    then renamed; a full disk or an unwritable place is one line and exit 2, and no partial file."""
+    """Write ``text`` to ``path`` whole or not at all (`replace_file`: a full disk or an unwritable place
+    is one line and exit 2, and the file that was there is left as it was). A results database is never
+    written over."""
     if path == "-":
         click.echo(text, nl=not text.endswith("\n"))
         return
     target = Path(path)
+    _refuse_database(target, option)
     if target.exists() and not target.is_file():
-        try:
-            with open(target, "w", encoding="utf-8") as f:
+        try:  # a device or a pipe (/dev/stdout, a FIFO) cannot be replaced: written as it is
+            with open(target, "a", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            fail(f"{option}: cannot write {path} ({_reason(e)})")
+            fail(f"{option}: cannot write {path} ({why_not_written(e)})")
         return
-    fd, temporary = tempfile.mkstemp(dir=target.parent if str(target.parent) else ".", prefix=f".{target.name}.",
-                                     suffix=".partial")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, target)
+        replace_file(target, text)
     except OSError as e:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        fail(f"{option}: cannot write {path} ({_reason(e)}); nothing was written")
+        fail(f"{option}: cannot write {path} ({why_not_written(e)}); nothing was written")
 
 
-def _reason(e: OSError) -> str:
-    if e.errno == errno.ENOSPC:
-        return "disk full: free some space"
-    if e.errno == errno.EROFS:
-        return "read-only file system"
-    return e.strerror or str(e)
+def _refuse_database(target: Path, option: str) -> None:
+    """Exit 2 if ``target`` holds an SQLite database (the results store, most likely): a report or an
+    export written over it would lose every run in it."""
+    try:
+        if not target.is_file():  # a FIFO would block the read
+            return
+        with open(target, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return
+    if head == b"SQLite format 3\x00":
+        fail(f"{option}: {target} is an SQLite database (a levelbench results store?); levelbench does not "
+             f"write a report or an export over it: choose another path, e.g. {target.with_suffix('.json')}")
 
 
 # -- one spelling for what a command prints or writes ------------------------------------------------

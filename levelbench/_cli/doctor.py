@@ -12,7 +12,8 @@ from .._values.catalogue import CATALOGUE, RULES, resolve_codes, rule_for
 from ..doctor._config import ConfigChoice, ConfigError, Options, Settings, describe
 from ..doctor._diagnostic import DoctorReport
 from ..doctor._engine import HEAD_LINES, PART_LINES, lint_paths, selected_codes
-from ..doctor._fixer import FixReport, applicable, fix_paths, write_fixed
+from ..doctor._fixer import FixReport, FixResult, applicable, fix_paths
+from ..doctor._writing import write_fixes
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
@@ -173,9 +174,10 @@ def doctor_command(
     except ConfigError as e:
         fail(str(e))
     except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP while reading: the workers are stopped already
-        fail(f"levelbench doctor: interrupted ({e or 'Ctrl-C'}) before anything was reported or changed", INTERRUPTED)
+        fail(f"levelbench doctor: interrupted ({str(e) or 'Ctrl-C'}) before anything was reported or changed", INTERRUPTED)
     if fix or diff or fix_only:
-        pending = _apply(fixed, diff=diff, stdin_name=stdin_filename if "-" in paths else None)
+        with stop_on_signals():  # SIGTERM while writing stops between files, as Ctrl-C does
+            pending, unwritten = _apply(fixed, paths, diff=diff, stdin_name=stdin_filename if "-" in paths else None)
         report = fixed.remaining
         if verbose:
             _say_configs(report)
@@ -183,7 +185,7 @@ def doctor_command(
             to_stderr = "-" in paths  # stdout holds the fixed source
             _render(report, output_format, show_fixes, color, out=sys.stderr if to_stderr else sys.stdout)
         click.echo(_fix_summary(fixed, diff=diff, fix_only=fix_only, unsafe=unsafe_fixes), err=True)
-        failed = bool(report.failing()) or (diff and pending)
+        failed = bool(report.failing()) or (diff and pending) or unwritten > 0
         ctx.exit(FINDINGS if failed else OK)
     if verbose:
         _say_configs(report)
@@ -235,9 +237,13 @@ def _render(report: DoctorReport, output_format: str, show_fixes: bool, color: b
         click.echo(text, file=out)
 
 
-def _apply(fixed: FixReport, *, diff: bool, stdin_name: str | None) -> bool:
-    """Write the fixed files (or print their diff, or the fixed standard input); whether anything changed."""
+def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: str | None) -> tuple[bool, int]:
+    """Write the fixed files (or print their diff, or the fixed standard input); whether anything changed,
+    and how many fixed files could not be written.
+    A file that cannot be written is named with the reason, and the rest are written; Ctrl-C while
+    writing says which files were written, and exits 130."""
     changed = False
+    to_write: list[FixResult] = []
     for result in fixed.results:
         for line in result.skipped:
             click.echo(line, err=True)
@@ -254,8 +260,20 @@ def _apply(fixed: FixReport, *, diff: bool, stdin_name: str | None) -> bool:
         if diff:
             click.echo(result.diff(), nl=False)
         else:
-            write_fixed(result)
-    return changed
+            to_write.append(result)
+    if not to_write:
+        return changed, 0
+    written = write_fixes(to_write, paths)
+    for path, why in written.skipped:
+        click.echo(f"levelbench doctor: {path}: {why}", err=True)
+    if written.interrupted is not None:
+        done = ", ".join(written.written) if written.written else "none"
+        left = len(to_write) - len(written.written) - len(written.skipped)
+        fail(f"levelbench doctor: interrupted ({str(written.interrupted) or 'Ctrl-C'}) while writing fixes: "
+             f"{len(written.written)} file(s) written whole ({done}), {left} left as they were", INTERRUPTED)
+    if written.skipped:
+        click.echo(f"levelbench doctor: {len(written.skipped)} fixed file(s) not written (see above)", err=True)
+    return changed, len(written.skipped)
 
 
 def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], unsafe: bool) -> str:

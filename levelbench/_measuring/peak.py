@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import contextlib
 import json
-import os
 import time
 import warnings
 from typing import Any
 
 import numpy as np
+
+from .._values.files import replace_file
 from .._values.settings import cache_dir
 
 CACHE_VERSION = 1
@@ -100,15 +100,11 @@ def machine_peak(refresh: bool = False) -> Peak:
         except (OSError, ValueError, KeyError, TypeError):
             pass  # absent or unreadable: measure again
     peak = measure_peak()
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"version": CACHE_VERSION, **peak.to_dict()}))
-        tmp.replace(path)
+        replace_file(path, json.dumps({"version": CACHE_VERSION, **peak.to_dict()}))
         _uncached.pop(key, None)
     except OSError as error:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         if not _uncached:
             warnings.warn(f"levelbench could not cache the machine's peak FLOP/s in {path} "
                           f"({error.strerror or error}): it is measured again (about a second) in every "

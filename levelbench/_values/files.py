@@ -8,7 +8,7 @@ one step. A full disk, a signal or a crash in between leaves the old file as it 
 file behind.
 
 A file that was read to compute what is written (``--fix``) is written only if it still holds what was read
-(`Snapshot`): an edit that lands while levelbench works is kept, and `FileChanged` says so.
+(``expect``, e.g. `Snapshot.unchanged`): an edit that lands while levelbench works is kept, and `FileChanged` says so.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import hashlib
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,12 +64,12 @@ def current_umask() -> int:
 
 
 def replace_file(path: str | Path, data: bytes | str, *, encoding: str = "utf-8",
-                 expect: Snapshot | None = None) -> None:
+                 expect: Callable[[], bool] | None = None) -> None:
     """Write ``data`` to ``path`` atomically (see the module's docstring).
 
     ``path`` is written where it really is: a symbolic link keeps pointing at the file, which gets the new
-    text. With ``expect``, the file must still hold what the snapshot saw, or `FileChanged` is raised and
-    nothing is written. `OSError` (a full disk, a read-only place) is raised as it comes, after the temporary
+    text. With ``expect`` (a check such as ``Snapshot.unchanged``, run just before the rename), the file must
+    still be as it was read, or `FileChanged` is raised and nothing is written. `OSError` (a full disk, a read-only place) is raised as it comes, after the temporary
     file is removed; the target is then untouched.
     """
     target = Path(os.path.realpath(path))
@@ -94,7 +95,7 @@ def replace_file(path: str | Path, data: bytes | str, *, encoding: str = "utf-8"
         else:
             os.chmod(temporary, 0o666 & ~current_umask())
         with interrupts_held() as caught:  # the check and the rename are one step for Ctrl-C
-            if expect is not None and not expect.unchanged():
+            if expect is not None and not expect():
                 raise FileChanged(f"{path} changed since it was read")
             os.replace(temporary, target)
         _sync_directory(target.parent)
@@ -114,3 +115,14 @@ def _sync_directory(folder: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def why_not_written(e: OSError) -> str:
+    """A failed write's reason in the user's words, with what to do where there is something to do."""
+    if e.errno == errno.ENOSPC:
+        return "disk full: free some space"
+    if e.errno == errno.EROFS:
+        return "read-only file system"
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied: the file or its folder is read-only or immutable"
+    return e.strerror or str(e)

@@ -23,8 +23,10 @@ from ._fixer import FixReport as FixReport
 from ._fixer import FixResult as FixResult
 from ._fixer import fix_paths as fix_paths
 from ._fixer import fix_source as fix_source
+from ._writing import Written as Written
+from ._writing import write_fixes as write_fixes
 
 __all__ = [
     "RULES", "ConfigError", "Diagnostic", "DoctorReport", "FixReport", "FixResult", "Location", "Rule", "fix_paths", "fix_source",
-    "lint_paths", "lint_source", "selected_codes",
+    "lint_paths", "lint_source", "selected_codes", "Written", "write_fixes",
 ]

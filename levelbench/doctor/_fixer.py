@@ -19,11 +19,9 @@ import ast
 import collections
 import dataclasses
 import difflib
-import io
 import json
 import os
 import re
-import tokenize
 from collections.abc import Iterable, Sequence
 
 from .._measuring.threads import usable_cores
@@ -146,7 +144,7 @@ def fix_paths(
     config: ConfigChoice = False,
     jobs: int | None = None,
 ) -> FixReport:
-    """Fix files, notebooks and directories; nothing is written (see `FixResult.text`, `write_fixed`).
+    """Fix files, notebooks and directories; nothing is written (see `FixResult.text`, `write_fixes`).
 
     ``config`` and the selection options work as in `lint_paths`: only the findings a file would
     report (its configuration, ``per-file-ignores`` and suppression comments applied) are fixed.
@@ -188,17 +186,6 @@ def _unpacked_fix(source: SourceText, packed: tuple) -> FixResult:
     text, before, after, skipped = packed
     findings = [tuple(Diagnostic.unpacked(source.path, p) for p in found) for found in (before, after)]
     return FixResult(source.path, source.text, text, *findings, skipped, source.notebook)
-
-
-def write_fixed(result: FixResult) -> None:
-    """Write ``result.text`` over its file, in the file's own encoding."""
-    if not result.changed:
-        return
-    with open(result.path, "rb") as f:
-        data = f.read()
-    encoding = "utf-8" if result.notebook else _encoding(data)
-    with open(result.path, "w", encoding=encoding, newline="") as f:
-        f.write(result.text)
 
 
 def applicable(diagnostic: Diagnostic, fixing: frozenset[str], unsafe: bool) -> bool:
@@ -343,10 +330,3 @@ def _unified(before: str, after: str, old: str, new: str) -> str:
         before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=old, tofile=new
     )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-
-
-def _encoding(data: bytes) -> str:
-    try:
-        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except SyntaxError:
-        return "utf-8"

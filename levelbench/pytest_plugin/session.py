@@ -166,11 +166,16 @@ class SessionResults:
     def _write_json(self) -> None:
         from pathlib import Path
 
+        from .._values.files import replace_file
         from ..store._export import export_json
 
         path = Path(self.options.json_path or "")
         try:
-            path.write_text(export_json(self.session_run()), encoding="utf-8")
+            if path.exists() and not path.is_file():  # /dev/stdout, a pipe: cannot be replaced
+                with open(path, "a", encoding="utf-8") as f:
+                    f.write(export_json(self.session_run()))
+            else:
+                replace_file(path, export_json(self.session_run()))
             self.json_written = str(path)
         except OSError as e:
             self.store_problem = f"--levelbench-json {path}: {e.strerror or e}"

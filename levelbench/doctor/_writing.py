@@ -1,0 +1,110 @@
+"""Writing ``--fix``'s results back: each file whole or not at all, and only where the user asked.
+
+A fixed file is written with `replace_file` (a temporary file beside it, renamed over it: a full disk or
+a signal leaves the original as it was), in the encoding it was read in, and only if it still holds the
+text that was fixed (an edit made while the doctor ran is kept, and said). A file reached through a
+symbolic link while searching a directory is written only when the link's target lies inside that
+directory: a cloned repository's ``bench.py -> /elsewhere/victim.py`` is not followed out of the tree.
+A file named on the command line is the user's choice, link or not. The same file reached by two names
+is written once. A file that cannot be written is skipped with the reason, and the others are still
+written; Ctrl-C stops after the file being written, and says which were.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tokenize
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .._values.files import FileChanged, replace_file, why_not_written
+from ._fixer import FixResult
+from ._load import SourceText, read_file
+
+
+@dataclass
+class Written:
+    """What `write_fixes` did: the files written, and those left as they were with the reason."""
+
+    written: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    interrupted: KeyboardInterrupt | None = None
+
+
+def write_fixes(results: Iterable[FixResult], paths: Sequence[str]) -> Written:
+    """Write each changed result over its file; ``paths`` are the arguments the files were found from
+    (a directory bounds where links may lead). Never raises for one file: see `Written`."""
+    outcome = Written()
+    seen: set[str] = set()
+    try:
+        for result in results:
+            if not result.changed:
+                continue
+            real = os.path.realpath(result.path)
+            if real in seen:
+                continue
+            why = _outside(result.path, real, paths)
+            if why:
+                outcome.skipped.append((result.path, why))
+                continue
+            seen.add(real)
+            try:
+                write_fixed(result)
+            except FileChanged:
+                outcome.skipped.append((result.path, "changed since the doctor read it: not written, so that "
+                                        "the change is kept; run the doctor again"))
+            except OSError as e:
+                outcome.skipped.append((result.path, f"cannot be written ({why_not_written(e)})"))
+            else:
+                outcome.written.append(result.path)
+    except KeyboardInterrupt as e:  # between two files, or while one was written (then it is untouched)
+        outcome.interrupted = e
+    return outcome
+
+
+def write_fixed(result: FixResult) -> None:
+    """Write ``result.text`` over its file, in the file's own encoding (a notebook's byte order mark
+    kept), if the file still holds ``result.original``; `FileChanged` if not, `OSError` as it comes."""
+    if not result.changed:
+        return
+    data = Path(result.path).read_bytes()
+    if result.notebook:
+        encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
+    else:
+        encoding = _encoding(data)
+
+    def still_as_read() -> bool:
+        current = read_file(Path(result.path), max(len(result.original) * 4, 1 << 20))
+        return isinstance(current, SourceText) and current.text == result.original
+
+    if not still_as_read():
+        raise FileChanged(f"{result.path} changed since it was read")
+    replace_file(result.path, result.text, encoding=encoding, expect=still_as_read)
+
+
+def _outside(name: str, real: str, paths: Sequence[str]) -> str:
+    """Why ``name`` (found from ``paths``) is not written through its link; empty if it may be."""
+    if os.path.abspath(name) == real:
+        return ""  # not a link
+    for arg in paths:
+        if arg == "-":
+            continue
+        if os.path.abspath(arg) == os.path.abspath(name):
+            return ""  # named on the command line: the user chose it
+    for arg in paths:
+        if arg != "-" and os.path.isdir(arg) and Path(os.path.abspath(name)).is_relative_to(os.path.abspath(arg)):
+            root = os.path.realpath(arg)
+            if Path(real).is_relative_to(root):
+                return ""
+            return (f"not written: a symbolic link to {real}, outside {arg}; to fix that file, name it: "
+                    f"levelbench doctor --fix {real}")
+    return ""
+
+
+def _encoding(data: bytes) -> str:
+    try:
+        return tokenize.detect_encoding(io.BytesIO(data).readline)[0]
+    except SyntaxError:
+        return "utf-8"
