@@ -96,7 +96,7 @@ def test_sarif_output_is_a_valid_looking_sarif_log():
     log = json.loads(run.stdout)
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1
     driver = log["runs"][0]["tool"]["driver"]
-    assert [r["id"] for r in driver["rules"]] == [f"LB1{n:02d}" for n in range(18)]
+    assert [r["id"] for r in driver["rules"]] == [f"LB1{n:02d}" for n in range(19)]
     result = next(r for r in log["runs"][0]["results"] if r["ruleId"] == "LB101")
     assert driver["rules"][result["ruleIndex"]]["id"] == "LB101" and result["level"] == "error"
     assert result["message"]["text"].startswith("cell 5: ") and result["properties"]["cell"] == 5
@@ -127,7 +127,7 @@ def test_explain_and_list_rules():
     assert explained.returncode == 0
     assert explained.stdout.startswith("LB106 python-loop-under-jit (warning, doctor)") and "jax.lax.scan(step, h, xs)" in explained.stdout
     listed = doctor("--list-rules")
-    assert [line.split()[0] for line in listed.stdout.splitlines()] == [f"LB1{n:02d}" for n in range(18)]
+    assert [line.split()[0] for line in listed.stdout.splitlines()] == [f"LB1{n:02d}" for n in range(19)]
 
 
 def test_bad_inputs_give_one_line_each_on_stderr_and_never_a_traceback(tmp_path):

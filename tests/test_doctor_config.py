@@ -113,6 +113,14 @@ def test_per_file_ignores_and_exclude_globs(tmp_path):
     assert named.returncode == 0 and "No findings in 0 files." in named.stdout
 
 
+def test_double_star_slash_also_stands_for_no_directory(tmp_path):
+    """Probe defect 35: ``sub/**/bench.py`` did not match ``sub/bench.py`` (as it does in gitignore and ruff)."""
+    table = '[tool.levelbench.doctor.per-file-ignores]\n"sub/**/c.py" = ["LB104", "LB102"]\n'
+    root = project(tmp_path / "p", table, {"sub/c.py": C, "sub/deep/er/c.py": C, "other/c.py": C})
+    run = levelbench_cli("doctor", "--format", "json", ".", cwd=root)
+    assert {f["path"] for f in json.loads(run.stdout)["findings"]} == {"other/c.py"}
+
+
 def test_config_file_given_explicitly(tmp_path):
     root = project(tmp_path / "p", 'ignore = ["LB105"]\n')
     elsewhere = tmp_path / "ci.toml"
@@ -143,6 +151,9 @@ def test_config_file_given_explicitly(tmp_path):
         ('[tool.levelbench.doctor.per-file-ignores]\n"t/*" = "LB104"\n',
          "per-file-ignores 't/*': expected an array of strings, got a string 'LB104'"),
         ('select = [\n', "not valid TOML"),
+        # probe defect 35: an unclosed '[' was accepted and matched nothing
+        ('[tool.levelbench.doctor.per-file-ignores]\n"[" = ["LB104"]\n', "'[' has a '[' that is never closed"),
+        ('exclude = ["old[1"]\n', "exclude: 'old[1' has a '[' that is never closed"),
     ],
 )
 def test_a_bad_configuration_is_one_line_with_file_key_expected_got_and_exit_2(tmp_path, table, message):

@@ -855,6 +855,25 @@ def test_lb117_not_reported_when_every_iteration_has_one_shape(loop):
     assert "LB117" not in codes(LB117_SHAPES + loop)
 
 
+# --- LB118: suppression comments naming no rule ---------------------------------------------------
+@pytest.mark.parametrize("comment", ["# noqa: LB999", "# NOQA:lb999", "# noqa: LB105, LB999", "# levelbench: ignore[LB999]",
+                                     "# type: ignore # noqa: LB19"])
+def test_lb118_a_suppression_naming_no_rule(comment):
+    """Probe defect 35: ``# noqa: LB999`` was silently ignored."""
+    found = [d for d in lint_source(f"import time\nt0 = time.time()  {comment}\n", "a.py") if d.code == "LB118"]
+    assert len(found) == 1 and found[0].location.line == 2, found
+    assert "which is no rule of the doctor" in found[0].message
+
+
+@pytest.mark.parametrize("text", [
+    "t0 = 1  # noqa: LB105\n", "t0 = 1  # noqa: LB10\n", "t0 = 1  # noqa: E501\n", "t0 = 1  # noqa\n",
+    's = "# noqa: LB999"\n',  # in a string, not a comment
+    "# levelbench: ignore-file[LB1, LB777]\n",  # the file-wide LB1 covers LB118 too
+])
+def test_lb118_not_reported_for_real_codes_other_tools_and_strings(text):
+    assert "LB118" not in codes(text)
+
+
 # --- across rules ------------------------------------------------------------------------------
 def test_every_rule_has_a_test_that_makes_it_fire():
     tested = {name.split("_")[1].upper() for name in globals() if name.startswith("test_lb")}
@@ -890,7 +909,7 @@ def test_documented_examples_trigger_their_rule_and_the_fixes_are_clean(code):
 
 
 def test_rule_severities_follow_how_wrong_the_numbers_are():
-    assert {c for c, r in RULES.items() if r.severity is Severity.INFO} == {"LB105", "LB115"}
+    assert {c for c, r in RULES.items() if r.severity is Severity.INFO} == {"LB105", "LB115", "LB118"}
     assert all(r.why and r.bad and r.good and r.summary for r in RULES.values())
 
 

@@ -66,6 +66,16 @@ def test_autosave_and_the_ini_option_record_one_run_per_session(suite):
     assert runs[1].results[1].comparison.names == ["work", "other"]
 
 
+def test_a_run_name_with_a_slash_written_with_equals_is_a_name(suite):
+    """Probe defect 28: ``--levelbench-save=feature/x`` (a branch name) was refused as a test path."""
+    suite.makepyfile(test_timing=TESTS)
+    result = suite.runpytest("--levelbench-save=feature/x")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*label 'feature/x'*"])
+    (run,) = _runs(os.environ["LEVELBENCH_DB"])
+    assert run.label == "feature/x"
+
+
 def test_two_results_of_one_label_in_a_test_are_both_kept(suite):
     suite.makepyfile(test_twice=TESTS.split("def test_measure")[0] + """
 def test_twice(levelbench):
@@ -203,7 +213,8 @@ def test_compare_with_nothing_saved_says_so_and_passes(suite):
     (["--levelbench-compare=yesterday"], "*expected a run id (3), latest or latest~N, got 'yesterday'*"),
     (["--levelbench-compare=7"], "*--levelbench-compare=7: no results database at *"),
     (["--levelbench-save", "test_timing.py"],
-     "*expected a run name, got 'test_timing.py', which is a test path: write --levelbench-save=NAME with '='*"),
+     "*expected a run name, got 'test_timing.py', which looks like a test path taken as the name: write "
+     "--levelbench-save=test_timing.py with '='*"),
     (["--levelbench-json=no/such/dir/out.json"],
      "*--levelbench-json: expected a file path in an existing directory, got 'no/such/dir/out.json': create no*"),
 ])

@@ -12,7 +12,8 @@ exclude = ["legacy", "notebooks/scratch/*.ipynb"]
 ```
 
 Each file gets the table of the nearest ``pyproject.toml`` above it that has one. Globs are
-matched (``fnmatch``: ``*`` also crosses ``/``) against the file's path relative to that
+matched (``fnmatch``: ``*`` also crosses ``/``, and ``**/`` also stands for no directory at all, as in
+gitignore: ``sub/**/bench.py`` matches ``sub/bench.py``) against the file's path relative to that
 ``pyproject.toml``, against its name, and against each directory it is in, so ``legacy`` means
 any directory named so. The command line overrides the file as in ruff: ``--select`` replaces both
 ``select`` and ``ignore``, ``--ignore`` adds to ``ignore``, ``--fail-on`` and ``--exclude`` replace
@@ -84,7 +85,9 @@ class DoctorConfig:
                 '"tests/*" = ["LB104"]'
             )
         per_file_ignores = tuple(
-            (glob, _codes(per_file, glob, f"{where} per-file-ignores", label=repr(glob))) for glob in per_file
+            (_glob(glob, f"{where} per-file-ignores"), _codes(per_file, glob, f"{where} per-file-ignores",
+                                                              label=repr(glob)))
+            for glob in per_file
         )
         fail_on = None
         if "fail-on" in values:
@@ -96,7 +99,8 @@ class DoctorConfig:
                     'write e.g. fail-on = "error"'
                 )
             fail_on = Severity.parse(raw)
-        exclude = _strings(values, "exclude", where, example='["legacy", "notebooks/scratch/*"]')
+        exclude = tuple(_glob(g, f"{where} exclude")
+                        for g in _strings(values, "exclude", where, example='["legacy", "notebooks/scratch/*"]'))
         return cls(table.path, select, ignore, per_file_ignores, fail_on, exclude)
 
 
@@ -246,8 +250,32 @@ def _matches(relative: str, glob: str) -> bool:
     if "/" not in pattern.rstrip("/"):
         candidates += parts  # a bare name matches at any depth
     pattern = pattern.rstrip("/")
-    alternatives = [pattern, pattern[3:]] if pattern.startswith("**/") else [pattern]
-    return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in alternatives)
+    return any(fnmatch.fnmatchcase(c, p) for c in candidates for p in _without_double_stars(pattern))
+
+
+def _without_double_stars(pattern: str) -> list[str]:
+    """``**/`` stands for any number of directories, none included, as in gitignore and ruff:
+    ``sub/**/bench.py`` is also ``sub/bench.py`` (fnmatch's ``*`` already crosses ``/``)."""
+    head, found, tail = pattern.partition("**/")
+    if not found:
+        return [pattern]
+    rests = _without_double_stars(tail)
+    return [head + "**/" + rest for rest in rests] + [head + rest for rest in rests]
+
+
+def _glob(pattern: str, where: str) -> str:
+    """``pattern`` if fnmatch reads it as its writer meant; an unclosed ``[`` would match only a literal ``[``."""
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "[":
+            close = pattern.find("]", i + 2 if pattern[i + 1:i + 2] in ("!", "]") else i + 1)
+            if close == -1:
+                raise ConfigError(
+                    f"{where}: {pattern!r} has a '[' that is never closed, so it matches nothing: close the "
+                    "character class ('[ab]'), or write a literal '[' as '[[]'")
+            i = close
+        i += 1
+    return pattern
 
 
 def _codes(values: Mapping[str, Any], key: str, where: str, *, label: str = "") -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from ._check_imports import check_imports
 from ._check_jit import check_jit_recreated, check_loop_under_jit, check_returns_nothing
 from ._check_numerics import check_float64, check_shape_as_loc, check_syrk
 from ._check_retrace import check_retrace
+from ._check_suppressions import check_suppression_codes
 from ._check_timing import (
     check_compile_timed,
     check_never_called,
@@ -64,6 +65,7 @@ _CHECKS: dict[str, Callable[[Context], Iterator[Diagnostic]]] = {
     "LB115": check_host_transfers,
     "LB116": check_cuda_sync,
     "LB117": check_retrace,
+    "LB118": check_suppression_codes,
 }
 
 

@@ -50,6 +50,16 @@ class FileSuppression:
         return self.everything or any(code.startswith(c) for c in self.codes)
 
 
+def suppression_codes(comment: str) -> list[str]:
+    """The codes a comment's ``noqa`` / ``levelbench: ignore[...]`` / ``ignore-file[...]`` names, upper case."""
+    found: list[str] = []
+    for pattern in (_PRAGMA, _NOQA, _FILE_PRAGMA):
+        for match in pattern.finditer(comment.strip()):
+            if match.group("codes"):
+                found += _split(match.group("codes"))
+    return found
+
+
 def _covers(codes: str | None, code: str) -> bool:
     return codes is None or any(code.startswith(c) for c in _split(codes))
 

@@ -46,12 +46,26 @@ class SessionOptions:
 
 
 def run_name(text: str) -> str:
-    """``--levelbench-save=NAME``: a label, never a path pytest should have collected."""
-    if os.sep in text or "/" in text or text.endswith(".py") or "::" in text or (text and Path(text).exists()):
-        raise argparse.ArgumentTypeError(
-            f"expected a run name, got {text!r}, which is a test path: write --levelbench-save=NAME with '=', "
-            "or put --levelbench-save after the test paths")
+    """``--levelbench-save=NAME``: any label (``feature/x``, a branch name, is one); whether a label that
+    looks like a test path was written with ``=`` is checked in `read_options`, where the command line is."""
     return text
+
+
+def _looks_like_a_path(text: str) -> bool:
+    return os.sep in text or "/" in text or text.endswith(".py") or "::" in text or bool(text and Path(text).exists())
+
+
+def _check_run_name(config: pytest.Config, name: str) -> None:
+    """``--levelbench-save tests/`` took the test path as the run's name (argparse's optional value): refuse
+    it; ``--levelbench-save=feature/x`` says the name is meant, whatever it looks like."""
+    if not name or not _looks_like_a_path(name):
+        return
+    written = [str(a) for a in config.invocation_params.args]
+    if f"--levelbench-save={name}" in written:
+        return
+    raise pytest.UsageError(
+        f"--levelbench-save: expected a run name, got {name!r}, which looks like a test path taken as the name: "
+        f"write --levelbench-save={name} with '=' if it is the name, or put --levelbench-save after the test paths")
 
 
 def run_reference(text: str) -> str:
@@ -98,6 +112,7 @@ def add_options(parser: pytest.Parser) -> None:
 def read_options(config: pytest.Config) -> SessionOptions:
     """The options of this session, checked together; a contradiction is a usage error."""
     saved_as = config.getoption("levelbench_save")
+    _check_run_name(config, saved_as or "")
     autosave = config.getoption("levelbench_autosave") or bool(config.getini("levelbench_autosave"))
     json_path = config.getoption("levelbench_json")
     compare = config.getoption("levelbench_compare")

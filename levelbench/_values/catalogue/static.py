@@ -362,4 +362,18 @@ STATIC: tuple[Rule, ...] = (
         ),
         cost="a trace and compile (100-1000x a call) for every new shape or static value, every iteration",
     ),
+    Rule(
+        code="LB118",
+        name="suppression-names-no-rule",
+        severity=Severity.INFO,
+        summary="A `# noqa` or `# levelbench: ignore[...]` comment names an LB code that is no rule of the doctor.",
+        why=(
+            "A suppression comment silences only the codes it names. A mistyped or retired code (`LB999`, "
+            "`LB15` for `LB105`) silences nothing: the finding it was written for is still reported, or the "
+            "comment outlived the code it was for. Only LB codes are judged; other tools' codes are theirs."
+        ),
+        bad="t0 = time.time()  # noqa: LB999",
+        good="t0 = time.time()  # noqa: LB105",
+        cost="none to the numbers: a comment that does not do what its writer meant",
+    ),
 )
