@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -199,6 +200,9 @@ def test_isolate_true_refuses_plain_callables_and_names_them():
 def test_builder_mistakes_are_refused_with_the_fix():
     with pytest.raises(LookupError, match=r"'nope.py' does not exist \(expected FILE.py:NAME"):
         levelbench.compare({"a": "nope.py:f", "b": target("plus_one")})
+    folder = Path(tempfile.mkdtemp(suffix=".py"))  # probe defect 38: a folder named x.py "does not exist"
+    with pytest.raises(LookupError, match=r"is a directory, not a Python file \(expected FILE.py:NAME"):
+        levelbench.compare({"a": f"{folder}:f", "b": target("plus_one")})
     with pytest.raises(RuntimeError, match="building candidate 'x' failed in its worker: TypeError: candidate 'x': "
                                            "expected a callable"):
         levelbench.compare({"x": target("not_a_candidate"), "y": target("plus_one")}, **FAST)

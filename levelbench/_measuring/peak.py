@@ -10,11 +10,11 @@ import dataclasses
 import hashlib
 import json
 import time
-import warnings
 from typing import Any
 
 import numpy as np
 
+from .._values.errors import warn_user
 from .._values.files import replace_file
 from .._values.settings import cache_dir
 
@@ -106,10 +106,9 @@ def machine_peak(refresh: bool = False) -> Peak:
         _uncached.pop(key, None)
     except OSError as error:
         if not _uncached:
-            warnings.warn(f"levelbench could not cache the machine's peak FLOP/s in {path} "
-                          f"({error.strerror or error}): it is measured again (about a second) in every "
-                          "process; set LEVELBENCH_CACHE_DIR to a writable directory to keep it",
-                          RuntimeWarning, stacklevel=2)
+            warn_user(f"levelbench could not cache the machine's peak FLOP/s in {path} "
+                      f"({error.strerror or error}): it is measured again (about a second) in every "
+                      "process; set LEVELBENCH_CACHE_DIR to a writable directory to keep it")
         _uncached[key] = peak
     return peak
 

@@ -56,6 +56,8 @@ def check_target(spec: str) -> None:
     """Fail now, with the fix, if ``spec`` names a file or module that does not exist (nothing is imported)."""
     where, _ = split_target(spec)
     if is_file_target(spec):
+        if os.path.isdir(where):
+            raise TargetError(f"{where!r} is a directory, not a Python file (expected {EXAMPLES})")
         if not os.path.isfile(where):
             raise TargetError(f"{where!r} does not exist (expected {EXAMPLES})")
     elif importlib.util.find_spec(where.split(".")[0]) is None:

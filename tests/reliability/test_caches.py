@@ -46,12 +46,25 @@ def test_an_unwritable_peak_cache_warns_once_and_measures_once(tmp_path, monkeyp
     folder, media = _unwritable(tmp_path, kind)
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(folder))
     with media or _nothing():
-        with pytest.warns(RuntimeWarning, match=r"could not cache the machine's peak FLOP/s .*LEVELBENCH_CACHE_DIR"):
+        with pytest.warns(RuntimeWarning, match=r"could not cache the machine's peak FLOP/s .*LEVELBENCH_CACHE_DIR") as said:
             first = peak.machine_peak()
+        assert [w.filename for w in said] == [__file__]
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # said once per process, not on every use
             again = peak.machine_peak()
     assert again == first and len(small_peak) == 1, "measured once per process, not on every use"
+
+
+def test_the_peak_cache_warning_points_at_the_users_code(tmp_path, monkeypatch, small_peak):
+    """Probe defect 38: reached through levelbench (compare's peak), the warning pointed at levelbench's own
+    `p = machine_peak()`, which was printed under it as if it were the culprit."""
+    from levelbench._measuring.compare import _peaks
+
+    folder, _ = _unwritable(tmp_path, "below a file")
+    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(folder))
+    with pytest.warns(RuntimeWarning, match="could not cache") as said:
+        _peaks()
+    assert [w.filename for w in said] == [__file__]
 
 
 def test_a_writable_peak_cache_is_written_and_read_without_a_warning(tmp_path, monkeypatch, small_peak):
@@ -61,7 +74,7 @@ def test_a_writable_peak_cache_is_written_and_read_without_a_warning(tmp_path, m
         first = peak.machine_peak()
         assert peak.machine_peak() == first
     assert len(small_peak) == 1 and len(list((tmp_path / "cache").glob("peak-*.json"))) == 1
-    assert not list((tmp_path / "cache").glob("*.tmp"))
+    assert not list((tmp_path / "cache").glob("*.tmp")) and not list((tmp_path / "cache").glob(".*.partial"))
 
 
 class _nothing:
