@@ -1,0 +1,135 @@
+"""Re-run the reliability probe of 2026-12-02 (../shared/research/reliability-probe-2026-12-02.md) and say,
+defect by defect, whether any is back.
+
+Each of the log's 38 defects is reproduced by the tests named below: each test runs the log's command (or
+the same thing through the library) in a scratch folder and checks what a user should get instead. They
+ran red before the fix and green after. This script runs them together and prints one line per defect:
+
+    python tests/reliability/probe_log.py            # every defect, the slow ones too (a few minutes)
+    python tests/reliability/probe_log.py --quick    # leave out the tests marked slow
+    python tests/reliability/probe_log.py 1 12 31    # only these defects
+
+Exit status: 0 when no defect is back, 1 when one is, 2 when the tests could not be run. A test skipped
+here (no root for a tmpfs, no Ray) is shown as "not checked here", with pytest's reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# defect -> (what the log found, the tests that reproduce it)
+DEFECTS: dict[int, tuple[str, tuple[str, ...]]] = {
+    1: ("doctor --fix truncated the file, then wrote it: a full disk left it cut off", (
+        "tests/reliability/test_user_files.py::test_fix_on_a_full_disk_leaves_the_script_whole_and_says_disk_full",
+        "tests/reliability/test_user_files.py::test_a_full_disk_leaves_the_file_as_it_was",
+    )),
+    2: ("doctor --fix overwrote edits made while it ran", (
+        "tests/reliability/test_user_files.py::test_an_edit_made_while_fixing_is_kept_and_said",
+        "tests/reliability/test_user_files.py::test_replace_file_refuses_a_file_that_changed_since_it_was_read",
+    )),
+    3: ("export -o / report --html given the database's path replaced the database", (
+        "tests/reliability/test_user_files.py::test_export_and_report_refuse_to_write_over_the_database",
+    )),
+    21: ("doctor --fix on an unwritable file: a traceback, later files not written, no summary", (
+        "tests/reliability/test_user_files.py::test_unwritable_files_are_named_and_the_others_still_fixed",
+    )),
+    28: ("--levelbench-save=feature/x refused as a test path", (
+        "tests/test_pytest_plugin_sessions.py::test_a_run_name_with_a_slash_written_with_equals_is_a_name",
+        "tests/test_pytest_plugin_sessions.py::test_contradictions_and_bad_values_are_usage_errors",
+    )),
+    31: ("doctor --fix DIR followed symbolic links out of DIR", (
+        "tests/reliability/test_user_files.py::test_fix_does_not_follow_a_link_out_of_the_tree",
+    )),
+    35: ("# noqa: LB999 silently ignored; 'sub/**/bench.py' missed sub/bench.py; '[' accepted", (
+        "tests/test_doctor_rules.py::test_lb118_a_suppression_naming_no_rule",
+        "tests/test_doctor_rules.py::test_lb118_not_reported_for_real_codes_other_tools_and_strings",
+        "tests/test_doctor_config.py::test_double_star_slash_also_stands_for_no_directory",
+        "tests/test_doctor_config.py::test_a_bad_configuration_is_one_line_with_file_key_expected_got_and_exit_2",
+    )),
+    37: ("files written through -o were mode 0600", (
+        "tests/reliability/test_user_files.py::test_exported_files_get_the_umask_mode",
+        "tests/reliability/test_user_files.py::test_replace_file_keeps_the_mode_and_gives_a_new_file_the_umask",
+    )),
+}
+# No write path opens a user file itself: the issue's grep, run with every re-run.
+ALWAYS = ("tests/reliability/test_user_files.py::test_no_write_path_opens_a_user_file_with_w_directly",)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("defects", nargs="*", type=int, help="only these defect numbers (default: all)")
+    parser.add_argument("--quick", action="store_true", help="leave out the tests marked slow")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.defects) - set(DEFECTS))
+    if unknown:
+        parser.error(f"no defect {unknown} in the log's table: expected some of {sorted(DEFECTS)}")
+    chosen = {n: DEFECTS[n] for n in (args.defects or sorted(DEFECTS))}
+    tests = sorted({t for _, ts in chosen.values() for t in ts} | set(ALWAYS))
+    with tempfile.TemporaryDirectory() as folder:
+        report = Path(folder) / "junit.xml"
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
+                   *(["-m", "not slow"] if args.quick else []), *tests]
+        print(f"running {len(tests)} tests for {len(chosen)} defects ...", file=sys.stderr)
+        subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+        if not report.exists():
+            print("probe_log: pytest wrote no report: run the command by hand to see why:\n  " + " ".join(command),
+                  file=sys.stderr)
+            return 2
+        outcomes = _outcomes(report)
+    back = 0
+    for number, (what, names) in chosen.items():
+        results = [(name, _outcome_of(name, outcomes)) for name in names]
+        failed = [n for n, (state, _) in results if state == "failed"]
+        unchecked = [(n, why) for n, (state, why) in results if state in ("skipped", "missing")]
+        if failed:
+            back += 1
+            verdict = "BACK: " + ", ".join(n.split("::")[-1] for n in failed)
+        elif len(unchecked) == len(results):
+            verdict = "not checked here: " + "; ".join(why for _, why in unchecked)
+        else:
+            verdict = "fixed" + (f" ({len(unchecked)} of its tests not checked here)" if unchecked else "")
+        print(f"{number:>3}  {verdict:<12}  {what}")
+    grep = [_outcome_of(name, outcomes)[0] for name in ALWAYS]
+    print(f"  -  {'fixed' if grep == ['passed'] else 'BACK'}         no write path opens a user file itself")
+    back += grep != ["passed"]
+    print(f"\n{back} defect(s) back of {len(chosen)}" if back else f"\n0 defects: all {len(chosen)} hold")
+    return 1 if back else 0
+
+
+def _outcomes(report: Path) -> dict[str, tuple[str, str]]:
+    """nodeid -> (passed | failed | skipped, reason) from pytest's JUnit XML."""
+    found: dict[str, tuple[str, str]] = {}
+    for case in ET.parse(report).iter("testcase"):
+        module = case.get("classname", "").replace(".", "/") + ".py"
+        nodeid = f"{module}::{case.get('name')}"
+        state, why = "passed", ""
+        for child in case:
+            if child.tag in ("failure", "error"):
+                state, why = "failed", child.get("message", "")
+            elif child.tag == "skipped":
+                state, why = "skipped", child.get("message", "")
+        found[nodeid] = (state, why)
+    return found
+
+
+def _outcome_of(name: str, outcomes: dict[str, tuple[str, str]]) -> tuple[str, str]:
+    """A test's outcome; a parametrized name stands for all its cases."""
+    cases = [v for k, v in outcomes.items() if k == name or k.startswith(name + "[")]
+    if not cases:
+        return "missing", f"{name} did not run (deselected, or renamed: update probe_log.py)"
+    for state in ("failed", "passed"):
+        if any(s == state for s, _ in cases):
+            return state, ""
+    return cases[0]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
