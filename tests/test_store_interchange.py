@@ -117,6 +117,7 @@ def test_pyperf_compare_to_tests_significance_whatever_the_sample_counts(n_befor
     raw = [v * run.get_loops() for run in after.get_runs() for v in run.values]
     assert math.fsum(raw) == pytest.approx(math.fsum(m.samples) * m.calls_per_sample, rel=1e-12)
     assert sum(run.get_loops() for run in after.get_runs()) == n_after * m.calls_per_sample
+    assert after.get_total_duration() == pytest.approx(math.fsum(m.samples) * m.calls_per_sample, rel=1e-12)
 
     p = _tool("pyperf", "compare_to", "-v", *paths)
     assert p.returncode == 0, p.stderr

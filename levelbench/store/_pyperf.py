@@ -46,7 +46,7 @@ def export_pyperf(run: Run) -> str:
         for name, m in r.comparison.measurements.items():
             metadata = _clean({"name": f"{group}::{name}", "unit": "second", "framework": m.framework,
                                "levelbench_workload": r.workload, "levelbench_candidate": name,
-                               "levelbench_samples": len(m.samples), "duration": float(m.total_time)})
+                               "levelbench_samples": len(m.samples), "levelbench_total_time": float(m.total_time)})
             runs = _runs(m.samples, max(1, int(m.calls_per_sample)))
             runs[0]["warmups"] = [[1, float(m.cold_start)]]
             benchmarks.append({"metadata": metadata, "runs": runs})
@@ -70,7 +70,9 @@ def _runs(samples: Sequence[float], calls_per_sample: int) -> list[dict[str, Any
     runs = []
     for i in range(k):
         block = samples[i * n // k:(i + 1) * n // k]
-        runs.append({"metadata": {"loops": len(block) * calls_per_sample},
+        # pyperf adds up its runs' durations ("Total duration"): each run's is the time of its calls
+        runs.append({"metadata": {"loops": len(block) * calls_per_sample,
+                                  "duration": math.fsum(block) * calls_per_sample},
                      "values": [math.fsum(block) / len(block)]})
     return runs
 
