@@ -222,3 +222,14 @@ def test_export_o_writes_a_new_file_with_the_mode_the_umask_gives(tmp_path, umas
                            capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.umask(umask))
         assert r.returncode == 0, r.stderr
         assert stat.S_IMODE(out.stat().st_mode) == mode, (fmt, oct(out.stat().st_mode))  # was 0o600 (mkstemp)
+
+
+def test_export_o_over_an_existing_file_keeps_that_files_mode(tmp_path):
+    db = str(tmp_path / "x.db")
+    assert lb("import", _write(tmp_path / "valid.json", _doc()), "--db", db).returncode == 0
+    out = tmp_path / "run.csv"
+    out.write_text("old\n")
+    out.chmod(0o664)
+    r = lb("export", "--format", "csv", "-o", str(out), "--db", db)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text().startswith("run_id,") and stat.S_IMODE(out.stat().st_mode) == 0o664  # was 0o600
