@@ -4,6 +4,9 @@ pytest-benchmark JSON imported into the store (``levelbench export --format``, `
 from __future__ import annotations
 
 import json
+import math
+import re
+import statistics
 import subprocess
 import sys
 
@@ -81,14 +84,47 @@ def test_pyperf_compare_to_reads_two_exported_runs(two_runs, tmp_path):
     bench = suite.get_benchmark("w[n=8]::slowed")
     with open_store(two_runs) as s:
         m = s.run(2).results[0].comparison.measurements["slowed"]
-    assert bench.get_values() == m.samples and bench.get_loops() == 10 and bench.get_unit() == "second"
-    assert bench.get_metadata()["framework"] == "numpy"
+    # 40 samples of 10 calls: 5 values, each the mean of 8 consecutive samples, over 80 loops
+    assert bench.get_values() == tuple(statistics.fmean(m.samples[i:i + 8]) for i in range(0, 40, 8))
+    assert bench.get_loops() == 80 and bench.get_unit() == "second"
+    assert bench.mean() == pytest.approx(statistics.fmean(m.samples), rel=1e-12)
+    assert bench.get_metadata()["framework"] == "numpy" and bench.get_metadata()["levelbench_samples"] == 40
 
     p = _tool("pyperf", "compare_to", str(before), str(after), "--table")
     assert p.returncode == 0, p.stderr
     slowed = next(line for line in p.stdout.splitlines() if "w[n=8]::slowed" in line)
     assert "2.0" in slowed and "slower" in slowed, p.stdout
     assert "w[n=8]::steady" in p.stdout  # shown, or named among the not significant ones
+
+
+@pytest.mark.parametrize("n_before, n_after", [(70, 60), (5, 123), (41, 9)])
+def test_pyperf_compare_to_tests_significance_whatever_the_sample_counts(n_before, n_after, tmp_path):
+    """Defect 14: pyperf's t-test needs equal value counts; levelbench's runs rarely have equal sample counts."""
+    db = str(tmp_path / "r.db")
+    with open_store(db) as s:
+        record(s, [result("w", {"steady": ("numpy", MS), "slowed": ("numpy", MS)}, params={"n": 8}, seed=1,
+                          n=n_before)])
+        record(s, [result("w", {"steady": ("numpy", MS), "slowed": ("numpy", 1.5 * MS)}, params={"n": 8}, seed=2,
+                          n=n_after)])
+    paths = [str(tmp_path / f"{ref}.json") for ref in ("1", "2")]
+    for ref, path in zip(("1", "2"), paths):
+        assert _cli("export", ref, "--format", "pyperf", "-o", path, "--db", db).returncode == 0
+    before, after = (pyperf.BenchmarkSuite.load(p).get_benchmark("w[n=8]::slowed") for p in paths)
+    assert len(before.get_values()) == len(after.get_values()) == 5
+    # every value is the mean per call of the samples it stands for: the total time is the samples' total
+    with open_store(db) as s:
+        m = s.run(2).results[0].comparison.measurements["slowed"]
+    raw = [v * run.get_loops() for run in after.get_runs() for v in run.values]
+    assert math.fsum(raw) == pytest.approx(math.fsum(m.samples) * m.calls_per_sample, rel=1e-12)
+    assert sum(run.get_loops() for run in after.get_runs()) == n_after * m.calls_per_sample
+    assert after.get_total_duration() == pytest.approx(math.fsum(m.samples) * m.calls_per_sample, rel=1e-12)
+
+    p = _tool("pyperf", "compare_to", "-v", *paths)
+    assert p.returncode == 0, p.stderr
+    assert "ERROR when testing" not in p.stdout, p.stdout
+    steady, slowed = p.stdout[:p.stdout.index("w[n=8]::slowed")], p.stdout[p.stdout.index("w[n=8]::slowed"):]
+    assert "Significant (t=" in slowed and 1.4 < float(re.search(r"([\d.]+)x slower", slowed)[1]) < 1.6, p.stdout
+    assert "w[n=8]::steady" in steady and "Not significant!" in steady, p.stdout
 
 
 def test_import_reads_real_pytest_benchmark_json_and_exports_it_back(tmp_path):

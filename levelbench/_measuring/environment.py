@@ -32,8 +32,9 @@ _ENV_VARS = (
 )
 
 
-VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz")
-"""Keys that differ between any two moments or hosts: recorded, but not a difference worth naming."""
+VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz", "imported.sha256")
+"""Keys that differ between any two moments or hosts (or imported files): recorded, but not a difference
+worth naming."""
 
 
 def collect(load_at_start: list[float] | None = None) -> dict[str, Any]:

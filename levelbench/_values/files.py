@@ -1,4 +1,5 @@
-"""The one way levelbench writes a file a user can see: whole or not at all.
+"""The one way levelbench writes a file a user can see: whole or not at all; and the one way it reads one
+without blocking on a FIFO or reading a device forever (`read_regular_file`).
 
 Every command that writes a user's file (``doctor --fix``, ``export -o``, ``report --html``, ``merge -o``,
 ``run -o``, the pytest plugin's JSON) goes through `replace_file`: the text goes to a temporary file in the
@@ -22,6 +23,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from .signals import interrupts_held
 
@@ -126,3 +128,72 @@ def why_not_written(e: OSError) -> str:
     if e.errno in (errno.EACCES, errno.EPERM):
         return "permission denied: the file or its folder is read-only or immutable"
     return e.strerror or str(e)
+
+
+# -- reading -----------------------------------------------------------------------------------------------
+class FileRefused(OSError):
+    """A user's file that is not read: not a regular file (a FIFO would block, ``/dev/zero`` never end), or
+    larger than the reader's limit. ``str()`` says which, in words (``not a regular file but a named pipe
+    (FIFO)``, ``file is 12.0 MB, over the 10.0 MB limit``); the caller adds its own fix."""
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_refusal(info: os.stat_result, max_bytes: int) -> str:
+    """Why a file with this ``stat`` is not read (empty: it is read)."""
+    if not stat.S_ISREG(info.st_mode):
+        kind = next((k for test, k in _KINDS if test(info.st_mode)), "something else")
+        return f"not a regular file but {kind}"
+    if info.st_size > max_bytes:
+        return f"file is {size_text(info.st_size)}, over the {size_text(max_bytes)} limit"
+    return ""
+
+
+def read_regular_file(path: str | Path, max_bytes: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``max_bytes`` of them.
+
+    The kind and size are checked before reading, on the open file itself (opened without blocking), so a
+    file swapped for a FIFO in between is refused too, and a file that grows past the limit while it is read
+    is refused rather than read on. Raises `FileRefused`, or `OSError` as opening or reading raises it.
+    """
+    refused = file_refusal(os.stat(path), max_bytes)
+    if refused:
+        raise FileRefused(refused)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        refused = file_refusal(os.fstat(fd), max_bytes)
+        if refused:
+            raise FileRefused(refused)
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = read_at_most(f, max_bytes + 1)
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:
+        raise FileRefused(f"file grew over the {size_text(max_bytes)} limit while it was read")
+    return data
+
+
+def read_at_most(stream: BinaryIO, limit: int) -> bytes:
+    """Up to ``limit`` bytes, read in 1 MiB pieces: ``read(limit)`` allocates ``limit`` bytes up front, a
+    MemoryError for a limit of 1 TiB."""
+    chunks: list[bytes] = []
+    total = 0
+    while total < limit:
+        chunk = stream.read(min(1 << 20, limit - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def size_text(size: int) -> str:
+    """``12.0 MB`` (MiB, as the limits are set), or ``512 bytes``."""
+    return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{size} bytes"

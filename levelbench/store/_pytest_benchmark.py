@@ -9,15 +9,18 @@ pytest-benchmark computes them (``pytest_benchmark.stats.Stats``), so both tools
 
 What pytest-benchmark does not measure is not made up on import: the first call and compilation
 are recorded as 0, and a file without raw timings (saved without ``--benchmark-save-data``) is
-refused, since diffs need the samples.
+refused, since diffs need the samples. Nor is a bad value mended: a negative timing, 0 iterations
+or a datetime that is not one refuse the file, with the value named.
 """
 
 from __future__ import annotations
 
 import bisect
 import datetime
+import hashlib
 import json
 import math
+import reprlib
 import statistics
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .._results.comparison import Comparison
 from .._results.measurement import Measurement
 from .._results.workload import WorkloadResult
+from .._values.files import FileRefused, read_regular_file
 from ._records import Run, params_text
 
 if TYPE_CHECKING:
@@ -143,11 +147,26 @@ def _first_environment(run: Run) -> dict[str, Any]:
 
 
 # -- import ------------------------------------------------------------------------------------
+# The largest file `levelbench import` reads unless told otherwise (--max-bytes), refused before it is read:
+# 7 to 14 million raw timings (7 to 14 bytes each as JSON). Memory grows with the file: 100 MB of timings took
+# 37 s and 1.5 GB (peak RSS), 14 MB (a million) 4 s and 250 MB.
+MAX_IMPORT_BYTES = 100 * 1024 * 1024
+# pytest-benchmark's files nest 4 levels (benchmarks -> benchmark -> stats -> data); a test's params a few more.
+# Deeper JSON is refused: the store writes what it imports back as JSON, which recurses once per level.
+MAX_DEPTH = 64
+_BRIEF = reprlib.Repr()
+_BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlevel = 40, 40, 2
+
+
 def read_pytest_benchmark(doc: Any, source: str) -> tuple[dict[str, Any], list[WorkloadResult]]:
     """The run (``begin_run`` keywords) and results in a pytest-benchmark JSON document.
 
     Each benchmark becomes one result named by its ``fullname`` (``tests/test_x.py::test_sum[10]``),
-    with its ``params``, holding one candidate named by its ``name``. Raises `NotPytestBenchmark`.
+    with its ``params``, holding one candidate named by its ``name``. Every value levelbench uses is
+    checked: the raw timings (``stats.data``, finite and >= 0), the calls per round
+    (``stats.iterations``, a whole number >= 1; 1 when absent) and the time of the run (``datetime``,
+    ISO 8601, UTC when it names no zone as pytest-benchmark before 4.0 wrote it; the time of import when
+    absent). Raises `NotPytestBenchmark`, naming the value, the benchmark and the fix.
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("benchmarks"), list):
         got = f"a JSON object with keys {sorted(doc)[:8]}" if isinstance(doc, dict) else f"a JSON {type(doc).__name__}"
@@ -155,31 +174,24 @@ def read_pytest_benchmark(doc: Any, source: str) -> tuple[dict[str, Any], list[W
             got = "a levelbench run export (levelbench export --format json)"
         raise NotPytestBenchmark(f"expected a pytest-benchmark JSON file (written by pytest --benchmark-json=PATH or "
                                  f"--benchmark-autosave) with a 'benchmarks' list, got {got} in {source}")
+    if _deeper_than(doc, MAX_DEPTH):
+        raise NotPytestBenchmark(_too_deep(source))
     machine = doc.get("machine_info") if isinstance(doc.get("machine_info"), dict) else {}
     environment = _environment(machine, doc)
     results = [_result(b, i, source, environment) for i, b in enumerate(doc["benchmarks"])]
     run = {"kind": IMPORTED_KIND, "argv": ["import", source], "environment": environment,
            "git_commit": _commit(doc.get("commit_info")), "label": f"imported from {Path(source).name}",
-           "started": _started(doc.get("datetime"))}
+           "started": _started(doc.get("datetime"), source)}
     return run, results
 
 
 def _result(bench: Any, index: int, source: str, environment: dict[str, Any]) -> WorkloadResult:
     where = f"benchmark {index} of {source}"
     if not isinstance(bench, dict) or not isinstance(bench.get("stats"), dict):
-        raise NotPytestBenchmark(f"expected a benchmark with 'name' and 'stats', got {str(bench)[:80]!r} as {where}")
+        raise NotPytestBenchmark(f"expected a benchmark with 'name' and 'stats', got {_BRIEF.repr(bench)} as {where}")
     name = str(bench.get("name") or bench.get("fullname") or f"benchmark {index}")
-    data = bench["stats"].get("data")
-    if not isinstance(data, list) or not data or not all(isinstance(x, (int, float)) and math.isfinite(x)
-                                                          and x >= 0 for x in data):
-        raise NotPytestBenchmark(
-            f"expected the raw timings of {name!r} ({where}) in stats.data, got "
-            f"{'none' if not data else repr(data)[:60]}: pytest-benchmark keeps them with --benchmark-json=PATH, or "
-            "with --benchmark-save-data next to --benchmark-save/--benchmark-autosave; re-run with one of those "
-            "(levelbench compares runs on the raw samples, not on summary statistics)")
-    iterations = bench["stats"].get("iterations", 1)
-    calls = int(iterations) if isinstance(iterations, (int, float)) and iterations >= 1 else 1
-    samples = tuple(float(x) for x in data)
+    samples = _samples(bench["stats"].get("data"), name, where)
+    calls = _iterations(bench["stats"], name, where)
     m = Measurement(label=name, framework="python", samples=samples, calls_per_sample=calls, first_call=0.0,
                     total_time=sum(samples) * calls, environment=environment)
     params = bench.get("params") if isinstance(bench.get("params"), dict) else {}
@@ -188,6 +200,63 @@ def _result(bench: Any, index: int, source: str, environment: dict[str, Any]) ->
     c = Comparison(baseline=name, measurements={name: m}, rounds={name: samples}, environment=environment,
                    title=workload, params=dict(params), notes={name: f"imported from pytest-benchmark{group}"})
     return WorkloadResult(workload, dict(params), "ok", c, duration=m.total_time)
+
+
+def _samples(data: Any, name: str, where: str) -> tuple[float, ...]:
+    """``stats.data`` as seconds per call: refused when absent (the file was saved without them) or when a
+    value is not a time (the file was edited or damaged), with the fix for each."""
+    if not isinstance(data, list) or not data:
+        raise NotPytestBenchmark(
+            f"expected the raw timings of {name!r} ({where}) in stats.data, got "
+            f"{'none' if not data else _BRIEF.repr(data)}: pytest-benchmark keeps them with --benchmark-json=PATH, "
+            "or with --benchmark-save-data next to --benchmark-save/--benchmark-autosave; re-run with one of those "
+            "(levelbench compares runs on the raw samples, not on summary statistics)")
+    bad = next((i for i, x in enumerate(data) if not _is_time(x)), None)
+    if bad is not None:
+        raise NotPytestBenchmark(
+            f"expected the raw timings of {name!r} ({where}) in stats.data to be times in seconds, each a finite "
+            f"number >= 0, got {_BRIEF.repr(data[bad])} at position {bad} of {len(data)}: pytest-benchmark never "
+            "writes that, so the file was edited or damaged; write it again with pytest --benchmark-json=PATH")
+    return tuple(float(x) for x in data)
+
+
+def _is_time(x: Any) -> bool:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        x = float(x)
+    except OverflowError:  # an integer of 400 digits
+        return False
+    return math.isfinite(x) and x >= 0
+
+
+def _iterations(stats: Mapping[str, Any], name: str, where: str) -> int:
+    """``stats.iterations``, the calls each raw timing is the mean of: a whole number >= 1 (1 when absent)."""
+    value = stats.get("iterations", 1)
+    whole = isinstance(value, int) or isinstance(value, float) and value.is_integer()
+    if isinstance(value, bool) or not whole or value < 1:
+        raise NotPytestBenchmark(
+            f"expected stats.iterations of {name!r} ({where}) to be the calls per round, a whole number >= 1, got "
+            f"{_BRIEF.repr(value)}: pytest-benchmark writes 1 or more, so the file was edited or damaged; correct "
+            "it, or write it again with pytest --benchmark-json=PATH")
+    return int(value)
+
+
+def _deeper_than(doc: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` levels (walked without recursion)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = value.values() if isinstance(value, dict) else value
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
+def _too_deep(source: str) -> str:
+    return (f"expected a pytest-benchmark JSON file, got JSON nested more than {MAX_DEPTH} levels deep in {source} "
+            "(pytest-benchmark writes 4): pass the file pytest --benchmark-json=PATH wrote")
 
 
 def _environment(machine: Mapping[str, Any], doc: Mapping[str, Any]) -> dict[str, Any]:
@@ -206,31 +275,87 @@ def _commit(info: Any) -> str:
     return str(info["id"])[:12] + ("+dirty" if info.get("dirty") else "")
 
 
-def _started(text: Any) -> float | None:
-    try:
-        return datetime.datetime.fromisoformat(str(text)).timestamp()
-    except ValueError:
+def _started(text: Any, source: str) -> float | None:
+    """``datetime`` as unix time; None (recorded as the time of import) when the file has none."""
+    if text is None:
         return None
+    try:
+        when = datetime.datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        when = None
+    if when is None:
+        raise NotPytestBenchmark(
+            f"expected 'datetime' in {source} to be the time of the run in ISO 8601, like "
+            f"2026-12-02T04:05:06.789012+00:00 (pytest-benchmark writes it so), got {_BRIEF.repr(text)}: correct it, "
+            "or remove it to record the file at the time of import")
+    if when.tzinfo is None:  # pytest-benchmark before 4.0 wrote utcnow() without a zone
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    return when.timestamp()
 
 
-def load_pytest_benchmark(path: str | Path) -> tuple[dict[str, Any], list[WorkloadResult]]:
-    """`read_pytest_benchmark` of the file at ``path``: checked whole, nothing written. Raises `NotPytestBenchmark`."""
+def load_pytest_benchmark(path: str | Path, max_bytes: int = MAX_IMPORT_BYTES
+                          ) -> tuple[dict[str, Any], list[WorkloadResult]]:
+    """`read_pytest_benchmark` of the file at ``path``: checked whole, nothing written. Raises `NotPytestBenchmark`.
+
+    Only a regular file of at most ``max_bytes`` is read (a FIFO or a device is refused before it can block).
+    The run's environment records the file's SHA-256 (``environment["imported"]["sha256"]``), by which
+    `imported_before` knows a file imported again.
+    """
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        data = read_regular_file(path, max_bytes)
+    except FileRefused as e:
+        fix = (" (raise it with --max-bytes)" if "limit" in str(e) else
+               ": only a file is read; save the JSON to one first (pytest --benchmark-json=PATH)")
+        raise NotPytestBenchmark(f"expected a pytest-benchmark JSON file, got {source}: {e}{fix}") from None
+    except OSError as e:
         raise NotPytestBenchmark(f"expected a readable pytest-benchmark JSON file, got {source}: "
-                                 f"{getattr(e, 'strerror', None) or e}") from None
+                                 f"{e.strerror or e}") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise NotPytestBenchmark(f"expected a pytest-benchmark JSON file, got bytes that are not UTF-8 text in "
+                                 f"{source} ({e.reason} at byte {e.start}): pass the file pytest "
+                                 "--benchmark-json=PATH wrote") from None
+    except RecursionError:
+        raise NotPytestBenchmark(_too_deep(source)) from None
     except ValueError as e:
         raise NotPytestBenchmark(f"expected a pytest-benchmark JSON file, got text that is not JSON in {source} "
                                  f"({e}): pass the file pytest --benchmark-json=PATH wrote") from None
-    return read_pytest_benchmark(doc, source)
+    run, results = read_pytest_benchmark(doc, source)
+    environment = run["environment"]  # a copy: the results' environments stay as the file has them
+    run["environment"] = environment | {"imported": environment["imported"] | {"sha256": hashlib.sha256(data).hexdigest()}}
+    return run, results
 
 
-def record_imported(store: "Store", run: dict[str, Any], results: list[WorkloadResult]) -> int:
-    """Record what `load_pytest_benchmark` read as one run of kind ``pytest-benchmark``; returns its id."""
+def converted(results: Sequence[WorkloadResult]) -> list[dict[str, Any]]:
+    """The results as the store writes them (``to_dict()``, statistics and ratios computed): what could fail in
+    recording a file, done before anything is recorded."""
+    return [r.to_dict() for r in results]
+
+
+def imported_before(store: "Store", run: Mapping[str, Any]) -> int | None:
+    """The id of an ``ok`` run that recorded the same file already, or None.
+
+    The same file is the same bytes (the SHA-256 that `load_pytest_benchmark` records). A run imported by an
+    older levelbench, which recorded no digest, is matched as `merge` matches runs: the same start time, kind,
+    command line and host.
+    """
+    digest = run["environment"].get("imported", {}).get("sha256")
+    with store._read() as conn:
+        row = conn.execute(
+            "SELECT id FROM runs WHERE kind = ? AND status = 'ok' AND (json_extract(environment, '$.imported.sha256') = ?"
+            " OR (json_extract(environment, '$.imported.sha256') IS NULL AND started = ? AND argv = ?"
+            " AND json_extract(environment, '$.hostname') IS ?)) ORDER BY id LIMIT 1",
+            (run["kind"], digest, run["started"], json.dumps(list(run["argv"])), run["environment"].get("hostname")),
+        ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def record_imported(store: "Store", run: dict[str, Any],
+                    results: Sequence[WorkloadResult | Mapping[str, Any]]) -> int:
+    """Record what `load_pytest_benchmark` read (the results, or their `converted` form) as one run of kind
+    ``pytest-benchmark``; returns its id."""
     run_id = store.begin_run(**run)
     status = "failed"
     try:
@@ -242,14 +367,19 @@ def record_imported(store: "Store", run: dict[str, Any], results: list[WorkloadR
     return run_id
 
 
-def import_pytest_benchmark(store: "Store", path: str | Path) -> int:
+def import_pytest_benchmark(store: "Store", path: str | Path, max_bytes: int = MAX_IMPORT_BYTES) -> int:
     """Record the pytest-benchmark JSON file at ``path`` in ``store`` as one run; returns its id.
 
-    The file is read and checked whole before anything is written. Raises `NotPytestBenchmark`.
+    The file is read, checked and converted whole before anything is written. A file imported before (the same
+    bytes, `imported_before`) is not recorded again: the id of the run it was recorded as is returned. Raises
+    `NotPytestBenchmark`.
 
     Example:
         >>> from levelbench.store import open_store, import_pytest_benchmark
         >>> with open_store() as store:                                       # doctest: +SKIP
         ...     run_id = import_pytest_benchmark(store, "bench.json")       # pytest --benchmark-json=bench.json
     """
-    return record_imported(store, *load_pytest_benchmark(path))
+    run, results = load_pytest_benchmark(path, max_bytes)
+    documents = converted(results)
+    before = imported_before(store, run)
+    return before if before is not None else record_imported(store, run, documents)
