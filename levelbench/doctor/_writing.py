@@ -7,7 +7,7 @@ symbolic link while searching a directory is written only when the link's target
 directory: a cloned repository's ``bench.py -> /elsewhere/victim.py`` is not followed out of the tree.
 A file named on the command line is the user's choice, link or not. The same file reached by two names
 is written once. A file that cannot be written is skipped with the reason, and the others are still
-written; Ctrl-C stops after the file being written, and says which were.
+written; Ctrl-C stops after the file being written (held until it is written whole), and says which were.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .._values.files import FileChanged, replace_file, why_not_written
+from .._values.signals import interrupts_held
 from ._fixer import FixResult
 from ._load import SourceText, read_file
 
@@ -50,15 +51,18 @@ def write_fixes(results: Iterable[FixResult], paths: Sequence[str]) -> Written:
                 outcome.skipped.append((result.path, why))
                 continue
             seen.add(real)
-            try:
-                write_fixed(result)
-            except FileChanged:
-                outcome.skipped.append((result.path, "changed since the doctor read it: not written, so that "
-                                        "the change is kept; run the doctor again"))
-            except OSError as e:
-                outcome.skipped.append((result.path, f"cannot be written ({why_not_written(e)})"))
-            else:
-                outcome.written.append(result.path)
+            with interrupts_held() as caught:  # a file written is a file said to be written
+                try:
+                    write_fixed(result)
+                except FileChanged:
+                    outcome.skipped.append((result.path, "changed since the doctor read it: not written, so that "
+                                            "the change is kept; run the doctor again"))
+                except OSError as e:
+                    outcome.skipped.append((result.path, f"cannot be written ({why_not_written(e)})"))
+                else:
+                    outcome.written.append(result.path)
+            if caught:
+                raise caught[0]
     except KeyboardInterrupt as e:  # between two files, or while one was written (then it is untouched)
         outcome.interrupted = e
     return outcome
