@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from .._values.signals import interrupts_held
 from .common import INTERRUPTED, fail, stop_on_signals
+
+if TYPE_CHECKING:
+    from ..store._merge import Merged
 
 
 @click.command("merge")
@@ -32,12 +36,11 @@ def merge_command(sources: tuple[str, ...], output: str) -> None:
       levelbench merge hostA.db hostB.db -o all.db
       levelbench history --db all.db
     """
-    from ..store import StoreError
-    from ..store._merge import prepare_merge
-
     existed, written = Path(output).exists(), False
     try:
         with stop_on_signals():
+            from ..store._merge import prepare_merge  # here: a signal during the import is a stop like any other
+
             with prepare_merge(output, sources) as pending:
                 with interrupts_held() as caught:  # made visible and reported as one step
                     pending.commit()
@@ -45,17 +48,21 @@ def merge_command(sources: tuple[str, ...], output: str) -> None:
                     _report(pending.merged, output)
                 if caught:
                     raise caught[0]
-    except StoreError as e:
-        fail(f"levelbench merge: {e}")
     except KeyboardInterrupt as e:
         why = str(e) or "Ctrl-C"
         if written:
             fail(f"levelbench merge: interrupted ({why}) after {output} was written", INTERRUPTED)
         kept = "is as it was" if existed else "was not created"
         fail(f"levelbench merge: interrupted ({why}): nothing was written, {output} {kept}", INTERRUPTED)
+    except Exception as e:
+        from ..store import StoreError
+
+        if not isinstance(e, StoreError):
+            raise
+        fail(f"levelbench merge: {e}")
 
 
-def _report(merged: list, output: str) -> None:
+def _report(merged: list[Merged], output: str) -> None:
     for m in merged:
         also = "".join(f", {n} {what}" for n, what in ((m.updated, "brought up to date"),
                                                        (m.skipped, "already there")) if n)

@@ -226,3 +226,30 @@ def test_a_full_disk_half_way_leaves_the_output_as_it_was(tmp_path, output):
         assert r.returncode == 2 and "disk full" in r.stderr and "Traceback" not in r.stderr, r.stderr
         assert _digest(out) == before if before else not out.exists()
         assert _leftovers(disk) == []
+
+
+SIGNAL_WHILE_COMMITTING = """
+import os, signal, sys, time
+from levelbench.store import _merge
+
+original = _merge._NewFile.commit
+
+def commit(self):
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(0.2)  # due now, while the merge is made visible: held until that is done and reported
+    original(self)
+
+_merge._NewFile.commit = commit
+from levelbench._cli import main
+main(prog_name="levelbench", args=sys.argv[1:])
+"""
+
+
+def test_a_stop_signal_while_the_merge_is_made_visible_says_it_was_written(tmp_path, sources):
+    out = tmp_path / "out.db"
+    r = subprocess.run([sys.executable, "-c", SIGNAL_WHILE_COMMITTING, "merge", *map(str, sources), "-o", str(out)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 130, r.stderr
+    assert r.stderr.strip() == f"levelbench merge: interrupted (SIGTERM) after {out} was written"
+    assert r.stdout.splitlines()[-1] == f"wrote {out}"
+    assert len(_runs(out)) == 11 and _leftovers(tmp_path) == []
