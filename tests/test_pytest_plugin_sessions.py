@@ -224,3 +224,21 @@ def test_contradictions_and_bad_values_are_usage_errors(suite, args, message):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message])
     assert not os.path.exists(os.environ["LEVELBENCH_DB"])
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "*--levelbench-compare=1: no results database at *: record runs with `levelbench run` first, or set "
+           "LEVELBENCH_DB to the database's path"),
+    ("notes\n", "*--levelbench-compare=1: expected a levelbench results database, got a text file starting 'notes' "
+                "at *: set LEVELBENCH_DB to another path, or move that file away*"),
+])
+def test_a_database_problem_names_levelbench_db_not_an_option_pytest_lacks(suite, content, message):
+    # Before: "pass --db PATH" / "pass --db with another path", but pytest has no --db.
+    if content is not None:
+        with open(os.environ["LEVELBENCH_DB"], "w") as f:
+            f.write(content)
+    suite.makepyfile(test_timing=TESTS)
+    result = suite.runpytest("--levelbench-compare=1")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+    assert "--db" not in result.stderr.str()

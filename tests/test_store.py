@@ -347,3 +347,23 @@ def test_store_import_stays_light():
             "print(sorted(m for m in ('jax', 'torch', 'matplotlib', 'scipy') if m in sys.modules))")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ}, timeout=60)
     assert p.stdout.strip() == "[]", p.stderr
+
+
+def test_docs_schema_table_lists_every_version_the_code_writes():
+    # Before: docs/store.md's table stopped at version 2 while the code wrote 3.
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "store.md").read_text()
+    section = text.split("## Schema and migrations", 1)[1].split("\n## ", 1)[0]
+    listed = [int(v) for v in re.findall(r"^\| (\d+) \|", section, flags=re.M)]
+    assert listed == list(range(1, SCHEMA_VERSION + 1)) == [1] + [m.version for m in _schema.MIGRATIONS]
+    for m in _schema.MIGRATIONS:  # each row names what its migration adds
+        row = next(line for line in section.splitlines() if line.startswith(f"| {m.version} |"))
+        for statement in m.statements:
+            added = re.match(r"ALTER TABLE (\w+) ADD COLUMN (\w+)|CREATE TABLE (\w+)|CREATE INDEX \w+ ON (\w+)",
+                             statement.strip())
+            assert added, statement
+            column = added.group(2)
+            assert (f"`{added.group(1)}.{column}`" if column else f"`{added.group(3) or added.group(4)}") in row, \
+                (m.version, statement)

@@ -75,7 +75,8 @@ class SessionResults:
         if self._store is None:
             from ..store import open_store
 
-            self._store = open_store(None, create=create)
+            # pytest has no --db: a hint names what the plugin reads, $LEVELBENCH_DB
+            self._store = open_store(None, create=create, option="LEVELBENCH_DB")
             self.store_location = str(self._store.path)
         return self._store
 

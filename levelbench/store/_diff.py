@@ -154,7 +154,8 @@ def previous_run(store: "Store", after: Run, *, exclude: int | None = None) -> R
     keys = {r.key for r in after.results}
     names = {r.workload for r in after.results}
     for listed in reversed(store.runs()):
-        if listed.id == exclude or (after.id and listed.id >= after.id):
+        # "before" in the store's order, by start time (a merged or imported run takes its place by time)
+        if listed.id == exclude or (after.id and (listed.started, listed.id) >= (after.started, after.id)):
             continue
         if listed.kind != after.kind or not names.intersection(listed.workloads):
             continue

@@ -18,6 +18,7 @@ import os
 import random
 import socket
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -48,36 +49,61 @@ def default_path() -> Path:
     return settings.db_path()
 
 
-def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = True) -> "Store":
+def open_store(path: str | os.PathLike[str] | None = None, *, create: bool = True,
+               option: str = "--db") -> "Store":
     """Open (and create or upgrade) the results database at ``path``.
 
     ``path`` defaults to `default_path`. With ``create=False`` a missing database is an error
     (for commands that only read). A file that is not a levelbench database raises `StoreError`
-    and is left untouched.
+    and is left untouched. ``option`` is how the user names this database, for the fix an error
+    suggests: ``"--db"`` (every command), ``"-o"`` (merge's output) or ``"LEVELBENCH_DB"`` (the
+    pytest plugin, which has no option for it).
     """
     p = Path(path) if path is not None else default_path()
-    _check_file(p, create)
+    _check_file(p, create, option)
     if p.exists() and not _writable(p):
         if not create:
-            return _open_read_only(p)
+            return _open_read_only(p, option)
         raise StoreError(f"the results database {p} is on read-only media or not writable: it can be read "
-                         "(history, diff, report, export), not recorded to; pass --db with a writable path")
+                         "(history, diff, report, export), not recorded to; "
+                         f"{_choose_another(option, 'a writable path')}")
     if not p.exists():
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise StoreError(f"cannot create the results database {p}: {e.strerror}: pass --db with a writable "
-                             "path (or set LEVELBENCH_DB)") from None
+            also = " (or set LEVELBENCH_DB)" if option == "--db" else ""
+            raise StoreError(f"cannot create the results database {p}: {e.strerror}: "
+                             f"{_choose_another(option, 'a writable path')}{also}") from None
     try:
         conn = sqlite3.connect(p, timeout=BUSY_TIMEOUT_S, isolation_level=None)
     except sqlite3.Error as e:
         raise StoreError(f"cannot open the results database {p}: {e}: check the path and its permissions") from None
     try:
-        _prepare(conn, p)
+        _prepare(conn, p, option)
     except BaseException:
         conn.close()
         raise
-    return Store(p, conn)
+    return Store(p, conn, option=option)
+
+
+def _choose_another(option: str, what: str = "another path") -> str:
+    """The fix that names another database, in the words of how the user named this one: ``--db`` and
+    merge's ``-o`` are options; the pytest plugin has none, only ``$LEVELBENCH_DB``; a merge source is
+    one of the files listed."""
+    if option == "source":
+        return "leave it out of the sources (merge reads only levelbench results databases, such as a host's " \
+               ".levelbench/results.db)"
+    if option.startswith("-"):
+        return f"pass {option} with {what}"
+    return f"set {option} to {what}"
+
+
+def _example(option: str, path: Path) -> str:
+    if option == "source":
+        return f"name the database file in it, e.g. {path}"
+    if option.startswith("-"):
+        return f"pass a file path, e.g. {option} {path}"
+    return f"set {option} to a file path, e.g. {path}"
 
 
 def _writable(path: Path) -> bool:
@@ -92,30 +118,35 @@ def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK)
 
 
-def _open_read_only(path: Path) -> "Store":
+def _open_read_only(path: Path, option: str) -> "Store":
     """A database on read-only media (a mounted backup, a CI artefact): opened for reading only, as
     an immutable file, since SQLite cannot create its lock files there."""
     try:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, isolation_level=None)
         app_id, version, tables = _identity(conn)
-        _check_identity(path, app_id, version, tables)
+        _check_identity(path, app_id, version, tables, option)
         if app_id == 0:
             raise StoreError(f"expected a levelbench results database, got an empty file at {path}: record runs "
                              "with `levelbench run` first")
     except sqlite3.DatabaseError as e:
-        raise _error(path, e) from None
-    return Store(path, conn, read_only=True)
+        raise _error(path, e, option) from None
+    return Store(path, conn, read_only=True, option=option)
 
 
-def _check_file(path: Path, create: bool) -> None:
+def _check_file(path: Path, create: bool, option: str = "--db") -> None:
     if path.is_dir():
         raise StoreError(f"expected a levelbench results database, got the directory {path}: "
-                         f"pass a file path, e.g. --db {path / 'results.db'}")
+                         f"{_example(option, path / 'results.db')}")
     if not path.exists():
         if not create:
-            raise StoreError(f"no results database at {path}: record runs with `levelbench run` first, "
-                             "or pass --db PATH (or set LEVELBENCH_DB)")
+            fix = ("or pass --db PATH (or set LEVELBENCH_DB)" if option.startswith("-") else
+                   f"or set {option} to the database's path")
+            raise StoreError(f"no results database at {path}: record runs with `levelbench run` first, {fix}")
         return
+    kind = _special_file(path)
+    if kind:  # SQLite would "open" /dev/null and then fail every write as a disk I/O error; a FIFO would block
+        raise StoreError(f"expected a levelbench results database, got {kind} at {path}, not a file "
+                         f"(a database needs a regular file): {_choose_another(option, 'a file path')}")
     try:
         with open(path, "rb") as f:
             head = f.read(100)
@@ -123,7 +154,26 @@ def _check_file(path: Path, create: bool) -> None:
         raise StoreError(f"cannot read the results database {path}: {e.strerror}") from None
     if head and not head.startswith(_SQLITE_HEADER):
         raise StoreError(f"expected a levelbench results database, got {_describe(head)} at {path}: "
-                         "pass --db with another path, or move that file away (levelbench never overwrites it)")
+                         f"{_move_away(option)}")
+
+
+def _special_file(path: Path) -> str:
+    """What ``path`` is when it is not a regular file (a device, a named pipe, a socket), or ``""``."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return ""
+
+
+def _move_away(option: str) -> str:
+    if option == "source":
+        return _choose_another(option)
+    return f"{_choose_another(option)}, or move that file away (levelbench never overwrites it)"
 
 
 def _describe(head: bytes) -> str:
@@ -151,7 +201,7 @@ def _identity(conn: sqlite3.Connection) -> tuple[int, int, list[str]]:
     return app_id, version, tables
 
 
-def _prepare(conn: sqlite3.Connection, path: Path) -> None:
+def _prepare(conn: sqlite3.Connection, path: Path, option: str = "--db") -> None:
     """Check this is a levelbench database (or an empty file), then create or migrate it."""
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -164,7 +214,7 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
                 app_id, version, tables = _identity(conn)
             finally:
                 conn.execute("COMMIT")
-        _check_identity(path, app_id, version, tables)
+        _check_identity(path, app_id, version, tables, option)
         _use_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")  # with WAL: durable against crashes, fewer fsyncs
         conn.execute("PRAGMA foreign_keys = ON")
@@ -174,7 +224,7 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
         try:
             # Another process may have created or upgraded it while this one waited for the lock.
             app_id, version, tables = _identity(conn)
-            _check_identity(path, app_id, version, tables)
+            _check_identity(path, app_id, version, tables, option)
             if not tables:
                 _schema.create(conn)
             elif version < _schema.SCHEMA_VERSION:
@@ -185,7 +235,7 @@ def _prepare(conn: sqlite3.Connection, path: Path) -> None:
                 conn.execute("ROLLBACK")
             raise
     except sqlite3.DatabaseError as e:
-        raise _error(path, e) from None
+        raise _error(path, e, option) from None
 
 
 def _use_wal(conn: sqlite3.Connection) -> None:
@@ -204,7 +254,7 @@ def _use_wal(conn: sqlite3.Connection) -> None:
             time.sleep(0.005 + 0.02 * random.random())
 
 
-def _check_identity(path: Path, app_id: int, version: int, tables: list[str]) -> None:
+def _check_identity(path: Path, app_id: int, version: int, tables: list[str], option: str = "--db") -> None:
     if app_id == _schema.APPLICATION_ID:
         if version > _schema.SCHEMA_VERSION:
             raise StoreError(f"the results database {path} has schema version {version}, written by a newer "
@@ -214,11 +264,10 @@ def _check_identity(path: Path, app_id: int, version: int, tables: list[str]) ->
         return  # a new, empty SQLite file
     shown = ", ".join(tables[:6]) + (", ..." if len(tables) > 6 else "")
     raise StoreError(f"expected a levelbench results database, got an SQLite database of another program at {path} "
-                     f"(tables: {shown or 'none'}; application_id {app_id:#x}): pass --db with another path, or "
-                     "move that file away (levelbench never overwrites it)")
+                     f"(tables: {shown or 'none'}; application_id {app_id:#x}): {_move_away(option)}")
 
 
-def _error(path: Path, e: sqlite3.Error) -> StoreError:
+def _error(path: Path, e: sqlite3.Error, option: str = "--db") -> StoreError:
     text = str(e)
     if "locked" in text or "busy" in text:
         return StoreError(f"the results database {path} stayed locked by another process for "
@@ -228,7 +277,8 @@ def _error(path: Path, e: sqlite3.Error) -> StoreError:
                           "(what was recorded before is kept)")
     if "readonly" in text or "read-only" in text:
         return StoreError(f"the results database {path} is on read-only media or not writable ({text}): "
-                          "history, diff, report and export can still read it; pass --db with a writable path to record")
+                          "history, diff, report and export can still read it; "
+                          f"{_choose_another(option, 'a writable path')} to record")
     if isinstance(e, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
         return StoreError(f"expected a levelbench results database, got a damaged SQLite file at {path} ({text}): "
                           "restore it from a backup, or move it away to start a new one")
@@ -253,13 +303,18 @@ class Store:
     """A results database: write runs as they happen, read them back for history, diff and reports.
 
     Use `open_store` to get one. Run references accepted by `resolve` (and every reading method):
-    an integer id, ``"latest"``, or ``"latest~N"`` (the N-th run before the latest).
+    an integer id, ``"latest"``, or ``"latest~N"`` (the N-th run before the latest). Runs are in the
+    order they started, not of their ids: a run merged from another store (``levelbench merge``) or
+    imported keeps its start time and takes its place among the others, and ``latest`` is the run that
+    started last.
     """
 
-    def __init__(self, path: Path, connection: sqlite3.Connection, read_only: bool = False) -> None:
+    def __init__(self, path: Path, connection: sqlite3.Connection, read_only: bool = False,
+                 option: str = "--db") -> None:
         self.path = path
         self._conn = connection
         self.read_only = read_only
+        self.option = option  # how the user named it: for the fix an error suggests
 
     # -- lifetime ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -279,7 +334,8 @@ class Store:
         """One short write transaction; any interruption (Ctrl-C included) rolls it back whole."""
         if self.read_only:
             raise StoreError(f"the results database {self.path} is on read-only media: it can be read "
-                             "(history, diff, report, export), not written; pass --db with a writable path to record")
+                             "(history, diff, report, export), not written; "
+                             f"{_choose_another(self.option, 'a writable path')} to record")
         try:
             self._conn.execute("BEGIN IMMEDIATE")
             try:
@@ -290,14 +346,14 @@ class Store:
                     self._conn.execute("ROLLBACK")
                 raise
         except sqlite3.Error as e:
-            raise _error(self.path, e) from None
+            raise _error(self.path, e, self.option) from None
 
     @contextlib.contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
         try:
             yield self._conn
         except sqlite3.Error as e:
-            raise _error(self.path, e) from None
+            raise _error(self.path, e, self.option) from None
 
     # -- writing -------------------------------------------------------------------------------
     def begin_run(self, kind: str = "run", argv: list[str] | tuple[str, ...] | None = None,
@@ -400,7 +456,8 @@ class Store:
 
     # -- reading -------------------------------------------------------------------------------
     def resolve(self, ref: int | str) -> int:
-        """The id of a run given as ``3``, ``"3"``, ``"latest"`` or ``"latest~1"``."""
+        """The id of a run given as ``3``, ``"3"``, ``"latest"`` (the run that started last) or ``"latest~1"``
+        (the one that started before it)."""
         text = str(ref).strip()
         with self._read() as conn:
             if text.isdigit() and int(text) > _MAX_ID or text.startswith("latest~") and text[7:].isdigit() \
@@ -417,7 +474,8 @@ class Store:
                 back = int(text[7:])
             else:
                 raise StoreError(f"expected a run id (e.g. 3), 'latest' or 'latest~N', got {text!r}")
-            row = conn.execute("SELECT id FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?", (back,)).fetchone()
+            row = conn.execute("SELECT id FROM runs ORDER BY started DESC, id DESC LIMIT 1 OFFSET ?",
+                               (back,)).fetchone()
         if row is None:
             raise StoreError(f"no run {text!r} in {self.path}: {self._known_runs()}")
         return int(row[0])
@@ -430,9 +488,9 @@ class Store:
         return f"it has {count} run(s), ids {first}..{last} or {back} (`levelbench history` lists them)"
 
     def runs(self, workload: str | None = None, limit: int | None = None) -> list[Run]:
-        """Recorded runs, oldest first (the newest ``limit``), without their results."""
+        """Recorded runs, oldest first by start time (the newest ``limit``), without their results."""
         where, args = ("WHERE id IN (SELECT run_id FROM results WHERE workload = ?)", [workload]) if workload else ("", [])
-        sql = f"SELECT * FROM runs {where} ORDER BY id DESC"
+        sql = f"SELECT * FROM runs {where} ORDER BY started DESC, id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             args.append(limit)

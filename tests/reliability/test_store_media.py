@@ -49,3 +49,25 @@ def fill(path):
     with contextlib.suppress(OSError), open(path, "wb", buffering=0) as f:
         while True:
             f.write(b"\0" * 4096)
+
+
+@pytest.mark.parametrize("command", [["history"], ["diff"], ["export"],
+                                     ["run", "-w", workload("QUICK"), "--budget", "0.1", "--in-process"]])
+def test_a_device_as_the_database_is_named_as_one_not_as_a_full_disk(tmp_path, command):
+    # Before: LEVELBENCH_DB=/dev/null gave "disk full: ... could not be written (disk I/O error): free some
+    # space", for a command that only reads too.
+    r = lb(*command, env={"LEVELBENCH_DB": "/dev/null"}, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    line = r.stderr.strip().splitlines()[-1]
+    assert "disk full" not in r.stderr and "Traceback" not in r.stderr
+    assert line.endswith("expected a levelbench results database, got a character device at /dev/null, not a file "
+                         "(a database needs a regular file): pass --db with a file path"), line
+
+
+def test_a_named_pipe_as_the_database_is_refused_at_once(tmp_path):
+    import os
+
+    fifo = tmp_path / "r.db"
+    os.mkfifo(fifo)
+    r = lb("history", "--db", str(fifo), timeout=60)  # opening a FIFO to read it would block for ever
+    assert r.returncode == 2 and "got a named pipe (FIFO) at" in r.stderr, r.stderr
