@@ -37,6 +37,56 @@ DEFECTS: dict[int, tuple[str, tuple[str, ...]]] = {
     3: ("export -o / report --html given the database's path replaced the database", (
         "tests/reliability/test_user_files.py::test_export_and_report_refuse_to_write_over_the_database",
     )),
+    4: ("a merge while a run was in progress froze an incomplete copy that later merges skipped", (
+        "tests/test_store_merge.py::test_a_run_still_being_recorded_here_is_left_out_and_merged_once_it_ends",
+        "tests/test_store_merge.py::test_a_copy_taken_before_its_run_ended_is_brought_up_to_date",
+        "tests/test_store_merge.py::test_a_run_of_a_process_that_died_here_is_merged_as_it_is",
+    )),
+    8: ("merge was not all-or-nothing: interrupted or refused merges left partial or empty outputs", (
+        "tests/reliability/test_merge.py::test_a_source_that_cannot_be_merged_writes_nothing",
+        "tests/reliability/test_merge.py::test_a_failure_half_way_rolls_the_whole_merge_back",
+        "tests/reliability/test_merge.py::test_a_full_disk_half_way_leaves_the_output_as_it_was",
+        "tests/reliability/test_merge.py::test_a_stop_signal_during_a_merge_writes_nothing_and_says_so",
+        "tests/reliability/test_merge.py::test_a_stop_signal_while_the_merge_is_made_visible_says_it_was_written",
+        "tests/reliability/test_merge.py::test_two_merges_into_one_output_at_once_keep_every_run_once",
+        "tests/reliability/test_merge.py::test_a_new_output_created_by_another_merge_meanwhile_gets_this_merge_too",
+    )),
+    14: ("pyperf compare_to could not test exported runs for significance", (
+        "tests/test_store_interchange.py::test_pyperf_compare_to_tests_significance_whatever_the_sample_counts",
+    )),
+    16: ("import of 1M raw samples used 24 GB; a failure left an empty run", (
+        "tests/test_bootstrap.py::test_drawing_the_resamples_in_blocks_gives_the_same_intervals",
+        "tests/test_bootstrap.py::test_a_bootstrap_of_400000_samples_needs_no_more_than_100_mb_more",
+        "tests/reliability/test_interchange_files.py::test_import_of_100000_raw_timings_needs_less_than_512_mb_more_than_the_cli_itself",
+        "tests/reliability/test_interchange_files.py::test_import_of_a_million_raw_timings_as_probed_needs_less_than_1_gb_more",
+        "tests/reliability/test_interchange_files.py::test_a_file_that_cannot_be_converted_records_nothing_not_even_the_files_before_it",
+    )),
+    20: ("import of a FIFO blocked forever", (
+        "tests/reliability/test_interchange_files.py::test_import_of_a_fifo_or_a_device_is_refused_at_once_not_read",
+        "tests/reliability/test_interchange_files.py::test_import_refuses_a_file_over_max_bytes_before_reading_it",
+    )),
+    22: ("import of deeply nested JSON printed a RecursionError traceback", (
+        "tests/reliability/test_interchange_files.py::test_import_of_deeply_nested_json_is_one_line_and_exit_2",
+    )),
+    26: ("LEVELBENCH_DB=/dev/null read as 'disk full'", (
+        "tests/reliability/test_store_media.py::test_a_device_as_the_database_is_named_as_one_not_as_a_full_disk",
+        "tests/reliability/test_store_media.py::test_a_named_pipe_as_the_database_is_refused_at_once",
+    )),
+    29: ("hints named options the command does not have; a foreign merge source got 'no such table: meta'", (
+        "tests/reliability/test_merge.py::test_an_output_that_is_not_a_results_database_is_refused_naming_o",
+        "tests/reliability/test_merge.py::test_a_source_that_cannot_be_merged_writes_nothing",
+        "tests/test_pytest_plugin_sessions.py::test_a_database_problem_names_levelbench_db_not_an_option_pytest_lacks",
+    )),
+    30: ("import accepted bad iterations and dates, imported one file twice, misnamed bad samples", (
+        "tests/reliability/test_interchange_files.py::test_import_refuses_bad_values_naming_them_and_records_nothing",
+        "tests/reliability/test_interchange_files.py::test_a_datetime_without_a_zone_is_utc_as_pytest_benchmark_wrote_it_and_none_is_the_time_of_import",
+        "tests/reliability/test_interchange_files.py::test_the_same_file_imported_twice_is_recorded_once",
+        "tests/reliability/test_interchange_files.py::test_a_file_imported_by_an_older_levelbench_is_known_as_merge_knows_it",
+    )),
+    36: ("after a merge, history was not oldest first and latest was the last merged", (
+        "tests/test_store_merge.py::test_history_and_latest_follow_start_times_whatever_the_merge_order",
+        "tests/test_store_merge.py::test_diff_with_no_runs_named_compares_with_the_run_that_started_before",
+    )),
     21: ("doctor --fix on an unwritable file: a traceback, later files not written, no summary", (
         "tests/reliability/test_user_files.py::test_unwritable_files_are_named_and_the_others_still_fixed",
     )),
@@ -55,7 +105,15 @@ DEFECTS: dict[int, tuple[str, tuple[str, ...]]] = {
     )),
     37: ("files written through -o were mode 0600", (
         "tests/reliability/test_user_files.py::test_exported_files_get_the_umask_mode",
+        "tests/reliability/test_interchange_files.py::test_export_o_writes_a_new_file_with_the_mode_the_umask_gives",
+        "tests/reliability/test_interchange_files.py::test_export_o_over_an_existing_file_keeps_that_files_mode",
         "tests/reliability/test_user_files.py::test_replace_file_keeps_the_mode_and_gives_a_new_file_the_umask",
+    )),
+    38: ("leftovers: schema table at v2, the cache warning's source line, a folder x.py 'does not exist', "
+         "wording slips", (
+        "tests/test_store.py::test_docs_schema_table_lists_every_version_the_code_writes",
+        "tests/reliability/test_caches.py::test_the_peak_cache_warning_points_at_the_users_code",
+        "tests/test_isolation.py::test_builder_mistakes_are_refused_with_the_fix",
     )),
 }
 # No write path opens a user file itself: the grep, run with every re-run.
