@@ -139,11 +139,11 @@ CASES = {
 }
 
 UNSAFE_CASES = {
-    "LB107 the commented return, uncommented": (
+    "LB107 the commented return, under its comment (which stays)": (
         "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)  # work\n    # return y\n"
         "f(jnp.ones(3))\n",
-        "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)  # work\n    return y\n"
-        "f(jnp.ones(3))\n",
+        "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)  # work\n    # return y\n"
+        "    return y\nf(jnp.ones(3))\n",
     ),
     "LB107 a commented return naming nothing that exists: the last assigned name": (
         "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    ys = []\n    for v in x:\n"
