@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import functools
 import io
 import re
 import tokenize
@@ -57,6 +58,9 @@ class Baseline:
         return ""
 
 
+# The result a pass keeps is the text the next pass starts from: its proof is remembered, not redone (a few
+# texts: a long file is parsed and tokenized in a good part of a second).
+@functools.lru_cache(maxsize=2)
 def parse_state(text: str, notebook: bool, path: str) -> tuple[int, int]:
     """(parses as plain Python? 0 yes 1 no, parse problems the doctor sees): no fix may make either worse."""
     plain = 0
@@ -72,6 +76,7 @@ def parse_state(text: str, notebook: bool, path: str) -> tuple[int, int]:
     return (plain, len(program.problems))
 
 
+@functools.lru_cache(maxsize=2)
 def comments(text: str, notebook: bool) -> collections.Counter[tuple[int, str]]:
     """Each comment of the text, as (cell, the comment without its trailing spaces), counted (cell 0: a script)."""
     if not notebook:
