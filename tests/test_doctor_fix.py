@@ -429,3 +429,11 @@ def test_fix_only_that_names_no_rule_is_refused():
         fix_source("x = 1\n", "bench.py", fix_only=[""])
     with pytest.raises(ValueError, match=r"no rule code given \(', '\)"):
         fix_source("x = 1\n", "bench.py", fix_only=[", "])
+
+
+def test_a_file_pragma_after_the_start_clock_is_not_made_a_line_of_its_own():
+    # `# levelbench: ignore-file[...]` after code silences nothing; on a line of its own, the whole file.
+    source = ("import time\nimport numpy as np\nx = np.ones(3)\nt0 = time.perf_counter()  # levelbench: ignore-file[LB1]\n"
+              "y = np.sin(x)\nprint(time.perf_counter() - t0)\n")
+    result = fix_source(source, "bench.py")
+    assert result.text == source and [d.code for d in result.after] == ["LB104"]

@@ -13,8 +13,9 @@ import itertools
 
 from ._context import Context
 from ._diagnostic import Edit, Fix
-from ._edits import _parsed, _same_tree, as_fix, never_hides_the_finding, with_imports
+from ._edits import as_fix, never_hides_the_finding, parses_to, with_imports
 from ._regions import CLOCKS, TimedRegion
+from ._suppress import is_file_pragma
 from ._syntax import FUNCTIONS, SCOPES, short
 
 class Pair:
@@ -171,8 +172,10 @@ def _timed_work(ctx: Context, work: ast.stmt) -> ast.expr | None:
 
 def _a_lambda_returns(text: str, expr: ast.expr) -> bool:
     """``lambda: <text>`` is a lambda whose body is ``expr``, nothing more (the text may span lines)."""
-    parsed = _parsed(f"lambda: {text}", None)
-    return isinstance(parsed, ast.Lambda) and _same_tree(parsed.body, expr)
+    return parses_to(f"lambda: {text}", ast.Lambda(args=_NO_ARGUMENTS, body=expr))
+
+
+_NO_ARGUMENTS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
 
 
 def _trailing_comment(ctx: Context, stmt: ast.stmt) -> bool:
@@ -230,8 +233,8 @@ def _delete_lines(ctx: Context, stmt: ast.stmt) -> Edit | None:
     end_col = editor.point(end_line, stmt.end_col_offset or 0)[2]
     after = ctx.program.line_text(end_line)[end_col:]
     rest = after.strip()
-    if rest and not rest.startswith("#"):
-        return None
+    if rest and (not rest.startswith("#") or is_file_pragma(rest)):
+        return None  # code after it; or a pragma that, on a line of its own, would silence the whole file
     if rest:
         start_col = editor.point(stmt.lineno, stmt.col_offset)[2]
         return editor.edit(stmt.lineno, start_col, end_line, end_col + after.index("#"), "")
