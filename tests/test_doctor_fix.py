@@ -433,7 +433,7 @@ def test_fix_only_that_names_no_rule_is_refused():
 
 def test_a_file_pragma_after_the_start_clock_is_not_made_a_line_of_its_own():
     # `# levelbench: ignore-file[...]` after code silences nothing; on a line of its own, the whole file.
-    source = ("import time\nimport numpy as np\nx = np.ones(3)\nt0 = time.perf_counter()  # levelbench: ignore-file[LB1]\n"
-              "y = np.sin(x)\nprint(time.perf_counter() - t0)\n")
+    source = ("import time\nimport numpy as np\nx = np.ones(3)\n"
+              "t0 = time.perf_counter()  # levelbench: ignore-file[LB1]\ny = np.sin(x)\nprint(time.perf_counter() - t0)\n")
     result = fix_source(source, "bench.py")
     assert result.text == source and [d.code for d in result.after] == ["LB104"]

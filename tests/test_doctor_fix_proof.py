@@ -73,7 +73,10 @@ def with_comments(text: str) -> str | None:
     except (tokenize.TokenError, SyntaxError):
         return None
     lines = text.splitlines(keepends=True)
-    ends = [t.start for k, t in enumerate(tokens) if t.type == tokenize.NEWLINE and k and tokens[k - 1].type != tokenize.COMMENT]
+    ends = [
+        t.start for k, t in enumerate(tokens)
+        if t.type == tokenize.NEWLINE and k and tokens[k - 1].type != tokenize.COMMENT
+    ]
     for n, (row, col) in enumerate(reversed(ends)):
         line = lines[row - 1]
         if line.lstrip().startswith(("%", "!")) or col > len(line.rstrip("\r\n")):
@@ -100,9 +103,9 @@ def inputs() -> list[tuple[str, str, str]]:
 
 # --- the checks ----------------------------------------------------------------------------------
 def _transform(cell: str) -> str:
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    return TransformerManager().transform_cell(cell)
+    """The cell as IPython runs it (magics become calls)."""
+    transformer = pytest.importorskip("IPython.core.inputtransformer2")
+    return transformer.TransformerManager().transform_cell(cell)
 
 
 def _parses(text: str, name: str) -> bool:
@@ -314,7 +317,7 @@ def same_output(original: list[str], fast_clock: list[str], fixed: list[str]) ->
     and their ``_ns`` forms). On the lines that change then, the numbers are timings, which the fix may change;
     the rest of those lines, and every other line, must be what the original printed."""
     if not len(original) == len(fast_clock) == len(fixed):
-        return [f"{len(original)} lines printed before the fix ({len(fast_clock)} with fast clocks), {len(fixed)} after"]
+        return [f"{len(original)} lines before the fix ({len(fast_clock)} with fast clocks), {len(fixed)} after"]
     wrong = []
     for first, timed, line in zip(original, fast_clock, fixed):
         if first == timed:

@@ -126,7 +126,8 @@ def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
             return None
         name, line = imported
         imports.append(line)
-        timing, note = f"{elapsed} = min({name}.repeat(lambda: {text}, number=1, repeat=5))", "# best of 5, warmed up above"
+        timing = f"{elapsed} = min({name}.repeat(lambda: {text}, number=1, repeat=5))"
+        note = "# best of 5, warmed up above"
     delete_start = _delete_lines(ctx, start_stmt)
     if delete_start is None:
         return None
@@ -175,7 +176,9 @@ def _a_lambda_returns(text: str, expr: ast.expr) -> bool:
     return parses_to(f"lambda: {text}", ast.Lambda(args=_NO_ARGUMENTS, body=expr))
 
 
-_NO_ARGUMENTS = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
 
 
 def _trailing_comment(ctx: Context, stmt: ast.stmt) -> bool:

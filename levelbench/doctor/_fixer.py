@@ -4,9 +4,9 @@ Like ruff, fixing goes in passes: diagnose, apply every fix that does not touch 
 the new text, and again (a fix that overlaps another waits for the next pass, where it is
 recomputed on the edited text). Each pass's result is proven before it is kept (`_proof`): it
 parses, and it keeps every comment the text had. A pass that fails is retried fix by fix, and a fix
-that fails is skipped, reported, and its finding left as one that needs a manual rewrite. Notebooks are edited cell by cell: only the
-``source`` of the code cells that change is rewritten; outputs, metadata and other cells are kept
-as they were.
+that fails is skipped, reported, and its finding left as one that needs a manual rewrite.
+Notebooks are edited cell by cell: only the ``source`` of the code cells that change is rewritten;
+outputs, metadata and other cells are kept as they were, and so is the file's layout.
 
 !!! Example
     >>> from levelbench.doctor import fix_source
@@ -348,23 +348,24 @@ def _dump_like(nb: object, original: str) -> str:
     if m:
         indent = len(m.group(1)) if set(m.group(1)) == {" "} else m.group(1)
     ensure_ascii = body.isascii() and "\\u" in body
-    text = json.dumps(nb, indent=indent, ensure_ascii=ensure_ascii, separators=_separators(body))
+    text = json.dumps(nb, indent=indent, ensure_ascii=ensure_ascii, separators=_separators(body, indent is not None))
     return bom + (text + "\n" if body.endswith("\n") else text)
 
 
 _JSON_PUNCTUATION = re.compile(r'"(?:[^"\\]|\\.)*"|([,:])( *)')
 
 
-def _separators(text: str) -> tuple[str, str]:
+def _separators(text: str, indented: bool) -> tuple[str, str]:
     """(item separator, key separator) as ``text`` writes them: ``(", ", ": ")`` for ``{"a": 1, "b": 2}``,
-    ``(",", ":")`` for compact JSON, ``(",", ": ")`` for indented JSON (the new line is the indent's)."""
+    ``(",", ":")`` for compact JSON, ``(",", ": ")`` for indented JSON (the new line is the indent's); json's
+    own where the text has none."""
     found: dict[str, str] = {}
     for m in _JSON_PUNCTUATION.finditer(text):
         if m.group(1) and m.group(1) not in found:
             found[m.group(1)] = m.group(1) + m.group(2)
             if len(found) == 2:
                 break
-    return found.get(",", ", "), found.get(":", ": ")
+    return found.get(",", "," if indented else ", "), found.get(":", ": ")
 
 
 def _cell_sources(text: str) -> dict[int, str]:
