@@ -1,5 +1,6 @@
-"""Every fix the doctor can make, checked on real code: the corpus (`tests/doctor_cases/`), two variants of
-each of its scripts, and the seed questions (`../shared/seeds/`, skipped when absent).
+"""Every fix the doctor can make, checked on real code: the corpus (`tests/doctor_cases/`), the snippets of
+`test_doctor_fix.py` (the corpus has no case yet for some fixes: LB101, LB107, LB109, LB112, LB113), two
+variants of each, and the seed questions (`../shared/seeds/`, skipped when absent).
 
 Each input is fixed with the safe fixes and again with `--unsafe-fixes`, and the result is checked here,
 independently of the fixer's own proof (`levelbench.doctor._proof`):
@@ -31,7 +32,10 @@ from pathlib import Path
 
 import pytest
 
+from levelbench._values.catalogue import RULES
 from levelbench.doctor import fix_source
+from test_doctor_fix import CASES as SNIPPETS
+from test_doctor_fix import UNSAFE_CASES as UNSAFE_SNIPPETS
 
 CASES = Path(__file__).resolve().parent / "doctor_cases"
 SCRIPTS = sorted((CASES / "real").glob("*.py")) + sorted((CASES / "good").glob("*.py"))
@@ -40,6 +44,62 @@ NOTEBOOKS = sorted(CASES.glob("*/*.ipynb"))
 _COMMENTED_MAGIC = re.compile(r"#\s?%%?(?:time|timeit|capture)\b")  # Jupytext: code, not a comment
 _PERCENT_MARKER = re.compile(r"(?m)^\s*#\s*%%(\s|$)")
 
+
+# Timed statements in the shapes people write (B20-B22 of the reliability probe), with comments on the clock
+# lines: the forms LB104 rewrites and the ones it must leave with a manual rewrite.
+FORMS = '''import time
+import numpy as np
+
+f = np.sin
+x = np.arange(4.0)
+
+
+class Holder:
+    pass
+
+
+h = Holder()
+out = np.zeros(4)
+y = f(x)
+t0 = time.time()  # noqa: E501 -- start
+a, b = f(x), f(x)
+t1 = time.time()  # stop
+print("tuple", a.sum() + b.sum(), "took", t1 - t0)
+t0 = time.time()
+k = lambda: f(x)  # noqa: E731
+t1 = time.time()
+print("lambda", k().sum(), "took", t1 - t0)
+t0 = time.time()  # IMPORTANT: start clock (see ticket 42)
+y = f(x)
+t1 = time.time()  # stop clock
+print("call", y.sum(), "took", t1 - t0)
+t0 = time.time()
+h.value = f(x) + 1
+t1 = time.time()
+print("attribute", h.value.sum(), "took", t1 - t0)
+t0 = time.time()
+out[1:] = -f(x)[1:]
+t1 = time.time()
+print("subscript", out.sum(), "took", t1 - t0)
+
+
+class Timed:
+    t0 = time.time()
+    z = f(x)
+    t1 = time.time()
+    print("class body", z.sum(), "took", t1 - t0)
+
+
+def inner():
+    total = 0
+    t0 = time.time()
+    total += f(x).sum()
+    t1 = time.time()
+    print("augmented", total, "took", t1 - t0)
+
+
+inner()
+'''
 
 # --- the variants --------------------------------------------------------------------------------
 def as_notebook(text: str) -> str:
@@ -86,16 +146,18 @@ def with_comments(text: str) -> str | None:
 
 
 def inputs() -> list[tuple[str, str, str]]:
-    """(test id, file name the doctor sees, text) for the corpus and its variants."""
+    """(test id, file name the doctor sees, text) for the corpus, the snippets and their variants."""
+    scripts = [(p.relative_to(CASES).as_posix(), p.name, p.read_text(encoding="utf-8")) for p in SCRIPTS]
+    scripts += [(f"snippet {name}", path, before) for name, (before, _, path) in SNIPPETS.items()]
+    scripts += [(f"snippet {name}", "bench.py", before) for name, (before, _) in UNSAFE_SNIPPETS.items()]
+    scripts.append(("snippet timed forms", "forms.py", FORMS))
     found = []
-    for path in SCRIPTS:
-        text = path.read_text(encoding="utf-8")
-        rel = path.relative_to(CASES).as_posix()
-        found.append((rel, path.name, text))
-        found.append((f"{rel}[notebook]", path.stem + ".ipynb", as_notebook(text)))
+    for rel, name, text in scripts:
+        found.append((rel, name, text))
+        found.append((f"{rel}[notebook]", name.rsplit(".", 1)[0] + ".ipynb", as_notebook(text)))
         commented = with_comments(text)
         if commented is not None:
-            found.append((f"{rel}[comments]", path.name, commented))
+            found.append((f"{rel}[comments]", name, commented))
     for path in NOTEBOOKS:
         found.append((path.relative_to(CASES).as_posix(), path.name, path.read_text(encoding="utf-8")))
     return found
@@ -176,16 +238,20 @@ def problems_of_fixing(name: str, text: str) -> list[str]:
     return problems
 
 
-_INPUTS = inputs()
-
-
 def test_the_corpus_and_its_variants_are_all_there():
     ids = [i for i, _, _ in _INPUTS]
     assert len(SCRIPTS) >= 80 and NOTEBOOKS, "tests/doctor_cases has lost its files"
     assert sum(i.endswith("[comments]") for i in ids) >= len(SCRIPTS) - 5  # nearly every script tokenizes
-    # The checks meet fixes: a corpus with nothing to fix would prove nothing.
+    # The checks meet fixes, every kind of them: inputs with nothing to fix would prove nothing.
     changed = [i for i, name, text in _INPUTS if fixed_text(text, name, True) != text]
-    assert len(changed) >= 40, changed
+    assert len(changed) >= 80, changed
+    applied: collections.Counter = collections.Counter()
+    for _, name, text in _INPUTS:
+        applied += fix_source(text, name, unsafe=True).fixed
+    assert {code for code, rule in RULES.items() if rule.fix_safety} <= set(applied), applied
+
+
+_INPUTS = inputs()
 
 
 @pytest.mark.parametrize(("name", "text"), [(n, t) for _, n, t in _INPUTS], ids=[i for i, _, _ in _INPUTS])
@@ -224,62 +290,6 @@ RUNNABLE = {  # file: slow (run with -m slow)
 }
 # The dot seed is not here: as posted it does not run (`from jax import jix`, which LB113 fixes), so there is
 # no output to compare; test_doctor_fix_cli.py runs it fixed.
-
-# Timed statements in the shapes people write (B20-B22 of the reliability probe), with comments on the clock
-# lines: the forms LB104 rewrites and the ones it must leave with a manual rewrite.
-FORMS = '''import time
-import numpy as np
-
-f = np.sin
-x = np.arange(4.0)
-
-
-class Holder:
-    pass
-
-
-h = Holder()
-out = np.zeros(4)
-y = f(x)
-t0 = time.time()  # noqa: E501 -- start
-a, b = f(x), f(x)
-t1 = time.time()  # stop
-print("tuple", a.sum() + b.sum(), "took", t1 - t0)
-t0 = time.time()
-k = lambda: f(x)  # noqa: E731
-t1 = time.time()
-print("lambda", k().sum(), "took", t1 - t0)
-t0 = time.time()  # IMPORTANT: start clock (see ticket 42)
-y = f(x)
-t1 = time.time()  # stop clock
-print("call", y.sum(), "took", t1 - t0)
-t0 = time.time()
-h.value = f(x) + 1
-t1 = time.time()
-print("attribute", h.value.sum(), "took", t1 - t0)
-t0 = time.time()
-out[1:] = -f(x)[1:]
-t1 = time.time()
-print("subscript", out.sum(), "took", t1 - t0)
-
-
-class Timed:
-    t0 = time.time()
-    z = f(x)
-    t1 = time.time()
-    print("class body", z.sum(), "took", t1 - t0)
-
-
-def inner():
-    total = 0
-    t0 = time.time()
-    total += f(x).sum()
-    t1 = time.time()
-    print("augmented", total, "took", t1 - t0)
-
-
-inner()
-'''
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
