@@ -5,6 +5,8 @@ longer reports the fixed code, and that the lines the fix did not touch (comment
 byte for byte; every negative case that the file is left alone.
 """
 
+import contextlib
+import io
 import json
 
 import pytest
@@ -139,11 +141,11 @@ CASES = {
 }
 
 UNSAFE_CASES = {
-    "LB107 the commented return, uncommented": (
+    "LB107 the commented return, under its comment (which stays)": (
         "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)  # work\n    # return y\n"
         "f(jnp.ones(3))\n",
-        "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)  # work\n    return y\n"
-        "f(jnp.ones(3))\n",
+        "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    y = jnp.sin(x)  # work\n    # return y\n"
+        "    return y\nf(jnp.ones(3))\n",
     ),
     "LB107 a commented return naming nothing that exists: the last assigned name": (
         "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(x):\n    ys = []\n    for v in x:\n"
@@ -337,3 +339,101 @@ def test_a_fix_that_fails_never_hides_its_finding(monkeypatch):
     source = JAX + "f(x)\n%timeit f(x)\n"
     (diagnostic,) = lint_source(source, "bench.ipy")
     assert diagnostic.code == "LB102" and diagnostic.fix is None and "block_until_ready" in diagnostic.finding.fix
+
+
+# --- a fix keeps the program's meaning and every comment (reliability probe 2026-12-02) --------------
+def _runs(text: str) -> str:
+    """What ``text`` prints when run (it must run)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(text, "bench.py", "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
+_PAIR = ("import time\nimport numpy as np\nf = np.sin\nx = np.arange(4.0)\ny = np.zeros(4)\nclass K:\n    pass\n"
+         "k = K()\nt0 = time.perf_counter()\n{timed}\nt1 = time.perf_counter()\nprint('took', t1 - t0)\n")
+
+
+@pytest.mark.parametrize("timed", [
+    "a, b = f(x), f(x)",  # `lambda: f(x), f(x)` is a tuple: timeit.repeat(..., f(x), ...) raised ValueError
+    "g = lambda: f(x)",  # `lambda: lambda: f(x)` times the making of a function
+    "a, b = np.divmod(x, 2.0)",
+    "y += f(x)",
+    "y: np.ndarray = f(x)",
+    "a = b = f(x)",
+    "[f(x)]",
+    "y = x",
+])
+def test_lb104_leaves_other_statement_forms_for_a_manual_rewrite(timed):
+    source = _PAIR.format(timed=timed)
+    result = fix_source(source, "bench.py")
+    assert result.text == source
+    assert [(d.code, d.fix) for d in result.after if d.code == "LB104"] in ([("LB104", None)], [])
+    _runs(result.text)
+
+
+@pytest.mark.parametrize("timed", ["y = f(x)", "f(x)", "k.y = f(x) + 1", "y[1:] = -f(x)[1:]", "y = np.dot(x, f(x))"])
+def test_lb104_rewrites_the_forms_it_was_written_for_and_the_result_runs(timed):
+    result = fix_source(_PAIR.format(timed=timed), "bench.py")
+    assert "timeit.repeat(lambda: " in result.text and "LB104" not in [d.code for d in result.after]
+    assert _runs(result.text).startswith("took ")
+
+
+def test_lb104_in_a_class_body_gets_no_fix():
+    # A lambda in a class body cannot see the class's names: `lambda: f(z)` would raise NameError.
+    source = ("import time\nimport numpy as np\nclass Bench:\n    z = np.ones(3)\n    t0 = time.perf_counter()\n"
+              "    w = np.sin(z)\n    t1 = time.perf_counter()\n    print(t1 - t0)\n")
+    result = fix_source(source, "bench.py")
+    assert result.text == source and [d.fix for d in result.after if d.code == "LB104"] == [None]
+
+
+def test_the_comments_on_the_clock_lines_stay_where_they_were():
+    source = ("import time\nimport jax\nf = jax.jit(lambda x: x)\nx = jax.numpy.ones(3)\ny = f(x)\n"
+              "t0 = time.time()  # IMPORTANT  # noqa: E501\ny = f(x)\nt1 = time.time()  # stop clock\nprint(t1 - t0)\n")
+    assert fixed(source) == (
+        "import time\nimport jax\nimport timeit\nf = jax.jit(lambda x: x)\nx = jax.numpy.ones(3)\ny = f(x)\n"
+        "# IMPORTANT  # noqa: E501\ny = jax.block_until_ready(f(x))\n"
+        "elapsed = min(timeit.repeat(lambda: jax.block_until_ready(f(x)), number=1, repeat=5))  # stop clock\n"
+        "print(elapsed)\n"
+    )
+
+
+def test_a_fix_that_would_lose_a_comment_is_skipped_and_left_for_a_manual_rewrite(monkeypatch):
+    def greedy(ctx, call, sampler):  # rewrites to the end of the line, over the comment
+        line = ctx.program.line_text(call.lineno)
+        return Fix((ctx.editor.edit(call.lineno, call.args[0].col_offset, call.lineno, len(line), "size=(4, 4))"),),
+                   "drops the comment on purpose")
+
+    monkeypatch.setattr(_check_numerics, "size_keyword", greedy)
+    source = "import numpy as np\nx = np.random.normal((4, 4))  # shape\ny = np.random.normal((2, 2))\n"
+    result = fix_source(source, "bench.py")
+    assert result.text == source.replace("normal((2, 2))", "normal(size=(4, 4))")  # the line without a comment
+    assert result.skipped == ("bench.py:2:22: LB109 fix skipped: the result would lose the comment `# shape`",)
+    assert [(d.code, d.location.line, d.fix) for d in result.after] == [("LB109", 2, None)]  # a manual rewrite
+
+
+def test_a_compact_notebook_stays_compact_and_its_byte_order_mark_stays():
+    nb = json.loads(_notebook("import numpy as np\nx = np.random.normal((4, 4))"))
+    compact = json.dumps(nb, separators=(",", ":"))
+    result = fix_source(compact, "bench.ipynb")
+    assert result.text == compact.replace("normal((4, 4))", "normal(size=(4, 4))")
+    spaced = "\ufeff" + json.dumps(nb)  # one line, ", " and ": ", and a BOM
+    result = fix_source(spaced, "bench.ipynb")
+    assert result.text == spaced.replace("normal((4, 4))", "normal(size=(4, 4))")
+    (found,) = lint_source(spaced, "bench.ipynb")
+    assert found.in_file.column == spaced[1:].index("(4, 4))") + 1  # SARIF's columns do not count the BOM
+
+
+def test_fix_only_that_names_no_rule_is_refused():
+    with pytest.raises(ValueError, match=r"no rule code given \(''\): expected a code or prefix of LB100, LB101"):
+        fix_source("x = 1\n", "bench.py", fix_only=[""])
+    with pytest.raises(ValueError, match=r"no rule code given \(', '\)"):
+        fix_source("x = 1\n", "bench.py", fix_only=[", "])
+
+
+def test_a_file_pragma_after_the_start_clock_is_not_made_a_line_of_its_own():
+    # `# levelbench: ignore-file[...]` after code silences nothing; on a line of its own, the whole file.
+    source = ("import time\nimport numpy as np\nx = np.ones(3)\n"
+              "t0 = time.perf_counter()  # levelbench: ignore-file[LB1]\ny = np.sin(x)\nprint(time.perf_counter() - t0)\n")
+    result = fix_source(source, "bench.py")
+    assert result.text == source and [d.code for d in result.after] == ["LB104"]

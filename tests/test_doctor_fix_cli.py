@@ -158,3 +158,45 @@ def test_the_dot_seed_diff_in_the_docs_is_what_diff_prints(tmp_path, seeds):
     assert run.returncode == 1
     docs = (Path(__file__).resolve().parents[1] / "docs" / "doctor.md").read_text()
     assert f"```diff\n{run.stdout}```" in docs, "update the dot seed's diff in docs/doctor.md"
+
+
+# --- the reliability probe of 2026-12-02 ---------------------------------------------------------
+def test_a_timed_tuple_assignment_is_left_for_a_manual_rewrite_and_the_file_still_runs(tmp_path):
+    path = tmp_path / "t.py"
+    path.write_text("import time\nimport numpy as np\nf = np.sin\nx = np.ones(3)\nt0 = time.time()\n"
+                    "a, b = f(x), f(x)\nt1 = time.time()\nprint(t1 - t0)\n")
+    run = levelbench_cli("doctor", "--fix", "--no-config", "--format", "concise", str(path))
+    assert "(1 needs a manual rewrite: LB104)" in run.stderr, run.stderr
+    assert "timeit" not in path.read_text() and "perf_counter" in path.read_text()
+    ran = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 0, ran.stderr
+
+
+def test_the_summary_counts_files_once_and_unreadable_files_as_unread(tmp_path):
+    (tmp_path / "a.py").write_text(BENCH)
+    (tmp_path / "big.py").write_text(BENCH + "#" * 1000 + "\n")
+    run = levelbench_cli("doctor", "--fix", "--no-config", "--max-bytes", "1000", "a.py", "./a.py", "big.py",
+                         cwd=tmp_path)
+    assert "Fixed 2 of 3 findings in 1 file (1 file could not be read: LB100)." in run.stderr, run.stderr
+    assert "manual" not in run.stderr
+
+
+@pytest.mark.parametrize("empty", ["", ",", " , "])
+def test_fix_only_naming_no_rule_is_a_usage_error(tmp_path, empty):
+    path = tmp_path / "bench.py"
+    path.write_text(BENCH)
+    run = levelbench_cli("doctor", "--fix-only", empty, str(path))
+    assert run.returncode == 2 and path.read_text() == BENCH
+    assert "--fix-only: no rule code given" in run.stderr and "LB100, LB101" in run.stderr and "or ALL" in run.stderr
+
+
+def test_a_notebook_keeps_its_compact_layout_and_byte_order_mark(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
+                     "source": ["import numpy as np\n", "x = np.random.normal((4, 4))"]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    compact = json.dumps(nb, separators=(",", ":")).encode()
+    for name, data in (("compact.ipynb", compact), ("bom.ipynb", b"\xef\xbb\xbf" + json.dumps(nb, indent=1).encode())):
+        (tmp_path / name).write_bytes(data)
+        run = levelbench_cli("doctor", "--fix", "--no-config", name, cwd=tmp_path)
+        assert run.returncode == 0, run.stderr
+        assert (tmp_path / name).read_bytes() == data.replace(b"normal((4, 4))", b"normal(size=(4, 4))")

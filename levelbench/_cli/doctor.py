@@ -8,11 +8,11 @@ from typing import TextIO
 
 import click
 
-from .._values.catalogue import CATALOGUE, RULES, resolve_codes, rule_for
+from .._values.catalogue import CATALOGUE, RULES, rule_for
 from ..doctor._config import ConfigChoice, ConfigError, Options, Settings, describe
 from ..doctor._diagnostic import DoctorReport
 from ..doctor._engine import HEAD_LINES, PART_LINES, lint_paths, selected_codes
-from ..doctor._fixer import FixReport, FixResult, applicable, fix_paths
+from ..doctor._fixer import FixReport, FixResult, applicable, fix_paths, fixing_codes
 from ..doctor._writing import write_fixes
 from ..doctor._load import DEFAULT_MAX_BYTES
 from .._rendering.doctor_machine import MACHINE_FORMATS
@@ -151,7 +151,7 @@ def doctor_command(
         raise click.BadParameter(str(e), param_hint="--select/--ignore") from None
     if fix_only:
         try:
-            resolve_codes(fix_only)
+            fixing_codes(fix_only)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--fix-only") from None
     config: ConfigChoice = False if no_config else (config_file if config_file is not None else True)
@@ -277,14 +277,17 @@ def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: 
 
 
 def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], unsafe: bool) -> str:
-    """``Fixed 6 of 8 findings in 1 file (2 need a manual rewrite: LB106, LB114).``"""
+    """``Fixed 6 of 8 findings in 1 file (2 need a manual rewrite: LB106, LB114).``
+
+    A file that could not be read is counted as such, not as a finding to rewrite by hand: nothing in it was
+    looked at."""
     count = sum(fixed.fixed.values())
     files = sum(1 for r in fixed.results if r.changed)
-    fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
+    fixing = fixing_codes(fix_only)
     manual: list[str] = []
     hidden: list[str] = []
     excluded: list[str] = []
-    for d in fixed.remaining.diagnostics:
+    for d in (d for r in fixed.results for d in r.after):
         if d.fix is not None and d.code in fixing and not unsafe and RULES[d.code].fix_safety == "unsafe":
             hidden.append(d.code)
         elif d.fix is not None and d.code not in fixing and RULES[d.code].fix_safety:
@@ -292,6 +295,9 @@ def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], uns
         elif not applicable(d, fixing, unsafe):
             manual.append(d.code)
     notes = []
+    unread = len({d.location.path for d in fixed.unreadable})
+    if unread:
+        notes.append(f"{_files(unread)} could not be read: LB100")
     if manual:
         notes.append(f"{len(manual)} need{'s' if len(manual) == 1 else ''} a manual rewrite: {_codes(manual)}")
     if hidden:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from ._diagnostic import Diagnostic, Location
+from ._notebook import BOM
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _ESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|["\\/bfnrt])')
@@ -30,6 +31,7 @@ class CellPositions:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._bom = len(BOM) if text.startswith(BOM) else 0  # not a column an editor shows
         self._line_starts = [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
         self._cells: dict[int, tuple[list[int], list[int]]] = {}
         try:
@@ -52,11 +54,11 @@ class CellPositions:
             index = min(start + max(column - 1, 0), end)
         raw = offsets[index]
         file_line = bisect.bisect_right(self._line_starts, raw)
-        return file_line, raw - self._line_starts[file_line - 1] + 1
+        return file_line, raw - self._line_starts[file_line - 1] + 1 - (self._bom if file_line == 1 else 0)
 
     # --- a small JSON reader that keeps positions ------------------------------------------------
     def _scan(self) -> None:
-        self._object(self._skip(0), lambda key, i: self._cell_list(i) if key == "cells" else self._value_end(i))
+        self._object(self._skip(self._bom), lambda key, i: self._cell_list(i) if key == "cells" else self._value_end(i))
 
     def _object(self, i: int, member: Callable[[str, int], int]) -> int:
         """Read the object at ``i``, calling ``member(key, index of the value)`` (which returns the index

@@ -255,6 +255,12 @@ def _ipython_call(stmt: ast.stmt) -> bool:
     )
 
 
+def parses_to(text: str, expr: ast.expr) -> bool:
+    """The expression ``text`` (it may span lines) is the code of ``expr``, positions aside."""
+    parsed = _parsed(text, None)
+    return parsed is not None and _same_tree(parsed, expr)
+
+
 def _same_node(text: str, node: ast.AST, column: int) -> bool:
     """``text`` (found at ``column``) parses to ``node``: the position is right."""
     if isinstance(node, ast.alias):

@@ -13,9 +13,10 @@ import itertools
 
 from ._context import Context
 from ._diagnostic import Edit, Fix
-from ._edits import as_fix, never_hides_the_finding, with_imports
+from ._edits import as_fix, never_hides_the_finding, parses_to, with_imports
 from ._regions import CLOCKS, TimedRegion
-from ._syntax import FUNCTIONS, short
+from ._suppress import is_file_pragma
+from ._syntax import FUNCTIONS, SCOPES, short
 
 class Pair:
     """A clock pair as statements: ``var = clock()`` ... the statement with ``clock() - var`` (or
@@ -97,11 +98,8 @@ def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
     work = region.statements[0]
     if work is not block[found.start + 1]:
         return None
-    if isinstance(work, ast.Assign) and len(work.targets) == 1:
-        expr: ast.expr = work.value
-    elif isinstance(work, ast.Expr):
-        expr = work.value
-    else:
+    expr = _timed_work(ctx, work)
+    if expr is None:
         return None
     start_stmt = block[found.start]
     if found.end_assignment is None and found.end != found.start + 2:
@@ -115,33 +113,79 @@ def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
     ):
         return None
     text = editor.source(expr)
-    if text is None or not all(editor.starts_line(s) for s in (start_stmt, work)):
+    if text is None or not _a_lambda_returns(text, expr) or not all(editor.starts_line(s) for s in (start_stmt, work)):
         return None
     elapsed = _fresh_name(ctx, "elapsed")
     levelbench = editor.module_name("levelbench", (start_stmt.lineno, 0))
     imports: list[str] = []
     if levelbench is not None:
-        timing = f"{elapsed} = {levelbench}.measure(lambda: {text}).median  # warm-up, repeats, median"
+        timing, note = f"{elapsed} = {levelbench}.measure(lambda: {text}).median", "# warm-up, repeats, median"
     else:
         imported = editor.import_for("timeit", start_stmt)
         if imported is None:
             return None
         name, line = imported
         imports.append(line)
-        timing = f"{elapsed} = min({name}.repeat(lambda: {text}, number=1, repeat=5))  # best of 5, warmed up above"
+        timing = f"{elapsed} = min({name}.repeat(lambda: {text}, number=1, repeat=5))"
+        note = "# best of 5, warmed up above"
     delete_start = _delete_lines(ctx, start_stmt)
     if delete_start is None:
         return None
     indent = editor.indentation(work.lineno)
     if found.end_assignment is not None:
-        timed = editor.replace(found.end_assignment, timing)
+        # The user's comment on the end clock's line stays where it was, at the end of the line that
+        # replaces the clock; the fix's own note gives way to it.
+        commented = _trailing_comment(ctx, found.end_assignment)
+        timed = editor.replace(found.end_assignment, timing if commented else f"{timing}  {note}")
     else:
-        timed = editor.insert_lines_after(work.end_lineno or work.lineno, timing, indent)
+        timed = editor.insert_lines_after(work.end_lineno or work.lineno, f"{timing}  {note}", indent)
     difference = editor.replace(found.subtraction, elapsed)
     return as_fix(
         with_imports(editor, imports, delete_start, timed, difference),
         f"time `{short(expr)}` over repeated runs after a warm-up",
     )
+
+
+def _timed_work(ctx: Context, work: ast.stmt) -> ast.expr | None:
+    """The expression the repeated timing runs again: the value of an expression statement, or of an
+    assignment to one name, attribute or subscript, when that value is a call or an operator (``f(x)``,
+    ``a @ b``, ``-x``). None for every other form, which keeps its finding without a fix: a tuple
+    (``lambda: f(x), f(x)`` is a tuple holding a lambda), a lambda (``lambda: lambda: f(x)`` times the making
+    of a function), a constant or a name (no work to repeat), several targets, an unpacking, an augmented
+    or annotated assignment (the value is not all the statement does), ``await``/``yield`` (a lambda
+    cannot hold them), and a class body (a lambda there cannot see the class's names)."""
+    if isinstance(work, ast.Expr):
+        value = work.value
+    elif (
+        isinstance(work, ast.Assign) and len(work.targets) == 1
+        and isinstance(work.targets[0], (ast.Name, ast.Attribute, ast.Subscript))
+    ):
+        value = work.value
+    else:
+        return None
+    if not isinstance(value, (ast.Call, ast.BinOp, ast.UnaryOp)):
+        return None
+    if any(isinstance(n, (ast.Await, ast.Yield, ast.YieldFrom)) for n in ast.walk(value)):
+        return None
+    scope = next((a for a in ctx.program.ancestors(work) if isinstance(a, SCOPES)), None)
+    return None if isinstance(scope, ast.ClassDef) else value
+
+
+def _a_lambda_returns(text: str, expr: ast.expr) -> bool:
+    """``lambda: <text>`` is a lambda whose body is ``expr``, nothing more (the text may span lines)."""
+    return parses_to(f"lambda: {text}", ast.Lambda(args=_NO_ARGUMENTS, body=expr))
+
+
+_NO_ARGUMENTS = ast.arguments(
+    posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[]
+)
+
+
+def _trailing_comment(ctx: Context, stmt: ast.stmt) -> bool:
+    """A comment follows ``stmt`` on its last line."""
+    end_line = stmt.end_lineno or stmt.lineno
+    end_col = ctx.editor.point(end_line, stmt.end_col_offset or 0)[2]
+    return ctx.program.line_text(end_line)[end_col:].strip().startswith("#")
 
 
 def _read_elsewhere(ctx: Context, assignment: ast.stmt, var: str | None, allowed: list[ast.AST]) -> bool:
@@ -185,13 +229,18 @@ def _fresh_name(ctx: Context, base: str) -> str:
 
 
 def _delete_lines(ctx: Context, stmt: ast.stmt) -> Edit | None:
-    """Delete the whole lines of ``stmt`` (nothing else may be on them but a comment)."""
+    """Delete the whole lines of ``stmt`` (nothing else may be on them but a comment, which stays, on a
+    line of its own at the statement's indentation: ``t0 = time.time()  # noqa`` -> ``# noqa``)."""
     editor = ctx.editor
     end_line = stmt.end_lineno or stmt.lineno
     end_col = editor.point(end_line, stmt.end_col_offset or 0)[2]
-    rest = ctx.program.line_text(end_line)[end_col:].strip()
-    if rest and not rest.startswith("#"):
-        return None
+    after = ctx.program.line_text(end_line)[end_col:]
+    rest = after.strip()
+    if rest and (not rest.startswith("#") or is_file_pragma(rest)):
+        return None  # code after it; or a pragma that, on a line of its own, would silence the whole file
+    if rest:
+        start_col = editor.point(stmt.lineno, stmt.col_offset)[2]
+        return editor.edit(stmt.lineno, start_col, end_line, end_col + after.index("#"), "")
     segment = ctx.program.segment_of(stmt.lineno)
     if end_line < segment.first_line + len(segment.lines) - 1:
         return editor.edit(stmt.lineno, 0, end_line + 1, 0, "")

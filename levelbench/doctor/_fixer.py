@@ -2,10 +2,11 @@
 
 Like ruff, fixing goes in passes: diagnose, apply every fix that does not touch another one, diagnose
 the new text, and again (a fix that overlaps another waits for the next pass, where it is
-recomputed on the edited text). A pass that would make a file stop parsing is retried fix by fix,
-and a fix that breaks it is skipped and reported. Notebooks are edited cell by cell: only the
-``source`` of the code cells that change is rewritten; outputs, metadata and other cells are kept
-as they were.
+recomputed on the edited text). Each pass's result is proven before it is kept (`_proof`): it
+parses, and it keeps every comment the text had. A pass that fails is retried fix by fix, and a fix
+that fails is skipped, reported, and its finding left as one that needs a manual rewrite.
+Notebooks are edited cell by cell: only the ``source`` of the code cells that change is rewritten;
+outputs, metadata and other cells are kept as they were, and so is the file's layout.
 
 !!! Example
     >>> from levelbench.doctor import fix_source
@@ -15,7 +16,6 @@ as they were.
 
 from __future__ import annotations
 
-import ast
 import collections
 import dataclasses
 import difflib
@@ -31,8 +31,8 @@ from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
 from ._config import ConfigChoice, Options, Settings
 from ._engine import check_jobs, diagnose, iter_configured, map_inputs, selected_codes, unreadable
 from ._load import DEFAULT_MAX_BYTES, SourceText
-from ._notebook import NotebookError, code_cells
-from ._program import Program
+from ._notebook import BOM, notebook_json
+from ._proof import Baseline
 
 MAX_PASSES = 10
 """Passes before giving up on reaching a fixed point (each pass applies every non-overlapping fix)."""
@@ -126,7 +126,7 @@ def fix_source(
     """
     is_notebook = path.endswith(".ipynb") if notebook is None else notebook
     codes = selected_codes(select, ignore)
-    fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
+    fixing = fixing_codes(fix_only)
     return _fix(SourceText(path, source, is_notebook), codes, fixing, unsafe)
 
 
@@ -152,7 +152,7 @@ def fix_paths(
     """
     check_jobs("fix_paths", jobs)
     settings = Settings(Options.of(select, ignore, fail_on, exclude, config))
-    fixing = resolve_codes(fix_only) if fix_only else frozenset(RULES)
+    fixing = fixing_codes(fix_only)
     processes = usable_cores() if jobs is None else jobs
     checked = map_inputs(
         iter_configured(paths, settings, max_bytes=max_bytes, stdin_name=stdin_name),
@@ -164,7 +164,10 @@ def fix_paths(
     )
     results: list[FixResult] = []
     unreadables: list[Diagnostic] = []
+    seen: set[str] = set()
     for item, applied, result in checked:
+        if not _first_time(item.path, stdin_name, seen):  # `a.py ./a.py`: one file, fixed and counted once
+            continue
         if result is not None:
             results.append(result)
         elif "LB100" in applied.codes:
@@ -172,6 +175,32 @@ def fix_paths(
     files = tuple(r.path for r in results) + tuple(d.location.path for d in unreadables)
     empty = settings.report((), files)
     return FixReport(tuple(results), tuple(unreadables), empty.fail_on, empty.configs)
+
+
+def fixing_codes(fix_only: Iterable[str] | None) -> frozenset[str]:
+    """The rules ``fix_only`` names (codes or prefixes, comma-separated), every rule when it is None or empty.
+
+    Raises:
+        ValueError: a pattern names no rule, or the patterns hold no code at all (``--fix-only ''``,
+            ``--fix-only ,``), which would fix nothing; the message lists the accepted codes.
+    """
+    patterns = tuple(fix_only or ())
+    if not patterns:
+        return frozenset(RULES)
+    codes = resolve_codes(patterns)
+    if not codes:
+        given = ", ".join(repr(p) for p in patterns)
+        raise ValueError(f"no rule code given ({given}): expected a code or prefix of {', '.join(RULES)}, or ALL")
+    return codes
+
+
+def _first_time(path: str, stdin_name: str, seen: set[str]) -> bool:
+    """Whether ``path`` is an input not met before (a file named twice, ``a.py`` and ``./a.py``, is met once)."""
+    key = path if path == stdin_name else os.path.abspath(path)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def _fix_file(how: tuple[frozenset[str], bool], item: tuple[SourceText, frozenset[str]]) -> tuple:
@@ -205,62 +234,53 @@ def _fix(
     skipped: list[str] = []
     refused: set[tuple[str, int, str]] = set()
     for _ in range(MAX_PASSES):
-        fixes = [
-            d for d in current
-            if applicable(d, fixing, unsafe) and (d.code, d.location.cell, d.source_line.strip()) not in refused
-        ]
+        fixes = [d for d in current if applicable(d, fixing, unsafe) and _key(d) not in refused]
         if not fixes:
             break
         chosen: list[Diagnostic] = []
         for diagnostic in sorted(fixes, key=lambda d: (min(e.start for e in d.fix.edits), d.code)):  # type: ignore[union-attr]
             if not any(diagnostic.fix.overlaps(c.fix) for c in chosen):  # type: ignore[union-attr, arg-type]
                 chosen.append(diagnostic)
-        new_text, broken = _apply_parsing(text, source.notebook, chosen, source.path)
-        for diagnostic in broken:
-            refused.add((diagnostic.code, diagnostic.location.cell, diagnostic.source_line.strip()))
-            skipped.append(f"{diagnostic.location}: {diagnostic.code} fix skipped: the result would not parse")
+        new_text, refusals = _apply_proven(text, source.notebook, chosen, source.path)
+        for diagnostic, why in refusals:
+            refused.add(_key(diagnostic))
+            skipped.append(f"{diagnostic.location}: {diagnostic.code} fix skipped: {why}")
         if new_text == text:
-            if not broken:
+            if not refusals:
                 break
             continue
         text = new_text
         current = diagnose(dataclasses.replace(source, text=text), codes, jobs=jobs)
     after = current if text != source.text else before
+    if refused:  # what is left of a refused fix is a finding to rewrite by hand, as the summary counts it
+        after = tuple(dataclasses.replace(d, fix=None) if _key(d) in refused else d for d in after)
     return FixResult(source.path, source.text, text, before, after, tuple(skipped), source.notebook)
 
 
-def _apply_parsing(
+def _key(diagnostic: Diagnostic) -> tuple[str, int, str]:
+    """A finding recognised from one pass to the next (its line number moves when a fix above it adds lines)."""
+    return (diagnostic.code, diagnostic.location.cell, diagnostic.source_line.strip())
+
+
+def _apply_proven(
     text: str, notebook: bool, chosen: Sequence[Diagnostic], path: str
-) -> tuple[str, list[Diagnostic]]:
-    """The text with the chosen fixes applied, and the fixes left out because they broke parsing."""
-    baseline = _parse_state(text, notebook, path)
+) -> tuple[str, list[tuple[Diagnostic, str]]]:
+    """The text with the chosen fixes applied, and the fixes left out with the reason (`Baseline.refusal`):
+    all together when the result is proven, else one by one, each kept only when it is proven."""
+    baseline = Baseline(text, notebook, path)
     candidate = _apply(text, notebook, [d.fix for d in chosen])  # type: ignore[misc]
-    if _parse_state(candidate, notebook, path) <= baseline:
+    if not baseline.refusal(candidate):
         return candidate, []
     kept: list[Fix] = []
-    broken: list[Diagnostic] = []
+    refusals: list[tuple[Diagnostic, str]] = []
     for diagnostic in chosen:
         attempt = _apply(text, notebook, [*kept, diagnostic.fix])  # type: ignore[list-item]
-        if _parse_state(attempt, notebook, path) <= baseline:
-            kept.append(diagnostic.fix)  # type: ignore[arg-type]
+        why = baseline.refusal(attempt)
+        if why:
+            refusals.append((diagnostic, why))
         else:
-            broken.append(diagnostic)
-    return _apply(text, notebook, kept), broken
-
-
-def _parse_state(text: str, notebook: bool, path: str) -> tuple[int, int]:
-    """(parses as plain Python? 0 yes 1 no, parse problems the doctor sees): no fix may make either worse."""
-    plain = 0
-    if not notebook and not path.endswith(".ipy"):
-        try:
-            ast.parse(text)
-        except (SyntaxError, ValueError):
-            plain = 1
-    try:
-        program = Program.from_notebook(path, code_cells(text)) if notebook else Program.from_python(path, text)
-    except (NotebookError, ValueError, RecursionError):
-        return (plain, 10**6)
-    return (plain, len(program.problems))
+            kept.append(diagnostic.fix)  # type: ignore[arg-type]
+    return _apply(text, notebook, kept), refusals
 
 
 # --- applying edits ----------------------------------------------------------------------------
@@ -268,7 +288,7 @@ def _apply(text: str, notebook: bool, fixes: Sequence[Fix]) -> str:
     edits = [e for fix in fixes for e in fix.edits]
     if not notebook:
         return _apply_to_text(text, [e for e in edits if e.cell == 0])
-    nb = json.loads(text)
+    nb = notebook_json(text)
     by_cell: dict[int, list[Edit]] = collections.defaultdict(list)
     for edit in edits:
         by_cell[edit.cell].append(edit)
@@ -306,18 +326,37 @@ def _apply_to_text(text: str, edits: Sequence[Edit]) -> str:
 
 
 def _dump_like(nb: object, original: str) -> str:
-    """``nb`` as JSON in the layout of ``original`` (indentation, escaping, final newline)."""
-    m = re.match(r"\{\s*?\n([ \t]+)\"", original)
+    """``nb`` as JSON in the layout of ``original``: its indentation, separators (compact JSON stays compact),
+    escaping, byte order mark and final newline."""
+    bom = BOM if original.startswith(BOM) else ""
+    body = original[len(bom):]
+    m = re.match(r"\{\s*?\n([ \t]+)\"", body)
     indent: int | str | None = None
     if m:
         indent = len(m.group(1)) if set(m.group(1)) == {" "} else m.group(1)
-    ensure_ascii = original.isascii() and "\\u" in original
-    text = json.dumps(nb, indent=indent, ensure_ascii=ensure_ascii)
-    return text + "\n" if original.endswith("\n") else text
+    ensure_ascii = body.isascii() and "\\u" in body
+    text = json.dumps(nb, indent=indent, ensure_ascii=ensure_ascii, separators=_separators(body, indent is not None))
+    return bom + (text + "\n" if body.endswith("\n") else text)
+
+
+_JSON_PUNCTUATION = re.compile(r'"(?:[^"\\]|\\.)*"|([,:])( *)')
+
+
+def _separators(text: str, indented: bool) -> tuple[str, str]:
+    """(item separator, key separator) as ``text`` writes them: ``(", ", ": ")`` for ``{"a": 1, "b": 2}``,
+    ``(",", ":")`` for compact JSON, ``(",", ": ")`` for indented JSON (the new line is the indent's); json's
+    own where the text has none."""
+    found: dict[str, str] = {}
+    for m in _JSON_PUNCTUATION.finditer(text):
+        if m.group(1) and m.group(1) not in found:
+            found[m.group(1)] = m.group(1) + m.group(2)
+            if len(found) == 2:
+                break
+    return found.get(",", "," if indented else ", "), found.get(":", ": ")
 
 
 def _cell_sources(text: str) -> dict[int, str]:
-    nb = json.loads(text)
+    nb = notebook_json(text)
     found = {}
     for number, cell in enumerate(nb.get("cells", []), start=1):
         source = cell.get("source", "")

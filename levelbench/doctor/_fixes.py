@@ -18,7 +18,8 @@ applied by ``--fix`` or only by ``--unsafe-fixes`` is the rule's ``fix_safety`` 
     %timeit model(x)                LB112 ->  with torch.inference_mode():
                                                   %timeit model(x)
     from jax import jix             LB113 ->  from jax import jit
-    def f(x): y = g(x)              LB107 ->  ... return y              (unsafe)
+    def f(x): y = g(x)              LB107 ->  ... return y              (unsafe; a commented-out
+                                              `# return ...` stays, the return goes under it)
     jnp.float64 without x64         LB108 ->  jax.config.update("jax_enable_x64", True) at the top  (unsafe)
 """
 
@@ -256,8 +257,8 @@ _COMMENTED_RETURN = re.compile(r"^(?P<indent>\s*)#\s*return\b\s*(?P<value>.*)$")
 
 @never_hides_the_finding
 def return_value(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Fix | None:
-    """Return the computed value: the commented-out ``return`` when every name in it exists, else the last
-    name the body assigns."""
+    """Return the computed value: the commented-out ``return`` (on a new line under the comment, which
+    stays) when every name in it exists, else the last name the body assigns."""
     editor, program = ctx.editor, ctx.program
     body = function.body
     if not body or not editor.starts_line(body[0]) or body[0].lineno == function.lineno:
@@ -269,9 +270,11 @@ def return_value(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef)
         m = _COMMENTED_RETURN.match(program.line_text(line))
         if m is None or m["indent"] != indent or not _names_exist(ctx, function, m["value"]):
             continue
-        start = len(m["indent"])
-        value_at = program.line_text(line).index(m["value"], start) if m["value"] else len(program.line_text(line))
-        return as_fix([editor.edit(line, start, line, value_at, "return ")], f"return `{m['value']}` (uncommented)")
+        value = m["value"].rstrip()
+        # The commented-out line stays: --fix never deletes a comment, so the return goes under it.
+        return as_fix(
+            [editor.insert_lines_after(line, f"return {value}", indent)], f"return `{value}` (the commented-out return)"
+        )
     name = _last_assigned(function)
     if name is None:
         return None

@@ -121,7 +121,7 @@ def _decode(name: str, data: bytes, *, notebook: bool) -> SourceText | Unreadabl
         return Unreadable(name, "binary file: expected Python source or a Jupyter notebook")
     try:
         if notebook:
-            text = data.decode("utf-8-sig")
+            text = data.decode("utf-8")  # a byte order mark stays in the text: --fix writes the file back with it
         else:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
             text = data.decode(encoding)

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
+
+
+BOM = "\ufeff"
+"""A UTF-8 byte order mark: a notebook's text keeps it (so that ``--fix`` writes the file back with it), the JSON
+in it starts after it."""
 
 
 class NotebookError(ValueError):
     """The text is not a notebook the doctor can read; the message is one line for the user."""
+
+
+def notebook_json(text: str) -> Any:
+    """The JSON value of a notebook's text (a leading byte order mark is not part of it).
+
+    Raises:
+        json.JSONDecodeError, RecursionError: the text is not JSON.
+    """
+    return json.loads(text[len(BOM):] if text.startswith(BOM) else text)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -23,7 +38,7 @@ def code_cells(text: str) -> tuple[CodeCell, ...]:
         NotebookError: not JSON, not a notebook, an old nbformat, or not a Python notebook.
     """
     try:
-        nb = json.loads(text)
+        nb = notebook_json(text)
     except json.JSONDecodeError as e:
         raise NotebookError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:

@@ -273,6 +273,17 @@ def _uncomment_magic(line: str) -> str:
     return f"{m['indent']}{m['magic']}" if m else line
 
 
+def uncommented_magics(text: str) -> str:
+    """``text`` with the magics of a Jupytext percent script uncommented, as the doctor reads them: there
+    ``# %timeit f(x)`` is code, not a comment (other text is returned as it is)."""
+    if "%%" not in text:
+        return text
+    lines = text.split("\n")
+    if not any(_PERCENT_MARKER.match(line) for line in lines):
+        return text
+    return "\n".join(_uncomment_magic(line) for line in lines)
+
+
 def _script_cells(lines: Sequence[str]) -> list[tuple[int, list[str]]]:
     """(first file line, lines) of each cell of an IPython script; a ``# %%`` marker is a cell of its own."""
     cells: list[tuple[int, list[str]]] = []

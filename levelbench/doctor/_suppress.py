@@ -24,6 +24,11 @@ _FILE_PRAGMA = re.compile(
 )
 
 
+def is_file_pragma(comment: str) -> bool:
+    """Whether ``comment``, on a line of its own, would silence the whole file (``# levelbench: ignore-file``)."""
+    return _FILE_PRAGMA.match(comment) is not None
+
+
 def is_suppressed(code: str, line: str) -> bool:
     """Whether ``line`` carries a comment that silences ``code`` (codes may be prefixes, like ``LB10``)."""
     for pattern in (_PRAGMA, _NOQA):

@@ -69,15 +69,12 @@ def write_fixes(results: Iterable[FixResult], paths: Sequence[str]) -> Written:
 
 
 def write_fixed(result: FixResult) -> None:
-    """Write ``result.text`` over its file, in the file's own encoding (a notebook's byte order mark
-    kept), if the file still holds ``result.original``; `FileChanged` if not, `OSError` as it comes."""
+    """Write ``result.text`` over its file, in the file's own encoding (byte order marks kept), if the file
+    still holds ``result.original``; `FileChanged` if not, `OSError` as it comes."""
     if not result.changed:
         return
-    data = Path(result.path).read_bytes()
-    if result.notebook:
-        encoding = "utf-8-sig" if data.startswith(b"\xef\xbb\xbf") else "utf-8"
-    else:
-        encoding = _encoding(data)
+    # a notebook's text keeps its byte order mark as a character (see _load): written back as plain UTF-8
+    encoding = "utf-8" if result.notebook else _encoding(Path(result.path).read_bytes())
 
     def still_as_read() -> bool:
         current = read_file(Path(result.path), max(len(result.original) * 4, 1 << 20))
