@@ -111,7 +111,7 @@ def diagnose_target(report: Callable[[str], None], target: str, args_name: str |
     report(f"importing {where}")
     module, fn, name = _load(target)
     report(f"computing the example arguments of {name}")
-    args, kwargs = _example_args(module, name, args_name, target)
+    args, kwargs, source = _example_args(module, name, args_name, target)
     calls = _example_calls(module, name)
 
     from .._probing.diagnose import CallFailed, diagnose
@@ -120,7 +120,8 @@ def diagnose_target(report: Callable[[str], None], target: str, args_name: str |
         diagnosis = diagnose(fn, args, kwargs, scale_axis=axis, calls=calls, probes=probes, quick=quick,
                              budget=budget, label=name, fixes=fixes, progress=report)
     except CallFailed as e:
-        raise Failure(f"levelbench explain: {e}", FINDINGS) from None
+        came_from = f" (they are {source} in {where})" if "make the example arguments fit" in str(e) else ""
+        raise Failure(f"levelbench explain: {e}{came_from}", FINDINGS) from None
     except (TypeError, ValueError) as e:
         raise Failure(f"levelbench explain: {e}", USAGE) from None
     except Exception as e:  # the user's function failed: say so on one line
@@ -146,12 +147,13 @@ def _load(target: str) -> tuple[ModuleType, Any, str]:
     return module, obj, name
 
 
-def _example_args(module: ModuleType, name: str, args_name: str | None, target: str) -> tuple[tuple, dict]:
+def _example_args(module: ModuleType, name: str, args_name: str | None, target: str) -> tuple[tuple, dict, str]:
+    """The example call's positional and keyword arguments, and the attribute they came from."""
     stem = name.replace(".", "_")
     candidates = [args_name] if args_name else [f"{stem}_args", "example_args", "EXAMPLE_ARGS"]
     for attr in candidates:
         if hasattr(module, attr):
-            return _as_call(_value(module, attr), attr)
+            return (*_as_call(_value(module, attr), attr), attr)
     where = split_target(target)[0]
     if args_name:
         raise Failure(f"levelbench explain: {where} has no attribute {args_name!r} "

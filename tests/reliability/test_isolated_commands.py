@@ -70,7 +70,7 @@ def explain(*args: str, cwd, timeout: float = 120) -> subprocess.CompletedProces
                "explain needs a call that runs; fix the function or its example arguments"),
     ("wrongargs", "levelbench explain: calling wrongargs with the example arguments (3 positional, 0 keyword) "
                   "raised TypeError: wrongargs() takes 1 positional argument but 3 were given: make the example "
-                  "arguments fit wrongargs(x)"),
+                  "arguments fit wrongargs(x) (they are wrongargs_args in ok.py)"),
     ("gen", "levelbench explain: gen returned a lazy generator: nothing ran, so there is nothing to diagnose "
             "(LB001)"),
 ])
