@@ -84,6 +84,16 @@ def test_usage_errors_are_one_line_with_the_fix_and_exit_2(tmp_path, target, mes
     assert r.stdout == ""
 
 
+def test_a_missing_name_in_a_module_of_private_functions_lists_them_and_how_to_name_one(tmp_path):
+    # defect 38: "functions defined there: none" when only _private ones exist
+    (tmp_path / "priv.py").write_text("def _helper(x):\n    return x\n\ndef _other(x):\n    return x\n")
+    r = run("priv.py::nothere", cwd=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr.strip() == ("levelbench explain: priv.py has no 'nothere'; functions defined there: none public, "
+                                "only private ones: _helper, _other (name one with its underscore, e.g. "
+                                "priv.py::_helper)")
+
+
 def test_a_module_that_fails_to_import_is_one_line_with_its_line(tmp_path):
     (tmp_path / "broken.py").write_text("x = 1\nraise ValueError('bad config')\n")
     r = run("broken.py::f", cwd=tmp_path)

@@ -8,7 +8,7 @@ from conftest import FakeClock
 from levelbench import Finding, Measurement, Severity
 from levelbench._probing import Diagnosis, explain
 from levelbench._results.diagnosis import rank
-from levelbench._probing.diagnose import select_probes
+from levelbench._probing.diagnose import CallFailed, select_probes
 
 
 def _finding(code, severity, cost=None):
@@ -95,16 +95,64 @@ def test_explain_checks_its_arguments():
         explain(lambda x: x, calls=[])
 
 
-def test_a_failing_probe_is_recorded_not_raised():
+def test_a_failing_probe_is_recorded_not_raised(monkeypatch):
+    pytest.importorskip("jax")
+    import dataclasses
+
+    import jax.numpy as jnp
+    from levelbench._probing import diagnose as _diagnose
+
+    def broken(subject):
+        raise RuntimeError("the probe is broken")
+
+    probes = tuple(dataclasses.replace(p, run=broken) if p.name == "retrace" else p for p in _diagnose.all_probes())
+    monkeypatch.setattr(_diagnose, "all_probes", lambda: probes)
+    d = explain(jnp.sin, jnp.ones(3), probes=["retrace"])
+    assert d.skipped["retrace"].startswith("failed: RuntimeError: the probe is broken")
+    assert d.findings == ()
+
+
+# Defect 13: a function that always raises, arguments that do not fit it, or a generator function
+# were reported as "nothing found"; the call as given is now checked, and its failure raised.
+def test_a_function_that_always_raises_is_an_error_naming_the_exception_and_its_line():
     pytest.importorskip("jax")
     import jax.numpy as jnp
 
     def broken(x):
-        raise RuntimeError("user code is broken")
+        raise ValueError("boom")
 
-    d = explain(broken, jnp.ones(3), probes=["retrace"])
-    assert d.skipped["retrace"].startswith("failed: RuntimeError: user code is broken")
-    assert d.findings == ()
+    with pytest.raises(CallFailed, match=r"calling broken as given raised ValueError: boom at "
+                                         r"test_explain_diagnosis.py:\d+ in broken: .*fix the function") as e:
+        explain(broken, jnp.ones(3), probes=["retrace"])
+    assert isinstance(e.value.__cause__, ValueError)
+
+
+def test_example_arguments_that_do_not_fit_are_an_error_with_the_signature():
+    with pytest.raises(CallFailed, match=r"calling one with the example arguments \(3 positional, 0 keyword\) raised "
+                                         r"TypeError: .*takes 1 positional argument but 3 were given: make the example "
+                                         r"arguments fit one\(x\)"):
+        explain(one, 1, 2, 3, quick=True)
+
+
+def one(x):
+    return x
+
+
+def test_a_generator_or_async_function_is_an_error_saying_nothing_ran(recwarn):
+    def gen(x):
+        yield x
+
+    async def co(x):
+        return x
+
+    with pytest.raises(CallFailed, match="gen returned a lazy generator: nothing ran.*LB001"):
+        explain(gen, 1, quick=True)
+    with pytest.raises(CallFailed, match="co returned a coroutine: nothing ran.*LB001"):
+        explain(co, 1, quick=True)
+    import gc
+
+    gc.collect()
+    assert not [w for w in recwarn if "never awaited" in str(w.message)]
 
 
 def test_numpy_function_is_not_diagnosed_as_jax():

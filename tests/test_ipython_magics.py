@@ -245,6 +245,15 @@ def test_usage_errors_are_reported_without_a_traceback(user):
         user.run_line_magic("lbtimeit", "f(x")
 
 
+def test_an_empty_statement_names_the_magic_typed_in_its_example(user):
+    # defect 38: %lbtime with nothing to time said "e.g. %lbtimeit f(x)"
+    empty = r"^%lbtime: the statement is empty: give the code to time, e\.g\. %lbtime f\(x\)$"
+    with pytest.raises(UsageError, match=empty):
+        user.run_line_magic("lbtime", "-q")
+    with pytest.raises(UsageError, match=r"e\.g\. %lbtimeit f\(x\)$"):
+        user.run_line_magic("lbtimeit", "")
+
+
 def test_out_shows_a_one_line_summary_of_a_measurement(user):
     m = run(user, "%lbtimeit -o -q --budget 0 -r 2 f(x)")
     data, _ = user.display_formatter.format(m)

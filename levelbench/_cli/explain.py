@@ -5,6 +5,8 @@ The module provides the example arguments; the command is `levelbench.explain` p
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -13,12 +15,20 @@ import click
 from .._values.targets import TargetError, first_line, load_with_module, split_target
 from .common import (FINDINGS, USAGE, choose_output, emit, fail, format_option, json_flag_option, output_option,
                      show_text)
+from .isolated import Failure, default_timeout, run_in_child
 
 
-class _Stop(Exception):
-    def __init__(self, message: str, code: int):
-        super().__init__(message)
-        self.code = code
+# seconds the child may run: this plus TIMEOUT_PER_BUDGET x --budget (explain overruns its budget on a
+# slow compile, and a fresh process imports jax first)
+TIMEOUT_BASE = 120.0
+TIMEOUT_PER_BUDGET = 5.0
+
+
+def _budget(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not 0 < value < math.inf:
+        fail(f"levelbench explain: --budget must be a finite number of seconds > 0, got {value}: e.g. --budget 10",
+             USAGE)
+    return value
 
 
 @click.command("explain")
@@ -31,16 +41,19 @@ class _Stop(Exception):
               help="Run only this probe (may repeat): config, unrolled, dead, precision, transfers, compile, "
                    "retrace, dispatch, roofline, torch.")
 @click.option("--quick", is_flag=True, help="Skip the expensive probes (growth with length, dispatch, roofline).")
-@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Seconds explain may spend.")
+@click.option("--budget", type=float, default=10.0, show_default=True, callback=_budget,
+              help="Seconds explain may spend (roughly: a slow compile can overrun it; --timeout cannot be).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help=f"Hard wall-clock limit: past it the work is stopped and one line says what it was doing "
+                   f"(exit 1). Default {TIMEOUT_BASE:g} + {TIMEOUT_PER_BUDGET:g} x --budget; 0: no limit.")
 @click.option("--no-fixes", "no_fixes", is_flag=True,
               help="Do not build and time the fixed variants (jit the outermost function, x64 on).")
 @format_option(help="text: the report; json: the diagnosis with every measured number.")
 @output_option()
 @json_flag_option()
 def explain_command(target: str, args_name: str | None, scale_axis: str | None, probes: tuple[str, ...],
-                    quick: bool, budget: float, no_fixes: bool, fmt: str, output: str | None,
-                    json_flag: bool) -> None:
+                    quick: bool, budget: float, timeout: float | None, no_fixes: bool, fmt: str,
+                    output: str | None, json_flag: bool) -> None:
     """Diagnose FUNCTION in FILE.py by running it: ranked findings, measured evidence, the fix.
 
     The target is FILE.py:FUNCTION or FILE.py::FUNCTION (the same as run -w), or package.module:FUNCTION.
@@ -56,6 +69,9 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
     {"args": (...), "kwargs": {...}}. A call sequence to check for recompilation, if any, is
     FUNCTION_calls / example_calls / EXAMPLE_CALLS: a list of such tuples.
 
+    The module is imported and FUNCTION run in a child process: what they print goes to standard
+    error, and an exit, a crash or --timeout stops the child, not the report (one line, exit 1).
+
     \b
     Example (model.py):
       def forward(params, x): ...
@@ -67,26 +83,51 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
     """
     fmt, output = choose_output("explain", fmt, output, json_flag=json_flag)
     try:
-        module, fn, name = _load(target)
-        args, kwargs = _example_args(module, name, args_name, target)
-        calls = _example_calls(module, name)
+        split_target(target)
         axis = _scale_axis(scale_axis)
-    except _Stop as stop:
+    except TargetError:
+        fail(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r} (FILE.py:FUNCTION and "
+             "package.module:FUNCTION work too): e.g. levelbench explain model.py::forward", USAGE)
+    except Failure as stop:
         fail(str(stop), stop.code)
+    if timeout is None:
+        timeout = default_timeout(budget, TIMEOUT_BASE, TIMEOUT_PER_BUDGET)
+    found = run_in_child("explain", "levelbench._cli.explain:diagnose_target", dict(
+        target=target, args_name=args_name, axis=axis, probes=list(probes) or None, quick=quick, budget=budget,
+        fixes=not no_fixes), timeout)
+    if fmt == "json":
+        emit("explain", output, found["json"])
+        return
+    from .._results.diagnosis import Diagnosis
 
-    from .._probing import explain
+    show_text("explain", output, Diagnosis.from_dict(found["diagnosis"]))
+
+
+def diagnose_target(report: Callable[[str], None], target: str, args_name: str | None, axis: Any,
+                    probes: list[str] | None, quick: bool, budget: float, fixes: bool) -> dict[str, Any]:
+    """In the child process (`levelbench._cli.isolated`): import the target, diagnose it, return the
+    diagnosis as a dict and as the JSON text to print."""
+    where = split_target(target)[0]
+    report(f"importing {where}")
+    module, fn, name = _load(target)
+    report(f"computing the example arguments of {name}")
+    args, kwargs, source = _example_args(module, name, args_name, target)
+    calls = _example_calls(module, name)
+
+    from .._probing.diagnose import CallFailed, diagnose
 
     try:
-        diagnosis = explain(fn, *args, scale_axis=axis, calls=calls, probes=list(probes) or None, quick=quick,
-                            budget=budget, label=name, fixes=not no_fixes, **kwargs)
+        diagnosis = diagnose(fn, args, kwargs, scale_axis=axis, calls=calls, probes=probes, quick=quick,
+                             budget=budget, label=name, fixes=fixes, progress=report)
+    except CallFailed as e:
+        came_from = f" (they are {source} in {where})" if "make the example arguments fit" in str(e) else ""
+        raise Failure(f"levelbench explain: {e}{came_from}", FINDINGS) from None
     except (TypeError, ValueError) as e:
-        fail(f"levelbench explain: {e}", USAGE)
+        raise Failure(f"levelbench explain: {e}", USAGE) from None
     except Exception as e:  # the user's function failed: say so on one line
-        fail(f"levelbench explain: running {name} failed: {type(e).__name__}: {first_line(e)}", FINDINGS)
-    if fmt == "json":
-        emit("explain", output, diagnosis.to_json())
-        return
-    show_text("explain", output, diagnosis)
+        raise Failure(f"levelbench explain: running {name} failed: {type(e).__name__}: {first_line(e)}",
+                      FINDINGS) from None
+    return {"diagnosis": diagnosis.to_dict(), "json": diagnosis.to_json()}
 
 
 def _load(target: str) -> tuple[ModuleType, Any, str]:
@@ -94,29 +135,30 @@ def _load(target: str) -> tuple[ModuleType, Any, str]:
     try:
         where, name = split_target(target)
     except TargetError:
-        raise _Stop(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r} (FILE.py:FUNCTION and "
+        raise Failure(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r} (FILE.py:FUNCTION and "
                     "package.module:FUNCTION work too): e.g. levelbench explain model.py::forward", USAGE) from None
     try:
         module, obj = load_with_module(target)
     except TargetError as e:
-        raise _Stop(f"levelbench explain: {e}", USAGE if e.usage else FINDINGS) from None
+        raise Failure(f"levelbench explain: {e}", USAGE if e.usage else FINDINGS) from None
     if not callable(obj):
-        raise _Stop(f"levelbench explain: {name} in {where} is not a function "
+        raise Failure(f"levelbench explain: {name} in {where} is not a function "
                     f"(got {type(obj).__name__}): name the function to diagnose", USAGE)
     return module, obj, name
 
 
-def _example_args(module: ModuleType, name: str, args_name: str | None, target: str) -> tuple[tuple, dict]:
+def _example_args(module: ModuleType, name: str, args_name: str | None, target: str) -> tuple[tuple, dict, str]:
+    """The example call's positional and keyword arguments, and the attribute they came from."""
     stem = name.replace(".", "_")
     candidates = [args_name] if args_name else [f"{stem}_args", "example_args", "EXAMPLE_ARGS"]
     for attr in candidates:
         if hasattr(module, attr):
-            return _as_call(_value(module, attr), attr)
+            return (*_as_call(_value(module, attr), attr), attr)
     where = split_target(target)[0]
     if args_name:
-        raise _Stop(f"levelbench explain: {where} has no attribute {args_name!r} "
+        raise Failure(f"levelbench explain: {where} has no attribute {args_name!r} "
                     f"(given by --args)", USAGE)
-    raise _Stop(
+    raise Failure(
         f"levelbench explain: {where} gives no example arguments for {name}: add "
         f"`def {stem}_args(): return (x, y)` (or example_args() / EXAMPLE_ARGS) to it, or name one with --args",
         USAGE,
@@ -128,7 +170,7 @@ def _example_calls(module: ModuleType, name: str) -> list | None:
         if hasattr(module, attr):
             value = _value(module, attr)
             if not isinstance(value, (list, tuple)):
-                raise _Stop(f"levelbench explain: {attr} must be a list of argument tuples, got "
+                raise Failure(f"levelbench explain: {attr} must be a list of argument tuples, got "
                             f"{type(value).__name__}", USAGE)
             return list(value)
     return None
@@ -140,7 +182,7 @@ def _value(module: ModuleType, attr: str) -> Any:
         try:
             return value()
         except Exception as e:
-            raise _Stop(f"levelbench explain: {attr}() failed: {type(e).__name__}: {first_line(e)}",
+            raise Failure(f"levelbench explain: {attr}() failed: {type(e).__name__}: {first_line(e)}",
                         FINDINGS) from None
     return value
 
@@ -154,7 +196,7 @@ def _as_call(value: Any, attr: str) -> tuple[tuple, dict]:
         return tuple(value.get("args", ())), dict(value.get("kwargs", {}))
     if isinstance(value, (tuple, list)):
         return tuple(value), {}
-    raise _Stop(f"levelbench explain: {attr} must be a tuple of positional arguments (for one argument: (x,)), "
+    raise Failure(f"levelbench explain: {attr} must be a tuple of positional arguments (for one argument: (x,)), "
                 f"got {type(value).__name__}", USAGE)
 
 
@@ -168,6 +210,6 @@ def _scale_axis(text: str | None) -> Any:
     if not axis:
         return arg
     if not axis.lstrip("-").isdigit():
-        raise _Stop(f"levelbench explain: --scale-axis {text!r}: the axis after ':' must be an integer, "
+        raise Failure(f"levelbench explain: --scale-axis {text!r}: the axis after ':' must be an integer, "
                     "e.g. X:0", USAGE)
     return (arg, int(axis))

@@ -26,6 +26,8 @@ def label_of(fn: Any) -> str:
 
 
 def result_findings(fn: Any, result: Any) -> list[Finding]:
+    if lazy_kind(result) == "coroutine":
+        return [coroutine_finding(fn, result)]
     if _lazy(result):
         return [
             Finding(
@@ -50,6 +52,34 @@ def result_findings(fn: Any, result: Any) -> list[Finding]:
             )
         ]
     return []
+
+
+def lazy_kind(x: Any) -> str | None:
+    """What kind of unevaluated value ``x`` is ("coroutine", "lazy generator", "lazy map"...), or None:
+    a call that returns one ran nothing (LB001)."""
+    import inspect
+
+    if inspect.iscoroutine(x):
+        return "coroutine"
+    if inspect.isgenerator(x):
+        return "lazy generator"
+    if _lazy(x):
+        return f"lazy {type(x).__name__}"
+    return None
+
+
+def coroutine_finding(fn: Any, result: Any) -> Finding:
+    """LB001 for an ``async def`` function: calling it only creates a coroutine."""
+    name = getattr(fn, "__name__", "")
+    name = name if name.isidentifier() else "f"  # a name to write in code (not "<lambda>", not a qualname)
+    return Finding(
+        "LB001",
+        "the call returned a coroutine: nothing ran",
+        Severity.ERROR,
+        evidence=f"{label_of(fn)} returned {_short_repr(result)}: an async function runs only when awaited",
+        cost="the time measured is that of creating a coroutine (nanoseconds), not the work",
+        fix=f"await it in the call: measure(lambda: asyncio.run({name}()))  # not measure({name})",
+    )
 
 
 def _lazy(x: Any) -> bool:

@@ -45,6 +45,12 @@ def measure(
 
     The median's CI comes from order statistics (distribution-free), not a bootstrap.
 
+    ``fn`` runs in this process, so nothing here can stop a call that never returns (a thread
+    cannot be killed, and an alarm signal does not interrupt native code). For a hard limit,
+    time it from the command line (``levelbench measure EXPR --timeout S``: a child process,
+    killed at the limit) or as a workload (``levelbench run --timeout S``). ``number`` is at most
+    ``10**9`` calls per sample.
+
     Example:
         >>> import levelbench, numpy as np
         >>> x = np.ones((200, 200))

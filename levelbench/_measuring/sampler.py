@@ -25,7 +25,7 @@ from .._values.findings import Finding, Severity
 from .._values.settings import MEASURING, PROBING
 from .._values.stats import median_ci
 from .._values.units import fmt_time
-from .checks import label_of, result_findings, steady_findings
+from .checks import label_of, lazy_kind, result_findings, steady_findings
 
 Timer = Callable[[], float]
 
@@ -63,7 +63,9 @@ def check_options(o: Options, where: str) -> None:
            low=o.min_samples, integer=True)
     number(where, "confidence", o.confidence, "a fraction in (0, 1), e.g. 0.95", low=0, low_open=True, high=1,
            high_open=True)
-    number(where, "number", o.number, "None (calibrate) or an integer >= 1", low=1, integer=True, optional=True)
+    most = MEASURING.max_number
+    number(where, "number", o.number, f"None (calibrate) or an integer from 1 to {most:,} (one sample of more calls "
+           "would outlast any budget, even at 1 ns per call)", low=1, high=most, integer=True, optional=True)
 
 
 # -- the first call ------------------------------------------------------------------------------
@@ -105,6 +107,16 @@ def dispatch_floor(framework: str, timer: Timer = time.perf_counter) -> float | 
     return _floors[framework]
 
 
+def _closing_coroutines(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` (an ``async def`` function) called and its coroutine closed at once: nothing runs either way."""
+    def call(*args: Any, **kwargs: Any) -> None:
+        coroutine = fn(*args, **kwargs)
+        if hasattr(coroutine, "close"):
+            coroutine.close()
+
+    return call
+
+
 # -- steady state --------------------------------------------------------------------------------
 class Prepared:
     """A callable made ready for steady-state sampling: first call done, calls-per-sample chosen.
@@ -126,6 +138,10 @@ class Prepared:
 
         self.compile = adapter_named(framework_of(fn, args, kwargs)).compile_times(fn, args, kwargs)
         first = start(fn, args, kwargs, timer)
+        coroutine = lazy_kind(first.result) == "coroutine"
+        if coroutine:  # every call creates one and runs nothing (LB001): each is closed, so none warns
+            first.result.close()
+            self.fn = _closing_coroutines(fn)
         self.first_call = first.seconds
         self.compile_in_first_call = first.compiled.seconds_in(COMPILE) + first.compiled.seconds_in(TRACE)
         self.result = first.result
@@ -310,6 +326,8 @@ def cold_call(fn: Callable[..., Any], args: tuple, kwargs: dict, label: str | No
     first = start(fn, args, kwargs)
     framework = framework_of(fn, args, kwargs, first.result)
     findings = result_findings(fn, first.result)
+    if lazy_kind(first.result) == "coroutine":
+        first.result.close()  # never awaited: closed, so Python does not warn about it
     findings += adapter_named(framework).call_findings(fn, args, kwargs, first.result)
     log = first.compiled
     return ColdCall(

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import inspect
+import math
+import numbers
+import os
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._results.measurement import Measurement
 from .._frameworks import framework_of
+from .._measuring.checks import lazy_kind
 from . import fixes as _fixes
 from . import scale as _scale
 from .arguments import Call, jit_fix, transform_of
@@ -65,6 +71,11 @@ def explain(
     Keyword arguments not listed here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name
     collides).
 
+    A probe that fails is recorded in ``Diagnosis.skipped`` and the others still run; then the call
+    as given is made once more, and if it raises (or returns a lazy generator or a coroutine, so
+    nothing ran) explain raises `CallFailed`, which says where and the fix, instead of reporting
+    "nothing found" about a function that never ran.
+
     Example:
         >>> import jax, jax.numpy as jnp, levelbench
         >>> f = jax.jit(lambda x: jnp.sin(x) @ x)
@@ -72,23 +83,53 @@ def explain(
         >>> [f.code for f in d.findings if f.severity >= levelbench.Severity.WARNING]
         []
     """
+    return diagnose(fn, args, kwargs, scale_axis=scale_axis, calls=calls, probes=probes, quick=quick,
+                    budget=budget, label=label, measurement=measurement, fixes=fixes)
+
+
+class CallFailed(RuntimeError):
+    """The call explain diagnoses does not run: it raised (the exception is the ``__cause__``), or it
+    returned a lazy generator or a coroutine. The message says what, where and the fix, on one line."""
+
+
+def diagnose(
+    fn: Callable[..., Any],
+    args: tuple,
+    kwargs: dict,
+    *,
+    scale_axis: _scale.ScaleRequest = None,
+    calls: Iterable[Call | tuple] | None = None,
+    probes: Sequence[str] | None = None,
+    quick: bool = False,
+    budget: float = 10.0,
+    label: str | None = None,
+    measurement: Measurement | None = None,
+    fixes: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> Diagnosis:
+    """`explain` with the arguments as a tuple and a dict, and ``progress(what)`` told each step
+    (the CLI shows the last one when it stops for ``--timeout``)."""
+    report = progress or (lambda what: None)
     started = time.perf_counter()
     if not callable(fn):
         raise TypeError(
             f"explain needs the function itself, got {type(fn).__name__}: call explain(f, x), not explain(f(x))"
         )
-    if budget <= 0:
-        raise ValueError(f"budget must be seconds > 0, got {budget!r}")
+    if isinstance(budget, bool) or not isinstance(budget, numbers.Real) or not 0 < budget < math.inf:
+        raise ValueError(f"budget must be a finite number of seconds > 0, got {budget!r}")
     call_list = [Call.coerce(c) for c in calls] if calls is not None else None
     if call_list is not None and not call_list:
         raise ValueError("calls= is empty: give at least two calls, e.g. calls=[(x, 1), (x, 2)]")
     if call_list and not args and not kwargs:
         args, kwargs = call_list[0].args, call_list[0].kwargs
     selected, skipped = select_probes(probes, quick)
+    name = label or _label(fn)
+    if inspect.iscoroutinefunction(fn) or inspect.isgeneratorfunction(fn):  # no probe should call it
+        check_call(fn, args, kwargs, name)
+    report(f"tracing {name} to tell its framework")
     framework = _framework(fn, args, kwargs)
     if framework == "jax" and scale_axis not in (None, False, True):
         _scale.choose(fn, args, kwargs, scale_axis)  # a wrong scale_axis is the caller's error: raise now
-    name = label or _label(fn)
     subject = Subject(fn, args, kwargs, label=name, framework=framework, calls=call_list, scale_axis=scale_axis,
                       budget=budget, quick=quick, measurement=measurement)
     findings = []
@@ -99,6 +140,7 @@ def explain(
             skipped[probe.name] = f"not selected: applies to {', '.join(probe.frameworks)} functions"
             continue
         t0 = time.perf_counter()
+        report(f"running the {probe.name!r} probe on {name}")
         try:
             found = probe.run(subject)
         except Exception as e:  # one probe failing must not cost the user the others
@@ -108,7 +150,11 @@ def explain(
             seconds[probe.name] = time.perf_counter() - t0
         findings += found
         ran.append(probe.name)
+    if measurement is None:  # a measurement given is a call that ran
+        report(f"calling {name} as given, to check that it runs")
+        check_call(fn, args, kwargs, name)
     if framework == "jax":
+        report(f"timing the fixes of {name}")
         findings = _fixes.apply_fixes(subject, findings, started + budget, enabled=fixes, budget=budget)
     if framework not in ("jax", "torch"):
         subject.notes.append(
@@ -179,6 +225,58 @@ def _returns_jax(fn: Any, args: tuple, kwargs: dict) -> bool:
     except Exception:  # the probes will say what fails
         return False
     return any(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(out))
+
+
+def check_call(fn: Callable[..., Any], args: tuple, kwargs: dict, name: str) -> None:
+    """Call ``fn`` as given once; raise `CallFailed` if it raises or returns something lazy (nothing ran).
+
+    Probes record their own failures and go on, so a function that always raises, or example
+    arguments that do not fit it, would otherwise read as "nothing found"."""
+    try:
+        result = fn(*args, **kwargs)
+    except Exception as e:
+        raise CallFailed(_failure(fn, args, kwargs, name, e)) from e
+    lazy = lazy_kind(result)
+    if lazy:
+        if inspect.iscoroutine(result):
+            result.close()  # never awaited: closed, so Python does not warn about it
+        fix = ("explain the synchronous function the coroutine awaits"
+               if lazy == "coroutine" else "return the values (e.g. return list(...)), or explain the function "
+               "that computes each one")
+        raise CallFailed(f"{name} returned a {lazy}: nothing ran, so there is nothing to diagnose (LB001): {fix}")
+
+
+def _failure(fn: Any, args: tuple, kwargs: dict, name: str, e: Exception) -> str:
+    """One line: the exception, where it was raised in the user's code, and the fix."""
+    what = f"{type(e).__name__}: {_first_line(e)}"
+    where = _user_frame(e)
+    if where is None and isinstance(e, TypeError):  # raised by the call itself: the arguments do not fit
+        try:
+            signature = f"{name}{inspect.signature(fn)}"
+        except (TypeError, ValueError):
+            signature = name
+        return (f"calling {name} with the example arguments ({len(args)} positional, {len(kwargs)} keyword) "
+                f"raised {what}: make the example arguments fit {signature}")
+    at = f" at {where}" if where else ""
+    return (f"calling {name} as given raised {what}{at}: explain needs a call that runs; fix the function or "
+            "its example arguments")
+
+
+def _user_frame(e: BaseException) -> str | None:
+    """``file.py:LINE in function`` of the innermost frame in the user's code (not levelbench, not an installed
+    package, not the standard library), or None."""
+    import sysconfig
+
+    skip = {os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+    skip |= {os.path.abspath(sysconfig.get_paths()[k]) for k in ("stdlib", "purelib", "platlib")}
+    frames = traceback.extract_tb(e.__traceback__)
+    for frame in reversed(frames):
+        path = os.path.abspath(frame.filename)
+        if frame.filename.startswith("<frozen"):
+            continue
+        if not any(path.startswith(folder + os.sep) for folder in skip):
+            return f"{os.path.basename(path)}:{frame.lineno} in {frame.name}"
+    return None
 
 
 def _label(fn: Any) -> str:

@@ -26,6 +26,8 @@ class Measuring:
         confidence: of the median's interval.
         no_samples_after: give up when this many times ``min_samples`` samples in a row were
             discarded for recompiling.
+        max_number: the most calls per sample ``number=`` (``-n``) may ask for: 1 s at 1 ns a call;
+            more would make one sample outlast any budget.
     """
 
     budget: float = 5.0
@@ -35,6 +37,7 @@ class Measuring:
     max_samples: int = 100_000
     confidence: float = 0.95
     no_samples_after: int = 10
+    max_number: int = 10**9
 
 
 @dataclasses.dataclass(frozen=True)

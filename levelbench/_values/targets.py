@@ -76,11 +76,21 @@ def load_with_module(spec: str) -> tuple[ModuleType, Any]:
     obj: Any = module
     for part in name.split("."):
         if not hasattr(obj, part):
-            defined = sorted(n for n, v in vars(module).items()
-                             if callable(v) and not n.startswith("_") and getattr(v, "__module__", None) == module.__name__)
-            raise TargetError(f"{where} has no {name!r}; functions defined there: {', '.join(defined[:8]) or 'none'}")
+            raise TargetError(f"{where} has no {name!r}; {_defined(module, where, spec)}")
         obj = getattr(obj, part)
     return module, obj
+
+
+def _defined(module: ModuleType, where: str, spec: str) -> str:
+    """The functions ``module`` defines, for a name that is not there; private ones when there are no others."""
+    own = sorted(n for n, v in vars(module).items()
+                 if callable(v) and getattr(v, "__module__", None) == module.__name__ and not n.startswith("__"))
+    public = [n for n in own if not n.startswith("_")]
+    if public or not own:
+        return f"functions defined there: {', '.join(public[:8]) or 'none'}"
+    sep = "::" if "::" in spec else ":"
+    return (f"functions defined there: none public, only private ones: {', '.join(own[:8])} "
+            f"(name one with its underscore, e.g. {where}{sep}{own[0]})")
 
 
 def import_file(path: str) -> ModuleType:

@@ -222,7 +222,7 @@ class LevelbenchMagics(Magics):
     @staticmethod
     def _prepared(source: str, ns: dict, what: str, magic: str = "%lbcompare") -> Call:
         try:
-            return prepare_call(source, ns, what)
+            return prepare_call(source, ns, what, magic)
         except StatementError as e:
             raise UsageError(f"{magic}: {e}") from None
 

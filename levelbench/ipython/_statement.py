@@ -45,11 +45,13 @@ def namespace(user_ns: dict, local_ns: dict | None, setup: str) -> dict:
     return ns
 
 
-def prepare_call(source: str, ns: dict, what: str = "the statement") -> Call:
-    """Compile ``source`` (already transformed from IPython syntax) into a `Call` in ``ns``."""
+def prepare_call(source: str, ns: dict, what: str = "the statement", magic: str = "%lbtimeit") -> Call:
+    """Compile ``source`` (already transformed from IPython syntax) into a `Call` in ``ns``; ``magic``
+    (the one the user typed) is named in the example of an error."""
     source = textwrap.dedent(source).strip()
     if not source:
-        raise StatementError(f"{what} is empty: give the code to time, e.g. %lbtimeit f(x)")
+        example = "%lbcompare jax=f(x) torch=g(xt)" if magic == "%lbcompare" else f"{magic} f(x)"
+        raise StatementError(f"{what} is empty: give the code to time, e.g. {example}")
     label = label_of(source)
     try:
         code = compile(source, "<levelbench>", "eval")

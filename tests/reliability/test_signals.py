@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from conftest import levelbench_argv
@@ -100,3 +101,30 @@ def test_a_signal_while_a_result_is_recorded_keeps_that_result(tmp_path, sig):
     (run,) = history(db)
     assert run["status"] == "interrupted"
     assert [r["status"] for r in results_of(db)] == ["ok", "skipped"]  # the first kept, the second never ran
+
+
+# Defect 25 (explain/measure): Ctrl-C gave click's "Aborted!" and exit 1 (the "findings" code), SIGTERM a
+# silent 143. Now one line, exit 130, and the child process running the user's code is stopped with it.
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+@pytest.mark.parametrize("command", ["measure", "explain"])
+def test_measure_and_explain_stop_on_a_signal_with_one_line_and_exit_130(tmp_path, sig, command):
+    (tmp_path / "slow.py").write_text("import time\n\ndef never(x):\n    while True:\n        time.sleep(1)\n\n"
+                                      "never_args = (1,)\n")
+    args = (["measure", "time.sleep(100)", "-s", "import time"] if command == "measure"
+            else ["explain", "slow.py::never"])
+    env = {**os.environ, **marker_env()}
+    mark = env["LEVELBENCH_TEST_MARK"]
+    proc = subprocess.Popen(levelbench_argv(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, cwd=tmp_path)
+    try:
+        wait_for(lambda: len(marked_processes(mark)) >= 2)  # the command and the child running the code
+        time.sleep(0.5)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    name = "Ctrl-C" if sig == signal.SIGINT else "SIGTERM"
+    assert err.startswith(f"levelbench {command}: interrupted ({name}) while "), err
+    assert len(err.strip().splitlines()) == 1 and "Aborted" not in err and out == ""
+    wait_for(lambda: not marked_processes(mark), timeout=15)
