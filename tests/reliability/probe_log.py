@@ -87,6 +87,58 @@ DEFECTS: dict[int, tuple[str, tuple[str, ...]]] = {
         "tests/test_store_merge.py::test_history_and_latest_follow_start_times_whatever_the_merge_order",
         "tests/test_store_merge.py::test_diff_with_no_runs_named_compares_with_the_run_that_started_before",
     )),
+    5: ("doctor --fix deleted the comments on the clock lines it rewrote, # noqa included", (
+        "tests/test_doctor_fix.py::test_the_comments_on_the_clock_lines_stay_where_they_were",
+        "tests/test_doctor_fix.py::test_a_file_pragma_after_the_start_clock_is_not_made_a_line_of_its_own",
+        "tests/test_doctor_fix_proof.py::test_every_fix_parses_and_keeps_every_comment",
+    )),
+    12: ("a safe --fix broke working code (timed tuple assignments, timed lambdas)", (
+        "tests/test_doctor_fix.py::test_lb104_leaves_other_statement_forms_for_a_manual_rewrite",
+        "tests/test_doctor_fix.py::test_lb104_rewrites_the_forms_it_was_written_for_and_the_result_runs",
+        "tests/test_doctor_fix.py::test_lb104_in_a_class_body_gets_no_fix",
+        "tests/test_doctor_fix_cli.py::test_a_timed_tuple_assignment_is_left_for_a_manual_rewrite_and_the_file_still_runs",
+        "tests/test_doctor_fix_proof.py::test_each_fixed_runnable_file_runs_and_prints_the_same",
+        "tests/test_doctor_fix_proof.py::test_the_seeds_fixed_parse_and_keep_every_comment",
+    )),
+    13: ("explain said 'nothing found' for a function that raises, arguments that do not fit, a generator", (
+        "tests/reliability/test_isolated_commands.py::test_a_call_that_does_not_run_is_one_line_and_exit_1",
+        "tests/reliability/test_isolated_commands.py::test_a_jax_function_that_always_raises_is_a_failure",
+        "tests/test_explain_diagnosis.py::test_a_function_that_always_raises_is_an_error_naming_the_exception_and_its_line",
+        "tests/test_explain_diagnosis.py::test_example_arguments_that_do_not_fit_are_an_error_with_the_signature",
+        "tests/test_explain_diagnosis.py::test_a_generator_or_async_function_is_an_error_saying_nothing_ran",
+    )),
+    15: ("measure(async_fn) timed creating a coroutine and leaked 'never awaited' warnings", (
+        "tests/reliability/test_lazy_results.py::test_an_async_function_is_reported_and_its_coroutines_are_closed",
+    )),
+    18: ("explain had no timeout: a function that never returns ran until killed", (
+        "tests/reliability/test_isolated_commands.py::test_explain_stops_a_function_that_never_returns_at_the_timeout",
+        "tests/reliability/test_isolated_commands.py::test_explain_stops_a_module_that_hangs_at_import_and_says_so",
+        "tests/reliability/test_isolated_commands.py::test_explain_help_documents_the_timeout_and_its_default",
+    )),
+    19: ("measure had no bound on one call (-n 99999999999999999999, a 100 s statement)", (
+        "tests/reliability/test_isolated_commands.py::test_measure_stops_a_slow_statement_at_the_timeout_and_kills_it",
+        "tests/reliability/test_isolated_commands.py::test_measure_options_out_of_range_are_one_line_and_exit_2",
+    )),
+    23: ("explain and measure ended with the user code's exit code and printed nothing", (
+        "tests/reliability/test_isolated_commands.py::test_explain_reports_an_exit_or_a_crash_of_the_function_in_one_line",
+        "tests/reliability/test_isolated_commands.py::test_explain_reports_an_exit_at_import",
+        "tests/reliability/test_isolated_commands.py::test_measure_reports_an_exit_or_a_crash_in_one_line",
+    )),
+    24: ("measure/explain --format json on stdout did not parse when the user's code printed", (
+        "tests/reliability/test_isolated_commands.py::test_measure_json_on_stdout_parses_when_the_code_prints",
+        "tests/reliability/test_isolated_commands.py::test_explain_json_on_stdout_parses_when_the_function_prints",
+    )),
+    25: ("Ctrl-C gave click's 'Aborted!' and exit 1 (doctor --fix writing, explain, measure); SIGTERM a silent 143", (
+        "tests/reliability/test_user_files.py::test_ctrl_c_while_writing_fixes_says_what_was_written_and_exits_130",
+        "tests/reliability/test_signals.py::test_measure_and_explain_stop_on_a_signal_with_one_line_and_exit_130",
+    )),
+    34: ("the fix summary miscounted files; --fix-only '' accepted; compact notebooks rewritten, BOMs dropped", (
+        "tests/test_doctor_fix_cli.py::test_the_summary_counts_files_once_and_unreadable_files_as_unread",
+        "tests/test_doctor_fix_cli.py::test_fix_only_naming_no_rule_is_a_usage_error",
+        "tests/test_doctor_fix.py::test_fix_only_that_names_no_rule_is_refused",
+        "tests/test_doctor_fix_cli.py::test_a_notebook_keeps_its_compact_layout_and_byte_order_mark",
+        "tests/test_doctor_fix.py::test_a_compact_notebook_stays_compact_and_its_byte_order_mark_stays",
+    )),
     21: ("doctor --fix on an unwritable file: a traceback, later files not written, no summary", (
         "tests/reliability/test_user_files.py::test_unwritable_files_are_named_and_the_others_still_fixed",
     )),
@@ -114,6 +166,9 @@ DEFECTS: dict[int, tuple[str, tuple[str, ...]]] = {
         "tests/test_store.py::test_docs_schema_table_lists_every_version_the_code_writes",
         "tests/reliability/test_caches.py::test_the_peak_cache_warning_points_at_the_users_code",
         "tests/test_isolation.py::test_builder_mistakes_are_refused_with_the_fix",
+        "tests/test_explain_cli.py::test_a_missing_name_in_a_module_of_private_functions_lists_them_and_how_to_name_one",
+        "tests/test_ipython_magics.py::test_an_empty_statement_names_the_magic_typed_in_its_example",
+        "tests/reliability/test_isolated_commands.py::test_explain_budget_nan_is_one_line_and_exit_2",
     )),
 }
 # No write path opens a user file itself: the grep, run with every re-run.
