@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 import click
@@ -178,14 +179,15 @@ def doctor_command(
     if fix or diff or fix_only:
         with stop_on_signals():  # SIGTERM while writing stops between files, as Ctrl-C does
             pending, unwritten = _apply(fixed, paths, diff=diff, stdin_name=stdin_filename if "-" in paths else None)
+        fixed = fixed.as_written(unwritten)
         report = fixed.remaining
         if verbose:
             _say_configs(report)
         if not diff:
             to_stderr = "-" in paths  # stdout holds the fixed source
             _render(report, output_format, show_fixes, color, out=sys.stderr if to_stderr else sys.stdout)
-        click.echo(_fix_summary(fixed, diff=diff, fix_only=fix_only, unsafe=unsafe_fixes), err=True)
-        failed = bool(report.failing()) or (diff and pending) or unwritten > 0
+        click.echo(_fix_summary(fixed, diff=diff, fix_only=fix_only, unsafe=unsafe_fixes, unwritten=unwritten), err=True)
+        failed = bool(report.failing()) or (diff and pending) or bool(unwritten)
         ctx.exit(FINDINGS if failed else OK)
     if verbose:
         _say_configs(report)
@@ -237,9 +239,9 @@ def _render(report: DoctorReport, output_format: str, show_fixes: bool, color: b
         click.echo(text, file=out)
 
 
-def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: str | None) -> tuple[bool, int]:
+def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: str | None) -> tuple[bool, list[str]]:
     """Write the fixed files (or print their diff, or the fixed standard input); whether anything changed,
-    and how many fixed files could not be written.
+    and the fixed files that could not be written.
     A file that cannot be written is named with the reason, and the rest are written; Ctrl-C while
     writing says which files were written, and exits 130."""
     changed = False
@@ -262,7 +264,7 @@ def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: 
         else:
             to_write.append(result)
     if not to_write:
-        return changed, 0
+        return changed, []
     written = write_fixes(to_write, paths)
     for path, why in written.skipped:
         click.echo(f"levelbench doctor: {path}: {why}", err=True)
@@ -271,12 +273,11 @@ def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: 
         left = len(to_write) - len(written.written) - len(written.skipped)
         fail(f"levelbench doctor: interrupted ({str(written.interrupted) or 'Ctrl-C'}) while writing fixes: "
              f"{len(written.written)} file(s) written whole ({done}), {left} left as they were", INTERRUPTED)
-    if written.skipped:
-        click.echo(f"levelbench doctor: {len(written.skipped)} fixed file(s) not written (see above)", err=True)
-    return changed, len(written.skipped)
+    return changed, [path for path, _ in written.skipped]
 
 
-def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], unsafe: bool) -> str:
+def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], unsafe: bool,
+                 unwritten: Sequence[str] = ()) -> str:
     """``Fixed 6 of 8 findings in 1 file (2 need a manual rewrite: LB106, LB114).``
 
     A file that could not be read is counted as such, not as a finding to rewrite by hand: nothing in it was
@@ -295,6 +296,8 @@ def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], uns
         elif not applicable(d, fixing, unsafe):
             manual.append(d.code)
     notes = []
+    if unwritten:
+        notes.append(f"{_files(len(unwritten))} not written, as said above")
     unread = len({d.location.path for d in fixed.unreadable})
     if unread:
         notes.append(f"{_files(unread)} could not be read: LB100")

@@ -97,6 +97,13 @@ class FixReport:
         files = tuple(r.path for r in self.results) + tuple(d.location.path for d in self.unreadable)
         return DoctorReport(tuple(diagnostics), files, self.fail_on, self.configs)
 
+    def as_written(self, unwritten: Iterable[str]) -> FixReport:
+        """This report with the files at ``unwritten`` paths left as they were (their fixes not applied),
+        so that what is reported and counted after writing is what the files hold."""
+        left = set(unwritten)
+        return dataclasses.replace(self, results=tuple(
+            dataclasses.replace(r, text=r.original, after=r.before) if r.path in left else r for r in self.results))
+
     @property
     def fixed(self) -> collections.Counter[str]:
         total: collections.Counter[str] = collections.Counter()
@@ -195,8 +202,9 @@ def fixing_codes(fix_only: Iterable[str] | None) -> frozenset[str]:
 
 
 def _first_time(path: str, stdin_name: str, seen: set[str]) -> bool:
-    """Whether ``path`` is an input not met before (a file named twice, ``a.py`` and ``./a.py``, is met once)."""
-    key = path if path == stdin_name else os.path.abspath(path)
+    """Whether ``path`` is an input not met before: a file named twice (``a.py`` and ``./a.py``), or reached
+    by two names (a symbolic link beside its target), is met once."""
+    key = path if path == stdin_name else os.path.realpath(path)
     if key in seen:
         return False
     seen.add(key)

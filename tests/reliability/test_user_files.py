@@ -139,6 +139,9 @@ def test_fix_does_not_follow_a_link_out_of_the_tree(tmp_path):
     assert (tree / "own.py").read_text() == fixed_text(victim)
     assert (tree / "alias.py").is_symlink() and (tree / "bench.py").is_symlink()
     assert "bench.py: not written: a symbolic link to" in r.stderr and "outside" in r.stderr, r.stderr
+    # counted as what happened: one file fixed (own.py, also reached as alias.py), one not written
+    assert "in 1 file (1 file not written, as said above)" in r.stderr and r.returncode == 1, r.stderr
+    assert "bench.py" in r.stdout  # its findings are still there, and reported
     # named on the command line, the link is the user's choice: its target is fixed
     levelbench_cli("doctor", "--fix", "--no-config", str(tree / "bench.py"))
     assert victim.read_text() != FIXABLE and (tree / "bench.py").is_symlink()
