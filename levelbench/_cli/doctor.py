@@ -173,7 +173,7 @@ def doctor_command(
     except ConfigError as e:
         fail(str(e))
     except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP while reading: the workers are stopped already
-        fail(f"levelbench doctor: interrupted ({e or 'Ctrl-C'}) before anything was reported or changed", INTERRUPTED)
+        fail(f"levelbench doctor: interrupted ({str(e) or 'Ctrl-C'}) before anything was reported or changed", INTERRUPTED)
     if fix or diff or fix_only:
         pending = _apply(fixed, diff=diff, stdin_name=stdin_filename if "-" in paths else None)
         report = fixed.remaining
