@@ -263,7 +263,7 @@ def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, di
     """
     from .._values.targets import TargetError, check_target
     from ..workloads import builtin
-    from ..workloads.run import expand
+    from ..workloads.run import expand, located
 
     try:
         given = _parse_overrides(args)
@@ -300,8 +300,9 @@ def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, di
     for p in plans.values():
         if "error" in p:
             fail(f"levelbench run: {p['error']}")
-    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"])
-            for spec, p in plans.items() for point in p["points"]]
+    where = {spec: located(spec) for spec in plans}  # a node must load this file, whatever its directory
+    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"],
+                *where[spec]) for spec, p in plans.items() for point in p["points"]]
     return jobs, unloaded
 
 

@@ -190,7 +190,12 @@ def _run_unit(job: dict[str, Any], timeout: float | None) -> dict[str, Any]:
     from ..workloads.run import run_job
 
     started = time.time()
-    result = run_job(Job(**job), timeout=timeout)
+    unit = Job(**job)
+    problem = unit.source_problem()  # a relative path would be read from the Ray worker's directory
+    if problem:
+        result = WorkloadResult(unit.workload, unit.params, "failed", error=problem)
+    else:
+        result = run_job(unit, timeout=timeout)
     return {"result": result.to_dict(), "hostname": platform.node(), "started": started, "ended": time.time()}
 
 
