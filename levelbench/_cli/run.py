@@ -12,7 +12,7 @@ from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
 
-from .._values.signals import interrupts_held
+from .._values.signals import interrupts_held, signals_named
 from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option,
                      json_path_option, output_option, stop_on_signals, write_output)
 
@@ -114,11 +114,13 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
         jobs, unloaded = _plan(args, specs, full, budget, diagnose, isolation, timeout)
     except KeyboardInterrupt:
         fail("levelbench run: interrupted before any workload ran; nothing was recorded", INTERRUPTED)
+    seen: list[str] = []  # Ray raises a bare KeyboardInterrupt from its calls: which signal it was
     try:
-        results_of, cluster_facts = _on_cluster(jobs, *cluster[1:], timeout) if cluster[0] else (None, None)
+        with signals_named(seen):
+            results_of, cluster_facts = _on_cluster(jobs, *cluster[1:], timeout) if cluster[0] else (None, None)
     except KeyboardInterrupt as e:
-        fail(f"levelbench run: interrupted ({e.args[0] if e.args else 'Ctrl-C'}) while connecting to the cluster; "
-             "nothing was recorded", INTERRUPTED)
+        why = e.args[0] if e.args else (seen[0] if seen else "Ctrl-C")
+        fail(f"levelbench run: interrupted ({why}) while connecting to the cluster; nothing was recorded", INTERRUPTED)
     store, run_id = _open_run(db, no_save, cluster_facts)
     results: list[WorkloadResult] = []
     status, error, code = "ok", "", OK

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .._results.workload import WorkloadResult
+from .._values.signals import signals_named
 from ..workloads.run import Job
 from ._nodes import NODE_RESOURCE, ClusterError, Node
 
@@ -99,14 +100,14 @@ def _address_ray_would_use(address: str | None) -> tuple[str, str]:
     """The HOST:PORT Ray connects to for ``address`` (None, "" and "auto" alike), and where it came from
     (for the message); ("", "") when Ray would look for a running head by itself.
 
-    As `ray.init` does: ``RAY_ADDRESS`` first, then the address given, then the file the last
-    ``ray start --head`` here wrote, ``ray/ray_current_cluster`` in ``RAY_TMPDIR``, ``TMPDIR`` or /tmp. A
-    crashed session leaves that file behind, naming a head that is gone."""
+    As `ray.init` does: the address given, else ``RAY_ADDRESS``, else the file the last ``ray start
+    --head`` here wrote, ``ray/ray_current_cluster`` in ``RAY_TMPDIR``, ``TMPDIR`` or /tmp. A crashed
+    session leaves that file behind, naming a head that is gone."""
+    if address and address != "auto":
+        return address, ""
     from_env = os.environ.get("RAY_ADDRESS", "")
     if from_env:
         return (from_env, " (RAY_ADDRESS)") if from_env != "auto" else ("", "")
-    if address and address != "auto":
-        return address, ""
     temp = os.environ.get("RAY_TMPDIR") or (os.environ.get("TMPDIR") if sys.platform.startswith("linux") else None)
     path = os.path.join(temp or "/tmp", "ray", "ray_current_cluster")
     try:
@@ -210,8 +211,6 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
     raises on, as ``KeyboardInterrupt(what came)``. If the cluster's head stops answering, the running
     units are yielded as failed and `HeadLost` is raised.
     """
-    from .._values.signals import signals_named
-
     seen: list[str] = []  # Ray raises a bare KeyboardInterrupt from inside ray.wait: which signal it was
     with signals_named(seen):
         yield from _drive(ray, jobs, groups, timeout, on_event or (lambda event: None), seen)
