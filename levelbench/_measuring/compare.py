@@ -517,9 +517,10 @@ class _Run:
                 if deadline is not None and deadline - time.monotonic() < 2 * (time.monotonic() - round_started) + 1:
                     # Another round might not end before the deadline: stop here, with every candidate.
                     # The timeout has not come, so this is a whole comparison, only a shorter one.
-                    spent = f"of the {s.budget:g} s budget" if elapsed < s.budget else "past the budget"
-                    self.stopped_early = (f"stopped early, after {elapsed:.2g} s of timing ({spent}) in {n_rounds} "
-                                          "round(s): another round might not have ended before the timeout")
+                    spent = (f"{elapsed:.2g} s of the {s.budget:g} s budget, {n_rounds} round(s)" if elapsed < s.budget
+                             else f"{elapsed:.2g} s, {n_rounds} of the {s.min_rounds} rounds asked")
+                    self.stopped_early = (f"stopped early, after {spent}: another round might not have ended "
+                                          "before the timeout")
                     self._extend_deadlines()
                     break
                 if n_rounds > COMPARING.max_rounds_factor * s.min_rounds and not complete:
