@@ -34,9 +34,10 @@ HANG_MARGIN = 120.0
 """A unit still running this long after its own --timeout has hung outside its worker: it is cancelled."""
 HEAD_CHECK_EVERY = 1.0
 """Seconds between two checks that the cluster's head still answers while units run."""
-HEAD_LOST_AFTER = 2
-"""Checks in a row the head must fail to be taken for gone (Ray's own core would wait 60 s, then end
-this process without a word: the run could not be recorded)."""
+HEAD_LOST_AFTER = 3
+"""Checks in a row the head must fail (each waiting up to `CONNECT_TIMEOUT`) to be taken for gone: at
+most 15 s for a head whose packets vanish, a second for one whose port is closed. Ray's own core
+would wait 60 s, then end this process without a word, the run left unrecorded."""
 
 
 class HeadLost(ClusterError):
@@ -321,7 +322,7 @@ class _Head:
             if not now and time.monotonic() - self.checked < HEAD_CHECK_EVERY:
                 return ""
             self.checked = time.monotonic()
-            problem = _unreachable(self.address, timeout=HEAD_CHECK_EVERY * 2)
+            problem = _unreachable(self.address)
             self.failures = self.failures + 1 if problem else 0
             if not problem or self.failures >= HEAD_LOST_AFTER:
                 return problem
