@@ -70,6 +70,32 @@ def test_a_dead_head_named_by_the_last_ray_start_is_refused_at_once_too(tmp_path
     assert len(r.stderr.strip().splitlines()) == 1, r.stderr
 
 
+@pytest.mark.slow
+def test_sigterm_is_heard_while_ray_waits_for_an_address_that_is_no_ray_head(tmp_path):
+    # the port accepts connections (so the pre-check passes), but no Ray head answers there: ray.init
+    # waits inside Ray's C++ core for minutes, where Python's signal handlers never ran
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    import socket
+
+    with socket.create_server(("", 0)) as server:  # every interface: Ray dials this host's address, not 127.0.0.1
+        server.settimeout(120)
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+        proc = subprocess.Popen([*levelbench_argv("run"), "-w", SLEEPY, "--cluster", "ray", "--address", address,
+                                 "--no-save"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        held = []
+        try:
+            held += [server.accept()[0], server.accept()[0]]  # levelbench's pre-check, then Ray's own
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+            for conn in held:
+                conn.close()
+    assert proc.returncode == 130, out + err
+    assert "levelbench run: interrupted (SIGTERM) while connecting to the cluster; nothing was recorded" in err
+    assert "Traceback" not in out + err
+
+
 # -- a real local cluster --------------------------------------------------------------------------
 def _cluster():
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")

@@ -91,10 +91,36 @@ def connect(address: str | None) -> Any:
             raise ClusterError(f"cannot reach a Ray cluster at {target}{source}: {problem}; {advice}")
     with _own_sigterm_handler():
         try:
-            ray.init(address=address or "auto", log_to_driver=False, logging_level="ERROR", include_dashboard=False)
+            _heeding_signals(lambda: ray.init(address=address or "auto", log_to_driver=False, logging_level="ERROR",
+                                              include_dashboard=False))
         except (ConnectionError, RuntimeError, ValueError) as e:
             raise ClusterError(f"cannot reach a Ray cluster at {shown}: {str(e).rstrip('.')}; {advice}") from None
     return ray
+
+
+def _heeding_signals(call: Callable[[], Any]) -> Any:
+    """``call()`` in a thread of its own while this (main) thread waits for it, so that Ctrl-C and
+    SIGTERM are heard meanwhile. `ray.init` waits inside Ray's C++ core, where Python's signal
+    handlers never run: at an address that accepts connections but is no Ray head, it would wait
+    for minutes, deaf to SIGTERM. On a signal the thread is left behind (a daemon: it ends with the
+    process)."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as e:  # noqa: B902 - handed to the waiting thread as it is
+            outcome["error"] = e
+
+    worker = threading.Thread(target=run, name="levelbench-ray-connect", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 def _address_ray_would_use(address: str | None) -> tuple[str, str]:
