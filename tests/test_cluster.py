@@ -4,7 +4,11 @@ and `levelbench merge`."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -48,6 +52,48 @@ def test_an_address_nobody_answers_is_refused_at_once():
     r = levelbench_cli("run", "-w", SLEEPY, "--cluster", "ray", "--address", "127.0.0.1:9", "--no-save", timeout=60)
     assert r.returncode == 2, r.stderr
     assert "cannot reach a Ray cluster at 127.0.0.1:9" in r.stderr and "ray start --head" in r.stderr
+
+
+@pytest.mark.parametrize("address", [None, "", "auto"], ids=["no-address", "empty", "auto"])
+def test_a_dead_head_named_by_the_last_ray_start_is_refused_at_once_too(tmp_path, address):
+    # A crashed Ray session leaves ray_current_cluster behind, naming its head; Ray would retry it for
+    # minutes, deaf to SIGTERM. Ray reads it from $RAY_TMPDIR/ray/: a folder of the test's, not /tmp/ray.
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "ray_current_cluster").write_text("127.0.0.1:9\n")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    given = [] if address is None else ["--address", address]
+    r = subprocess.run([*levelbench_argv("run"), "-w", SLEEPY, "--cluster", "ray", *given, "--no-save"],
+                       capture_output=True, text=True, timeout=60, env={**env, "RAY_TMPDIR": str(tmp_path)})
+    assert r.returncode == 2, r.stderr
+    assert "cannot reach a Ray cluster at 127.0.0.1:9" in r.stderr and "ray_current_cluster" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.slow
+def test_sigterm_is_heard_while_ray_waits_for_an_address_that_is_no_ray_head(tmp_path):
+    # the port accepts connections (so the pre-check passes), but no Ray head answers there: ray.init
+    # waits inside Ray's C++ core for minutes, where Python's signal handlers never ran
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    import socket
+
+    with socket.create_server(("", 0)) as server:  # every interface: Ray dials this host's address, not 127.0.0.1
+        server.settimeout(120)
+        address = f"127.0.0.1:{server.getsockname()[1]}"
+        proc = subprocess.Popen([*levelbench_argv("run"), "-w", SLEEPY, "--cluster", "ray", "--address", address,
+                                 "--no-save"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        held = []
+        try:
+            held += [server.accept()[0], server.accept()[0]]  # levelbench's pre-check, then Ray's own
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            proc.kill()
+            for conn in held:
+                conn.close()
+    assert proc.returncode == 130, out + err
+    assert "levelbench run: interrupted (SIGTERM) while connecting to the cluster; nothing was recorded" in err
+    assert "Traceback" not in out + err
 
 
 # -- a real local cluster --------------------------------------------------------------------------
@@ -224,3 +270,158 @@ def test_merge_refuses_other_schema_versions_and_leaves_everything_untouched(tmp
     assert r.returncode == 2 and "newer than this levelbench's" in r.stderr
     r = levelbench_cli("merge", str(tmp_path / "missing.db"), "-o", str(out))
     assert r.returncode == 2 and "no results database at" in r.stderr
+
+
+# -- relative paths, signals and a lost head, on a cluster whose head runs in a folder of its own ---
+UNIT_FILE = """
+import time
+import numpy as np
+import levelbench
+from levelbench.workloads import Param, Workload
+
+
+def _build(seed, flag=""):
+    if flag != "none":  # says that the unit runs, then hangs
+        open(flag, "w").close()
+        time.sleep(3600)
+    x = np.arange(8.0)
+    return {"from_{where}": levelbench.Candidate(lambda x: x * 2, (x,)),
+            "also_{where}": levelbench.Candidate(lambda x: x + x, (x,))}
+
+
+W = Workload("w", "two tiny numpy calls", _build, params=[Param("flag", "none", str, "a file to create, then hang")])
+"""
+
+
+def _unit_file(folder: Path, where: str) -> None:
+    (folder / "w").mkdir(parents=True)
+    (folder / "w" / "cwdtest.py").write_text(UNIT_FILE.replace("{where}", where))
+
+
+def _head_in(folder: Path):
+    """A one-node cluster whose processes run in ``folder`` (as after `cd folder; ray start --head`)."""
+    from ray.cluster_utils import Cluster
+
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        return Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "resources": {NODE_RESOURCE: 1},
+                                                             "include_dashboard": False})
+    finally:
+        os.chdir(here)
+
+
+@pytest.fixture(scope="module")
+def head(tmp_path_factory):
+    """One head for the tests that leave it running, started in a folder holding w/cwdtest.py ("from_head")."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    folder = tmp_path_factory.mktemp("head")
+    _unit_file(folder, "head")
+    cluster = _head_in(folder)
+    try:
+        yield cluster
+    finally:
+        cluster.shutdown()
+
+
+@pytest.mark.slow
+def test_a_relative_workload_path_names_the_file_in_the_drivers_folder_not_the_nodes(tmp_path, head):
+    # before, the node read w/cwdtest.py in the folder its Ray worker ran in: the head's file was timed
+    # and recorded under the name given
+    _unit_file(tmp_path, "driver")
+    db = tmp_path / "r.db"
+    r = subprocess.run([*levelbench_argv("run"), "-w", "w/cwdtest.py:W", "--budget", "0.2", "--no-diagnose",
+                        "--cluster", "ray", "--address", head.address, "--db", str(db)],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open_store(db) as store:
+        (result,) = store.run("latest").results
+    assert result.workload == "w/cwdtest.py:W"  # recorded as given
+    assert set(result.comparison.measurements) == {"from_driver", "also_driver"}
+
+
+def test_a_node_that_sees_another_file_or_none_refuses_the_unit_with_the_reason(tmp_path):
+    from levelbench.workloads.run import Job, located
+
+    _unit_file(tmp_path, "driver")
+    path = tmp_path / "w" / "cwdtest.py"
+    source, digest = located(f"{path}:W")
+    job = Job("w/cwdtest.py:W", {}, 0.1, source=source, digest=digest)
+    assert source == f"{path}:W" and job.source_problem() == ""
+    path.write_text(path.read_text() + "# edited\n")
+    assert "is not the one levelbench run was given" in job.source_problem()
+    path.unlink()
+    assert f"the workload file {path} cannot be read here" in job.source_problem()
+    assert "put it at the same path on every node" in job.source_problem()
+    assert located("matmul") == ("", "")
+
+
+def _start_hanging(tmp_path: Path, address: str) -> tuple[subprocess.Popen, Path]:
+    _unit_file(tmp_path, "driver")
+    flag = tmp_path / "running"
+    proc = subprocess.Popen([*levelbench_argv("run"), "-w", "w/cwdtest.py:W", "--flag", f"none,{flag}",
+                             "--budget", "0.2", "--no-diagnose", "--timeout", "600", "--cluster", "ray",
+                             "--address", address, "--db", str(tmp_path / "r.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    deadline = time.monotonic() + 240
+    while not flag.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if not flag.exists():
+        proc.kill()
+        pytest.fail("the hanging unit never started: " + "".join(proc.communicate()))
+    return proc, tmp_path / "r.db"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_sigterm_and_sighup_stop_a_cluster_run_as_ctrl_c_does_and_say_which_came(tmp_path, head, sig):
+    # before: SIGTERM exited 1 saying nothing, and the run was recorded ok with the unit "not run";
+    # SIGHUP said "interrupted (Ctrl-C)"
+    proc, db = _start_hanging(tmp_path, head.address)
+    try:
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "Traceback" not in out + err
+    with open_store(db) as store:
+        run = store.run("latest")
+    assert run.status == "interrupted" and f"interrupted ({sig.name})" in run.error, run.error
+    assert [r.status for r in run.results] == ["ok", "interrupted"], [r.error for r in run.results]
+    assert f"interrupted ({sig.name}); the unit was stopped on its node" in run.results[1].error
+    deadline = time.monotonic() + 30  # the head is free again for the next test
+    while _unit_workers() and time.monotonic() < deadline:
+        time.sleep(0.5)
+
+
+@pytest.mark.slow
+def test_a_head_that_dies_under_a_unit_fails_it_with_the_reason_and_ends_the_run(tmp_path):
+    # before: a minute's wait, then Ray's core ended the process ("Failed to connect to GCS within 60
+    # seconds"), the run left abandoned, the unit never recorded
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    (tmp_path / "head").mkdir()
+    cluster = _head_in(tmp_path / "head")
+    address = cluster.address
+    try:
+        proc, db = _start_hanging(tmp_path, address)
+        try:
+            cluster.head_node.kill_all_processes(check_alive=False, allow_graceful=False)
+            started = time.monotonic()
+            out, err = proc.communicate(timeout=50)  # Ray's own end would come at 60 s
+            took = time.monotonic() - started
+        finally:
+            proc.kill()
+    finally:
+        cluster.shutdown()
+    assert proc.returncode == 1, out + err
+    assert "Traceback" not in out + err
+    lines = err.strip().splitlines()
+    assert f"the cluster's head at {address} stopped answering" in lines[-1], err
+    assert took < 45, f"the lost head was noticed after {took:.0f} s"  # generous: Ray's own end comes at 60 s
+    with open_store(db) as store:
+        run = store.run("latest")
+    assert run.status in ("failed", "partial") and "stopped answering" in run.error, run.error
+    statuses = [(r.status, r.error) for r in run.results]
+    assert statuses[0][0] == "ok" and statuses[1][0] == "failed", statuses
+    assert f"the cluster's head at {address} stopped answering" in statuses[1][1]

@@ -12,7 +12,7 @@ from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
 
-from .._values.signals import interrupts_held
+from .._values.signals import interrupts_held, signals_named
 from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option,
                      json_path_option, output_option, stop_on_signals, write_output)
 
@@ -114,7 +114,13 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
         jobs, unloaded = _plan(args, specs, full, budget, diagnose, isolation, timeout)
     except KeyboardInterrupt:
         fail("levelbench run: interrupted before any workload ran; nothing was recorded", INTERRUPTED)
-    results_of, cluster_facts = _on_cluster(jobs, *cluster[1:], timeout) if cluster[0] else (None, None)
+    seen: list[str] = []  # Ray raises a bare KeyboardInterrupt from its calls: which signal it was
+    try:
+        with signals_named(seen):
+            results_of, cluster_facts = _on_cluster(jobs, *cluster[1:], timeout) if cluster[0] else (None, None)
+    except KeyboardInterrupt as e:
+        why = e.args[0] if e.args else (seen[0] if seen else "Ctrl-C")
+        fail(f"levelbench run: interrupted ({why}) while connecting to the cluster; nothing was recorded", INTERRUPTED)
     store, run_id = _open_run(db, no_save, cluster_facts)
     results: list[WorkloadResult] = []
     status, error, code = "ok", "", OK
@@ -152,23 +158,29 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
             code = OK if status == "ok" else FINDINGS
     except KeyboardInterrupt as e:
         status, error = "interrupted", f"interrupted ({e.args[0] if e.args else 'Ctrl-C'})"
-    except Exception as e:  # a full disk, a bug: the run is never left looking "ok" or "running"
-        status, error, crashed = "failed", f"{type(e).__name__}: {e}", True
+    except Exception as e:  # a full disk, a lost cluster, a bug: the run is never left looking "ok" or "running"
+        said = _is_store_error(e) or _is_cluster_error(e)  # their messages are whole sentences
+        status, error, crashed = "failed", str(e) if said else f"{type(e).__name__}: {e}", True
         code = USAGE if _is_store_error(e) else FINDINGS
     finally:
         if status == "interrupted":
             code = INTERRUPTED
         not_run = _without_result(jobs, results)
-        if store is not None:
-            _finish(console, store, run_id, status, error, not_run)
+        unrecorded = _finish(store, run_id, status, error, not_run) if store is not None else ""
     if status == "interrupted":
         console.print(f"[yellow]interrupted: {sum(r.status == 'ok' for r in results)} workload(s) finished "
                       "and are shown above" + (" and recorded" if store else "") + "[/yellow]")
-    elif crashed:
-        console.print(f"[red]levelbench run: {escape(error)}[/red]")
     if not_run and status != "ok":
         console.print(f"[yellow]not run: {escape(', '.join(_label(j) for j in not_run))}[/yellow]")
-    if store is not None:
+    # What went wrong is one line on stderr, saying how the run now reads in the store.
+    abandoned = f"`levelbench history` will show run {run_id} as abandoned"
+    if crashed and unrecorded:
+        click.echo(f"levelbench run: {error}; its end could not be recorded either: {abandoned}", err=True)
+    elif crashed:
+        click.echo(f"levelbench run: {error}" + (f"; recorded as run {run_id} (failed)" if store else ""), err=True)
+    elif unrecorded:
+        click.echo(f"levelbench run: could not record the end of run {run_id} ({unrecorded}): {abandoned}", err=True)
+    if store is not None and not crashed and not unrecorded:
         console.print(f"[dim]recorded as run {run_id} ({status}) in {escape(str(store.path))}[/dim]")
     if fmt == "json":
         doc = json.dumps({"format": "levelbench.run", "version": 1, "status": status,
@@ -213,6 +225,12 @@ def _is_store_error(e: Exception) -> bool:
     return isinstance(e, StoreError)
 
 
+def _is_cluster_error(e: Exception) -> bool:
+    from ..cluster import ClusterError
+
+    return isinstance(e, ClusterError)
+
+
 def _failures(results: list[WorkloadResult]) -> str:
     bad = [r for r in results if r.status != "ok"]
     return f"{len(bad)} of {len(results)} workload(s) did not finish: " + "; ".join(
@@ -224,16 +242,17 @@ def _label(r: Any) -> str:
     return f"{r.workload} ({params})" if params else r.workload
 
 
-def _finish(console: Any, store: Any, run_id: int, status: str, error: str, not_run: list[Job]) -> None:
-    """End the run row whatever happened; the workloads that never started are recorded as not run."""
+def _finish(store: Any, run_id: int, status: str, error: str, not_run: list[Job]) -> str:
+    """End the run row whatever happened; the workloads that never started are recorded as not run.
+    Returns why the end could not be recorded ("" when it was)."""
     try:
         for j in not_run:
             store.add_result(run_id, WorkloadResult(j.workload, j.params, "skipped",
                                                     error=f"not run: the run ended ({status}) before it"))
         store.end_run(run_id, status, error)
     except Exception as e:
-        console.print(f"[red]levelbench run: could not record the end of run {run_id} ({escape(str(e))}); "
-                      "`levelbench history` will show it as abandoned[/red]")
+        return str(e)
+    return ""
 
 
 def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, diagnose: bool, isolation: str,
@@ -246,7 +265,7 @@ def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, di
     """
     from .._values.targets import TargetError, check_target
     from ..workloads import builtin
-    from ..workloads.run import expand
+    from ..workloads.run import expand, located
 
     try:
         given = _parse_overrides(args)
@@ -283,8 +302,9 @@ def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, di
     for p in plans.values():
         if "error" in p:
             fail(f"levelbench run: {p['error']}")
-    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"])
-            for spec, p in plans.items() for point in p["points"]]
+    where = {spec: located(spec) for spec in plans}  # a node must load this file, whatever its directory
+    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"],
+                *where[spec]) for spec, p in plans.items() for point in p["points"]]
     return jobs, unloaded
 
 
@@ -354,17 +374,17 @@ def _open_run(db: str | None, no_save: bool, cluster: dict[str, Any] | None = No
 
 
 def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: float) -> Any:
-    from rich.markup import escape
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(), console=console,
+    # The descriptions hold the user's text (paths, names): plain text, never markup or emoji codes.
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TimeElapsedColumn(), console=console,
                   transient=True) as bar:
         tasks = {id(j): bar.add_task(_job_label(j), total=1.0, start=False) for j in jobs}
 
         def report(job: Job, stage: str, fraction: float) -> None:
             task = tasks[id(job)]
             bar.start_task(task)
-            bar.update(task, completed=fraction, description=f"{_job_label(job)}: {escape(stage)}")
+            bar.update(task, completed=fraction, description=f"{_job_label(job)}: {stage}")
 
         for job, result in zip(jobs, run_jobs(jobs, in_process=in_process, timeout=timeout, progress=report)):
             bar.update(tasks[id(job)], completed=1.0, description=f"{_job_label(job)}: {result.status}")
@@ -391,25 +411,24 @@ def _on_cluster(jobs: list[Job], address: str | None, on_kind: str | None, every
 
 def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any, timeout: float) -> Any:
     """The cluster's results as they finish, with one bar per node counting the units it has done."""
-    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..cluster import run_on_ray
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as bar:
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=console, transient=True) as bar:
         total = bar.add_task("all nodes", total=len(jobs) * len(groups))
-        per_node = {n.id: bar.add_task(escape(n.label), total=None) for group in groups.values() for n in group}
+        per_node = {n.id: bar.add_task(n.label, total=None) for group in groups.values() for n in group}
 
         def event(e: Any) -> None:
             task = per_node[e.node.id]
             if e.what == "started":
-                bar.update(task, description=f"{escape(e.node.label)}: {escape(_job_label(e.job))}")
+                bar.update(task, description=f"{e.node.label}: {_job_label(e.job)}")
             elif e.what == "finished":
-                bar.update(task, advance=1, description=escape(e.node.label))
+                bar.update(task, advance=1, description=e.node.label)
                 bar.update(total, advance=1)
             else:
-                bar.update(task, description=f"{escape(e.node.label)}: lost, unit retried elsewhere")
+                bar.update(task, description=f"{e.node.label}: lost, unit retried elsewhere")
 
         try:
             yield from run_on_ray(ray, jobs, groups, timeout=timeout, on_event=event)
@@ -418,9 +437,7 @@ def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any,
 
 
 def _job_label(job: Job) -> str:
-    from rich.markup import escape
-
-    return escape(job.workload)  # the progress bar reads its descriptions as markup
+    return job.workload  # the progress bars show their descriptions as plain text
 
 
 def _print_result(console: Any, result: WorkloadResult, verbose: bool = False) -> None:

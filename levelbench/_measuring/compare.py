@@ -295,6 +295,9 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         failed=run.failed,
         isolation=isolation,
         partial=partial,
+        stopped_early="" if partial else run.stopped_early + (
+            "; not diagnosed" if run.stopped_early and extra_findings and any(
+                i.framework == "jax" for i in infos.values()) else ""),
     )
     interference = interference_finding(result)
     if interference is not None:
@@ -325,6 +328,7 @@ class _Run:
         self.failed: dict[str, str] = {}
         self.environment: dict[str, Any] = {}
         self.timed_out = ""  # what the deadline interrupted; the comparison is then partial
+        self.stopped_early = ""  # why the rounds stopped short of the budget, the deadline being near
         self.sampled: set[str] = set()  # lanes with at least one kept round
         self.infos = {n: lane.info for n, lane in lanes.items()}  # kept when a lane drops out
         self.worker_index = {n: lane.worker.index for n, lane in lanes.items()} if workers is not None else {}
@@ -511,8 +515,12 @@ class _Run:
                 if short and elapsed >= s.budget and (never_kept or elapsed >= COMPARING.overrun_factor * s.budget):
                     break
                 if deadline is not None and deadline - time.monotonic() < 2 * (time.monotonic() - round_started) + 1:
-                    # another round might not end before the deadline: stop here, with every candidate
-                    self.timed_out = "the timeout came before the budget was spent"
+                    # Another round might not end before the deadline: stop here, with every candidate.
+                    # The timeout has not come, so this is a whole comparison, only a shorter one.
+                    spent = (f"{elapsed:.2g} s of the {s.budget:g} s budget, {n_rounds} round(s)" if elapsed < s.budget
+                             else f"{elapsed:.2g} s, {n_rounds} of the {s.min_rounds} rounds asked")
+                    self.stopped_early = (f"stopped early, after {spent}: another round might not have ended "
+                                          "before the timeout")
                     self._extend_deadlines()
                     break
                 if n_rounds > COMPARING.max_rounds_factor * s.min_rounds and not complete:
@@ -534,7 +542,7 @@ class _Run:
         measurements: dict[str, Measurement] = {}
         extra: list[Finding] = []
         for i, name in enumerate(list(self.lanes)):
-            if self.timed_out:
+            if self.timed_out or self.stopped_early:
                 extra_findings = None  # what was measured is kept; diagnosing it would spend the grace
                 if name not in self.sampled:
                     self.failed[name] = "not timed: the timeout came before its first block of samples"

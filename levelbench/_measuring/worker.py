@@ -113,18 +113,56 @@ def _describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}\n" + "".join(tail[1:-1]).rstrip()
 
 
+PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:
-    """On Linux, end this worker when the parent dies, even in the middle of a long call."""
+    """On Linux, end this worker when the parent dies, even in the middle of a long call, and with it
+    every process the workload started (see `_reaper`)."""
     if not sys.platform.startswith("linux"):
         return
     try:
         import ctypes
         import signal
 
-        PR_SET_PDEATHSIG = 1
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):  # not fatal: the worker still exits when its socket closes
-        pass
+        return
+    _reaper()
+
+
+def _reaper() -> None:
+    """Fork a reaper: a process that waits, in this worker's process group, for the worker to end, then
+    kills the group. The parent kills the group itself when it stops a worker (a timeout, Ctrl-C); but
+    when the parent is killed outright (SIGKILL), only the worker dies with it (PDEATHSIG), and what the
+    workload started (``subprocess.Popen(["sleep", "1000"])`` in a build) would live on, orphaned. The
+    reaper is told of the worker's end by the kernel (its own PDEATHSIG), whatever the worker is doing.
+
+    Only a worker leading a process group of its own (the parent starts it in a new session) has one: a
+    group shared with others is not this worker's to kill."""
+    import signal
+
+    worker = os.getpid()
+    if os.getpgrp() != worker:
+        return
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        return
+    try:  # the reaper: no Python beyond these calls, and out with os._exit (no atexit, no flushing)
+        import ctypes
+
+        os.closerange(3, 65536)  # the socket to the parent among them: the worker's end alone tells it of a death
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+        if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+            os._exit(0)  # it could not learn of the worker's end: no reaper
+        if os.getppid() == worker:  # else the worker has ended already
+            signal.sigwait([signal.SIGTERM])  # the worker ended (or someone asked this group to)
+        os.killpg(os.getpgrp(), signal.SIGKILL)  # this reaper included
+    finally:
+        os._exit(0)
 
 
 if __name__ == "__main__":

@@ -110,6 +110,7 @@ class Worker:
                     raise OSError("stop at once")
                 self.conn.send(("exit",))
                 self.proc.wait(timeout=RUNNING.stop_grace)
+                _end_group(self.proc.pid)  # what the workload started, and the worker's reaper
             except (OSError, subprocess.TimeoutExpired):
                 _kill(self.proc)
         self.conn.close()
@@ -137,11 +138,41 @@ class Worker:
 
 
 def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+    """Kill the worker and its process group (it leads one: what its workload started is in it)."""
+    _end_group(proc.pid)
     proc.wait()
+
+
+def _end_group(group: int, wait: float = 2.0) -> None:
+    """Kill every process of the worker's process group ``group``, and (where /proc tells) wait up to
+    ``wait`` seconds until none is left running: the worker's reaper (see `worker._reaper`) and anything
+    its workload started are gone when a worker's stop returns, not a moment later."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        return
+    deadline = time.monotonic() + wait
+    while _group_running(group) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _group_running(group: int) -> bool:
+    """Whether a process of group ``group`` still runs (not a zombie); False where /proc cannot say."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return False
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rpartition(b")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == group:
+            return True
+    return False
 
 
 class WorkerLane:

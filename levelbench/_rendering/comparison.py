@@ -54,6 +54,8 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
     parts: list[Any] = [t]
     if c.partial:
         parts.append(Text(f"partial: {c.partial}", style="bold yellow"))
+    if getattr(c, "stopped_early", ""):
+        parts.append(Text(f"note: {c.stopped_early}", style="yellow"))
     if not verbose:
         return Group(*parts, *brief_lines(c))
     how = isolation_line(c)

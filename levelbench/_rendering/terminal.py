@@ -77,7 +77,8 @@ def render_findings(findings: Iterable[Finding], show_subject: bool = True) -> l
 
 def console(stderr: bool = False, *, file: TextIO | None = None, color: bool | None = None, **options: Any) -> Any:
     """The one way levelbench gets a rich Console. When output is not a terminal (a pipe, a CI log)
-    tables get 160 columns, not 80. ``color`` forces colours on or off; ``options`` go to rich."""
+    tables get 160 columns, not 80. ``color`` forces colours on or off; ``options`` go to rich.
+    Emoji codes are off: levelbench writes none, and a user's ``:ok:`` (in a path, a name) is text."""
     import os
     import sys
 
@@ -86,6 +87,7 @@ def console(stderr: bool = False, *, file: TextIO | None = None, color: bool | N
     stream = file or (sys.stderr if stderr else sys.stdout)
     if "width" not in options and not stream.isatty():
         options["width"] = max(160, int(os.environ.get("COLUMNS", "0") or 0))
+    options.setdefault("emoji", False)
     return Console(file=stream, force_terminal=color, no_color=color is False, **options)
 
 

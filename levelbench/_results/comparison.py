@@ -106,6 +106,9 @@ class Comparison:
 
     ``partial`` is empty for a comparison that ran to its end; otherwise it says what cut it short
     (``levelbench run``'s ``--timeout``), and the figures are from the rounds measured before that.
+    ``stopped_early`` is empty unless the rounds stopped before the budget asked, because another
+    round might not have ended before the timeout: the comparison is whole (the timeout never came),
+    only shorter; it says how long the timing ran.
     """
 
     baseline: str
@@ -125,6 +128,7 @@ class Comparison:
     failed: dict[str, str] = dataclasses.field(default_factory=dict)
     isolation: Isolation | None = None
     partial: str = ""
+    stopped_early: str = ""
 
     @property
     def names(self) -> list[str]:
@@ -211,6 +215,7 @@ class Comparison:
             "failed": self.failed,
             "isolation": self.isolation.to_dict() if self.isolation else None,
             "partial": self.partial,
+            "stopped_early": self.stopped_early,
             "ratios": {n: r.to_dict() for n, r in self.ratios.items()},
             "verdicts": {n: self.verdict(n) for n in self.names},
         }
@@ -236,6 +241,7 @@ class Comparison:
             failed=d.get("failed", {}),
             isolation=Isolation.from_dict(d["isolation"]) if d.get("isolation") else None,
             partial=d.get("partial", ""),
+            stopped_early=d.get("stopped_early", ""),
         )
 
     def __rich__(self) -> Any:

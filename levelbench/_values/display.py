@@ -42,7 +42,8 @@ def plain(thing: Any, width: int = 100) -> str:
     from rich.console import Console  # rich is light, but only needed when something is shown
 
     buf = io.StringIO()
-    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False).print(thing)
+    Console(file=buf, width=width, color_system=None, force_terminal=False, force_jupyter=False,
+            emoji=False).print(thing)  # ':ok:' in a user's name is text, not an emoji
     return buf.getvalue().rstrip()
 
 

@@ -35,3 +35,34 @@ def interrupts_held() -> Iterator[list[KeyboardInterrupt]]:
                     os.kill(os.getpid(), signum)
             except KeyboardInterrupt as e:
                 caught.append(e)
+
+
+@contextlib.contextmanager
+def signals_named(seen: list[str]) -> Iterator[None]:
+    """Remember in ``seen`` which stop signal came ("Ctrl-C", "SIGTERM" or "SIGHUP"), then let the handler
+    in place act on it. For code that turns a signal into its own ``KeyboardInterrupt`` and loses which one
+    it was (Ray does, raising a bare one from inside ``ray.wait``)."""
+    names = {"SIGINT": "Ctrl-C", "SIGTERM": "SIGTERM", "SIGHUP": "SIGHUP"}
+    wanted = {getattr(signal, n): said for n, said in names.items() if hasattr(signal, n)}
+    previous: dict[int, object] = {}
+
+    def remember(signum: int, frame: object) -> None:
+        seen.append(wanted[signum])
+        handler = previous[signum]
+        if callable(handler):
+            handler(signum, frame)
+        elif handler == signal.SIG_DFL:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    try:
+        for s in wanted:
+            if signal.getsignal(s) != signal.SIG_IGN:
+                previous[s] = signal.signal(s, remember)
+    except ValueError:  # not the main thread: nothing to remember
+        pass
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)  # type: ignore[arg-type]

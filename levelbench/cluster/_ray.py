@@ -10,14 +10,19 @@ the same kind, count units per node, and cancel exactly what runs on Ctrl-C.
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import os
+import signal
 import socket
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .._results.workload import WorkloadResult
+from .._values.signals import signals_named
 from ..workloads.run import Job
 from ._nodes import NODE_RESOURCE, ClusterError, Node
 
@@ -27,6 +32,16 @@ PROBE_TIMEOUT = 120.0
 """Seconds to wait for every node to describe itself (a cold node starts a Python worker first)."""
 HANG_MARGIN = 120.0
 """A unit still running this long after its own --timeout has hung outside its worker: it is cancelled."""
+HEAD_CHECK_EVERY = 1.0
+"""Seconds between two checks that the cluster's head still answers while units run."""
+HEAD_LOST_AFTER = 3
+"""Checks in a row the head must fail (each waiting up to `CONNECT_TIMEOUT`) to be taken for gone: at
+most 15 s for a head whose packets vanish, a second for one whose port is closed. Ray's own core
+would wait 60 s, then end this process without a word, the run left unrecorded."""
+
+
+class HeadLost(ClusterError):
+    """The cluster's head stopped answering while units ran: what ran there is lost, the sweep cannot go on."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +66,11 @@ class _Unit:
 def connect(address: str | None) -> Any:
     """The ``ray`` module, connected to the cluster at ``address`` (None: ``RAY_ADDRESS`` or a local head).
 
+    Whatever address Ray would use (given, ``RAY_ADDRESS``, or the one the last ``ray start`` on
+    this machine left in ``ray_current_cluster``) is tried first with a plain connection: Ray itself
+    would retry a dead one for minutes, deaf to signals. Ray's own SIGTERM handler (an exit that
+    skips levelbench's clean-up) is removed again once connected, so SIGTERM stops a run as Ctrl-C does.
+
     Raises:
         ClusterError: Ray is not installed, or no cluster answers at the address.
     """
@@ -64,16 +84,85 @@ def connect(address: str | None) -> Any:
     shown = address or "auto (RAY_ADDRESS, or a head started here with `ray start --head`)"
     advice = (f"start one with `ray start --head --resources '{{\"{NODE_RESOURCE}\": 1}}'` or pass --address "
               "HOST:PORT (docs/cluster.md)")
-    explicit = address or os.environ.get("RAY_ADDRESS")
-    if explicit and explicit != "auto" and "://" not in explicit:
-        problem = _unreachable(explicit)  # Ray itself would retry for minutes
+    target, source = _address_ray_would_use(address)
+    if target and "://" not in target:
+        problem = _unreachable(target)  # Ray itself would retry for minutes
         if problem:
-            raise ClusterError(f"cannot reach a Ray cluster at {explicit}: {problem}; {advice}")
-    try:
-        ray.init(address=address or "auto", log_to_driver=False, logging_level="ERROR", include_dashboard=False)
-    except (ConnectionError, RuntimeError, ValueError) as e:
-        raise ClusterError(f"cannot reach a Ray cluster at {shown}: {str(e).rstrip('.')}; {advice}") from None
+            raise ClusterError(f"cannot reach a Ray cluster at {target}{source}: {problem}; {advice}")
+    with _own_sigterm_handler():
+        try:
+            _heeding_signals(lambda: ray.init(address=address or "auto", log_to_driver=False, logging_level="ERROR",
+                                              include_dashboard=False))
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            raise ClusterError(f"cannot reach a Ray cluster at {shown}: {str(e).rstrip('.')}; {advice}") from None
     return ray
+
+
+def _heeding_signals(call: Callable[[], Any]) -> Any:
+    """``call()`` in a thread of its own while this (main) thread waits for it, so that Ctrl-C and
+    SIGTERM are heard meanwhile. `ray.init` waits inside Ray's C++ core, where Python's signal
+    handlers never run: at an address that accepts connections but is no Ray head, it would wait
+    for minutes, deaf to SIGTERM. On a signal the thread is left behind (a daemon: it ends with the
+    process)."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as e:  # noqa: B902 - handed to the waiting thread as it is
+            outcome["error"] = e
+
+    worker = threading.Thread(target=run, name="levelbench-ray-connect", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+def _address_ray_would_use(address: str | None) -> tuple[str, str]:
+    """The HOST:PORT Ray connects to for ``address`` (None, "" and "auto" alike), and where it came from
+    (for the message); ("", "") when Ray would look for a running head by itself.
+
+    As `ray.init` does: the address given, else ``RAY_ADDRESS``, else the file the last ``ray start
+    --head`` here wrote, ``ray/ray_current_cluster`` in ``RAY_TMPDIR``, ``TMPDIR`` or /tmp. A crashed
+    session leaves that file behind, naming a head that is gone."""
+    if address and address != "auto":
+        return address, ""
+    from_env = os.environ.get("RAY_ADDRESS", "")
+    if from_env:
+        return (from_env, " (RAY_ADDRESS)") if from_env != "auto" else ("", "")
+    temp = os.environ.get("RAY_TMPDIR") or (os.environ.get("TMPDIR") if sys.platform.startswith("linux") else None)
+    path = os.path.join(temp or "/tmp", "ray", "ray_current_cluster")
+    try:
+        with open(path) as f:
+            named = f.read().strip()
+    except OSError:
+        return "", ""
+    return (named, f" (named in {path}, left by the last `ray start` on this machine; that cluster may be "
+                   "gone: remove the file, or pass --address)") if named else ("", "")
+
+
+@contextlib.contextmanager
+def _own_sigterm_handler() -> Iterator[None]:
+    """Keep the SIGTERM handler in place across `ray.init`, which sets its own (``sys.exit(15)``: the run
+    would end recorded as finished). A SIGTERM during the connection still stops it, as an interrupt."""
+    try:
+        before = signal.getsignal(signal.SIGTERM)
+    except ValueError:
+        before = None
+    try:
+        yield
+    except SystemExit as e:
+        if e.code == signal.SIGTERM:  # Ray's handler fired
+            raise KeyboardInterrupt("SIGTERM") from None
+        raise
+    finally:
+        if before is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, before)
 
 
 def _unreachable(address: str, timeout: float = CONNECT_TIMEOUT) -> str:
@@ -129,7 +218,12 @@ def _run_unit(job: dict[str, Any], timeout: float | None) -> dict[str, Any]:
     from ..workloads.run import run_job
 
     started = time.time()
-    result = run_job(Job(**job), timeout=timeout)
+    unit = Job(**job)
+    problem = unit.source_problem()  # a relative path would be read from the Ray worker's directory
+    if problem:
+        result = WorkloadResult(unit.workload, unit.params, "failed", error=problem)
+    else:
+        result = run_job(unit, timeout=timeout)
     return {"result": result.to_dict(), "hostname": platform.node(), "started": started, "ended": time.time()}
 
 
@@ -140,8 +234,17 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
     A unit whose node dies (or whose Ray worker is lost) is retried once on another node of its
     kind; a unit that fails by itself is a failed result, not retried. Each result's comparison
     carries ``environment["node"]``: the node, its kind, and when the unit started and ended there.
-    Ctrl-C cancels the running units, yields them as ``interrupted``, then raises on.
+    Ctrl-C (or SIGTERM, SIGHUP) cancels the running units, yields them as ``interrupted``, then
+    raises on, as ``KeyboardInterrupt(what came)``. If the cluster's head stops answering, the running
+    units are yielded as failed and `HeadLost` is raised.
     """
+    seen: list[str] = []  # Ray raises a bare KeyboardInterrupt from inside ray.wait: which signal it was
+    with signals_named(seen):
+        yield from _drive(ray, jobs, groups, timeout, on_event or (lambda event: None), seen)
+
+
+def _drive(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node]], timeout: float | None,
+           emit: Callable[[UnitEvent], None], seen: list[str]) -> Iterator[WorkloadResult]:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     remote = ray.remote(_run_unit)
@@ -149,7 +252,7 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
     running: dict[Any, tuple[_Unit, Node, float]] = {}
     busy: set[str] = set()
     dead: set[str] = set()
-    emit = on_event or (lambda event: None)
+    head = _Head(_head_address(ray))
 
     def submit(unit: _Unit, node: Node) -> None:
         strategy = NodeAffinitySchedulingStrategy(node.id, soft=False)
@@ -158,6 +261,15 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
         running[ref] = (unit, node, time.monotonic())
         busy.add(node.id)
         emit(UnitEvent("started", unit.job, unit.kind, node))
+
+    def head_lost(problem: str) -> Iterator[WorkloadResult]:
+        for unit, node, _ in running.values():
+            yield _with_node(_failed(unit.job, f"the cluster's head at {head.address} stopped answering "
+                                               f"({problem}) while it ran; its result is lost"), node, {})
+        left = sum(map(len, pending.values()))
+        raise HeadLost(f"the cluster's head at {head.address} stopped answering ({problem}): {len(running)} "
+                       f"unit(s) running were lost" + (f", {left} not run" if left else "")
+                       + "; restart the cluster (`ray start --head ...`) and run again")
 
     try:
         while any(pending.values()) or running:
@@ -175,7 +287,10 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
                         yield _failed(unit.job, f"no live node of kind {kind!r} left to run it"
                                       + (" (its node died under it)" if unit.attempts else ""))
                 return
-            ready, _ = ray.wait(list(running), num_returns=1, timeout=5.0)
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=HEAD_CHECK_EVERY)
+            problem = head.lost()
+            if problem:
+                yield from head_lost(problem)
             if not ready:
                 yield from _cancel_hung(ray, running, busy, timeout)
                 continue
@@ -188,6 +303,10 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
                 yield _failed(unit.job, f"on node {node.label}: {_first_line(e)}")
                 continue
             except ray.exceptions.RayError as e:  # the node, its raylet or the Ray worker went away
+                problem = head.lost(now=True)
+                if problem:  # the head went with it (asking it which nodes live would hang)
+                    running[ref] = (unit, node, 0.0)
+                    yield from head_lost(problem)
                 if not _alive(ray, node):
                     dead.add(node.id)
                 retry = _retry(unit, node, groups, dead)
@@ -205,12 +324,45 @@ def run_on_ray(ray: Any, jobs: Sequence[Job], groups: Mapping[str, Sequence[Node
         # The running units are not cancelled one by one (ray.cancel racing a task's completion can
         # abort Ray's bookkeeping in this process): the caller disconnects from the cluster, and Ray
         # stops the tasks of a driver that is gone; their levelbench workers exit with them.
-        why = e.args[0] if e.args else "Ctrl-C"
+        why = e.args[0] if e.args else (seen[0] if seen else "Ctrl-C")
         for unit, node, _ in running.values():
             yield _with_node(WorkloadResult(unit.job.workload, unit.job.params, "interrupted",
                                             error=f"interrupted ({why}); the unit was stopped on its node"),
                              node, {})
-        raise  # the caller stops too, even when no unit was running
+        raise KeyboardInterrupt(why) from None  # the caller stops too, even when no unit was running
+
+
+class _Head:
+    """Whether the cluster's head still answers, asked at most every `HEAD_CHECK_EVERY` seconds."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.failures = 0
+        self.checked = time.monotonic()
+
+    def lost(self, now: bool = False) -> str:
+        """Why the head is taken for gone ("" while it answers): `HEAD_LOST_AFTER` failed checks in a row."""
+        if not self.address:
+            return ""
+        while True:
+            if not now and time.monotonic() - self.checked < HEAD_CHECK_EVERY:
+                return ""
+            self.checked = time.monotonic()
+            problem = _unreachable(self.address)
+            self.failures = self.failures + 1 if problem else 0
+            if not problem or self.failures >= HEAD_LOST_AFTER:
+                return problem
+            if not now:
+                return ""
+            time.sleep(HEAD_CHECK_EVERY / 2)
+
+
+def _head_address(ray: Any) -> str:
+    """HOST:PORT of the cluster's head (its GCS), as this driver is connected to it; "" if Ray does not say."""
+    try:
+        return str(ray.get_runtime_context().gcs_address or "")
+    except Exception:  # an older or newer Ray without it: no health check, Ray's own timeout applies
+        return ""
 
 
 def _take(queue: collections.deque, node: Node) -> _Unit | None:

@@ -32,9 +32,55 @@ class Job:
     title: str = ""
     baseline: str | None = None
     compare_options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # For a user's FILE.py:NAME: the same target with the path made absolute (the name above stays as
+    # given, for the record), and the sha256 of the file, so that a cluster's node loads the driver's
+    # file and refuses another one, whatever directory its Ray worker runs in.
+    source: str = ""
+    digest: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    @property
+    def spec(self) -> str:
+        """The target to load: `source` when there is one."""
+        return self.source or self.workload
+
+    def source_problem(self) -> str:
+        """Why this job's file cannot be loaded here as the one it was planned with ("" when it can)."""
+        if not self.source:
+            return ""
+        import hashlib
+
+        from .._values.targets import split_target
+
+        path = split_target(self.source)[0]
+        try:
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        except OSError as e:
+            return (f"the workload file {path} cannot be read here ({e.strerror or type(e).__name__}): levelbench "
+                    "does not ship workload files; put it at the same path on every node (docs/cluster.md)")
+        if self.digest and digest != self.digest:
+            return (f"the workload file {path} here is not the one levelbench run was given (sha256 {digest[:12]}, "
+                    f"not {self.digest[:12]}): copy the driver's file to the same path on every node")
+        return ""
+
+
+def located(spec: str) -> tuple[str, str]:
+    """(``spec`` with its file's path made absolute, the file's sha256) for a FILE.py target; ("", "") otherwise."""
+    import hashlib
+
+    from .._values.targets import absolute, is_file_target, split_target
+
+    if not is_file_target(spec):
+        return "", ""
+    source = absolute(spec)
+    try:
+        with open(split_target(source)[0], "rb") as f:
+            return source, hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return source, ""
 
 
 Progress = Callable[[Job, str, float], None]
@@ -180,7 +226,7 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
         with Workers(deadline) as workers:
-            lanes, skipped = workers.candidate_set(BUILD, {"spec": job.workload, "params": job.params},
+            lanes, skipped = workers.candidate_set(BUILD, {"spec": job.spec, "params": job.params},
                                                    settings.options(), job.isolation, progress)
             if not lanes:
                 return ended("failed", "the workload built no candidates" +
@@ -212,7 +258,7 @@ def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None)
     from . import Skipped, load
 
     started = time.perf_counter()
-    workload = load(job.workload)
+    workload = load(job.spec)
     settings = _settings(workload.name, workload.compare_options, job.budget)
     cands = workload.candidates(**job.params)
     skipped = {n: c.reason for n, c in cands.items() if isinstance(c, Skipped)}
@@ -230,7 +276,7 @@ def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None)
 def _described(job: Job) -> Job:
     from . import load
 
-    w = load(job.workload)
+    w = load(job.spec)
     return dataclasses.replace(job, title=w.name, baseline=w.baseline, compare_options=dict(w.compare_options))
 
 

@@ -2,7 +2,7 @@
 while being imported."""
 
 import pytest
-from _support import FILES, history, workload
+from _support import FILES, HOSTILE, history, workload
 
 from conftest import levelbench_cli as lb
 
@@ -70,3 +70,16 @@ def test_a_workload_file_is_imported_in_a_worker_under_the_timeout(tmp_path, fil
     assert run["status"] == ("partial" if others else "failed")  # the file's workload failed; the others ran
     r = lb("export", "--db", str(db))
     assert '"status": "' + status + '"' in r.stdout
+
+
+def test_emoji_codes_in_a_workload_path_are_shown_as_typed_in_the_progress_bar_too(tmp_path):
+    # "w.py:OK" then ": building candidates" made ":OK:", which Rich turned into an emoji; only on a
+    # terminal (the bar is drawn there), which TTY_COMPATIBLE/TTY_INTERACTIVE make Rich assume here
+    folder = tmp_path / "wl[" / "[red]"
+    folder.mkdir(parents=True)
+    (folder / "w.py").write_text(HOSTILE.read_text() + "\nOK = QUICK\n")
+    r = lb("run", "-w", f"{folder / 'w.py'}:OK", "--budget", "0.3", "--no-diagnose", "--db", str(tmp_path / "r.db"),
+           env={"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "COLUMNS": "300"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "w.py:OK:" in r.stdout  # the bar was drawn, with the label as typed
+    assert "\U0001f197" not in r.stdout + r.stderr  # 🆗

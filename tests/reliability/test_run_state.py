@@ -49,7 +49,8 @@ def test_an_unexpected_exception_mid_run_stores_the_run_as_failed_with_the_reaso
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr + r.stdout
-    assert "No space left on device (injected)" in r.stdout
+    assert "No space left on device (injected)" in r.stderr and "No space" not in r.stdout
+    assert "recorded as run 1 (failed)" in r.stderr
     (run,) = history(db)
     assert run["status"] == "failed" and "No space left on device (injected)" in run["error"]
     stored = results_of(db)
@@ -64,8 +65,12 @@ def test_a_disk_that_fills_up_mid_run_never_leaves_the_run_ok(tmp_path):
                "--no-diagnose", "--in-process", "--db", str(db), env={"LEVELBENCH_TEST_FILL": str(filler)})
         assert r.returncode == 2, r.stdout + r.stderr
         assert "Traceback" not in r.stdout + r.stderr
-        assert "disk full" in r.stdout + r.stderr
+        # One line on stderr, saying how the run reads now; before: three lines on stdout that
+        # contradicted each other ("will show it as abandoned", the error, "recorded as run 1 (failed)")
+        (said,) = r.stderr.strip().splitlines()
+        assert said.startswith("levelbench run: disk full") and "recorded as run" not in r.stdout, r.stdout
+        assert "disk full" not in r.stdout and "could not record" not in r.stdout
         os.unlink(filler)
         (run,) = history(db)
-        assert run["status"] in ("failed", "abandoned") and "disk full" in run["error"] + r.stdout
+        assert run["status"] in ("failed", "abandoned") and run["status"] in said, said
         assert results_of(db)[0]["status"] == "ok"  # what finished before the disk filled is kept

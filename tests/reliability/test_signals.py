@@ -65,6 +65,27 @@ def test_after_sigkill_the_run_reads_as_abandoned_and_its_worker_exits(tmp_path)
     assert run["pid"] == proc.pid and f"pid {proc.pid}" in run["error"]
 
 
+def test_after_sigkill_a_process_the_workload_started_does_not_outlive_it_either(tmp_path):
+    # before, `sleep 1000` started by a build lived on with PPID 1; SIGTERM and --timeout killed it
+    db = tmp_path / "r.db"
+    proc, mark = _start(db, "SPAWN")
+    try:
+        wait_for(lambda: any(_command(pid) == "sleep 1000" for pid in marked_processes(mark)))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        proc.kill()
+    wait_for(lambda: not marked_processes(mark), timeout=15)
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return ""
+
+
 # Ctrl-C while a finished result is being recorded: before, the result was in the printed list but
 # never stored (nor marked "not run"), so the run lost it. The signal is sent from inside the store's
 # add_result, the narrowest place it could land.

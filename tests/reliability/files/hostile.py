@@ -90,3 +90,14 @@ def _late_hang(seed: int, stall: float = 1.5, which: str = "slow"):
 LATE_HANG = Workload("late-hang", "a candidate that hangs after a while", _late_hang, baseline="base",
                      params=[Param("stall", 1.5, float, "seconds before it hangs"),
                              Param("which", "slow", str, "the candidate that hangs")])
+
+
+def _spawn(seed: int):
+    # starts a process of its own, as a workload may (a server, a helper), then hangs
+    import subprocess
+
+    subprocess.Popen(["sleep", "1000"])
+    time.sleep(3600)
+
+
+SPAWN = Workload("spawn", "a build that starts a process, then hangs", _spawn)
