@@ -100,7 +100,7 @@ def replace_file(path: str | Path, data: bytes | str, *, encoding: str = "utf-8"
             if expect is not None and not expect():
                 raise FileChanged(f"{path} changed since it was read")
             os.replace(temporary, target)
-        _sync_directory(target.parent)
+        sync_folder(target.parent)
         if caught:
             raise caught[0]
     except BaseException:
@@ -109,14 +109,20 @@ def replace_file(path: str | Path, data: bytes | str, *, encoding: str = "utf-8"
         raise
 
 
-def _sync_directory(folder: Path) -> None:
-    """Flush the rename itself to the disk (a crash right after it could otherwise undo it)."""
+def fsync_path(path: str | Path) -> None:
+    """Flush a file, or a folder's entries, to the disk by its path; `OSError` as it comes."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_folder(folder: str | Path) -> None:
+    """Flush a rename in ``folder`` to the disk (a crash right after it could otherwise undo it); a folder
+    that cannot be flushed (some file systems refuse) is left as it is."""
     with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        fsync_path(folder)
 
 
 def why_not_written(e: OSError) -> str:

@@ -80,8 +80,6 @@ def write_fixed(result: FixResult) -> None:
         current = read_file(Path(result.path), max(len(result.original) * 4, 1 << 20))
         return isinstance(current, SourceText) and current.text == result.original
 
-    if not still_as_read():
-        raise FileChanged(f"{result.path} changed since it was read")
     replace_file(result.path, result.text, encoding=encoding, expect=still_as_read)
 
 

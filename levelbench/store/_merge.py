@@ -37,7 +37,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._values.files import current_umask
+from .._values.files import current_umask, fsync_path, sync_folder
 from ._schema import APPLICATION_ID, SCHEMA_VERSION
 from ._store import (BUSY_TIMEOUT_S, Store, StoreError, _check_file, _check_identity, _error, _gone, _identity,
                      _prepare, open_store)
@@ -205,7 +205,7 @@ class _NewFile(PendingMerge):
             if busy or frames != copied:
                 raise sqlite3.OperationalError(f"disk I/O error (checkpoint: {copied} of {frames} pages written)")
             conn.close()
-            _fsync(self._temporary)
+            fsync_path(self._temporary)
         except sqlite3.Error as e:
             conn.close()
             self.discard()
@@ -229,7 +229,7 @@ class _NewFile(PendingMerge):
             # it as into any existing output.
             self._into_existing()
         else:
-            _fsync_folder(self._output.parent)
+            sync_folder(self._output.parent)
         self.committed = True
         self.discard()
 
@@ -277,19 +277,6 @@ def _make_folders(folder: Path) -> list[Path]:
             raise StoreError(f"cannot create the folder {m} for the output: {e.strerror}: pass -o with a "
                              "writable path") from None
     return missing
-
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_folder(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        _fsync(folder)
 
 
 # -- reading the sources ----------------------------------------------------------------------------
