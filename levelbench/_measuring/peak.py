@@ -15,6 +15,7 @@ make every later share too high. Hence:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -22,7 +23,7 @@ import os
 import subprocess
 import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -218,7 +219,12 @@ def machine_peak(refresh: bool = False) -> Peak:
         known = cached_peak()
         if known is not None:
             return known
-    peak = measure_peak()
+    with _measuring_alone():
+        if not refresh:
+            known = cached_peak()  # another levelbench process measured it while this one waited
+            if known is not None:
+                return known
+        peak = measure_peak()
     if not peak.agreed:
         warn_user("levelbench's measurement of this machine's practical peak FLOP/s did not settle: "
                   f"{len(peak.attempts)} attempts gave " + ", ".join(f"{a['float32'] / 1e9:,.0f}" for a in peak.attempts)
@@ -228,6 +234,27 @@ def machine_peak(refresh: bool = False) -> Peak:
         return peak
     _store(peak)
     return peak
+
+
+@contextlib.contextmanager
+def _measuring_alone() -> Iterator[None]:
+    """One levelbench process measures the peak at a time (an exclusive lock in the cache folder): two
+    measuring at once would each see half the machine. Without a lock (no fcntl, an unwritable folder)
+    the agreement of attempts is the only guard."""
+    try:
+        import fcntl
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / "peak.lock", "a")
+    except (ImportError, OSError):
+        yield
+        return
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except OSError:
+            pass  # a file system without locks: measured anyway
+        yield
 
 
 def _store(peak: Peak) -> None:
