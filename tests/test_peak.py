@@ -218,3 +218,15 @@ def test_env_shows_both_peaks_as_a_table_and_as_json(tmp_path, monkeypatch):
     document = json.loads(runner.invoke(env_command, ["--format", "json"]).output)
     assert document["practical_peak"]["float32_flops"] == 121e9 and document["practical_peak"]["agreed"] is True
     assert document["theoretical_peak"]["bound_flops"]["float32"] >= document["theoretical_peak"]["flops"]["float32"]
+
+
+def test_a_reported_clock_that_moves_is_no_environment_difference_but_a_different_bound_is():
+    def env(mhz, bound):
+        t = peak_of(cpuinfo(2, mhz=mhz), {}, [0, 1], "x86_64").to_dict()
+        t["bound_flops"] = {"float32": bound, "float64": bound / 2}
+        return {"theoretical_peak": t}
+
+    assert environment.differences(env(2596.0, 1e12), env(2800.0, 1e12)) == []
+    assert environment.differences(env(2596.0, 1e12), env(2596.0, 2e12)) == [
+        "theoretical_peak.bound_flops.float32: 1000000000000.0 -> 2000000000000.0",
+        "theoretical_peak.bound_flops.float64: 500000000000.0 -> 1000000000000.0"]

@@ -33,9 +33,11 @@ _ENV_VARS = (
 )
 
 
-VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz", "imported.sha256")
+VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz", "imported.sha256",
+            "theoretical_peak.clock_mhz", "theoretical_peak.flops", "theoretical_peak.unknown")
 """Keys that differ between any two moments or hosts (or imported files): recorded, but not a difference
-worth naming."""
+worth naming. Without cpufreq the theoretical peak's clock is the ``cpu MHz`` /proc/cpuinfo reports, which
+can be a current clock; its bound (``theoretical_peak.bound_flops``) does not move and is compared."""
 
 
 def collect(load_at_start: list[float] | None = None) -> dict[str, Any]:
