@@ -137,6 +137,21 @@ def test_a_loaded_first_attempt_is_measured_again_and_the_peak_is_the_quiet_one(
     assert p.float32_flops == 125e9 and p.float64_flops == 62.5e9
 
 
+def test_loaded_attempts_that_agree_with_each_other_do_not_settle_the_peak():
+    """Two attempts on a busy machine (their threads got a third of the CPU) agree with each other at a low
+    figure; agreement alone would cache it. They never count; two attempts with the CPU to themselves do."""
+    shares = iter([0.3, 0.3, 0.97, 0.98])
+    rates = attempts(50, 52, 120, 121)
+
+    def attempt():
+        return {**rates(), "cpu_share": next(shares)}
+
+    p = peak.settle(attempt)
+    assert p.agreed and len(p.attempts) == 4 and p.float32_flops == 121e9
+    starved = peak.settle(lambda: {"float32": 50e9, "float64": 25e9, "cpu_share": 0.3})
+    assert not starved.agreed and len(starved.attempts) == peak.MAX_ATTEMPTS  # never cached
+
+
 def test_attempts_that_never_agree_are_not_cached(tmp_path, monkeypatch):
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(peak, "_uncached", {})
