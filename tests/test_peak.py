@@ -245,3 +245,9 @@ def test_a_reported_clock_that_moves_is_no_environment_difference_but_a_differen
     assert environment.differences(env(2596.0, 1e12), env(2596.0, 2e12)) == [
         "theoretical_peak.bound_flops.float32: 1000000000000.0 -> 2000000000000.0",
         "theoretical_peak.bound_flops.float64: 500000000000.0 -> 1000000000000.0"]
+
+
+def test_only_double_precision_gets_the_lower_float64_bound():
+    t = peak_of(cpuinfo(2), {"max_mhz": 3000}, [0, 1], "x86_64")
+    assert t.bound("float64") == t.bound("float32") / 2
+    assert t.bound("complex64") == t.bound("float32") == t.bound("bfloat16")  # narrower: never the lower figure

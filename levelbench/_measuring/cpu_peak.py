@@ -30,6 +30,7 @@ CLOCK_CEILING_MHZ = 6500.0
 """Above any CPU's highest clock (6.2 GHz: Intel Core i9-14900KS, 2024), with a margin: the clock the
 bound uses when the OS does not say the CPU's maximum."""
 
+
 @dataclasses.dataclass(frozen=True)
 class TheoreticalPeak:
     """The CPU's peak FLOP/s per dtype, how it was worked out, and what was not known.
@@ -78,7 +79,8 @@ class TheoreticalPeak:
 
 
 def _wide(dtype: Any) -> bool:
-    return "64" in str(dtype)
+    # Only double precision gets the (lower) float64 figure: anything else errs high (complex64 is float32).
+    return str(dtype) in ("float64", "complex128", "double")
 
 
 def parse_cpuinfo(text: str) -> list[dict[str, str]]:

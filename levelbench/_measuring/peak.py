@@ -1,7 +1,7 @@
 """The machine's practical peak FLOP/s: what the installed BLAS reaches, measured and cached.
 
 The practical peak is what NumPy's GEMMs actually reach on the cores this process may use, not a
-datasheet figure (that is `cpu_peak.theoretical_peak`, the physical bound LB303 uses). It is the
+datasheet figure (that is `environment.theoretical_peak`, the physical bound LB303 uses). It is the
 figure "% of peak" columns are shares of, so a low one (measured while the machine was busy) would
 make every later share too high. Hence:
 
@@ -9,7 +9,8 @@ make every later share too high. Hence:
   sizes and thread counts (the best of them);
 - attempts repeat until the two best agree within `AGREEMENT` (at most `MAX_ATTEMPTS`): a loaded
   attempt is slower than a quiet one, so a first attempt that a second one beats by more than that
-  is not the peak. If no two ever agree, nothing is cached and the caller is told;
+  is not the peak; an attempt whose threads did not get their cores (`MIN_CPU_SHARE`) never counts.
+  If no two ever agree, nothing is cached and the caller is told;
 - any later measurement above it raises it (`raise_peak`): the cache then holds that figure.
 """
 
