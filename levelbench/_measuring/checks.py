@@ -172,7 +172,10 @@ def steady_findings(m: Measurement) -> list[Finding]:
 
 def work_findings(groups: dict[str, str], ms: dict[str, Measurement], base: str,
                   peaks: dict[str, float]) -> list[Finding]:
-    """LB303 (faster than the machine's peak allows for the work) and LB304 (different work)."""
+    """LB303 (faster than the machine's theoretical peak allows for the work) and LB304 (different work).
+
+    ``peaks`` are the theoretical peak's bounds (`cpu_peak`), never the practical peak: a correct program
+    can beat what the BLAS reached on some day, but not physics."""
     out = []
     flops = {n: m.flops for n, m in ms.items()}
     group_work: dict[str, float] = {}
@@ -187,9 +190,10 @@ def work_findings(groups: dict[str, str], ms: dict[str, Measurement], base: str,
         if work and peak and m.median < work / (peak * COMPARING.implausible_margin):
             out.append(Finding(
                 "LB303", f"implausibly fast: {fmt_time(m.median)} for {work / 1e9:,.3g} GFLOP is "
-                f"{work / m.median / peak:,.1f}x this machine's peak",
+                f"{work / m.median / peak:,.1f}x this machine's theoretical peak",
                 Severity.ERROR, subject=name,
-                evidence=f"needs at least {fmt_time(work / peak)} at the measured peak of {peak / 1e9:,.0f} GFLOP/s",
+                evidence=f"needs at least {fmt_time(work / peak)} at the theoretical peak of {peak / 1e9:,.0f} GFLOP/s "
+                "(cores x SIMD lanes x FMA units x 2 x the highest clock; `levelbench env` shows each)",
                 cost="the timing cannot include the work: something else was timed",
                 fix="check that the call computes and returns the result (not a lambda, not a jitted "
                 "function returning None) and that the result is waited for",

@@ -13,6 +13,7 @@ import sys
 from importlib import metadata
 from typing import Any
 
+from .cpu_peak import TheoreticalPeak, peak_of
 
 _PACKAGES = ("levelbench", "numpy", "jax", "jaxlib", "flax", "torch", "scipy")
 _ENV_VARS = (
@@ -32,9 +33,11 @@ _ENV_VARS = (
 )
 
 
-VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz", "imported.sha256")
+VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz", "imported.sha256",
+            "theoretical_peak.clock_mhz", "theoretical_peak.flops", "theoretical_peak.unknown")
 """Keys that differ between any two moments or hosts (or imported files): recorded, but not a difference
-worth naming."""
+worth naming. Without cpufreq the theoretical peak's clock is the ``cpu MHz`` /proc/cpuinfo reports, which
+can be a current clock; its bound (``theoretical_peak.bound_flops``) does not move and is compared."""
 
 
 def collect(load_at_start: list[float] | None = None) -> dict[str, Any]:
@@ -52,6 +55,7 @@ def collect(load_at_start: list[float] | None = None) -> dict[str, Any]:
     except (AttributeError, OSError):
         env["affinity"] = None
     env["cpu_frequency"] = cpu_frequency(env["affinity"])
+    env["theoretical_peak"] = _theoretical_peak(tuple(env["affinity"] or ()))
     env["blas"] = _blas()
     if "jax" in sys.modules:
         env["jax"] = _jax()
@@ -168,6 +172,36 @@ def _read(path: str) -> str:
             return f.read().strip()
     except OSError:
         return ""
+
+
+@functools.lru_cache(maxsize=4)
+def _theoretical_peak(affinity: tuple[int, ...]) -> dict[str, Any]:
+    return theoretical_peak(list(affinity) or None).to_dict()
+
+
+SVE_VECTOR_LENGTH = "/proc/sys/abi/sve_default_vector_length"
+"""Where Linux shows the SVE vector length (bytes) new processes get; a parameter for the tests."""
+
+
+def theoretical_peak(affinity: list[int] | None = None) -> TheoreticalPeak:
+    """The CPU's theoretical peak FLOP/s (`cpu_peak`) for the CPUs in ``affinity`` (default: the ones this
+    process may use), from `CPUINFO`, `CPUFREQ` and `SVE_VECTOR_LENGTH`."""
+    if affinity is None:
+        try:
+            affinity = sorted(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            affinity = list(range(os.cpu_count() or 1))
+    try:
+        with open(CPUINFO) as f:
+            cpuinfo = f.read()
+    except OSError:
+        cpuinfo = ""
+    folder = os.path.join(CPUFREQ, f"cpu{affinity[0] if affinity else 0}", "cpufreq")
+    vector = _read(SVE_VECTOR_LENGTH)
+    return peak_of(cpuinfo, cpu_frequency(affinity), affinity, platform.machine(),
+                   driver=_read(os.path.join(folder, "scaling_driver")),
+                   boost=_read(os.path.join(CPUFREQ, "cpufreq", "boost")),
+                   sve_vector_bytes=int(vector) if vector.isdigit() else 0)
 
 
 def _blas() -> list[dict[str, Any]]:

@@ -62,8 +62,8 @@ class Comparing:
             are shorter than this (seconds); for longer ones it costs more than it is worth.
         distortion_shown: back-to-back ratios further than this from the quiet-gap ones are
             reported (LB305).
-        implausible_margin: achieved FLOP/s above this multiple of the measured GEMM peak cannot
-            be real work (LB303).
+        implausible_margin: achieved FLOP/s above this multiple of the CPU's theoretical peak cannot
+            be real work (LB303); the margin is for FLOP counts that count a little more than is done.
         different_work: FLOP counts differing by more than this fraction are different work (LB304).
         max_rounds_factor: give up after this many times ``min_rounds`` rounds when some candidate
             still has fewer than ``min_rounds`` kept rounds (every sample discarded).
