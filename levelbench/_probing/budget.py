@@ -111,7 +111,7 @@ ESTIMATES: dict[str, Callable[[Subject, Costs], float]] = {
     "donation": lambda s, c: pending(s, c, "traced") + (0.3 * c.compile if s.is_jitted else 0.0),
     "compile": lambda s, c: pending(s, c, "compiled", "jitted_timing", "timing"),
     "retrace": lambda s, c: _calls_given(s, c) if s.calls is not None else pending(s, c, "repeated_calls"),
-    "dispatch": lambda s, c: pending(s, c, "traced", "compiled", "timing", "jitted_timing", "repeated_calls"),
+    "dispatch": lambda s, c: _dispatch(s, c),
     "roofline": lambda s, c: pending(s, c, "traced", "compiled", "jitted_timing"),
     "kernels": lambda s, c: _kernels(s, c),
     "torch": lambda s, c: 2 * _timing(c, 4),
@@ -135,6 +135,13 @@ def _unrolled(s: Subject, c: Costs) -> float:
     if isinstance(axis, str):
         return pending(s, c, "traced")
     return min(c.compile, c.compile * UNROLLED_STEPS / max(axis.length, 1)) + 4 * PER_COMPILE
+
+
+def _dispatch(s: Subject, c: Costs) -> float:
+    """A function that compiles on every call is not timed op by op: one trace, then a note."""
+    if s.known("repeated_calls") and s.compiles_every_call():
+        return pending(s, c, "traced")
+    return pending(s, c, "traced", "compiled", "timing", "jitted_timing", "repeated_calls")
 
 
 def _kernels(s: Subject, c: Costs) -> float:

@@ -78,10 +78,11 @@ def explain(
     Keyword arguments not listed here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name
     collides).
 
-    A probe that fails is recorded in ``Diagnosis.skipped`` and the others still run; then the call
-    as given is made once more, and if it raises (or returns a lazy generator or a coroutine, so
-    nothing ran) explain raises `CallFailed`, which says where and the fix, instead of reporting
-    "nothing found" about a function that never ran.
+    The call as given is made first (twice: its first call and a steady one, each on copies of its
+    JAX arrays), and if it raises (or returns a lazy generator or a coroutine, so nothing ran)
+    explain raises `CallFailed`, which says where and the fix, instead of reporting "nothing found"
+    about a function that never ran. A probe that fails is recorded in ``Diagnosis.skipped`` and
+    the others still run.
 
     Example:
         >>> import jax, jax.numpy as jnp, levelbench

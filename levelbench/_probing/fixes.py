@@ -143,6 +143,12 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
         return dataclasses.replace(trials[variant.key], code=f.code)
     if not enabled:
         return FixTrial(f.code, SKIPPED, variant.expression, reason="fixes=False (--no-fixes): not built or timed")
+    if variant.original is None and subject.known("repeated_calls") and subject.compiles_every_call():
+        trial = FixTrial(f.code, FAILED, variant.expression, at=_at(subject), reason=(
+            "the call as given compiles on every call, so timing its steady state keeps no sample (samples "
+            "that compiled are discarded); the finding's own figure, compile time per call, is the cost"))
+        trials[variant.key] = trial
+        return trial
     remaining = deadline - time.perf_counter()
     first_calls = _first_calls(subject)
     needs = MIN_TRIAL_SECONDS + first_calls
@@ -156,10 +162,13 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
 
 
 def _first_calls(subject: Subject) -> float:
-    """Seconds of the two first calls of a trial (the fixed variant compiles; so may the original),
-    outside compare's own budget: the compile time a probe measured, else nothing known."""
+    """Seconds of a trial outside compare's own budget: the two first calls (the fixed variant
+    compiles; so may the original), at the compile time a probe measured, and the rounds compare
+    always takes, at the steady call explain measured."""
     compiled = subject.measured.get("compile") or {}
-    return 2 * float(compiled.get("total", 0.0))
+    calls = subject.measured.get("budget") or {}
+    # and compare's rounds: at least TRIAL_ROUNDS blocks of each, a call as given at least per block
+    return 2 * float(compiled.get("total", 0.0)) + 2 * TRIAL_ROUNDS * float(calls.get("second_call", 0.0))
 
 
 def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: float) -> FixTrial:
