@@ -158,3 +158,18 @@ def test_progress_is_silent_when_standard_error_is_not_a_terminal():
     line("running the 'dead' probe")
     line.close()
     assert out.getvalue() == ""
+
+
+def test_the_unrolled_loop_probe_costs_the_share_of_steps_it_traces_on_each_axis_it_tries():
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("jax")
+    c = _budget.Costs(first_call=20.0, steady=0.01, compile=20.0, sample=0.5)
+    long = _Subject()
+    long.fn, long.args = (lambda xs: xs), (np.ones((1000, 8)),)
+    square = _Subject()  # m, n = A.shape: both axes of the guessed argument are tried
+    square.fn, square.args = (lambda a: a), (np.ones((200, 100)),)
+    per_compile = 4 * _budget.PER_COMPILE
+    assert _budget.estimate("unrolled", long, c) == pytest.approx(
+        _budget.PROBE_OVERHEAD + 20.0 * 29 / 1000 + per_compile)
+    assert _budget.estimate("unrolled", square, c) == pytest.approx(
+        _budget.PROBE_OVERHEAD + 20.0 * 29 / 200 + 20.0 * 29 / 100 + 2 * per_compile)

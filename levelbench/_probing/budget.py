@@ -30,7 +30,7 @@ Clock = Callable[[], float]
 PROBE_OVERHEAD = 0.05
 # The kernel probe's micro-benchmark runs in worker processes: their start-up, besides its timing
 # (twice when a gap is seen and replicated).
-KERNEL_WORKERS = 3.0
+KERNEL_WORKERS = 5.0
 DENSE = frozenset({"dot_general", "conv_general_dilated"})
 # Probes that read settings only: never skipped for time.
 FREE = frozenset({"config"})
@@ -69,8 +69,9 @@ def costs_of(subject: Subject, first_call: float, steady: float) -> Costs:
 
 
 def _timing(c: Costs, runs: float) -> float:
-    """A quick timing: its first call, a few samples, sampling for ``c.sample`` (twice it at most)."""
-    return c.sample + runs * c.steady
+    """A quick timing: its first call, then ``runs`` samples, or fewer of a call so slow that they
+    would take over twice ``c.sample`` (`quick_timing`)."""
+    return c.steady + min(runs * c.steady, 2 * c.sample + c.steady)
 
 
 def pending(subject: Subject, c: Costs, *facts: str) -> float:
@@ -134,7 +135,10 @@ def _unrolled(s: Subject, c: Costs) -> float:
         axis = "none"
     if isinstance(axis, str):
         return pending(s, c, "traced")
-    return min(c.compile, c.compile * UNROLLED_STEPS / max(axis.length, 1)) + 4 * PER_COMPILE
+    axes = [axis]
+    if axis.guessed:  # every axis of the guessed argument is tried (a loop over n in ``m, n = A.shape``)
+        axes += [a for a in _scale.candidates(s.fn, s.args, s.kwargs, axis) if a.index == axis.index]
+    return sum(min(c.compile, c.compile * UNROLLED_STEPS / max(a.length, 1)) + 4 * PER_COMPILE for a in axes)
 
 
 def _dispatch(s: Subject, c: Costs) -> float:
