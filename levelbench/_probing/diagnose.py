@@ -191,9 +191,6 @@ def diagnose(
             seconds[probe.name] = clock() - t0
         findings += found
         ran.append(probe.name)
-    if measurement is None and schedule is None:
-        report(f"calling {name} as given, to check that it runs")
-        check_call(fn, args, kwargs, name)
     if framework == "jax":
         report(f"timing the fixes of {name}")
         if schedule is not None:
