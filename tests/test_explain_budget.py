@@ -55,6 +55,7 @@ class _Subject:
         self.is_jitted, self._known, self.calls = jitted, set(known), calls
         self.fn, self.args, self.kwargs, self.scale_axis = (lambda x: x), (), {}, None
         self.measured, self.shortening, self.budget, self.measure_budget = measured or {}, None, 10.0, 0.5
+        self.quick = False
 
     def known(self, name):
         return name in self._known

@@ -108,7 +108,8 @@ ESTIMATES: dict[str, Callable[[Subject, Costs], float]] = {
     "unrolled": lambda s, c: _unrolled(s, c),
     "dead": lambda s, c: pending(s, c, "traced", "compiled", "jitted_timing"),
     "precision": lambda s, c: pending(s, c, "traced", "compiled") + c.compile + 2 * c.steady,  # an x64 copy
-    "transfers": lambda s, c: pending(s, c, "traced") + (0.0 if s.is_jitted else c.steady),
+    # unjitted: the call as given once more, its reads of device arrays counted (a first call's cost)
+    "transfers": lambda s, c: pending(s, c, "traced") + (0.0 if s.is_jitted or s.quick else c.first_call),
     "donation": lambda s, c: pending(s, c, "traced") + (0.3 * c.compile if s.is_jitted else 0.0),
     "compile": lambda s, c: pending(s, c, "compiled", "jitted_timing", "timing"),
     "retrace": lambda s, c: _calls_given(s, c) if s.calls is not None else pending(s, c, "repeated_calls"),
