@@ -75,6 +75,9 @@ def test_a_function_that_compiles_on_every_call_makes_repeated_calls_costly():
     cheap = _budget.estimate("retrace", _Subject(known={"compiled"}), steady)
     costly = _budget.estimate("retrace", _Subject(known={"compiled"}), recompiling)
     assert costly >= 3 * 3.0 > cheap
+    with_an_int = _Subject(known={"compiled"})
+    with_an_int.args = (1.0, 7)  # 7 is tried with another value: one more compile
+    assert _budget.estimate("retrace", with_an_int, steady) == pytest.approx(cheap + 3.0 + 0.002)
 
 
 def test_a_measured_compile_replaces_the_first_calls_time():

@@ -96,6 +96,10 @@ def pending(subject: Subject, c: Costs, *facts: str) -> float:
     return seconds
 
 
+def _int_arguments(s: Subject) -> int:
+    return sum(type(a) is int for a in (*s.args, *s.kwargs.values()))
+
+
 def _calls_given(subject: Subject, c: Costs) -> float:
     return len(subject.calls) * max(c.steady, 0.0) + (c.compile if subject.calls else 0.0)
 
@@ -112,7 +116,9 @@ ESTIMATES: dict[str, Callable[[Subject, Costs], float]] = {
     "transfers": lambda s, c: pending(s, c, "traced") + (0.0 if s.is_jitted or s.quick else c.first_call),
     "donation": lambda s, c: pending(s, c, "traced") + (0.3 * c.compile if s.is_jitted else 0.0),
     "compile": lambda s, c: pending(s, c, "compiled", "jitted_timing", "timing"),
-    "retrace": lambda s, c: _calls_given(s, c) if s.calls is not None else pending(s, c, "repeated_calls"),
+    # without calls=, each Python int argument is tried once with another value: a compile each
+    "retrace": lambda s, c: _calls_given(s, c) if s.calls is not None else
+    pending(s, c, "repeated_calls") + _int_arguments(s) * (c.compile + c.steady),
     "dispatch": lambda s, c: _dispatch(s, c),
     "roofline": lambda s, c: pending(s, c, "traced", "compiled", "jitted_timing"),
     "kernels": lambda s, c: _kernels(s, c),
