@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import scale as _scale
-from .jaxpr import iter_equations
+from .probes.kernels import kernel_to_time
 from .subject import Subject
 
 Clock = Callable[[], float]
@@ -31,7 +31,9 @@ PROBE_OVERHEAD = 0.05
 # The kernel probe's micro-benchmark runs in worker processes: their start-up, besides its timing
 # (twice when a gap is seen and replicated).
 KERNEL_WORKERS = 5.0
-DENSE = frozenset({"dot_general", "conv_general_dilated"})
+# A trace estimated to take less than this is made to estimate the kernel probe: a program with no
+# kernel big enough to time (most) costs the probe nothing more.
+CHEAP_TRACE = 1.0
 # Probes that read settings only: never skipped for time.
 FREE = frozenset({"config"})
 # Share of the budget kept for the fix trials from the probes after a finding whose fix is measured.
@@ -157,9 +159,9 @@ def _dispatch(s: Subject, c: Costs) -> float:
 
 def _kernels(s: Subject, c: Costs) -> float:
     """The kernel probe times a dense kernel in workers; a program with none costs it one walk."""
-    if s.known("traced"):
+    if s.known("traced") or pending(s, c, "traced") <= CHEAP_TRACE:  # a trace this cheap tells the cost
         trace = s.traced()
-        if not trace.ok or not any(e.primitive.name in DENSE for e in iter_equations(trace.jaxpr)):
+        if not trace.ok or kernel_to_time(trace.jaxpr) is None:
             return 0.0
     return pending(s, c, "traced", "compiled", "jitted_timing") + KERNEL_WORKERS + 2 * min(3.0, max(1.0, s.budget / 5))
 

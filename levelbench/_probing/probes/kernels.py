@@ -99,20 +99,31 @@ def canonical(eqn: Any) -> Kernel | None:
     return Kernel(int(batch), int(m), int(k), int(n), np.dtype(lhs.dtype).name)
 
 
+def kernel_to_time(jaxpr: Any) -> tuple[Kernel, dict, float] | None:
+    """The dense kernel worth timing in the libraries (the program's largest, big enough and most of its
+    dense work), with every dense kernel and their total FLOPs; None when there is none: the probe then
+    costs one walk of the program (explain's budget reads this before running it)."""
+    kernels = dense_kernels(jaxpr)
+    total = sum(k.flops * k.count for k in kernels.values())
+    if not kernels or total <= 0:
+        return None
+    top = max(kernels.values(), key=lambda k: k.flops * k.count)
+    if top.flops < MIN_KERNEL_FLOPS or top.flops * top.count / total < MIN_SHARE:
+        return None
+    return top, kernels, total
+
+
 def run(subject: Subject) -> list[Finding]:
     import jax
 
     trace = subject.traced()
     if not trace.ok or jax.default_backend() != "cpu":
         return []
-    kernels = dense_kernels(trace.jaxpr)
-    total = sum(k.flops * k.count for k in kernels.values())
-    if not kernels or total <= 0:
+    found = kernel_to_time(trace.jaxpr)
+    if found is None:
         return []
-    top = max(kernels.values(), key=lambda k: k.flops * k.count)
+    top, kernels, total = found
     share = top.flops * top.count / total
-    if top.flops < MIN_KERNEL_FLOPS or share < MIN_SHARE:
-        return []
     timing = subject.jitted_timing()
     if timing is None:
         return []
