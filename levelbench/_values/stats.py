@@ -142,3 +142,28 @@ def _resampled_indices(rng: np.random.Generator, n: int, resamples: int) -> Iter
     rows = max(1, BOOTSTRAP_CHUNK // n)
     for start in range(0, resamples, rows):
         yield rng.integers(0, n, size=(min(rows, resamples - start), n))
+
+
+def relative_iqr_ci(samples: Sequence[float], confidence: float = 0.95, resamples: int = 500,
+                    seed: int = 0) -> Interval:
+    """IQR / median (the noise figure of LB003) with a bootstrap CI: the samples resampled with
+    replacement ``resamples`` times (a fixed ``seed``, so the same samples give the same interval).
+    With fewer than 4 samples there is no quartile to resample: the interval is 0 .. inf."""
+    x = np.asarray(samples, dtype=float)
+    n = len(x)
+    if n == 0:
+        raise ValueError("relative_iqr_ci needs at least one sample, got none")
+    med = float(np.median(x))
+    estimate = iqr(x) / med if med else math.inf
+    if n < 4 or not med:
+        return Interval(estimate, 0.0, math.inf, confidence)
+    rng = np.random.default_rng(seed)
+    values = []
+    for idx in _resampled_indices(rng, n, resamples):
+        q1, q2, q3 = np.percentile(x[idx], [25, 50, 75], axis=1)
+        values.append((q3 - q1) / np.where(q2 > 0, q2, np.nan))
+    spread = np.concatenate(values)
+    spread = spread[np.isfinite(spread)]
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(spread, [alpha, 1 - alpha]) if len(spread) else (0.0, math.inf)
+    return Interval(estimate, float(min(lo, estimate)), float(max(hi, estimate)), confidence)
