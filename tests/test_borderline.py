@@ -145,6 +145,17 @@ def test_relative_iqr_interval_is_reproducible():
         relative_iqr_ci([])
 
 
+def test_relative_iqr_interval_of_many_samples_narrows_from_a_subsample():
+    from levelbench._values.stats import RELATIVE_IQR_SUBSAMPLE
+
+    many = np.random.default_rng(0).lognormal(0, 0.2, 20 * RELATIVE_IQR_SUBSAMPLE)
+    few = many[:RELATIVE_IQR_SUBSAMPLE]
+    wide, narrow = relative_iqr_ci(few), relative_iqr_ci(many)
+    assert narrow.lower <= narrow.estimate <= narrow.upper
+    assert narrow.upper - narrow.lower < 0.5 * (wide.upper - wide.lower)
+    assert narrow.contains(0.27)  # lognormal(0, 0.2): IQR / median = 2 sinh(0.2 x 0.674) = 0.271
+
+
 # -- CPU steal time ---------------------------------------------------------------------------------
 
 def _proc_stat(tmp_path, name, user, steal, idle=0):
