@@ -229,3 +229,14 @@ def test_lb260_marks_a_bound_whose_cut_the_steady_interval_straddles():
     border = lb260(0.03, 0.05)  # 20-33%: either, by run
     assert is_borderline(border) and border.data["borderline"][0]["quantity"] == "roofline bound / steady time"
     assert border.severity is Severity.INFO  # marked, never dropped: LB260 is always reported
+
+
+def test_a_borderline_finding_says_so_in_the_text_rendering_and_the_measurement_json():
+    from levelbench._rendering.terminal import render_findings
+
+    m = _m(_spread(50e-6, 0.3), 10e-6)
+    m = dataclasses.replace(m, findings=tuple(steady_findings(m)))
+    text = "\n".join(t.plain for t in render_findings(m.findings))
+    assert "LB004" in text and "(borderline)" in text and "per-call time / dispatch floor" in text
+    [lb004] = [f for f in json.loads(json.dumps(m.to_dict()))["findings"] if f["code"] == "LB004"]
+    assert lb004["title"].endswith("(borderline)") and lb004["data"]["borderline"][0]["threshold"] == 5.0
