@@ -240,3 +240,14 @@ def test_a_borderline_finding_says_so_in_the_text_rendering_and_the_measurement_
     assert "LB004" in text and "(borderline)" in text and "per-call time / dispatch floor" in text
     [lb004] = [f for f in json.loads(json.dumps(m.to_dict()))["findings"] if f["code"] == "LB004"]
     assert lb004["title"].endswith("(borderline)") and lb004["data"]["borderline"][0]["threshold"] == 5.0
+
+
+def test_a_comparison_in_workers_records_the_steal_over_the_whole_run(monkeypatch, tmp_path):
+    from levelbench._measuring.compare import _with_start_load
+
+    start = environment.cpu_times(_proc_stat(tmp_path, "a", user=1000, steal=100, idle=900))
+    monkeypatch.setattr(environment, "PROC_STAT", _proc_stat(tmp_path, "b", user=1170, steal=130, idle=950))
+    worker_env = {"python": "3.x", "load_average": {"end": [2.0]}}
+    env = _with_start_load(worker_env, [1.0], start)
+    assert env["steal"]["share"] == 0.12 and env["load_average"] == {"start": [1.0], "end": [2.0]}
+    assert "steal" not in _with_start_load(worker_env, [1.0], None)  # no reading at the start: nothing claimed
