@@ -16,7 +16,7 @@ from .._results.comparison import IN_PROCESS, Comparison
 from .._results.measurement import Measurement
 from .._values.findings import Finding, Severity
 from .._values.settings import CHECKS, COMPARING
-from .._values.stats import Interval, relative_iqr_ci
+from .._values.stats import relative_iqr_ci
 from .._values.steal import steal_share, steal_text
 from .._values.threshold import Threshold, judge
 from .._values.units import fmt_time
@@ -133,7 +133,7 @@ def steady_findings(m: Measurement) -> list[Finding]:
                 "levelbench.measure(batched, xs)  # xs: the small inputs stacked along axis 0",
                 data={"median": median, "dispatch_floor": m.dispatch_floor, "share": share},
             ),
-            Threshold("per-call time / dispatch floor", _scaled(m.ci, 1 / m.dispatch_floor), CHECKS.dispatch_bound,
+            Threshold("per-call time / dispatch floor", m.ci.scaled(1 / m.dispatch_floor), CHECKS.dispatch_bound,
                       above=False, fmt="{:.2f}x".format),
         )
     cold = m.cold_start
@@ -175,9 +175,6 @@ def steady_findings(m: Measurement) -> list[Finding]:
         )
     return found
 
-
-def _scaled(i: Interval, factor: float) -> Interval:
-    return Interval(i.estimate * factor, i.lower * factor, i.upper * factor, i.confidence)
 
 
 def work_findings(groups: dict[str, str], ms: dict[str, Measurement], base: str,

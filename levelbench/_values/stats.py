@@ -42,6 +42,10 @@ class Interval:
     def contains(self, value: float) -> bool:
         return self.lower <= value <= self.upper
 
+    def scaled(self, factor: float) -> "Interval":
+        """The interval of ``factor`` times the quantity (``factor`` > 0), e.g. a time in dispatch floors."""
+        return Interval(self.estimate * factor, self.lower * factor, self.upper * factor, self.confidence)
+
     def to_dict(self) -> dict[str, float]:
         return {"estimate": self.estimate, "lower": self.lower, "upper": self.upper, "confidence": self.confidence}
 

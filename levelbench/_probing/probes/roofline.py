@@ -148,7 +148,7 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
     share_ci = Interval(bound_time / steady, bound_time / max(ci.upper, steady),
                         bound_time / min(ci.lower, steady) if ci.lower > 0 else math.inf)
     if bound == "overhead":
-        tests = [Threshold("steady time / dispatch floor", _scaled(ci, 1 / floor), OVERHEAD_FLOORS, above=False,
+        tests = [Threshold("steady time / dispatch floor", ci.scaled(1 / floor), OVERHEAD_FLOORS, above=False,
                            fmt="{:.2f}x".format),
                  Threshold("roofline bound / steady time", share_ci, OVERHEAD_SHARE, above=False, fmt="{:.0%}".format)]
     elif known:
@@ -173,10 +173,6 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
     )
     # LB260 is always reported; only its bound can be borderline (a point exactly at a cut is not).
     return judge(found, *tests) or [found]
-
-
-def _scaled(i: Interval, factor: float) -> Interval:
-    return Interval(i.estimate * factor, i.lower * factor, i.upper * factor, i.confidence)
 
 
 def _size(n: float) -> str:
