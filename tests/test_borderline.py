@@ -136,6 +136,7 @@ def test_the_noise_note_decides_on_a_bootstrap_interval_of_iqr_over_median():
     few = [1e-3, 1.1e-3, 0.9e-3, 1.05e-3, 0.95e-3, 1.2e-3]  # IQR 13% on 6 samples: cannot be pinned
     [unsure] = _codes(_m(few), "LB003")
     assert is_borderline(unsure)
+    assert _codes(_m([1e-3, 2e-3, 3e-3]), "LB003") == []  # 3 samples: no quartiles, no noise note
 
 
 def test_relative_iqr_interval_is_reproducible():

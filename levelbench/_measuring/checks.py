@@ -101,7 +101,8 @@ def steady_findings(m: Measurement) -> list[Finding]:
     """Checks that need the steady-state statistics: noise, dispatch floor, cold start, recompiles."""
     found = []
     median = m.median
-    if median > 0:
+    # Under 4 samples there are no quartiles to speak of (and LB008 says the budget allowed few samples).
+    if median > 0 and m.n_samples >= 4:
         spread = relative_iqr_ci(m.samples)
         found += judge(Finding(
             "LB003",
