@@ -19,12 +19,13 @@ and the codes a correct doctor reports on it (``static:`` with ``lines:``, ``dyn
     python benchmarks/doctor_accuracy.py --only explain --repeat 3
 
 ``--repeat N`` runs explain N times on every runnable copy (each run a fresh process) and prints the
-flips: the (case, function, code) findings of warning level or worse that appeared in some runs and
-not in others. A borderline finding (its measured quantity's 95% interval straddles the threshold,
-`levelbench._values.threshold`) is reported at its usual severity, marked borderline, so it counts
-as the same finding as an unmarked one: what must not flip is the report (found or not found), and a
-borderline mark in one run and none in the next is not a flip; a finding in one run and absent in
-the next is. The recall and precision printed are those of the first run.
+flips: the (case, function, code) findings of warning level or worse in some runs and absent in
+others. A borderline finding (its measured quantity's 95% interval straddles the threshold,
+`levelbench._values.threshold`) is a note marked borderline, and counts as the same finding as the
+warning it is when past the threshold: a warning in one run and a borderline note in the next is not
+a flip (the report says both times that the value is at or past the threshold); a warning in one run
+and nothing in the next is. A borderline note in some runs and nothing in others is listed apart
+(never a warning, so not a flip). The recall and precision printed are those of the first run.
 """
 
 from __future__ import annotations
@@ -325,7 +326,7 @@ def run_explain(cases: list[Case], budget: float, timeout: float, repeat: int = 
         per_case.append({"case": case.name, "seconds": seconds, **result})
         runs.append({"case": case.name, "runs": [r for r, _ in results]})
         if repeat > 1:  # progress on stderr: a long run shows its flips as they come
-            flipped = flips(runs[-1:])
+            flipped = [f for f in flips(runs[-1:]) if f["warning_in"]]
             print(f"{case.name}: {sum(t for _, t in results):.0f} s over {repeat} runs, "
                   f"{len(flipped)} flip(s) {[(f['function'], f['code'], f['found_in']) for f in flipped]}",
                   file=sys.stderr, flush=True)
@@ -348,25 +349,28 @@ def explain_case(case: Case, budget: float, timeout: float) -> tuple[dict, float
 
 
 def flips(runs: list[dict]) -> list[dict]:
-    """The warning-level findings, by (case, function, code), found in some runs and not in others;
-    borderline or not, a finding found is found (see the module's docstring)."""
+    """The (case, function, code) findings a warning in some runs and absent in others (a borderline
+    note counts as present), and, with ``"warning_in": 0``, the borderline notes that come and go."""
     out = []
     for entry in runs:
-        seen: list[dict[tuple[str, str], bool]] = []  # per run: (function, code) -> borderline
+        seen: list[dict[tuple[str, str], str]] = []  # per run: (function, code) -> "warning" / "borderline"
         for result in entry["runs"]:
-            found: dict[tuple[str, str], bool] = {}
+            found: dict[tuple[str, str], str] = {}
             for fn in result["functions"]:
                 for f in fn["findings"]:
+                    key = (fn["function"], f["code"])
                     if f["scored"]:
-                        key = (fn["function"], f["code"])
-                        found[key] = found.get(key, False) or f.get("borderline", False)
+                        found[key] = "warning"
+                    elif f.get("borderline") and key not in found:
+                        found[key] = "borderline"
             seen.append(found)
         for key in sorted(set().union(*seen)) if seen else ():
             present = [key in run for run in seen]
             if not all(present):
                 out.append({"case": entry["case"], "function": key[0], "code": key[1],
                             "found_in": sum(present), "runs": len(seen),
-                            "borderline_in": sum(run.get(key, False) for run in seen)})
+                            "warning_in": sum(run.get(key) == "warning" for run in seen),
+                            "borderline_in": sum(run.get(key) == "borderline" for run in seen)})
     return out
 
 
@@ -399,12 +403,16 @@ def print_explain(results: dict) -> None:
     for f in score.false:
         print(f"  {f.case:42} {f.code}  {f.message}")
     if results.get("repeat", 1) > 1:
-        flipped = results["flips"]
-        print(f"\nFlips over {results['repeat']} runs (warning-level findings in some runs and not others): "
-              f"{len(flipped)}")
+        flipped = [f for f in results["flips"] if f["warning_in"]]
+        print(f"\nFlips over {results['repeat']} runs (warning-level findings in some runs and not others; "
+              f"a borderline note counts as found): {len(flipped)}")
         for f in flipped:
-            print(f"  {f['case']:42} {f['function']}: {f['code']} found in {f['found_in']} of {f['runs']} run(s)"
-                  + (f", borderline in {f['borderline_in']}" if f["borderline_in"] else ""))
+            print(f"  {f['case']:42} {f['function']}: {f['code']} a warning in {f['warning_in']}, borderline in "
+                  f"{f['borderline_in']}, absent in {f['runs'] - f['found_in']} of {f['runs']} run(s)")
+        notes = [f for f in results["flips"] if not f["warning_in"]]
+        print(f"Borderline notes in some runs and absent in others (not flips: never a warning): {len(notes)}")
+        for f in notes:
+            print(f"  {f['case']:42} {f['function']}: {f['code']} borderline in {f['borderline_in']} of {f['runs']}")
 
 
 # ---- false positives on good libraries --------------------------------------------------------

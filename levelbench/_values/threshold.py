@@ -5,9 +5,12 @@ same code is reported in one run and missed in the next. Here the whole 95% inte
 
 - `Verdict.PAST`: the whole interval is past the threshold: the finding is reported;
 - `Verdict.SHORT`: the whole interval is short of it: nothing is reported;
-- `Verdict.BORDERLINE`: the interval straddles it: the finding is reported, marked borderline
-  (``finding.data["borderline"]`` and the title say so, with the interval), so a report does not
-  flip between "found" and "not found" when the true value sits at the threshold.
+- `Verdict.BORDERLINE`: the interval straddles it: the finding is reported as a note (severity at
+  most INFO), marked borderline (``finding.data["borderline"]`` and the title say so, with the
+  interval and the severity it would have had past the threshold). A warning claims something is
+  wrong; a measurement that cannot tell which side of the threshold it is on cannot claim it, and
+  its warnings would come and go between runs. So the warnings of a report do not flip when the
+  true value sits at a threshold: the finding is a note there, in every run that straddles.
 
 Every threshold rule (LB003, LB004, LB240, LB262, LB270, ...) decides through `against` and
 `judge`, so there is one meaning of "borderline" everywhere.
@@ -26,7 +29,7 @@ import dataclasses
 import enum
 from collections.abc import Callable
 
-from .findings import Finding
+from .findings import Finding, Severity
 from .stats import Interval
 
 
@@ -88,8 +91,9 @@ def verdict(*tests: Threshold) -> Verdict:
 
 def judge(finding: Finding | None, *tests: Threshold) -> list[Finding]:
     """``[finding]`` when every test is past its threshold, ``[]`` when one is wholly short, and
-    ``[finding]`` marked borderline otherwise: its title ends ``(borderline)`` and
-    ``data["borderline"]`` lists the straddling tests with their intervals (the evidence names them)."""
+    ``[finding]`` marked borderline otherwise: at most INFO, its title ends ``(borderline)``,
+    ``data["borderline"]`` lists the straddling tests with their intervals (the evidence names them)
+    and ``data["severity_past"]`` the severity it has when past the threshold."""
     if finding is None:
         return []
     v = verdict(*tests)
@@ -102,7 +106,9 @@ def judge(finding: Finding | None, *tests: Threshold) -> list[Finding]:
     evidence = (finding.evidence + "\n" if finding.evidence else "") + (
         f"borderline: {said}: the interval straddles the threshold, so another run may land either side")
     return [dataclasses.replace(finding, title=f"{finding.title} (borderline)", evidence=evidence,
-                                data={**finding.data, "borderline": [t.to_dict() for t in straddling]})]
+                                severity=min(finding.severity, Severity.INFO),
+                                data={**finding.data, "borderline": [t.to_dict() for t in straddling],
+                                      "severity_past": finding.severity.name.lower()})]
 
 
 def is_borderline(finding: Finding) -> bool:
