@@ -35,7 +35,7 @@ from .._results.comparison import Agreement
 from .parity import ComparisonError, compare_leaves, mismatches_of_leaves
 from .._values.stats import paired_ratio_ci
 from .checks import interference_finding, work_findings
-from .environment import load_average
+from .environment import cpu_times, load_average, steal_record
 from .threads import QuietWait, pools, wait_until_quiet
 from .._values.gc import gc_paused
 from .sampler import Options
@@ -290,7 +290,7 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         peak_note=peak_note,
         notes={n: i.note for n, i in infos.items() if i.note},
         groups={n: i.group for n, i in infos.items()},
-        environment=run.environment or _with_start_load(measurements[base].environment, run.load_at_start),
+        environment=run.environment or _with_start_load(measurements[base].environment, run.load_at_start, run.cpu_at_start),
         title=title,
         params=dict(params or {}),
         target_reached=timing.reached,
@@ -342,6 +342,7 @@ class _Run:
         self.discarded: dict[str, int] = {n: 0 for n in lanes}
         self.stopped: dict[str, str] = {}  # lanes whose worker the timeout stopped: what it was doing
         self.load_at_start = load_average() if settings.environment else None
+        self.cpu_at_start = cpu_times() if settings.environment else None
 
     # -- failures ------------------------------------------------------------------------------
     def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
@@ -541,7 +542,7 @@ class _Run:
         if self.workers is None and self.s.environment:
             from .environment import collect
 
-            self.environment = collect(self.load_at_start)
+            self.environment = collect(self.load_at_start, self.cpu_at_start)
         env = self.environment if self.workers is None else None
         measurements: dict[str, Measurement] = {}
         extra: list[Finding] = []
@@ -582,11 +583,16 @@ class _Run:
                            rel_ci_target=self.s.rel_ci, flops=info.flops)
 
 
-def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | None) -> dict[str, Any]:
-    """A worker's environment (collected as its candidate finished) with the load when the comparison began."""
-    if not environment or not load_at_start:
+def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | None,
+                     cpu_at_start: dict[str, int] | None = None) -> dict[str, Any]:
+    """A worker's environment (collected as its candidate finished) with the load when the comparison began
+    and the CPU steal time over the whole comparison (/proc/stat is the machine's, whichever process reads it)."""
+    if not environment:
         return environment
-    return {**environment, "load_average": {"start": load_at_start, **environment.get("load_average", {})}}
+    if load_at_start:
+        environment = {**environment, "load_average": {"start": load_at_start, **environment.get("load_average", {})}}
+    steal = steal_record(cpu_at_start)
+    return {**environment, "steal": steal} if steal else environment
 
 
 def _block_plan(cal: Calibration) -> tuple[int, int]:

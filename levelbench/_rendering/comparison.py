@@ -13,6 +13,7 @@ from typing import Any
 from .terminal import SEVERITY_STYLE, render_findings
 from .._values.catalogue import CATALOGUE
 from .._values.catalogue.conclusion import NOISE, changes_conclusion
+from .._values.steal import steal_text
 from .._values.units import fmt_time
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "indistinguishable": "yellow", "baseline": "dim"}
@@ -171,8 +172,8 @@ def noise_line(c: Any) -> str:
     spread = (f" (IQR {spreads[0]}" + (f"-{spreads[-1]}" if spreads[-1] != spreads[0] else "") + "% of the median)"
               if spreads else "")
     ci = "" if c.target_reached else f"; CIs wider than +-{c.rel_ci_target:.0%}"
-    return (f"noisy: {len(noisy)} of {len(c.measurements)} candidates{spread}{load_text(c.environment)}{ci}: "
-            "close other programs or raise --budget")
+    return (f"noisy: {len(noisy)} of {len(c.measurements)} candidates{spread}{load_text(c.environment)}"
+            f"{steal_text(c.environment)}{ci}: close other programs or raise --budget")
 
 
 def load_text(environment: dict[str, Any]) -> str:
