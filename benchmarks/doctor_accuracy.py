@@ -16,6 +16,16 @@ and the codes a correct doctor reports on it (``static:`` with ``lines:``, ``dyn
     python benchmarks/doctor_accuracy.py
     python benchmarks/doctor_accuracy.py --only static --json doctor_accuracy.json
     python benchmarks/doctor_accuracy.py --only explain --budget 5
+    python benchmarks/doctor_accuracy.py --only explain --repeat 3
+
+``--repeat N`` runs explain N times on every runnable copy (each run a fresh process) and prints the
+flips: the (case, function, code) findings of warning level or worse in some runs and absent in
+others. A borderline finding (its measured quantity's 95% interval straddles the threshold,
+`levelbench._values.threshold`) is a note marked borderline, and counts as the same finding as the
+warning it is when past the threshold: a warning in one run and a borderline note in the next is not
+a flip (the report says both times that the value is at or past the threshold); a warning in one run
+and nothing in the next is. A borderline note in some runs and nothing in others is listed apart
+(never a warning, so not a flip). The recall and precision printed are those of the first run.
 """
 
 from __future__ import annotations
@@ -291,7 +301,8 @@ def explain_one(run_path: Path, budget: float) -> dict:
             extra = {"calls": calls()} if calls is not None else {}
             diagnosis = levelbench.explain(getattr(module, name), *args, budget=budget, **extra)
             entry["findings"] = [{"code": f.code, "severity": f.severity.name.lower(), "title": f.title,
-                                  "scored": f.severity >= levelbench.Severity.WARNING} for f in diagnosis.findings]
+                                  "scored": f.severity >= levelbench.Severity.WARNING,
+                                  "borderline": bool(f.data.get("borderline"))} for f in diagnosis.findings]
             entry["skipped"] = dict(diagnosis.skipped)
         except Exception as e:  # a crash is a result too
             entry["error"] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
@@ -300,28 +311,67 @@ def explain_one(run_path: Path, budget: float) -> dict:
     return out
 
 
-def run_explain(cases: list[Case], budget: float, timeout: float) -> dict:
-    score, per_case = Score(), []
+def run_explain(cases: list[Case], budget: float, timeout: float, repeat: int = 1) -> dict:
+    score, per_case, runs = Score(), [], []
     for case in cases:
         if case.run_path is None or case.dynamic is None:
             continue
-        t0 = time.perf_counter()
-        try:
-            child = subprocess.run(
-                [sys.executable, str(Path(__file__).resolve()), "--run-one", str(case.run_path), "--budget", str(budget)],
-                capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-            )
-            last = child.stdout.strip().splitlines()[-1] if child.stdout.strip() else ""
-            result = json.loads(last) if last.startswith("{") else {"functions": [], "crash": child.stderr.strip()[-400:]}
-        except subprocess.TimeoutExpired:
-            result = {"functions": [], "crash": f"timed out after {timeout:.0f} s"}
+        results = [explain_case(case, budget, timeout) for _ in range(repeat)]
+        result, seconds = results[0]
         found = [
             Reported(case.name, f["code"], 0, f"{fn['function']}: {f['title']}")
             for fn in result["functions"] for f in fn["findings"] if f["scored"]
         ]
         score.add(case, case.dynamic, found, {})
-        per_case.append({"case": case.name, "seconds": time.perf_counter() - t0, **result})
-    return {"score": score, "cases": per_case}
+        per_case.append({"case": case.name, "seconds": seconds, **result})
+        runs.append({"case": case.name, "runs": [r for r, _ in results]})
+        if repeat > 1:  # progress on stderr: a long run shows its flips as they come
+            flipped = [f for f in flips(runs[-1:]) if f["warning_in"]]
+            print(f"{case.name}: {sum(t for _, t in results):.0f} s over {repeat} runs, "
+                  f"{len(flipped)} flip(s) {[(f['function'], f['code'], f['found_in']) for f in flipped]}",
+                  file=sys.stderr, flush=True)
+    return {"score": score, "cases": per_case, "flips": flips(runs), "repeat": repeat}
+
+
+def explain_case(case: Case, budget: float, timeout: float) -> tuple[dict, float]:
+    """One run of explain on one runnable copy, in a process of its own: its result and seconds."""
+    t0 = time.perf_counter()
+    try:
+        child = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--run-one", str(case.run_path), "--budget", str(budget)],
+            capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+        )
+        last = child.stdout.strip().splitlines()[-1] if child.stdout.strip() else ""
+        result = json.loads(last) if last.startswith("{") else {"functions": [], "crash": child.stderr.strip()[-400:]}
+    except subprocess.TimeoutExpired:
+        result = {"functions": [], "crash": f"timed out after {timeout:.0f} s"}
+    return result, time.perf_counter() - t0
+
+
+def flips(runs: list[dict]) -> list[dict]:
+    """The (case, function, code) findings a warning in some runs and absent in others (a borderline
+    note counts as present), and, with ``"warning_in": 0``, the borderline notes that come and go."""
+    out = []
+    for entry in runs:
+        seen: list[dict[tuple[str, str], str]] = []  # per run: (function, code) -> "warning" / "borderline"
+        for result in entry["runs"]:
+            found: dict[tuple[str, str], str] = {}
+            for fn in result["functions"]:
+                for f in fn["findings"]:
+                    key = (fn["function"], f["code"])
+                    if f["scored"]:
+                        found[key] = "warning"
+                    elif f.get("borderline") and key not in found:
+                        found[key] = "borderline"
+            seen.append(found)
+        for key in sorted(set().union(*seen)) if seen else ():
+            present = [key in run for run in seen]
+            if not all(present):
+                out.append({"case": entry["case"], "function": key[0], "code": key[1],
+                            "found_in": sum(present), "runs": len(seen),
+                            "warning_in": sum(run.get(key) == "warning" for run in seen),
+                            "borderline_in": sum(run.get(key) == "borderline" for run in seen)})
+    return out
 
 
 def print_explain(results: dict) -> None:
@@ -352,6 +402,17 @@ def print_explain(results: dict) -> None:
     print("False findings: case, code, message")
     for f in score.false:
         print(f"  {f.case:42} {f.code}  {f.message}")
+    if results.get("repeat", 1) > 1:
+        flipped = [f for f in results["flips"] if f["warning_in"]]
+        print(f"\nFlips over {results['repeat']} runs (warning-level findings in some runs and not others; "
+              f"a borderline note counts as found): {len(flipped)}")
+        for f in flipped:
+            print(f"  {f['case']:42} {f['function']}: {f['code']} a warning in {f['warning_in']}, borderline in "
+                  f"{f['borderline_in']}, absent in {f['runs'] - f['found_in']} of {f['runs']} run(s)")
+        notes = [f for f in results["flips"] if not f["warning_in"]]
+        print(f"Borderline notes in some runs and absent in others (not flips: never a warning): {len(notes)}")
+        for f in notes:
+            print(f"  {f['case']:42} {f['function']}: {f['code']} borderline in {f['borderline_in']} of {f['runs']}")
 
 
 # ---- false positives on good libraries --------------------------------------------------------
@@ -417,6 +478,8 @@ def main() -> None:
     parser.add_argument("--json", metavar="PATH", help="write every number and list to this file")
     parser.add_argument("--budget", type=float, default=5.0, help="seconds per explain call (default 5)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per runnable copy before giving up")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run explain this many times per case and count the findings that flip (default 1)")
     parser.add_argument("--run-one", metavar="RUN_PY", help=argparse.SUPPRESS)  # child process of the explain part
     args = parser.parse_args()
 
@@ -434,9 +497,10 @@ def main() -> None:
                          for form, (score, t) in static.items()}
         print()
     if args.only in (None, "explain"):
-        explained = run_explain(cases, args.budget, args.timeout)
+        explained = run_explain(cases, args.budget, args.timeout, args.repeat)
         print_explain(explained)
-        out["explain"] = {**explained["score"].to_dict(), "budget": args.budget, "cases": explained["cases"]}
+        out["explain"] = {**explained["score"].to_dict(), "budget": args.budget, "cases": explained["cases"],
+                          "repeat": args.repeat, "flips": explained["flips"]}
         print()
     if args.only in (None, "fp"):
         fp = run_fp()

@@ -44,9 +44,9 @@ def test_plain():
 
 
 @pytest.fixture
-def suite(pytester, tmp_path_factory, monkeypatch):
-    """A pytester whose inner runs share one levelbench cache (the machine peak is measured once)."""
-    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "levelbench-cache"))
+def suite(pytester, _peak_cache, monkeypatch):
+    """A pytester whose inner runs share one levelbench cache (holding a stand-in practical peak: never measured)."""
+    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", _peak_cache)  # with a stand-in practical peak (conftest)
     return pytester
 
 

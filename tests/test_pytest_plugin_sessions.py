@@ -40,8 +40,8 @@ def test_compare(levelbench):
 
 
 @pytest.fixture
-def suite(pytester, tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "levelbench-cache"))
+def suite(pytester, _peak_cache, monkeypatch):
+    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", _peak_cache)  # with a stand-in practical peak (conftest)
     monkeypatch.delenv("LB_DELAY", raising=False)
     return pytester
 

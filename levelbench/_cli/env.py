@@ -1,4 +1,4 @@
-"""``levelbench env``: the environment levelbench records with each result."""
+"""``levelbench env``: the environment levelbench records with each result, with both peaks."""
 
 from __future__ import annotations
 
@@ -13,20 +13,26 @@ from .common import choose_output, emit, format_option, json_flag_option, output
 @json_flag_option()
 @click.option("--with", "frameworks", multiple=True, type=click.Choice(["jax", "torch"]),
               help="Import a framework first so its devices and settings are included.")
-def env_command(fmt: str, output: str | None, json_flag: bool, frameworks: tuple[str, ...]) -> None:
-    """Show the environment levelbench records with each result."""
+@click.option("--peak", "measure", is_flag=True,
+              help="Measure the practical peak FLOP/s again (a few seconds, in a process of its own) and cache it.")
+def env_command(fmt: str, output: str | None, json_flag: bool, frameworks: tuple[str, ...], measure: bool) -> None:
+    """Show the environment levelbench records with each result, the CPU's theoretical peak FLOP/s and
+    the practical peak (what the BLAS reaches) with when it was measured."""
     import importlib
     import json
 
     from .._measuring.environment import collect
+    from .._measuring.peak import cached_peak, machine_peak
 
     fmt, output = choose_output("env", fmt, output, json_flag=json_flag)
     for name in frameworks:
         importlib.import_module(name)
+    practical = machine_peak(refresh=True) if measure else cached_peak()
     env = collect()
+    env["practical_peak"] = practical.to_dict() if practical else None
     if fmt == "json":
         emit("env", output, json.dumps(env, indent=2, default=str))
         return
-    from rich.pretty import Pretty
+    from .._rendering.environment import render_environment
 
-    show_text("env", output, Pretty(env))
+    show_text("env", output, render_environment(env))

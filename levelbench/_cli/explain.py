@@ -42,7 +42,8 @@ def _budget(ctx: click.Context, param: click.Parameter, value: float) -> float:
                    "retrace, dispatch, roofline, torch.")
 @click.option("--quick", is_flag=True, help="Skip the expensive probes (growth with length, dispatch, roofline).")
 @click.option("--budget", type=float, default=10.0, show_default=True, callback=_budget,
-              help="Seconds explain may spend (roughly: a slow compile can overrun it; --timeout cannot be).")
+              help="Seconds explain may spend after the function's first call (its trace and compile); "
+                   "probes that would not fit are skipped for time, with the budget that would run them.")
 @click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
               help=f"Hard wall-clock limit: past it the work is stopped and one line says what it was doing "
                    f"(exit 1). Default {TIMEOUT_BASE:g} + {TIMEOUT_PER_BUDGET:g} x --budget; 0: no limit.")

@@ -34,6 +34,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .._values.settings import child_environment
+from .._values.progress import ProgressLine
 from .._values.targets import first_line
 from .common import FINDINGS, INTERRUPTED, fail, stop_on_signals
 
@@ -63,6 +64,7 @@ def run_in_child(command: str, work: str, kwargs: dict[str, Any], timeout: float
     prefix = f"levelbench {command}"
     doing = ["starting a process for the work"]
     child: _Child | None = None
+    line = ProgressLine(prefix)  # each step on a terminal's stderr, once the work has run a few seconds
     try:
         with stop_on_signals():
             child = _Child()
@@ -74,13 +76,17 @@ def run_in_child(command: str, work: str, kwargs: dict[str, Any], timeout: float
             while True:
                 message = child.next_message(deadline)
                 if message is None:  # the deadline passed
+                    line.close()
                     child.kill()
                     fail(f"{prefix}: stopped after {timeout:g} s (--timeout) while {doing[-1]}; nothing was reported: "
                          f"raise --timeout (0: no limit), or fix what does not return", FINDINGS)
                 kind = message[0]
                 if kind == "step":
                     doing.append(message[1])
-                elif kind == "ok":
+                    line(message[1])
+                    continue
+                line.close()
+                if kind == "ok":
                     return message[1]
                 elif kind == "fail":
                     fail(message[1], message[2])
@@ -92,6 +98,7 @@ def run_in_child(command: str, work: str, kwargs: dict[str, Any], timeout: float
                 elif kind == "died":
                     fail(f"{prefix}: {_death(message[1])} while {doing[-1]}; nothing was reported", FINDINGS)
     except KeyboardInterrupt as e:
+        line.close()
         signame = e.args[0] if e.args else "Ctrl-C"
         fail(f"{prefix}: interrupted ({signame}) while {doing[-1]}; nothing was reported", INTERRUPTED)
     finally:

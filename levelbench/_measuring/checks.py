@@ -16,6 +16,9 @@ from .._results.comparison import IN_PROCESS, Comparison
 from .._results.measurement import Measurement
 from .._values.findings import Finding, Severity
 from .._values.settings import CHECKS, COMPARING
+from .._values.stats import relative_iqr_ci
+from .._values.steal import steal_share, steal_text
+from .._values.threshold import Threshold, judge
 from .._values.units import fmt_time
 
 
@@ -98,22 +101,24 @@ def steady_findings(m: Measurement) -> list[Finding]:
     """Checks that need the steady-state statistics: noise, dispatch floor, cold start, recompiles."""
     found = []
     median = m.median
-    if median > 0 and m.iqr / median > CHECKS.noisy_iqr:
-        found.append(
-            Finding(
-                "LB003",
-                f"noisy measurement: IQR is {m.iqr / median:.0%} of the median",
-                Severity.WARNING,
-                evidence=f"median {fmt_time(median)}, IQR {fmt_time(m.iqr)} over {m.n_samples} samples",
-                cost="differences smaller than the noise cannot be trusted",
-                fix="close other programs, pin threads (taskset), or raise the budget (budget=... / --budget); "
-                "to rank implementations, use the ratios of levelbench.compare, paired by round, so drift that "
-                "hits every candidate alike cancels out",
-            )
-        )
-    if m.dispatch_floor and median < CHECKS.dispatch_bound * m.dispatch_floor:
+    # Under 4 samples there are no quartiles to speak of (and LB008 says the budget allowed few samples).
+    if median > 0 and m.n_samples >= 4:
+        spread = relative_iqr_ci(m.samples)
+        found += judge(Finding(
+            "LB003",
+            f"noisy measurement: IQR is {m.iqr / median:.0%} of the median",
+            Severity.WARNING,
+            evidence=f"median {fmt_time(median)}, IQR {fmt_time(m.iqr)} over {m.n_samples} samples"
+            + steal_text(m.environment),
+            cost="differences smaller than the noise cannot be trusted",
+            fix="close other programs, pin threads (taskset), or raise the budget (budget=... / --budget); "
+            "to rank implementations, use the ratios of levelbench.compare, paired by round, so drift that "
+            "hits every candidate alike cancels out",
+            data={"relative_iqr": spread.to_dict(), "steal_share": steal_share(m.environment)},
+        ), Threshold("IQR / median", spread, CHECKS.noisy_iqr, fmt="{:.0%}".format))
+    if m.dispatch_floor and median > 0:
         share = min(m.dispatch_floor / median, 1.0)
-        found.append(
+        found += judge(
             Finding(
                 "LB004",
                 f"dispatch-bound: per-call time is within {median / m.dispatch_floor:.1f}x of the "
@@ -128,7 +133,9 @@ def steady_findings(m: Measurement) -> list[Finding]:
                 "batched = jax.jit(jax.vmap(f))   # one call over a stack of inputs\n"
                 "levelbench.measure(batched, xs)  # xs: the small inputs stacked along axis 0",
                 data={"median": median, "dispatch_floor": m.dispatch_floor, "share": share},
-            )
+            ),
+            Threshold("per-call time / dispatch floor", m.ci.scaled(1 / m.dispatch_floor), CHECKS.dispatch_bound,
+                      above=False, fmt="{:.2f}x".format),
         )
     cold = m.cold_start
     if median > 0 and cold > CHECKS.cold_start_ratio * median and cold - median > CHECKS.cold_start_min:
@@ -170,9 +177,13 @@ def steady_findings(m: Measurement) -> list[Finding]:
     return found
 
 
+
 def work_findings(groups: dict[str, str], ms: dict[str, Measurement], base: str,
                   peaks: dict[str, float]) -> list[Finding]:
-    """LB303 (faster than the machine's peak allows for the work) and LB304 (different work)."""
+    """LB303 (faster than the machine's theoretical peak allows for the work) and LB304 (different work).
+
+    ``peaks`` are the theoretical peak's bounds (`cpu_peak`), never the practical peak: a correct program
+    can beat what the BLAS reached on some day, but not physics."""
     out = []
     flops = {n: m.flops for n, m in ms.items()}
     group_work: dict[str, float] = {}
@@ -187,9 +198,10 @@ def work_findings(groups: dict[str, str], ms: dict[str, Measurement], base: str,
         if work and peak and m.median < work / (peak * COMPARING.implausible_margin):
             out.append(Finding(
                 "LB303", f"implausibly fast: {fmt_time(m.median)} for {work / 1e9:,.3g} GFLOP is "
-                f"{work / m.median / peak:,.1f}x this machine's peak",
+                f"{work / m.median / peak:,.1f}x this machine's theoretical peak",
                 Severity.ERROR, subject=name,
-                evidence=f"needs at least {fmt_time(work / peak)} at the measured peak of {peak / 1e9:,.0f} GFLOP/s",
+                evidence=f"needs at least {fmt_time(work / peak)} at the theoretical peak of {peak / 1e9:,.0f} GFLOP/s "
+                "(cores x SIMD lanes x FMA units x 2 x the highest clock; `levelbench env` shows each)",
                 cost="the timing cannot include the work: something else was timed",
                 fix="check that the call computes and returns the result (not a lambda, not a jitted "
                 "function returning None) and that the result is waited for",

@@ -35,7 +35,7 @@ from .._results.comparison import Agreement
 from .parity import ComparisonError, compare_leaves, mismatches_of_leaves
 from .._values.stats import paired_ratio_ci
 from .checks import interference_finding, work_findings
-from .environment import load_average
+from .environment import cpu_times, load_average, steal_record
 from .threads import QuietWait, pools, wait_until_quiet
 from .._values.gc import gc_paused
 from .sampler import Options
@@ -268,8 +268,10 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         run.base = base
     infos = {n: info for n, info in run.infos.items() if n in measurements}
     peaks = _peaks() if settings.peak else {}
+    bounds = _bounds() if settings.peak else {}
     findings = run.findings + list(extra)
-    findings += work_findings({n: i.group for n, i in infos.items()}, measurements, base, peaks)
+    findings += work_findings({n: i.group for n, i in infos.items()}, measurements, base, bounds)
+    peaks, peak_note = _raised(measurements, peaks, findings)
     isolation = Isolation(
         mode=WORKERS if workers is not None else IN_PROCESS, grouping=grouping,
         workers={n: i for n, i in run.worker_index.items() if n in run.lanes or n in measurements},
@@ -284,9 +286,11 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         agreements=tuple(agreements),
         findings=tuple(findings),
         peak_flops=peaks,
+        theoretical_flops=bounds,
+        peak_note=peak_note,
         notes={n: i.note for n, i in infos.items() if i.note},
         groups={n: i.group for n, i in infos.items()},
-        environment=run.environment or _with_start_load(measurements[base].environment, run.load_at_start),
+        environment=run.environment or _with_start_load(measurements[base].environment, run.load_at_start, run.cpu_at_start),
         title=title,
         params=dict(params or {}),
         target_reached=timing.reached,
@@ -338,6 +342,7 @@ class _Run:
         self.discarded: dict[str, int] = {n: 0 for n in lanes}
         self.stopped: dict[str, str] = {}  # lanes whose worker the timeout stopped: what it was doing
         self.load_at_start = load_average() if settings.environment else None
+        self.cpu_at_start = cpu_times() if settings.environment else None
 
     # -- failures ------------------------------------------------------------------------------
     def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
@@ -537,7 +542,7 @@ class _Run:
         if self.workers is None and self.s.environment:
             from .environment import collect
 
-            self.environment = collect(self.load_at_start)
+            self.environment = collect(self.load_at_start, self.cpu_at_start)
         env = self.environment if self.workers is None else None
         measurements: dict[str, Measurement] = {}
         extra: list[Finding] = []
@@ -578,11 +583,16 @@ class _Run:
                            rel_ci_target=self.s.rel_ci, flops=info.flops)
 
 
-def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | None) -> dict[str, Any]:
-    """A worker's environment (collected as its candidate finished) with the load when the comparison began."""
-    if not environment or not load_at_start:
+def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | None,
+                     cpu_at_start: dict[str, int] | None = None) -> dict[str, Any]:
+    """A worker's environment (collected as its candidate finished) with the load when the comparison began
+    and the CPU steal time over the whole comparison (/proc/stat is the machine's, whichever process reads it)."""
+    if not environment:
         return environment
-    return {**environment, "load_average": {"start": load_at_start, **environment.get("load_average", {})}}
+    if load_at_start:
+        environment = {**environment, "load_average": {"start": load_at_start, **environment.get("load_average", {})}}
+    steal = steal_record(cpu_at_start)
+    return {**environment, "steal": steal} if steal else environment
 
 
 def _block_plan(cal: Calibration) -> tuple[int, int]:
@@ -610,7 +620,39 @@ def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: flo
 
 
 def _peaks() -> dict[str, float]:
+    """The practical peak (what the BLAS reaches): what "% of peak" is a share of."""
     from .peak import machine_peak
 
     p = machine_peak()
     return {"float32": p.float32_flops, "float64": p.float64_flops}
+
+
+def _bounds() -> dict[str, float]:
+    """The theoretical peak's bound (physics): what LB303 holds a candidate to, never the practical peak."""
+    from .environment import theoretical_peak
+
+    return dict(theoretical_peak().bound_flops)
+
+
+def _raised(measurements: dict[str, Measurement], peaks: dict[str, float],
+            findings: list[Finding]) -> tuple[dict[str, float], str]:
+    """Raise the practical peak where a candidate beat it (not one LB303 caught: its rate is not real work):
+    the new figure is cached in place of the old, and the note says so, once."""
+    from .peak import raise_peak
+
+    impossible = {f.subject for f in findings if f.code == "LB303"}
+    best: dict[str, tuple[float, str]] = {}
+    for name, m in measurements.items():
+        if not m.flops or not m.median or name in impossible or m.precision not in peaks:
+            continue
+        rate = m.flops / m.median
+        if rate > peaks[m.precision] and rate > best.get(m.precision, (0.0, ""))[0]:
+            best[m.precision] = (rate, name)
+    if not best:
+        return peaks, ""
+    source = ", ".join(f"{name} ({dtype})" for dtype, (_, name) in best.items())
+    raise_peak({d: r for d, (r, _) in best.items()}, f"a comparison: {source}")
+    note = "; ".join(f"{name} reached {rate / 1e9:,.1f} GFLOP/s {dtype}, above the practical peak of "
+                     f"{peaks[dtype] / 1e9:,.1f}" for dtype, (rate, name) in best.items())
+    return {**peaks, **{d: r for d, (r, _) in best.items()}}, (
+        f"the practical peak was raised: {note}; that figure replaces the cached one")

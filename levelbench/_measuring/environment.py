@@ -13,6 +13,7 @@ import sys
 from importlib import metadata
 from typing import Any
 
+from .cpu_peak import TheoreticalPeak, peak_of
 
 _PACKAGES = ("levelbench", "numpy", "jax", "jaxlib", "flax", "torch", "scipy")
 _ENV_VARS = (
@@ -32,26 +33,34 @@ _ENV_VARS = (
 )
 
 
-VOLATILE = ("hostname", "load_average", "cpu_frequency.current_mhz", "imported.sha256")
+VOLATILE = ("hostname", "load_average", "steal", "cpu_frequency.current_mhz", "imported.sha256",
+            "theoretical_peak.clock_mhz", "theoretical_peak.flops", "theoretical_peak.unknown")
 """Keys that differ between any two moments or hosts (or imported files): recorded, but not a difference
-worth naming."""
+worth naming. Without cpufreq the theoretical peak's clock is the ``cpu MHz`` /proc/cpuinfo reports, which
+can be a current clock; its bound (``theoretical_peak.bound_flops``) does not move and is compared."""
 
 
-def collect(load_at_start: list[float] | None = None) -> dict[str, Any]:
+def collect(load_at_start: list[float] | None = None, cpu_at_start: dict[str, int] | None = None) -> dict[str, Any]:
     """The environment of this process now (static parts are computed once).
 
     ``load_average`` holds the 1/5/15-minute load averages at ``start`` (``load_at_start``, taken with
     `load_average` before the work; absent if not given) and at ``end`` (now): a busy machine explains
-    noisy samples. ``cpu_frequency`` holds the governor and frequencies where Linux shows them.
+    noisy samples. ``steal`` holds the CPU steal time since ``cpu_at_start`` (taken with `cpu_times`
+    before the work; see `steal_record`), where the kernel reports it. ``cpu_frequency`` holds the
+    governor and frequencies where Linux shows them.
     """
     env = dict(_static())
     env["load_average"] = {k: v for k, v in (("start", load_at_start), ("end", load_average())) if v}
+    steal = steal_record(cpu_at_start)
+    if steal:
+        env["steal"] = steal
     env["env_vars"] = {k: os.environ[k] for k in _ENV_VARS if k in os.environ}
     try:
         env["affinity"] = sorted(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         env["affinity"] = None
     env["cpu_frequency"] = cpu_frequency(env["affinity"])
+    env["theoretical_peak"] = _theoretical_peak(tuple(env["affinity"] or ()))
     env["blas"] = _blas()
     if "jax" in sys.modules:
         env["jax"] = _jax()
@@ -120,6 +129,54 @@ def load_average() -> list[float] | None:
         return None
 
 
+PROC_STAT = "/proc/stat"
+"""Where Linux counts the CPU time of every kind since boot, steal included; a parameter for the tests."""
+
+
+def cpu_times(path: str | None = None) -> dict[str, int] | None:
+    """The machine's CPU time since boot, in clock ticks, from the ``cpu`` line of ``/proc/stat``:
+    ``total`` (user + nice + system + idle + iowait + irq + softirq + steal; guest time is already
+    inside user and nice) and ``steal``. None where there is no such file (macOS, Windows) or the
+    kernel reports no steal column (before Linux 2.6.11).
+
+    Steal is time a virtual CPU was ready to run but the hypervisor ran another virtual machine:
+    on a shared cloud host it slows the timed code and widens the spread of its samples.
+    """
+    try:
+        with open(path or PROC_STAT) as f:
+            for line in f:
+                if line.startswith("cpu "):
+                    fields = [int(x) for x in line.split()[1:]]
+                    if len(fields) < 8:
+                        return None
+                    return {"total": sum(fields[:8]), "steal": fields[7]}
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def steal_share(start: dict[str, int] | None, end: dict[str, int] | None) -> float | None:
+    """The share of the CPU time between two `cpu_times` readings that was stolen by other virtual
+    machines, or None when either reading is missing or no time passed."""
+    if not start or not end:
+        return None
+    total = end["total"] - start["total"]
+    if total <= 0:
+        return None
+    return max(0.0, min(1.0, (end["steal"] - start["steal"]) / total))
+
+
+def steal_record(cpu_at_start: dict[str, int] | None, path: str | None = None) -> dict[str, Any]:
+    """``{"share": 0.12, "ticks": 30, "total_ticks": 250}``: the steal since ``cpu_at_start``, read now,
+    for an environment record; ``{}`` where it cannot be known."""
+    end = cpu_times(path)
+    share = steal_share(cpu_at_start, end)
+    if share is None or cpu_at_start is None or end is None:
+        return {}
+    return {"share": round(share, 4), "ticks": end["steal"] - cpu_at_start["steal"],
+            "total_ticks": end["total"] - cpu_at_start["total"]}
+
+
 CPUFREQ = "/sys/devices/system/cpu"
 """Where Linux shows each CPU's frequency scaling (``cpuN/cpufreq/``); a parameter for the tests."""
 
@@ -168,6 +225,36 @@ def _read(path: str) -> str:
             return f.read().strip()
     except OSError:
         return ""
+
+
+@functools.lru_cache(maxsize=4)
+def _theoretical_peak(affinity: tuple[int, ...]) -> dict[str, Any]:
+    return theoretical_peak(list(affinity) or None).to_dict()
+
+
+SVE_VECTOR_LENGTH = "/proc/sys/abi/sve_default_vector_length"
+"""Where Linux shows the SVE vector length (bytes) new processes get; a parameter for the tests."""
+
+
+def theoretical_peak(affinity: list[int] | None = None) -> TheoreticalPeak:
+    """The CPU's theoretical peak FLOP/s (`cpu_peak`) for the CPUs in ``affinity`` (default: the ones this
+    process may use), from `CPUINFO`, `CPUFREQ` and `SVE_VECTOR_LENGTH`."""
+    if affinity is None:
+        try:
+            affinity = sorted(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            affinity = list(range(os.cpu_count() or 1))
+    try:
+        with open(CPUINFO) as f:
+            cpuinfo = f.read()
+    except OSError:
+        cpuinfo = ""
+    folder = os.path.join(CPUFREQ, f"cpu{affinity[0] if affinity else 0}", "cpufreq")
+    vector = _read(SVE_VECTOR_LENGTH)
+    return peak_of(cpuinfo, cpu_frequency(affinity), affinity, platform.machine(),
+                   driver=_read(os.path.join(folder, "scaling_driver")),
+                   boost=_read(os.path.join(CPUFREQ, "cpufreq", "boost")),
+                   sve_vector_bytes=int(vector) if vector.isdigit() else 0)
 
 
 def _blas() -> list[dict[str, Any]]:

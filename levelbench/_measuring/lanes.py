@@ -88,6 +88,7 @@ class LocalLane:
     def __init__(self, name: str, candidate: Candidate, options: Options, timer: Timer = time.perf_counter) -> None:
         self.name, self.candidate, self.options, self.timer = name, candidate, options, timer
         self.prepared: Prepared | None = None
+        self.cpu_at_start: dict[str, int] | None = None  # /proc/stat when sampling began: the steal since
         c = candidate
         self.info = LaneInfo(name, framework_of(c.fn, c.args, c.kwargs), c.group, c.note,
                              tuple(array_leaves(c.checked_inputs)), c.flops)
@@ -112,6 +113,9 @@ class LocalLane:
         return FirstCall(p.framework, outputs, p.first_call, p.compile, p.compile_in_first_call)
 
     def calibrate(self) -> Calibration:
+        from .environment import cpu_times  # as in `finish`
+
+        self.cpu_at_start = cpu_times()
         p = self._p
         with gc_paused(collect=True):
             p.calibrate()
@@ -142,7 +146,7 @@ class LocalLane:
         if environment is None:
             from .environment import collect
 
-            environment = collect()
+            environment = collect(cpu_at_start=self.cpu_at_start)
         m = p.measurement(target_reached=target_reached, flops=flops, environment=environment)
         return m, (_extra(extra_findings, self.name, c, m) if extra_findings else ())
 

@@ -11,7 +11,7 @@ from .._results.measurement import Measurement
 from .._values.arguments import flag, function, number, text
 from .._values.settings import MEASURING
 from .checks import label_of
-from .environment import collect, load_average
+from .environment import collect, cpu_times, load_average
 from .._values.gc import gc_paused
 from .sampler import Options, Prepared, Timer
 
@@ -61,6 +61,7 @@ def measure(
     _check(fn, label, flops, count_flops, timer, environment)
     options = Options(budget, target_sample_time, rel_ci, min_samples, max_samples, number=number)
     load_at_start = load_average() if environment else None
+    cpu_at_start = cpu_times() if environment else None
     name = label or label_of(fn)
     prepared = Prepared(fn, args, kwargs, name, options, timer)
     prepared.calibrate()
@@ -79,7 +80,7 @@ def measure(
                 break
     if flops is None and count_flops:
         flops = prepared.adapter.flops(fn, args, kwargs)
-    env = collect(load_at_start) if environment else {}
+    env = collect(load_at_start, cpu_at_start) if environment else {}
     return prepared.measurement(target_reached=reached, flops=flops, environment=env)
 
 

@@ -23,7 +23,7 @@ from .._results.measurement import Measurement
 from .._values.arguments import number
 from .._values.findings import Finding, Severity
 from .._values.settings import MEASURING, PROBING
-from .._values.stats import median_ci
+from .._values.stats import Interval, median_ci
 from .._values.units import fmt_time
 from .checks import label_of, lazy_kind, result_findings, steady_findings
 
@@ -355,10 +355,19 @@ class QuickTiming:
     samples: int
     calls_per_sample: int
     dispatch_floor: float | None = None
+    per_call: tuple[float, ...] = ()  # the samples' per-call times, for the median's CI and ratios
 
     @classmethod
     def of(cls, m: Measurement) -> "QuickTiming":
-        return cls(m.median, m.first_call, m.n_samples, m.calls_per_sample, m.dispatch_floor)
+        return cls(m.median, m.first_call, m.n_samples, m.calls_per_sample, m.dispatch_floor, tuple(m.samples))
+
+    @property
+    def ci(self) -> Interval:
+        """The median with its distribution-free 95% CI (`median_ci`); a point where no samples were kept."""
+        if not self.per_call:
+            return Interval(self.median, self.median, self.median)
+        i = median_ci(self.per_call)
+        return Interval(self.median, min(i.lower, self.median), max(i.upper, self.median), i.confidence)
 
 
 def quick_timing(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: float, floor: str | None = None,
@@ -384,4 +393,4 @@ def quick_timing(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: floa
         samples.append(p.time_calls(p.number) / p.number)
     samples.sort()
     return QuickTiming(samples[len(samples) // 2], p.first_call, len(samples), p.number,
-                       dispatch_floor(floor, timer) if floor else None)
+                       dispatch_floor(floor, timer) if floor else None, tuple(samples))

@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .._results.measurement import Measurement
+from .._values.progress import ProgressLine
 from .._frameworks import framework_of
 from .._measuring.checks import lazy_kind
+from . import budget as _budget
 from . import fixes as _fixes
 from . import scale as _scale
 from .arguments import Call, jit_fix, transform_of
@@ -56,9 +58,14 @@ def explain(
         probes: names of the probes to run (default: all that apply).
         quick: skip the expensive probes (growth with length, dispatch, roofline) and extra timings,
             for use beside a measurement (``levelbench run``).
-        budget: roughly the seconds explain should take: each timing samples for a twentieth of
-            it (at most 0.5 s), and an input whose projected compile time exceeds a quarter of it
-            (at least 1 s) is shortened for the probes after the unrolled-loop one.
+        budget: the seconds explain may take after the function's own first call (its trace and
+            compile, which explain cannot avoid). Each probe's cost is estimated before it runs
+            from what was measured so far; a probe or fix trial that would not fit is skipped and
+            listed in ``Diagnosis.skipped`` / the fix's evidence as "skipped for time", with the
+            budget that would run it. Each timing samples for a twentieth of it (at most 0.5 s),
+            and an input whose projected compile time exceeds a quarter of it (at least 1 s) is
+            shortened for the probes after the unrolled-loop one. On a terminal, a line on
+            standard error says which probe runs and what is left once explain has run 3 s.
         label: name used in the report (default: the function's name).
         measurement: a `Measurement` of ``fn(*args)`` already taken, reused instead of timing again.
         fixes: build the fixed variant of each finding whose fix is mechanical (jit the outermost
@@ -71,10 +78,11 @@ def explain(
     Keyword arguments not listed here go to ``fn`` (wrap ``fn`` in ``functools.partial`` if a name
     collides).
 
-    A probe that fails is recorded in ``Diagnosis.skipped`` and the others still run; then the call
-    as given is made once more, and if it raises (or returns a lazy generator or a coroutine, so
-    nothing ran) explain raises `CallFailed`, which says where and the fix, instead of reporting
-    "nothing found" about a function that never ran.
+    The call as given is made first (twice: its first call and a steady one, each on copies of its
+    JAX arrays), and if it raises (or returns a lazy generator or a coroutine, so nothing ran)
+    explain raises `CallFailed`, which says where and the fix, instead of reporting "nothing found"
+    about a function that never ran. A probe that fails is recorded in ``Diagnosis.skipped`` and
+    the others still run.
 
     Example:
         >>> import jax, jax.numpy as jnp, levelbench
@@ -83,8 +91,12 @@ def explain(
         >>> [f.code for f in d.findings if f.severity >= levelbench.Severity.WARNING]
         []
     """
-    return diagnose(fn, args, kwargs, scale_axis=scale_axis, calls=calls, probes=probes, quick=quick,
-                    budget=budget, label=label, measurement=measurement, fixes=fixes)
+    line = ProgressLine("explain")  # on a terminal's stderr only, once explain has run a few seconds
+    try:
+        return diagnose(fn, args, kwargs, scale_axis=scale_axis, calls=calls, probes=probes, quick=quick,
+                        budget=budget, label=label, measurement=measurement, fixes=fixes, progress=line)
+    finally:
+        line.close()
 
 
 class CallFailed(RuntimeError):
@@ -106,11 +118,14 @@ def diagnose(
     measurement: Measurement | None = None,
     fixes: bool = True,
     progress: Callable[[str], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> Diagnosis:
     """`explain` with the arguments as a tuple and a dict, and ``progress(what)`` told each step
-    (the CLI shows the last one when it stops for ``--timeout``)."""
+    (the CLI shows the last one when it stops for ``--timeout``, and each on a terminal).
+
+    ``clock``: the budget's clock (a fake one in tests)."""
     report = progress or (lambda what: None)
-    started = time.perf_counter()
+    started = clock()
     if not callable(fn):
         raise TypeError(
             f"explain needs the function itself, got {type(fn).__name__}: call explain(f, x), not explain(f(x))"
@@ -132,36 +147,64 @@ def diagnose(
         _scale.choose(fn, args, kwargs, scale_axis)  # a wrong scale_axis is the caller's error: raise now
     subject = Subject(fn, args, kwargs, label=name, framework=framework, calls=call_list, scale_axis=scale_axis,
                       budget=budget, quick=quick, measurement=measurement)
+    # The budget runs from the end of the first call: a measurement given (`levelbench run`, beside
+    # its own timing) is a call that ran, and its probes are chosen by the caller, so none is skipped.
+    schedule = None
+    if measurement is None:
+        report(f"calling {name} as given (its first call: trace and compile), then once more")
+        first_call = timed_call(fn, args, kwargs, name, clock)
+        steady = timed_call(fn, args, kwargs, name, clock)
+        schedule = _budget.Schedule(budget, clock() - steady, clock=clock)
+        before = schedule.start - started - first_call  # telling the framework: a trace, part of the first call
+        subject.measured["budget"] = {"first_call": first_call + before, "second_call": steady}
     findings = []
     ran = []
     seconds: dict[str, float] = {}
+    estimates: dict[str, float] = {}
+    runnable = [p for p in selected if framework in p.frameworks]
     for probe in selected:
         if framework not in probe.frameworks:
             skipped[probe.name] = f"not selected: applies to {', '.join(probe.frameworks)} functions"
             continue
-        t0 = time.perf_counter()
-        report(f"running the {probe.name!r} probe on {name}")
+        left_after = [p.name for p in runnable[runnable.index(probe) + 1:]]
+        if schedule is not None:
+            if framework == "jax" and fixes and any(f.code in _fixes.TRIED_CODES for f in findings):
+                schedule.reserve = _budget.FIX_SHARE * budget  # a fix to measure: the probes leave it time
+            needs = _budget.estimate(probe.name, subject, _budget.costs_of(subject, first_call, steady))
+            estimates[probe.name] = needs
+            skip = schedule.fits(_budget.PROBE_WORDS.get(probe.name, f"the {probe.name} probe"), needs)
+            if skip is not None:
+                skipped[probe.name] = skip.reason()
+                continue
+            report(f"running the {probe.name!r} probe on {name} (about {needs:.2g} s; "
+                   f"{max(schedule.left(), 0):.0f} s of the budget left"
+                   + (f"; then {', '.join(left_after)}" if left_after else "") + ")")
+        else:
+            report(f"running the {probe.name!r} probe on {name}")
+        t0 = clock()
         try:
             found = probe.run(subject)
         except Exception as e:  # one probe failing must not cost the user the others
             skipped[probe.name] = f"failed: {type(e).__name__}: {_first_line(e)}"
             continue
         finally:
-            seconds[probe.name] = time.perf_counter() - t0
+            seconds[probe.name] = clock() - t0
         findings += found
         ran.append(probe.name)
-    if measurement is None:  # a measurement given is a call that ran
-        report(f"calling {name} as given, to check that it runs")
-        check_call(fn, args, kwargs, name)
     if framework == "jax":
         report(f"timing the fixes of {name}")
-        findings = _fixes.apply_fixes(subject, findings, started + budget, enabled=fixes, budget=budget)
+        if schedule is not None:
+            findings = _fixes.apply_fixes(subject, findings, schedule.deadline, enabled=fixes)
+        else:
+            findings = _fixes.apply_fixes(subject, findings, started + budget, enabled=fixes, budget=budget)
     if framework not in ("jax", "torch"):
         subject.notes.append(
             f"{name} looks like a {framework} function (no JAX or PyTorch in its call): explain diagnoses "
             "JAX functions and PyTorch modules"
         )
     subject.measured["probe_seconds"] = seconds
+    if schedule is not None:
+        subject.measured["budget"].update(schedule.to_dict(), estimates=estimates)
     if subject.shortening:
         subject.measured["shortened"] = subject.shortening.to_dict()
     return Diagnosis(
@@ -172,7 +215,7 @@ def diagnose(
         probes=tuple(ran),
         skipped=skipped,
         notes=tuple(subject.notes),
-        elapsed=time.perf_counter() - started,
+        elapsed=clock() - started,
     )
 
 
@@ -227,7 +270,32 @@ def _returns_jax(fn: Any, args: tuple, kwargs: dict) -> bool:
     return any(isinstance(leaf, jax.Array) for leaf in jax.tree_util.tree_leaves(out))
 
 
-def check_call(fn: Callable[..., Any], args: tuple, kwargs: dict, name: str) -> None:
+def timed_call(fn: Callable[..., Any], args: tuple, kwargs: dict, name: str,
+               clock: Callable[[], float] = time.perf_counter) -> float:
+    """`check_call`, waiting for the result: the seconds the call took."""
+    args, kwargs = _copies(args, kwargs)
+    t0 = clock()
+    check_call(fn, args, kwargs, name, wait=True)
+    return clock() - t0
+
+
+def _copies(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """The call with each JAX array copied: a function that donates its input deletes the array it
+    is given, and the probes still need the caller's."""
+    if "jax" not in sys.modules:
+        return args, kwargs
+    import jax
+
+    def copy(x: Any) -> Any:
+        return x.copy() if isinstance(x, jax.Array) else x
+
+    try:
+        return jax.tree_util.tree_map(copy, (args, kwargs))
+    except Exception:  # not a pytree JAX can map over: the call as given
+        return args, kwargs
+
+
+def check_call(fn: Callable[..., Any], args: tuple, kwargs: dict, name: str, wait: bool = False) -> None:
     """Call ``fn`` as given once; raise `CallFailed` if it raises or returns something lazy (nothing ran).
 
     Probes record their own failures and go on, so a function that always raises, or example
@@ -244,6 +312,22 @@ def check_call(fn: Callable[..., Any], args: tuple, kwargs: dict, name: str) -> 
                if lazy == "coroutine" else "return the values (e.g. return list(...)), or explain the function "
                "that computes each one")
         raise CallFailed(f"{name} returned a {lazy}: nothing ran, so there is nothing to diagnose (LB001): {fix}")
+    if wait:
+        _wait_for(result)
+
+
+def _wait_for(result: Any) -> None:
+    """Block until a JAX or PyTorch result is computed (a timed call must include its work)."""
+    if "jax" in sys.modules:
+        import jax
+
+        try:
+            jax.block_until_ready(result)
+        except Exception:  # not a pytree of arrays JAX can wait on: nothing asynchronous to wait for
+            pass
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available():
+        torch.cuda.synchronize()
 
 
 def _failure(fn: Any, args: tuple, kwargs: dict, name: str, e: Exception) -> str:

@@ -37,6 +37,7 @@ from typing import Any
 
 from .._values.findings import Finding, Severity
 from .arguments import jit_fix
+from .budget import spent
 from .process_trials import TRIALS
 from .subject import Subject, fresh_jit
 from .trial import ALTERNATIVES, FAILED, MEASURED, PROJECTED, REFUSED, SKIPPED, FixTrial, fastest, first_line
@@ -142,16 +143,32 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
         return dataclasses.replace(trials[variant.key], code=f.code)
     if not enabled:
         return FixTrial(f.code, SKIPPED, variant.expression, reason="fixes=False (--no-fixes): not built or timed")
+    if variant.original is None and subject.known("repeated_calls") and subject.compiles_every_call():
+        trial = FixTrial(f.code, FAILED, variant.expression, at=_at(subject), reason=(
+            "the call as given compiles on every call, so timing its steady state keeps no sample (samples "
+            "that compiled are discarded); the finding's own figure, compile time per call, is the cost"))
+        trials[variant.key] = trial
+        return trial
     remaining = deadline - time.perf_counter()
-    if remaining < MIN_TRIAL_SECONDS:
+    first_calls = _first_calls(subject)
+    needs = MIN_TRIAL_SECONDS + first_calls
+    if remaining < needs:
         trial = FixTrial(f.code, SKIPPED, variant.expression,
-                         reason=f"explain's budget was spent ({max(remaining, 0):.2g} s left of the "
-                                f"{MIN_TRIAL_SECONDS:g} s a trial needs): raise budget= to measure it",
-                         at=_at(subject))
+                         reason=spent(subject.budget, needs, remaining, "a trial"), at=_at(subject))
     else:
-        trial = measure_variant(subject, f, variant, min(remaining / 2, 2.0))
+        trial = measure_variant(subject, f, variant, min((remaining - first_calls) / 2, 2.0))
     trials[variant.key] = trial
     return trial
+
+
+def _first_calls(subject: Subject) -> float:
+    """Seconds of a trial outside compare's own budget: the two first calls (the fixed variant
+    compiles; so may the original), at the compile time a probe measured, and the rounds compare
+    always takes, at the steady call explain measured."""
+    compiled = subject.measured.get("compile") or {}
+    calls = subject.measured.get("budget") or {}
+    # and compare's rounds: at least TRIAL_ROUNDS blocks of each, a call as given at least per block
+    return 2 * float(compiled.get("total", 0.0)) + 2 * TRIAL_ROUNDS * float(calls.get("second_call", 0.0))
 
 
 def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: float) -> FixTrial:
@@ -336,3 +353,6 @@ _BUILDERS: dict[str, Callable[[Subject, Finding], Variant | None]] = {
     "LB230": x64_on,
     "LB231": x64_on,
 }
+
+# Codes whose fix explain builds and measures (the probes leave the trials a share of the budget once one is found).
+TRIED_CODES = frozenset(_BUILDERS) | frozenset(TRIALS)

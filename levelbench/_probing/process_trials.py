@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from .._values.findings import Finding
+from .budget import spent
 from .subject import Subject
 from .trial import ALTERNATIVES, FAILED, MEASURED, PROCESSES, REFUSED, SKIPPED, FixTrial, fastest, first_line
 
@@ -42,8 +43,7 @@ def cache_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
     remaining = deadline - time.perf_counter()
     if remaining < one_pair:
         return FixTrial(f.code, SKIPPED, CACHE_FIX, kind=PROCESSES,
-                        reason=f"explain's budget was spent (two fresh processes need ~{one_pair:.2g} s, "
-                               f"{max(remaining, 0):.2g} s left): raise budget= to measure it")
+                        reason=spent(subject.budget, one_pair, remaining, "two fresh processes"))
     pairs = 2 if remaining >= 2 * one_pair else 1
     if jax.config.jax_compilation_cache_dir:
         note = f"your process already sets jax_compilation_cache_dir ({jax.config.jax_compilation_cache_dir})"
@@ -91,8 +91,7 @@ def xla_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
     needed = WORKER_SECONDS * (len(alternatives) + 1) / 2 + timing  # two at a time on most machines
     if remaining < needed:
         return FixTrial(f.code, SKIPPED, XLA_FIX, kind=ALTERNATIVES,
-                        reason=f"explain's budget was spent ({len(alternatives) + 1} worker processes need ~"
-                               f"{needed:.2g} s, {max(remaining, 0):.2g} s left): raise budget= to measure them")
+                        reason=spent(subject.budget, needed, remaining, f"{len(alternatives) + 1} worker processes"))
     try:
         result = xla_options.measure(subject.fn, subject.args, subject.kwargs, timing,
                                      timeout=120 + 4 * needed, alternatives=alternatives)

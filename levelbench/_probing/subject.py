@@ -119,6 +119,13 @@ class Subject:
         """Seconds of sampling for each timing a probe takes (beyond its first few samples)."""
         return 0.05 if self.quick else min(0.5, max(0.05, self.budget / 20))
 
+    def known(self, name: str) -> bool:
+        """The fact ``name`` (``traced``, ``compiled``, ``timing``...) is computed already: a probe
+        reading it costs nothing more (explain's budget estimates what each probe will cost)."""
+        if name == "timing" and self._given_measurement is not None:
+            return True
+        return name in self._facts
+
     def _fact(self, name: str, compute: Callable[[], Any]) -> Any:
         if name not in self._facts:
             self._facts[name] = compute()

@@ -13,6 +13,7 @@ from typing import Any
 from .terminal import SEVERITY_STYLE, render_findings
 from .._values.catalogue import CATALOGUE
 from .._values.catalogue.conclusion import NOISE, changes_conclusion
+from .._values.steal import steal_text
 from .._values.units import fmt_time
 
 _VERDICT_STYLE = {"faster": "green", "slower": "red", "indistinguishable": "yellow", "baseline": "dim"}
@@ -31,7 +32,7 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
     t = Table(title=title or None, title_justify="left", header_style="bold")
     for col, justify in (("candidate", "left"), ("cold start", "right"), ("steady median", "right"),
                          ("95% CI", "right"), (f"ratio to {escape(c.baseline)}", "right"), ("verdict", "left"),
-                         ("GFLOP/s", "right"), ("% peak", "right")):
+                         ("GFLOP/s", "right"), ("% practical peak", "right")):
         t.add_column(col, justify=justify, no_wrap=col != "candidate")
     for name, m in c.measurements.items():
         cold = fmt_time(m.cold_start)
@@ -49,9 +50,11 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
         t.add_row(
             label, cold, fmt_time(m.median), f"{fmt_time(m.ci.lower)}-{fmt_time(m.ci.upper)}", ratio,
             f"[{_VERDICT_STYLE[verdict]}]{verdict}[/]",
-            f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else "-",
+            f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else _above_physics(c, name),
         )
     parts: list[Any] = [t]
+    if getattr(c, "peak_note", ""):
+        parts.append(Text(f"note: {c.peak_note}", style="yellow"))
     if c.partial:
         parts.append(Text(f"partial: {c.partial}", style="bold yellow"))
     if getattr(c, "stopped_early", ""):
@@ -78,6 +81,15 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
         parts.append(Text(""))
         parts.extend(render_findings(unowned))
     return Group(*parts)
+
+
+def _above_physics(c: Any, name: str) -> str:
+    """The cell for a candidate with no share: LB303 where its rate is above the theoretical peak."""
+    m = c.measurements[name]
+    bound = getattr(c, "theoretical_flops", {}).get(m.precision)
+    if bound and m.flops and m.median and m.flops / m.median > bound:
+        return "[red]> theoretical (LB303)[/red]"
+    return "-"
 
 
 def isolation_line(c: Any, detail: bool = True) -> str:
@@ -160,8 +172,8 @@ def noise_line(c: Any) -> str:
     spread = (f" (IQR {spreads[0]}" + (f"-{spreads[-1]}" if spreads[-1] != spreads[0] else "") + "% of the median)"
               if spreads else "")
     ci = "" if c.target_reached else f"; CIs wider than +-{c.rel_ci_target:.0%}"
-    return (f"noisy: {len(noisy)} of {len(c.measurements)} candidates{spread}{load_text(c.environment)}{ci}: "
-            "close other programs or raise --budget")
+    return (f"noisy: {len(noisy)} of {len(c.measurements)} candidates{spread}{load_text(c.environment)}"
+            f"{steal_text(c.environment)}{ci}: close other programs or raise --budget")
 
 
 def load_text(environment: dict[str, Any]) -> str:

@@ -117,6 +117,8 @@ class Comparison:
     agreements: tuple[Agreement, ...] = ()
     findings: tuple[Finding, ...] = ()
     peak_flops: dict[str, float] = dataclasses.field(default_factory=dict)
+    theoretical_flops: dict[str, float] = dataclasses.field(default_factory=dict)
+    peak_note: str = ""
     notes: dict[str, str] = dataclasses.field(default_factory=dict)
     groups: dict[str, str] = dataclasses.field(default_factory=dict)
     environment: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
@@ -185,9 +187,18 @@ class Comparison:
         return self.measurements[name].gflops
 
     def peak_share(self, name: str) -> float | None:
+        """The candidate's FLOP/s as a share of the practical peak (``peak_flops``: what the BLAS reaches,
+        raised by any candidate above it, so at most 1); None where it is above the theoretical peak (LB303:
+        not real work) or unknown."""
         m = self.measurements[name]
         peak = self.peak_flops.get(m.precision)
-        return m.flops / m.median / peak if (m.flops and peak) else None
+        if not (m.flops and peak and m.median):
+            return None
+        rate = m.flops / m.median
+        bound = self.theoretical_flops.get(m.precision)
+        if bound and rate > bound:
+            return None
+        return min(rate / peak, 1.0)
 
     def findings_for(self, name: str) -> list[Finding]:
         own = [f for f in self.findings if f.subject == name]
@@ -206,6 +217,8 @@ class Comparison:
             "agreements": [a.to_dict() for a in self.agreements],
             "findings": [f.to_dict() for f in self.findings],
             "peak_flops": self.peak_flops,
+            "theoretical_flops": self.theoretical_flops,
+            "peak_note": self.peak_note,
             "notes": self.notes,
             "groups": self.groups,
             "environment": self.environment,
@@ -230,6 +243,8 @@ class Comparison:
             agreements=tuple(Agreement(**a) for a in d.get("agreements", ())),
             findings=tuple(Finding.from_dict(f) for f in d.get("findings", ())),
             peak_flops=d.get("peak_flops", {}),
+            theoretical_flops=d.get("theoretical_flops", {}),
+            peak_note=d.get("peak_note", ""),
             notes=d.get("notes", {}),
             groups=d.get("groups", {}),
             environment=d.get("environment", {}),

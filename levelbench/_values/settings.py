@@ -62,8 +62,8 @@ class Comparing:
             are shorter than this (seconds); for longer ones it costs more than it is worth.
         distortion_shown: back-to-back ratios further than this from the quiet-gap ones are
             reported (LB305).
-        implausible_margin: achieved FLOP/s above this multiple of the measured GEMM peak cannot
-            be real work (LB303).
+        implausible_margin: achieved FLOP/s above this multiple of the CPU's theoretical peak cannot
+            be real work (LB303); the margin is for FLOP counts that count a little more than is done.
         different_work: FLOP counts differing by more than this fraction are different work (LB304).
         max_rounds_factor: give up after this many times ``min_rounds`` rounds when some candidate
             still has fewer than ``min_rounds`` kept rounds (every sample discarded).
@@ -117,12 +117,16 @@ class Checks:
             doubled (2x is pure work), and reductions and matmuls stayed nearly flat up to 10-20x.
         cold_start_ratio / cold_start_min: a first call over this multiple of the steady state,
             and at least this many seconds longer, is reported (LB005).
+        steal_named: CPU steal time (another virtual machine on the host running on this VM's CPUs,
+            read from /proc/stat) at or above this share of the CPU time during sampling is named
+            as the likely cause in the noise note (LB003).
     """
 
     noisy_iqr: float = 0.10
     dispatch_bound: float = 5.0
     cold_start_ratio: float = 10.0
     cold_start_min: float = 1e-3
+    steal_named: float = 0.02
 
 
 @dataclasses.dataclass(frozen=True)

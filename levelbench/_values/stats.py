@@ -42,6 +42,10 @@ class Interval:
     def contains(self, value: float) -> bool:
         return self.lower <= value <= self.upper
 
+    def scaled(self, factor: float) -> "Interval":
+        """The interval of ``factor`` times the quantity (``factor`` > 0), e.g. a time in dispatch floors."""
+        return Interval(self.estimate * factor, self.lower * factor, self.upper * factor, self.confidence)
+
     def to_dict(self) -> dict[str, float]:
         return {"estimate": self.estimate, "lower": self.lower, "upper": self.upper, "confidence": self.confidence}
 
@@ -142,3 +146,43 @@ def _resampled_indices(rng: np.random.Generator, n: int, resamples: int) -> Iter
     rows = max(1, BOOTSTRAP_CHUNK // n)
     for start in range(0, resamples, rows):
         yield rng.integers(0, n, size=(min(rows, resamples - start), n))
+
+
+RELATIVE_IQR_SUBSAMPLE = 2000
+"""Above this many samples `relative_iqr_ci` bootstraps a subsample of this size and narrows its
+interval by sqrt(subsample / n) (the m-out-of-n bootstrap: a quantile's spread shrinks as 1/sqrt(n)),
+so 100,000 samples cost what 2,000 do (about 0.1 s) rather than seconds."""
+
+
+def relative_iqr_ci(samples: Sequence[float], confidence: float = 0.95, resamples: int = 500,
+                    seed: int = 0) -> Interval:
+    """IQR / median (the noise figure of LB003) with a bootstrap CI: the samples resampled with
+    replacement ``resamples`` times (a fixed ``seed``, so the same samples give the same interval;
+    above `RELATIVE_IQR_SUBSAMPLE` samples, a subsample, its interval rescaled).
+    With fewer than 4 samples there is no quartile to resample: the interval is 0 .. inf."""
+    x = np.asarray(samples, dtype=float)
+    n = len(x)
+    if n == 0:
+        raise ValueError("relative_iqr_ci needs at least one sample, got none")
+    med = float(np.median(x))
+    estimate = iqr(x) / med if med else math.inf
+    if n < 4 or not med:
+        return Interval(estimate, 0.0, math.inf, confidence)
+    rng = np.random.default_rng(seed)
+    shrink = 1.0
+    if n > RELATIVE_IQR_SUBSAMPLE:
+        shrink = math.sqrt(RELATIVE_IQR_SUBSAMPLE / n)
+        x = rng.choice(x, RELATIVE_IQR_SUBSAMPLE, replace=False)
+    values = []
+    for idx in _resampled_indices(rng, len(x), resamples):
+        q1, q2, q3 = np.percentile(x[idx], [25, 50, 75], axis=1)
+        values.append((q3 - q1) / np.where(q2 > 0, q2, np.nan))
+    spread = np.concatenate(values)
+    spread = spread[np.isfinite(spread)]
+    if not len(spread):
+        return Interval(estimate, 0.0, math.inf, confidence)
+    alpha = (1 - confidence) / 2
+    lo, hi = np.quantile(spread, [alpha, 1 - alpha])
+    center = float(np.median(spread))  # the subsample's own estimate: its interval's distances scale
+    lo, hi = estimate - shrink * (center - lo), estimate + shrink * (hi - center)
+    return Interval(estimate, float(max(0.0, min(lo, estimate))), float(max(hi, estimate)), confidence)

@@ -28,13 +28,13 @@ def _unwritable(tmp_path, kind):
 
 @pytest.fixture
 def small_peak(monkeypatch):
-    """The real peak measurement, on small matrices (the test is about the cache, not the number)."""
+    """A peak measured with a fake GEMM timer whose attempts agree (the test is about the cache, not the
+    number; tiny real GEMMs in a process of their own never settle)."""
     calls = []
-    real = peak.measure_peak
 
     def measured():
         calls.append(1)
-        return real(n32=128, n64=96, repeat=1)
+        return peak.settle(lambda: {"float32": 1e11, "float64": 5e10}, key=peak._machine_key())
 
     monkeypatch.setattr(peak, "measure_peak", measured)
     monkeypatch.setattr(peak, "_uncached", {})

@@ -13,12 +13,16 @@ import dataclasses
 import math
 
 from ..._values.findings import Finding, Severity
+from ..._values.stats import Interval
+from ..._values.threshold import Threshold, Verdict, judge, point
 from ..._values.units import fmt_time
 from ..subject import Subject
 from .base import Probe
 from ..._values.units import compile_split
 
 WARN_SECONDS = 1.0
+MIN_CALLS = 10  # a compilation shorter than this many steady calls is not worth a finding
+MIN_SECONDS = 0.01
 
 
 def run(subject: Subject) -> list[Finding]:
@@ -36,7 +40,7 @@ def run(subject: Subject) -> list[Finding]:
         # pay it (LB240 gives it as what jitting would cost, with the calls it takes to pay back).
         return []
     found = compile_finding(subject.label, split.trace, split.lower, split.compile, m.first_call, m.median,
-                            eager, split.cached)
+                            eager, split.cached, steady_ci=m.ci)
     s = subject.shortening
     if s is not None:  # numbers of a shortened input: a note beside LB201's projection at full length
         found = [dataclasses.replace(f, severity=Severity.INFO, evidence=f.evidence + (
@@ -45,11 +49,21 @@ def run(subject: Subject) -> list[Finding]:
 
 
 def compile_finding(label: str, trace: float, lower: float, compile: float, first_call: float, steady: float,
-                    eager: float | None, cached: bool = False) -> list[Finding]:
+                    eager: float | None, cached: bool = False, steady_ci: Interval | None = None) -> list[Finding]:
+    """LB270 when the compilation lasts at least `MIN_CALLS` steady calls (decided on the steady
+    time's CI, ``steady_ci``: the calls a compilation lasts lie between ``total / upper`` and
+    ``total / lower``; a range that straddles `MIN_CALLS` gives the finding marked borderline) and
+    at least `MIN_SECONDS`; a warning from `WARN_SECONDS` of compilation. The compile time is
+    measured once (one cold compile), so it has no interval of its own."""
     total = trace + lower + compile
-    if steady <= 0 or total < 10 * steady or total < 0.01:
+    if steady <= 0 or total < MIN_SECONDS:
         return []
     calls = total / steady
+    ci = steady_ci or point(steady)
+    calls_ci = Interval(calls, total / max(ci.upper, steady), total / min(ci.lower, steady) if ci.lower > 0 else math.inf)
+    test = Threshold("compilation / steady call", calls_ci, MIN_CALLS, fmt="{:,.1f} calls".format)
+    if test.verdict is Verdict.SHORT:
+        return []
     evidence = (f"{compile_split(trace, lower, compile)}; "
                 f"first run {fmt_time(first_call)}; steady state {fmt_time(steady)} per call")
     data = {"cost_seconds": total, "trace": trace, "lower": lower, "compile": compile, "first_call": first_call,
@@ -63,7 +77,8 @@ def compile_finding(label: str, trace: float, lower: float, compile: float, firs
         data.update(eager=eager, payback_calls=None)
     if cached:
         evidence += " (yours was already compiled: these are the times of a fresh copy)"
-    return [Finding(
+    data["steady_calls_per_compile_ci"] = calls_ci.to_dict()
+    return judge(Finding(
         "LB270",
         f"compilation takes {fmt_time(total)}, as long as {calls:,.0f} steady calls",
         Severity.WARNING if total >= WARN_SECONDS else Severity.INFO,
@@ -74,7 +89,7 @@ def compile_finding(label: str, trace: float, lower: float, compile: float, firs
             "keep compiled programs across runs: jax.config.update('jax_compilation_cache_dir', '.jax_cache')",
         subject=label,
         data=data,
-    )]
+    ), test)
 
 
 def _eager_time(subject: Subject) -> float | None:

@@ -10,7 +10,11 @@ and the jitted time in the evidence is the measured time of that fix.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..._values.findings import Finding, Severity
+from ..._values.stats import Interval, median_ci, unpaired_ratio_ci
+from ..._values.threshold import Threshold, Verdict, judge, point, verdict
 from ..._values.units import fmt_time
 from ..arguments import jit_fix
 from ..jaxpr import open_jaxpr
@@ -47,12 +51,19 @@ def run(subject: Subject) -> list[Finding]:
     loop = bool(scale.get("linear")) or bool(subject.measured.get("repeated_block"))
     name, expression = jit_fix(subject.fn, subject.label)
     return dispatch_finding(subject.label, dispatches, eager.median, jitted.median, compile_total,
-                            unrolled=loop, name=name, fixed=expression)
+                            unrolled=loop, name=name, fixed=expression,
+                            eager_samples=eager.per_call, jitted_samples=jitted.per_call)
 
 
 def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, compile_total: float | None,
-                     unrolled: bool = False, name: str | None = None, fixed: str | None = None) -> list[Finding]:
+                     unrolled: bool = False, name: str | None = None, fixed: str | None = None,
+                     eager_samples: Sequence[float] = (), jitted_samples: Sequence[float] = ()) -> list[Finding]:
     """LB240 when jitting saves a real share and a real amount per call.
+
+    Both thresholds are decided on intervals (`judge`): the speed-up's from a bootstrap of the two
+    timings' per-call samples, the saving's from the medians' CIs (its widest honest range);
+    without samples the point estimates decide. A speed-up or saving whose interval straddles its
+    threshold gives the finding marked borderline.
 
     ``name = fixed`` is the fix (``grad_f = jax.jit(jax.grad(f))``), and ``jitted`` the measured
     time of exactly that. With one or two dispatches there is no "op by op" to speak of: the gap is
@@ -61,7 +72,10 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
     ratio = eager / jitted if jitted > 0 else float("inf")
     saving = eager - jitted
     few = dispatches <= FEW_DISPATCHES
-    if ratio < (MIN_RATIO_FEW if few else MIN_RATIO) or saving < MIN_SAVING:
+    ratio_ci, saving_ci = _intervals(eager, jitted, eager_samples, jitted_samples)
+    tests = (Threshold("speed-up from jit", ratio_ci, MIN_RATIO_FEW if few else MIN_RATIO, fmt="{:.2f}x".format),
+             Threshold("saving per call", saving_ci, MIN_SAVING, fmt=fmt_time))
+    if verdict(*tests) is Verdict.SHORT:
         return []
     per_dispatch = eager / dispatches
     name = name or (label if label.isidentifier() else "f")
@@ -70,12 +84,13 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
     fix = f"{name} = {fixed}   # jit the outermost function, once"
     if unrolled:
         fix += "\n# its Python loop unrolls under jit (see LB201/LB202): turn it into jax.lax.scan or fori_loop first"
-    payback = f"; jit pays for its compilation after {compile_total / saving:,.0f} calls" if compile_total else ""
+    pays = bool(compile_total) and saving > 0  # a borderline saving may measure <= 0: no payback to state
+    payback = f"; jit pays for its compilation after {compile_total / saving:,.0f} calls" if pays else ""
     # explain sees the function, not how often the program calls it: the saving is per call, and
     # jitting only pays once the compilation is won back (called once, the function is faster as is).
     cost = f"{fmt_time(saving)} per call"
     pays_from = ""
-    if compile_total:
+    if pays:
         calls = max(1, round(compile_total / saving))
         pays_from = f"; jitting wins from about call {calls:,} on"
         cost += (f" saved by jitting, which costs {fmt_time(compile_total)} of compilation once and wins it "
@@ -91,7 +106,7 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
         title = f"{label} runs op by op: {dispatches:,} primitive dispatches per call, {ratio:,.1f}x slower than jitted"
         evidence = (f"as given: {fmt_time(eager)} per call = {dispatches:,} dispatches x {fmt_time(per_dispatch)}; "
                     f"{name} = {fixed}: {fmt_time(jitted)}{compiled}{payback}")
-    return [Finding(
+    return judge(Finding(
         "LB240",
         title,
         Severity.WARNING,
@@ -100,8 +115,21 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
         fix=fix,
         subject=label,
         data={"cost_seconds": saving, "dispatches": dispatches, "eager": eager, "jitted": jitted,
-              "seconds_per_dispatch": per_dispatch, "ratio": ratio, "fix_expression": fixed},
-    )]
+              "seconds_per_dispatch": per_dispatch, "ratio": ratio, "fix_expression": fixed,
+              "ratio_ci": ratio_ci.to_dict(), "saving_ci": saving_ci.to_dict()},
+    ), *tests)
+
+
+def _intervals(eager: float, jitted: float, eager_samples: Sequence[float],
+               jitted_samples: Sequence[float]) -> tuple[Interval, Interval]:
+    """The speed-up ``eager / jitted`` and the saving ``eager - jitted`` with their 95% intervals."""
+    ratio = eager / jitted if jitted > 0 else float("inf")
+    if len(eager_samples) < 2 or len(jitted_samples) < 2 or jitted <= 0:
+        return point(ratio), point(eager - jitted)
+    r = unpaired_ratio_ci(eager_samples, jitted_samples, resamples=1000)
+    e, j = median_ci(eager_samples), median_ci(jitted_samples)
+    return (Interval(ratio, min(r.lower, ratio), max(r.upper, ratio)),
+            Interval(eager - jitted, min(e.lower - j.upper, eager - jitted), max(e.upper - j.lower, eager - jitted)))
 
 
 PROBE = Probe("dispatch", ("LB240",), run, expensive=True,

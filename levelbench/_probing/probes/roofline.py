@@ -17,6 +17,8 @@ import time
 import numpy as np
 
 from ..._values.findings import Finding, Severity
+from ..._values.stats import Interval
+from ..._values.threshold import Threshold, judge, point
 from ..._values.units import fmt_time
 from ..jaxpr import iter_equations, matmul_flops, open_jaxpr
 from ..subject import Subject
@@ -24,6 +26,9 @@ from .base import Probe
 
 _bandwidth: float | None = None
 CACHE_BYTES = 1 << 20  # a program touching less than this runs from cache, never memory-bound
+OVERHEAD_FLOORS = 3  # overhead-bound: under this many dispatch floors per call...
+OVERHEAD_SHARE = 0.5  # ...with the roofline bound under this share of the call
+LATENCY_SHARE = 0.25  # latency-bound: the roofline bound under this share of the call
 
 
 def run(subject: Subject) -> list[Finding]:
@@ -51,7 +56,7 @@ def run(subject: Subject) -> list[Finding]:
     bandwidth = memory_bandwidth()
     subject.measured.update(flops=flops, bytes_accessed=nbytes, peak_flops=peak, memory_bandwidth=bandwidth)
     return roofline_finding(subject.label, flops, nbytes, m.median, peak, bandwidth, m.dispatch_floor, loops,
-                            "float64" if wide else "float32")
+                            "float64" if wide else "float32", steady_ci=m.ci)
 
 
 def touched_bytes(jaxpr: object) -> int:
@@ -94,7 +99,12 @@ def _no_cost(label: str, problem: str) -> Finding:
 
 
 def roofline_finding(label: str, flops: float, nbytes: float, steady: float, peak: float | None,
-                     bandwidth: float | None, floor: float | None, loops: bool, dtype: str) -> list[Finding]:
+                     bandwidth: float | None, floor: float | None, loops: bool, dtype: str,
+                     steady_ci: Interval | None = None) -> list[Finding]:
+    """LB260: the achieved rates and which bound the program is under. The bound is decided by
+    fractions of the steady time (`OVERHEAD_FLOORS`, `OVERHEAD_SHARE`, `LATENCY_SHARE`); with
+    ``steady_ci`` each fraction is an interval, and a class whose cut the interval straddles is
+    marked borderline (`judge`): another run may name the neighbouring bound."""
     if steady <= 0:
         return []
     rate = flops / steady
@@ -120,10 +130,10 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
     memory_time = nbytes / bandwidth if bandwidth and has_bytes and not in_cache else None
     bound_time = max(t for t in (compute_time, memory_time, 0.0) if t is not None)
     known = compute_time is not None or memory_time is not None
-    if floor and steady < 3 * floor and bound_time < 0.5 * steady:
+    if floor and steady < OVERHEAD_FLOORS * floor and bound_time < OVERHEAD_SHARE * steady:
         bound, fix = "overhead", ("give each call more work: batch inputs with jax.vmap, or put the loop that calls "
                                   "this function inside one jitted function")
-    elif known and bound_time < 0.25 * steady:
+    elif known and bound_time < LATENCY_SHARE * steady:
         bound, fix = "latency", ("the work comes in operations too small to use the machine: batch more per operation "
                                  "(a larger batch, jax.vmap), fuse steps, lax.scan(..., unroll=k); in an RNN, hoist the "
                                  "input projection of all steps out of the loop as one matmul")
@@ -134,10 +144,22 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
         bound, fix = "memory", "fuse elementwise work under one jit and use smaller dtypes to move fewer bytes"
     else:
         bound, fix = "unknown", "the machine's peak is unknown here: levelbench._measuring.peak.machine_peak() measures it"
+    ci = steady_ci or point(steady)
+    share_ci = Interval(bound_time / steady, bound_time / max(ci.upper, steady),
+                        bound_time / min(ci.lower, steady) if ci.lower > 0 else math.inf)
+    if bound == "overhead":
+        tests = [Threshold("steady time / dispatch floor", ci.scaled(1 / floor), OVERHEAD_FLOORS, above=False,
+                           fmt="{:.2f}x".format),
+                 Threshold("roofline bound / steady time", share_ci, OVERHEAD_SHARE, above=False, fmt="{:.0%}".format)]
+    elif known:
+        tests = [Threshold("roofline bound / steady time", share_ci, LATENCY_SHARE, above=bound != "latency",
+                           fmt="{:.0%}".format)]
+    else:
+        tests = []
     # A bound above the measured time means the model does not fit this program: no cost from it.
     above = steady - bound_time if known and bound_time <= steady else None
     share = f"{rate / peak:.0%} of peak" if peak else "peak unknown"
-    return [Finding(
+    found = Finding(
         "LB260",
         f"runs at {rate / 1e9:,.3g} GFLOP/s ({share}): " + (
             "far below both the compute and the memory roof" if bound == "latency" else f"{bound}-bound"),
@@ -148,7 +170,9 @@ def roofline_finding(label: str, flops: float, nbytes: float, steady: float, pea
         subject=label,
         data={"cost_seconds": above, "flops": flops, "bytes": nbytes if has_bytes else None, "flop_rate": rate,
               "peak_flops": peak, "memory_bandwidth": bandwidth, "bound": bound},
-    )]
+    )
+    # LB260 is always reported; only its bound can be borderline (a point exactly at a cut is not).
+    return judge(found, *tests) or [found]
 
 
 def _size(n: float) -> str:

@@ -40,11 +40,13 @@ COMPARE: tuple[Rule, ...] = (
         code="LB303",
         name="implausibly-fast",
         severity=Severity.ERROR,
-        summary="A candidate runs faster than this machine's peak FLOP/s allows for its work.",
+        summary="A candidate runs faster than this machine's theoretical peak FLOP/s allows for its work.",
         why=(
-            "With the FLOPs per call (declared, from XLA or PyTorch) and the machine's measured GEMM peak, "
+            "With the FLOPs per call (declared, from XLA or PyTorch) and the CPU's theoretical peak (cores x SIMD "
+            "lanes x FMA units x 2 x the highest clock, every unknown erring high: `levelbench env` shows it), "
             "a time below work / peak cannot include the work: a lambda returned, a dead program, a result "
-            "never waited for."
+            "never waited for. The practical peak (what the BLAS reached) is never used here: a correct "
+            "program may beat it, and then raises it."
         ),
         bad="levelbench.compare({'numpy': (np.dot, (a, b)), 'wrapped': (lambda a, b: (lambda: np.dot(a, b)), (a, b))})",
         good="levelbench.compare({'numpy': (np.dot, (a, b)), 'jax': (jax.jit(jnp.dot), (ja, jb))})",
