@@ -177,3 +177,71 @@ def test_the_unrolled_loop_probe_costs_the_share_of_steps_it_traces_on_each_axis
         _budget.PROBE_OVERHEAD + 20.0 * 29 / 1000 + per_compile)
     assert _budget.estimate("unrolled", square, c) == pytest.approx(
         _budget.PROBE_OVERHEAD + 20.0 * 29 / 200 + 20.0 * 29 / 100 + 2 * per_compile)
+
+
+# -- a fix trial that compiles another program than the one explain measured ----------------------
+def _split_loop(key):  # returns nothing: under jit XLA empties it, so the trial jits it kept whole
+    from jax import random
+
+    for _ in range(40):
+        key, sub = random.split(key)
+        random.normal(sub, (3,))
+
+
+def _compiles_during(fn):
+    from jax import monitoring
+
+    seen = []
+    listener = lambda event, seconds, **kw: seen.append(seconds) if event.endswith("backend_compile_duration") else None
+    monitoring.register_event_duration_secs_listener(listener)
+    try:
+        fn()
+    finally:
+        monitoring.unregister_event_duration_listener(listener)
+    return seen
+
+
+def test_a_kept_work_trial_estimates_its_own_compile_from_prefixes_of_the_program():
+    import jax
+    from jax import random
+
+    from levelbench._probing import fixes
+
+    key = random.PRNGKey(0)
+    closed = jax.make_jaxpr(_split_loop)(key)
+    assert len(closed.jaxpr.eqns) >= fixes.ESTIMATED_FROM
+    out = {}
+    compiles = _compiles_during(lambda: out.update(estimate=fixes.kept_compile_seconds(closed, (key,))))
+    assert len(compiles) == 2  # the first eighth and the first quarter, each kept whole
+    assert out["estimate"] >= 16 * compiles[1] * 0.99  # at least quadratic growth from the quarter to the whole
+    # with no time left, the eighth alone decides (grown in proportion): the quarter is never compiled
+    fresh = jax.make_jaxpr(lambda k: _split_loop(k))(random.PRNGKey(1))
+    compiles = _compiles_during(lambda: out.update(estimate=fixes.kept_compile_seconds(fresh, (key,), left=0.0)))
+    assert len(compiles) == 1 and out["estimate"] >= 8 * compiles[0] * 0.99
+    small = jax.make_jaxpr(lambda k: random.split(k))(key)
+    assert _compiles_during(lambda: out.update(estimate=fixes.kept_compile_seconds(small, (key,)))) == []
+    assert out["estimate"] == 0.0
+
+
+def test_a_trial_whose_variant_compile_would_not_fit_is_skipped_for_time_before_compiling_it(monkeypatch):
+    from levelbench._probing import fixes
+
+    calls = []
+    variant = fixes.Variant("jit", "f = jax.jit(f)", lambda: None, (), {}, (),
+                            compile_estimate=lambda left: calls.append(left) or 30.0)
+    subject = types.SimpleNamespace(measured={"compile": {"total": 0.1}, "budget": {"second_call": 0.001}},
+                                    budget=10.0, label="f", known=lambda fact: False, line=None)
+    monkeypatch.setitem(fixes._BUILDERS, "LB240", lambda s, f: variant)
+    monkeypatch.setattr(fixes, "_at", lambda s: "")
+    measured = []
+    monkeypatch.setattr(fixes, "measure_variant", lambda *a: measured.append(a))
+    finding = fixes.Finding("LB240", "op by op", fixes.Severity.WARNING)
+    import time
+
+    trial = fixes._trial_for(subject, finding, {}, time.perf_counter() + 8.0, True)
+    assert len(calls) == 1 and 7.0 < calls[0] <= 8.0 and measured == []
+    assert trial.status == fixes.SKIPPED and "needs about 31 s" in trial.reason and "raise budget=" in trial.reason
+    # without the time a trial needs anyway, the variant's compile is not even estimated
+    calls.clear()
+    trial = fixes._trial_for(subject, finding, {}, time.perf_counter() + 0.1, True)
+    assert calls == [] and trial.status == fixes.SKIPPED

@@ -38,7 +38,10 @@ from .checks import interference_finding, work_findings
 from .environment import cpu_times, load_average, steal_record
 from .threads import QuietWait, pools, wait_until_quiet
 from .._values.gc import gc_paused
+from .peak import GEMM_LANE, cached_peak, gemm_lane, machine_peak, raise_peak
 from .sampler import Options
+from .._results.comparison import LanePeak
+from .._values.stats import Interval, median_ci
 
 __all__ = ["Builder", "Candidate", "Comparison", "compare"]
 
@@ -245,11 +248,12 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
     run = _Run(dict(lanes), base, settings, progress or (lambda stage, fraction: None), workers)
     try:
         run.check_inputs()
+        run.gemm = _gemm_lanes(workers, run.infos.values(), settings)
         agreements = run.first_calls()
         timing = run.interleave()
         measurements, extra = run.finish(timing.reached, extra_findings)
     finally:
-        for lane in lanes.values():
+        for lane in [*lanes.values(), *run.gemm.values()]:
             lane.close()
     partial = ""
     if run.timed_out:
@@ -267,11 +271,11 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
             base = next(iter(measurements))
         run.base = base
     infos = {n: info for n, info in run.infos.items() if n in measurements}
-    peaks = _peaks() if settings.peak else {}
+    lane_peaks = run.lane_peaks()
     bounds = _bounds() if settings.peak else {}
     findings = run.findings + list(extra)
     findings += work_findings({n: i.group for n, i in infos.items()}, measurements, base, bounds)
-    peaks, peak_note = _raised(measurements, peaks, findings)
+    peaks, peak_note = _peaks_of_run(measurements, lane_peaks, findings) if settings.peak else ({}, "")
     isolation = Isolation(
         mode=WORKERS if workers is not None else IN_PROCESS, grouping=grouping,
         workers={n: i for n, i in run.worker_index.items() if n in run.lanes or n in measurements},
@@ -299,6 +303,7 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
         failed=run.failed,
         isolation=isolation,
         partial=partial,
+        lane_peaks=lane_peaks,
         stopped_early="" if partial else run.stopped_early + (
             "; not diagnosed" if run.stopped_early and extra_findings and any(
                 i.framework == "jax" for i in infos.values()) else ""),
@@ -343,6 +348,8 @@ class _Run:
         self.stopped: dict[str, str] = {}  # lanes whose worker the timeout stopped: what it was doing
         self.load_at_start = load_average() if settings.environment else None
         self.cpu_at_start = cpu_times() if settings.environment else None
+        self.gemm: dict[str, Lane] = {}  # the GEMM lane per dtype (`_gemm_lanes`): timed in every round
+        self.gemm_samples: dict[str, list[float]] = {}
 
     # -- failures ------------------------------------------------------------------------------
     def problem(self, code: str, subject: str, title: str, evidence: str, fix: str) -> None:
@@ -426,6 +433,7 @@ class _Run:
                 return []
             if first is not None:
                 firsts[name] = first
+        self._gemm_steps(lambda lane: lane.first_call())
         agreements = []
         if not self.s.check_outputs:
             return agreements
@@ -475,6 +483,7 @@ class _Run:
             if apart:
                 timing.spin[name] = quiet().seconds
         plan = {n: _block_plan(c) for n, c in calibrations.items()}
+        gemm_plan = {d: _gemm_plan(c) for d, c in self._gemm_steps(lambda lane: lane.calibrate()).items()}
         wake: dict[str, list[float]] = {n: [] for n in self.lanes}
         start = s.timer()
         deadline = getattr(self.workers, "deadline", None)
@@ -502,6 +511,9 @@ class _Run:
                         wake[name].append(block.warmup[0] / block.median - 1)
                 if self.timed_out:
                     break
+                for dtype, gemm_block in self._gemm_steps(lambda lane: lane.block(*gemm_plan[lane.dtype]),
+                                                          quiet).items():
+                    self.gemm_samples.setdefault(dtype, []).extend(t for t in gemm_block.samples if t is not None)
                 n_rounds = len(timing.rounds[self.base])
                 elapsed = s.timer() - start
                 self.progress("timing", min(elapsed / s.budget, 1.0) if s.budget else 1.0)
@@ -536,6 +548,36 @@ class _Run:
         timing.wake_up = {n: statistics.median(v) for n, v in wake.items() if v}
         timing.back_to_back = {n: r for n, r in timing.back_to_back.items() if r and n in self.lanes}
         return timing
+
+    # -- the GEMM lane -------------------------------------------------------------------------
+    def _gemm_steps(self, step: Callable[[Any], Any], before: Callable[[], Any] | None = None) -> dict[str, Any]:
+        """``step`` on each GEMM lane, by dtype; a lane whose worker fails or misses the deadline is dropped
+        (the comparison then falls back on the practical peak for that dtype), never the comparison."""
+        from .workers import DeadlineExceeded, WorkerError
+
+        done = {}
+        for dtype, lane in list(self.gemm.items()):
+            if before is not None:
+                before()
+            try:
+                done[dtype] = step(lane)
+            except (WorkerError, DeadlineExceeded):
+                lane.worker.stop(graceful=False)  # type: ignore[attr-defined]
+                del self.gemm[dtype]
+                self.gemm_samples.pop(dtype, None)
+        return done
+
+    def lane_peaks(self) -> dict[str, LanePeak]:
+        """What each GEMM lane reached over its samples: FLOP/s from the median sample, with its CI."""
+        peaks = {}
+        for dtype, samples in self.gemm_samples.items():
+            if dtype not in self.gemm or len(samples) < 3:
+                continue
+            flops = self.gemm[dtype].info.flops or 0.0
+            ci = median_ci(samples)
+            rate = Interval(flops / ci.estimate, flops / ci.upper, flops / ci.lower)
+            peaks[dtype] = LanePeak(dtype, _lane_size(dtype), rate, len(samples))
+        return peaks
 
     # -- phase 4 -------------------------------------------------------------------------------
     def finish(self, reached: bool, extra_findings: str | None) -> tuple[dict[str, Measurement], list[Finding]]:
@@ -595,6 +637,39 @@ def _with_start_load(environment: dict[str, Any], load_at_start: list[float] | N
     return {**environment, "steal": steal} if steal else environment
 
 
+def _gemm_lanes(workers: Any, infos: Any, settings: Settings) -> dict[str, Lane]:
+    """A GEMM lane per dtype the candidates may run in (float32, and float64 where an input is float64),
+    each in a worker of its own, timed in every round beside the candidates: "% of peak" is then a share of
+    what the BLAS reached in the same minutes. Only for comparisons in worker processes that count FLOPs;
+    a lane that cannot start is left out (the practical peak stands in)."""
+    if workers is None or not (settings.peak and settings.count_flops):
+        return {}
+    from .workers import DeadlineExceeded, WorkerError
+
+    dtypes = ["float32"] + (["float64"] if any(leaf.info.dtype == "float64" for info in infos
+                                               for leaf in info.inputs) else [])
+    builders = {GEMM_LANE.format(dtype=d): Builder(f"{gemm_lane.__module__}:gemm_lane", {"n": _lane_size(d), "dtype": d})
+                for d in dtypes}
+    try:
+        lanes = workers.builders(builders, settings.options())
+    except (WorkerError, DeadlineExceeded):
+        return {}
+    for dtype, lane in zip(dtypes, lanes.values()):
+        lane.dtype = dtype  # type: ignore[attr-defined]
+    return dict(zip(dtypes, lanes.values()))
+
+
+def _lane_size(dtype: str) -> int:
+    n32, n64 = COMPARING.gemm_lane_n
+    return n64 if dtype == "float64" else n32
+
+
+def _gemm_plan(cal: Calibration) -> tuple[int, int]:
+    """(samples, warm-up samples) of the GEMM lane's turn: short (`Comparing.gemm_lane_seconds`), >= 3 samples."""
+    samples = max(3, round(COMPARING.gemm_lane_seconds / max(cal.sample_seconds, 1e-9)))
+    return min(samples, COMPARING.max_block_samples), 1
+
+
 def _block_plan(cal: Calibration) -> tuple[int, int]:
     """(samples per block, discarded warm-up samples) for a candidate whose samples take ``cal``."""
     seconds, c = max(cal.sample_seconds, 1e-9), COMPARING
@@ -620,9 +695,7 @@ def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: flo
 
 
 def _peaks() -> dict[str, float]:
-    """The practical peak (what the BLAS reaches): what "% of peak" is a share of."""
-    from .peak import machine_peak
-
+    """The practical peak (what the BLAS reaches): what "% of peak" is a share of without a GEMM lane."""
     p = machine_peak()
     return {"float32": p.float32_flops, "float64": p.float64_flops}
 
@@ -634,25 +707,41 @@ def _bounds() -> dict[str, float]:
     return dict(theoretical_peak().bound_flops)
 
 
-def _raised(measurements: dict[str, Measurement], peaks: dict[str, float],
-            findings: list[Finding]) -> tuple[dict[str, float], str]:
-    """Raise the practical peak where a candidate beat it (not one LB303 caught: its rate is not real work):
-    the new figure is cached in place of the old, and the note says so, once."""
-    from .peak import raise_peak
+def _peaks_of_run(measurements: dict[str, Measurement], lane_peaks: dict[str, LanePeak],
+                  findings: list[Finding]) -> tuple[dict[str, float], str]:
+    """What "% of peak" is a share of, per dtype, and a note saying what was raised, once.
 
+    Where a GEMM lane ran, the rate it reached in these rounds; for a dtype without one, the cached
+    practical peak (measured on first use). A candidate above that figure (not one LB303 caught: its
+    rate is not real work) replaces it, and any rate above the cached practical peak (a candidate's or
+    the lane's) raises the cached one, which the note says."""
     impossible = {f.subject for f in findings if f.code == "LB303"}
+    rates = {name: (m.precision, m.flops / m.median) for name, m in measurements.items()
+             if m.flops and m.median and name not in impossible}
+    peaks = {d: p.rate.estimate for d, p in lane_peaks.items()}
+    missing = {dtype for dtype, _ in rates.values()} - set(peaks)
+    if missing:
+        practical = _peaks()
+        peaks.update({d: practical[d] for d in missing})
     best: dict[str, tuple[float, str]] = {}
-    for name, m in measurements.items():
-        if not m.flops or not m.median or name in impossible or m.precision not in peaks:
-            continue
-        rate = m.flops / m.median
-        if rate > peaks[m.precision] and rate > best.get(m.precision, (0.0, ""))[0]:
-            best[m.precision] = (rate, name)
-    if not best:
-        return peaks, ""
-    source = ", ".join(f"{name} ({dtype})" for dtype, (_, name) in best.items())
-    raise_peak({d: r for d, (r, _) in best.items()}, f"a comparison: {source}")
-    note = "; ".join(f"{name} reached {rate / 1e9:,.1f} GFLOP/s {dtype}, above the practical peak of "
-                     f"{peaks[dtype] / 1e9:,.1f}" for dtype, (rate, name) in best.items())
-    return {**peaks, **{d: r for d, (r, _) in best.items()}}, (
-        f"the practical peak was raised: {note}; that figure replaces the cached one")
+    for name, (dtype, rate) in rates.items():
+        if rate > peaks[dtype] and rate > best.get(dtype, (0.0, ""))[0]:
+            best[dtype] = (rate, name)
+    beaten = {d: peaks[d] for d in best}
+    peaks.update({d: rate for d, (rate, _) in best.items()})
+    known = cached_peak()
+    above = {d: r for d, r in peaks.items() if known is not None and r > known.for_dtype(d)}
+    if above:
+        source = ", ".join(best[d][1] if d in best else f"the GEMM lane ({d})" for d in above)
+        raise_peak(above, f"a comparison: {source}")
+    notes = []
+    for dtype, (rate, name) in best.items():
+        what = (f"the GEMM lane's {beaten[dtype] / 1e9:,.1f} in this run" if dtype in lane_peaks
+                else f"the practical peak of {beaten[dtype] / 1e9:,.1f}")
+        notes.append(f"{name} reached {rate / 1e9:,.1f} GFLOP/s {dtype}, above {what}")
+    if above and not lane_peaks:
+        return peaks, f"the practical peak was raised: {'; '.join(notes)}; that figure replaces the cached one"
+    if above:
+        notes.append("the cached practical peak was raised to " + ", ".join(
+            f"{r / 1e9:,.1f} GFLOP/s {d}" for d, r in above.items()) + " (measured in this run)")
+    return peaks, "; ".join(notes)

@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from .candidate import Candidate
 from .._values.errors import warn_user
 from .._values.files import replace_file
 from .._values.settings import cache_dir
@@ -313,6 +314,20 @@ def raise_peak(rates: dict[str, float], source: str) -> Peak | None:
     else:
         _uncached[old.key] = peak
     return peak
+
+
+GEMM_LANE = "(peak lane {dtype})"
+"""The name of a comparison's GEMM lane for one dtype; never a candidate's (a candidate named so is refused)."""
+
+
+def gemm_lane(n: int, dtype: str) -> Any:
+    """The GEMM a comparison times beside its candidates (a builder, called in a worker of its own):
+    a square NumPy matmul of size ``n`` whose FLOP/s in the same rounds is what "% of peak" is a share of."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)).astype(dtype)
+    b = rng.standard_normal((n, n)).astype(dtype)
+    return Candidate(np.matmul, (a, b), flops=2.0 * n**3, group=GEMM_LANE.format(dtype=dtype),
+                     note=f"NumPy GEMM n={n}, the peak in this run")
 
 
 # Peaks measured in this process that could not be cached, by machine key: measured once, warned once.

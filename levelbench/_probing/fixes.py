@@ -30,6 +30,7 @@ there only.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import time
 from collections.abc import Callable
@@ -74,6 +75,9 @@ class Variant:
     checked_output: Callable[[Any], Any] | None = None
     note: str = ""
     original: Callable[[], Any] | None = None  # the call as given, when it must be timed another way too
+    # Where the variant compiles another program than the one explain measured (the kept-work jit of a
+    # function that returns nothing): its compile's likely seconds, worked out only when a trial may run.
+    compile_estimate: Callable[[float], float] | None = None
 
 
 def apply_fixes(subject: Subject, findings: list[Finding], deadline: float, enabled: bool = True,
@@ -152,6 +156,10 @@ def _trial_for(subject: Subject, f: Finding, trials: dict[str, FixTrial], deadli
     remaining = deadline - time.perf_counter()
     first_calls = _first_calls(subject)
     needs = MIN_TRIAL_SECONDS + first_calls
+    if remaining >= needs and variant.compile_estimate is not None:
+        first_calls += variant.compile_estimate(remaining)  # the variant's own compile, beside the one measured
+        needs = MIN_TRIAL_SECONDS + first_calls
+        remaining = deadline - time.perf_counter()  # estimating it took time too
     if remaining < needs:
         trial = FixTrial(f.code, SKIPPED, variant.expression,
                          reason=spent(subject.budget, needs, remaining, "a trial"), at=_at(subject))
@@ -282,7 +290,50 @@ def jit_outermost(subject: Subject, f: Finding) -> Variant | None:
     fn, n = kept
     note = (f"{subject.label} returns nothing, so the jitted variant returns its {n} unused result(s) for XLA to "
             "keep the work (LB220); there are no outputs to compare")
-    return Variant("jit", fix, fn, tuple(arrays), {}, tuple(arrays), checked_output=lambda out: None, note=note)
+    return Variant("jit", fix, fn, tuple(arrays), {}, tuple(arrays), checked_output=lambda out: None, note=note,
+                   compile_estimate=lambda left: kept_compile_seconds(trace.jaxpr, tuple(arrays), left))
+
+
+# Programs of fewer equations than this compile in well under a second: their compile is not estimated.
+ESTIMATED_FROM = 200
+
+
+def kept_compile_seconds(closed: Any, arrays: tuple, left: float = math.inf) -> float:
+    """The likely compile seconds of `keep_alive`'s program, erring high: it cannot be read off the program
+    explain compiled (XLA emptied that one), nor off its size. Its first eighth and first quarter are
+    compiled, each kept whole, and the quarter's time is extended to the whole program as a power of its
+    length: the growth measured between the two, but at least quadratic. Small prefixes hide how XLA's
+    passes grow: on 011's loop of `random.split` steps (2-core VM, loaded) the eighth took 0.77 s and the
+    quarter 1.36 s (growth 0.8), the whole 8.5 s; 30 steps compiled in 1.8 s and 100 in 16 s (growth 1.8).
+    Erring high costs a trial (skipped for time; the finding and its probe's figures stay), erring low
+    costs the budget. Where the eighth alone, grown in proportion (the least it can be), already needs
+    more than ``left`` seconds, that is the estimate, and the quarter is not compiled."""
+    jaxpr = closed.jaxpr
+    n = len(jaxpr.eqns)
+    if n < ESTIMATED_FROM:
+        return 0.0
+    seconds = []
+    for k in (n // 8, n // 4):
+        prefix = keep_alive(_prefix(closed, k))
+        if prefix is None:
+            return 0.0
+        started = time.perf_counter()
+        try:
+            prefix[0].lower(*arrays).compile()
+        except Exception:  # a prefix JAX cannot compile alone: no estimate, the trial runs as before
+            return 0.0
+        seconds.append(time.perf_counter() - started)
+        if len(seconds) == 1 and 8 * seconds[0] > left:
+            return 8 * seconds[0]
+    growth = math.log(max(seconds[1], 1e-6) / max(seconds[0], 1e-6)) / math.log(2)
+    return seconds[1] * 4 ** min(max(growth, 2.0), 3.0)
+
+
+def _prefix(closed: Any, k: int) -> Any:
+    """The program of ``closed``'s first ``k`` equations (outputs: whatever `keep_alive` keeps)."""
+    from jax.extend.core import ClosedJaxpr
+
+    return ClosedJaxpr(closed.jaxpr.replace(eqns=closed.jaxpr.eqns[:k], outvars=[]), closed.consts)
 
 
 def keep_alive(closed: Any) -> tuple[Callable[..., Any], int] | None:

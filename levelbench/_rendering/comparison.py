@@ -32,7 +32,7 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
     t = Table(title=title or None, title_justify="left", header_style="bold")
     for col, justify in (("candidate", "left"), ("cold start", "right"), ("steady median", "right"),
                          ("95% CI", "right"), (f"ratio to {escape(c.baseline)}", "right"), ("verdict", "left"),
-                         ("GFLOP/s", "right"), ("% practical peak", "right")):
+                         ("GFLOP/s", "right"), (getattr(c, "peak_label", "% practical peak"), "right")):
         t.add_column(col, justify=justify, no_wrap=col != "candidate")
     for name, m in c.measurements.items():
         cold = fmt_time(m.cold_start)
@@ -53,6 +53,9 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
             f"{gf:,.1f}" if gf else "-", f"{share:.0%}" if share else _above_physics(c, name),
         )
     parts: list[Any] = [t]
+    lane = lane_peak_line(c)
+    if lane:
+        parts.append(Text(lane, style="dim"))
     if getattr(c, "peak_note", ""):
         parts.append(Text(f"note: {c.peak_note}", style="yellow"))
     if c.partial:
@@ -81,6 +84,16 @@ def render_comparison(c: Any, verbose: bool = True) -> Any:
         parts.append(Text(""))
         parts.extend(render_findings(unowned))
     return Group(*parts)
+
+
+def lane_peak_line(c: Any) -> str:
+    """What "% peak (this run)" is a share of: the GEMM lane's rate in the same rounds, with its CI."""
+    lanes = getattr(c, "lane_peaks", {})
+    if not lanes or not any(c.gflops(n) for n in c.measurements):
+        return ""
+    rates = "; ".join(f"{p.dtype} {p.rate.estimate / 1e9:,.1f} GFLOP/s (95% CI {p.rate.lower / 1e9:,.1f}-"
+                      f"{p.rate.upper / 1e9:,.1f}, n={p.n})" for p in lanes.values())
+    return f"% peak (this run): of a NumPy GEMM timed in the same rounds, in a worker of its own: {rates}"
 
 
 def _above_physics(c: Any, name: str) -> str:

@@ -98,6 +98,24 @@ class Isolation:
 
 
 @dataclasses.dataclass(frozen=True)
+class LanePeak:
+    """What a NumPy GEMM of size ``n`` reached in the same rounds as the candidates (the comparison's
+    GEMM lane): ``rate`` is FLOP/s, its estimate from the median sample with the median's 95% CI."""
+
+    dtype: str
+    n: int
+    rate: Interval
+    samples: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dtype": self.dtype, "n": self.n, "rate": self.rate.to_dict(), "samples": self.samples}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "LanePeak":
+        return cls(d["dtype"], int(d["n"]), Interval.from_dict(d["rate"]), int(d["samples"]))
+
+
+@dataclasses.dataclass(frozen=True)
 class Comparison:
     """The result of `compare`: measurements, ratios to the baseline, findings, environment.
 
@@ -109,6 +127,10 @@ class Comparison:
     ``stopped_early`` is empty unless the rounds stopped before the budget asked, because another
     round might not have ended before the timeout: the comparison is whole (the timeout never came),
     only shorter; it says how long the timing ran.
+
+    ``peak_flops`` is what "% of peak" is a share of, per dtype: where the comparison ran a GEMM lane
+    (``lane_peaks``, in worker processes), the rate that GEMM reached in the same rounds (or a candidate's,
+    where one went past it); otherwise the machine's cached practical peak.
     """
 
     baseline: str
@@ -131,6 +153,7 @@ class Comparison:
     isolation: Isolation | None = None
     partial: str = ""
     stopped_early: str = ""
+    lane_peaks: dict[str, LanePeak] = dataclasses.field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -187,9 +210,9 @@ class Comparison:
         return self.measurements[name].gflops
 
     def peak_share(self, name: str) -> float | None:
-        """The candidate's FLOP/s as a share of the practical peak (``peak_flops``: what the BLAS reaches,
-        raised by any candidate above it, so at most 1); None where it is above the theoretical peak (LB303:
-        not real work) or unknown."""
+        """The candidate's FLOP/s as a share of ``peak_flops`` (the GEMM lane's rate in this run, else the
+        practical peak; either raised by any candidate above it, so at most 1); None where it is above the
+        theoretical peak (LB303: not real work) or unknown."""
         m = self.measurements[name]
         peak = self.peak_flops.get(m.precision)
         if not (m.flops and peak and m.median):
@@ -199,6 +222,11 @@ class Comparison:
         if bound and rate > bound:
             return None
         return min(rate / peak, 1.0)
+
+    @property
+    def peak_label(self) -> str:
+        """What "% of peak" is a share of, as a column heading: the run's GEMM lane or the practical peak."""
+        return "% peak (this run)" if self.lane_peaks else "% practical peak"
 
     def findings_for(self, name: str) -> list[Finding]:
         own = [f for f in self.findings if f.subject == name]
@@ -229,6 +257,7 @@ class Comparison:
             "isolation": self.isolation.to_dict() if self.isolation else None,
             "partial": self.partial,
             "stopped_early": self.stopped_early,
+            "lane_peaks": {d: p.to_dict() for d, p in self.lane_peaks.items()},
             "ratios": {n: r.to_dict() for n, r in self.ratios.items()},
             "verdicts": {n: self.verdict(n) for n in self.names},
         }
@@ -257,6 +286,7 @@ class Comparison:
             isolation=Isolation.from_dict(d["isolation"]) if d.get("isolation") else None,
             partial=d.get("partial", ""),
             stopped_early=d.get("stopped_early", ""),
+            lane_peaks={k: LanePeak.from_dict(p) for k, p in d.get("lane_peaks", {}).items()},
         )
 
     def __rich__(self) -> Any:

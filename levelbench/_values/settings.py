@@ -69,6 +69,12 @@ class Comparing:
             still has fewer than ``min_rounds`` kept rounds (every sample discarded).
         overrun_factor: rounds still short of ``min_rounds`` kept ones end at this many times the
             budget; at the budget already when a candidate has kept none (it compiles every call).
+        gemm_lane_n: the size of the NumPy GEMM that a comparison in worker processes times in every
+            round, per dtype (float32, float64), beside the candidates: "% of peak" is a share of what
+            it reached in the same minutes. Large enough for the BLAS's blocked kernel to run at its
+            rate, small enough for a sample of ~10 ms on 2 cores (docs/peak.md has the measurements).
+        gemm_lane_seconds: the GEMM lane's turn in a round (at least 3 samples): short, so that it
+            adds little to a round of 2-3 candidates.
     """
 
     budget: float = 10.0
@@ -85,6 +91,8 @@ class Comparing:
     different_work: float = 0.10
     max_rounds_factor: int = 50
     overrun_factor: float = 3.0
+    gemm_lane_n: tuple[int, int] = (1024, 768)
+    gemm_lane_seconds: float = 0.05
 
 
 @dataclasses.dataclass(frozen=True)
