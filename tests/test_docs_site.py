@@ -65,6 +65,25 @@ def test_every_markdown_file_is_in_the_nav_and_guide_pages_read_as_a_guide():
         assert hits == [], f"{page.name} holds a measurement diary ({hits[0][0]!r}): move it to docs/notes/"
 
 
+def test_the_readmes_links_to_files_lead_to_files_and_their_anchors_to_headings():
+    readme = (ROOT / "README.md").read_text()
+    broken = []
+    for target, anchor in re.findall(r"\]\(((?!https?:)[^)#\s]+)(?:#([^)\s]+))?\)", readme):
+        path = ROOT / target
+        if not path.exists():
+            broken.append(target)
+        elif anchor and path.suffix == ".md":
+            slugs = {_github_slug(h) for h in re.findall(r"^#+ (.+)$", path.read_text(), flags=re.M)}
+            if anchor not in slugs:
+                broken.append(f"{target}#{anchor}")
+    assert broken == [], f"README.md links to what is not there: {broken}"
+
+
+def _github_slug(heading: str) -> str:
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", ""))
+    return text.replace(" ", "-")
+
+
 FOUND_JS = """JSON.stringify({
   title: document.title,
   h1: [...document.querySelectorAll('article h1')].map(h => h.textContent.replace('¶', '').trim()),
