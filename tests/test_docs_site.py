@@ -6,6 +6,7 @@ Needs the `docs` extra (make test installs it); the browser test skips where Chr
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -13,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from test_report_browser import chromium  # noqa: F401 (the fixture: headless Chromium over DevTools)
+from browser import chromium  # noqa: F401 (the fixture: headless Chromium over DevTools)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -25,7 +26,7 @@ def site(tmp_path_factory) -> Path:
     started = time.monotonic()
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
                          cwd=ROOT, capture_output=True, text=True, timeout=300,
-                         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"})
+                         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     if run.returncode != 0 and "No module named mkdocs" in run.stderr:
         pytest.fail("mkdocs is not installed: pip install -c constraints.txt -e '.[docs]' (make test installs it)")
     assert run.returncode == 0, f"mkdocs build --strict failed:\n{run.stderr[-4000:]}"
