@@ -28,7 +28,7 @@ test-fast: $(STAMP)
 
 # mkdocs.yml: --strict fails on a broken link, a missing anchor or an API name that cannot be found
 docs: $(STAMP)
-	$(VENV)/bin/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 # docs/reference/codes.md is generated from the catalogue of finding codes (tests/test_catalogue.py checks it)
 codes: $(STAMP)
