@@ -1,17 +1,18 @@
 # levelbench: the two commands of the README's Quick start, plus helpers.
 #   make demo   create/reuse .venv, install, run the seed workloads side by side
 #   make test   create/reuse .venv, install, run the whole test suite
+#   make docs   create/reuse .venv, install, build the documentation site into site/ (open site/index.html)
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.levelbench-installed
 
-.PHONY: install demo test test-fast bench lint clean
+.PHONY: install demo test test-fast bench docs codes lint clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[all,ray,test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[all,ray,test,docs]'
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -25,9 +26,17 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
+# mkdocs.yml: --strict fails on a broken link, a missing anchor or an API name that cannot be found
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+# docs/reference/codes.md is generated from the catalogue of finding codes (tests/test_catalogue.py checks it)
+codes: $(STAMP)
+	$(PY) -c 'from levelbench._values.catalogue import codes_markdown; open("docs/reference/codes.md", "w").write(codes_markdown())'
+
 bench: $(STAMP)
 	$(PY) benchmarks/gru.py
 	$(PY) benchmarks/matmul.py
 
 clean:
-	rm -rf $(VENV) .levelbench .pytest_cache build *.egg-info
+	rm -rf $(VENV) .levelbench .pytest_cache build site *.egg-info

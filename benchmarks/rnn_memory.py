@@ -5,7 +5,7 @@ For each model, batch and mode (forward; forward+backward, "train"):
   its arguments and results;
 - minor page faults per call (``resource.getrusage``), averaged over a few calls after warm-up:
   XLA:CPU hands large temporaries back to the OS after each call, so each call faults them in again
-  (docs/gru.md); the system time this costs grows with them;
+  (docs/design/gru.md); the system time this costs grows with them;
 - trace + compile time at two sequence lengths: it should be flat in the length (a loop, not an
   unrolled program). Wall-clock: on a loaded machine read it as an upper bound.
 

@@ -1,4 +1,4 @@
-"""Why frameworks slow each other down in one process: the measurements behind docs/isolation.md.
+"""Why frameworks slow each other down in one process: the measurements behind docs/design/isolation.md.
 
 Float32 ``x @ y`` (n = 1000 by default) in NumPy (OpenBLAS), jitted JAX (XLA) and PyTorch, and
 levelbench.nn's GRU kernel. Prints:

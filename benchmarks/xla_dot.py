@@ -1,7 +1,7 @@
 """XLA:CPU's float32 dot: YNNPACK fusions (jaxlib's default) against the Eigen path and NumPy.
 
 The GEMMs of the seed GRU, each candidate a builder timed by ``levelbench.compare(...,
-isolate=True)`` in a worker process of its own (see docs/isolation.md for why that matters):
+isolate=True)`` in a worker process of its own (see docs/design/isolation.md for why that matters):
 
 - the hoisted input projection of layer 2, (T*B, H) x (H, 3H) = (8000, 200) x (200, 600);
 - one recurrent step, (B, H) x (H, 3H) = (8, 200) x (200, 600).

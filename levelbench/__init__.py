@@ -5,7 +5,7 @@ loaded on first use (PEP 562), so the CLI starts fast; jax, torch, matplotlib an
 imported only where a result needs them.
 
 The package in layers, bottom to top; a module imports only from its own layer and those below
-(``tests/test_architecture.py`` checks it; docs/architecture.md says where new things go)::
+(``tests/test_architecture.py`` checks it; docs/design/architecture.md says where new things go)::
 
     _values       findings, the catalogue of codes, statistics, units, settings, documents, targets
     _results      Measurement, Comparison, Diagnosis, WorkloadResult, ColdCall: frozen results

@@ -1,4 +1,4 @@
-"""The layers of docs/architecture.md, checked on the import graph of the package.
+"""The layers of docs/design/architecture.md, checked on the import graph of the package.
 
 Every ``import`` and ``from ... import`` in every module counts, at the top of a file or inside a
 function: an import placed inside a function to dodge a cycle is still a dependency.
@@ -117,7 +117,7 @@ def cycles(g: dict[str, set[str]]) -> list[list[str]]:
 
 def test_every_module_belongs_to_a_layer():
     orphans = sorted(m for m in modules() if layer_of(m) < 0)
-    assert orphans == [], f"add these modules' package to LAYERS (and to docs/architecture.md): {orphans}"
+    assert orphans == [], f"add these modules' package to LAYERS (and to docs/design/architecture.md): {orphans}"
 
 
 def test_the_package_has_no_import_cycle():

@@ -37,9 +37,8 @@ def test_every_entry_is_complete_and_named_once():
 
 
 def test_the_code_reference_in_the_docs_is_generated_from_the_catalogue():
-    assert (ROOT / "docs" / "codes.md").read_text() == codes_markdown(), \
-        "regenerate docs/codes.md: python -c 'from levelbench._values.catalogue import codes_markdown; " \
-        "open(\"docs/codes.md\", \"w\").write(codes_markdown())'"
+    assert (ROOT / "docs" / "reference" / "codes.md").read_text() == codes_markdown(), \
+        "regenerate docs/reference/codes.md: make codes"
 
 
 def test_doctor_explain_prints_a_code_of_every_family():

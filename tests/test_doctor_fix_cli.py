@@ -156,8 +156,8 @@ def test_the_dot_seed_diff_in_the_docs_is_what_diff_prints(tmp_path, seeds):
     shutil.copy(seeds / "002_dot_question.py", tmp_path / "002_dot_question.py")
     run = levelbench_cli("doctor", "--diff", "--unsafe-fixes", "002_dot_question.py", cwd=tmp_path)
     assert run.returncode == 1
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "doctor.md").read_text()
-    assert f"```diff\n{run.stdout}```" in docs, "update the dot seed's diff in docs/doctor.md"
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "doctor.md").read_text()
+    assert f"```diff\n{run.stdout}```" in docs, "update the dot seed's diff in docs/guide/doctor.md"
 
 
 # --- the reliability probe of 2026-12-02 ---------------------------------------------------------

@@ -902,7 +902,7 @@ h0 = jnp.zeros(n)
 
 @pytest.mark.parametrize("code", [c for c in RULES if c != "LB100"])
 def test_documented_examples_trigger_their_rule_and_the_fixes_are_clean(code):
-    """The "triggers it" and "fix" code of `--explain` and docs/doctor.md, run through the doctor."""
+    """The "triggers it" and "fix" code of `--explain` and docs/guide/doctor.md, run through the doctor."""
     rule = RULES[code]
     assert code in codes(nb(EXAMPLE_SETUP, rule.bad), notebook=True)
     assert codes(nb(EXAMPLE_SETUP, rule.good), notebook=True) == set()

@@ -44,7 +44,7 @@ def test_constraints_pin_every_requirement_exactly_torch_included():
 
 def test_the_makefile_installs_with_the_constraints():
     makefile = (ROOT / "Makefile").read_text()
-    assert re.search(r"pip install .*-c constraints\.txt .*-e '\.\[all,ray,test\]'", makefile)
+    assert re.search(r"pip install .*-c constraints\.txt .*-e '\.\[all,ray,test,docs\]'", makefile)
 
 
 def test_packages_only_the_tests_use_are_in_test_not_in_the_notebook_extra():

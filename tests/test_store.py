@@ -354,7 +354,7 @@ def test_docs_schema_table_lists_every_version_the_code_writes():
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "store.md").read_text()
+    text = (Path(__file__).resolve().parents[1] / "docs" / "guide" / "store.md").read_text()
     section = text.split("## Schema and migrations", 1)[1].split("\n## ", 1)[0]
     listed = [int(v) for v in re.findall(r"^\| (\d+) \|", section, flags=re.M)]
     assert listed == list(range(1, SCHEMA_VERSION + 1)) == [1] + [m.version for m in _schema.MIGRATIONS]

@@ -64,7 +64,7 @@ class _RunCommand(click.Command):
 @click.option("--no-save", is_flag=True, help="Do not record this run in the results database.")
 @click.option("--cluster", type=click.Choice(["ray"]), default=None,
               help="Run each unit of the sweep on a node of a Ray cluster, one unit per node at a time "
-                   "(pip install 'levelbench[ray]'; docs/cluster.md).")
+                   "(pip install 'levelbench[ray]'; docs/guide/cluster.md).")
 @click.option("--address", metavar="HOST:PORT", default=None,
               help="With --cluster ray: the cluster's address (default: RAY_ADDRESS, or a head on this machine).")
 @click.option("--on", "on_kind", metavar="KIND", default=None,

@@ -2,7 +2,7 @@
 
 The thread pools behind NumPy (OpenBLAS) and PyTorch (OpenMP) do not sleep when a parallel call
 ends: their threads spin, waiting for more work, for a while (here OpenBLAS ~105 ms, PyTorch's
-libgomp ~10 ms; XLA's pool parks at once; docs/isolation.md has the measurements). Whatever runs
+libgomp ~10 ms; XLA's pool parks at once; docs/design/isolation.md has the measurements). Whatever runs
 next on the machine, in the same process or another, gets one core fewer while they spin. So
 levelbench waits, between one candidate's block of samples and the next's, until no helper thread
 of the processes it runs candidates in is running. A spinning thread shows as running ("R") in

@@ -84,7 +84,7 @@ def explain(
     about a function that never ran. A probe that fails is recorded in ``Diagnosis.skipped`` and
     the others still run.
 
-    Example:
+    Examples:
         >>> import jax, jax.numpy as jnp, levelbench
         >>> f = jax.jit(lambda x: jnp.sin(x) @ x)
         >>> d = levelbench.explain(f, jnp.ones((64, 64)), quick=True)

@@ -2,7 +2,7 @@
 
 The kernel probe (`probes/kernels.py`) names these as ``"levelbench._probing.kernels:numpy_matmul"``
 and so on; `compare(..., isolate=True)` calls each in a worker process of its own, so no framework's
-thread pool shares a process with another's (docs/isolation.md). Every builder makes the same
+thread pool shares a process with another's (docs/design/isolation.md). Every builder makes the same
 inputs from the same seed, so compare's agreement check proves the three do the same work.
 
 A ``dot_general`` is timed in its canonical form: ``(batch, m, k) @ (batch, k, n)`` (no batch

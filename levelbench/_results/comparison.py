@@ -46,7 +46,7 @@ class Isolation:
     """How the candidates were kept from slowing each other down, and what that showed.
 
     Thread pools of NumPy and PyTorch keep a core busy for a while after each call (see
-    docs/isolation.md), so every block of samples starts only once no helper thread runs.
+    docs/design/isolation.md), so every block of samples starts only once no helper thread runs.
 
     Attributes:
         mode: ``"workers"`` (candidates in worker processes, by ``grouping``) or ``"in-process"``.

@@ -42,7 +42,7 @@ class Measuring:
 
 @dataclasses.dataclass(frozen=True)
 class Comparing:
-    """How `levelbench.compare` interleaves candidates (docs/isolation.md has the measurements).
+    """How `levelbench.compare` interleaves candidates (docs/design/isolation.md has the measurements).
 
     Attributes:
         budget: seconds of interleaved timing before giving up on ``rel_ci``.

@@ -57,7 +57,7 @@ def select_nodes(nodes: Sequence[Node], on: str | None, every_kind: bool) -> dic
     """
     if not nodes:
         raise ClusterError(f"no node advertises the {NODE_RESOURCE!r} resource: start each node with "
-                           f"`ray start ... --resources '{{\"{NODE_RESOURCE}\": 1}}'` (see docs/cluster.md)")
+                           f"`ray start ... --resources '{{\"{NODE_RESOURCE}\": 1}}'` (see docs/guide/cluster.md)")
     by_kind: dict[str, list[Node]] = {}
     for n in nodes:
         by_kind.setdefault(n.kind, []).append(n)

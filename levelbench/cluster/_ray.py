@@ -78,12 +78,12 @@ def connect(address: str | None) -> Any:
         import ray
     except ImportError:
         raise ClusterError("--cluster ray needs Ray: pip install 'levelbench[ray]', then start a cluster "
-                           "(docs/cluster.md)") from None
+                           "(docs/guide/cluster.md)") from None
     if ray.is_initialized():
         return ray
     shown = address or "auto (RAY_ADDRESS, or a head started here with `ray start --head`)"
     advice = (f"start one with `ray start --head --resources '{{\"{NODE_RESOURCE}\": 1}}'` or pass --address "
-              "HOST:PORT (docs/cluster.md)")
+              "HOST:PORT (docs/guide/cluster.md)")
     target, source = _address_ray_would_use(address)
     if target and "://" not in target:
         problem = _unreachable(target)  # Ray itself would retry for minutes

@@ -97,8 +97,10 @@ def lint_source(
     """Diagnose one script (or notebook JSON, when ``notebook`` or ``path`` ends in ``.ipynb``).
 
     !!! Example
+        ```python
         >>> [d.code for d in lint_source("import time\\nt0 = time.time()\\n", "bench.py")]
         []
+        ```
     """
     check_jobs("lint_source", jobs)
     is_notebook = path.endswith(".ipynb") if notebook is None else notebook

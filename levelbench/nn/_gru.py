@@ -11,7 +11,7 @@ Parameters are a dict keyed by torch's names (``weight_ih_l0``, ``bias_hh_l1_rev
 torch's shapes, so ``torch_module.state_dict()`` and ``params`` hold the same arrays and the
 gradients of ``params`` compare directly with torch's ``.grad``.
 
-How it is fast (measured in docs/gru.md): in float32 on CPU, each layer-direction's whole
+How it is fast (measured in docs/design/gru.md): in float32 on CPU, each layer-direction's whole
 recurrence is one call into a native kernel (`._gru_native`) that does each step's GEMMs and gate
 math in registers, on two threads; elsewhere it runs as XLA loops with the input projection
 hoisted out of the loop. The backward pass is hand-written either way (`._gru_layer`).

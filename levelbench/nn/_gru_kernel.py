@@ -1,6 +1,6 @@
 """How the recurrence runs for a given shape: a static choice, made at trace time.
 
-The numbers behind each choice are in docs/gru.md (2-core AMD EPYC, XLA:CPU, jaxlib 0.10.2);
+The numbers behind each choice are in docs/design/gru.md (2-core AMD EPYC, XLA:CPU, jaxlib 0.10.2);
 ``python benchmarks/gru.py --kernels`` re-measures them on the machine at hand.
 """
 
@@ -49,7 +49,7 @@ def choose(batch: int, hidden: int, dtype) -> Kernel:
 
     The native CPU kernel when it can run (float32, a CPU backend, the kernel built: see
     `._gru_native.status`); otherwise XLA loops, whose variants all measured within noise of the
-    default (docs/gru.md).
+    default (docs/design/gru.md).
     """
     del batch, hidden
     from . import _gru_native

@@ -34,7 +34,7 @@ class Gates(NamedTuple):
     """One array per gate (reset, update, new), each ``(..., B, H)``.
 
     Separate arrays rather than one ``(T, B, 3H)``: slicing each step's ``(B, 3H)`` three ways
-    inside the step fusion made that fusion ~8x slower under XLA:CPU (docs/gru.md).
+    inside the step fusion made that fusion ~8x slower under XLA:CPU (docs/design/gru.md).
     """
 
     r: jax.Array
@@ -85,7 +85,7 @@ def _loop(length: int, reverse: bool, unroll: int, body, carry):
     outputs: each step reads its slice of an input and writes its results over slices that are
     no longer needed, so XLA updates the buffers in place instead of allocating, zero-filling and
     copying fresh ones. XLA:CPU hands its temporaries back to the OS after every call, so each
-    fresh buffer costs page faults on every call (docs/gru.md).
+    fresh buffer costs page faults on every call (docs/design/gru.md).
     """
     def step(i, carry):
         return body(length - 1 - i if reverse else i, carry)

@@ -5,7 +5,7 @@
 
 An XLA:CPU loop spends 30-50 us per step on the seed's recurrent GEMM, gate fusion and loop
 bookkeeping; the kernel runs a step, input GEMM and gate math included, in about 20 us on two
-threads (docs/gru.md). The library is built from source with the machine's C++ compiler on first use,
+threads (docs/design/gru.md). The library is built from source with the machine's C++ compiler on first use,
 for this CPU (``-march=native``, ~7 s), and cached in ``$LEVELBENCH_KERNEL_DIR`` (default
 ``$LEVELBENCH_CACHE_DIR/kernels``) under a key of the sources, the compiler, jaxlib and the CPU,
 so later processes only load it. Where that cache cannot be written (read-only media, a full

@@ -60,7 +60,7 @@ class Job:
                 digest = hashlib.sha256(f.read()).hexdigest()
         except OSError as e:
             return (f"the workload file {path} cannot be read here ({e.strerror or type(e).__name__}): levelbench "
-                    "does not ship workload files; put it at the same path on every node (docs/cluster.md)")
+                    "does not ship workload files; put it at the same path on every node (docs/guide/cluster.md)")
         if self.digest and digest != self.digest:
             return (f"the workload file {path} here is not the one levelbench run was given (sha256 {digest[:12]}, "
                     f"not {self.digest[:12]}): copy the driver's file to the same path on every node")

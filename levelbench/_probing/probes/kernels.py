@@ -5,7 +5,7 @@ The probe takes the ``dot_general`` that carries most of the program's FLOPs (sh
 often it runs, scan bodies times their length) from the jaxpr, and times that one matmul, in its
 canonical ``(batch, m, k) @ (batch, k, n)`` form, as ``jax.jit(jnp.matmul)``, ``np.matmul`` and
 ``torch.matmul``, each built and timed in a worker process of its own (`compare(..., isolate=True)`,
-docs/isolation.md): the same inputs from the same seed, checked to agree, then interleaved.
+docs/design/isolation.md): the same inputs from the same seed, checked to agree, then interleaved.
 
 Each is reported as a share of the machine's measured GEMM peak, beside the share the whole
 program's matmuls reach (their FLOPs over the program's steady time: a lower bound, the program

@@ -93,12 +93,12 @@ def markdown(rules: Iterable[Rule]) -> str:
 
 
 def rules_markdown() -> str:
-    """The rule table and per-rule sections of ``docs/doctor.md`` (the static doctor's)."""
+    """The static doctor's rule table and per-rule sections: the LB1xx part of ``docs/reference/codes.md``."""
     return markdown(STATIC)
 
 
 def codes_markdown() -> str:
-    """``docs/codes.md``: every family, one table each, then every code's section."""
+    """``docs/reference/codes.md``: every family, one table each, then every code's section (``make codes`` writes it)."""
     parts = ["# Every finding code", "",
              "Generated from `levelbench/_values/catalogue/` by `codes_markdown()`; do not edit by hand. "
              "`levelbench doctor --explain CODE` prints any entry.", ""]

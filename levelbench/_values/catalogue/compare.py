@@ -74,7 +74,7 @@ COMPARE: tuple[Rule, ...] = (
         summary="Timed one right after another in one process, the candidates slow each other down.",
         why=(
             "After a call returns, NumPy's OpenBLAS threads keep a core busy for ~0.1 s and PyTorch's OpenMP "
-            "threads for ~10 ms; whatever runs next gets one core fewer (docs/isolation.md). In one process "
+            "threads for ~10 ms; whatever runs next gets one core fewer (docs/design/isolation.md). In one process "
             "levelbench waits for them before each candidate's block and also times each candidate right "
             "after the previous one; this finding gives both ratios when they differ by more than 5%."
         ),

@@ -7,7 +7,7 @@
 // the same 8 hidden units, which is what lets the gate math run on the tile. The input GEMM runs
 // inside the loop rather than as one large GEMM before it: no (T, B, 3H) projection is written
 // and read back, and the seed's second layer took 33 ms that way against 20 + 20 ms hoisted
-// (docs/gru.md). The hidden units are split between threads; each thread computes its units of
+// (docs/design/gru.md). The hidden units are split between threads; each thread computes its units of
 // h_t for all rows, and the threads meet at one barrier per step.
 //
 // Backward, per step: every thread computes the gate gradients of all units (cheap elementwise

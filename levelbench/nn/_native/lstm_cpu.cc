@@ -28,7 +28,7 @@ constexpr int kGates = 4;
 // The forward's tile: the i, f, g and o columns of 8 units (32 columns) for kLstmRows rows. With
 // AVX-512, 8 rows x 2 vectors of 16: 16 accumulators and 2 weight vectors of the 32 registers,
 // and at batch 8 one tile per GEMM, so each step reads a panel once (a 4 x 32 tile of 8-float
-// vectors, also 16 + 4 registers, reads it twice and ran 0-8% slower, docs/gru.md). With AVX2's
+// vectors, also 16 + 4 registers, reads it twice and ran 0-8% slower, docs/design/gru.md). With AVX2's
 // 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
 #if defined(__AVX512F__)
 typedef vf16 LstmVector;
