@@ -30,7 +30,7 @@ def import_command(files: tuple[str, ...], max_bytes: int, db: str | None) -> No
     """
     from ..store._pytest_benchmark import (NotPytestBenchmark, converted, imported_before, load_pytest_benchmark,
                                            record_imported)
-    from ..store._store import open_store
+    from ..store import open_store
 
     loaded = []
     for path in files:

@@ -31,7 +31,7 @@ def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None
       levelbench report 3 4 latest --html report.html      # with history lines
       levelbench report --format md > comment.md           # for an issue
     """
-    from ..store._store import open_store
+    from ..store import open_store
 
     if html_path and output:
         raise click.UsageError("give the file once: --html PATH, or --format html -o PATH")

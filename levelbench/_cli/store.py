@@ -20,7 +20,7 @@ from .common import (FINDINGS, USAGE, check_output, choose_output, db_option, em
 @contextlib.contextmanager
 def store_errors(command: str) -> Iterator[None]:
     """Turn a `StoreError` into one line on stderr and exit code 2 (no traceback)."""
-    from ..store._store import StoreError
+    from ..store import StoreError
 
     try:
         yield
@@ -52,7 +52,7 @@ def history_command(workload: str | None, limit: int, fmt: str, output: str | No
     Refer to a run by its id, or as latest, latest~1, ... in diff, export and report.
     """
     from .._rendering.store import render_history
-    from ..store._store import open_store
+    from ..store import open_store
 
     fmt, output = choose_output("history", fmt, output, json_flag=json_flag)
     with store_errors("history"), open_store(db, create=False) as store:
@@ -102,7 +102,7 @@ def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha:
     """
     from ..store._diff import diff_runs, previous_run
     from .._rendering.store import render_diff
-    from ..store._store import StoreError, open_store
+    from ..store import StoreError, open_store
 
     fmt, output = choose_output("diff", fmt, output, json_flag=json_flag)
     with store_errors("diff"), open_store(db, create=False) as store:
@@ -145,7 +145,7 @@ def export_command(run: str, fmt: str, output: str | None, db: str | None) -> No
       levelbench export 3 --format pyperf -o before.json && levelbench export --format pyperf -o after.json
       python -m pyperf compare_to before.json after.json
     """
-    from ..store._store import open_store
+    from ..store import open_store
 
     output = output or "-"
     check_output(output, "levelbench export -o")

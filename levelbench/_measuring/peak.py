@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .candidate import Candidate
+from .._values.cores import usable_cores
 from .._values.errors import warn_user
 from .._values.files import replace_file
 from .._values.settings import cache_dir
@@ -137,10 +138,7 @@ def thread_counts() -> list[int]:
     hyperthreads make that fewer (two threads on one core's FMA units can be slower than one)."""
     from .environment import theoretical_peak
 
-    try:
-        logical = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        logical = os.cpu_count() or 1
+    logical = usable_cores()
     return sorted({logical, max(1, min(logical, theoretical_peak().cores))}, reverse=True)
 
 

@@ -130,11 +130,3 @@ def _threads_named(prefix: str) -> int:
         except OSError:
             continue
     return n
-
-
-def usable_cores() -> int:
-    """The cores this process may run on: its affinity mask where the platform has one, else every core."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from .._measuring.threads import usable_cores
+from .._values.cores import usable_cores
 from .._values import arguments
 from .._values.findings import Severity
 from .._values.gc import gc_paused

@@ -24,7 +24,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 
-from .._measuring.threads import usable_cores
+from .._values.cores import usable_cores
 from .._values.catalogue import RULES, resolve_codes
 from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix

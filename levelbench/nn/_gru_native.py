@@ -35,7 +35,7 @@ from pathlib import Path
 import jax
 import jax.numpy as jnp
 import numpy as np
-from .._measuring.threads import usable_cores
+from .._values.cores import usable_cores
 from .._values import settings
 
 _FOLDER = Path(__file__).with_name("_native")

@@ -85,7 +85,7 @@ class SessionResults:
         run exists, so ``latest`` is the latest before it). A usage error when there is no such run."""
         import pytest
 
-        from ..store._store import StoreError
+        from ..store import StoreError
 
         try:
             self.reference = self._open(create=False).resolve(self.options.compare)
@@ -124,7 +124,7 @@ class SessionResults:
 
     def _commit(self) -> str | None:
         if self._git_commit is None:
-            from ..store._store import detect_git_commit
+            from ..store import detect_git_commit
 
             self._git_commit = detect_git_commit() or ""
         return self._git_commit or None
@@ -133,7 +133,7 @@ class SessionResults:
         from .._rendering.store import render_diff
         from .._values.display import plain
         from ..store._diff import diff_runs, previous_run
-        from ..store._store import StoreError
+        from ..store import StoreError
 
         if not self.records:
             self.compare_lines = ["not compared: this session measured nothing"]

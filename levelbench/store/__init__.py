@@ -23,7 +23,8 @@ from ._pytest_benchmark import read_pytest_benchmark as read_pytest_benchmark
 from ._records import Run as Run
 from ._records import StoredResult as StoredResult
 from ._schema import SCHEMA_VERSION as SCHEMA_VERSION
+from ._open import StoreError as StoreError
+from ._open import default_path as default_path
 from ._store import Store as Store
-from ._store import StoreError as StoreError
-from ._store import default_path as default_path
+from ._store import detect_git_commit as detect_git_commit
 from ._store import open_store as open_store

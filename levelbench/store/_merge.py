@@ -39,8 +39,8 @@ from pathlib import Path
 
 from .._values.files import current_umask, fsync_path, sync_folder
 from ._schema import APPLICATION_ID, SCHEMA_VERSION
-from ._store import (BUSY_TIMEOUT_S, Store, StoreError, _check_file, _check_identity, _error, _gone, _identity,
-                     _prepare, open_store)
+from ._open import BUSY_TIMEOUT_S, StoreError, _check_file, _check_identity, _error, _identity, _prepare
+from ._store import Store, _gone, open_store
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 from typing import Any
 
-from ..._measuring.threads import usable_cores
+from ..._values.cores import usable_cores
 from ..._values.findings import Finding, Severity
 from ..._values.units import fmt_time
 from ..subject import Subject
