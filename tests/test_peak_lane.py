@@ -62,14 +62,14 @@ def test_float64_inputs_get_a_float64_lane_too(bench):
     assert c.peak_flops["float64"] >= c.lane_peaks["float64"].rate.estimate
 
 
-def test_no_lane_in_one_process_or_without_peak_or_flops(bench, monkeypatch):
+def test_no_lane_in_one_process_or_without_peak_flops_or_asked_not_to(bench, monkeypatch):
     a = np.ones((64, 64), np.float32)
     here = levelbench.compare({"dot": (np.dot, (a, a)), "matmul": (np.matmul, (a, a))}, budget=0.2, min_rounds=3)
     assert here.lane_peaks == {} and "% practical peak" in str(here)
     started = []
     start = Workers.start
     monkeypatch.setattr(Workers, "start", lambda self: started.append(1) or start(self))
-    for off in ({"peak": False}, {"count_flops": False}, {}):
+    for off in ({"peak": False}, {"count_flops": False}, {"peak_lane": False}, {}):
         started.clear()
         c = levelbench.compare({"matmul": bench("matmul"), "dot": bench("dot")}, budget=0.2, min_rounds=3, **off)
         assert (c.lane_peaks == {}) == bool(off) and len(started) == (2 if off else 3)

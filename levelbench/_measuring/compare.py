@@ -80,6 +80,7 @@ class Settings:
     peak: bool = True
     environment: bool = True
     timer: Callable[[], float] = time.perf_counter
+    peak_lane: bool = True
 
     def options(self) -> Options:
         return Options(budget=self.budget, target_sample_time=self.target_sample_time, rel_ci=self.rel_ci,
@@ -107,6 +108,7 @@ def compare(
     progress: Callable[[str, float], None] | None = None,
     isolate: bool | None = None,
     timeout: float | None = None,
+    peak_lane: bool = True,
 ) -> Comparison:
     """Check that candidates take the same inputs and agree on outputs, then time them interleaved.
 
@@ -130,7 +132,10 @@ def compare(
 
     Isolation: with ``isolate=True`` every candidate must be a builder, and each runs in a
     worker process of its own, as if alone on the machine (``timeout`` bounds the whole
-    comparison); ``isolate=None`` (default) does so when every candidate is a builder. In this
+    comparison); ``isolate=None`` (default) does so when every candidate is a builder. Isolated, with
+    ``peak`` and ``count_flops``, a NumPy GEMM is timed in a worker of its own in every round beside the
+    candidates (``peak_lane=False``: not), and "% of peak" is a share of what it reached in the same
+    minutes (`Comparison.lane_peaks`; docs/guide/peak.md). In this
     process, candidates of several frameworks share one process's thread pools: levelbench
     also times each candidate right after the previous one, without waiting, and reports how
     far that plain interleaving would be off (LB305).
@@ -147,7 +152,7 @@ def compare(
     base = baseline or next(iter(specs))
     isolated = _isolated(specs, isolate)
     settings = Settings(strict, check_outputs, rtol, atol, budget, rel_ci, target_sample_time, min_rounds,
-                        count_flops, peak, environment, timer)
+                        count_flops, peak, environment, timer, peak_lane)
     check_settings(settings, "compare")
     _check_call(title, params, progress, isolate, timeout)
     if isolated:
@@ -209,6 +214,7 @@ def check_settings(s: Settings, where: str) -> None:
     flag(where, "count_flops", s.count_flops)
     flag(where, "peak", s.peak)
     flag(where, "environment", s.environment)
+    flag(where, "peak_lane", s.peak_lane)
     function(where, "timer", s.timer, "e.g. time.perf_counter")
 
 
@@ -642,7 +648,7 @@ def _gemm_lanes(workers: Any, infos: Any, settings: Settings) -> dict[str, Lane]
     each in a worker of its own, timed in every round beside the candidates: "% of peak" is then a share of
     what the BLAS reached in the same minutes. Only for comparisons in worker processes that count FLOPs;
     a lane that cannot start is left out (the practical peak stands in)."""
-    if workers is None or not (settings.peak and settings.count_flops):
+    if workers is None or not (settings.peak and settings.count_flops and settings.peak_lane):
         return {}
     from .workers import DeadlineExceeded, WorkerError
 
