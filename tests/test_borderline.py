@@ -80,6 +80,33 @@ def test_lb240_decides_on_the_speed_up_interval():
     assert border.data["borderline"][0]["quantity"] == "speed-up from jit"
 
 
+def test_lb240_decides_on_rounds_timed_in_turn_where_it_has_them():
+    """The machine slowing down over the rounds (4x from the first to the last) moves both calls alike:
+    paired by round, the speed-up is 1.8x each round, short of 2x, with a tight interval. The same times
+    unpaired (as if the call as given had been timed in the slow minutes and the jitted one in the
+    fast ones) straddle the threshold: borderline, a coin toss between runs."""
+    pytest.importorskip("jax")
+    from levelbench._probing.probes import dispatch
+
+    load = np.linspace(1.0, 4.0, 15)
+    eager, jitted = list(1.8e-4 * load), list(1e-4 * load)
+    assert dispatch.dispatch_finding("f", 10, eager=float(np.median(eager)), jitted=float(np.median(jitted)),
+                                     compile_total=0.1, eager_samples=eager, jitted_samples=jitted,
+                                     paired=(eager, jitted, 1.0)) == []
+    [unpaired] = dispatch.dispatch_finding("f", 10, eager=float(np.median(eager)), jitted=float(np.median(jitted)),
+                                           compile_total=0.1, eager_samples=eager, jitted_samples=jitted)
+    assert is_borderline(unpaired)
+    faster = list(3e-4 * load)  # 3x every round: past 2x, whatever the load
+    [past] = dispatch.dispatch_finding("f", 10, eager=1.0, jitted=1.0, compile_total=0.1,
+                                       paired=(faster, jitted, 0.95))
+    assert not is_borderline(past) and past.data["ratio"] == pytest.approx(3.0)
+    assert past.data["eager"] == pytest.approx(float(np.median(faster)))  # the paired medians are the figures
+    # the same rounds while the process had its CPU 40% of the time: no warning, a borderline note saying why
+    [busy] = dispatch.dispatch_finding("f", 10, eager=1.0, jitted=1.0, compile_total=0.1, paired=(faster, jitted, 0.4))
+    assert is_borderline(busy) and busy.severity == Severity.INFO and busy.data["severity_past"] == "warning"
+    assert "ran on a CPU for 40% of the time it was timed" in busy.evidence
+
+
 def test_lb240_without_samples_decides_on_the_points_as_before():
     pytest.importorskip("jax")
     from levelbench._probing.probes import dispatch

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._frameworks import COMPILE, LOWER, TRACE, CompileLog, adapter_named, compile_events, framework_of, in_use
@@ -394,3 +394,23 @@ def quick_timing(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: floa
     samples.sort()
     return QuickTiming(samples[len(samples) // 2], p.first_call, len(samples), p.number,
                        dispatch_floor(floor, timer) if floor else None, tuple(samples))
+
+
+def paired_timings(calls: Sequence[tuple[Callable[..., Any], tuple, dict]], rounds: int = PROBING.paired_rounds,
+                   timer: Timer = time.perf_counter) -> tuple[list[tuple[float, ...]], float]:
+    """Per-call times of each call, one sample of each per round in turn (A B A B ...), and the share of
+    the rounds' wall time this process ran on a CPU (process CPU time / wall time): for a probe that
+    decides on two calls' ratio, since drift over the rounds then hits both alike and pairing by round
+    cancels it (`paired_ratio_ci`); what pairing cannot cancel is a process that lost its core for part
+    of a sample, which a low share shows. Each call is made ready first (its first call, calls per sample)."""
+    options = Options(target_sample_time=PROBING.sample_seconds, floor=False)
+    ready = [Prepared(fn, args, kwargs, label_of(fn), options, timer) for fn, args, kwargs in calls]
+    for p in ready:
+        p.calibrate(light=True)
+    times: list[list[float]] = [[] for _ in ready]
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(rounds):
+        for p, out in zip(ready, times):
+            out.append(p.time_calls(p.number) / p.number)
+    share = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
+    return [tuple(t) for t in times], share

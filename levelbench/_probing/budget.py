@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from .._values.settings import PROBING
 from . import scale as _scale
 from .probes.kernels import kernel_to_time
 from .subject import Subject
@@ -154,7 +155,9 @@ def _dispatch(s: Subject, c: Costs) -> float:
     """A function that compiles on every call is not timed op by op: one trace, then a note."""
     if s.known("repeated_calls") and s.compiles_every_call():
         return pending(s, c, "traced")
-    return pending(s, c, "traced", "compiled", "timing", "jitted_timing", "repeated_calls")
+    # then the call as given and jitted in turn, a sample of each (at least a call) per round
+    paired = 2 * PROBING.paired_rounds * max(PROBING.sample_seconds, c.steady)
+    return pending(s, c, "traced", "compiled", "timing", "jitted_timing", "repeated_calls") + paired
 
 
 def _kernels(s: Subject, c: Costs) -> float:

@@ -153,6 +153,9 @@ class Probing:
             conditioned float32 work measured 2e-8 to 6e-6: sums of 1e6, a 512^2 matmul, softmax,
             logsumexp, a 64^2 solve; a 1e-8 finite difference differs by 1, an overflow by inf).
         float64_rerun_equations: programs larger than this are not compiled again with x64 on.
+        paired_rounds: rounds of `paired_timings` (one sample of each call per round), where a
+            decision compares two calls' times (LB240: as given against jitted): timed one after the
+            other, a machine whose load moved between them moved the ratio.
     """
 
     sample_seconds: float = 0.002
@@ -162,6 +165,7 @@ class Probing:
     run_alternatives_budget: float = 40.0
     float32_agreement: float = 1e-4
     float64_rerun_equations: int = 5_000
+    paired_rounds: int = 15
 
 
 @dataclasses.dataclass(frozen=True)

@@ -89,22 +89,27 @@ def verdict(*tests: Threshold) -> Verdict:
     return min((t.verdict for t in tests), default=Verdict.PAST)
 
 
-def judge(finding: Finding | None, *tests: Threshold) -> list[Finding]:
+def judge(finding: Finding | None, *tests: Threshold, doubt: str = "") -> list[Finding]:
     """``[finding]`` when every test is past its threshold, ``[]`` when one is wholly short, and
     ``[finding]`` marked borderline otherwise: at most INFO, its title ends ``(borderline)``,
     ``data["borderline"]`` lists the straddling tests with their intervals (the evidence names them)
-    and ``data["severity_past"]`` the severity it has when past the threshold."""
+    and ``data["severity_past"]`` the severity it has when past the threshold.
+
+    ``doubt`` says why the intervals themselves cannot be trusted (the process lost its CPU while
+    timing): a finding past its thresholds is then borderline too, with that reason."""
     if finding is None:
         return []
     v = verdict(*tests)
     if v is Verdict.SHORT:
         return []
-    if v is Verdict.PAST:
+    if v is Verdict.PAST and not doubt:
         return [finding]
-    straddling = [t for t in tests if t.verdict is Verdict.BORDERLINE]
+    straddling = [t for t in tests if t.verdict is Verdict.BORDERLINE] or list(tests)
     said = "; ".join(t.describe() for t in straddling)
+    why = (f"{doubt}, so the interval may be off" if v is Verdict.PAST else
+           "the interval straddles the threshold" + (f" (and {doubt})" if doubt else ""))
     evidence = (finding.evidence + "\n" if finding.evidence else "") + (
-        f"borderline: {said}: the interval straddles the threshold, so another run may land either side")
+        f"borderline: {said}: {why}, so another run may land either side")
     return [dataclasses.replace(finding, title=f"{finding.title} (borderline)", evidence=evidence,
                                 severity=min(finding.severity, Severity.INFO),
                                 data={**finding.data, "borderline": [t.to_dict() for t in straddling],

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
+from ..._measuring.sampler import paired_timings
 from ..._values.findings import Finding, Severity
-from ..._values.stats import Interval, median_ci, unpaired_ratio_ci
+from ..._values.stats import Interval, median_ci, paired_ratio_ci, unpaired_ratio_ci
 from ..._values.threshold import Threshold, Verdict, judge, point, verdict
 from ..._values.units import fmt_time
 from ..arguments import jit_fix
@@ -25,6 +28,9 @@ MIN_RATIO = 2.0
 MIN_SAVING = 20e-6
 FEW_DISPATCHES = 2
 MIN_RATIO_FEW = 3.0
+# Below this share of the paired rounds' wall time on a CPU, the process waited for a core during its
+# samples: a finding past its thresholds is then borderline (the practical peak's guard, the same figure).
+MIN_CPU_SHARE = 0.6
 
 
 def run(subject: Subject) -> list[Finding]:
@@ -50,29 +56,56 @@ def run(subject: Subject) -> list[Finding]:
     scale = subject.measured.get("scale", {})
     loop = bool(scale.get("linear")) or bool(subject.measured.get("repeated_block"))
     name, expression = jit_fix(subject.fn, subject.label)
+    paired = _paired(subject)
     return dispatch_finding(subject.label, dispatches, eager.median, jitted.median, compile_total,
                             unrolled=loop, name=name, fixed=expression,
-                            eager_samples=eager.per_call, jitted_samples=jitted.per_call)
+                            eager_samples=eager.per_call, jitted_samples=jitted.per_call, paired=paired)
+
+
+def _paired(subject: Subject) -> tuple[tuple[float, ...], tuple[float, ...], float] | None:
+    """The call as given and jitted, timed in turn over `PROBING.paired_rounds` rounds, with this
+    process's CPU share over them: the two timings above were taken at different moments, and a
+    machine whose load moved between them moved their ratio (LB240 on the same code was a warning
+    in one run and absent in the next)."""
+    try:
+        (eager, jitted), share = paired_timings([(subject.fn, subject.args, subject.kwargs), subject.jit_target()])
+    except Exception:  # it ran above: a failure now leaves the decision to the timings above
+        return None
+    return eager, jitted, share
 
 
 def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, compile_total: float | None,
                      unrolled: bool = False, name: str | None = None, fixed: str | None = None,
-                     eager_samples: Sequence[float] = (), jitted_samples: Sequence[float] = ()) -> list[Finding]:
+                     eager_samples: Sequence[float] = (), jitted_samples: Sequence[float] = (),
+                     paired: tuple[Sequence[float], Sequence[float], float] | None = None) -> list[Finding]:
     """LB240 when jitting saves a real share and a real amount per call.
 
-    Both thresholds are decided on intervals (`judge`): the speed-up's from a bootstrap of the two
-    timings' per-call samples, the saving's from the medians' CIs (its widest honest range);
-    without samples the point estimates decide. A speed-up or saving whose interval straddles its
-    threshold gives the finding marked borderline.
+    Both thresholds are decided on intervals (`judge`). With ``paired`` (per-call times of the call as
+    given and jitted, one of each per round, timed in turn, and this process's CPU share over them),
+    the speed-up's interval is a paired bootstrap over the rounds and the saving's the median round
+    difference's CI, and the paired medians are the figures; where the process had its CPU for less
+    than `MIN_CPU_SHARE` of the rounds, a finding past both thresholds is borderline (a sample the
+    process spent waiting for a core is no time of the call, and pairing does not cancel it); otherwise the speed-up's is a bootstrap of the two timings' per-call
+    samples, the saving's from the medians' CIs (its widest honest range); without samples the point
+    estimates decide. A speed-up or saving whose interval straddles its threshold gives the finding
+    marked borderline.
 
     ``name = fixed`` is the fix (``grad_f = jax.jit(jax.grad(f))``), and ``jitted`` the measured
     time of exactly that. With one or two dispatches there is no "op by op" to speak of: the gap is
     JAX's eager per-call overhead, and it must be larger (`MIN_RATIO_FEW`) to stand out of the noise.
     """
+    doubt = ""
+    if paired is not None and min(len(paired[0]), len(paired[1])) >= 5:
+        eager, jitted = float(np.median(paired[0])), float(np.median(paired[1]))
+        ratio_ci, saving_ci = _paired_intervals(paired[0], paired[1])
+        if paired[2] < MIN_CPU_SHARE:
+            doubt = (f"this process ran on a CPU for {paired[2]:.0%} of the time it was timed (the machine was "
+                     "busy)")
+    else:
+        ratio_ci, saving_ci = _intervals(eager, jitted, eager_samples, jitted_samples)
     ratio = eager / jitted if jitted > 0 else float("inf")
     saving = eager - jitted
     few = dispatches <= FEW_DISPATCHES
-    ratio_ci, saving_ci = _intervals(eager, jitted, eager_samples, jitted_samples)
     tests = (Threshold("speed-up from jit", ratio_ci, MIN_RATIO_FEW if few else MIN_RATIO, fmt="{:.2f}x".format),
              Threshold("saving per call", saving_ci, MIN_SAVING, fmt=fmt_time))
     if verdict(*tests) is Verdict.SHORT:
@@ -117,7 +150,16 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
         data={"cost_seconds": saving, "dispatches": dispatches, "eager": eager, "jitted": jitted,
               "seconds_per_dispatch": per_dispatch, "ratio": ratio, "fix_expression": fixed,
               "ratio_ci": ratio_ci.to_dict(), "saving_ci": saving_ci.to_dict()},
-    ), *tests)
+    ), *tests, doubt=doubt)
+
+
+def _paired_intervals(eager: Sequence[float], jitted: Sequence[float]) -> tuple[Interval, Interval]:
+    """The speed-up (ratio of medians, paired bootstrap over rounds) and the saving per call (the median
+    of the rounds' differences, with its CI) from times taken in turn, one of each per round."""
+    ratio = paired_ratio_ci(eager, jitted, resamples=1000)
+    stated = float(np.median(eager) - np.median(jitted))  # the figure the finding states
+    d = median_ci([e - j for e, j in zip(eager, jitted)])
+    return ratio, Interval(stated, min(d.lower, stated), max(d.upper, stated))
 
 
 def _intervals(eager: float, jitted: float, eager_samples: Sequence[float],
