@@ -33,6 +33,7 @@ TOLERANCE = 1.2
 def explain_one(run_path: Path, budget: float) -> dict:
     """In a child process: import a runnable copy and explain each of its functions, timed."""
     import levelbench
+    from levelbench._probing.examples import example_call, example_calls
 
     spec = importlib.util.spec_from_file_location(run_path.stem, run_path)
     module = importlib.util.module_from_spec(spec)
@@ -41,9 +42,9 @@ def explain_one(run_path: Path, budget: float) -> dict:
     out = []
     for name in (n.strip() for n in read_header(run_path)["explain"].split(",")):
         entry: dict = {"function": name, "error": None}
-        args = getattr(module, name + "_args")()
-        calls = getattr(module, name + "_calls", None)
-        extra = {"calls": calls()} if calls is not None else {}
+        args, kwargs, _ = example_call(module, name)  # the convention levelbench explain reads
+        calls = example_calls(module, name)
+        extra = {**kwargs, **({"calls": calls} if calls is not None else {})}
         t0 = time.perf_counter()
         try:
             d = levelbench.explain(getattr(module, name), *args, budget=budget, **extra)

@@ -16,6 +16,7 @@ from .._values.targets import TargetError, first_line, load_with_module, split_t
 from .common import (FINDINGS, USAGE, choose_output, emit, fail, format_option, json_flag_option, output_option,
                      show_text)
 from .isolated import Failure, default_timeout, run_in_child
+from .._probing.examples import ExampleError, example_call, example_calls
 
 
 # seconds the child may run: this plus TIMEOUT_PER_BUDGET x --budget (explain overruns its budget on a
@@ -112,8 +113,14 @@ def diagnose_target(report: Callable[[str], None], target: str, args_name: str |
     report(f"importing {where}")
     module, fn, name = _load(target)
     report(f"computing the example arguments of {name}")
-    args, kwargs, source = _example_args(module, name, args_name, target)
-    calls = _example_calls(module, name)
+    try:
+        args, kwargs, source = example_call(module, name, args_name, where)
+        calls = example_calls(module, name)
+    except ExampleError as e:
+        raise Failure(f"levelbench explain: {e}" + (" (given by --args)" if args_name and e.usage and
+                                                     "no attribute" in str(e) else
+                                                     ", or name one with --args" if "gives no example" in str(e)
+                                                     else ""), USAGE if e.usage else FINDINGS) from None
 
     from .._probing.diagnose import CallFailed, diagnose
 
@@ -146,59 +153,6 @@ def _load(target: str) -> tuple[ModuleType, Any, str]:
         raise Failure(f"levelbench explain: {name} in {where} is not a function "
                     f"(got {type(obj).__name__}): name the function to diagnose", USAGE)
     return module, obj, name
-
-
-def _example_args(module: ModuleType, name: str, args_name: str | None, target: str) -> tuple[tuple, dict, str]:
-    """The example call's positional and keyword arguments, and the attribute they came from."""
-    stem = name.replace(".", "_")
-    candidates = [args_name] if args_name else [f"{stem}_args", "example_args", "EXAMPLE_ARGS"]
-    for attr in candidates:
-        if hasattr(module, attr):
-            return (*_as_call(_value(module, attr), attr), attr)
-    where = split_target(target)[0]
-    if args_name:
-        raise Failure(f"levelbench explain: {where} has no attribute {args_name!r} "
-                    f"(given by --args)", USAGE)
-    raise Failure(
-        f"levelbench explain: {where} gives no example arguments for {name}: add "
-        f"`def {stem}_args(): return (x, y)` (or example_args() / EXAMPLE_ARGS) to it, or name one with --args",
-        USAGE,
-    )
-
-
-def _example_calls(module: ModuleType, name: str) -> list | None:
-    for attr in (f"{name.replace('.', '_')}_calls", "example_calls", "EXAMPLE_CALLS"):
-        if hasattr(module, attr):
-            value = _value(module, attr)
-            if not isinstance(value, (list, tuple)):
-                raise Failure(f"levelbench explain: {attr} must be a list of argument tuples, got "
-                            f"{type(value).__name__}", USAGE)
-            return list(value)
-    return None
-
-
-def _value(module: ModuleType, attr: str) -> Any:
-    value = getattr(module, attr)
-    if callable(value):
-        try:
-            return value()
-        except Exception as e:
-            raise Failure(f"levelbench explain: {attr}() failed: {type(e).__name__}: {first_line(e)}",
-                        FINDINGS) from None
-    return value
-
-
-def _as_call(value: Any, attr: str) -> tuple[tuple, dict]:
-    from .._probing.arguments import Call
-
-    if isinstance(value, Call):
-        return value.args, value.kwargs
-    if isinstance(value, dict) and value and set(value) <= {"args", "kwargs"}:
-        return tuple(value.get("args", ())), dict(value.get("kwargs", {}))
-    if isinstance(value, (tuple, list)):
-        return tuple(value), {}
-    raise Failure(f"levelbench explain: {attr} must be a tuple of positional arguments (for one argument: (x,)), "
-                f"got {type(value).__name__}", USAGE)
 
 
 def _scale_axis(text: str | None) -> Any:

@@ -8,11 +8,12 @@ from typing import Any
 
 import click
 
+from ..workloads.recorded import label
 from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
 
-from .._values.signals import interrupts_held, signals_named
+from .._values.signals import signals_named
 from .common import (FINDINGS, INTERRUPTED, OK, USAGE, choose_output, db_option, fail, format_option,
                      json_path_option, output_option, stop_on_signals, write_output)
 
@@ -104,14 +105,20 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
 def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, timeout: float, isolation: str,
          in_process: bool, diagnose: bool, out: tuple[str, str, bool], db: str | None, no_save: bool,
          cluster: tuple[str | None, str | None, str | None, bool]) -> None:
+    """`levelbench.workloads.recorded`'s plan, record and outcome, with tables, progress bars and exit codes."""
     from .._rendering.terminal import console as make_console
-    from ..store._records import run_status
+    from ..store import StoreError
+    from ..workloads.recorded import open_run, plan_run, record_run
+    from ..workloads.run import PlanError
 
     fmt, output, verbose = out
     # With JSON on stdout, stdout carries the JSON alone: the tables and messages go to stderr.
     console = make_console(stderr=fmt == "json" and output == "-")
     try:
-        jobs, unloaded = _plan(args, specs, full, budget, diagnose, isolation, timeout)
+        jobs, unloaded = plan_run(specs, _overrides(args), full=full, budget=budget, diagnose=diagnose,
+                                  isolation=isolation, timeout=timeout)
+    except PlanError as e:
+        fail(f"levelbench run: {e}")
     except KeyboardInterrupt:
         fail("levelbench run: interrupted before any workload ran; nothing was recorded", INTERRUPTED)
     seen: list[str] = []  # Ray raises a bare KeyboardInterrupt from its calls: which signal it was
@@ -121,66 +128,39 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
     except KeyboardInterrupt as e:
         why = e.args[0] if e.args else (seen[0] if seen else "Ctrl-C")
         fail(f"levelbench run: interrupted ({why}) while connecting to the cluster; nothing was recorded", INTERRUPTED)
-    store, run_id = _open_run(db, no_save, cluster_facts)
-    results: list[WorkloadResult] = []
-    status, error, code = "ok", "", OK
-    crashed = False
-    try:
-        for result in unloaded:
-            results.append(result)
-            _print_result(console, result, verbose)
-            if store is not None:
-                store.add_result(run_id, result)
-        produced = results_of(console) if results_of else _with_progress(console, jobs, in_process, timeout)
-
-        def keep(result: WorkloadResult) -> None:
-            nonlocal status, error
-            results.append(result)
-            if store is not None:
-                store.add_result(run_id, result)
-            if result.status == "interrupted":
-                status, error = "interrupted", result.error
-            _print_result(console, result, verbose)
-
-        for result in produced:
-            with interrupts_held() as interrupt:
-                keep(result)
-            if interrupt:
-                # Ctrl-C came while a result was being recorded: the producer is told now, so that
-                # the units still running (on a cluster) are kept as interrupted, not "not run".
-                for late in _thrown(produced, interrupt[0]):
-                    with interrupts_held():
-                        keep(late)
-                raise interrupt[0]
-        if status != "interrupted":
-            status = run_status(results)
-            error = "" if status == "ok" else _failures(results)
-            code = OK if status == "ok" else FINDINGS
-    except KeyboardInterrupt as e:
-        status, error = "interrupted", f"interrupted ({e.args[0] if e.args else 'Ctrl-C'})"
-    except Exception as e:  # a full disk, a lost cluster, a bug: the run is never left looking "ok" or "running"
-        said = _is_store_error(e) or _is_cluster_error(e)  # their messages are whole sentences
-        status, error, crashed = "failed", str(e) if said else f"{type(e).__name__}: {e}", True
-        code = USAGE if _is_store_error(e) else FINDINGS
-    finally:
-        if status == "interrupted":
-            code = INTERRUPTED
-        not_run = _without_result(jobs, results)
-        unrecorded = _finish(store, run_id, status, error, not_run) if store is not None else ""
+    store, run_id = None, None
+    if not no_save:
+        try:
+            store, run_id = open_run(db, sys.argv[1:], cluster_facts)
+        except StoreError as e:
+            click.echo(f"levelbench run: {e}", err=True)
+            sys.exit(USAGE)
+    produced = results_of(console) if results_of else _with_progress(console, jobs, in_process, timeout)
+    outcome = record_run(produced, jobs, store, run_id, unloaded=unloaded,
+                         on_result=lambda result: _print_result(console, result, verbose))
+    status, results, not_run = outcome.status, outcome.results, outcome.not_run
+    if status == "interrupted":
+        code = INTERRUPTED
+    elif outcome.crashed:
+        code = USAGE if outcome.store_error else FINDINGS
+    else:
+        code = OK if status == "ok" else FINDINGS
     if status == "interrupted":
         console.print(f"[yellow]interrupted: {sum(r.status == 'ok' for r in results)} workload(s) finished "
                       "and are shown above" + (" and recorded" if store else "") + "[/yellow]")
     if not_run and status != "ok":
-        console.print(f"[yellow]not run: {escape(', '.join(_label(j) for j in not_run))}[/yellow]")
+        console.print(f"[yellow]not run: {escape(', '.join(label(j) for j in not_run))}[/yellow]")
     # What went wrong is one line on stderr, saying how the run now reads in the store.
     abandoned = f"`levelbench history` will show run {run_id} as abandoned"
-    if crashed and unrecorded:
-        click.echo(f"levelbench run: {error}; its end could not be recorded either: {abandoned}", err=True)
-    elif crashed:
-        click.echo(f"levelbench run: {error}" + (f"; recorded as run {run_id} (failed)" if store else ""), err=True)
-    elif unrecorded:
-        click.echo(f"levelbench run: could not record the end of run {run_id} ({unrecorded}): {abandoned}", err=True)
-    if store is not None and not crashed and not unrecorded:
+    if outcome.crashed and outcome.unrecorded:
+        click.echo(f"levelbench run: {outcome.error}; its end could not be recorded either: {abandoned}", err=True)
+    elif outcome.crashed:
+        click.echo(f"levelbench run: {outcome.error}" + (f"; recorded as run {run_id} (failed)" if store else ""),
+                   err=True)
+    elif outcome.unrecorded:
+        click.echo(f"levelbench run: could not record the end of run {run_id} ({outcome.unrecorded}): {abandoned}",
+                   err=True)
+    if store is not None and not outcome.crashed and not outcome.unrecorded:
         console.print(f"[dim]recorded as run {run_id} ({status}) in {escape(str(store.path))}[/dim]")
     if fmt == "json":
         doc = json.dumps({"format": "levelbench.run", "version": 1, "status": status,
@@ -194,146 +174,11 @@ def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, tim
     sys.exit(code)
 
 
-def _without_result(jobs: list[Job], results: list[WorkloadResult]) -> list[Job]:
-    """The jobs no result answers. On a cluster results come in any order, so they are matched by
-    workload and parameters, each result answering one job (the same job may be asked twice)."""
-    left = list(results)
-    missing = []
-    for job in jobs:
-        match = next((r for r in left if r.workload == job.workload and r.params == job.params), None)
-        if match is None:
-            missing.append(job)
-        else:
-            left.remove(match)
-    return missing
-
-
-def _thrown(produced: Any, interrupt: KeyboardInterrupt) -> list[WorkloadResult]:
-    """What ``produced`` still yields once ``interrupt`` is raised inside it: the units it stops."""
-    late = []
+def _overrides(args: list[str]) -> dict[str, list[str] | None]:
     try:
-        late.append(produced.throw(interrupt))
-        late.extend(produced)
-    except (StopIteration, KeyboardInterrupt):
-        pass
-    return late
-
-
-def _is_store_error(e: Exception) -> bool:
-    from ..store import StoreError
-
-    return isinstance(e, StoreError)
-
-
-def _is_cluster_error(e: Exception) -> bool:
-    from ..cluster import ClusterError
-
-    return isinstance(e, ClusterError)
-
-
-def _failures(results: list[WorkloadResult]) -> str:
-    bad = [r for r in results if r.status != "ok"]
-    return f"{len(bad)} of {len(results)} workload(s) did not finish: " + "; ".join(
-        f"{_label(r)}: {r.status}" for r in bad[:5]) + ("; ..." if len(bad) > 5 else "")
-
-
-def _label(r: Any) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in r.params.items())
-    return f"{r.workload} ({params})" if params else r.workload
-
-
-def _finish(store: Any, run_id: int, status: str, error: str, not_run: list[Job]) -> str:
-    """End the run row whatever happened; the workloads that never started are recorded as not run.
-    Returns why the end could not be recorded ("" when it was)."""
-    try:
-        for j in not_run:
-            store.add_result(run_id, WorkloadResult(j.workload, j.params, "skipped",
-                                                    error=f"not run: the run ended ({status}) before it"))
-        store.end_run(run_id, status, error)
-    except Exception as e:
-        return str(e)
-    return ""
-
-
-def _plan(args: list[str], specs: tuple[str, ...], full: bool, budget: float, diagnose: bool, isolation: str,
-          timeout: float) -> tuple[list[Job], list[WorkloadResult]]:
-    """The jobs to run, checked before anything runs or is recorded (a wrong name, option or value
-    exits 2); and a failed result for each user workload file that could not even be read.
-
-    A user's file is imported in a worker process under ``--timeout``, never here: its import may
-    hang, exit or crash, and that is the workload failing, not levelbench.
-    """
-    from .._values.targets import TargetError, check_target
-    from ..workloads import builtin
-    from ..workloads.run import expand, located
-
-    try:
-        given = _parse_overrides(args)
+        return _parse_overrides(args)
     except ValueError as e:
         fail(f"levelbench run: {e}")
-    overrides = {n: v for n, v in given.items() if v is not None}
-    known = builtin()
-    plans: dict[str, dict[str, Any]] = {}
-    unloaded: list[WorkloadResult] = []
-    for spec in specs:
-        if spec in known:
-            plans[spec] = expand(spec, overrides, full)
-            continue
-        if ":" not in spec:
-            fail(f"levelbench run: unknown workload {spec!r}: expected one of {', '.join(sorted(known))}, "
-                 "or FILE.py:NAME for your own")
-        try:
-            check_target(spec)
-        except TargetError as e:
-            fail(f"levelbench run: {e}")
-        plan = _expand_in_worker(spec, overrides, full, timeout)
-        if isinstance(plan, WorkloadResult):
-            unloaded.append(plan)
-        else:
-            plans[spec] = plan
-    names = {n for p in plans.values() for n in p["params"]}
-    unknown = sorted(set(given) - names)
-    if unknown and not unloaded:
-        listed = ", ".join(f"{s}: " + " ".join(f"--{n.replace('_', '-')}" for n in p["params"]) for s, p in plans.items())
-        fail(f"levelbench run: no such option: {', '.join('--' + u.replace('_', '-') for u in unknown)} "
-             f"(the workloads' parameters are {listed}; see levelbench run --help)")
-    for name in (n for n, v in given.items() if v is None and n in names):
-        fail(f"levelbench run: --{name.replace('_', '-')} needs a value, e.g. --{name.replace('_', '-')} 100")
-    for p in plans.values():
-        if "error" in p:
-            fail(f"levelbench run: {p['error']}")
-    where = {spec: located(spec) for spec in plans}  # a node must load this file, whatever its directory
-    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"],
-                *where[spec]) for spec, p in plans.items() for point in p["points"]]
-    return jobs, unloaded
-
-
-def _expand_in_worker(spec: str, overrides: dict[str, list[str]], full: bool,
-                      timeout: float) -> dict[str, Any] | WorkloadResult:
-    import time
-
-    from .._measuring.workers import DeadlineExceeded, StepFailed, WorkerError, Workers
-    from .._values.targets import split_target
-    from ..workloads.run import EXPAND
-
-    where = split_target(spec)[0]
-    started = time.perf_counter()
-
-    def failed(status: str, error: str) -> WorkloadResult:
-        return WorkloadResult(spec, {}, status, error=error, duration=time.perf_counter() - started)
-
-    try:
-        with Workers(time.monotonic() + timeout) as workers:
-            return workers.call(EXPAND, {"spec": spec, "overrides": overrides, "full": full})
-    except DeadlineExceeded:
-        return failed("timeout", f"importing {where} took longer than {timeout:g} s (--timeout); the worker was stopped")
-    except StepFailed as e:
-        text = str(e)
-        if text.startswith("unknown workload") or "not a levelbench Workload" in text or " has no " in text:
-            fail(f"levelbench run: {text.splitlines()[0]}")
-        return failed("failed", text)
-    except WorkerError as e:
-        return failed("failed", f"importing {where} ended its worker: {e}")
 
 
 def _parse_overrides(args: list[str]) -> dict[str, list[str] | None]:
@@ -356,21 +201,6 @@ def _parse_overrides(args: list[str]) -> dict[str, list[str] | None]:
         out[name.replace("-", "_")] = [v for v in value.split(",") if v != ""]
         i += 1
     return out
-
-
-def _open_run(db: str | None, no_save: bool, cluster: dict[str, Any] | None = None) -> tuple[Any, Any]:
-    if no_save:
-        return None, None
-    from .._measuring.environment import collect
-    from ..store import StoreError, open_store
-
-    environment = collect() | ({"cluster": cluster} if cluster else {})
-    try:
-        store = open_store(db)
-        return store, store.begin_run(kind="run", argv=sys.argv[1:], environment=environment)
-    except StoreError as e:
-        click.echo(f"levelbench run: {e}", err=True)
-        sys.exit(USAGE)
 
 
 def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: float) -> Any:
@@ -453,7 +283,7 @@ def _result_renderable(result: WorkloadResult, verbose: bool) -> Any:
         from .._rendering.comparison import render_comparison
 
         return render_comparison(result.comparison, verbose=verbose)
-    head = [Text(f"{_label(result)}: {result.status}", style="bold red"), Text(result.error)]
+    head = [Text(f"{label(result)}: {result.status}", style="bold red"), Text(result.error)]
     if result.comparison is not None:  # a timeout's partial comparison: what was measured before it
         from .._rendering.comparison import render_comparison
 
