@@ -11,7 +11,7 @@ the file as posted and as a notebook and adds the line after ``# lines:``; for i
 (``NNN_slug_run.py``, where ``dynamic:`` is not n/a) without one it runs explain, in a process of
 its own as doctor_accuracy.py does, and adds the line after ``# dynamic:``. A file that has the
 line is left as it is: the line is written once and never rewritten, whatever the doctor becomes.
-The line names the commit of the levelbench code that scored it; a working tree whose levelbench/
+The line names the last commit that changed levelbench/ (the doctor that scored it); a working tree whose levelbench/
 differs from that commit is refused, since its result would name a doctor nobody can check out.
 Format: benchmarks/first_sight_record.py.
 """
@@ -35,7 +35,11 @@ from first_sight_record import FirstSight, format_first_sight  # noqa: E402
 
 
 def doctor_commit(allow_dirty: bool = False) -> str:
-    """The short commit of the checked-out levelbench code; refuses a modified levelbench/."""
+    """The last commit that changed levelbench/ (the doctor that scores); refuses a modified levelbench/.
+
+    Not HEAD: commits that only add cases or touch benchmarks leave the doctor as it was, and the
+    line names the doctor.
+    """
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
@@ -43,7 +47,7 @@ def doctor_commit(allow_dirty: bool = False) -> str:
     if changed and not allow_dirty:
         raise SystemExit("levelbench/ has changes that are not committed; first sight must name the doctor "
                          f"that scored it. Commit or stash them first:\n{changed}")
-    return git("rev-parse", "--short", "HEAD")
+    return git("log", "-1", "--format=%h", "--", "levelbench")
 
 
 def static_first_sight(case: Case, commit: str, date: datetime.date) -> FirstSight:

@@ -1,0 +1,13 @@
+# source: https://github.com/QuantEcon/lecture-jax/issues/217
+# title: block until ready
+# established-by: maintainer HumphreyYang
+# cause: Ending the timing with jax.device_get instead of block_until_ready also copies the result from the device to host memory, so the measured time includes the transfer (the maintainer's side-by-side timings differed markedly).
+# static: LB115, LB105
+# dynamic: n/a
+# inferred: LB105 (time.time() as the interval clock; the thread did not discuss it)
+# lines: LB115:12, LB105:10
+
+start = time.time()
+result2 = jnp.cos(X)
+jax.device_get(result2)  # Force execution completion
+second_time = time.time() - start

@@ -1,0 +1,16 @@
+# source: https://docs.jax.dev/en/latest/debugging/slow_tracing_compilation.html
+# title: Debugging slow JAX tracing and XLA compilation (Gotcha: Eager Python loops)
+# established-by: maintainer jax-ml (official JAX documentation)
+# cause: jax.tree.map over the weights runs jnp.max, jnp.abs and jnp.round eagerly, one dispatch (and one compilation per new shape) per operation and per tensor; jitting the whole tree map compiles one fused program.
+# static: LB114
+# dynamic: LB240
+# inferred: none
+# lines: LB114:16
+
+# ❌ BAD: Eager op-by-op PyTree mapping
+def quantize(x):
+  scale = jnp.max(jnp.abs(x))
+  return jnp.round(x * scale)
+
+# Eagerly dispatches jnp.max, jnp.abs, jnp.round for every weight tensor!
+params = jax.tree.map(quantize, params)
