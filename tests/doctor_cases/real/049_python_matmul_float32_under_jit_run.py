@@ -1,6 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/3134
 # explain: f_jit
 # dynamic: LB230, LB202
+# first-sight: 43b52af 2026-12-02 explain: found LB202; missed LB230; false none
 # Runnable copy of 049_python_matmul_float32_under_jit.py for levelbench.explain: the posted
 # functions, jitted as the issue calls them, on 6 Python floats instead of 30.
 

@@ -1,6 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/200
 # explain: mp_jit
 # dynamic: LB202
+# first-sight: 43b52af 2026-12-02 explain: found LB202; missed none; false none
 # Runnable copy of 050_message_passing_loop_compile.py for levelbench.explain: the posted function
 # jitted as the report describes, on 40 small graphs instead of 5000 (np is jax.numpy).
 

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the thread did not discuss it)
 # lines: LB115:12, LB105:10
+# first-sight: 43b52af 2026-12-02 py: found LB105:10 LB115:12; missed none; false LB104:11 | notebook: found LB105:10 LB115:12; missed none; false LB104:11
 
 start = time.time()
 result2 = jnp.cos(X)

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: LB102:83/89/98/125, LB114:98/125
+# first-sight: 43b52af 2026-12-02 py: found LB102:83 LB102:89 LB102:98; missed LB114:98/125; false none | notebook: found LB102:83 LB102:89 LB102:98; missed LB114:98/125; false none
 
 # Copyright 2025 Pasteur Labs. All Rights Reserved.
 # SPDX-License-Identifier: Apache-2.0

@@ -1,6 +1,7 @@
 # source: https://docs.jax.dev/en/latest/debugging/slow_tracing_compilation.html
 # explain: top_function
 # dynamic: LB210
+# first-sight: 43b52af 2026-12-02 explain: found LB210; missed none; false none
 # Runnable copy of 054_jit_fresh_lambda_each_call.py for levelbench.explain: the posted functions
 # with their imports; the calls repeat identical arguments, as a caller in a loop would.
 

@@ -6,6 +6,7 @@
 # dynamic: LB240
 # inferred: none
 # lines: LB114:16
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB114:16; false none | notebook: found none; missed LB114:16; false none
 
 # ❌ BAD: Eager op-by-op PyTree mapping
 def quantize(x):

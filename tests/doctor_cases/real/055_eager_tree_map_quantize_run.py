@@ -1,6 +1,7 @@
 # source: https://docs.jax.dev/en/latest/debugging/slow_tracing_compilation.html
 # explain: quantize_params
 # dynamic: LB240
+# first-sight: 43b52af 2026-12-02 explain: found LB240; missed none; false none
 # Runnable copy of 055_eager_tree_map_quantize.py for levelbench.explain: the posted module-level
 # statement wrapped in a function, on a dict of 12 small weight tensors.
 

@@ -1,6 +1,7 @@
 # source: https://docs.jax.dev/en/latest/debugging/slow_tracing_compilation.html
 # explain: unrolled_loop
 # dynamic: LB202
+# first-sight: 43b52af 2026-12-02 explain: found LB202; missed none; false none
 # Runnable copy of 056_unrolled_loop_5000_adds.py for levelbench.explain: 500 iterations instead of
 # 5,000 (the program still grows with the loop).
 

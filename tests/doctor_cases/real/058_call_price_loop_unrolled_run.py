@@ -1,6 +1,7 @@
 # source: https://github.com/QuantEcon/lecture-python-programming/pull/442
 # explain: compute_call_price_jax
 # dynamic: LB202
+# first-sight: 43b52af 2026-12-02 explain: found LB202; missed none; false none
 # Runnable copy of 058_call_price_loop_unrolled.py for levelbench.explain: the posted function with
 # M = 1,000 paths instead of 10,000,000 and its imports from the lecture's earlier cells.
 

@@ -1,6 +1,7 @@
 # source: https://docs.jax.dev/en/latest/automatic-vectorization.html
 # explain: manually_batched_convolve
 # dynamic: LB240
+# first-sight: 43b52af 2026-12-02 explain: found none; missed LB240; false LB201
 # Runnable copy of 060_manual_batching_convolve.py for levelbench.explain: the posted functions on a
 # batch of 4 vectors of length 16.
 

@@ -6,6 +6,7 @@
 # dynamic: none
 # inferred: none
 # lines: none
+# first-sight: 43b52af 2026-12-02 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 from jax import grad, jit
 import jax.numpy as jnp
