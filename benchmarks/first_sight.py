@@ -33,6 +33,10 @@ from doctor_accuracy import (  # noqa: E402  (the corpus reader and scorer, one 
 )
 from first_sight_record import FirstSight, format_first_sight  # noqa: E402
 
+# Stands in for the first-sight line while the case is scored in its final layout (one header line
+# longer); a bare "#" ends the header for read_header, and fails the header test if it is ever left.
+PLACEHOLDER = "#\n"
+
 
 def doctor_commit(allow_dirty: bool = False) -> str:
     """The last commit that changed levelbench/ (the doctor that scores); refuses a modified levelbench/.
@@ -85,6 +89,37 @@ def insert_line(path: Path, after_key: str, value: str) -> None:
     raise ValueError(f"{path.name}: no '# {after_key}:' line in its header to write first sight after")
 
 
+def make_room(path: Path) -> None:
+    """Insert a placeholder first-sight line and move the ``lines:`` labels down by one to match.
+
+    The first-sight line goes into the header, above the code, so every code line moves down by one;
+    the labels are moved with it, and the case is scored in this final layout, so the line numbers
+    in ``lines:`` and in the recorded result both name the lines of the file as committed.
+    """
+    text = path.read_text()
+    head, sep, rest = text.partition("\n# lines: ")
+    if not sep:
+        raise ValueError(f"{path.name}: no '# lines:' line in its header to write first sight after")
+    value, nl, tail = rest.partition("\n")
+    if value.strip() == "none":
+        shifted = value
+    else:
+        entries = []
+        for entry in value.split(","):
+            code, _, numbers = entry.strip().partition(":")
+            entries.append(f"{code}:" + "/".join(str(int(n) + 1) for n in numbers.split("/")))
+        shifted = ", ".join(entries)
+    path.write_text(head + sep + shifted + nl + PLACEHOLDER + tail)
+
+
+def replace_placeholder(path: Path, value: str) -> None:
+    head, sep, rest = path.read_text().partition("\n# lines: ")
+    labels, nl, tail = rest.partition("\n")
+    if not tail.startswith(PLACEHOLDER):
+        raise ValueError(f"{path.name}: expected the first-sight placeholder after '# lines:'")
+    path.write_text(head + sep + labels + nl + f"# {FIRST_SIGHT_KEY}: {value}\n" + tail[len(PLACEHOLDER):])
+
+
 def record(paths: list[Path], *, static: bool = True, explain: bool = True, budget: float = 5.0,
            timeout: float = 600.0, allow_dirty: bool = False, today: datetime.date | None = None) -> list[str]:
     """Score and record every case in ``paths`` that has no first-sight line yet; returns what was done."""
@@ -94,11 +129,12 @@ def record(paths: list[Path], *, static: bool = True, explain: bool = True, budg
     for path in paths:
         if path.stem.endswith("_run"):  # a runnable copy is scored with its case
             path = path.with_name(path.stem[: -len("_run")] + ".py")
+        if static and FIRST_SIGHT_KEY not in read_header(path):
+            make_room(path)  # if scoring fails below, the placeholder stays and the header test names it
+            line = format_first_sight(static_first_sight(read_case(path), commit, today))
+            replace_placeholder(path, line)
+            done.append(f"{path.name}: {line}")
         case = read_case(path)
-        if static and case.first_sight is None:
-            line = format_first_sight(static_first_sight(case, commit, today))
-            insert_line(case.path, "lines", line)
-            done.append(f"{case.path.name}: {line}")
         run_header = read_header(case.run_path) if case.run_path else {}
         if explain and case.run_path and case.dynamic is not None and FIRST_SIGHT_KEY not in run_header:
             line = format_first_sight(explain_first_sight(case, commit, today, budget, timeout))

@@ -97,10 +97,15 @@ def test_case_header_is_well_formed(case):
         assert case.dynamic <= _probe_codes(), f"unknown dynamic codes {sorted(case.dynamic - _probe_codes())}"
     assert set(case.lines) == set(case.static), (
         f"lines: must give a place for each static code: static {sorted(case.static)}, lines {sorted(case.lines)}")
-    n_lines = len(case.path.read_text().splitlines())
+    file_lines = case.path.read_text().splitlines()
+    n_lines = len(file_lines)
     for code, numbers in case.lines.items():
         assert all(len(keys) + 1 < n <= n_lines for n in numbers), (
             f"{code} points at {sorted(numbers)}, outside the code (lines {len(keys) + 2}..{n_lines})")
+        # a label one line off (say, written before the first-sight line moved the code down) lands on a
+        # blank line or a comment more often than not
+        blank = [n for n in numbers if not file_lines[n - 1].strip() or file_lines[n - 1].lstrip().startswith("#")]
+        assert not blank, f"{code} points at {blank}, a blank or comment line: expected a line of code"
     inferred = set(re.findall(r"LB\d{3}", case.header["inferred"]))
     assert inferred <= case.static | (case.dynamic or set()), (
         f"inferred names codes that are not labelled: {sorted(inferred - case.static - (case.dynamic or set()))}")

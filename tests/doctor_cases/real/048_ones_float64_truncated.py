@@ -5,8 +5,8 @@
 # static: LB108
 # dynamic: LB231
 # inferred: none
-# lines: LB108:10
-# first-sight: 43b52af 2026-12-02 py: found LB108:10; missed none; false none | notebook: found LB108:10; missed none; false none
+# lines: LB108:11
+# first-sight: 43b52af 2026-12-02 py: found LB108:11; missed none; false none | notebook: found LB108:11; missed none; false none
 
 a = jax.numpy.ones((2,2), dtype=np.float64)
 print(a.dtype) #float32, I would expect float64

@@ -5,8 +5,8 @@
 # static: LB106
 # dynamic: LB230, LB202
 # inferred: LB106 and LB202 (jit(f) traces the nested Python loops of mat_mul, transpose and trace into one long unrolled program, 30x30 list elements; the thread discussed only the precision)
-# lines: LB106:15/17/25/26/27/33/39/40
-# first-sight: 43b52af 2026-12-02 py: found LB106:15 LB106:17 LB106:25 LB106:26 LB106:27 LB106:33 LB106:39 LB106:40; missed none; false none | notebook: found LB106:15 LB106:17 LB106:25 LB106:26 LB106:27 LB106:33 LB106:39 LB106:40; missed none; false none
+# lines: LB106:16/18/26/27/28/34/40/41
+# first-sight: 43b52af 2026-12-02 py: found LB106:16 LB106:18 LB106:26 LB106:27 LB106:28 LB106:34 LB106:40 LB106:41; missed none; false none | notebook: found LB106:16 LB106:18 LB106:26 LB106:27 LB106:28 LB106:34 LB106:40 LB106:41; missed none; false none
 
 import jax.numpy as np
 from jax import jit

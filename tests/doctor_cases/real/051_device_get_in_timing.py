@@ -5,8 +5,8 @@
 # static: LB115, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the thread did not discuss it)
-# lines: LB115:12, LB105:10
-# first-sight: 43b52af 2026-12-02 py: found LB105:10 LB115:12; missed none; false LB104:11 | notebook: found LB105:10 LB115:12; missed none; false LB104:11
+# lines: LB115:13, LB105:11
+# first-sight: 43b52af 2026-12-02 py: found LB105:11 LB115:13; missed none; false LB104:12 | notebook: found LB105:11 LB115:13; missed none; false LB104:12
 
 start = time.time()
 result2 = jnp.cos(X)

@@ -5,8 +5,8 @@
 # static: LB102, LB114
 # dynamic: n/a
 # inferred: none
-# lines: LB102:83/89/98/125, LB114:98/125
-# first-sight: 43b52af 2026-12-02 py: found LB102:83 LB102:89 LB102:98; missed LB114:98/125; false none | notebook: found LB102:83 LB102:89 LB102:98; missed LB114:98/125; false none
+# lines: LB102:84/90/99/126, LB114:99/126
+# first-sight: 43b52af 2026-12-02 py: found LB102:84 LB102:90 LB102:99; missed LB114:99/126; false none | notebook: found LB102:84 LB102:90 LB102:99; missed LB114:99/126; false none
 
 # Copyright 2025 Pasteur Labs. All Rights Reserved.
 # SPDX-License-Identifier: Apache-2.0

@@ -5,8 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:44
-# first-sight: 43b52af 2026-12-02 py: found none; missed LB102:44; false none | notebook: found none; missed LB102:44; false none
+# lines: LB102:45
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB102:45; false none | notebook: found none; missed LB102:45; false none
 
 from functools import partial
 

@@ -5,8 +5,8 @@
 # static: LB111
 # dynamic: LB210
 # inferred: none
-# lines: LB111:16
-# first-sight: 43b52af 2026-12-02 py: found none; missed LB111:16; false none | notebook: found none; missed LB111:16; false none
+# lines: LB111:17
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB111:17; false none | notebook: found none; missed LB111:17; false none
 
 # ❌ BAD: JIT compiling a freshly created lambda on every call
 def add_multiply(a, b, scale):

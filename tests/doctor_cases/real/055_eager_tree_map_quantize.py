@@ -5,8 +5,8 @@
 # static: LB114
 # dynamic: LB240
 # inferred: none
-# lines: LB114:16
-# first-sight: 43b52af 2026-12-02 py: found none; missed LB114:16; false none | notebook: found none; missed LB114:16; false none
+# lines: LB114:17
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB114:17; false none | notebook: found none; missed LB114:17; false none
 
 # ❌ BAD: Eager op-by-op PyTree mapping
 def quantize(x):

@@ -5,8 +5,8 @@
 # static: LB106
 # dynamic: LB202
 # inferred: none
-# lines: LB106:16
-# first-sight: 43b52af 2026-12-02 py: found LB106:16; missed none; false none | notebook: found LB106:16; missed none; false none
+# lines: LB106:17
+# first-sight: 43b52af 2026-12-02 py: found LB106:17; missed none; false none | notebook: found LB106:17; missed none; false none
 
 import jax
 import jax.numpy as jnp

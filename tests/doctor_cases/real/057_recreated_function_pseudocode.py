@@ -5,8 +5,8 @@
 # static: LB100
 # dynamic: n/a
 # inferred: LB100 (the `...` parameter list does not parse, so nothing else in the snippet can be read)
-# lines: LB100:11
-# first-sight: 43b52af 2026-12-02 py: found LB100:11; missed none; false none | notebook: found LB100:11; missed none; false none
+# lines: LB100:12
+# first-sight: 43b52af 2026-12-02 py: found LB100:12; missed none; false none | notebook: found LB100:12; missed none; false none
 
 # ❌ BAD: Recreating function object on every call
 def top_function(...):

@@ -5,8 +5,8 @@
 # static: LB106
 # dynamic: LB202
 # inferred: none
-# lines: LB106:29
-# first-sight: 43b52af 2026-12-02 py: found LB106:29; missed none; false none | notebook: found LB106:29; missed none; false none
+# lines: LB106:30
+# first-sight: 43b52af 2026-12-02 py: found LB106:30; missed none; false none | notebook: found LB106:30; missed none; false none
 
 M = 10_000_000
 

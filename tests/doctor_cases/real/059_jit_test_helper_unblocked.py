@@ -5,8 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the issue did not discuss it)
-# lines: LB102:30/34, LB105:29/33
-# first-sight: 43b52af 2026-12-02 py: found none; missed LB102:30/34, LB105:29/33; false none | notebook: found none; missed LB102:30/34, LB105:29/33; false none
+# lines: LB102:31/35, LB105:30/34
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB102:31/35, LB105:30/34; false none | notebook: found none; missed LB102:31/35, LB105:30/34; false none
 
 import time
 from typing import Callable

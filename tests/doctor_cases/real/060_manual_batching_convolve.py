@@ -5,8 +5,8 @@
 # static: LB114
 # dynamic: LB240
 # inferred: none
-# lines: LB114:18/29
-# first-sight: 43b52af 2026-12-02 py: found none; missed LB114:18/29; false none | notebook: found none; missed LB114:18/29; false none
+# lines: LB114:19/30
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB114:19/30; false none | notebook: found none; missed LB114:19/30; false none
 
 import jax
 import jax.numpy as jnp

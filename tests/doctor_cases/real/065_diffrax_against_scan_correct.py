@@ -6,7 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
-# first-sight: 43b52af 2026-12-02 py: found none; missed none; false LB111:34 | notebook: found none; missed none; false LB111:34
+# first-sight: 43b52af 2026-12-02 py: found none; missed none; false LB111:35 | notebook: found none; missed none; false LB111:35
 
 # This benchmark should be ran on the GPU.
 
