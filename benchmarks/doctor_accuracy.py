@@ -518,7 +518,8 @@ def print_first_sight(summary: dict, corpus: dict[str, Score | None]) -> None:
         first = entry["first_sight"]
         if first.misses or first.false:
             print(f"\nMissed at first sight ({form}): " + ", ".join(f"{n} {c}" for n, c, _ in first.misses))
-            print(f"False at first sight ({form}): " + ", ".join(f"{f.case} {f.code}:{f.line}" for f in first.false))
+            print(f"False at first sight ({form}): "
+                  + ", ".join(f"{f.case} {f.code}" + (f":{f.line}" if f.line else "") for f in first.false))
 
 
 def first_sight_json(summary: dict) -> dict:
