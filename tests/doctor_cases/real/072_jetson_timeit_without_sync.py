@@ -5,7 +5,8 @@
 # static: LB116
 # dynamic: n/a
 # inferred: none
-# lines: LB116:10/12/14/16/18/20
+# lines: LB116:11/13/15/17/19/21
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB116:11/13/15/17/19/21; false LB100:11 | notebook: found none; missed LB116:11/13/15/17/19/21; false LB100:11
 
 In [54]: %timeit -n1 -r1 pred, _ = model(img2)
 # %%
