@@ -6,14 +6,15 @@ changing anything in levelbench/ for them::
     python benchmarks/first_sight.py tests/doctor_cases/real/048_*.py tests/doctor_cases/real/049_*.py
     python benchmarks/first_sight.py --static-only NEW_CASES...   # explain later, same commit
 
-For each case file (``NNN_slug.py``) without a ``# first-sight:`` line it runs the static doctor on
-the file as posted and as a notebook and adds the line after ``# lines:``; for its runnable copy
+For each case file (``NNN_slug.py``) without a ``# first-sight:`` line it adds the line after
+``# lines:``, moving the ``lines:`` labels down by one with the code, and fills it with the static
+doctor's result on the file in that final layout, as posted and as a notebook. For its runnable copy
 (``NNN_slug_run.py``, where ``dynamic:`` is not n/a) without one it runs explain, in a process of
-its own as doctor_accuracy.py does, and adds the line after ``# dynamic:``. A file that has the
-line is left as it is: the line is written once and never rewritten, whatever the doctor becomes.
-The line names the last commit that changed levelbench/ (the doctor that scored it); a working tree whose levelbench/
-differs from that commit is refused, since its result would name a doctor nobody can check out.
-Format: benchmarks/first_sight_record.py.
+its own as doctor_accuracy.py does, and adds the line after ``# dynamic:``. A file that has the line
+is left as it is: the line is written once and never rewritten, whatever the doctor becomes. The
+line names the last commit that changed levelbench/ (the doctor that scored it); a working tree
+whose levelbench/ differs from that commit is refused, since its result would name a doctor nobody
+can check out. Format: benchmarks/first_sight_record.py.
 """
 
 from __future__ import annotations
