@@ -1,0 +1,15 @@
+# source: https://docs.jax.dev/en/latest/default_dtypes.html
+# explain: arange_float64
+# dynamic: LB231
+# Runnable copy of 074_arange_float64_doctest.py for levelbench.explain: the float64 request in a
+# function, without the doctest prompts.
+
+import jax.numpy as jnp
+
+
+def arange_float64(scale):
+    return jnp.arange(5, dtype='float64') * scale
+
+
+def arange_float64_args():
+    return (jnp.float32(2.0),)
