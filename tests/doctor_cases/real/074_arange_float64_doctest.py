@@ -5,7 +5,8 @@
 # static: LB108
 # dynamic: LB231
 # inferred: none
-# lines: LB108:18
+# lines: LB108:19
+# first-sight: 43b52af 2026-12-02 py: found none; missed LB108:19; false LB100:11 | notebook: found LB108:19; missed none; false none
 
 >>> import jax.numpy as jnp
 # %%
