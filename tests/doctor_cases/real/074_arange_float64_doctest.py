@@ -1,4 +1,4 @@
-# source: https://docs.jax.dev/en/latest/default_dtypes.html
+# source: https://docs.jax.dev/en/latest/101/default_dtypes.html
 # title: Default dtypes and the X64 flag
 # established-by: maintainer jax-ml (official JAX documentation)
 # cause: With jax_enable_x64 off (the default) JAX cannot create 64-bit arrays at all: the float64 asked of jnp.arange is truncated to float32 with a UserWarning; set jax_enable_x64 (or JAX_ENABLE_X64=1) at startup to get it. Code: the page's doctest inputs, their printed outputs dropped.

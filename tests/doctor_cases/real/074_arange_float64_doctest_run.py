@@ -1,4 +1,4 @@
-# source: https://docs.jax.dev/en/latest/default_dtypes.html
+# source: https://docs.jax.dev/en/latest/101/default_dtypes.html
 # explain: arange_float64
 # dynamic: LB231
 # first-sight: 43b52af 2026-12-02 explain: found LB231; missed none; false none
