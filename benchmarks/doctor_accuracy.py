@@ -17,6 +17,13 @@ and the codes a correct doctor reports on it (``static:`` with ``lines:``, ``dyn
     python benchmarks/doctor_accuracy.py --only static --json doctor_accuracy.json
     python benchmarks/doctor_accuracy.py --only explain --budget 5
     python benchmarks/doctor_accuracy.py --only explain --repeat 3
+    python benchmarks/doctor_accuracy.py --only first-sight
+
+First sight: cases added since the first-sight process began carry the doctor's result as it was
+when they arrived (a ``# first-sight:`` line, written once by benchmarks/first_sight.py). Every run
+but ``--only fp`` prints that result's recall and precision per form beside the score now on the
+same cases (for the parts run) and on the whole corpus: the corpus score is a training score, the
+first-sight one is the number to report.
 
 ``--repeat N`` runs explain N times on every runnable copy (each run a fresh process) and prints the
 flips: the (case, function, code) findings of warning level or worse in some runs and absent in
@@ -43,11 +50,15 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from first_sight_record import FormResult, FirstSight, parse_first_sight
 from levelbench.doctor import lint_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "doctor_cases" / "real"
 HEADER_KEYS = ("source", "title", "established-by", "cause", "static", "dynamic", "inferred", "lines")
+# The line after ``lines:`` (and after ``dynamic:`` in a runnable copy): what the doctor said when the
+# case arrived, written once by benchmarks/first_sight.py (format in first_sight_record.py).
+FIRST_SIGHT_KEY = "first-sight"
 CELL_MARK = "# %%"
 FP_PACKAGES = ("flax", "optax", "orbax.checkpoint", "jax.example_libraries")
 
@@ -60,7 +71,9 @@ class Case:
     """One corpus file: its header, the labelled codes and where the static ones belong.
 
     ``dynamic`` is None for "n/a" (no runnable copy); ``lines`` maps a static code to the file
-    lines its finding may point at (absent: anywhere in the file).
+    lines its finding may point at (absent: anywhere in the file). ``first_sight`` and
+    ``run_first_sight`` are the recorded first-sight results of the case and of its runnable copy
+    (None where the file has no such line: cases older than the first-sight process).
     """
 
     name: str
@@ -71,6 +84,8 @@ class Case:
     lines: dict[str, frozenset[int]]
     run_path: Path | None
     explain: tuple[str, ...]
+    first_sight: FirstSight | None = None
+    run_first_sight: FirstSight | None = None
 
 
 def parse_codes(value: str) -> frozenset[str] | None:
@@ -112,8 +127,12 @@ def read_case(path: Path) -> Case:
         raise ValueError(f"{path.name}: header lacks {', '.join(missing)}; expected the keys {', '.join(HEADER_KEYS)}")
     run_path = path.with_name(path.stem + "_run.py")
     explain: tuple[str, ...] = ()
+    run_first_sight = None
     if run_path.exists():
-        explain = tuple(n.strip() for n in read_header(run_path).get("explain", "").split(",") if n.strip())
+        run_header = read_header(run_path)
+        explain = tuple(n.strip() for n in run_header.get("explain", "").split(",") if n.strip())
+        if FIRST_SIGHT_KEY in run_header:
+            run_first_sight = _first_sight(run_path, run_header[FIRST_SIGHT_KEY])
     return Case(
         name=path.stem,
         path=path,
@@ -123,7 +142,16 @@ def read_case(path: Path) -> Case:
         lines=parse_lines(header["lines"]),
         run_path=run_path if run_path.exists() else None,
         explain=explain,
+        first_sight=_first_sight(path, header[FIRST_SIGHT_KEY]) if FIRST_SIGHT_KEY in header else None,
+        run_first_sight=run_first_sight,
     )
+
+
+def _first_sight(path: Path, value: str) -> FirstSight:
+    try:
+        return parse_first_sight(value)
+    except ValueError as e:
+        raise ValueError(f"{path.name}: {FIRST_SIGHT_KEY}: {e}") from None
 
 
 def load_corpus(root: Path = CORPUS) -> list[Case]:
@@ -154,24 +182,28 @@ class Score:
     reported: int = 0
     misses: list = dataclasses.field(default_factory=list)
     false: list = dataclasses.field(default_factory=list)
+    results: dict = dataclasses.field(default_factory=dict)  # case name -> its FormResult
 
-    def add(self, case: Case, labels: frozenset[str], findings: list[Reported], lines: dict[str, frozenset[int]]) -> None:
-        hit = set()
-        for f in findings:
-            self.reported += 1
-            where = lines.get(f.code)
-            if f.code in labels and (where is None or f.line in where):
-                self.correct += 1
-                hit.add(f.code)
-            else:
-                self.false.append(f)
-        for code in sorted(labels):
+    def add(self, case: Case, labels: frozenset[str], findings: list[Reported], lines: dict[str, frozenset[int]]) -> FormResult:
+        """Score one case's findings against its labels; returns the case's result (what first sight records)."""
+        result = judge(labels, findings, lines)
+        messages = {(f.code, f.line): f.message for f in findings}
+        self.add_result(case.name, result, messages)
+        return result
+
+    def add_result(self, name: str, result: FormResult, messages: dict | None = None) -> None:
+        """Add one case's result, computed now or read from its first-sight line."""
+        messages = messages or {}
+        self.results[name] = result
+        self.reported += len(result.found) + len(result.false)
+        self.correct += len(result.found)
+        self.false += [Reported(name, code, line, messages.get((code, line), "")) for code, line in result.false]
+        hit = {code for code, _ in result.found}
+        for code in sorted(result.labelled):
             self.labelled[code] += 1
             if code in hit:
                 self.found[code] += 1
-            else:
-                where = lines.get(code)
-                self.misses.append((case.name, code, sorted(where) if where else []))
+        self.misses += [(name, code, list(where)) for code, where in result.missed]
 
     @property
     def recall(self) -> float:
@@ -181,6 +213,14 @@ class Score:
     @property
     def precision(self) -> float:
         return self.correct / self.reported if self.reported else float("nan")
+
+    def of(self, names) -> Score:
+        """The score on the cases ``names`` alone (those of them this score has a result for)."""
+        sub = Score()
+        for name in names:
+            if name in self.results:
+                sub.add_result(name, self.results[name])
+        return sub
 
     def to_dict(self) -> dict:
         return {
@@ -194,6 +234,24 @@ class Score:
             "misses": [{"case": c, "code": code, "lines": ls} for c, code, ls in self.misses],
             "false_findings": [dataclasses.asdict(f) for f in self.false],
         }
+
+
+def judge(labels: frozenset[str], findings: list[Reported], lines: dict[str, frozenset[int]]) -> FormResult:
+    """Which findings are right, which labelled codes were missed and which findings are false.
+
+    A finding is right when its code is labelled and, where ``lines`` names lines for it, it points
+    at one of them; a code found only at other lines is both a miss and a false finding.
+    """
+    found, false, hit = [], [], set()
+    for f in findings:
+        where = lines.get(f.code)
+        if f.code in labels and (where is None or f.line in where):
+            found.append((f.code, f.line))
+            hit.add(f.code)
+        else:
+            false.append((f.code, f.line))
+    missed = [(code, tuple(sorted(lines.get(code, ())))) for code in sorted(labels - hit)]
+    return FormResult(found=tuple(found), missed=tuple(missed), false=tuple(false))
 
 
 # ---- static -----------------------------------------------------------------------------------
@@ -415,6 +473,60 @@ def print_explain(results: dict) -> None:
             print(f"  {f['case']:42} {f['function']}: {f['code']} borderline in {f['borderline_in']} of {f['runs']}")
 
 
+# ---- first sight ------------------------------------------------------------------------------
+
+
+def first_sight_scores(cases: list[Case]) -> dict[str, Score]:
+    """Form ("py", "notebook", "explain") -> the Score of the recorded first-sight lines."""
+    scores = {form: Score() for form in ("py", "notebook", "explain")}
+    for case in cases:
+        for record in (case.first_sight, case.run_first_sight):
+            if record is not None:
+                for form, result in record.forms.items():
+                    scores[form].add_result(case.name, result)
+    return scores
+
+
+def first_sight_summary(cases: list[Case], now: dict[str, Score | None]) -> dict:
+    """First-sight recall and precision per form beside the score now on the same cases.
+
+    ``now`` maps a form to this run's Score over the corpus (None for a part not run).
+    """
+    out = {}
+    for form, first in first_sight_scores(cases).items():
+        names = list(first.results)
+        current = now.get(form)
+        out[form] = {"cases": len(names), "first_sight": first,
+                     "now": current.of(names) if current is not None else None}
+    return out
+
+
+def print_first_sight(summary: dict, corpus: dict[str, Score | None]) -> None:
+    print("First sight: each case as the doctor scored it when the case arrived, before any change for it,")
+    print("beside the score now on the same cases and on the whole corpus (the corpus is a training score)")
+    print(f"{'form':9} {'cases':>5}  {'first-sight recall':>20} {'precision':>15}  {'now recall':>15} {'precision':>15}"
+          f"  {'corpus recall':>13} {'precision':>9}")
+    for form, entry in summary.items():
+        first, current, whole = entry["first_sight"], entry["now"], corpus.get(form)
+        cols = [fmt_count(first.recall, sum(first.found.values()), sum(first.labelled.values())),
+                fmt_count(first.precision, first.correct, first.reported)]
+        cols += ([fmt_count(current.recall, sum(current.found.values()), sum(current.labelled.values())),
+                  fmt_count(current.precision, current.correct, current.reported)] if current is not None else ["-", "-"])
+        cols += [fmt_ratio(whole.recall), fmt_ratio(whole.precision)] if whole is not None else ["-", "-"]
+        print(f"{form:9} {entry['cases']:>5}  {cols[0]:>20} {cols[1]:>15}  {cols[2]:>15} {cols[3]:>15}  {cols[4]:>13} {cols[5]:>9}")
+    for form, entry in summary.items():
+        first = entry["first_sight"]
+        if first.misses or first.false:
+            print(f"\nMissed at first sight ({form}): " + ", ".join(f"{n} {c}" for n, c, _ in first.misses))
+            print(f"False at first sight ({form}): "
+                  + ", ".join(f"{f.case} {f.code}" + (f":{f.line}" if f.line else "") for f in first.false))
+
+
+def first_sight_json(summary: dict) -> dict:
+    return {form: {"cases": e["cases"], "first_sight": e["first_sight"].to_dict(),
+                   "now": e["now"].to_dict() if e["now"] is not None else None} for form, e in summary.items()}
+
+
 # ---- false positives on good libraries --------------------------------------------------------
 
 
@@ -472,9 +584,14 @@ def fmt_ratio(x: float) -> str:
     return "n/a" if x != x else f"{x:.3f}"
 
 
+def fmt_count(x: float, part: int, whole: int) -> str:
+    return f"{fmt_ratio(x)} ({part}/{whole})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("static", "explain", "fp"), help="run one part only")
+    parser.add_argument("--only", choices=("static", "explain", "fp", "first-sight"),
+                        help="run one part only (first-sight: the recorded first-sight figures alone, nothing run)")
     parser.add_argument("--json", metavar="PATH", help="write every number and list to this file")
     parser.add_argument("--budget", type=float, default=5.0, help="seconds per explain call (default 5)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per runnable copy before giving up")
@@ -490,17 +607,25 @@ def main() -> None:
     cases = load_corpus()
     print(f"{len(cases)} cases in {CORPUS.relative_to(ROOT)} ({sum(c.run_path is not None for c in cases)} runnable)\n")
     out: dict = {"cases": len(cases)}
+    now: dict[str, Score | None] = {}
     if args.only in (None, "static"):
         static = run_static(cases)
         print_static(static)
         out["static"] = {form: {**score.to_dict(), "ms_median": statistics.median(t), "ms_max": max(t)}
                          for form, (score, t) in static.items()}
+        now.update({form: score for form, (score, _) in static.items()})
         print()
     if args.only in (None, "explain"):
         explained = run_explain(cases, args.budget, args.timeout, args.repeat)
         print_explain(explained)
         out["explain"] = {**explained["score"].to_dict(), "budget": args.budget, "cases": explained["cases"],
                           "repeat": args.repeat, "flips": explained["flips"]}
+        now["explain"] = explained["score"]
+        print()
+    if args.only != "fp":
+        summary = first_sight_summary(cases, now)
+        print_first_sight(summary, now)
+        out["first_sight"] = first_sight_json(summary)
         print()
     if args.only in (None, "fp"):
         fp = run_fp()

@@ -3,6 +3,12 @@
 The corpus (tests/doctor_cases/real/) and its scoring live in benchmarks/doctor_accuracy.py, which
 prints the full picture (notebook form, explain, false positives); this test loads the same code,
 checks every case file, and scores the static doctor on the files as posted.
+
+First sight: every case numbered above LAST_CASE_BEFORE_FIRST_SIGHT carries the doctor's result as it
+was when the case arrived (a ``# first-sight:`` line, benchmarks/first_sight_record.py). Those lines
+are checked for form and for agreement with the labels, never for a minimum score: raising the score
+on them is the doctor's job, and the recorded line is never rewritten. The baselines below cover the
+cases that existed before first sight began, which the doctor was tuned on.
 """
 
 from __future__ import annotations
@@ -18,6 +24,11 @@ import pytest
 from levelbench.doctor import RULES
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))  # doctor_accuracy imports its sibling first_sight_record
+
+# The highest case number before first-sight scoring began (2026-12-02): every later case must carry a
+# first-sight line, and the static baselines below are measured on the cases up to this one.
+LAST_CASE_BEFORE_FIRST_SIGHT = 47
 
 # Static recall on the .py files as posted: 20 of 51 labelled (case, code) pairs, measured on
 # 2026-12-01 (09:34 UTC) with jax 0.10.2, before any rule was changed to fit the corpus; 53 of 54
@@ -43,7 +54,17 @@ def _load_accuracy_module():
 
 
 accuracy = _load_accuracy_module()
+import first_sight_record as record  # noqa: E402  (on sys.path above; loaded by doctor_accuracy too)
+
 CASES = accuracy.load_corpus()
+
+
+def _number(case) -> int:
+    return int(case.name[:3])
+
+
+TUNED_CASES = [c for c in CASES if _number(c) <= LAST_CASE_BEFORE_FIRST_SIGHT]
+FIRST_SIGHT_CASES = [c for c in CASES if _number(c) > LAST_CASE_BEFORE_FIRST_SIGHT]
 
 
 def _probe_codes() -> set[str]:
@@ -62,9 +83,10 @@ def test_the_corpus_is_large_enough_and_holds_correct_code():
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_case_header_is_well_formed(case):
-    first = case.path.read_text().splitlines()[: len(accuracy.HEADER_KEYS) + 1]
-    assert [line.split(":")[0] for line in first[:-1]] == [f"# {k}" for k in accuracy.HEADER_KEYS], (
-        f"{case.path.name}: the header must be exactly these lines, in order: {', '.join(accuracy.HEADER_KEYS)}")
+    keys = accuracy.HEADER_KEYS + ((accuracy.FIRST_SIGHT_KEY,) if case.first_sight is not None else ())
+    first = case.path.read_text().splitlines()[: len(keys) + 1]
+    assert [line.split(":")[0] for line in first[:-1]] == [f"# {k}" for k in keys], (
+        f"{case.path.name}: the header must be exactly these lines, in order: {', '.join(keys)}")
     assert first[-1] == "", f"{case.path.name}: expected a blank line after the header, got {first[-1]!r}"
     assert case.header["source"].startswith("https://"), case.header["source"]
     assert ESTABLISHED_BY.fullmatch(case.header["established-by"]), (
@@ -75,10 +97,15 @@ def test_case_header_is_well_formed(case):
         assert case.dynamic <= _probe_codes(), f"unknown dynamic codes {sorted(case.dynamic - _probe_codes())}"
     assert set(case.lines) == set(case.static), (
         f"lines: must give a place for each static code: static {sorted(case.static)}, lines {sorted(case.lines)}")
-    n_lines = len(case.path.read_text().splitlines())
+    file_lines = case.path.read_text().splitlines()
+    n_lines = len(file_lines)
     for code, numbers in case.lines.items():
-        assert all(len(accuracy.HEADER_KEYS) + 1 < n <= n_lines for n in numbers), (
-            f"{code} points at {sorted(numbers)}, outside the code (lines {len(accuracy.HEADER_KEYS) + 2}..{n_lines})")
+        assert all(len(keys) + 1 < n <= n_lines for n in numbers), (
+            f"{code} points at {sorted(numbers)}, outside the code (lines {len(keys) + 2}..{n_lines})")
+        # a label one line off (say, written before the first-sight line moved the code down) lands on a
+        # blank line or a comment more often than not
+        blank = [n for n in numbers if not file_lines[n - 1].strip() or file_lines[n - 1].lstrip().startswith("#")]
+        assert not blank, f"{code} points at {blank}, a blank or comment line: expected a line of code"
     inferred = set(re.findall(r"LB\d{3}", case.header["inferred"]))
     assert inferred <= case.static | (case.dynamic or set()), (
         f"inferred names codes that are not labelled: {sorted(inferred - case.static - (case.dynamic or set()))}")
@@ -102,12 +129,118 @@ def test_runnable_copy_matches_its_case(case):
 
 
 def test_static_recall_on_the_posted_files_does_not_fall_below_the_baseline():
-    score, _ = accuracy.run_static(CASES, forms=("py",))["py"]
+    score, _ = accuracy.run_static(TUNED_CASES, forms=("py",))["py"]
     assert score.recall >= BASELINE_STATIC_RECALL_PY - 1e-9, (
-        f"static recall on the .py corpus fell to {score.recall:.3f} (baseline {BASELINE_STATIC_RECALL_PY:.3f}); "
-        f"misses: {score.misses}")
+        f"static recall on the .py corpus (cases up to {LAST_CASE_BEFORE_FIRST_SIGHT}) fell to {score.recall:.3f} "
+        f"(baseline {BASELINE_STATIC_RECALL_PY:.3f}); misses: {score.misses}")
     assert score.precision >= BASELINE_STATIC_PRECISION_PY, (
         f"static precision on the .py corpus fell to {score.precision:.3f}; false findings: {score.false}")
+
+
+# ---- first sight --------------------------------------------------------------------------------
+
+
+STATIC_LINE = ("43b52af 2026-12-02 py: found LB102:19 LB102:23 LB103:19; missed LB104:20/21, LB105; "
+               "false LB106:12 | notebook: found none; missed LB102:19/23, LB103:19, LB104:20/21, LB105; false none")
+EXPLAIN_LINE = "43b52af 2026-12-02 explain: found LB230; missed LB240; false LB250 LB250"
+
+
+@pytest.mark.parametrize("line", [STATIC_LINE, EXPLAIN_LINE])
+def test_first_sight_line_reads_back_as_written(line):
+    parsed = record.parse_first_sight(line)
+    assert record.format_first_sight(parsed) == line
+    assert parsed.commit == "43b52af" and parsed.date.isoformat() == "2026-12-02"
+
+
+def test_first_sight_line_is_parsed_into_findings_misses_and_false_findings():
+    static = record.parse_first_sight(STATIC_LINE).forms
+    assert static["py"].found == (("LB102", 19), ("LB102", 23), ("LB103", 19))
+    assert static["py"].missed == (("LB104", (20, 21)), ("LB105", ()))
+    assert static["py"].false == (("LB106", 12),)
+    assert static["py"].labelled == {"LB102", "LB103", "LB104", "LB105"}
+    assert static["notebook"].found == ()
+    explain = record.parse_first_sight(EXPLAIN_LINE).forms["explain"]
+    assert explain.found == (("LB230", 0),) and explain.missed == (("LB240", ()),)
+    assert explain.false == (("LB250", 0), ("LB250", 0))
+
+
+def test_first_sight_scores_count_like_the_corpus_score():
+    score = accuracy.Score()
+    score.add_result("case", record.parse_first_sight(STATIC_LINE).forms["py"])
+    assert (sum(score.found.values()), sum(score.labelled.values())) == (2, 4)  # LB102, LB103 of four codes
+    assert (score.correct, score.reported) == (3, 4)  # three right findings, one false
+
+
+@pytest.mark.parametrize("bad", [
+    "43b52af py: found none; missed none; false none | notebook: found none; missed none; false none",  # no date
+    "43b52af 2026-12-02 py: found none; missed none; false none",  # a case records both static forms
+    "43b52af 2026-12-02 py: found LB102; missed none; false none | notebook: found none; missed none; false none",
+    "43b52af 2026-12-02 explain: found LB230:3; missed none; false none",  # explain findings have no lines
+    "43b52af 2026-12-02 explain: found none; missed none; false none | py: found none; missed none; false none",
+    "43b52af 2026-13-02 explain: found none; missed none; false none",  # not a date
+    "xyz 2026-12-02 explain: found none; missed none; false none",  # not a commit
+])
+def test_malformed_first_sight_lines_are_refused(bad):
+    with pytest.raises(ValueError):
+        record.parse_first_sight(bad)
+
+
+@pytest.mark.parametrize("case", FIRST_SIGHT_CASES, ids=[c.name for c in FIRST_SIGHT_CASES])
+def test_every_new_case_carries_its_first_sight_result(case):
+    assert case.first_sight is not None, (
+        f"{case.path.name} was added after first sight began (case {LAST_CASE_BEFORE_FIRST_SIGHT}): score it "
+        f"with `python benchmarks/first_sight.py {case.path.relative_to(ROOT)}` before changing the doctor")
+    assert set(case.first_sight.forms) == {"py", "notebook"}
+    for form, result in case.first_sight.forms.items():
+        assert result.labelled == case.static, (
+            f"{case.path.name}: first sight ({form}) scored the codes {sorted(result.labelled)}, the labels are "
+            f"{sorted(case.static)}")
+        for code, lines in result.missed:
+            assert frozenset(lines) == case.lines.get(code, frozenset()), (
+                f"{case.path.name}: first sight ({form}) misses {code} at {lines}, the labels put it at "
+                f"{sorted(case.lines.get(code, ()))}")
+    if case.run_path is not None and case.dynamic is not None:
+        assert case.run_first_sight is not None, (
+            f"{case.run_path.name} has no first-sight line: run benchmarks/first_sight.py on {case.path.name}")
+        assert set(case.run_first_sight.forms) == {"explain"}
+        assert case.run_first_sight.forms["explain"].labelled == case.dynamic
+
+
+def test_cases_from_before_first_sight_have_no_first_sight_line():
+    """A first-sight line on a case the doctor was tuned on would report a training score as first sight."""
+    tagged = [c.name for c in TUNED_CASES if c.first_sight is not None or c.run_first_sight is not None]
+    assert not tagged, f"cases up to {LAST_CASE_BEFORE_FIRST_SIGHT} predate first sight: {tagged}"
+
+
+def test_first_sight_figures_are_reported(capsys):
+    """Reported, not held to a threshold: the doctor's improvement on these cases is measured elsewhere."""
+    scores = accuracy.first_sight_scores(CASES)
+    with_static = [c for c in FIRST_SIGHT_CASES if c.first_sight is not None]
+    assert len(scores["py"].results) == len(with_static)
+    assert sum(scores["py"].labelled.values()) == sum(len(c.static) for c in with_static)
+    with capsys.disabled():
+        print("\nfirst sight: " + ", ".join(
+            f"{form} recall {accuracy.fmt_ratio(s.recall)} precision {accuracy.fmt_ratio(s.precision)} "
+            f"({len(s.results)} cases)" for form, s in scores.items()))
+
+
+def test_first_sight_writer_records_a_case_once(tmp_path):
+    """benchmarks/first_sight.py adds the line to a case without one and leaves a case with one alone."""
+    import subprocess
+    if subprocess.run(["git", "-C", str(ROOT), "rev-parse"], capture_output=True).returncode != 0:
+        pytest.skip("first sight names the doctor's commit: needs the git checkout")
+    import first_sight
+    case = tmp_path / "900_sample.py"
+    case.write_text(
+        "# source: https://example.org/case\n# title: t\n# established-by: maintainer someone\n# cause: c\n"
+        "# static: LB102\n# dynamic: n/a\n# inferred: none\n# lines: LB102:12\n\n"
+        "import jax.numpy as jnp\nx = jnp.ones((100, 100))\n%timeit x @ x\n")
+    done = first_sight.record([case], allow_dirty=True)
+    text = case.read_text()
+    assert len(done) == 1 and text.splitlines()[8].startswith("# first-sight: ")
+    parsed = accuracy.read_case(case).first_sight
+    assert set(parsed.forms) == {"py", "notebook"} and parsed.forms["py"].labelled == {"LB102"}
+    assert first_sight.record([case], allow_dirty=True) == [] and case.read_text() == text
 
 
 def test_good_libraries_get_at_most_one_finding_per_100_files():
