@@ -343,6 +343,7 @@ def print_static(results: dict) -> None:
 def explain_one(run_path: Path, budget: float) -> dict:
     """In a child process: import a runnable copy, explain each of its functions, return the findings."""
     import levelbench
+    from levelbench._probing.examples import example_call, example_calls
 
     spec = importlib.util.spec_from_file_location(run_path.stem, run_path)
     module = importlib.util.module_from_spec(spec)
@@ -353,10 +354,11 @@ def explain_one(run_path: Path, budget: float) -> dict:
         entry = {"function": name, "findings": [], "skipped": {}, "error": None}
         t0 = time.perf_counter()
         try:
-            args = getattr(module, name + "_args")()
-            # A case about recompilation gives the posted call sequence as ``<function>_calls()``.
-            calls = getattr(module, name + "_calls", None)
-            extra = {"calls": calls()} if calls is not None else {}
+            # levelbench explain's convention: <function>_args(), and for a case about recompilation the
+            # posted call sequence as <function>_calls()
+            args, kwargs, _ = example_call(module, name)
+            calls = example_calls(module, name)
+            extra = {**kwargs, **({"calls": calls} if calls is not None else {})}
             diagnosis = levelbench.explain(getattr(module, name), *args, budget=budget, **extra)
             entry["findings"] = [{"code": f.code, "severity": f.severity.name.lower(), "title": f.title,
                                   "scored": f.severity >= levelbench.Severity.WARNING,
