@@ -300,7 +300,9 @@ def test_lbcompare_isolate_builds_each_candidate_in_a_worker_process(user):
 
 
 @pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
+@pytest.mark.wallclock
 def test_lbcompare_in_this_process_reports_candidates_slowing_each_other(user, capsys, quiet_machine):
+    """On real threads and a real clock, %lbcompare in this process finds LB305 and prints it."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("interference_magic", INTERFERENCE)

@@ -114,7 +114,10 @@ def test_a_thread_that_never_stops_is_reported_after_the_limit():
 # -- in one process: the distortion is measured and reported -----------------------------------
 @needs_proc
 @needs_two_cores
+@pytest.mark.wallclock
 def test_in_process_interference_is_measured_and_reported_with_both_ratios(quiet_machine):
+    """On real threads and a real clock: the spinner's helpers, timed, slow the victim back to back
+    (ratio < 0.8x the quiet one), and LB305 reports it with both ratios."""
     m = interference_module()
     c = levelbench.compare({"victim": m.victim(), "spinner": m.spinner()}, budget=3, min_rounds=10, **FAST)
     assert c.isolation.mode == "in-process"

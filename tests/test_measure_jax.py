@@ -20,7 +20,9 @@ def test_jitted_matmul_splits_trace_lower_compile():
     assert m.flops == pytest.approx(2 * 1000**3, rel=0.01)
 
 
+@pytest.mark.wallclock
 def test_jitted_matmul_median_matches_a_hand_written_loop(quiet_machine):
+    """Accuracy on a real clock: measure's median of a jitted matmul is a hand-written loop's, within 35%."""
     f = jax.jit(lambda x: x @ x)
     x = jnp.ones((1000, 1000), jnp.float32)
 
@@ -104,7 +106,10 @@ def test_numpy_inputs_to_jitted_function_are_flagged():
     assert not m2.has("LB007")
 
 
+@pytest.mark.wallclock
 def test_tiny_jitted_call_is_flagged_as_dispatch_bound(quiet_machine):
+    """On a real clock, a jitted x + 1 times within 5x of its measured empty-call floor: LB004.
+    (The rule itself, on given times: test_measure.py::test_dispatch_bound_*.)"""
     # Wall-clock: the call and the empty-call floor are timed apart, so load on other cores can
     # push their ratio past LB004's 2x (seen once, while another benchmark ran beside the suite).
     f = jax.jit(lambda x: x + 1)

@@ -76,7 +76,10 @@ INTERFERENCE = __import__("pathlib").Path(__file__).parent / "workloads" / "inte
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
+@pytest.mark.wallclock
 def test_the_fixture_reports_interference_and_isolates_builders(suite, quiet_machine):
+    """On real threads and a real clock, the fixture's compare finds LB305 in one process and prints it in
+    the failure and the summary; builders are isolated and get none."""
     suite.makepyfile(test_pair=f"""
 import importlib.util
 
