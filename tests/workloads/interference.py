@@ -138,3 +138,38 @@ def hangs_after(calls: int = 40):
 
 def not_a_candidate():
     return 42
+
+
+# -- a run that is surely sampling when a test interrupts it ----------------------------------
+PAUSE_DIR = "LEVELBENCH_TEST_PAUSE_DIR"  # the folder of the two files below, from the test's environment
+PAUSE_AT_CALL = 10  # past the first call and calibration (one call each for a 20 ms call): in a block
+
+
+def _paused_pair(seed: int):
+    """``held`` sleeps 20 ms a call; at its ``PAUSE_AT_CALL``-th call, inside a block of samples, it writes
+    ``sampling`` in the folder named by ``$LEVELBENCH_TEST_PAUSE_DIR`` and waits (at most 120 s) until the
+    test writes ``signalled`` there: the run cannot end before the test's signal, whatever the load."""
+    folder = os.environ[PAUSE_DIR]
+    x = np.zeros(3)
+    count = [0]
+
+    def held(x):
+        count[0] += 1
+        time.sleep(0.02)
+        if count[0] == PAUSE_AT_CALL:
+            with open(os.path.join(folder, "sampling"), "w") as out:
+                out.write(str(os.getpid()))
+            until = time.monotonic() + 120
+            while not os.path.exists(os.path.join(folder, "signalled")) and time.monotonic() < until:
+                time.sleep(0.01)
+        return x + 1
+
+    def other(x):
+        time.sleep(0.02)
+        return x + 1
+
+    return {"held": levelbench.Candidate(held, (x,)), "other": levelbench.Candidate(other, (x,))}
+
+
+PAUSED = Workload("paused pair", "a candidate that holds its worker mid-block until the test says so",
+                  _paused_pair, baseline="held")
