@@ -12,30 +12,40 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+# `fast` and `slow` work on a fake clock, passed as timer=: their times (1 ms, 4 ms) are exact, so what the
+# inner tests assert on ratios holds on any machine, however loaded.
 WORKLOADS = """
-import time
-
 import numpy as np
 
 
+class Clock:
+    now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+clock = Clock()
+
+
 def fast():
-    time.sleep(0.001)
+    clock.now += 0.001
     return np.ones(3)
 
 
 def slow():  # deliberately 4x slower than fast, with the same output
-    time.sleep(0.004)
+    clock.now += 0.004
     return np.ones(3)
 """
 
 RATIOS = WORKLOADS + """
 
 def test_fast_is_not_slower(levelbench):
-    assert levelbench.compare({"fast": fast, "slow": slow}).ratio("fast", "slow").upper < 1.2
+    assert levelbench.compare({"fast": fast, "slow": slow}, timer=clock).ratio("fast", "slow").upper < 1.2
 
 
 def test_slow_is_not_slower(levelbench):
-    assert levelbench.compare({"slow": slow, "fast": fast}).ratio("slow", "fast").upper < 1.2
+    assert levelbench.compare({"slow": slow, "fast": fast}, timer=clock).ratio("slow", "fast").upper < 1.2
 
 
 def test_plain():
@@ -133,11 +143,20 @@ def test_one_of_each(levelbench):
 def test_levelbench_budget_overrides_the_tests_own(suite):
     suite.makepyfile(test_budget=WORKLOADS + """
 
+import random
+
+noise = random.Random(0)
+
+
+def noisy():
+    clock.now += 0.001 * noise.lognormvariate(0, 0.5)
+
+
 def test_budget(levelbench):
     assert levelbench.budget == 0.2
-    m = levelbench.measure(fast, budget=60, rel_ci=1e-9)  # a CI target never reached: runs for the budget
+    m = levelbench.measure(noisy, budget=60, rel_ci=1e-9, timer=clock)  # a CI target never reached: runs for the budget
     assert not m.target_reached
-    assert m.total_time < 10, m.total_time
+    assert 0.2 <= m.total_time < 1, m.total_time  # the fake clock's seconds: 60 without the override
 """)
     suite.runpytest("--levelbench-budget", "0.2").assert_outcomes(passed=1)
 
@@ -176,7 +195,7 @@ def test_with_benchmark(benchmark):
 
 
 def test_with_levelbench(levelbench):
-    assert levelbench.measure(fast, budget=0).median > 0.0009
+    assert abs(levelbench.measure(fast, budget=0, timer=clock).median - 0.001) < 1e-12
 """)
     result = suite.runpytest("--benchmark-max-time=0.05", "--benchmark-min-rounds=1")
     result.assert_outcomes(passed=2)
