@@ -19,7 +19,6 @@ import time
 import uuid
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import levelbench
@@ -203,43 +202,12 @@ def test_in_process_interference_is_measured_and_reported_with_both_ratios(quiet
     assert "LB305" in text and "timed in this process" in text
 
 
-class FakeSpin:
-    """The interfering pair on the fake clock: ``spinner`` (0.5 ms a call) leaves helpers spinning for 60 ms
-    of fake time; a ``victim`` call (10 ms) takes twice as long while they spin. The wait between blocks
-    (compare's `wait_until_quiet`, replaced) lasts until the spin ends, and says so."""
-
-    def __init__(self, monkeypatch):
-        from levelbench._measuring import compare as compare_module
-        from levelbench._measuring.threads import QuietWait
-        from conftest import FakeClock
-
-        self.clock, self.spin_until = FakeClock(), 0.0
-
-        def wait_until_quiet(pids, exclude_caller=False):
-            waited = max(0.0, self.spin_until - self.clock.now)
-            self.clock.now += waited
-            return QuietWait(waited, running=())
-
-        monkeypatch.setattr(compare_module, "wait_until_quiet", wait_until_quiet)
-
-    def spinner(self, x):
-        self.clock.now += 0.5e-3
-        self.spin_until = self.clock.now + 0.06
-        return x + 1
-
-    def victim(self, x):
-        self.clock.now += 10e-3 * (2 if self.clock.now < self.spin_until else 1)
-        return x + 1
-
-
 def test_in_process_interference_is_reported_with_both_ratios_on_the_fake_clock(monkeypatch):
-    """The LB305 logic on given times: back to back the victim runs at half speed (the spinner then reads
-    0.025x it), with quiet gaps at full speed (0.05x); the finding names both ratios and the spinner's
-    60 ms spin, measured after its calibration."""
-    fake = FakeSpin(monkeypatch)
-    x = np.zeros(4)
-    c = levelbench.compare({"victim": (fake.victim, (x,)), "spinner": (fake.spinner, (x,))}, budget=3,
-                           min_rounds=10, timer=fake.clock, **FAST)
+    """The LB305 logic on given times (interference.py's FakeSpin): back to back the victim runs at half
+    speed (the spinner then reads 0.025x it), with quiet gaps at full speed (0.05x); the finding names
+    both ratios and the spinner's 60 ms spin, measured after its calibration."""
+    fake = interference_module().FakeSpin(monkeypatch)
+    c = levelbench.compare(fake.candidates(), budget=3, min_rounds=10, timer=fake.clock, **FAST)
     assert c.isolation.mode == "in-process"
     assert c.isolation.spin == {"victim": 0.0, "spinner": pytest.approx(0.06)}
     quiet, b2b = c.ratio("spinner"), c.back_to_back_ratio("spinner")
@@ -259,11 +227,8 @@ def test_in_process_interference_is_reported_with_both_ratios_on_the_fake_clock(
 
 def test_without_interference_the_fake_pair_gets_no_finding(monkeypatch):
     """The same candidates, the victim never slowed: both ratios agree, no LB305 (the check can stay quiet)."""
-    fake = FakeSpin(monkeypatch)
-    fake.victim = lambda x: (setattr(fake.clock, "now", fake.clock.now + 10e-3), x + 1)[1]
-    x = np.zeros(4)
-    c = levelbench.compare({"victim": (fake.victim, (x,)), "spinner": (fake.spinner, (x,))}, budget=3,
-                           min_rounds=10, timer=fake.clock, **FAST)
+    fake = interference_module().FakeSpin(monkeypatch, slowdown=1.0)
+    c = levelbench.compare(fake.candidates(), budget=3, min_rounds=10, timer=fake.clock, **FAST)
     assert c.back_to_back_ratio("spinner").estimate == pytest.approx(c.ratio("spinner").estimate)
     assert not [f for f in c.findings if f.code == "LB305"]
 

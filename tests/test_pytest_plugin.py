@@ -85,6 +85,30 @@ def test_a_ratio_assertion_passes_and_a_slower_candidate_fails_with_the_table(su
 INTERFERENCE = __import__("pathlib").Path(__file__).parent / "workloads" / "interference.py"
 
 
+def test_the_fixture_reports_interference_in_the_failure_and_the_summary(suite):
+    """The fixture's compare in one process finds LB305 on interference.py's FakeSpin (the pair on a fake
+    clock: exact ratios, whatever the load) and prints it beside the failure and in the session summary."""
+    suite.makepyfile(test_pair=f"""
+import importlib.util
+
+spec = importlib.util.spec_from_file_location("pair", {str(INTERFERENCE)!r})
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+
+
+def test_in_process(levelbench, monkeypatch):
+    fake = m.FakeSpin(monkeypatch)
+    c = levelbench.compare(fake.candidates(), budget=3, min_rounds=10, peak=False, timer=fake.clock)
+    assert any(f.code == "LB305" for f in c.findings)
+    assert c.ratio("spinner") < 0  # fails, to show the message
+""")
+    result = suite.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["E  * LB305 candidates slow each other down in one process: back to back, spinner "
+                                 "reads 0.025x victim instead of 0.05x (-50%)*",
+                                 "test_pair.py::test_in_process: compare spinner/victim * findings LB305"])
+
+
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
 @pytest.mark.wallclock
 def test_the_fixture_reports_interference_and_isolates_builders(suite, quiet_machine):

@@ -68,6 +68,43 @@ def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
     return levelbench.Candidate(returns_then_spins, (x,))
 
 
+class FakeSpin:
+    """The same pair on a fake clock (pass ``timer=fake.clock``), for deterministic tests of what compare
+    makes of it: a ``spinner`` call (0.5 ms) leaves helpers spinning for 60 ms of fake time, and a
+    ``victim`` call (10 ms) takes ``slowdown`` times as long while they spin. Creating one replaces
+    compare's wait between blocks (through ``monkeypatch``) by one that lasts until the spin ends, and says so.
+    """
+
+    def __init__(self, monkeypatch, slowdown: float = 2.0) -> None:
+        from levelbench._measuring import compare as compare_module
+        from levelbench._measuring.threads import QuietWait
+
+        self.now, self.spin_until, self.slowdown = 0.0, 0.0, slowdown
+
+        def wait_until_quiet(pids, exclude_caller=False):
+            waited = max(0.0, self.spin_until - self.now)
+            self.now += waited
+            return QuietWait(waited)
+
+        monkeypatch.setattr(compare_module, "wait_until_quiet", wait_until_quiet)
+
+    def clock(self) -> float:
+        return self.now
+
+    def spinner(self, x):
+        self.now += 0.5e-3
+        self.spin_until = self.now + 0.06
+        return x + 1
+
+    def victim(self, x):
+        self.now += 10e-3 * (self.slowdown if self.now < self.spin_until else 1.0)
+        return x + 1
+
+    def candidates(self) -> dict[str, levelbench.Candidate]:
+        x = np.zeros(4)
+        return {"victim": levelbench.Candidate(self.victim, (x,)), "spinner": levelbench.Candidate(self.spinner, (x,))}
+
+
 def _pair(spin_ms: float, mb: int, seed: int):
     return {"victim": victim(mb), "spinner": spinner(spin_ms)}
 
