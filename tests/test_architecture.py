@@ -168,9 +168,15 @@ def _marks_wallclock(node: ast.AST) -> bool:
     return any("wallclock" in ast.unparse(d) for d in getattr(node, "decorator_list", []))
 
 
+def _times_real_work(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Takes ``quiet_machine``, or reads the load average itself (to skip on a busy machine, as it does)."""
+    return "quiet_machine" in [a.arg for a in node.args.args] or any(
+        isinstance(n, ast.Attribute) and n.attr == "getloadavg" for n in ast.walk(node))
+
+
 def unmarked_wallclock_tests(folder: Path = ROOT / "tests") -> list[str]:
-    """Tests that take ``quiet_machine`` (so assert on real elapsed time) without ``@pytest.mark.wallclock``
-    on the function, its class or the module's ``pytestmark``."""
+    """Tests that take ``quiet_machine`` or read the load average (so assert on real elapsed time) without
+    ``@pytest.mark.wallclock`` on the function, its class or the module's ``pytestmark``."""
     found = []
     for path in sorted(folder.rglob("test_*.py")):
         tree = ast.parse(path.read_text())
@@ -182,8 +188,7 @@ def unmarked_wallclock_tests(folder: Path = ROOT / "tests") -> list[str]:
             if isinstance(node, ast.ClassDef):
                 scopes += [(n, in_marked_class or _marks_wallclock(node)) for n in node.body]
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-                uses = "quiet_machine" in [a.arg for a in node.args.args]
-                if uses and not (module_marked or in_marked_class or _marks_wallclock(node)):
+                if _times_real_work(node) and not (module_marked or in_marked_class or _marks_wallclock(node)):
                     found.append(f"{path.relative_to(folder)}::{node.name}")
     return sorted(found)
 
@@ -197,9 +202,9 @@ def test_the_marker_check_finds_an_unmarked_test(tmp_path):
     (tmp_path / "test_probe.py").write_text(
         "import pytest\n\n@pytest.mark.wallclock\ndef test_marked(quiet_machine):\n    pass\n\n"
         "def test_unmarked(quiet_machine):\n    pass\n\nclass TestC:\n    def test_in_class(self, quiet_machine):\n"
-        "        pass\n\ndef test_plain():\n    pass\n")
+        "        pass\n\ndef test_plain():\n    pass\n\ndef test_load():\n    import os\n    assert os.getloadavg()\n")
     found = unmarked_wallclock_tests(tmp_path)
-    assert [f.rpartition("::")[2] for f in found] == ["test_in_class", "test_unmarked"]
+    assert [f.rpartition("::")[2] for f in found] == ["test_in_class", "test_load", "test_unmarked"]
 
 
 def _collected(*args: str) -> list[str]:
