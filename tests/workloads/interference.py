@@ -179,7 +179,7 @@ def not_a_candidate():
 
 # -- a run that is surely sampling when a test interrupts it ----------------------------------
 PAUSE_DIR = "LEVELBENCH_TEST_PAUSE_DIR"  # the folder of the two files below, from the test's environment
-PAUSE_AT_CALL = 10  # past the first call and calibration (one call each for a 20 ms call): in a block
+PAUSE_AT_CALL = 10  # past the first call and calibration (1-2 calls at 20 ms): in the first block (10 calls)
 
 
 def _paused_pair(seed: int):
