@@ -161,3 +161,61 @@ def test_levelbench_environment_variables_are_read_in_settings_and_listed_in_the
     assert readers == [], f"read LEVELBENCH_* variables through levelbench/_values/settings.py, not in {readers}"
     readme = (ROOT / "README.md").read_text()
     assert [v for v in ENVIRONMENT_VARIABLES if f"`{v}`" not in readme] == []
+
+
+# -- wall-clock claims stay out of the default run ------------------------------------------------
+def _marks_wallclock(node: ast.AST) -> bool:
+    return any("wallclock" in ast.unparse(d) for d in getattr(node, "decorator_list", []))
+
+
+def _times_real_work(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Takes ``quiet_machine``, or reads the load average itself (to skip on a busy machine, as it does)."""
+    return "quiet_machine" in [a.arg for a in node.args.args] or any(
+        isinstance(n, ast.Attribute) and n.attr == "getloadavg" for n in ast.walk(node))
+
+
+def unmarked_wallclock_tests(folder: Path = ROOT / "tests") -> list[str]:
+    """Tests that take ``quiet_machine`` or read the load average (so assert on real elapsed time) without
+    ``@pytest.mark.wallclock`` on the function, its class or the module's ``pytestmark``."""
+    found = []
+    for path in sorted(folder.rglob("test_*.py")):
+        tree = ast.parse(path.read_text())
+        module_marked = any(isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "pytestmark" for t in n.targets)
+                            and "wallclock" in ast.unparse(n.value) for n in tree.body)
+        scopes = [(n, False) for n in tree.body]
+        while scopes:
+            node, in_marked_class = scopes.pop()
+            if isinstance(node, ast.ClassDef):
+                scopes += [(n, in_marked_class or _marks_wallclock(node)) for n in node.body]
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+                if _times_real_work(node) and not (module_marked or in_marked_class or _marks_wallclock(node)):
+                    found.append(f"{path.relative_to(folder)}::{node.name}")
+    return sorted(found)
+
+
+def test_tests_on_real_elapsed_time_carry_the_wallclock_marker():
+    """A test that asks for ``quiet_machine`` times real work; unmarked, it would run (and flake) in ``make test``."""
+    assert unmarked_wallclock_tests() == [], "add @pytest.mark.wallclock to these (make test-wallclock runs them)"
+
+
+def test_the_marker_check_finds_an_unmarked_test(tmp_path):
+    (tmp_path / "test_probe.py").write_text(
+        "import pytest\n\n@pytest.mark.wallclock\ndef test_marked(quiet_machine):\n    pass\n\n"
+        "def test_unmarked(quiet_machine):\n    pass\n\nclass TestC:\n    def test_in_class(self, quiet_machine):\n"
+        "        pass\n\ndef test_plain():\n    pass\n\ndef test_load():\n    import os\n    assert os.getloadavg()\n")
+    found = unmarked_wallclock_tests(tmp_path)
+    assert [f.rpartition("::")[2] for f in found] == ["test_in_class", "test_load", "test_unmarked"]
+
+
+def _collected(*args: str) -> list[str]:
+    run = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "tests/test_measure.py", *args], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return [line.rpartition("::")[2] for line in run.stdout.splitlines() if "::" in line]
+
+
+def test_the_default_run_leaves_wallclock_tests_out_and_dash_m_selects_them():
+    default, only = _collected(), _collected("-m", "wallclock")
+    assert only == ["test_busy_wait_of_2ms_is_reported_within_2_percent"]
+    assert only[0] not in default and len(default) > 10
+    assert only[0] in _collected("-m", "wallclock or not wallclock")

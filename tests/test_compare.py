@@ -1,7 +1,6 @@
 """levelbench.compare: parity before timing, work accounting, interleaved ratios."""
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -10,14 +9,6 @@ import levelbench
 from levelbench import Candidate, Comparison, ComparisonError
 from levelbench._values.settings import COMPARING
 from conftest import FakeClock
-
-
-def sleeper(seconds):
-    def f(x):
-        time.sleep(seconds)
-        return x + 1
-
-    return f
 
 
 def test_mismatched_shapes_are_refused_naming_candidate_argument_and_values():
@@ -58,36 +49,41 @@ def test_rounding_differences_within_dtype_tolerance_agree():
 
 
 def test_ratio_ci_and_verdict_on_clearly_different_candidates():
-    x = np.zeros(3)
-    c = levelbench.compare({"fast": (sleeper(0.001), (x,)), "slow": (sleeper(0.003), (x,))},
-                           budget=1.5, environment=False, peak=False)
+    """On the fake clock, noisy calls of 1 ms and 3 ms: the ratio's CI holds the true 3x and excludes 1x,
+    so the verdict is slower; the inverse ratio is exactly the reciprocal (same paired rounds)."""
+    clock = FakeClock()
+    c = fake_compare(clock, {"fast": _lognormal(7, 1e-3, 0.05), "slow": _lognormal(8, 3e-3, 0.05)}, budget=1.5)
     r = c.ratio("slow")
-    assert r.lower <= r.estimate <= r.upper
-    assert 2.0 < r.estimate < 4.0
+    assert r.lower < r.estimate < r.upper
+    assert r.lower <= 3.0 <= r.upper and r.lower > 2.0 and r.upper < 4.0
     assert c.verdict("slow") == "slower"
     assert c.verdict("fast") == "baseline"
     inverse = c.ratio("fast", "slow")
-    assert inverse.estimate == pytest.approx(1 / r.estimate, rel=0.05)
+    assert inverse.estimate == pytest.approx(1 / r.estimate, rel=1e-12)
 
 
 def test_candidates_are_sampled_round_robin():
+    """Turns alternate A B A B ...: first calls, calibrations, then one block each per round (the fake
+    clock's constant costs reach the target at exactly min_rounds rounds), a block of several samples."""
+    clock = FakeClock()
     order = []
     x = np.zeros(1)
 
     def tagged(tag):
+        work = clock.work(2e-3, x)
+
         def f(x):
             order.append(tag)
-            time.sleep(0.002)
-            return x
+            return work()
 
         return f
 
     c = levelbench.compare({"A": (tagged("A"), (x,)), "B": (tagged("B"), (x,))}, budget=0.3, environment=False,
-                           peak=False)
+                           peak=False, timer=clock)
     turns = [tag for i, tag in enumerate(order) if i == 0 or order[i - 1] != tag]  # runs of one candidate's calls
     assert all(a != b for a, b in zip(turns, turns[1:]))
     assert len(turns) >= 2 * 5  # first calls and calibration, then a block each per round, at least 5 rounds
-    assert len(c.rounds["A"]) == len(c.rounds["B"]) >= 5
+    assert len(c.rounds["A"]) == len(c.rounds["B"]) == COMPARING.min_rounds
     samples_a = c.measurements["A"].n_samples
     assert samples_a > len(c.rounds["A"])  # a round holds a block of several samples
 
@@ -118,9 +114,9 @@ def test_different_work_is_flagged():
 
 
 def test_comparison_round_trips_through_json_and_renders():
-    x = np.zeros(2)
-    c = levelbench.compare({"a": (sleeper(0.001), (x,)), "b": (sleeper(0.0015), (x,))}, budget=0.3,
-                           environment=False, peak=False, title="t", params={"n": 2})
+    clock = FakeClock()
+    c = fake_compare(clock, {"a": _lognormal(9, 1e-3, 0.05), "b": _lognormal(10, 1.5e-3, 0.05)}, budget=0.3,
+                     title="t", params={"n": 2})
     back = Comparison.from_dict(json.loads(json.dumps(c.to_dict())))
     assert back.ratio("b").estimate == pytest.approx(c.ratio("b").estimate)
     assert back.measurements["a"] == c.measurements["a"]
@@ -206,17 +202,29 @@ def test_a_budget_smaller_than_the_minimum_rounds_still_takes_them():
 
 
 def test_a_candidate_that_compiles_on_every_call_ends_at_the_budget_not_after_fifty_rounds():
+    """Real JAX compiles on every call of ``rebuilds`` (every block discarded), on the fake clock (50 ms a
+    call): the rounds end at the first round past the budget once min_rounds were taken (the budget is
+    set so that this comes before overrun_factor x the budget), not after max_rounds_factor x min_rounds
+    rounds (minutes, before)."""
     jax = pytest.importorskip("jax")
     jnp = jax.numpy
+    clock = FakeClock()
+    steady_f = jax.jit(jnp.sin)
+
+    def steady(x):
+        clock.now += 0.05
+        return steady_f(x)
 
     def rebuilds(x):  # a new jitted function each call: every call compiles, every block is discarded
+        clock.now += 0.05
         return jax.jit(lambda y: jnp.sin(y) + 1)(x)
 
     x = jnp.ones(8)
-    started = time.perf_counter()
+    ends: list[float] = []  # the fake time at the end of every timed round
     with pytest.raises(RuntimeError, match="every sample was discarded because JAX compiled"):
-        levelbench.compare({"steady": (jax.jit(jnp.sin), (x,)), "rebuilds": (rebuilds, (x,))}, budget=0.5,
-                           check_outputs=False, environment=False, peak=False, count_flops=False)
-    # before, it went on for 50x the minimum rounds of discarded blocks (minutes); now it stops at the
-    # budget (calibration and first calls come on top; the bound is loose for a loaded machine)
-    assert time.perf_counter() - started < 30
+        levelbench.compare({"steady": (steady, (x,)), "rebuilds": (rebuilds, (x,))}, budget=2.0, timer=clock,
+                           check_outputs=False, environment=False, peak=False, count_flops=False,
+                           progress=lambda stage, _: ends.append(clock.now) if stage == "timing" else None)
+    start = ends[0] - (ends[1] - ends[0])  # rounds of fixed block sizes: each as long as the next
+    assert len(ends) == COMPARING.min_rounds  # (at overrun_factor x the budget it would be 9 rounds)
+    assert 2.0 <= ends[-1] - start < COMPARING.overrun_factor * 2.0, ends

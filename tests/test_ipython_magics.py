@@ -299,8 +299,32 @@ def test_lbcompare_isolate_builds_each_candidate_in_a_worker_process(user):
         user.run_line_magic("lbcompare", f"--isolate a=nope.py:f b={INTERFERENCE}:plus_one")
 
 
+def test_lbcompare_in_this_process_prints_candidates_slowing_each_other(user, capsys, monkeypatch):
+    """%lbcompare prints LB305 for interference.py's FakeSpin (the pair on a fake clock, given to compare
+    as its timer: exact ratios whatever the load). The spinner goes first, so every back-to-back victim
+    sample follows its block: 40x it back to back, 20x with quiet gaps."""
+    import functools
+    import importlib.util
+
+    from levelbench import _api
+
+    spec = importlib.util.spec_from_file_location("interference_magic", INTERFERENCE)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    fake = m.FakeSpin(monkeypatch)
+    monkeypatch.setattr(_api, "compare", functools.partial(_api.compare, timer=fake.clock))
+    user.push({"victim": fake.victim, "spinner": fake.spinner, "z": np.zeros(4)})
+    c = user.run_line_magic("lbcompare", "-o --budget 5 s=spinner(z) v=victim(z)")
+    assert [f.title for f in c.findings if f.code == "LB305"] == [
+        "candidates slow each other down in one process: back to back, v reads 40x s instead of 20x (+100%)"], str(c)
+    assert "LB305 candidates slow each other down in one process: back to back, v reads 40x s" in flat(
+        capsys.readouterr().out)
+
+
 @pytest.mark.skipif(len(__import__("os").sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
+@pytest.mark.wallclock
 def test_lbcompare_in_this_process_reports_candidates_slowing_each_other(user, capsys, quiet_machine):
+    """On real threads and a real clock, %lbcompare in this process finds LB305 and prints it."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("interference_magic", INTERFERENCE)

@@ -47,13 +47,12 @@ def interference_module():
     return module
 
 
-def spin_for(seconds: float) -> threading.Thread:
-    """A thread that keeps a core busy (hashing: the GIL is released) for ``seconds``."""
+def spin_until(stop: threading.Event) -> threading.Thread:
+    """A thread that keeps a core busy (hashing: the GIL is released) until ``stop`` is set."""
     chunk = bytes(4 << 20)
-    until = time.perf_counter() + seconds
 
     def spin() -> None:
-        while time.perf_counter() < until:
+        while not stop.is_set():
             hashlib.sha256(chunk).digest()
 
     t = threading.Thread(target=spin, daemon=True)
@@ -78,6 +77,16 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
+def wait_for(condition, seconds: float) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass; whether it held."""
+    until = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > until:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 @pytest.fixture
 def marker(monkeypatch) -> str:
     """An environment marker that every worker process started by this test inherits."""
@@ -89,32 +98,92 @@ def marker(monkeypatch) -> str:
 # -- waiting for helper threads -----------------------------------------------------------------
 @needs_proc
 def test_a_spinning_thread_is_seen_running_and_waited_out():
-    t = spin_for(0.15)
-    time.sleep(0.01)
+    """A hashing thread reads as running in /proc, and the wait lasts until it has stopped: the thread
+    spins until an event that another thread sets, and the wait returns quiet only after that."""
+    stop = threading.Event()
+    t = spin_until(stop)
     me = threading.get_native_id()
-    assert running_threads([os.getpid()], exclude=(me,)), "a hashing thread must show as running"
-    w = wait_until_quiet([os.getpid()], exclude_caller=True)
-    assert w.quiet and w.measured
-    assert 0.08 < w.seconds < 1.0, w
+    assert wait_for(lambda: running_threads([os.getpid()], exclude=(me,)), 10), "a hashing thread must show as running"
+    stopped_at = []
+
+    def stop_later():
+        time.sleep(0.1)
+        stopped_at.append(time.perf_counter())
+        stop.set()
+
+    threading.Thread(target=stop_later, daemon=True).start()
+    w = wait_until_quiet([os.getpid()], exclude_caller=True, limit=60)
+    returned = time.perf_counter()
+    assert w.quiet and w.measured, w
+    assert stopped_at and stopped_at[0] <= returned, "the wait ended while the thread still spun"
     t.join()
-    idle = wait_until_quiet([os.getpid()], exclude_caller=True)
-    assert idle.quiet and idle.seconds < 0.05, idle
 
 
 @needs_proc
 def test_a_thread_that_never_stops_is_reported_after_the_limit():
-    t = spin_for(1.0)
-    time.sleep(0.01)
-    w = wait_until_quiet([os.getpid()], exclude_caller=True, limit=0.2)
+    """A thread still spinning at the limit: the wait ends there, not quiet, and names it."""
+    stop = threading.Event()
+    t = spin_until(stop)
+    try:
+        w = wait_until_quiet([os.getpid()], exclude_caller=True, limit=0.2)
+    finally:
+        stop.set()
     assert not w.quiet and w.seconds >= 0.2
     assert w.running and all(f"{os.getpid()}/" in r for r in w.running)
     t.join()
 
 
+class ScriptedThreads:
+    """Stands in for /proc and the clock under `wait_until_quiet`: look n finds ``script[n]`` (the running
+    threads' names; the last entry repeats), and each poll's sleep moves the clock by its length."""
+
+    def __init__(self, monkeypatch, script):
+        from levelbench._measuring import threads
+
+        self.now, self.looks, self.script = 0.0, 0, script
+        monkeypatch.setattr(threads, "can_inspect", lambda: True)
+        monkeypatch.setattr(threads, "running_threads", self.running)
+        monkeypatch.setattr(threads.time, "perf_counter", lambda: self.now)
+        monkeypatch.setattr(threads.time, "sleep", self.sleep)
+
+    def running(self, pids, exclude=()):
+        found = self.script[min(self.looks, len(self.script) - 1)]
+        self.looks += 1
+        return list(found)
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+@pytest.mark.parametrize("script, poll, confirm, seconds, looks", [
+    ([[]], 0.01, 3, 0.0, 3),  # nothing runs: no wait to count, three quiet looks confirm it
+    ([["1/2 spin"]] * 10 + [[]], 0.01, 3, 0.1, 13),  # counted to the first quiet look, not the confirming ones
+    ([["1/2 spin"], [], ["1/2 spin"], [], [], []], 0.01, 3, 0.03, 6),  # a quiet look broken off starts again
+    ([["1/2 spin"]] * 4 + [[]], 0.05, 2, 0.2, 6),
+])
+def test_the_wait_counts_to_the_first_of_the_quiet_looks_that_confirm_it(monkeypatch, script, poll, confirm,
+                                                                          seconds, looks):
+    """The waiting rule on a scripted clock: seconds up to the first of ``confirm`` quiet looks in a row."""
+    fake = ScriptedThreads(monkeypatch, script)
+    w = wait_until_quiet([1], poll=poll, confirm=confirm, limit=60)
+    assert w.quiet and w.measured and w.running == ()
+    assert w.seconds == pytest.approx(seconds, abs=1e-12) and fake.looks == looks
+
+
+def test_the_wait_gives_up_at_the_limit_and_names_the_threads_still_running(monkeypatch):
+    fake = ScriptedThreads(monkeypatch, [["7/8 pool"], ["7/8 pool"], [], ["7/9 other"]])
+    w = wait_until_quiet([7], poll=0.1, confirm=3, limit=0.5)
+    assert not w.quiet and w.running == ("7/9 other",)
+    assert w.seconds == pytest.approx(0.5, abs=1e-9) and fake.looks == 6
+
+
 # -- in one process: the distortion is measured and reported -----------------------------------
 @needs_proc
 @needs_two_cores
+@pytest.mark.wallclock
 def test_in_process_interference_is_measured_and_reported_with_both_ratios(quiet_machine):
+    """On real threads and a real clock: the spinner's helpers, timed, slow the victim back to back
+    (ratio < 0.8x the quiet one), and LB305 reports it with both ratios."""
     m = interference_module()
     c = levelbench.compare({"victim": m.victim(), "spinner": m.spinner()}, budget=3, min_rounds=10, **FAST)
     assert c.isolation.mode == "in-process"
@@ -131,6 +200,37 @@ def test_in_process_interference_is_measured_and_reported_with_both_ratios(quiet
     assert "isolate=True" in f.fix
     text = str(c)
     assert "LB305" in text and "timed in this process" in text
+
+
+def test_in_process_interference_is_reported_with_both_ratios_on_the_fake_clock(monkeypatch):
+    """The LB305 logic on given times (interference.py's FakeSpin): back to back the victim runs at half
+    speed (the spinner then reads 0.025x it), with quiet gaps at full speed (0.05x); the finding names
+    both ratios and the spinner's 60 ms spin, measured after its calibration."""
+    fake = interference_module().FakeSpin(monkeypatch)
+    c = levelbench.compare(fake.candidates(), budget=3, min_rounds=10, timer=fake.clock, **FAST)
+    assert c.isolation.mode == "in-process"
+    assert c.isolation.spin == {"victim": 0.0, "spinner": pytest.approx(0.06)}
+    quiet, b2b = c.ratio("spinner"), c.back_to_back_ratio("spinner")
+    assert quiet.estimate == pytest.approx(0.05) and quiet.lower == pytest.approx(0.05)
+    assert b2b.estimate == pytest.approx(0.025) and not b2b.contains(0.05)
+    found = [f for f in c.findings if f.code == "LB305"]
+    assert len(found) == 1, str(c)
+    f = found[0]
+    assert f.severity == levelbench.Severity.WARNING
+    assert f.title == ("candidates slow each other down in one process: back to back, spinner reads 0.025x victim "
+                       "instead of 0.05x (-50%)")
+    assert "helper threads still running after the calls returned: spinner 60 ms" in f.evidence
+    assert "isolate=True" in f.fix
+    text = str(c)
+    assert "LB305" in text and "timed in this process" in text
+
+
+def test_without_interference_the_fake_pair_gets_no_finding(monkeypatch):
+    """The same candidates, the victim never slowed: both ratios agree, no LB305 (the check can stay quiet)."""
+    fake = interference_module().FakeSpin(monkeypatch, slowdown=1.0)
+    c = levelbench.compare(fake.candidates(), budget=3, min_rounds=10, timer=fake.clock, **FAST)
+    assert c.back_to_back_ratio("spinner").estimate == pytest.approx(c.ratio("spinner").estimate)
+    assert not [f for f in c.findings if f.code == "LB305"]
 
 
 @needs_proc
@@ -235,20 +335,25 @@ def test_run_groups_workers_by_framework_or_by_candidate(tmp_path):
 
 @needs_proc
 def test_ctrl_c_while_sampling_stops_every_worker(marker, tmp_path):
-    proc = subprocess.Popen([*levelbench_argv("run"), "-w", f"{INTERFERENCE}:PAIR", "--budget", "60",
+    """Ctrl-C while a block of samples runs: exit 130, no traceback, the JSON says interrupted, and no
+    worker is left. The signal goes once a candidate has written that it is sampling; that candidate
+    then waits for the test, so the run cannot have ended before the signal (before, a fixed 3 s
+    sleep once came after the run had ended)."""
+    sampling, signalled = tmp_path / "sampling", tmp_path / "signalled"
+    proc = subprocess.Popen([*levelbench_argv("run"), "-w", f"{INTERFERENCE}:PAUSED", "--budget", "60",
                              "--isolation", "candidate", "--no-save", "--json", str(tmp_path / "r.json")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while len(processes_with(marker)) < 3 and time.monotonic() < deadline:  # the run and its two workers
-        time.sleep(0.2)
-    time.sleep(3)  # into the sampling
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, interference_module().PAUSE_DIR: str(tmp_path)})
+    if not wait_for(lambda: sampling.exists() or proc.poll() is not None, 120) or proc.poll() is not None:
+        proc.kill()
+        pytest.fail(f"the run never began sampling (exit {proc.wait()}): {proc.communicate()[1][-3000:]}")
     proc.send_signal(signal.SIGINT)
+    signalled.write_text("sent")  # the held candidate may go on: the signal is on its way
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "Traceback" not in stderr
     assert json.loads((tmp_path / "r.json").read_text())["results"][0]["status"] == "interrupted"
-    time.sleep(0.5)
-    assert processes_with(marker) == []
+    assert wait_for(lambda: processes_with(marker) == [], 10), processes_with(marker)
 
 
 @needs_proc

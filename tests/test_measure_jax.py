@@ -20,7 +20,9 @@ def test_jitted_matmul_splits_trace_lower_compile():
     assert m.flops == pytest.approx(2 * 1000**3, rel=0.01)
 
 
+@pytest.mark.wallclock
 def test_jitted_matmul_median_matches_a_hand_written_loop(quiet_machine):
+    """Accuracy on a real clock: measure's median of a jitted matmul is a hand-written loop's, within 35%."""
     f = jax.jit(lambda x: x @ x)
     x = jnp.ones((1000, 1000), jnp.float32)
 
@@ -46,7 +48,20 @@ def test_jitted_matmul_median_matches_a_hand_written_loop(quiet_machine):
     pytest.fail(f"measure's median / the hand loop's over three tries: {[round(r, 2) for r in ratios]}")
 
 
-def test_blocking_matters_for_async_results():
+def test_async_results_get_the_unblocked_call_and_the_waits_cost_measured():
+    """For a jitted function (asynchronous results) measure times the call without waiting and what
+    waiting costs; how they compare with the median is test_blocking_matters_for_async_results."""
+    f = jax.jit(lambda x: x * 2)
+    m = levelbench.measure(f, jnp.ones((8, 8), jnp.float32), budget=0.1)
+    assert m.unblocked_call is not None and m.unblocked_call > 0
+    assert m.block_overhead is not None and m.block_overhead >= 0
+    plain = levelbench.measure(lambda: 1, budget=0.1, environment=False)
+    assert plain.unblocked_call is None and plain.block_overhead == 0.0  # nothing to wait for
+
+
+@pytest.mark.wallclock
+def test_blocking_matters_for_async_results(quiet_machine):
+    """On a real clock: returning control without waiting is far quicker (< 1/5) than the computation."""
     f = jax.jit(lambda x: (x @ x) @ x)
     x = jnp.ones((800, 800), jnp.float32)
     m = levelbench.measure(f, x, budget=1)
@@ -104,7 +119,10 @@ def test_numpy_inputs_to_jitted_function_are_flagged():
     assert not m2.has("LB007")
 
 
+@pytest.mark.wallclock
 def test_tiny_jitted_call_is_flagged_as_dispatch_bound(quiet_machine):
+    """On a real clock, a jitted x + 1 times within 5x of its measured empty-call floor: LB004.
+    (The rule itself, on given times: test_measure.py::test_dispatch_bound_*.)"""
     # Wall-clock: the call and the empty-call floor are timed apart, so load on other cores can
     # push their ratio past LB004's 2x (seen once, while another benchmark ran beside the suite).
     f = jax.jit(lambda x: x + 1)
@@ -115,7 +133,10 @@ def test_tiny_jitted_call_is_flagged_as_dispatch_bound(quiet_machine):
     assert f.data["share"] >= 0.2 and "jax.vmap" in f.fix
 
 
-def test_work_far_above_the_dispatch_floor_is_not_dispatch_bound():
+@pytest.mark.wallclock
+def test_work_far_above_the_dispatch_floor_is_not_dispatch_bound(quiet_machine):
+    """On a real clock, a 400x400 jitted dot times over 10x its empty-call floor: no LB004.
+    (The rule itself, on given times: test_measure.py::test_dispatch_bound_*.)"""
     f = jax.jit(jnp.dot)
     x = jnp.ones((400, 400))
     m = levelbench.measure(f, x, x, budget=0.5)

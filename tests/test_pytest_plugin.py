@@ -12,30 +12,40 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+# `fast` and `slow` work on a fake clock, passed as timer=: their times (1 ms, 4 ms) are exact, so what the
+# inner tests assert on ratios holds on any machine, however loaded.
 WORKLOADS = """
-import time
-
 import numpy as np
 
 
+class Clock:
+    now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+clock = Clock()
+
+
 def fast():
-    time.sleep(0.001)
+    clock.now += 0.001
     return np.ones(3)
 
 
 def slow():  # deliberately 4x slower than fast, with the same output
-    time.sleep(0.004)
+    clock.now += 0.004
     return np.ones(3)
 """
 
 RATIOS = WORKLOADS + """
 
 def test_fast_is_not_slower(levelbench):
-    assert levelbench.compare({"fast": fast, "slow": slow}).ratio("fast", "slow").upper < 1.2
+    assert levelbench.compare({"fast": fast, "slow": slow}, timer=clock).ratio("fast", "slow").upper < 1.2
 
 
 def test_slow_is_not_slower(levelbench):
-    assert levelbench.compare({"slow": slow, "fast": fast}).ratio("slow", "fast").upper < 1.2
+    assert levelbench.compare({"slow": slow, "fast": fast}, timer=clock).ratio("slow", "fast").upper < 1.2
 
 
 def test_plain():
@@ -75,8 +85,35 @@ def test_a_ratio_assertion_passes_and_a_slower_candidate_fails_with_the_table(su
 INTERFERENCE = __import__("pathlib").Path(__file__).parent / "workloads" / "interference.py"
 
 
+def test_the_fixture_reports_interference_in_the_failure_and_the_summary(suite):
+    """The fixture's compare in one process finds LB305 on interference.py's FakeSpin (the pair on a fake
+    clock: exact ratios, whatever the load) and prints it beside the failure and in the session summary."""
+    suite.makepyfile(test_pair=f"""
+import importlib.util
+
+spec = importlib.util.spec_from_file_location("pair", {str(INTERFERENCE)!r})
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+
+
+def test_in_process(levelbench, monkeypatch):
+    fake = m.FakeSpin(monkeypatch)
+    c = levelbench.compare(fake.candidates(), budget=3, min_rounds=10, peak=False, timer=fake.clock)
+    assert any(f.code == "LB305" for f in c.findings)
+    assert c.ratio("spinner") < 0  # fails, to show the message
+""")
+    result = suite.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["E  * LB305 candidates slow each other down in one process: back to back, spinner "
+                                 "reads 0.025x victim instead of 0.05x (-50%)*",
+                                 "test_pair.py::test_in_process: compare spinner/victim * findings LB305"])
+
+
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="interference needs 2 cores")
+@pytest.mark.wallclock
 def test_the_fixture_reports_interference_and_isolates_builders(suite, quiet_machine):
+    """On real threads and a real clock, the fixture's compare finds LB305 in one process and prints it in
+    the failure and the summary; builders are isolated and get none."""
     suite.makepyfile(test_pair=f"""
 import importlib.util
 
@@ -130,11 +167,20 @@ def test_one_of_each(levelbench):
 def test_levelbench_budget_overrides_the_tests_own(suite):
     suite.makepyfile(test_budget=WORKLOADS + """
 
+import random
+
+noise = random.Random(0)
+
+
+def noisy():
+    clock.now += 0.001 * noise.lognormvariate(0, 0.5)
+
+
 def test_budget(levelbench):
     assert levelbench.budget == 0.2
-    m = levelbench.measure(fast, budget=60, rel_ci=1e-9)  # a CI target never reached: runs for the budget
+    m = levelbench.measure(noisy, budget=60, rel_ci=1e-9, timer=clock)  # a CI target never reached: runs for the budget
     assert not m.target_reached
-    assert m.total_time < 10, m.total_time
+    assert 0.2 <= m.total_time < 1, m.total_time  # the fake clock's seconds: 60 without the override
 """)
     suite.runpytest("--levelbench-budget", "0.2").assert_outcomes(passed=1)
 
@@ -173,7 +219,7 @@ def test_with_benchmark(benchmark):
 
 
 def test_with_levelbench(levelbench):
-    assert levelbench.measure(fast, budget=0).median > 0.0009
+    assert abs(levelbench.measure(fast, budget=0, timer=clock).median - 0.001) < 1e-12
 """)
     result = suite.runpytest("--benchmark-max-time=0.05", "--benchmark-min-rounds=1")
     result.assert_outcomes(passed=2)

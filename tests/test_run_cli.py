@@ -64,13 +64,17 @@ def test_help_lists_workloads_and_their_parameters():
 
 
 def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
+    """Ctrl-C while the second workload's worker hangs: the first's table printed and kept, exit 130. The
+    signal goes once that worker has written that its build began (no fixed sleep)."""
     import threading
 
     out = tmp_path / "r.json"
+    hanging = tmp_path / "hanging"
     proc = subprocess.Popen(
         [*levelbench_argv("run"), "-w", f"{SIMPLE}:SLEEPY", "-w", f"{SIMPLE}:HANG",
          "--budget", "0.2", "--json", str(out), "--no-save"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "LEVELBENCH_TEST_PAUSE_DIR": str(tmp_path)},
     )
     lines: list[str] = []
     first_done = threading.Event()
@@ -84,7 +88,10 @@ def test_ctrl_c_stops_cleanly_and_prints_what_finished(tmp_path):
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     assert first_done.wait(120), "the first workload never finished"
-    time.sleep(2)  # the second (hanging) workload's worker is running now
+    until = time.monotonic() + 120
+    while not hanging.exists() and proc.poll() is None and time.monotonic() < until:
+        time.sleep(0.05)
+    assert hanging.exists(), "the second workload's worker never began building it"
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=60)
     reader.join(timeout=10)

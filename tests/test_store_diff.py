@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -12,6 +11,7 @@ from test_store_fakes import ENV, record, result
 import levelbench
 from levelbench._results.workload import WorkloadResult
 from levelbench.store import diff_runs, mann_whitney_u, open_store, previous_run
+from conftest import FakeClock
 from conftest import levelbench_cli as _cli
 
 MS = 1e-3
@@ -143,26 +143,33 @@ def test_cli_diff_prints_verdicts_warns_about_the_environment_and_fails_ci_on_re
     assert doc["min_effect"] == 1.5 and doc["counts"]["regression"] == 0 and doc["changes"][1]["verdict"] == "no change"
 
 
-def _sleeper(seconds: float):
+def _noisy(clock: FakeClock, seconds: float, seed: int):
+    """A call of ``seconds`` on the fake clock, with 5% seeded noise."""
+    rng = np.random.default_rng(seed)
+
     def call(x):
-        time.sleep(seconds)
+        clock.now += seconds * float(rng.lognormal(0.0, 0.05))
         return x * 2
 
     return call
 
 
 def test_a_slowed_candidate_timed_by_compare_is_a_regression(store):
-    """The whole path through the library: compare -> store two runs -> diff (no `levelbench run`)."""
+    """The whole path through the library: compare -> store two runs -> diff (no `levelbench run`), on the
+    fake clock: ``sleepy`` 3x slower in the second run is a regression of 3x; ``steady`` is no change."""
     x = np.ones(100)
     runs = []
-    for delay in (0.002, 0.006):
-        c = levelbench.compare({"steady": (_sleeper(0.002), (x,)), "sleepy": (_sleeper(delay), (x,))},
-                               budget=0.4, peak=False, environment=False, title="sleepy")
+    for i, delay in enumerate((0.002, 0.006)):
+        clock = FakeClock()
+        c = levelbench.compare({"steady": (_noisy(clock, 0.002, 2 * i), (x,)),
+                                "sleepy": (_noisy(clock, delay, 2 * i + 1), (x,))},
+                               budget=0.4, peak=False, environment=False, title="sleepy", timer=clock)
         runs.append(record(store, [WorkloadResult("sleepy", {"seed": 0}, "ok", c)]))
     d = diff_runs(store.run(runs[0]), store.run(runs[1]))
     by = {c.candidate: c for c in d.changes}
-    assert by["sleepy"].verdict == "regression" and 2 < by["sleepy"].ratio.estimate < 4
-    assert 0.6 < by["steady"].ratio.estimate < 1.6  # same code: no big change either way on a noisy machine
+    assert by["sleepy"].verdict == "regression" and by["sleepy"].ratio.contains(3.0)
+    assert by["sleepy"].ratio.lower > 2.5 and by["sleepy"].ratio.upper < 3.5
+    assert by["steady"].verdict == "no change" and by["steady"].ratio.contains(1.0)
 
 
 def test_diff_without_runs_named_pairs_the_latest_with_the_latest_run_of_the_same_workloads(tmp_path):

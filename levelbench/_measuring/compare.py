@@ -33,13 +33,13 @@ from .lanes import Block, Calibration, FirstCall, LaneInfo, LocalLane
 from .._results.measurement import Measurement
 from .._results.comparison import Agreement
 from .parity import ComparisonError, compare_leaves, mismatches_of_leaves
-from .._values.stats import paired_ratio_ci
 from .checks import interference_finding, work_findings
 from .environment import cpu_times, load_average, steal_record
 from .threads import QuietWait, pools, wait_until_quiet
 from .._values.gc import gc_paused
 from .peak import GEMM_LANE, cached_peak, gemm_lane, machine_peak, raise_peak
 from .sampler import Options
+from .stopping import Stop, after_round
 from .._results.comparison import LanePeak
 from .._values.stats import Interval, median_ci
 
@@ -523,30 +523,20 @@ class _Run:
                 n_rounds = len(timing.rounds[self.base])
                 elapsed = s.timer() - start
                 self.progress("timing", min(elapsed / s.budget, 1.0) if s.budget else 1.0)
-                live = {n: timing.rounds[n] for n in self.lanes}
-                complete = all(sum(r is not None for r in rounds) >= s.min_rounds for rounds in live.values())
-                if complete and _ratios_within(live, self.base, s.rel_ci, n_rounds):
-                    timing.reached = True
-                    break
-                if complete and elapsed >= s.budget:
-                    break
-                # Past the budget, stop waiting for a candidate whose every block was discarded (it
-                # compiles on every call: more rounds will not change that), and anyway at 3x the budget.
-                # (only when blocks were discarded: without discards min_rounds rounds are always taken)
-                short = not complete and n_rounds >= s.min_rounds
-                never_kept = any(all(r is None for r in rounds) for rounds in live.values())
-                if short and elapsed >= s.budget and (never_kept or elapsed >= COMPARING.overrun_factor * s.budget):
-                    break
-                if deadline is not None and deadline - time.monotonic() < 2 * (time.monotonic() - round_started) + 1:
-                    # Another round might not end before the deadline: stop here, with every candidate.
+                now = time.monotonic()
+                stop = after_round({n: timing.rounds[n] for n in self.lanes}, self.base, elapsed=elapsed,
+                                   budget=s.budget, min_rounds=s.min_rounds, rel_ci=s.rel_ci,
+                                   deadline_left=None if deadline is None else deadline - now,
+                                   round_seconds=now - round_started)
+                if stop is Stop.DEADLINE:
                     # The timeout has not come, so this is a whole comparison, only a shorter one.
                     spent = (f"{elapsed:.2g} s of the {s.budget:g} s budget, {n_rounds} round(s)" if elapsed < s.budget
                              else f"{elapsed:.2g} s, {n_rounds} of the {s.min_rounds} rounds asked")
                     self.stopped_early = (f"stopped early, after {spent}: another round might not have ended "
                                           "before the timeout")
                     self._extend_deadlines()
-                    break
-                if n_rounds > COMPARING.max_rounds_factor * s.min_rounds and not complete:
+                if stop is not None:
+                    timing.reached = stop is Stop.REACHED
                     break
         timing.waited = sum(w.seconds for w in waits)
         timing.not_quiet = tuple(sorted({t for w in waits for t in w.running}))
@@ -682,22 +672,6 @@ def _block_plan(cal: Calibration) -> tuple[int, int]:
     samples = max(c.min_block_samples, round(c.block_seconds / seconds))
     samples = max(1, min(samples, c.max_block_samples, math.floor(c.max_block_seconds / seconds)))
     return samples, min(max(1, math.ceil(c.warmup_seconds / seconds)), samples)
-
-
-def _ratios_within(rounds: dict[str, list[float | None]], base: str, rel_ci: float, n_rounds: int) -> bool:
-    # The bootstrap costs milliseconds; check on a schedule that thins out as rounds grow.
-    if n_rounds > 20 and n_rounds % max(1, n_rounds // 10):
-        return False
-    for name, r in rounds.items():
-        if name == base:
-            continue
-        pairs = [(a, b) for a, b in zip(r, rounds[base]) if a is not None and b is not None]
-        if len(pairs) < 5:
-            return False
-        a, b = zip(*pairs)
-        if paired_ratio_ci(a, b, resamples=500).relative_half_width > rel_ci:
-            return False
-    return True
 
 
 def _peaks() -> dict[str, float]:

@@ -68,6 +68,43 @@ def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
     return levelbench.Candidate(returns_then_spins, (x,))
 
 
+class FakeSpin:
+    """The same pair on a fake clock (pass ``timer=fake.clock``), for deterministic tests of what compare
+    makes of it: a ``spinner`` call (0.5 ms) leaves helpers spinning for 60 ms of fake time, and a
+    ``victim`` call (10 ms) takes ``slowdown`` times as long while they spin. Creating one replaces
+    compare's wait between blocks (through ``monkeypatch``) by one that lasts until the spin ends, and says so.
+    """
+
+    def __init__(self, monkeypatch, slowdown: float = 2.0) -> None:
+        from levelbench._measuring import compare as compare_module
+        from levelbench._measuring.threads import QuietWait
+
+        self.now, self.spin_until, self.slowdown = 0.0, 0.0, slowdown
+
+        def wait_until_quiet(pids, exclude_caller=False):
+            waited = max(0.0, self.spin_until - self.now)
+            self.now += waited
+            return QuietWait(waited)
+
+        monkeypatch.setattr(compare_module, "wait_until_quiet", wait_until_quiet)
+
+    def clock(self) -> float:
+        return self.now
+
+    def spinner(self, x):
+        self.now += 0.5e-3
+        self.spin_until = self.now + 0.06
+        return x + 1
+
+    def victim(self, x):
+        self.now += 10e-3 * (self.slowdown if self.now < self.spin_until else 1.0)
+        return x + 1
+
+    def candidates(self) -> dict[str, levelbench.Candidate]:
+        x = np.zeros(4)
+        return {"victim": levelbench.Candidate(self.victim, (x,)), "spinner": levelbench.Candidate(self.spinner, (x,))}
+
+
 def _pair(spin_ms: float, mb: int, seed: int):
     return {"victim": victim(mb), "spinner": spinner(spin_ms)}
 
@@ -138,3 +175,38 @@ def hangs_after(calls: int = 40):
 
 def not_a_candidate():
     return 42
+
+
+# -- a run that is surely sampling when a test interrupts it ----------------------------------
+PAUSE_DIR = "LEVELBENCH_TEST_PAUSE_DIR"  # the folder of the two files below, from the test's environment
+PAUSE_AT_CALL = 10  # past the first call and calibration (1-2 calls at 20 ms): in the first block (10 calls)
+
+
+def _paused_pair(seed: int):
+    """``held`` sleeps 20 ms a call; at its ``PAUSE_AT_CALL``-th call, inside a block of samples, it writes
+    ``sampling`` in the folder named by ``$LEVELBENCH_TEST_PAUSE_DIR`` and waits (at most 120 s) until the
+    test writes ``signalled`` there: the run cannot end before the test's signal, whatever the load."""
+    folder = os.environ[PAUSE_DIR]
+    x = np.zeros(3)
+    count = [0]
+
+    def held(x):
+        count[0] += 1
+        time.sleep(0.02)
+        if count[0] == PAUSE_AT_CALL:
+            with open(os.path.join(folder, "sampling"), "w") as out:
+                out.write(str(os.getpid()))
+            until = time.monotonic() + 120
+            while not os.path.exists(os.path.join(folder, "signalled")) and time.monotonic() < until:
+                time.sleep(0.01)
+        return x + 1
+
+    def other(x):
+        time.sleep(0.02)
+        return x + 1
+
+    return {"held": levelbench.Candidate(held, (x,)), "other": levelbench.Candidate(other, (x,))}
+
+
+PAUSED = Workload("paused pair", "a candidate that holds its worker mid-block until the test says so",
+                  _paused_pair, baseline="held")

@@ -36,6 +36,10 @@ CRASH = Workload("crash", "a worker that dies", _crash)
 
 
 def _hang(seed: int):
+    folder = os.environ.get("LEVELBENCH_TEST_PAUSE_DIR")  # a test waiting for this build to have begun
+    if folder:
+        with open(os.path.join(folder, "hanging"), "w") as out:
+            out.write(str(os.getpid()))
     time.sleep(3600)
 
 
