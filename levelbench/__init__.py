@@ -49,6 +49,8 @@ _EXPORTS = {
     "Call": "._probing",
     "QUICK_PROBES": "._probing",
     "open_store": ".store",
+    "run_workloads": "._runs",
+    "RunOutcome": "._runs",
 }
 __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
 
@@ -70,6 +72,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from ._values.stats import Interval as Interval
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
+    from ._runs import RunOutcome as RunOutcome
+    from ._runs import run_workloads as run_workloads
     from .store import open_store as open_store
     from .workloads import Param as Param
     from .workloads import Workload as Workload

@@ -1,4 +1,4 @@
-"""`levelbench run` as a library call (`levelbench.workloads.recorded`): plan, record, outcome, with no
+"""`levelbench run` as a library call (`levelbench.run_workloads`, `levelbench._runs`): plan, record, outcome, with no
 command line; the CLI is this plus rendering (its own tests are in test_run_cli.py)."""
 
 from pathlib import Path
@@ -7,7 +7,9 @@ import pytest
 
 from levelbench._results.workload import WorkloadResult
 from levelbench.store import open_store
-from levelbench.workloads.recorded import plan_run, record_run, run_workloads
+from levelbench import run_workloads
+from levelbench._runs import record_run
+from levelbench.workloads.plan import plan_run
 from levelbench.workloads.run import PlanError
 
 SIMPLE = Path(__file__).parent / "workloads" / "simple.py"

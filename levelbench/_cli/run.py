@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..workloads.recorded import label
+from .._runs import label
 from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
@@ -105,10 +105,11 @@ def run_command(ctx: click.Context, workloads: tuple[str, ...], full: bool, budg
 def _run(args: list[str], specs: tuple[str, ...], full: bool, budget: float, timeout: float, isolation: str,
          in_process: bool, diagnose: bool, out: tuple[str, str, bool], db: str | None, no_save: bool,
          cluster: tuple[str | None, str | None, str | None, bool]) -> None:
-    """`levelbench.workloads.recorded`'s plan, record and outcome, with tables, progress bars and exit codes."""
+    """`levelbench.run_workloads`'s steps (plan, record, outcome), with tables, progress bars and exit codes."""
     from .._rendering.terminal import console as make_console
     from ..store import StoreError
-    from ..workloads.recorded import open_run, plan_run, record_run
+    from .._runs import open_run, record_run
+    from ..workloads.plan import plan_run
     from ..workloads.run import PlanError
 
     fmt, output, verbose = out

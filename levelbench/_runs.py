@@ -3,18 +3,19 @@
 Three steps, each usable alone (the CLI adds only rendering, progress bars and exit codes; a cluster
 run supplies its own stream of results):
 
-1. `plan_run`: the jobs to run, checked before anything runs or is recorded (a wrong workload,
-   parameter or value raises `PlanError`); a user's workload file is read in a worker process
-   under the timeout, and one that cannot be read is a failed result, not an error;
+1. `levelbench.workloads.plan.plan_run`: the jobs, checked before anything runs or is recorded;
 2. `open_run`: the run's row in the results database (`StoreError` if it cannot be used);
 3. `record_run`: each result recorded as it comes, whatever stops the run: Ctrl-C (or a signal
    turned into one) keeps the finished results and records the rest as not run; an exception (a
    full disk, a lost cluster, a bug) ends the run as failed, never left looking "ok" or "running".
 
+It sits above the store (it records into it) and the workloads (it runs them), as `_api` does for
+`measure` and `compare`.
+
 Example:
-    >>> from levelbench.workloads.recorded import run_workloads
-    >>> outcome = run_workloads(["matmul"], {"n": [256]}, budget=1, save=False)   # doctest: +SKIP
-    >>> outcome.status, [r.status for r in outcome.results]                       # doctest: +SKIP
+    >>> import levelbench
+    >>> outcome = levelbench.run_workloads(["matmul"], {"n": [256]}, budget=1, save=False)   # doctest: +SKIP
+    >>> outcome.status, [r.status for r in outcome.results]                                  # doctest: +SKIP
     ('ok', ['ok'])
 """
 
@@ -22,16 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .._results.workload import WorkloadResult
-from .._values.signals import interrupts_held
-from .run import EXPAND, Job, PlanError, expand, located, run_jobs
-
-DEFAULT_WORKLOADS = ("matmul", "gru")
+from ._results.workload import WorkloadResult
+from ._values.signals import interrupts_held
+from .workloads.plan import DEFAULT_WORKLOADS, plan_run
+from .workloads.run import Job, run_jobs
 
 
 @dataclasses.dataclass
@@ -56,85 +55,12 @@ class RunOutcome:
     unrecorded: str = ""
 
 
-def plan_run(specs: Sequence[str], overrides: Mapping[str, list[str] | None], *, full: bool = False,
-             budget: float = 10.0, diagnose: bool = True, isolation: str = "framework",
-             timeout: float = 1800.0) -> tuple[list[Job], list[WorkloadResult]]:
-    """The jobs for ``specs`` (built-in names or ``FILE.py:NAME``) with parameter ``overrides`` (name ->
-    values as text, e.g. ``{"n": ["1000", "2000"]}``: a sweep; None: given without a value), and a failed
-    result for each user workload file that could not even be read. Raises `PlanError`, naming the fix."""
-    from .._values.targets import TargetError, check_target
-    from . import builtin
-
-    given = {n: v for n, v in overrides.items() if v is not None}
-    known = builtin()
-    plans: dict[str, dict[str, Any]] = {}
-    unloaded: list[WorkloadResult] = []
-    for spec in specs:
-        if spec in known:
-            plans[spec] = expand(spec, given, full)
-            continue
-        if ":" not in spec:
-            raise PlanError(f"unknown workload {spec!r}: expected one of {', '.join(sorted(known))}, "
-                            "or FILE.py:NAME for your own")
-        try:
-            check_target(spec)
-        except TargetError as e:
-            raise PlanError(str(e)) from None
-        plan = _expand_in_worker(spec, given, full, timeout)
-        if isinstance(plan, WorkloadResult):
-            unloaded.append(plan)
-        else:
-            plans[spec] = plan
-    names = {n for p in plans.values() for n in p["params"]}
-    unknown = sorted(set(overrides) - names)
-    if unknown and not unloaded:
-        listed = ", ".join(f"{s}: " + " ".join(f"--{n.replace('_', '-')}" for n in p["params"]) for s, p in plans.items())
-        raise PlanError(f"no such option: {', '.join('--' + u.replace('_', '-') for u in unknown)} "
-                        f"(the workloads' parameters are {listed}; see levelbench run --help)")
-    for name in (n for n, v in overrides.items() if v is None and n in names):
-        raise PlanError(f"--{name.replace('_', '-')} needs a value, e.g. --{name.replace('_', '-')} 100")
-    for p in plans.values():
-        if "error" in p:
-            raise PlanError(p["error"])
-    where = {spec: located(spec) for spec in plans}  # a node must load this file, whatever its directory
-    jobs = [Job(spec, point, budget, diagnose, isolation, p["title"], p["baseline"], p["compare_options"],
-                *where[spec]) for spec, p in plans.items() for point in p["points"]]
-    return jobs, unloaded
-
-
-def _expand_in_worker(spec: str, overrides: dict[str, list[str]], full: bool,
-                      timeout: float) -> dict[str, Any] | WorkloadResult:
-    """A user's workload file read in a worker process: its import may hang, exit or crash, and that is
-    the workload failing (a result), not levelbench; a file that is no workload is a `PlanError`."""
-    from .._measuring.workers import DeadlineExceeded, StepFailed, WorkerError, Workers
-    from .._values.targets import split_target
-
-    where = split_target(spec)[0]
-    started = time.perf_counter()
-
-    def failed(status: str, error: str) -> WorkloadResult:
-        return WorkloadResult(spec, {}, status, error=error, duration=time.perf_counter() - started)
-
-    try:
-        with Workers(time.monotonic() + timeout) as workers:
-            return workers.call(EXPAND, {"spec": spec, "overrides": overrides, "full": full})
-    except DeadlineExceeded:
-        return failed("timeout", f"importing {where} took longer than {timeout:g} s (--timeout); the worker was stopped")
-    except StepFailed as e:
-        text = str(e)
-        if text.startswith("unknown workload") or "not a levelbench Workload" in text or " has no " in text:
-            raise PlanError(text.splitlines()[0]) from None
-        return failed("failed", text)
-    except WorkerError as e:
-        return failed("failed", f"importing {where} ended its worker: {e}")
-
-
 def open_run(db: str | None = None, argv: Sequence[str] | None = None,
              cluster: dict[str, Any] | None = None) -> tuple[Any, int]:
     """The results database at ``db`` (default: ``$LEVELBENCH_DB`` or .levelbench/results.db) and a new
     run's id in it, with the environment (and the cluster's nodes) recorded. Raises `StoreError`."""
-    from .._measuring.environment import collect
-    from ..store import open_store
+    from ._measuring.environment import collect
+    from .store import open_store
 
     environment = collect() | ({"cluster": cluster} if cluster else {})
     store = open_store(db)
@@ -152,7 +78,7 @@ def record_run(produced: Iterator[WorkloadResult], jobs: Sequence[Job], store: A
     units still running on a cluster are kept as interrupted, not "not run"); the run ends
     ``interrupted`` and the KeyboardInterrupt does not propagate. Any other exception ends it
     ``failed`` (``crashed``). Jobs without a result are recorded as skipped ("not run")."""
-    from ..store._records import run_status
+    from .store._records import run_status
 
     results: list[WorkloadResult] = []
     status, error, crashed, store_error = "ok", "", False, False
@@ -242,13 +168,13 @@ def _thrown(produced: Any, interrupt: KeyboardInterrupt) -> list[WorkloadResult]
 
 
 def _is_store_error(e: Exception) -> bool:
-    from ..store import StoreError
+    from .store import StoreError
 
     return isinstance(e, StoreError)
 
 
 def _is_cluster_error(e: Exception) -> bool:
-    from ..cluster import ClusterError
+    from .cluster import ClusterError
 
     return isinstance(e, ClusterError)
 
