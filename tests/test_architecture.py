@@ -219,3 +219,22 @@ def test_the_default_run_leaves_wallclock_tests_out_and_dash_m_selects_them():
     assert only == ["test_busy_wait_of_2ms_is_reported_within_2_percent"]
     assert only[0] not in default and len(default) > 10
     assert only[0] in _collected("-m", "wallclock or not wallclock")
+
+
+def test_the_package_faces_two_export_lists_agree():
+    """levelbench/__init__.py names each public name twice: in _EXPORTS (loaded lazily at run time) and
+    under TYPE_CHECKING (for type checkers and IDEs). A name in one list only is public to one of them."""
+    import ast
+
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    exports = next(ast.literal_eval(node.value) for node in tree.body
+                   if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_EXPORTS")
+    checking = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    typed = {}
+    for node in checking.body:
+        for alias in node.names:
+            typed[alias.asname or alias.name] = "." * node.level + (node.module or "")
+    assert set(exports) == set(typed), (set(exports) ^ set(typed))
+    moved = {name: (exports[name], typed[name]) for name in exports
+             if exports[name] != typed[name] and not typed[name].startswith(exports[name] + ".")}
+    assert moved == {}, f"each name must come from the same module in both lists: {moved}"
