@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time() as the interval clock; the thread did not discuss it)
-# lines: LB116:24, LB105:22
+# lines: LB116:25, LB105:23
+# first-sight: b744741 2026-12-02 py: found LB105:23; missed LB116:25; false LB116:24 | notebook: found LB105:23; missed LB116:25; false LB116:24
 
 import torch
 from time import time
