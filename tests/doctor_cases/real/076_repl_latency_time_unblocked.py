@@ -5,7 +5,8 @@
 # static: LB100, LB102
 # dynamic: n/a
 # inferred: LB100 (`def f(self,...):` does not parse, so the first snippet cannot be read)
-# lines: LB100:10, LB102:17
+# lines: LB100:11, LB102:18
+# first-sight: b744741 2026-12-02 py: found LB100:11; missed LB102:18; false none | notebook: found LB100:11; missed LB102:18; false none
 
 def f(self,...):
     @jit
