@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time() as the interval clock; the pull request did not discuss it)
-# lines: LB116:106, LB105:105
+# lines: LB116:107, LB105:106
+# first-sight: b744741 2026-12-02 py: found LB105:106; missed LB116:107; false none | notebook: found LB105:106; missed LB116:107; false none
 
 from time import time
 
