@@ -5,7 +5,8 @@
 # static: LB115, LB102
 # dynamic: n/a
 # inferred: LB115 (each JAX cell copies a host-side list or NumPy array to the device inside the timing, the work the thread is about; LB115 is the catalogue's code for it); LB102 (the timed jnp.array results are never waited for; the thread did not discuss it)
-# lines: LB115:17/20, LB102:17/20
+# lines: LB115:18/21, LB102:18/21
+# first-sight: b744741 2026-12-02 py: found LB102:18; missed LB115:18/21; false none | notebook: found LB102:18; missed LB115:18/21; false none
 
 import numpy as np
 import jax.numpy as jnp
