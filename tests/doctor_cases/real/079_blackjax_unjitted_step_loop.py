@@ -5,7 +5,8 @@
 # static: LB114
 # dynamic: n/a
 # inferred: none
-# lines: LB114:12
+# lines: LB114:13
+# first-sight: b744741 2026-12-02 py: found none; missed LB114:13; false none | notebook: found none; missed LB114:13; false none
 
 # ✗ slow — recompiles on every call
 for i in range(1000):
