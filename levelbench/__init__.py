@@ -95,6 +95,7 @@ def __dir__() -> list[str]:
 
 def load_ipython_extension(ip: Any) -> None:
     """``%load_ext levelbench``: register %lbtime, %lbtimeit, %%lbtimeit, %lbcompare and %lbdoctor."""
+    # lazy: `import levelbench` stays light: IPython loads with %load_ext
     from .ipython import load_ipython_extension as _load
 
     _load(ip)

@@ -17,6 +17,7 @@ from ._results.comparison import Comparison
 from ._results.measurement import Measurement
 from ._values.arguments import got
 from ._values.errors import InputTypeError
+from .store import open_store
 
 
 @functools.wraps(_measure)
@@ -24,8 +25,6 @@ def measure(fn: Callable[..., Any], *args: Any, save: bool | str = False, **kwar
     where = _database(save, "measure")
     m = _measure(fn, *args, **kwargs)
     if save:
-        from .store import open_store
-
         with open_store(where) as store:
             store.save_measurement(m, label=m.label)
     return m
@@ -42,8 +41,6 @@ def compare(candidates: Mapping[str, Any], *, save: bool | str = False, **kwargs
     where = _database(save, "compare")
     c = _compare(candidates, **kwargs)
     if save:
-        from .store import open_store
-
         with open_store(where) as store:
             store.save_comparison(c, label=c.title or c.baseline)
     return c

@@ -31,6 +31,10 @@ from ._results.workload import WorkloadResult
 from ._values.signals import interrupts_held
 from .workloads.plan import DEFAULT_WORKLOADS, plan_run
 from .workloads.run import Job, run_jobs
+from ._measuring.environment import collect
+from .cluster import ClusterError
+from .store import StoreError, open_store
+from .store._records import run_status
 
 
 @dataclasses.dataclass
@@ -59,8 +63,6 @@ def open_run(db: str | None = None, argv: Sequence[str] | None = None,
              cluster: dict[str, Any] | None = None) -> tuple[Any, int]:
     """The results database at ``db`` (default: ``$LEVELBENCH_DB`` or .levelbench/results.db) and a new
     run's id in it, with the environment (and the cluster's nodes) recorded. Raises `StoreError`."""
-    from ._measuring.environment import collect
-    from .store import open_store
 
     environment = collect() | ({"cluster": cluster} if cluster else {})
     store = open_store(db)
@@ -78,7 +80,6 @@ def record_run(produced: Iterator[WorkloadResult], jobs: Sequence[Job], store: A
     units still running on a cluster are kept as interrupted, not "not run"); the run ends
     ``interrupted`` and the KeyboardInterrupt does not propagate. Any other exception ends it
     ``failed`` (``crashed``). Jobs without a result are recorded as skipped ("not run")."""
-    from .store._records import run_status
 
     results: list[WorkloadResult] = []
     status, error, crashed, store_error = "ok", "", False, False
@@ -168,14 +169,10 @@ def _thrown(produced: Any, interrupt: KeyboardInterrupt) -> list[WorkloadResult]
 
 
 def _is_store_error(e: Exception) -> bool:
-    from .store import StoreError
-
     return isinstance(e, StoreError)
 
 
 def _is_cluster_error(e: Exception) -> bool:
-    from .cluster import ClusterError
-
     return isinstance(e, ClusterError)
 
 

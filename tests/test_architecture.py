@@ -238,3 +238,40 @@ def test_the_package_faces_two_export_lists_agree():
     moved = {name: (exports[name], typed[name]) for name in exports
              if exports[name] != typed[name] and not typed[name].startswith(exports[name] + ".")}
     assert moved == {}, f"each name must come from the same module in both lists: {moved}"
+
+
+def _unexplained_function_level_imports(source: str) -> list[int]:
+    """Lines of levelbench-internal (relative) imports inside functions with no ``# lazy: <why>`` comment
+    on the line or the line above."""
+    import ast
+
+    lines = source.splitlines()
+    found = []
+    for fn in ast.walk(ast.parse(source)):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.ImportFrom) and node.level > 0:
+                said = "# lazy:" in lines[node.lineno - 1] or (node.lineno > 1 and "# lazy:" in lines[node.lineno - 2])
+                if not said and node.lineno not in found:
+                    found.append(node.lineno)
+    return found
+
+
+def test_every_function_level_import_of_levelbench_says_why():
+    """An import of levelbench's own modules belongs at the top of the module; one that must wait (it would
+    load a heavy framework, or the module loads in every pytest session) says why with ``# lazy: <why>``.
+    The CLI's commands are exempt: each imports what it runs, so that ``levelbench --help`` stays fast."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if rel.startswith("levelbench/_cli/"):
+            continue
+        found += [f"{rel}:{line}" for line in _unexplained_function_level_imports(path.read_text())]
+    assert found == [], "hoist these to the module's imports, or say why not with '# lazy: <why>':\n" + "\n".join(found)
+
+
+def test_the_lazy_import_check_finds_an_unexplained_one():
+    source = ("def f():\n    from .x import y\n    return y\n\n"
+              "def g():\n    # lazy: imports jax\n    from .z import w\n    return w\n")
+    assert _unexplained_function_level_imports(source) == [2]

@@ -283,9 +283,12 @@ def test_a_crashing_baseline_fails_the_comparison():
 
 @needs_proc
 def test_a_hanging_worker_is_stopped_at_the_timeout(marker):
+    # It hangs at its 25th call, before the 5 rounds of >= 5 samples (and a warm-up each) a comparison
+    # always takes could end: at 400 calls, a loaded machine (sleep(1 ms) lasting 4 ms) took fewer calls
+    # per block, the comparison reached its CI before the hang, and nothing timed out.
     started = time.monotonic()
     with pytest.raises(TimeoutError, match="did not finish within timeout=4 s"):
-        levelbench.compare({"a": target("plus_one"), "hang": Builder(target("hangs_after"), {"calls": 400})},
+        levelbench.compare({"a": target("plus_one"), "hang": Builder(target("hangs_after"), {"calls": 25})},
                            budget=30, timeout=4, **FAST)
     assert time.monotonic() - started < 20
     assert processes_with(marker) == []

@@ -12,14 +12,14 @@ from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from .base import COMPILE, LOWER, TRACE, Adapter, ArrayInfo, CompileEvent, CompileLog
+from . import jax_adapter as _jax, numpy_adapter as _numpy, torch_adapter as _torch
+from .._values.pytree import leaves
 
 __all__ = ["COMPILE", "LOWER", "TRACE", "Adapter", "ArrayInfo", "CompileEvent", "CompileLog", "adapter_for_array",
            "adapter_named", "all_adapters", "compile_events", "framework_of", "in_use"]
 
 
 def all_adapters() -> list[Adapter]:
-    from . import jax_adapter as _jax, numpy_adapter as _numpy, torch_adapter as _torch
-
     return [_jax.ADAPTER, _torch.ADAPTER, _numpy.ADAPTER]
 
 
@@ -36,7 +36,6 @@ def adapter_for_array(x: Any) -> Adapter | None:
 
 def framework_of(fn: Any, args: tuple, kwargs: dict, result: Any = None) -> str:
     """Name of the framework a call belongs to: its callable first, then its inputs, then its output."""
-    from .._values.pytree import leaves
 
     adapters = list(in_use())
     for a in adapters:
@@ -51,8 +50,6 @@ def framework_of(fn: Any, args: tuple, kwargs: dict, result: Any = None) -> str:
 
 
 def _numpy_leaf(x: Any) -> bool:
-    from . import numpy_adapter as _numpy
-
     return _numpy.ADAPTER.is_array(x)
 
 
@@ -60,7 +57,6 @@ def adapter_named(name: str) -> Adapter:
     for a in all_adapters():
         if a.name == name:
             return a
-    from . import numpy_adapter as _numpy
 
     return _numpy.ADAPTER
 

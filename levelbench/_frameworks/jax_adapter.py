@@ -17,6 +17,8 @@ import numpy as np
 from .._values.findings import Finding, Severity
 from .._results.measurement import CompileTimes
 from .base import COMPILE, LOWER, TRACE, ArrayInfo, CompileEvent, CompileLog
+from .._values.pytree import leaves_with_paths
+from .numpy_adapter import _per_call
 
 # JAX's monitoring events for the three stages of a compilation
 _STAGES = {
@@ -216,7 +218,6 @@ class JaxAdapter:
         import jax
         import jax.numpy as jnp
 
-        from .numpy_adapter import _per_call
 
         f = jax.jit(lambda x: x + 1)
         x = jnp.zeros((1,), jnp.float32)
@@ -285,8 +286,6 @@ def cost_analysis(fn: Any, args: tuple, kwargs: dict) -> dict[str, float] | None
 
 
 def _leaves_with_paths(tree: Any) -> list[tuple[str, Any]]:
-    from .._values.pytree import leaves_with_paths
-
     return leaves_with_paths(tree)
 
 

@@ -13,6 +13,8 @@ from typing import Any
 from .._values.findings import Finding, Severity
 from .._results.measurement import CompileTimes
 from .base import ArrayInfo, CompileLog
+from .._values.pytree import leaves
+from .numpy_adapter import _per_call
 
 
 class TorchAdapter:
@@ -40,8 +42,6 @@ class TorchAdapter:
         return x.numpy()
 
     def blocker(self, result: Any) -> Callable[[Any], None] | None:
-        from .._values.pytree import leaves
-
         if not any(self.is_array(t) and t.device.type == "cuda" for t in leaves(result)):
             return None
         import torch
@@ -64,7 +64,6 @@ class TorchAdapter:
     def dispatch_floor(self, timer: Callable[[], float]) -> float | None:
         import torch
 
-        from .numpy_adapter import _per_call
 
         x = torch.zeros(1)
         with torch.inference_mode():
@@ -86,7 +85,6 @@ class TorchAdapter:
     def call_findings(self, fn: Any, args: tuple, kwargs: dict, result: Any) -> list[Finding]:
         import torch
 
-        from .._values.pytree import leaves
 
         findings = []
         if any(isinstance(t, torch.Tensor) and t.requires_grad for t in leaves(result)):

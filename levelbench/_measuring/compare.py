@@ -42,6 +42,10 @@ from .sampler import Options
 from .stopping import Stop, after_round
 from .._results.comparison import LanePeak
 from .._values.stats import Interval, median_ci
+from .._values.settings import RUNNING
+from .._values.targets import check_target
+from .environment import collect, theoretical_peak
+from .workers import DeadlineExceeded, WorkerDied, WorkerError, Workers
 
 __all__ = ["Builder", "Candidate", "Comparison", "compare"]
 
@@ -156,9 +160,6 @@ def compare(
     check_settings(settings, "compare")
     _check_call(title, params, progress, isolate, timeout)
     if isolated:
-        from .._values.targets import check_target
-        from .workers import DeadlineExceeded, Workers
-
         for spec in specs.values():
             check_target(spec.target)  # type: ignore[union-attr]
         try:
@@ -263,8 +264,6 @@ def run_comparison(lanes: Mapping[str, Lane], base: str, settings: Settings, *, 
             lane.close()
     partial = ""
     if run.timed_out:
-        from .workers import DeadlineExceeded
-
         if not measurements:
             raise DeadlineExceeded(f"{run.timed_out}, before any candidate had a block of samples")
         partial = f"{run.timed_out}; the figures are from the rounds before it"
@@ -370,7 +369,6 @@ class _Run:
             return None
         if self.workers is None:
             return step(self.lanes[name])
-        from .workers import DeadlineExceeded, WorkerDied, WorkerError
 
         try:
             return step(self.lanes[name])
@@ -405,8 +403,6 @@ class _Run:
         self._extend_deadlines()
 
     def _extend_deadlines(self) -> None:
-        from .._values.settings import RUNNING
-
         grace = time.monotonic() + RUNNING.finish_grace
         for lane in self.lanes.values():
             lane.deadline = grace  # type: ignore[attr-defined]
@@ -549,7 +545,6 @@ class _Run:
     def _gemm_steps(self, step: Callable[[Any], Any], before: Callable[[], Any] | None = None) -> dict[str, Any]:
         """``step`` on each GEMM lane, by dtype; a lane whose worker fails or misses the deadline is dropped
         (the comparison then falls back on the practical peak for that dtype), never the comparison."""
-        from .workers import DeadlineExceeded, WorkerError
 
         done = {}
         for dtype, lane in list(self.gemm.items()):
@@ -578,8 +573,6 @@ class _Run:
     # -- phase 4 -------------------------------------------------------------------------------
     def finish(self, reached: bool, extra_findings: str | None) -> tuple[dict[str, Measurement], list[Finding]]:
         if self.workers is None and self.s.environment:
-            from .environment import collect
-
             self.environment = collect(self.load_at_start, self.cpu_at_start)
         env = self.environment if self.workers is None else None
         measurements: dict[str, Measurement] = {}
@@ -640,7 +633,6 @@ def _gemm_lanes(workers: Any, infos: Any, settings: Settings) -> dict[str, Lane]
     a lane that cannot start is left out (the practical peak stands in)."""
     if workers is None or not (settings.peak and settings.count_flops and settings.peak_lane):
         return {}
-    from .workers import DeadlineExceeded, WorkerError
 
     dtypes = ["float32"] + (["float64"] if any(leaf.info.dtype == "float64" for info in infos
                                                for leaf in info.inputs) else [])
@@ -682,7 +674,6 @@ def _peaks() -> dict[str, float]:
 
 def _bounds() -> dict[str, float]:
     """The theoretical peak's bound (physics): what LB303 holds a candidate to, never the practical peak."""
-    from .environment import theoretical_peak
 
     return dict(theoretical_peak().bound_flops)
 

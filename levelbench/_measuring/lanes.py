@@ -22,6 +22,8 @@ from .parity import ArrayLeaf, array_leaves, to_numpy_leaves
 from .._values.gc import gc_paused
 from .sampler import Options, Prepared
 from .._frameworks import framework_of
+from .._values.targets import load_target
+from .environment import collect, cpu_times
 
 Timer = Callable[[], float]
 
@@ -113,8 +115,6 @@ class LocalLane:
         return FirstCall(p.framework, outputs, p.first_call, p.compile, p.compile_in_first_call)
 
     def calibrate(self) -> Calibration:
-        from .environment import cpu_times  # as in `finish`
-
         self.cpu_at_start = cpu_times()
         p = self._p
         with gc_paused(collect=True):
@@ -144,8 +144,6 @@ class LocalLane:
         if flops is None and count_flops:
             flops = p.adapter.flops(c.fn, c.args, c.kwargs)
         if environment is None:
-            from .environment import collect
-
             environment = collect(cpu_at_start=self.cpu_at_start)
         m = p.measurement(target_reached=target_reached, flops=flops, environment=environment)
         return m, (_extra(extra_findings, self.name, c, m) if extra_findings else ())
@@ -155,8 +153,6 @@ class LocalLane:
 
 
 def _extra(target: str, name: str, c: Candidate, m: Measurement) -> tuple[Finding, ...]:
-    from .._values.targets import load_target
-
     try:
         return tuple(load_target(target)(name, c, m))
     except Exception as e:  # extra information: it never fails the candidate

@@ -33,6 +33,7 @@ from .._values.cores import usable_cores
 from .._values.errors import warn_user
 from .._values.files import replace_file
 from .._values.settings import cache_dir
+from .environment import collect, theoretical_peak
 
 CACHE_VERSION = 2
 
@@ -89,8 +90,6 @@ class Peak:
 
 
 def _machine_key() -> str:
-    from .environment import collect
-
     env = collect()
     parts = {
         "cpu": env["cpu"],
@@ -136,7 +135,6 @@ def _gemm_rate(n: int, dtype: type, repeat: int, threads: int) -> tuple[float, f
 def thread_counts() -> list[int]:
     """The BLAS thread counts tried: every CPU the process may use, and one per physical core where
     hyperthreads make that fewer (two threads on one core's FMA units can be slower than one)."""
-    from .environment import theoretical_peak
 
     logical = usable_cores()
     return sorted({logical, max(1, min(logical, theoretical_peak().cores))}, reverse=True)

@@ -26,6 +26,8 @@ from .._values.settings import MEASURING, PROBING
 from .._values.stats import Interval, median_ci
 from .._values.units import fmt_time
 from .checks import label_of, lazy_kind, result_findings, steady_findings
+from .._frameworks import adapter_for_array
+from .._values.pytree import leaves
 
 Timer = Callable[[], float]
 
@@ -308,8 +310,6 @@ class Prepared:
 
 def output_dtype(result: Any) -> str | None:
     """The dtype of the first floating-point output (what precision the work ran in)."""
-    from .._frameworks import adapter_for_array
-    from .._values.pytree import leaves
 
     for leaf in leaves(result):
         adapter = adapter_for_array(leaf)

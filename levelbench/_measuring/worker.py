@@ -14,6 +14,9 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from .lanes import LocalLane
+from .._values.errors import InputError
+from .._values.targets import TargetError, load_target
+from .candidate import Builder, Candidate
 
 
 def main(argv: list[str]) -> int:
@@ -46,7 +49,6 @@ def _answer(step: str, args: tuple, lanes: dict[str, LocalLane]) -> Any:
     if step == "build":
         return _build(*args, lanes=lanes)
     if step == "call":  # a function of the parent's choosing, e.g. reading a user's workload file
-        from .._values.targets import load_target
 
         target, kwargs, parent_path = args
         sys.path[:0] = [p for p in parent_path if p not in sys.path]
@@ -80,8 +82,6 @@ def _build(source: tuple, names: list[str] | None, options: Any, parent_path: li
     ``(candidates, skipped)`` (e.g. a workload's, `levelbench.workloads.run.build_candidates`), or
     ``("builder", NAME, TARGET, KWARGS)``: one candidate's builder.
     """
-    from .._values.targets import load_target
-    from .candidate import Builder, Candidate
 
     sys.path[:0] = [p for p in parent_path if p not in sys.path]
     kind = source[0]
@@ -102,9 +102,6 @@ def _build(source: tuple, names: list[str] | None, options: Any, parent_path: li
 
 
 def _describe(e: BaseException) -> str:
-    from .._values.errors import InputError
-    from .._values.targets import TargetError
-
     if isinstance(e, SystemExit):
         return f"the candidate's code called sys.exit({e.code!r})"
     if isinstance(e, (InputError, TargetError)):  # a complete message about the user's input: no traceback

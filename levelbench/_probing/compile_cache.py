@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._values.settings import child_environment
+from .subject import fresh_jit
 
 # Seconds a fresh process takes to start and import jax, before it measures its own (an estimate
 # for the budget check only; the figure reported is measured).
@@ -33,7 +34,6 @@ _CHILD = "import sys; from levelbench._probing.compile_cache import main; main(s
 
 def lowered_program(fn: Callable[..., Any], args: tuple, kwargs: dict) -> str:
     """``fn`` at this call lowered to StableHLO text (a fresh jit: the user's caches are untouched)."""
-    from .subject import fresh_jit
 
     jitted, arrays = fresh_jit(fn, args, kwargs)
     return jitted.lower(*arrays).as_text()

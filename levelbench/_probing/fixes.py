@@ -42,6 +42,11 @@ from .budget import spent
 from .process_trials import TRIALS
 from .subject import Subject, fresh_jit
 from .trial import ALTERNATIVES, FAILED, MEASURED, PROJECTED, REFUSED, SKIPPED, FixTrial, fastest, first_line
+from .._frameworks import framework_of
+from .._measuring.candidate import Candidate
+from .._measuring.compare import compare
+from .._measuring.parity import ComparisonError
+from .donation import Overwrite, threaded_pair
 
 
 # Findings whose fix is a rewrite of the user's code: their cost is projected, never measured.
@@ -109,7 +114,6 @@ def try_fix(fn: Callable[..., Any], args: tuple, kwargs: dict, f: Finding, budge
     """``f`` (found by an earlier `explain` of ``fn(*args, **kwargs)``) with its fix measured within
     ``budget`` seconds: for a caller that probes cheaply first and measures a fix only where a
     finding calls for it (`levelbench run` tries XLA's alternatives where LB262 claims a gap)."""
-    from .._frameworks import framework_of
 
     subject = Subject(fn, args, kwargs, label=label or getattr(fn, "__name__", "fn"),
                       framework=framework_of(fn, args, kwargs), budget=budget)
@@ -181,9 +185,6 @@ def _first_calls(subject: Subject) -> float:
 
 def measure_variant(subject: Subject, f: Finding, variant: Variant, budget: float) -> FixTrial:
     """The agreement check, then interleaved timing, of ``variant`` against the call as given."""
-    from .._measuring.candidate import Candidate
-    from .._measuring.compare import compare
-    from .._measuring.parity import ComparisonError
 
     at = _at(subject)
     given = (variant.original, variant.args, variant.kwargs) if variant.original is not None else \
@@ -385,7 +386,6 @@ def x64_on(subject: Subject, f: Finding) -> Variant | None:
 
 def donate_input(subject: Subject, f: Finding) -> Variant | None:
     """A new ``jax.jit(..., donate_argnums=...)`` beside the function as given, both fed their own output."""
-    from .donation import Overwrite, threaded_pair
 
     found = f.data.get("donation")
     if subject.framework != "jax" or not found:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from .._measuring.candidate import Candidate
 
 
 def _inputs(batch: int, m: int, k: int, n: int, dtype: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -29,8 +30,6 @@ def flops(batch: int, m: int, k: int, n: int) -> float:
 
 
 def numpy_matmul(batch: int, m: int, k: int, n: int, dtype: str) -> Any:
-    from .._measuring.candidate import Candidate
-
     a, b = _inputs(batch, m, k, n, dtype)
     return Candidate(np.matmul, (a, b), flops=flops(batch, m, k, n), note="NumPy matmul (its BLAS)")
 
@@ -38,7 +37,6 @@ def numpy_matmul(batch: int, m: int, k: int, n: int, dtype: str) -> Any:
 def torch_matmul(batch: int, m: int, k: int, n: int, dtype: str) -> Any:
     import torch  # only in its own worker: never next to JAX's or NumPy's threads
 
-    from .._measuring.candidate import Candidate
 
     a, b = _inputs(batch, m, k, n, dtype)
     return Candidate(torch.matmul, (torch.from_numpy(a), torch.from_numpy(b)), flops=flops(batch, m, k, n),
@@ -52,7 +50,6 @@ def jax_matmul(batch: int, m: int, k: int, n: int, dtype: str) -> Any:
         jax.config.update("jax_enable_x64", True)  # this worker only: without it float64 is float32
     import jax.numpy as jnp
 
-    from .._measuring.candidate import Candidate
 
     a, b = _inputs(batch, m, k, n, dtype)
     return Candidate(jax.jit(jnp.matmul), (jax.device_put(a), jax.device_put(b)), flops=flops(batch, m, k, n),

@@ -15,6 +15,7 @@ from .._values.findings import Finding
 from .budget import spent
 from .subject import Subject
 from .trial import ALTERNATIVES, FAILED, MEASURED, PROCESSES, REFUSED, SKIPPED, FixTrial, fastest, first_line
+from . import compile_cache, xla_options
 
 # XLA compile seconds from which a program is compile-heavy: its compilation cache is measured.
 CACHE_MIN_COMPILE = 0.1
@@ -35,7 +36,6 @@ def cache_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
 
     Skipped when two fresh processes (jax imported, program compiled) do not fit before ``deadline``.
     """
-    from . import compile_cache
 
     import jax
 
@@ -83,7 +83,6 @@ def xla_applies(subject: Subject, f: Finding) -> str | None:
 
 def xla_trial(subject: Subject, f: Finding, deadline: float) -> FixTrial:
     """Each offered alternative compiled from the exported program and timed against XLA's default."""
-    from . import xla_options
 
     alternatives, refused = xla_options.offered()
     remaining = deadline - time.perf_counter()

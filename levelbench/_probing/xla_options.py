@@ -30,6 +30,10 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from .._measuring.candidate import Builder, Candidate
+from .._measuring.compare import compare
+from .._measuring.parity import ComparisonError
+from .subject import fresh_jit
 
 BUILDER = "levelbench._probing.xla_options:exported_program"
 DEFAULT = "as compiled"
@@ -89,7 +93,6 @@ def write_program(fn: Callable[..., Any], args: tuple, kwargs: dict, folder: str
     import jax
     from jax import export
 
-    from .subject import fresh_jit
 
     jitted, arrays = fresh_jit(fn, args, kwargs)
     inputs = os.path.join(folder, "inputs.npz")
@@ -118,7 +121,6 @@ def exported_program(program: str, inputs: str, options: dict[str, Any], x64: bo
 
     if x64:
         jax.config.update("jax_enable_x64", True)  # this worker only, as the program was traced
-    from .._measuring.candidate import Candidate
 
     with open(program, "rb") as fh:
         exported = pickle.load(fh)
@@ -137,10 +139,7 @@ def measure(fn: Callable[..., Any], args: tuple, kwargs: dict, budget: float, ti
     "failed": {...}}``; ``ratio`` is the alternative's time over the default's (< 1: faster). An
     alternative whose outputs disagree with the default's is left out of the timing (``changed``).
     """
-    from .._measuring.candidate import Builder
-    from .._measuring.compare import compare
 
-    from .._measuring.parity import ComparisonError
 
     refused: dict[str, str] = {}
     if alternatives is None:

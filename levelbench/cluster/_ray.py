@@ -25,6 +25,8 @@ from .._results.workload import WorkloadResult
 from .._values.signals import signals_named
 from ..workloads.run import Job
 from ._nodes import NODE_RESOURCE, ClusterError, Node
+from .._measuring.environment import cpu_model
+from ..workloads.run import run_job
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for the cluster's head to accept a connection."""
@@ -206,7 +208,6 @@ def _describe_node() -> dict[str, str]:
     """Runs on a node: what makes it the kind of machine it is."""
     import platform
 
-    from .._measuring.environment import cpu_model
 
     return {"hostname": platform.node(), "cpu": cpu_model()}
 
@@ -215,7 +216,6 @@ def _run_unit(job: dict[str, Any], timeout: float | None) -> dict[str, Any]:
     """Runs on a node: one unit, as `levelbench run` runs it locally, timed by the node's own clock."""
     import platform
 
-    from ..workloads.run import run_job
 
     started = time.time()
     unit = Job(**job)

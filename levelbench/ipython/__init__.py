@@ -20,6 +20,7 @@ from typing import Any
 def load_ipython_extension(ip: Any) -> None:
     """Register levelbench's magics with the IPython shell ``ip`` (what ``%load_ext`` calls)."""
     # Lazy: importing IPython costs ~0.2 s, and `import levelbench` must not pay it.
+    # lazy: IPython loads here, not when this module is imported
     from ._magics import load
 
     load(ip)

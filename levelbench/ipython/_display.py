@@ -11,6 +11,10 @@ from typing import Any
 
 from .._rendering.terminal import console
 from .._values import display
+from .._results.cold_call import ColdCall
+from .._results.comparison import Comparison
+from .._results.measurement import Measurement
+from .._values.units import fmt_time
 
 _PRE = ("<pre style=\"white-space:pre;overflow-x:auto;line-height:normal;"
         "font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace\">{code}</pre>")
@@ -61,9 +65,6 @@ def show(shell: Any, renderable: Any, width: int = 110) -> None:
 
 def register_formatters(shell: Any) -> None:
     """``Out[...]`` of a result returned by ``-o`` is one line, not a dataclass dump."""
-    from .._results.comparison import Comparison
-    from .._results.measurement import Measurement
-    from .._results.cold_call import ColdCall
 
     formatter = shell.display_formatter.formatters["text/plain"]
     formatter.for_type(Measurement, lambda m, p, cycle: p.text(measurement_summary(m)))
@@ -76,7 +77,6 @@ def timeit_line(m: Any) -> str:
 
     Each warning follows on a line of its own (code and title); ``-v`` shows the full report.
     """
-    from .._values.units import fmt_time
 
     ci = m.ci
     compiled = f"; compile {fmt_time(m.compile_time)}" if m.compile_time else ""
@@ -91,8 +91,6 @@ def timeit_line(m: Any) -> str:
 
 
 def measurement_summary(m: Any) -> str:
-    from .._values.units import fmt_time
-
     ci = m.ci
     flagged = f", findings {' '.join(sorted({f.code for f in m.findings}))}" if m.findings else ""
     return (f"<Measurement {m.label!r} ({m.framework}): median {fmt_time(m.median)} "
@@ -111,8 +109,6 @@ def comparison_summary(c: Any) -> str:
 
 
 def cold_call_summary(c: Any) -> str:
-    from .._values.units import fmt_time
-
     compiled = f", JAX compile {fmt_time(c.jax_time)} ({c.compilations} program(s))" if c.traces or c.compilations else ""
     flagged = f", findings {' '.join(sorted({f.code for f in c.findings}))}" if c.findings else ""
     return f"<ColdCall {c.label!r} ({c.framework}): wall {fmt_time(c.wall)}{compiled}{flagged}>"

@@ -9,6 +9,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from typing import Any
+from .._rendering.doctor_text import _excerpt, _headline, _summary
+from ..doctor import DoctorReport, lint_source
+from ._display import plain_text
 
 SESSION = "<session>"
 
@@ -32,8 +35,6 @@ class SessionDiagnosis:
             return Text(self.problem, style="yellow")
         # The doctor's own pieces, so a finding reads the same here as from `levelbench doctor`. Its
         # render_text() prints to a stream, which inside Jupyter rich bypasses: build a renderable instead.
-        from ..doctor import DoctorReport
-        from .._rendering.doctor_text import _excerpt, _headline, _summary
 
         parts: list[Any] = [Text(f"levelbench doctor on the {self.cells} cell(s) run in this session "
                                  f"({SESSION}:cell_N is In[N])", style="dim")]
@@ -47,8 +48,6 @@ class SessionDiagnosis:
         return Group(*parts)
 
     def __str__(self) -> str:
-        from ._display import plain_text
-
         return plain_text(self)
 
 
@@ -62,6 +61,5 @@ def session_notebook(inputs: list[str]) -> str:
 
 def lint_session(shell: Any) -> SessionDiagnosis:
     inputs = list(shell.history_manager.input_hist_raw[1:])  # entry 0 is a placeholder: In[] counts from 1
-    from ..doctor import lint_source
 
     return SessionDiagnosis(lint_source(session_notebook(inputs), SESSION, notebook=True), len(inputs))

@@ -22,6 +22,12 @@ from . import _options as o
 from ._candidates import split_candidates
 from ._display import show, timeit_line
 from ._statement import Call, StatementError, namespace, prepare_call
+from .._api import compare, measure
+from .._measuring.candidate import Builder, Candidate
+from .._measuring.parity import ComparisonError
+from .._measuring.sampler import cold_call
+from ._display import register_formatters
+from ._doctor import lint_session
 
 _TIMEIT_OPTIONS = (o.NUMBER, o.REPEAT, o.QUIET, o.VERBOSE, o.OUTPUT, o.BUDGET, o.CI)
 _TIME_OPTIONS = (o.QUIET, o.OUTPUT)
@@ -68,7 +74,6 @@ class LevelbenchMagics(Magics):
         opts, rest = self._options(line, _TIMEIT_OPTIONS, "%lbtimeit")
         setup, source = ("", rest) if cell is None else (rest, cell)
         call = self._call(source, setup, local_ns, "%lbtimeit")
-        from .._api import measure
 
         kwargs: dict[str, Any] = {"budget": opts.get("budget", o.DEFAULT_BUDGET), "rel_ci": opts.get("rel_ci", 0.01),
                                   "number": opts.get("number")}
@@ -106,7 +111,6 @@ class LevelbenchMagics(Magics):
         if cell is not None and rest.strip():
             raise UsageError(f"%%lbtime takes only options on its first line, got {rest.strip()!r}")
         call = self._call(rest if cell is None else cell, "", local_ns, "%lbtime")
-        from .._measuring.sampler import cold_call
 
         cold = cold_call(call.fn, call.args, call.kwargs, call.label)
         if not opts.get("quiet"):
@@ -149,9 +153,6 @@ class LevelbenchMagics(Magics):
             pairs = split_candidates(text)
         except StatementError as e:
             raise UsageError(f"%lbcompare: {e}") from None
-        from .._measuring.candidate import Builder, Candidate
-        from .._api import compare
-        from .._measuring.parity import ComparisonError
 
         candidates: dict[str, Candidate | Builder] = {}
         if opts.get("isolate"):
@@ -197,7 +198,6 @@ class LevelbenchMagics(Magics):
         opts, rest = self._options(line, (o.OUTPUT,), "%lbdoctor")
         if rest.strip():
             raise UsageError(f"%lbdoctor takes no arguments besides -o, got {rest.strip()!r}")
-        from ._doctor import lint_session
 
         report = lint_session(self.shell)
         show(self.shell, report)
@@ -228,7 +228,5 @@ class LevelbenchMagics(Magics):
 
 
 def load(shell: Any) -> None:
-    from ._display import register_formatters
-
     shell.register_magics(LevelbenchMagics)
     register_formatters(shell)

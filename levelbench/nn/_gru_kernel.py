@@ -52,6 +52,7 @@ def choose(batch: int, hidden: int, dtype) -> Kernel:
     default (docs/design/gru.md).
     """
     del batch, hidden
+    # lazy: jax loads here, not when this module is imported
     from . import _gru_native
 
     return Kernel(native=_gru_native.usable(dtype))

@@ -13,6 +13,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+from . import _gru_native
 
 DTYPES = ("float32", "bfloat16", "float64", "float16")
 
@@ -32,8 +33,6 @@ def check_config(config: Any) -> None:
         raise ValueError(f"{kind} dtype must be one of {', '.join(DTYPES)}, got {name}")
     object.__setattr__(config, "dtype", name)  # normalise jnp.float32 / np.dtype to its name
     if name == "float32" and jax.default_backend() == "cpu":
-        from . import _gru_native
-
         _gru_native.build()  # now, not inside the user's jit: a first build is never timed as tracing
 
 

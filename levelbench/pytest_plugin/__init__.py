@@ -97,6 +97,7 @@ def levelbench(request: pytest.FixtureRequest) -> Any:
     reason = _skip_reason(config)
     if reason:
         pytest.skip(reason)
+    # lazy: pytest loads this plugin in every session: levelbench's engine loads when a test first asks for it
     from .fixture import Levelbench
 
     results = _session(config)
@@ -111,6 +112,7 @@ def levelbench(request: pytest.FixtureRequest) -> Any:
 def _session(config: pytest.Config) -> Any:
     """This session's `SessionResults`, created on first use (so runs without timing tests import nothing)."""
     if _RESULTS not in config.stash:
+        # lazy: pytest loads this plugin in every session: levelbench's engine loads when a test first asks for it
         from .session import SessionResults
 
         config.stash[_RESULTS] = SessionResults(config.stash[_OPTIONS], tuple(config.invocation_params.args))

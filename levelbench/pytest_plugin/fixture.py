@@ -9,6 +9,8 @@ from typing import Any
 from .._results.comparison import Comparison
 from .._results.measurement import Measurement
 from .assertions import CheckedComparison
+from .._api import compare, measure
+from .unmeasured import compare_once, measure_once
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,12 +47,9 @@ class Levelbench:
     def measure(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Measurement:
         """`levelbench.measure(fn, *args, **kwargs)`, recorded."""
         if self.disabled:
-            from .unmeasured import measure_once
-
             stand_in = measure_once(fn, args, kwargs)
             self.results.append(stand_in)
             return stand_in  # type: ignore[return-value]  # duck-types Measurement
-        from .._api import measure
 
         if self.budget is not None:
             kwargs["budget"] = self.budget
@@ -61,12 +60,9 @@ class Levelbench:
     def compare(self, candidates: Mapping[str, Any], **kwargs: Any) -> CheckedComparison:
         """`levelbench.compare(candidates, **kwargs)`, recorded; ``.ratio()`` gives an assertable `Ratio`."""
         if self.disabled:
-            from .unmeasured import compare_once
-
             stand_in = compare_once(candidates, kwargs)
             self.results.append(stand_in)
             return stand_in  # type: ignore[return-value]  # duck-types CheckedComparison
-        from .._api import compare
 
         if self.budget is not None:
             kwargs["budget"] = self.budget

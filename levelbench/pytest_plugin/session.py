@@ -16,6 +16,14 @@ from typing import Any
 
 from .fixture import Record
 from .options import SessionOptions
+from .._rendering.store import render_diff
+from .._values.display import plain
+from .._values.files import replace_file
+from .._values.units import fmt_time
+from ..store import StoreError, detect_git_commit, open_store
+from ..store._diff import diff_runs, previous_run
+from ..store._export import export_json
+from ..store._records import Run, StoredResult, as_comparison, result_doc, run_status
 
 KIND = "pytest"
 
@@ -61,8 +69,6 @@ class SessionResults:
         if self.store_problem is not None:
             return
         try:
-            from ..store._records import result_doc
-
             store = self._open()
             if self.run_id is None:
                 self.run_id = store.begin_run(kind=KIND, argv=self.argv, environment=record.result.environment or None,
@@ -73,8 +79,6 @@ class SessionResults:
 
     def _open(self, create: bool = True) -> Any:
         if self._store is None:
-            from ..store import open_store
-
             # pytest has no --db: a hint names what the plugin reads, $LEVELBENCH_DB
             self._store = open_store(None, create=create, option="LEVELBENCH_DB")
             self.store_location = str(self._store.path)
@@ -85,7 +89,6 @@ class SessionResults:
         run exists, so ``latest`` is the latest before it). A usage error when there is no such run."""
         import pytest
 
-        from ..store import StoreError
 
         try:
             self.reference = self._open(create=False).resolve(self.options.compare)
@@ -108,7 +111,6 @@ class SessionResults:
 
     def session_run(self) -> Any:
         """This session as a `Run` (its stored id, or 0 when not saved), with every result."""
-        from ..store._records import Run, StoredResult, as_comparison, run_status
 
         comparisons = [as_comparison(r.result, name) for name, r in zip(self.names, self.records)]
         results = tuple(StoredResult(name, {}, "ok", c, duration=sum(m.total_time for m in c.measurements.values()))
@@ -124,17 +126,10 @@ class SessionResults:
 
     def _commit(self) -> str | None:
         if self._git_commit is None:
-            from ..store import detect_git_commit
-
             self._git_commit = detect_git_commit() or ""
         return self._git_commit or None
 
     def _compare(self) -> None:
-        from .._rendering.store import render_diff
-        from .._values.display import plain
-        from ..store._diff import diff_runs, previous_run
-        from ..store import StoreError
-
         if not self.records:
             self.compare_lines = ["not compared: this session measured nothing"]
             return
@@ -167,8 +162,6 @@ class SessionResults:
     def _write_json(self) -> None:
         from pathlib import Path
 
-        from .._values.files import replace_file
-        from ..store._export import export_json
 
         path = Path(self.options.json_path or "")
         try:
@@ -192,7 +185,6 @@ class SessionResults:
     # -- the summary -------------------------------------------------------------------------------
     def summary(self) -> list[str]:
         """One line per result, then where they were recorded, then the comparison."""
-        from .._values.units import fmt_time
 
         lines = []
         for r in self.records:

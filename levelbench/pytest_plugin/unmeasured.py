@@ -19,6 +19,9 @@ import inspect
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
+from .._measuring.candidate import Builder, coerce
+from .._measuring.measure import measure
+from .._measuring.sampler import start
 
 NOT_MEASURED = "not measured"
 
@@ -173,14 +176,12 @@ class NotCompared:
 
 def _measure_options() -> set[str]:
     """The keyword arguments `levelbench.measure` keeps for itself; the others go to the function."""
-    from .._measuring.measure import measure
 
     return {p.name for p in inspect.signature(measure).parameters.values() if p.kind is p.KEYWORD_ONLY} | {"save"}
 
 
 def _call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
     """Call once and wait for the whole output, as the first call of a measurement does (errors surface here)."""
-    from .._measuring.sampler import start
 
     return start(fn, args, kwargs).result
 
@@ -195,7 +196,6 @@ def measure_once(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) ->
 
 def compare_once(candidates: Mapping[str, Any], kwargs: dict[str, Any]) -> NotCompared:
     """``compare(candidates, **kwargs)`` without timing: each candidate (or what its builder makes) called once."""
-    from .._measuring.candidate import Builder, coerce
 
     if not isinstance(candidates, Mapping) or not candidates:
         raise TypeError(f"compare expects a non-empty mapping of name -> candidate, got {candidates!r}")

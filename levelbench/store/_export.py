@@ -8,6 +8,8 @@ import json
 from collections.abc import Callable
 
 from ._records import Run, params_key
+from ._pyperf import export_pyperf
+from ._pytest_benchmark import export_pytest_benchmark
 
 CSV_COLUMNS = (
     "run_id", "workload", "params", "status", "error", "candidate", "framework", "baseline",
@@ -50,14 +52,10 @@ def export_csv(run: Run) -> str:
 
 
 def _pytest_benchmark(run: Run) -> str:
-    from ._pytest_benchmark import export_pytest_benchmark
-
     return export_pytest_benchmark(run)
 
 
 def _pyperf(run: Run) -> str:
-    from ._pyperf import export_pyperf
-
     return export_pyperf(run)
 
 

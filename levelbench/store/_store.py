@@ -30,6 +30,7 @@ from . import _schema
 from ._open import StoreError, _error, connect, default_path
 from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key, result_doc
 from .._values import settings
+from .._measuring.environment import collect
 
 DEFAULT_PATH = settings.DEFAULT_DB
 _MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -131,8 +132,6 @@ class Store:
         time) defaults to now; an imported run keeps the time it ran elsewhere.
         """
         if environment is None:
-            from .._measuring.environment import collect
-
             environment = collect()
         commit = detect_git_commit() if git_commit is None else (git_commit or None)
         with self._write() as conn:

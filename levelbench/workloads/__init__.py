@@ -6,13 +6,13 @@ from __future__ import annotations
 from ._base import Param as Param
 from ._base import Skipped as Skipped
 from ._base import Workload as Workload
+from .._values.targets import load_target, split_target
+from .gru import GRU
+from .lstm import LSTM
+from .matmul import MATMUL
 
 
 def builtin() -> dict[str, Workload]:
-    from .gru import GRU
-    from .lstm import LSTM
-    from .matmul import MATMUL
-
     return {w.name: w for w in (MATMUL, GRU, LSTM)}
 
 
@@ -25,7 +25,6 @@ def load(spec: str) -> Workload:
         raise LookupError(
             f"unknown workload {spec!r}: expected one of {', '.join(sorted(known))}, or FILE.py:NAME for your own"
         )
-    from .._values.targets import load_target, split_target
 
     obj = load_target(spec)
     if not isinstance(obj, Workload):

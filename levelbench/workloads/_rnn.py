@@ -12,6 +12,7 @@ from typing import Any
 
 from .._measuring.candidate import Candidate
 from ._base import Skipped
+from ..nn import from_torch
 
 
 def recurrent_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, gates: int) -> float:
@@ -120,7 +121,6 @@ def levelbench_candidate(name: str, layer: Any, dense: Any, jx: Any, train: bool
     import jax
     import jax.numpy as jnp
 
-    from ..nn import from_torch
 
     layer_params, model = from_torch(layer)
     params = {
@@ -146,6 +146,7 @@ def recurrence() -> str:
     """How levelbench.nn's float32 recurrences run in this process, for the candidate's note."""
     import jax
 
+    # lazy: jax loads here, not when this module is imported
     from ..nn import _gru_native
 
     if jax.default_backend() != "cpu":

@@ -14,6 +14,9 @@ from typing import Any
 
 from .._results.workload import WorkloadResult
 from .run import EXPAND, Job, PlanError, expand, located
+from . import builtin
+from .._measuring.workers import DeadlineExceeded, StepFailed, WorkerError, Workers
+from .._values.targets import TargetError, check_target, split_target
 
 DEFAULT_WORKLOADS = ("matmul", "gru")
 
@@ -24,8 +27,6 @@ def plan_run(specs: Sequence[str], overrides: Mapping[str, list[str] | None], *,
     """The jobs for ``specs`` (built-in names or ``FILE.py:NAME``) with parameter ``overrides`` (name ->
     values as text, e.g. ``{"n": ["1000", "2000"]}``: a sweep; None: given without a value), and a failed
     result for each user workload file that could not even be read. Raises `PlanError`, naming the fix."""
-    from .._values.targets import TargetError, check_target
-    from . import builtin
 
     given = {n: v for n, v in overrides.items() if v is not None}
     known = builtin()
@@ -68,8 +69,6 @@ def _expand_in_worker(spec: str, overrides: dict[str, list[str]], full: bool,
                       timeout: float) -> dict[str, Any] | WorkloadResult:
     """A user's workload file read in a worker process: its import may hang, exit or crash, and that is
     the workload failing (a result), not levelbench; a file that is no workload is a `PlanError`."""
-    from .._measuring.workers import DeadlineExceeded, StepFailed, WorkerError, Workers
-    from .._values.targets import split_target
 
     where = split_target(spec)[0]
     started = time.perf_counter()

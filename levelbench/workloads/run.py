@@ -19,6 +19,15 @@ from .._results.workload import WorkloadResult
 from .._values.errors import InputError
 from .._values.findings import Finding, Severity
 from .._values.settings import PROBING
+from . import Skipped, load
+from .._measuring.compare import Settings, check_settings, run_comparison
+from .._measuring.lanes import LocalLane
+from .._measuring.parity import ComparisonError
+from .._measuring.workers import DeadlineExceeded, WorkerError, Workers
+from .._probing import explain
+from .._probing.fixes import try_fix
+from .._values.targets import absolute, is_file_target, split_target
+from .._values.units import fmt_bytes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,7 +61,6 @@ class Job:
             return ""
         import hashlib
 
-        from .._values.targets import split_target
 
         path = split_target(self.source)[0]
         try:
@@ -71,7 +79,6 @@ def located(spec: str) -> tuple[str, str]:
     """(``spec`` with its file's path made absolute, the file's sha256) for a FILE.py target; ("", "") otherwise."""
     import hashlib
 
-    from .._values.targets import absolute, is_file_target, split_target
 
     if not is_file_target(spec):
         return "", ""
@@ -115,7 +122,6 @@ def expand(spec: str, overrides: dict[str, list[str]], full: bool) -> dict[str, 
     """
     import itertools
 
-    from . import load
 
     workload = load(spec)
     known = [p.name for p in workload.all_params]
@@ -136,7 +142,6 @@ def expand(spec: str, overrides: dict[str, list[str]], full: bool) -> dict[str, 
 def _check_fits(workload: Any, params: dict[str, Any]) -> None:
     if workload.footprint is None:
         return
-    from .._values.units import fmt_bytes
 
     need, have = float(workload.footprint(**params)), _available_memory()
     if have is not None and need > have:
@@ -163,7 +168,6 @@ def _available_memory() -> float | None:
 
 def build_candidates(spec: str, params: dict[str, Any]) -> tuple[dict[str, Candidate], dict[str, str]]:
     """A workload's candidates at ``params``, and the ones it skipped with why."""
-    from . import Skipped, load
 
     workload = load(spec)
     built = workload.candidates(**params)
@@ -182,7 +186,6 @@ def diagnosis(name: str, candidate: Candidate, measurement: Measurement) -> tupl
     """`levelbench.explain`'s warnings for one JAX candidate, minus what its measurement already says."""
     if measurement.framework != "jax":
         return ()
-    from .._probing import explain
 
     c = candidate
     d = explain(c.fn, *c.args, probes=RUN_PROBES, measurement=measurement, budget=PROBING.run_budget, label=name,
@@ -197,7 +200,6 @@ def _what_changes_it(c: Candidate, f: Finding) -> Finding:
     kept only when faster): the last part of the dot question's answer. Without a gap, not tried."""
     if f.code != "LB262" or f.severity < Severity.WARNING:
         return f
-    from .._probing.fixes import try_fix
 
     return try_fix(c.fn, c.args, c.kwargs, f, PROBING.run_alternatives_budget)
 
@@ -211,9 +213,6 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
     stopped, and if any candidate had finished a round of samples, the result keeps a partial
     comparison of those rounds (`Comparison.partial` says so).
     """
-    from .._measuring.compare import run_comparison
-    from .._measuring.parity import ComparisonError
-    from .._measuring.workers import DeadlineExceeded, WorkerError, Workers
 
     started = time.perf_counter()
 
@@ -252,10 +251,6 @@ def run_job(job: Job, progress: Callable[[str, float], None] | None = None,
 
 def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None) -> WorkloadResult:
     """Run one job with every candidate in this process (``--in-process``, for debugging)."""
-    from .._measuring.compare import run_comparison
-    from .._measuring.lanes import LocalLane
-    from .._measuring.parity import ComparisonError
-    from . import Skipped, load
 
     started = time.perf_counter()
     workload = load(job.spec)
@@ -274,15 +269,11 @@ def run_job_here(job: Job, progress: Callable[[str, float], None] | None = None)
 
 
 def _described(job: Job) -> Job:
-    from . import load
-
     w = load(job.spec)
     return dataclasses.replace(job, title=w.name, baseline=w.baseline, compare_options=dict(w.compare_options))
 
 
 def _settings(name: str, compare_options: dict[str, Any], budget: float) -> Any:
-    from .._measuring.compare import Settings, check_settings
-
     known = {f.name for f in dataclasses.fields(Settings)}
     unknown = sorted(set(compare_options) - known)
     if unknown:

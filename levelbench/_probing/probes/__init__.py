@@ -9,12 +9,10 @@ first because it may shorten the call so that nothing compiles at a ruinous leng
 from __future__ import annotations
 
 from .base import Probe
+from . import (compile_share, config, dead, dispatch, donation, kernels, precision, pytorch, retrace, roofline, transfers, unrolled)
 
 
 def all_probes() -> tuple[Probe, ...]:
-    from . import (compile_share, config, dead, dispatch, donation, kernels, precision, pytorch, retrace, roofline,
-                   transfers, unrolled)
-
     return (
         config.PROBE,
         unrolled.PROBE,

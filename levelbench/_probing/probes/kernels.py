@@ -29,6 +29,8 @@ from ..jaxpr import open_jaxpr, sub_jaxprs
 from ..subject import Subject
 from .base import Probe
 from .roofline import machine_peak_flops
+from ..._measuring.candidate import Builder
+from ..._measuring.compare import compare
 
 # A kernel this small is dispatch and cache, not GEMM: no library comparison says anything.
 MIN_KERNEL_FLOPS = 1e7
@@ -153,8 +155,6 @@ def time_kernel(kernel: Kernel, budget: float, reverse: bool = False) -> dict[st
     ``reverse``: interleave them in the other order (a replication, so that a candidate is not
     always timed right after the same neighbour).
     """
-    from ..._measuring.candidate import Builder
-    from ..._measuring.compare import compare
 
     kw = kernel.builder_kwargs()
     candidates = {"numpy": Builder(f"{BUILDERS}:numpy_matmul", kw), "jax": Builder(f"{BUILDERS}:jax_matmul", kw)}

@@ -14,6 +14,8 @@ from ..._values.findings import Finding, Severity
 from ..._values.units import fmt_time
 from ..subject import Subject
 from .base import Probe
+from ..._measuring.sampler import quick_timing
+from ..._values.pytree import leaves
 
 _STOCHASTIC = ("Dropout", "BatchNorm", "AlphaDropout", "FeatureAlphaDropout")
 
@@ -21,7 +23,6 @@ _STOCHASTIC = ("Dropout", "BatchNorm", "AlphaDropout", "FeatureAlphaDropout")
 def run(subject: Subject) -> list[Finding]:
     import torch
 
-    from ..._values.pytree import leaves
 
     modules = [m for m in (subject.fn, getattr(subject.fn, "__self__", None)) if isinstance(m, torch.nn.Module)]
     out = subject.fn(*subject.args, **subject.kwargs)
@@ -51,7 +52,6 @@ def _autograd(subject: Subject) -> Finding:
             with torch.inference_mode():
                 return subject.fn(*a, **k)
 
-        from ..._measuring.sampler import quick_timing
 
         try:
             without = quick_timing(no_grad, subject.args, subject.kwargs, subject.measure_budget)

@@ -23,6 +23,7 @@ from ..._values.units import fmt_time
 from ..jaxpr import iter_equations, matmul_flops, open_jaxpr
 from ..subject import Subject
 from .base import Probe
+from ..._measuring.peak import machine_peak
 
 _bandwidth: float | None = None
 CACHE_BYTES = 1 << 20  # a program touching less than this runs from cache, never memory-bound
@@ -183,8 +184,6 @@ def _size(n: float) -> str:
 
 
 def machine_peak_flops(dtype: str) -> float | None:
-    from ..._measuring.peak import machine_peak
-
     try:
         return float(machine_peak().for_dtype(dtype))
     except Exception:  # a calibration that fails must not fail the diagnosis
