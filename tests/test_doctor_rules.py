@@ -274,18 +274,32 @@ def test_lb105_not_reported_for_perf_counter():
 
 
 # --- LB106 Python loop under jit ---------------------------------------------------------------
-@pytest.mark.parametrize(
-    "src",
-    [
-        "@jax.jit\ndef g(xs):\n    acc = 0.0\n    for x in xs:\n        acc = acc + jnp.sin(x)\n    return acc\n",
-        "def g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\ng_jit = jax.jit(g, static_argnums=1)\n",
-        "from functools import partial\n@partial(jax.jit, static_argnums=1)\ndef g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\n",
-        "from jax import jit as J\n@J\ndef g(xs):\n    i = 0\n    while i < 100:\n        xs = xs + 1\n        i += 1\n    return xs\n",
-        "jit = jax.jit\ndef helper(xs):\n    for t in range(xs.shape[0]):\n        xs = xs.at[t].set(0)\n    return xs\n@jit\ndef g(xs):\n    return helper(xs)\n",
-    ],
-)
-def test_lb106_python_loop_inside_a_jitted_function(src):
-    assert "LB106" in codes("import jax\nimport jax.numpy as jnp\n" + src)
+# (definitions, the script's call, whether the definitions alone, a library module, still get LB106)
+LB106_LOOPS = [
+    ("@jax.jit\ndef g(xs):\n    acc = 0.0\n    for x in xs:\n        acc = acc + jnp.sin(x)\n    return acc\n",
+     "g(jnp.ones(1000))", False),
+    ("def g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\ng_jit = jax.jit(g, static_argnums=1)\n",
+     "g_jit(jnp.ones(3), 1000)", False),
+    ("from functools import partial\n@partial(jax.jit, static_argnums=1)\ndef g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\n",
+     "g(jnp.ones(3), 1000)", False),
+    ("@jax.jit\ndef g(xs, k):\n    for i in range(-k, k):\n        xs = xs + jnp.roll(xs, i)\n    return xs\n",
+     "g(jnp.ones(3), 500)", False),
+    ("from jax import jit as J\n@J\ndef g(xs):\n    i = 0\n    while i < 100:\n        xs = xs + 1\n        i += 1\n    return xs\n",
+     "g(jnp.ones(3))", True),
+    ("jit = jax.jit\ndef helper(xs):\n    for t in range(xs.shape[0]):\n        xs = xs.at[t].set(0)\n    return xs\n@jit\ndef g(xs):\n    return helper(xs)\n",
+     "g(jnp.ones(9))", True),
+    ("STEPS = 1000\n@jax.jit\ndef g(xs):\n    for _ in range(STEPS):\n        xs = xs * 2\n    return xs\n", "g(jnp.ones(3))", True),
+]
+
+
+@pytest.mark.parametrize(("src", "call", "library"), LB106_LOOPS)
+def test_lb106_python_loop_inside_a_jitted_function(src, call, library):
+    """A script that calls the function shows what it loops over; the same definitions in a library module
+    are reported only where the loop is long whatever the callers pass (a constant, an array's size)."""
+    header = "import jax\nimport jax.numpy as jnp\n"
+    assert "LB106" in codes(header + src + call + "\n")
+    assert "LB106" in codes(nb(header + src, call), notebook=True)
+    assert ("LB106" in codes(header + src)) is library
 
 
 def test_lb106_names_flax_and_shows_the_scan_rewrite():
@@ -300,6 +314,7 @@ def test_lb106_names_flax_and_shows_the_scan_rewrite():
             ys.append(y)
         return ys
     forward_jit = jax.jit(forward)
+    ys = forward_jit(params, X, h)
     """
     (d,) = [d for d in lint_source(textwrap.dedent(src), "s.py") if d.code == "LB106"]
     assert "Flax" in d.message and "forward_jit = jax.jit(forward)" in d.finding.evidence
@@ -350,13 +365,15 @@ def test_lb106_traced_helpers_iterate_over_data_only_when_it_is_used_as_an_array
 )
 def test_lb106_implicit_python_iteration_over_an_array_under_jit(expr, builtin):
     src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef energy(signal):\n    return {expr}\n"
-    (d,) = [d for d in lint_source(src, "s.py") if d.code == "LB106"]
+    (d,) = [d for d in lint_source(src + "energy(jnp.ones(100))\n", "s.py") if d.code == "LB106"]
     assert builtin in d.message
-    assert "LB106" not in codes(src.replace("@jax.jit\n", ""))  # not traced: Python iterates a concrete array
+    assert "LB106" not in codes(src.replace("@jax.jit\n", "") + "energy(jnp.ones(100))\n")  # Python iterates a concrete array
+    assert "LB106" not in codes(src)  # a library function: its callers may hand it a tuple of arrays
 
 
 def test_lb106_a_static_argument_is_not_array_data():
     src = "import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\ndef pick(x, names):\n    for k in names:\n        x = x + len(k)\n    return x\n"
+    src += "pick(jax.numpy.ones(3), jax.numpy.ones(30))\n"
     assert "LB106" not in codes(src)
     assert "LB106" in codes(src.replace("static_argnums=1", "static_argnums=0"))
 
@@ -504,10 +521,29 @@ def test_lb111_jitted_def_nested_in_a_function_that_calls_it():
             return s * n
         return advance(state, steps)
     """
-    assert ("LB111", 0, 5) in found(src)
-    factory = src.replace("return advance(state, steps)", "return advance")
+    src = textwrap.dedent(src)
+    script = src + "for s in range(5):\n    simulate(float(s))\n"
+    assert ("LB111", 0, 5) in found(script)
+    factory = script.replace("return advance(state, steps)", "return advance")
     assert "LB111" not in codes(factory)  # a factory: the caller keeps the jitted function
     assert "LB111" not in codes(src + "result = simulate(1.0)\n")  # called once here
+    # a library function: `advance` depends on nothing `simulate` computes, so every eager caller rebuilds it
+    assert "LB111" in codes(src)
+
+
+def test_lb111_a_jit_made_from_the_calls_own_step_is_reported_only_where_the_file_repeats_the_call():
+    """``jax.jit(partial(lax.scan, step))`` with a local step: each call of a library function builds a new
+    one by design, and a caller that jits the function traces it once; a script that calls it in a loop
+    recompiles every time."""
+    src = (
+        "import jax\nfrom functools import partial\ndef run(xs, scale):\n    def step(c, x):\n"
+        "        return c + scale * x, c\n    return jax.jit(partial(jax.lax.scan, step))(0.0, xs)\n"
+    )
+    loop = "for k in range(5):\n    run(jax.numpy.ones(3), float(k))\n"
+    assert ("LB111", 0, 6) in found(src + loop)
+    assert "LB111" in codes(nb(src, loop), notebook=True)
+    assert "LB111" not in codes(src)
+    assert "LB111" not in codes(src + "run(jax.numpy.ones(3), 2.0)\n")  # called once
 
 
 @pytest.mark.parametrize(
