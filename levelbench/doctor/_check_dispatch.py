@@ -105,9 +105,11 @@ def _repeats_values(iterable: ast.expr) -> bool:
 
 
 def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
-    """The loop is at module level, or in a plain function only ever called directly or handed to a known
-    non-JAX caller (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not
-    visible statically."""
+    """The loop is at module level, or in a function that runs here (`Context.callers_decide` is false: a
+    library function's callers may jit it) only ever called directly or handed to a known non-JAX caller
+    (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not visible statically."""
+    if ctx.callers_decide(loop):
+        return False
     function = enclosing_function(ctx.program, loop)
     if function is None:
         return True

@@ -168,7 +168,7 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
         return f"`{text}`" if any(inner) else None
     counting = ("builtins.range", "jax.numpy.arange") if data.library else ("builtins.range",)
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) in counting and not iterable.keywords:
-        bounds = [_int_value(ctx, a) for a in iterable.args]
+        bounds = [int_value(ctx, a) for a in iterable.args]
         if None not in bounds:
             steps = len(range(*bounds)) if bounds and (len(bounds) < 3 or bounds[2]) else 0
             return f"`{text}` ({steps} steps)" if steps > _SMALL_RANGE else None
@@ -189,7 +189,7 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
     return None
 
 
-def _int_value(ctx: Context, expr: ast.AST) -> int | None:
+def int_value(ctx: Context, expr: ast.AST) -> int | None:
     """The value of a whole-number expression made of literals and names bound once, at module level, to one."""
     if isinstance(expr, ast.Constant):
         return expr.value if type(expr.value) is int else None
@@ -197,10 +197,10 @@ def _int_value(ctx: Context, expr: ast.AST) -> int | None:
         constants: dict[str, int] = ctx.index("module integers", lambda: _module_integers(ctx))
         return constants.get(expr.id)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        value = _int_value(ctx, expr.operand)
+        value = int_value(ctx, expr.operand)
         return None if value is None else -value
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
-        left, right = _int_value(ctx, expr.left), _int_value(ctx, expr.right)
+        left, right = int_value(ctx, expr.left), int_value(ctx, expr.right)
         if left is None or right is None:
             return None
         return left + right if isinstance(expr.op, ast.Add) else left - right if isinstance(expr.op, ast.Sub) else left * right
@@ -327,6 +327,8 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
         body = list(local_walk(ctx.program, function))
         if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body):
             continue
+        if not _does_work(ctx, function):
+            continue  # `pass`, `raise NotImplementedError`, attribute reads: no computation for XLA to remove
         if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
             continue
         commented = _commented_return(ctx, function)
@@ -343,6 +345,14 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"def {function.name}(...):\n    ...\n    {fix}",
             edits=lambda: return_value(ctx, function),
         )
+
+
+def _does_work(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The body computes something (a call, an operator) outside ``raise`` statements: an abstract method or a
+    stub has no work for XLA to remove."""
+    work = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript, ast.AugAssign)
+    body = [s for s in function.body if not isinstance(s, ast.Raise)]
+    return any(isinstance(n, work) for n in walk_code(ctx.program, body))
 
 
 def _is_none(node: ast.AST) -> bool:
@@ -478,13 +488,16 @@ def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) 
 def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
     """``node`` (a nested def with its decorators, or a jit call) reads names ``outer`` binds: its parameters
     or locals. Then the jitted function is made from the call's own values and cannot simply be hoisted."""
-    args = outer.args
-    bound = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    for n in local_walk(ctx.program, outer):
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-            bound.add(n.id)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
-            bound.add(n.name)  # a local step function: `jax.jit(partial(lax.scan, step))` is made from it
+    bound: set[str] = set()
+    scopes = [outer, *(a for a in ctx.program.ancestors(outer) if isinstance(a, FUNCTIONS))]
+    for scope in scopes:  # the call's own values, and those of the functions around it (a closure's)
+        args = scope.args
+        bound |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        for n in local_walk(ctx.program, scope):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                bound.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+                bound.add(n.name)  # a local step function: `jax.jit(partial(lax.scan, step))` is made from it
     own: set[str] = set()
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}

@@ -16,8 +16,10 @@ not see. A performance rule reports on a library function only what holds whatev
 from __future__ import annotations
 
 import ast
+import os
 
 from ._facts import _WRAPPING, Facts
+from ._program import Program
 from ._syntax import SCOPES, walk_code
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
@@ -41,7 +43,7 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
             work.append(function)
 
     for function in program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
-        if function.name.startswith("test") or function.name in _TEST_SETUP or function in benchmarks:
+        if _is_test(program, function) or function in benchmarks:
             add(function)
     roots = [s for s in program.module.body if not isinstance(s, SCOPES)]
     for node in walk_code(program, roots):
@@ -53,12 +55,28 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
     return frozenset(here)
 
 
+def _is_test(program: Program, function: ast.AST) -> bool:
+    """A test a runner calls: ``test*`` in a test file (``test_*.py``, ``*_test.py``), or a ``test*`` method or
+    set-up of a ``Test*`` / ``*Test`` class. A ``test_*`` helper of a library module is a library function."""
+    name = function.name
+    owner = program.parent(function)
+    if isinstance(owner, ast.ClassDef) and (owner.name.startswith("Test") or owner.name.endswith(("Test", "Tests"))):
+        return name.startswith("test") or name in _TEST_SETUP
+    base = os.path.basename(program.path)
+    return name.startswith("test") and (base.startswith("test_") or base.endswith(("_test.py", "_tests.py")))
+
+
 def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST | None:
-    """The local def that ``node``, a name read in code that runs, calls or hands on (None if none)."""
+    """The local def that ``node``, a name read in code that runs, calls or hands to a call (None if none).
+    A function returned or stored is not run here: whoever gets it decides."""
     if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
         return None
     parent = facts.program.parent(node)
-    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is node and _defines(facts, parent):
+    if isinstance(parent, ast.keyword):
+        parent = facts.program.parent(parent)
+    if not isinstance(parent, ast.Call):
+        return None
+    if parent.func is not node and parent.args and parent.args[0] is node and _defines(facts, parent):
         return None  # `g = jax.jit(f)`: f runs when g is called
     function = facts.def_named(node.id, node)
     if function is None and node.id in facts.jitted:
