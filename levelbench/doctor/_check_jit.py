@@ -288,7 +288,18 @@ def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> 
             for name, argument in zip(positional, call.args):
                 if ctx.kinds.of(argument) in ("jax", "numpy"):
                     found.add(name)
-    return found & parameters
+    return (found & parameters) - _given_to_numpy(ctx, function)
+
+
+def _given_to_numpy(ctx: Context, function: ast.AST) -> set[str]:
+    """Parameters handed to NumPy (``onp.zeros(tuple(size))``): concrete Python values at trace time, since
+    NumPy cannot take a traced array."""
+    names: set[str] = set()
+    for node in local_walk(ctx.program, function):
+        if isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith("numpy."):
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                names.update(n.id for n in ast.walk(argument) if isinstance(n, ast.Name))
+    return names
 
 
 def _static_parameters(ctx: Context, function: ast.AST, site: JitSite) -> set[str]:
@@ -526,8 +537,20 @@ def _fresh_function(ctx: Context, target: ast.AST) -> bool:
         return True
     if _made_by_call(ctx, target):
         return True
+    if isinstance(target, ast.Name) and target.id in _enclosing_parameters(ctx, target):
+        return False  # `def check(fn): jax.pmap(fn)`: the caller's function, perhaps the same object every call
     function = ctx.facts.function_of(target)
     return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
+
+
+def _enclosing_parameters(ctx: Context, node: ast.AST) -> set[str]:
+    """The parameter names of the functions around ``node``."""
+    names: set[str] = set()
+    for scope in ctx.program.ancestors(node):
+        if isinstance(scope, FUNCTIONS):
+            args = scope.args
+            names |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    return names
 
 
 def _used_in_loop(program: Program, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:

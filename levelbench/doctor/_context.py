@@ -45,10 +45,9 @@ class Context:
         context = cls(program, names, facts, Kinds(facts), find_regions(program, facts), edits)
         if all(r.scope is None for r in context.regions):
             return context
-        # A library function timing its own work (for a log line) is instrumentation, not a benchmark,
-        # unless the function or the file says it benchmarks.
-        kept = tuple(r for r in context.regions if r.scope is None or not context.callers_decide(r.scope)
-                     or _benchmarks(program.path, r.scope))
+        # A library function timing its own work (for a log line) is instrumentation, not a benchmark; a
+        # top-level function whose name (or file's) says it benchmarks runs here (`here`), so its timing stays.
+        kept = tuple(r for r in context.regions if r.scope is None or not context.callers_decide(r.scope))
         return dataclasses.replace(context, regions=kept) if len(kept) < len(context.regions) else context
 
     def report(

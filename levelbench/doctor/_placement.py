@@ -20,7 +20,7 @@ import os
 
 from ._facts import _WRAPPING, Facts
 from ._program import Program
-from ._syntax import SCOPES, walk_code
+from ._syntax import SCOPES, enclosing_function, walk_code
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 _DEFINING = (ast.Assign, ast.AnnAssign, ast.Return)
@@ -28,7 +28,7 @@ _TEST_SETUP = frozenset({"setUp", "setUpClass", "setup_method", "setup_class"})
 
 
 def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.AST]:
-    """The defs that run here: tests, ``benchmarks`` (functions that time themselves and say they
+    """The defs that run here: tests, top-level ``benchmarks`` (functions that time themselves and say they
     benchmark), and every local function reached from them or from module-level code by a call or by
     being handed to one. Wrapping a function in a transform to define a name (``g = jax.jit(f)``) does
     not run it; calling the name does."""
@@ -43,7 +43,10 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
             work.append(function)
 
     for function in program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
-        if _is_test(program, function) or function in benchmarks:
+        # A benchmark nested in a function runs when that function does (`train` calling its own
+        # `epoch_with_timing`): only a top-level one is an entry point.
+        top = enclosing_function(program, function) is None
+        if _is_test(program, function) or (function in benchmarks and top):
             add(function)
     roots = [s for s in program.module.body if not isinstance(s, SCOPES)]
     for node in walk_code(program, roots):
