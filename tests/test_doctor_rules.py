@@ -993,3 +993,115 @@ def test_select_and_ignore_take_codes_and_prefixes():
     assert codes(src, ignore=["LB10"]) == set()
     with pytest.raises(ValueError, match="unknown rule code 'LB999'"):
         lint_source(src, select=["LB999"])
+
+
+# --- where code runs: a library function's callers decide (issue 25) ---------------------------
+# Each positive is a script or notebook that runs the code; its twin is the same function in a
+# library module (definitions, perhaps with module-level constants), which stays quiet.
+LIBRARY_HEADER = "import jax\nimport jax.numpy as jnp\nEYE = jnp.eye(3)  # module-level work: the file runs code\n"
+
+
+def test_where_code_runs_module_code_mains_tests_and_what_they_call_run_here():
+    from levelbench.doctor._context import Context
+    from levelbench.doctor._program import Program
+
+    src = textwrap.dedent("""
+        import jax
+        from absl import app
+        def helper(x):
+            return x
+        def step(x):
+            return helper(x)
+        def returned():
+            def inner(x):
+                return x
+            return inner
+        def library(x):
+            return x
+        g = jax.jit(library)
+        def main(_):
+            step(1)
+        if __name__ == "__main__":
+            app.run(main)
+    """)
+    for path, extra in (("mod.py", ""), ("mod_test.py", "def test_returned():\n    returned()\n")):
+        context = Context.build(Program.from_python(path, src + extra))
+        here = {f.name for f in context.here}
+        expected = {"main", "step", "helper"} | ({"test_returned", "returned"} if extra else set())
+        assert here == expected, here  # `library` is only jitted, `inner` only returned
+
+
+def test_lb114_a_library_function_in_a_file_with_module_level_work_is_quiet():
+    src = LIBRARY_HEADER + "def orient(r, m):\n    for _ in range(m):\n        r = jnp.sin(r) @ EYE\n    return r\n"
+    assert "LB114" not in codes(src)
+    assert "LB114" in codes(src + "out = orient(jnp.ones(3), 100)\n")
+    assert "LB114" in codes(nb(src, "out = orient(jnp.ones(3), 100)"), notebook=True)
+
+
+def test_lb114_a_test_runs_here_but_a_test_helper_of_a_library_module_does_not():
+    loop = "    r = jnp.ones(3)\n    for _ in range(100):\n        r = jnp.sin(r) @ EYE\n"
+    test = LIBRARY_HEADER + "def test_orient():\n" + loop
+    assert "LB114" in {d.code for d in lint_source(test, "orient_test.py")}
+    assert "LB114" not in {d.code for d in lint_source(test, "orient.py")}  # a `test_*` helper of a library
+
+
+def test_lb108_a_library_function_leaves_x64_to_its_callers_even_in_a_file_that_runs_code():
+    src = LIBRARY_HEADER + "def wide(n):\n    return jnp.zeros(n, dtype=jnp.float64)\n"
+    assert "LB108" not in codes(src)
+    assert "LB108" in codes(src + "z = wide(3)\n")
+    query = LIBRARY_HEADER + "X64 = jax.dtypes.canonicalize_dtype(jnp.float64) == jnp.float64\n"
+    assert "LB108" not in codes(query)  # asks whether x64 is on; requests nothing
+
+
+def test_lb105_a_library_functions_own_timing_is_instrumentation_even_when_named_timing():
+    timed = (
+        "import time\nimport jax.numpy as jnp\n"
+        "def train(x):\n    def epoch_with_timing(x):\n        t = time.time()\n        x = jnp.sin(x)\n"
+        "        print(time.time() - t)\n        return x\n    return epoch_with_timing(x)\n"
+    )
+    assert "LB105" not in codes(timed)
+    assert "LB105" in codes(timed + "train(jnp.ones(3))\n")
+    bench = "import time\nimport jax.numpy as jnp\ndef bench_sin(x):\n    t = time.time()\n    jnp.sin(x).block_until_ready()\n    return time.time() - t\n"
+    assert "LB105" in codes(bench)  # a top-level function that says it benchmarks runs here
+
+
+def test_lb111_a_jitted_parameter_and_a_main_run_once_are_not_new_functions_per_call():
+    check = "import jax\ndef check(fn, x):\n    return jax.pmap(fn)(x)\nfor f in (abs, abs):\n    check(f, jax.numpy.ones((1, 3)))\n"
+    assert "LB111" not in codes(check)
+    assert "LB111" in codes(check.replace("jax.pmap(fn)", "jax.pmap(lambda v: fn(v))"))
+    main = "import jax\nfrom absl import app\ndef main(_):\n    f = jax.jit(jax.vmap(abs))\n    f(jax.numpy.ones(3))\nif __name__ == '__main__':\n    app.run(main)\n"
+    assert "LB111" not in codes(main)
+    assert "LB111" in codes(main.replace("    app.run(main)", "    for _ in range(3):\n        main(None)"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    return jnp.zeros(list(x.shape))\n",
+        "    return [getattr(x, k) for k in type(x).__annotations__]\n",
+        "    w = jnp.ones(3)\n    while w.ndim < x.ndim:\n        w = w[None]\n    return w * x\n",
+        "    out = onp.zeros(tuple(size))\n    for i in range(3):\n        out[i] = i\n    return x + out\n",
+    ],
+)
+def test_lb106_shapes_annotations_dimensions_and_numpy_values_are_not_data(body):
+    src = f"import jax\nimport numpy as onp\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, size=(3, 1)):\n{body}"
+    assert "LB106" not in codes(src + "f(jnp.ones((3, 1)))\n")
+
+
+def test_lb107_a_jitted_stub_has_no_work_to_lose():
+    stub = "import jax\nclass Problem:\n    @jax.jit\n    def eval(self, x):\n        \"\"\"Evaluate.\"\"\"\n        raise NotImplementedError\n"
+    assert "LB107" not in codes(stub)
+    assert "LB107" in codes(stub.replace("raise NotImplementedError", "y = jax.numpy.sin(x)"))
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "try:\n    from jax.extend import jix\nexcept ImportError:\n    from jax import jix\n",
+        "JAX_GE_0_11_0 = False\nif JAX_GE_0_11_0:\n    from jax._src import jix\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from jax import jix\n",
+    ],
+)
+def test_lb113_a_fallback_import_or_a_version_flag_guards_the_import(guarded):
+    assert "LB113" not in codes("import jax\n" + guarded)
+    assert "LB113" in codes("import jax\nfrom jax import jix\n")

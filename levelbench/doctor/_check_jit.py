@@ -142,9 +142,14 @@ class _DataView:
         self.library = ctx.callers_decide(function)
         self.parameters = _parameters(function) - _static_parameters(ctx, function, site)
         self._arrays: set[str] | None = None
+        self._concrete: set[str] | None = None
 
     def is_array_argument(self, name: str) -> bool:
         if name not in self.parameters:
+            return False
+        if self._concrete is None:
+            self._concrete = _given_to_numpy(self.ctx, self.function)
+        if name in self._concrete:
             return False
         if self.site.direct and not self.library:
             return True
@@ -288,7 +293,7 @@ def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> 
             for name, argument in zip(positional, call.args):
                 if ctx.kinds.of(argument) in ("jax", "numpy"):
                     found.add(name)
-    return (found & parameters) - _given_to_numpy(ctx, function)
+    return found & parameters
 
 
 def _given_to_numpy(ctx: Context, function: ast.AST) -> set[str]:
