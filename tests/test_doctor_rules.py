@@ -1105,3 +1105,19 @@ def test_lb107_a_jitted_stub_has_no_work_to_lose():
 def test_lb113_a_fallback_import_or_a_version_flag_guards_the_import(guarded):
     assert "LB113" not in codes("import jax\n" + guarded)
     assert "LB113" in codes("import jax\nfrom jax import jix\n")
+
+
+def test_lb114_reports_nested_loops_once_and_does_not_count_lax_classes():
+    nested = "import jax.numpy as jnp\nfor i in range(10):\n    for j in range(10):\n        d = jnp.max(jnp.abs(jnp.ones(3) * j))\n"
+    assert [(c, line) for c, _, line in found(nested) if c == "LB114"] == [("LB114", 3)]
+    classes = "import jax\nfor p in range(50):\n    dn = jax.lax.ConvDimensionNumbers((0, 1), (0, 1), (0, 1))\n    pr = jax.lax.Precision.HIGHEST\n"
+    assert "LB114" not in codes(classes)
+
+
+def test_lb111_a_function_called_on_either_side_of_an_if_runs_once():
+    src = (
+        "import jax\nimport sys\ndef bench(f, x):\n    return jax.jit(lambda v: f(v))(x)\n"
+        "if len(sys.argv) > 1:\n    bench(abs, 1.0)\nelse:\n    bench(abs, 2.0)\n"
+    )
+    assert "LB111" not in codes(src)
+    assert "LB111" in codes(src.replace("else:\n    bench(abs, 2.0)\n", "bench(abs, 2.0)\n"))
