@@ -1112,6 +1112,8 @@ def test_lb114_reports_nested_loops_once_and_does_not_count_lax_classes():
     assert [(c, line) for c, _, line in found(nested) if c == "LB114"] == [("LB114", 3)]
     classes = "import jax\nfor p in range(50):\n    dn = jax.lax.ConvDimensionNumbers((0, 1), (0, 1), (0, 1))\n    pr = jax.lax.Precision.HIGHEST\n"
     assert "LB114" not in codes(classes)
+    tuples = classes + "    a = dn[0] + (p,)\n    b = dn[1] + (p,)\n"  # a class's fields are not JAX arrays
+    assert "LB114" not in codes(tuples)
 
 
 def test_lb111_a_function_called_on_either_side_of_an_if_runs_once():
