@@ -1123,3 +1123,18 @@ def test_lb111_a_function_called_on_either_side_of_an_if_runs_once():
     )
     assert "LB111" not in codes(src)
     assert "LB111" in codes(src.replace("else:\n    bench(abs, 2.0)\n", "bench(abs, 2.0)\n"))
+
+
+def test_lb111_a_jit_inside_a_jitted_function_is_traced_once_with_it():
+    src = textwrap.dedent("""
+        import jax
+        def outer(x):
+            @jax.jit
+            def inner(y):
+                return y.sum()
+            return inner(2 * x)
+        for i in range(5):
+            outer(jax.numpy.ones(3) * i)
+    """)
+    assert "LB111" in codes(src)
+    assert "LB111" not in codes(src.replace("def outer(x):", "@jax.jit\ndef outer(x):"))

@@ -427,6 +427,7 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
         elif (
             (loop := enclosing_loop(program, call)) is not None
             and not ctx.callers_decide(call)  # a caller that jits the function traces the loop, and this jit, once
+            and enclosing_function(program, call) not in ctx.facts.traced_defs
             and _created_in(ctx, target, loop)
             and _used_in_loop(program, call, parent, called_now)
         ):
@@ -494,6 +495,8 @@ def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) 
     with its jit options) depends on nothing the call computes. A caller that jits a library function traces the
     jit inside once with it, so a jitted function made from the call's own values (a closure, a partial of a
     local step) is the library's design; one that depends on nothing is only rebuilt, for every eager caller."""
+    if outer in ctx.facts.traced_defs:
+        return False  # jitted itself: its body, and the jit inside, run once per trace, not per call
     if not ctx.callers_decide(outer):
         return ctx.facts.called_repeatedly(outer)
     if isinstance(ctx.program.parent(outer), ast.ClassDef):
