@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from ._context import Context
@@ -220,8 +221,8 @@ def _module_integers(ctx: Context) -> dict[str, int]:
             value = stmt.value
             if isinstance(value, ast.Constant) and type(value.value) is int:
                 found[stmt.targets[0].id] = value.value
-    stores = [n.id for n in ctx.program.of_type(ast.Name) if isinstance(n.ctx, ast.Store) and n.id in found]
-    return {name: value for name, value in found.items() if stores.count(name) == 1}
+    stores = Counter(n.id for n in ctx.program.of_type(ast.Name) if isinstance(n.ctx, ast.Store) and n.id in found)
+    return {name: value for name, value in found.items() if stores[name] == 1}
 
 
 def _data_size(ctx: Context, data: _DataView, bound: ast.AST) -> bool:
