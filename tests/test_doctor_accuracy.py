@@ -41,6 +41,10 @@ BASELINE_STATIC_PRECISION_PY = 0.9
 # Findings per 100 files on the installed sources of flax, optax, orbax.checkpoint and
 # jax.example_libraries (issue 13: at most 1; 0 of 565 files on 2026-12-01).
 MAX_FP_PER_100_FILES = 1.0
+# Findings on the fetched part, the 34 pinned libraries of `LIBRARY_WHEELS` (issue 25): 128 in 2270 files at
+# first sight (2026-12-02), 45 once the rules asked where code runs; every one is listed and judged in
+# docs/notes/doctor-accuracy.md ("Accuracy on real code"). Lower it when a rule improves; never raise it to make a change pass.
+MAX_FETCHED_FINDINGS = 45
 
 ESTABLISHED_BY = re.compile(r"(accepted answer|maintainer \S+.*|answer by \S.*)")
 
@@ -245,7 +249,7 @@ def test_first_sight_writer_records_a_case_once(tmp_path):
 
 def test_good_libraries_get_at_most_one_finding_per_100_files():
     try:
-        results = accuracy.run_fp()
+        results = accuracy.run_fp(("installed",))
     except ImportError as e:
         pytest.skip(str(e))
     files = sum(p["files"] for p in results["packages"])
@@ -254,3 +258,16 @@ def test_good_libraries_get_at_most_one_finding_per_100_files():
     assert per_100 <= MAX_FP_PER_100_FILES, (
         f"{len(results['findings'])} findings in {files} files of well-regarded libraries ({per_100:.2f} per 100): "
         + "; ".join(f"{f['file']}:{f['line']} {f['code']} {f['message']}" for f in results["findings"][:10]))
+
+
+def test_fetched_libraries_keep_their_finding_count():
+    results = accuracy.run_fp(("fetched",))
+    if "fetched" in results["skipped"]:
+        pytest.skip(f"the pinned library wheels could not be fetched: {results['skipped']['fetched']}")
+    files = sum(p["files"] for p in results["packages"])
+    assert files >= 1500, f"the fetched part should hold at least 1500 files, got {files}"
+    assert not results["crashes"], results["crashes"]
+    assert len(results["findings"]) <= MAX_FETCHED_FINDINGS, (
+        f"{len(results['findings'])} findings in {files} files of the fetched libraries (at most "
+        f"{MAX_FETCHED_FINDINGS}): " + "; ".join(f"{f['package']} {f['file']}:{f['line']} {f['code']}"
+                                                  for f in results["findings"]))

@@ -220,7 +220,7 @@ def test_no_fix_where_it_cannot_be_made_safely(name):
 def test_lb106_and_lb114_keep_their_rewrite_as_text_only():
     source = (
         "import jax\nimport jax.numpy as jnp\n@jax.jit\ndef f(xs, h):\n    for x in xs:\n        h = jnp.tanh(x + h)\n"
-        "    return h\nh = jnp.zeros(3)\nfor x in jnp.ones((5, 3)):\n    h = jnp.tanh(x + h)\n"
+        "    return h\nh = jnp.zeros(3)\nfor x in jnp.ones((5, 3)):\n    h = jnp.tanh(x + h)\nf(jnp.ones((50, 3)), h)\n"
     )
     result = fix_source(source, "bench.py", unsafe=True)
     assert {"LB106", "LB114"} <= {d.code for d in result.before}

@@ -274,18 +274,32 @@ def test_lb105_not_reported_for_perf_counter():
 
 
 # --- LB106 Python loop under jit ---------------------------------------------------------------
-@pytest.mark.parametrize(
-    "src",
-    [
-        "@jax.jit\ndef g(xs):\n    acc = 0.0\n    for x in xs:\n        acc = acc + jnp.sin(x)\n    return acc\n",
-        "def g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\ng_jit = jax.jit(g, static_argnums=1)\n",
-        "from functools import partial\n@partial(jax.jit, static_argnums=1)\ndef g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\n",
-        "from jax import jit as J\n@J\ndef g(xs):\n    i = 0\n    while i < 100:\n        xs = xs + 1\n        i += 1\n    return xs\n",
-        "jit = jax.jit\ndef helper(xs):\n    for t in range(xs.shape[0]):\n        xs = xs.at[t].set(0)\n    return xs\n@jit\ndef g(xs):\n    return helper(xs)\n",
-    ],
-)
-def test_lb106_python_loop_inside_a_jitted_function(src):
-    assert "LB106" in codes("import jax\nimport jax.numpy as jnp\n" + src)
+# (definitions, the script's call, whether the definitions alone, a library module, still get LB106)
+LB106_LOOPS = [
+    ("@jax.jit\ndef g(xs):\n    acc = 0.0\n    for x in xs:\n        acc = acc + jnp.sin(x)\n    return acc\n",
+     "g(jnp.ones(1000))", False),
+    ("def g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\ng_jit = jax.jit(g, static_argnums=1)\n",
+     "g_jit(jnp.ones(3), 1000)", False),
+    ("from functools import partial\n@partial(jax.jit, static_argnums=1)\ndef g(xs, n):\n    for i in range(n):\n        xs = xs * 2\n    return xs\n",
+     "g(jnp.ones(3), 1000)", False),
+    ("@jax.jit\ndef g(xs, k):\n    for i in range(-k, k):\n        xs = xs + jnp.roll(xs, i)\n    return xs\n",
+     "g(jnp.ones(3), 500)", False),
+    ("from jax import jit as J\n@J\ndef g(xs):\n    i = 0\n    while i < 100:\n        xs = xs + 1\n        i += 1\n    return xs\n",
+     "g(jnp.ones(3))", True),
+    ("jit = jax.jit\ndef helper(xs):\n    for t in range(xs.shape[0]):\n        xs = xs.at[t].set(0)\n    return xs\n@jit\ndef g(xs):\n    return helper(xs)\n",
+     "g(jnp.ones(9))", True),
+    ("STEPS = 1000\n@jax.jit\ndef g(xs):\n    for _ in range(STEPS):\n        xs = xs * 2\n    return xs\n", "g(jnp.ones(3))", True),
+]
+
+
+@pytest.mark.parametrize(("src", "call", "library"), LB106_LOOPS)
+def test_lb106_python_loop_inside_a_jitted_function(src, call, library):
+    """A script that calls the function shows what it loops over; the same definitions in a library module
+    are reported only where the loop is long whatever the callers pass (a constant, an array's size)."""
+    header = "import jax\nimport jax.numpy as jnp\n"
+    assert "LB106" in codes(header + src + call + "\n")
+    assert "LB106" in codes(nb(header + src, call), notebook=True)
+    assert ("LB106" in codes(header + src)) is library
 
 
 def test_lb106_names_flax_and_shows_the_scan_rewrite():
@@ -300,6 +314,7 @@ def test_lb106_names_flax_and_shows_the_scan_rewrite():
             ys.append(y)
         return ys
     forward_jit = jax.jit(forward)
+    ys = forward_jit(params, X, h)
     """
     (d,) = [d for d in lint_source(textwrap.dedent(src), "s.py") if d.code == "LB106"]
     assert "Flax" in d.message and "forward_jit = jax.jit(forward)" in d.finding.evidence
@@ -350,13 +365,15 @@ def test_lb106_traced_helpers_iterate_over_data_only_when_it_is_used_as_an_array
 )
 def test_lb106_implicit_python_iteration_over_an_array_under_jit(expr, builtin):
     src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef energy(signal):\n    return {expr}\n"
-    (d,) = [d for d in lint_source(src, "s.py") if d.code == "LB106"]
+    (d,) = [d for d in lint_source(src + "energy(jnp.ones(100))\n", "s.py") if d.code == "LB106"]
     assert builtin in d.message
-    assert "LB106" not in codes(src.replace("@jax.jit\n", ""))  # not traced: Python iterates a concrete array
+    assert "LB106" not in codes(src.replace("@jax.jit\n", "") + "energy(jnp.ones(100))\n")  # Python iterates a concrete array
+    assert "LB106" not in codes(src)  # a library function: its callers may hand it a tuple of arrays
 
 
 def test_lb106_a_static_argument_is_not_array_data():
     src = "import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\ndef pick(x, names):\n    for k in names:\n        x = x + len(k)\n    return x\n"
+    src += "pick(jax.numpy.ones(3), jax.numpy.ones(30))\n"
     assert "LB106" not in codes(src)
     assert "LB106" in codes(src.replace("static_argnums=1", "static_argnums=0"))
 
@@ -504,10 +521,29 @@ def test_lb111_jitted_def_nested_in_a_function_that_calls_it():
             return s * n
         return advance(state, steps)
     """
-    assert ("LB111", 0, 5) in found(src)
-    factory = src.replace("return advance(state, steps)", "return advance")
+    src = textwrap.dedent(src)
+    script = src + "for s in range(5):\n    simulate(float(s))\n"
+    assert ("LB111", 0, 5) in found(script)
+    factory = script.replace("return advance(state, steps)", "return advance")
     assert "LB111" not in codes(factory)  # a factory: the caller keeps the jitted function
     assert "LB111" not in codes(src + "result = simulate(1.0)\n")  # called once here
+    # a library function: `advance` depends on nothing `simulate` computes, so every eager caller rebuilds it
+    assert "LB111" in codes(src)
+
+
+def test_lb111_a_jit_made_from_the_calls_own_step_is_reported_only_where_the_file_repeats_the_call():
+    """``jax.jit(partial(lax.scan, step))`` with a local step: each call of a library function builds a new
+    one by design, and a caller that jits the function traces it once; a script that calls it in a loop
+    recompiles every time."""
+    src = (
+        "import jax\nfrom functools import partial\ndef run(xs, scale):\n    def step(c, x):\n"
+        "        return c + scale * x, c\n    return jax.jit(partial(jax.lax.scan, step))(0.0, xs)\n"
+    )
+    loop = "for k in range(5):\n    run(jax.numpy.ones(3), float(k))\n"
+    assert ("LB111", 0, 6) in found(src + loop)
+    assert "LB111" in codes(nb(src, loop), notebook=True)
+    assert "LB111" not in codes(src)
+    assert "LB111" not in codes(src + "run(jax.numpy.ones(3), 2.0)\n")  # called once
 
 
 @pytest.mark.parametrize(
@@ -957,3 +993,148 @@ def test_select_and_ignore_take_codes_and_prefixes():
     assert codes(src, ignore=["LB10"]) == set()
     with pytest.raises(ValueError, match="unknown rule code 'LB999'"):
         lint_source(src, select=["LB999"])
+
+
+# --- where code runs: a library function's callers decide (issue 25) ---------------------------
+# Each positive is a script or notebook that runs the code; its twin is the same function in a
+# library module (definitions, perhaps with module-level constants), which stays quiet.
+LIBRARY_HEADER = "import jax\nimport jax.numpy as jnp\nEYE = jnp.eye(3)  # module-level work: the file runs code\n"
+
+
+def test_where_code_runs_module_code_mains_tests_and_what_they_call_run_here():
+    from levelbench.doctor._context import Context
+    from levelbench.doctor._program import Program
+
+    src = textwrap.dedent("""
+        import jax
+        from absl import app
+        def helper(x):
+            return x
+        def step(x):
+            return helper(x)
+        def returned():
+            def inner(x):
+                return x
+            return inner
+        def library(x):
+            return x
+        g = jax.jit(library)
+        def main(_):
+            step(1)
+        if __name__ == "__main__":
+            app.run(main)
+    """)
+    for path, extra in (("mod.py", ""), ("mod_test.py", "def test_returned():\n    returned()\n")):
+        context = Context.build(Program.from_python(path, src + extra))
+        here = {f.name for f in context.here}
+        expected = {"main", "step", "helper"} | ({"test_returned", "returned"} if extra else set())
+        assert here == expected, here  # `library` is only jitted, `inner` only returned
+
+
+def test_lb114_a_library_function_in_a_file_with_module_level_work_is_quiet():
+    src = LIBRARY_HEADER + "def orient(r, m):\n    for _ in range(m):\n        r = jnp.sin(r) @ EYE\n    return r\n"
+    assert "LB114" not in codes(src)
+    assert "LB114" in codes(src + "out = orient(jnp.ones(3), 100)\n")
+    assert "LB114" in codes(nb(src, "out = orient(jnp.ones(3), 100)"), notebook=True)
+
+
+def test_lb114_a_test_runs_here_but_a_test_helper_of_a_library_module_does_not():
+    loop = "    r = jnp.ones(3)\n    for _ in range(100):\n        r = jnp.sin(r) @ EYE\n"
+    test = LIBRARY_HEADER + "def test_orient():\n" + loop
+    assert "LB114" in {d.code for d in lint_source(test, "orient_test.py")}
+    assert "LB114" not in {d.code for d in lint_source(test, "orient.py")}  # a `test_*` helper of a library
+
+
+def test_lb108_a_library_function_leaves_x64_to_its_callers_even_in_a_file_that_runs_code():
+    src = LIBRARY_HEADER + "def wide(n):\n    return jnp.zeros(n, dtype=jnp.float64)\n"
+    assert "LB108" not in codes(src)
+    assert "LB108" in codes(src + "z = wide(3)\n")
+    query = LIBRARY_HEADER + "X64 = jax.dtypes.canonicalize_dtype(jnp.float64) == jnp.float64\n"
+    assert "LB108" not in codes(query)  # asks whether x64 is on; requests nothing
+
+
+def test_lb105_a_library_functions_own_timing_is_instrumentation_even_when_named_timing():
+    timed = (
+        "import time\nimport jax.numpy as jnp\n"
+        "def train(x):\n    def epoch_with_timing(x):\n        t = time.time()\n        x = jnp.sin(x)\n"
+        "        print(time.time() - t)\n        return x\n    return epoch_with_timing(x)\n"
+    )
+    assert "LB105" not in codes(timed)
+    assert "LB105" in codes(timed + "train(jnp.ones(3))\n")
+    bench = "import time\nimport jax.numpy as jnp\ndef bench_sin(x):\n    t = time.time()\n    jnp.sin(x).block_until_ready()\n    return time.time() - t\n"
+    assert "LB105" in codes(bench)  # a top-level function that says it benchmarks runs here
+
+
+def test_lb111_a_jitted_parameter_and_a_main_run_once_are_not_new_functions_per_call():
+    check = "import jax\ndef check(fn, x):\n    return jax.pmap(fn)(x)\nfor f in (abs, abs):\n    check(f, jax.numpy.ones((1, 3)))\n"
+    assert "LB111" not in codes(check)
+    assert "LB111" in codes(check.replace("jax.pmap(fn)", "jax.pmap(lambda v: fn(v))"))
+    main = "import jax\nfrom absl import app\ndef main(_):\n    f = jax.jit(jax.vmap(abs))\n    f(jax.numpy.ones(3))\nif __name__ == '__main__':\n    app.run(main)\n"
+    assert "LB111" not in codes(main)
+    assert "LB111" in codes(main.replace("    app.run(main)", "    for _ in range(3):\n        main(None)"))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "    return jnp.zeros(list(x.shape))\n",
+        "    return [getattr(x, k) for k in type(x).__annotations__]\n",
+        "    w = jnp.ones(3)\n    while w.ndim < x.ndim:\n        w = w[None]\n    return w * x\n",
+        "    out = onp.zeros(tuple(size))\n    for i in range(3):\n        out[i] = i\n    return x + out\n",
+    ],
+)
+def test_lb106_shapes_annotations_dimensions_and_numpy_values_are_not_data(body):
+    src = f"import jax\nimport numpy as onp\nimport jax.numpy as jnp\n@jax.jit\ndef f(x, size=(3, 1)):\n{body}"
+    assert "LB106" not in codes(src + "f(jnp.ones((3, 1)))\n")
+
+
+def test_lb107_a_jitted_stub_has_no_work_to_lose():
+    stub = "import jax\nclass Problem:\n    @jax.jit\n    def eval(self, x):\n        \"\"\"Evaluate.\"\"\"\n        raise NotImplementedError\n"
+    assert "LB107" not in codes(stub)
+    assert "LB107" in codes(stub.replace("raise NotImplementedError", "y = jax.numpy.sin(x)"))
+
+
+@pytest.mark.parametrize(
+    "guarded",
+    [
+        "try:\n    from jax.extend import jix\nexcept ImportError:\n    from jax import jix\n",
+        "JAX_GE_0_11_0 = False\nif JAX_GE_0_11_0:\n    from jax._src import jix\n",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from jax import jix\n",
+    ],
+)
+def test_lb113_a_fallback_import_or_a_version_flag_guards_the_import(guarded):
+    assert "LB113" not in codes("import jax\n" + guarded)
+    assert "LB113" in codes("import jax\nfrom jax import jix\n")
+
+
+def test_lb114_reports_nested_loops_once_and_does_not_count_lax_classes():
+    nested = "import jax.numpy as jnp\nfor i in range(10):\n    for j in range(10):\n        d = jnp.max(jnp.abs(jnp.ones(3) * j))\n"
+    assert [(c, line) for c, _, line in found(nested) if c == "LB114"] == [("LB114", 3)]
+    classes = "import jax\nfor p in range(50):\n    dn = jax.lax.ConvDimensionNumbers((0, 1), (0, 1), (0, 1))\n    pr = jax.lax.Precision.HIGHEST\n"
+    assert "LB114" not in codes(classes)
+    tuples = classes + "    a = dn[0] + (p,)\n    b = dn[1] + (p,)\n"  # a class's fields are not JAX arrays
+    assert "LB114" not in codes(tuples)
+
+
+def test_lb111_a_function_called_on_either_side_of_an_if_runs_once():
+    src = (
+        "import jax\nimport sys\ndef bench(f, x):\n    return jax.jit(lambda v: f(v))(x)\n"
+        "if len(sys.argv) > 1:\n    bench(abs, 1.0)\nelse:\n    bench(abs, 2.0)\n"
+    )
+    assert "LB111" not in codes(src)
+    assert "LB111" in codes(src.replace("else:\n    bench(abs, 2.0)\n", "bench(abs, 2.0)\n"))
+
+
+def test_lb111_a_jit_inside_a_jitted_function_is_traced_once_with_it():
+    src = textwrap.dedent("""
+        import jax
+        def outer(x):
+            @jax.jit
+            def inner(y):
+                return y.sum()
+            return inner(2 * x)
+        for i in range(5):
+            outer(jax.numpy.ones(3) * i)
+    """)
+    assert "LB111" in codes(src)
+    assert "LB111" not in codes(src.replace("def outer(x):", "@jax.jit\ndef outer(x):"))

@@ -11,7 +11,7 @@ from ._diagnostic import Diagnostic
 from ._effects import is_wait
 from ._names import dotted
 from ._rewrite import loop_rewrite
-from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, local_walk, short
+from ._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short
 
 # A function handed to these may run under jit or another transformation.
 _MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
@@ -37,7 +37,7 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
     traced = set(facts.traced_defs)
     for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
         nodes = list(local_walk(ctx.program, loop))
-        ops, applies = _eager_ops(ctx, nodes)
+        ops, applies = _eager_ops(ctx, _own_nodes(ctx, loop))
         if not ops and not applies:
             continue
         timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
@@ -64,6 +64,13 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
     yield from _unjitted_timed_calls(ctx)
+
+
+def _own_nodes(ctx: Context, loop: ast.AST) -> list[ast.AST]:
+    """The loop's nodes outside the loops nested in it: their operations are theirs to report, once."""
+    walk = ctx.program.walk(loop, skip=(*SCOPES, *LOOPS, *COMPREHENSIONS))
+    next(walk)
+    return list(walk)
 
 
 def _iterable(loop: ast.AST) -> ast.expr | None:
@@ -105,9 +112,11 @@ def _repeats_values(iterable: ast.expr) -> bool:
 
 
 def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
-    """The loop is at module level, or in a plain function only ever called directly or handed to a known
-    non-JAX caller (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not
-    visible statically."""
+    """The loop is at module level, or in a function that runs here (`Context.callers_decide` is false: a
+    library function's callers may jit it) only ever called directly or handed to a known non-JAX caller
+    (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not visible statically."""
+    if ctx.callers_decide(loop):
+        return False
     function = enclosing_function(ctx.program, loop)
     if function is None:
         return True
@@ -147,7 +156,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
         if isinstance(node, ast.Call):
             qualified = ctx.names.qualname(node.func) or ""
             if qualified.startswith(JAX_OPS):
-                ops += qualified.rsplit(".", 1)[-1] not in _CONSTRUCTORS
+                last = qualified.rsplit(".", 1)[-1]
+                ops += last not in _CONSTRUCTORS and not last[:1].isupper()  # `lax.ConvDimensionNumbers`: a class
             elif qualified.startswith("optax."):
                 ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
             elif qualified:

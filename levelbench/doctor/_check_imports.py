@@ -16,8 +16,9 @@ from ._installed import CHECKED_ROOTS, installed_version, is_installed, module_e
 def check_imports(ctx: Context) -> Iterator[Diagnostic]:
     """LB113: imports from jax / numpy / torch that fail with the installed versions.
 
-    Guarded imports are left alone: under ``try: ... except ImportError``, or under an ``if`` that tests
-    for the name or the version (``hasattr(jax, "Ref")``, ``jax.__version__ >= ...``, ``TYPE_CHECKING``).
+    Guarded imports are left alone: under ``try: ... except ImportError`` (in the ``try`` or as the fallback in
+    its handler, which runs where the first import failed), or under an ``if`` that tests for the name or the
+    version (``hasattr(jax, "Ref")``, ``jax.__version__ >= ...``, ``JAX_GE_0_11``, ``TYPE_CHECKING``).
     """
     for node in ctx.program.of_type(ast.Import, ast.ImportFrom):
         if _guarded(ctx, node):
@@ -40,7 +41,10 @@ def check_imports(ctx: Context) -> Iterator[Diagnostic]:
 
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
-_GUARD_WORDS = re.compile(r"hasattr|getattr|version|TYPE_CHECKING|find_spec|__dict__|dir\(")
+# A version flag names the version it tests: `JAX_GE_0_11_0`, `_JAX_LT_0410`, `NEW_JAX`.
+_GUARD_WORDS = re.compile(
+    r"(?i:hasattr|getattr|version|find_spec|__dict__|dir\()|TYPE_CHECKING|_(?:GE|GT|LE|LT|EQ)_?\d|\d_\d|(?i:new|old)_?jax"
+)
 
 
 def _guarded(ctx: Context, node: ast.AST) -> bool:
@@ -49,6 +53,8 @@ def _guarded(ctx: Context, node: ast.AST) -> bool:
         if isinstance(ancestor, ast.Try) and any(child is s for s in ancestor.body):
             if any(_catches_import_errors(h) for h in ancestor.handlers):
                 return True
+        if isinstance(ancestor, ast.ExceptHandler) and _catches_import_errors(ancestor):
+            return True  # the fallback for the versions where the import in the `try` fails
         if isinstance(ancestor, ast.If) and _GUARD_WORDS.search(ast.unparse(ancestor.test)):
             return True  # either branch: the other one is what runs where this import would fail
         child = ancestor

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from ._context import Context
@@ -18,7 +19,7 @@ from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclo
 # Iterating over these is walking a structure (layers, a params pytree), not data: small and static.
 STRUCTURAL = re.compile(
     r"(?i)(param|layer|weight|block|module|stage|head|level|leaves|tree|items|keys|values|kernel|bias"
-    r"|config|cfg|spec|devices|self\.)"
+    r"|config|cfg|spec|devices|self\.|__\w+__)"
 )
 _SMALL_RANGE = 16
 # Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
@@ -129,19 +130,29 @@ def site_text(ctx: Context, site: JitSite) -> str:
 class _DataView:
     """What, inside one traced function, is array data: its non-static arguments (directly jitted), or
     arguments used as arrays or given arrays at their call sites (traced helpers, whose arguments may
-    just as well be Python structure)."""
+    just as well be Python structure).
+
+    In a library function (`Context.callers_decide`) the callers choose the arguments: an argument is data
+    only when the function uses it as an array, and a trip count only when it is a constant (in the code or
+    at module level) or an array's size, whatever the callers pass."""
 
     def __init__(self, ctx: Context, function: ast.AST, site: JitSite) -> None:
         self.ctx = ctx
         self.function = function
         self.site = site
+        self.library = ctx.callers_decide(function)
         self.parameters = _parameters(function) - _static_parameters(ctx, function, site)
         self._arrays: set[str] | None = None
+        self._concrete: set[str] | None = None
 
     def is_array_argument(self, name: str) -> bool:
         if name not in self.parameters:
             return False
-        if self.site.direct:
+        if self._concrete is None:
+            self._concrete = _given_to_numpy(self.ctx, self.function)
+        if name in self._concrete:
+            return False
+        if self.site.direct and not self.library:
             return True
         if self._arrays is None:
             self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
@@ -161,22 +172,69 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
     if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) in wrappers:
         inner = [_iterates_over_data(ctx, data, _fake_for(arg)) for arg in iterable.args]
         return f"`{text}`" if any(inner) else None
-    if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) == "builtins.range":
-        bounds = [a.value for a in iterable.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
-        if len(bounds) == len(iterable.args):
-            steps = len(range(*bounds)) if bounds else 0
+    counting = ("builtins.range", "jax.numpy.arange") if data.library else ("builtins.range",)
+    if isinstance(iterable, ast.Call) and ctx.names.qualname(iterable.func) in counting and not iterable.keywords:
+        bounds = [int_value(ctx, a) for a in iterable.args]
+        if None not in bounds:
+            steps = len(range(*bounds)) if bounds and (len(bounds) < 3 or bounds[2]) else 0
             return f"`{text}` ({steps} steps)" if steps > _SMALL_RANGE else None
         if any(_structural_bound(ctx, a) for a in iterable.args):
             return None
+        if data.library and not any(_data_size(ctx, data, a) for a in iterable.args):
+            return None  # `range(n)`, `range(-k, k)`: the callers' count, as small as they make it
         return f"`{text}`"
     if ctx.kinds.of(iterable) == "jax":
         return f"`{text}`"
     root = iterable
     while isinstance(root, (ast.Attribute, ast.Subscript)):
+        if isinstance(root, ast.Attribute) and root.attr == "shape":
+            return None  # `list(x.shape)`, `zip(x.shape, factors)`: the dimensions, a handful of numbers
         root = root.value
     if isinstance(root, ast.Name) and data.is_array_argument(root.id):
         return f"the argument `{text}`" if root is iterable else f"`{text}`"
     return None
+
+
+def int_value(ctx: Context, expr: ast.AST) -> int | None:
+    """The value of a whole-number expression made of literals and names bound once, at module level, to one."""
+    if isinstance(expr, ast.Constant):
+        return expr.value if type(expr.value) is int else None
+    if isinstance(expr, ast.Name):
+        constants: dict[str, int] = ctx.index("module integers", lambda: _module_integers(ctx))
+        return constants.get(expr.id)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        value = int_value(ctx, expr.operand)
+        return None if value is None else -value
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
+        left, right = int_value(ctx, expr.left), int_value(ctx, expr.right)
+        if left is None or right is None:
+            return None
+        return left + right if isinstance(expr.op, ast.Add) else left - right if isinstance(expr.op, ast.Sub) else left * right
+    return None
+
+
+def _module_integers(ctx: Context) -> dict[str, int]:
+    """Names bound exactly once in the program, at module level, to a whole-number literal."""
+    found: dict[str, int] = {}
+    for stmt in ctx.program.module.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = stmt.value
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                found[stmt.targets[0].id] = value.value
+    stores = Counter(n.id for n in ctx.program.of_type(ast.Name) if isinstance(n.ctx, ast.Store) and n.id in found)
+    return {name: value for name, value in found.items() if stores[name] == 1}
+
+
+def _data_size(ctx: Context, data: _DataView, bound: ast.AST) -> bool:
+    """``x.shape[0]``, ``len(x)`` of an array: a count that grows with the data, whatever the callers pass."""
+    for node in ast.walk(bound):
+        if isinstance(node, ast.Attribute) and node.attr in ("shape", "size"):
+            return True
+        if isinstance(node, ast.Call) and ctx.names.qualname(node.func) == "builtins.len" and node.args:
+            argument = node.args[0]
+            if ctx.kinds.of(argument) == "jax" or (isinstance(argument, ast.Name) and data.is_array_argument(argument.id)):
+                return True
+    return False
 
 
 def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
@@ -195,17 +253,21 @@ def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
 
 def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
     """A ``while`` condition that counts up to a data size or a large constant (``i < n``, ``i < x.shape[0]``);
-    ``while node is not None`` walks a structure."""
+    ``while node is not None`` walks a structure, ``while w.ndim < x.ndim`` dimensions. In a library function a
+    bound the callers pass (``i < n``) is theirs to keep small."""
     for node in ast.walk(test):
         if not isinstance(node, ast.Compare) or not all(isinstance(op, _ORDERINGS) for op in node.ops):
             continue
-        for side in [node.left, *node.comparators]:
+        sides = [node.left, *node.comparators]
+        if any(isinstance(p, ast.Attribute) and p.attr == "ndim" for side in sides for p in ast.walk(side)):
+            continue
+        for side in sides:
             if isinstance(side, ast.Constant) and isinstance(side.value, int) and side.value > _SMALL_RANGE:
                 return True
             for part in ast.walk(side):
                 if isinstance(part, ast.Attribute) and part.attr == "shape":
                     return True
-                if isinstance(part, ast.Name) and part.id in data.parameters:
+                if isinstance(part, ast.Name) and part.id in data.parameters and not data.library:
                     return True
     return False
 
@@ -233,6 +295,17 @@ def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> 
                 if ctx.kinds.of(argument) in ("jax", "numpy"):
                     found.add(name)
     return found & parameters
+
+
+def _given_to_numpy(ctx: Context, function: ast.AST) -> set[str]:
+    """Parameters handed to NumPy (``onp.zeros(tuple(size))``): concrete Python values at trace time, since
+    NumPy cannot take a traced array."""
+    names: set[str] = set()
+    for node in local_walk(ctx.program, function):
+        if isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith("numpy."):
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                names.update(n.id for n in ast.walk(argument) if isinstance(n, ast.Name))
+    return names
 
 
 def _static_parameters(ctx: Context, function: ast.AST, site: JitSite) -> set[str]:
@@ -271,6 +344,8 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
         body = list(local_walk(ctx.program, function))
         if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body):
             continue
+        if not _does_work(ctx, function):
+            continue  # `pass`, `raise NotImplementedError`, attribute reads: no computation for XLA to remove
         if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
             continue
         commented = _commented_return(ctx, function)
@@ -287,6 +362,14 @@ def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"def {function.name}(...):\n    ...\n    {fix}",
             edits=lambda: return_value(ctx, function),
         )
+
+
+def _does_work(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The body computes something (a call, an operator) outside ``raise`` statements: an abstract method or a
+    stub has no work for XLA to remove."""
+    work = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript, ast.AugAssign)
+    body = [s for s in function.body if not isinstance(s, ast.Raise)]
+    return any(isinstance(n, work) for n in walk_code(ctx.program, body))
 
 
 def _is_none(node: ast.AST) -> bool:
@@ -344,6 +427,8 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
             message += ", a new function each time, so every run recompiles" if fresh else ""
         elif (
             (loop := enclosing_loop(program, call)) is not None
+            and not ctx.callers_decide(call)  # a caller that jits the function traces the loop, and this jit, once
+            and enclosing_function(program, call) not in ctx.facts.traced_defs
             and _created_in(ctx, target, loop)
             and _used_in_loop(program, call, parent, called_now)
         ):
@@ -406,22 +491,33 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) -> bool:
-    """``outer`` runs more than once: called repeatedly here, or a plain function never called here (an API for
-    callers elsewhere) whose jitted function (``jitted``, with its jit options) depends on nothing it computes."""
-    if ctx.facts.called_repeatedly(outer):
-        return True
-    name = getattr(outer, "name", "")
-    if ctx.facts.call_sites(outer) or name.startswith("test") or isinstance(ctx.program.parent(outer), ast.ClassDef):
-        return False  # called once here; pytest runs a test once; who calls a method is not visible
+    """``outer`` runs more than once, un-jitted: called repeatedly here; or a library function
+    (`Context.callers_decide`, not a method: who calls a method is not visible) whose jitted function (``jitted``,
+    with its jit options) depends on nothing the call computes. A caller that jits a library function traces the
+    jit inside once with it, so a jitted function made from the call's own values (a closure, a partial of a
+    local step) is the library's design; one that depends on nothing is only rebuilt, for every eager caller."""
+    if outer in ctx.facts.traced_defs:
+        return False  # jitted itself: its body, and the jit inside, run once per trace, not per call
+    if not ctx.callers_decide(outer):
+        return ctx.facts.called_repeatedly(outer)
+    if isinstance(ctx.program.parent(outer), ast.ClassDef):
+        return False
     return jitted is None or not _closes_over(ctx, jitted, outer)
 
 
 def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
     """``node`` (a nested def with its decorators, or a jit call) reads names ``outer`` binds: its parameters
     or locals. Then the jitted function is made from the call's own values and cannot simply be hoisted."""
-    args = outer.args
-    bound = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    bound |= {n.id for n in local_walk(ctx.program, outer) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound: set[str] = set()
+    scopes = [outer, *(a for a in ctx.program.ancestors(outer) if isinstance(a, FUNCTIONS))]
+    for scope in scopes:  # the call's own values, and those of the functions around it (a closure's)
+        args = scope.args
+        bound |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        for n in local_walk(ctx.program, scope):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                bound.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+                bound.add(n.name)  # a local step function: `jax.jit(partial(lax.scan, step))` is made from it
     own: set[str] = set()
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
@@ -450,8 +546,20 @@ def _fresh_function(ctx: Context, target: ast.AST) -> bool:
         return True
     if _made_by_call(ctx, target):
         return True
+    if isinstance(target, ast.Name) and target.id in _enclosing_parameters(ctx, target):
+        return False  # `def check(fn): jax.pmap(fn)`: the caller's function, perhaps the same object every call
     function = ctx.facts.function_of(target)
     return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
+
+
+def _enclosing_parameters(ctx: Context, node: ast.AST) -> set[str]:
+    """The parameter names of the functions around ``node``."""
+    names: set[str] = set()
+    for scope in ctx.program.ancestors(node):
+        if isinstance(scope, FUNCTIONS):
+            args = scope.args
+            names |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    return names
 
 
 def _used_in_loop(program: Program, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:

@@ -30,8 +30,8 @@ _SIZE_POSITION = {"normal": 2, "uniform": 2, "laplace": 2, "logistic": 2, "logno
 def check_float64(ctx: Context) -> Iterator[Diagnostic]:
     """LB108: float64 asked of JAX in a file that never enables x64; once per file, at the first request.
 
-    Only where the file runs code (`Context.runs_here`): a library module that asks for float64 leaves
-    x64 to the program that imports it.
+    Only where the file runs code (`Context.runs_here`), and not in library functions
+    (`Context.callers_decide`): a library that asks for float64 leaves x64 to the program that calls it.
     """
     if ctx.facts.x64 or "jax" not in ctx.facts.frameworks or not ctx.runs_here:
         return
@@ -42,6 +42,8 @@ def check_float64(ctx: Context) -> Iterator[Diagnostic]:
             culprit = node
         elif isinstance(node, ast.Call):
             culprit = _wide_dtype_argument(ctx, node)
+        if culprit is not None and ctx.callers_decide(culprit):
+            continue  # a library function: the program that calls it decides whether x64 is on
         if culprit is not None and all(culprit is not r for r in requests):
             requests.append(culprit)
     if not requests:
@@ -72,7 +74,17 @@ def _requests(ctx: Context, dtype: ast.AST) -> bool:
         parent = ctx.program.parent(parent)
     elif not isinstance(parent, ast.Call) or dtype is parent.func:
         return isinstance(parent, ast.Call)
-    return isinstance(parent, ast.Call) and not _numpy_call(ctx, parent)
+    return isinstance(parent, ast.Call) and not _numpy_call(ctx, parent) and not _inspects_dtypes(ctx, parent)
+
+
+# Calls that look a dtype up (`jax.dtypes.canonicalize_dtype(jnp.float64)` asks whether x64 is on) rather
+# than make arrays of it.
+_DTYPE_QUERIES = ("jax.dtypes.", "jax.numpy.dtype", "jax.numpy.finfo", "jax.numpy.iinfo", "jax.numpy.issubdtype",
+                  "jax.numpy.result_type", "jax.numpy.promote_types", "jax.numpy.can_cast")
+
+
+def _inspects_dtypes(ctx: Context, call: ast.Call) -> bool:
+    return (ctx.names.qualname(call.func) or "").startswith(_DTYPE_QUERIES)
 
 
 def _numpy_call(ctx: Context, call: ast.Call) -> bool:

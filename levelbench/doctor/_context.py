@@ -15,9 +15,10 @@ from ._edits import Editor, Fix
 from ._facts import Facts
 from ._kinds import Kinds
 from ._names import Names
+from ._placement import functions_run_here
 from ._program import Program
 from ._regions import TimedRegion, find_regions
-from ._syntax import local_walk, walk_code
+from ._syntax import FUNCTIONS, enclosing_function, local_walk, walk_code
 
 _Index = TypeVar("_Index")
 _BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
@@ -42,12 +43,12 @@ class Context:
         names.assume_conventional_imports(program.of_type(ast.Name, ast.Attribute))
         facts = Facts(program, names)
         context = cls(program, names, facts, Kinds(facts), find_regions(program, facts), edits)
-        if context.runs_here or all(r.scope is None for r in context.regions):
+        if all(r.scope is None for r in context.regions):
             return context
-        # A library module timing its own work (for a log line) is instrumentation, not a benchmark,
-        # unless the function or the file says it benchmarks.
-        kept = tuple(r for r in context.regions if r.scope is None or _benchmarks(program.path, r.scope))
-        return dataclasses.replace(context, regions=kept)
+        # A library function timing its own work (for a log line) is instrumentation, not a benchmark; a
+        # top-level function whose name (or file's) says it benchmarks runs here (`here`), so its timing stays.
+        kept = tuple(r for r in context.regions if r.scope is None or not context.callers_decide(r.scope))
+        return dataclasses.replace(context, regions=kept) if len(kept) < len(context.regions) else context
 
     def report(
         self,
@@ -137,6 +138,24 @@ class Context:
                     seen.add(id(function))
                     stack.extend(function.body)
         return frozenset(seen)
+
+    @functools.cached_property
+    def here(self) -> frozenset[ast.AST]:
+        """The functions that run here, as this file runs (see `_placement`): called or handed on, transitively,
+        by module-level code, a ``__main__`` block, a cell, a test, or a function that benchmarks."""
+        path = self.program.path
+        benchmarks = {r.scope for r in self.regions if r.scope is not None and _benchmarks(path, r.scope)}
+        return functions_run_here(self.facts, benchmarks)
+
+    def callers_decide(self, node: ast.AST) -> bool:
+        """``node`` is in a library function: one nothing here runs, so its callers decide how it runs (they may
+        jit it, vmap it, give it any sizes). A performance rule reports there only what holds whatever they do.
+        Module-level code, and code in functions that run here (`here`), is decided here; a lambda runs
+        where the function around it does."""
+        function = node if isinstance(node, FUNCTIONS) else enclosing_function(self.program, node)
+        while isinstance(function, ast.Lambda):
+            function = enclosing_function(self.program, function)
+        return function is not None and function not in self.here
 
     @functools.cached_property
     def runs_here(self) -> bool:

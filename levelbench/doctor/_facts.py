@@ -32,6 +32,8 @@ _MODEL_METHODS = frozenset(
 )
 _TORCH_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.nn.DataParallel"})
 _FLAX_ROOTS = ("flax.linen.", "flax.nnx.", "equinox.")
+# Run a program's main function once: `app.run(main)`.
+_ENTRY_POINT_RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run"})
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -278,10 +280,32 @@ class Facts:
         if function is None:
             return False
         sites = self.call_sites(function)
-        calls = [s for s in sites if isinstance(p := self.program.parent(s), ast.Call) and p.func is s]
-        if len(calls) != len(sites) or len(calls) > 1:
+        calls = [s for s in sites if isinstance(p := self.program.parent(s), ast.Call) and self._runs_once(p, s)]
+        if len(calls) != len(sites):
+            return True
+        if len(calls) > 1 and not self._exclusive(calls):
             return True
         return any(enclosing_loop(self.program, c) is not None or self._under_timeit(c) for c in calls)
+
+    def _exclusive(self, sites: list[ast.AST]) -> bool:
+        """At most one of ``sites`` runs: each pair lies on the two sides of one ``if``/``else``."""
+        def branches(node: ast.AST) -> dict[int, str]:
+            out, child = {}, node
+            for ancestor in self.program.ancestors(node):
+                if isinstance(ancestor, ast.If):
+                    out[id(ancestor)] = "body" if any(child is s for s in ancestor.body) else "else"
+                child = ancestor
+            return out
+        seen = [branches(s) for s in sites]
+        return all(
+            any(k in b and a[k] != b[k] for k in a) for i, a in enumerate(seen) for b in seen[i + 1:]
+        )
+
+    def _runs_once(self, call: ast.Call, site: ast.Name) -> bool:
+        """``call`` runs ``site`` once: ``f(...)``, or a program's entry point handed to ``absl.app.run(main)``."""
+        if call.func is site:
+            return True
+        return bool(call.args) and call.args[0] is site and self.names.qualname(call.func) in _ENTRY_POINT_RUNNERS
 
     def _under_timeit(self, node: ast.AST) -> bool:
         for ancestor in self.program.ancestors(node):

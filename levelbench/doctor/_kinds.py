@@ -38,7 +38,7 @@ def call_kind(qualified: str) -> str | None:
     if last in _NOT_ARRAYS:
         return None
     if qualified.startswith(_JAX_ARRAY_MODULES) or qualified in _JAX_ARRAY_FUNCS:
-        return "jax"
+        return None if last[:1].isupper() else "jax"  # `lax.ConvDimensionNumbers(...)`: a class, not an array
     if qualified == "jax.device_get":
         return "numpy"
     if qualified.startswith("numpy."):

@@ -1,0 +1,105 @@
+"""Where code runs: here, as this file runs, or wherever the callers of a library function put it.
+
+Module-level code (a script's statements, its ``__main__`` block, a notebook's cells), test functions
+(pytest and absltest run them as they are) and a function whose name says it benchmarks run *here*,
+and so does every local function they call or hand on, transitively. Any other function is a library
+function: who calls it, jits it, vmaps it, and with which sizes, is decided by code the doctor does
+not see. A performance rule reports on a library function only what holds whatever its callers do.
+
+    def step(x, n):                 # a library function: its callers may jit it, with any n
+        for _ in range(n): ...      # n is the caller's: not evidence of an unrolled loop
+
+    if __name__ == "__main__":
+        step(x, 10_000)             # now `step` runs here, with n known
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from ._facts import _WRAPPING, Facts
+from ._program import Program
+from ._syntax import SCOPES, enclosing_function, walk_code
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+_DEFINING = (ast.Assign, ast.AnnAssign, ast.Return)
+_TEST_SETUP = frozenset({"setUp", "setUpClass", "setup_method", "setup_class"})
+
+
+def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.AST]:
+    """The defs that run here: tests, top-level ``benchmarks`` (functions that time themselves and say they
+    benchmark), and every local function reached from them or from module-level code by a call or by
+    being handed to one. Wrapping a function in a transform to define a name (``g = jax.jit(f)``) does
+    not run it; calling the name does."""
+    program = facts.program
+    defined = _transform_aliases(facts)
+    here: set[ast.AST] = set()
+    work: list[ast.AST] = []
+
+    def add(function: ast.AST | None) -> None:
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function not in here:
+            here.add(function)
+            work.append(function)
+
+    for function in program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        # A benchmark nested in a function runs when that function does (`train` calling its own
+        # `epoch_with_timing`): only a top-level one is an entry point.
+        top = enclosing_function(program, function) is None
+        if _is_test(program, function) or (function in benchmarks and top):
+            add(function)
+    roots = [s for s in program.module.body if not isinstance(s, SCOPES)]
+    for node in walk_code(program, roots):
+        add(_run_by(facts, defined, node))
+    while work:
+        function = work.pop()
+        for node in walk_code(program, function.body):
+            add(_run_by(facts, defined, node))
+    return frozenset(here)
+
+
+def _is_test(program: Program, function: ast.AST) -> bool:
+    """A test a runner calls: ``test*`` in a test file (``test_*.py``, ``*_test.py``), or a ``test*`` method or
+    set-up of a ``Test*`` / ``*Test`` class. A ``test_*`` helper of a library module is a library function."""
+    name = function.name
+    owner = program.parent(function)
+    if isinstance(owner, ast.ClassDef) and (owner.name.startswith("Test") or owner.name.endswith(("Test", "Tests"))):
+        return name.startswith("test") or name in _TEST_SETUP
+    base = os.path.basename(program.path)
+    return name.startswith("test") and (base.startswith("test_") or base.endswith(("_test.py", "_tests.py")))
+
+
+def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST | None:
+    """The local def that ``node``, a name read in code that runs, calls or hands to a call (None if none).
+    A function returned or stored is not run here: whoever gets it decides."""
+    if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+        return None
+    parent = facts.program.parent(node)
+    if isinstance(parent, ast.keyword):
+        parent = facts.program.parent(parent)
+    if not isinstance(parent, ast.Call):
+        return None
+    if parent.func is not node and parent.args and parent.args[0] is node and _defines(facts, parent):
+        return None  # `g = jax.jit(f)`: f runs when g is called
+    function = facts.def_named(node.id, node)
+    if function is None and node.id in facts.jitted:
+        function = facts.function_of(facts.jit_target(facts.jitted[node.id].node) or node)
+    return function if function is not None else defined.get(node.id)
+
+
+def _defines(facts: Facts, call: ast.Call) -> bool:
+    """``call`` wraps a function in a transform whose result is bound or returned, not called."""
+    transform = facts.is_jit(call.func) or facts.names.qualname(call.func) in _WRAPPING
+    return transform and isinstance(facts.program.parent(call), _DEFINING)
+
+
+def _transform_aliases(facts: Facts) -> dict[str, ast.AST]:
+    """``g = jax.vmap(f)`` binds g to run f: name -> the local def it runs."""
+    aliases: dict[str, ast.AST] = {}
+    for node in facts.program.of_type(ast.Assign):
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
+            target = facts.jit_target(node.value) if facts.is_jit(node.value.func) else node.value
+            function = facts.function_of(target) if target is not None else None
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                aliases[node.targets[0].id] = function
+    return aliases
