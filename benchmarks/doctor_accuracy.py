@@ -408,7 +408,7 @@ def run_explain(cases: list[Case], budget: float, timeout: float, repeat: int = 
             print(f"{case.name}: {sum(t for _, t in results):.0f} s over {repeat} runs, "
                   f"{len(flipped)} flip(s) {[(f['function'], f['code'], f['found_in']) for f in flipped]}",
                   file=sys.stderr, flush=True)
-    return {"score": score, "cases": per_case, "flips": flips(runs), "repeat": repeat}
+    return {"score": score, "cases": per_case, "flips": flips(runs), "repeat": repeat, "runs": runs}
 
 
 def explain_case(case: Case, budget: float, timeout: float) -> tuple[dict, float]:
@@ -428,13 +428,24 @@ def explain_case(case: Case, budget: float, timeout: float) -> tuple[dict, float
 
 def flips(runs: list[dict]) -> list[dict]:
     """The (case, function, code) findings a warning in some runs and absent in others (a borderline
-    note counts as present), and, with ``"warning_in": 0``, the borderline notes that come and go."""
+    note counts as present), and, with ``"warning_in": 0``, the borderline notes that come and go.
+
+    A run whose probe for the code was skipped for time did not decide (the report says the probe did
+    not run, and with what budget it would): it is neither present nor absent, and is counted apart
+    (``undecided_in``). A flip is two runs that decided differently."""
+    from levelbench._probing.probes import all_probes
+
+    probe_of = {code: p.name for p in all_probes() for code in p.codes}
     out = []
     for entry in runs:
         seen: list[dict[tuple[str, str], str]] = []  # per run: (function, code) -> "warning" / "borderline"
+        undecided: list[set[tuple[str, str]]] = []  # per run: (function, probe) skipped for time
         for result in entry["runs"]:
             found: dict[tuple[str, str], str] = {}
+            skipped: set[tuple[str, str]] = set()
             for fn in result["functions"]:
+                skipped |= {(fn["function"], probe) for probe, why in fn.get("skipped", {}).items()
+                            if why.startswith("skipped for time")}
                 for f in fn["findings"]:
                     key = (fn["function"], f["code"])
                     if f["scored"]:
@@ -442,13 +453,16 @@ def flips(runs: list[dict]) -> list[dict]:
                     elif f.get("borderline") and key not in found:
                         found[key] = "borderline"
             seen.append(found)
+            undecided.append(skipped)
         for key in sorted(set().union(*seen)) if seen else ():
-            present = [key in run for run in seen]
+            probe = (key[0], probe_of.get(key[1], ""))
+            decided = [run for run, skipped in zip(seen, undecided) if key in run or probe not in skipped]
+            present = [key in run for run in decided]
             if not all(present):
                 out.append({"case": entry["case"], "function": key[0], "code": key[1],
-                            "found_in": sum(present), "runs": len(seen),
-                            "warning_in": sum(run.get(key) == "warning" for run in seen),
-                            "borderline_in": sum(run.get(key) == "borderline" for run in seen)})
+                            "found_in": sum(present), "runs": len(seen), "undecided_in": len(seen) - len(decided),
+                            "warning_in": sum(run.get(key) == "warning" for run in decided),
+                            "borderline_in": sum(run.get(key) == "borderline" for run in decided)})
     return out
 
 
@@ -483,10 +497,13 @@ def print_explain(results: dict) -> None:
     if results.get("repeat", 1) > 1:
         flipped = [f for f in results["flips"] if f["warning_in"]]
         print(f"\nFlips over {results['repeat']} runs (warning-level findings in some runs and not others; "
-              f"a borderline note counts as found): {len(flipped)}")
+              f"a borderline note counts as found; a run whose probe was skipped for time did not decide): "
+              f"{len(flipped)}")
         for f in flipped:
+            absent = f["runs"] - f.get("undecided_in", 0) - f["found_in"]
             print(f"  {f['case']:42} {f['function']}: {f['code']} a warning in {f['warning_in']}, borderline in "
-                  f"{f['borderline_in']}, absent in {f['runs'] - f['found_in']} of {f['runs']} run(s)")
+                  f"{f['borderline_in']}, absent in {absent} of {f['runs']} run(s)"
+                  + (f" (its probe skipped for time in {f['undecided_in']})" if f.get("undecided_in") else ""))
         notes = [f for f in results["flips"] if not f["warning_in"]]
         print(f"Borderline notes in some runs and absent in others (not flips: never a warning): {len(notes)}")
         for f in notes:
@@ -707,7 +724,7 @@ def main() -> None:
         explained = run_explain(cases, args.budget, args.timeout, args.repeat)
         print_explain(explained)
         out["explain"] = {**explained["score"].to_dict(), "budget": args.budget, "cases": explained["cases"],
-                          "repeat": args.repeat, "flips": explained["flips"]}
+                          "repeat": args.repeat, "flips": explained["flips"], "runs": explained["runs"]}
         now["explain"] = explained["score"]
         print()
     if args.only != "fp":

@@ -271,3 +271,26 @@ def test_fetched_libraries_keep_their_finding_count():
         f"{len(results['findings'])} findings in {files} files of the fetched libraries (at most "
         f"{MAX_FETCHED_FINDINGS}): " + "; ".join(f"{f['package']} {f['file']}:{f['line']} {f['code']}"
                                                   for f in results["findings"]))
+
+
+def _run(findings: dict[str, str], skipped: dict[str, str] | None = None) -> dict:
+    """One explain run of one function ``f``: code -> "warning" / "borderline", probes skipped."""
+    return {"functions": [{"function": "f", "skipped": skipped or {},
+                           "findings": [{"code": c, "scored": kind == "warning", "borderline": kind == "borderline"}
+                                        for c, kind in findings.items()]}]}
+
+
+def test_flips_count_runs_that_decided_differently_not_probes_skipped_for_time():
+    flips = accuracy.flips
+    warned, absent = _run({"LB240": "warning"}), _run({})
+    skipped = _run({}, {"dispatch": "skipped for time: the dispatch probe needs about 3 s, 1 s of the budget left"})
+    assert flips([{"case": "c", "runs": [warned, absent, warned]}]) == [
+        {"case": "c", "function": "f", "code": "LB240", "found_in": 2, "runs": 3, "undecided_in": 0,
+         "warning_in": 2, "borderline_in": 0}]
+    # the dispatch probe (LB240's) did not run in the second: it decided nothing, so nothing flipped
+    assert flips([{"case": "c", "runs": [warned, skipped, warned]}]) == []
+    # another probe skipped for time is no excuse for LB240's absence
+    other = _run({}, {"kernels": "skipped for time: the kernel probe needs about 9 s, 1 s of the budget left"})
+    assert [f["code"] for f in flips([{"case": "c", "runs": [warned, other]}])] == ["LB240"]
+    # a borderline note and a warning are the same answer
+    assert flips([{"case": "c", "runs": [warned, _run({"LB240": "borderline"})]}]) == []
