@@ -404,7 +404,7 @@ def run_explain(cases: list[Case], budget: float, timeout: float, repeat: int = 
         per_case.append({"case": case.name, "seconds": seconds, **result})
         runs.append({"case": case.name, "runs": [r for r, _ in results]})
         if repeat > 1:  # progress on stderr: a long run shows its flips as they come
-            flipped = [f for f in flips(runs[-1:]) if f["warning_in"]]
+            flipped = [f for f in flips(runs[-1:]) if f["warning_in"] and f["flip"]]
             print(f"{case.name}: {sum(t for _, t in results):.0f} s over {repeat} runs, "
                   f"{len(flipped)} flip(s) {[(f['function'], f['code'], f['found_in']) for f in flipped]}",
                   file=sys.stderr, flush=True)
@@ -432,7 +432,8 @@ def flips(runs: list[dict]) -> list[dict]:
 
     A run whose probe for the code was skipped for time did not decide (the report says the probe did
     not run, and with what budget it would): it is neither present nor absent, and is counted apart
-    (``undecided_in``). A flip is two runs that decided differently."""
+    (``undecided_in``). A flip (``"flip": True``) is two runs that decided differently; a finding found
+    in every run that decided, and undecided in others, is listed with ``"flip": False``."""
     from levelbench._probing.probes import all_probes
 
     probe_of = {code: p.name for p in all_probes() for code in p.codes}
@@ -458,11 +459,12 @@ def flips(runs: list[dict]) -> list[dict]:
             probe = (key[0], probe_of.get(key[1], ""))
             decided = [run for run, skipped in zip(seen, undecided) if key in run or probe not in skipped]
             present = [key in run for run in decided]
-            if not all(present):
+            if not all(present) or len(decided) < len(seen):
                 out.append({"case": entry["case"], "function": key[0], "code": key[1],
                             "found_in": sum(present), "runs": len(seen), "undecided_in": len(seen) - len(decided),
                             "warning_in": sum(run.get(key) == "warning" for run in decided),
-                            "borderline_in": sum(run.get(key) == "borderline" for run in decided)})
+                            "borderline_in": sum(run.get(key) == "borderline" for run in decided),
+                            "flip": not all(present)})
     return out
 
 
@@ -495,7 +497,8 @@ def print_explain(results: dict) -> None:
     for f in score.false:
         print(f"  {f.case:42} {f.code}  {f.message}")
     if results.get("repeat", 1) > 1:
-        flipped = [f for f in results["flips"] if f["warning_in"]]
+        flipped = [f for f in results["flips"] if f["warning_in"] and f["flip"]]
+        undecided = [f for f in results["flips"] if f["warning_in"] and not f["flip"]]
         print(f"\nFlips over {results['repeat']} runs (warning-level findings in some runs and not others; "
               f"a borderline note counts as found; a run whose probe was skipped for time did not decide): "
               f"{len(flipped)}")
@@ -504,7 +507,12 @@ def print_explain(results: dict) -> None:
             print(f"  {f['case']:42} {f['function']}: {f['code']} a warning in {f['warning_in']}, borderline in "
                   f"{f['borderline_in']}, absent in {absent} of {f['runs']} run(s)"
                   + (f" (its probe skipped for time in {f['undecided_in']})" if f.get("undecided_in") else ""))
-        notes = [f for f in results["flips"] if not f["warning_in"]]
+        print(f"Warnings found in every run that decided, their probe skipped for time in the others "
+              f"(not flips: those runs said so, with the budget that would run it): {len(undecided)}")
+        for f in undecided:
+            print(f"  {f['case']:42} {f['function']}: {f['code']} a warning in {f['warning_in']}, skipped for time "
+                  f"in {f['undecided_in']} of {f['runs']} run(s)")
+        notes = [f for f in results["flips"] if not f["warning_in"] and f["flip"]]
         print(f"Borderline notes in some runs and absent in others (not flips: never a warning): {len(notes)}")
         for f in notes:
             print(f"  {f['case']:42} {f['function']}: {f['code']} borderline in {f['borderline_in']} of {f['runs']}")

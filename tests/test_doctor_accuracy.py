@@ -286,11 +286,12 @@ def test_flips_count_runs_that_decided_differently_not_probes_skipped_for_time()
     skipped = _run({}, {"dispatch": "skipped for time: the dispatch probe needs about 3 s, 1 s of the budget left"})
     assert flips([{"case": "c", "runs": [warned, absent, warned]}]) == [
         {"case": "c", "function": "f", "code": "LB240", "found_in": 2, "runs": 3, "undecided_in": 0,
-         "warning_in": 2, "borderline_in": 0}]
+         "warning_in": 2, "borderline_in": 0, "flip": True}]
     # the dispatch probe (LB240's) did not run in the second: it decided nothing, so nothing flipped
-    assert flips([{"case": "c", "runs": [warned, skipped, warned]}]) == []
+    [undecided] = flips([{"case": "c", "runs": [warned, skipped, warned]}])
+    assert not undecided["flip"] and undecided["undecided_in"] == 1 and undecided["warning_in"] == 2
     # another probe skipped for time is no excuse for LB240's absence
     other = _run({}, {"kernels": "skipped for time: the kernel probe needs about 9 s, 1 s of the budget left"})
-    assert [f["code"] for f in flips([{"case": "c", "runs": [warned, other]}])] == ["LB240"]
+    assert [(f["code"], f["flip"]) for f in flips([{"case": "c", "runs": [warned, other]}])] == [("LB240", True)]
     # a borderline note and a warning are the same answer
     assert flips([{"case": "c", "runs": [warned, _run({"LB240": "borderline"})]}]) == []
