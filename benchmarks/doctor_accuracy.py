@@ -55,7 +55,8 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-from first_sight_record import FormResult, FirstSight, parse_first_sight
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling, however this file is loaded (tests load it by path)
+from first_sight_record import FormResult, FirstSight, parse_first_sight  # noqa: E402
 from levelbench.doctor import lint_paths
 
 ROOT = Path(__file__).resolve().parent.parent
