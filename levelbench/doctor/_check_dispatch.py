@@ -115,14 +115,36 @@ def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
         return False
     if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
         return False
-    for site in ctx.facts.call_sites(function):
-        parent = ctx.program.parent(site)
-        if isinstance(parent, ast.Call) and parent.func is site:
-            continue
-        handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
-        if handed_to is None or handed_to.startswith(_MAY_JIT) or ctx.facts.is_jit(parent.func):
-            return False
-    return True
+    return all(_stays_eager(ctx, site) for site in ctx.facts.call_sites(function))
+
+
+def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0) -> bool:
+    """The function value at ``use`` is only ever called directly: through a call, a name bound to it that is
+    never jitted (``g = f``, ``g = f if c else h``, ``g = partial(f)``), or a factory's result so bound; or it
+    is handed to a known non-JAX caller."""
+    parent = ctx.program.parent(use)
+    if depth > 6 or parent is None:
+        return False
+    if isinstance(parent, ast.Call) and parent.func is use:
+        return True
+    facts = ctx.facts
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is use:
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        return all(isinstance(t, ast.Name) and t.id not in facts.jitted and not facts.is_jit(t) for t in targets)
+    if isinstance(parent, ast.IfExp) and use is not parent.test:
+        return _stays_eager(ctx, parent, depth + 1)
+    if isinstance(parent, ast.Call) and ctx.names.qualname(parent.func) == "functools.partial" and parent.args \
+            and parent.args[0] is use:
+        return _stays_eager(ctx, parent, depth + 1)
+    if isinstance(parent, ast.Return):
+        factory = enclosing_function(ctx.program, parent)
+        sites = facts.call_sites(factory) if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        return bool(sites) and all(
+            isinstance(c := ctx.program.parent(s), ast.Call) and c.func is s and _stays_eager(ctx, c, depth + 1)
+            for s in sites
+        )
+    handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
+    return not (handed_to is None or handed_to.startswith(_MAY_JIT) or facts.is_jit(parent.func))
 
 
 def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:

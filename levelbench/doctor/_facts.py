@@ -85,8 +85,15 @@ class Facts:
         self.jitted: dict[str, JitSite] = {}
         self.aot: set[str] = set()
         self.jitted_defs: dict[ast.AST, JitSite] = {}
+        # What names denote, for callables: every value assigned to each name (with the scope it is assigned in),
+        # each class's methods by "Class.method", and each alias of a jitted callable -> the name it aliases.
+        self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}
+        self.methods: dict[str, FunctionNode] = {}
+        self._alias_root: dict[str, str] = {}
+        self._find_values()
         if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
             self._find_jitted(module)
+            self._follow_jitted_aliases()
         self.traced_defs: dict[ast.AST, JitSite] = dict(self.jitted_defs)
         self._propagate_tracing()
         lowered = text.lower()
@@ -127,14 +134,129 @@ class Facts:
                 return found[-1]
         return None
 
-    def function_of(self, expr: ast.AST) -> ast.AST | None:
-        """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial`` wrappers."""
+    def function_of(self, expr: ast.AST, depth: int = 0) -> ast.AST | None:
+        """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial``/``jit`` wrappers,
+        names bound to it (``g = f``, ``g = jit(f) if flag else f``), a class's methods (``Model.step``) and
+        factories (``f = make_f()`` where ``make_f`` returns a local def)."""
+        if depth > 8:
+            return None
+        depth += 1
         if isinstance(expr, ast.Lambda):
             return expr
         if isinstance(expr, ast.Name):
-            return self.def_named(expr.id, expr)
-        if isinstance(expr, ast.Call) and expr.args and self.names.qualname(expr.func) in _WRAPPING:
-            return self.function_of(expr.args[0])
+            found = self.def_named(expr.id, expr)
+            if found is not None:
+                return found
+            for value in self.values_at(expr.id, expr):
+                found = self.function_of(value, depth)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(expr, ast.Attribute):
+            return self.methods.get(dotted(expr) or "")
+        if isinstance(expr, ast.IfExp):
+            return self.function_of(expr.body, depth) or self.function_of(expr.orelse, depth)
+        if isinstance(expr, ast.Call) and expr.args and (
+            self.names.qualname(expr.func) in _WRAPPING or self.jit_target(expr) is not None
+        ):
+            return self.function_of(expr.args[0], depth)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            factory = self.def_named(expr.func.id, expr)
+            if factory is not None:
+                return self._returned_function(factory, depth)
+        return None
+
+    def values_at(self, name: str, at: ast.AST) -> list[ast.expr]:
+        """The values assigned to ``name`` in the scope of ``at`` or a scope around it (flow-insensitive)."""
+        bound = self.values.get(name)
+        if not bound:
+            return []
+        scopes = {None, *(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES))}
+        return [value for value, scope in bound if scope in scopes]
+
+    def _returned_function(self, factory: FunctionNode, depth: int) -> ast.AST | None:
+        """The local function a factory returns (``def make(): def f(...): ...; return f``)."""
+        for node in self.program.walk(factory):
+            if isinstance(node, ast.Return) and node.value is not None and enclosing_function(self.program, node) is factory:
+                found = self.function_of(node.value, depth)
+                if found is not None and found is not factory:
+                    return found
+        return None
+
+    def _find_values(self) -> None:
+        for node in self.program.of_type(ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                parent = self.program.parent(node)
+                if isinstance(parent, ast.ClassDef):
+                    self.methods[f"{parent.name}.{node.name}"] = node
+                continue
+            if node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            pairs: list[tuple[ast.AST, ast.expr]] = []
+            for target in targets:
+                if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
+                    if len(target.elts) == len(node.value.elts):
+                        pairs.extend(zip(target.elts, node.value.elts))
+                else:
+                    pairs.append((target, node.value))
+            scope = enclosing_function(self.program, node)
+            for target, value in pairs:
+                name = dotted(target)
+                if name is not None:
+                    self.values.setdefault(name, []).append((value, scope))
+
+    def _follow_jitted_aliases(self) -> None:
+        """Names bound to a jitted callable however it is wrapped: ``g = f_jit``, ``g = jax.vmap(f_jit)``,
+        ``g = partial(f_jit, 1)``, ``g = jax.jit(f) if flag else f`` (one branch jitted: it may compile and run
+        asynchronously), ``g = make_step()`` returning a jitted def, ``g = Model.step``. A plain alias shares its
+        target's key, so a warm-up through one name counts for the other."""
+        for key, def_node in self.methods.items():
+            site = self.jitted_defs.get(def_node)
+            if site is not None and site.node in def_node.decorator_list:  # `@jax.jit` on the method itself
+                self.jitted.setdefault(key, site)
+        for _ in range(4):  # aliases of aliases
+            changed = False
+            for name, bound in self.values.items():
+                if name in self.jitted:
+                    continue
+                for value, _scope in bound:
+                    key = self._jitted_root(value)
+                    if key is None:
+                        continue
+                    site = self.jitted.get(key) or JitSite(value, f"{name} = {ast.unparse(value)}")
+                    self.jitted[name] = site
+                    if isinstance(value, (ast.Name, ast.Attribute)) or self._is_partial_of(value):
+                        # the same compiled function: `g = f_jit`, or `g = partial(f_jit, ...)` (bound arguments
+                        # are arguments of f_jit); a vmap or another jit of it compiles a program of its own
+                        self._alias_root[name] = self._alias_root.get(key, key)
+                    changed = True
+                    break
+            if not changed:
+                break
+
+    def _is_partial_of(self, value: ast.expr) -> bool:
+        return (
+            isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and bool(value.args)
+            and isinstance(value.args[0], (ast.Name, ast.Attribute))
+        )
+
+    def _jitted_root(self, value: ast.expr, depth: int = 0) -> str | None:
+        if depth > 8:
+            return None
+        name = dotted(value)
+        if name is not None:
+            return name if name in self.jitted else None
+        if isinstance(value, ast.IfExp):
+            return self._jitted_root(value.body, depth + 1) or self._jitted_root(value.orelse, depth + 1)
+        if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
+            return self._jitted_root(value.args[0], depth + 1)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            factory = self.def_named(value.func.id, value)
+            returned = self._returned_function(factory, 0) if factory is not None else None
+            site = self.jitted_defs.get(returned) if returned is not None else None
+            if site is not None and site.node in getattr(returned, "decorator_list", ()):
+                return returned.name if returned.name in self.jitted else None
         return None
 
     def jitted_key(self, call: ast.Call) -> str | None:
@@ -145,9 +267,11 @@ class Facts:
         key = None
         name = dotted(call.func)
         if name is not None and name in self.jitted:
-            key = name
+            key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
             key = ast.unparse(call.func)
+        elif isinstance(call.func, (ast.Call, ast.IfExp)):  # jax.vmap(f_jit)(x), (f_jit if c else g)(x)
+            key = self.jitted_key_of(call.func)
         if known is not None:
             known[call] = key
         return key
@@ -157,10 +281,21 @@ class Facts:
         return self.jitted_key(call) is not None or dotted(call.func) in self.aot
 
     def local_def(self, call: ast.Call) -> FunctionNode | None:
-        """The local function a call runs un-jitted, if it calls one by name."""
-        if isinstance(call.func, ast.Name) and call.func.id not in self.jitted:
-            return self.def_named(call.func.id, call)
-        return None
+        """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
+        (``jax.vmap(f)(x)``, ``g = partial(f, 1)``), a method of a local class, or a factory's result."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id not in self.jitted:
+            found = self.def_named(func.id, call)
+            if found is not None:
+                return found
+        elif not isinstance(func, (ast.Attribute, ast.Call)) or self.jitted_key(call) is not None:
+            return None
+        elif isinstance(func, ast.Attribute) and (dotted(func) or "") not in self.methods:
+            return None
+        if isinstance(func, ast.Name) and func.id in self.jitted:
+            return None
+        found = self.function_of(func)
+        return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
     def passed_functions(self, call: ast.Call) -> list[ast.expr]:
         """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
@@ -190,11 +325,13 @@ class Facts:
         ``jax.grad(f_jit)``."""
         name = dotted(value)
         if name is not None and name in self.jitted:
-            return name
+            return self._alias_root.get(name, name)
         if self.jit_target(value) is not None:
             return ast.unparse(value)
         if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
             return self.jitted_key_of(value.args[0])
+        if isinstance(value, ast.IfExp):
+            return self.jitted_key_of(value.body) or self.jitted_key_of(value.orelse)
         return None
 
     def is_jax_transform(self, value: ast.expr) -> bool:
