@@ -957,3 +957,95 @@ def test_select_and_ignore_take_codes_and_prefixes():
     assert codes(src, ignore=["LB10"]) == set()
     with pytest.raises(ValueError, match="unknown rule code 'LB999'"):
         lint_source(src, select=["LB999"])
+
+
+# --- the shared model: a callable followed through names, wrappers and helpers (issue 25) -------------
+# Each pattern is a class of spelling the variants of the real corpus (tests/doctor_cases/variants.py)
+# found the doctor blind to; each has a twin that must stay quiet.
+JITTED = """
+import time, timeit, functools
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def my_function(x, y):
+    return x @ y
+
+x = jnp.ones((8, 8))
+y = jnp.ones(8)
+"""
+TIMED = "start = time.perf_counter()\n{call}\nt_1 = time.perf_counter() - start\n"
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        "g = my_function",
+        "g = jax.vmap(my_function, in_axes=(0, None))",
+        "g = functools.partial(my_function, x)",
+        "use_jit = bool(1)\ng = jax.jit(my_function) if use_jit else my_function",
+        "def make():\n    @jax.jit\n    def inner(x, y):\n        return x @ y\n    return inner\ng = make()",
+        "class Holder:\n    @staticmethod\n    @jax.jit\n    def step(x, y):\n        return x @ y\ng = Holder.step",
+    ],
+)
+def test_a_jitted_callable_is_followed_through_names_and_wrappers(binding):
+    call = "g(y)" if "partial" in binding else "g(x, y)"
+    source = JITTED + binding + "\n" + TIMED.format(call=call)
+    assert {"LB102", "LB103"} <= codes(source)
+    blocked = JITTED + binding + "\n" + f"{call}.block_until_ready()\n" + TIMED.format(call=f"{call}.block_until_ready()")
+    assert not {"LB102", "LB103"} & codes(blocked)
+
+
+def test_an_alias_or_partial_shares_the_warm_up_of_the_function_it_names():
+    for binding, call in (("g = my_function", "g(x, y)"), ("g = functools.partial(my_function, x)", "g(y)")):
+        warmed = JITTED + binding + "\nmy_function(x, y).block_until_ready()\n" + TIMED.format(call=call + ".block_until_ready()")
+        assert "LB103" not in codes(warmed)
+    # a vmap of it compiles a program of its own: the warm-up of my_function does not warm it
+    batched = JITTED + "g = jax.vmap(my_function, in_axes=(0, None))\nmy_function(x, y).block_until_ready()\n"
+    assert "LB103" in codes(batched + TIMED.format(call="g(x, y).block_until_ready()"))
+
+
+def test_an_unjitted_transform_called_in_a_timed_region_runs_jax():
+    source = JITTED + "def plain(x, y):\n    return jnp.dot(x, y)\n" + TIMED.format(call="jax.vmap(plain, in_axes=(0, None))(x, y)")
+    assert "LB102" in codes(source)
+    numpy_only = "import time\nimport numpy as np\nimport jax\ndef plain(x):\n    return np.sum(x)\n"
+    assert "LB102" not in codes(numpy_only + TIMED.format(call="plain(np.ones(3))"))
+
+
+def test_a_loop_in_a_function_called_through_an_alias_still_runs_eagerly():
+    body = "import time\nimport jax\nfrom jax import random\ndef sample(key):\n    for _ in range(100):\n" \
+           "        key, sub = random.split(key)\n        random.normal(sub, (3,))\n"
+    aliased = body + "g = sample\nt0 = time.perf_counter()\ng(random.PRNGKey(0))\nprint(time.perf_counter() - t0)\n"
+    assert ("LB114", 0, 5) in found(aliased)
+    jitted = body + "g = jax.jit(sample)\ng(random.PRNGKey(0))\n"
+    assert "LB114" not in codes(jitted)
+
+
+def test_timeit_with_one_run_in_a_loop_takes_one_sample_per_iteration():
+    one = JITTED + "my_function(x, y).block_until_ready()\n"
+    assert "LB104" in codes(one + "timeit.timeit(lambda: my_function(x, y).block_until_ready(), number=1)\n")
+    looped = one + "for _ in range(5):\n    print(timeit.timeit(lambda: my_function(x, y).block_until_ready(), number=1))\n"
+    assert "LB104" not in codes(looped)
+
+
+def test_a_parameter_called_inside_a_timed_lambda_is_followed_to_its_arguments():
+    source = JITTED + ("def bench(df):\n    print(timeit.timeit(lambda: df(x, y), number=1))\n"
+                       "bench(jax.jit(lambda a, b: a @ b))\n")
+    assert "LB102" in codes(source)
+    assert "LB102" not in codes(source.replace("lambda: df(x, y)", "lambda: df(x, y).block_until_ready()"))
+
+
+def test_a_warm_up_before_a_timing_helper_is_called_counts():
+    helper = "def run_benchmark():\n    t0 = time.perf_counter()\n    my_function(x, y).block_until_ready()\n" \
+             "    print(time.perf_counter() - t0)\n"
+    assert "LB103" in codes(JITTED + helper + "run_benchmark()\n")
+    assert "LB103" not in codes(JITTED + helper + "my_function(x, y).block_until_ready()\nrun_benchmark()\n")
+
+
+def test_pytest_benchmark_of_a_vmapped_function_times_jax_without_waiting():
+    source = "import jax\nimport jax.numpy as jnp\ndef func(w, x):\n    return jnp.tanh(w @ x)\n" \
+             "def test_speed(benchmark):\n    benchmark(jax.vmap(func, in_axes=(None, 0)), jnp.ones((3, 3)), jnp.ones((4, 3)))\n"
+    assert "LB102" in codes(source)
+    waited = source.replace("benchmark(jax.vmap(func, in_axes=(None, 0)), jnp.ones((3, 3)), jnp.ones((4, 3)))",
+                            "benchmark(lambda: jax.vmap(func, in_axes=(None, 0))(jnp.ones((3, 3)), jnp.ones((4, 3))).block_until_ready())")
+    assert "LB102" not in codes(waited)

@@ -179,13 +179,23 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
     for calls in calls_by_key.values():
         calls.sort()
 
-    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
-        for where, call_id in calls_by_key.get((id(region.scope), key), ()):
-            if where >= region.start:
+    def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed_ids: set[int]) -> bool:
+        for where, call_id in calls_by_key.get((id(scope), key), ()):
+            if where >= start:
                 return False
             if call_id not in timed_ids:
                 return True
         return False
+
+    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
+        if called_in(region.scope, key, region.start, timed_ids):
+            return True
+        # a timing helper: warmed up before every place it is called (`f(x)` then `run_benchmark()`)
+        sites = [s for s in ctx.facts.call_sites(region.scope)
+                 if isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s] if region.scope else []
+        return bool(sites) and all(
+            called_in(enclosing_function(ctx.program, s), key, position(s), timed_ids) for s in sites
+        )
 
     for region in candidates:
         timed = ctx.timed_calls(region)

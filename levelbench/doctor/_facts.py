@@ -304,6 +304,8 @@ class Facts:
         if not isinstance(func, ast.Name):
             return []
         function = enclosing_function(self.program, call)
+        while isinstance(function, ast.Lambda) and func.id not in {a.arg for a in function.args.args}:
+            function = enclosing_function(self.program, function)  # `timeit.timeit(lambda: df(x))` in `bench(df)`
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return []
         positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]

@@ -152,7 +152,7 @@ class _Finder:
             n for n in self.program.walk(block[end]) if isinstance(n, ast.Call) and _ends_before(n, subtraction)
         ) if stop == end else ()
         scope = enclosing_function(self.program, block[i])
-        if enclosing_loop(self.program, block[i]) is not None or self.facts.called_repeatedly(scope):
+        if self._repeated(block[i], scope):
             samples = "per-iteration"
         elif any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
             samples = "averaged"
@@ -172,6 +172,12 @@ class _Finder:
             clock_node=clock_call,
             before_clock=before_clock,
         )
+
+    def _repeated(self, node: ast.AST, scope: ast.AST | None) -> bool:
+        """The timing at ``node`` runs more than once: in a loop, or in a function called more than once. One
+        answer for every kind of region: a clock pair and ``timeit.timeit(..., number=1)`` in a loop alike
+        take one sample per iteration."""
+        return enclosing_loop(self.program, node) is not None or self.facts.called_repeatedly(scope)
 
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
@@ -272,6 +278,9 @@ class _Finder:
         samples = "single" if number == 1 and repeat in (1, None) and qualified != "timeit.Timer" else "averaged"
         if number == 1 and qualified == "timeit.repeat":
             samples = "per-iteration"
+        scope = enclosing_function(self.program, call)
+        if samples == "single" and self._repeated(call, scope):
+            samples = "per-iteration"  # one run per call, but the call itself is repeated: as a clock pair there
         return TimedRegion(
             label=qualified,
             anchor=call,
