@@ -1049,3 +1049,33 @@ def test_pytest_benchmark_of_a_vmapped_function_times_jax_without_waiting():
     waited = source.replace("benchmark(jax.vmap(func, in_axes=(None, 0)), jnp.ones((3, 3)), jnp.ones((4, 3)))",
                             "benchmark(lambda: jax.vmap(func, in_axes=(None, 0))(jnp.ones((3, 3)), jnp.ones((4, 3))).block_until_ready())")
     assert "LB102" not in codes(waited)
+
+
+def test_a_loop_in_a_function_a_factory_returns_runs_eagerly():
+    body = "import time\nfrom jax import random\ndef make():\n    def sample(key):\n        for _ in range(100):\n" \
+           "            key, sub = random.split(key)\n            random.normal(sub, (3,))\n    return sample\n"
+    assert ("LB114", 0, 5) in found(body + "sample = make()\nsample(random.PRNGKey(0))\n")
+    assert "LB114" not in codes(body + "import jax\nsample = jax.jit(make())\nsample(random.PRNGKey(0))\n")
+
+
+def test_benchmark_fixture_with_a_lambda_times_its_body():
+    source = "import jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\nx = jnp.ones(3)\n" \
+             "def test_speed(benchmark):\n    benchmark(lambda: f(x))\n"
+    assert ("LB102", 0, 6) in found(source)
+    assert "LB102" not in codes(source.replace("lambda: f(x)", "lambda: f(x).block_until_ready()"))
+
+
+def test_a_torch_model_through_a_partial_is_still_the_model():
+    source = "import time, functools\nimport torch\nnet = torch.nn.Linear(3, 3).cuda()\nrun = functools.partial(net)\n" \
+             "x = torch.ones(3, 3, device='cuda')\nt0 = time.perf_counter()\nrun(x)\nprint(time.perf_counter() - t0)\n"
+    assert ("LB116", 0, 7) in found(source)
+    synced = source.replace("run(x)\n", "run(x)\ntorch.cuda.synchronize()\n")
+    assert "LB116" not in codes(synced)
+
+
+def test_a_comprehension_in_a_timed_lambda_runs_where_the_timing_runs():
+    source = "import timeit\nimport jax\nimport numpy as np\ndef bench(df):\n" \
+             "    print(timeit.timeit(lambda: [df(i) for i in np.arange(0, 1, 0.1)], number=1))\n" \
+             "def f(x):\n    return x ** 2 + x\nbench(jax.grad(f))\nbench(jax.grad(f))\n"
+    assert ("LB114", 0, 5) in found(source)
+    assert "LB114" not in codes(source.replace("jax.grad(f)", "jax.jit(jax.grad(f))"))

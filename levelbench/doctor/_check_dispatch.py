@@ -109,6 +109,8 @@ def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
     non-JAX caller (``absl.app.run(main)``), never jitted. Methods are skipped: who jits them is not
     visible statically."""
     function = enclosing_function(ctx.program, loop)
+    while isinstance(function, ast.Lambda) and id(loop) in ctx.timed_ids:
+        function = enclosing_function(ctx.program, function)  # `timeit.timeit(lambda: [...])`: runs where timeit runs
     if function is None:
         return True
     if function in traced or any(a in traced for a in ctx.program.ancestors(function)):
@@ -125,6 +127,8 @@ def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0) -> bool:
     parent = ctx.program.parent(use)
     if depth > 6 or parent is None:
         return False
+    if isinstance(use, ast.Name) and isinstance(use.ctx, ast.Store):
+        return True  # the name bound again (`f = make_f()`): nothing handed anywhere
     if isinstance(parent, ast.Call) and parent.func is use:
         return True
     facts = ctx.facts

@@ -446,6 +446,9 @@ class Facts:
 
     def instance_kind(self, expr: ast.AST) -> str | None:
         """``"torch"`` / ``"flax"`` when ``expr`` is (or builds) a PyTorch / Flax-or-Equinox module instance."""
+        if isinstance(expr, ast.IfExp):  # `model = compiled if flag else net`: a model either way
+            body, orelse = self.instance_kind(expr.body), self.instance_kind(expr.orelse)
+            return body if body == orelse or orelse is None else orelse if body is None else None
         name = dotted(expr)
         if name is not None:
             if name in self.torch_models:
@@ -461,8 +464,8 @@ class Facts:
             return "torch"
         if qualified.startswith(("torchvision.models.", "transformers.")) and qualified.count(".") >= 2:
             return "torch" if qualified.startswith("torchvision") else None
-        if qualified in _TORCH_WRAPPERS and expr.args:
-            return self.instance_kind(expr.args[0])
+        if (qualified in _TORCH_WRAPPERS or qualified == "functools.partial") and expr.args:
+            return self.instance_kind(expr.args[0])  # torch.compile(model), partial(model, ...): still the model
         if qualified.startswith(_FLAX_ROOTS) and last[:1].isupper():
             return "flax"
         local = dotted(expr.func)

@@ -332,11 +332,13 @@ class _Finder:
         else:
             args = list(call.args[1:])
         synth = ast.copy_location(ast.Call(func=target, args=args, keywords=[]), call)
+        # `benchmark(lambda: f(x))` runs the lambda's body, as timeit's `stmt` does
+        work = (target.body,) if isinstance(target, ast.Lambda) and not args else (synth,)
         return TimedRegion(
             label="benchmark fixture",
             anchor=call,
             statements=(synth,),
-            work=(synth,),
+            work=work,
             scope=enclosing_function(self.program, call),
             start=position(call),
             samples="repeated",
