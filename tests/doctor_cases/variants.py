@@ -30,20 +30,19 @@ from collections.abc import Iterable, Iterator
 
 KINDS = (
     "alias", "partial", "vmap", "cond-jit", "factory", "method", "import-alias", "helper", "loop",
-    "clock-perf_counter", "clock-monotonic", "clock-default_timer", "magic-time", "magic-timeit",
+    "clock-perf_counter", "clock-monotonic", "clock-default_timer", "clock-pair", "magic-time", "magic-timeit",
     "timeit-lambda", "benchmark-fixture", "notebook",
 )
 """Every kind of variant, in the order they are produced."""
 
-# Findings a rewrite removes on purpose: the rewritten code no longer has that mistake.
+# Findings a harness removes on purpose where it replaces a clock pair: the rewritten code no longer has
+# that mistake (no clock left: no LB105; %timeit and the fixture warm up and repeat: no LB103, LB104).
 _DROPS = {
-    "loop": frozenset({"LB104"}),  # timed over and over: many samples
-    "magic-time": frozenset({"LB105"}),  # no clock left
-    "magic-timeit": frozenset({"LB103", "LB104", "LB105"}),  # %timeit calibrates (warm-up) and repeats
+    "magic-time": frozenset({"LB105"}),
+    "magic-timeit": frozenset({"LB103", "LB104", "LB105"}),
     "timeit-lambda": frozenset({"LB105"}),
-    "benchmark-fixture": frozenset({"LB103", "LB104", "LB105"}),  # the fixture calibrates and repeats
+    "benchmark-fixture": frozenset({"LB103", "LB104", "LB105"}),
 }
-_NOT_WALL = ("clock-perf_counter", "clock-monotonic", "clock-default_timer")  # drop LB105 when time.time goes
 _CLOCK_NAMES = frozenset({"time", "perf_counter", "monotonic", "default_timer", "process_time", "time_ns",
                           "perf_counter_ns", "now"})
 _NOT_CALLEES = frozenset({"print", "range", "len", "float", "int", "str", "list", "tuple", "dict", "sum", "min",
@@ -255,6 +254,26 @@ class Rewrite:
         return "\n".join(out), moved
 
 
+@dataclasses.dataclass(frozen=True)
+class Made:
+    """A rewrite and what it does to the case's findings.
+
+    Attributes:
+        drops: codes the rewrite removes where it rewrote (``span``, old lines; everywhere when None).
+        moves: old line -> old line whose new place a finding at the first now belongs to (a clock line
+            turned into a comment: its findings belong to the timed line).
+        allowed: code -> (old line, offset): a finding the rewrite may rightly add at ``new(old line) + offset``.
+        wall: the rewrite removed every wall clock (LB105 goes).
+    """
+
+    rewrite: Rewrite
+    drops: frozenset[str] = frozenset()
+    span: range | None = None
+    moves: dict[int, int] = dataclasses.field(default_factory=dict)
+    allowed: dict[str, tuple[tuple[int, int], ...]] = dataclasses.field(default_factory=dict)
+    wall: bool = False
+
+
 # ---- the kinds -----------------------------------------------------------------------------------------
 
 
@@ -398,7 +417,7 @@ def _view_offset(source: Source, line: int) -> int:
     return source.lines[line - 1].rfind(statement) - len(m["indent"])
 
 
-def _callee_variant(source: Source, target: Target, kind: str) -> tuple[Rewrite, str] | None:
+def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
     """alias / partial / vmap / cond-jit: bind a new name to (a wrapper of) the target and time that."""
     rewrite = Rewrite(source.lines)
     base = target.name.replace(".", "_")
@@ -427,7 +446,7 @@ def _callee_variant(source: Source, target: Target, kind: str) -> tuple[Rewrite,
     if not _rename_calls(rewrite, calls, new, source.lines, source):
         return None
     rewrite.insert_before(line, indent + binding)
-    return rewrite, ""
+    return Made(rewrite)
 
 
 def _after_binding(source: Source, target: Target, line: int, indent: str) -> tuple[int, str]:
@@ -447,7 +466,7 @@ def _all_calls(source: Source, name: str) -> list[ast.Call]:
             and n.func.id == name]
 
 
-def _definition_variant(source: Source, target: Target, kind: str) -> tuple[Rewrite, str] | None:
+def _definition_variant(source: Source, target: Target, kind: str) -> Made | None:
     """factory / method: the timed function defined inside another function or a class."""
     node = target.definition
     if node is None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.col_offset:
@@ -462,14 +481,14 @@ def _definition_variant(source: Source, target: Target, kind: str) -> tuple[Rewr
     if kind == "factory":
         rewrite.insert_before(first, f"def make_{name}():")
         rewrite.insert_after(last, f"    return {name}", f"{name} = make_{name}()")
-        return rewrite, ""
+        return Made(rewrite)
     holder = f"{name.title().replace('_', '')}Holder"
     rewrite.insert_before(first, f"class {holder}:", "    @staticmethod")
     rewrite.insert_after(last, f"{name} = {holder}.{name}")
     if not _rename_calls(rewrite, [c for c in target.calls if not source.in_cell_magic(c.lineno)], f"{holder}.{name}",
                          source.lines, source):
         return None
-    return rewrite, ""
+    return Made(rewrite)
 
 
 _IMPORT = re.compile(r"^(?P<indent>\s*)import (?P<module>[\w.]+)(?: as (?P<alias>\w+))?\s*(?:#.*)?$")
@@ -477,7 +496,7 @@ _FROM = re.compile(r"^(?P<indent>\s*)from (?P<module>[\w.]+) import (?P<names>[\
 _RENAMED_MODULES = ("jax", "numpy", "torch", "time", "timeit", "functools", "optax", "flax", "equinox")
 
 
-def _import_alias(source: Source) -> tuple[Rewrite, str] | None:
+def _import_alias(source: Source) -> Made | None:
     """Every import of jax, numpy, torch, time ... under another name, and every use renamed."""
     rewrite = Rewrite(source.lines)
     renames: dict[str, str] = {}
@@ -539,7 +558,7 @@ def _import_alias(source: Source) -> tuple[Rewrite, str] | None:
             new = re.sub(rf"(?<![\w.]){re.escape(old)}\b(?!\s*=[^=])", replacement, new)
         if new != code:
             rewrite.replace(number, new + comment)
-    return rewrite, ""
+    return Made(rewrite)
 
 
 def _split_comment(line: str) -> tuple[str, str]:
@@ -564,7 +583,7 @@ def _module_region(source: Source) -> Region | None:
     return None
 
 
-def _wrap_region(source: Source, kind: str) -> tuple[Rewrite, str] | None:
+def _wrap_region(source: Source, kind: str) -> Made | None:
     """helper / loop: a module-level timed region moved into a function, or repeated in a loop."""
     region = _module_region(source)
     if region is None:
@@ -577,12 +596,13 @@ def _wrap_region(source: Source, kind: str) -> tuple[Rewrite, str] | None:
     if kind == "helper":
         rewrite.insert_before(first, "def run_benchmark():")
         rewrite.insert_after(last, "run_benchmark()")
-    else:
-        rewrite.insert_before(first, "for _repeat in range(5):")
-    return rewrite, f"|{first}-{last}"
+        return Made(rewrite)
+    rewrite.insert_before(first, "for _repeat in range(5):")
+    # timed over and over: many samples; a loop repeating un-jitted JAX work is LB114's pattern
+    return Made(rewrite, drops=frozenset({"LB104"}), span=range(first, last + 1), allowed={"LB114": ((first, -1),)})
 
 
-def _clock_variant(source: Source, kind: str) -> tuple[Rewrite, str] | None:
+def _clock_variant(source: Source, kind: str) -> Made | None:
     """Another clock: ``time.time()`` or ``time.perf_counter()`` swapped for another one."""
     new = {"clock-perf_counter": "perf_counter", "clock-monotonic": "monotonic", "clock-default_timer": "default_timer"}[kind]
     rewrite = Rewrite(source.lines)
@@ -608,7 +628,7 @@ def _clock_variant(source: Source, kind: str) -> tuple[Rewrite, str] | None:
         return None
     if new == "default_timer":
         rewrite.replace(import_time, rewrite.text(import_time) + "; import timeit")
-    return rewrite, "wall" if wall else ""
+    return Made(rewrite, drops=frozenset({"LB105"}) if wall else frozenset(), wall=wall)
 
 
 def _single_statement(source: Source, region: Region) -> ast.stmt | None:
@@ -624,43 +644,91 @@ def _single_statement(source: Source, region: Region) -> ast.stmt | None:
     return stmt
 
 
-def _harness_variant(source: Source, kind: str) -> tuple[Rewrite, str] | None:
-    """magic-time / magic-timeit / timeit-lambda / benchmark-fixture: a clock pair around one statement
-    replaced by a harness; the clock lines become comments, so no line moves."""
+def _harness_variant(source: Source, kind: str) -> Made | None:
+    """magic-time / magic-timeit / timeit-lambda / benchmark-fixture / clock-pair: the first timing of one
+    statement -- a clock pair around it or a line magic -- rewritten with another harness, in place (a clock
+    pair's clock lines become comments; a clock pair written for a magic adds a line before and after)."""
     for region in regions(source):
-        stmt = _single_statement(source, region)
-        if stmt is None:
-            continue
-        if kind == "benchmark-fixture" and region.block is not source.tree.body:  # type: ignore[union-attr]
-            continue
-        start, end = region.first_line, region.block[region.end].lineno
-        code = source.lines[stmt.lineno - 1].strip()
-        if kind != "magic-time" and re.search(r"\bjit\(", code):
-            continue  # repeating a statement that jits adds LB111: another mistake than the case's
-        indent = source.indent(stmt.lineno)
-        if kind in ("magic-time", "magic-timeit"):
-            new = f"{indent}%{kind.split('-')[1]} {code}"
-        elif kind == "timeit-lambda":
-            value = stmt.value
-            new = f"{indent}import timeit; print(timeit.timeit(lambda: {ast.unparse(value)}, number=1))"
+        if region.magic:
+            made = _from_magic(source, region, kind)
         else:
-            value = stmt.value
-            if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and not value.keywords \
-                    and not any(isinstance(a, ast.Starred) for a in value.args):
-                args = "".join(f", {ast.unparse(a)}" for a in value.args)
-                call = f"benchmark({ast.unparse(value.func)}{args})"
-            else:
-                call = f"benchmark(lambda: {ast.unparse(value)})"
-            new = f"{indent}def test_speed(benchmark): {call}"
-        rewrite = Rewrite(source.lines)
-        rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
-        rewrite.replace(stmt.lineno, new)
-        end_stmt = region.block[region.end]
-        if not _only_reads_clock(end_stmt):
-            return None
-        rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
-        return rewrite, f"{start},{end}->{stmt.lineno}|{start}-{end}"
+            made = _from_clock_pair(source, region, kind)
+        if made is not None:
+            return made
     return None
+
+
+def _harness_line(kind: str, indent: str, code: str, value: ast.expr) -> str:
+    if kind in ("magic-time", "magic-timeit"):
+        return f"{indent}%{kind.split('-')[1]} {code}"
+    if kind == "timeit-lambda":
+        return f"{indent}import timeit; print(timeit.timeit(lambda: {ast.unparse(value)}, number=1))"
+    if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and not value.keywords \
+            and not any(isinstance(a, ast.Starred) for a in value.args):
+        args = "".join(f", {ast.unparse(a)}" for a in value.args)
+        call = f"benchmark({ast.unparse(value.func)}{args})"
+    else:
+        call = f"benchmark(lambda: {ast.unparse(value)})"
+    return f"{indent}def test_speed(benchmark): {call}"
+
+
+def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
+    stmt = _single_statement(source, region)
+    if stmt is None or kind == "clock-pair":
+        return None
+    if kind == "benchmark-fixture" and region.block is not source.tree.body:  # type: ignore[union-attr]
+        return None
+    start, end = region.first_line, region.block[region.end].lineno
+    code = source.lines[stmt.lineno - 1].strip()
+    if kind != "magic-time" and re.search(r"\bjit\(", code):
+        return None  # repeating a statement that jits adds LB111: another mistake than the case's
+    if not _only_reads_clock(region.block[region.end]):
+        return None
+    rewrite = Rewrite(source.lines)
+    rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
+    rewrite.replace(stmt.lineno, _harness_line(kind, source.indent(stmt.lineno), code, stmt.value))
+    rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
+    drops = _DROPS.get(kind, frozenset())
+    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
+
+
+# What a correct doctor may add when a line magic becomes another harness: a harness that does not warm
+# up (a clock pair, timeit with number=1, %time) may time the first call (LB103) and take one sample (LB104).
+_FROM_MAGIC = {
+    # kind: {source magic: (codes dropped, codes allowed)}
+    "magic-time": {"timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
+    "magic-timeit": {"time": (frozenset({"LB103", "LB104"}), frozenset())},
+    "timeit-lambda": {"time": (frozenset(), frozenset({"LB104"})), "timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
+    "benchmark-fixture": {"time": (frozenset({"LB103", "LB104"}), frozenset()), "timeit": (frozenset(), frozenset())},
+    "clock-pair": {"time": (frozenset(), frozenset({"LB104"})), "timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
+}
+
+
+def _from_magic(source: Source, region: Region, kind: str) -> Made | None:
+    rules = _FROM_MAGIC.get(kind, {}).get(region.magic)
+    stmt = region.block[region.start]
+    line = stmt.lineno
+    m = _LINE_MAGIC.match(source.lines[line - 1])
+    if rules is None or m is None or m["target"] or source.in_cell_magic(line) or stmt.end_lineno != line:
+        return None
+    if not isinstance(stmt, (ast.Expr, ast.Assign)) or isinstance(stmt.value, ast.Lambda):
+        return None
+    if kind == "benchmark-fixture" and region.block is not source.tree.body:  # type: ignore[union-attr]
+        return None
+    code, comment = _split_comment(_magic_statement(m["rest"]))
+    code = code.strip()
+    if kind != "magic-time" and re.search(r"\bjit\(", code):
+        return None
+    drops, allowed = rules
+    rewrite = Rewrite(source.lines)
+    indent = m["indent"]
+    if kind == "clock-pair":
+        rewrite.insert_before(line, f"{indent}import time; _t0 = time.perf_counter()")
+        rewrite.replace(line, f"{indent}{code}  {comment}".rstrip())
+        rewrite.insert_after(line, f"{indent}print(time.perf_counter() - _t0)")
+    else:
+        rewrite.replace(line, f"{_harness_line(kind, indent, code, stmt.value)}  {comment}".rstrip())
+    return Made(rewrite, drops=drops, span=range(line, line + 1), allowed={c: ((line, 0),) for c in allowed})
 
 
 def _only_reads_clock(stmt: ast.stmt) -> bool:
@@ -674,7 +742,7 @@ def _only_reads_clock(stmt: ast.stmt) -> bool:
     return True
 
 
-def _notebook(source: Source) -> tuple[Rewrite, str] | None:
+def _notebook(source: Source) -> Made | None:
     """One notebook cell per module-level statement."""
     if source.tree is None or len(source.tree.body) < 2 or source.cell_magics:
         return None
@@ -682,7 +750,7 @@ def _notebook(source: Source) -> tuple[Rewrite, str] | None:
     for stmt in source.tree.body[1:]:
         first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", []))])
         rewrite.insert_before(first, "# %%")
-    return rewrite, ""
+    return Made(rewrite)
 
 
 # ---- putting it together -----------------------------------------------------------------------------
@@ -706,38 +774,25 @@ def case_variants(
         made = _make(source, target, kind)
         if made is None:
             continue
-        rewrite, note = made
-        new_text, moved = rewrite.apply()
-        drops = set(_DROPS.get(kind, ()))
-        if kind in _NOT_WALL and note == "wall":
-            drops.add("LB105")
-        note, _, span = note.partition("|")
-        changed = range(int(span.split("-")[0]), int(span.split("-")[1]) + 1) if span else None
-        moves: dict[int, int] = {}
-        if "->" in note:  # harness: findings at the removed clock lines belong to the timed line
-            removed, to = note.split("->")
-            for n in removed.split(","):
-                moves[int(n)] = int(to)
+        new_text, moved = made.rewrite.apply()
         expected: dict[str, frozenset[int] | None] = {}
         dropped = []
         for code in sorted(codes):
             where = lines.get(code)
-            if code in drops:
-                if changed is None or where is None:
+            if code in made.drops:
+                if made.span is None or where is None:
                     dropped.append(code)
                     continue
-                where = frozenset(n for n in where if n not in changed)  # dropped only where the rewrite was
+                where = frozenset(n for n in where if n not in made.span)  # dropped only where the rewrite was
                 if not where:
                     dropped.append(code)
                     continue
-            expected[code] = None if where is None else frozenset(moved[moves.get(n, n)] for n in where)
-        allowed = {}
-        if kind == "loop" and changed is not None:
-            allowed["LB114"] = frozenset({moved[changed.start] - 1})  # the loop line written before the region
+            expected[code] = None if where is None else frozenset(moved[made.moves.get(n, n)] for n in where)
+        allowed = {code: frozenset(moved[old] + offset for old, offset in places) for code, places in made.allowed.items()}
         yield Variant(kind, new_text, expected, notebook=kind == "notebook", dropped=tuple(dropped), allowed=allowed)
 
 
-def _make(source: Source, target: Target | None, kind: str) -> tuple[Rewrite, str] | None:
+def _make(source: Source, target: Target | None, kind: str) -> Made | None:
     if kind in ("alias", "partial", "vmap", "cond-jit"):
         return None if target is None else _callee_variant(source, target, kind)
     if kind in ("factory", "method"):
@@ -746,9 +801,9 @@ def _make(source: Source, target: Target | None, kind: str) -> tuple[Rewrite, st
         return _import_alias(source)
     if kind in ("helper", "loop"):
         return _wrap_region(source, kind)
-    if kind.startswith("clock-"):
+    if kind in ("clock-perf_counter", "clock-monotonic", "clock-default_timer"):
         return _clock_variant(source, kind)
-    if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture"):
+    if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture", "clock-pair"):
         return _harness_variant(source, kind)
     if kind == "notebook":
         return _notebook(source)
