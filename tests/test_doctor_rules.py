@@ -1079,3 +1079,13 @@ def test_a_comprehension_in_a_timed_lambda_runs_where_the_timing_runs():
              "def f(x):\n    return x ** 2 + x\nbench(jax.grad(f))\nbench(jax.grad(f))\n"
     assert ("LB114", 0, 5) in found(source)
     assert "LB114" not in codes(source.replace("jax.grad(f)", "jax.jit(jax.grad(f))"))
+
+
+def test_a_function_jitted_on_one_branch_of_a_conditional_is_timed_as_jitted():
+    source = "import time\nfrom jax import jit\nimport jax.numpy as jnp\ndef predict(w, x):\n    return jnp.tanh(w @ x)\n" \
+             "use_jit = bool(1)\nfunc = jit(predict) if use_jit else predict\nw, x = jnp.ones((8, 8)), jnp.ones(8)\n" \
+             "for _ in range(10):\n    t0 = time.perf_counter()\n    out = func(w, x)\n    print(time.perf_counter() - t0)\n"
+    assert {("LB102", 0, 11), ("LB103", 0, 11)} <= set(found(source))
+    warmed = source.replace("for _ in range(10):", "func(w, x).block_until_ready()\nfor _ in range(10):").replace(
+        "out = func(w, x)", "out = func(w, x).block_until_ready()")
+    assert not {"LB102", "LB103"} & codes(warmed)

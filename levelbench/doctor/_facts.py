@@ -247,6 +247,8 @@ class Facts:
         name = dotted(value)
         if name is not None:
             return name if name in self.jitted else None
+        if self.jit_target(value) is not None:  # `jit(f) if flag else f`: the jit call is a branch
+            return ast.unparse(value)
         if isinstance(value, ast.IfExp):
             return self._jitted_root(value.body, depth + 1) or self._jitted_root(value.orelse, depth + 1)
         if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
