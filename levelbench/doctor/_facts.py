@@ -90,6 +90,7 @@ class Facts:
         self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}
         self.methods: dict[str, FunctionNode] = {}
         self._alias_root: dict[str, str] = {}
+        self._returns_function: dict[ast.AST, ast.AST | None] = {}
         self._find_values()
         if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
             self._find_jitted(module)
@@ -175,13 +176,21 @@ class Facts:
         return [value for value, scope in bound if scope in scopes]
 
     def _returned_function(self, factory: FunctionNode, depth: int) -> ast.AST | None:
-        """The local function a factory returns (``def make(): def f(...): ...; return f``)."""
+        """The local function a factory returns (``def make(): def f(...): ...; return f``); asked once per
+        factory: a long file calls its functions thousands of times."""
+        known = self._returns_function
+        if factory in known:
+            return known[factory]
+        known[factory] = None  # recursion guard
+        found = None
         for node in self.program.walk(factory):
             if isinstance(node, ast.Return) and node.value is not None and enclosing_function(self.program, node) is factory:
                 found = self.function_of(node.value, depth)
                 if found is not None and found is not factory:
-                    return found
-        return None
+                    break
+                found = None
+        known[factory] = found
+        return found
 
     def _find_values(self) -> None:
         for node in self.program.of_type(ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef):
