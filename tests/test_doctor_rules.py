@@ -1089,3 +1089,32 @@ def test_a_function_jitted_on_one_branch_of_a_conditional_is_timed_as_jitted():
     warmed = source.replace("for _ in range(10):", "func(w, x).block_until_ready()\nfor _ in range(10):").replace(
         "out = func(w, x)", "out = func(w, x).block_until_ready()")
     assert not {"LB102", "LB103"} & codes(warmed)
+
+
+def test_callables_kept_in_containers_are_followed():
+    head = "import time\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\ndef a(x):\n    return jnp.sin(x) * 2\n" \
+           "x = jnp.ones(100)\n"
+    loop = "for name, fn in fns.items():\n    t0 = time.perf_counter()\n    fn(x)\n    print(name, time.perf_counter() - t0)\n"
+    assert ("LB102", 0, 11) in found(head + 'fns = {"jax": jax.jit(a), "plain": a}\n' + loop)
+    assert "LB102" not in codes(head + 'fns = {"jax": jax.jit(a), "plain": a}\n' + loop.replace("fn(x)", "fn(x).block_until_ready()"))
+    # library functions in a container: a JAX one makes the timed call JAX; NumPy ones do not
+    ops = "for op in ops:\n    t0 = time.perf_counter()\n    op(x, x)\n    print(time.perf_counter() - t0)\n"
+    assert ("LB102", 0, 11) in found(head + "ops = (jnp.dot, np.dot)\n" + ops)
+    assert "LB102" not in codes(head + "ops = (np.dot, np.matmul)\n" + ops)
+    indexed = "t0 = time.perf_counter()\nmodels[0](x)\nprint(time.perf_counter() - t0)\n"
+    assert ("LB102", 0, 10) in found(head + "models = [jax.jit(a)]\n" + indexed)
+    assert "LB102" not in codes(head + "models = [np.sin]\n" + indexed.replace("(x)", "(np.ones(3))"))
+
+
+def test_a_function_kept_in_a_container_still_runs_eagerly():
+    body = "import time\nimport jax\nfrom jax import random\ndef sample(key):\n    for _ in range(100):\n" \
+           "        key, sub = random.split(key)\n        random.normal(sub, (3,))\n"
+    assert ("LB114", 0, 5) in found(body + 'fns = {"s": sample}\nfns["s"](random.PRNGKey(0))\n')
+    assert "LB114" not in codes(body + 'fns = {"s": jax.jit(sample)}\nfns["s"](random.PRNGKey(0))\n')
+
+
+def test_a_numpy_input_to_a_jax_function_held_in_a_container_is_a_transfer():
+    source = "import time\nimport numpy as np\nimport jax.numpy as jnp\nops = {'dot': jnp.dot}\nx = np.ones((9, 9))\n" \
+             "t0 = time.perf_counter()\nops['dot'](x, x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    assert ("LB115", 0, 7) in found(source)
+    assert "LB115" not in codes(source.replace("{'dot': jnp.dot}", "{'dot': np.dot}").replace(".block_until_ready()", ""))

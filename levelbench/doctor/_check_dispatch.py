@@ -137,6 +137,8 @@ def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0) -> bool:
         return all(isinstance(t, ast.Name) and t.id not in facts.jitted and not facts.is_jit(t) for t in targets)
     if isinstance(parent, ast.IfExp) and use is not parent.test:
         return _stays_eager(ctx, parent, depth + 1)
+    if isinstance(parent, (ast.Tuple, ast.List, ast.Set)) or (isinstance(parent, ast.Dict) and use in parent.values):
+        return _stays_eager(ctx, parent, depth + 1)  # kept in a container that is bound to a name, never jitted
     if isinstance(parent, ast.Call) and ctx.names.qualname(parent.func) == "functools.partial" and parent.args \
             and parent.args[0] is use:
         return _stays_eager(ctx, parent, depth + 1)

@@ -76,6 +76,13 @@ class Facts:
         self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
+        # What names denote, for callables: every value assigned to each name (with the scope it is assigned in),
+        # each class's methods by "Class.method", and each alias of a jitted callable -> the name it aliases.
+        self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}
+        self.methods: dict[str, FunctionNode] = {}
+        self._alias_root: dict[str, str] = {}
+        self._returns_function: dict[ast.AST, ast.AST | None] = {}
+        self._find_values()
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
@@ -85,13 +92,6 @@ class Facts:
         self.jitted: dict[str, JitSite] = {}
         self.aot: set[str] = set()
         self.jitted_defs: dict[ast.AST, JitSite] = {}
-        # What names denote, for callables: every value assigned to each name (with the scope it is assigned in),
-        # each class's methods by "Class.method", and each alias of a jitted callable -> the name it aliases.
-        self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}
-        self.methods: dict[str, FunctionNode] = {}
-        self._alias_root: dict[str, str] = {}
-        self._returns_function: dict[ast.AST, ast.AST | None] = {}
-        self._find_values()
         if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
             self._find_jitted(module)
             self._follow_jitted_aliases()
@@ -107,6 +107,8 @@ class Facts:
         """``expr`` is a jit transform: ``jax.jit``, an alias, ``partial(jax.jit, ...)``, ``jax.jit(**options)``."""
         if self.names.qualname(expr) in JIT_TRANSFORMS or (self.jit_wrappers and dotted(expr) in self.jit_wrappers):
             return True
+        if isinstance(expr, ast.Subscript):  # `transforms["jit"]`
+            return any(self.is_jit(e) for e in self.elements(expr.value, expr))
         if isinstance(expr, ast.Call):
             if self.names.qualname(expr.func) == "functools.partial" and expr.args:
                 return self.is_jit(expr.args[0])
@@ -157,6 +159,12 @@ class Facts:
             return self.methods.get(dotted(expr) or "")
         if isinstance(expr, ast.IfExp):
             return self.function_of(expr.body, depth) or self.function_of(expr.orelse, depth)
+        if isinstance(expr, ast.Subscript):  # `fns["plain"]`, `models[0]`
+            for element in self.elements(expr.value, expr):
+                found = self.function_of(element, depth)
+                if found is not None:
+                    return found
+            return None
         if isinstance(expr, ast.Call) and expr.args and (
             self.names.qualname(expr.func) in _WRAPPING or self.jit_target(expr) is not None
         ):
@@ -166,6 +174,25 @@ class Facts:
             if factory is not None:
                 return self._returned_function(factory, depth)
         return None
+
+    def callee_values(self, func: ast.AST, depth: int = 0) -> list[ast.expr]:
+        """What a callee that is no def may be: the values bound to its name (a loop over a container binds
+        each element), a container's elements (``ops["jax"]``), both branches of a conditional."""
+        if depth > 4:
+            return []
+        if isinstance(func, ast.IfExp):
+            found = [func.body, func.orelse]
+        elif isinstance(func, ast.Subscript):
+            found = self.elements(func.value, func)
+        elif isinstance(func, ast.Name) and self.def_named(func.id, func) is None:
+            found = self.values_at(func.id, func)
+        else:
+            return []
+        out: list[ast.expr] = []
+        for value in found:
+            deeper = self.callee_values(value, depth + 1) if isinstance(value, (ast.IfExp, ast.Subscript, ast.Name)) else []
+            out.extend(deeper or [value])
+        return out
 
     def values_at(self, name: str, at: ast.AST) -> list[ast.expr]:
         """The values assigned to ``name`` in the scope of ``at`` or a scope around it (flow-insensitive)."""
@@ -214,6 +241,40 @@ class Facts:
                 name = dotted(target)
                 if name is not None:
                     self.values.setdefault(name, []).append((value, scope))
+        # a loop over a container binds its variable to each element: `for fn in (f_jit, g)`,
+        # `for name, fn in fns.items()`, `for i, fn in enumerate(fns)`
+        for loop in self.program.of_type(ast.For, ast.AsyncFor):
+            scope = enclosing_function(self.program, loop)
+            for target, element in self._iterated(loop.target, loop.iter, loop):
+                name = dotted(target)
+                if name is not None:
+                    self.values.setdefault(name, []).append((element, scope))
+
+    def elements(self, container: ast.AST, at: ast.AST, *, keys: bool = False) -> list[ast.expr]:
+        """What a container holds: a literal's elements (a dict's values, or its keys when ``keys``), or those of
+        the literals bound to its name (``fns = {"jax": f_jit}``)."""
+        if isinstance(container, (ast.Tuple, ast.List, ast.Set)):
+            return [e for e in container.elts if not isinstance(e, ast.Starred)]
+        if isinstance(container, ast.Dict):
+            return [k for k in container.keys if k is not None] if keys else list(container.values)
+        name = dotted(container)
+        if name is None:
+            return []
+        literals = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+        return [e for v in self.values_at(name, at) if isinstance(v, literals) for e in self.elements(v, at, keys=keys)]
+
+    def _iterated(self, target: ast.AST, iterable: ast.AST, at: ast.AST) -> list[tuple[ast.AST, ast.expr]]:
+        """(target, value) pairs a ``for`` binds, as far as the container's literal says."""
+        second = target.elts[1] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
+        if isinstance(iterable, ast.Call) and not iterable.args and isinstance(iterable.func, ast.Attribute):
+            if iterable.func.attr == "values":
+                return [(target, v) for v in self.elements(iterable.func.value, at)]
+            if iterable.func.attr == "items" and second is not None:
+                return [(second, v) for v in self.elements(iterable.func.value, at)]
+            return []
+        if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.enumerate":
+            return [(second, v) for v in self.elements(iterable.args[0], at)] if second is not None and iterable.args else []
+        return [(target, v) for v in self.elements(iterable, at, keys=True)]
 
     def _follow_jitted_aliases(self) -> None:
         """Names bound to a jitted callable however it is wrapped: ``g = f_jit``, ``g = jax.vmap(f_jit)``,
@@ -260,6 +321,8 @@ class Facts:
             return ast.unparse(value)
         if isinstance(value, ast.IfExp):
             return self._jitted_root(value.body, depth + 1) or self._jitted_root(value.orelse, depth + 1)
+        if isinstance(value, ast.Subscript):
+            return next((k for e in self.elements(value.value, value) if (k := self._jitted_root(e, depth + 1))), None)
         if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
             return self._jitted_root(value.args[0], depth + 1)
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
@@ -281,7 +344,7 @@ class Facts:
             key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
             key = ast.unparse(call.func)
-        elif isinstance(call.func, (ast.Call, ast.IfExp)):  # jax.vmap(f_jit)(x), (f_jit if c else g)(x)
+        elif isinstance(call.func, (ast.Call, ast.IfExp, ast.Subscript)):  # jax.vmap(f_jit)(x), fns["jax"](x)
             key = self.jitted_key_of(call.func)
         if known is not None:
             known[call] = key
@@ -299,7 +362,7 @@ class Facts:
             found = self.def_named(func.id, call)
             if found is not None:
                 return found
-        elif not isinstance(func, (ast.Attribute, ast.Call)) or self.jitted_key(call) is not None:
+        elif not isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)) or self.jitted_key(call) is not None:
             return None
         elif isinstance(func, ast.Attribute) and (dotted(func) or "") not in self.methods:
             return None
@@ -345,6 +408,8 @@ class Facts:
             return self.jitted_key_of(value.args[0])
         if isinstance(value, ast.IfExp):
             return self.jitted_key_of(value.body) or self.jitted_key_of(value.orelse)
+        if isinstance(value, ast.Subscript):  # `fns["jax"]`: the jitted callable the container holds
+            return next((k for e in self.elements(value.value, value) if (k := self.jitted_key_of(e))), None)
         return None
 
     def is_jax_transform(self, value: ast.expr) -> bool:
@@ -457,6 +522,9 @@ class Facts:
 
     def instance_kind(self, expr: ast.AST) -> str | None:
         """``"torch"`` / ``"flax"`` when ``expr`` is (or builds) a PyTorch / Flax-or-Equinox module instance."""
+        if isinstance(expr, ast.Subscript):  # `models["resnet"]`: what the container holds, when all agree
+            found = {self.instance_kind(e) for e in self.elements(expr.value, expr)}
+            return found.pop() if len(found) == 1 else None
         if isinstance(expr, ast.IfExp):  # `model = compiled if flag else net`: a model either way
             body, orelse = self.instance_kind(expr.body), self.instance_kind(expr.orelse)
             return body if body == orelse or orelse is None else orelse if body is None else None

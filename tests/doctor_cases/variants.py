@@ -2,8 +2,8 @@
 
 A rule that finds a mistake only as one report spelled it is a pattern, not a rule. For every case in
 ``tests/doctor_cases/real/`` (and every file in ``tests/doctor_cases/good/``) this module rewrites the code
-the ways people write it -- the timed callable aliased, wrapped (``jax.vmap``, ``functools.partial``, a
-conditional ``jax.jit``), defined in a factory or a class, imports under other names, the timing in a
+the ways people write it -- the timed callable aliased, kept in a dict, wrapped (``jax.vmap``,
+``functools.partial``, a conditional ``jax.jit``), defined in a factory or a class, imports under other names, the timing in a
 helper, in a loop, on another clock, under ``%time``/``%timeit``, ``timeit.timeit(lambda: ...)`` or
 pytest-benchmark's fixture, the script as a notebook of one cell per statement -- and says which
 findings a correct doctor reports on the variant, at which lines.
@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 KINDS = (
-    "alias", "partial", "vmap", "cond-jit", "factory", "method", "import-alias", "helper", "loop",
+    "alias", "container", "partial", "vmap", "cond-jit", "factory", "method", "import-alias", "helper", "loop",
     "clock-perf_counter", "clock-monotonic", "clock-default_timer", "clock-pair", "magic-time", "magic-timeit",
     "timeit-lambda", "benchmark-fixture", "notebook",
 )
@@ -423,6 +423,9 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
     base = target.name.replace(".", "_")
     if kind == "alias":
         new, binding = f"{base}_alias", f"{base}_alias = {target.name}"
+    elif kind == "container":  # the callable kept in a dict and called from it
+        new, binding = f'{base}_fns["{base}"]', f'{base}_fns = {{"{base}": {target.name}}}'
+
     elif kind == "partial":
         new, binding = f"{base}_partial", f"import functools; {base}_partial = functools.partial({target.name})"
     elif kind == "vmap":
@@ -793,7 +796,7 @@ def case_variants(
 
 
 def _make(source: Source, target: Target | None, kind: str) -> Made | None:
-    if kind in ("alias", "partial", "vmap", "cond-jit"):
+    if kind in ("alias", "container", "partial", "vmap", "cond-jit"):
         return None if target is None else _callee_variant(source, target, kind)
     if kind in ("factory", "method"):
         return None if target is None else _definition_variant(source, target, kind)
