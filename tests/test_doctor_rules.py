@@ -1118,3 +1118,21 @@ def test_a_numpy_input_to_a_jax_function_held_in_a_container_is_a_transfer():
              "t0 = time.perf_counter()\nops['dot'](x, x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
     assert ("LB115", 0, 7) in found(source)
     assert "LB115" not in codes(source.replace("{'dot': jnp.dot}", "{'dot': np.dot}").replace(".block_until_ready()", ""))
+
+
+def test_an_alias_nothing_in_the_file_calls_may_be_jitted_by_its_callers():
+    body = "import jax\nimport functools\nfrom jax import random\ndef sample(key, n):\n    for _ in range(n):\n" \
+           "        key, sub = random.split(key)\n        random.normal(sub, (3,))\n"
+    used = body + "sample10 = functools.partial(sample, n=10)\nsample10(random.PRNGKey(0))\n"
+    assert ("LB114", 0, 5) in found(used)
+    exported = body + "sample10 = functools.partial(sample, n=10)\nkey = random.PRNGKey(0)\n"  # a library's alias
+    assert "LB114" not in codes(exported)
+
+
+def test_a_jitted_method_is_followed_through_an_instance():
+    source = "import time\nfrom functools import partial\nimport jax\nimport jax.numpy as jnp\nclass Model:\n" \
+             "    @partial(jax.jit, static_argnums=0)\n    def apply(self, x):\n        return jnp.tanh(x)\n" \
+             "m = Model()\nx = jnp.ones(8)\nt0 = time.perf_counter()\nm.apply(x)\nprint(time.perf_counter() - t0)\n"
+    assert {("LB102", 0, 12), ("LB103", 0, 12)} <= set(found(source))
+    warmed = source.replace("t0 = time.perf_counter()\nm.apply(x)\n", "m.apply(x).block_until_ready()\nt0 = time.perf_counter()\nm.apply(x).block_until_ready()\n")
+    assert not {"LB102", "LB103"} & codes(warmed)

@@ -156,7 +156,7 @@ class Facts:
                     return found
             return None
         if isinstance(expr, ast.Attribute):
-            return self.methods.get(dotted(expr) or "")
+            return self.methods.get(self.method_key(expr) or "")
         if isinstance(expr, ast.IfExp):
             return self.function_of(expr.body, depth) or self.function_of(expr.orelse, depth)
         if isinstance(expr, ast.Subscript):  # `fns["plain"]`, `models[0]`
@@ -193,6 +193,21 @@ class Facts:
             deeper = self.callee_values(value, depth + 1) if isinstance(value, (ast.IfExp, ast.Subscript, ast.Name)) else []
             out.extend(deeper or [value])
         return out
+
+    def method_key(self, attribute: ast.Attribute) -> str | None:
+        """``"Model.apply"`` for ``Model.apply`` or for ``m.apply`` where ``m = Model(...)`` (a local class)."""
+        name = dotted(attribute)
+        if name is None or name in self.methods:
+            return name
+        owner = dotted(attribute.value)
+        if owner is None or owner == "self":
+            return None
+        for value in self.values_at(owner, attribute):
+            if isinstance(value, ast.Call) and (cls := dotted(value.func)) in self.classes:
+                key = f"{cls}.{attribute.attr}"
+                if key in self.methods:
+                    return key
+        return None
 
     def values_at(self, name: str, at: ast.AST) -> list[ast.expr]:
         """The values assigned to ``name`` in the scope of ``at`` or a scope around it (flow-insensitive)."""
@@ -285,6 +300,17 @@ class Facts:
             site = self.jitted_defs.get(def_node)
             if site is not None and site.node in def_node.decorator_list:  # `@jax.jit` on the method itself
                 self.jitted.setdefault(key, site)
+        # `m = Model(...)`: `m.apply` is the jitted method `Model.apply`
+        for name, bound in self.values.items():
+            for value, _scope in bound:
+                cls = dotted(value.func) if isinstance(value, ast.Call) else None
+                if cls not in self.classes:
+                    continue
+                prefix = f"{cls}."
+                for key in [k for k in self.jitted if k.startswith(prefix) and k in self.methods]:
+                    method = f"{name}.{key[len(prefix):]}"
+                    self.jitted.setdefault(method, self.jitted[key])
+                    self._alias_root.setdefault(method, key)
         for _ in range(4):  # aliases of aliases
             changed = False
             for name, bound in self.values.items():
