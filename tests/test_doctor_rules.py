@@ -1136,3 +1136,13 @@ def test_a_jitted_method_is_followed_through_an_instance():
     assert {("LB102", 0, 12), ("LB103", 0, 12)} <= set(found(source))
     warmed = source.replace("t0 = time.perf_counter()\nm.apply(x)\n", "m.apply(x).block_until_ready()\nt0 = time.perf_counter()\nm.apply(x).block_until_ready()\n")
     assert not {"LB102", "LB103"} & codes(warmed)
+
+
+def test_a_clock_read_through_a_helper_of_the_file_is_a_clock_pair():
+    helper = "def now():\n    return time.perf_counter()\n"
+    timed = "start = now()\nmy_function(x, y)\nprint(now() - start)\n"
+    found_here = set(found(JITTED + helper + timed))
+    line = (JITTED + helper).count("\n") + 2
+    assert {("LB102", 0, line), ("LB103", 0, line), ("LB104", 0, line)} <= found_here
+    not_a_clock = "def now():\n    return 3.0\n"  # a helper that returns something else times nothing
+    assert not {"LB102", "LB103", "LB104"} & codes(JITTED + not_a_clock + timed)

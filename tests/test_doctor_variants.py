@@ -18,12 +18,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Measured 2026-12-02 on 237 variants of the 33 positive cases (470 labelled findings) and 111 of the
-# correct code, 19 kinds: before the shared model (main at 43b52af) 397 of 470 (0.845), precision 0.994,
-# 1 finding on correct variants; after it, 456 of 470 (0.970), precision 1.000, 0 findings on correct
+# Measured 2026-12-02 on 243 variants of the 33 positive cases (484 labelled findings) and 113 of the
+# correct code, 20 kinds: before the shared model (main at 43b52af) 400 of 484 (0.826), precision 0.992,
+# 1 finding on correct variants; after it, 470 of 484 (0.971), precision 1.000, 0 findings on correct
 # variants. Raise these when the doctor improves; never lower them to make a change pass.
-BASELINE_VARIANT_FOUND = 456
-BASELINE_VARIANT_LABELLED = 470
+BASELINE_VARIANT_FOUND = 470
+BASELINE_VARIANT_LABELLED = 484
 BASELINE_VARIANT_PRECISION = 1.0
 MAX_FINDINGS_ON_CORRECT_VARIANTS = 0
 

@@ -260,7 +260,7 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
 def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
-        if region.samples != "single" or not (region.clock_node is not None or region.label in ("timeit.timeit", "%timeit")):
+        if region.samples != "single" or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
             continue
         timed = ctx.timed_nodes(region)
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
@@ -270,13 +270,13 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
         warmed = _called_before(ctx, region, first)
         clock = region.clocks[0] + "()" if region.clocks else region.label
         how = (
-            f"{clock} is read once before and once after" if region.clock_node is not None
+            f"{clock} is read once before and once after" if region.clocks
             else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
         )
         message = f"single timing sample: {how} `{short(first)}`"
         if not warmed:
             message += ", with no warm-up run before it"
-        anchor = region.statements[0] if region.clock_node is not None else region.anchor
+        anchor = region.statements[0] if region.clocks else region.anchor
         yield ctx.report(
             "LB104",
             anchor,

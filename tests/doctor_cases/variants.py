@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 
 KINDS = (
     "alias", "container", "partial", "vmap", "cond-jit", "factory", "method", "import-alias", "helper", "loop",
-    "clock-perf_counter", "clock-monotonic", "clock-default_timer", "clock-pair", "magic-time", "magic-timeit",
+    "clock-perf_counter", "clock-monotonic", "clock-default_timer", "clock-helper", "clock-pair", "magic-time", "magic-timeit",
     "timeit-lambda", "benchmark-fixture", "notebook",
 )
 """Every kind of variant, in the order they are produced."""
@@ -634,6 +634,28 @@ def _clock_variant(source: Source, kind: str) -> Made | None:
     return Made(rewrite, drops=frozenset({"LB105"}) if wall else frozenset(), wall=wall)
 
 
+def _clock_helper(source: Source) -> Made | None:
+    """The clock read through a helper of the file's own: ``def now(): return time.perf_counter()``."""
+    import_line = next((n for n, line in enumerate(source.lines, 1) if re.match(r"^import time\s*(#.*)?$", line)), None)
+    if import_line is None or source.in_cell_magic(import_line) or any(
+        re.match(r"^\s*from time import", line) for line in source.lines
+    ):
+        return None
+    rewrite = Rewrite(source.lines)
+    wall = changed = False
+    for number, line in enumerate(source.lines, 1):
+        code, comment = _split_comment(line)
+        if number <= import_line or ("time.time()" not in code and "time.perf_counter()" not in code):
+            continue
+        wall = wall or "time.time()" in code
+        rewrite.replace(number, code.replace("time.time()", "now()").replace("time.perf_counter()", "now()") + comment)
+        changed = True
+    if not changed:
+        return None
+    rewrite.insert_after(import_line, "def now():", "    return time.perf_counter()")
+    return Made(rewrite, drops=frozenset({"LB105"}) if wall else frozenset(), wall=wall)
+
+
 def _single_statement(source: Source, region: Region) -> ast.stmt | None:
     timed = region.timed
     if len(timed) != 1 or region.magic:
@@ -806,6 +828,8 @@ def _make(source: Source, target: Target | None, kind: str) -> Made | None:
         return _wrap_region(source, kind)
     if kind in ("clock-perf_counter", "clock-monotonic", "clock-default_timer"):
         return _clock_variant(source, kind)
+    if kind == "clock-helper":
+        return _clock_helper(source)
     if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture", "clock-pair"):
         return _harness_variant(source, kind)
     if kind == "notebook":
