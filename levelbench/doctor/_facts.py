@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from ._bindings import Bindings
 from ._names import Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
@@ -76,13 +77,12 @@ class Facts:
         self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
-        # What names denote, for callables: every value assigned to each name (with the scope it is assigned in),
-        # each class's methods by "Class.method", and each alias of a jitted callable -> the name it aliases.
-        self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}
-        self.methods: dict[str, FunctionNode] = {}
+        # What names denote (`_bindings`), and each alias of a jitted callable -> the name it aliases.
+        self.bindings = Bindings(program, names, self.classes)
+        self.values = self.bindings.values
+        self.methods = self.bindings.methods
         self._alias_root: dict[str, str] = {}
         self._returns_function: dict[ast.AST, ast.AST | None] = {}
-        self._find_values()
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
@@ -108,7 +108,7 @@ class Facts:
         if self.names.qualname(expr) in JIT_TRANSFORMS or (self.jit_wrappers and dotted(expr) in self.jit_wrappers):
             return True
         if isinstance(expr, ast.Subscript):  # `transforms["jit"]`
-            return any(self.is_jit(e) for e in self.elements(expr.value, expr))
+            return any(self.is_jit(e) for e in self.bindings.elements(expr.value, expr))
         if isinstance(expr, ast.Call):
             if self.names.qualname(expr.func) == "functools.partial" and expr.args:
                 return self.is_jit(expr.args[0])
@@ -150,17 +150,17 @@ class Facts:
             found = self.def_named(expr.id, expr)
             if found is not None:
                 return found
-            for value in self.values_at(expr.id, expr):
+            for value in self.bindings.values_at(expr.id, expr):
                 found = self.function_of(value, depth)
                 if found is not None:
                     return found
             return None
         if isinstance(expr, ast.Attribute):
-            return self.methods.get(self.method_key(expr) or "")
+            return self.methods.get(self.bindings.method_key(expr) or "")
         if isinstance(expr, ast.IfExp):
             return self.function_of(expr.body, depth) or self.function_of(expr.orelse, depth)
         if isinstance(expr, ast.Subscript):  # `fns["plain"]`, `models[0]`
-            for element in self.elements(expr.value, expr):
+            for element in self.bindings.elements(expr.value, expr):
                 found = self.function_of(element, depth)
                 if found is not None:
                     return found
@@ -183,9 +183,9 @@ class Facts:
         if isinstance(func, ast.IfExp):
             found = [func.body, func.orelse]
         elif isinstance(func, ast.Subscript):
-            found = self.elements(func.value, func)
+            found = self.bindings.elements(func.value, func)
         elif isinstance(func, ast.Name) and self.def_named(func.id, func) is None:
-            found = self.values_at(func.id, func)
+            found = self.bindings.values_at(func.id, func)
         else:
             return []
         out: list[ast.expr] = []
@@ -193,29 +193,6 @@ class Facts:
             deeper = self.callee_values(value, depth + 1) if isinstance(value, (ast.IfExp, ast.Subscript, ast.Name)) else []
             out.extend(deeper or [value])
         return out
-
-    def method_key(self, attribute: ast.Attribute) -> str | None:
-        """``"Model.apply"`` for ``Model.apply`` or for ``m.apply`` where ``m = Model(...)`` (a local class)."""
-        name = dotted(attribute)
-        if name is None or name in self.methods:
-            return name
-        owner = dotted(attribute.value)
-        if owner is None or owner == "self":
-            return None
-        for value in self.values_at(owner, attribute):
-            if isinstance(value, ast.Call) and (cls := dotted(value.func)) in self.classes:
-                key = f"{cls}.{attribute.attr}"
-                if key in self.methods:
-                    return key
-        return None
-
-    def values_at(self, name: str, at: ast.AST) -> list[ast.expr]:
-        """The values assigned to ``name`` in the scope of ``at`` or a scope around it (flow-insensitive)."""
-        bound = self.values.get(name)
-        if not bound:
-            return []
-        scopes = {None, *(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES))}
-        return [value for value, scope in bound if scope in scopes]
 
     def _returned_function(self, factory: FunctionNode, depth: int) -> ast.AST | None:
         """The local function a factory returns (``def make(): def f(...): ...; return f``); asked once per
@@ -233,63 +210,6 @@ class Facts:
                 found = None
         known[factory] = found
         return found
-
-    def _find_values(self) -> None:
-        for node in self.program.of_type(ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                parent = self.program.parent(node)
-                if isinstance(parent, ast.ClassDef):
-                    self.methods[f"{parent.name}.{node.name}"] = node
-                continue
-            if node.value is None:
-                continue
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            pairs: list[tuple[ast.AST, ast.expr]] = []
-            for target in targets:
-                if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
-                    if len(target.elts) == len(node.value.elts):
-                        pairs.extend(zip(target.elts, node.value.elts))
-                else:
-                    pairs.append((target, node.value))
-            scope = enclosing_function(self.program, node)
-            for target, value in pairs:
-                name = dotted(target)
-                if name is not None:
-                    self.values.setdefault(name, []).append((value, scope))
-        # a loop over a container binds its variable to each element: `for fn in (f_jit, g)`,
-        # `for name, fn in fns.items()`, `for i, fn in enumerate(fns)`
-        for loop in self.program.of_type(ast.For, ast.AsyncFor):
-            scope = enclosing_function(self.program, loop)
-            for target, element in self._iterated(loop.target, loop.iter, loop):
-                name = dotted(target)
-                if name is not None:
-                    self.values.setdefault(name, []).append((element, scope))
-
-    def elements(self, container: ast.AST, at: ast.AST, *, keys: bool = False) -> list[ast.expr]:
-        """What a container holds: a literal's elements (a dict's values, or its keys when ``keys``), or those of
-        the literals bound to its name (``fns = {"jax": f_jit}``)."""
-        if isinstance(container, (ast.Tuple, ast.List, ast.Set)):
-            return [e for e in container.elts if not isinstance(e, ast.Starred)]
-        if isinstance(container, ast.Dict):
-            return [k for k in container.keys if k is not None] if keys else list(container.values)
-        name = dotted(container)
-        if name is None:
-            return []
-        literals = (ast.Tuple, ast.List, ast.Set, ast.Dict)
-        return [e for v in self.values_at(name, at) if isinstance(v, literals) for e in self.elements(v, at, keys=keys)]
-
-    def _iterated(self, target: ast.AST, iterable: ast.AST, at: ast.AST) -> list[tuple[ast.AST, ast.expr]]:
-        """(target, value) pairs a ``for`` binds, as far as the container's literal says."""
-        second = target.elts[1] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
-        if isinstance(iterable, ast.Call) and not iterable.args and isinstance(iterable.func, ast.Attribute):
-            if iterable.func.attr == "values":
-                return [(target, v) for v in self.elements(iterable.func.value, at)]
-            if iterable.func.attr == "items" and second is not None:
-                return [(second, v) for v in self.elements(iterable.func.value, at)]
-            return []
-        if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.enumerate":
-            return [(second, v) for v in self.elements(iterable.args[0], at)] if second is not None and iterable.args else []
-        return [(target, v) for v in self.elements(iterable, at, keys=True)]
 
     def _follow_jitted_aliases(self) -> None:
         """Names bound to a jitted callable however it is wrapped: ``g = f_jit``, ``g = jax.vmap(f_jit)``,
@@ -348,7 +268,7 @@ class Facts:
         if isinstance(value, ast.IfExp):
             return self._jitted_root(value.body, depth + 1) or self._jitted_root(value.orelse, depth + 1)
         if isinstance(value, ast.Subscript):
-            return next((k for e in self.elements(value.value, value) if (k := self._jitted_root(e, depth + 1))), None)
+            return next((k for e in self.bindings.elements(value.value, value) if (k := self._jitted_root(e, depth + 1))), None)
         if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
             return self._jitted_root(value.args[0], depth + 1)
         if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
@@ -435,7 +355,7 @@ class Facts:
         if isinstance(value, ast.IfExp):
             return self.jitted_key_of(value.body) or self.jitted_key_of(value.orelse)
         if isinstance(value, ast.Subscript):  # `fns["jax"]`: the jitted callable the container holds
-            return next((k for e in self.elements(value.value, value) if (k := self.jitted_key_of(e))), None)
+            return next((k for e in self.bindings.elements(value.value, value) if (k := self.jitted_key_of(e))), None)
         return None
 
     def is_jax_transform(self, value: ast.expr) -> bool:
@@ -549,7 +469,7 @@ class Facts:
     def instance_kind(self, expr: ast.AST) -> str | None:
         """``"torch"`` / ``"flax"`` when ``expr`` is (or builds) a PyTorch / Flax-or-Equinox module instance."""
         if isinstance(expr, ast.Subscript):  # `models["resnet"]`: what the container holds, when all agree
-            found = {self.instance_kind(e) for e in self.elements(expr.value, expr)}
+            found = {self.instance_kind(e) for e in self.bindings.elements(expr.value, expr)}
             return found.pop() if len(found) == 1 else None
         if isinstance(expr, ast.IfExp):  # `model = compiled if flag else net`: a model either way
             body, orelse = self.instance_kind(expr.body), self.instance_kind(expr.orelse)
