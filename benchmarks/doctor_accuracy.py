@@ -378,6 +378,11 @@ def run_variants(cases: list[Case]) -> VariantScore:
         sources.append((case.name, case.path.read_text(), case.static, case.lines))
     for path in sorted(GOOD.glob("*.py")):
         sources.append((f"good/{path.stem}", path.read_text(), frozenset(), {}))
+    for path in sorted(GOOD.glob("*.ipynb")):  # as a percent script: one `# %%` part per code cell
+        import nbformat
+
+        cells = [c.source for c in nbformat.read(str(path), as_version=4).cells if c.cell_type == "code"]
+        sources.append((f"good/{path.stem}", f"\n{CELL_MARK}\n".join(cells), frozenset(), {}))
     with tempfile.TemporaryDirectory(prefix="doctor_variants_") as tmp:
         for name, text, codes, lines in sources:
             for variant in generate(text, codes, lines):

@@ -444,7 +444,7 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
     if kind in ("vmap", "cond-jit"):
         line, indent = _after_binding(source, target, line, indent)
         # a vmap or another jit of f compiles a program of its own: the warm-ups must go through it too
-        calls = [c for c in _all_calls(source, target.name) if c.lineno >= line and not source.in_cell_magic(c.lineno)]
+        calls = [c for c in _all_calls(source, target.name) if c.lineno >= line and c.lineno not in source.cell_magics]
         calls += [c for c in target.calls if c not in calls]
     if not _rename_calls(rewrite, calls, new, source.lines, source):
         return None
