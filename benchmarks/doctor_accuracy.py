@@ -316,6 +316,9 @@ class VariantScore:
     def precision(self) -> float:
         return self.correct / self.reported if self.reported else float("nan")
 
+    def false_by_code(self) -> Counter:
+        return Counter(f["code"] for f in self.false)
+
     def per(self, index: int) -> dict[str, tuple[int, int]]:
         """kind (index 0) or code (index 1) -> (found, labelled)."""
         out: dict[str, list[int]] = {}
@@ -338,7 +341,8 @@ class VariantScore:
             "correct_variants": dict(self.quiet_variants),
             "per_kind": {k: {"found": f, "labelled": n, "findings_on_correct": self.noisy[k]}
                          for k, (f, n) in self.per(0).items()},
-            "per_code": {c: {"found": f, "labelled": n} for c, (f, n) in self.per(1).items()},
+            "per_code": {c: {"found": f, "labelled": n, "false_findings": self.false_by_code()[c]}
+                         for c, (f, n) in self.per(1).items()},
             "misses": self.misses,
             "false_findings": self.false,
         }
@@ -424,9 +428,11 @@ def print_variants(score: VariantScore) -> None:
         f, n = per_kind.get(kind, (0, 0))
         print(f"{kind:20} {score.variants[kind]:>8} {f:>7}/{n:<7} {fmt_ratio(f / n if n else float('nan')):>7} "
               f"{score.quiet_variants[kind]:>17} {score.noisy[kind]:>9}")
-    print("\nRecall per rule (found / labelled variant findings)")
-    for code, (f, n) in score.per(1).items():
-        print(f"  {code:6} {f:>4}/{n:<4} {fmt_ratio(f / n):>7}")
+    print("\nPer rule: found / labelled variant findings, recall, false findings (wrong line or unlabelled)")
+    false = score.false_by_code()
+    for code in sorted(set(score.per(1)) | set(false)):
+        f, n = score.per(1).get(code, (0, 0))
+        print(f"  {code:6} {f:>4}/{n:<4} {fmt_ratio(f / n if n else float('nan')):>7} {false[code]:>5}")
     print(f"\nvariant recall {fmt_ratio(score.recall)}   variant precision {fmt_ratio(score.precision)}   "
           f"findings {score.reported}   findings on correct variants {sum(score.noisy.values())}")
     print("\nMisses: case, kind, code, expected lines")
