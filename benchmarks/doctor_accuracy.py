@@ -356,6 +356,170 @@ def print_static(results: dict) -> None:
             print(f"  {f.case:42} {f.code}  {f.line:>4}  {f.message}")
 
 
+# ---- variants ---------------------------------------------------------------------------------
+
+GOOD = ROOT / "tests" / "doctor_cases" / "good"
+
+
+def _variants_module():
+    """tests/doctor_cases/variants.py, which uses nothing of levelbench (loaded by path: tests is no package)."""
+    spec = importlib.util.spec_from_file_location("doctor_variants", ROOT / "tests" / "doctor_cases" / "variants.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@dataclasses.dataclass
+class VariantScore:
+    """Recall per rule and per kind of variant; findings on variants of correct code."""
+
+    labelled: Counter = dataclasses.field(default_factory=Counter)  # (kind, code) -> labelled
+    found: Counter = dataclasses.field(default_factory=Counter)
+    variants: Counter = dataclasses.field(default_factory=Counter)  # kind -> variants made of positive cases
+    quiet_variants: Counter = dataclasses.field(default_factory=Counter)  # kind -> variants made of correct code
+    noisy: Counter = dataclasses.field(default_factory=Counter)  # kind -> findings on correct variants
+    reported: int = 0
+    correct: int = 0
+    misses: list = dataclasses.field(default_factory=list)
+    false: list = dataclasses.field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        total = sum(self.labelled.values())
+        return sum(self.found.values()) / total if total else float("nan")
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.reported if self.reported else float("nan")
+
+    def false_by_code(self) -> Counter:
+        return Counter(f["code"] for f in self.false)
+
+    def per(self, index: int) -> dict[str, tuple[int, int]]:
+        """kind (index 0) or code (index 1) -> (found, labelled)."""
+        out: dict[str, list[int]] = {}
+        for key, n in self.labelled.items():
+            entry = out.setdefault(key[index], [0, 0])
+            entry[0] += self.found[key]
+            entry[1] += n
+        return {k: (v[0], v[1]) for k, v in sorted(out.items())}
+
+    def to_dict(self) -> dict:
+        return {
+            "recall": self.recall,
+            "precision": self.precision,
+            "labelled": sum(self.labelled.values()),
+            "found": sum(self.found.values()),
+            "findings": self.reported,
+            "correct_findings": self.correct,
+            "findings_on_correct_variants": sum(self.noisy.values()),
+            "variants": dict(self.variants),
+            "correct_variants": dict(self.quiet_variants),
+            "per_kind": {k: {"found": f, "labelled": n, "findings_on_correct": self.noisy[k]}
+                         for k, (f, n) in self.per(0).items()},
+            "per_code": {c: {"found": f, "labelled": n, "false_findings": self.false_by_code()[c]}
+                         for c, (f, n) in self.per(1).items()},
+            "misses": self.misses,
+            "false_findings": self.false,
+        }
+
+
+def _lint_variant(name: str, variant, folder: Path) -> list[tuple[str, int, str]]:
+    """(code, file line, message) of the doctor's findings on one variant."""
+    if not variant.notebook:
+        path = folder / f"{name}.py"
+        path.write_text(variant.text)
+        return [(d.code, d.location.line, d.message) for d in lint_paths([path]).diagnostics]
+    import nbformat
+
+    cells = cells_of(variant.text)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for _, source in cells]
+    path = folder / f"{name}.ipynb"
+    nbformat.write(nb, str(path))
+    starts = [start for start, _ in cells]
+    out = []
+    for d in lint_paths([path]).diagnostics:
+        cell = d.location.cell
+        line = starts[cell - 1] + d.location.line - 1 if 0 < cell <= len(starts) else d.location.line
+        out.append((d.code, line, d.message))
+    return out
+
+
+def run_variants(cases: list[Case]) -> VariantScore:
+    """Every case rewritten every way that applies (tests/doctor_cases/variants.py), scored: a positive
+    case's variant must keep its findings at the lines they moved to; a correct one's must stay quiet."""
+    generate = _variants_module().case_variants
+    score = VariantScore()
+    sources: list[tuple[str, str, frozenset[str], dict[str, frozenset[int]]]] = []
+    for case in cases:
+        if "LB100" in case.static:
+            continue  # unreadable on purpose: no rewrite keeps its syntax error where it was
+        sources.append((case.name, case.path.read_text(), case.static, case.lines))
+    for path in sorted(GOOD.glob("*.py")):
+        sources.append((f"good/{path.stem}", path.read_text(), frozenset(), {}))
+    for path in sorted(GOOD.glob("*.ipynb")):  # as a percent script: one `# %%` part per code cell
+        import nbformat
+
+        cells = [c.source for c in nbformat.read(str(path), as_version=4).cells if c.cell_type == "code"]
+        sources.append((f"good/{path.stem}", f"\n{CELL_MARK}\n".join(cells), frozenset(), {}))
+    with tempfile.TemporaryDirectory(prefix="doctor_variants_") as tmp:
+        for name, text, codes, lines in sources:
+            for variant in generate(text, codes, lines):
+                stem = f"{name.replace('/', '_')}__{variant.kind.replace('-', '_')}"
+                found = _lint_variant(stem, variant, Path(tmp))
+                if not codes:
+                    score.quiet_variants[variant.kind] += 1
+                    score.noisy[variant.kind] += sum(line not in variant.allowed.get(code, ()) for code, line, _ in found)
+                else:
+                    score.variants[variant.kind] += 1
+                hit = set()
+                for code, line, message in found:
+                    if line in variant.allowed.get(code, ()):
+                        continue  # a finding the rewrite adds rightly: neither required nor false
+                    score.reported += 1
+                    where = variant.expected.get(code, ())
+                    if code in variant.expected and (where is None or line in where):
+                        score.correct += 1
+                        hit.add(code)
+                    else:
+                        score.false.append({"case": name, "kind": variant.kind, "code": code, "line": line,
+                                            "message": message})
+                for code, where in variant.expected.items():
+                    score.labelled[(variant.kind, code)] += 1
+                    if code in hit:
+                        score.found[(variant.kind, code)] += 1
+                    else:
+                        score.misses.append({"case": name, "kind": variant.kind, "code": code,
+                                             "lines": sorted(where) if where else []})
+    return score
+
+
+def print_variants(score: VariantScore) -> None:
+    print("Static doctor on variants of the corpus (the same mistake written another way): recall per kind")
+    print(f"{'kind':20} {'variants':>8} {'found/labelled':>15} {'recall':>7} {'correct variants':>17} {'findings':>9}")
+    kinds = sorted(set(score.variants) | set(score.quiet_variants))
+    per_kind = score.per(0)
+    for kind in kinds:
+        f, n = per_kind.get(kind, (0, 0))
+        print(f"{kind:20} {score.variants[kind]:>8} {f:>7}/{n:<7} {fmt_ratio(f / n if n else float('nan')):>7} "
+              f"{score.quiet_variants[kind]:>17} {score.noisy[kind]:>9}")
+    print("\nPer rule: found / labelled variant findings, recall, false findings (wrong line or unlabelled)")
+    false = score.false_by_code()
+    for code in sorted(set(score.per(1)) | set(false)):
+        f, n = score.per(1).get(code, (0, 0))
+        print(f"  {code:6} {f:>4}/{n:<4} {fmt_ratio(f / n if n else float('nan')):>7} {false[code]:>5}")
+    print(f"\nvariant recall {fmt_ratio(score.recall)}   variant precision {fmt_ratio(score.precision)}   "
+          f"findings {score.reported}   findings on correct variants {sum(score.noisy.values())}")
+    print("\nMisses: case, kind, code, expected lines")
+    for m in score.misses:
+        print(f"  {m['case']:42} {m['kind']:20} {m['code']}  {'/'.join(map(str, m['lines'])) or 'any'}")
+    print("False findings: case, kind, code, line, message")
+    for f in score.false:
+        print(f"  {f['case']:42} {f['kind']:20} {f['code']}  {f['line']:>4}  {f['message'][:90]}")
+
+
 # ---- explain ----------------------------------------------------------------------------------
 
 
@@ -702,7 +866,7 @@ def fmt_count(x: float, part: int, whole: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("static", "explain", "fp", "first-sight"),
+    parser.add_argument("--only", choices=("static", "variants", "explain", "fp", "first-sight"),
                         help="run one part only (first-sight: the recorded first-sight figures alone, nothing run)")
     parser.add_argument("--json", metavar="PATH", help="write every number and list to this file")
     parser.add_argument("--budget", type=float, default=5.0, help="seconds per explain call (default 5)")
@@ -728,6 +892,11 @@ def main() -> None:
         out["static"] = {form: {**score.to_dict(), "ms_median": statistics.median(t), "ms_max": max(t)}
                          for form, (score, t) in static.items()}
         now.update({form: score for form, (score, _) in static.items()})
+        print()
+    if args.only in (None, "variants"):
+        variants = run_variants(cases)
+        print_variants(variants)
+        out["variants"] = variants.to_dict()
         print()
     if args.only in (None, "explain"):
         explained = run_explain(cases, args.budget, args.timeout, args.repeat)

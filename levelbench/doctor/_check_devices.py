@@ -178,6 +178,10 @@ def _runs_jax(ctx: Context, call: ast.Call) -> bool:
     """``call`` hands its arguments to JAX: a jitted function, a ``jnp`` operation, or a local function that does."""
     if ctx.facts.calls_jax_callable(call) or call_kind(ctx.names.qualname(call.func) or "") == "jax":
         return True
+    func = call.func
+    if isinstance(func, (ast.Subscript, ast.IfExp)) or (isinstance(func, ast.Name) and ctx.facts.def_named(func.id, call) is None):
+        if ctx.kinds.of(call) == "jax":
+            return True  # `ops["jax"](x)`, `for op in (jnp.dot, np.dot): op(x)`: a JAX function it may be
     function = ctx.facts.local_def(call)
     return function is not None and function not in ctx.facts.jitted_defs and (
         ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)

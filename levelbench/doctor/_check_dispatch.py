@@ -118,20 +118,68 @@ def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
     if ctx.callers_decide(loop):
         return False
     function = enclosing_function(ctx.program, loop)
+    while isinstance(function, ast.Lambda) and id(loop) in ctx.timed_ids:
+        function = enclosing_function(ctx.program, function)  # `timeit.timeit(lambda: [...])`: runs where timeit runs
     if function is None:
         return True
     if function in traced or any(a in traced for a in ctx.program.ancestors(function)):
         return False
     if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
         return False
-    for site in ctx.facts.call_sites(function):
-        parent = ctx.program.parent(site)
-        if isinstance(parent, ast.Call) and parent.func is site:
-            continue
-        handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
-        if handed_to is None or handed_to.startswith(_MAY_JIT) or ctx.facts.is_jit(parent.func):
+    return all(_stays_eager(ctx, site) for site in ctx.facts.call_sites(function))
+
+
+def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0, seen: frozenset[int] = frozenset()) -> bool:
+    """The function value at ``use`` is only ever called directly: through a call, a name bound to it that is
+    never jitted (``g = f``, ``g = f if c else h``, ``g = partial(f)``), or a factory's result so bound; or it
+    is handed to a known non-JAX caller."""
+    parent = ctx.program.parent(use)
+    if id(use) in seen:
+        return True  # a cycle (`def make(): ... return f` and `f = make()`): no evidence against
+    seen |= {id(use)}
+    if depth > 6 or parent is None:
+        return False
+    if isinstance(use, ast.Name) and isinstance(use.ctx, ast.Store):
+        return True  # the name bound again (`f = make_f()`): nothing handed anywhere
+    if isinstance(parent, ast.Call) and parent.func is use:
+        return True
+    facts = ctx.facts
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)) and parent.value is use:
+        # bound to a name: eager when that name is used, and every use of it stays eager (`g = f; g(x)`); an
+        # alias nothing here uses (a library's `jet2 = partial(jet, ...)`) may be jitted by its callers
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        if not all(isinstance(t, ast.Name) and t.id not in facts.jitted for t in targets):
             return False
-    return True
+        loads: dict[str, list[ast.Name]] = ctx.index("name loads", lambda: _name_loads(ctx))
+        uses = [u for t in targets for u in loads.get(t.id, ())]  # type: ignore[union-attr]
+        return bool(uses) and all(_stays_eager(ctx, u, depth + 1, seen) for u in uses)
+    if isinstance(parent, ast.IfExp) and use is not parent.test:
+        return _stays_eager(ctx, parent, depth + 1, seen)
+    if isinstance(parent, (ast.Tuple, ast.List, ast.Set)) or (isinstance(parent, ast.Dict) and use in parent.values):
+        return _stays_eager(ctx, parent, depth + 1, seen)  # kept in a container that is bound to a name, never jitted
+    if isinstance(parent, ast.Subscript) and parent.value is use:
+        return _stays_eager(ctx, parent, depth + 1, seen)  # `fns["s"](x)`: what the container holds, called
+    if isinstance(parent, ast.Call) and ctx.names.qualname(parent.func) == "functools.partial" and parent.args \
+            and parent.args[0] is use:
+        return _stays_eager(ctx, parent, depth + 1, seen)
+    if isinstance(parent, ast.Return):
+        factory = enclosing_function(ctx.program, parent)
+        sites = facts.call_sites(factory) if isinstance(factory, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        return bool(sites) and all(
+            isinstance(c := ctx.program.parent(s), ast.Call) and c.func is s and _stays_eager(ctx, c, depth + 1, seen)
+            for s in sites
+        )
+    handed_to = ctx.names.qualname(parent.func) if isinstance(parent, ast.Call) else None
+    return not (handed_to is None or handed_to.startswith(_MAY_JIT) or facts.is_jit(parent.func))
+
+
+def _name_loads(ctx: Context) -> dict[str, list[ast.Name]]:
+    """Every read of each plain name, in program order."""
+    loads: dict[str, list[ast.Name]] = {}
+    for node in ctx.program.of_type(ast.Name):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault(node.id, []).append(node)
+    return loads
 
 
 def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, flax: bool) -> str:

@@ -179,13 +179,23 @@ def check_compile_timed(ctx: Context) -> Iterator[Diagnostic]:
     for calls in calls_by_key.values():
         calls.sort()
 
-    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
-        for where, call_id in calls_by_key.get((id(region.scope), key), ()):
-            if where >= region.start:
+    def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed_ids: set[int]) -> bool:
+        for where, call_id in calls_by_key.get((id(scope), key), ()):
+            if where >= start:
                 return False
             if call_id not in timed_ids:
                 return True
         return False
+
+    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
+        if called_in(region.scope, key, region.start, timed_ids):
+            return True
+        # a timing helper: warmed up before every place it is called (`f(x)` then `run_benchmark()`)
+        sites = [s for s in ctx.facts.call_sites(region.scope)
+                 if isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s] if region.scope else []
+        return bool(sites) and all(
+            called_in(enclosing_function(ctx.program, s), key, position(s), timed_ids) for s in sites
+        )
 
     for region in candidates:
         timed = ctx.timed_calls(region)
@@ -250,7 +260,7 @@ def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str
 def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
-        if region.samples != "single" or not (region.clock_node is not None or region.label in ("timeit.timeit", "%timeit")):
+        if region.samples != "single" or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
             continue
         timed = ctx.timed_nodes(region)
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
@@ -260,13 +270,13 @@ def check_single_sample(ctx: Context) -> Iterator[Diagnostic]:
         warmed = _called_before(ctx, region, first)
         clock = region.clocks[0] + "()" if region.clocks else region.label
         how = (
-            f"{clock} is read once before and once after" if region.clock_node is not None
+            f"{clock} is read once before and once after" if region.clocks
             else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
         )
         message = f"single timing sample: {how} `{short(first)}`"
         if not warmed:
             message += ", with no warm-up run before it"
-        anchor = region.statements[0] if region.clock_node is not None else region.anchor
+        anchor = region.statements[0] if region.clocks else region.anchor
         yield ctx.report(
             "LB104",
             anchor,

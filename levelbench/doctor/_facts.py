@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from ._bindings import Bindings
 from ._names import Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
@@ -78,6 +79,12 @@ class Facts:
         self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
+        # What names denote (`_bindings`), and each alias of a jitted callable -> the name it aliases.
+        self.bindings = Bindings(program, names, self.classes)
+        self.values = self.bindings.values
+        self.methods = self.bindings.methods
+        self._alias_root: dict[str, str] = {}
+        self._returns_function: dict[ast.AST, ast.AST | None] = {}
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
@@ -89,6 +96,7 @@ class Facts:
         self.jitted_defs: dict[ast.AST, JitSite] = {}
         if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
             self._find_jitted(module)
+            self._follow_jitted_aliases()
         self.traced_defs: dict[ast.AST, JitSite] = dict(self.jitted_defs)
         self._propagate_tracing()
         lowered = text.lower()
@@ -101,6 +109,8 @@ class Facts:
         """``expr`` is a jit transform: ``jax.jit``, an alias, ``partial(jax.jit, ...)``, ``jax.jit(**options)``."""
         if self.names.qualname(expr) in JIT_TRANSFORMS or (self.jit_wrappers and dotted(expr) in self.jit_wrappers):
             return True
+        if isinstance(expr, ast.Subscript):  # `transforms["jit"]`
+            return any(self.is_jit(e) for e in self.bindings.elements(expr.value, expr))
         if isinstance(expr, ast.Call):
             if self.names.qualname(expr.func) == "functools.partial" and expr.args:
                 return self.is_jit(expr.args[0])
@@ -129,14 +139,146 @@ class Facts:
                 return found[-1]
         return None
 
-    def function_of(self, expr: ast.AST) -> ast.AST | None:
-        """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial`` wrappers."""
+    def function_of(self, expr: ast.AST, depth: int = 0) -> ast.AST | None:
+        """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial``/``jit`` wrappers,
+        names bound to it (``g = f``, ``g = jit(f) if flag else f``), a class's methods (``Model.step``) and
+        factories (``f = make_f()`` where ``make_f`` returns a local def)."""
+        if depth > 8:
+            return None
+        depth += 1
         if isinstance(expr, ast.Lambda):
             return expr
         if isinstance(expr, ast.Name):
-            return self.def_named(expr.id, expr)
-        if isinstance(expr, ast.Call) and expr.args and self.names.qualname(expr.func) in _WRAPPING:
-            return self.function_of(expr.args[0])
+            found = self.def_named(expr.id, expr)
+            if found is not None:
+                return found
+            for value in self.bindings.values_at(expr.id, expr):
+                found = self.function_of(value, depth)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(expr, ast.Attribute):
+            return self.methods.get(self.bindings.method_key(expr) or "")
+        if isinstance(expr, ast.IfExp):
+            return self.function_of(expr.body, depth) or self.function_of(expr.orelse, depth)
+        if isinstance(expr, ast.Subscript):  # `fns["plain"]`, `models[0]`
+            for element in self.bindings.elements(expr.value, expr):
+                found = self.function_of(element, depth)
+                if found is not None:
+                    return found
+            return None
+        if isinstance(expr, ast.Call) and expr.args and (
+            self.names.qualname(expr.func) in _WRAPPING or self.jit_target(expr) is not None
+        ):
+            return self.function_of(expr.args[0], depth)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            factory = self.def_named(expr.func.id, expr)
+            if factory is not None:
+                return self._returned_function(factory, depth)
+        return None
+
+    def callee_values(self, func: ast.AST, depth: int = 0) -> list[ast.expr]:
+        """What a callee that is no def may be: the values bound to its name (a loop over a container binds
+        each element), a container's elements (``ops["jax"]``), both branches of a conditional."""
+        if depth > 4:
+            return []
+        if isinstance(func, ast.IfExp):
+            found = [func.body, func.orelse]
+        elif isinstance(func, ast.Subscript):
+            found = self.bindings.elements(func.value, func)
+        elif isinstance(func, ast.Name) and self.def_named(func.id, func) is None:
+            found = self.bindings.values_at(func.id, func)
+        else:
+            return []
+        out: list[ast.expr] = []
+        for value in found:
+            deeper = self.callee_values(value, depth + 1) if isinstance(value, (ast.IfExp, ast.Subscript, ast.Name)) else []
+            out.extend(deeper or [value])
+        return out
+
+    def _returned_function(self, factory: FunctionNode, depth: int) -> ast.AST | None:
+        """The local function a factory returns (``def make(): def f(...): ...; return f``); asked once per
+        factory: a long file calls its functions thousands of times."""
+        known = self._returns_function
+        if factory in known:
+            return known[factory]
+        known[factory] = None  # recursion guard
+        found = None
+        for node in self.program.walk(factory):
+            if isinstance(node, ast.Return) and node.value is not None and enclosing_function(self.program, node) is factory:
+                found = self.function_of(node.value, depth)
+                if found is not None and found is not factory:
+                    break
+                found = None
+        known[factory] = found
+        return found
+
+    def _follow_jitted_aliases(self) -> None:
+        """Names bound to a jitted callable however it is wrapped: ``g = f_jit``, ``g = jax.vmap(f_jit)``,
+        ``g = partial(f_jit, 1)``, ``g = jax.jit(f) if flag else f`` (one branch jitted: it may compile and run
+        asynchronously), ``g = make_step()`` returning a jitted def, ``g = Model.step``. A plain alias shares its
+        target's key, so a warm-up through one name counts for the other."""
+        for key, def_node in self.methods.items():
+            site = self.jitted_defs.get(def_node)
+            if site is not None and site.node in def_node.decorator_list:  # `@jax.jit` on the method itself
+                self.jitted.setdefault(key, site)
+        # `m = Model(...)`: `m.apply` is the jitted method `Model.apply`
+        for name, bound in self.values.items():
+            for value, _scope in bound:
+                cls = dotted(value.func) if isinstance(value, ast.Call) else None
+                if cls not in self.classes:
+                    continue
+                prefix = f"{cls}."
+                for key in [k for k in self.jitted if k.startswith(prefix) and k in self.methods]:
+                    method = f"{name}.{key[len(prefix):]}"
+                    self.jitted.setdefault(method, self.jitted[key])
+                    self._alias_root.setdefault(method, key)
+        for _ in range(4):  # aliases of aliases
+            changed = False
+            for name, bound in self.values.items():
+                if name in self.jitted:
+                    continue
+                for value, _scope in bound:
+                    key = self._jitted_root(value)
+                    if key is None:
+                        continue
+                    site = self.jitted.get(key) or JitSite(value, f"{name} = {ast.unparse(value)}")
+                    self.jitted[name] = site
+                    if isinstance(value, (ast.Name, ast.Attribute)) or self._is_partial_of(value):
+                        # the same compiled function: `g = f_jit`, or `g = partial(f_jit, ...)` (bound arguments
+                        # are arguments of f_jit); a vmap or another jit of it compiles a program of its own
+                        self._alias_root[name] = self._alias_root.get(key, key)
+                    changed = True
+                    break
+            if not changed:
+                break
+
+    def _is_partial_of(self, value: ast.expr) -> bool:
+        return (
+            isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and bool(value.args)
+            and isinstance(value.args[0], (ast.Name, ast.Attribute))
+        )
+
+    def _jitted_root(self, value: ast.expr, depth: int = 0) -> str | None:
+        if depth > 8:
+            return None
+        name = dotted(value)
+        if name is not None:
+            return name if name in self.jitted else None
+        if self.jit_target(value) is not None:  # `jit(f) if flag else f`: the jit call is a branch
+            return ast.unparse(value)
+        if isinstance(value, ast.IfExp):
+            return self._jitted_root(value.body, depth + 1) or self._jitted_root(value.orelse, depth + 1)
+        if isinstance(value, ast.Subscript):
+            return next((k for e in self.bindings.elements(value.value, value) if (k := self._jitted_root(e, depth + 1))), None)
+        if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
+            return self._jitted_root(value.args[0], depth + 1)
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            factory = self.def_named(value.func.id, value)
+            returned = self._returned_function(factory, 0) if factory is not None else None
+            site = self.jitted_defs.get(returned) if returned is not None else None
+            if site is not None and site.node in getattr(returned, "decorator_list", ()):
+                return returned.name if returned.name in self.jitted else None
         return None
 
     def jitted_key(self, call: ast.Call) -> str | None:
@@ -147,9 +289,11 @@ class Facts:
         key = None
         name = dotted(call.func)
         if name is not None and name in self.jitted:
-            key = name
+            key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
             key = ast.unparse(call.func)
+        elif isinstance(call.func, (ast.Call, ast.IfExp, ast.Subscript)):  # jax.vmap(f_jit)(x), fns["jax"](x)
+            key = self.jitted_key_of(call.func)
         if known is not None:
             known[call] = key
         return key
@@ -159,10 +303,21 @@ class Facts:
         return self.jitted_key(call) is not None or dotted(call.func) in self.aot
 
     def local_def(self, call: ast.Call) -> FunctionNode | None:
-        """The local function a call runs un-jitted, if it calls one by name."""
-        if isinstance(call.func, ast.Name) and call.func.id not in self.jitted:
-            return self.def_named(call.func.id, call)
-        return None
+        """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
+        (``jax.vmap(f)(x)``, ``g = partial(f, 1)``), a method of a local class, or a factory's result."""
+        func = call.func
+        if isinstance(func, ast.Name) and func.id not in self.jitted:
+            found = self.def_named(func.id, call)
+            if found is not None:
+                return found
+        elif not isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)) or self.jitted_key(call) is not None:
+            return None
+        elif isinstance(func, ast.Attribute) and (dotted(func) or "") not in self.methods:
+            return None
+        if isinstance(func, ast.Name) and func.id in self.jitted:
+            return None
+        found = self.function_of(func)
+        return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
     def passed_functions(self, call: ast.Call) -> list[ast.expr]:
         """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
@@ -171,6 +326,8 @@ class Facts:
         if not isinstance(func, ast.Name):
             return []
         function = enclosing_function(self.program, call)
+        while isinstance(function, ast.Lambda) and func.id not in {a.arg for a in function.args.args}:
+            function = enclosing_function(self.program, function)  # `timeit.timeit(lambda: df(x))` in `bench(df)`
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return []
         positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
@@ -192,11 +349,15 @@ class Facts:
         ``jax.grad(f_jit)``."""
         name = dotted(value)
         if name is not None and name in self.jitted:
-            return name
+            return self._alias_root.get(name, name)
         if self.jit_target(value) is not None:
             return ast.unparse(value)
         if isinstance(value, ast.Call) and value.args and self.names.qualname(value.func) in _WRAPPING:
             return self.jitted_key_of(value.args[0])
+        if isinstance(value, ast.IfExp):
+            return self.jitted_key_of(value.body) or self.jitted_key_of(value.orelse)
+        if isinstance(value, ast.Subscript):  # `fns["jax"]`: the jitted callable the container holds
+            return next((k for e in self.bindings.elements(value.value, value) if (k := self.jitted_key_of(e))), None)
         return None
 
     def is_jax_transform(self, value: ast.expr) -> bool:
@@ -331,6 +492,12 @@ class Facts:
 
     def instance_kind(self, expr: ast.AST) -> str | None:
         """``"torch"`` / ``"flax"`` when ``expr`` is (or builds) a PyTorch / Flax-or-Equinox module instance."""
+        if isinstance(expr, ast.Subscript):  # `models["resnet"]`: what the container holds, when all agree
+            found = {self.instance_kind(e) for e in self.bindings.elements(expr.value, expr)}
+            return found.pop() if len(found) == 1 else None
+        if isinstance(expr, ast.IfExp):  # `model = compiled if flag else net`: a model either way
+            body, orelse = self.instance_kind(expr.body), self.instance_kind(expr.orelse)
+            return body if body == orelse or orelse is None else orelse if body is None else None
         name = dotted(expr)
         if name is not None:
             if name in self.torch_models:
@@ -346,8 +513,8 @@ class Facts:
             return "torch"
         if qualified.startswith(("torchvision.models.", "transformers.")) and qualified.count(".") >= 2:
             return "torch" if qualified.startswith("torchvision") else None
-        if qualified in _TORCH_WRAPPERS and expr.args:
-            return self.instance_kind(expr.args[0])
+        if (qualified in _TORCH_WRAPPERS or qualified == "functools.partial") and expr.args:
+            return self.instance_kind(expr.args[0])  # torch.compile(model), partial(model, ...): still the model
         if qualified.startswith(_FLAX_ROOTS) and last[:1].isupper():
             return "flax"
         local = dotted(expr.func)

@@ -104,6 +104,14 @@ class Kinds:
         function = facts.local_def(call)
         if function is not None:
             return self.returned(function, depth)
+        if isinstance(call.func, (ast.Name, ast.Subscript, ast.IfExp)):
+            # `ops["jax"](a, b)`, `for name, op in ops.items(): op(a, b)`: the library functions it may be
+            kind = None
+            for value in facts.callee_values(call.func):
+                qualified = self.names.qualname(value)
+                kind = _join(kind, call_kind(qualified) if qualified is not None else None)
+            if kind is not None:
+                return kind
         if isinstance(call.func, ast.Attribute):
             receiver = self.of(call.func.value, depth)
             if receiver is None:

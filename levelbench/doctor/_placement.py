@@ -70,9 +70,10 @@ def _is_test(program: Program, function: ast.AST) -> bool:
 
 
 def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST | None:
-    """The local def that ``node``, a name read in code that runs, calls or hands to a call (None if none).
-    A function returned or stored is not run here: whoever gets it decides."""
-    if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+    """The local def that ``node``, read in code that runs, calls or hands to a call (None if none): a
+    name, a method (``model.step``) or a container's element (``fns["s"]``). A function returned or
+    stored is not run here: whoever gets it decides."""
+    if not isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) or not isinstance(node.ctx, ast.Load):
         return None
     parent = facts.program.parent(node)
     if isinstance(parent, ast.keyword):
@@ -81,10 +82,15 @@ def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST
         return None
     if parent.func is not node and parent.args and parent.args[0] is node and _defines(facts, parent):
         return None  # `g = jax.jit(f)`: f runs when g is called
-    function = facts.def_named(node.id, node)
-    if function is None and node.id in facts.jitted:
-        function = facts.function_of(facts.jit_target(facts.jitted[node.id].node) or node)
-    return function if function is not None else defined.get(node.id)
+    if isinstance(node, ast.Name):
+        function = facts.def_named(node.id, node)
+        if function is None and node.id in facts.jitted:
+            function = facts.function_of(facts.jit_target(facts.jitted[node.id].node) or node)
+        if function is not None or node.id in defined:
+            return function or defined[node.id]
+    # bound some other way (`g = sample`, `g = jit(f) if flag else f`, `fns["s"]`, `Model.step`, a
+    # factory's result): the model's one answer to "which def does this run"
+    return facts.function_of(node)
 
 
 def _defines(facts: Facts, call: ast.Call) -> bool:

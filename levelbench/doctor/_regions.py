@@ -2,7 +2,8 @@
 
 Recognised forms:
 - a clock pair: ``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in the same block
-  (``time.time``, ``monotonic``, ``process_time``, the ``_ns`` variants and ``timeit.default_timer``);
+  (``time.time``, ``monotonic``, ``process_time``, the ``_ns`` variants and ``timeit.default_timer``),
+  read directly or through a local helper that returns one (``def now(): return time.perf_counter()``);
 - IPython magics: ``%time``, ``%timeit``, ``%%time``, ``%%timeit`` (spliced into the tree by `_program`);
 - ``timeit.timeit`` / ``timeit.repeat`` / ``timeit.Timer`` with a lambda, a callable, a
   ``functools.partial`` or a statement string; ``torch.utils.benchmark.Timer``;
@@ -80,6 +81,8 @@ class TimedRegion:
         """How the region is timed, for messages: "a `time.time()` pair", "`%timeit`", "the benchmark fixture"."""
         if self.clock_node is not None:
             return f"a `{self.clocks[0]}()` pair"
+        if self.clocks:  # read through a helper: "a `now()` pair"
+            return f"a `{self.label.removesuffix(' pair')}` pair"
         if self.label == "benchmark fixture":
             return "the benchmark fixture"
         return f"`{self.label}`"
@@ -97,6 +100,7 @@ class _Finder:
         self.program = program
         self.facts = facts
         self.names = facts.names
+        self._helper_clocks: dict[ast.AST, str | None] = {}  # local def -> the clock it returns
 
     # --- clock pairs -------------------------------------------------------------------------
     def clock_pairs(self) -> Iterator[TimedRegion]:
@@ -115,9 +119,32 @@ class _Finder:
     def _clock_assignment(self, stmt: ast.AST) -> tuple[str, ast.Call] | None:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             value = stmt.value
-            if isinstance(value, ast.Call) and not value.args and self.names.qualname(value.func) in CLOCKS:
+            if isinstance(value, ast.Call) and self._clock_name(value) is not None:
                 return stmt.targets[0].id, value
         return None
+
+    def _clock_name(self, call: ast.Call) -> str | None:
+        """The clock a call reads: ``time.perf_counter()``, or a local helper that only returns one
+        (``def now(): return time.perf_counter()``)."""
+        if call.args:
+            return None
+        qualified = self.names.qualname(call.func)
+        if qualified in CLOCKS:
+            return qualified
+        if qualified is not None or not isinstance(call.func, ast.Name):
+            return None
+        function = self.facts.def_named(call.func.id, call)
+        if function is None:
+            return None
+        if function not in self._helper_clocks:
+            body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+            inner = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            found = self.names.qualname(inner.func) if isinstance(inner, ast.Call) and not inner.args else None
+            self._helper_clocks[function] = found if found in CLOCKS else None
+        return self._helper_clocks[function]
+
+    def _through_helper(self, call: ast.Call) -> bool:
+        return self.names.qualname(call.func) not in CLOCKS
 
     def _clock_region(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         end = None
@@ -133,16 +160,16 @@ class _Finder:
         if end is None or subtraction is None:
             return self._unused_clock_pair(block, i, var, clock_call)
         stop = end + 1 if isinstance(block[end], (*LOOPS, ast.If, ast.With, ast.Try)) else end
-        clocks = [self.names.qualname(clock_call.func) or ""]
+        clocks = [self._clock_name(clock_call) or ""]
         left = subtraction.left
-        if isinstance(left, ast.Call) and self.names.qualname(left.func) in CLOCKS:
-            clocks.append(self.names.qualname(left.func) or "")
+        if isinstance(left, ast.Call) and self._clock_name(left) is not None:
+            clocks.append(self._clock_name(left) or "")
         elif isinstance(left, ast.Name):
             for k in range(end - 1, i, -1):
                 found = self._clock_assignment(block[k])
                 if found is not None and found[0] == left.id:
                     stop = k
-                    clocks.append(self.names.qualname(found[1].func) or "")
+                    clocks.append(self._clock_name(found[1]) or "")
                     break
         statements = tuple(block[i + 1 : stop])
         if not statements:
@@ -152,7 +179,7 @@ class _Finder:
             n for n in self.program.walk(block[end]) if isinstance(n, ast.Call) and _ends_before(n, subtraction)
         ) if stop == end else ()
         scope = enclosing_function(self.program, block[i])
-        if enclosing_loop(self.program, block[i]) is not None or self.facts.called_repeatedly(scope):
+        if self._repeated(block[i], scope):
             samples = "per-iteration"
         elif any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
             samples = "averaged"
@@ -160,8 +187,9 @@ class _Finder:
             samples = "unknown"
         else:
             samples = "single"
+        helper = self._through_helper(clock_call)  # `start = now()`: no clock call here for a fix to edit
         return TimedRegion(
-            label=f"{clocks[0]}() pair",
+            label=f"{dotted(clock_call.func) if helper else clocks[0]}() pair",
             anchor=clock_call,
             statements=statements,
             work=statements,
@@ -169,9 +197,15 @@ class _Finder:
             start=position(block[i]),
             samples=samples,
             clocks=tuple(dict.fromkeys(clocks)),
-            clock_node=clock_call,
+            clock_node=None if helper else clock_call,
             before_clock=before_clock,
         )
+
+    def _repeated(self, node: ast.AST, scope: ast.AST | None) -> bool:
+        """The timing at ``node`` runs more than once: in a loop, or in a function called more than once. One
+        answer for every kind of region: a clock pair and ``timeit.timeit(..., number=1)`` in a loop alike
+        take one sample per iteration."""
+        return enclosing_loop(self.program, node) is not None or self.facts.called_repeatedly(scope)
 
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
@@ -186,6 +220,8 @@ class _Finder:
                 return None
             scope = enclosing_function(self.program, block[i])
             looped = enclosing_loop(self.program, block[i]) is not None
+            if self._through_helper(clock_call) or self._through_helper(found[1]):
+                return None
             return TimedRegion(
                 label=f"{self.names.qualname(clock_call.func)}() pair",
                 anchor=clock_call,
@@ -272,6 +308,9 @@ class _Finder:
         samples = "single" if number == 1 and repeat in (1, None) and qualified != "timeit.Timer" else "averaged"
         if number == 1 and qualified == "timeit.repeat":
             samples = "per-iteration"
+        scope = enclosing_function(self.program, call)
+        if samples == "single" and self._repeated(call, scope):
+            samples = "per-iteration"  # one run per call, but the call itself is repeated: as a clock pair there
         return TimedRegion(
             label=qualified,
             anchor=call,
@@ -323,11 +362,13 @@ class _Finder:
         else:
             args = list(call.args[1:])
         synth = ast.copy_location(ast.Call(func=target, args=args, keywords=[]), call)
+        # `benchmark(lambda: f(x))` runs the lambda's body, as timeit's `stmt` does
+        work = (target.body,) if isinstance(target, ast.Lambda) and not args else (synth,)
         return TimedRegion(
             label="benchmark fixture",
             anchor=call,
             statements=(synth,),
-            work=(synth,),
+            work=work,
             scope=enclosing_function(self.program, call),
             start=position(call),
             samples="repeated",

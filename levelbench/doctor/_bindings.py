@@ -1,0 +1,111 @@
+"""What names denote, for callables: every value bound to each name, a container's elements, a class's methods.
+
+Flow-insensitive like the rest of the doctor's facts: a name assigned ``jax.jit(f)`` in one branch and ``f``
+in the other denotes both. Scope-aware: a value assigned inside a function is seen only from that function
+(and functions nested in it); a module-level one from everywhere.
+
+    f_jit = jax.jit(f)            # values["f_jit"] = [jax.jit(f)]
+    fns = {"jax": f_jit, "np": g}  # elements(fns) = [f_jit, g]
+    for name, fn in fns.items():  # values["fn"] = [f_jit, g]
+    m = Model(); m.apply          # method_key(m.apply) = "Model.apply"
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ._names import Names, dotted
+from ._program import Program
+from ._syntax import FUNCTIONS as FUNCTION_SCOPES
+from ._syntax import enclosing_function
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+class Bindings:
+    """The values bound to names in one program (assignments, tuple unpacking, loops over containers)."""
+
+    def __init__(self, program: Program, names: Names, classes: dict[str, ast.ClassDef]) -> None:
+        self.program = program
+        self.names = names
+        self.classes = classes
+        self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}  # name -> (value, scope bound in)
+        self.methods: dict[str, FunctionNode] = {}  # "Class.method" -> its def, for local classes
+        for node in self.program.of_type(ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                parent = self.program.parent(node)
+                if isinstance(parent, ast.ClassDef):
+                    self.methods[f"{parent.name}.{node.name}"] = node
+                continue
+            if node.value is None:
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            pairs: list[tuple[ast.AST, ast.expr]] = []
+            for target in targets:
+                if isinstance(target, (ast.Tuple, ast.List)) and isinstance(node.value, (ast.Tuple, ast.List)):
+                    if len(target.elts) == len(node.value.elts):
+                        pairs.extend(zip(target.elts, node.value.elts))
+                else:
+                    pairs.append((target, node.value))
+            scope = enclosing_function(self.program, node)
+            for target, value in pairs:
+                name = dotted(target)
+                if name is not None:
+                    self.values.setdefault(name, []).append((value, scope))
+        # a loop over a container binds its variable to each element: `for fn in (f_jit, g)`,
+        # `for name, fn in fns.items()`, `for i, fn in enumerate(fns)`
+        for loop in self.program.of_type(ast.For, ast.AsyncFor):
+            scope = enclosing_function(self.program, loop)
+            for target, element in self._iterated(loop.target, loop.iter, loop):
+                name = dotted(target)
+                if name is not None:
+                    self.values.setdefault(name, []).append((element, scope))
+
+    def values_at(self, name: str, at: ast.AST) -> list[ast.expr]:
+        """The values assigned to ``name`` in the scope of ``at`` or a scope around it (flow-insensitive)."""
+        bound = self.values.get(name)
+        if not bound:
+            return []
+        scopes = {None, *(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES))}
+        return [value for value, scope in bound if scope in scopes]
+
+    def elements(self, container: ast.AST, at: ast.AST, *, keys: bool = False) -> list[ast.expr]:
+        """What a container holds: a literal's elements (a dict's values, or its keys when ``keys``), or those of
+        the literals bound to its name (``fns = {"jax": f_jit}``)."""
+        if isinstance(container, (ast.Tuple, ast.List, ast.Set)):
+            return [e for e in container.elts if not isinstance(e, ast.Starred)]
+        if isinstance(container, ast.Dict):
+            return [k for k in container.keys if k is not None] if keys else list(container.values)
+        name = dotted(container)
+        if name is None:
+            return []
+        literals = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+        return [e for v in self.values_at(name, at) if isinstance(v, literals) for e in self.elements(v, at, keys=keys)]
+
+    def _iterated(self, target: ast.AST, iterable: ast.AST, at: ast.AST) -> list[tuple[ast.AST, ast.expr]]:
+        """(target, value) pairs a ``for`` binds, as far as the container's literal says."""
+        second = target.elts[1] if isinstance(target, ast.Tuple) and len(target.elts) == 2 else None
+        if isinstance(iterable, ast.Call) and not iterable.args and isinstance(iterable.func, ast.Attribute):
+            if iterable.func.attr == "values":
+                return [(target, v) for v in self.elements(iterable.func.value, at)]
+            if iterable.func.attr == "items" and second is not None:
+                return [(second, v) for v in self.elements(iterable.func.value, at)]
+            return []
+        if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.enumerate":
+            return [(second, v) for v in self.elements(iterable.args[0], at)] if second is not None and iterable.args else []
+        return [(target, v) for v in self.elements(iterable, at, keys=True)]
+
+    def method_key(self, attribute: ast.Attribute) -> str | None:
+        """``"Model.apply"`` for ``Model.apply`` or for ``m.apply`` where ``m = Model(...)`` (a local class)."""
+        name = dotted(attribute)
+        if name is None or name in self.methods:
+            return name
+        owner = dotted(attribute.value)
+        if owner is None or owner == "self":
+            return None
+        for value in self.values_at(owner, attribute):
+            if isinstance(value, ast.Call) and (cls := dotted(value.func)) in self.classes:
+                key = f"{cls}.{attribute.attr}"
+                if key in self.methods:
+                    return key
+        return None
