@@ -791,6 +791,7 @@ def test_lb116_the_same_call_timed_with_and_without_synchronize():
     [
         ("for i in range(1, 50):\n    y = total(signal[:i])\n", "slice"),
         ("seen = []\nfor v in signal:\n    seen.append(v)\n    y = total(jnp.stack(seen))\n", "grows"),
+        ("seen = [signal]\nfor v in signal:\n    seen.append(v)\n    y = total(jnp.stack(seen[1:]))\n", "grows"),
         ("for k in range(50):\n    y = scaled(signal, k)\n", "static argument"),
     ],
 )
@@ -806,6 +807,8 @@ def test_lb117_jitted_call_in_a_loop_with_changing_shapes_or_static_values(loop,
     [
         "for i in range(1, 50):\n    y = total(jnp.where(jnp.arange(50) < i, signal, 0.0))\n",  # one shape
         "for k in range(50):\n    y = scaled(signal * k, 3)\n",  # the static value does not change
+        # the last element of a growing list (brax's visualizer: step_fn(sys, states[-1], act)): one shape
+        "states = [signal]\nfor k in range(50):\n    states.append(total(states[-1]) * signal)\n",
         "import time\nfor n in (10, 20, 40):\n    t0 = time.perf_counter()\n    total(signal[:n]).block_until_ready()\n    print(n, time.perf_counter() - t0)\n",
     ],
 )

@@ -42,7 +42,9 @@ variants = _load("doctor_variants", ROOT / "tests" / "doctor_cases" / "variants.
 
 @pytest.fixture(scope="module")
 def score():
-    return accuracy.run_variants(accuracy.load_corpus())
+    # The cases the baseline was measured on (001-047, those without a first-sight line): the first-sight
+    # cases are scored beside them by the benchmark, not held to it (their originals are missed as posted).
+    return accuracy.run_variants([c for c in accuracy.load_corpus() if c.first_sight is None])
 
 
 def test_variants_keep_their_findings(score):

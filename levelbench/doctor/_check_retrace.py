@@ -87,9 +87,26 @@ def _changes_each_iteration(argument: ast.AST, varying: set[str], grown: set[str
     for node in ast.walk(argument):
         if isinstance(node, ast.Subscript) and any(length_varies(part, varying) for part in index_parts(node)):
             return "a slice whose length changes every iteration"
-        if isinstance(node, ast.Name) and node.id in grown:
-            return "a list that grows every iteration"
+    if any(node.id in grown for node in _whole_values(argument)):
+        return "a list that grows every iteration"
     return None
+
+
+def _whole_values(argument: ast.AST) -> list[ast.Name]:
+    """The names ``argument`` passes whole: not those it only indexes one element of (``states[-1]`` passes
+    the last state, whose shape does not change as ``states`` grows; ``states[:i]`` passes part of the list)."""
+    out: list[ast.Name] = []
+    work = [argument]
+    while work:
+        node = work.pop()
+        if isinstance(node, ast.Name):
+            out.append(node)
+            continue
+        if isinstance(node, ast.Subscript) and not any(isinstance(n, ast.Slice) for n in ast.walk(node.slice)):
+            work.append(node.slice)  # an element: its index is read, the container is not passed
+            continue
+        work.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def _static_arguments(ctx: Context, key: str, call: ast.Call) -> tuple[set[int], set[str]]:

@@ -88,9 +88,10 @@ def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST
             function = facts.function_of(facts.jit_target(facts.jitted[node.id].node) or node)
         if function is not None or node.id in defined:
             return function or defined[node.id]
-    # bound some other way (`g = sample`, `g = jit(f) if flag else f`, `fns["s"]`, `Model.step`, a
-    # factory's result): the model's one answer to "which def does this run"
-    return facts.function_of(node)
+    # called through a name bound some other way (`g = sample`, `g = jit(f) if flag else f`, `fns["s"]`,
+    # `Model.step`, a factory's result): the model's one answer to "which def does this run". Handed on
+    # instead (`emit_python_callback(callback)`), such a value is registered or stored as often as run.
+    return facts.function_of(node) if parent.func is node else None
 
 
 def _defines(facts: Facts, call: ast.Call) -> bool:
