@@ -307,12 +307,13 @@ def test_lbcompare_in_this_process_prints_candidates_slowing_each_other(user, ca
     import importlib.util
 
     from levelbench import _api
+    from levelbench.ipython import _magics
 
     spec = importlib.util.spec_from_file_location("interference_magic", INTERFERENCE)
     m = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(m)
     fake = m.FakeSpin(monkeypatch)
-    monkeypatch.setattr(_api, "compare", functools.partial(_api.compare, timer=fake.clock))
+    monkeypatch.setattr(_magics, "compare", functools.partial(_api.compare, timer=fake.clock))  # the magic's own name
     user.push({"victim": fake.victim, "spinner": fake.spinner, "z": np.zeros(4)})
     c = user.run_line_magic("lbcompare", "-o --budget 5 s=spinner(z) v=victim(z)")
     assert [f.title for f in c.findings if f.code == "LB305"] == [
