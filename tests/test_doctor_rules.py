@@ -190,6 +190,15 @@ def test_lb103_not_reported_after_a_warm_up(cells):
     assert "LB103" not in codes(nb(JAX_HEADER, *cells), notebook=True)
 
 
+def test_lb103_the_best_of_timeit_repeats_never_holds_the_compile():
+    # diffrax's jump_step_timing.py: min(timeit.repeat(time_controller, number=3, repeat=20)) with a jitted
+    # function called through a helper; the first repeat compiles, the minimum is a later one
+    best = JAX_HEADER + "def run():\n    f(x).block_until_ready()\nprint(min(timeit.repeat(run, number=3, repeat=20)))\n"
+    assert "LB103" not in codes(best)
+    assert "LB103" in codes(best.replace("min(timeit.repeat(", "sum(timeit.repeat("))  # the total holds it
+    assert "LB103" in codes(best.replace("repeat=20", "repeat=1"))  # one repeat: the minimum is the cold one
+
+
 def test_lb103_timeit_setup_counts_as_warm_up():
     src = JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), setup=lambda: f(x).block_until_ready(), number=9)\n"
     assert "LB103" not in codes(src)

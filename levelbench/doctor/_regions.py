@@ -52,7 +52,8 @@ class TimedRegion:
         start: program position where the timing starts.
         samples: ``"single"`` (one run), ``"averaged"`` (a total over a loop), ``"per-iteration"`` (the pair
             sits in a loop or in a function called repeatedly), ``"repeated"`` (a harness repeats it).
-        calibrated: the harness runs untimed calls first (%timeit without -n, torch's Timer, pytest-benchmark).
+        calibrated: the result never holds the cold first call: the harness runs untimed calls first (%timeit
+            without -n, torch's Timer, pytest-benchmark), or takes the best of its repeats (``min(timeit.repeat(...))``).
         clocks: qualified names of the clocks a clock pair reads.
         clock_node: the starting clock call, for clock pairs.
         setup: code a harness runs untimed before the timing (timeit's ``setup``).
@@ -321,7 +322,14 @@ class _Finder:
             samples=samples,
             setup=self._setup(setup),
             harness=True,
+            calibrated=qualified == "timeit.repeat" and repeat != 1 and self._best_of(call),
         )
+
+    def _best_of(self, call: ast.Call) -> bool:
+        """``min(timeit.repeat(...))``: the best of the repeats, so the first one's compile is never the result."""
+        parent = self.program.parent(call)
+        return (isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "min"
+                and parent.args[:1] == [call])
 
     def _torch_timer(self, call: ast.Call) -> TimedRegion | None:
         stmt = _argument(call, 0, "stmt")
