@@ -33,8 +33,7 @@ from .workloads.plan import DEFAULT_WORKLOADS, plan_run
 from .workloads.run import Job, run_jobs
 from ._measuring.environment import collect
 from .cluster import ClusterError
-from .store import StoreError, open_store
-from .store._records import run_status
+from .store import StoreError, open_store, run_status
 
 
 @dataclasses.dataclass

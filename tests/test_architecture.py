@@ -275,3 +275,24 @@ def test_the_lazy_import_check_finds_an_unexplained_one():
     source = ("def f():\n    from .x import y\n    return y\n\n"
               "def g():\n    # lazy: imports jax\n    from .z import w\n    return w\n")
     assert _unexplained_function_level_imports(source) == [2]
+
+
+def test_packages_are_imported_through_their_faces():
+    """``levelbench.store``, ``.doctor``, ``.report``, ``.workloads``, ``.cluster``, ``.nn``: another part of
+    levelbench imports what their ``__init__`` exports, never one of their private modules (``store._diff``),
+    so that a package can rearrange its inside without breaking its neighbours."""
+    import ast
+
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = module_name(path)
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.ImportFrom) and node.level > 0 and node.module):
+                continue
+            base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            parts = base + node.module.split(".")
+            public = len(parts) >= 3 and not parts[1].startswith("_") and parts[2].startswith("_")
+            if public and not name.startswith(".".join(parts[:2])):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {'.'.join(parts[:3])}")
+    assert found == [], "import these through the package's __init__ (add the name to it):\n" + "\n".join(found)

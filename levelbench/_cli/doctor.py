@@ -10,12 +10,9 @@ from typing import TextIO
 import click
 
 from .._values.catalogue import CATALOGUE, RULES, rule_for
-from ..doctor._config import ConfigChoice, ConfigError, Options, Settings, describe
-from ..doctor._diagnostic import DoctorReport
-from ..doctor._engine import HEAD_LINES, PART_LINES, lint_paths, selected_codes
-from ..doctor._fixer import FixReport, FixResult, applicable, fix_paths, fixing_codes
-from ..doctor._writing import write_fixes
-from ..doctor._load import DEFAULT_MAX_BYTES
+from ..doctor import (
+    ConfigChoice, ConfigError, Options, Settings, describe, DoctorReport, HEAD_LINES, PART_LINES, lint_paths,
+    selected_codes, FixReport, FixResult, applicable, fix_paths, fixing_codes, write_fixes, DEFAULT_MAX_BYTES)
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
 from .common import FINDINGS, INTERRUPTED, OK, check_output, fail, output_option, stop_on_signals, write_output

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..store._pytest_benchmark import MAX_IMPORT_BYTES
+from ..store import MAX_IMPORT_BYTES
 from .common import USAGE, db_option, fail
 from .store import store_errors
 
@@ -28,7 +28,7 @@ def import_command(files: tuple[str, ...], max_bytes: int, db: str | None) -> No
       pytest --benchmark-json=bench.json && levelbench import bench.json
       levelbench import .benchmarks/*/*.json && levelbench diff
     """
-    from ..store._pytest_benchmark import (NotPytestBenchmark, converted, imported_before, load_pytest_benchmark,
+    from ..store import (NotPytestBenchmark, converted, imported_before, load_pytest_benchmark,
                                            record_imported)
     from ..store import open_store
 

@@ -11,7 +11,7 @@ from .._values.signals import interrupts_held
 from .common import INTERRUPTED, fail, stop_on_signals
 
 if TYPE_CHECKING:
-    from ..store._merge import Merged
+    from ..store import Merged
 
 
 @click.command("merge")
@@ -39,7 +39,7 @@ def merge_command(sources: tuple[str, ...], output: str) -> None:
     existed, written = Path(output).exists(), False
     try:
         with stop_on_signals():
-            from ..store._merge import prepare_merge  # here: a signal during the import is a stop like any other
+            from ..store import prepare_merge  # here: a signal during the import is a stop like any other
 
             with prepare_merge(output, sources) as pending:
                 with interrupts_held() as caught:  # made visible and reported as one step

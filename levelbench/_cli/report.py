@@ -46,7 +46,7 @@ def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None
         ids = list(dict.fromkeys(store.resolve(r) for r in (runs or ("latest",))))
         recorded = [store.run(i) for i in ids]
     if fmt == "html":
-        from ..report._html import html_report
+        from ..report import html_report
 
         try:
             text = html_report(recorded, title=title)
@@ -54,7 +54,7 @@ def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None
             click.echo(f"levelbench report: {e}", err=True)
             raise SystemExit(2) from None
     else:
-        from ..report._markdown import markdown_report
+        from ..report import markdown_report
 
         text = markdown_report(recorded, title=title)
     if dest == "-":

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import click
 
-from ..store._export import WRITERS
+from ..store import WRITERS
 from .common import (FINDINGS, USAGE, check_output, choose_output, db_option, emit, fail, format_option,
                      json_flag_option, output_option, show_text, write_output)
 
@@ -100,7 +100,7 @@ def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha:
       levelbench diff                          # the latest run and the one before it of the same workloads
       levelbench diff 3 latest --fail-on-regression --min-effect 10%
     """
-    from ..store._diff import diff_runs, previous_run
+    from ..store import diff_runs, previous_run
     from .._rendering.store import render_diff
     from ..store import StoreError, open_store
 

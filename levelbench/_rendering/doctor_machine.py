@@ -16,7 +16,7 @@ from typing import Any
 
 from .._values.findings import Severity
 from .._values.catalogue import RULES
-from ..doctor._diagnostic import Diagnostic, DoctorReport
+from ..doctor import Diagnostic, DoctorReport
 from .._values.version import VERSION
 
 JSON_FORMAT_VERSION = 1

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, TextIO
 
 from .._values.findings import Severity
-from ..doctor._diagnostic import Diagnostic, DoctorReport
+from ..doctor import Diagnostic, DoctorReport
 from .terminal import SEVERITY_STYLE, console
 
 if TYPE_CHECKING:

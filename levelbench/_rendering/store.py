@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._values.units import fmt_time
-from ..store._diff import FAILED, IMPROVEMENT, MISSING, NO_CHANGE, REGRESSION, CandidateChange, RunDiff
-from ..store._records import Run, params_text
+from ..store import FAILED, IMPROVEMENT, MISSING, NO_CHANGE, REGRESSION, CandidateChange, RunDiff, Run, params_text
 
 _VERDICT_STYLE = {REGRESSION: "bold red", FAILED: "bold red", IMPROVEMENT: "bold green", NO_CHANGE: "", MISSING: "dim"}
 _STATUS_STYLE = {"ok": "green", "running": "yellow", "interrupted": "yellow", "failed": "red"}

@@ -25,8 +25,19 @@ from ._fixer import fix_paths as fix_paths
 from ._fixer import fix_source as fix_source
 from ._writing import Written as Written
 from ._writing import write_fixes as write_fixes
+from ._config import ConfigChoice as ConfigChoice
+from ._config import Options as Options
+from ._config import Settings as Settings
+from ._config import describe as describe
+from ._engine import HEAD_LINES as HEAD_LINES
+from ._engine import PART_LINES as PART_LINES
+from ._fixer import applicable as applicable
+from ._fixer import fixing_codes as fixing_codes
+from ._load import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 
 __all__ = [
-    "RULES", "ConfigError", "Diagnostic", "DoctorReport", "FixReport", "FixResult", "Location", "Rule", "fix_paths", "fix_source",
-    "lint_paths", "lint_source", "selected_codes", "Written", "write_fixes",
+    "applicable", "ConfigChoice", "ConfigError", "DEFAULT_MAX_BYTES", "describe", "Diagnostic",
+    "DoctorReport", "fix_paths", "fix_source", "fixing_codes", "FixReport", "FixResult", "HEAD_LINES",
+    "lint_paths", "lint_source", "Location", "Options", "PART_LINES", "Rule", "RULES", "selected_codes",
+    "Settings", "write_fixes", "Written",
 ]

@@ -20,10 +20,9 @@ from .._rendering.store import render_diff
 from .._values.display import plain
 from .._values.files import replace_file
 from .._values.units import fmt_time
-from ..store import StoreError, detect_git_commit, open_store
-from ..store._diff import diff_runs, previous_run
-from ..store._export import export_json
-from ..store._records import Run, StoredResult, as_comparison, result_doc, run_status
+from ..store import (
+    StoreError, detect_git_commit, open_store, diff_runs, previous_run, export_json, Run, StoredResult,
+    as_comparison, result_doc, run_status)
 
 KIND = "pytest"
 

@@ -16,7 +16,7 @@ from typing import Any
 from .._measuring.environment import differences
 from .._rendering.comparison import isolation_line
 from .._values.units import fmt_time
-from ..store._records import Run, StoredResult
+from ..store import Run, StoredResult
 from ._model import WorkloadSection, sections
 from ._plots import Plot, plots
 from .._values.version import VERSION

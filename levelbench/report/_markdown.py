@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from .._measuring.environment import differences
 from .._values.findings import Severity
 from .._values.units import fmt_time
-from ..store._records import Run
+from ..store import Run
 from ._model import WorkloadSection, sections
 
 _MARKDOWN_SPECIAL = "\\`*_[]|#~"

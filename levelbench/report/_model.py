@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._results.measurement import Measurement
-from ..store._records import Run, StoredResult, params_key
+from ..store import Run, StoredResult, params_key
 
 
 @dataclasses.dataclass(frozen=True)

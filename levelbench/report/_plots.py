@@ -18,7 +18,7 @@ import numpy as np
 
 from .._results.measurement import Measurement
 from .._values.units import fmt_time
-from ..store._records import params_key
+from ..store import params_key
 from ._model import WorkloadSection
 
 FRAMEWORK_COLORS = {"jax": "#4c72b0", "torch": "#dd8452", "numpy": "#55a868", "python": "#8c8c8c"}
