@@ -1339,3 +1339,29 @@ def test_a_clock_read_through_a_helper_of_the_file_is_a_clock_pair():
     assert {("LB102", 0, line), ("LB103", 0, line), ("LB104", 0, line)} <= found_here
     not_a_clock = "def now():\n    return 3.0\n"  # a helper that returns something else times nothing
     assert not {"LB102", "LB103", "LB104"} & codes(JITTED + not_a_clock + timed)
+
+
+# --- a pasted console session: what was typed, not the prompts ---------------------------------
+SESSION = ">>> import jax.numpy as jnp\n>>> x = jnp.arange(5, dtype='float64')\n>>> x\nArray([0., 1., 2., 3., 4.], dtype=float32)\n"
+
+
+def test_a_pasted_python_session_is_read_as_the_code_typed():
+    # JAX's default-dtypes page in doctest form (case 074): LB100 at the first prompt before; the float64
+    # request is what the session shows, at its own line
+    assert ("LB108", 0, 2) in found(SESSION) and "LB100" not in codes(SESSION)
+    ipython = ("In [1]: import time, jax\nIn [2]: import jax.numpy as jnp\nIn [3]: f = jax.jit(jnp.sin)\n"
+               "In [4]: x = jnp.ones(1000)\nIn [5]: %timeit f(x)\n")
+    assert "LB102" in codes(ipython) and "LB100" not in codes(ipython)
+
+
+def test_a_session_gets_no_fix_written_back_and_valid_python_is_never_read_as_one():
+    [diagnostic] = [d for d in lint_source(SESSION, "s.py") if d.code == "LB108"]
+    assert diagnostic.fix is None  # its lines are not the file's: a fix would be written at the wrong columns
+    assert diagnostic.location.column == SESSION.split("\n")[1].index("'float64'") + 1  # the file's column, prompt and all
+    plain = SESSION.replace(">>> ", "").replace("Array([0., 1., 2., 3., 4.], dtype=float32)\n", "")
+    [typed] = [d for d in lint_source(plain, "p.py") if d.code == "LB108"]
+    assert typed.fix is not None  # the same code typed into a file gets its fix
+    docstring = '"""Example:\n>>> add(1, 2)\n3\n"""\nimport jax.numpy as jnp\nx = jnp.arange(5, dtype="float64")\n'
+    assert ("LB108", 0, 6) in found(docstring)  # a doctest inside a docstring: the file is Python as it stands
+    garbage = ">>> x = (\n>>> y = ]\n"
+    assert codes(garbage) == {"LB100"}  # not Python, even typed: the syntax error stands

@@ -443,7 +443,7 @@ def _diagnose_now(source: SourceText, codes: frozenset[str], edits: bool = True)
             location = program.problem_location(problem)
             found.append(unreadable(source.path, problem.message, location, program.line_text(problem.line)))
     try:
-        context = Context.build(program, edits=edits)
+        context = Context.build(program, edits=edits and not program.transcript)  # a transcript's lines are not the file's
     except (RecursionError, MemoryError) as e:
         return (*found, unreadable(source.path, f"too deeply nested to analyse: {type(e).__name__}"))
     for code, check in _CHECKS.items():

@@ -67,12 +67,17 @@ class Program:
         problems: Sequence[ParseProblem] = (),
         magics: dict[ast.AST, Magic] | None = None,
         notebook: bool = False,
+        transcript: bool = False,
     ) -> None:
         self.path = path
         self.module = module
         self.segments = tuple(segments)
         self.problems = tuple(problems)
         self.notebook = notebook
+        # A pasted console session read as the code typed (`console_lines`): its lines are not the file's, so
+        # no fix may be written back into it.
+        self.transcript = transcript
+        self.prompt_widths: dict[int, int] = {}  # a transcript's columns: the prompt each line lost, by line
         self._magics = magics or {}
         self._starts = [s.first_line for s in self.segments]
         self.tree = TreeIndex(module)
@@ -100,11 +105,30 @@ class Program:
         except SyntaxError as e:
             if _has_ipython_syntax(lines):
                 return cls.from_ipython_script(path, lines)
+            session = _console(lines)
+            if session is not None:  # not Python as it stands, but a pasted session: read what was typed
+                return cls._transcript(path, *session, e)
             problem = ParseProblem(e.lineno or 1, max(e.offset or 1, 1), f"syntax error: {e.msg}")
             return cls(path, ast.Module(body=[], type_ignores=[]), [segment], [problem])
         if "get_ipython" in text:  # an exported notebook: magics are calls
             tree = builder.splice(tree)
         return cls(path, tree, [segment], builder.problems, builder.magics)
+
+    @classmethod
+    def _transcript(cls, path: str, typed: list[str], widths: dict[int, int], error: SyntaxError) -> Program:
+        """A console session's typed code, read as IPython input when it has magics, else as Python; where it
+        does not parse either, the original file's syntax error stands."""
+        if _has_ipython_syntax(typed):
+            program = cls.from_ipython_script(path, typed)
+        else:
+            program = cls.from_python(path, "\n".join(typed))
+        if any(p.message.startswith("syntax error") for p in program.problems) and not program.module.body:
+            segment = Segment(cell=0, first_line=1, lines=tuple(typed))
+            problem = ParseProblem(error.lineno or 1, max(error.offset or 1, 1), f"syntax error: {error.msg}")
+            return cls(path, ast.Module(body=[], type_ignores=[]), [segment], [problem])
+        program.transcript = True
+        program.prompt_widths = widths
+        return program
 
     @classmethod
     def from_ipython_script(cls, path: str, lines: Sequence[str]) -> Program:
@@ -174,6 +198,9 @@ class Program:
         offset = segment.first_line - 1 if segment.cell else 0  # a script's cells keep its own line numbers
         # One int object for a line number used twice: a report of a long file keeps hundreds of thousands.
         user_line = line - offset if offset else line
+        if self.prompt_widths:  # columns in the file as pasted, prompts included
+            start_chars += self.prompt_widths.get(line, 0)
+            end_chars += self.prompt_widths.get(end_line, 0)
         return Location(
             path=self.path,
             cell=segment.cell,
@@ -256,6 +283,38 @@ _PERCENT_MARKER = re.compile(r"^\s*#\s*%%(\s|$)")
 # Jupytext comments magics out in percent scripts: `# %timeit f(x)` is the magic `%timeit f(x)`.
 _COMMENTED_MAGIC = re.compile(r"^(?P<indent>\s*)#\s?(?P<magic>%%?(?:time|timeit|capture)\b.*)$")
 _IPYTHON_LINE = re.compile(r"^\s*(?:%{1,2}[A-Za-z_]|!\S|[\w.]+\s*=\s*[%!][A-Za-z_]|[\w.]+\?{1,2}\s*$)")
+
+
+_PROMPT = re.compile(r"^(?:In \[\d+\]: ?|>>> ?|>>>$)")
+_CONTINUATION = re.compile(r"^(?:\s*\.\.\.+: ?|\.\.\. ?|\.\.\.$)")
+
+
+def console_lines(lines: Sequence[str]) -> list[str] | None:
+    """A pasted console session (IPython's ``In [n]:`` and ``...:``, the Python prompt's ``>>>`` and ``...``)
+    as the code that was typed: prompts stripped, what the session printed blanked, comments and blank
+    lines kept, so every line keeps its number. None when no line starts with a prompt."""
+    session = _console(lines)
+    return session[0] if session is not None else None
+
+
+def _console(lines: Sequence[str]) -> tuple[list[str], dict[int, int]] | None:
+    """`console_lines`, and the width of the prompt taken off each line (by line number, from 1)."""
+    if not any(_PROMPT.match(line) for line in lines):
+        return None
+    typed: list[str] = []
+    widths: dict[int, int] = {}
+    in_session = False
+    for number, line in enumerate(lines, 1):
+        prompt = _PROMPT.match(line) or (_CONTINUATION.match(line) if in_session else None)
+        if prompt:
+            typed.append(line[prompt.end():])
+            widths[number] = prompt.end()
+            in_session = True
+        elif not line.strip() or line.lstrip().startswith("#"):
+            typed.append(line)
+        else:
+            typed.append("" if in_session else line)  # after a prompt: output (Out[3]: ..., a repr)
+    return typed, widths
 
 
 def _has_ipython_syntax(lines: Sequence[str]) -> bool:
