@@ -296,3 +296,16 @@ def test_packages_are_imported_through_their_faces():
             if public and not name.startswith(".".join(parts[:2])):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {'.'.join(parts[:3])}")
     assert found == [], "import these through the package's __init__ (add the name to it):\n" + "\n".join(found)
+
+
+def test_running_the_users_own_workloads_loads_no_framework():
+    """`levelbench run -w FILE.py:NAME` plans and records without jax or torch (the built-in workloads import
+    them when asked for): a framework loaded by the way costs seconds, and JAX's gc callback swallows a
+    Ctrl-C that lands in it (the run then went on to its end)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, levelbench._runs, levelbench._cli.run, levelbench.workloads.plan; "
+            "print(sorted(m for m in ('jax', 'torch', 'flax') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

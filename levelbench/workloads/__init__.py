@@ -7,12 +7,15 @@ from ._base import Param as Param
 from ._base import Skipped as Skipped
 from ._base import Workload as Workload
 from .._values.targets import load_target, split_target
-from .gru import GRU
-from .lstm import LSTM
-from .matmul import MATMUL
 
 
 def builtin() -> dict[str, Workload]:
+    # lazy: the built-in workloads import jax (levelbench.nn); a run of the user's own workloads, or
+    # planning one, must not load it (and JAX's gc callback then swallows a Ctrl-C that lands in it)
+    from .gru import GRU
+    from .lstm import LSTM
+    from .matmul import MATMUL
+
     return {w.name: w for w in (MATMUL, GRU, LSTM)}
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from .._measuring.candidate import Candidate
 from ._base import Skipped
-from ..nn import from_torch
 
 
 def recurrent_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, gates: int) -> float:
@@ -121,6 +120,8 @@ def levelbench_candidate(name: str, layer: Any, dense: Any, jx: Any, train: bool
     import jax
     import jax.numpy as jnp
 
+    # lazy: levelbench.nn imports jax, which the other workloads' workers must not load
+    from ..nn import from_torch
 
     layer_params, model = from_torch(layer)
     params = {
