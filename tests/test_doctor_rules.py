@@ -1365,3 +1365,25 @@ def test_a_session_gets_no_fix_written_back_and_valid_python_is_never_read_as_on
     assert ("LB108", 0, 6) in found(docstring)  # a doctest inside a docstring: the file is Python as it stands
     garbage = ">>> x = (\n>>> y = ]\n"
     assert codes(garbage) == {"LB100"}  # not Python, even typed: the syntax error stands
+
+
+# --- levelbench's own magics run the code they time ----------------------------------------------
+# examples/seed_gru.ipynb's %lbdoctor (tests/test_example_notebook.py) is the end-to-end case: its jitted
+# loop is called only through %lbtimeit / %lbtime / %lbcompare, and its LB106 depends on reading them.
+def test_the_code_a_levelbench_magic_runs_is_read_from_its_line():
+    from levelbench.doctor._program import _magic_expressions as ran
+
+    assert ran("lbtime", "jitted_unrolled(params, Xj)") == ["jitted_unrolled(params, Xj)"]
+    assert ran("lbtimeit", "-v --budget 0.5 jitted_forward(params, Xj)") == ["jitted_forward(params, Xj)"]
+    assert ran("lbtimeit", "--budget 0.5 lambda: rnn_torch(Xt)") == ["lambda: rnn_torch(Xt)"]
+    assert ran("lbcompare", "-o --budget 2 jax=jax_forward(Xj) torch=torch_forward(Xt)") == [
+        "jax_forward(Xj)", "torch_forward(Xt)"]
+    assert ran("lbtime", "--budget 1") == []  # options only: nothing runs
+
+
+@pytest.mark.parametrize("magic", ["%lbtime jitted(xs)", "%lbtimeit -v --budget 0.5 jitted(xs)",
+                                   "%lbcompare --budget 1 a=jitted(xs) b=jnp.tanh(xs)"])
+def test_a_levelbench_magic_is_no_timed_region_of_the_users(magic):
+    # levelbench blocks, warms up and samples what its magics time: no timing finding on them
+    source = nb("import jax\nimport jax.numpy as jnp\njitted = jax.jit(jnp.tanh)\nxs = jnp.ones(50)", magic)
+    assert not {"LB102", "LB103", "LB104", "LB105"} & codes(source, notebook=True)

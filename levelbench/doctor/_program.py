@@ -492,6 +492,8 @@ class _Splicer(ast.NodeTransformer):
 
     def _splice(self, stmt: ast.stmt, value: ast.expr) -> ast.AST | list[ast.stmt]:
         magic = _magic_call(value)
+        if magic is not None and magic[0] == "line" and magic[1] in _LEVELBENCH_MAGICS:
+            return self._levelbench_magic(stmt, magic[1], magic[2])
         if magic is None or magic[1] not in _CODE_MAGICS:
             return self.generic_visit(stmt)
         kind, name, line_arg, body = magic
@@ -517,6 +519,56 @@ class _Splicer(ast.NodeTransformer):
             name=name, number_given=bool(options and options.number_given), once=bool(options and options.once)
         )
         return [*setup, block]
+
+
+    def _levelbench_magic(self, stmt: ast.stmt, name: str, line_arg: str) -> list[ast.stmt]:
+        """``%lbtime f(x)``, ``%lbtimeit -v f(x)``, ``%lbcompare a=f(x) b=g(x)``: levelbench times these itself
+        (blocked, warmed, interleaved), so they are no timed region of the user's; but the code they run
+        runs here, as if called in the cell (what it calls is not a library function whose callers decide)."""
+        ran: list[ast.stmt] = []
+        for expression in _magic_expressions(name, line_arg):
+            parsed = self._b.line_statements(expression, stmt.lineno, f"%{name}", stmt.col_offset)
+            ran.extend(parsed or [])
+        return [*ran, stmt]
+
+
+# levelbench's own line magics: the statements they time are code that runs in the cell.
+_LEVELBENCH_MAGICS = frozenset({"lbtime", "lbtimeit", "lbcompare"})
+_LABELLED = re.compile(r"(?:^|\s)([A-Za-z_][\w.-]*)=(?!=)")
+
+
+def _magic_expressions(name: str, line_arg: str) -> list[str]:
+    """The Python a levelbench magic's line runs: its options dropped (the first token from which the rest
+    parses), and for ``%lbcompare`` each ``name=expression`` candidate's expression."""
+    tokens = line_arg.split()
+    rest = ""
+    for i, token in enumerate(tokens):
+        candidate = " ".join(tokens[i:])
+        if token.startswith("-"):
+            continue
+        if name == "lbcompare" and _LABELLED.match(" " + candidate):
+            rest = candidate
+            break
+        try:
+            body = ast.parse(candidate).body
+        except SyntaxError:
+            continue
+        if len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            continue  # an option's value (`--budget 1`), not code
+        rest = candidate
+        break
+    if name != "lbcompare" or not rest:
+        return [rest] if rest else []
+    starts = list(_LABELLED.finditer(" " + rest))
+    out = []
+    for m, following in zip(starts, [*starts[1:], None]):
+        text = (" " + rest)[m.end():following.start() if following else None].strip()
+        try:
+            ast.parse(text)
+        except SyntaxError:
+            continue  # a space inside the expression cut it wrong: leave it out rather than misread it
+        out.append(text)
+    return out
 
 
 def _magic_call(value: ast.expr) -> tuple[str, str, str, str | None] | None:
