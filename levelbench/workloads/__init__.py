@@ -10,13 +10,12 @@ from .._values.targets import load_target, split_target
 
 
 def builtin() -> dict[str, Workload]:
-    # lazy: the built-in workloads import jax (levelbench.nn); a run of the user's own workloads, or
-    # planning one, must not load it (and JAX's gc callback then swallows a Ctrl-C that lands in it)
-    from .gru import GRU
-    from .lstm import LSTM
-    from .matmul import MATMUL
+    # A run of the user's own workloads, or planning one, must not load jax (JAX's gc callback swallows
+    # a Ctrl-C that lands in it).
+    # lazy: the built-in workloads import jax through levelbench.nn
+    from . import gru, lstm, matmul
 
-    return {w.name: w for w in (MATMUL, GRU, LSTM)}
+    return {w.name: w for w in (matmul.MATMUL, gru.GRU, lstm.LSTM)}
 
 
 def load(spec: str) -> Workload:
