@@ -191,8 +191,26 @@ class Reported:
     message: str
 
 
+class _Rates:
+    """Recall and precision of a score that counts ``labelled``/``found`` per code and ``reported``/``correct``."""
+
+    labelled: Counter
+    found: Counter
+    reported: int
+    correct: int
+
+    @property
+    def recall(self) -> float:
+        total = sum(self.labelled.values())
+        return sum(self.found.values()) / total if total else float("nan")
+
+    @property
+    def precision(self) -> float:
+        return self.correct / self.reported if self.reported else float("nan")
+
+
 @dataclasses.dataclass
-class Score:
+class Score(_Rates):
     """Recall per code and overall, precision, and the misses and false findings behind them."""
 
     labelled: Counter = dataclasses.field(default_factory=Counter)
@@ -223,15 +241,6 @@ class Score:
             if code in hit:
                 self.found[code] += 1
         self.misses += [(name, code, list(where)) for code, where in result.missed]
-
-    @property
-    def recall(self) -> float:
-        total = sum(self.labelled.values())
-        return sum(self.found.values()) / total if total else float("nan")
-
-    @property
-    def precision(self) -> float:
-        return self.correct / self.reported if self.reported else float("nan")
 
     def of(self, names) -> Score:
         """The score on the cases ``names`` alone (those of them this score has a result for)."""
@@ -371,7 +380,7 @@ def _variants_module():
 
 
 @dataclasses.dataclass
-class VariantScore:
+class VariantScore(_Rates):
     """Recall per rule and per kind of variant; findings on variants of correct code."""
 
     labelled: Counter = dataclasses.field(default_factory=Counter)  # (kind, code) -> labelled
@@ -383,15 +392,6 @@ class VariantScore:
     correct: int = 0
     misses: list = dataclasses.field(default_factory=list)
     false: list = dataclasses.field(default_factory=list)
-
-    @property
-    def recall(self) -> float:
-        total = sum(self.labelled.values())
-        return sum(self.found.values()) / total if total else float("nan")
-
-    @property
-    def precision(self) -> float:
-        return self.correct / self.reported if self.reported else float("nan")
 
     def false_by_code(self) -> Counter:
         return Counter(f["code"] for f in self.false)
