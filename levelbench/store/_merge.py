@@ -39,7 +39,8 @@ from pathlib import Path
 
 from .._values.files import current_umask, fsync_path, sync_folder
 from ._schema import APPLICATION_ID, SCHEMA_VERSION
-from ._open import BUSY_TIMEOUT_S, StoreError, _check_file, _check_identity, _error, _identity, _prepare
+from ._open import (
+    BUSY_TIMEOUT_S, StoreError, _check_file, _check_identity, _error, _identity, _prepare, transaction)
 from ._store import Store, _gone, open_store
 
 
@@ -197,9 +198,8 @@ class _NewFile(PendingMerge):
                              "writable path") from None
         try:
             _prepare(conn, output, "-o")  # errors name the output, not the temporary file
-            conn.execute("BEGIN IMMEDIATE")
-            self.merged = _merge_sources(conn, opened)
-            conn.execute("COMMIT")
+            with transaction(conn):
+                self.merged = _merge_sources(conn, opened)
             # Only the database file is linked into place: everything must be in it, none left in the WAL.
             busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             if busy or frames != copied:

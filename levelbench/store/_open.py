@@ -6,12 +6,14 @@ nothing yet), created or upgraded, in WAL mode, with errors that say what was fo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sqlite3
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from . import _schema
@@ -24,6 +26,21 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 class StoreError(Exception):
     """The results database cannot be used: what was expected, what was found, and the fix."""
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection, mode: str = "IMMEDIATE") -> Iterator[sqlite3.Connection]:
+    """``BEGIN <mode>`` ... ``COMMIT``; anything raised inside (Ctrl-C included) rolls it back whole.
+
+    A commit that fails (a full disk) is rolled back too, so nothing of it stays half-written."""
+    conn.execute(f"BEGIN {mode}")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 def default_path() -> Path:
@@ -195,8 +212,7 @@ def _prepare(conn: sqlite3.Connection, path: Path, option: str = "--db") -> None
         conn.execute("PRAGMA foreign_keys = ON")
         if app_id == _schema.APPLICATION_ID and version == _schema.SCHEMA_VERSION:
             return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             # Another process may have created or upgraded it while this one waited for the lock.
             app_id, version, tables = _identity(conn)
             _check_identity(path, app_id, version, tables, option)
@@ -204,11 +220,6 @@ def _prepare(conn: sqlite3.Connection, path: Path, option: str = "--db") -> None
                 _schema.create(conn)
             elif version < _schema.SCHEMA_VERSION:
                 _schema.migrate(conn, version)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
     except sqlite3.DatabaseError as e:
         raise _error(path, e, option) from None
 

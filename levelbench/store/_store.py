@@ -27,7 +27,7 @@ from typing import Any
 from .._results.comparison import Comparison
 from .._results.measurement import Measurement
 from . import _schema
-from ._open import StoreError, _error, connect, default_path
+from ._open import StoreError, _error, connect, default_path, transaction
 from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key, result_doc
 from .._values import settings
 from .._measuring.environment import collect
@@ -103,14 +103,8 @@ class Store:
                              "(history, diff, report, export), not written; "
                              f"{_choose_another(self.option, 'a writable path')} to record")
         try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
-                raise
+            with transaction(self._conn) as conn:
+                yield conn
         except sqlite3.Error as e:
             raise _error(self.path, e, self.option) from None
 
