@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .._runs import label
+from .._recording import label
 from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape

@@ -45,3 +45,4 @@ from ._records import params_key as params_key
 from ._records import params_text as params_text
 from ._records import result_doc as result_doc
 from ._records import run_status as run_status
+from ._records import workload_result as workload_result
