@@ -12,6 +12,7 @@ from ._diff import RunDiff as RunDiff
 from ._diff import diff_runs as diff_runs
 from ._diff import mann_whitney_u as mann_whitney_u
 from ._diff import previous_run as previous_run
+from ._diff import runs_to_diff as runs_to_diff
 from ._export import export_csv as export_csv
 from ._export import export_json as export_json
 from ._pyperf import export_pyperf as export_pyperf
