@@ -3,6 +3,7 @@
 finished kept, including the result that was being written when the signal came. The pytest side is
 a real inner session (pytester); the ``levelbench run`` side is `run_workloads`, the call the CLI makes."""
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -98,8 +99,10 @@ def _session(pytester, stop, *args):
 
 def test_ctrl_c_between_tests_stores_the_session_as_levelbench_run_stores_its_run(pytester, _peak_cache, tmp_path,
                                                                                     ends):
-    result = _session(pytester, "raise KeyboardInterrupt")  # what Ctrl-C raises in the test that runs
+    written = tmp_path / "session.json"
+    result = _session(pytester, "raise KeyboardInterrupt", "--levelbench-json", str(written))  # as Ctrl-C raises
     assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert json.loads(written.read_text())["status"] == "interrupted"  # was "ok"
     result.stdout.fnmatch_lines(["1 result(s) recorded in * as run 1 (interrupted)"])
     db = os.environ["LEVELBENCH_DB"]
     status, error, results = _stored(db, 1)
