@@ -18,6 +18,8 @@ from ._export import export_json as export_json
 from ._pyperf import export_pyperf as export_pyperf
 from ._pytest_benchmark import NotPytestBenchmark as NotPytestBenchmark
 from ._pytest_benchmark import export_pytest_benchmark as export_pytest_benchmark
+from ._pytest_benchmark import Imported as Imported
+from ._pytest_benchmark import import_files as import_files
 from ._pytest_benchmark import import_pytest_benchmark as import_pytest_benchmark
 from ._pytest_benchmark import load_pytest_benchmark as load_pytest_benchmark
 from ._pytest_benchmark import read_pytest_benchmark as read_pytest_benchmark
