@@ -59,9 +59,7 @@ def history_command(workload: str | None, limit: int, fmt: str, output: str | No
         runs = store.runs(workload=workload, limit=limit)
         path = store.path
     if fmt == "json":
-        listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts, "machine": r.machine}
-                  for r in runs]
-        emit("history", output, json.dumps(listed, indent=2, default=str))
+        emit("history", output, json.dumps([r.listing() for r in runs], indent=2, default=str))
         return
     if not runs:
         from rich.text import Text

@@ -158,3 +158,9 @@ class Run:
             "host": self.host,
             "results": [r.to_dict() for r in self.results],
         }
+
+    def listing(self) -> dict[str, Any]:
+        """The run as ``levelbench history --format json`` lists it: `to_dict` without the results, with
+        how many results each workload has (``workloads``) and where it ran (``machine``)."""
+        listed = {k: v for k, v in self.to_dict().items() if k != "results"}
+        return listed | {"workloads": self.workload_counts, "machine": self.machine}
