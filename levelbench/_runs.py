@@ -11,8 +11,9 @@ run supplies its own stream of results):
    The lifecycle itself (begin, add, interrupt, crash, end) is `levelbench._recording.Recording`,
    which a pytest session (``--levelbench-save``) records through too.
 
-It sits above the store (it records into it) and the workloads (it runs them), as `_api` does for
-`measure` and `compare`.
+On a Ray cluster, `choose_nodes` connects and chooses the nodes before step 2, and the jobs run on
+them (`run_workloads(..., cluster=)`). It sits above the store (it records into it), the workloads
+and the cluster (it runs them), as `_api` does for `measure` and `compare`.
 
 Example:
     >>> import levelbench
@@ -79,7 +80,11 @@ def choose_nodes(address: str | None = None, on_kind: str | None = None, every_k
         >>> levelbench.run_workloads(["gru"], {"seq": [25, 50, 100]}, cluster=nodes)  # doctest: +SKIP
     """
     ray = connect(address)
-    return ClusterNodes(ray, select_nodes(discover_nodes(ray), on_kind, every_kind), address)
+    try:
+        return ClusterNodes(ray, select_nodes(discover_nodes(ray), on_kind, every_kind), address)
+    except ClusterError:  # no node to use: the connection is not left open behind the error
+        ray.shutdown()
+        raise
 
 
 def open_run(db: str | None = None, argv: Sequence[str] | None = None,

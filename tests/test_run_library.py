@@ -87,3 +87,21 @@ def test_run_workloads_runs_a_sweep_on_the_nodes_choose_nodes_chose(tmp_path):
         assert events.count("finished") == 2
     finally:
         cluster.shutdown()
+
+
+def test_choose_nodes_closes_the_connection_when_no_node_can_be_used(monkeypatch):
+    import levelbench._runs as runs
+    from levelbench.cluster import ClusterError
+
+    class Connected:
+        closed = False
+
+        def shutdown(self):
+            self.closed = True
+
+    ray = Connected()
+    monkeypatch.setattr(runs, "connect", lambda address: ray)
+    monkeypatch.setattr(runs, "discover_nodes", lambda connected: [])
+    with pytest.raises(ClusterError):
+        runs.choose_nodes("10.0.0.5:6379")
+    assert ray.closed
