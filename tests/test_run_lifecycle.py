@@ -181,3 +181,16 @@ def test_a_store_that_fails_while_recording_ends_both_runs_failed_with_the_reaso
     status, error, results = _stored(tmp_path / "r.db", outcome.run_id)
     assert (status, error) == session[:2]
     assert [kind for kind, _ in ends] == ["pytest", "run"]
+
+
+def test_the_session_records_without_loading_the_runner_or_the_cluster():
+    """The lifecycle sits apart from `levelbench run`'s engines: a pytest session that saves loads none of them."""
+    import subprocess
+    import sys
+
+    code = ("import sys, levelbench.pytest_plugin.session; "
+            "print(sorted(m for m in ('levelbench._runs', 'levelbench.workloads', 'levelbench.cluster', "
+            "'levelbench._probing', 'ray') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
