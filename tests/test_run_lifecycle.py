@@ -194,3 +194,16 @@ def test_the_session_records_without_loading_the_runner_or_the_cluster():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.slow
+def test_a_session_timed_in_one_xdist_worker_ends_its_run(pytester, _peak_cache):
+    """``pytest -n 1``: the worker times the tests and records the run; it ends it too (it was left
+    ``running``, read back as abandoned, since only the controller finished the session)."""
+    pytest.importorskip("xdist")
+    pytester.makepyfile(test_timing=SESSION.replace("{stop}", "pass"))
+    result = pytester.runpytest_subprocess("-n", "1", "--levelbench-save")
+    result.assert_outcomes(passed=3)
+    status, error, results = _stored(os.environ["LEVELBENCH_DB"], 1)
+    assert (status, error) == ("ok", "")
+    assert [s for _, s in results] == ["ok", "ok"]

@@ -113,6 +113,15 @@ class SessionResults:
     def finish(self, interrupted: bool) -> None:
         """End the stored run (``interrupted``: Ctrl-C stopped the session), compare with the reference
         run, write the JSON file."""
+        self.end_run(interrupted)
+        if self.options.compare is not None and not self.options.disabled:
+            self._compare()
+        if self.options.json_path is not None:
+            self._write_json()
+
+    def end_run(self, interrupted: bool) -> None:
+        """End the stored run, if one was begun: ``interrupted`` when Ctrl-C stopped the session, else
+        as its results say (or ``failed`` when the store failed while recording)."""
         self.interrupted = interrupted
         if self.recording is not None:
             if interrupted and not self.recording.crashed:  # a failed store stays the reason
@@ -120,10 +129,6 @@ class SessionResults:
             self.outcome = self.recording.end()
             if self.outcome.unrecorded:
                 self.store_problem = f"the end of run {self.run_id} could not be recorded ({self.outcome.unrecorded})"
-        if self.options.compare is not None and not self.options.disabled:
-            self._compare()
-        if self.options.json_path is not None:
-            self._write_json()
 
     def session_run(self) -> Any:
         """This session as a `Run` (its stored id, or 0 when not saved), with every result."""
