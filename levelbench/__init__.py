@@ -13,7 +13,7 @@ The package in layers, bottom to top; a module imports only from its own layer a
     _measuring    the sampler, measure, compare, parity, self-checks, environment, worker processes
     workloads     cluster (Ray)     doctor     _probing (explain)     nn
     store         results that last (SQLite)
-    _api          _rendering     report
+    _api          _recording     _runs     _rendering     report
     _cli          ipython     pytest_plugin
     levelbench    this facade
 """
@@ -51,6 +51,7 @@ _EXPORTS = {
     "open_store": ".store",
     "run_workloads": "._runs",
     "RunOutcome": "._runs",
+    "choose_nodes": "._runs",
 }
 __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
 
@@ -73,6 +74,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
     from ._runs import RunOutcome as RunOutcome
+    from ._runs import choose_nodes as choose_nodes
     from ._runs import run_workloads as run_workloads
     from .store import open_store as open_store
     from .workloads import Param as Param

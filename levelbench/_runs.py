@@ -8,9 +8,12 @@ run supplies its own stream of results):
 3. `record_run`: each result recorded as it comes, whatever stops the run: Ctrl-C (or a signal
    turned into one) keeps the finished results and records the rest as not run; an exception (a
    full disk, a lost cluster, a bug) ends the run as failed, never left looking "ok" or "running".
+   The lifecycle itself (begin, add, interrupt, crash, end) is `levelbench._recording.Recording`,
+   which a pytest session (``--levelbench-save``) records through too.
 
-It sits above the store (it records into it) and the workloads (it runs them), as `_api` does for
-`measure` and `compare`.
+On a Ray cluster, `choose_nodes` connects and chooses the nodes before step 2, and the jobs run on
+them (`run_workloads(..., cluster=)`). It sits above the store (it records into it), the workloads
+and the cluster (it runs them), as `_api` does for `measure` and `compare`.
 
 Example:
     >>> import levelbench
@@ -21,41 +24,67 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
+from ._recording import Recording
+from ._recording import RunOutcome as RunOutcome  # where levelbench.RunOutcome has been found
 from ._results.workload import WorkloadResult
-from ._values.signals import interrupts_held
 from .workloads.plan import DEFAULT_WORKLOADS, plan_run
 from .workloads.run import Job, run_jobs
 from ._measuring.environment import collect
-from .cluster import ClusterError
-from .store import StoreError, open_store, run_status
+from .cluster import ClusterError, Node, UnitEvent, connect, discover_nodes, run_on_ray, select_nodes
+from .store import open_store
 
 
-@dataclasses.dataclass
-class RunOutcome:
-    """How a run of workloads ended.
+@dataclasses.dataclass(frozen=True)
+class ClusterNodes:
+    """The nodes of a Ray cluster a run's units go to (`choose_nodes`), grouped by kind.
 
-    ``status``: ``ok``, ``failed`` (some workload did not finish, or an exception ended the run) or
-    ``interrupted``; ``error`` says why when not ok. ``results`` in the order they came; ``not_run``
-    the jobs no result answers. ``crashed``: an exception ended the run (``store_error``: the
-    results database's); ``unrecorded``: why the run's end could not be recorded (empty when it was,
-    or when nothing was recorded). ``run_id``/``store_path``: where it was recorded (None: not saved).
+    ``ray`` is the connected ``ray`` module; ``address`` as given (None: ``RAY_ADDRESS`` or a head on
+    this machine). ``facts`` is what the run records about them in its environment."""
+
+    ray: Any
+    groups: Mapping[str, list[Node]]
+    address: str | None = None
+
+    @property
+    def nodes(self) -> list[Node]:
+        return [n for group in self.groups.values() for n in group]
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        return {"address": self.address or "auto", "nodes": [n.to_dict() for n in self.nodes]}
+
+    def run(self, jobs: Sequence[Job], timeout: float | None = None,
+            on_event: Callable[[UnitEvent], None] | None = None) -> Iterator[WorkloadResult]:
+        """Every job on every kind of node, one unit per node at a time, results as they finish; Ray is
+        shut down at the end, in order (not from an exit hook racing the last results)."""
+        try:
+            yield from run_on_ray(self.ray, jobs, self.groups, timeout=timeout, on_event=on_event)
+        finally:
+            self.ray.shutdown()
+
+
+def choose_nodes(address: str | None = None, on_kind: str | None = None, every_kind: bool = False) -> ClusterNodes:
+    """Connect to the Ray cluster at ``address`` and choose the nodes a run will use: those of kind
+    ``on_kind`` (part of the node's CPU/accelerator name), every kind with ``every_kind`` (the whole
+    sweep on each, to compare machines), else the one kind the cluster has. Raises `ClusterError`
+    (no cluster there, no node matching, several kinds and no choice) before anything is recorded.
+
+    Example:
+        >>> nodes = choose_nodes("10.0.0.5:6379", on_kind="EPYC")                     # doctest: +SKIP
+        >>> levelbench.run_workloads(["gru"], {"seq": [25, 50, 100]}, cluster=nodes)  # doctest: +SKIP
     """
-
-    status: str
-    error: str
-    results: list[WorkloadResult]
-    not_run: list[Job]
-    run_id: int | None = None
-    store_path: Path | None = None
-    crashed: bool = False
-    store_error: bool = False
-    unrecorded: str = ""
+    ray = connect(address)
+    try:
+        return ClusterNodes(ray, select_nodes(discover_nodes(ray), on_kind, every_kind), address)
+    except ClusterError:  # no node to use: the connection is not left open behind the error
+        ray.shutdown()
+        raise
 
 
 def open_run(db: str | None = None, argv: Sequence[str] | None = None,
@@ -73,87 +102,63 @@ def record_run(produced: Iterator[WorkloadResult], jobs: Sequence[Job], store: A
                *, unloaded: Iterable[WorkloadResult] = (),
                on_result: Callable[[WorkloadResult], None] | None = None) -> RunOutcome:
     """Take the results ``produced`` (and the ``unloaded`` ones first), record each in ``store``'s run
-    ``run_id`` as it comes (None: nothing recorded) and hand it to ``on_result``; then end the run.
+    ``run_id`` as it comes (None: nothing recorded) and hand it to ``on_result``; then end the run:
+    the `Recording` lifecycle, which a pytest session's run goes through too.
 
     Ctrl-C while a result is being recorded is held until it is, then told to ``produced`` (so that
     units still running on a cluster are kept as interrupted, not "not run"); the run ends
     ``interrupted`` and the KeyboardInterrupt does not propagate. Any other exception ends it
     ``failed`` (``crashed``). Jobs without a result are recorded as skipped ("not run")."""
 
-    results: list[WorkloadResult] = []
-    status, error, crashed, store_error = "ok", "", False, False
-    tell = on_result or (lambda result: None)
-
-    def keep(result: WorkloadResult) -> None:
-        nonlocal status, error
-        results.append(result)
-        if store is not None:
-            store.add_result(run_id, result)
-        if result.status == "interrupted":
-            status, error = "interrupted", result.error
-        tell(result)
-
+    recording = Recording(store, run_id, jobs, on_result)
     try:
         for result in unloaded:
-            keep(result)
+            recording.add(result)
         for result in produced:
-            with interrupts_held() as interrupt:
-                keep(result)
-            if interrupt:
-                for late in _thrown(produced, interrupt[0]):
-                    with interrupts_held():
-                        keep(late)
-                raise interrupt[0]
-        if status != "interrupted":
-            status = run_status(results)
-            error = "" if status == "ok" else _failures(results)
+            try:
+                recording.add(result)
+            except KeyboardInterrupt as interrupt:
+                for late in _thrown(produced, interrupt):
+                    with contextlib.suppress(KeyboardInterrupt):  # a second Ctrl-C does not lose them: they are recorded
+                        recording.add(late)
+                raise
     except KeyboardInterrupt as e:
-        status, error = "interrupted", f"interrupted ({e.args[0] if e.args else 'Ctrl-C'})"
+        recording.interrupt(e)
     except Exception as e:  # a full disk, a lost cluster, a bug: the run is never left looking "ok" or "running"
-        store_error = _is_store_error(e)
-        said = store_error or _is_cluster_error(e)  # their messages are whole sentences
-        status, error, crashed = "failed", str(e) if said else f"{type(e).__name__}: {e}", True
+        recording.crash(e, said=isinstance(e, ClusterError))  # a cluster's messages are whole sentences
     finally:
-        not_run = _without_result(jobs, results)
-        unrecorded = _finish(store, run_id, status, error, not_run) if store is not None else ""
-    return RunOutcome(status, error, results, not_run, run_id, getattr(store, "path", None), crashed,
-                      store_error, unrecorded)
+        outcome = recording.end()
+    return outcome
 
 
 def run_workloads(workloads: Sequence[str] = DEFAULT_WORKLOADS, params: Mapping[str, Any] | None = None, *,
                   full: bool = False, budget: float = 10.0, timeout: float = 1800.0, isolation: str = "framework",
                   in_process: bool = False, diagnose: bool = True, db: str | None = None, save: bool = True,
                   on_result: Callable[[WorkloadResult], None] | None = None,
-                  progress: Callable[[Job, str, float], None] | None = None) -> RunOutcome:
+                  progress: Callable[[Job, str, float], None] | None = None, cluster: ClusterNodes | None = None,
+                  on_event: Callable[[UnitEvent], None] | None = None) -> RunOutcome:
     """Run ``workloads`` as ``levelbench run`` does, without printing: plan, open the run, run each job
-    in worker processes (``in_process``: here), record each result as it comes.
+    in worker processes (``in_process``: here; ``cluster``: on the nodes `choose_nodes` chose, as
+    ``levelbench run --cluster ray``), record each result as it comes.
 
     ``params`` sets workload parameters by name; a list is a sweep (``{"n": [500, 1000]}``). Results
     go to ``db`` unless ``save`` is False. ``on_result`` sees each result as it is recorded;
-    ``progress(job, stage, fraction)`` the stages of the running one. Raises `PlanError` for a
-    wrong workload or parameter and `StoreError` for a database that cannot be used, before anything
-    runs; everything after (a failing workload, Ctrl-C, a full disk) is in the outcome."""
+    ``progress(job, stage, fraction)`` the stages of the running one (here), ``on_event`` each unit
+    started, finished or lost on a node (on a cluster). Raises `PlanError` for a wrong workload or
+    parameter and `StoreError` for a database that cannot be used, before anything runs; everything
+    after (a failing workload, Ctrl-C, a full disk, a lost cluster) is in the outcome."""
+    if cluster is not None and in_process:
+        raise ValueError("in_process=True runs here; it cannot be combined with cluster=: pass one of them")
     overrides = {name: [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
                  for name, value in (params or {}).items()}
     jobs, unloaded = plan_run(workloads, overrides, full=full, budget=budget, diagnose=diagnose,
                               isolation=isolation, timeout=timeout)
-    store, run_id = open_run(db) if save else (None, None)
-    produced = run_jobs(jobs, in_process=in_process, timeout=timeout, progress=progress)
+    store, run_id = open_run(db, cluster=cluster.facts if cluster else None) if save else (None, None)
+    if cluster is not None:
+        produced = cluster.run(jobs, timeout, on_event)
+    else:
+        produced = run_jobs(jobs, in_process=in_process, timeout=timeout, progress=progress)
     return record_run(produced, jobs, store, run_id, unloaded=unloaded, on_result=on_result)
-
-
-def _without_result(jobs: Sequence[Job], results: list[WorkloadResult]) -> list[Job]:
-    """The jobs no result answers. On a cluster results come in any order, so they are matched by
-    workload and parameters, each result answering one job (the same job may be asked twice)."""
-    left = list(results)
-    missing = []
-    for job in jobs:
-        match = next((r for r in left if r.workload == job.workload and r.params == job.params), None)
-        if match is None:
-            missing.append(job)
-        else:
-            left.remove(match)
-    return missing
 
 
 def _thrown(produced: Any, interrupt: KeyboardInterrupt) -> list[WorkloadResult]:
@@ -165,36 +170,3 @@ def _thrown(produced: Any, interrupt: KeyboardInterrupt) -> list[WorkloadResult]
     except (StopIteration, KeyboardInterrupt):
         pass
     return late
-
-
-def _is_store_error(e: Exception) -> bool:
-    return isinstance(e, StoreError)
-
-
-def _is_cluster_error(e: Exception) -> bool:
-    return isinstance(e, ClusterError)
-
-
-def _failures(results: list[WorkloadResult]) -> str:
-    bad = [r for r in results if r.status != "ok"]
-    return f"{len(bad)} of {len(results)} workload(s) did not finish: " + "; ".join(
-        f"{label(r)}: {r.status}" for r in bad[:5]) + ("; ..." if len(bad) > 5 else "")
-
-
-def label(r: Any) -> str:
-    """A result's or job's workload with its parameters, e.g. ``gru (seq=100)``."""
-    params = ", ".join(f"{k}={v}" for k, v in r.params.items())
-    return f"{r.workload} ({params})" if params else r.workload
-
-
-def _finish(store: Any, run_id: int | None, status: str, error: str, not_run: list[Job]) -> str:
-    """End the run row whatever happened; the workloads that never started are recorded as not run.
-    Returns why the end could not be recorded ("" when it was)."""
-    try:
-        for j in not_run:
-            store.add_result(run_id, WorkloadResult(j.workload, j.params, "skipped",
-                                                    error=f"not run: the run ended ({status}) before it"))
-        store.end_run(run_id, status, error)
-    except Exception as e:
-        return str(e)
-    return ""

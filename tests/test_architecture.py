@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("levelbench._measuring",),
     ("levelbench.workloads", "levelbench.cluster", "levelbench.doctor", "levelbench._probing", "levelbench.nn"),
     ("levelbench.store",),
-    ("levelbench._api", "levelbench._runs", "levelbench._rendering", "levelbench.report"),
+    ("levelbench._api", "levelbench._recording", "levelbench._runs", "levelbench._rendering", "levelbench.report"),
     ("levelbench._cli", "levelbench.ipython", "levelbench.pytest_plugin"),
     ("levelbench", "levelbench.__main__"),
 )

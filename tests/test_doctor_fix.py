@@ -437,3 +437,17 @@ def test_a_file_pragma_after_the_start_clock_is_not_made_a_line_of_its_own():
               "t0 = time.perf_counter()  # levelbench: ignore-file[LB1]\ny = np.sin(x)\nprint(time.perf_counter() - t0)\n")
     result = fix_source(source, "bench.py")
     assert result.text == source and [d.code for d in result.after] == ["LB104"]
+
+
+def test_why_findings_were_left_is_a_library_call(tmp_path):
+    """`FixReport.unfixed`: what ``levelbench doctor --fix`` says was left and why, from Python."""
+    from levelbench.doctor import fix_paths
+
+    path = tmp_path / "bench.py"
+    path.write_text("import time\nimport jax.numpy as jnp\nimport numpy as np\nx = np.random.normal((4, 4))\n"
+                    "h = jnp.zeros(3)\nfor v in jnp.ones((50, 3)):\n    h = jnp.tanh(v + h)\n"
+                    "y = jnp.ones(3, dtype=jnp.float64)\n")
+    report = fix_paths([str(path)], fix_only=["LB108", "LB114"])
+    left = report.unfixed(["LB108", "LB114"])
+    assert (left.manual, left.unsafe, left.excluded, left.unreadable) == (("LB114",), ("LB108",), ("LB109",), 0)
+    assert fix_paths([str(path)], unsafe=True).unfixed(unsafe=True).unsafe == ()

@@ -59,3 +59,49 @@ def test_an_exception_while_recording_ends_the_run_failed_never_ok(tmp_path):
     outcome = record_run(_job_results(jobs, OSError(28, "No space left on device")), jobs)
     assert outcome.status == "failed" and outcome.crashed and not outcome.store_error
     assert outcome.error == "OSError: [Errno 28] No space left on device" and len(outcome.not_run) == 1
+
+
+@pytest.mark.slow
+def test_run_workloads_runs_a_sweep_on_the_nodes_choose_nodes_chose(tmp_path):
+    """``levelbench run --cluster ray`` from Python: nothing about a cluster run is the command line's alone."""
+    pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
+    from ray.cluster_utils import Cluster
+
+    from levelbench import choose_nodes
+    from levelbench.cluster import NODE_RESOURCE
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "resources": {NODE_RESOURCE: 1},
+                                                            "include_dashboard": False})
+    try:
+        nodes = choose_nodes(cluster.address)
+        assert len(nodes.nodes) == 1 and nodes.facts["address"] == cluster.address
+        with pytest.raises(ValueError, match="in_process=True runs here; it cannot be combined with cluster="):
+            run_workloads([f"{SIMPLE}:SLEEPY"], cluster=nodes, in_process=True, save=False)
+        events = []
+        outcome = run_workloads([f"{SIMPLE}:SLEEPY"], {"ms": [1, 2]}, budget=0.2, diagnose=False,
+                                db=str(tmp_path / "r.db"), cluster=nodes, on_event=lambda e: events.append(e.what))
+        assert outcome.status == "ok", outcome.error
+        assert sorted(r.params["ms"] for r in outcome.results) == [1.0, 2.0]
+        assert all(r.node is not None for r in open_store(tmp_path / "r.db").run(outcome.run_id).results)
+        assert open_store(tmp_path / "r.db").run(outcome.run_id).environment["cluster"] == nodes.facts
+        assert events.count("finished") == 2
+    finally:
+        cluster.shutdown()
+
+
+def test_choose_nodes_closes_the_connection_when_no_node_can_be_used(monkeypatch):
+    import levelbench._runs as runs
+    from levelbench.cluster import ClusterError
+
+    class Connected:
+        closed = False
+
+        def shutdown(self):
+            self.closed = True
+
+    ray = Connected()
+    monkeypatch.setattr(runs, "connect", lambda address: ray)
+    monkeypatch.setattr(runs, "discover_nodes", lambda connected: [])
+    with pytest.raises(ClusterError):
+        runs.choose_nodes("10.0.0.5:6379")
+    assert ray.closed

@@ -320,6 +320,9 @@ def test_history_lists_id_time_commit_workloads_status_and_versions(tmp_path):
     runs = json.loads(cli("history", "--db", str(path), "--json").stdout)
     assert [r["status"] for r in runs] == ["ok", "interrupted"]
     assert runs[0]["machine"] == ENV["cpu"] and ENV["cpu"] in first  # no hostname recorded: the CPU alone
+    with open_store(path) as s:  # the same listing from Python
+        assert json.loads(json.dumps([r.listing() for r in s.runs()], default=str)) == runs
+        assert runs[0]["workloads"] == {"gru": 4} and "results" not in runs[0]
 
 
 def test_export_json_has_raw_samples_and_csv_one_row_per_candidate(tmp_path):

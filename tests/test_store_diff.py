@@ -10,7 +10,7 @@ from test_store_fakes import ENV, record, result
 
 import levelbench
 from levelbench._results.workload import WorkloadResult
-from levelbench.store import diff_runs, mann_whitney_u, open_store, previous_run
+from levelbench.store import StoreError, diff_runs, mann_whitney_u, open_store, previous_run, runs_to_diff
 from conftest import FakeClock
 from conftest import levelbench_cli as _cli
 
@@ -188,6 +188,20 @@ def test_diff_without_runs_named_pairs_the_latest_with_the_latest_run_of_the_sam
     # A run named by itself is still compared with the latest, as before.
     p = _cli("diff", "3", "--db", path, "--json")
     assert json.loads(p.stdout)["before"] == 3 and json.loads(p.stdout)["after"] == 4
+
+
+def test_the_runs_diff_compares_are_a_library_call(tmp_path):
+    """`runs_to_diff` is what ``levelbench diff [A [B]]`` compares, without the command line."""
+    with open_store(tmp_path / "r.db") as s:
+        record(s, [result("test_a.py::test_x::f", {"f": ("numpy", MS)}, seed=1)])      # 1
+        record(s, [result("test_b.py::test_y::g", {"g": ("numpy", MS)}, seed=2)])      # 2: other tests
+        record(s, [result("test_a.py::test_x::f", {"f": ("numpy", MS)}, seed=3)])      # 3
+        assert [r.id for r in runs_to_diff(s)] == [1, 3]
+        assert [r.id for r in runs_to_diff(s, "latest~1")] == [2, 3]
+        assert [r.id for r in runs_to_diff(s, 1, 2)] == [1, 2]
+        with pytest.raises(StoreError, match=r"expected an earlier 'run' run of the same workloads as run 2 "
+                                             r"\(test_b.py::test_y::g\) in .*, got none: .* levelbench diff 1 2"):
+            runs_to_diff(s, after=2)
 
 
 def test_diff_without_runs_named_never_pairs_other_kinds_or_parameters(tmp_path):

@@ -179,6 +179,30 @@ def test_two_imports_diff_with_no_runs_named(tmp_path):
     assert p.stdout.splitlines()[0].startswith("run 1 (2026-01-02") and "regression" in p.stdout
 
 
+def test_importing_files_is_a_library_call_that_says_what_became_of_each(tmp_path):
+    """`levelbench.store.import_files` is ``levelbench import`` without the command line."""
+    from levelbench.store import NotPytestBenchmark, import_files, open_store
+
+    doc = {"benchmarks": [{"name": "test_x", "fullname": "t.py::test_x", "params": None, "group": None,
+                           "stats": {"data": [1e-3, 1.1e-3, 1.2e-3], "iterations": 1}}],
+           "machine_info": {"node": "ci-1"}, "commit_info": {"id": "0123456789abcdef", "dirty": False}}
+    (tmp_path / "a.json").write_text(json.dumps(doc))
+    (tmp_path / "copy.json").write_text(json.dumps(doc))
+    db = tmp_path / "r.db"
+    with pytest.raises(NotPytestBenchmark, match="expected a readable pytest-benchmark JSON file, got .*missing.json"):
+        import_files([tmp_path / "a.json", tmp_path / "missing.json"], db)
+    assert not db.exists()  # a bad file: nothing recorded, not even the files before it
+    seen = []
+    done = import_files([tmp_path / "a.json", tmp_path / "copy.json", tmp_path / "a.json"], db, on_file=seen.append)
+    assert seen == done
+    assert [(i.run_id, i.not_again) for i in done] == [
+        (1, ""), (1, f"the same file as {tmp_path / 'a.json'}"), (1, "given again")]
+    assert (done[0].benchmarks, done[0].git_commit, done[0].dated) == (1, "0123456789ab", False)
+    assert [(i.run_id, i.not_again) for i in import_files([tmp_path / "copy.json"], db)] == [(1, "already imported")]
+    with open_store(db) as store:
+        assert len(store.runs()) == 1
+
+
 @pytest.mark.parametrize("content, message", [
     ("not json {", "expected a pytest-benchmark JSON file, got text that is not JSON in *"),
     ('{"results": []}', "expected a pytest-benchmark JSON file (written by pytest --benchmark-json=PATH or "

@@ -12,7 +12,7 @@ import click
 from .._values.catalogue import CATALOGUE, RULES, rule_for
 from ..doctor import (
     ConfigChoice, ConfigError, Options, Settings, describe, DoctorReport, HEAD_LINES, PART_LINES, lint_paths,
-    selected_codes, FixReport, FixResult, applicable, fix_paths, fixing_codes, write_fixes, DEFAULT_MAX_BYTES)
+    selected_codes, FixReport, FixResult, fix_paths, fixing_codes, write_fixes, DEFAULT_MAX_BYTES)
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
 from .common import FINDINGS, INTERRUPTED, OK, check_output, fail, output_option, stop_on_signals, write_output
@@ -281,34 +281,24 @@ def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], uns
     looked at."""
     count = sum(fixed.fixed.values())
     files = sum(1 for r in fixed.results if r.changed)
-    fixing = fixing_codes(fix_only)
-    manual: list[str] = []
-    hidden: list[str] = []
-    excluded: list[str] = []
-    for d in (d for r in fixed.results for d in r.after):
-        if d.fix is not None and d.code in fixing and not unsafe and RULES[d.code].fix_safety == "unsafe":
-            hidden.append(d.code)
-        elif d.fix is not None and d.code not in fixing and RULES[d.code].fix_safety:
-            excluded.append(d.code)
-        elif not applicable(d, fixing, unsafe):
-            manual.append(d.code)
+    left = fixed.unfixed(fix_only, unsafe)
     notes = []
     if unwritten:
         notes.append(f"{_files(len(unwritten))} not written, as said above")
-    unread = len({d.location.path for d in fixed.unreadable})
-    if unread:
-        notes.append(f"{_files(unread)} could not be read: LB100")
-    if manual:
-        notes.append(f"{len(manual)} need{'s' if len(manual) == 1 else ''} a manual rewrite: {_codes(manual)}")
-    if hidden:
-        notes.append(f"{len(hidden)} more with --unsafe-fixes: {_codes(hidden)}")
-    if excluded:
-        notes.append(f"{len(excluded)} left out by --fix-only: {_codes(excluded)}")
+    if left.unreadable:
+        notes.append(f"{_files(left.unreadable)} could not be read: LB100")
+    if left.manual:
+        notes.append(f"{len(left.manual)} need{'s' if len(left.manual) == 1 else ''} a manual rewrite: "
+                     f"{_codes(left.manual)}")
+    if left.unsafe:
+        notes.append(f"{len(left.unsafe)} more with --unsafe-fixes: {_codes(left.unsafe)}")
+    if left.excluded:
+        notes.append(f"{len(left.excluded)} left out by --fix-only: {_codes(left.excluded)}")
     verb = "Would fix" if diff else "Fixed"
     where = f" in {files} file{'s' if files != 1 else ''}" if count else ""
     tail = f" ({'; '.join(notes)})" if notes else ""
     return f"{verb} {count} of {fixed.found} finding{'s' if fixed.found != 1 else ''}{where}{tail}."
 
 
-def _codes(codes: list[str]) -> str:
+def _codes(codes: Sequence[str]) -> str:
     return ", ".join(sorted(set(codes)))

@@ -28,36 +28,21 @@ def import_command(files: tuple[str, ...], max_bytes: int, db: str | None) -> No
       pytest --benchmark-json=bench.json && levelbench import bench.json
       levelbench import .benchmarks/*/*.json && levelbench diff
     """
-    from ..store import (NotPytestBenchmark, converted, imported_before, load_pytest_benchmark,
-                                           record_imported)
-    from ..store import open_store
+    from ..store import Imported, NotPytestBenchmark, import_files
 
-    loaded = []
-    for path in files:
-        try:
-            run, results = load_pytest_benchmark(path, max_bytes)
-            loaded.append((path, run, converted(results)))
-        except NotPytestBenchmark as e:
-            fail(f"levelbench import: {e}", USAGE)
-        except MemoryError:  # bounded (--max-bytes, no per-sample bootstrap), but a small machine may still run out
-            fail(f"levelbench import: not enough memory to read and convert {path}; nothing was recorded: import it "
-                 "on a machine with more memory, or split its benchmarks over several files", USAGE)
-    with store_errors("import"), open_store(db) as store:
-        seen: dict[str, tuple[str, int]] = {}
-        for path, run, documents in loaded:
-            digest = run["environment"]["imported"]["sha256"]
-            if digest in seen:
-                first, run_id = seen[digest]
-                same = "given again" if first == path else f"the same file as {first}"
-                click.echo(f"{path}: {same}, recorded as run {run_id}: not recorded again")
-                continue
-            before = imported_before(store, run)
-            if before is not None:
-                click.echo(f"{path}: already imported as run {before}: not recorded again")
-                seen[digest] = (path, before)
-                continue
-            run_id = record_imported(store, run, documents)
-            seen[digest] = (path, run_id)
-            commit = f", commit {run['git_commit']}" if run["git_commit"] else ""
-            dated = "" if run["started"] is not None else ", dated now (the file has no datetime)"
-            click.echo(f"{path}: {len(documents)} benchmark(s) recorded as run {run_id}{commit}{dated}")
+    def say(imported: Imported) -> None:
+        path, run_id = imported.path, imported.run_id
+        if imported.not_again == "already imported":
+            click.echo(f"{path}: already imported as run {run_id}: not recorded again")
+        elif imported.not_again:
+            click.echo(f"{path}: {imported.not_again}, recorded as run {run_id}: not recorded again")
+        else:
+            commit = f", commit {imported.git_commit}" if imported.git_commit else ""
+            dated = "" if imported.dated else ", dated now (the file has no datetime)"
+            click.echo(f"{path}: {imported.benchmarks} benchmark(s) recorded as run {run_id}{commit}{dated}")
+
+    try:
+        with store_errors("import"):
+            import_files(files, db, max_bytes, on_file=say)
+    except (NotPytestBenchmark, MemoryError) as e:
+        fail(f"levelbench import: {e}", USAGE)

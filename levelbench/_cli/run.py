@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .._runs import label
+from .._recording import label
 from ..workloads.run import Job, run_jobs
 from .._results.workload import WorkloadResult
 from rich.markup import escape
@@ -225,31 +225,27 @@ def _with_progress(console: Any, jobs: list[Job], in_process: bool, timeout: flo
 def _on_cluster(jobs: list[Job], address: str | None, on_kind: str | None, every_kind: bool,
                 timeout: float) -> tuple[Any, dict[str, Any]]:
     """Connect and choose the nodes now (a usage error before anything is recorded), run later."""
-    from ..cluster import ClusterError, connect, describe_kinds, discover_nodes, select_nodes
+    from ..cluster import ClusterError, describe_kinds
+    from .._runs import choose_nodes
 
     try:
-        ray = connect(address)
-        groups = select_nodes(discover_nodes(ray), on_kind, every_kind)
+        nodes = choose_nodes(address, on_kind, every_kind)
     except ClusterError as e:
         click.echo(f"levelbench run: {e}", err=True)
         sys.exit(USAGE)
-    nodes = [n for group in groups.values() for n in group]
-    click.echo(f"cluster: {len(jobs)} unit(s) x {len(groups)} kind(s) on {len(nodes)} node(s): "
-               f"{describe_kinds(nodes)}", err=True)
-    facts = {"address": address or "auto", "nodes": [n.to_dict() for n in nodes]}
-    return (lambda console: _with_cluster_progress(console, ray, jobs, groups, timeout)), facts
+    click.echo(f"cluster: {len(jobs)} unit(s) x {len(nodes.groups)} kind(s) on {len(nodes.nodes)} node(s): "
+               f"{describe_kinds(nodes.nodes)}", err=True)
+    return (lambda console: _with_cluster_progress(console, nodes, jobs, timeout)), nodes.facts
 
 
-def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any, timeout: float) -> Any:
+def _with_cluster_progress(console: Any, nodes: Any, jobs: list[Job], timeout: float) -> Any:
     """The cluster's results as they finish, with one bar per node counting the units it has done."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from ..cluster import run_on_ray
-
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=console, transient=True) as bar:
-        total = bar.add_task("all nodes", total=len(jobs) * len(groups))
-        per_node = {n.id: bar.add_task(n.label, total=None) for group in groups.values() for n in group}
+        total = bar.add_task("all nodes", total=len(jobs) * len(nodes.groups))
+        per_node = {n.id: bar.add_task(n.label, total=None) for n in nodes.nodes}
 
         def event(e: Any) -> None:
             task = per_node[e.node.id]
@@ -261,10 +257,7 @@ def _with_cluster_progress(console: Any, ray: Any, jobs: list[Job], groups: Any,
             else:
                 bar.update(task, description=f"{e.node.label}: lost, unit retried elsewhere")
 
-        try:
-            yield from run_on_ray(ray, jobs, groups, timeout=timeout, on_event=event)
-        finally:
-            ray.shutdown()  # now, in order, not from an exit hook racing the last results
+        yield from nodes.run(jobs, timeout, on_event=event)
 
 
 def _job_label(job: Job) -> str:

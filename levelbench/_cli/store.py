@@ -59,9 +59,7 @@ def history_command(workload: str | None, limit: int, fmt: str, output: str | No
         runs = store.runs(workload=workload, limit=limit)
         path = store.path
     if fmt == "json":
-        listed = [{k: v for k, v in r.to_dict().items() if k != "results"} | {"workloads": r.workload_counts, "machine": r.machine}
-                  for r in runs]
-        emit("history", output, json.dumps(listed, indent=2, default=str))
+        emit("history", output, json.dumps([r.listing() for r in runs], indent=2, default=str))
         return
     if not runs:
         from rich.text import Text
@@ -100,23 +98,12 @@ def diff_command(run_a: str | None, run_b: str | None, min_effect: float, alpha:
       levelbench diff                          # the latest run and the one before it of the same workloads
       levelbench diff 3 latest --fail-on-regression --min-effect 10%
     """
-    from ..store import diff_runs, previous_run
+    from ..store import diff_runs, open_store, runs_to_diff
     from .._rendering.store import render_diff
-    from ..store import StoreError, open_store
 
     fmt, output = choose_output("diff", fmt, output, json_flag=json_flag)
     with store_errors("diff"), open_store(db, create=False) as store:
-        after = store.run(run_b or "latest")
-        if run_a is not None:
-            before = store.run(run_a)
-        elif (found := previous_run(store, after)) is not None:
-            before = found
-        else:
-            raise StoreError(
-                f"expected an earlier {after.kind!r} run of the same workloads as run {after.id} "
-                f"({', '.join(after.workloads[:3]) or 'no results'}{', ...' if len(after.workloads) > 3 else ''}) "
-                f"in {store.path}, got none: record another one, or name the two runs, e.g. levelbench diff "
-                f"{max(after.id - 1, 1)} {after.id}")
+        before, after = runs_to_diff(store, run_a, run_b)
     try:
         diff = diff_runs(before, after, min_effect=min_effect, alpha=alpha)
     except ValueError as e:

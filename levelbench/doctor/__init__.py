@@ -21,6 +21,7 @@ from ._engine import lint_source as lint_source
 from ._engine import selected_codes as selected_codes
 from ._fixer import FixReport as FixReport
 from ._fixer import FixResult as FixResult
+from ._fixer import Unfixed as Unfixed
 from ._fixer import fix_paths as fix_paths
 from ._fixer import fix_source as fix_source
 from ._writing import Written as Written

@@ -115,6 +115,36 @@ class FixReport:
     def found(self) -> int:
         return sum(len(r.before) for r in self.results) + len(self.unreadable)
 
+    def unfixed(self, fix_only: Iterable[str] | None = None, unsafe: bool = False) -> Unfixed:
+        """Why each finding left after fixing was left, for the fixing ``fix_only`` and ``unsafe``
+        asked (as `fix_paths` took them): see `Unfixed`."""
+        fixing = fixing_codes(fix_only)
+        manual: list[str] = []
+        unsafe_only: list[str] = []
+        excluded: list[str] = []
+        for d in (d for r in self.results for d in r.after):
+            if d.fix is not None and d.code in fixing and not unsafe and RULES[d.code].fix_safety == "unsafe":
+                unsafe_only.append(d.code)
+            elif d.fix is not None and d.code not in fixing and RULES[d.code].fix_safety:
+                excluded.append(d.code)
+            elif not applicable(d, fixing, unsafe):
+                manual.append(d.code)
+        return Unfixed(tuple(manual), tuple(unsafe_only), tuple(excluded),
+                       len({d.location.path for d in self.unreadable}))
+
+
+@dataclasses.dataclass(frozen=True)
+class Unfixed:
+    """The findings a fix left, by why (one code per finding): ``manual`` need a rewrite by hand (no
+    fix levelbench writes), ``unsafe`` have a fix that changes what the code computes (written only
+    with ``unsafe=True``, ``--unsafe-fixes``), ``excluded`` have a fix that ``fix_only`` left out.
+    ``unreadable``: files that could not be read (nothing in them was looked at)."""
+
+    manual: tuple[str, ...] = ()
+    unsafe: tuple[str, ...] = ()
+    excluded: tuple[str, ...] = ()
+    unreadable: int = 0
+
 
 def fix_source(
     source: str,

@@ -133,8 +133,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config = session.config
     options = config.stash[_OPTIONS]
-    if not _controller(config) or (_RESULTS not in config.stash and options.json_path is None
-                                   and options.compare is None):
+    if not _controller(config):
+        # A pytest-xdist worker that timed tests (-n 1) ends the run it recorded; the controller compares and writes
+        if _RESULTS in config.stash:
+            config.stash[_RESULTS].end_run(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)
+        return
+    if _RESULTS not in config.stash and options.json_path is None and options.compare is None:
         return
     results = _session(config)
     results.finish(interrupted=exitstatus == pytest.ExitCode.INTERRUPTED)

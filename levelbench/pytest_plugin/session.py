@@ -3,8 +3,11 @@ file and its comparison with a stored run.
 
 The session is one run (kind ``pytest``) and each result of a test one of its results, named
 ``<test node id>::<label>``, so ``levelbench diff`` and ``history`` follow a test across sessions.
-Nothing is stored unless the options ask (`SessionOptions.save`). A store that fails to open or
-write is reported once in the summary and never fails a test.
+Nothing is stored unless the options ask (`SessionOptions.save`). The run is recorded as
+``levelbench run`` records its own (`levelbench._recording.Recording`): each result committed as it
+comes, a Ctrl-C that stops the session leaves it ``interrupted`` with what finished, a store that
+fails while recording leaves it ``failed`` with the reason. Such a failure is reported once in the
+summary and never fails a test.
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ from typing import Any
 
 from .fixture import Record
 from .options import SessionOptions
+from .._recording import Recording, RunOutcome
 from .._rendering.store import render_diff
 from .._values.display import plain
 from .._values.files import replace_file
 from .._values.units import fmt_time
 from ..store import (
     StoreError, detect_git_commit, open_store, diff_runs, previous_run, export_json, Run, StoredResult,
-    as_comparison, result_doc, run_status)
+    as_comparison, run_status, workload_result)
 
 KIND = "pytest"
 
@@ -37,7 +41,9 @@ class SessionResults:
         self.records: list[Record] = []
         self.names: list[str] = []  # the stored workload name of each record
         self.untimed: set[str] = set()  # tests run once, untimed (--levelbench-disable)
-        self.run_id: int | None = None
+        self.recording: Recording | None = None  # the session's stored run, begun with its first result
+        self.outcome: RunOutcome | None = None  # how that run ended
+        self.interrupted = False
         self.reference: int | None = None  # --levelbench-compare=REF, resolved at the start
         self.store_location: str | None = None
         self.store_problem: str | None = None
@@ -52,7 +58,7 @@ class SessionResults:
         self.records.append(record)
         self.names.append(self._name(record))
         if self.options.save:
-            self._save(self.names[-1], record)
+            self._record(self.names[-1], record)
 
     def add_untimed(self, nodeid: str) -> None:
         self.untimed.add(nodeid)
@@ -64,17 +70,26 @@ class SessionResults:
         taken = self.names.count(name) + sum(n.startswith(f"{name} #") for n in self.names)
         return f"{name} #{taken + 1}" if taken else name
 
-    def _save(self, name: str, record: Record) -> None:
+    @property
+    def run_id(self) -> int | None:
+        """The session's stored run (None: nothing recorded)."""
+        return self.recording.run_id if self.recording is not None else None
+
+    def _record(self, name: str, record: Record) -> None:
+        """Record ``record`` in the session's run (begun now if this is its first result). A Ctrl-C
+        meanwhile waits until it is recorded, then stops the session."""
         if self.store_problem is not None:
             return
         try:
-            store = self._open()
-            if self.run_id is None:
-                self.run_id = store.begin_run(kind=KIND, argv=self.argv, environment=record.result.environment or None,
-                                              git_commit=None, label=self.options.label)
-            store.add_result(self.run_id, result_doc(record.result, name))
+            if self.recording is None:
+                self.recording = Recording.begin(self._open(), kind=KIND, argv=self.argv,
+                                                 environment=record.result.environment or None,
+                                                 label=self.options.label)
+            self.recording.add(workload_result(record.result, name))
         except Exception as e:  # recording is a service to the user; it must not fail their test
             self.store_problem = f"{type(e).__name__}: {e}"
+            if self.recording is not None:
+                self.recording.crash(e)  # ended failed at the end of the session, not left "running"
 
     def _open(self, create: bool = True) -> Any:
         if self._store is None:
@@ -96,17 +111,24 @@ class SessionResults:
 
     # -- at the end --------------------------------------------------------------------------------
     def finish(self, interrupted: bool) -> None:
-        """End the stored run, compare with the reference run, write the JSON file."""
-        if self.run_id is not None and self.store_problem is None:
-            try:
-                self._store.end_run(self.run_id, "interrupted" if interrupted else "ok",
-                                    "interrupted" if interrupted else "")
-            except Exception as e:
-                self.store_problem = f"{type(e).__name__}: {e}"
+        """End the stored run (``interrupted``: Ctrl-C stopped the session), compare with the reference
+        run, write the JSON file."""
+        self.end_run(interrupted)
         if self.options.compare is not None and not self.options.disabled:
             self._compare()
         if self.options.json_path is not None:
             self._write_json()
+
+    def end_run(self, interrupted: bool) -> None:
+        """End the stored run, if one was begun: ``interrupted`` when Ctrl-C stopped the session, else
+        as its results say (or ``failed`` when the store failed while recording)."""
+        self.interrupted = interrupted
+        if self.recording is not None:
+            if interrupted and not self.recording.crashed:  # a failed store stays the reason
+                self.recording.interrupt()
+            self.outcome = self.recording.end()
+            if self.outcome.unrecorded:
+                self.store_problem = f"the end of run {self.run_id} could not be recorded ({self.outcome.unrecorded})"
 
     def session_run(self) -> Any:
         """This session as a `Run` (its stored id, or 0 when not saved), with every result."""
@@ -119,7 +141,8 @@ class SessionResults:
             counts[r.workload] = counts.get(r.workload, 0) + 1
         environment = next((r.result.environment for r in self.records if r.result.environment), {})
         return Run(id=self.run_id or 0, kind=KIND, started=self.started, finished=time.time(),
-                   status=run_status(results) if results else "ok", argv=tuple(self.argv),
+                   status="interrupted" if self.interrupted else run_status(results) if results else "ok",
+                   argv=tuple(self.argv),
                    git_commit=self._commit(), label=self.options.label, environment=dict(environment),
                    workload_counts=counts, results=results)
 
@@ -204,7 +227,10 @@ class SessionResults:
             lines.append(f"{len(self.untimed)} timing test(s) ran once, untimed (--levelbench-disable)")
         if self.run_id is not None:
             label = f", label {self.options.label!r}" if self.options.label else ""
-            lines.append(f"{len(self.records)} result(s) recorded in {self.store_location} as run {self.run_id}{label}")
+            ended = self.outcome.status if self.outcome is not None else "ok"
+            status = f" ({ended})" if ended != "ok" else ""
+            lines.append(f"{len(self.records)} result(s) recorded in {self.store_location} as run {self.run_id}"
+                         f"{status}{label}")
         elif self.records and not self.options.save:
             lines.append("not saved: --levelbench-save[=NAME] or --levelbench-autosave records the session as one run")
         if self.json_written:
@@ -212,3 +238,4 @@ class SessionResults:
         if self.store_problem:
             lines.append(f"results not recorded: {self.store_problem}")
         return lines + self.compare_lines
+

@@ -12,11 +12,14 @@ from ._diff import RunDiff as RunDiff
 from ._diff import diff_runs as diff_runs
 from ._diff import mann_whitney_u as mann_whitney_u
 from ._diff import previous_run as previous_run
+from ._diff import runs_to_diff as runs_to_diff
 from ._export import export_csv as export_csv
 from ._export import export_json as export_json
 from ._pyperf import export_pyperf as export_pyperf
 from ._pytest_benchmark import NotPytestBenchmark as NotPytestBenchmark
 from ._pytest_benchmark import export_pytest_benchmark as export_pytest_benchmark
+from ._pytest_benchmark import Imported as Imported
+from ._pytest_benchmark import import_files as import_files
 from ._pytest_benchmark import import_pytest_benchmark as import_pytest_benchmark
 from ._pytest_benchmark import load_pytest_benchmark as load_pytest_benchmark
 from ._pytest_benchmark import read_pytest_benchmark as read_pytest_benchmark
@@ -45,3 +48,4 @@ from ._records import params_key as params_key
 from ._records import params_text as params_text
 from ._records import result_doc as result_doc
 from ._records import run_status as run_status
+from ._records import workload_result as workload_result

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._measuring.environment import differences
 from .._values.stats import Interval, unpaired_ratio_ci
+from ._open import StoreError
 from ._records import Run, StoredResult
 
 if TYPE_CHECKING:
@@ -163,6 +164,32 @@ def previous_run(store: "Store", after: Run, *, exclude: int | None = None) -> R
         if keys.intersection(r.key for r in candidate.results):
             return candidate
     return None
+
+
+def runs_to_diff(store: "Store", before: int | str | None = None, after: int | str | None = None) -> tuple[Run, Run]:
+    """The two runs ``levelbench diff [BEFORE [AFTER]]`` compares: ``after`` (default: the latest) and
+    ``before`` (default: `previous_run` of it, the latest earlier run of the same workloads or tests).
+    Runs are named as `Store.resolve` takes them (``3``, ``"latest"``, ``"latest~1"``).
+
+    Raises:
+        StoreError: a run named that is not there, or no earlier run of the same workloads.
+
+    Example:
+        >>> before, after = runs_to_diff(open_store())                 # doctest: +SKIP
+        >>> diff_runs(before, after).has_regression                    # doctest: +SKIP
+        False
+    """
+    later = store.run(after if after is not None else "latest")
+    if before is not None:
+        return store.run(before), later
+    found = previous_run(store, later)
+    if found is None:
+        named = ", ".join(later.workloads[:3]) or "no results"
+        raise StoreError(
+            f"expected an earlier {later.kind!r} run of the same workloads as run {later.id} "
+            f"({named}{', ...' if len(later.workloads) > 3 else ''}) in {store.path}, got none: record another "
+            f"one, or name the two runs, e.g. levelbench diff {max(later.id - 1, 1)} {later.id}")
+    return found, later
 
 
 def _first_environment(run: Run) -> dict[str, Any]:

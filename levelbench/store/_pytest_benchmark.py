@@ -16,13 +16,14 @@ or a datetime that is not one refuse the file, with the value named.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime
 import hashlib
 import json
 import math
 import reprlib
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +32,7 @@ from .._results.measurement import Measurement
 from .._results.workload import WorkloadResult
 from .._values.files import FileRefused, read_regular_file
 from ._records import Run, params_text
+from ._store import open_store
 
 if TYPE_CHECKING:
     from ._store import Store
@@ -383,3 +385,65 @@ def import_pytest_benchmark(store: "Store", path: str | Path, max_bytes: int = M
     documents = converted(results)
     before = imported_before(store, run)
     return before if before is not None else record_imported(store, run, documents)
+
+
+@dataclasses.dataclass(frozen=True)
+class Imported:
+    """What `import_files` did with one file: recorded now as run ``run_id`` (``benchmarks`` results,
+    ``git_commit`` the file's, ``dated`` False when the file gave no time and the import's was used),
+    or, when ``not_again`` says why, left as run ``run_id`` already holds it: ``"given again"``,
+    ``"the same file as PATH"`` (the same bytes given twice in one call) or ``"already imported"``."""
+
+    path: str
+    run_id: int
+    benchmarks: int
+    git_commit: str | None = None
+    dated: bool = True
+    not_again: str = ""
+
+
+def import_files(paths: Sequence[str | Path], db: str | Path | None = None, max_bytes: int = MAX_IMPORT_BYTES,
+                 on_file: Callable[[Imported], None] | None = None) -> list[Imported]:
+    """``levelbench import``: record the pytest-benchmark JSON files at ``paths`` in the results
+    database at ``db`` (default: `default_path`), one run per file, and say what became of each
+    (``on_file`` sees each as it is done).
+
+    Every file is read, checked and converted before the database is opened, so a file that cannot
+    be imported records nothing, not even the files before it (`NotPytestBenchmark`; a
+    `MemoryError` naming the file when converting it does not fit in memory). A file imported
+    before, or given twice (the same bytes), is recorded once. Raises `StoreError` for a database
+    that cannot be used.
+
+    Example:
+        >>> [i.run_id for i in import_files(["before.json", "after.json"])]     # doctest: +SKIP
+        [1, 2]
+    """
+    loaded = []
+    for path in paths:
+        try:
+            run, results = load_pytest_benchmark(path, max_bytes)
+            loaded.append((str(path), run, converted(results)))
+        except MemoryError:  # bounded (max_bytes, no per-sample bootstrap), but a small machine may still run out
+            raise MemoryError(f"not enough memory to read and convert {path}; nothing was recorded: import it on a "
+                              "machine with more memory, or split its benchmarks over several files") from None
+    done: list[Imported] = []
+    tell = on_file or (lambda imported: None)
+    with open_store(db) as store:
+        seen: dict[str, Imported] = {}
+        for path, run, documents in loaded:
+            digest = run["environment"]["imported"]["sha256"]
+            first = seen.get(digest)
+            if first is not None:
+                why = "given again" if first.path == path else f"the same file as {first.path}"
+                imported = Imported(path, first.run_id, len(documents), run["git_commit"], run["started"] is not None,
+                                    why)
+            else:
+                before = imported_before(store, run)
+                run_id = before if before is not None else record_imported(store, run, documents)
+                imported = Imported(path, run_id, len(documents), run["git_commit"], run["started"] is not None,
+                                    "already imported" if before is not None else "")
+                seen[digest] = imported
+            done.append(imported)
+            tell(imported)
+    return done
+

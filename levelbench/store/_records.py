@@ -46,11 +46,16 @@ def as_comparison(result: Measurement | Comparison, title: str = "") -> Comparis
                       environment=result.environment, title=title or result.label, target_reached=result.target_reached)
 
 
+def workload_result(result: Measurement | Comparison, workload: str) -> WorkloadResult:
+    """A measured result named ``workload`` as one result of a run (a `levelbench.measure`/`compare`
+    saved, or a pytest session's test), its duration the time its measurements took."""
+    c = as_comparison(result, workload)
+    return WorkloadResult(workload, c.params, "ok", c, duration=sum(m.total_time for m in c.measurements.values()))
+
+
 def result_doc(result: Measurement | Comparison, workload: str) -> dict[str, Any]:
     """The stored form (``WorkloadResult.to_dict()``) of a measured result named ``workload``."""
-    c = as_comparison(result, workload)
-    return {"workload": workload, "params": c.params, "status": "ok", "comparison": c.to_dict(), "error": "",
-            "duration": sum(m.total_time for m in c.measurements.values())}
+    return workload_result(result, workload).to_dict()
 
 
 def params_text(params: Mapping[str, Any]) -> str:
@@ -153,3 +158,9 @@ class Run:
             "host": self.host,
             "results": [r.to_dict() for r in self.results],
         }
+
+    def listing(self) -> dict[str, Any]:
+        """The run as ``levelbench history --format json`` lists it: `to_dict` without the results, with
+        how many results each workload has (``workloads``) and where it ran (``machine``)."""
+        listed = {k: v for k, v in self.to_dict().items() if k != "results"}
+        return listed | {"workloads": self.workload_counts, "machine": self.machine}
