@@ -382,7 +382,8 @@ def test_every_static_rule_has_exactly_one_rule_module_named_by_its_code():
                  if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["CODE"]
                  and isinstance(node.value, ast.Constant)]
         assert len(codes) == 1, f"{path.name}: expected one CODE = \"LB1xx\" at module level, got {codes}"
-        assert path.name.startswith(codes[0].lower() + "_"), f"{path.name} checks {codes[0]}: name it {codes[0].lower()}_<what>.py"
+        expected_name = f"{codes[0].lower()}_<what>.py"
+        assert path.name.startswith(codes[0].lower() + "_"), f"{path.name} checks {codes[0]}: name it {expected_name}"
         declared.setdefault(codes[0], []).append(path.name)
     expected = sorted(code for code in RULES if code != "LB100")  # LB100, an unreadable input, is the engine's own
     assert sorted(declared) == expected

@@ -1,4 +1,4 @@
-"""LB101, timed-callable-never-called: the check and its fix (the rule's words are its catalogue entry).
+"""LB101, timed-callable-never-called: the check and its fix; the rule's words are its catalogue entry.
 
     %timeit lambda: f(x)            ->  %timeit f(x)
 """

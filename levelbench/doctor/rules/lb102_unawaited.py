@@ -1,4 +1,4 @@
-"""LB102, unblocked-jax-timing: the check and its fix (the rule's words are its catalogue entry).
+"""LB102, unblocked-jax-timing: the check and its fix; the rule's words are its catalogue entry.
 
     %timeit f(x)                    ->  %timeit jax.block_until_ready(f(x))
 """

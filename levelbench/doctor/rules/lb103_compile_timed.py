@@ -1,4 +1,4 @@
-"""LB103, compile-in-timing: the check and its fix (the rule's words are its catalogue entry).
+"""LB103, compile-in-timing: the check and its fix; the rule's words are its catalogue entry.
 
     %time f(x)                      ->  jax.block_until_ready(f(x))  # warm-up ...
                                         %time f(x)
@@ -15,7 +15,10 @@ from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
 from .._regions import TimedRegion
-from .._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, short, unparse, walk_code
+from .._syntax import (
+    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, short, unparse,
+    walk_code,
+)
 
 CODE = "LB103"
 

@@ -1,4 +1,4 @@
-"""LB104, single-timing-sample: the check and its fix (the rule's words are its catalogue entry).
+"""LB104, single-timing-sample: the check and its fix; the rule's words are its catalogue entry.
 
     start = time.time()                          y = f(x)
     y = f(x)                                 ->  elapsed = min(timeit.repeat(lambda: f(x), number=1, repeat=5))

@@ -1,4 +1,4 @@
-"""LB105, wall-clock-timer: the check and its fix (the rule's words are its catalogue entry).
+"""LB105, wall-clock-timer: the check and its fix; the rule's words are its catalogue entry.
 
     t0 = time.time()                ->  t0 = time.perf_counter()   (and the clock that ends the pair)
 """

@@ -1,4 +1,4 @@
-"""LB106, python-loop-under-jit: the check and its fix (the rule's words are its catalogue entry)."""
+"""LB106, python-loop-under-jit: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LB107, jit-returns-nothing: the check and its fix (the rule's words are its catalogue entry).
+"""LB107, jit-returns-nothing: the check and its fix; the rule's words are its catalogue entry.
 
     def f(x): y = g(x)              ->  ... return y   (unsafe; a commented-out `# return ...` stays,
                                                         the return goes under it)

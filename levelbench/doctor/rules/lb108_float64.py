@@ -1,4 +1,4 @@
-"""LB108, float64-without-x64: the check and its fix (the rule's words are its catalogue entry).
+"""LB108, float64-without-x64: the check and its fix; the rule's words are its catalogue entry.
 
     jnp.float64 without x64         ->  jax.config.update("jax_enable_x64", True) at the top  (unsafe)
 """

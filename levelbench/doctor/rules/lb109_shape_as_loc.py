@@ -1,4 +1,4 @@
-"""LB109, shape-as-loc: the check and its fix (the rule's words are its catalogue entry).
+"""LB109, shape-as-loc: the check and its fix; the rule's words are its catalogue entry.
 
     np.random.normal((n, n))        ->  np.random.normal(size=(n, n))
 """

@@ -1,4 +1,4 @@
-"""LB110, numpy-syrk-matmul: the check and its fix (the rule's words are its catalogue entry)."""
+"""LB110, numpy-syrk-matmul: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LB111, jit-recreated: the check and its fix (the rule's words are its catalogue entry)."""
+"""LB111, jit-recreated: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 

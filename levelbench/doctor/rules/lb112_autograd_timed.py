@@ -1,4 +1,4 @@
-"""LB112, torch-autograd-timed: the check and its fix (the rule's words are its catalogue entry).
+"""LB112, torch-autograd-timed: the check and its fix; the rule's words are its catalogue entry.
 
     %timeit model(x)                ->  with torch.inference_mode():
                                             %timeit model(x)

@@ -1,4 +1,4 @@
-"""LB113, import-not-found: the check and its fix (the rule's words are its catalogue entry).
+"""LB113, import-not-found: the check and its fix; the rule's words are its catalogue entry.
 
     from jax import jix             ->  from jax import jit
 """

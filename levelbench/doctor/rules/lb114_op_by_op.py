@@ -1,4 +1,4 @@
-"""LB114, op-by-op-dispatch: the check and its fix (the rule's words are its catalogue entry)."""
+"""LB114, op-by-op-dispatch: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LB115, host-transfer-timed: the check and its fix (the rule's words are its catalogue entry)."""
+"""LB115, host-transfer-timed: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 

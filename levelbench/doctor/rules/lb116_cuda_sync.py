@@ -1,4 +1,4 @@
-"""LB116, cuda-not-synchronized: the check and its fix (the rule's words are its catalogue entry)."""
+"""LB116, cuda-not-synchronized: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 

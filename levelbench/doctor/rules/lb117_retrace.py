@@ -1,4 +1,4 @@
-"""LB117, retrace-per-call: the check and its fix (the rule's words are its catalogue entry).
+"""LB117, retrace-per-call: the check; the rule's words are its catalogue entry.
 
 What counts as evidence of a new shape each iteration is in `_shapes`; this module adds the two
 causes that are not about an array's size: a list that grows, and a static argument that takes the

@@ -1,4 +1,4 @@
-"""LB118, suppression-names-no-rule: the check and its fix (the rule's words are its catalogue entry).
+"""LB118, suppression-names-no-rule: the check; the rule's words are its catalogue entry.
 
 A mistyped code in a ``# noqa`` or ``# levelbench: ignore[...]`` comment silences nothing, and the finding
 it was meant for is still reported (or, worse, the typo hides that the comment is stale). ruff warns about
