@@ -20,6 +20,7 @@ from ._syntax import short
 
 
 def vmap_fix(comprehension: ast.AST) -> str:
+    """The fix, as text, of a comprehension of JAX operations: one `jax.vmap` call (LB106, LB114)."""
     generator = comprehension.generators[0]
     element = short(comprehension.elt if hasattr(comprehension, "elt") else comprehension.value, 50)
     target = short(generator.target, 20)
@@ -44,6 +45,7 @@ def statement_of(ctx: Context, node: ast.AST) -> ast.stmt | None:
 
 
 def is_marker(node: ast.AST) -> bool:
+    """Whether ``node`` is the block that stands for a timing magic's line (see `_program.MAGIC_MARKER`)."""
     if not isinstance(node, ast.With) or not node.items:
         return False
     expr = node.items[0].context_expr
@@ -51,6 +53,7 @@ def is_marker(node: ast.AST) -> bool:
 
 
 def stored_names(node: ast.AST) -> set[str]:
+    """The names ``node`` assigns, anywhere inside it."""
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
@@ -69,6 +72,7 @@ class Pair:
 
 
 def pair(ctx: Context, region: TimedRegion) -> Pair | None:
+    """The statements of ``region``'s clock pair, or None when it is not one (or they are not in one block)."""
     clock = region.clock_node
     start_stmt = ctx.program.parent(clock) if clock is not None else None
     if not isinstance(start_stmt, ast.Assign) or not isinstance(start_stmt.targets[0], ast.Name):

@@ -43,11 +43,14 @@ STRUCTURAL = re.compile(
     r"(?i)(param|layer|weight|block|module|stage|head|level|leaves|tree|items|keys|values|kernel|bias"
     r"|config|cfg|spec|devices|self\.|__\w+__)"
 )
+"""Names of a model's structure (layers, parameters, pytree leaves): a loop over them is over structure, not data."""
 
 
 # Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
 JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
+"""Prefixes of the qualified names of JAX's array operations."""
 
 
 def site_text(ctx: Context, site: JitSite) -> str:
+    """A jit site as a message names it: ``` `jax.jit(f)` at line 12 ```."""
     return f"`{site.label}` at {ctx.where(site.node)}"
