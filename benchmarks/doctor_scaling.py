@@ -25,7 +25,7 @@ between runs, and take wall-clock figures (which --jobs 2 is about) only on a qu
     python benchmarks/doctor_scaling.py --lines --mb 10 --shape plain timers --jobs 1 2   # issue 15's goal
 
 ``--phases`` prints instead where one part's time goes: a 10,000-line script of each shape (the length
-the doctor checks at once in a long file) through each step of `_diagnose_now`, in this process, without
+the doctor checks at once in a long file) through each step of `_engine.diagnose_now`, in this process, without
 fix edits (as the command's report runs), the median of three; then the CPU per line that 10 s for 10 MB
 leaves on this machine's cores.
 
@@ -162,7 +162,7 @@ def phases(shape: str, lines: int = 10_000, repeats: int = 3) -> None:
             context = Context.build(program, edits=False)
             lap("context (names, facts, kinds, regions)")
             findings = 0
-            for code, check in _engine._CHECKS.items():
+            for code, check in _engine.rule_checks().items():
                 findings += len(list(check(context)))
                 lap(f"rule {code}")
             context = program = None

@@ -10,6 +10,7 @@ import ast
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -309,3 +310,81 @@ def test_running_the_users_own_workloads_loads_no_framework():
             "print(sorted(m for m in ('jax', 'torch', 'flax') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# -- the static doctor's rules: one module each, on one floor -------------------------------------
+RULES_PACKAGE = "levelbench.doctor.rules"
+
+
+def _is_rule(module: str) -> bool:
+    return module == RULES_PACKAGE or module.startswith(RULES_PACKAGE + ".")
+
+
+def _reaches(g: dict[str, set[str]], start: str, goal: Callable[[str], bool]) -> bool:
+    """Whether ``start`` imports, directly or through other modules, a module for which ``goal`` holds."""
+    seen, todo = set(), [start]
+    while todo:
+        module = todo.pop()
+        for target in g.get(module, ()):
+            if goal(target):
+                return True
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return False
+
+
+def rule_floor_violations(g: dict[str, set[str]]) -> list[str]:
+    """A rule module that imports another rule (or the rules package), or a doctor module that leads back up
+    to a rule or to what runs the rules (the engine): a rule builds on the doctor's model and shared fixes only."""
+    found = []
+    for module in sorted(m for m in g if _is_rule(m) and m != RULES_PACKAGE):
+        for target in sorted(g[module]):
+            if _is_rule(target):
+                found.append(f"{module} imports the rule module {target}")
+            elif target.startswith("levelbench.doctor") and _reaches(g, target, _is_rule):
+                found.append(f"{module} imports {target}, which is above the rules (it imports a rule module)")
+    return found
+
+
+def test_no_rule_imports_another_and_rules_stand_on_the_model():
+    """What two rules share moves down into the doctor's model (`_vocabulary`, `_fixes`, ...), never from one
+    rule's module into another's: a rule is read, changed and deleted in its own file."""
+    found = rule_floor_violations(graph())
+    assert found == [], "move what they share down into a model module of levelbench/doctor:\n" + "\n".join(found)
+
+
+def test_the_rule_floor_check_finds_a_rule_importing_a_rule_or_the_engine():
+    g = {
+        "levelbench.doctor.rules": set(),
+        "levelbench.doctor.rules.lb101_a": {"levelbench.doctor._context"},
+        "levelbench.doctor.rules.lb102_b": {"levelbench.doctor.rules.lb101_a"},
+        "levelbench.doctor.rules.lb103_c": {"levelbench.doctor._engine"},
+        "levelbench.doctor._engine": {"levelbench.doctor.rules"},
+        "levelbench.doctor._context": set(),
+    }
+    assert rule_floor_violations(g) == [
+        "levelbench.doctor.rules.lb102_b imports the rule module levelbench.doctor.rules.lb101_a",
+        "levelbench.doctor.rules.lb103_c imports levelbench.doctor._engine, which is above the rules "
+        "(it imports a rule module)",
+    ]
+
+
+def test_every_static_rule_has_exactly_one_rule_module_named_by_its_code():
+    """Read from the files, not imported: ``CODE = "LB1xx"`` in ``levelbench/doctor/rules/lb1xx_<name>.py``."""
+    from levelbench._values.catalogue import RULES
+
+    declared: dict[str, list[str]] = {}
+    for path in sorted((PACKAGE / "doctor" / "rules").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        codes = [node.value.value for node in ast.parse(path.read_text()).body
+                 if isinstance(node, ast.Assign) and [getattr(t, "id", "") for t in node.targets] == ["CODE"]
+                 and isinstance(node.value, ast.Constant)]
+        assert len(codes) == 1, f"{path.name}: expected one CODE = \"LB1xx\" at module level, got {codes}"
+        expected_name = f"{codes[0].lower()}_<what>.py"
+        assert path.name.startswith(codes[0].lower() + "_"), f"{path.name} checks {codes[0]}: name it {expected_name}"
+        declared.setdefault(codes[0], []).append(path.name)
+    expected = sorted(code for code in RULES if code != "LB100")  # LB100, an unreadable input, is the engine's own
+    assert sorted(declared) == expected
+    assert {code: names for code, names in declared.items() if len(names) != 1} == {}

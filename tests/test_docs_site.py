@@ -49,7 +49,7 @@ def test_the_site_builds_strictly_with_every_kind_of_page(site):
     assert "--fail-on" in cli and "--budget" in cli  # options come from click, not written by hand
     api = (site / "reference" / "api.html").read_text()
     for name in ("levelbench._measuring.measure.measure", "levelbench._results.comparison.Comparison.ratio",
-                 "levelbench._probing.diagnose.explain", "levelbench.doctor._engine.lint_paths"):
+                 "levelbench._probing.diagnose.explain", "levelbench.doctor._schedule.lint_paths"):
         assert f'id="{name}"' in api, name
     changelog = (site / "changelog.html").read_text()
     assert "Keep a Changelog" in changelog and "Unreleased" in changelog

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from levelbench.doctor import _engine, lint_paths, lint_source
+from levelbench.doctor import _schedule, lint_paths, lint_source
 from levelbench.doctor._diagnostic import DoctorReport
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,13 +160,13 @@ def test_a_long_script_checked_in_parts_finds_what_the_whole_file_shows(monkeypa
         "".join(f"@jax.jit\ndef g{k}(v):\n    return v + 1\n\n\nt0 = time.time()\ng{k}(x)\nprint(time.time() - t0)\n"
                 for k in range(60))
     )  # each block self-contained: a definition in one part used in a later one is the documented limit
-    monkeypatch.setattr(_engine, "PART_LINES", 10**9)
+    monkeypatch.setattr(_schedule, "PART_LINES", 10**9)
     whole = lint_source(text, "long.py")
-    monkeypatch.setattr(_engine, "PART_LINES", 300)
-    monkeypatch.setattr(_engine, "HEAD_LINES", 40)
+    monkeypatch.setattr(_schedule, "PART_LINES", 300)
+    monkeypatch.setattr(_schedule, "HEAD_LINES", 40)
     trees: list[int] = []
-    diagnose_now = _engine._diagnose_now
-    monkeypatch.setattr(_engine, "_diagnose_now", lambda *args: trees.append(1) or diagnose_now(*args))
+    diagnose_now = _schedule.diagnose_now
+    monkeypatch.setattr(_schedule, "diagnose_now", lambda *args: trees.append(1) or diagnose_now(*args))
     parted = lint_source(text, "long.py", jobs=1)  # counted here: every part in this process
     assert len(trees) >= 8  # one syntax tree per part at a time: memory bounded by a part, not the file
     assert len(whole) > 100 and "LB100" not in {d.code for d in whole}

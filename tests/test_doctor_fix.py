@@ -13,7 +13,7 @@ import pytest
 
 from levelbench._values.catalogue import RULES, rule_for
 from levelbench.doctor import fix_source, lint_source
-from levelbench.doctor import _check_numerics
+from levelbench.doctor.rules import lb109_shape_as_loc
 from levelbench.doctor._diagnostic import Edit, Fix
 
 JAX = "import jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\nx = jnp.ones(3)\n"
@@ -257,7 +257,7 @@ def test_a_fix_that_would_not_parse_is_skipped_and_reported(monkeypatch):
         first = ctx.editor.source(call.args[0])
         return Fix((ctx.editor.replace(call.args[0], f"size=({first}"),), "broken on purpose")
 
-    monkeypatch.setattr(_check_numerics, "size_keyword", broken)
+    monkeypatch.setattr(lb109_shape_as_loc, "size_keyword", broken)
     source = "import numpy as np\nx = np.random.normal((4, 4))\n"
     result = fix_source(source, "bench.py")
     assert result.text == source
@@ -404,7 +404,7 @@ def test_a_fix_that_would_lose_a_comment_is_skipped_and_left_for_a_manual_rewrit
         return Fix((ctx.editor.edit(call.lineno, call.args[0].col_offset, call.lineno, len(line), "size=(4, 4))"),),
                    "drops the comment on purpose")
 
-    monkeypatch.setattr(_check_numerics, "size_keyword", greedy)
+    monkeypatch.setattr(lb109_shape_as_loc, "size_keyword", greedy)
     source = "import numpy as np\nx = np.random.normal((4, 4))  # shape\ny = np.random.normal((2, 2))\n"
     result = fix_source(source, "bench.py")
     assert result.text == source.replace("normal((2, 2))", "normal(size=(4, 4))")  # the line without a comment

@@ -92,7 +92,8 @@ def test_an_internal_error_in_one_check_is_reported_not_raised(monkeypatch):
         raise RuntimeError("boom")
         yield
 
-    monkeypatch.setitem(_engine._CHECKS, "LB101", broken)
+    checks = _engine.rule_checks()
+    monkeypatch.setattr(_engine, "rule_checks", lambda: {**checks, "LB101": broken})
     diagnostics = lint_source("import numpy as np\nx = np.random.normal((2, 2))\n", "s.py")
     assert [d.code for d in diagnostics] == ["LB100", "LB109"]
     assert "internal error in the LB101 check (RuntimeError: boom)" in diagnostics[0].message
@@ -171,12 +172,12 @@ def test_ipython_transformer_and_the_fallback_agree_on_the_seed_like_notebook():
         )
     )
     from levelbench.doctor._context import Context
-    from levelbench.doctor._engine import _CHECKS
+    from levelbench.doctor._engine import rule_checks
 
     def run(use_ipython: bool) -> list[tuple[str, int, int, int]]:
         context = Context.build(Program.from_notebook("nb.ipynb", cells, use_ipython=use_ipython))
         return sorted(
-            (d.code, d.location.cell, d.location.line, d.location.column) for check in _CHECKS.values() for d in check(context)
+            (d.code, d.location.cell, d.location.line, d.location.column) for check in rule_checks().values() for d in check(context)
         )
 
     with_ipython = run(True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from levelbench._values.findings import Severity
-from levelbench.doctor import _engine, _fixer, _parts, fix_paths, lint_paths, lint_source
+from levelbench.doctor import _fixer, _parts, _schedule, fix_paths, lint_paths, lint_source
 from levelbench.doctor._diagnostic import Diagnostic, DoctorReport, Location
 from levelbench._rendering import doctor_text
 from levelbench._rendering.terminal import SEVERITY_STYLE
@@ -45,9 +45,9 @@ def _everything(diagnostics: tuple[Diagnostic, ...]) -> list[tuple]:
 
 @pytest.fixture
 def small_parts(monkeypatch):
-    monkeypatch.setattr(_engine, "PART_LINES", 300)
-    monkeypatch.setattr(_engine, "MIN_PART_LINES", 200)
-    monkeypatch.setattr(_engine, "HEAD_LINES", 40)
+    monkeypatch.setattr(_schedule, "PART_LINES", 300)
+    monkeypatch.setattr(_schedule, "MIN_PART_LINES", 200)
+    monkeypatch.setattr(_schedule, "HEAD_LINES", 40)
 
 
 def test_parts_checked_by_workers_give_what_one_process_gives(small_parts):
@@ -63,18 +63,18 @@ def parts_seen(monkeypatch) -> tuple[list[tuple[int, int]], list[tuple[int, int]
     """(the parts planned, the parts checked in this process), filled as the doctor runs."""
     planned: list[tuple[int, int]] = []
     here: list[tuple[int, int]] = []
-    map_parts = _engine.map_parts
-    monkeypatch.setattr(_engine, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
+    map_parts = _schedule.map_parts
+    monkeypatch.setattr(_schedule, "map_parts", lambda task, shared, items, jobs: planned.extend(items)
                         or map_parts(task, shared, items, jobs))
-    text_of = _engine._Parts.text  # asked once per part checked in this process (the workers have their own)
-    monkeypatch.setattr(_engine._Parts, "text", lambda script, first, last, margins=True: (
+    text_of = _schedule._Parts.text  # asked once per part checked in this process (the workers have their own)
+    monkeypatch.setattr(_schedule._Parts, "text", lambda script, first, last, margins=True: (
         margins and here.append((first, last))) or text_of(script, first, last, margins=margins))
     return planned, here
 
 
 def test_a_part_split_inside_a_string_is_joined_with_the_next_in_a_worker_too(small_parts, parts_seen, monkeypatch):
-    monkeypatch.setattr(_engine, "PART_LINES", 50)  # parts of 50-100 lines: some cut inside a 150-line string
-    monkeypatch.setattr(_engine, "MIN_PART_LINES", 50)
+    monkeypatch.setattr(_schedule, "PART_LINES", 50)  # parts of 50-100 lines: some cut inside a 150-line string
+    monkeypatch.setattr(_schedule, "MIN_PART_LINES", 50)
     text = _long_script()
     planned, here = parts_seen
     two = lint_source(text, "long.py", jobs=2)
@@ -91,8 +91,8 @@ def test_the_workers_check_their_share_even_beside_another_levelbench(small_part
     shadow.mkdir()
     (shadow / "__init__.py").write_text("raise SystemExit(9)\n")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(_engine, "PART_LINES", 100)
-    monkeypatch.setattr(_engine, "MIN_PART_LINES", 100)
+    monkeypatch.setattr(_schedule, "PART_LINES", 100)
+    monkeypatch.setattr(_schedule, "MIN_PART_LINES", 100)
     planned, here = parts_seen
     text = _long_script()
     three = lint_source(text, "long.py", jobs=3)
@@ -159,20 +159,20 @@ def small_batches(request, monkeypatch):
     """Every batch shared among the processes, as a large one is (from the start) or as a small one that takes
     long is (after a while: here at once); the tree of `_tree` is read in three batches."""
     if request.param == "large":
-        monkeypatch.setattr(_engine, "SHARED_BYTES", 1)
-        monkeypatch.setattr(_engine, "SHARE_AFTER_SECONDS", 1e9)
+        monkeypatch.setattr(_schedule, "SHARED_BYTES", 1)
+        monkeypatch.setattr(_schedule, "SHARE_AFTER_SECONDS", 1e9)
     else:
-        monkeypatch.setattr(_engine, "SHARED_BYTES", 10**9)
-        monkeypatch.setattr(_engine, "SHARE_AFTER_SECONDS", 0.0)
-    monkeypatch.setattr(_engine, "BATCH_BYTES", 9000)
+        monkeypatch.setattr(_schedule, "SHARED_BYTES", 10**9)
+        monkeypatch.setattr(_schedule, "SHARE_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(_schedule, "BATCH_BYTES", 9000)
 
 
 def test_a_directory_checked_by_workers_gives_what_one_process_gives(small_batches, monkeypatch, tmp_path):
     # In batches, each shared among the processes, in the order the files are read.
     _tree(tmp_path)
     checked_here: list[str] = []
-    diagnose = _engine.diagnose  # what this process checks itself (a worker has its own, not spied on)
-    monkeypatch.setattr(_engine, "diagnose", lambda source, *a, **k: checked_here.append(source.path)
+    diagnose = _schedule.diagnose  # what this process checks itself (a worker has its own, not spied on)
+    monkeypatch.setattr(_schedule, "diagnose", lambda source, *a, **k: checked_here.append(source.path)
                         or diagnose(source, *a, **k))
 
     one = lint_paths([tmp_path], jobs=1, config=True)
@@ -205,12 +205,12 @@ def test_a_directory_fixed_by_workers_gives_what_one_process_gives(small_batches
 
 
 def test_without_edits_the_findings_are_the_same_and_no_fix_is_built(small_parts, monkeypatch):
-    from levelbench.doctor import _check_timing
+    from levelbench.doctor.rules import lb105_wall_clock
 
     text = _long_script()
     built: list[int] = []
-    steady_clock = _check_timing.steady_clock
-    monkeypatch.setattr(_check_timing, "steady_clock", lambda *a: built.append(1) or steady_clock(*a))
+    steady_clock = lb105_wall_clock.steady_clock
+    monkeypatch.setattr(lb105_wall_clock, "steady_clock", lambda *a: built.append(1) or steady_clock(*a))
     bare = lint_source(text, "long.py", jobs=1, edits=False)
     assert not built and all(d.fix is None for d in bare)
     full = lint_source(text, "long.py", jobs=1)
@@ -282,14 +282,14 @@ def test_a_clock_pair_cut_by_a_part_edge_is_seen_whole(monkeypatch):
     from test_doctor_bounds import _scaling
 
     text = _scaling().generate("timers", lines=3000)  # `t0 = time.time()` / `y = f(x)` / `print(...)` blocks
-    monkeypatch.setattr(_engine, "PART_LINES", 10**9)
+    monkeypatch.setattr(_schedule, "PART_LINES", 10**9)
     whole = [(d.code, d.location) for d in lint_source(text, "t.py")]
-    monkeypatch.setattr(_engine, "PART_LINES", 302)  # parts of 604 lines: cut between `y = f(x)` and `print(...)`
-    monkeypatch.setattr(_engine, "MIN_PART_LINES", 200)
-    monkeypatch.setattr(_engine, "HEAD_LINES", 40)
+    monkeypatch.setattr(_schedule, "PART_LINES", 302)  # parts of 604 lines: cut between `y = f(x)` and `print(...)`
+    monkeypatch.setattr(_schedule, "MIN_PART_LINES", 200)
+    monkeypatch.setattr(_schedule, "HEAD_LINES", 40)
     parted = [(d.code, d.location) for d in lint_source(text, "t.py", jobs=2)]
     assert len(whole) > 2000 and parted == whole
-    monkeypatch.setattr(_engine, "MARGIN_LINES", 0)  # without margins a pair cut by an edge loses its findings
+    monkeypatch.setattr(_schedule, "MARGIN_LINES", 0)  # without margins a pair cut by an edge loses its findings
     assert [(d.code, d.location) for d in lint_source(text, "t.py", jobs=2)] != whole
 
 
@@ -346,7 +346,7 @@ def test_a_parts_text_is_its_lines_with_the_others_blank_but_the_head_and_earlie
         lines = split_lines(text)
         if len(lines) < 4:
             continue
-        script = _engine._Parts(_engine.SourceText("x.py", text, False), frozenset(), False)
+        script = _schedule._Parts(_schedule.SourceText("x.py", text, False), frozenset(), False)
         script.head = rng.randint(1, len(lines) - 2)
         script.cuts = sorted(rng.sample(range(script.head, len(lines)), min(rng.randint(0, 4), len(lines) - script.head)))
         first = rng.randint(script.head + 1, len(lines) - 1)
@@ -366,7 +366,7 @@ def test_unparse_writes_what_ast_unparse_writes():
 
     from levelbench.doctor._syntax import unparse
 
-    source = Path(_engine.__file__).read_text() + Path(__file__).read_text() + (
+    source = Path(_schedule.__file__).read_text() + Path(__file__).read_text() + (
         "f(x, 3, key=k, n=10)\nrange(10)\nf(-1)\nf(1.5)\nf(True)\nf(*a)\nf(**k)\nf(x=1, **k)\ng(0x1F)\nh(10**30)\n"
     )
     calls = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Call, ast.Name, ast.Attribute))]

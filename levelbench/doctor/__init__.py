@@ -16,8 +16,8 @@ from ._config import ConfigError as ConfigError
 from ._diagnostic import Diagnostic as Diagnostic
 from ._diagnostic import DoctorReport as DoctorReport
 from ._diagnostic import Location as Location
-from ._engine import lint_paths as lint_paths
-from ._engine import lint_source as lint_source
+from ._schedule import lint_paths as lint_paths
+from ._schedule import lint_source as lint_source
 from ._engine import selected_codes as selected_codes
 from ._fixer import FixReport as FixReport
 from ._fixer import FixResult as FixResult
@@ -30,8 +30,8 @@ from ._config import ConfigChoice as ConfigChoice
 from ._config import Options as Options
 from ._config import Settings as Settings
 from ._config import describe as describe
-from ._engine import HEAD_LINES as HEAD_LINES
-from ._engine import PART_LINES as PART_LINES
+from ._schedule import HEAD_LINES as HEAD_LINES
+from ._schedule import PART_LINES as PART_LINES
 from ._fixer import applicable as applicable
 from ._fixer import fixing_codes as fixing_codes
 from ._load import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES

@@ -29,7 +29,8 @@ from .._values.catalogue import RULES, resolve_codes
 from .._values.findings import Severity
 from ._diagnostic import Diagnostic, DoctorReport, Edit, Fix
 from ._config import ConfigChoice, Options, Settings
-from ._engine import check_jobs, diagnose, iter_configured, map_inputs, selected_codes, unreadable
+from ._engine import selected_codes, unreadable
+from ._schedule import check_jobs, diagnose, iter_configured, map_inputs
 from ._load import DEFAULT_MAX_BYTES, SourceText
 from ._notebook import BOM, notebook_json
 from ._proof import Baseline

@@ -1,6 +1,6 @@
 """A long script's parts, or a large tree's files, checked on several cores at once.
 
-The doctor checks a script of more than ``PART_LINES + HEAD_LINES`` lines in parts (see `_engine`), one
+The doctor checks a script of more than ``PART_LINES + HEAD_LINES`` lines in parts (see `_schedule`), one
 syntax tree at a time; the parts are independent, so other processes can take some of them, as they can
 take some of the files of a directory (shared by size: `_shares`). This
 process keeps the first share and starts one worker per other share: a fresh interpreter

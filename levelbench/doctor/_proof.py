@@ -2,9 +2,10 @@
 doctor reads it), and every comment it had is still there.
 
 Each fix is checked where it is made (the text at its span parses to the node the check saw, and each rewrite
-takes only the statement forms it was written for: see `_fix_pairs` and `_fixes`). This is the check of the
-result, whole: a fix whose result would stop parsing, or would lose a comment (``# noqa`` included), is not
-applied; its finding stays, and the summary counts it as one that needs a manual rewrite.
+takes only the statement forms it was written for: see the fixes in the rules' modules, `levelbench.doctor.rules`,
+and `_fixes`). This is the check of the result, whole: a fix whose result would stop parsing, or would lose a
+comment (``# noqa`` included), is not applied; its finding stays, and the summary counts it as one that needs a
+manual rewrite.
 
 !!! Example
     >>> baseline = Baseline("t0 = time.time()  # start\\n", notebook=False, path="b.py")

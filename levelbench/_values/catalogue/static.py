@@ -1,6 +1,7 @@
 """LB1xx: what the static doctor finds in scripts and notebooks without running them.
 
-Data only; the checks that find each problem live in ``levelbench/doctor/_check_*``.
+Data only, and the one source of each rule's words; the check that finds each problem is the rule's module in
+``levelbench/doctor/rules/`` (``lb1xx_<what>.py``).
 """
 
 from __future__ import annotations

@@ -1,19 +1,24 @@
-"""LB113: ``from jax import jix`` -- a name that the installed jax / numpy / torch does not have."""
+"""LB113, import-not-found: the check and its fix; the rule's words are its catalogue entry.
+
+    from jax import jix             ->  from jax import jit
+"""
 
 from __future__ import annotations
 
 import ast
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from ._context import Context
-from ._diagnostic import Diagnostic
-from ._fixes import nearest_name
-from ._installed import CHECKED_ROOTS, installed_version, is_installed, module_exists, name_exists, similar_names
+from .._context import Context
+from .._diagnostic import Diagnostic, Edit, Fix
+from .._edits import as_fix, never_hides_the_finding
+from .._installed import CHECKED_ROOTS, installed_version, is_installed, module_exists, name_exists, similar_names
+
+CODE = "LB113"
 
 
-def check_imports(ctx: Context) -> Iterator[Diagnostic]:
+def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB113: imports from jax / numpy / torch that fail with the installed versions.
 
     Guarded imports are left alone: under ``try: ... except ImportError`` (in the ``try`` or as the fallback in
@@ -41,6 +46,8 @@ def check_imports(ctx: Context) -> Iterator[Diagnostic]:
 
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "AttributeError", "Exception", "BaseException"})
+
+
 # A version flag names the version it tests: `JAX_GE_0_11_0`, `_JAX_LT_0410`, `NEW_JAX`.
 _GUARD_WORDS = re.compile(
     r"(?i:hasattr|getattr|version|find_spec|__dict__|dir\()|TYPE_CHECKING|_(?:GE|GT|LE|LT|EQ)_?\d|\d_\d|(?i:new|old)_?jax"
@@ -102,3 +109,29 @@ def _missing_module(ctx: Context, node: ast.AST, module: str) -> Diagnostic:
         evidence=f"checked against the installed {root} package",
         fix=fix,
     )
+
+
+@never_hides_the_finding
+def nearest_name(ctx: Context, alias: ast.alias, candidates: Iterable[str]) -> Fix | None:
+    """``from jax import jix`` -> ``from jax import jit``, when one existing name is clearly the closest.
+
+    Uses of the bad name in the file are renamed too (unless it was imported ``as`` another name).
+    """
+    ranked = sorted(
+        ((difflib.SequenceMatcher(None, alias.name, c).ratio(), c) for c in candidates), reverse=True
+    )
+    if not ranked or ranked[0][0] < 0.6 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    guess = ranked[0][1]
+    editor = ctx.editor
+    span = editor._span(alias)
+    if span is None:
+        return None
+    line, col = span[0], span[1]
+    edits: list[Edit | None] = [editor.edit(line, col, line, col + len(alias.name), guess)]
+    if alias.asname is None:
+        uses = [n for n in ctx.program.of_type(ast.Name) if isinstance(n, ast.Name) and n.id == alias.name]
+        if uses and any(isinstance(n, ast.Name) and n.id == guess for n in ctx.program.of_type(ast.Name)):
+            return None  # `jit` already means something here: renaming the uses would change it
+        edits.extend(editor.replace(n, guess) for n in uses)
+    return as_fix(edits, f"import `{guess}`, the closest existing name")

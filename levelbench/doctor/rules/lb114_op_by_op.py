@@ -1,22 +1,30 @@
-"""LB114: JAX operations dispatched one by one in a Python loop that no jit covers."""
+"""LB114, op-by-op-dispatch: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
 
-from ._check_jit import JAX_OPS, STRUCTURAL, site_text, vmap_fix
-from ._context import Context
-from ._diagnostic import Diagnostic
-from ._effects import is_wait
-from ._names import dotted
-from ._rewrite import loop_rewrite
-from ._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short
+from .._context import Context
+from .._diagnostic import Diagnostic
+from .._effects import is_wait
+from .._fixes import vmap_fix
+from .._names import dotted
+from .._rewrite import loop_rewrite
+from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short
+from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, site_text
+
+CODE = "LB114"
+
 
 # A function handed to these may run under jit or another transformation.
 _MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
+
+
 # optax functions that compute on the parameters (the others build transformations)
 _OPTAX_OPS = frozenset({"apply_updates", "incremental_update", "periodic_update", "global_norm"})
+
+
 # Building arrays in a loop (inputs of a sweep) is not the op-by-op pattern LB114 is about.
 _CONSTRUCTORS = frozenset(
     {"array", "asarray", "zeros", "ones", "full", "empty", "eye", "arange", "linspace", "zeros_like", "ones_like",
@@ -24,7 +32,7 @@ _CONSTRUCTORS = frozenset(
 )
 
 
-def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
+def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB114: JAX operations dispatched one by one in a Python loop that no jit covers.
 
     A loop counts the JAX operations of its body and of the un-jitted local functions it calls. Two or
@@ -40,7 +48,7 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
         ops, applies = _eager_ops(ctx, _own_nodes(ctx, loop))
         if not ops and not applies:
             continue
-        timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
+        timed = id(loop) in ctx.timed_ids or holds_timing(ctx, loop, nodes)
         if ops < 2 and not applies and not timed:
             continue
         iterable = _iterable(loop)
@@ -79,36 +87,6 @@ def _iterable(loop: ast.AST) -> ast.expr | None:
     if isinstance(loop, COMPREHENSIONS):
         return loop.generators[0].iter
     return None
-
-
-
-
-def _holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
-    """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step)."""
-    starts = ctx.index("region starts", lambda: {r.start for r in ctx.regions})
-    return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
-
-
-def is_sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
-    """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
-    only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
-    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not _holds_timing(ctx, loop, nodes):
-        return False
-    if _repeats_values(loop.iter):
-        return False  # `for n in [5, 8, 10, 10, 10]`: the repeats time the same work again, not a sweep
-    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
-    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in nodes)
-
-
-def _repeats_values(iterable: ast.expr) -> bool:
-    """A literal list or tuple of constants that holds a value twice. A sweep visits each size once;
-    a loop that comes back to a size it timed before expects that timing to be the steady one."""
-    if not isinstance(iterable, (ast.List, ast.Tuple)) or not iterable.elts:
-        return False
-    if not all(isinstance(e, ast.Constant) for e in iterable.elts):
-        return False
-    values = [e.value for e in iterable.elts]
-    return len(set(values)) < len(values)
 
 
 def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:

@@ -1,92 +1,103 @@
-"""Fixes of clock pairs: LB104 (one sample -> repeated runs after a warm-up) and LB105 (the wall clock ->
-``time.perf_counter``); `pair` finds a pair's statements, which LB112's fix also wraps.
+"""LB104, single-timing-sample: the check and its fix; the rule's words are its catalogue entry.
 
     start = time.time()                          y = f(x)
-    y = f(x)                           LB104 ->  elapsed = min(timeit.repeat(lambda: f(x), number=1, repeat=5))
+    y = f(x)                                 ->  elapsed = min(timeit.repeat(lambda: f(x), number=1, repeat=5))
     print(time.time() - start)                   print(elapsed)
 """
 
 from __future__ import annotations
 
 import ast
-import itertools
+from collections.abc import Iterator
 
-from ._context import Context
-from ._diagnostic import Edit, Fix
-from ._edits import as_fix, never_hides_the_finding, parses_to, with_imports
-from ._regions import CLOCKS, TimedRegion
-from ._suppress import is_file_pragma
-from ._syntax import FUNCTIONS, SCOPES, short
+from .._context import Context
+from .._diagnostic import Diagnostic, Edit, Fix
+from .._edits import as_fix, never_hides_the_finding, parses_to, with_imports
+from .._effects import is_wait
+from .._fixes import assigned_name, pair
+from .._names import dotted
+from .._regions import TimedRegion
+from .._suppress import is_file_pragma
+from .._syntax import FUNCTIONS, SCOPES, enclosing_function, position, short, unparse
 
-class Pair:
-    """A clock pair as statements: ``var = clock()`` ... the statement with ``clock() - var`` (or
-    ``end = clock()`` ... ``end - var``)."""
-
-    def __init__(self, block: list[ast.stmt], start: int, end: int, subtraction: ast.BinOp | None,
-                 end_clock: ast.Call | None, end_assignment: ast.Assign | None) -> None:
-        self.block = block
-        self.start = start
-        self.end = end
-        self.subtraction = subtraction
-        self.end_clock = end_clock
-        self.end_assignment = end_assignment
+CODE = "LB104"
 
 
-def pair(ctx: Context, region: TimedRegion) -> Pair | None:
-    clock = region.clock_node
-    start_stmt = ctx.program.parent(clock) if clock is not None else None
-    if not isinstance(start_stmt, ast.Assign) or not isinstance(start_stmt.targets[0], ast.Name):
-        return None
-    found = ctx.program.statement_list(start_stmt)
-    if found is None:
-        return None
-    block, i = found
-    var = start_stmt.targets[0].id
-    end_assignment: ast.Assign | None = None
-    end_index = scanned = i + 1
-    # Only the statements that mention `var` can end the pair; the end clock is the first clock
-    # assignment before the one that does.
-    for j in itertools.chain(ctx.program.statements_mentioning(block, i, var), [len(block)]):
-        if end_assignment is None:
-            end_index = next((k for k in range(scanned, j) if _is_clock_assignment(ctx, block[k])), j)
-            end_assignment = block[end_index] if end_index < j else None  # type: ignore[assignment]
-        scanned = j
-        if j == len(block):
-            break
-        stmt = block[j]
-        for node in ctx.program.walk(stmt):
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Name) \
-                    and node.right.id == var:
-                left = node.left
-                if _is_clock(ctx, left):
-                    return Pair(block, i, j, node, left, None)  # type: ignore[arg-type]
-                if isinstance(left, ast.Name) and end_assignment is not None and _assigned(end_assignment) == left.id:
-                    return Pair(block, i, j, node, end_assignment.value, end_assignment)  # type: ignore[arg-type]
-                return None
-        if _is_clock_assignment(ctx, stmt):
-            if _assigned(stmt) == var:  # type: ignore[arg-type]
-                return None
-            if end_assignment is None:
-                end_assignment, end_index = stmt, j  # type: ignore[assignment]
-    if end_assignment is not None:  # the difference is left out of the snippet
-        return Pair(block, i, end_index, None, end_assignment.value, end_assignment)  # type: ignore[arg-type]
-    return None
+def check(ctx: Context) -> Iterator[Diagnostic]:
+    """LB104: one clock reading around one run of framework code."""
+    for region in ctx.regions:
+        if region.samples != "single" or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
+            continue
+        timed = ctx.timed_nodes(region)
+        work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
+        if not work_calls:
+            continue
+        first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
+        warmed = _called_before(ctx, region, first)
+        clock = region.clocks[0] + "()" if region.clocks else region.label
+        how = (
+            f"{clock} is read once before and once after" if region.clocks
+            else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
+        )
+        message = f"single timing sample: {how} `{short(first)}`"
+        if not warmed:
+            message += ", with no warm-up run before it"
+        anchor = region.statements[0] if region.clocks else region.anchor
+        yield ctx.report(
+            "LB104",
+            anchor,
+            message,
+            evidence="one run: compile, cache and allocation costs and machine noise all land in the one number",
+            fix=(
+                f"import levelbench\nprint(levelbench.measure(lambda: {unparse(first)}))"
+                "  # warm-up, repeats, median and spread"
+            ),
+            edits=lambda: repeat_timing(ctx, region),
+        )
 
 
-def _is_clock_assignment(ctx: Context, stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Assign) and _is_clock(ctx, stmt.value)
+def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
+    first = ctx.index("LB104 first calls", lambda: _FirstCalls(ctx)).of(call.func, region.scope)
+    return first is not None and first < region.start
 
 
-def _is_clock(ctx: Context, node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and not node.args and ctx.names.qualname(node.func) in CLOCKS
+class _FirstCalls:
+    """Where a callee (as written: ``f``, ``model.apply``, ``jax.jit(f)``) is first called in each function.
+
+    The calls are grouped by callee once; where each callee is first called in each function is found when that
+    callee is first asked about (a long file has tens of thousands of calls, and asks about the callees of its
+    single-sample regions only)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.program = ctx.program
+        self.calls: dict[str | None, list[ast.Call]] = {}  # by dotted callee; None: the others (`jax.jit(f)(x)`)
+        for node in ctx.program.of_type(ast.Call):
+            self.calls.setdefault(dotted(node.func), []).append(node)  # type: ignore[attr-defined]
+        self.firsts: dict[str, dict[int, tuple[int, int]]] = {}  # callee -> id(function) -> first call's position
+        self.others: dict[str, list[ast.Call]] | None = None  # the calls of bucket None, by callee as written
+
+    def of(self, func: ast.expr, scope: ast.AST | None) -> tuple[int, int] | None:
+        """Where the callee ``func`` is first called in ``scope`` (None: module level), if it is."""
+        text = unparse(func)
+        if text not in self.firsts:
+            name = dotted(func)
+            if name is not None:
+                calls = self.calls.get(name, [])
+            else:  # the other callees written out once, the first time one is asked about
+                if self.others is None:
+                    self.others = {}
+                    for c in self.calls.get(None, []):
+                        self.others.setdefault(unparse(c.func), []).append(c)
+                calls = self.others.get(text, [])
+            first: dict[int, tuple[int, int]] = {}
+            for node in calls:
+                key, where = id(enclosing_function(self.program, node)), position(node)
+                if key not in first or where < first[key]:
+                    first[key] = where
+            self.firsts[text] = first
+        return self.firsts[text].get(id(scope))
 
 
-def _assigned(stmt: ast.Assign) -> str | None:
-    target = stmt.targets[0] if len(stmt.targets) == 1 else None
-    return target.id if isinstance(target, ast.Name) else None
-
-
-# --- LB104 -------------------------------------------------------------------------------------
 @never_hides_the_finding
 def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
     """One clock pair around one statement -> the statement stays as the warm-up, and the timing is the
@@ -106,10 +117,10 @@ def repeat_timing(ctx: Context, region: TimedRegion) -> Fix | None:
         return None
     if found.end_assignment is not None and found.end_assignment is not block[found.start + 2]:
         return None
-    var = _assigned(start_stmt)  # type: ignore[arg-type]
+    var = assigned_name(start_stmt)  # type: ignore[arg-type]
     uses = [found.subtraction.right] + ([found.subtraction.left] if found.end_assignment is not None else [])
     if _read_elsewhere(ctx, start_stmt, var, uses) or (
-        found.end_assignment is not None and _read_elsewhere(ctx, found.end_assignment, _assigned(found.end_assignment), uses)
+        found.end_assignment is not None and _read_elsewhere(ctx, found.end_assignment, assigned_name(found.end_assignment), uses)
     ):
         return None
     text = editor.source(expr)
@@ -245,26 +256,3 @@ def _delete_lines(ctx: Context, stmt: ast.stmt) -> Edit | None:
     if end_line < segment.first_line + len(segment.lines) - 1:
         return editor.edit(stmt.lineno, 0, end_line + 1, 0, "")
     return editor.edit(stmt.lineno, 0, end_line, len(ctx.program.line_text(end_line)), "")
-
-
-# --- LB105 -------------------------------------------------------------------------------------
-@never_hides_the_finding
-def steady_clock(ctx: Context, region: TimedRegion) -> Fix | None:
-    """``time.time()`` -> ``time.perf_counter()`` at both ends of the pair (``_ns`` kept)."""
-    found = pair(ctx, region)
-    if found is None or found.end_clock is None or region.clock_node is None:
-        return None
-    edits: list[Edit | None] = []
-    for clock in (region.clock_node, found.end_clock):
-        func = clock.func  # type: ignore[attr-defined]
-        qualified = ctx.names.qualname(func)
-        if qualified not in ("time.time", "time.time_ns") or not isinstance(func, ast.Attribute):
-            return None
-        owner = ctx.editor.source(func.value)
-        if owner is None:
-            return None
-        suffix = "_ns" if qualified.endswith("_ns") else ""
-        edits.append(ctx.editor.replace(func, f"{owner}.perf_counter{suffix}"))
-    return as_fix(edits, "time with the steady, high-resolution clock time.perf_counter()")
-
-

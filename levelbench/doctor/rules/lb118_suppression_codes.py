@@ -1,4 +1,4 @@
-"""LB118: ``# noqa: LB999`` -- a suppression comment that names no rule of the doctor.
+"""LB118, suppression-names-no-rule: the check; the rule's words are its catalogue entry.
 
 A mistyped code in a ``# noqa`` or ``# levelbench: ignore[...]`` comment silences nothing, and the finding
 it was meant for is still reported (or, worse, the typo hides that the comment is stale). ruff warns about
@@ -13,16 +13,19 @@ import re
 import tokenize
 from collections.abc import Iterator
 
-from .._values.catalogue import RULES
-from ._context import Context
-from ._diagnostic import Diagnostic
-from ._program import ParseProblem
-from ._suppress import suppression_codes
+from ..._values.catalogue import RULES
+from .._context import Context
+from .._diagnostic import Diagnostic
+from .._program import ParseProblem
+from .._suppress import suppression_codes
+
+CODE = "LB118"
+
 
 _COMMENT = re.compile(r"#.*$")
 
 
-def check_suppression_codes(ctx: Context) -> Iterator[Diagnostic]:
+def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB118: each ``LB`` code in a suppression comment that is no doctor rule, nor a prefix of one."""
     program = ctx.program
     if "LB" not in program.text.upper():

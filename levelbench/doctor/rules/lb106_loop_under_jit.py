@@ -1,37 +1,26 @@
-"""Rules about how code is jitted: LB106 (Python loop under jit), LB107 (jitted function returns
-nothing), LB111 (jit re-created)."""
+"""LB106, python-loop-under-jit: the check; the rule's words are its catalogue entry."""
 
 from __future__ import annotations
 
 import ast
-import re
 from collections import Counter
 from collections.abc import Iterator
 
-from ._context import Context
-from ._diagnostic import Diagnostic
-from ._fixes import return_value
-from ._facts import JitSite
-from ._program import Program
-from ._rewrite import loop_rewrite
-from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+from .._context import Context
+from .._diagnostic import Diagnostic
+from .._facts import JitSite
+from .._fixes import vmap_fix
+from .._rewrite import loop_rewrite
+from .._syntax import COMPREHENSIONS, LOOPS, local_walk, short, walk_code
+from .._vocabulary import JAX_OPS, STRUCTURAL, site_text
 
-# Iterating over these is walking a structure (layers, a params pytree), not data: small and static.
-STRUCTURAL = re.compile(
-    r"(?i)(param|layer|weight|block|module|stage|head|level|leaves|tree|items|keys|values|kernel|bias"
-    r"|config|cfg|spec|devices|self\.|__\w+__)"
-)
+CODE = "LB106"
+
+
 _SMALL_RANGE = 16
-# Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
-JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
-_FRESH_WRAPPERS = frozenset(
-    {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
-     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
-)
-_COMMENTED_RETURN = re.compile(r"^\s*#\s*(return\b.*)$")
 
 
-def check_loop_under_jit(ctx: Context) -> Iterator[Diagnostic]:
+def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB106: a Python loop over array data or a data-sized range inside a function that runs under jit,
     and the implicit loops of builtins (``sum(x)``) and comprehensions over an array."""
     for function, site in ctx.facts.traced_defs.items():
@@ -121,10 +110,6 @@ def _iterating_builtin(ctx: Context, call: ast.Call) -> str | None:
             return None  # `for i, v in enumerate(x)`: the loop is the finding
         return name
     return None
-
-
-def site_text(ctx: Context, site: JitSite) -> str:
-    return f"`{site.label}` at {ctx.where(site.node)}"
 
 
 class _DataView:
@@ -273,6 +258,8 @@ def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
 
 
 _ORDERINGS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
 _ARRAY_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "at", "T", "reshape", "astype", "sum", "mean", "dot"})
 
 
@@ -334,265 +321,3 @@ def _parameters(function: ast.AST) -> set[str]:
     if args is None:
         return set()
     return {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-
-
-def check_returns_nothing(ctx: Context) -> Iterator[Diagnostic]:
-    """LB107: a jitted function without a ``return <value>``."""
-    for function, site in ctx.facts.jitted_defs.items():
-        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not site.direct:
-            continue
-        body = list(local_walk(ctx.program, function))
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body):
-            continue
-        if not _does_work(ctx, function):
-            continue  # `pass`, `raise NotImplementedError`, attribute reads: no computation for XLA to remove
-        if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
-            continue
-        commented = _commented_return(ctx, function)
-        evidence = f"no `return <value>` in `{function.name}`, jitted by {site_text(ctx, site)}"
-        if commented:
-            evidence += f"; `# {commented[1]}` is commented out at {commented[0]}"
-        fix = commented[1] if commented else f"return {_last_assigned(function) or 'result'}"
-        yield ctx.report(
-            "LB107",
-            _name_node(ctx, function),
-            f"jitted `{function.name}` returns nothing: XLA removes all its work as dead code, so timing it "
-            "measures an empty call",
-            evidence=evidence,
-            fix=f"def {function.name}(...):\n    ...\n    {fix}",
-            edits=lambda: return_value(ctx, function),
-        )
-
-
-def _does_work(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The body computes something (a call, an operator) outside ``raise`` statements: an abstract method or a
-    stub has no work for XLA to remove."""
-    work = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript, ast.AugAssign)
-    body = [s for s in function.body if not isinstance(s, ast.Raise)]
-    return any(isinstance(n, work) for n in walk_code(ctx.program, body))
-
-
-def _is_none(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
-
-
-def _commented_return(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str] | None:
-    last = (function.end_lineno or function.lineno) + 3  # a trailing commented return sits just after the body
-    for line in range(function.lineno, last + 1):
-        m = _COMMENTED_RETURN.match(ctx.program.line_text(line))
-        if m and ctx.program.segment_of(line) is ctx.program.segment_of(function.lineno):
-            node = ast.Pass(lineno=line, col_offset=0)
-            return ctx.where(node), m.group(1).strip()
-    return None
-
-
-def _last_assigned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    for stmt in reversed(function.body):
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
-            return stmt.targets[0].id
-    return None
-
-
-def _name_node(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
-    """A node spanning the function's name on its ``def`` line."""
-    text = ctx.program.line_text(function.lineno)
-    m = re.search(rf"\bdef\s+({re.escape(function.name)})\b", text)
-    start = len(text[: m.start(1)].encode()) if m else function.col_offset
-    node = ast.Name(id=function.name, ctx=ast.Load())
-    node.lineno = node.end_lineno = function.lineno
-    node.col_offset = start
-    node.end_col_offset = start + len(function.name.encode())
-    return node
-
-
-def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
-    """LB111: ``jax.jit`` applied inside a loop, a repeated timed statement, or to a fresh function per call."""
-    facts, program = ctx.facts, ctx.program
-    repeated = [r for r in ctx.regions if r.samples in ("repeated", "averaged") and r.harness]
-    harness_nodes = {id(n) for r in repeated for n in walk_code(ctx.program, list(r.work))}
-    seen: set[int] = set()
-    candidates = list(program.of_type(ast.Call))
-    candidates += [n for r in repeated for n in walk_code(ctx.program, list(r.work)) if isinstance(n, ast.Call)]
-    for call in candidates:
-        target = facts.jit_target(call)
-        if target is None or id(call) in seen:
-            continue
-        seen.add(id(call))
-        parent = program.parent(call)
-        called_now = isinstance(parent, ast.Call) and parent.func is call
-        fresh = _fresh_function(ctx, target)
-        what = f"`{short(target, 40)}`"
-        if id(call) in harness_nodes and called_now:
-            message = f"`{short(call)}` jits inside the repeated timed statement: every run re-wraps {what}"
-            message += ", a new function each time, so every run recompiles" if fresh else ""
-        elif (
-            (loop := enclosing_loop(program, call)) is not None
-            and not ctx.callers_decide(call)  # a caller that jits the function traces the loop, and this jit, once
-            and enclosing_function(program, call) not in ctx.facts.traced_defs
-            and _created_in(ctx, target, loop)
-            and _used_in_loop(program, call, parent, called_now)
-        ):
-            message = (
-                f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
-                "code per function object, so every iteration recompiles"
-            )
-        elif fresh and _fresh_per_call(ctx, call, parent, called_now):
-            outer = enclosing_function(program, call)
-            outer_name = getattr(outer, "name", "?")
-            message = (
-                f"`{short(call)}` in `{outer_name}` jits a new function on every call of `{outer_name}`: JAX caches "
-                "compiled code per function object, so every call recompiles"
-            )
-        else:
-            continue
-        yield ctx.report(
-            "LB111",
-            call,
-            message,
-            evidence=f"jax.jit is applied to {what} where it runs more than once",
-            fix=f"jitted = {ast.unparse(call)}  # once, at module level (or cached)\n# ...then call jitted(...)",
-        )
-    yield from _nested_jitted_defs(ctx)
-
-
-def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
-    """``@jax.jit`` on a def inside a function that calls it: each call of the outer function makes a new
-    function object, which JAX traces and compiles again."""
-    for function, site in ctx.facts.jitted_defs.items():
-        if not site.direct or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        if not any(site.node is d for d in function.decorator_list):
-            continue
-        outer = ctx.program.parent(function)
-        if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
-            continue
-        uses = [
-            n for n in local_walk(ctx.program, outer)
-            if isinstance(n, ast.Name) and n.id == function.name and isinstance(n.ctx, ast.Load)
-        ]
-        called = {id(n.func) for n in local_walk(ctx.program, outer) if isinstance(n, ast.Call)}
-        returned = any(
-            isinstance(n, ast.Return) and n.value is not None and any(
-                isinstance(m, ast.Name) and m.id == function.name and id(m) not in called for m in ast.walk(n.value)
-            ) for n in local_walk(ctx.program, outer)
-        )  # a factory hands the jitted function out: made once per factory call, by design
-        if not uses or returned or not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer):
-            continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
-        yield ctx.report(
-            "LB111",
-            site.node,
-            f"`{function.name}` is jitted inside `{outer.name}`: every call of `{outer.name}` defines a new function "
-            "object, so JAX traces and compiles it again on every call",
-            end=site.node,
-            evidence=f"`{site.label}` decorates a def nested in `{outer.name}`, which calls it",
-            fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
-            f"def {outer.name}(...):\n    return {function.name}(...)",
-        )
-
-
-def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) -> bool:
-    """``outer`` runs more than once, un-jitted: called repeatedly here; or a library function
-    (`Context.callers_decide`, not a method: who calls a method is not visible) whose jitted function (``jitted``,
-    with its jit options) depends on nothing the call computes. A caller that jits a library function traces the
-    jit inside once with it, so a jitted function made from the call's own values (a closure, a partial of a
-    local step) is the library's design; one that depends on nothing is only rebuilt, for every eager caller."""
-    if outer in ctx.facts.traced_defs:
-        return False  # jitted itself: its body, and the jit inside, run once per trace, not per call
-    if not ctx.callers_decide(outer):
-        return ctx.facts.called_repeatedly(outer)
-    if isinstance(ctx.program.parent(outer), ast.ClassDef):
-        return False
-    return jitted is None or not _closes_over(ctx, jitted, outer)
-
-
-def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
-    """``node`` (a nested def with its decorators, or a jit call) reads names ``outer`` binds: its parameters
-    or locals. Then the jitted function is made from the call's own values and cannot simply be hoisted."""
-    bound: set[str] = set()
-    scopes = [outer, *(a for a in ctx.program.ancestors(outer) if isinstance(a, FUNCTIONS))]
-    for scope in scopes:  # the call's own values, and those of the functions around it (a closure's)
-        args = scope.args
-        bound |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-        for n in local_walk(ctx.program, scope):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                bound.add(n.id)
-            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
-                bound.add(n.name)  # a local step function: `jax.jit(partial(lax.scan, step))` is made from it
-    own: set[str] = set()
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
-        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return bool((loaded - own) & bound)
-
-
-def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
-    """The function jitted is made anew in each iteration of ``loop`` (a lambda, a partial, ``grad(f)``, a def in
-    the body); jitting the same function object again finds JAX's cache."""
-    if isinstance(target, ast.Lambda) or _made_by_call(ctx, target):
-        return True
-    function = ctx.facts.function_of(target)
-    return function is not None and any(a is loop for a in ctx.program.ancestors(function))
-
-
-def _made_by_call(ctx: Context, target: ast.AST) -> bool:
-    """``partial(f, k)``, ``jax.grad(f)``, ``jax.vmap(f)``: each evaluation returns a new function object."""
-    return isinstance(target, ast.Call) and (ctx.names.qualname(target.func) or "") in _FRESH_WRAPPERS
-
-
-def _fresh_function(ctx: Context, target: ast.AST) -> bool:
-    """The jitted thing is built anew each time the jit call runs: a lambda, a partial, a nested def."""
-    if isinstance(target, ast.Lambda):
-        return True
-    if _made_by_call(ctx, target):
-        return True
-    if isinstance(target, ast.Name) and target.id in _enclosing_parameters(ctx, target):
-        return False  # `def check(fn): jax.pmap(fn)`: the caller's function, perhaps the same object every call
-    function = ctx.facts.function_of(target)
-    return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
-
-
-def _enclosing_parameters(ctx: Context, node: ast.AST) -> set[str]:
-    """The parameter names of the functions around ``node``."""
-    names: set[str] = set()
-    for scope in ctx.program.ancestors(node):
-        if isinstance(scope, FUNCTIONS):
-            args = scope.args
-            names |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    return names
-
-
-def _used_in_loop(program: Program, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:
-    if called_now:
-        return True
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        loop = enclosing_loop(program, call)
-        name = parent.targets[0].id
-        return any(
-            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name for n in program.walk(loop)
-        )
-    return False
-
-
-def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:
-    outer = enclosing_function(ctx.program, call)
-    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
-        return False
-    if not _runs_per_call(ctx, outer, call):
-        return False
-    if called_now:
-        return True
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        name = parent.targets[0].id
-        returns = [n.value for n in local_walk(ctx.program, outer) if isinstance(n, ast.Return) and n.value is not None]
-        return not any(isinstance(m, ast.Name) and m.id == name for value in returns for m in ast.walk(value))
-    return False
-
-def vmap_fix(comprehension: ast.AST) -> str:
-    generator = comprehension.generators[0]
-    element = short(comprehension.elt if hasattr(comprehension, "elt") else comprehension.value, 50)
-    target = short(generator.target, 20)
-    return (
-        f"jax.vmap(lambda {target}: {element})({short(generator.iter, 30)})  # one batched operation, "
-        "under jax.jit with the code around it"
-    )

@@ -1,4 +1,4 @@
-"""LB117: a jitted function called in a loop with arguments whose shapes or static values change.
+"""LB117, retrace-per-call: the check; the rule's words are its catalogue entry.
 
 What counts as evidence of a new shape each iteration is in `_shapes`; this module adds the two
 causes that are not about an array's size: a list that grows, and a static argument that takes the
@@ -10,14 +10,16 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from ._check_dispatch import is_sweep
-from ._context import Context
-from ._diagnostic import Diagnostic
-from ._shapes import ShapeEvidence, changing_names, index_parts, length_varies, loop_variables
-from ._syntax import enclosing_function, enclosing_loop, local_walk, short
+from .._context import Context
+from .._diagnostic import Diagnostic
+from .._shapes import ShapeEvidence, changing_names, index_parts, length_varies, loop_variables
+from .._syntax import enclosing_function, enclosing_loop, local_walk, short
+from .._vocabulary import is_sweep
+
+CODE = "LB117"
 
 
-def check_retrace(ctx: Context) -> Iterator[Diagnostic]:
+def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB117: a jitted function called in a loop with an argument whose shape or static value changes."""
     facts = ctx.facts
     shapes: ShapeEvidence | None = None

@@ -1,19 +1,24 @@
-"""Rules about devices in timed regions: LB112 (PyTorch autograd on), LB115 (host transfers),
-LB116 (CUDA not synchronized)."""
+"""LB112, torch-autograd-timed: the check and its fix; the rule's words are its catalogue entry.
+
+    %timeit model(x)                ->  with torch.inference_mode():
+                                            %timeit model(x)
+"""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
 
-from ._context import Context
-from ._diagnostic import Diagnostic
-from ._fixes import inference_mode
-from ._effects import dispatches_jax, is_host_copy
-from ._kinds import call_kind
-from ._names import dotted
-from ._regions import TimedRegion
-from ._syntax import local_walk, position, short
+from .._context import Context
+from .._diagnostic import Diagnostic, Fix
+from .._edits import as_fix, never_hides_the_finding, with_imports
+from .._fixes import CELL_MAGIC_LINE, is_marker, pair, statement_of
+from .._names import dotted
+from .._regions import TimedRegion
+from .._syntax import local_walk, position, short
+
+CODE = "LB112"
+
 
 _GRAD_OFF = frozenset(
     {
@@ -21,6 +26,8 @@ _GRAD_OFF = frozenset(
         "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
     }
 )
+
+
 _GRAD_SWITCH = frozenset(
     {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled"}
 )
@@ -77,7 +84,7 @@ def _model_calls(ctx: Context, region: TimedRegion) -> Iterator[tuple[ast.Call, 
                     yield call, inner
 
 
-def check_autograd_timed(ctx: Context) -> Iterator[Diagnostic]:
+def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB112: a PyTorch model called in a timed region with autograd recording."""
     if not ctx.facts.torch_models and not ctx.facts.torch_classes and "torch" not in ctx.facts.frameworks:
         return
@@ -137,98 +144,45 @@ def _trains(ctx: Context, region: TimedRegion) -> bool:
     return False
 
 
-def check_host_transfers(ctx: Context) -> Iterator[Diagnostic]:
-    """LB115: device-to-host copies, or NumPy inputs to jitted functions, inside a timed region."""
-    seen: set[int] = set()
-    for region in ctx.regions:
-        for call in ctx.timed_calls(region):
-            if id(call) in seen:
-                continue
-            copied = is_host_copy(ctx, call)
-            if copied is not None and (ctx.kinds.of(copied) == "jax" or ctx.facts.cuda):
-                seen.add(id(call))
-                yield ctx.report(
-                    "LB115",
-                    call,
-                    f"`{short(call)}` copies `{short(copied, 30)}` to the host inside the timed region",
-                    evidence=f"the region timed by {region.by} includes a device-to-host transfer",
-                    fix=f"jax.block_until_ready({short(copied)})  # wait inside the timing; convert after it",
-                )
-                continue
-            if _runs_jax(ctx, call) and ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS:
-                for arg in call.args:
-                    if ctx.kinds.of(arg) == "numpy":
-                        seen.add(id(call))
-                        yield ctx.report(
-                            "LB115",
-                            arg,
-                            f"NumPy array `{short(arg, 30)}` is passed to JAX `{short(call.func, 30)}` inside the "
-                            "timed region: it is copied to the device on every call",
-                            evidence=f"`{short(arg, 30)}` comes from NumPy",
-                            fix=f"{short(arg, 30)}_dev = jax.device_put({short(arg, 30)})  # before timing",
-                        )
-                        break
+@never_hides_the_finding
+def inference_mode(ctx: Context, region: TimedRegion) -> Fix | None:
+    """Put the timed lines under ``with torch.inference_mode():``."""
+    lines = _region_lines(ctx, region)
+    if lines is None:
+        return None
+    first, last = lines
+    editor = ctx.editor
+    imported = editor.import_for("torch", region.anchor)
+    if imported is None:
+        return None
+    name, import_line = imported
+    indent = editor.indentation(first)
+    unit = "\t" if "\t" in indent else "    "
+    indented = editor.indent_lines(first, last, unit)
+    if not indented:
+        return None
+    opening = editor.edit(first, 0, first, 0, f"{indent}with {name}.inference_mode():\n{unit}")
+    edits = (opening, *(e for e in indented if e.line != opening.line or e.cell != opening.cell))
+    return as_fix(with_imports(editor, [import_line], *edits), "time the model under torch.inference_mode()")
 
 
-# Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
-_EXPLICIT_TRANSFERS = frozenset({"jax.device_put", "jax.numpy.asarray", "jax.numpy.array"})
-
-
-def _runs_jax(ctx: Context, call: ast.Call) -> bool:
-    """``call`` hands its arguments to JAX: a jitted function, a ``jnp`` operation, or a local function that does."""
-    if ctx.facts.calls_jax_callable(call) or call_kind(ctx.names.qualname(call.func) or "") == "jax":
-        return True
-    func = call.func
-    if isinstance(func, (ast.Subscript, ast.IfExp)) or (isinstance(func, ast.Name) and ctx.facts.def_named(func.id, call) is None):
-        if ctx.kinds.of(call) == "jax":
-            return True  # `ops["jax"](x)`, `for op in (jnp.dot, np.dot): op(x)`: a JAX function it may be
-    function = ctx.facts.local_def(call)
-    return function is not None and function not in ctx.facts.jitted_defs and (
-        ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
-    )
-
-
-def check_cuda_sync(ctx: Context) -> Iterator[Diagnostic]:
-    """LB116: PyTorch work timed without ``torch.cuda.synchronize()`` in a file that uses CUDA."""
-    if not ctx.facts.cuda:
-        return
-    synchronized: set[str] = set()  # calls the file times with a synchronize elsewhere: CUDA work, by its own account
-    unsynchronized: list[tuple[TimedRegion, list[ast.Call]]] = []
-    for region in ctx.regions:
-        if region.synchronizes:
-            continue
-        calls = ctx.timed_calls(region)
-        reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
-        if any(isinstance(n, ast.Call) and _synchronizes(ctx, n) for n in reached):
-            synchronized.update(ast.unparse(c) for c in calls)
-            continue
-        unsynchronized.append((region, calls))
-    for region, calls in unsynchronized:
-        work = next((c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized), None)
-        if work is None:
-            continue
-        yield ctx.report(
-            "LB116",
-            work,
-            f"`{short(work)}` may run on CUDA and is timed by {region.by} without torch.cuda.synchronize(): "
-            "the clock stops before the GPU finishes",
-            evidence="the file moves work to CUDA and the timed region never synchronizes",
-            fix=f"{short(work)}\ntorch.cuda.synchronize()  # before reading the clock",
-        )
-
-
-def _synchronizes(ctx: Context, call: ast.Call) -> bool:
-    if isinstance(call.func, ast.Attribute) and call.func.attr in ("synchronize", "elapsed_time"):
-        return True
-    copied = is_host_copy(ctx, call)
-    return copied is not None and ctx.kinds.of(copied) == "torch"
-
-
-def _torch_work(ctx: Context, call: ast.Call) -> bool:
-    if ctx.facts.is_torch_model_call(call) or ctx.kinds.of(call) == "torch":
-        return True
-    function = ctx.facts.local_def(call)
-    return function is not None and any(
-        isinstance(n, ast.Call) and (ctx.facts.is_torch_model_call(n) or ctx.kinds.of(n) == "torch")
-        for n in local_walk(ctx.program, function)
-    )
+def _region_lines(ctx: Context, region: TimedRegion) -> tuple[int, int] | None:
+    """The virtual lines that hold the whole timed region, when they are whole statements of one block."""
+    program = ctx.program
+    if region.clock_node is not None:
+        found = pair(ctx, region)
+        if found is None:
+            return None
+        start, end = found.block[found.start], found.block[found.end]
+        if not ctx.editor.starts_line(start):
+            return None
+        return start.lineno, end.end_lineno or end.lineno
+    stmt = statement_of(ctx, region.anchor)
+    if stmt is None or not ctx.editor.starts_line(stmt):
+        return None
+    if is_marker(stmt):
+        text = program.line_text(stmt.lineno)
+        if CELL_MAGIC_LINE.match(text) or text.lstrip().startswith("#") or text.rstrip().endswith("\\"):
+            return None
+        return stmt.lineno, stmt.lineno
+    return stmt.lineno, stmt.end_lineno or stmt.lineno

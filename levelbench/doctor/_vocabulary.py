@@ -1,0 +1,56 @@
+"""What several rules of the doctor say about code: JAX operations, names that are structure, a jit
+site as text, a loop that sweeps a parameter. Rules share it from here, and no rule imports another."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from ._context import Context
+from ._facts import JitSite
+
+
+def holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
+    """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step)."""
+    starts = ctx.index("region starts", lambda: {r.start for r in ctx.regions})
+    return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
+
+
+def is_sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
+    """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
+    only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not holds_timing(ctx, loop, nodes):
+        return False
+    if _repeats_values(loop.iter):
+        return False  # `for n in [5, 8, 10, 10, 10]`: the repeats time the same work again, not a sweep
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in bound for n in nodes)
+
+
+def _repeats_values(iterable: ast.expr) -> bool:
+    """A literal list or tuple of constants that holds a value twice. A sweep visits each size once;
+    a loop that comes back to a size it timed before expects that timing to be the steady one."""
+    if not isinstance(iterable, (ast.List, ast.Tuple)) or not iterable.elts:
+        return False
+    if not all(isinstance(e, ast.Constant) for e in iterable.elts):
+        return False
+    values = [e.value for e in iterable.elts]
+    return len(set(values)) < len(values)
+
+
+# Iterating over these is walking a structure (layers, a params pytree), not data: small and static.
+STRUCTURAL = re.compile(
+    r"(?i)(param|layer|weight|block|module|stage|head|level|leaves|tree|items|keys|values|kernel|bias"
+    r"|config|cfg|spec|devices|self\.|__\w+__)"
+)
+"""Names of a model's structure (layers, parameters, pytree leaves): a loop over them is over structure, not data."""
+
+
+# Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
+JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
+"""Prefixes of the qualified names of JAX's array operations."""
+
+
+def site_text(ctx: Context, site: JitSite) -> str:
+    """A jit site as a message names it: ``` `jax.jit(f)` at line 12 ```."""
+    return f"`{site.label}` at {ctx.where(site.node)}"

@@ -1,0 +1,73 @@
+"""LB102, unblocked-jax-timing: the check and its fix; the rule's words are its catalogue entry.
+
+    %timeit f(x)                    ->  %timeit jax.block_until_ready(f(x))
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .._context import Context
+from .._diagnostic import Diagnostic, Fix
+from .._edits import as_fix, never_hides_the_finding, with_imports
+from .._effects import unawaited_jax
+from .._regions import TimedRegion
+from .._syntax import short, unparse
+
+CODE = "LB102"
+
+
+def check(ctx: Context) -> Iterator[Diagnostic]:
+    """LB102: a JAX computation in a timed region that nothing waits for."""
+    for region in ctx.regions:
+        culprit = unawaited_jax(ctx, region.work, region.before_clock)
+        if culprit is None:
+            continue
+        text = short(culprit)
+        yield ctx.report(
+            "LB102",
+            culprit,
+            f"`{text}` is timed by {region.by} without waiting for it: JAX returns before the work is done",
+            evidence=f"no block_until_ready() or host conversion of the result of `{text}` inside the timed region",
+            fix=_blocked_fix(region, culprit),
+            edits=lambda: wait_for(ctx, culprit),
+        )
+
+
+def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
+    text = unparse(culprit)
+    if region.label.startswith("%"):
+        return f"{region.label} {text}.block_until_ready()"
+    if region.label.startswith("timeit"):
+        return f"{region.label}(lambda: {text}.block_until_ready(), ...)"
+    return f"jax.block_until_ready({text})  # inside the timed region, before reading the clock"
+
+
+@never_hides_the_finding
+def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
+    """Wrap the timed JAX expression in ``jax.block_until_ready(...)``, which works on any pytree."""
+    if not isinstance(culprit, ast.expr):
+        return None
+    if isinstance(culprit, ast.Call):
+        function = ctx.facts.local_def(culprit)
+        if function is not None and not _returns_a_value(ctx, function):
+            return None  # it returns nothing to wait on: blocking on None would hide the problem, not fix it
+    editor = ctx.editor
+    imported = editor.import_for("jax", culprit)
+    if imported is None:
+        return None
+    name, line = imported
+    wrapped = editor.wrap(culprit, f"{name}.block_until_ready(", ")")
+    if wrapped is None:
+        return None
+    return as_fix(with_imports(editor, [line], *wrapped), f"wait for `{short(culprit)}` inside the timing")
+
+
+def _returns_a_value(ctx: Context, function: ast.AST) -> bool:
+    if isinstance(function, ast.Lambda):
+        return True
+    return any(
+        isinstance(n, ast.Return) and n.value is not None and not (isinstance(n.value, ast.Constant) and n.value.value is None)
+        for n in ast.walk(function)
+    )

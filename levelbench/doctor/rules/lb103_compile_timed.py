@@ -1,0 +1,236 @@
+"""LB103, compile-in-timing: the check and its fix; the rule's words are its catalogue entry.
+
+    %time f(x)                      ->  jax.block_until_ready(f(x))  # warm-up ...
+                                        %time f(x)
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from .._context import Context
+from .._diagnostic import Diagnostic, Fix
+from .._edits import as_fix, never_hides_the_finding, with_imports
+from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
+from .._regions import TimedRegion
+from .._syntax import (
+    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, short, unparse,
+    walk_code,
+)
+
+CODE = "LB103"
+
+
+_NO_KEYS: frozenset[str] = frozenset()
+
+
+class _Reach:
+    """Which jitted callables a call runs, directly or through local functions."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._memo: dict[ast.AST, frozenset[str]] = {}
+        self._calls: dict[ast.AST, frozenset[str]] = {}  # each call's answer, kept when no function was half-done
+        self._open = 0  # functions being walked: their recursion guard stands for an answer not known yet
+
+    def of_call(self, call: ast.Call) -> frozenset[str]:
+        found = self._calls.get(call)
+        if found is None:
+            found = self._of_call(call)
+            if not self._open:
+                self._calls[call] = found
+        return found
+
+    def _of_call(self, call: ast.Call) -> frozenset[str]:
+        keys: set[str] = set()
+        key = self.ctx.facts.jitted_key(call)
+        if key is not None:
+            keys.add(key)
+        keys.update(k for v in self.ctx.facts.passed_functions(call) if (k := self.ctx.facts.jitted_key_of(v)))
+        function = self.ctx.facts.local_def(call)
+        if function is not None:
+            keys |= self._of_function(function)
+        return frozenset(keys) if keys else _NO_KEYS
+
+    def _of_function(self, function: ast.AST) -> frozenset[str]:
+        if function not in self._memo:
+            self._memo[function] = frozenset()  # recursion guard
+            self._open += 1
+            try:
+                found: set[str] = set()
+                for node in local_walk(self.ctx.program, function):
+                    if isinstance(node, ast.Call):
+                        found |= self.of_call(node)
+            finally:
+                self._open -= 1
+            self._memo[function] = frozenset(found)
+        return self._memo[function]
+
+
+def check(ctx: Context) -> Iterator[Diagnostic]:
+    """LB103: the first call of a jitted function lands inside a timed region."""
+    # A clock pair in a loop: the first iteration's sample holds the compilation. A function timed per call
+    # compiles on its first call only, which the caller may have warmed: not reported.
+    candidates = [
+        r for r in ctx.regions
+        if not r.calibrated and (
+            r.samples != "per-iteration" or enclosing_loop(ctx.program, r.anchor) is not None or _times_a_parameter(ctx, r)
+        )
+        and not _says_it_times_compilation(ctx, r) and not _compiles_by_design(ctx, r)
+    ]
+    if not candidates:
+        return
+    reach = _Reach(ctx)
+    # (scope, key) -> the calls in that scope that reach the key, in program order: a region asks only about
+    # the keys it calls, so that many regions in a long file do not each walk every call.
+    calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], int]]] = {}
+    for node in ctx.program.of_type(ast.Call):
+        keys = reach.of_call(node)
+        if keys:
+            scope = id(enclosing_function(ctx.program, node))
+            for key in keys:
+                calls_by_key.setdefault((scope, key), []).append((position(node), id(node)))
+    for calls in calls_by_key.values():
+        calls.sort()
+
+    def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed_ids: set[int]) -> bool:
+        for where, call_id in calls_by_key.get((id(scope), key), ()):
+            if where >= start:
+                return False
+            if call_id not in timed_ids:
+                return True
+        return False
+
+    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
+        if called_in(region.scope, key, region.start, timed_ids):
+            return True
+        # a timing helper: warmed up before every place it is called (`f(x)` then `run_benchmark()`)
+        sites = [s for s in ctx.facts.call_sites(region.scope)
+                 if isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s] if region.scope else []
+        return bool(sites) and all(
+            called_in(enclosing_function(ctx.program, s), key, position(s), timed_ids) for s in sites
+        )
+
+    for region in candidates:
+        timed = ctx.timed_calls(region)
+        timed_ids = {id(n) for n in timed}
+        warm: set[str] = set()
+        for node in region.setup:
+            for call in (n for n in walk_code(ctx.program, [node]) if isinstance(n, ast.Call)):
+                warm |= reach.of_call(call)
+        for call in timed:
+            cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, timed_ids))
+            if not cold:
+                continue
+            yield _compile_finding(ctx, region, call, cold[0])
+            break
+
+
+_COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
+
+
+def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
+    """``%time f(x)  # measure compilation time``: the user times the first call on purpose."""
+    lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
+    return any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
+
+
+def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
+    """``def bench(df): t0 = ...; df(x)`` called with a different jitted function each time: every call of
+    ``bench`` times a first call."""
+    calls = ctx.timed_calls(region)
+    return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c))
+
+
+def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
+    """A loop whose variable goes into the timed call (``for n in sizes: t0 = ...; f(x, n)``) compiles for each
+    new value: the sweep measures compilation, or each step is a new program; the first-call warning misleads."""
+    loop = enclosing_loop(ctx.program, region.anchor)
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and n.id in bound for n in ctx.timed_nodes(region)
+    )
+
+
+def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str) -> Diagnostic:
+    site = ctx.facts.jitted.get(key)
+    evidence = (
+        f"`{key}` is jitted at {ctx.where(site.node)} (`{site.label}`) and not called before this region"
+        if site is not None
+        else f"`{key}` creates a jitted function inside the timed region"
+    )
+    if region.samples == "averaged":
+        message = f"`{short(call)}` compiles on its first iteration inside the timed loop: compile time is averaged in"
+    else:
+        message = f"{region.by} times the first call of jitted `{key}`: it includes tracing and XLA compilation"
+    text = unparse(call)
+    fix = f"jax.block_until_ready({text})  # warm-up: compiles, untimed\n"
+    fix += f"{region.label} {text}.block_until_ready()" if region.label.startswith("%") else "# ...then time it"
+    return ctx.report("LB103", call, message, evidence=evidence, fix=fix, edits=lambda: warm_up(ctx, region, call))
+
+
+_WARM_UP_COMMENT = "# warm-up: compiles and fills caches outside the timing"
+
+
+@never_hides_the_finding
+def warm_up(ctx: Context, region: TimedRegion, call: ast.Call) -> Fix | None:
+    """A blocked warm-up call on a line of its own before the timed region (out of any loop it can leave)."""
+    editor = ctx.editor
+    text = editor.source(call)
+    if text is None or "\n" in text or _bound_in_region(ctx, region, call):
+        return None
+    line = _line_before(ctx, region, call)
+    if line is None:
+        return None
+    imported = editor.import_for("jax", call)
+    if imported is None:
+        return None
+    name, import_line = imported
+    insert = editor.insert_lines_before(line, f"{name}.block_until_ready({text})  {_WARM_UP_COMMENT}")
+    return as_fix(with_imports(editor, [import_line], insert), f"warm up `{short(call)}` before timing it")
+
+
+def _bound_in_region(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
+    """The call reads a name the timed code binds (an assignment before it, a lambda or comprehension variable)."""
+    for ancestor in ctx.program.ancestors(call):
+        if isinstance(ancestor, COMPREHENSIONS) or (isinstance(ancestor, ast.Lambda) and _has_parameters(ancestor)):
+            return True
+    used = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    stored = {
+        n.id for item in region.work for n in ast.walk(item)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return bool(used & stored)
+
+
+def _has_parameters(lam: ast.Lambda) -> bool:
+    a = lam.args
+    return bool(a.posonlyargs or a.args or a.kwonlyargs or a.vararg or a.kwarg)
+
+
+def _line_before(ctx: Context, region: TimedRegion, call: ast.Call) -> int | None:
+    """The virtual line a warm-up goes before: the magic's line, or the statement that starts the timing,
+    moved out of loops that do not bind the call's names."""
+    program = ctx.program
+    stmt = statement_of(ctx, region.anchor)
+    if stmt is None:
+        return None
+    if is_marker(stmt):
+        line = stmt.lineno
+        return None if CELL_MAGIC_LINE.match(program.line_text(line)) else line
+    used = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
+    target: ast.AST = stmt
+    for ancestor in program.ancestors(stmt):
+        if isinstance(ancestor, FUNCTIONS) or not isinstance(ancestor, (*LOOPS, ast.If, ast.With, ast.Try)):
+            break
+        if isinstance(ancestor, LOOPS):
+            if used & stored_names(ancestor):
+                break
+            target = ancestor
+    if not ctx.editor.starts_line(target):
+        return None
+    return target.lineno

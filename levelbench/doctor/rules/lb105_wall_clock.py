@@ -1,0 +1,78 @@
+"""LB105, wall-clock-timer: the check and its fix; the rule's words are its catalogue entry.
+
+    t0 = time.time()                ->  t0 = time.perf_counter()   (and the clock that ends the pair)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .._context import Context
+from .._diagnostic import Diagnostic, Edit, Fix
+from .._edits import as_fix, never_hides_the_finding
+from .._fixes import pair
+from .._regions import WALL_CLOCKS, TimedRegion
+
+CODE = "LB105"
+
+
+def check(ctx: Context) -> Iterator[Diagnostic]:
+    """LB105: ``time.time()`` used to time framework work."""
+    for region in ctx.regions:
+        wall = [c for c in region.clocks if c in WALL_CLOCKS]
+        if not wall or region.clock_node is None:
+            continue
+        timed = ctx.timed_nodes(region)
+        if not any(isinstance(n, ast.Call) and _does_work(ctx, n) for n in timed):
+            continue
+        name = wall[0].rsplit(".", 1)[-1]
+        if wall[0].startswith("datetime."):
+            yield ctx.report(
+                "LB105",
+                region.clock_node,
+                f"`datetime.{name}()` differences time an interval: it is the wall clock, which can jump and has "
+                "coarse resolution on some systems",
+                evidence=f"the region is timed with `{wall[0]}`",
+                fix="start = time.perf_counter()",
+            )
+            continue
+        yield ctx.report(
+            "LB105",
+            region.clock_node,
+            f"`time.{name}()` times an interval: it is the wall clock, which can jump and is coarse on some systems",
+            evidence=f"the region is timed with `{wall[0]}`",
+            fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
+            edits=lambda: steady_clock(ctx, region),
+        )
+
+
+def _does_work(ctx: Context, call: ast.Call) -> bool:
+    """Framework work, or (in a file that uses a framework) a call of something the file does not define,
+    such as a model loaded elsewhere (``backbone_trt(images)``): not ``print`` or ``sleep``."""
+    if ctx.does_framework_work(call):
+        return True
+    qualified = ctx.names.qualname(call.func)
+    return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
+        call.func, ast.Attribute
+    )
+
+
+@never_hides_the_finding
+def steady_clock(ctx: Context, region: TimedRegion) -> Fix | None:
+    """``time.time()`` -> ``time.perf_counter()`` at both ends of the pair (``_ns`` kept)."""
+    found = pair(ctx, region)
+    if found is None or found.end_clock is None or region.clock_node is None:
+        return None
+    edits: list[Edit | None] = []
+    for clock in (region.clock_node, found.end_clock):
+        func = clock.func  # type: ignore[attr-defined]
+        qualified = ctx.names.qualname(func)
+        if qualified not in ("time.time", "time.time_ns") or not isinstance(func, ast.Attribute):
+            return None
+        owner = ctx.editor.source(func.value)
+        if owner is None:
+            return None
+        suffix = "_ns" if qualified.endswith("_ns") else ""
+        edits.append(ctx.editor.replace(func, f"{owner}.perf_counter{suffix}"))
+    return as_fix(edits, "time with the steady, high-resolution clock time.perf_counter()")

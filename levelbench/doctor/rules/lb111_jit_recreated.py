@@ -1,0 +1,203 @@
+"""LB111, jit-recreated: the check; the rule's words are its catalogue entry."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .._context import Context
+from .._diagnostic import Diagnostic
+from .._program import Program
+from .._syntax import FUNCTIONS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+
+CODE = "LB111"
+
+
+_FRESH_WRAPPERS = frozenset(
+    {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
+     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
+)
+
+
+def check(ctx: Context) -> Iterator[Diagnostic]:
+    """LB111: ``jax.jit`` applied inside a loop, a repeated timed statement, or to a fresh function per call."""
+    facts, program = ctx.facts, ctx.program
+    repeated = [r for r in ctx.regions if r.samples in ("repeated", "averaged") and r.harness]
+    harness_nodes = {id(n) for r in repeated for n in walk_code(ctx.program, list(r.work))}
+    seen: set[int] = set()
+    candidates = list(program.of_type(ast.Call))
+    candidates += [n for r in repeated for n in walk_code(ctx.program, list(r.work)) if isinstance(n, ast.Call)]
+    for call in candidates:
+        target = facts.jit_target(call)
+        if target is None or id(call) in seen:
+            continue
+        seen.add(id(call))
+        parent = program.parent(call)
+        called_now = isinstance(parent, ast.Call) and parent.func is call
+        fresh = _fresh_function(ctx, target)
+        what = f"`{short(target, 40)}`"
+        if id(call) in harness_nodes and called_now:
+            message = f"`{short(call)}` jits inside the repeated timed statement: every run re-wraps {what}"
+            message += ", a new function each time, so every run recompiles" if fresh else ""
+        elif (
+            (loop := enclosing_loop(program, call)) is not None
+            and not ctx.callers_decide(call)  # a caller that jits the function traces the loop, and this jit, once
+            and enclosing_function(program, call) not in ctx.facts.traced_defs
+            and _created_in(ctx, target, loop)
+            and _used_in_loop(program, call, parent, called_now)
+        ):
+            message = (
+                f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
+                "code per function object, so every iteration recompiles"
+            )
+        elif fresh and _fresh_per_call(ctx, call, parent, called_now):
+            outer = enclosing_function(program, call)
+            outer_name = getattr(outer, "name", "?")
+            message = (
+                f"`{short(call)}` in `{outer_name}` jits a new function on every call of `{outer_name}`: JAX caches "
+                "compiled code per function object, so every call recompiles"
+            )
+        else:
+            continue
+        yield ctx.report(
+            "LB111",
+            call,
+            message,
+            evidence=f"jax.jit is applied to {what} where it runs more than once",
+            fix=f"jitted = {ast.unparse(call)}  # once, at module level (or cached)\n# ...then call jitted(...)",
+        )
+    yield from _nested_jitted_defs(ctx)
+
+
+def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
+    """``@jax.jit`` on a def inside a function that calls it: each call of the outer function makes a new
+    function object, which JAX traces and compiles again."""
+    for function, site in ctx.facts.jitted_defs.items():
+        if not site.direct or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not any(site.node is d for d in function.decorator_list):
+            continue
+        outer = ctx.program.parent(function)
+        if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
+            continue
+        uses = [
+            n for n in local_walk(ctx.program, outer)
+            if isinstance(n, ast.Name) and n.id == function.name and isinstance(n.ctx, ast.Load)
+        ]
+        called = {id(n.func) for n in local_walk(ctx.program, outer) if isinstance(n, ast.Call)}
+        returned = any(
+            isinstance(n, ast.Return) and n.value is not None and any(
+                isinstance(m, ast.Name) and m.id == function.name and id(m) not in called for m in ast.walk(n.value)
+            ) for n in local_walk(ctx.program, outer)
+        )  # a factory hands the jitted function out: made once per factory call, by design
+        if not uses or returned or not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer):
+            continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
+        yield ctx.report(
+            "LB111",
+            site.node,
+            f"`{function.name}` is jitted inside `{outer.name}`: every call of `{outer.name}` defines a new function "
+            "object, so JAX traces and compiles it again on every call",
+            end=site.node,
+            evidence=f"`{site.label}` decorates a def nested in `{outer.name}`, which calls it",
+            fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
+            f"def {outer.name}(...):\n    return {function.name}(...)",
+        )
+
+
+def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) -> bool:
+    """``outer`` runs more than once, un-jitted: called repeatedly here; or a library function
+    (`Context.callers_decide`, not a method: who calls a method is not visible) whose jitted function (``jitted``,
+    with its jit options) depends on nothing the call computes. A caller that jits a library function traces the
+    jit inside once with it, so a jitted function made from the call's own values (a closure, a partial of a
+    local step) is the library's design; one that depends on nothing is only rebuilt, for every eager caller."""
+    if outer in ctx.facts.traced_defs:
+        return False  # jitted itself: its body, and the jit inside, run once per trace, not per call
+    if not ctx.callers_decide(outer):
+        return ctx.facts.called_repeatedly(outer)
+    if isinstance(ctx.program.parent(outer), ast.ClassDef):
+        return False
+    return jitted is None or not _closes_over(ctx, jitted, outer)
+
+
+def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
+    """``node`` (a nested def with its decorators, or a jit call) reads names ``outer`` binds: its parameters
+    or locals. Then the jitted function is made from the call's own values and cannot simply be hoisted."""
+    bound: set[str] = set()
+    scopes = [outer, *(a for a in ctx.program.ancestors(outer) if isinstance(a, FUNCTIONS))]
+    for scope in scopes:  # the call's own values, and those of the functions around it (a closure's)
+        args = scope.args
+        bound |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        for n in local_walk(ctx.program, scope):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                bound.add(n.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not node:
+                bound.add(n.name)  # a local step function: `jax.jit(partial(lax.scan, step))` is made from it
+    own: set[str] = set()
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
+        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return bool((loaded - own) & bound)
+
+
+def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
+    """The function jitted is made anew in each iteration of ``loop`` (a lambda, a partial, ``grad(f)``, a def in
+    the body); jitting the same function object again finds JAX's cache."""
+    if isinstance(target, ast.Lambda) or _made_by_call(ctx, target):
+        return True
+    function = ctx.facts.function_of(target)
+    return function is not None and any(a is loop for a in ctx.program.ancestors(function))
+
+
+def _made_by_call(ctx: Context, target: ast.AST) -> bool:
+    """``partial(f, k)``, ``jax.grad(f)``, ``jax.vmap(f)``: each evaluation returns a new function object."""
+    return isinstance(target, ast.Call) and (ctx.names.qualname(target.func) or "") in _FRESH_WRAPPERS
+
+
+def _fresh_function(ctx: Context, target: ast.AST) -> bool:
+    """The jitted thing is built anew each time the jit call runs: a lambda, a partial, a nested def."""
+    if isinstance(target, ast.Lambda):
+        return True
+    if _made_by_call(ctx, target):
+        return True
+    if isinstance(target, ast.Name) and target.id in _enclosing_parameters(ctx, target):
+        return False  # `def check(fn): jax.pmap(fn)`: the caller's function, perhaps the same object every call
+    function = ctx.facts.function_of(target)
+    return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
+
+
+def _enclosing_parameters(ctx: Context, node: ast.AST) -> set[str]:
+    """The parameter names of the functions around ``node``."""
+    names: set[str] = set()
+    for scope in ctx.program.ancestors(node):
+        if isinstance(scope, FUNCTIONS):
+            args = scope.args
+            names |= {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    return names
+
+
+def _used_in_loop(program: Program, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:
+    if called_now:
+        return True
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        loop = enclosing_loop(program, call)
+        name = parent.targets[0].id
+        return any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name for n in program.walk(loop)
+        )
+    return False
+
+
+def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:
+    outer = enclosing_function(ctx.program, call)
+    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
+        return False
+    if not _runs_per_call(ctx, outer, call):
+        return False
+    if called_now:
+        return True
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        returns = [n.value for n in local_walk(ctx.program, outer) if isinstance(n, ast.Return) and n.value is not None]
+        return not any(isinstance(m, ast.Name) and m.id == name for value in returns for m in ast.walk(value))
+    return False

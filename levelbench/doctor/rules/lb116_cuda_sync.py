@@ -1,0 +1,60 @@
+"""LB116, cuda-not-synchronized: the check; the rule's words are its catalogue entry."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .._context import Context
+from .._diagnostic import Diagnostic
+from .._effects import is_host_copy
+from .._regions import TimedRegion
+from .._syntax import local_walk, short
+
+CODE = "LB116"
+
+
+def check(ctx: Context) -> Iterator[Diagnostic]:
+    """LB116: PyTorch work timed without ``torch.cuda.synchronize()`` in a file that uses CUDA."""
+    if not ctx.facts.cuda:
+        return
+    synchronized: set[str] = set()  # calls the file times with a synchronize elsewhere: CUDA work, by its own account
+    unsynchronized: list[tuple[TimedRegion, list[ast.Call]]] = []
+    for region in ctx.regions:
+        if region.synchronizes:
+            continue
+        calls = ctx.timed_calls(region)
+        reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
+        if any(isinstance(n, ast.Call) and _synchronizes(ctx, n) for n in reached):
+            synchronized.update(ast.unparse(c) for c in calls)
+            continue
+        unsynchronized.append((region, calls))
+    for region, calls in unsynchronized:
+        work = next((c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized), None)
+        if work is None:
+            continue
+        yield ctx.report(
+            "LB116",
+            work,
+            f"`{short(work)}` may run on CUDA and is timed by {region.by} without torch.cuda.synchronize(): "
+            "the clock stops before the GPU finishes",
+            evidence="the file moves work to CUDA and the timed region never synchronizes",
+            fix=f"{short(work)}\ntorch.cuda.synchronize()  # before reading the clock",
+        )
+
+
+def _synchronizes(ctx: Context, call: ast.Call) -> bool:
+    if isinstance(call.func, ast.Attribute) and call.func.attr in ("synchronize", "elapsed_time"):
+        return True
+    copied = is_host_copy(ctx, call)
+    return copied is not None and ctx.kinds.of(copied) == "torch"
+
+
+def _torch_work(ctx: Context, call: ast.Call) -> bool:
+    if ctx.facts.is_torch_model_call(call) or ctx.kinds.of(call) == "torch":
+        return True
+    function = ctx.facts.local_def(call)
+    return function is not None and any(
+        isinstance(n, ast.Call) and (ctx.facts.is_torch_model_call(n) or ctx.kinds.of(n) == "torch")
+        for n in local_walk(ctx.program, function)
+    )
