@@ -52,16 +52,13 @@ import re, sys
 from IPython.core.interactiveshell import InteractiveShell
 
 shell = InteractiveShell.instance()
-magics = shell.magics_manager.magics
-posted = {kind: magics[kind]["timeit"] for kind in ("line", "cell")}
+posted = shell.magics_manager.registry["ExecutionMagics"].timeit
 
 def one_loop(kind):
     def timeit(line="", cell=None, local_ns=None):
         if not re.search(r"(^|\s)-[nr]", line):
             line = "-n1 -r1 " + line
-        if kind == "cell":
-            return posted["cell"](line, cell, local_ns=local_ns)
-        return posted["line"](line, local_ns=local_ns)
+        return posted(line, cell, local_ns=local_ns)
     timeit.needs_local_scope = True
     return timeit
 
