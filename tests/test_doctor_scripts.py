@@ -190,7 +190,8 @@ def test_runs_to_completion(path: Path, tmp_path: Path):
         command = [sys.executable, str(path)]
     done = subprocess.run(
         command, cwd=tmp_path, capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
-        env={**os.environ, "JAX_PLATFORMS": "cpu", "MPLBACKEND": "Agg"},
+        # IPYTHONDIR: IPython keeps its history database there, not in the home directory
+        env={**os.environ, "JAX_PLATFORMS": "cpu", "MPLBACKEND": "Agg", "IPYTHONDIR": str(tmp_path / "ipython")},
     )
     assert done.returncode == 0, (
         f"{path.name}: expected exit status 0, got {done.returncode}\n--- stdout\n{done.stdout[-3000:]}\n"
