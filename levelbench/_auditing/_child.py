@@ -1,0 +1,72 @@
+"""The child process of ``doctor --run``: the user's script as ``__main__``, observed.
+
+``python -m levelbench._auditing._child OBSERVATIONS SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
+ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``), with the clocks observed, and writes
+what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return, ``sys.exit``, an exception (its
+traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent when the time limit passed.
+Its exit status is the script's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import signal
+import sys
+import time
+import traceback
+from typing import Any
+
+from ._observer import Observer
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def main(argv: list[str]) -> int:
+    observations, script, args = argv[1], os.path.abspath(argv[2]), argv[3:]
+    observer = Observer(script)
+    signal.signal(signal.SIGTERM, _stop)
+    sys.argv = [argv[2], *args]
+    sys.path[0] = os.path.dirname(script)
+    outcome: dict[str, Any] = {"status": "finished", "exit_code": 0, "error": "", "traceback": ""}
+    started = time.perf_counter()
+    observer.install()
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as e:
+        code = e.code
+        if code is None:
+            code = 0
+        elif not isinstance(code, int):
+            print(code, file=sys.stderr)  # as Python does with sys.exit("message")
+            code = 1
+        outcome.update(status="finished" if code == 0 else "exited", exit_code=code)
+    except KeyboardInterrupt as e:
+        outcome.update(status="interrupted", exit_code=130, error=str(e) or "SIGINT")
+    except BaseException as e:  # noqa: B902 - the user's code may raise anything; it is reported
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != script:
+            tb = tb.tb_next  # runpy's frames and ours are not the user's
+        text = "".join(traceback.format_exception(type(e), e, tb or e.__traceback__))
+        sys.stderr.write(text)
+        outcome.update(status="raised", exit_code=1, error=f"{type(e).__name__}: {e}", traceback=text)
+    outcome["wall_s"] = time.perf_counter() - started
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # the script closed or replaced it
+            pass
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal while writing: the file stays whole
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    partial = f"{observations}.part"
+    with open(partial, "w", encoding="utf-8") as f:
+        json.dump({**outcome, **observer.to_json()}, f)
+    os.replace(partial, observations)
+    return outcome["exit_code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
