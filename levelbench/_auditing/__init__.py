@@ -28,15 +28,19 @@ GRACE = 5.0
 OUTPUT_KEPT = 100_000
 """Characters of a captured output kept in the audit (its end)."""
 
-__all__ = ["DEFAULT_TIMEOUT", "audit_script"]
+__all__ = ["DEFAULT_TIMEOUT", "OUTPUTS", "audit_script"]
+
+
+OUTPUTS = ("shown", "captured", "stderr")
 
 
 def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str] = (), *,
-                 timeout: float = DEFAULT_TIMEOUT, capture: bool = False) -> ScriptAudit:
+                 timeout: float = DEFAULT_TIMEOUT, output: str = "shown") -> ScriptAudit:
     """Run the Python script ``path`` with ``argv`` as ``__main__`` in a child process and audit its timing.
 
-    This runs the user's code. Its output goes to this process's standard output and error, unless
-    ``capture`` (then it is kept in `ScriptAudit.output`). Past ``timeout`` seconds (0: no limit) the
+    This runs the user's code. Its ``output``: ``"shown"`` on this process's standard output and error,
+    ``"captured"`` (both kept in `ScriptAudit.output`), or ``"stderr"`` (its standard output goes to this
+    process's standard error, leaving standard output to a report). Past ``timeout`` seconds (0: no limit) the
     script is stopped and what ran before is reported, marked partial; Ctrl-C does the same and then
     raises ``KeyboardInterrupt`` only if the script cannot be stopped.
 
@@ -50,6 +54,9 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     Raises:
         FileNotFoundError: ``path`` is not a file.
     """
+    if output not in OUTPUTS:
+        raise ValueError(f"output: expected one of {', '.join(OUTPUTS)}, got {output!r}")
+    capture = output == "captured"
     script = Path(path)
     if not script.is_file():
         raise FileNotFoundError(f"doctor --run: expected a Python script, got {str(path)!r}, which is not a file")
@@ -57,9 +64,9 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")
         command = [sys.executable, "-m", "levelbench._auditing._child", observations, str(script), *args]
-        output = subprocess.PIPE if capture else None
+        stdout = subprocess.PIPE if capture else sys.__stderr__ if output == "stderr" else None
         started = time.perf_counter()
-        child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=output,
+        child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
                                  stderr=subprocess.STDOUT if capture else None, start_new_session=True)
         stopped = ""
         try:
@@ -87,12 +94,13 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         status = stopped or "died"
         return ScriptAudit(script=str(path), argv=tuple(args), status=status, exit_code=code, wall_s=wall,
                            partial=True, observed=False, output=text,
-                           error=_death(code) if status == "died" else "")
+                           error=_death(code) if status == "died" else _stopped_why(stopped, timeout))
     status = stopped or str(raw.get("status", "finished"))
+    error = _stopped_why(stopped, timeout) if stopped else str(raw.get("error", ""))
     return ScriptAudit(
         script=str(path), argv=tuple(args), status=status, exit_code=int(raw.get("exit_code", code)),
         wall_s=float(raw.get("wall_s", wall)), intervals=intervals(raw, source),
-        partial=status in ("timeout", "interrupted", "raised", "exited"), error=str(raw.get("error", "")),
+        partial=status in ("timeout", "interrupted", "raised", "exited"), error=error,
         traceback=str(raw.get("traceback", "")), output=text, jax_version=str(raw.get("jax_version", "")),
     )
 
@@ -113,6 +121,12 @@ def _stop(child: subprocess.Popen) -> bytes | None:
             pass
         captured, _ = child.communicate()
         return captured
+
+
+def _stopped_why(stopped: str, timeout: float) -> str:
+    if stopped == "timeout":
+        return f"stopped after {timeout:g} s (the time limit; raise it with --timeout, 0 for none)"
+    return "stopped by Ctrl-C (or SIGTERM)"
 
 
 def _death(code: int) -> str:

@@ -89,6 +89,11 @@ def _finding(code: str, interval: TimedInterval, title: str, evidence: str, data
                    subject=interval.lines, data=data)
 
 
+def _share(part: float, whole: float) -> str:
+    share = part / whole if whole > 0 else 0.0
+    return f"{share:.0%}" if share >= 0.01 else f"{share:.2%}"
+
+
 def _of_samples(hits: int, interval: TimedInterval) -> str:
     total = len(interval.samples)
     return "" if total == 1 else f" (in {hits} of {total} samples; the worst shown)"
@@ -103,7 +108,7 @@ def _unawaited(interval: TimedInterval) -> Finding | None:
     whole = worst.measured + worst.pending
     evidence = (f"the clock stopped {fmt_time(worst.measured)} after it started; the JAX work still running then "
                 f"({worst.pending_arrays} array{'s' if worst.pending_arrays != 1 else ''}) finished "
-                f"{fmt_time(worst.pending)} later: the script measured {worst.measured / whole:.0%} of "
+                f"{fmt_time(worst.pending)} later: the script measured {_share(worst.measured, whole)} of "
                 f"{fmt_time(whole)}{_of_samples(len(hits), interval)}")
     return _finding("LB102", interval, f"{interval.lines}: the clock stopped before the JAX work finished", evidence,
                     {"measured": worst.measured, "pending": worst.pending, "samples_pending": len(hits)})
@@ -132,7 +137,7 @@ def _single_sample(interval: TimedInterval) -> Finding | None:
         return None
     sample = interval.samples[0]
     cold = f", cold: {fmt_time(sample.compile)} of it compilation" if sample.cold else ""
-    evidence = f"sampled once: {fmt_time(sample.measured)}{cold}; no warm-up sample, no spread to judge it by"
+    evidence = f"sampled once: {fmt_time(sample.measured)}{cold}; one number, no spread to judge it by"
     return _finding("LB104", interval, f"{interval.lines}: a single timing sample", evidence,
                     {"measured": sample.measured, "cold": sample.cold})
 

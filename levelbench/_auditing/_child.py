@@ -26,11 +26,12 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 def main(argv: list[str]) -> int:
-    observations, script, args = argv[1], os.path.abspath(argv[2]), argv[3:]
+    # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
+    observations, script, args = argv[1], argv[2], argv[3:]
     observer = Observer(script)
     signal.signal(signal.SIGTERM, _stop)
-    sys.argv = [argv[2], *args]
-    sys.path[0] = os.path.dirname(script)
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
     outcome: dict[str, Any] = {"status": "finished", "exit_code": 0, "error": "", "traceback": ""}
     started = time.perf_counter()
     observer.install()

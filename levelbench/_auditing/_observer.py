@@ -52,9 +52,10 @@ class Observer:
         for name in CLOCKS:
             setattr(time, name, self._wrap(getattr(time, name), name))
         timeit.default_timer = time.perf_counter
-        # Timer's default argument was bound when timeit was imported
-        defaults = list(timeit.Timer.__init__.__defaults__ or ())
-        timeit.Timer.__init__.__defaults__ = tuple(time.perf_counter if d is _perf_counter else d for d in defaults)
+        # the default `timer=` arguments were bound when timeit was imported
+        for function in (timeit.Timer.__init__, timeit.timeit, timeit.repeat):
+            function.__defaults__ = tuple(
+                time.perf_counter if d is _perf_counter else d for d in function.__defaults__ or ())
         _datetime.datetime = _observed_datetime(self)  # type: ignore[misc]
         sys.meta_path.insert(0, _AfterImport("jax", self._hook_jax))
 

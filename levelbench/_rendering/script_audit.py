@@ -1,0 +1,95 @@
+"""The report of ``levelbench doctor --run``: per timed interval, what the script measured and what it held.
+
+    002_dot_question.py:11-13  time, 1 sample
+        11 | start=time.time()
+        12 | test = jnp.dot(x, x.T).block_until_ready()
+        13 | print('Time of jnp: {}s'.format(time.time() - start))
+      measured  2.01 s (what the script computed)
+      held      compilation 1.93 s; work still running at the closing read: none
+      LB103 warning  lines 11-13: compilation timed
+                     1.93 s of the 2.01 s were JAX tracing and compilation (...)
+
+Renderers only read a `ScriptAudit`.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .._results.script_audit import ScriptAudit, TimedInterval
+from .._values.units import fmt_time, short_path
+
+_STOPPED = {
+    "timeout": "was stopped at the time limit (--timeout)",
+    "interrupted": "was interrupted (Ctrl-C)",
+    "raised": "raised an exception (its traceback is above)",
+    "exited": "called sys.exit with a failure",
+    "died": "ended the process without a word",
+}
+
+
+def render_audit_text(audit: ScriptAudit) -> str:
+    """The whole report as text, ending with a newline."""
+    name = short_path(audit.script)
+    found = audit.findings
+    head = (f"levelbench doctor --run {name}: {_status(audit)} after {fmt_time(audit.wall_s)}; "
+            f"{_count(len(audit.intervals), 'timed interval')}, {_count(len(found), 'finding')}")
+    out = [head]
+    if audit.partial:
+        out.append(f"PARTIAL: the script {_STOPPED.get(audit.status, audit.status)}; what ran before it is reported.")
+    if audit.error:
+        out.append(f"  {audit.error}")
+    if not audit.observed:
+        out.append("  nothing observed could be read back from the script's process.")
+    elif not audit.intervals:
+        out.append("  no clock difference was computed by the script: nothing it timed to audit.")
+    for interval in audit.intervals:
+        out.append("")
+        out.extend(_interval(name, interval))
+    return "\n".join(out) + "\n"
+
+
+def render_audit_json(audit: ScriptAudit) -> str:
+    return json.dumps(audit.to_dict(), indent=2)
+
+
+def _status(audit: ScriptAudit) -> str:
+    if audit.status == "finished":
+        return "finished (exit 0)"
+    return f"{audit.status} (exit {audit.exit_code})"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _interval(name: str, interval: TimedInterval) -> list[str]:
+    where = f"{interval.opening_line}" if interval.opening_line == interval.closing_line else \
+        f"{interval.opening_line}-{interval.closing_line}"
+    how = "timeit" if interval.via_timeit else interval.clock
+    loop = ", a loop inside each" if interval.loop_inside else ""
+    out = [f"{name}:{where}  {how}, {_count(len(interval.samples), 'sample')}{loop}"]
+    first = min(interval.opening_line, interval.closing_line)
+    for offset, text in enumerate(interval.source.splitlines()):
+        out.append(f"    {first + offset:>4} | {text}")
+    samples = interval.samples
+    spread = "" if len(samples) == 1 else \
+        f" (median of {len(samples)}; {fmt_time(min(s.measured for s in samples))} to " \
+        f"{fmt_time(max(s.measured for s in samples))})"
+    out.append(f"  measured  {fmt_time(interval.measured)}{spread}: what the script computed")
+    compile_s = sum(s.compile for s in samples)
+    cold = sum(1 for s in samples if s.cold)
+    pending = max((s for s in samples), key=lambda s: s.pending)
+    held = [f"compilation {fmt_time(compile_s)}" + (f" in {cold} sample{'s' if cold != 1 else ''}" if cold else "")
+            if compile_s else "no compilation"]
+    held.append(f"work still running at the closing read: {fmt_time(pending.pending)} more "
+                f"({_count(pending.pending_arrays, 'array')})" if pending.pending > 0 else
+                "no work still running at the closing read")
+    grad = {s.grad_enabled for s in samples} - {None}
+    if grad:
+        held.append("torch grad mode " + ("on" if True in grad else "off"))
+    out.append(f"  held      {'; '.join(held)}")
+    for finding in interval.findings:
+        out.append(f"  {finding.code} {finding.severity.name.lower():<8} {finding.title}")
+        out.append(f"  {'':<15}{finding.evidence}")
+    return out
