@@ -56,7 +56,8 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], events: list[tuple[s
     inside = [e for e in events if opening[REF] < e[2] <= closing[REF]]
     compiled: dict[str, float] = {}
     traces: dict[str, int] = {}
-    for event, seconds, _, function in inside:
+    for event, seconds, _, name in inside:
+        function = _function(name)
         compiled[function] = compiled.get(function, 0.0) + seconds
         if event == TRACE_EVENT:
             traces[function] = traces.get(function, 0) + 1
@@ -67,6 +68,11 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], events: list[tuple[s
         pending=float(closing[PENDING]), pending_arrays=int(closing[PENDING_ARRAYS]),
         grad_enabled=closing[GRAD],
     )
+
+
+def _function(name: str) -> str:
+    """``jit(f)`` (the backend compile's name) and ``f`` (the trace's) are one function."""
+    return name[4:-1] if name.startswith("jit(") and name.endswith(")") else name
 
 
 def _loop_spans(source: str) -> list[tuple[int, int]]:
