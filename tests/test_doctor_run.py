@@ -181,6 +181,8 @@ def test_a_raising_script_shows_its_traceback_and_the_report_of_what_ran_before(
     assert "runpy" not in done.stderr  # the user's frames only
     assert "raised (exit 1)" in done.stdout and "PARTIAL" in done.stdout
     assert "raises.py:2-4" in done.stdout and "ZeroDivisionError: division by zero" in done.stdout
+    quiet = cli("--run", "raises.py", "-q", cwd=tmp_path)  # captured: the traceback is in the report
+    assert quiet.stderr == "" and 'File "raises.py", line 5' in quiet.stdout and "\ntook " not in quiet.stdout
 
 
 SLEEPY = """\

@@ -93,7 +93,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     if raw is None:
         status = stopped or "died"
         return ScriptAudit(script=str(path), argv=tuple(args), status=status, exit_code=code, wall_s=wall,
-                           partial=True, observed=False, output=text,
+                           partial=True, observed=False, output=text, captured=capture,
                            error=_death(code) if status == "died" else _stopped_why(stopped, timeout))
     status = stopped or str(raw.get("status", "finished"))
     error = _stopped_why(stopped, timeout) if stopped else str(raw.get("error", ""))
@@ -101,7 +101,8 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         script=str(path), argv=tuple(args), status=status, exit_code=int(raw.get("exit_code", code)),
         wall_s=float(raw.get("wall_s", wall)), intervals=intervals(raw, source),
         partial=status in ("timeout", "interrupted", "raised", "exited"), error=error,
-        traceback=str(raw.get("traceback", "")), output=text, jax_version=str(raw.get("jax_version", "")),
+        traceback=str(raw.get("traceback", "")), output=text, captured=capture,
+        jax_version=str(raw.get("jax_version", "")),
     )
 
 

@@ -22,7 +22,7 @@ from .._values.units import fmt_time, short_path
 _STOPPED = {
     "timeout": "was stopped at the time limit (--timeout)",
     "interrupted": "was interrupted (Ctrl-C)",
-    "raised": "raised an exception (its traceback is above)",
+    "raised": "raised an exception",
     "exited": "called sys.exit with a failure",
     "died": "ended the process without a word",
 }
@@ -37,7 +37,9 @@ def render_audit_text(audit: ScriptAudit) -> str:
     out = [head]
     if audit.partial:
         out.append(f"PARTIAL: the script {_STOPPED.get(audit.status, audit.status)}; what ran before it is reported.")
-    if audit.error:
+    if audit.traceback and audit.captured:  # not shown as it ran: shown here
+        out.extend(f"  {line}" for line in audit.traceback.rstrip().splitlines())
+    elif audit.error:
         out.append(f"  {audit.error}")
     if not audit.observed:
         out.append("  nothing observed could be read back from the script's process.")

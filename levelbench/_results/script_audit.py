@@ -107,6 +107,7 @@ class ScriptAudit:
         observed: False when nothing could be read back from the child (it died before writing it).
         error / traceback: for ``raised``: the exception on one line, and as Python printed it.
         output: the script's output, when it was captured (``quiet``).
+        captured: whether the output was captured (else it was shown as the script ran).
         jax_version: of the jax the script imported ("" if none).
     """
 
@@ -121,6 +122,7 @@ class ScriptAudit:
     error: str = ""
     traceback: str = ""
     output: str = ""
+    captured: bool = False
     jax_version: str = ""
 
     @property
@@ -131,6 +133,6 @@ class ScriptAudit:
         return {
             "format_version": FORMAT_VERSION, "script": self.script, "argv": list(self.argv), "status": self.status,
             "exit_code": self.exit_code, "wall_s": self.wall_s, "partial": self.partial, "observed": self.observed,
-            "error": self.error, "traceback": self.traceback, "output": self.output,
+            "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
             "jax_version": self.jax_version, "intervals": [i.to_dict() for i in self.intervals],
         }
