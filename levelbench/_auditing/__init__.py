@@ -63,7 +63,8 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     args = [str(a) for a in argv]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")
-        command = [sys.executable, "-m", "levelbench._auditing._child", observations, str(script), *args]
+        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), observations, str(script),
+                   *args]
         stdout = subprocess.PIPE if capture else sys.__stderr__ if output == "stderr" else None
         started = time.perf_counter()
         child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
@@ -102,7 +103,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         wall_s=float(raw.get("wall_s", wall)), intervals=intervals(raw, source),
         partial=status in ("timeout", "interrupted", "raised", "exited"), error=error,
         traceback=str(raw.get("traceback", "")), output=text, captured=capture,
-        jax_version=str(raw.get("jax_version", "")),
+        jax_version=str(raw.get("jax_version", "")), unrecorded_reads=int(raw.get("unrecorded_reads", 0)),
     )
 
 

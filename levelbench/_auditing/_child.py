@@ -1,6 +1,6 @@
 """The child process of ``doctor --run``: the user's script as ``__main__``, observed.
 
-``python -m levelbench._auditing._child OBSERVATIONS SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
+``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
 ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``), with the clocks observed, and writes
 what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return, ``sys.exit``, an exception (its
 traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent when the time limit passed.
@@ -25,9 +25,24 @@ def _stop(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt(signal.Signals(signum).name)
 
 
+def _die_with(parent: int) -> bool:
+    """On Linux, end with the parent even if it is killed outright (SIGKILL): the script is in a session of its
+    own, so nothing else would stop it. False if the parent is gone already."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes  # noqa: PLC0415 - Linux only
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # not fatal: the parent kills the group when it stops the script
+            pass
+    return os.getppid() == parent
+
+
 def main(argv: list[str]) -> int:
+    if not _die_with(int(argv[1])):
+        return 0  # the parent died before this child could ask to die with it
     # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
-    observations, script, args = argv[1], argv[2], argv[3:]
+    observations, script, args = argv[2], argv[3], argv[4:]
     observer = Observer(script)
     signal.signal(signal.SIGTERM, _stop)
     sys.argv = [script, *args]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as _datetime
 import importlib.abc
-import importlib.machinery
 import sys
 import time
 import timeit
@@ -33,6 +32,8 @@ COMPILE_EVENTS = {TRACE_EVENT: "tracing", LOWER_EVENT: "lowering", BACKEND_EVENT
 
 CLOCKS = ("time", "perf_counter", "monotonic", "process_time",
           "time_ns", "perf_counter_ns", "monotonic_ns", "process_time_ns")
+MAX_READS = 1_000_000
+"""Clock reads recorded at most (~100 MB): a script that reads a clock in a hot loop keeps running at its speed."""
 _TIMEIT_FILES = {"<timeit-src>", timeit.__file__}
 
 
@@ -45,6 +46,7 @@ class Observer:
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
+        self.unrecorded = 0  # reads past MAX_READS
         self._jax: Any = None
 
     # -- clocks ------------------------------------------------------------------------------------
@@ -74,9 +76,13 @@ class Observer:
         return None
 
     def read(self, line: int, clock: str, via_timeit: bool, seconds: float) -> int:
-        """Record a read of the user's (its value, ``seconds``, already taken); wait for pending JAX work after it."""
+        """Record a read of the user's (its value, ``seconds``, already taken); wait for pending JAX work after it.
+        Past `MAX_READS` reads are counted only: -1."""
         now = _perf_ns()
         index = len(self.reads)
+        if index >= MAX_READS:
+            self.unrecorded += 1
+            return -1
         pending_s, pending = (0.0, 0) if self._jax is None else self._wait_for_jax()
         self.reads.append([now, line, clock, via_timeit, pending_s, pending, _grad_mode(), seconds])
         return index
@@ -126,7 +132,8 @@ class Observer:
         return (_perf_ns() - start) / 1e9, len(pending)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reads": self.reads, "pairs": self.pairs, "events": self.events, "jax_version": self.jax_version}
+        return {"reads": self.reads, "pairs": self.pairs, "events": self.events, "jax_version": self.jax_version,
+                "unrecorded_reads": self.unrecorded}
 
 
 _perf_counter = time.perf_counter
@@ -150,7 +157,8 @@ class _Reading:
     _read: int
 
     def _pair(self, other: Any) -> None:
-        if isinstance(other, _Reading) and other._observer is self._observer and other._read != self._read:
+        if (isinstance(other, _Reading) and other._observer is self._observer and other._read != self._read
+                and min(self._read, other._read) >= 0):
             first, last = sorted((self._read, other._read))
             self._observer.pairs.append((first, last))
 
@@ -203,7 +211,7 @@ def _observed_datetime(observer: Observer) -> type:
     class datetime(base):  # noqa: N801 - the name users see in reprs
         def __sub__(self, other: Any) -> Any:
             read, other_read = getattr(self, "_lb_read", None), getattr(other, "_lb_read", None)
-            if read is not None and other_read is not None and read != other_read:
+            if read is not None and other_read is not None and read != other_read and min(read, other_read) >= 0:
                 observer.pairs.append((min(read, other_read), max(read, other_read)))
             return base.__sub__(self, other)
 
@@ -237,8 +245,13 @@ class _AfterImport(importlib.abc.MetaPathFinder):
         if fullname != self.name:
             return None
         sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or spec.loader is None:
+        spec = None
+        for finder in sys.meta_path:  # the finders that would have found it (an editable install's too)
+            find = getattr(finder, "find_spec", None)
+            spec = find(fullname, path, target) if find is not None else None
+            if spec is not None:
+                break
+        if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
             return spec
         exec_module = spec.loader.exec_module
         then = self.then

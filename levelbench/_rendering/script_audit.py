@@ -41,6 +41,9 @@ def render_audit_text(audit: ScriptAudit) -> str:
         out.extend(f"  {line}" for line in audit.traceback.rstrip().splitlines())
     elif audit.error:
         out.append(f"  {audit.error}")
+    if audit.unrecorded_reads:
+        out.append(f"  {audit.unrecorded_reads:,} clock reads past the first million were not recorded: the "
+                   "intervals they closed are missing.")
     if not audit.observed:
         out.append("  nothing observed could be read back from the script's process.")
     elif not audit.intervals:

@@ -109,6 +109,7 @@ class ScriptAudit:
         output: the script's output, when it was captured (``quiet``).
         captured: whether the output was captured (else it was shown as the script ran).
         jax_version: of the jax the script imported ("" if none).
+        unrecorded_reads: clock reads past the most recorded (a million), counted only.
     """
 
     script: str
@@ -124,6 +125,7 @@ class ScriptAudit:
     output: str = ""
     captured: bool = False
     jax_version: str = ""
+    unrecorded_reads: int = 0
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -134,5 +136,6 @@ class ScriptAudit:
             "format_version": FORMAT_VERSION, "script": self.script, "argv": list(self.argv), "status": self.status,
             "exit_code": self.exit_code, "wall_s": self.wall_s, "partial": self.partial, "observed": self.observed,
             "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
-            "jax_version": self.jax_version, "intervals": [i.to_dict() for i in self.intervals],
+            "jax_version": self.jax_version, "unrecorded_reads": self.unrecorded_reads,
+            "intervals": [i.to_dict() for i in self.intervals],
         }
