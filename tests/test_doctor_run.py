@@ -167,6 +167,33 @@ def test_sys_argv_is_passed_and_other_clocks_are_observed(tmp_path):
     assert {f["code"] for i in report["intervals"] for f in i["findings"]} == {"LB104"}
 
 
+def test_clocks_are_found_however_the_script_spells_them(tmp_path):
+    """Aliases, a helper that times what it is given, timeit's default timer, a clock read on one line and
+    subtracted on another: the same interval each time, at the lines of the reads."""
+    script = write(tmp_path, "spellings.py", """\
+        from time import perf_counter as pc
+        import timeit, datetime
+        timer = timeit.default_timer
+
+        def timed(fn):
+            begin = timer()
+            fn()
+            end = timer()
+            return end - begin
+
+        a = pc()
+        sum(range(100))
+        b = pc()
+        print(b - a, timed(lambda: sum(range(100))), timed(lambda: sum(range(10))))
+        d = datetime.datetime.utcnow()
+        print(datetime.datetime.utcnow() - d)
+    """)
+    audit = audit_script(script, output="captured")
+    found = [(i.opening_line, i.closing_line, i.clock, len(i.samples)) for i in audit.intervals]
+    assert found == [(11, 13, "perf_counter", 1), (6, 8, "perf_counter", 2), (15, 16, "datetime.utcnow", 1)]
+    assert [codes(i) for i in audit.intervals] == [["LB104"], [], ["LB104"]]
+
+
 def test_a_raising_script_shows_its_traceback_and_the_report_of_what_ran_before(tmp_path):
     write(tmp_path, "raises.py", """\
         import time
