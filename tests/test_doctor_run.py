@@ -245,6 +245,17 @@ def test_ctrl_c_stops_the_script_and_reports_what_ran_with_exit_130(tmp_path):
     assert "interrupted (exit 130)" in out and "PARTIAL" in out and "sleepy.py:3-5" in out
 
 
+def test_options_that_do_not_go_with_run_are_usage_errors(tmp_path):
+    write(tmp_path, "s.py", "print(1)\n")
+    alone = cli("s.py", "--timeout", "5", cwd=tmp_path)
+    assert alone.returncode == 2 and "--timeout is for --run" in alone.stderr
+    mixed = cli("--run", "s.py", "--fix", cwd=tmp_path)
+    assert mixed.returncode == 2 and "give one or the other" in mixed.stderr
+    missing = cli("--run", "nothere.py", cwd=tmp_path)
+    assert missing.returncode == 2 and "nothere.py" in missing.stderr
+    assert cli("--run", "s.py", "--format", "sarif", cwd=tmp_path).returncode == 2
+
+
 def test_help_says_run_executes_the_code():
     done = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--help"], capture_output=True, text=True,
                           env=child_environment(), timeout=60)

@@ -141,7 +141,15 @@ def doctor_command(
     something to fix; with --run: also when the script failed or was stopped), 2 usage error or a
     configuration file that cannot be used, 130 interrupted.
     """
-    if run_script is not None:
+    if run_script is None:
+        given = [name for name in ("timeout", "quiet")
+                 if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"--{given[0]} is for --run SCRIPT.py: add --run, or drop --{given[0]}")
+    elif fix or diff or fix_only or show_settings:
+        raise click.UsageError("--run runs a script and reports its timing; --fix, --diff, --fix-only and "
+                               "--show-settings read files without running them: give one or the other")
+    else:
         _run(ctx, run_script, paths, output_format=output_format, timeout=timeout, quiet=quiet,
              fail_on=fail_on, output=output)
         return
@@ -224,6 +232,8 @@ def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_forma
     if output_format not in ("text", "json"):
         raise click.BadParameter(f"--run reports as text or json, got {output_format!r}", param_hint="--format")
     to_file = bool(output and output != "-")
+    if to_file:
+        check_output(output, "levelbench doctor --run -o")
     how = "captured" if quiet else "stderr" if output_format == "json" and not to_file else "shown"
     try:
         with stop_on_signals():
