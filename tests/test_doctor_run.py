@@ -105,6 +105,27 @@ def test_unblocked_jax_timing_is_found_with_the_work_that_ran_after_the_clock_st
     assert "the clock stopped" in lb102.evidence and "later" in lb102.evidence
 
 
+def test_an_unblocked_loop_keeps_its_own_figures_and_each_sample_shows_the_work_left_running(tmp_path):
+    script = write(tmp_path, "loop.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        f = jax.jit(lambda a: (a @ a) @ a)
+        x = jnp.ones((700, 700))
+        f(x).block_until_ready()
+        times = []
+        for _ in range(4):
+            t0 = time.perf_counter()
+            y = f(x)
+            times.append(time.perf_counter() - t0)
+            y.block_until_ready()
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert len(interval.samples) == 4 and codes(interval) == ["LB102"]
+    # the script did not wait at its reads: what it measured is the dispatch, the work finished later
+    assert all(s.pending > s.measured for s in interval.samples)
+    assert "of 4 samples" in interval.findings[0].evidence
+
+
 def test_the_first_call_timed_is_lb103_and_lb104_with_the_compile_seconds(tmp_path):
     script = write(tmp_path, "cold.py", """\
         import time

@@ -15,14 +15,12 @@ from .._results.script_audit import Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_time
-from ._observer import TRACE_EVENT
+from ._observer import CLOCK, GRAD, LINE, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
 PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
 SHARE = 0.05
 """Pending work or compilation counts when it is at least this share of what the script measured."""
-
-REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE = range(8)
 
 
 def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:

@@ -70,6 +70,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(text)
         outcome.update(status="raised", exit_code=1, error=f"{type(e).__name__}: {e}", traceback=text)
     outcome["wall_s"] = time.perf_counter() - started
+    observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

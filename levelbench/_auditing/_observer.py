@@ -7,7 +7,8 @@ script measured, so intervals are the pairs the script itself computed, whatever
 (a loop, a helper function, ``timeit``'s template).
 
 At each read of the user's own file, after the clock value is taken, the JAX arrays still computing
-are waited for and the wait is timed: the work the clock did not see. JAX's compile events
+are handed to a thread that waits for them and records when they finished: the work the clock did
+not see. The script does not wait for them, so its own figures are those it would get alone. JAX's compile events
 (``jax.monitoring``) are recorded with their end time on the same reference clock. Reads made by
 libraries (jax reads ``time.time`` to time its own compilation) are passed through untouched.
 
@@ -18,7 +19,9 @@ from __future__ import annotations
 
 import datetime as _datetime
 import importlib.abc
+import queue
 import sys
+import threading
 import time
 import timeit
 from typing import Any
@@ -34,6 +37,10 @@ CLOCKS = ("time", "perf_counter", "monotonic", "process_time",
           "time_ns", "perf_counter_ns", "monotonic_ns", "process_time_ns")
 MAX_READS = 1_000_000
 """Clock reads recorded at most (~100 MB): a script that reads a clock in a hot loop keeps running at its speed."""
+REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE = range(8)
+"""The fields of a recorded read: its time on the reference clock (ns), the line, the clock's name, whether
+through timeit, seconds from it until the JAX work running at it finished, how many arrays that was, torch's
+grad mode, and the value the script got (seconds)."""
 _TIMEIT_FILES = {"<timeit-src>", timeit.__file__}
 
 
@@ -42,12 +49,14 @@ class Observer:
 
     def __init__(self, script: str) -> None:
         self.script = script
-        self.reads: list[list[Any]] = []  # [ref_ns, line, clock, via_timeit, pending_s, pending_arrays, grad, value_s]
+        self.reads: list[list[Any]] = []  # fields: REF, LINE, ... VALUE
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
         self._jax: Any = None
+        self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
+        self._waiter: threading.Thread | None = None
 
     # -- clocks ------------------------------------------------------------------------------------
     def install(self) -> None:
@@ -83,8 +92,9 @@ class Observer:
         if index >= MAX_READS:
             self.unrecorded += 1
             return -1
-        pending_s, pending = (0.0, 0) if self._jax is None else self._wait_for_jax()
-        self.reads.append([now, line, clock, via_timeit, pending_s, pending, _grad_mode(), seconds])
+        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds])
+        if self._jax is not None:
+            self._watch_pending(index)
         return index
 
     def _wrap(self, clock: Any, name: str) -> Any:
@@ -116,20 +126,37 @@ class Observer:
         if event in COMPILE_EVENTS:
             self.events.append((event, float(duration), _perf_ns(), str(kwargs.get("fun_name", ""))))
 
-    def _wait_for_jax(self) -> tuple[float, int]:
-        """Seconds spent waiting for the JAX arrays still computing, and how many there were."""
+    def _watch_pending(self, index: int) -> None:
+        """Hand the JAX arrays still computing at read ``index`` to the waiter thread, which records when they
+        finished: the script goes on at once, so what it times is not changed by the looking."""
         try:
             pending = [a for a in self._jax.live_arrays() if not a.is_ready()]
         except Exception:  # a deleted or donated array, a backend without live_arrays: nothing to wait for
-            return 0.0, 0
+            return
         if not pending:
-            return 0.0, 0
-        start = _perf_ns()
-        try:
-            self._jax.block_until_ready(pending)
-        except Exception:  # the computation failed: the script sees that error itself when it reads it
-            pass
-        return (_perf_ns() - start) / 1e9, len(pending)
+            return
+        self.reads[index][PENDING_ARRAYS] = len(pending)
+        if self._waiter is None:
+            self._waiter = threading.Thread(target=self._wait, name="levelbench-pending-work", daemon=True)
+            self._waiter.start()
+        self._pending.put((index, pending))
+
+    def _wait(self) -> None:
+        while (item := self._pending.get()) is not None:
+            index, arrays = item
+            try:
+                self._jax.block_until_ready(arrays)
+            except Exception:  # the computation failed: the script sees that error itself when it reads it
+                pass
+            read = self.reads[index]
+            read[PENDING] = (_perf_ns() - read[REF]) / 1e9
+            del item, arrays  # the arrays are the script's to free
+
+    def finish(self, wait: float) -> None:
+        """Let the waiter record the work still running at the last reads, for at most ``wait`` seconds."""
+        if self._waiter is not None:
+            self._pending.put(None)
+            self._waiter.join(wait)
 
     def to_json(self) -> dict[str, Any]:
         return {"reads": self.reads, "pairs": self.pairs, "events": self.events, "jax_version": self.jax_version,
