@@ -11,7 +11,7 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._results.script_audit import Sample, TimedInterval
+from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_time
@@ -37,14 +37,17 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
             timeit_groups.add(key)
     lines = source.splitlines()
     loops = _loop_spans(source)
+    fair = raw.get("fair", {})
     found = []
     for (opening_line, closing_line, clock), samples in groups.items():
         low, high = sorted((opening_line, closing_line))
+        figure, note = _fair(fair.get(f"{opening_line}:{closing_line}"), raw.get("status", "finished"))
         interval = TimedInterval(
             opening_line=opening_line, closing_line=closing_line, clock=clock, samples=tuple(samples),
             via_timeit=(opening_line, closing_line, clock) in timeit_groups,
             loop_inside=any(low < start and end < high for start, end in loops),
             source="\n".join(lines[low - 1:min(high, low + 14)]),
+            fair=figure, fair_note=note,
         )
         found.append(_with_findings(interval))
     return tuple(found)
@@ -66,6 +69,16 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], events: list[tuple[s
         pending=float(closing[PENDING]), pending_arrays=int(closing[PENDING_ARRAYS]),
         grad_enabled=closing[GRAD],
     )
+
+
+def _fair(figure: Mapping[str, Any] | None, status: str) -> tuple[FairFigure | None, str]:
+    if figure is None:
+        if status != "finished":
+            return None, "not re-timed: the script did not finish"
+        return None, "not re-timed: the difference was computed outside the script's code (timeit repeats it already)"
+    if "refused" in figure:
+        return None, f"not re-timed: {figure['refused']}"
+    return FairFigure(float(figure["median"]), float(figure["low"]), float(figure["high"]), int(figure["samples"])), ""
 
 
 def _function(name: str) -> str:

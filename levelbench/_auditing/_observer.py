@@ -54,6 +54,8 @@ class Observer:
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
+        self.namespaces: dict[tuple[int, int], dict[str, Any]] = {}  # (opening, closing line): names at the first
+        self.fair: dict[str, dict[str, Any]] = {}  # "opening:closing": the fair figure, or why there is none
         self._jax: Any = None
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
         self._waiter: threading.Thread | None = None
@@ -96,6 +98,16 @@ class Observer:
         if self._jax is not None:
             self._watch_pending(index)
         return index
+
+    def paired(self, read: int, other: int, frame: Any) -> None:
+        """The script subtracted two readings in ``frame``: one sample of the interval between them. The first
+        time a line pair is subtracted in the script's own code, its names then are kept, to re-time the
+        statements between the reads afterwards (`_fair`)."""
+        first, last = min(read, other), max(read, other)
+        self.pairs.append((first, last))
+        key = (self.reads[first][LINE], self.reads[last][LINE])
+        if key not in self.namespaces and frame.f_code.co_filename == self.script:
+            self.namespaces[key] = {**frame.f_globals, **frame.f_locals}
 
     def _wrap(self, clock: Any, name: str) -> Any:
         kind = _ReadingInt if name.endswith("_ns") else _ReadingFloat
@@ -160,7 +172,7 @@ class Observer:
 
     def to_json(self) -> dict[str, Any]:
         return {"reads": self.reads, "pairs": self.pairs, "events": self.events, "jax_version": self.jax_version,
-                "unrecorded_reads": self.unrecorded}
+                "unrecorded_reads": self.unrecorded, "fair": self.fair}
 
 
 _perf_counter = time.perf_counter
@@ -186,8 +198,7 @@ class _Reading:
     def _pair(self, other: Any) -> None:
         if (isinstance(other, _Reading) and other._observer is self._observer and other._read != self._read
                 and min(self._read, other._read) >= 0):
-            first, last = sorted((self._read, other._read))
-            self._observer.pairs.append((first, last))
+            self._observer.paired(self._read, other._read, sys._getframe(2))
 
 
 class _ReadingFloat(float, _Reading):
@@ -239,7 +250,7 @@ def _observed_datetime(observer: Observer) -> type:
         def __sub__(self, other: Any) -> Any:
             read, other_read = getattr(self, "_lb_read", None), getattr(other, "_lb_read", None)
             if read is not None and other_read is not None and read != other_read and min(read, other_read) >= 0:
-                observer.pairs.append((min(read, other_read), max(read, other_read)))
+                observer.paired(read, other_read, sys._getframe(1))
             return base.__sub__(self, other)
 
         @classmethod

@@ -94,6 +94,14 @@ def _interval(name: str, interval: TimedInterval) -> list[str]:
     if grad:
         held.append("torch grad mode " + ("on" if True in grad else "off"))
     out.append(f"  held      {'; '.join(held)}")
+    fair = interval.fair
+    if fair is not None:
+        ratio = interval.measured / fair.median if fair.median > 0 else float("inf")
+        versus = f"{ratio:.3g}x this" if ratio >= 1 else f"{ratio:.2%} of this"
+        out.append(f"  fair      {fmt_time(fair.median)} [{fmt_time(fair.low)}, {fmt_time(fair.high)}] "
+                   f"(levelbench.measure: warmed, blocked, {fair.samples} samples): the script's figure is {versus}")
+    elif interval.fair_note:
+        out.append(f"  fair      {interval.fair_note}")
     for finding in interval.findings:
         out.append(f"  {finding.code} {finding.severity.name.lower():<8} {finding.title}")
         out.append(f"  {'':<15}{finding.evidence}")

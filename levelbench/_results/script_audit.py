@@ -46,6 +46,17 @@ class Sample:
 
 
 @dataclasses.dataclass(frozen=True)
+class FairFigure:
+    """The interval's statements re-timed with `levelbench.measure` after the script ended: warmed, every
+    output waited for, repeated. ``median`` with its 95% CI ``low``-``high``, seconds, from ``samples`` samples."""
+
+    median: float
+    low: float
+    high: float
+    samples: int
+
+
+@dataclasses.dataclass(frozen=True)
 class TimedInterval:
     """A pair of clock reads whose difference the script computed: ``t0 = clock()`` ... ``clock() - t0``.
 
@@ -57,6 +68,7 @@ class TimedInterval:
         loop_inside: a loop lies between the two reads: each sample times many calls.
         findings: what is wrong with it, each with the evidence measured.
         source: the lines from the opening read to the closing read, as written.
+        fair: the statements between the reads re-timed (`FairFigure`), or None, and then ``fair_note`` says why.
     """
 
     opening_line: int
@@ -67,6 +79,8 @@ class TimedInterval:
     loop_inside: bool = False
     findings: tuple[Finding, ...] = ()
     source: str = ""
+    fair: FairFigure | None = None
+    fair_note: str = ""
 
     @property
     def lines(self) -> str:
@@ -87,6 +101,7 @@ class TimedInterval:
             "via_timeit": self.via_timeit, "loop_inside": self.loop_inside, "source": self.source,
             "measured_median": self.measured, "samples": [s.to_dict() for s in self.samples],
             "findings": [f.to_dict() for f in self.findings],
+            "fair": dataclasses.asdict(self.fair) if self.fair is not None else None, "fair_note": self.fair_note,
         }
 
 
