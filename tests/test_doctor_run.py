@@ -7,13 +7,12 @@ also tested alone on made-up observations, where every number is known.
 
 from __future__ import annotations
 
+import ast
 import json
-import os
 import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -80,6 +79,39 @@ def test_a_loop_between_the_reads_or_timeit_is_not_a_single_sample():
     assert timed.via_timeit and codes(timed) == []
 
 
+@pytest.mark.parametrize(("between", "why"), [
+    ("print(x)", "line 3 calls `print`"),
+    ("for _ in range(3):\n    f(x)", "line 3 is a loop"),
+    ("state.value = f(x)", "line 3 assigns to `state.value`"),
+    ("cache.append(f(x))", "line 3 calls `append`"),
+    ("del x", "line 3 is a `delete` statement"),
+])
+def test_statements_that_cannot_run_again_unchanged_are_not_re_timed_and_say_why(between, why):
+    from levelbench._auditing._fair import _statements
+
+    source = f"import time\nt0 = time.time()\n{between}\nprint(time.time() - t0)\n"
+    closing = source.count("\n")
+    statements, reason = _statements(ast.parse(source), 2, closing)
+    assert statements is None and reason.startswith(why)
+
+
+def test_the_statements_between_reads_in_a_loop_body_are_those_re_timed():
+    from levelbench._auditing._fair import _statements
+
+    source = "for i in range(3):\n    t0 = time.time()\n    y = f(x)\n    z = g(y)\n    ts.append(time.time() - t0)\n"
+    statements, reason = _statements(ast.parse(source), 2, 5)
+    assert [ast.unparse(s) for s in statements] == ["y = f(x)", "z = g(y)"] and reason == ""
+
+
+def test_the_fair_figure_or_why_not_is_read_per_line_pair():
+    raw = {"reads": [_read(1.0, 2, 1.0), _read(2.0, 4, 2.0), _read(3.0, 6, 3.0), _read(4.0, 8, 4.0)],
+           "pairs": [[0, 1], [2, 3]], "events": [],
+           "fair": {"2:4": {"median": 0.5, "low": 0.4, "high": 0.6, "samples": 9}, "6:8": {"refused": "a loop"}}}
+    first, second = intervals(raw, "x\n" * 8)
+    assert (first.fair.median, first.fair.samples, second.fair) == (0.5, 9, None)
+    assert second.fair_note == "not re-timed: a loop"
+
+
 # -- the script run for real -------------------------------------------------------------------------
 UNBLOCKED = """\
     import time
@@ -103,6 +135,8 @@ def test_unblocked_jax_timing_is_found_with_the_work_that_ran_after_the_clock_st
     assert sample.pending > sample.measured and sample.pending_arrays >= 1 and not sample.cold
     lb102 = next(f for f in interval.findings if f.code == "LB102")
     assert "the clock stopped" in lb102.evidence and "later" in lb102.evidence
+    # `y = f(x)` re-timed fairly (blocked): the work, not the dispatch the script saw
+    assert interval.fair is not None and interval.fair.median > 10 * sample.measured
 
 
 def test_an_unblocked_loop_keeps_its_own_figures_and_each_sample_shows_the_work_left_running(tmp_path):
@@ -165,6 +199,7 @@ def test_a_warmed_blocked_repeated_benchmark_gets_no_finding(tmp_path):
     assert (loop.opening_line, loop.closing_line, len(loop.samples)) == (9, 11, 5)
     assert timed.via_timeit and len(timed.samples) == 3 and timed.opening_line == 13
     assert audit.findings == ()
+    assert loop.fair is not None and loop.fair.samples >= 5 and timed.fair is None and "timeit" in timed.fair_note
 
 
 def test_sys_argv_is_passed_and_other_clocks_are_observed(tmp_path):
@@ -229,6 +264,7 @@ def test_a_raising_script_shows_its_traceback_and_the_report_of_what_ran_before(
     assert "runpy" not in done.stderr  # the user's frames only
     assert "raised (exit 1)" in done.stdout and "PARTIAL" in done.stdout
     assert "raises.py:2-4" in done.stdout and "ZeroDivisionError: division by zero" in done.stdout
+    assert "not re-timed: the script did not finish" in done.stdout
     quiet = cli("--run", "raises.py", "-q", cwd=tmp_path)  # captured: the traceback is in the report
     assert quiet.stderr == "" and 'File "raises.py", line 5' in quiet.stdout and "\ntook " not in quiet.stdout
 
@@ -283,7 +319,7 @@ def test_help_says_run_executes_the_code():
     assert "--run" in done.stdout and "executes its code" in done.stdout
 
 
-# -- the seed (skipped where ../shared/seeds is absent: the conftest's fixture) ------------------------------------------------------------------------------------------
+# -- the seed (skipped where ../shared/seeds is absent: the conftest's fixture) --------------------
 def test_the_seed_as_posted_reports_its_jix_import_error(seeds):
     audit = audit_script(seeds / "002_dot_question.py", output="captured")
     assert audit.status == "raised" and audit.partial and audit.intervals == ()

@@ -104,7 +104,8 @@ def _refusal(statements: list[ast.stmt]) -> tuple[list[ast.stmt] | None, str]:
 def _function(statements: list[ast.stmt], script: str, names: dict[str, Any]) -> Any:
     """The statements as a function of no argument returning what they assigned and the last value."""
     body = list(statements)
-    assigned = sorted({n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})
+    assigned = sorted({n.id for s in body for n in ast.walk(s)
+                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})
     results: list[ast.expr] = [ast.Name(id=name, ctx=ast.Load()) for name in assigned]
     if isinstance(body[-1], ast.Expr):
         body[-1] = ast.Assign(targets=[ast.Name(id=_LAST, ctx=ast.Store())], value=body[-1].value)
