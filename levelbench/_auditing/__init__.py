@@ -41,8 +41,9 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     This runs the user's code. Its ``output``: ``"shown"`` on this process's standard output and error,
     ``"captured"`` (both kept in `ScriptAudit.output`), or ``"stderr"`` (its standard output goes to this
     process's standard error, leaving standard output to a report). Past ``timeout`` seconds (0: no limit) the
-    script is stopped and what ran before is reported, marked partial; Ctrl-C does the same and then
-    raises ``KeyboardInterrupt`` only if the script cannot be stopped.
+    script is stopped and what ran before is returned, marked partial; Ctrl-C (a ``KeyboardInterrupt`` here)
+    does the same, with the status ``interrupted``. Once the script has finished, the statements of each
+    interval are re-timed (`ScriptAudit` intervals' ``fair``); a stop then leaves the rest un-timed only.
 
     !!! Example
         ```python
@@ -96,8 +97,13 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         return ScriptAudit(script=str(path), argv=tuple(args), status=status, exit_code=code, wall_s=wall,
                            partial=True, observed=False, output=text, captured=capture,
                            error=_death(code) if status == "died" else _stopped_why(stopped, timeout))
-    status = stopped or str(raw.get("status", "finished"))
-    error = _stopped_why(stopped, timeout) if stopped else str(raw.get("error", ""))
+    status = str(raw.get("status", "finished"))
+    if stopped and status == "finished":  # stopped while re-timing: the script's own run is whole
+        error = f"{_stopped_why(stopped, timeout)} while re-timing the intervals, after the script finished"
+    elif stopped:
+        status, error = stopped, _stopped_why(stopped, timeout)
+    else:
+        error = str(raw.get("error", ""))
     return ScriptAudit(
         script=str(path), argv=tuple(args), status=status, exit_code=int(raw.get("exit_code", code)),
         wall_s=float(raw.get("wall_s", wall)), intervals=intervals(raw, source),

@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     outcome: dict[str, Any] = {"status": "finished", "exit_code": 0, "error": "", "traceback": ""}
-    started = time.perf_counter()
+    started = _perf_counter()
     observer.install()
     try:
         runpy.run_path(script, run_name="__main__")
@@ -72,18 +72,18 @@ def main(argv: list[str]) -> int:
         text = "".join(traceback.format_exception(type(e), e, tb or e.__traceback__))
         sys.stderr.write(text)
         outcome.update(status="raised", exit_code=1, error=f"{type(e).__name__}: {e}", traceback=text)
-    outcome["wall_s"] = time.perf_counter() - started
-    observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
-    if outcome["status"] == "finished" and observer.namespaces:
-        try:
+    outcome["wall_s"] = _perf_counter() - started
+    try:
+        observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
+        if outcome["status"] == "finished" and observer.namespaces:
             with open(script, encoding="utf-8", errors="replace") as f:
                 source = f.read()
             observer.fair = fair_figures(source, script, observer.namespaces, timer=_perf_counter)
-        except KeyboardInterrupt:
-            pass  # stopped while re-timing: the script's own run is reported whole
-        except Exception as e:  # a bug of levelbench's must not lose the report of the script's run
-            observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
-                             for o, c in observer.namespaces}
+    except KeyboardInterrupt:
+        pass  # stopped after the script's end: its own run is reported whole
+    except Exception as e:  # a bug of levelbench's must not lose the report of the script's run
+        observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
+                         for o, c in observer.namespaces}
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
