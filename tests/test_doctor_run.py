@@ -311,6 +311,9 @@ def test_options_that_do_not_go_with_run_are_usage_errors(tmp_path):
     missing = cli("--run", "nothere.py", cwd=tmp_path)
     assert missing.returncode == 2 and "nothere.py" in missing.stderr
     assert cli("--run", "s.py", "--format", "sarif", cwd=tmp_path).returncode == 2
+    (tmp_path / "nb.ipynb").write_text('{"cells": []}')
+    notebook = cli("--run", "nb.ipynb", cwd=tmp_path)
+    assert notebook.returncode == 2 and "nbconvert" in notebook.stderr
 
 
 def test_help_says_run_executes_the_code():

@@ -54,6 +54,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
 
     Raises:
         FileNotFoundError: ``path`` is not a file.
+        ValueError: ``path`` is a notebook (not run yet), or ``output`` is not one of `OUTPUTS`.
     """
     if output not in OUTPUTS:
         raise ValueError(f"output: expected one of {', '.join(OUTPUTS)}, got {output!r}")
@@ -61,6 +62,9 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     script = Path(path)
     if not script.is_file():
         raise FileNotFoundError(f"doctor --run: expected a Python script, got {str(path)!r}, which is not a file")
+    if script.suffix == ".ipynb":
+        raise ValueError(f"doctor --run: {str(path)!r} is a notebook, which --run cannot run yet: export it "
+                         "(jupyter nbconvert --to script) and run the .py, or check it statically (doctor PATH)")
     args = [str(a) for a in argv]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")

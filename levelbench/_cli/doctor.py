@@ -238,7 +238,7 @@ def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_forma
     try:
         with stop_on_signals():
             audit = audit_script(script, args, timeout=timeout, output=how)
-    except FileNotFoundError as e:
+    except (FileNotFoundError, ValueError) as e:
         fail(str(e))
     report = render_audit_json(audit) + "\n" if output_format == "json" else render_audit_text(audit)
     if to_file:
