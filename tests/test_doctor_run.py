@@ -112,6 +112,19 @@ def test_the_fair_figure_or_why_not_is_read_per_line_pair():
     assert second.fair_note == "not re-timed: a loop"
 
 
+def test_two_frameworks_timed_give_the_implied_ratio_beside_the_fair_one():
+    from levelbench._results.script_audit import FairFigure, Sample, ScriptAudit, TimedInterval
+
+    def timed(line: int, measured: float, fair: float, framework: str) -> TimedInterval:
+        return TimedInterval(line, line + 2, "time", (Sample(measured),), fair=FairFigure(fair, fair, fair, 5, framework))
+
+    audit = ScriptAudit("s.py", (), "finished", 0, 1.0, intervals=(
+        timed(1, 2.0, 0.5, "jax"), timed(5, 0.1, 0.2, "numpy"), timed(9, 9.0, 9.0, "jax")))
+    (ratio,) = audit.ratios  # the first jax interval against the numpy one
+    assert (ratio.first, ratio.second, ratio.implied, ratio.fair) == ("jax", "numpy", 20.0, 2.5)
+    assert (ratio.first_lines, ratio.second_lines) == ("lines 1-3", "lines 5-7")
+
+
 # -- the script run for real -------------------------------------------------------------------------
 UNBLOCKED = """\
     import time
@@ -342,4 +355,8 @@ def test_the_seed_corrected_shows_the_compile_inside_the_single_jax_sample(seeds
     # re-timed warm, the JAX statement takes a fraction of the script's figure (which held the compile)
     assert jax_interval.fair is not None and jax_interval.fair.median < jax_interval.samples[0].measured
     assert (numpy_interval.opening_line, codes(numpy_interval)) == (17, ["LB104"])
+    (ratio,) = audit.ratios
+    assert (ratio.first, ratio.second) == ("jax", "numpy")
+    assert ratio.implied == jax_interval.measured / numpy_interval.measured
+    assert ratio.fair == jax_interval.fair.median / numpy_interval.fair.median
     assert not numpy_interval.samples[0].cold

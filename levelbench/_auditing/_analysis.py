@@ -78,7 +78,8 @@ def _fair(figure: Mapping[str, Any] | None, status: str) -> tuple[FairFigure | N
         return None, "not re-timed: the difference was computed outside the script's code (timeit repeats it already)"
     if "refused" in figure:
         return None, f"not re-timed: {figure['refused']}"
-    return FairFigure(float(figure["median"]), float(figure["low"]), float(figure["high"]), int(figure["samples"])), ""
+    return FairFigure(float(figure["median"]), float(figure["low"]), float(figure["high"]), int(figure["samples"]),
+                      str(figure.get("framework", ""))), ""
 
 
 def _function(name: str) -> str:

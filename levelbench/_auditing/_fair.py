@@ -57,7 +57,8 @@ def fair_figures(source: str, script: str, namespaces: dict[tuple[int, int], dic
             found[key] = {"refused": f"re-running lines {opening + 1}-{closing - 1} raised "
                                      f"{type(e).__name__}: {e}"}
             continue
-        found[key] = {"median": m.median, "low": m.ci.lower, "high": m.ci.upper, "samples": m.n_samples}
+        found[key] = {"median": m.median, "low": m.ci.lower, "high": m.ci.upper, "samples": m.n_samples,
+                      "framework": m.framework}
     return found
 
 

@@ -51,7 +51,17 @@ def render_audit_text(audit: ScriptAudit) -> str:
     for interval in audit.intervals:
         out.append("")
         out.extend(_interval(name, interval))
+    if audit.ratios:
+        out.append("")
+    for ratio in audit.ratios:
+        out.append(f"{ratio.first} / {ratio.second} ({ratio.first_lines} / {ratio.second_lines}): the script's "
+                   f"figures imply {_ratio(ratio.implied)}; re-timed fairly, {_ratio(ratio.fair)} (in this process, "
+                   "one after the other; whether both compute the same thing is the script's to say)")
     return "\n".join(out) + "\n"
+
+
+def _ratio(value: float) -> str:
+    return f"{value:,.3g}x" if value < 1000 else f"{value:,.0f}x"
 
 
 def render_audit_json(audit: ScriptAudit) -> str:

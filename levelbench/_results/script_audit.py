@@ -48,12 +48,30 @@ class Sample:
 @dataclasses.dataclass(frozen=True)
 class FairFigure:
     """The interval's statements re-timed with `levelbench.measure` after the script ended: warmed, every
-    output waited for, repeated. ``median`` with its 95% CI ``low``-``high``, seconds, from ``samples`` samples."""
+    output waited for, repeated. ``median`` with its 95% CI ``low``-``high``, seconds, from ``samples`` samples;
+    ``framework``: of what the statements returned (``jax``, ``torch``, ``numpy`` or ``python``)."""
 
     median: float
     low: float
     high: float
     samples: int
+    framework: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameworkRatio:
+    """Two intervals of the script that time different frameworks: the ratio the script's figures imply
+    (``implied``: ``first``'s measured over ``second``'s) beside the ratio of their fair figures (``fair``)."""
+
+    first: str
+    second: str
+    first_lines: str
+    second_lines: str
+    implied: float
+    fair: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -146,11 +164,30 @@ class ScriptAudit:
     def findings(self) -> tuple[Finding, ...]:
         return tuple(f for interval in self.intervals for f in interval.findings)
 
+    @property
+    def ratios(self) -> tuple[FrameworkRatio, ...]:
+        """For each two frameworks the script timed (the first interval of each with a fair figure), the
+        ratio its figures imply and the fair one. Whether the two compute the same thing is the script's."""
+        first_of: dict[str, TimedInterval] = {}
+        for interval in self.intervals:
+            fair = interval.fair
+            if fair is not None and fair.framework and fair.median > 0 and interval.measured > 0:
+                first_of.setdefault(fair.framework, interval)
+        found = []
+        frameworks = list(first_of)
+        for i, name in enumerate(frameworks):
+            for other in frameworks[i + 1:]:
+                a, b = first_of[name], first_of[other]
+                assert a.fair is not None and b.fair is not None
+                found.append(FrameworkRatio(name, other, a.lines, b.lines, a.measured / b.measured,
+                                            a.fair.median / b.fair.median))
+        return tuple(found)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "format_version": FORMAT_VERSION, "script": self.script, "argv": list(self.argv), "status": self.status,
             "exit_code": self.exit_code, "wall_s": self.wall_s, "partial": self.partial, "observed": self.observed,
             "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
             "jax_version": self.jax_version, "unrecorded_reads": self.unrecorded_reads,
-            "intervals": [i.to_dict() for i in self.intervals],
+            "intervals": [i.to_dict() for i in self.intervals], "ratios": [r.to_dict() for r in self.ratios],
         }
