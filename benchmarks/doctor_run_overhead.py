@@ -115,7 +115,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reps", type=int, default=5)
     args = parser.parse_args()
-    print(f"{'script':<28} {'plain':>9} {'observed':>9} {'overhead':>9}   (medians of {args.reps}, seconds)")
+    print(f"{'script':<28} {'plain':>9} {'observed':>9} {'overhead':>9} {'noise':>7}   (medians of {args.reps}, "
+          "seconds; noise: the plain runs' IQR / median, the least difference this run can tell)")
     with tempfile.TemporaryDirectory() as folder:
         for name, source in SCRIPTS.items():
             path = Path(folder) / "script.py"
@@ -125,7 +126,8 @@ def main() -> None:
                 plain.append(plain_seconds(path))
                 observed.append(observed_seconds(path))
             p, o = statistics.median(plain), statistics.median(observed)
-            print(f"{name:<28} {p:>9.3f} {o:>9.3f} {o / p - 1:>+9.1%}")
+            quartiles = statistics.quantiles(plain, n=4)
+            print(f"{name:<28} {p:>9.3f} {o:>9.3f} {o / p - 1:>+9.1%} {(quartiles[2] - quartiles[0]) / p:>7.1%}")
         plain_read, observed_read = read_cost(folder)
         print(f"one clock read: {plain_read * 1e6:.2f} us plain, {observed_read * 1e6:.2f} us observed "
               "(jax imported, one live array)")
