@@ -62,6 +62,17 @@ def test_a_pair_the_script_subtracted_is_a_sample_holding_the_compile_events_tha
     assert "the first sample" in interval.findings[0].evidence
 
 
+def test_a_function_traced_in_several_samples_is_lb117_with_the_count():
+    reads = [_read(float(i), 3 if i % 2 == 0 else 5, float(i)) for i in range(6)]
+    raw = {"reads": reads, "pairs": [[0, 1], [2, 3], [4, 5]],
+           "events": [[TRACE_EVENT, 0.1, int(0.5e9), "f"], [TRACE_EVENT, 0.1, int(2.5e9), "f"],
+                      [BACKEND_EVENT, 0.3, int(2.6e9), "jit(f)"]]}
+    (interval,) = intervals(raw, "x\n" * 5)
+    assert codes(interval) == ["LB103", "LB117"]
+    lb117 = interval.findings[1]
+    assert "traced and compiled again in 2 of 3 samples" in lb117.evidence and lb117.data["compile"] == 0.5
+
+
 def test_work_still_running_at_the_closing_read_is_lb102_with_the_wait_as_evidence():
     raw = {"reads": [_read(1.0, 2, 1.0), _read(1.001, 4, 1.001, pending=0.5)], "pairs": [[0, 1]], "events": []}
     (interval,) = intervals(raw, "x\n" * 4)
@@ -189,6 +200,25 @@ def test_the_first_call_timed_is_lb103_and_lb104_with_the_compile_seconds(tmp_pa
     assert sample.cold and 0 < sample.compile <= sample.measured
     assert "<lambda>" in sample.traces and sample.pending == 0.0
     assert "of the" in interval.findings[0].evidence and "compilation" in interval.findings[0].evidence
+
+
+def test_a_new_shape_each_sample_is_a_recompile_each_time_lb117(tmp_path):
+    script = write(tmp_path, "shapes.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        norm = jax.jit(lambda v: jnp.sqrt((v * v).sum()))
+        norm(jnp.ones(4)).block_until_ready()  # warmed, for one shape only
+        times = []
+        for n in (8, 16, 32):
+            x = jnp.ones(n)
+            t0 = time.perf_counter()
+            norm(x).block_until_ready()
+            times.append(time.perf_counter() - t0)
+        print(min(times))
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert "LB117" in codes(interval) and all(s.cold for s in interval.samples)
+    assert "in 3 of 3 samples" in next(f for f in interval.findings if f.code == "LB117").evidence
 
 
 def test_a_warmed_blocked_repeated_benchmark_gets_no_finding(tmp_path):

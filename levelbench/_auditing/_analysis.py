@@ -97,7 +97,8 @@ def _loop_spans(source: str) -> list[tuple[int, int]]:
 
 
 def _with_findings(interval: TimedInterval) -> TimedInterval:
-    found = [f for f in (_unawaited(interval), _compile_timed(interval), _single_sample(interval)) if f is not None]
+    checks = (_unawaited(interval), _compile_timed(interval), _single_sample(interval), _retraced(interval))
+    found = [f for f in checks if f is not None]
     return TimedInterval(**{**interval.__dict__, "findings": tuple(found)})
 
 
@@ -159,3 +160,21 @@ def _single_sample(interval: TimedInterval) -> Finding | None:
     return _finding("LB104", interval, f"{interval.lines}: a single timing sample", evidence,
                     {"measured": sample.measured, "cold": sample.cold})
 
+
+
+def _retraced(interval: TimedInterval) -> Finding | None:
+    """LB117: a function traced again in more than one sample: the jit cache missed call after call."""
+    counts: dict[str, int] = {}
+    for sample in interval.samples:
+        for function in sample.traces:
+            counts[function] = counts.get(function, 0) + 1
+    again = {function: n for function, n in counts.items() if n >= 2}
+    if not again:
+        return None
+    function, times = max(again.items(), key=lambda kv: kv[1])
+    seconds = sum(s.compiled.get(function, 0.0) for s in interval.samples)
+    evidence = (f"`{function}` was traced and compiled again in {times} of {len(interval.samples)} samples "
+                f"({fmt_time(seconds)} of compilation in all): its jit cache missed call after call, for a new "
+                "input shape, dtype or static value, or because the function is jitted afresh (LB111)")
+    return _finding("LB117", interval, f"{interval.lines}: `{function}` recompiled in {times} samples", evidence,
+                    {"function": function, "samples_retraced": times, "compile": seconds})
