@@ -8,6 +8,7 @@ one sample of an interval; the samples of one line pair (a loop) form one `Timed
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,13 +27,16 @@ SHARE = 0.05
 def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     """The script's timed intervals, each with its samples and findings, in the order first sampled."""
     reads: Sequence[Sequence[Any]] = raw.get("reads", ())
-    events = [(str(e[0]), float(e[1]), int(e[2]), str(e[3])) for e in raw.get("events", ())]
+    events = sorted(((str(e[0]), float(e[1]), int(e[2]), str(e[3])) for e in raw.get("events", ())),
+                    key=lambda e: e[2])
+    ends = [e[2] for e in events]
     groups: dict[tuple[int, int, str], list[Sample]] = {}
     timeit_groups: set[tuple[int, int, str]] = set()
     for first, last in dict.fromkeys(tuple(p) for p in raw.get("pairs", ())):
         opening, closing = reads[first], reads[last]
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
-        groups.setdefault(key, []).append(_sample(opening, closing, events))
+        inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
+        groups.setdefault(key, []).append(_sample(opening, closing, inside))
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
             timeit_groups.add(key)
     lines = source.splitlines()
@@ -53,8 +57,8 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     return tuple(found)
 
 
-def _sample(opening: Sequence[Any], closing: Sequence[Any], events: list[tuple[str, float, int, str]]) -> Sample:
-    inside = [e for e in events if opening[REF] < e[2] <= closing[REF]]
+def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]]) -> Sample:
+    """One sample, from its two reads and the compile events that ended between them."""
     compiled: dict[str, float] = {}
     traces: dict[str, int] = {}
     for event, seconds, _, name in inside:
