@@ -11,7 +11,7 @@ The package in layers, bottom to top; a module imports only from its own layer a
     _results      Measurement, Comparison, Diagnosis, WorkloadResult, ColdCall: frozen results
     _frameworks   one adapter per framework (JAX, PyTorch, NumPy) behind one protocol
     _measuring    the sampler, measure, compare, parity, self-checks, environment, worker processes
-    workloads     cluster (Ray)     doctor     _probing (explain)     nn
+    workloads     cluster (Ray)     doctor     _probing (explain)     nn     _auditing (doctor --run)
     store         results that last (SQLite)
     _api          _recording     _runs     _rendering     report
     _cli          ipython     pytest_plugin
@@ -45,6 +45,9 @@ _EXPORTS = {
     "Param": ".workloads",
     "lint_paths": ".doctor",
     "lint_source": ".doctor",
+    "audit_script": "._auditing",
+    "ScriptAudit": "._results.script_audit",
+    "TimedInterval": "._results.script_audit",
     "explain": "._probing",
     "Call": "._probing",
     "QUICK_PROBES": "._probing",
@@ -73,6 +76,9 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from ._values.stats import Interval as Interval
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
+    from ._auditing import audit_script as audit_script
+    from ._results.script_audit import ScriptAudit as ScriptAudit
+    from ._results.script_audit import TimedInterval as TimedInterval
     from ._runs import RunOutcome as RunOutcome
     from ._runs import choose_nodes as choose_nodes
     from ._runs import run_workloads as run_workloads

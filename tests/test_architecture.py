@@ -22,7 +22,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("levelbench._results",),
     ("levelbench._frameworks",),
     ("levelbench._measuring",),
-    ("levelbench.workloads", "levelbench.cluster", "levelbench.doctor", "levelbench._probing", "levelbench.nn"),
+    (
+        "levelbench.workloads", "levelbench.cluster", "levelbench.doctor", "levelbench._probing", "levelbench.nn",
+        "levelbench._auditing",
+    ),
     ("levelbench.store",),
     ("levelbench._api", "levelbench._recording", "levelbench._runs", "levelbench._rendering", "levelbench.report"),
     ("levelbench._cli", "levelbench.ipython", "levelbench.pytest_plugin"),

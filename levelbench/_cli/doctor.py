@@ -9,12 +9,15 @@ from typing import TextIO
 
 import click
 
+from .._auditing import DEFAULT_TIMEOUT, audit_script
 from .._values.catalogue import CATALOGUE, RULES, rule_for
+from .._values.findings import Severity
 from ..doctor import (
     ConfigChoice, ConfigError, Options, Settings, describe, DoctorReport, HEAD_LINES, PART_LINES, lint_paths,
     selected_codes, FixReport, FixResult, fix_paths, fixing_codes, write_fixes, DEFAULT_MAX_BYTES)
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
+from .._rendering.script_audit import render_audit_json, render_audit_text
 from .common import FINDINGS, INTERRUPTED, OK, check_output, fail, output_option, stop_on_signals, write_output
 
 FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
@@ -73,6 +76,13 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
     "the files of a large tree; the findings are the same for any N [default: one per core].",
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off (default: when writing to a terminal).")
+@click.option("--run", "run_script", metavar="SCRIPT.py", type=click.Path(dir_okay=False, path_type=str), default=None,
+              help="RUN the script (this executes its code, as `python SCRIPT.py ARGS` would; PATHS after `--` are "
+                   "its ARGS) and report what each of its clocks measured: compilation and work still running "
+                   "inside each timed interval, samples, findings with measured evidence. --format text or json.")
+@click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
+              help="With --run: stop the script after this long and report what ran before (0: no limit).")
+@click.option("-q", "--quiet", is_flag=True, help="With --run: capture the script's output instead of showing it.")
 @output_option(help="Write the report (in --format) to PATH, whole or not at all (default or '-': standard output).")
 @click.pass_context
 def doctor_command(
@@ -99,6 +109,9 @@ def doctor_command(
     stdin_filename: str,
     jobs: int | None,
     color: bool | None,
+    run_script: str | None,
+    timeout: float,
+    quiet: bool,
     output: str | None,
 ) -> None:
     """Find benchmarking and JAX-performance mistakes in scripts and notebooks, without running them.
@@ -121,9 +134,25 @@ def doctor_command(
       levelbench doctor --diff bench.ipynb          # what --fix would change
       levelbench doctor --fix --unsafe-fixes bench.py
 
+    With --run SCRIPT.py [-- ARGS...] it runs the script instead (this executes the code) and audits
+    its own timing, interval by interval (`levelbench doctor --run bench.py -- --n 1000`).
+
     Exit status: 0 clean, 1 findings at or above --fail-on (with --diff: also when there is
-    something to fix), 2 usage error or a configuration file that cannot be used.
+    something to fix; with --run: also when the script failed or was stopped), 2 usage error or a
+    configuration file that cannot be used, 130 interrupted.
     """
+    if run_script is None:
+        given = [name for name in ("timeout", "quiet")
+                 if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+        if given:
+            raise click.UsageError(f"--{given[0]} is for --run SCRIPT.py: add --run, or drop --{given[0]}")
+    elif fix or diff or fix_only or show_settings:
+        raise click.UsageError("--run runs a script and reports its timing; --fix, --diff, --fix-only and "
+                               "--show-settings read files without running them: give one or the other")
+    else:
+        _run(ctx, run_script, paths, output_format=output_format, timeout=timeout, quiet=quiet,
+             fail_on=fail_on, output=output)
+        return
     if output and output != "-":
         if fix or diff or fix_only:
             fail("levelbench doctor: -o/--output writes the report; with --fix or --diff the report and the "
@@ -195,6 +224,32 @@ def doctor_command(
     else:
         _render(report, output_format, show_fixes, color, out=sys.stdout)
     ctx.exit(FINDINGS if report.failing() else OK)
+
+
+def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_format: str, timeout: float, quiet: bool,
+         fail_on: str | None, output: str | None) -> None:
+    """``--run``: the script audited in a child process, its report rendered; the exit status says how it went."""
+    if output_format not in ("text", "json"):
+        raise click.BadParameter(f"--run reports as text or json, got {output_format!r}", param_hint="--format")
+    to_file = bool(output and output != "-")
+    if to_file:
+        check_output(output, "levelbench doctor --run -o")
+    how = "captured" if quiet else "stderr" if output_format == "json" and not to_file else "shown"
+    try:
+        with stop_on_signals():
+            audit = audit_script(script, args, timeout=timeout, output=how)
+    except (FileNotFoundError, ValueError) as e:
+        fail(str(e))
+    report = render_audit_json(audit) + "\n" if output_format == "json" else render_audit_text(audit)
+    if to_file:
+        write_output(output, report, "levelbench doctor --run -o")
+    else:
+        click.echo(report, nl=False)
+    if audit.status == "interrupted":
+        ctx.exit(INTERRUPTED)
+    threshold = Severity.parse(fail_on or "warning")
+    failed = audit.status != "finished" or any(f.severity >= threshold for f in audit.findings)
+    ctx.exit(FINDINGS if failed else OK)
 
 
 def _show_settings(paths: tuple[str, ...], options: Options, stdin_filename: str) -> None:

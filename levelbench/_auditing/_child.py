@@ -1,0 +1,102 @@
+"""The child process of ``doctor --run``: the user's script as ``__main__``, observed.
+
+``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
+ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``), with the clocks observed, and writes
+what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return, ``sys.exit``, an exception (its
+traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent when the time limit passed.
+Its exit status is the script's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import signal
+import sys
+import time
+import traceback
+from typing import Any
+
+from ._fair import fair_figures
+from ._observer import Observer
+
+_perf_counter = time.perf_counter  # before the observer wraps it: the re-timing's own clock
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
+def _die_with(parent: int) -> bool:
+    """On Linux, end with the parent even if it is killed outright (SIGKILL): the script is in a session of its
+    own, so nothing else would stop it. False if the parent is gone already."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes  # noqa: PLC0415 - Linux only
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # not fatal: the parent kills the group when it stops the script
+            pass
+    return os.getppid() == parent
+
+
+def main(argv: list[str]) -> int:
+    if not _die_with(int(argv[1])):
+        return 0  # the parent died before this child could ask to die with it
+    # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
+    observations, script, args = argv[2], argv[3], argv[4:]
+    observer = Observer(script)
+    signal.signal(signal.SIGTERM, _stop)
+    sys.argv = [script, *args]
+    sys.path[0] = os.path.dirname(os.path.abspath(script))
+    outcome: dict[str, Any] = {"status": "finished", "exit_code": 0, "error": "", "traceback": ""}
+    started = _perf_counter()
+    observer.install()
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as e:
+        code = e.code
+        if code is None:
+            code = 0
+        elif not isinstance(code, int):
+            print(code, file=sys.stderr)  # as Python does with sys.exit("message")
+            code = 1
+        outcome.update(status="finished" if code == 0 else "exited", exit_code=code)
+    except KeyboardInterrupt as e:
+        outcome.update(status="interrupted", exit_code=130, error=str(e) or "SIGINT")
+    except BaseException as e:  # noqa: B902 - the user's code may raise anything; it is reported
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != script:
+            tb = tb.tb_next  # runpy's frames and ours are not the user's
+        text = "".join(traceback.format_exception(type(e), e, tb or e.__traceback__))
+        sys.stderr.write(text)
+        outcome.update(status="raised", exit_code=1, error=f"{type(e).__name__}: {e}", traceback=text)
+    outcome["wall_s"] = _perf_counter() - started
+    try:
+        observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
+        if outcome["status"] == "finished" and observer.namespaces:
+            with open(script, encoding="utf-8", errors="replace") as f:
+                source = f.read()
+            observer.fair = fair_figures(source, script, observer.namespaces, timer=_perf_counter)
+    except KeyboardInterrupt:
+        pass  # stopped after the script's end: its own run is reported whole
+    except Exception as e:  # a bug of levelbench's must not lose the report of the script's run
+        observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
+                         for o, c in observer.namespaces}
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # the script closed or replaced it
+            pass
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal while writing: the file stays whole
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    partial = f"{observations}.part"
+    with open(partial, "w", encoding="utf-8") as f:
+        json.dump({**outcome, **observer.to_json()}, f)
+    os.replace(partial, observations)
+    return outcome["exit_code"]
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

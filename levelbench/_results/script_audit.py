@@ -1,0 +1,193 @@
+"""`ScriptAudit`: what ``levelbench doctor --run`` saw while the user's script ran, interval by interval.
+
+Plain frozen values: the renderers and the store read them without loading the engine that made them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from .._values.findings import Finding
+
+FORMAT_VERSION = 1
+"""Of `ScriptAudit.to_dict`; raised when a field changes meaning or goes away."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Sample:
+    """One time the script computed the interval's difference.
+
+    Attributes:
+        measured: what the script's difference came to, in seconds.
+        compile: seconds of JAX tracing, lowering and XLA compilation that ended inside it.
+        compiled: per function, the seconds of compile events (``{"f": 1.9}``).
+        traces: per function, how many times it was traced inside it (a jit cache miss each).
+        pending: seconds the JAX work still computing at the closing read took to finish.
+        pending_arrays: how many JAX arrays were still computing then.
+        grad_enabled: torch's grad mode at the closing read (None: torch not imported).
+    """
+
+    measured: float
+    compile: float = 0.0
+    compiled: dict[str, float] = dataclasses.field(default_factory=dict)
+    traces: dict[str, int] = dataclasses.field(default_factory=dict)
+    pending: float = 0.0
+    pending_arrays: int = 0
+    grad_enabled: bool | None = None
+
+    @property
+    def cold(self) -> bool:
+        """Whether a compilation ran inside it: the first (cold) call of a jitted function was timed."""
+        return self.compile > 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**dataclasses.asdict(self), "cold": self.cold}
+
+
+@dataclasses.dataclass(frozen=True)
+class FairFigure:
+    """The interval's statements re-timed with `levelbench.measure` after the script ended: warmed, every
+    output waited for, repeated. ``median`` with its 95% CI ``low``-``high``, seconds, from ``samples`` samples;
+    ``framework``: of what the statements returned (``jax``, ``torch``, ``numpy`` or ``python``)."""
+
+    median: float
+    low: float
+    high: float
+    samples: int
+    framework: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameworkRatio:
+    """Two intervals of the script that time different frameworks: the ratio the script's figures imply
+    (``implied``: ``first``'s measured over ``second``'s) beside the ratio of their fair figures (``fair``)."""
+
+    first: str
+    second: str
+    first_lines: str
+    second_lines: str
+    implied: float
+    fair: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class TimedInterval:
+    """A pair of clock reads whose difference the script computed: ``t0 = clock()`` ... ``clock() - t0``.
+
+    Attributes:
+        opening_line / closing_line: the lines of the two reads in the script.
+        clock: the clock read (``perf_counter``, ``time``, ``datetime.now``...).
+        samples: each time the script computed this difference, in order.
+        via_timeit: the reads were ``timeit``'s (``timeit.timeit``/``repeat`` called on ``opening_line``).
+        loop_inside: a loop lies between the two reads: each sample times many calls.
+        findings: what is wrong with it, each with the evidence measured.
+        source: the lines from the opening read to the closing read, as written.
+        fair: the statements between the reads re-timed (`FairFigure`), or None, and then ``fair_note`` says why.
+    """
+
+    opening_line: int
+    closing_line: int
+    clock: str
+    samples: tuple[Sample, ...]
+    via_timeit: bool = False
+    loop_inside: bool = False
+    findings: tuple[Finding, ...] = ()
+    source: str = ""
+    fair: FairFigure | None = None
+    fair_note: str = ""
+
+    @property
+    def lines(self) -> str:
+        if self.opening_line == self.closing_line:
+            return f"line {self.opening_line}"
+        return f"lines {self.opening_line}-{self.closing_line}"
+
+    @property
+    def measured(self) -> float:
+        """The median of what the script measured, seconds."""
+        values = sorted(s.measured for s in self.samples)
+        middle = len(values) // 2
+        return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "opening_line": self.opening_line, "closing_line": self.closing_line, "clock": self.clock,
+            "via_timeit": self.via_timeit, "loop_inside": self.loop_inside, "source": self.source,
+            "measured_median": self.measured, "samples": [s.to_dict() for s in self.samples],
+            "findings": [f.to_dict() for f in self.findings],
+            "fair": dataclasses.asdict(self.fair) if self.fair is not None else None, "fair_note": self.fair_note,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class ScriptAudit:
+    """The run of one script under ``doctor --run``.
+
+    Attributes:
+        script: the path as given.
+        argv: the arguments it was given (``sys.argv[1:]``).
+        status: ``finished`` (returned or ``sys.exit(0)``), ``exited`` (``sys.exit(N)``, N != 0), ``raised``
+            (an exception; ``error`` and ``traceback`` say which), ``timeout`` (stopped at the time limit),
+            ``interrupted`` (Ctrl-C, SIGTERM), ``died`` (ended without a word: ``os._exit``, a crash, a kill).
+        exit_code: the script's exit status.
+        wall_s: seconds the script ran.
+        intervals: the timed intervals, in the order of their first sample.
+        partial: True when the script did not run to its end: what is reported is what ran before.
+        observed: False when nothing could be read back from the child (it died before writing it).
+        error / traceback: for ``raised``: the exception on one line, and as Python printed it.
+        output: the script's output, when it was captured (``quiet``).
+        captured: whether the output was captured (else it was shown as the script ran).
+        jax_version: of the jax the script imported ("" if none).
+        unrecorded_reads: clock reads past the most recorded (a million), counted only.
+    """
+
+    script: str
+    argv: tuple[str, ...]
+    status: str
+    exit_code: int
+    wall_s: float
+    intervals: tuple[TimedInterval, ...] = ()
+    partial: bool = False
+    observed: bool = True
+    error: str = ""
+    traceback: str = ""
+    output: str = ""
+    captured: bool = False
+    jax_version: str = ""
+    unrecorded_reads: int = 0
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return tuple(f for interval in self.intervals for f in interval.findings)
+
+    @property
+    def ratios(self) -> tuple[FrameworkRatio, ...]:
+        """For each two frameworks the script timed (the first interval of each with a fair figure), the
+        ratio its figures imply and the fair one. Whether the two compute the same thing is the script's."""
+        first_of: dict[str, TimedInterval] = {}
+        for interval in self.intervals:
+            fair = interval.fair
+            if fair is not None and fair.framework and fair.median > 0 and interval.measured > 0:
+                first_of.setdefault(fair.framework, interval)
+        found = []
+        frameworks = list(first_of)
+        for i, name in enumerate(frameworks):
+            for other in frameworks[i + 1:]:
+                a, b = first_of[name], first_of[other]
+                assert a.fair is not None and b.fair is not None
+                found.append(FrameworkRatio(name, other, a.lines, b.lines, a.measured / b.measured,
+                                            a.fair.median / b.fair.median))
+        return tuple(found)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format_version": FORMAT_VERSION, "script": self.script, "argv": list(self.argv), "status": self.status,
+            "exit_code": self.exit_code, "wall_s": self.wall_s, "partial": self.partial, "observed": self.observed,
+            "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
+            "jax_version": self.jax_version, "unrecorded_reads": self.unrecorded_reads,
+            "intervals": [i.to_dict() for i in self.intervals], "ratios": [r.to_dict() for r in self.ratios],
+        }

@@ -1,0 +1,394 @@
+"""``levelbench doctor --run``: the user's script run as written, its own timing audited.
+
+Real child processes running small JAX scripts (a second or two each), checked as a user sees them:
+the library's `ScriptAudit`, or the command's exit code, stdout and stderr. The interval analysis is
+also tested alone on made-up observations, where every number is known.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import signal
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from levelbench import audit_script
+from levelbench._auditing._analysis import intervals
+from levelbench._auditing._observer import BACKEND_EVENT, TRACE_EVENT
+from levelbench._values.settings import child_environment
+
+pytest.importorskip("jax")
+
+
+def write(tmp_path: Path, name: str, source: str) -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source))
+    return path
+
+
+def cli(*args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "levelbench", "doctor", *args], cwd=cwd, capture_output=True,
+                          text=True, env=child_environment(), timeout=timeout)
+
+
+def codes(interval) -> list[str]:
+    return [f.code for f in interval.findings]
+
+
+# -- the analysis alone, on observations whose every number is known ---------------------------------
+def _read(ref_s: float, line: int, value: float, pending: float = 0.0, via_timeit: bool = False) -> list:
+    return [int(ref_s * 1e9), line, "perf_counter", via_timeit, pending, 1 if pending else 0, None, value]
+
+
+def test_a_pair_the_script_subtracted_is_a_sample_holding_the_compile_events_that_ended_inside_it():
+    raw = {
+        "reads": [_read(1.0, 5, 10.0), _read(3.0, 7, 12.0), _read(4.0, 5, 13.0), _read(4.5, 7, 13.5)],
+        "pairs": [[0, 1], [2, 3]],
+        "events": [[TRACE_EVENT, 0.5, int(1.5e9), "f"], [BACKEND_EVENT, 1.0, int(2.5e9), "jit(f)"],
+                   [BACKEND_EVENT, 9.0, int(3.5e9), "jit(g)"]],  # between the samples: in neither
+    }
+    (interval,) = intervals(raw, "import time\n" * 8)
+    assert (interval.opening_line, interval.closing_line, len(interval.samples)) == (5, 7, 2)
+    first, second = interval.samples
+    assert first.measured == 2.0 and first.compile == 1.5 and first.compiled == {"f": 1.5}
+    assert first.traces == {"f": 1} and first.cold and not second.cold
+    assert codes(interval) == ["LB103"]  # two samples: not LB104
+    assert "1.5 s of the 2 s were JAX tracing and compilation" in interval.findings[0].evidence
+    assert "the first sample" in interval.findings[0].evidence
+
+
+def test_a_function_traced_in_several_samples_is_lb117_with_the_count():
+    reads = [_read(float(i), 3 if i % 2 == 0 else 5, float(i)) for i in range(6)]
+    raw = {"reads": reads, "pairs": [[0, 1], [2, 3], [4, 5]],
+           "events": [[TRACE_EVENT, 0.1, int(0.5e9), "f"], [TRACE_EVENT, 0.1, int(2.5e9), "f"],
+                      [BACKEND_EVENT, 0.3, int(2.6e9), "jit(f)"]]}
+    (interval,) = intervals(raw, "x\n" * 5)
+    assert codes(interval) == ["LB103", "LB117"]
+    lb117 = interval.findings[1]
+    assert "traced and compiled again in 2 of 3 samples" in lb117.evidence and lb117.data["compile"] == 0.5
+
+
+def test_work_still_running_at_the_closing_read_is_lb102_with_the_wait_as_evidence():
+    raw = {"reads": [_read(1.0, 2, 1.0), _read(1.001, 4, 1.001, pending=0.5)], "pairs": [[0, 1]], "events": []}
+    (interval,) = intervals(raw, "x\n" * 4)
+    assert codes(interval) == ["LB102", "LB104"]
+    assert "finished 500 ms later" in interval.findings[0].evidence
+    assert interval.findings[0].data["pending"] == 0.5
+
+
+def test_a_loop_between_the_reads_or_timeit_is_not_a_single_sample():
+    source = "import time\nt0 = time.time()\nfor _ in range(9):\n    f()\nprint(time.time() - t0)\n"
+    raw = {"reads": [_read(1.0, 2, 1.0), _read(2.0, 5, 2.0), _read(3.0, 9, 3.0, via_timeit=True),
+                     _read(4.0, 9, 4.0, via_timeit=True)], "pairs": [[0, 1], [2, 3]], "events": []}
+    loop, timed = intervals(raw, source + "\n" * 5)
+    assert loop.loop_inside and codes(loop) == []
+    assert timed.via_timeit and codes(timed) == []
+
+
+@pytest.mark.parametrize(("between", "why"), [
+    ("print(x)", "line 3 calls `print`"),
+    ("for _ in range(3):\n    f(x)", "line 3 is a loop"),
+    ("state.value = f(x)", "line 3 assigns to `state.value`"),
+    ("cache.append(f(x))", "line 3 calls `append`"),
+    ("del x", "line 3 is a `delete` statement"),
+])
+def test_statements_that_cannot_run_again_unchanged_are_not_re_timed_and_say_why(between, why):
+    from levelbench._auditing._fair import _statements
+
+    source = f"import time\nt0 = time.time()\n{between}\nprint(time.time() - t0)\n"
+    closing = source.count("\n")
+    statements, reason = _statements(ast.parse(source), 2, closing)
+    assert statements is None and reason.startswith(why)
+
+
+def test_the_statements_between_reads_in_a_loop_body_are_those_re_timed():
+    from levelbench._auditing._fair import _statements
+
+    source = "for i in range(3):\n    t0 = time.time()\n    y = f(x)\n    z = g(y)\n    ts.append(time.time() - t0)\n"
+    statements, reason = _statements(ast.parse(source), 2, 5)
+    assert [ast.unparse(s) for s in statements] == ["y = f(x)", "z = g(y)"] and reason == ""
+
+
+def test_the_fair_figure_or_why_not_is_read_per_line_pair():
+    raw = {"reads": [_read(1.0, 2, 1.0), _read(2.0, 4, 2.0), _read(3.0, 6, 3.0), _read(4.0, 8, 4.0)],
+           "pairs": [[0, 1], [2, 3]], "events": [],
+           "fair": {"2:4": {"median": 0.5, "low": 0.4, "high": 0.6, "samples": 9}, "6:8": {"refused": "a loop"}}}
+    first, second = intervals(raw, "x\n" * 8)
+    assert (first.fair.median, first.fair.samples, second.fair) == (0.5, 9, None)
+    assert second.fair_note == "not re-timed: a loop"
+
+
+def test_two_frameworks_timed_give_the_implied_ratio_beside_the_fair_one():
+    from levelbench._results.script_audit import FairFigure, Sample, ScriptAudit, TimedInterval
+
+    def timed(line: int, measured: float, fair: float, framework: str) -> TimedInterval:
+        return TimedInterval(line, line + 2, "time", (Sample(measured),), fair=FairFigure(fair, fair, fair, 5, framework))
+
+    audit = ScriptAudit("s.py", (), "finished", 0, 1.0, intervals=(
+        timed(1, 2.0, 0.5, "jax"), timed(5, 0.1, 0.2, "numpy"), timed(9, 9.0, 9.0, "jax")))
+    (ratio,) = audit.ratios  # the first jax interval against the numpy one
+    assert (ratio.first, ratio.second, ratio.implied, ratio.fair) == ("jax", "numpy", 20.0, 2.5)
+    assert (ratio.first_lines, ratio.second_lines) == ("lines 1-3", "lines 5-7")
+
+
+# -- the script run for real -------------------------------------------------------------------------
+UNBLOCKED = """\
+    import time
+    import jax, jax.numpy as jnp
+    f = jax.jit(lambda a: (a @ a) @ a)
+    x = jnp.ones((1200, 1200))
+    f(x).block_until_ready()  # warm-up
+    t0 = time.perf_counter()
+    y = f(x)
+    print("took", time.perf_counter() - t0)
+"""
+
+
+def test_unblocked_jax_timing_is_found_with_the_work_that_ran_after_the_clock_stopped(tmp_path):
+    audit = audit_script(write(tmp_path, "bench.py", UNBLOCKED), output="captured")
+    assert audit.status == "finished" and "took" in audit.output
+    (interval,) = audit.intervals
+    assert (interval.opening_line, interval.closing_line) == (6, 8)
+    assert "LB102" in codes(interval)
+    (sample,) = interval.samples
+    assert sample.pending > sample.measured and sample.pending_arrays >= 1 and not sample.cold
+    lb102 = next(f for f in interval.findings if f.code == "LB102")
+    assert "the clock stopped" in lb102.evidence and "later" in lb102.evidence
+    # `y = f(x)` re-timed fairly (blocked): the work, not the dispatch the script saw
+    assert interval.fair is not None and interval.fair.median > 10 * sample.measured
+
+
+def test_an_unblocked_loop_keeps_its_own_figures_and_each_sample_shows_the_work_left_running(tmp_path):
+    script = write(tmp_path, "loop.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        f = jax.jit(lambda a: (a @ a) @ a)
+        x = jnp.ones((1000, 1000))
+        f(x).block_until_ready()
+        times = []
+        for _ in range(4):
+            t0 = time.perf_counter()
+            y = f(x)
+            times.append(time.perf_counter() - t0)
+            y.block_until_ready()
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert len(interval.samples) == 4 and codes(interval) == ["LB102"]
+    # the script did not wait at its reads: what it measured is the dispatch, the work finished later (the median
+    # sample: on a loaded machine one read can come late, when the work is nearly done)
+    assert statistics.median(s.pending for s in interval.samples) > interval.measured
+    assert "of 4 samples" in interval.findings[0].evidence
+
+
+def test_the_first_call_timed_is_lb103_and_lb104_with_the_compile_seconds(tmp_path):
+    script = write(tmp_path, "cold.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        step = jax.jit(lambda a: jnp.tanh(a @ a).sum())
+        x = jnp.ones((64, 64))
+        start = time.time()
+        step(x).block_until_ready()
+        print("jax", time.time() - start)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert codes(interval) == ["LB103", "LB104"]
+    (sample,) = interval.samples
+    assert sample.cold and 0 < sample.compile <= sample.measured
+    assert "<lambda>" in sample.traces and sample.pending == 0.0
+    assert "of the" in interval.findings[0].evidence and "compilation" in interval.findings[0].evidence
+
+
+def test_a_new_shape_each_sample_is_a_recompile_each_time_lb117(tmp_path):
+    script = write(tmp_path, "shapes.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        norm = jax.jit(lambda v: jnp.sqrt((v * v).sum()))
+        norm(jnp.ones(4)).block_until_ready()  # warmed, for one shape only
+        times = []
+        for n in (8, 16, 32):
+            x = jnp.ones(n)
+            t0 = time.perf_counter()
+            norm(x).block_until_ready()
+            times.append(time.perf_counter() - t0)
+        print(min(times))
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert "LB117" in codes(interval) and all(s.cold for s in interval.samples)
+    assert "in 3 of 3 samples" in next(f for f in interval.findings if f.code == "LB117").evidence
+
+
+def test_a_warmed_blocked_repeated_benchmark_gets_no_finding(tmp_path):
+    script = write(tmp_path, "good.py", """\
+        import time, timeit
+        import numpy as np
+        import jax, jax.numpy as jnp
+        f = jax.jit(lambda a: jnp.tanh(a @ a))
+        x = jnp.ones((128, 128))
+        f(x).block_until_ready()
+        times = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            f(x).block_until_ready()
+            times.append(time.perf_counter() - t0)
+        a = np.ones((128, 128))
+        print(min(times), min(timeit.repeat(lambda: a @ a, number=5, repeat=3)))
+    """)
+    audit = audit_script(script, output="captured")
+    loop, timed = audit.intervals
+    assert (loop.opening_line, loop.closing_line, len(loop.samples)) == (9, 11, 5)
+    assert timed.via_timeit and len(timed.samples) == 3 and timed.opening_line == 13
+    assert audit.findings == ()
+    assert loop.fair is not None and loop.fair.samples >= 5 and timed.fair is None and "timeit" in timed.fair_note
+
+
+def test_sys_argv_is_passed_and_other_clocks_are_observed(tmp_path):
+    write(tmp_path, "args.py", """\
+        import sys, time, datetime
+        print("argv", sys.argv)
+        t = time.monotonic_ns()
+        s = sum(range(int(sys.argv[1])))
+        elapsed = (time.monotonic_ns() - t) / 1e9
+        d0 = datetime.datetime.now()
+        s = sum(range(int(sys.argv[1])))
+        print(elapsed, datetime.datetime.now() - d0)
+    """)
+    done = cli("--run", "args.py", "-q", "--format", "json", "--", "1000", "--flag", cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert report["argv"] == ["1000", "--flag"]
+    assert "argv ['args.py', '1000', '--flag']" in report["output"]
+    assert [(i["opening_line"], i["closing_line"], i["clock"]) for i in report["intervals"]] == [
+        (3, 5, "monotonic_ns"), (6, 8, "datetime.now")]
+    assert done.returncode == 1  # each is a single sample: LB104 (a warning) fails by default
+    assert {f["code"] for i in report["intervals"] for f in i["findings"]} == {"LB104"}
+
+
+def test_clocks_are_found_however_the_script_spells_them(tmp_path):
+    """Aliases, a helper that times what it is given, timeit's default timer, a clock read on one line and
+    subtracted on another: the same interval each time, at the lines of the reads."""
+    script = write(tmp_path, "spellings.py", """\
+        from time import perf_counter as pc
+        import timeit, datetime
+        timer = timeit.default_timer
+
+        def timed(fn):
+            begin = timer()
+            fn()
+            end = timer()
+            return end - begin
+
+        a = pc()
+        sum(range(100))
+        b = pc()
+        print(b - a, timed(lambda: sum(range(100))), timed(lambda: sum(range(10))))
+        d = datetime.datetime.utcnow()
+        print(datetime.datetime.utcnow() - d)
+    """)
+    audit = audit_script(script, output="captured")
+    found = [(i.opening_line, i.closing_line, i.clock, len(i.samples)) for i in audit.intervals]
+    assert found == [(11, 13, "perf_counter", 1), (6, 8, "perf_counter", 2), (15, 16, "datetime.utcnow", 1)]
+    assert [codes(i) for i in audit.intervals] == [["LB104"], [], ["LB104"]]
+
+
+def test_a_raising_script_shows_its_traceback_and_the_report_of_what_ran_before(tmp_path):
+    write(tmp_path, "raises.py", """\
+        import time
+        t0 = time.perf_counter()
+        total = sum(range(1000))
+        print("took", time.perf_counter() - t0)
+        1 / 0
+    """)
+    done = cli("--run", "raises.py", cwd=tmp_path)
+    assert done.returncode == 1
+    assert 'File "raises.py", line 5' in done.stderr and "ZeroDivisionError" in done.stderr
+    assert "runpy" not in done.stderr  # the user's frames only
+    assert "raised (exit 1)" in done.stdout and "PARTIAL" in done.stdout
+    assert "raises.py:2-4" in done.stdout and "ZeroDivisionError: division by zero" in done.stdout
+    assert "not re-timed: the script did not finish" in done.stdout
+    quiet = cli("--run", "raises.py", "-q", cwd=tmp_path)  # captured: the traceback is in the report
+    assert quiet.stderr == "" and 'File "raises.py", line 5' in quiet.stdout and "\ntook " not in quiet.stdout
+
+
+SLEEPY = """\
+    import time
+    for i in range(3):
+        t0 = time.perf_counter()
+        time.sleep(0.01)
+        print(time.perf_counter() - t0, flush=True)
+    while True:
+        time.sleep(0.05)
+"""
+
+
+def test_the_time_limit_stops_the_script_and_reports_what_ran_partial(tmp_path):
+    write(tmp_path, "sleepy.py", SLEEPY)
+    done = cli("--run", "sleepy.py", "--timeout", "3", "--format", "json", cwd=tmp_path)
+    assert done.returncode == 1
+    report = json.loads(done.stdout)
+    assert report["status"] == "timeout" and report["partial"] and "--timeout" in report["error"]
+    (interval,) = report["intervals"]
+    assert len(interval["samples"]) == 3 and interval["findings"] == []
+
+
+def test_ctrl_c_stops_the_script_and_reports_what_ran_with_exit_130(tmp_path):
+    write(tmp_path, "sleepy.py", SLEEPY)
+    proc = subprocess.Popen([sys.executable, "-m", "levelbench", "doctor", "--run", "sleepy.py"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_environment())
+    lines = [proc.stdout.readline() for _ in range(3)]  # the script's three samples, flushed
+    assert all(line.strip() for line in lines), lines
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted (exit 130)" in out and "PARTIAL" in out and "sleepy.py:3-5" in out
+
+
+def test_options_that_do_not_go_with_run_are_usage_errors(tmp_path):
+    write(tmp_path, "s.py", "print(1)\n")
+    alone = cli("s.py", "--timeout", "5", cwd=tmp_path)
+    assert alone.returncode == 2 and "--timeout is for --run" in alone.stderr
+    mixed = cli("--run", "s.py", "--fix", cwd=tmp_path)
+    assert mixed.returncode == 2 and "give one or the other" in mixed.stderr
+    missing = cli("--run", "nothere.py", cwd=tmp_path)
+    assert missing.returncode == 2 and "nothere.py" in missing.stderr
+    assert cli("--run", "s.py", "--format", "sarif", cwd=tmp_path).returncode == 2
+    (tmp_path / "nb.ipynb").write_text('{"cells": []}')
+    notebook = cli("--run", "nb.ipynb", cwd=tmp_path)
+    assert notebook.returncode == 2 and "nbconvert" in notebook.stderr
+
+
+def test_help_says_run_executes_the_code():
+    done = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--help"], capture_output=True, text=True,
+                          env=child_environment(), timeout=60)
+    assert "--run" in done.stdout and "executes its code" in done.stdout
+
+
+# -- the seed (skipped where ../shared/seeds is absent: the conftest's fixture) --------------------
+def test_the_seed_as_posted_reports_its_jix_import_error(seeds):
+    audit = audit_script(seeds / "002_dot_question.py", output="captured")
+    assert audit.status == "raised" and audit.partial and audit.intervals == ()
+    assert "ImportError" in audit.error and "jix" in audit.error
+
+
+def test_the_seed_corrected_shows_the_compile_inside_the_single_jax_sample(seeds, tmp_path):
+    source = (seeds / "002_dot_question.py").read_text()
+    fixed = source.replace("jix", "jit").replace("size = 3000", "size = 400")  # the timing code unchanged
+    assert fixed.count("time.time()") == source.count("time.time()") == 4
+    audit = audit_script(write(tmp_path, "dot.py", fixed), output="captured")
+    assert audit.status == "finished"
+    jax_interval, numpy_interval = audit.intervals
+    assert (jax_interval.opening_line, jax_interval.closing_line) == (11, 13)
+    assert codes(jax_interval) == ["LB103", "LB104"] and jax_interval.samples[0].cold
+    assert "dot" in jax_interval.samples[0].traces
+    # re-timed warm, the JAX statement takes a fraction of the script's figure (which held the compile)
+    assert jax_interval.fair is not None and jax_interval.fair.median < jax_interval.samples[0].measured
+    assert (numpy_interval.opening_line, codes(numpy_interval)) == (17, ["LB104"])
+    (ratio,) = audit.ratios
+    assert (ratio.first, ratio.second) == ("jax", "numpy")
+    assert ratio.implied == jax_interval.measured / numpy_interval.measured
+    assert ratio.fair == jax_interval.fair.median / numpy_interval.fair.median
+    assert not numpy_interval.samples[0].cold
