@@ -46,6 +46,7 @@ _EXPORTS = {
     "lint_paths": ".doctor",
     "lint_source": ".doctor",
     "audit_script": "._auditing",
+    "record_audit": "._recording",
     "ScriptAudit": "._results.script_audit",
     "TimedInterval": "._results.script_audit",
     "explain": "._probing",
@@ -77,6 +78,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from .doctor import lint_paths as lint_paths
     from .doctor import lint_source as lint_source
     from ._auditing import audit_script as audit_script
+    from ._recording import record_audit as record_audit
     from ._results.script_audit import ScriptAudit as ScriptAudit
     from ._results.script_audit import TimedInterval as TimedInterval
     from ._runs import RunOutcome as RunOutcome

@@ -29,6 +29,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from ._results.script_audit import ScriptAudit
+from ._results.script_record import RUN_KIND, interval_results, run_status as audit_status
 from ._results.workload import WorkloadResult
 from ._values.signals import interrupts_held
 from .store import StoreError, run_status
@@ -123,13 +125,19 @@ class Recording:
         self.error = str(e) if said or self.store_error else f"{type(e).__name__}: {e}"
         self.crashed = self._stopped = True
 
-    def end(self) -> RunOutcome:
+    def end(self, status: str | None = None, error: str = "") -> RunOutcome:
         """End the run row with its status (from the results when nothing stopped it) and record
         what was planned and never ran as skipped. Never raises: a database that cannot take the
-        end is said in the outcome's ``unrecorded`` (history then shows the run as abandoned)."""
+        end is said in the outcome's ``unrecorded`` (history then shows the run as abandoned).
+
+        ``status`` (with ``error``, why): the run's own ending where its results cannot tell it
+        (a ``doctor --run`` script that raised after its timed intervals); a Ctrl-C or an exception
+        that stopped the recording still wins."""
         if self._outcome is not None:
             return self._outcome
-        if not self._stopped and self.status != "interrupted":
+        if status is not None and not self._stopped:
+            self.status, self.error = status, error
+        elif not self._stopped and self.status != "interrupted":
             self.status = run_status(self.results)
             self.error = "" if self.status == "ok" else _failures(self.results)
         not_run = _without_result(self.planned, self.results)
@@ -176,3 +184,31 @@ def _finish(store: Any, run_id: int | None, status: str, error: str, not_run: li
     except Exception as e:
         return str(e)
     return ""
+
+
+def record_audit(store: Any, audit: ScriptAudit, *, argv: Sequence[str] | None = None,
+                 environment: Mapping[str, Any] | None = None) -> RunOutcome:
+    """Record a ``doctor --run`` audit in ``store`` as a run of kind ``doctor-run``: one result per
+    timed interval (`levelbench._results.script_record`), the run ``ok`` when the script finished,
+    ``partial``/``failed``/``interrupted`` when it did not (the reason in ``error``).
+
+    Raises `StoreError` when the run cannot even be begun; after that, like every run, it never raises
+    (a database that fails meanwhile ends it ``failed``, or is said in ``unrecorded``).
+
+    Example:
+        >>> from levelbench import audit_script, record_audit
+        >>> from levelbench.store import open_store
+        >>> outcome = record_audit(open_store("results.db"), audit_script("bench.py"))   # doctest: +SKIP
+        >>> outcome.run_id, outcome.status                                               # doctest: +SKIP
+        (7, 'ok')
+    """
+    recording = Recording.begin(store, kind=RUN_KIND, argv=argv, environment=environment,
+                                label=Path(audit.script).name)
+    try:
+        for result in interval_results(audit, dict(environment or {})):
+            recording.add(result)
+    except KeyboardInterrupt as e:
+        recording.interrupt(e)
+    except Exception as e:
+        recording.crash(e)
+    return recording.end(*audit_status(audit))

@@ -18,7 +18,9 @@ from ..doctor import (
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
 from .._rendering.script_audit import render_audit_json, render_audit_text
-from .common import FINDINGS, INTERRUPTED, OK, check_output, fail, output_option, stop_on_signals, write_output
+from .._results.script_audit import ScriptAudit
+from .common import (FINDINGS, INTERRUPTED, OK, USAGE, check_output, db_option, fail, output_option, stop_on_signals,
+                     write_output)
 
 FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 
@@ -83,6 +85,10 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
 @click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
               help="With --run: stop the script after this long and report what ran before (0: no limit).")
 @click.option("-q", "--quiet", is_flag=True, help="With --run: capture the script's output instead of showing it.")
+@db_option
+@click.option("--no-save", is_flag=True,
+              help="With --run: do not record the audit in the results database (recorded by default, as a run of "
+                   "kind doctor-run that `levelbench history` and `levelbench report` show).")
 @output_option(help="Write the report (in --format) to PATH, whole or not at all (default or '-': standard output).")
 @click.pass_context
 def doctor_command(
@@ -112,6 +118,8 @@ def doctor_command(
     run_script: str | None,
     timeout: float,
     quiet: bool,
+    db: str | None,
+    no_save: bool,
     output: str | None,
 ) -> None:
     """Find benchmarking and JAX-performance mistakes in scripts and notebooks, without running them.
@@ -142,16 +150,17 @@ def doctor_command(
     configuration file that cannot be used, 130 interrupted.
     """
     if run_script is None:
-        given = [name for name in ("timeout", "quiet")
+        given = [name for name in ("timeout", "quiet", "db", "no_save")
                  if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
         if given:
-            raise click.UsageError(f"--{given[0]} is for --run SCRIPT.py: add --run, or drop --{given[0]}")
+            option = "--" + given[0].replace("_", "-")
+            raise click.UsageError(f"{option} is for --run SCRIPT.py: add --run, or drop {option}")
     elif fix or diff or fix_only or show_settings:
         raise click.UsageError("--run runs a script and reports its timing; --fix, --diff, --fix-only and "
                                "--show-settings read files without running them: give one or the other")
     else:
         _run(ctx, run_script, paths, output_format=output_format, timeout=timeout, quiet=quiet,
-             fail_on=fail_on, output=output)
+             fail_on=fail_on, output=output, db=None if no_save else (db or ""))
         return
     if output and output != "-":
         if fix or diff or fix_only:
@@ -227,8 +236,9 @@ def doctor_command(
 
 
 def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_format: str, timeout: float, quiet: bool,
-         fail_on: str | None, output: str | None) -> None:
-    """``--run``: the script audited in a child process, its report rendered; the exit status says how it went."""
+         fail_on: str | None, output: str | None, db: str | None) -> None:
+    """``--run``: the script audited in a child process, its report rendered, then recorded in the results
+    database ``db`` ("": the default one; None: ``--no-save``); the exit status says how it went."""
     if output_format not in ("text", "json"):
         raise click.BadParameter(f"--run reports as text or json, got {output_format!r}", param_hint="--format")
     to_file = bool(output and output != "-")
@@ -245,11 +255,42 @@ def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_forma
         write_output(output, report, "levelbench doctor --run -o")
     else:
         click.echo(report, nl=False)
+    saved = _save(audit, db) if db is not None else True  # after the report: a bad database never loses it
     if audit.status == "interrupted":
         ctx.exit(INTERRUPTED)
     threshold = Severity.parse(fail_on or "warning")
     failed = audit.status != "finished" or any(f.severity >= threshold for f in audit.findings)
-    ctx.exit(FINDINGS if failed else OK)
+    ctx.exit(USAGE if not saved else FINDINGS if failed else OK)
+
+
+def _save(audit: ScriptAudit, db: str) -> bool:
+    """Record ``audit`` in the database at ``db`` ("": the default), saying where on stderr; what went wrong
+    is said once. Whether it was recorded whole."""
+    # lazy: the store (sqlite, the environment) loads only where an audit is saved, not for every doctor
+    from .._recording import record_audit
+    # lazy: as above
+    from ..store import StoreError, open_store
+
+    try:
+        with stop_on_signals():
+            store = open_store(db or None)
+            try:
+                outcome = record_audit(store, audit, argv=sys.argv[1:])
+            finally:
+                store.close()
+    except StoreError as e:
+        click.echo(f"levelbench doctor: the audit above was not recorded: {e}", err=True)
+        return False
+    except KeyboardInterrupt as e:
+        click.echo(f"levelbench doctor: interrupted ({str(e) or 'Ctrl-C'}) while recording the audit above", err=True)
+        return False
+    if outcome.crashed or outcome.unrecorded:
+        why = outcome.error if outcome.crashed else f"its end could not be recorded ({outcome.unrecorded})"
+        click.echo(f"levelbench doctor: run {outcome.run_id} in {outcome.store_path} is incomplete: {why}", err=True)
+        return False
+    click.echo(f"levelbench doctor: recorded as run {outcome.run_id} ({outcome.status}) in {outcome.store_path}",
+               err=True)
+    return True
 
 
 def _show_settings(paths: tuple[str, ...], options: Options, stdin_filename: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._results.comparison import Comparison
 from .._results.measurement import Measurement
+from .._results.script_record import DOCUMENT_KEY as AUDIT_KEY
 from .._results.workload import WorkloadResult
 
 RUN_FORMAT = "levelbench.run"
@@ -68,6 +69,15 @@ class StoredResult(WorkloadResult):
     samples) plus ``id``, its row id in the store."""
 
     id: int = 0
+    audit: dict[str, Any] | None = None
+    """For a ``doctor --run`` run: the timed interval and the audit's outline, as stored
+    (`levelbench._results.script_record.stored_interval` reads it); None for any other result."""
+
+    def to_dict(self) -> dict[str, Any]:
+        doc = super().to_dict()
+        if self.audit is not None and doc["comparison"] is not None:
+            doc["comparison"][AUDIT_KEY] = self.audit
+        return doc
 
     @property
     def node(self) -> dict[str, Any] | None:

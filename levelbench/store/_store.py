@@ -26,6 +26,7 @@ from typing import Any
 
 from .._results.comparison import Comparison
 from .._results.measurement import Measurement
+from .._results.script_record import DOCUMENT_KEY as AUDIT_KEY
 from . import _schema
 from ._open import StoreError, _error, connect, default_path, transaction
 from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key, result_doc
@@ -281,14 +282,16 @@ class Store:
         return _run(row, counts, results)
 
     def _result(self, row: sqlite3.Row) -> StoredResult:
-        comparison = None
+        comparison, audit = None, None
         if row["comparison"] is not None:
             try:
-                comparison = Comparison.from_dict(json.loads(row["comparison"]))
+                doc = json.loads(row["comparison"])
+                comparison = Comparison.from_dict(doc)
             except (ValueError, KeyError, TypeError) as e:
                 raise StoreError(f"result {row['id']} ({row['workload']}) in {self.path} cannot be read: {e}") from None
+            audit = doc.get(AUDIT_KEY)  # a `doctor --run` interval, kept in the comparison's document
         return StoredResult(row["workload"], json.loads(row["params"]), row["status"], comparison, row["error"],
-                            row["duration"], row["id"])
+                            row["duration"], row["id"], audit if isinstance(audit, dict) else None)
 
     def schema_version(self) -> int:
         with self._read() as conn:
