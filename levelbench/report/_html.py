@@ -19,6 +19,7 @@ from .._values.units import fmt_time
 from ..store import Run, StoredResult
 from ._model import WorkloadSection, sections
 from ._plots import Plot, plots
+from ._timeline import audit_section, is_audit_run
 from .._values.version import VERSION
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -57,9 +58,12 @@ def html_report(runs: Run | Sequence[Run], title: str = "levelbench report") -> 
     runs = [runs] if isinstance(runs, Run) else sorted(runs, key=lambda r: r.id)
     if not runs:
         raise ValueError("html_report needs at least one run, got none")
-    groups = sections(runs)
+    # A doctor --run run's results are timed intervals of a script: drawn as timelines, not as workloads.
+    audited = [r for r in runs if is_audit_run(r)]
+    groups = sections([r for r in runs if r not in audited])
     body = [f"<header><h1>{e(title)}</h1>",
-            f'<p class="meta">{len(runs)} run(s), {len(groups)} workload(s); generated '
+            f'<p class="meta">{len(runs)} run(s), {len(groups)} workload(s)'
+            f"{f', {len(audited)} doctor --run audit(s)' if audited else ''}; generated "
             f"{e(datetime.datetime.now().strftime('%Y-%m-%d %H:%M'))} by levelbench {e(VERSION)}</p></header>",
             _runs_table(runs), _environment_notes(runs)]
     if len(groups) > 1:
@@ -70,6 +74,7 @@ def html_report(runs: Run | Sequence[Run], title: str = "levelbench report") -> 
         section_html, n = _section(s, figure_count)
         figure_count += n
         body.append(section_html)
+    body.extend(audit_section(r, i + 1) for i, r in enumerate(audited))
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
