@@ -3,7 +3,7 @@
 Each timeline is inline SVG drawn here (no matplotlib: a few rectangles, with their labels as text a
 reader can select and search). On one time axis from the opening clock read:
 
-- a sample's bar runs from the opening read to the closing read (what the script measured), the
+- a sample's bar (the first, the median, the one that left the most work running) runs from the opening read to the closing read (what the script measured), the
   seconds of compilation inside it drawn over its start;
 - the work still running when the clock stopped continues past the closing read, hatched, to when
   it finished;
@@ -103,15 +103,18 @@ def _held(interval: TimedInterval) -> str:
 
 
 def _rows(interval: TimedInterval) -> list[tuple[str, Sample]]:
-    """The samples drawn: the first (when it differs: it compiled, or it is not the median one) and the median."""
+    """The samples drawn: the first, the median one (the lower middle of an even count) and the one that left
+    the most work running after the clock stopped, each once."""
     samples = list(interval.samples)
-    median = min(samples, key=lambda s: abs(s.measured - interval.measured))
     if len(samples) == 1:
         return [("the only sample", samples[0])]
-    rows = []
-    if samples[0] is not median:
-        rows.append(("first sample" + (" (cold)" if samples[0].cold else ""), samples[0]))
-    rows.append((f"median of {len(samples)}", median))
+    median = sorted(samples, key=lambda s: s.measured)[(len(samples) - 1) // 2]
+    most_pending = max(samples, key=lambda s: s.pending)
+    rows = [("first sample" + (" (cold)" if samples[0].cold else ""), samples[0])]
+    if median is not samples[0]:
+        rows.append((f"median of {len(samples)}", median))
+    if most_pending.pending > 0 and all(most_pending is not s for _, s in rows):
+        rows.append(("most left running", most_pending))
     return rows
 
 
