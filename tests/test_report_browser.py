@@ -10,8 +10,10 @@ import json
 
 import pytest
 from browser import chromium  # noqa: F401 (the fixture)
-from test_store_fakes import gru_sweep, record, result
+from test_doctor_run_store import made_up_audit
+from test_store_fakes import ENV, gru_sweep, record, result
 
+from levelbench import record_audit
 from levelbench.report import html_report
 from levelbench.store import open_store
 
@@ -77,3 +79,29 @@ def test_gru_sweep_report_renders_in_chromium_with_every_plot_drawn(tmp_path, ch
     assert not [e for e in cdp.events if e.get("method") == "Page.javascriptDialogOpening"]
     requested = [e["params"]["request"]["url"] for e in cdp.events if e.get("method") == "Network.requestWillBeSent"]
     assert requested == [report.as_uri()], requested
+
+
+def test_a_doctor_run_report_draws_each_interval_as_a_timeline_in_chromium(tmp_path, chromium):
+    with open_store(tmp_path / "r.db") as s:
+        page_html = html_report(s.run(record_audit(s, made_up_audit(), environment=ENV).run_id))
+    report = tmp_path / "audit.html"
+    report.write_text(page_html, encoding="utf-8")
+    cdp = chromium
+    for domain in ("Runtime", "Log", "Page"):
+        cdp.call(f"{domain}.enable")
+    cdp.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+    cdp.call("Page.navigate", url=report.as_uri())
+    cdp.wait_for("Page.loadEventFired")
+    figures = json.loads(cdp.evaluate(FIGURES_JS))
+    assert [f["cls"] for f in figures] == ["plot plot-timeline"] * 2
+    for f in figures:
+        assert f["svg_w"] > 600 and f["drawn_w"] > 300 and f["drawn_h"] > 50, f
+    # The labels are text a reader sees (and can search), beside the bars they name.
+    text = cdp.evaluate("document.body.innerText")
+    assert "still running 1.98 s after the clock stopped" in text and "fair 42.1 ms" in text
+    tail = json.loads(cdp.evaluate("JSON.stringify(document.querySelector('rect.pending').getBoundingClientRect())"))
+    assert tail["width"] > 100  # the missed work is drawn, not only said
+    cdp.call("Runtime.evaluate", expression="1")
+    errors = [e for e in cdp.events if e.get("method") == "Runtime.exceptionThrown"
+              or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]
+    assert errors == [], errors
