@@ -108,14 +108,14 @@ def recorded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("doctor-run-store")
     write(folder, "bench.py", JAX_SCRIPT)
     db = folder / "results.db"
-    done = levelbench_cli("doctor", "--run", "bench.py", "-q", "--db", str(db), cwd=folder)
+    done = levelbench_cli("doctor", "--run", "bench.py", "--db", str(db), cwd=folder)
     return folder, done, db
 
 
 def test_the_audit_is_printed_then_recorded_and_said_where(recorded):
     folder, done, db = recorded
     assert done.returncode == 1, done.stderr  # findings (the cold, unblocked JAX interval)
-    assert "bench.py:6-8" in done.stdout and "LB103" in done.stdout
+    assert "bench.py:6-8" in done.stdout and "LB103" in done.stdout and "\njax " in done.stdout
     assert done.stderr.strip().splitlines()[-1] == f"levelbench doctor: recorded as run 1 (ok) in {db}"
     with open_store(db) as store:
         run = store.run("latest")
@@ -186,10 +186,12 @@ def test_no_save_records_nothing_and_the_default_database_is_used_otherwise(tmp_
     done = _without_db("doctor", "--run", "plain.py", "-q", "--no-save", cwd=tmp_path)
     assert "plain.py:2-4" in done.stdout and "recorded" not in done.stderr
     assert not (tmp_path / ".levelbench").exists()
-    done = _without_db("doctor", "--run", "plain.py", "-q", cwd=tmp_path)
-    assert f"recorded as run 1 (ok) in {Path('.levelbench') / 'results.db'}" in done.stderr, done.stderr
+    quiet = _without_db("doctor", "--run", "plain.py", "-q", cwd=tmp_path)
+    assert quiet.stderr == ""  # -q: the script's output captured, and nothing said unless it went wrong
+    done = _without_db("doctor", "--run", "plain.py", cwd=tmp_path)
+    assert f"recorded as run 2 (ok) in {Path('.levelbench') / 'results.db'}" in done.stderr, done.stderr
     with open_store(tmp_path / ".levelbench" / "results.db") as store:
-        assert store.run("latest").kind == "doctor-run"
+        assert [r.kind for r in store.runs()] == ["doctor-run", "doctor-run"]
 
 
 def _without_db(*args: str, cwd: Path) -> subprocess.CompletedProcess:

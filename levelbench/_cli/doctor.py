@@ -255,7 +255,7 @@ def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_forma
         write_output(output, report, "levelbench doctor --run -o")
     else:
         click.echo(report, nl=False)
-    saved = _save(audit, db) if db is not None else True  # after the report: a bad database never loses it
+    saved = _save(audit, db, quiet=quiet) if db is not None else True  # after the report: a bad database never loses it
     if audit.status == "interrupted":
         ctx.exit(INTERRUPTED)
     threshold = Severity.parse(fail_on or "warning")
@@ -263,9 +263,9 @@ def _run(ctx: click.Context, script: str, args: tuple[str, ...], *, output_forma
     ctx.exit(USAGE if not saved else FINDINGS if failed else OK)
 
 
-def _save(audit: ScriptAudit, db: str) -> bool:
-    """Record ``audit`` in the database at ``db`` ("": the default), saying where on stderr; what went wrong
-    is said once. Whether it was recorded whole."""
+def _save(audit: ScriptAudit, db: str, *, quiet: bool) -> bool:
+    """Record ``audit`` in the database at ``db`` ("": the default), saying where on stderr (not with -q);
+    what went wrong is said once, -q or not. Whether it was recorded whole."""
     # lazy: the store (sqlite, the environment) loads only where an audit is saved, not for every doctor
     from .._recording import record_audit
     # lazy: as above
@@ -288,8 +288,9 @@ def _save(audit: ScriptAudit, db: str) -> bool:
         why = outcome.error if outcome.crashed else f"its end could not be recorded ({outcome.unrecorded})"
         click.echo(f"levelbench doctor: run {outcome.run_id} in {outcome.store_path} is incomplete: {why}", err=True)
         return False
-    click.echo(f"levelbench doctor: recorded as run {outcome.run_id} ({outcome.status}) in {outcome.store_path}",
-               err=True)
+    if not quiet:
+        click.echo(f"levelbench doctor: recorded as run {outcome.run_id} ({outcome.status}) in {outcome.store_path}",
+                   err=True)
     return True
 
 
