@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 from conftest import levelbench_cli
-from test_store_fakes import ENV
+from test_store_fakes import ENV, record, result
 
 from levelbench import record_audit
 from levelbench._results.script_audit import FairFigure, Sample, ScriptAudit, TimedInterval
 from levelbench._results.script_record import AS_TIMED, RUN_KIND, stored_interval
 from levelbench._values.findings import Finding, Severity
 from levelbench.report import html_report
-from levelbench.store import open_store
+from levelbench.store import Store, open_store
 
 JAX_SCRIPT = """\
     import time
@@ -233,3 +233,31 @@ def test_the_stored_document_is_plain_json_in_the_results_table(tmp_path):
         version = conn.execute("PRAGMA user_version").fetchone()[0]
     assert json.loads(text)["script_audit"]["interval"]["fair"]["median"] == 0.0421
     assert version == 3  # no schema change
+
+
+def test_a_report_of_a_workload_run_and_a_doctor_run_draws_each_its_own_way(tmp_path):
+    pytest.importorskip("matplotlib")
+    with open_store(tmp_path / "r.db") as store:
+        workloads = record(store, [result("matmul", {"numpy": ("numpy", 2e-3)})])
+        audited = record_audit(store, made_up_audit(), environment=ENV).run_id
+        page = html_report([store.run(workloads), store.run(audited)])
+    assert "1 workload(s), 1 doctor --run audit(s)" in page
+    assert page.count('class="plot plot-timeline"') == 2 and 'class="plot plot-medians"' in page
+    assert "<h2>matmul</h2>" in page and "seed.py lines 11-13" not in page.split('class="script-audit"')[0]
+
+
+def test_a_ctrl_c_while_recording_keeps_what_was_recorded_and_ends_interrupted(tmp_path, monkeypatch):
+    real_add = Store.add_result
+    calls = []
+
+    def add_then_interrupt(self, run_id, result):
+        calls.append(result)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real_add(self, run_id, result)
+
+    monkeypatch.setattr(Store, "add_result", add_then_interrupt)
+    with open_store(tmp_path / "r.db") as store:
+        outcome = record_audit(store, made_up_audit(), environment=ENV)  # the script finished: Ctrl-C still wins
+        run = store.run(outcome.run_id)
+    assert (outcome.status, run.status, len(run.results)) == ("interrupted", "interrupted", 1)
