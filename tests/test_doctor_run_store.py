@@ -156,8 +156,8 @@ def test_the_timeline_shows_each_figure_where_it_belongs():
     jax_part = page[page.index('id="audit-1-1"'):page.index('id="audit-1-2"')]
     # The cold sample's bar ends at 2.01 s; its compile covers 1.93/2.01 of it; the second sample's
     # pending tail starts at its closing read; one scale for all (the cold sample sets it).
-    assert "measured 2.01 s; compile 1.93 s" in jax_part
-    assert "measured 14 us; still running 1.98 s after the clock stopped" in jax_part
+    assert "measured 2.01 s (to the clock read on line 13); compile 1.93 s" in jax_part
+    assert "measured 14 us (to the clock read on line 13); still running 1.98 s after the clock stopped" in jax_part
     assert "fair 42.1 ms (warmed, blocked; 95% CI 41.9 ms to 42.5 ms)" in jax_part
     bars = re.findall(r'<rect class="(\w+)" x="([\d.]+)" y="\d+" width="([\d.]+)"', jax_part)
     width = {}

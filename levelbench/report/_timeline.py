@@ -3,8 +3,9 @@
 Each timeline is inline SVG drawn here (no matplotlib: a few rectangles, with their labels as text a
 reader can select and search). On one time axis from the opening clock read:
 
-- a sample's bar (the first, the median, the one that left the most work running) runs from the opening read to the closing read (what the script measured), the
-  seconds of compilation inside it drawn over its start;
+- a sample's bar (the first, the median, the one that left the most work running) runs from the
+  opening read to the closing read (what the script measured), the seconds of compilation inside it
+  drawn over its start;
 - the work still running when the clock stopped continues past the closing read, hatched, to when
   it finished;
 - the fair figure (`levelbench.measure`: warmed, blocked) is a bar of its own below, with its 95% CI.
@@ -16,7 +17,7 @@ it ran. Every label says what it is, so no legend is needed.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 from .._results.script_audit import Sample, TimedInterval
@@ -123,7 +124,11 @@ def _figure(interval: TimedInterval, anchor: str) -> str:
     fair = interval.fair
     span = max([s.measured + s.pending for _, s in rows] + ([fair.high] if fair is not None else []) + [1e-9])
     plot_w = _WIDTH - _LEFT - _RIGHT
-    x = lambda t: _LEFT + plot_w * max(t, 0.0) / span  # noqa: E731 (seconds to pixels)
+
+    def x(t: float) -> float:
+        """Seconds since the opening read, in pixels."""
+        return _LEFT + plot_w * max(t, 0.0) / span
+
     count = len(rows) + (fair is not None)
     height = 40 + _ROW * count + 30
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {height}" width="{_WIDTH}" height="{height}" '
@@ -159,13 +164,14 @@ def _figure(interval: TimedInterval, anchor: str) -> str:
             "</figcaption></figure>")
 
 
-def _sample_row(label: str, s: Sample, y: int, x: Any, anchor: str, closing_line: int) -> str:
+def _sample_row(label: str, s: Sample, y: int, x: Callable[[float], float], anchor: str,
+                closing_line: int) -> str:
     stop = x(s.measured)
     mid = y + 10
     parts = [f'<text x="{_LEFT - 8}" y="{mid + 4}" text-anchor="end">{e(label)}</text>',
              f'<rect class="measured" x="{_LEFT}" y="{y + 3}" width="{max(stop - _LEFT, 1.5):.1f}" height="14" '
              f'fill="{_COLOURS["measured"]}"/>']
-    said = [f"measured {fmt_time(s.measured)}"]
+    said = [f"measured {fmt_time(s.measured)} (to the clock read on line {closing_line})"]
     if s.compile > 0:
         end = x(min(s.compile, s.measured))
         parts.append(f'<rect class="compile" x="{_LEFT}" y="{y + 3}" width="{max(end - _LEFT, 1.5):.1f}" height="14" '
@@ -182,6 +188,3 @@ def _sample_row(label: str, s: Sample, y: int, x: Any, anchor: str, closing_line
     parts.append(f'<text x="{_LEFT}" y="{y + 31}">{e("; ".join(said))}</text>')
     return "".join(parts)
 
-
-def audit_runs(runs: Sequence[Run]) -> list[Run]:
-    return [r for r in runs if is_audit_run(r)]
