@@ -143,11 +143,13 @@ def doctor_command(
       levelbench doctor --fix --unsafe-fixes bench.py
 
     With --run SCRIPT.py [-- ARGS...] it runs the script instead (this executes the code) and audits
-    its own timing, interval by interval (`levelbench doctor --run bench.py -- --n 1000`).
+    its own timing, interval by interval (`levelbench doctor --run bench.py -- --n 1000`), and records
+    the audit in the results database (--db; --no-save: not) for `levelbench history` and `report`.
 
     Exit status: 0 clean, 1 findings at or above --fail-on (with --diff: also when there is
-    something to fix; with --run: also when the script failed or was stopped), 2 usage error or a
-    configuration file that cannot be used, 130 interrupted.
+    something to fix; with --run: also when the script failed or was stopped), 2 usage error, a
+    configuration file that cannot be used, or (with --run) a results database that could not take
+    the audit, 130 interrupted.
     """
     if run_script is None:
         given = [name for name in ("timeout", "quiet", "db", "no_save")
