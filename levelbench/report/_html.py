@@ -1,7 +1,7 @@
 """One self-contained HTML file: tables and inline SVG plots, no script, nothing fetched.
 
 Every piece of user data (workload and candidate names, parameters, errors, findings, argv) is
-escaped; figures are SVG drawn with text as paths; a Content-Security-Policy forbids scripts
+escaped; figures are SVG drawn with text as paths (the ``doctor --run`` timelines: escaped text); a Content-Security-Policy forbids scripts
 and network access, so even a crafted name cannot run or load anything when the file is opened.
 """
 
