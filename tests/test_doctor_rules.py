@@ -564,6 +564,29 @@ def test_lb111_in_a_loop_only_a_function_made_in_the_loop_recompiles(call, fires
     assert ("LB111" in codes(src)) is fires
 
 
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # one program per value the code names: hoisting the jit would still compile one per dtype
+        ("for dtype in (jnp.float16, jnp.float32):\n    def make():\n        return jnp.ones(3, dtype)\n"
+         "    y = jax.jit(make)()\n", False),
+        ("dtypes = [jnp.float16]\ndtypes += [jnp.float32]\nfor dtype in dtypes:\n"
+         "    y = jax.jit(lambda v: v.astype(dtype))(w)\n", False),
+        ("for fields in (['a', 'b'], ['b']):\n    y = jax.jit(lambda v: {k: v for k in fields})(w)\n", False),
+        # the same function each time, though the loop lists values: every iteration recompiles it
+        ("for dtype in (jnp.float16, jnp.float32):\n    y = jax.jit(lambda v: v * 2)(w)\n", True),
+        # a loop over data: the batch belongs in the arguments, then one program serves every batch
+        ("for batch in batches:\n    y = jax.jit(lambda v: v * batch)(w)\n", True),
+        # a list the code also grows elsewhere is not spelled out
+        ("dtypes = [jnp.float16]\ndtypes.append(jnp.float32)\nfor dtype in dtypes:\n"
+         "    y = jax.jit(lambda v: v.astype(dtype))(w)\n", True),
+    ],
+)
+def test_lb111_a_jit_per_value_of_a_spelled_out_loop_is_one_program_per_value(loop, fires):
+    src = "import jax\nimport jax.numpy as jnp\nw = jnp.ones(3)\nbatches = jnp.ones((9, 3))\n" + loop
+    assert ("LB111" in codes(src)) is fires
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
@@ -693,6 +716,26 @@ def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
     assert ("LB114", 0, 6) in found(src)
     assert "LB114" not in codes(src.replace("def draw(k):", "@jax.jit\ndef draw(k):"))
 
+
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        ("for seed in range(10):\n", False),  # 10 x 3 dispatches: a few ms, once
+        ("for a in ['x', 'y', 'z', 'w']:\n  for b in (1, 2, 3, 4):\n", False),  # 16 x 3
+        ("for seed in range(1000):\n", True),
+        ("for seed in range(n_seeds):\n", True),  # the count is not in the code
+        ("for a in range(8):\n  for b in range(8):\n", True),  # 64 x 3
+    ],
+)
+def test_lb114_a_loop_whose_stated_trip_count_bounds_its_dispatch_to_a_few_ms(loop, fires):
+    depth = loop.count("\n")
+    body = "".join("  " * depth + line + "\n" for line in (
+        "k = jax.random.PRNGKey(1)", "v = jax.random.normal(k, (3,))", "assert jnp.all(jnp.isfinite(v))"))
+    src = "import jax\nimport jax.numpy as jnp\nn_seeds = int(input())\n" + loop + body
+    assert ("LB114" in codes(src)) is fires
+    timed = "import time\nt0 = time.perf_counter()\n" + src + "print(time.perf_counter() - t0)\n"
+    assert "LB114" in codes(timed)  # timed, the dispatch is what the number measures, however few
 
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
@@ -901,6 +944,14 @@ def test_lb117_jitted_call_on_arrays_whose_size_differs_each_iteration(loop, why
 )
 def test_lb117_not_reported_when_every_iteration_has_one_shape(loop):
     assert "LB117" not in codes(LB117_SHAPES + loop)
+
+
+
+def test_lb117_a_loop_over_shapes_the_code_names_compiles_one_program_per_shape_on_purpose():
+    # mujoco-mjx render_util_test: each listed leading shape is what the test exercises
+    loop = "for lead in ((1,), (3,), (2, 3)):\n    total(jnp.zeros(lead + (16,)))\n"
+    assert "LB117" not in codes(LB117_SHAPES + loop)
+    assert "LB117" in codes(LB117_SHAPES + "shapes = [s.shape for s in data]\n" + loop.replace("((1,), (3,), (2, 3))", "shapes"))
 
 
 # --- LB118: suppression comments naming no rule ---------------------------------------------------

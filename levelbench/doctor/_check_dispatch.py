@@ -9,6 +9,7 @@ from ._check_jit import JAX_OPS, STRUCTURAL, site_text, vmap_fix
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._effects import is_wait
+from ._iteration import eager_dispatch_is_small
 from ._names import dotted
 from ._rewrite import loop_rewrite
 from ._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short
@@ -43,6 +44,8 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
         timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
         if ops < 2 and not applies and not timed:
             continue
+        if not timed and eager_dispatch_is_small(facts, loop, ops + applies):
+            continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._fixes import return_value
+from ._iteration import jitted_per_value
 from ._facts import JitSite
 from ._program import Program
 from ._rewrite import loop_rewrite
@@ -431,6 +432,7 @@ def check_jit_recreated(ctx: Context) -> Iterator[Diagnostic]:
             and enclosing_function(program, call) not in ctx.facts.traced_defs
             and _created_in(ctx, target, loop)
             and _used_in_loop(program, call, parent, called_now)
+            and not jitted_per_value(facts, ctx.kinds, call, loop)  # one program per value the loop names
         ):
             message = (
                 f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "

@@ -1,0 +1,185 @@
+"""How often a loop runs, and whether its variable takes values the code spells out.
+
+    for dtype in (jnp.float16, jnp.float32):   # spelled out: 2 iterations, one per value the code names
+    for seed in range(10):                      # 10 iterations
+    for batch in loader:                        # unknown: the data decides
+
+A loop over values the code spells out asks for each of them on purpose. A function jitted per value
+(a closure over ``dtype``), or an array shaped per value (``jnp.zeros(shape)`` for each listed shape),
+is one compilation per value the code names: hoisting the jit or padding the array would still need one
+program per value, or would defeat what the loop is for (a test of each dtype, each shape). Only a loop
+over data (a loader, a range sized by an array) makes the count of programs the data's business.
+
+And a loop whose trip count the code states bounds the work it dispatches: `eager_dispatch_is_small`
+says when that work is too little to be worth a finding.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ._facts import Facts
+from ._kinds import Kinds
+from ._names import dotted
+from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function
+
+_DISPLAYS = (ast.Tuple, ast.List, ast.Set)
+# Eager JAX dispatch costs some 10-50 microseconds per operation on a CPU host (more on an accelerator's
+# launch path); 64 of them is a few milliseconds at most, once, outside any timing: nothing a user would see.
+SMALL_DISPATCH_TOTAL = 64
+
+
+def spelled_out(facts: Facts, kinds: Kinds, loop: ast.AST) -> list[ast.expr] | None:
+    """The values a ``for`` loop (or a comprehension's first ``for``) takes when the code writes them out: the
+    elements of a tuple, list or set display, or of a name every binding of which in scope is one
+    (``dtypes = [jnp.float16, jnp.float32]``, ``dtypes += [float64]``). None when the data decides, and when an
+    element is an array (a loop over arrays is a loop over data, however written)."""
+    iterable = _iterable(loop)
+    if iterable is None:
+        return None
+    elements = _display_elements(facts, iterable, loop)
+    if elements is None:
+        return None
+    if any(kinds.of(e) is not None for e in elements):
+        return None
+    return elements
+
+
+def max_trips(facts: Facts, loop: ast.AST) -> int | None:
+    """At most how many times the body of ``loop`` runs each time the function (or module) around it runs:
+    its own trip count times those of the loops around it in the same function, when the code states every
+    one (``range`` of integer constants, a spelled-out collection). None when any is unknown."""
+    total = 1
+    node: ast.AST | None = loop
+    scope = enclosing_function(facts.program, loop)
+    while node is not None and node is not scope:
+        if isinstance(node, (ast.For, ast.AsyncFor, *COMPREHENSIONS)):
+            count = _trips(facts, node)
+            if count is None:
+                return None
+            total *= count
+        elif isinstance(node, ast.While):
+            return None
+        node = facts.program.parent(node)
+    return total
+
+
+def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int) -> bool:
+    """``operations`` eager JAX calls per iteration of ``loop`` add up, over every iteration the code states, to
+    no more than `SMALL_DISPATCH_TOTAL` dispatches: a bounded cost of a few milliseconds."""
+    trips = max_trips(facts, loop)
+    return trips is not None and trips * max(operations, 1) <= SMALL_DISPATCH_TOTAL
+
+
+def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:
+    """Some node in ``nodes`` (a jitted lambda, a def, a jit call's options) reads the variable of ``loop``, a loop
+    over spelled-out values: what it builds differs from one iteration to the next, by the code's design."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or spelled_out(facts, kinds, loop) is None:
+        return False
+    variables = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in variables
+        for node in nodes for n in ast.walk(node)
+    )
+
+
+def _iterable(loop: ast.AST) -> ast.expr | None:
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return loop.iter
+    if isinstance(loop, COMPREHENSIONS):
+        return loop.generators[0].iter
+    return None
+
+
+def _trips(facts: Facts, loop: ast.AST) -> int | None:
+    """How many times a ``for`` loop or comprehension iterates, when the code states it."""
+    count = 1
+    generators = loop.generators if isinstance(loop, COMPREHENSIONS) else [loop]
+    for generator in generators:
+        iterable = generator.iter
+        if isinstance(iterable, ast.Call) and facts.names.qualname(iterable.func) == "builtins.range":
+            bounds = [_integer(a) for a in iterable.args]
+            if not bounds or None in bounds or iterable.keywords or (len(bounds) == 3 and bounds[2] == 0):
+                return None
+            count *= len(range(*bounds))
+            continue
+        if isinstance(iterable, ast.Call) and facts.names.qualname(iterable.func) == "builtins.enumerate":
+            iterable = iterable.args[0] if iterable.args else iterable
+        elements = _display_elements(facts, iterable, loop)
+        if elements is None:
+            return None
+        count *= len(elements)
+    return count
+
+
+def _integer(node: ast.AST) -> int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _integer(node.operand)
+        return None if value is None else -value
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _display_elements(facts: Facts, iterable: ast.expr, at: ast.AST) -> list[ast.expr] | None:
+    """The elements of a display, or of a name bound only to displays (and extended only by them with ``+=``) in
+    the scope of ``at``; None otherwise (a starred element, a binding of another kind, an unknown name)."""
+    if isinstance(iterable, _DISPLAYS):
+        if any(isinstance(e, ast.Starred) for e in iterable.elts):
+            return None
+        return list(iterable.elts)
+    name = dotted(iterable)
+    if not isinstance(iterable, ast.Name) or name is None:
+        return None
+    values = facts.bindings.values_at(name, at)
+    extended = [
+        n.value for n in _scope_nodes(facts, at)
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name
+    ]
+    if not values or _rebound_otherwise(facts, name, at):
+        return None
+    elements: list[ast.expr] = []
+    for value in [*values, *extended]:
+        if not isinstance(value, _DISPLAYS) or any(isinstance(e, ast.Starred) for e in value.elts):
+            return None
+        elements.extend(value.elts)
+    return elements
+
+
+def _scope_nodes(facts: Facts, at: ast.AST) -> list[ast.AST]:
+    scope = enclosing_function(facts.program, at)
+    return list(ast.walk(scope if scope is not None else facts.program.module))
+
+
+def _rebound_otherwise(facts: Facts, name: str, at: ast.AST) -> bool:
+    """``name`` is also bound in the scope of ``at`` by something other than an assignment (a loop, a ``with``, a
+    parameter, a method call that mutates it: ``dtypes.append(x)``), which the bindings do not hold."""
+    scope = enclosing_function(facts.program, at)
+    if isinstance(scope, FUNCTIONS) and name in {a.arg for a in [*scope.args.posonlyargs, *scope.args.args,
+                                                                   *scope.args.kwonlyargs]}:
+        return True
+    for node in _scope_nodes(facts, at):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)):
+                return True
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.optional_vars)):
+                return True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if isinstance(node.func.value, ast.Name) and node.func.value.id == name and node.func.attr in _MUTATORS:
+                return True
+    return False
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "add", "update"})
+
+
+def jitted_per_value(facts: Facts, kinds: Kinds, jit_call: ast.Call, loop: ast.AST) -> bool:
+    """The function ``jit_call`` jits, or its jit options, are made from the variable of ``loop``, a loop over
+    spelled-out values (``for dtype in dtypes: jax.jit(lambda: jnp.ones(3, dtype))``): one program per value."""
+    nodes: list[ast.AST] = [*jit_call.args, *(k.value for k in jit_call.keywords)]
+    target = facts.jit_target(jit_call)
+    function = facts.function_of(target) if target is not None else None
+    if function is not None:
+        nodes.append(function)
+    return reads_loop_values(facts, kinds, nodes, loop)
