@@ -587,6 +587,36 @@ def test_lb111_a_jit_per_value_of_a_spelled_out_loop_is_one_program_per_value(lo
     src = "import jax\nimport jax.numpy as jnp\nw = jnp.ones(3)\nbatches = jnp.ones((9, 3))\n" + loop
     assert ("LB111" in codes(src)) is fires
 
+
+GOOGLE_BENCHMARK = """
+import google_benchmark
+import jax
+import jax.numpy as jnp
+f = jax.jit(lambda x: x * 2)
+{decorator}
+def bench_double(state):
+    x = jnp.ones(100)
+    f(x)
+    while state:
+        {body}
+{register}
+"""
+
+
+@pytest.mark.parametrize(
+    ("decorator", "register"),
+    [("@google_benchmark.register", ""), ("", "google_benchmark.register(bench_double, name='double')"),
+     ("", "import functools\ngoogle_benchmark.register(functools.partial(bench_double), name='double')")],
+)
+def test_lb102_google_benchmark_state_loop_is_a_timed_region(decorator, register):
+    # jax-ml/jax#29012 (corpus 053): the `while state:` body is what google_benchmark times
+    src = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="f(x)")
+    assert [(c, line) for c, _, line in found(src) if c in ("LB102", "LB103", "LB104")] == [("LB102", 11)]
+    waited = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="f(x).block_until_ready()")
+    assert "LB102" not in codes(waited)
+    # a function with a `state` parameter that nothing registers is no benchmark
+    assert "LB102" not in codes(GOOGLE_BENCHMARK.format(decorator="", register="", body="f(x)"))
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
