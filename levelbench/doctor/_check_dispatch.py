@@ -44,7 +44,8 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
         timed = id(loop) in ctx.timed_ids or _holds_timing(ctx, loop, nodes)
         if ops < 2 and not applies and not timed:
             continue
-        if not timed and eager_dispatch_is_small(facts, loop, ops + applies):
+        own_calls = [n for n in _own_nodes(ctx, loop) if isinstance(n, ast.Call)]
+        if not timed and eager_dispatch_is_small(facts, loop, ops + applies, own_calls):
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):

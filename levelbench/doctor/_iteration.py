@@ -64,11 +64,34 @@ def max_trips(facts: Facts, loop: ast.AST) -> int | None:
     return total
 
 
-def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int) -> bool:
-    """``operations`` eager JAX calls per iteration of ``loop`` add up, over every iteration the code states, to
-    no more than `SMALL_DISPATCH_TOTAL` dispatches: a bounded cost of a few milliseconds."""
+def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int, calls: list[ast.Call]) -> bool:
+    """``operations`` eager JAX operations per iteration of ``loop`` (made by ``calls``) add up, over every
+    iteration the code states, to no more than `SMALL_DISPATCH_TOTAL` dispatches: a bounded cost of a few
+    milliseconds. Not when one of the calls dispatches an unknown number of primitives (`runs_many_operations`)."""
     trips = max_trips(facts, loop)
-    return trips is not None and trips * max(operations, 1) <= SMALL_DISPATCH_TOTAL
+    if trips is None or trips * max(operations, 1) > SMALL_DISPATCH_TOTAL:
+        return False
+    return not any(runs_many_operations(facts, call) for call in calls)
+
+
+def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
+    """Run eagerly, ``call`` dispatches a whole program one primitive at a time, not one operation: an un-jitted
+    transform applied (``jax.grad(loss)(x)``, or through a name bound to one), an optax step
+    (``optimizer.update``, ``optax.apply_updates``), a Flax module's apply; or an un-jitted local function
+    that makes such a call."""
+    function = facts.local_def(call)
+    if function is not None:
+        if function in facts.jitted_defs or depth > 3:
+            return False
+        inner = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
+        return any(runs_many_operations(facts, c, depth + 1) for c in inner)
+    qualified = facts.names.qualname(call.func) or ""
+    if qualified.startswith("optax.") or facts.is_flax_call(call):
+        return True
+    if isinstance(call.func, ast.Attribute) and dotted(call.func.value) in facts.optax_transforms:
+        return True
+    values = [call.func, *facts.callee_values(call.func)]
+    return any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) for v in values)
 
 
 def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:
