@@ -387,6 +387,32 @@ def test_lb106_a_static_argument_is_not_array_data():
     assert "LB106" in codes(src.replace("static_argnums=1", "static_argnums=0"))
 
 
+
+@pytest.mark.parametrize(
+    ("call", "fires"),
+    [("run(*leaves)", False), ("run(leaf_a, leaf_b)", False), ("run(jnp.ones(30))", True)],
+)
+def test_lb106_an_argument_every_caller_passes_as_a_tuple_of_leaves_is_structure(call, fires):
+    # equinox internal/_noinline.py: a jitted callback over `zip(dynamic, is_float0)`, `dynamic` the caller's *args
+    src = (
+        "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+        "def make(flags):\n"
+        "    @jax.jit\n"
+        "    def callback(dynamic):\n"
+        "        return [x * 2 if y else x for x, y in zip(dynamic, flags)]\n"
+        "    def lookup(*dynamic):\n"
+        "        return callback(dynamic)\n"
+        "    return lookup\n"
+        "def lowering(ctx):\n"
+        "    callback = make((True, False))  # another value of the same name: not the nested def\n"
+        "    return ctx.register(callback)\n"
+        "run = make((True, False))\nleaf_a = leaf_b = jnp.ones(3)\nleaves = (leaf_a, leaf_b)\n"
+    )
+    src = src.replace("return callback(dynamic)", "return callback(dynamic)" if call == "run(*leaves)" else "return callback(CALLED)")
+    called = {"run(*leaves)": "dynamic", "run(leaf_a, leaf_b)": "(dynamic[0], dynamic[1])", "run(jnp.ones(30))": "jnp.ones(30)"}
+    src = src.replace("CALLED", called[call]) + call + "\n"
+    assert ("LB106" in codes(src)) is fires
+
 # --- LB107 jitted function returns nothing -----------------------------------------------------
 def test_lb107_jitted_function_without_return_points_at_its_name():
     src = "import jax\nimport jax.numpy as jnp\n\ndef forward(x):\n    y = jnp.sin(x)\n    # return y\n\nforward_jit = jax.jit(forward)\n"

@@ -151,8 +151,8 @@ class _DataView:
             return False
         if self._concrete is None:
             self._concrete = _given_to_numpy(self.ctx, self.function)
-        if name in self._concrete:
-            return False
+        if name in self._concrete or name in self.ctx.kinds.given_sequences(self.function):
+            return False  # a concrete value, or a tuple or list of leaves: structure, not array data
         if self.site.direct and not self.library:
             return True
         if self._arrays is None:

@@ -432,8 +432,9 @@ class Facts:
                 if isinstance(node, ast.Name) and node.id in self._same_name:
                     self._uses.setdefault(node.id, []).append(node)
         uses = self._uses.get(name, [])
-        if len(self._same_name[name]) == 1:
+        if len(self._same_name[name]) == 1 and self._owner[function] is None:
             return uses
+        # a nested def is seen only inside the function that defines it: the same name elsewhere is another value
         return [use for use in uses if self.def_named(name, use) is function]
 
     def called_repeatedly(self, function: ast.AST | None) -> bool:
