@@ -643,6 +643,17 @@ def test_lb102_google_benchmark_state_loop_is_a_timed_region(decorator, register
     # a function with a `state` parameter that nothing registers is no benchmark
     assert "LB102" not in codes(GOOGLE_BENCHMARK.format(decorator="", register="", body="f(x)"))
 
+
+@pytest.mark.parametrize(("calls", "fires"), [("speedtest(f)\nspeedtest(g)\n", False), ("speedtest(f)\nspeedtest(f)\n", True),
+                                             ("for h in (f, g):\n    speedtest(h)\n", True)])
+def test_lb111_a_helper_each_call_of_which_is_given_another_function_jits_each_once(calls, fires):
+    # diffrax benchmarks/against_scan.py (corpus 065): speedtest(scan_fn), speedtest(dfx_fn)
+    src = ("import timeit\nimport jax\nimport jax.numpy as jnp\nx = jnp.ones(3)\n"
+           "def f(v):\n    return jnp.sum(v * v)\ndef g(v):\n    return jnp.sum(jnp.sin(v))\n"
+           "def speedtest(fn):\n    bwd = jax.jit(jax.grad(fn))\n"
+           "    print(min(timeit.repeat(lambda: jax.block_until_ready(bwd(x)), number=1, repeat=5)))\n")
+    assert ("LB111" in codes(src + calls)) is fires
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
@@ -797,6 +808,15 @@ def test_lb114_a_loop_whose_stated_trip_count_bounds_its_dispatch_to_a_few_ms(lo
     assert ("LB114" in codes(src)) is fires
     timed = "import time\nt0 = time.perf_counter()\n" + src + "print(time.perf_counter() - t0)\n"
     assert "LB114" in codes(timed)  # timed, the dispatch is what the number measures, however few
+
+
+def test_lb114_indexing_a_jax_array_is_an_operation_of_its_own():
+    # the JAX tutorial's manual batching (corpus 060): a slice and a dot per iteration, dispatched one by one
+    src = ("import jax.numpy as jnp\nx = jnp.arange(5.0)\nw = jnp.ones(3)\ndef convolve(x, w):\n    out = []\n"
+           "    for i in range(1, len(x) - 1):\n        out.append(jnp.dot(x[i - 1:i + 2], w))\n    return jnp.array(out)\n"
+           "convolve(x, w)\n")
+    assert ("LB114", 0, 6) in found(src)
+    assert "LB114" not in codes(src.replace("x[i - 1:i + 2]", "w"))  # one operation, untimed
 
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"

@@ -230,6 +230,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                     ops, applies = ops + inner[0], applies + inner[1]
         elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
             ops += 1
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and ctx.kinds.of(node.value) == "jax":
+            ops += 1  # `x[i - 1:i + 2]`: indexing a JAX array dispatches a slice or gather of its own
     return ops, applies
 
 

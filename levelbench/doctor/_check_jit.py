@@ -582,6 +582,9 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
         return False
     if not _runs_per_call(ctx, outer, call):
         return False
+    read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if ctx.facts.differs_per_call(outer, read):
+        return False  # `speedtest(scan_fn)`, `speedtest(dfx_fn)`: each call jits the function it is given, once
     if called_now:
         return True
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
