@@ -113,6 +113,22 @@ def test_lb102_not_reported_when_the_result_is_waited_for(timed):
     assert "LB102" not in codes(src)
 
 
+
+@pytest.mark.parametrize(
+    ("after", "fires"),
+    [
+        ("mjx.get_data_into(d, m, y)", False),  # mujoco-mjx viewer.py: copies the result into host data
+        ("pickle.dump(y, handle)", False),
+        ("z = mjx.step(m, y)", True),  # a result kept: more queued work, nothing waits
+        ("logging.info('stepped')", True),  # reads no value of the program
+        ("jax.debug.callback(handle, y)", True),
+    ],
+)
+def test_lb102_a_library_call_made_for_its_effect_on_the_result_waits_for_it(after, fires):
+    src = (JAX_HEADER + "import logging, pickle\nfrom mujoco import mjx\nm = d = handle = None\nf(x).block_until_ready()\n"
+           f"t0 = time.perf_counter()\ny = f(x)\n{after}\nprint(time.perf_counter() - t0)\n")
+    assert ("LB102" in codes(src)) is fires
+
 def test_lb102_a_wait_in_the_statement_that_reads_the_clock_counts():
     src = JAX_HEADER + 'f(x).block_until_ready()\nt0 = time.perf_counter()\ny = f(x)\nprint(f"{float(y.sum())} in {time.perf_counter() - t0}")\n'
     assert "LB102" not in codes(src)
