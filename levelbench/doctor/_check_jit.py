@@ -151,13 +151,13 @@ class _DataView:
             return False
         if self._concrete is None:
             self._concrete = _given_to_numpy(self.ctx, self.function)
-        if name in self._concrete or name in self.ctx.kinds.given_sequences(self.function):
-            return False  # a concrete value, or a tuple or list of leaves: structure, not array data
-        if self.site.direct and not self.library:
-            return True
+        if name in self._concrete:
+            return False
         if self._arrays is None:
             self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
-        return name in self._arrays
+        if name not in self._arrays and name in self.ctx.kinds.given_sequences(self.function):
+            return False  # every caller passes a tuple or list of leaves, never used as one array: structure
+        return (self.site.direct and not self.library) or name in self._arrays
 
 
 def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:
