@@ -834,6 +834,24 @@ def test_lb114_indexing_a_jax_array_is_an_operation_of_its_own():
     assert ("LB114", 0, 6) in found(src)
     assert "LB114" not in codes(src.replace("x[i - 1:i + 2]", "w"))  # one operation, untimed
 
+
+@pytest.mark.parametrize(
+    ("mapped", "fires"),
+    [
+        ("params = jax.tree.map(quantize, params)", True),  # corpus 055: three operations per leaf, eagerly
+        ("params = jax.tree_util.tree_map(lambda w: jnp.round(w * jnp.max(w)), params)", True),
+        ("params = jax.jit(lambda t: jax.tree.map(quantize, t))(params)", False),  # one program
+        ("params = jax.tree.map(jax.jit(quantize), params)", False),
+        ("params = jax.tree.map(lambda w: w.astype(jnp.float16), params)", False),  # one operation per leaf
+    ],
+)
+def test_lb114_a_tree_map_run_eagerly_dispatches_per_leaf(mapped, fires):
+    src = ("import jax\nimport jax.numpy as jnp\nparams = {'w': jnp.ones((4, 4)), 'b': jnp.ones(4)}\n"
+           "def quantize(x):\n    scale = jnp.max(jnp.abs(x))\n    return jnp.round(x * scale)\n" + mapped + "\n")
+    assert (("LB114", 0, 7) in found(src)) is fires
+    library = src.rsplit("\n", 2)[0] + "\ndef quantize_all(params):\n    return " + mapped.split(" = ", 1)[1] + "\n"
+    assert "LB114" not in codes(library)  # in a library function, its callers may jit it
+
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
     assert "LB114" not in codes(untimed)

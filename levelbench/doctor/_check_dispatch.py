@@ -9,10 +9,10 @@ from ._check_jit import JAX_OPS, STRUCTURAL, site_text, vmap_fix
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._effects import is_wait
-from ._iteration import eager_dispatch_is_small
+from ._iteration import eager_dispatch_is_small, per_element_calls
 from ._names import dotted
 from ._rewrite import loop_rewrite
-from ._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short
+from ._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
 
 # A function handed to these may run under jit or another transformation.
 _MAY_JIT = ("jax.", "flax.", "equinox.", "optax.", "functools.partial")
@@ -67,7 +67,32 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
             "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
+    yield from _per_leaf_dispatch(ctx, traced)
     yield from _unjitted_timed_calls(ctx)
+
+
+def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnostic]:
+    """``jax.tree.map(quantize, params)`` run eagerly: the function's operations dispatch once per leaf."""
+    for call, function in per_element_calls(ctx.facts):
+        if function in ctx.facts.jitted_defs or function in traced:
+            continue
+        body = [function.body] if isinstance(function, ast.Lambda) else function.body
+        ops, applies = _eager_ops(ctx, list(walk_code(ctx.program, body)))
+        timed = id(call) in ctx.timed_ids
+        if ops + applies < 2 and not (timed and ops + applies):
+            continue
+        if not _runs_eagerly(ctx, call, traced):
+            continue
+        mapper = short(call.func, 30)
+        yield ctx.report(
+            "LB114",
+            call,
+            f"{ops + applies} JAX operations per leaf dispatched one by one by `{mapper}` with no jit around it",
+            end=call.func,
+            evidence=f"`{mapper}` calls `{short(call.args[0], 30)}` once per leaf or element, outside any jit: "
+            f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
+            fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
+        )
 
 
 def _own_nodes(ctx: Context, loop: ast.AST) -> list[ast.AST]:

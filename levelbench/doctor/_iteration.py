@@ -206,3 +206,24 @@ def jitted_per_value(facts: Facts, kinds: Kinds, jit_call: ast.Call, loop: ast.A
     if function is not None:
         nodes.append(function)
     return reads_loop_values(facts, kinds, nodes, loop)
+
+
+# Calls that apply a function to each element or leaf in turn: a loop the code does not spell as one.
+_PER_ELEMENT = frozenset(
+    {"jax.tree.map", "jax.tree_util.tree_map", "jax.tree.map_with_path", "jax.tree_util.tree_map_with_path",
+     "builtins.map"}
+)
+
+
+def per_element_calls(facts: Facts) -> list[tuple[ast.Call, ast.AST]]:
+    """``jax.tree.map(quantize, params)``, ``map(f, xs)``: (the call, the function it applies to each leaf or
+    element, a lambda or a local def). Run eagerly, the function's operations dispatch once per leaf."""
+    found: list[tuple[ast.Call, ast.AST]] = []
+    for call in facts.program.of_type(ast.Call):
+        if not isinstance(call, ast.Call) or not call.args or facts.names.qualname(call.func) not in _PER_ELEMENT:
+            continue
+        applied = call.args[0]
+        function = applied if isinstance(applied, ast.Lambda) else facts.function_of(applied)
+        if isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.append((call, function))
+    return found
