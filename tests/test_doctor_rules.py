@@ -656,6 +656,9 @@ def test_lb102_google_benchmark_state_loop_is_a_timed_region(decorator, register
     assert [(c, line) for c, _, line in found(src) if c in ("LB102", "LB103", "LB104")] == [("LB102", 11)]
     waited = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="f(x).block_until_ready()")
     assert "LB102" not in codes(waited)
+    # the harness repeats the timed work, as %timeit does: one operation in it is no op-by-op loop
+    eager = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="jnp.dot(x, x).block_until_ready()")
+    assert "LB114" not in codes(eager)
     # a function with a `state` parameter that nothing registers is no benchmark
     assert "LB102" not in codes(GOOGLE_BENCHMARK.format(decorator="", register="", body="f(x)"))
 
