@@ -220,10 +220,17 @@ def per_element_calls(facts: Facts) -> list[tuple[ast.Call, ast.AST]]:
     element, a lambda or a local def). Run eagerly, the function's operations dispatch once per leaf."""
     found: list[tuple[ast.Call, ast.AST]] = []
     for call in facts.program.of_type(ast.Call):
-        if not isinstance(call, ast.Call) or not call.args or facts.names.qualname(call.func) not in _PER_ELEMENT:
-            continue
-        applied = call.args[0]
-        function = applied if isinstance(applied, ast.Lambda) else facts.function_of(applied)
-        if isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)):
+        function = applied_per_element(facts, call) if isinstance(call, ast.Call) else None
+        if function is not None:
             found.append((call, function))
     return found
+
+
+def applied_per_element(facts: Facts, call: ast.Call) -> ast.AST | None:
+    """The lambda or local def ``call`` applies to each leaf or element (``jax.tree.map(quantize, params)``), or
+    None. What the call returns is a tree of those results, not one array: the kinds model leaves it unknown."""
+    if not call.args or facts.names.qualname(call.func) not in _PER_ELEMENT:
+        return None
+    applied = call.args[0]
+    function = applied if isinstance(applied, ast.Lambda) else facts.function_of(applied)
+    return function if isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)) else None

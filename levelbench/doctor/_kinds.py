@@ -29,9 +29,6 @@ _TORCH_NOT_TENSORS = (
 _ATTRIBUTES_NOT_ARRAYS = frozenset(
     {"shape", "dtype", "ndim", "size", "device", "devices", "sharding", "itemsize", "nbytes"}
 )
-_TREE_MAPS = frozenset(
-    {"jax.tree.map", "jax.tree_util.tree_map", "jax.tree.map_with_path", "jax.tree_util.tree_map_with_path"}
-)
 HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"})
 
 
@@ -98,13 +95,6 @@ class Kinds:
     def _call(self, call: ast.Call, depth: int) -> str | None:
         facts = self.facts
         qualified = self.names.qualname(call.func)
-        if qualified in _TREE_MAPS and call.args:
-            # `jax.tree.map(quantize, params)`: a tree of what the function returns for each leaf
-            applied = call.args[0]
-            function = applied if isinstance(applied, ast.Lambda) else facts.function_of(applied)
-            if isinstance(function, ast.Lambda):
-                return self.of(function.body, depth)
-            return self.returned(function, depth) if function is not None else None
         if qualified is not None:
             return call_kind(qualified)
         if facts.calls_jax_callable(call) or facts.is_flax_call(call):
