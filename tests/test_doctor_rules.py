@@ -855,6 +855,23 @@ def test_lb114_a_tree_map_run_eagerly_dispatches_per_leaf(mapped, fires):
     library = src.rsplit("\n", 2)[0] + "\ndef quantize_all(params):\n    return " + mapped.split(" = ", 1)[1] + "\n"
     assert "LB114" not in codes(library)  # in a library function, its callers may jit it
 
+
+@pytest.mark.parametrize(
+    ("timed", "fires"),
+    [
+        ("benchmark(jax.vmap(loss), xs)", True),  # corpus 052: pytest-benchmark timing an un-jitted vmap
+        ("benchmark(batched, xs)", True),
+        ("benchmark(lambda: jax.vjp(loss, xs[0])[1](1.0))", True),
+        ("benchmark(jax.jit(jax.vmap(loss)), xs)", False),  # one program
+        ("benchmark(batched_jit, xs)", False),
+    ],
+)
+def test_lb114_a_timed_call_of_an_un_jitted_transform_runs_op_by_op(timed, fires):
+    src = ("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
+           "batched = jax.vmap(loss)\nbatched_jit = jax.jit(batched)\n"
+           f"def test_speed(benchmark):\n    {timed}\n")
+    assert (("LB114", 0, 9) in found(src)) is fires
+
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
     assert "LB114" not in codes(untimed)

@@ -9,7 +9,7 @@ from ._check_jit import JAX_OPS, STRUCTURAL, site_text, vmap_fix
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._effects import is_wait
-from ._iteration import eager_dispatch_is_small, per_element_calls
+from ._iteration import eager_dispatch_is_small, per_element_calls, runs_many_operations
 from ._names import dotted
 from ._rewrite import loop_rewrite
 from ._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
@@ -33,7 +33,10 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
     numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
     """
     facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox", "optax"} or not ctx.runs_here:
+    if not facts.frameworks & {"jax", "flax", "equinox", "optax"}:
+        return
+    yield from _unjitted_timed_calls(ctx)  # timed regions are kept only where code runs (`Context.build`)
+    if not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
     harness_loops = {id(r.anchor) for r in ctx.regions if r.harness}
@@ -71,7 +74,6 @@ def check_op_by_op(ctx: Context) -> Iterator[Diagnostic]:
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
     yield from _per_leaf_dispatch(ctx, traced)
-    yield from _unjitted_timed_calls(ctx)
 
 
 def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnostic]:
@@ -263,6 +265,17 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
     return ops, applies
 
 
+def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: object) -> bool:
+    """``call``, timed, runs an un-jitted JAX transform (`_iteration.runs_many_operations`; a jitted one is one
+    program), optax and Flax steps aside: timing an optimiser step eagerly is another question."""
+    if ctx.facts.is_flax_call(call) or _is_measure(ctx, call):
+        return False
+    qualified = ctx.names.qualname(call.func) or ""
+    if qualified.startswith("optax.") or (isinstance(call.func, ast.Attribute) and call.func.attr == "update"):
+        return False
+    return runs_many_operations(ctx.facts, call)
+
+
 def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
     """``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: its ``update`` runs the optimiser's operations."""
     name = dotted(receiver)
@@ -274,10 +287,21 @@ def _is_measure(ctx: Context, call: ast.Call) -> bool:
 
 
 def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
-    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op."""
+    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op; or
+    of an un-jitted transform (`jax.vmap(f)`, `jax.vjp`), which runs the whole program op by op."""
     facts = ctx.facts
     for region in ctx.regions:
         for call in ctx.timed_calls(region):
+            if _runs_transform_eagerly(ctx, call, region):
+                yield ctx.report(
+                    "LB114",
+                    call,
+                    f"`{short(call)}` is timed running a JAX transform without jit: every operation of the "
+                    "transformed function is dispatched one by one",
+                    evidence=f"the region timed by {region.by} calls an un-jitted `jax.vmap`, `grad`, `vjp` or the like",
+                    fix="timed = jax.jit(fn)  # jit the transformed function, warm it up, then time `timed`",
+                )
+                break
             function = facts.local_def(call)
             if function is None or function not in facts.jitted_defs:
                 continue

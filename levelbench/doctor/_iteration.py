@@ -74,24 +74,28 @@ def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int, calls:
     return not any(runs_many_operations(facts, call) for call in calls)
 
 
+# Transforms that evaluate the function as they are called (`jax.vjp(f, x)` runs f's forward pass).
+_EVALUATING_TRANSFORMS = frozenset({"jax.vjp", "jax.jvp", "jax.linearize"})
+
+
 def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     """Run eagerly, ``call`` dispatches a whole program one primitive at a time, not one operation: an un-jitted
     transform applied (``jax.grad(loss)(x)``, or through a name bound to one), an optax step
     (``optimizer.update``, ``optax.apply_updates``), a Flax module's apply; or an un-jitted local function
     that makes such a call."""
-    function = facts.local_def(call)
-    if function is not None:
-        if function in facts.jitted_defs or depth > 3:
-            return False
-        inner = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
-        return any(runs_many_operations(facts, c, depth + 1) for c in inner)
     qualified = facts.names.qualname(call.func) or ""
-    if qualified.startswith("optax.") or facts.is_flax_call(call):
+    if qualified.startswith("optax.") or facts.is_flax_call(call) or qualified in _EVALUATING_TRANSFORMS:
         return True
     if isinstance(call.func, ast.Attribute) and dotted(call.func.value) in facts.optax_transforms:
         return True
     values = [call.func, *facts.callee_values(call.func)]
-    return any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) for v in values)
+    if any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) for v in values):
+        return True  # `jax.vmap(loss)(xs)`, `batched(xs)` with `batched = jax.vmap(loss)`
+    function = facts.local_def(call)
+    if function is None or function in facts.jitted_defs or depth > 3 or facts.jitted_key(call) is not None:
+        return False
+    inner = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
+    return any(runs_many_operations(facts, c, depth + 1) for c in inner)
 
 
 def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:
