@@ -864,6 +864,8 @@ def test_lb114_a_tree_map_run_eagerly_dispatches_per_leaf(mapped, fires):
         ("benchmark(lambda: jax.vjp(loss, xs[0])[1](1.0))", True),
         ("benchmark(jax.jit(jax.vmap(loss)), xs)", False),  # one program
         ("benchmark(batched_jit, xs)", False),
+        # jax-ml/jax#1139 (corpus 006): a vmap of one JAX operation runs that operation, batched
+        ("benchmark(jax.vmap(jnp.linalg.solve), xs, xs)", False),
     ],
 )
 def test_lb114_a_timed_call_of_an_un_jitted_transform_runs_op_by_op(timed, fires):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import Facts
-from ._kinds import Kinds
+from ._kinds import Kinds, call_kind
 from ._names import dotted
 from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function
 
@@ -74,6 +74,14 @@ def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int, calls:
     return not any(runs_many_operations(facts, call) for call in calls)
 
 
+def _one_operation(facts: Facts, transform: ast.Call) -> bool:
+    """``jax.vmap(jnp.linalg.solve)``: a transform of one JAX operation runs that operation, batched or
+    differentiated, not a program of the user's op by op."""
+    target = transform.args[0] if transform.args else None
+    qualified = facts.names.qualname(target) if target is not None else None
+    return qualified is not None and call_kind(qualified) == "jax"
+
+
 # Transforms that evaluate the function as they are called (`jax.vjp(f, x)` runs f's forward pass).
 _EVALUATING_TRANSFORMS = frozenset({"jax.vjp", "jax.jvp", "jax.linearize"})
 
@@ -89,7 +97,7 @@ def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     if isinstance(call.func, ast.Attribute) and dotted(call.func.value) in facts.optax_transforms:
         return True
     values = [call.func, *facts.callee_values(call.func)]
-    if any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) for v in values):
+    if any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) and not _one_operation(facts, v) for v in values):
         return True  # `jax.vmap(loss)(xs)`, `batched(xs)` with `batched = jax.vmap(loss)`
     function = facts.local_def(call)
     if function is None or function in facts.jitted_defs or depth > 3 or facts.jitted_key(call) is not None:
