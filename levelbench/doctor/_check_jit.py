@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from ._context import Context
 from ._diagnostic import Diagnostic
 from ._fixes import return_value
-from ._iteration import jitted_per_value
 from ._facts import JitSite
+from ._iteration import jitted_per_value
 from ._program import Program
 from ._rewrite import loop_rewrite
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, short, walk_code
@@ -145,6 +145,7 @@ class _DataView:
         self.parameters = _parameters(function) - _static_parameters(ctx, function, site)
         self._arrays: set[str] | None = None
         self._concrete: set[str] | None = None
+        self._sequences: frozenset[str] | None = None
 
     def is_array_argument(self, name: str) -> bool:
         if name not in self.parameters:
@@ -153,11 +154,18 @@ class _DataView:
             self._concrete = _given_to_numpy(self.ctx, self.function)
         if name in self._concrete:
             return False
+        if self._sequences is None:
+            self._sequences = self.ctx.kinds.given_sequences(self.function)
+        if name in self._sequences and name not in self._array_parameters():
+            return False  # every caller passes a tuple or list of leaves, never used as one array: structure
+        if self.site.direct and not self.library:
+            return True
+        return name in self._array_parameters()
+
+    def _array_parameters(self) -> set[str]:
         if self._arrays is None:
             self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
-        if name not in self._arrays and name in self.ctx.kinds.given_sequences(self.function):
-            return False  # every caller passes a tuple or list of leaves, never used as one array: structure
-        return (self.site.direct and not self.library) or name in self._arrays
+        return self._arrays
 
 
 def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:
