@@ -113,6 +113,22 @@ def test_lb102_not_reported_when_the_result_is_waited_for(timed):
     assert "LB102" not in codes(src)
 
 
+
+@pytest.mark.parametrize(
+    ("after", "fires"),
+    [
+        ("mjx.get_data_into(d, m, y)", False),  # mujoco-mjx viewer.py: copies the result into host data
+        ("pickle.dump(y, handle)", False),
+        ("z = mjx.step(m, y)", True),  # a result kept: more queued work, nothing waits
+        ("logging.info('stepped')", True),  # reads no value of the program
+        ("jax.debug.callback(handle, y)", True),
+    ],
+)
+def test_lb102_a_library_call_made_for_its_effect_on_the_result_waits_for_it(after, fires):
+    src = (JAX_HEADER + "import logging, pickle\nfrom mujoco import mjx\nm = d = handle = None\nf(x).block_until_ready()\n"
+           f"t0 = time.perf_counter()\ny = f(x)\n{after}\nprint(time.perf_counter() - t0)\n")
+    assert ("LB102" in codes(src)) is fires
+
 def test_lb102_a_wait_in_the_statement_that_reads_the_clock_counts():
     src = JAX_HEADER + 'f(x).block_until_ready()\nt0 = time.perf_counter()\ny = f(x)\nprint(f"{float(y.sum())} in {time.perf_counter() - t0}")\n'
     assert "LB102" not in codes(src)
@@ -387,6 +403,32 @@ def test_lb106_a_static_argument_is_not_array_data():
     assert "LB106" in codes(src.replace("static_argnums=1", "static_argnums=0"))
 
 
+
+@pytest.mark.parametrize(
+    ("call", "fires"),
+    [("run(*leaves)", False), ("run(leaf_a, leaf_b)", False), ("run(jnp.ones(30))", True)],
+)
+def test_lb106_an_argument_every_caller_passes_as_a_tuple_of_leaves_is_structure(call, fires):
+    # equinox internal/_noinline.py: a jitted callback over `zip(dynamic, is_float0)`, `dynamic` the caller's *args
+    src = (
+        "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+        "def make(flags):\n"
+        "    @jax.jit\n"
+        "    def callback(dynamic):\n"
+        "        return [x * 2 if y else x for x, y in zip(dynamic, flags)]\n"
+        "    def lookup(*dynamic):\n"
+        "        return callback(dynamic)\n"
+        "    return lookup\n"
+        "def lowering(ctx):\n"
+        "    callback = make((True, False))  # another value of the same name: not the nested def\n"
+        "    return ctx.register(callback)\n"
+        "run = make((True, False))\nleaf_a = leaf_b = jnp.ones(3)\nleaves = (leaf_a, leaf_b)\n"
+    )
+    src = src.replace("return callback(dynamic)", "return callback(dynamic)" if call == "run(*leaves)" else "return callback(CALLED)")
+    called = {"run(*leaves)": "dynamic", "run(leaf_a, leaf_b)": "(dynamic[0], dynamic[1])", "run(jnp.ones(30))": "jnp.ones(30)"}
+    src = src.replace("CALLED", called[call]) + call + "\n"
+    assert ("LB106" in codes(src)) is fires
+
 # --- LB107 jitted function returns nothing -----------------------------------------------------
 def test_lb107_jitted_function_without_return_points_at_its_name():
     src = "import jax\nimport jax.numpy as jnp\n\ndef forward(x):\n    y = jnp.sin(x)\n    # return y\n\nforward_jit = jax.jit(forward)\n"
@@ -564,6 +606,73 @@ def test_lb111_in_a_loop_only_a_function_made_in_the_loop_recompiles(call, fires
     assert ("LB111" in codes(src)) is fires
 
 
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # one program per value the code names: hoisting the jit would still compile one per dtype
+        ("for dtype in (jnp.float16, jnp.float32):\n    def make():\n        return jnp.ones(3, dtype)\n"
+         "    y = jax.jit(make)()\n", False),
+        ("dtypes = [jnp.float16]\ndtypes += [jnp.float32]\nfor dtype in dtypes:\n"
+         "    y = jax.jit(lambda v: v.astype(dtype))(w)\n", False),
+        ("for fields in (['a', 'b'], ['b']):\n    y = jax.jit(lambda v: {k: v for k in fields})(w)\n", False),
+        # the same function each time, though the loop lists values: every iteration recompiles it
+        ("for dtype in (jnp.float16, jnp.float32):\n    y = jax.jit(lambda v: v * 2)(w)\n", True),
+        # a loop over data: the batch belongs in the arguments, then one program serves every batch
+        ("for batch in batches:\n    y = jax.jit(lambda v: v * batch)(w)\n", True),
+        # a list the code also grows elsewhere is not spelled out
+        ("dtypes = [jnp.float16]\ndtypes.append(jnp.float32)\nfor dtype in dtypes:\n"
+         "    y = jax.jit(lambda v: v.astype(dtype))(w)\n", True),
+    ],
+)
+def test_lb111_a_jit_per_value_of_a_spelled_out_loop_is_one_program_per_value(loop, fires):
+    src = "import jax\nimport jax.numpy as jnp\nw = jnp.ones(3)\nbatches = jnp.ones((9, 3))\n" + loop
+    assert ("LB111" in codes(src)) is fires
+
+
+GOOGLE_BENCHMARK = """
+import google_benchmark
+import jax
+import jax.numpy as jnp
+f = jax.jit(lambda x: x * 2)
+{decorator}
+def bench_double(state):
+    x = jnp.ones(100)
+    f(x)
+    while state:
+        {body}
+{register}
+"""
+
+
+@pytest.mark.parametrize(
+    ("decorator", "register"),
+    [("@google_benchmark.register", ""), ("", "google_benchmark.register(bench_double, name='double')"),
+     ("", "import functools\ngoogle_benchmark.register(functools.partial(bench_double), name='double')")],
+)
+def test_lb102_google_benchmark_state_loop_is_a_timed_region(decorator, register):
+    # jax-ml/jax#29012 (corpus 053): the `while state:` body is what google_benchmark times
+    src = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="f(x)")
+    assert [(c, line) for c, _, line in found(src) if c in ("LB102", "LB103", "LB104")] == [("LB102", 11)]
+    waited = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="f(x).block_until_ready()")
+    assert "LB102" not in codes(waited)
+    # the harness repeats the timed work, as %timeit does: one operation in it is no op-by-op loop
+    eager = GOOGLE_BENCHMARK.format(decorator=decorator, register=register, body="jnp.dot(x, x).block_until_ready()")
+    assert "LB114" not in codes(eager)
+    # a function with a `state` parameter that nothing registers is no benchmark
+    assert "LB102" not in codes(GOOGLE_BENCHMARK.format(decorator="", register="", body="f(x)"))
+
+
+@pytest.mark.parametrize(("calls", "fires"), [("speedtest(f)\nspeedtest(g)\n", False), ("speedtest(f)\nspeedtest(f)\n", True),
+                                             ("for h in (f, g):\n    speedtest(h)\n", True)])
+def test_lb111_a_helper_each_call_of_which_is_given_another_function_jits_each_once(calls, fires):
+    # diffrax benchmarks/against_scan.py (corpus 065): speedtest(scan_fn), speedtest(dfx_fn)
+    src = ("import timeit\nimport jax\nimport jax.numpy as jnp\nx = jnp.ones(3)\n"
+           "def f(v):\n    return jnp.sum(v * v)\ndef g(v):\n    return jnp.sum(jnp.sin(v))\n"
+           "def speedtest(fn):\n    bwd = jax.jit(jax.grad(fn))\n"
+           "    print(min(timeit.repeat(lambda: jax.block_until_ready(bwd(x)), number=1, repeat=5)))\n")
+    assert ("LB111" in codes(src + calls)) is fires
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
@@ -693,6 +802,78 @@ def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
     assert ("LB114", 0, 6) in found(src)
     assert "LB114" not in codes(src.replace("def draw(k):", "@jax.jit\ndef draw(k):"))
 
+
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        ("for seed in range(10):\n", False),  # 10 x 3 dispatches: a few ms, once
+        ("for a in ['x', 'y', 'z', 'w']:\n  for b in (1, 2, 3, 4):\n", False),  # 16 x 3
+        ("for seed in range(1000):\n", True),
+        ("for seed in range(n_seeds):\n", True),  # the count is not in the code
+        ("for a in range(8):\n  for b in range(8):\n", True),  # 64 x 3
+        # jax-ml/jax#19654 (corpus 045): each un-jitted grad or optax step is a whole program, op by op
+        ("for seed in range(5):\n  g = jax.grad(loss)(jnp.ones(3))\n", True),
+        ("for seed in range(5):\n  u, s = opt.update(jnp.ones(3), s)\n", True),
+        ("def step():\n  return jax.grad(loss)(jnp.ones(3))\nfor seed in range(5):\n  step()\n", True),
+    ],
+)
+def test_lb114_a_loop_whose_stated_trip_count_bounds_its_dispatch_to_a_few_ms(loop, fires):
+    depth = loop.count("for ")
+    body = "".join("  " * depth + line + "\n" for line in (
+        "k = jax.random.PRNGKey(1)", "v = jax.random.normal(k, (3,))", "assert jnp.all(jnp.isfinite(v))"))
+    header = ("import jax\nimport jax.numpy as jnp\nimport optax\nopt = optax.adam(0.1)\ns = opt.init(jnp.ones(3))\n"
+              "def loss(w):\n    return jnp.sum(jnp.sin(w) * w)\n")
+    src = header + "n_seeds = int(input())\n" + loop + body
+    assert ("LB114" in codes(src)) is fires
+    timed = "import time\nt0 = time.perf_counter()\n" + src + "print(time.perf_counter() - t0)\n"
+    assert "LB114" in codes(timed)  # timed, the dispatch is what the number measures, however few
+
+
+def test_lb114_indexing_a_jax_array_is_an_operation_of_its_own():
+    # the JAX tutorial's manual batching (corpus 060): a slice and a dot per iteration, dispatched one by one
+    src = ("import jax.numpy as jnp\nx = jnp.arange(5.0)\nw = jnp.ones(3)\ndef convolve(x, w):\n    out = []\n"
+           "    for i in range(1, len(x) - 1):\n        out.append(jnp.dot(x[i - 1:i + 2], w))\n    return jnp.array(out)\n"
+           "convolve(x, w)\n")
+    assert ("LB114", 0, 6) in found(src)
+    assert "LB114" not in codes(src.replace("x[i - 1:i + 2]", "w"))  # one operation, untimed
+
+
+@pytest.mark.parametrize(
+    ("mapped", "fires"),
+    [
+        ("params = jax.tree.map(quantize, params)", True),  # corpus 055: three operations per leaf, eagerly
+        ("params = jax.tree_util.tree_map(lambda w: jnp.round(w * jnp.max(w)), params)", True),
+        ("params = jax.jit(lambda t: jax.tree.map(quantize, t))(params)", False),  # one program
+        ("params = jax.tree.map(jax.jit(quantize), params)", False),
+        ("params = jax.tree.map(lambda w: w.astype(jnp.float16), params)", False),  # one operation per leaf
+    ],
+)
+def test_lb114_a_tree_map_run_eagerly_dispatches_per_leaf(mapped, fires):
+    src = ("import jax\nimport jax.numpy as jnp\nparams = {'w': jnp.ones((4, 4)), 'b': jnp.ones(4)}\n"
+           "def quantize(x):\n    scale = jnp.max(jnp.abs(x))\n    return jnp.round(x * scale)\n" + mapped + "\n")
+    assert (("LB114", 0, 7) in found(src)) is fires
+    library = src.rsplit("\n", 2)[0] + "\ndef quantize_all(params):\n    return " + mapped.split(" = ", 1)[1] + "\n"
+    assert "LB114" not in codes(library)  # in a library function, its callers may jit it
+
+
+@pytest.mark.parametrize(
+    ("timed", "fires"),
+    [
+        ("benchmark(jax.vmap(loss), xs)", True),  # corpus 052: pytest-benchmark timing an un-jitted vmap
+        ("benchmark(batched, xs)", True),
+        ("benchmark(lambda: jax.vjp(loss, xs[0])[1](1.0))", True),
+        ("benchmark(jax.jit(jax.vmap(loss)), xs)", False),  # one program
+        ("benchmark(batched_jit, xs)", False),
+        # jax-ml/jax#1139 (corpus 006): a vmap of one JAX operation runs that operation, batched
+        ("benchmark(jax.vmap(jnp.linalg.solve), xs, xs)", False),
+    ],
+)
+def test_lb114_a_timed_call_of_an_un_jitted_transform_runs_op_by_op(timed, fires):
+    src = ("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
+           "batched = jax.vmap(loss)\nbatched_jit = jax.jit(batched)\n"
+           f"def test_speed(benchmark):\n    {timed}\n")
+    assert (("LB114", 0, 9) in found(src)) is fires
 
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
@@ -901,6 +1082,14 @@ def test_lb117_jitted_call_on_arrays_whose_size_differs_each_iteration(loop, why
 )
 def test_lb117_not_reported_when_every_iteration_has_one_shape(loop):
     assert "LB117" not in codes(LB117_SHAPES + loop)
+
+
+
+def test_lb117_a_loop_over_shapes_the_code_names_compiles_one_program_per_shape_on_purpose():
+    # mujoco-mjx render_util_test: each listed leading shape is what the test exercises
+    loop = "for lead in ((1,), (3,), (2, 3)):\n    total(jnp.zeros(lead + (16,)))\n"
+    assert "LB117" not in codes(LB117_SHAPES + loop)
+    assert "LB117" in codes(LB117_SHAPES + "shapes = [s.shape for s in data]\n" + loop.replace("((1,), (3,), (2, 3))", "shapes"))
 
 
 # --- LB118: suppression comments naming no rule ---------------------------------------------------

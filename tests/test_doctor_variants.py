@@ -21,9 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # Measured 2026-12-02 on 243 variants of the 33 positive cases (484 labelled findings) and 126 of the
 # correct code, 20 kinds: before the shared model (main at 43b52af) 400 of 484 (0.826), precision 0.992,
 # 1 finding on correct variants; after it, 470 of 484 (0.971), precision 1.000, 0 findings on correct
-# variants. Raise these when the doctor improves; never lower them to make a change pass.
-BASELINE_VARIANT_FOUND = 470
-BASELINE_VARIANT_LABELLED = 484
+# variants. The 21st kind, google-benchmark (issue 25's model-general branch), adds 11 variants and 18
+# labelled findings, 17 found (the miss is 013's, as in every kind): 487 of 502 (0.970), the 20 earlier
+# kinds still 470 of 484. Raise these when the doctor improves; never lower them to make a change pass.
+BASELINE_VARIANT_FOUND = 487
+BASELINE_VARIANT_LABELLED = 502
 BASELINE_VARIANT_PRECISION = 1.0
 MAX_FINDINGS_ON_CORRECT_VARIANTS = 0
 

@@ -13,6 +13,7 @@ from typing import TypeVar
 from ._diagnostic import Diagnostic
 from ._edits import Editor, Fix
 from ._facts import Facts
+from ._iteration import applied_per_element
 from ._kinds import Kinds
 from ._names import Names
 from ._placement import functions_run_here
@@ -187,7 +188,7 @@ class Context:
             return True
         if self.kinds.of(call) is not None:
             return True
-        function = facts.local_def(call)
+        function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`
         return function is not None and self._function_works(function)
 
     def _function_works(self, function: ast.AST) -> bool:

@@ -38,7 +38,24 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
     if function is not None and function not in _seen:
         seen = _seen | {function}
         return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
-    return False
+    return _host_side_effect(ctx, call, qualified)
+
+
+# Libraries whose calls queue work (or read nothing of their arguments' values) even when their result is dropped.
+_ASYNC_OR_BLIND = ("jax.", "torch.", "time.", "gc.", "random.")
+
+
+def _host_side_effect(ctx: Context, call: ast.Call, qualified: str | None) -> bool:
+    """A function of another library called for its effect, its result dropped, given values of the program
+    (``mjx.get_data_into(d, m, dx)``, ``pickle.dump(y, f)``, ``wandb.log({"loss": loss})``): JAX functions are
+    pure, so a call made for its effect acts on the host, which needs the values it is given: it waits."""
+    if qualified is None or qualified.startswith(_ASYNC_OR_BLIND) or call_kind(qualified) is not None:
+        return False
+    if qualified.startswith("builtins."):
+        return False
+    return isinstance(ctx.program.parent(call), ast.Expr) and any(
+        not isinstance(a, ast.Constant) for a in [*call.args, *(k.value for k in call.keywords)]
+    )
 
 
 def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:

@@ -432,8 +432,9 @@ class Facts:
                 if isinstance(node, ast.Name) and node.id in self._same_name:
                     self._uses.setdefault(node.id, []).append(node)
         uses = self._uses.get(name, [])
-        if len(self._same_name[name]) == 1:
+        if len(self._same_name[name]) == 1 and self._owner[function] is None:
             return uses
+        # a nested def is seen only inside the function that defines it: the same name elsewhere is another value
         return [use for use in uses if self.def_named(name, use) is function]
 
     def called_repeatedly(self, function: ast.AST | None) -> bool:
@@ -447,6 +448,37 @@ class Facts:
         if len(calls) > 1 and not self._exclusive(calls):
             return True
         return any(enclosing_loop(self.program, c) is not None or self._under_timeit(c) for c in calls)
+
+    def differs_per_call(self, function: ast.AST, parameters: set[str]) -> bool:
+        """Each call of ``function`` runs once and passes, for one of ``parameters``, a value no other call passes
+        (``speedtest(scan_fn, ...)``, ``speedtest(dfx_fn, ...)``): what is built from that parameter is new at
+        every call because the call asks for something new, not because it rebuilds the same thing."""
+        args = getattr(function, "args", None)
+        sites = self.call_sites(function)
+        if args is None or len(sites) < 2:
+            return False
+        positional = [a.arg for a in [*args.posonlyargs, *args.args]]
+        for name in parameters:
+            if name not in positional:
+                continue
+            index = positional.index(name)
+            passed: list[str] = []
+            for site in sites:
+                call = self.program.parent(site)
+                if not isinstance(call, ast.Call) or call.func is not site or enclosing_loop(self.program, call):
+                    return False
+                if self.called_repeatedly(enclosing_function(self.program, call)) or self._under_timeit(call):
+                    return False
+                value = call.args[index] if index < len(call.args) and not any(
+                    isinstance(a, ast.Starred) for a in call.args[: index + 1]
+                ) else next((k.value for k in call.keywords if k.arg == name), None)
+                if not isinstance(value, (ast.Name, ast.Attribute, ast.Constant)):
+                    break
+                passed.append(ast.dump(value))
+            else:
+                if len(set(passed)) == len(passed):
+                    return True
+        return False
 
     def _exclusive(self, sites: list[ast.AST]) -> bool:
         """At most one of ``sites`` runs: each pair lies on the two sides of one ``if``/``else``."""

@@ -138,6 +138,44 @@ class Kinds:
         self._returns[function] = kind
         return kind
 
+    def given_sequences(self, function: ast.AST) -> frozenset[str]:
+        """The parameters of a local ``function`` that every call of it passes a Python tuple or list: a display,
+        ``tuple(...)``/``list(...)``, or the caller's own ``*args``. Under jit such an argument is a pytree: its
+        length is structure, fixed per trace, not an array's length. Empty when some use of the function is not
+        a plain call (handed on, stored: its other callers are not visible)."""
+        sites = self.facts.call_sites(function)
+        args = getattr(function, "args", None)
+        if not sites or args is None:
+            return frozenset()
+        positional = [a.arg for a in [*args.posonlyargs, *args.args]]
+        found: set[str] | None = None
+        for site in sites:
+            call = self.facts.program.parent(site)
+            if not isinstance(call, ast.Call) or call.func is not site:
+                return frozenset()
+            here: set[str] = set()
+            for name, argument in zip(positional, call.args):
+                if isinstance(argument, ast.Starred):
+                    break
+                if self._is_sequence(argument):
+                    here.add(name)
+            found = here if found is None else found & here
+        return frozenset(found or ())
+
+    def _is_sequence(self, expr: ast.AST) -> bool:
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return True
+        if isinstance(expr, ast.Call) and self.names.qualname(expr.func) in ("builtins.tuple", "builtins.list"):
+            return True
+        if isinstance(expr, ast.Name):
+            scope = enclosing_function(self.facts.program, expr)
+            varargs = getattr(getattr(scope, "args", None), "vararg", None)
+            return varargs is not None and varargs.arg == expr.id and not any(
+                isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
+                for n in local_walk(self.facts.program, scope)
+            )
+        return False
+
     def _infer_names(self) -> None:
         if not self.facts.frameworks:
             return  # nothing in the file can produce an array we know

@@ -8,6 +8,8 @@ Recognised forms:
 - ``timeit.timeit`` / ``timeit.repeat`` / ``timeit.Timer`` with a lambda, a callable, a
   ``functools.partial`` or a statement string; ``torch.utils.benchmark.Timer``;
 - pytest-benchmark's ``benchmark(f, *args)`` fixture;
+- google_benchmark's state loop: ``while state:`` (``for _ in state:``, ``while state.KeepRunning():``) in a
+  function registered with ``google_benchmark.register``, its body timed once per iteration, many iterations;
 - ``with Timer():``-style context managers (by name: timer, timing, timed, stopwatch, catchtime).
 
 ``levelbench.measure`` / ``levelbench.compare`` are correct timing and are not regions.
@@ -86,13 +88,17 @@ class TimedRegion:
             return f"a `{self.label.removesuffix(' pair')}` pair"
         if self.label == "benchmark fixture":
             return "the benchmark fixture"
+        if self.label == "google_benchmark state loop":
+            return "google_benchmark's `while state:` loop"
         return f"`{self.label}`"
 
 
 def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
     """Every timed region of ``program``, in program order."""
     finder = _Finder(program, facts)
-    regions = [*finder.clock_pairs(), *finder.magics(), *finder.harness_calls(), *finder.timer_blocks()]
+    regions = [
+        *finder.clock_pairs(), *finder.magics(), *finder.harness_calls(), *finder.timer_blocks(), *finder.state_loops()
+    ]
     return tuple(sorted(regions, key=lambda r: r.start))
 
 
@@ -428,6 +434,60 @@ class _Finder:
                         samples="per-iteration" if in_loop else "unknown",
                     )
                     break
+
+    # --- google_benchmark ----------------------------------------------------------------------
+    def state_loops(self) -> Iterator[TimedRegion]:
+        """The ``while state:`` loop of a google_benchmark function: the library times its body, running it as many
+        times as it takes to measure (after calibration runs it does not report: no cold first call)."""
+        registered = self._google_benchmarks()
+        for function in registered:
+            args = function.args
+            state = next((a.arg for a in [*args.posonlyargs, *args.args] if a.arg == "state"), None)
+            if state is None:
+                continue
+            for loop in walk_code(self.program, function.body):
+                if isinstance(loop, (*LOOPS,)) and _runs_state(loop, state) and loop.body:
+                    yield TimedRegion(
+                        label="google_benchmark state loop",
+                        anchor=loop,
+                        statements=tuple(loop.body),
+                        work=tuple(loop.body),
+                        scope=function,
+                        start=position(loop),
+                        samples="repeated",
+                        calibrated=True,
+                        harness=True,
+                    )
+
+    def _google_benchmarks(self) -> list[ast.AST]:
+        """Functions handed to ``google_benchmark.register``, as its decorator or its argument (``partial(f, ...)``
+        too)."""
+        found: list[ast.AST] = []
+        for function in self.program.of_type(ast.FunctionDef):
+            if any(self._is_register(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list):
+                found.append(function)
+        for call in self.program.of_type(ast.Call):
+            if isinstance(call, ast.Call) and self._is_register(call.func) and call.args:
+                target = call.args[0]
+                if isinstance(target, ast.Call) and self.names.qualname(target.func) == "functools.partial" and target.args:
+                    target = target.args[0]
+                function = self.facts.def_named(target.id, call) if isinstance(target, ast.Name) else None
+                if function is not None and function not in found:
+                    found.append(function)
+        return found
+
+    def _is_register(self, func: ast.AST) -> bool:
+        return self.names.qualname(func) in ("google_benchmark.register", "google_benchmark.option")
+
+
+def _runs_state(loop: ast.AST, state: str) -> bool:
+    """``while state:``, ``while state.KeepRunning():`` or ``for _ in state:``: the benchmark's timed loop."""
+    if isinstance(loop, ast.While):
+        test = loop.test.func if isinstance(loop.test, ast.Call) and not loop.test.args else loop.test
+        if isinstance(test, ast.Attribute) and test.attr == "KeepRunning":
+            test = test.value
+        return isinstance(test, ast.Name) and test.id == state
+    return isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.iter, ast.Name) and loop.iter.id == state
 
 
 def _subtraction_from(program: Program, stmt: ast.AST, var: str) -> ast.BinOp | None:

@@ -5,12 +5,12 @@ A rule that finds a mistake only as one report spelled it is a pattern, not a ru
 the ways people write it -- the timed callable aliased, kept in a dict, wrapped (``jax.vmap``,
 ``functools.partial``, a conditional ``jax.jit``), defined in a factory or a class, imports under other names, the timing in a
 helper, in a loop, on another clock, under ``%time``/``%timeit``, ``timeit.timeit(lambda: ...)`` or
-pytest-benchmark's fixture, the script as a notebook of one cell per statement -- and says which
+pytest-benchmark's fixture or google_benchmark's ``while state:`` loop, the script as a notebook of one cell per statement -- and says which
 findings a correct doctor reports on the variant, at which lines.
 
 Each variant knows where the case's labelled lines moved. A rewrite that changes what a correct doctor
 must say changes the expected set, and says so in ``Variant.dropped`` (another clock than ``time.time``
-is no LB105; ``%timeit`` and the benchmark fixture warm up, so no LB103 or LB104; a timing repeated in a
+is no LB105; ``%timeit``, the benchmark fixture and google_benchmark warm up, so no LB103 or LB104; a timing repeated in a
 loop is no single sample, LB104). A kind that does not apply to a case is not produced.
 
 Uses nothing of levelbench: it reads the code with ``ast`` and rewrites lines, so the doctor is judged
@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 KINDS = (
     "alias", "container", "partial", "vmap", "cond-jit", "factory", "method", "import-alias", "helper", "loop",
     "clock-perf_counter", "clock-monotonic", "clock-default_timer", "clock-helper", "clock-pair", "magic-time", "magic-timeit",
-    "timeit-lambda", "benchmark-fixture", "notebook",
+    "timeit-lambda", "benchmark-fixture", "google-benchmark", "notebook",
 )
 """Every kind of variant, in the order they are produced."""
 
@@ -42,6 +42,7 @@ _DROPS = {
     "magic-timeit": frozenset({"LB103", "LB104", "LB105"}),
     "timeit-lambda": frozenset({"LB105"}),
     "benchmark-fixture": frozenset({"LB103", "LB104", "LB105"}),
+    "google-benchmark": frozenset({"LB103", "LB104", "LB105"}),
 }
 _CLOCK_NAMES = frozenset({"time", "perf_counter", "monotonic", "default_timer", "process_time", "time_ns",
                           "perf_counter_ns", "now"})
@@ -683,6 +684,22 @@ def _harness_variant(source: Source, kind: str) -> Made | None:
     return None
 
 
+# Harnesses that define a function for the timed statement: only at module level, where its names are globals.
+_MODULE_LEVEL_HARNESSES = frozenset({"benchmark-fixture", "google-benchmark"})
+
+
+def _write_harness(rewrite: Rewrite, kind: str, line: int, indent: str, code: str, value: ast.expr,
+                   comment: str = "") -> None:
+    """The timed statement at ``line`` rewritten with the harness ``kind``: one line, or for google_benchmark a
+    registered function (three lines before it) whose ``while state:`` loop runs the statement."""
+    if kind == "google-benchmark":
+        rewrite.insert_before(line, f"{indent}import google_benchmark", f"{indent}@google_benchmark.register",
+                              f"{indent}def bench_speed(state):")
+        rewrite.replace(line, f"{indent}    while state: {code}  {comment}".rstrip())
+        return
+    rewrite.replace(line, f"{_harness_line(kind, indent, code, value)}  {comment}".rstrip())
+
+
 def _harness_line(kind: str, indent: str, code: str, value: ast.expr) -> str:
     if kind in ("magic-time", "magic-timeit"):
         return f"{indent}%{kind.split('-')[1]} {code}"
@@ -701,7 +718,7 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     stmt = _single_statement(source, region)
     if stmt is None or kind == "clock-pair":
         return None
-    if kind == "benchmark-fixture" and region.block is not source.tree.body:  # type: ignore[union-attr]
+    if kind in _MODULE_LEVEL_HARNESSES and region.block is not source.tree.body:  # type: ignore[union-attr]
         return None
     start, end = region.first_line, region.block[region.end].lineno
     code = source.lines[stmt.lineno - 1].strip()
@@ -711,7 +728,7 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         return None
     rewrite = Rewrite(source.lines)
     rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
-    rewrite.replace(stmt.lineno, _harness_line(kind, source.indent(stmt.lineno), code, stmt.value))
+    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
     return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
@@ -725,6 +742,7 @@ _FROM_MAGIC = {
     "magic-timeit": {"time": (frozenset({"LB103", "LB104"}), frozenset())},
     "timeit-lambda": {"time": (frozenset(), frozenset({"LB104"})), "timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
     "benchmark-fixture": {"time": (frozenset({"LB103", "LB104"}), frozenset()), "timeit": (frozenset(), frozenset())},
+    "google-benchmark": {"time": (frozenset({"LB103", "LB104"}), frozenset()), "timeit": (frozenset(), frozenset())},
     "clock-pair": {"time": (frozenset(), frozenset({"LB104"})), "timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
 }
 
@@ -738,7 +756,7 @@ def _from_magic(source: Source, region: Region, kind: str) -> Made | None:
         return None
     if not isinstance(stmt, (ast.Expr, ast.Assign)) or isinstance(stmt.value, ast.Lambda):
         return None
-    if kind == "benchmark-fixture" and region.block is not source.tree.body:  # type: ignore[union-attr]
+    if kind in _MODULE_LEVEL_HARNESSES and region.block is not source.tree.body:  # type: ignore[union-attr]
         return None
     code, comment = _split_comment(_magic_statement(m["rest"]))
     code = code.strip()
@@ -752,7 +770,7 @@ def _from_magic(source: Source, region: Region, kind: str) -> Made | None:
         rewrite.replace(line, f"{indent}{code}  {comment}".rstrip())
         rewrite.insert_after(line, f"{indent}print(time.perf_counter() - _t0)")
     else:
-        rewrite.replace(line, f"{_harness_line(kind, indent, code, stmt.value)}  {comment}".rstrip())
+        _write_harness(rewrite, kind, line, indent, code, stmt.value, comment)
     return Made(rewrite, drops=drops, span=range(line, line + 1), allowed={c: ((line, 0),) for c in allowed})
 
 
@@ -830,7 +848,7 @@ def _make(source: Source, target: Target | None, kind: str) -> Made | None:
         return _clock_variant(source, kind)
     if kind == "clock-helper":
         return _clock_helper(source)
-    if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture", "clock-pair"):
+    if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture", "google-benchmark", "clock-pair"):
         return _harness_variant(source, kind)
     if kind == "notebook":
         return _notebook(source)

@@ -129,6 +129,7 @@ class _DataView:
         self.parameters = _parameters(function) - _static_parameters(ctx, function, site)
         self._arrays: set[str] | None = None
         self._concrete: set[str] | None = None
+        self._sequences: frozenset[str] | None = None
 
     def is_array_argument(self, name: str) -> bool:
         if name not in self.parameters:
@@ -137,11 +138,18 @@ class _DataView:
             self._concrete = _given_to_numpy(self.ctx, self.function)
         if name in self._concrete:
             return False
+        if self._sequences is None:
+            self._sequences = self.ctx.kinds.given_sequences(self.function)
+        if name in self._sequences and name not in self._array_parameters():
+            return False  # every caller passes a tuple or list of leaves, never used as one array: structure
         if self.site.direct and not self.library:
             return True
+        return name in self._array_parameters()
+
+    def _array_parameters(self) -> set[str]:
         if self._arrays is None:
             self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
-        return name in self._arrays
+        return self._arrays
 
 
 def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.AsyncFor | ast.While) -> str | None:

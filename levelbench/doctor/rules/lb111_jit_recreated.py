@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
+from .._iteration import jitted_per_value
 from .._program import Program
 from .._syntax import FUNCTIONS, enclosing_function, enclosing_loop, local_walk, short, walk_code
 
@@ -45,6 +46,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             and enclosing_function(program, call) not in ctx.facts.traced_defs
             and _created_in(ctx, target, loop)
             and _used_in_loop(program, call, parent, called_now)
+            and not jitted_per_value(facts, ctx.kinds, call, loop)  # one program per value the loop names
         ):
             message = (
                 f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
@@ -194,6 +196,9 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
         return False
     if not _runs_per_call(ctx, outer, call):
         return False
+    read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if ctx.facts.differs_per_call(outer, read):
+        return False  # `speedtest(scan_fn)`, `speedtest(dfx_fn)`: each call jits the function it is given, once
     if called_now:
         return True
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):

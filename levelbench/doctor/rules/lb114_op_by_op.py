@@ -9,9 +9,10 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import is_wait
 from .._fixes import vmap_fix
+from .._iteration import eager_dispatch_is_small, per_element_calls, runs_many_operations
 from .._names import dotted
 from .._rewrite import loop_rewrite
-from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short
+from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
 from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, site_text
 
 CODE = "LB114"
@@ -40,10 +41,16 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
     """
     facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox", "optax"} or not ctx.runs_here:
+    if not facts.frameworks & {"jax", "flax", "equinox", "optax"}:
+        return
+    yield from _unjitted_timed_calls(ctx)  # timed regions are kept only where code runs (`Context.build`)
+    if not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
+    harness_loops = {id(r.anchor) for r in ctx.regions if r.harness}
     for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
+        if id(loop) in harness_loops:
+            continue  # google_benchmark's `while state:`: the harness repeats the timed work, as %timeit does
         nodes = list(local_walk(ctx.program, loop))
         ops, applies = _eager_ops(ctx, _own_nodes(ctx, loop))
         if not ops and not applies:
@@ -51,6 +58,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         timed = id(loop) in ctx.timed_ids or holds_timing(ctx, loop, nodes)
         if ops < 2 and not applies and not timed:
             continue
+        own_calls = [n for n in _own_nodes(ctx, loop) if isinstance(n, ast.Call)]
+        if not timed and eager_dispatch_is_small(facts, loop, ops + applies, own_calls):
+            continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data
@@ -71,7 +81,31 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
-    yield from _unjitted_timed_calls(ctx)
+    yield from _per_leaf_dispatch(ctx, traced)
+
+
+def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnostic]:
+    """``jax.tree.map(quantize, params)`` run eagerly: the function's operations dispatch once per leaf."""
+    for call, function in per_element_calls(ctx.facts):
+        if function in ctx.facts.jitted_defs or function in traced:
+            continue
+        body = [function.body] if isinstance(function, ast.Lambda) else function.body
+        ops, applies = _eager_ops(ctx, list(walk_code(ctx.program, body)))
+        timed = id(call) in ctx.timed_ids
+        if ops + applies < 2 and not (timed and ops + applies):
+            continue
+        if not _runs_eagerly(ctx, call, traced):
+            continue
+        mapper = short(call.func, 30)
+        yield ctx.report(
+            "LB114",
+            call,
+            f"{ops + applies} JAX operations per leaf dispatched one by one by `{mapper}` with no jit around it",
+            end=call.func,
+            evidence=f"`{mapper}` calls `{short(call.args[0], 30)}` once per leaf or element, outside any jit: "
+            f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
+            fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
+        )
 
 
 def _own_nodes(ctx: Context, loop: ast.AST) -> list[ast.AST]:
@@ -204,7 +238,20 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                     ops, applies = ops + inner[0], applies + inner[1]
         elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
             ops += 1
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and ctx.kinds.of(node.value) == "jax":
+            ops += 1  # `x[i - 1:i + 2]`: indexing a JAX array dispatches a slice or gather of its own
     return ops, applies
+
+
+def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: object) -> bool:
+    """``call``, timed, runs an un-jitted JAX transform (`_iteration.runs_many_operations`; a jitted one is one
+    program), optax and Flax steps aside: timing an optimiser step eagerly is another question."""
+    if ctx.facts.is_flax_call(call) or _is_measure(ctx, call):
+        return False
+    qualified = ctx.names.qualname(call.func) or ""
+    if qualified.startswith("optax.") or (isinstance(call.func, ast.Attribute) and call.func.attr == "update"):
+        return False
+    return runs_many_operations(ctx.facts, call)
 
 
 def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
@@ -218,10 +265,21 @@ def _is_measure(ctx: Context, call: ast.Call) -> bool:
 
 
 def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
-    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op."""
+    """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op; or
+    of an un-jitted transform (`jax.vmap(f)`, `jax.vjp`), which runs the whole program op by op."""
     facts = ctx.facts
     for region in ctx.regions:
         for call in ctx.timed_calls(region):
+            if _runs_transform_eagerly(ctx, call, region):
+                yield ctx.report(
+                    "LB114",
+                    call,
+                    f"`{short(call)}` is timed running a JAX transform without jit: every operation of the "
+                    "transformed function is dispatched one by one",
+                    evidence=f"the region timed by {region.by} calls an un-jitted `jax.vmap`, `grad`, `vjp` or the like",
+                    fix="timed = jax.jit(fn)  # jit the transformed function, warm it up, then time `timed`",
+                )
+                break
             function = facts.local_def(call)
             if function is None or function not in facts.jitted_defs:
                 continue

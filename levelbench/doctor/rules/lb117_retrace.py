@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
+from .._iteration import spelled_out
 from .._shapes import ShapeEvidence, changing_names, index_parts, length_varies, loop_variables
 from .._syntax import enclosing_function, enclosing_loop, local_walk, short
 from .._vocabulary import is_sweep
@@ -30,6 +31,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         loop = enclosing_loop(ctx.program, call)
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
             continue
+        if id(call) not in ctx.timed_ids and isinstance(loop, (ast.For, ast.AsyncFor)) and spelled_out(
+            facts, ctx.kinds, loop
+        ) is not None:
+            continue  # untimed, a loop over values the code names asks for one program per value, on purpose
         function = enclosing_function(ctx.program, call)
         if function is not None and function in facts.traced_defs:
             continue  # traced once with the function around it, not once per call

@@ -1,0 +1,248 @@
+"""How often a loop runs, and whether its variable takes values the code spells out.
+
+    for dtype in (jnp.float16, jnp.float32):   # spelled out: 2 iterations, one per value the code names
+    for seed in range(10):                      # 10 iterations
+    for batch in loader:                        # unknown: the data decides
+
+A loop over values the code spells out asks for each of them on purpose. A function jitted per value
+(a closure over ``dtype``), or an array shaped per value (``jnp.zeros(shape)`` for each listed shape),
+is one compilation per value the code names: hoisting the jit or padding the array would still need one
+program per value, or would defeat what the loop is for (a test of each dtype, each shape). Only a loop
+over data (a loader, a range sized by an array) makes the count of programs the data's business.
+
+And a loop whose trip count the code states bounds the work it dispatches: `eager_dispatch_is_small`
+says when that work is too little to be worth a finding.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ._facts import Facts
+from ._kinds import Kinds, call_kind
+from ._names import dotted
+from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function
+
+_DISPLAYS = (ast.Tuple, ast.List, ast.Set)
+# Eager JAX dispatch costs some 10-50 microseconds per operation on a CPU host (more on an accelerator's
+# launch path); 64 of them is a few milliseconds at most, once, outside any timing: nothing a user would see.
+SMALL_DISPATCH_TOTAL = 64
+
+
+def spelled_out(facts: Facts, kinds: Kinds, loop: ast.AST) -> list[ast.expr] | None:
+    """The values a ``for`` loop (or a comprehension's first ``for``) takes when the code writes them out: the
+    elements of a tuple, list or set display, or of a name every binding of which in scope is one
+    (``dtypes = [jnp.float16, jnp.float32]``, ``dtypes += [float64]``). None when the data decides, and when an
+    element is an array (a loop over arrays is a loop over data, however written)."""
+    iterable = _iterable(loop)
+    if iterable is None:
+        return None
+    elements = _display_elements(facts, iterable, loop)
+    if elements is None:
+        return None
+    if any(kinds.of(e) is not None for e in elements):
+        return None
+    return elements
+
+
+def max_trips(facts: Facts, loop: ast.AST) -> int | None:
+    """At most how many times the body of ``loop`` runs each time the function (or module) around it runs:
+    its own trip count times those of the loops around it in the same function, when the code states every
+    one (``range`` of integer constants, a spelled-out collection). None when any is unknown."""
+    total = 1
+    node: ast.AST | None = loop
+    scope = enclosing_function(facts.program, loop)
+    while node is not None and node is not scope:
+        if isinstance(node, (ast.For, ast.AsyncFor, *COMPREHENSIONS)):
+            count = _trips(facts, node)
+            if count is None:
+                return None
+            total *= count
+        elif isinstance(node, ast.While):
+            return None
+        node = facts.program.parent(node)
+    return total
+
+
+def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int, calls: list[ast.Call]) -> bool:
+    """``operations`` eager JAX operations per iteration of ``loop`` (made by ``calls``) add up, over every
+    iteration the code states, to no more than `SMALL_DISPATCH_TOTAL` dispatches: a bounded cost of a few
+    milliseconds. Not when one of the calls dispatches an unknown number of primitives (`runs_many_operations`)."""
+    trips = max_trips(facts, loop)
+    if trips is None or trips * max(operations, 1) > SMALL_DISPATCH_TOTAL:
+        return False
+    return not any(runs_many_operations(facts, call) for call in calls)
+
+
+def _one_operation(facts: Facts, transform: ast.Call) -> bool:
+    """``jax.vmap(jnp.linalg.solve)``: a transform of one JAX operation runs that operation, batched or
+    differentiated, not a program of the user's op by op."""
+    target = transform.args[0] if transform.args else None
+    qualified = facts.names.qualname(target) if target is not None else None
+    return qualified is not None and call_kind(qualified) == "jax"
+
+
+# Transforms that evaluate the function as they are called (`jax.vjp(f, x)` runs f's forward pass).
+_EVALUATING_TRANSFORMS = frozenset({"jax.vjp", "jax.jvp", "jax.linearize"})
+
+
+def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
+    """Run eagerly, ``call`` dispatches a whole program one primitive at a time, not one operation: an un-jitted
+    transform applied (``jax.grad(loss)(x)``, or through a name bound to one), an optax step
+    (``optimizer.update``, ``optax.apply_updates``), a Flax module's apply; or an un-jitted local function
+    that makes such a call."""
+    qualified = facts.names.qualname(call.func) or ""
+    if qualified.startswith("optax.") or facts.is_flax_call(call) or qualified in _EVALUATING_TRANSFORMS:
+        return True
+    if isinstance(call.func, ast.Attribute) and dotted(call.func.value) in facts.optax_transforms:
+        return True
+    values = [call.func, *facts.callee_values(call.func)]
+    if any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) and not _one_operation(facts, v) for v in values):
+        return True  # `jax.vmap(loss)(xs)`, `batched(xs)` with `batched = jax.vmap(loss)`
+    function = facts.local_def(call)
+    if function is None or function in facts.jitted_defs or depth > 3 or facts.jitted_key(call) is not None:
+        return False
+    inner = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
+    return any(runs_many_operations(facts, c, depth + 1) for c in inner)
+
+
+def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:
+    """Some node in ``nodes`` (a jitted lambda, a def, a jit call's options) reads the variable of ``loop``, a loop
+    over spelled-out values: what it builds differs from one iteration to the next, by the code's design."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or spelled_out(facts, kinds, loop) is None:
+        return False
+    variables = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in variables
+        for node in nodes for n in ast.walk(node)
+    )
+
+
+def _iterable(loop: ast.AST) -> ast.expr | None:
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return loop.iter
+    if isinstance(loop, COMPREHENSIONS):
+        return loop.generators[0].iter
+    return None
+
+
+def _trips(facts: Facts, loop: ast.AST) -> int | None:
+    """How many times a ``for`` loop or comprehension iterates, when the code states it."""
+    count = 1
+    generators = loop.generators if isinstance(loop, COMPREHENSIONS) else [loop]
+    for generator in generators:
+        iterable = generator.iter
+        if isinstance(iterable, ast.Call) and facts.names.qualname(iterable.func) == "builtins.range":
+            bounds = [_integer(a) for a in iterable.args]
+            if not bounds or None in bounds or iterable.keywords or (len(bounds) == 3 and bounds[2] == 0):
+                return None
+            count *= len(range(*bounds))
+            continue
+        if isinstance(iterable, ast.Call) and facts.names.qualname(iterable.func) == "builtins.enumerate":
+            iterable = iterable.args[0] if iterable.args else iterable
+        elements = _display_elements(facts, iterable, loop)
+        if elements is None:
+            return None
+        count *= len(elements)
+    return count
+
+
+def _integer(node: ast.AST) -> int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _integer(node.operand)
+        return None if value is None else -value
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _display_elements(facts: Facts, iterable: ast.expr, at: ast.AST) -> list[ast.expr] | None:
+    """The elements of a display, or of a name bound only to displays (and extended only by them with ``+=``) in
+    the scope of ``at``; None otherwise (a starred element, a binding of another kind, an unknown name)."""
+    if isinstance(iterable, _DISPLAYS):
+        if any(isinstance(e, ast.Starred) for e in iterable.elts):
+            return None
+        return list(iterable.elts)
+    name = dotted(iterable)
+    if not isinstance(iterable, ast.Name) or name is None:
+        return None
+    values = facts.bindings.values_at(name, at)
+    extended = [
+        n.value for n in _scope_nodes(facts, at)
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == name
+    ]
+    if not values or _rebound_otherwise(facts, name, at):
+        return None
+    elements: list[ast.expr] = []
+    for value in [*values, *extended]:
+        if not isinstance(value, _DISPLAYS) or any(isinstance(e, ast.Starred) for e in value.elts):
+            return None
+        elements.extend(value.elts)
+    return elements
+
+
+def _scope_nodes(facts: Facts, at: ast.AST) -> list[ast.AST]:
+    scope = enclosing_function(facts.program, at)
+    return list(ast.walk(scope if scope is not None else facts.program.module))
+
+
+def _rebound_otherwise(facts: Facts, name: str, at: ast.AST) -> bool:
+    """``name`` is also bound in the scope of ``at`` by something other than an assignment (a loop, a ``with``, a
+    parameter, a method call that mutates it: ``dtypes.append(x)``), which the bindings do not hold."""
+    scope = enclosing_function(facts.program, at)
+    if isinstance(scope, FUNCTIONS) and name in {a.arg for a in [*scope.args.posonlyargs, *scope.args.args,
+                                                                   *scope.args.kwonlyargs]}:
+        return True
+    for node in _scope_nodes(facts, at):
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)):
+                return True
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.optional_vars)):
+                return True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if isinstance(node.func.value, ast.Name) and node.func.value.id == name and node.func.attr in _MUTATORS:
+                return True
+    return False
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "add", "update"})
+
+
+def jitted_per_value(facts: Facts, kinds: Kinds, jit_call: ast.Call, loop: ast.AST) -> bool:
+    """The function ``jit_call`` jits, or its jit options, are made from the variable of ``loop``, a loop over
+    spelled-out values (``for dtype in dtypes: jax.jit(lambda: jnp.ones(3, dtype))``): one program per value."""
+    nodes: list[ast.AST] = [*jit_call.args, *(k.value for k in jit_call.keywords)]
+    target = facts.jit_target(jit_call)
+    function = facts.function_of(target) if target is not None else None
+    if function is not None:
+        nodes.append(function)
+    return reads_loop_values(facts, kinds, nodes, loop)
+
+
+# Calls that apply a function to each element or leaf in turn: a loop the code does not spell as one.
+_PER_ELEMENT = frozenset(
+    {"jax.tree.map", "jax.tree_util.tree_map", "jax.tree.map_with_path", "jax.tree_util.tree_map_with_path",
+     "builtins.map"}
+)
+
+
+def per_element_calls(facts: Facts) -> list[tuple[ast.Call, ast.AST]]:
+    """``jax.tree.map(quantize, params)``, ``map(f, xs)``: (the call, the function it applies to each leaf or
+    element, a lambda or a local def). Run eagerly, the function's operations dispatch once per leaf."""
+    found: list[tuple[ast.Call, ast.AST]] = []
+    for call in facts.program.of_type(ast.Call):
+        function = applied_per_element(facts, call) if isinstance(call, ast.Call) else None
+        if function is not None:
+            found.append((call, function))
+    return found
+
+
+def applied_per_element(facts: Facts, call: ast.Call) -> ast.AST | None:
+    """The lambda or local def ``call`` applies to each leaf or element (``jax.tree.map(quantize, params)``), or
+    None. What the call returns is a tree of those results, not one array: the kinds model leaves it unknown."""
+    if not call.args or facts.names.qualname(call.func) not in _PER_ELEMENT:
+        return None
+    applied = call.args[0]
+    function = applied if isinstance(applied, ast.Lambda) else facts.function_of(applied)
+    return function if isinstance(function, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)) else None
