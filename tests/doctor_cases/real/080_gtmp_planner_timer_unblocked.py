@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock of the first timing; the issue did not discuss it)
-# lines: LB102:182/185, LB105:181
+# lines: LB102:183/186, LB105:182
+# first-sight: 7299de2 2026-12-02 py: found LB105:182 LB102:183 LB102:186; missed none; false LB104:183 LB103:183 | notebook: found LB105:182 LB102:183 LB102:186; missed none; false LB104:183 LB103:183
 
 from typing import Dict, List, Union
 import jax

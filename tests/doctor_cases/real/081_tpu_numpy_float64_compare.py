@@ -5,7 +5,8 @@
 # static: LB108
 # dynamic: LB230
 # inferred: none
-# lines: LB108:21/22
+# lines: LB108:22/23
+# first-sight: 7299de2 2026-12-02 py: found none; missed LB108:22/23; false none | notebook: found none; missed LB108:22/23; false none
 
 import jax.numpy as np
 import numpy as onp

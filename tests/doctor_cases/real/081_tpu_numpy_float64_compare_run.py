@@ -1,6 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/9973
 # explain: jax_dot
 # dynamic: LB230
+# first-sight: 7299de2 2026-12-02 explain: found LB230; missed none; false none
 # Runnable copy of 081_tpu_numpy_float64_compare.py for levelbench.explain: the posted JAX
 # statements in a function of the two NumPy arrays, which are float64 as NumPy makes them.
 

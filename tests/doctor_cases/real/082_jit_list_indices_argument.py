@@ -5,7 +5,8 @@
 # static: LB103, LB104, LB105, LB102
 # dynamic: n/a
 # inferred: LB104 (each figure is one unwarmed sample of one call), LB105 (time.time() as the interval clock), LB102 (no result is waited for); the thread discussed the compile cost (LB103) only
-# lines: LB103:32/44, LB104:26/32/39/44, LB105:25/31/38/43, LB102:26/32/39/44
+# lines: LB103:33/45, LB104:27/33/40/45, LB105:26/32/39/44, LB102:27/33/40/45
+# first-sight: 7299de2 2026-12-02 py: found LB105:26 LB102:27 LB104:27 LB105:32 LB102:33 LB103:33 LB104:33 LB105:39 LB102:40 LB104:40 LB105:44 LB102:45 LB104:45; missed none; false none | notebook: found LB105:26 LB102:27 LB104:27 LB105:32 LB102:33 LB103:33 LB104:33 LB105:39 LB102:40 LB104:40 LB105:44 LB102:45 LB104:45; missed none; false none
 
 import time
 

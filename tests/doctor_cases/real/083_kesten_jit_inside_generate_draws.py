@@ -5,7 +5,8 @@
 # static: LB103, LB111
 # dynamic: LB210
 # inferred: LB111 and LB210 (jax.jit applied to update_s inside generate_draws makes a new jitted function, compiled again, on every call; the issue asked only for a second timed run)
-# lines: LB103:64, LB111:41
+# lines: LB103:65, LB111:42
+# first-sight: 7299de2 2026-12-02 py: found LB103:65; missed LB111:42; false none | notebook: found LB103:65; missed LB111:42; false none
 
 !pip install quantecon
 # %%

@@ -1,6 +1,7 @@
 # source: https://github.com/QuantEcon/lecture-jax/issues/34
 # explain: generate_draws
 # dynamic: LB210
+# first-sight: 7299de2 2026-12-02 explain: found none; missed LB210; false none
 # Runnable copy of 083_kesten_jit_inside_generate_draws.py for levelbench.explain: the lecture's
 # generate_draws with smaller defaults (10,000 firms, 50 periods); the lecture times one call, and
 # the maintainer asked for the call to be run twice, so the calls are two identical ones.

@@ -5,7 +5,8 @@
 # static: LB116
 # dynamic: n/a
 # inferred: none
-# lines: LB116:28
+# lines: LB116:29
+# first-sight: 7299de2 2026-12-02 py: found none; missed LB116:29; false none | notebook: found none; missed LB116:29; false none
 
 from d2l import torch as d2l
 import numpy, os, subprocess

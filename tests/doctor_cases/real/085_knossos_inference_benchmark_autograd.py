@@ -5,7 +5,8 @@
 # static: LB112
 # dynamic: n/a
 # inferred: none
-# lines: LB112:19
+# lines: LB112:20
+# first-sight: 7299de2 2026-12-02 py: found none; missed LB112:20; false none | notebook: found none; missed LB112:20; false none
 
 import pytest
 import torch

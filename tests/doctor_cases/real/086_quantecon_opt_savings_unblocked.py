@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the issue did not discuss it)
-# lines: LB102:104/108, LB103:104, LB105:103
+# lines: LB102:105/109, LB103:105, LB105:104
+# first-sight: 7299de2 2026-12-02 py: found LB105:104 LB102:105 LB103:105; missed none; false LB104:105 | notebook: found LB105:104 LB102:105 LB103:105; missed none; false LB104:105
 
 !pip install quantecon
 # %%

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:135/138
+# lines: LB102:136/139
+# first-sight: 7299de2 2026-12-02 py: found LB102:136 LB102:139; missed none; false LB103:136 LB103:155 | notebook: found LB102:136 LB102:139; missed none; false LB103:136 LB103:155
 
 import numba
 import pandas as pd

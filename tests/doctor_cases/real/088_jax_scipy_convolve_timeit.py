@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB115
 # dynamic: n/a
 # inferred: LB115 (the NumPy array x is copied to the device in every timed call; the thread did not discuss it)
-# lines: LB102:21, LB103:21, LB115:21
+# lines: LB102:22, LB103:22, LB115:22
+# first-sight: 7299de2 2026-12-02 py: found LB102:22 LB115:22; missed LB103:22; false LB113:15 | notebook: found LB102:22 LB115:22; missed LB103:22; false LB113:15
 
 import numpy as np
 import jax.scipy.signal

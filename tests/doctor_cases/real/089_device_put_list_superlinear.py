@@ -5,7 +5,8 @@
 # static: LB115, LB102
 # dynamic: n/a
 # inferred: LB115 (the timed statement copies host arrays to the device, the operation under study), LB102 (device_put returns before the copies finish; the issue did not discuss it)
-# lines: LB115:13/15/17, LB102:13/15/17
+# lines: LB115:14/16/18, LB102:14/16/18
+# first-sight: 7299de2 2026-12-02 py: found LB102:14 LB102:16 LB102:18; missed LB115:14/16/18; false none | notebook: found LB102:14 LB102:16 LB102:18; missed LB115:14/16/18; false none
 
 import jax
 import numpy as onp

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 7299de2 2026-12-02 py: found none; missed none; false LB102:60 LB102:82 LB102:108 LB102:130 LB102:156 LB102:184 LB102:214 | notebook: found none; missed none; false LB102:60 LB102:82 LB102:108 LB102:130 LB102:156 LB102:184 LB102:214
 
 from typing import Literal
 
