@@ -17,6 +17,7 @@ from .._measuring.environment import differences
 from .._rendering.comparison import isolation_line
 from .._values.units import fmt_time
 from ..store import Run, StoredResult
+from ._findings import finding_item
 from ._model import WorkloadSection, sections
 from ._plots import Plot, plots
 from ._timeline import audit_section, is_audit_run
@@ -195,11 +196,7 @@ def _findings(s: WorkloadSection) -> str:
         pairs = [(n, f) for n in c.measurements for f in c.findings_for(n)]
         pairs += [(f.subject, f) for f in c.findings if f.subject not in c.measurements]
         for subject, f in pairs:  # every finding, notes (info) too: the terminal shows them only with -v
-            detail = "".join(f"<br><span class=\"note\">{label}: {e(text)}</span>" for label, text in
-                             (("evidence", f.evidence), ("cost", f.cost)) if text)
-            fix = f"<br>fix: <code>{e(f.fix)}</code>" if f.fix else ""
-            items.append(f'<li><span class="{e(f.severity.name.lower())}">{e(f.code)}</span> {e(where)}'
-                         f"{e(subject) + ': ' if subject else ''}{e(f.title)}{detail}{fix}</li>")
+            items.append(finding_item(f, where + (subject + ": " if subject else "")))
     if not items:
         return ""
     return f'<h3>Findings</h3><ul class="findings">{"".join(items)}</ul>'

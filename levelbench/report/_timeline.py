@@ -23,6 +23,7 @@ from typing import Any
 from .._results.script_audit import Sample, TimedInterval
 from .._results.script_record import stored_interval
 from .._values.units import fmt_time
+from ._findings import finding_item
 from ..store import Run
 
 _WIDTH, _LEFT, _RIGHT, _ROW = 960, 170, 40, 44
@@ -83,10 +84,7 @@ def _interval(name: str, interval: TimedInterval, anchor: str) -> str:
         parts.append(f"<pre>{e(interval.source)}</pre>")
     items = []
     for f in interval.findings:
-        detail = "".join(f'<br><span class="note">{label}: {e(text)}</span>' for label, text in
-                         (("evidence", f.evidence), ("cost", f.cost)) if text)
-        fix = f"<br>fix: <code>{e(f.fix)}</code>" if f.fix else ""
-        items.append(f'<li><span class="{e(f.severity.name.lower())}">{e(f.code)}</span> {e(f.title)}{detail}{fix}</li>')
+        items.append(finding_item(f))
     if items:
         parts.append(f'<ul class="findings">{"".join(items)}</ul>')
     parts.append("</div>")
