@@ -38,7 +38,6 @@ import jax.numpy as jnp
 import numpy as np
 from .._values.cores import usable_cores
 from .._values import settings
-from ._rnn_kernel import Kernel
 
 _FOLDER = Path(__file__).with_name("_native")
 # Compiled together into one library; all of them (the header too) make up the cache key.
@@ -88,9 +87,9 @@ def status() -> Status:
         return _load()
 
 
-def threads_of(kernel: Kernel) -> int:
-    """The threads a `Kernel` asks for, `default_threads` where it leaves that open (0)."""
-    return kernel.threads or default_threads()
+def thread_count(requested: int) -> int:
+    """The threads a call runs on: ``requested`` (a `Kernel`'s ``threads``), `default_threads` for 0."""
+    return requested or default_threads()
 
 
 def describe() -> str:
