@@ -61,7 +61,7 @@ def levelbench_gru(seq: int, batch: int, mode: str, kernel: dict | None = None) 
 
     import levelbench
     from levelbench.nn import _gru, from_torch
-    from levelbench.nn._gru_kernel import Kernel
+    from levelbench.nn._rnn_kernel import Kernel
 
     module, x = _inputs(seq, batch)
     params, gru = from_torch(module)

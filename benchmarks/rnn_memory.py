@@ -21,7 +21,7 @@ import time
 import jax
 import jax.numpy as jnp
 
-from levelbench.nn import GRU, LSTM, _gru_native
+from levelbench.nn import GRU, LSTM, _rnn_native
 
 SEQ, FEATURES, HIDDEN, LAYERS = 1000, 6, 200, 2
 
@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--batches", type=int, nargs="+", default=[8, 64])
     parser.add_argument("--models", nargs="+", default=["gru", "lstm"], choices=["gru", "lstm"])
     args = parser.parse_args()
-    print(f"# {_gru_native.describe()}; seq {SEQ}, {FEATURES} features, hidden {HIDDEN}, {LAYERS} layers, "
+    print(f"# {_rnn_native.describe()}; seq {SEQ}, {FEATURES} features, hidden {HIDDEN}, {LAYERS} layers, "
           f"float32; page {resource.getpagesize()} B")
     print(f"{'model':5} {'batch':>5} {'mode':8} {'temp MB/call':>12} {'minor faults/call':>18} "
           f"{'(MB)':>8} {'compile s @' + str(SEQ // 10):>14} {'@' + str(SEQ):>6}")

@@ -18,11 +18,11 @@ torch = pytest.importorskip("torch")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench.nn import GRU, from_torch, to_torch  # noqa: E402
-from levelbench.nn import _gru, _gru_kernel, _gru_layer  # noqa: E402
+from levelbench.nn import _gru, _rnn_kernel, _gru_layer  # noqa: E402
 
 SEQ, BATCH, FEATURES, HIDDEN = 5, 3, 4, 6
-ALL_KERNELS = [_gru_kernel.Kernel(gemms, unroll) for gemms, unroll in itertools.product((1, 3), (1, 2))]
-ALL_KERNELS.append(pytest.param(_gru_kernel.Kernel(custom_vjp=False), marks=pytest.mark.slow))
+ALL_KERNELS = [_rnn_kernel.Kernel(gemms, unroll) for gemms, unroll in itertools.product((1, 3), (1, 2))]
+ALL_KERNELS.append(pytest.param(_rnn_kernel.Kernel(custom_vjp=False), marks=pytest.mark.slow))
 
 
 def _torch_run(module, x, h0, d_out, d_hn):

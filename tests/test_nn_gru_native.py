@@ -18,20 +18,20 @@ torch = pytest.importorskip("torch")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench.nn import GRU, from_torch  # noqa: E402
-from levelbench.nn import _gru_kernel, _gru_native  # noqa: E402
+from levelbench.nn import _gru_native, _rnn_kernel, _rnn_native  # noqa: E402
 
 from test_nn_gru import _GRID_KEYS, _PAIRWISE, _case, _jax_run, _relative_error, _torch_run  # noqa: E402
 
-NATIVE = _gru_kernel.Kernel(native=True)
-XLA = _gru_kernel.Kernel()
+NATIVE = _rnn_kernel.Kernel(native=True)
+XLA = _rnn_kernel.Kernel()
 
 
 @pytest.fixture
 def native():
     """The kernel, built; skips only where this machine has no C++ compiler at all."""
-    if _gru_native._compiler() is None:
+    if _rnn_native._compiler() is None:
         pytest.skip("no C++ compiler on this machine: the native GRU kernel cannot be built")
-    current = _gru_native.status()
+    current = _rnn_native.status()
     assert current.available, current.detail
     return current
 
@@ -39,9 +39,9 @@ def native():
 @pytest.fixture
 def reload_afterwards():
     """For tests that change what the kernel loader sees: it looks again before the next test."""
-    _gru_native._reset()
+    _rnn_native._reset()
     yield
-    _gru_native._reset()
+    _rnn_native._reset()
 
 
 def _float32_case(**kwargs):
@@ -89,7 +89,7 @@ def test_thread_count_changes_no_bit(native):
     module, x, h0, d_out, d_hn = _float32_case(num_layers=2, bidirectional=True, batch_first=False,
                                                with_h0=True, bias=True, seq=12, batch=6, hidden=45)
     params, gru = from_torch(module)
-    runs = [_jax_run(gru, params, x, h0, d_out, d_hn, _gru_kernel.Kernel(native=True, threads=n))
+    runs = [_jax_run(gru, params, x, h0, d_out, d_hn, _rnn_kernel.Kernel(native=True, threads=n))
             for n in (1, 2, 3)]
     for other in runs[1:]:
         np.testing.assert_array_equal(other[0], runs[0][0])
@@ -108,9 +108,9 @@ def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at, batch):
     module, x, h0, d_out, d_hn = _float32_case(num_layers=2, bidirectional=True, batch_first=False,
                                                with_h0=True, bias=True, seq=10, batch=batch, hidden=45)
     params, gru = from_torch(module)
-    together = _jax_run(gru, params, x, h0, d_out, d_hn, _gru_kernel.Kernel(native=True, threads=3))
-    monkeypatch.setattr(_gru_native, "_SPLIT_AT", split_at)
-    split = _jax_run(gru, params, x, h0, d_out, d_hn, _gru_kernel.Kernel(native=True, threads=3))
+    together = _jax_run(gru, params, x, h0, d_out, d_hn, _rnn_kernel.Kernel(native=True, threads=3))
+    monkeypatch.setattr(_rnn_native, "_SPLIT_AT", split_at)
+    split = _jax_run(gru, params, x, h0, d_out, d_hn, _rnn_kernel.Kernel(native=True, threads=3))
     np.testing.assert_array_equal(split[0], together[0])
     np.testing.assert_array_equal(split[1], together[1])
     for name in together[2]:
@@ -118,24 +118,24 @@ def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at, batch):
 
 
 def test_float32_on_cpu_uses_the_kernel_and_other_dtypes_do_not(native):
-    assert _gru_kernel.choose(batch=8, hidden=200, dtype=jnp.float32) == NATIVE
+    assert _rnn_kernel.choose(batch=8, hidden=200, dtype=jnp.float32) == NATIVE
     for dtype in (jnp.bfloat16, jnp.float16, jnp.float64):
-        assert _gru_kernel.choose(batch=8, hidden=200, dtype=dtype) == XLA
+        assert _rnn_kernel.choose(batch=8, hidden=200, dtype=dtype) == XLA
     gru = GRU(6, 16)
     params = gru.init(jax.random.key(0))
     program = jax.jit(gru.apply).lower(params, jnp.zeros((5, 2, 6))).as_text()
     assert "levelbench_gru_forward" in program
-    assert _gru_native.describe().startswith("native CPU kernel, ")
+    assert _rnn_native.describe().startswith("native CPU kernel, ")
 
 
 def test_thread_count_default_and_override(monkeypatch):
     monkeypatch.delenv("LEVELBENCH_NATIVE_THREADS", raising=False)
-    assert _gru_native.default_threads() == min(2, len(os.sched_getaffinity(0)))
+    assert _rnn_native.default_threads() == min(2, len(os.sched_getaffinity(0)))
     monkeypatch.setenv("LEVELBENCH_NATIVE_THREADS", "3")
-    assert _gru_native.default_threads() == 3
+    assert _rnn_native.default_threads() == 3
     monkeypatch.setenv("LEVELBENCH_NATIVE_THREADS", "many")
     with pytest.warns(UserWarning, match="LEVELBENCH_NATIVE_THREADS must be a positive integer, got 'many'"):
-        assert _gru_native.default_threads() == min(2, len(os.sched_getaffinity(0)))
+        assert _rnn_native.default_threads() == min(2, len(os.sched_getaffinity(0)))
 
 
 def test_vmap_over_inputs(native):
@@ -159,16 +159,16 @@ def test_kernel_rejects_inconsistent_operands(native):
 
 def test_kernel_options_are_checked():
     with pytest.raises(ValueError, match="native=True needs custom_vjp=True"):
-        _gru_kernel.Kernel(native=True, custom_vjp=False)
+        _rnn_kernel.Kernel(native=True, custom_vjp=False)
     with pytest.raises(ValueError, match=r"threads must be an int >= 0 .* got -1"):
-        _gru_kernel.Kernel(native=True, threads=-1)
+        _rnn_kernel.Kernel(native=True, threads=-1)
 
 
 def test_turned_off_by_the_environment(monkeypatch, reload_afterwards):
     monkeypatch.setenv("LEVELBENCH_NATIVE", "0")
-    current = _gru_native.status()
+    current = _rnn_native.status()
     assert not current.available and "LEVELBENCH_NATIVE=0" in current.detail
-    assert _gru_kernel.choose(batch=8, hidden=200, dtype=jnp.float32) == XLA
+    assert _rnn_kernel.choose(batch=8, hidden=200, dtype=jnp.float32) == XLA
     module, x, h0, _, _ = _float32_case(num_layers=1, bidirectional=False, batch_first=False,
                                         with_h0=False, bias=True)
     params, gru = from_torch(module)
@@ -178,10 +178,10 @@ def test_turned_off_by_the_environment(monkeypatch, reload_afterwards):
 
 def test_the_kernel_is_built_when_a_float32_gru_is_created_not_while_tracing(monkeypatch, reload_afterwards):
     calls = []
-    monkeypatch.setattr(_gru_native, "_load", _counting(_gru_native._load, calls))
+    monkeypatch.setattr(_rnn_native, "_load", _counting(_rnn_native._load, calls))
     gru = GRU(input_size=3, hidden_size=8)
     assert len(calls) == 1
-    monkeypatch.setattr(_gru_native.subprocess, "run", _refuse_to_compile)
+    monkeypatch.setattr(_rnn_native.subprocess, "run", _refuse_to_compile)
     params = gru.init(jax.random.key(0))
     jax.jit(gru.apply).lower(params, jnp.ones((5, 2, 3), jnp.float32)).compile()  # no build, no compiler run
 
@@ -208,31 +208,31 @@ def test_a_failed_build_warns_says_why_and_the_gru_still_works(tmp_path, monkeyp
     monkeypatch.setenv("CXX", _failing_compiler(tmp_path))
     monkeypatch.setenv("LEVELBENCH_KERNEL_DIR", str(tmp_path / "kernels"))
     with pytest.warns(RuntimeWarning, match="without its native CPU kernel"):
-        current = _gru_native.status()
+        current = _rnn_native.status()
     assert not current.available
     assert "this compiler is broken" in current.detail and "exit 3" in current.detail
     assert "LEVELBENCH_NATIVE=0" in current.detail
-    assert _gru_native.describe().startswith("XLA loops (")
+    assert _rnn_native.describe().startswith("XLA loops (")
     assert not list((tmp_path / "kernels").glob("*.so*")), "no partial library is left behind"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once per process, not on every use
-        assert _gru_kernel.choose(batch=8, hidden=200, dtype=jnp.float32) == XLA
+        assert _rnn_kernel.choose(batch=8, hidden=200, dtype=jnp.float32) == XLA
 
 
 def test_no_compiler_is_said_with_the_fix(monkeypatch, reload_afterwards):
-    monkeypatch.setattr(_gru_native, "_compiler", lambda: None)
+    monkeypatch.setattr(_rnn_native, "_compiler", lambda: None)
     with pytest.warns(RuntimeWarning, match="no C..? compiler found"):
-        current = _gru_native.status()
+        current = _rnn_native.status()
     assert not current.available and "apt install g++" in current.detail
 
 
 def test_built_once_then_taken_from_the_cache(native, tmp_path, monkeypatch):
     monkeypatch.setenv("LEVELBENCH_KERNEL_DIR", str(tmp_path / "kernels"))
-    first = _gru_native._build()
+    first = _rnn_native._build()
     assert first.parent == tmp_path / "kernels" and first.suffix == ".so"
     built = first.stat().st_mtime_ns
-    monkeypatch.setattr(_gru_native.subprocess, "run", _refuse_to_compile)
-    again = _gru_native._build()
+    monkeypatch.setattr(_rnn_native.subprocess, "run", _refuse_to_compile)
+    again = _rnn_native._build()
     assert again == first and again.stat().st_mtime_ns == built
 
 

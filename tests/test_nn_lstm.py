@@ -16,13 +16,13 @@ torch = pytest.importorskip("torch")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench.nn import LSTM, from_torch, to_torch  # noqa: E402
-from levelbench.nn import _gru_kernel, _lstm  # noqa: E402
+from levelbench.nn import _rnn_kernel, _lstm  # noqa: E402
 
 from test_nn_gru import _PAIRWISE, _relative_error  # noqa: E402
 
 SEQ, BATCH, FEATURES, HIDDEN = 5, 3, 4, 6
 _GRID_KEYS = ("num_layers", "bidirectional", "batch_first", "with_hx", "bias")
-KERNELS = [_gru_kernel.Kernel(), _gru_kernel.Kernel(unroll=2), _gru_kernel.Kernel(custom_vjp=False)]
+KERNELS = [_rnn_kernel.Kernel(), _rnn_kernel.Kernel(unroll=2), _rnn_kernel.Kernel(custom_vjp=False)]
 _FULL = [c for c in itertools.product((1, 2), (False, True), (False, True), (False, True), (False, True))
          if c not in _PAIRWISE]
 
@@ -264,7 +264,7 @@ def test_to_torch_refuses_other_layers():
         to_torch({}, {})
 
 
-@pytest.mark.parametrize("kernel", [None, _gru_kernel.Kernel(), _gru_kernel.Kernel(custom_vjp=False)],
+@pytest.mark.parametrize("kernel", [None, _rnn_kernel.Kernel(), _rnn_kernel.Kernel(custom_vjp=False)],
                          ids=["default", "XLA loops", "XLA scan"])
 @pytest.mark.parametrize("train", [False, True], ids=["forward", "train"])
 def test_the_program_does_not_grow_with_the_sequence(kernel, train):

@@ -15,30 +15,30 @@ torch = pytest.importorskip("torch")
 import jax.numpy as jnp  # noqa: E402
 
 from levelbench.nn import LSTM, from_torch  # noqa: E402
-from levelbench.nn import _gru_kernel, _gru_native, _lstm_native  # noqa: E402
+from levelbench.nn import _lstm_native, _rnn_kernel, _rnn_native  # noqa: E402
 
 from test_nn_gru import _PAIRWISE  # noqa: E402
 from test_nn_lstm import _GRID_KEYS, _assert_close, _case, _jax_run, _torch_run  # noqa: E402
 
-NATIVE = _gru_kernel.Kernel(native=True)
-XLA = _gru_kernel.Kernel()
+NATIVE = _rnn_kernel.Kernel(native=True)
+XLA = _rnn_kernel.Kernel()
 
 
 @pytest.fixture
 def native():
     """The kernel, built; skips only where this machine has no C++ compiler at all."""
-    if _gru_native._compiler() is None:
+    if _rnn_native._compiler() is None:
         pytest.skip("no C++ compiler on this machine: the native kernels cannot be built")
-    current = _gru_native.status()
+    current = _rnn_native.status()
     assert current.available, current.detail
     return current
 
 
 @pytest.fixture
 def reload_afterwards():
-    _gru_native._reset()
+    _rnn_native._reset()
     yield
-    _gru_native._reset()
+    _rnn_native._reset()
 
 
 def _float32_case(**kwargs):
@@ -89,7 +89,7 @@ def _threads_case():
 def test_thread_count_changes_no_bit(native):
     """Each hidden unit is computed the same way whichever thread owns it."""
     run = _threads_case()
-    runs = [run(_gru_kernel.Kernel(native=True, threads=n)) for n in (1, 2, 3)]
+    runs = [run(_rnn_kernel.Kernel(native=True, threads=n)) for n in (1, 2, 3)]
     for other in runs[1:]:
         _runs_identical(other, runs[0])
 
@@ -98,9 +98,9 @@ def test_thread_count_changes_no_bit(native):
 def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at):
     """Under contention thread 0 takes over the other threads' units (and their cell states) mid-call."""
     run = _threads_case()
-    together = run(_gru_kernel.Kernel(native=True, threads=3))
-    monkeypatch.setattr(_gru_native, "_SPLIT_AT", split_at)
-    _runs_identical(run(_gru_kernel.Kernel(native=True, threads=3)), together)
+    together = run(_rnn_kernel.Kernel(native=True, threads=3))
+    monkeypatch.setattr(_rnn_native, "_SPLIT_AT", split_at)
+    _runs_identical(run(_rnn_kernel.Kernel(native=True, threads=3)), together)
 
 
 def test_float32_on_cpu_uses_the_kernel_and_projections_do_not(native):
@@ -148,7 +148,7 @@ def test_kernel_rejects_inconsistent_operands(native):
 
 def test_turned_off_by_the_environment(monkeypatch, reload_afterwards):
     monkeypatch.setenv("LEVELBENCH_NATIVE", "0")
-    assert not _gru_native.status().available
+    assert not _rnn_native.status().available
     module, x, hx, _, _, _ = _float32_case(num_layers=1, bidirectional=False, batch_first=False,
                                            with_hx=True, bias=True)
     params, lstm = from_torch(module)
@@ -170,6 +170,6 @@ def test_every_kernel_source_ships_in_the_package():
     root = Path(__file__).resolve().parents[1]
     setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
     globs = setuptools["package-data"]["levelbench"]
-    for path in _gru_native.SOURCES + _gru_native.HEADERS:
+    for path in _rnn_native.SOURCES + _rnn_native.HEADERS:
         relative = path.relative_to(root / "levelbench").as_posix()
         assert any(fnmatch.fnmatch(relative, glob) for glob in globs), f"{relative} is not in package-data"

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ._gru import GRUParams as GRUParams
     from ._flax import GRUModule as GRUModule
     from ._flax import LSTMModule as LSTMModule
-    from ._gru_native import build as build
+    from ._rnn_native import build as build
     from ._lstm import LSTM as LSTM
     from ._lstm import LSTMParams as LSTMParams
     from ._torch import from_torch as from_torch
@@ -41,7 +41,7 @@ _LAZY = {
     "LSTMModule": "._flax",
     "from_torch": "._torch",
     "to_torch": "._torch",
-    "build": "._gru_native",
+    "build": "._rnn_native",
 }
 
 __all__ = sorted(_LAZY)

@@ -27,7 +27,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
     raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
 
-from . import _gru_kernel, _rnn
+from . import _rnn, _rnn_kernel
 from ._gru_layer import layer, layer_autodiff
 
 GRUParams = dict[str, jax.Array]
@@ -112,7 +112,7 @@ class GRU:
 
 def _apply(
     config: GRU, params: GRUParams, x: jax.Array, h0: jax.Array | None,
-    kernel: _gru_kernel.Kernel | None = None,
+    kernel: _rnn_kernel.Kernel | None = None,
 ) -> tuple[jax.Array, jax.Array]:
     dtype = _rnn.check_params(config, params)
     x, unbatched = _rnn.time_major(config, x, dtype)
@@ -121,7 +121,7 @@ def _apply(
     h0 = _rnn.initial_state("h0", h0, states, batch, config.hidden_size, dtype, unbatched)
 
     if kernel is None:
-        kernel = _gru_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
+        kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
     layer_input, finals = x, []
     for index in range(config.num_layers):
         outputs = []

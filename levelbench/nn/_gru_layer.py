@@ -23,7 +23,8 @@ import jax
 import jax.numpy as jnp
 
 from . import _gru_native
-from ._gru_kernel import Kernel
+from ._rnn_kernel import Kernel
+from ._rnn_native import thread_count
 
 # Below this many input features the projection runs as broadcast multiply-adds: XLA:CPU ran
 # the 8000 x 6 x 600 GEMM of the seed's first layer at a few percent of peak (~10 ms, 2-4 ms so).
@@ -145,13 +146,9 @@ def layer(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None
     b_hn = _b_hn(b_hh, w_hh)
     if kernel.native:
         return _gru_native.forward(x, w_ih, _b_x(b_ih, b_hh, w_hh), w_hh, b_hn, h0, reverse,
-                                   _threads(kernel))
+                                   thread_count(kernel.threads))
     gates = project(x, w_ih, b_ih, b_hh)
     return _forward(gates, w_hh, b_hn, h0, reverse, kernel.gemms, kernel.unroll)
-
-
-def _threads(kernel: Kernel) -> int:
-    return kernel.threads or _gru_native.default_threads()
 
 
 def layer_autodiff(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None,
@@ -188,7 +185,7 @@ def _layer_fwd(x, w_ih, w_hh, b_ih, b_hh, h0, reverse, kernel):
     b_hn = _b_hn(b_hh, w_hh)
     if kernel.native:
         hs, activations = _gru_native.forward_keeping_gates(
-            x, w_ih, _b_x(b_ih, b_hh, w_hh), w_hh, b_hn, h0, reverse, _threads(kernel))
+            x, w_ih, _b_x(b_ih, b_hh, w_hh), w_hh, b_hn, h0, reverse, thread_count(kernel.threads))
     else:
         gates = project(x, w_ih, b_ih, b_hh)
         hs, activations = _forward_keeping_gates(gates, w_hh, b_hn, h0, reverse, kernel.gemms)
@@ -199,7 +196,7 @@ def _layer_bwd(reverse, kernel, residuals, d_hs):
     x, w_ih, w_hh, b_ih, b_hh, h0, hs, activations = residuals
     if kernel.native:
         d_x, d_w_ih, d_w_hh, d_b_ih, d_b_hh, dh0 = _gru_native.backward(
-            d_hs, activations, hs, h0, w_hh, x, w_ih, reverse, _threads(kernel))
+            d_hs, activations, hs, h0, w_hh, x, w_ih, reverse, thread_count(kernel.threads))
     else:
         h_prev = _previous_states(hs, h0, reverse)
         (d_r, d_z, d_a, d_hn), dh0 = _backward_loop(d_hs, activations, h_prev, h0, reverse,

@@ -30,7 +30,7 @@ try:
 except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
     raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
 
-from . import _gru_kernel, _rnn
+from . import _rnn, _rnn_kernel
 from ._lstm_layer import layer, layer_autodiff
 
 LSTMParams = dict[str, jax.Array]
@@ -130,7 +130,7 @@ class LSTM:
 
 
 def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
-           kernel: _gru_kernel.Kernel | None = None) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+           kernel: _rnn_kernel.Kernel | None = None) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
     dtype = _rnn.check_params(config, params)
     x, unbatched = _rnn.time_major(config, x, dtype)
     seq, batch = x.shape[0], x.shape[1]
@@ -147,7 +147,7 @@ def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
     c0 = _rnn.initial_state("c0", c0, states, batch, config.hidden_size, dtype, unbatched)
 
     if kernel is None:
-        kernel = _gru_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
+        kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
     layer_input, h_finals, c_finals = x, [], []
     for index in range(config.num_layers):
         outputs = []

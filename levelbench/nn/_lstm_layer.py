@@ -21,8 +21,9 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
-from . import _gru_native, _lstm_native
-from ._gru_kernel import Kernel
+from . import _lstm_native
+from ._rnn_kernel import Kernel
+from ._rnn_native import thread_count
 from ._gru_layer import SMALL_INPUT, _at, _loop, _previous_states, _put
 
 
@@ -109,12 +110,8 @@ def layer(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None
     returns the states in input order, as ``torch.nn.LSTM``'s backward direction does."""
     b = bias(b_ih, b_hh, w_hh)
     if kernel.native:
-        return _lstm_native.forward(x, w_ih, b, w_hh, h0, c0, reverse, _threads(kernel))
+        return _lstm_native.forward(x, w_ih, b, w_hh, h0, c0, reverse, thread_count(kernel.threads))
     return _forward(project(x, w_ih, b), w_hh, h0, c0, reverse, kernel.unroll)
-
-
-def _threads(kernel: Kernel) -> int:
-    return kernel.threads or _gru_native.default_threads()
 
 
 def layer_autodiff(x: jax.Array, w_ih: jax.Array, w_hh: jax.Array, b_ih: jax.Array | None,
@@ -139,7 +136,7 @@ def _layer_fwd(x, w_ih, w_hh, b_ih, b_hh, h0, c0, reverse, kernel):
     b = bias(b_ih, b_hh, w_hh)
     if kernel.native:
         hs, cs, activations = _lstm_native.forward_keeping_gates(x, w_ih, b, w_hh, h0, c0, reverse,
-                                                                 _threads(kernel))
+                                                                 thread_count(kernel.threads))
     else:
         hs, cs, activations = _forward_keeping_gates(project(x, w_ih, b), w_hh, h0, c0, reverse)
     c_n = cs[0] if reverse else cs[-1]
@@ -151,7 +148,7 @@ def _layer_bwd(reverse, kernel, residuals, cotangents):
     d_hs, dc_n = cotangents
     if kernel.native:
         d_x, d_w_ih, d_w_hh, d_b, dh0, dc0 = _lstm_native.backward(
-            d_hs, dc_n, activations, cs, c0, w_hh, hs, h0, x, w_ih, reverse, _threads(kernel))
+            d_hs, dc_n, activations, cs, c0, w_hh, hs, h0, x, w_ih, reverse, thread_count(kernel.threads))
     else:
         d_gates, dh0, dc0 = _backward_loop(d_hs, dc_n, activations, _previous_states(cs, c0, reverse),
                                            reverse, w_hh)

@@ -1,18 +1,14 @@
 """The LSTM recurrence in the native CPU kernel (``_native/lstm_cpu.cc``): the calls.
 
-Building, caching, registering and the thread count are the GRU's (`._gru_native`): one library
-holds both kernels, on the same GEMM tile, thread team and FFI binding (``_native/rnn_cpu.h``).
+Building, caching, registering and the thread count are `._rnn_native`'s: one library holds the
+GRU's and the LSTM's kernels, on the same loops, GEMM tiles, thread team and FFI binding.
 """
 
 from __future__ import annotations
 
 import jax
 
-from ._gru_native import LSTM_TARGETS, call
-
-
-def _spec(a: jax.Array) -> jax.ShapeDtypeStruct:
-    return jax.ShapeDtypeStruct(a.shape, a.dtype)
+from ._rnn_native import LSTM_TARGETS, call, spec_of
 
 
 def forward(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: jax.Array, c0: jax.Array,
@@ -20,7 +16,7 @@ def forward(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: ja
     """Every step's ``h`` ``(T, B, H)`` of one layer-direction and the final cell state ``(B, H)``;
     ``b = b_ih + b_hh`` and the input projection ``W_ih x_t + b`` is computed inside the loop."""
     spec = jax.ShapeDtypeStruct((*x.shape[:2], w_hh.shape[1]), x.dtype)
-    return call(LSTM_TARGETS[0], (spec, _spec(c0)), x, w_ih, b, w_hh, h0, c0, reverse=reverse, threads=threads)
+    return call(LSTM_TARGETS[0], (spec, spec_of(c0)), x, w_ih, b, w_hh, h0, c0, reverse=reverse, threads=threads)
 
 
 def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: jax.Array,
@@ -41,5 +37,5 @@ def backward(d_hs: jax.Array, dc_n: jax.Array, activations, cs: jax.Array, c0: j
     inside the loop, a block of steps at a time, so no ``(T, B, 4H)`` gradient is handed back to XLA."""
     gates, tc = activations
     bias = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
-    return call(LSTM_TARGETS[2], (_spec(x), _spec(w_ih), _spec(w_hh), bias, _spec(c0), _spec(c0)),
+    return call(LSTM_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), bias, spec_of(c0), spec_of(c0)),
                 d_hs, dc_n, gates, cs, tc, c0, w_hh, hs, h0, x, w_ih, reverse=reverse, threads=threads)

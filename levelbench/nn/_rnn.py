@@ -13,7 +13,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
-from . import _gru_native
+from . import _rnn_native
 
 DTYPES = ("float32", "bfloat16", "float64", "float16")
 
@@ -33,7 +33,7 @@ def check_config(config: Any) -> None:
         raise ValueError(f"{kind} dtype must be one of {', '.join(DTYPES)}, got {name}")
     object.__setattr__(config, "dtype", name)  # normalise jnp.float32 / np.dtype to its name
     if name == "float32" and jax.default_backend() == "cpu":
-        _gru_native.build()  # now, not inside the user's jit: a first build is never timed as tracing
+        _rnn_native.build()  # now, not inside the user's jit: a first build is never timed as tracing
 
 
 def suffixes(layer: int, num_directions: int) -> tuple[str, ...]:

@@ -148,8 +148,8 @@ def recurrence() -> str:
     import jax
 
     # lazy: jax loads here, not when this module is imported
-    from ..nn import _gru_native
+    from ..nn import _rnn_native
 
     if jax.default_backend() != "cpu":
         return "XLA loops (the native kernel is CPU-only)"
-    return _gru_native.describe()
+    return _rnn_native.describe()

@@ -89,11 +89,11 @@ class _nothing:
 @pytest.fixture
 def native(monkeypatch):
     pytest.importorskip("jax")
-    from levelbench.nn import _gru_native
+    from levelbench.nn import _rnn_native
 
-    _gru_native._reset()
-    yield _gru_native
-    _gru_native._reset()
+    _rnn_native._reset()
+    yield _rnn_native
+    _rnn_native._reset()
 
 
 def test_an_unwritable_kernel_cache_builds_in_a_private_temporary_directory(tmp_path, monkeypatch, native):
@@ -108,7 +108,7 @@ def test_an_unwritable_kernel_cache_builds_in_a_private_temporary_directory(tmp_
         current = native.status()
     assert len([w for w in said if issubclass(w.category, RuntimeWarning)]) == 1
     assert current.available, current.detail
-    built = list((tmp_path / "tmp").glob("levelbench-kernels-*/gru_cpu-*.so"))
+    built = list((tmp_path / "tmp").glob("levelbench-kernels-*/rnn_cpu-*.so"))
     assert len(built) == 1 and oct(built[0].parent.stat().st_mode & 0o777) == "0o700"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once per process

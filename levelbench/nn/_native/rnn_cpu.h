@@ -1,9 +1,11 @@
-// What levelbench's native RNN kernels share (gru_cpu.cc, lstm_cpu.cc): vector math, the GEMM
-// tiles, aligned buffers, the weight panels, the thread team that meets once per step and splits
-// up under contention, operand checks and the FFI binding; rnn_gradients.h adds the weight-gradient
-// sums of the backward loops. Everything is in an anonymous namespace, so each kernel's
-// translation unit has its own copy and the one library links without duplicate symbols.
-// Python side: ../_gru_native.py (build, cache, registration), ../_gru_layer.py, ../_lstm_layer.py.
+// What the native RNN kernels' loops (rnn_loops.h; the cells in gru_cpu.cc and lstm_cpu.cc) run
+// on: vector math, the GEMM tiles, aligned buffers, the weight panels, the thread team that meets
+// once per step and splits up under contention, operand checks and the FFI binding;
+// rnn_gradients.h adds the weight-gradient sums of the backward loops. Everything is in an
+// anonymous namespace, so each kernel's translation unit has its own copy and the one library
+// links without duplicate symbols.
+// Python side: ../_rnn_native.py (build, cache, registration), ../_gru_native.py and
+// ../_lstm_native.py (the calls).
 
 #pragma once
 
@@ -480,7 +482,7 @@ Shape shape_of(const ffi::AnyBuffer& sequence) {
 namespace {
 
 // The binding of a handler taking `Args` buffers and returning `Rets` buffers, then the
-// attributes every handler here takes (the Python side passes them in _gru_native.call).
+// attributes every handler here takes (the Python side passes them in _rnn_native.call).
 template <int Args, int Rets, typename Binding>
 auto bind_buffers(Binding binding) {
   if constexpr (Args > 0) {

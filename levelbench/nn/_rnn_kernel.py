@@ -1,4 +1,4 @@
-"""How the recurrence runs for a given shape: a static choice, made at trace time.
+"""How a GRU's or an LSTM's recurrence runs for a given shape: a static choice, made at trace time.
 
 The numbers behind each choice are in docs/design/gru.md (2-core AMD EPYC, XLA:CPU, jaxlib 0.10.2);
 ``python benchmarks/gru.py --kernels`` re-measures them on the machine at hand.
@@ -11,7 +11,7 @@ import dataclasses
 
 @dataclasses.dataclass(frozen=True)
 class Kernel:
-    """How one layer-direction's recurrence runs (see `._gru_layer`); never what it computes.
+    """How one layer-direction's recurrence runs (see `._gru_layer`, `._lstm_layer`); never what it computes.
 
     Attributes:
         gemms: recurrent GEMMs per step: 1 (the three gates fused, ``(B, H) x (H, 3H)``) or 3
@@ -22,8 +22,8 @@ class Kernel:
         custom_vjp: differentiate with the hand-written backward pass; ``False`` lets JAX
             differentiate the loop itself (kept to measure the difference).
         native: run the forward and backward loops in the compiled CPU kernel
-            (`._gru_native`) instead of XLA loops; ``gemms`` and ``unroll`` then do not apply.
-        threads: threads of the native kernel (0: `._gru_native.default_threads`).
+            (`._gru_native`, `._lstm_native`) instead of XLA loops; ``gemms`` and ``unroll`` then do not apply.
+        threads: threads of the native kernel (0: `._rnn_native.default_threads`).
     """
 
     gemms: int = 1
@@ -48,11 +48,11 @@ def choose(batch: int, hidden: int, dtype) -> Kernel:
     """The fastest kernel measured for this batch, hidden size and dtype.
 
     The native CPU kernel when it can run (float32, a CPU backend, the kernel built: see
-    `._gru_native.status`); otherwise XLA loops, whose variants all measured within noise of the
+    `._rnn_native.status`); otherwise XLA loops, whose variants all measured within noise of the
     default (docs/design/gru.md).
     """
     del batch, hidden
     # lazy: jax loads here, not when this module is imported
-    from . import _gru_native
+    from . import _rnn_native
 
-    return Kernel(native=_gru_native.usable(dtype))
+    return Kernel(native=_rnn_native.usable(dtype))
