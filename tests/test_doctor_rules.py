@@ -930,6 +930,25 @@ def test_lb115_not_reported_for_device_inputs_and_blocking():
 
 
 
+@pytest.mark.parametrize(
+    "timed",
+    ["%time x = jax.device_put([np.ones((10, 5)) for _ in range(700)])", "%timeit jnp.array([0] * int(1e6))",
+     "%timeit transfer = jax.numpy.asarray(list(range(10_000)))"],
+)
+def test_lb115_an_explicit_transfer_of_a_python_list_built_in_the_timing(timed):
+    # case 089 (jax-ml/jax#947) and 078: converting a list walks its elements in Python, however the call is spelled
+    assert "LB115" in codes(nb(JAX_HEADER, timed), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "timed",
+    ["%time x = jax.device_put(np.stack([np.ones((10, 5)) for _ in range(700)]))", "%timeit jnp.array([0, 1, 2])",
+     "%time y = jax.device_put(np.ones((10, 5)))"],
+)
+def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(timed):
+    assert "LB115" not in codes(nb(JAX_HEADER, timed), notebook=True)
+
+
 def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     src = "import numpy as onp\nimport jax\nimport jax.numpy as jnp\nA = jax.device_put(onp.ones((3, 3)))\n"
     assert ("LB115", 2, 1) in found(nb(src, "%time onp.linalg.inv(A)"), notebook=True)
