@@ -673,6 +673,28 @@ def test_lb111_a_helper_each_call_of_which_is_given_another_function_jits_each_o
            "    print(min(timeit.repeat(lambda: jax.block_until_ready(bwd(x)), number=1, repeat=5)))\n")
     assert ("LB111" in codes(src + calls)) is fires
 
+@pytest.mark.parametrize(
+    "jitted",
+    ["    @jax.jit\n    def step(s):\n        return s * scale + 1\n",
+     "    step = jax.jit(lambda s: s * scale + 1)\n"],
+)
+@pytest.mark.parametrize(
+    "timing",
+    ["t0 = time.perf_counter()\ndraws(2.0).block_until_ready()\nprint(time.perf_counter() - t0)\n",
+     "%time draws(2.0).block_until_ready()\n"],
+)
+def test_lb111_jit_made_inside_a_function_that_is_timed(jitted, timing):
+    # case 083 (QuantEcon/lecture-jax#34): every timed call defines the jitted step anew and compiles it again
+    src = JAX_HEADER + "def draws(scale):\n    s = x\n" + jitted + "    for _ in range(10):\n        s = step(s)\n    return s\n"
+    assert "LB111" in codes(nb(src, timing), notebook=True)
+
+
+def test_lb111_quiet_on_a_jit_made_inside_a_function_run_once_untimed():
+    src = JAX_HEADER + "def draws(scale):\n    s = x\n    @jax.jit\n    def step(s):\n        return s * scale + 1\n"
+    src += "    for _ in range(10):\n        s = step(s)\n    return s\n"
+    assert "LB111" not in codes(nb(src, "out = draws(2.0)\nprint(out)"), notebook=True)
+
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
