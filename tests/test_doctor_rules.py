@@ -1008,6 +1008,25 @@ def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
 
 
+TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"
+TORCH_WORK = "    for _ in range(10):\n        a = torch.randn(size=(100, 100), device=device)\n        b = torch.mm(a, a)\n"
+
+
+@pytest.mark.parametrize("manager", ["d2l.Benchmark('torch')", "Benchmark()", "Timer('mm')"])
+def test_lb116_cuda_work_timed_in_a_benchmark_context_manager(manager):
+    # case 084 (d2l's `with d2l.Benchmark():`): the finding is at the last CUDA work before the clock stops
+    src = "from d2l import torch as d2l\nfrom bench import Benchmark, Timer\n" + TORCH_GPU + f"with {manager}:\n" + TORCH_WORK
+    assert ("LB116", 0, 9) in found(src)
+
+
+def test_lb116_quiet_on_numpy_work_in_a_benchmark_manager_beside_a_synchronized_one():
+    # the synchronized torch block must not make `range(10)` or NumPy in the other block CUDA work
+    numpy_block = "with d2l.Benchmark('numpy'):\n    for _ in range(10):\n        b = numpy.dot(numpy.ones((9, 9)), numpy.ones((9, 9)))\n"
+    synced = "with d2l.Benchmark():\n" + TORCH_WORK + "    torch.cuda.synchronize(device)\n"
+    src = "from d2l import torch as d2l\n" + TORCH_GPU + numpy_block + synced
+    assert "LB116" not in codes(src)
+
+
 def test_lb116_the_same_call_timed_with_and_without_synchronize():
     first = "import time, torch\nstart = time.perf_counter()\nout = engine(batch)\nend = time.perf_counter()\n"
     second = "torch.cuda.synchronize()\nstart = time.perf_counter()\nout = engine(batch)\ntorch.cuda.synchronize()\nend = time.perf_counter()\n"

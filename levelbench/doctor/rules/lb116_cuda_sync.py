@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import is_host_copy
+from .._kinds import call_kind
 from .._regions import TimedRegion
 from .._syntax import local_walk, short
 
@@ -26,11 +27,13 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         calls = ctx.timed_calls(region)
         reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
         if any(isinstance(n, ast.Call) and _synchronizes(ctx, n) for n in reached):
-            synchronized.update(ast.unparse(c) for c in calls)
+            synchronized.update(ast.unparse(c) for c in calls if not _host_only(ctx, c))
             continue
         unsynchronized.append((region, calls))
     for region, calls in unsynchronized:
-        work = next((c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized), None)
+        # the last CUDA work before the clock stops: the work still queued when it is read (`randperm` then
+        # `x[:, idx]`: the indexing, not the CPU permutation; `randn(device=...)` then `mm`: the product)
+        work = next((c for c in reversed(calls) if _torch_work(ctx, c) or ast.unparse(c) in synchronized), None)
         if work is None:
             continue
         yield ctx.report(
@@ -48,6 +51,13 @@ def _synchronizes(ctx: Context, call: ast.Call) -> bool:
         return True
     copied = is_host_copy(ctx, call)
     return copied is not None and ctx.kinds.of(copied) == "torch"
+
+
+def _host_only(ctx: Context, call: ast.Call) -> bool:
+    """A builtin or a NumPy call (``range(10)``, ``np.dot(a, b)``) runs on the host wherever it is timed: timing it
+    beside a synchronize elsewhere does not make it CUDA work."""
+    qualified = ctx.names.qualname(call.func) or ""
+    return qualified.startswith(("builtins.", "numpy.")) or call_kind(qualified) == "numpy"
 
 
 def _torch_work(ctx: Context, call: ast.Call) -> bool:
