@@ -178,6 +178,20 @@ def test_clock_pairs_with_datetime_and_with_the_difference_left_out():
     assert "LB102" not in codes(snippet.replace("start = time", "start = deadline = time"))
 
 
+def test_lb102_block_until_ready_as_a_decorator_waits_for_nothing():
+    # case 092 (DiffeRT's suite) stacks `@jax.block_until_ready` on `@jax.jit`. jax.block_until_ready(f) of a
+    # function blocks on no array and returns `f` itself, so calling it does not wait (jax 0.10.2: the call
+    # returned in 0.13 ms, 0.27 s of work still pending): the finding stands, and a `.block_until_ready()` quiets it
+    src = JAX_HEADER + "def test_g(benchmark):\n    @jax.block_until_ready\n    @jax.jit\n    def bench_fun():\n        return x @ x\n"
+    src += "    bench_fun()\n    benchmark(bench_fun)\n"
+
+    def in_a_test_file(text: str) -> set[str]:
+        return {d.code for d in lint_source(textwrap.dedent(text), "tests/benchmarks/test_rt.py")}
+
+    assert "LB102" in in_a_test_file(src)
+    assert "LB102" not in in_a_test_file(src.replace("benchmark(bench_fun)", "benchmark(lambda: bench_fun().block_until_ready())"))
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
