@@ -500,6 +500,30 @@ def test_lb108_snippet_without_imports_uses_the_conventional_names():
     assert "LB108" not in codes("import random\nk = random.seed(1)\nu = random.gauss(0, 1)\n")
 
 
+F64_NUMPY = "import numpy as onp\nimport jax.numpy as jnp\nx = onp.array([[0.3744, 0.1656], [0.4707, 0.1663]])\n"
+
+
+@pytest.mark.parametrize("made", ["jnp.asarray(x)", "jnp.array(onp.random.rand(2, 2))", "jax.device_put(x)"])
+@pytest.mark.parametrize("compared", ["assert jnp.allclose(z, z_)", "onp.testing.assert_allclose(z_, z)"])
+def test_lb108_float64_numpy_arrays_handed_to_jax_and_compared_with_numpy(made, compared):
+    # case 081 (jax-ml/jax#9973): no dtype is written, NumPy's float64 is the intent the comparison states
+    src = "import jax\n" + F64_NUMPY + f"x_ = {made}\nz_ = jnp.dot(x_, x_)\nz = onp.dot(x, x)\n{compared}\n"
+    assert ("LB108", 0, 5) in found(src)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [("assert jnp.allclose(z, z_)", "assert jnp.allclose(z, z_, rtol=1e-3)"),  # tolerance allows for float32
+     ("x_ = jnp.asarray(x)", "x_ = jnp.asarray(x, dtype=jnp.float32)"),  # float32 asked for
+     ("x = onp.array([[0.3744, 0.1656], [0.4707, 0.1663]])", "x = onp.array([[3, 1], [4, 1]])"),  # integers
+     ("assert jnp.allclose(z, z_)", "print(z, z_)")],  # nothing compared
+)
+def test_lb108_quiet_on_float64_numpy_conversions_without_a_strict_comparison(change):
+    src = "import jax\n" + F64_NUMPY + "x_ = jnp.asarray(x)\nz_ = jnp.dot(x_, x_)\nz = onp.dot(x, x)\nassert jnp.allclose(z, z_)\n"
+    assert "LB108" in codes(src)
+    assert "LB108" not in codes(src.replace(*change))
+
+
 # --- LB109 shape passed as loc -----------------------------------------------------------------
 @pytest.mark.parametrize(
     "line",
