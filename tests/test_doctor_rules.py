@@ -1065,6 +1065,15 @@ def test_lb116_quiet_on_numpy_work_in_a_benchmark_manager_beside_a_synchronized_
     assert "LB116" not in codes(src)
 
 
+def test_lb116_points_at_the_cuda_indexing_after_a_cpu_call():
+    # case 075: `torch.randperm(512)` runs on the CPU; the CUDA work the clock misses is the indexing after it
+    src = "import time\nimport torch\nx = torch.randn(8, 512, 9, device='cuda')\nstart = time.perf_counter()\n"
+    src += "idx = torch.randperm(512)\ny = x[:, idx, :]\nprint(time.perf_counter() - start)\n"
+    assert ("LB116", 0, 6) in found(src)
+    synced = src.replace("y = x[:, idx, :]\n", "y = x[:, idx, :]\ntorch.cuda.synchronize()\n")
+    assert "LB116" not in codes(synced)
+
+
 def test_lb116_the_same_call_timed_with_and_without_synchronize():
     first = "import time, torch\nstart = time.perf_counter()\nout = engine(batch)\nend = time.perf_counter()\n"
     second = "torch.cuda.synchronize()\nstart = time.perf_counter()\nout = engine(batch)\ntorch.cuda.synchronize()\nend = time.perf_counter()\n"

@@ -10,7 +10,7 @@ from .._diagnostic import Diagnostic
 from .._effects import is_host_copy
 from .._kinds import call_kind
 from .._regions import TimedRegion
-from .._syntax import local_walk, short
+from .._syntax import local_walk, position, short
 
 CODE = "LB116"
 
@@ -31,9 +31,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         unsynchronized.append((region, calls))
     for region, calls in unsynchronized:
-        # the last CUDA work before the clock stops: the work still queued when it is read (`randperm` then
-        # `x[:, idx]`: the indexing, not the CPU permutation; `randn(device=...)` then `mm`: the product)
-        work = next((c for c in reversed(calls) if _torch_work(ctx, c) or ast.unparse(c) in synchronized), None)
+        work = _last_cuda_work(ctx, region, calls, synchronized)
         if work is None:
             continue
         yield ctx.report(
@@ -44,6 +42,22 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             evidence="the file moves work to CUDA and the timed region never synchronizes",
             fix=f"{short(work)}\ntorch.cuda.synchronize()  # before reading the clock",
         )
+
+
+def _last_cuda_work(
+    ctx: Context, region: TimedRegion, calls: list[ast.Call], synchronized: set[str]
+) -> ast.AST | None:
+    """The last CUDA work before the clock stops: the work still queued when it is read (`randperm` then
+    `y = x[:, idx]`: the indexing of a tensor, not the CPU permutation; `randn(device=...)` then `mm`: the product).
+    Indexing counts where it is a statement's whole value; inside a call, the call is the work."""
+    work: list[ast.AST] = [c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized]
+    work += [
+        n for n in ctx.timed_nodes(region)
+        if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
+        and isinstance(ctx.program.parent(n), (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr))
+        and ctx.kinds.of(n) == "torch"
+    ]
+    return max(work, key=position, default=None)
 
 
 def _synchronizes(ctx: Context, call: ast.Call) -> bool:
