@@ -272,6 +272,20 @@ def test_functions_passed_as_arguments_are_followed_into_the_timed_helper():
     assert not {"LB102", "LB103", "LB114"} & codes(plain)
 
 
+@pytest.mark.parametrize(
+    "cells",
+    [("%time y = f(x).block_until_ready()", "# Now time it without compilation\n%time y = f(x).block_until_ready()"),
+     ("# with compilation\n%time y = f(x).block_until_ready()", "%time y = f(x).block_until_ready()"),
+     ("t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)",
+      "# again, without the compile time\nt1 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t1)")],
+)
+def test_lb103_quiet_when_the_user_says_the_first_timing_holds_compilation(cells):
+    # case 087 (QuantEcon): a timing pair, the comment on the second says the first includes compilation on purpose
+    assert "LB103" not in codes(nb(JAX_HEADER, *cells), notebook=True)
+    plain = [c.split("\n", 1)[1] if c.startswith("#") else c for c in cells]  # the same pair, no comment
+    assert "LB103" in codes(nb(JAX_HEADER, *plain), notebook=True)
+
+
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
 def test_lb104_and_lb105_single_time_time_sample():
     src = "import time\nimport numpy as np\na = np.ones((9, 9))\nstart = time.time()\nb = np.dot(a, a)\nprint(time.time() - start)\n"

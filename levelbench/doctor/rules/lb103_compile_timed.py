@@ -132,8 +132,29 @@ _COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
 
 
 def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
-    """``%time f(x)  # measure compilation time``: the user times the first call on purpose."""
+    """The user says the first call is timed on purpose: ``%time f(x)  # measure compilation time``, a comment
+    just above the timing, or one above the next timing of the same function (``# Now time it without
+    compilation``: the pair shows the time with and without compiling, as QuantEcon's lectures do)."""
+    if _mentions_compilation(ctx, region):
+        return True
+    callees = {ast.unparse(c.func) for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None}
+    if not callees:
+        return False
+    for later in ctx.regions:
+        restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
+        if later.scope is region.scope and later.start > region.start and restarted:
+            if any(ast.unparse(c.func) in callees for c in ctx.timed_calls(later)) and _mentions_compilation(ctx, later):
+                return True
+    return False
+
+
+def _mentions_compilation(ctx: Context, region: TimedRegion) -> bool:
+    """A comment on the timing's lines, or in the comment lines right above it, speaks of compilation."""
     lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
+    above = min(line for line in lines if line) - 1 if any(lines) else 0
+    while above > 0 and (text := ctx.program.line_text(above).lstrip()).startswith("#") and not text.startswith("# %%"):
+        lines.add(above)
+        above -= 1
     return any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
 
 
