@@ -140,15 +140,28 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
     if any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line):
         return True
-    callees = {ast.unparse(c.func) for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None}
-    if not callees:
+    steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
+    if not steady:
         return False
-    for later in ctx.regions:
-        restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
-        if later.scope is region.scope and later.start > region.start and restarted:
-            if any(ast.unparse(c.func) in callees for c in ctx.timed_calls(later)) and _said_steady(ctx, later):
+    for call in ctx.timed_calls(region):
+        if ctx.facts.jitted_key(call) is None:
+            continue
+        for later in steady.get((id(region.scope), ast.unparse(call.func)), ()):
+            restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
+            if later.start > region.start and restarted:
                 return True
     return False
+
+
+def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
+    """(scope, callee) -> the timings commented as running without compilation that call it: found once per
+    program, so that a file of many timings does not compare every pair of them."""
+    found: dict[tuple[int, str], list[TimedRegion]] = {}
+    for region in ctx.regions:
+        if _said_steady(ctx, region):
+            for call in ctx.timed_calls(region):
+                found.setdefault((id(region.scope), ast.unparse(call.func)), []).append(region)
+    return found
 
 
 _STEADY_COMMENT = re.compile(r"#.*\b(without|excluding|no|after)\b.*\bcompil", re.IGNORECASE)
