@@ -178,6 +178,20 @@ def test_clock_pairs_with_datetime_and_with_the_difference_left_out():
     assert "LB102" not in codes(snippet.replace("start = time", "start = deadline = time"))
 
 
+def test_lb102_block_until_ready_as_a_decorator_waits_for_nothing():
+    # case 092 (DiffeRT's suite) stacks `@jax.block_until_ready` on `@jax.jit`. jax.block_until_ready(f) of a
+    # function blocks on no array and returns `f` itself, so calling it does not wait (jax 0.10.2: the call
+    # returned in 0.13 ms, 0.27 s of work still pending): the finding stands, and a `.block_until_ready()` quiets it
+    src = JAX_HEADER + "def test_g(benchmark):\n    @jax.block_until_ready\n    @jax.jit\n    def bench_fun():\n        return x @ x\n"
+    src += "    bench_fun()\n    benchmark(bench_fun)\n"
+
+    def in_a_test_file(text: str) -> set[str]:
+        return {d.code for d in lint_source(textwrap.dedent(text), "tests/benchmarks/test_rt.py")}
+
+    assert "LB102" in in_a_test_file(src)
+    assert "LB102" not in in_a_test_file(src.replace("benchmark(bench_fun)", "benchmark(lambda: bench_fun().block_until_ready())"))
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
@@ -256,6 +270,23 @@ def test_functions_passed_as_arguments_are_followed_into_the_timed_helper():
     assert {("LB102", 6), ("LB103", 6), ("LB114", 6)} <= found_codes
     plain = src.replace("jax.grad(cube)", "abs").replace("jax.grad(cube_jit)", "round")
     assert not {"LB102", "LB103", "LB114"} & codes(plain)
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [("%time y = f(x).block_until_ready()", "# Now time it without compilation\n%time y = f(x).block_until_ready()"),
+     ("%time y = f(x).block_until_ready()", "# second run, after compilation\n%time y = f(x).block_until_ready()"),
+     ("t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)",
+      "# again, without the compile time\nt1 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t1)")],
+)
+def test_lb103_quiet_when_the_user_says_the_first_timing_holds_compilation(cells):
+    # case 087 (QuantEcon): a timing pair, the comment on the second says the first includes compilation on purpose
+    assert "LB103" not in codes(nb(JAX_HEADER, *cells), notebook=True)
+    plain = [c.split("\n", 1)[1] if c.startswith("#") else c for c in cells]  # the same pair, no comment
+    assert "LB103" in codes(nb(JAX_HEADER, *plain), notebook=True)
+    # a comment naming the compile time above the first timing alone is not enough (the seed notebook's cells)
+    named = ["# compile time\n" + plain[0], "# compiled JAX version\n" + plain[1]]
+    assert "LB103" in codes(nb(JAX_HEADER, *named), notebook=True)
 
 
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
@@ -486,6 +517,30 @@ def test_lb108_snippet_without_imports_uses_the_conventional_names():
     assert "LB108" not in codes("import random\nk = random.seed(1)\nu = random.gauss(0, 1)\n")
 
 
+F64_NUMPY = "import numpy as onp\nimport jax.numpy as jnp\nx = onp.array([[0.3744, 0.1656], [0.4707, 0.1663]])\n"
+
+
+@pytest.mark.parametrize("made", ["jnp.asarray(x)", "jnp.array(onp.random.rand(2, 2))", "jax.device_put(x)"])
+@pytest.mark.parametrize("compared", ["assert jnp.allclose(z, z_)", "onp.testing.assert_allclose(z_, z)"])
+def test_lb108_float64_numpy_arrays_handed_to_jax_and_compared_with_numpy(made, compared):
+    # case 081 (jax-ml/jax#9973): no dtype is written, NumPy's float64 is the intent the comparison states
+    src = "import jax\n" + F64_NUMPY + f"x_ = {made}\nz_ = jnp.dot(x_, x_)\nz = onp.dot(x, x)\n{compared}\n"
+    assert ("LB108", 0, 5) in found(src)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [("assert jnp.allclose(z, z_)", "assert jnp.allclose(z, z_, rtol=1e-3)"),  # tolerance allows for float32
+     ("x_ = jnp.asarray(x)", "x_ = jnp.asarray(x, dtype=jnp.float32)"),  # float32 asked for
+     ("x = onp.array([[0.3744, 0.1656], [0.4707, 0.1663]])", "x = onp.array([[3, 1], [4, 1]])"),  # integers
+     ("assert jnp.allclose(z, z_)", "print(z, z_)")],  # nothing compared
+)
+def test_lb108_quiet_on_float64_numpy_conversions_without_a_strict_comparison(change):
+    src = "import jax\n" + F64_NUMPY + "x_ = jnp.asarray(x)\nz_ = jnp.dot(x_, x_)\nz = onp.dot(x, x)\nassert jnp.allclose(z, z_)\n"
+    assert "LB108" in codes(src)
+    assert "LB108" not in codes(src.replace(*change))
+
+
 # --- LB109 shape passed as loc -----------------------------------------------------------------
 @pytest.mark.parametrize(
     "line",
@@ -672,6 +727,28 @@ def test_lb111_a_helper_each_call_of_which_is_given_another_function_jits_each_o
            "def speedtest(fn):\n    bwd = jax.jit(jax.grad(fn))\n"
            "    print(min(timeit.repeat(lambda: jax.block_until_ready(bwd(x)), number=1, repeat=5)))\n")
     assert ("LB111" in codes(src + calls)) is fires
+
+@pytest.mark.parametrize(
+    "jitted",
+    ["    @jax.jit\n    def step(s):\n        return s * scale + 1\n",
+     "    step = jax.jit(lambda s: s * scale + 1)\n"],
+)
+@pytest.mark.parametrize(
+    "timing",
+    ["t0 = time.perf_counter()\ndraws(2.0).block_until_ready()\nprint(time.perf_counter() - t0)\n",
+     "%time draws(2.0).block_until_ready()\n"],
+)
+def test_lb111_jit_made_inside_a_function_that_is_timed(jitted, timing):
+    # case 083 (QuantEcon/lecture-jax#34): every timed call defines the jitted step anew and compiles it again
+    src = JAX_HEADER + "def draws(scale):\n    s = x\n" + jitted + "    for _ in range(10):\n        s = step(s)\n    return s\n"
+    assert "LB111" in codes(nb(src, timing), notebook=True)
+
+
+def test_lb111_quiet_on_a_jit_made_inside_a_function_run_once_untimed():
+    src = JAX_HEADER + "def draws(scale):\n    s = x\n    @jax.jit\n    def step(s):\n        return s * scale + 1\n"
+    src += "    for _ in range(10):\n        s = step(s)\n    return s\n"
+    assert "LB111" not in codes(nb(src, "out = draws(2.0)\nprint(out)"), notebook=True)
+
 
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
@@ -930,6 +1007,25 @@ def test_lb115_not_reported_for_device_inputs_and_blocking():
 
 
 
+@pytest.mark.parametrize(
+    "timed",
+    ["%time x = jax.device_put([np.ones((10, 5)) for _ in range(700)])", "%timeit jnp.array([0] * int(1e6))",
+     "%timeit transfer = jax.numpy.asarray(list(range(10_000)))"],
+)
+def test_lb115_an_explicit_transfer_of_a_python_list_built_in_the_timing(timed):
+    # case 089 (jax-ml/jax#947) and 078: converting a list walks its elements in Python, however the call is spelled
+    assert "LB115" in codes(nb(JAX_HEADER, timed), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "timed",
+    ["%time x = jax.device_put(np.stack([np.ones((10, 5)) for _ in range(700)]))", "%timeit jnp.array([0, 1, 2])",
+     "%time y = jax.device_put(np.ones((10, 5)))"],
+)
+def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(timed):
+    assert "LB115" not in codes(nb(JAX_HEADER, timed), notebook=True)
+
+
 def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     src = "import numpy as onp\nimport jax\nimport jax.numpy as jnp\nA = jax.device_put(onp.ones((3, 3)))\n"
     assert ("LB115", 2, 1) in found(nb(src, "%time onp.linalg.inv(A)"), notebook=True)
@@ -965,6 +1061,34 @@ def test_lb116_cuda_work_timed_without_synchronize():
 )
 def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
+
+
+TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"
+TORCH_WORK = "    for _ in range(10):\n        a = torch.randn(size=(100, 100), device=device)\n        b = torch.mm(a, a)\n"
+
+
+@pytest.mark.parametrize("manager", ["d2l.Benchmark('torch')", "Benchmark()", "Timer('mm')"])
+def test_lb116_cuda_work_timed_in_a_benchmark_context_manager(manager):
+    # case 084 (d2l's `with d2l.Benchmark():`): the finding is at the last CUDA work before the clock stops
+    src = "from d2l import torch as d2l\nfrom bench import Benchmark, Timer\n" + TORCH_GPU + f"with {manager}:\n" + TORCH_WORK
+    assert ("LB116", 0, 9) in found(src)
+
+
+def test_lb116_quiet_on_numpy_work_in_a_benchmark_manager_beside_a_synchronized_one():
+    # the synchronized torch block must not make `range(10)` or NumPy in the other block CUDA work
+    numpy_block = "with d2l.Benchmark('numpy'):\n    for _ in range(10):\n        b = numpy.dot(numpy.ones((9, 9)), numpy.ones((9, 9)))\n"
+    synced = "with d2l.Benchmark():\n" + TORCH_WORK + "    torch.cuda.synchronize(device)\n"
+    src = "from d2l import torch as d2l\n" + TORCH_GPU + numpy_block + synced
+    assert "LB116" not in codes(src)
+
+
+def test_lb116_points_at_the_cuda_indexing_after_a_cpu_call():
+    # case 075: `torch.randperm(512)` runs on the CPU; the CUDA work the clock misses is the indexing after it
+    src = "import time\nimport torch\nx = torch.randn(8, 512, 9, device='cuda')\nstart = time.perf_counter()\n"
+    src += "idx = torch.randperm(512)\ny = x[:, idx, :]\nprint(time.perf_counter() - start)\n"
+    assert ("LB116", 0, 6) in found(src)
+    synced = src.replace("y = x[:, idx, :]\n", "y = x[:, idx, :]\ntorch.cuda.synchronize()\n")
+    assert "LB116" not in codes(synced)
 
 
 def test_lb116_the_same_call_timed_with_and_without_synchronize():

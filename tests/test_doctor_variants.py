@@ -23,9 +23,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # 1 finding on correct variants; after it, 470 of 484 (0.971), precision 1.000, 0 findings on correct
 # variants. The 21st kind, google-benchmark (issue 25's model-general branch), adds 11 variants and 18
 # labelled findings, 17 found (the miss is 013's, as in every kind): 487 of 502 (0.970), the 20 earlier
-# kinds still 470 of 484. Raise these when the doctor improves; never lower them to make a change pass.
-BASELINE_VARIANT_FOUND = 487
-BASELINE_VARIANT_LABELLED = 502
+# kinds still 470 of 484. The 22nd kind, with-benchmark (a clock pair become d2l's `with Benchmark():` block,
+# branch batch3-now), adds 15 labelled findings, all found: 502 of 517 (0.971), the 21 earlier kinds still 487
+# of 502. Raise these when the doctor improves; never lower them to make a change pass.
+BASELINE_VARIANT_FOUND = 502
+BASELINE_VARIANT_LABELLED = 517
 BASELINE_VARIANT_PRECISION = 1.0
 MAX_FINDINGS_ON_CORRECT_VARIANTS = 0
 

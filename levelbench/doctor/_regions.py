@@ -38,7 +38,7 @@ CLOCKS = frozenset(
 WALL_CLOCKS = frozenset(
     {"time.time", "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today"}
 )
-_TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it)$")
+_TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it|benchmark)$")
 
 
 @dataclasses.dataclass(frozen=True)

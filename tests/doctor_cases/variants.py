@@ -5,7 +5,8 @@ A rule that finds a mistake only as one report spelled it is a pattern, not a ru
 the ways people write it -- the timed callable aliased, kept in a dict, wrapped (``jax.vmap``,
 ``functools.partial``, a conditional ``jax.jit``), defined in a factory or a class, imports under other names, the timing in a
 helper, in a loop, on another clock, under ``%time``/``%timeit``, ``timeit.timeit(lambda: ...)`` or
-pytest-benchmark's fixture or google_benchmark's ``while state:`` loop, the script as a notebook of one cell per statement -- and says which
+pytest-benchmark's fixture or google_benchmark's ``while state:`` loop or a ``with Benchmark():`` block,
+the script as a notebook of one cell per statement -- and says which
 findings a correct doctor reports on the variant, at which lines.
 
 Each variant knows where the case's labelled lines moved. A rewrite that changes what a correct doctor
@@ -31,7 +32,7 @@ from collections.abc import Iterable, Iterator
 KINDS = (
     "alias", "container", "partial", "vmap", "cond-jit", "factory", "method", "import-alias", "helper", "loop",
     "clock-perf_counter", "clock-monotonic", "clock-default_timer", "clock-helper", "clock-pair", "magic-time", "magic-timeit",
-    "timeit-lambda", "benchmark-fixture", "google-benchmark", "notebook",
+    "timeit-lambda", "benchmark-fixture", "google-benchmark", "with-benchmark", "notebook",
 )
 """Every kind of variant, in the order they are produced."""
 
@@ -43,6 +44,8 @@ _DROPS = {
     "timeit-lambda": frozenset({"LB105"}),
     "benchmark-fixture": frozenset({"LB103", "LB104", "LB105"}),
     "google-benchmark": frozenset({"LB103", "LB104", "LB105"}),
+    # a `with Benchmark():` block (d2l's) reads its clock out of sight: no LB105, and no clock pair read once (LB104)
+    "with-benchmark": frozenset({"LB104", "LB105"}),
 }
 _CLOCK_NAMES = frozenset({"time", "perf_counter", "monotonic", "default_timer", "process_time", "time_ns",
                           "perf_counter_ns", "now"})
@@ -727,6 +730,13 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     if not _only_reads_clock(region.block[region.end]):
         return None
     rewrite = Rewrite(source.lines)
+    if kind == "with-benchmark":  # the clock lines become a context manager that times the block
+        indent = source.indent(stmt.lineno)
+        rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
+        rewrite.insert_before(stmt.lineno, f"{indent}with Benchmark('timed'):")
+        rewrite.replace(stmt.lineno, f"{indent}    {code}")
+        rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
+        return Made(rewrite, drops=_DROPS[kind], span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
     rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
     _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
@@ -848,7 +858,8 @@ def _make(source: Source, target: Target | None, kind: str) -> Made | None:
         return _clock_variant(source, kind)
     if kind == "clock-helper":
         return _clock_helper(source)
-    if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture", "google-benchmark", "clock-pair"):
+    if kind in ("magic-time", "magic-timeit", "timeit-lambda", "benchmark-fixture", "google-benchmark", "clock-pair",
+                "with-benchmark"):
         return _harness_variant(source, kind)
     if kind == "notebook":
         return _notebook(source)

@@ -132,9 +132,49 @@ _COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
 
 
 def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
-    """``%time f(x)  # measure compilation time``: the user times the first call on purpose."""
+    """The user says the first call is timed on purpose: ``%time f(x)  # measure compilation time``, or a later
+    timing of the same jitted function is commented as the one without compilation (``# Now time it without
+    compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A comment
+    that only names the compile time above the timing (``# compile time``) is not enough: the seed notebook's user
+    wrote one and still read the figure as the function's speed."""
     lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
-    return any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
+    if any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line):
+        return True
+    steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
+    if not steady:
+        return False
+    for call in ctx.timed_calls(region):
+        if ctx.facts.jitted_key(call) is None:
+            continue
+        for later in steady.get((id(region.scope), ast.unparse(call.func)), ()):
+            restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
+            if later.start > region.start and restarted:
+                return True
+    return False
+
+
+def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
+    """(scope, callee) -> the timings commented as running without compilation that call it: found once per
+    program, so that a file of many timings does not compare every pair of them."""
+    found: dict[tuple[int, str], list[TimedRegion]] = {}
+    for region in ctx.regions:
+        if _said_steady(ctx, region):
+            for call in ctx.timed_calls(region):
+                found.setdefault((id(region.scope), ast.unparse(call.func)), []).append(region)
+    return found
+
+
+_STEADY_COMMENT = re.compile(r"#.*\b(without|excluding|no|after)\b.*\bcompil", re.IGNORECASE)
+
+
+def _said_steady(ctx: Context, region: TimedRegion) -> bool:
+    """A comment on the timing's lines, or right above them in its cell, says it runs without compilation."""
+    lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
+    above = min((line for line in lines if line), default=1) - 1
+    while above > 0 and (text := ctx.program.line_text(above).lstrip()).startswith("#") and not text.startswith("# %%"):
+        lines.add(above)
+        above -= 1
+    return any(_STEADY_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:

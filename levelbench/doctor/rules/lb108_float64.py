@@ -44,6 +44,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a library function: the program that calls it decides whether x64 is on
         if culprit is not None and all(culprit is not r for r in requests):
             requests.append(culprit)
+    implicit = not requests
+    if implicit:
+        requests = _compared_float64_conversions(ctx)
     if not requests:
         return
     first = requests[0]
@@ -51,14 +54,80 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     if len(requests) > 1:
         others = ", ".join(ctx.where(r) for r in requests[1:4]) + (", ..." if len(requests) > 4 else "")
         evidence += f"; float64 is also requested at {others}"
+    requested = (
+        f"float64 asked for implicitly (`{short(first, 30)}` turns a float64 NumPy array into a JAX array, and the "
+        "file compares JAX with NumPy at default tolerances)" if implicit else f"float64 requested (`{short(first, 30)}`)"
+    )
     yield ctx.report(
         "LB108",
         first,
-        f"float64 requested (`{short(first, 30)}`) but `jax_enable_x64` is never set in this file: JAX "
-        "silently computes in float32",
+        f"{requested} but `jax_enable_x64` is never set in this file: JAX silently computes in float32",
         evidence=evidence,
         fix='jax.config.update("jax_enable_x64", True)  # at the top, before creating arrays',
         edits=lambda: enable_x64(ctx),
+    )
+
+
+# NumPy makes these float64 when no dtype is written.
+_NUMPY_FLOAT_DEFAULT = frozenset(
+    {"numpy.random.rand", "numpy.random.randn", "numpy.random.random", "numpy.random.random_sample",
+     "numpy.random.normal", "numpy.random.uniform", "numpy.random.standard_normal", "numpy.linspace", "numpy.ones",
+     "numpy.zeros", "numpy.eye", "numpy.identity", "numpy.empty"}
+)
+_TO_JAX = frozenset({"jax.numpy.asarray", "jax.numpy.array", "jax.device_put"})
+# Comparisons at NumPy's default tolerances (rtol 1e-5, atol 1e-8), tighter than float32 rounding of a product.
+_STRICT_COMPARISONS = frozenset(
+    {"numpy.allclose", "numpy.isclose", "numpy.testing.assert_allclose", "numpy.testing.assert_array_equal",
+     "numpy.testing.assert_equal", "numpy.array_equal", "jax.numpy.allclose", "jax.numpy.isclose",
+     "jax.numpy.array_equal"}
+)
+
+
+def _compared_float64_conversions(ctx: Context) -> list[ast.AST]:
+    """Float64 asked of JAX implicitly: NumPy arrays that are float64 by NumPy's default (no dtype written) turned
+    into JAX arrays, in a file that compares a JAX value with a NumPy one at the default tolerances. The
+    comparison says the float64 reference is the intent; JAX, with x64 off, computed in float32 (jax-ml/jax#9973:
+    "TPU cannot do simple arithmetic!"). A comparison given its own ``rtol``/``atol`` has allowed for float32."""
+    if not any(_strict_mixed_comparison(ctx, c) for c in ctx.program.of_type(ast.Call)):
+        return []
+    return [
+        call for call in ctx.program.of_type(ast.Call)
+        if isinstance(call, ast.Call) and ctx.names.qualname(call.func) in _TO_JAX and call.args
+        and not any(k.arg == "dtype" for k in call.keywords) and _numpy_float64(ctx, call.args[0])
+        and not ctx.callers_decide(call)
+    ]
+
+
+def _strict_mixed_comparison(ctx: Context, call: ast.AST) -> bool:
+    if not isinstance(call, ast.Call) or ctx.names.qualname(call.func) not in _STRICT_COMPARISONS:
+        return False
+    if any(k.arg in ("rtol", "atol", "decimal") for k in call.keywords) or len(call.args) != 2:
+        return False
+    kinds = {ctx.kinds.of(a) for a in call.args}
+    return kinds == {"jax", "numpy"}
+
+
+def _numpy_float64(ctx: Context, expr: ast.AST, depth: int = 0) -> bool:
+    """``expr`` is a NumPy array of float64 that no dtype asked for: ``np.random.rand(3)``, ``np.array([[0.3, 0.1]])``."""
+    if isinstance(expr, ast.Name) and depth < 3:
+        values = ctx.facts.bindings.values_at(expr.id, expr)
+        return bool(values) and all(_numpy_float64(ctx, v, depth + 1) for v in values)
+    if not isinstance(expr, ast.Call) or any(k.arg == "dtype" for k in expr.keywords):
+        return False
+    qualified = ctx.names.qualname(expr.func)
+    if qualified in _NUMPY_FLOAT_DEFAULT:
+        return True
+    return qualified in ("numpy.array", "numpy.asarray") and bool(expr.args) and _float_literals(expr.args[0])
+
+
+def _float_literals(display: ast.AST) -> bool:
+    """A nested list or tuple of numbers with at least one float: NumPy makes it float64."""
+    constants = [n for n in ast.walk(display) if isinstance(n, ast.Constant)]
+    containers_only = all(
+        isinstance(n, (ast.List, ast.Tuple, ast.Constant, ast.UnaryOp, ast.USub, ast.Load)) for n in ast.walk(display)
+    )
+    return containers_only and any(isinstance(c.value, float) for c in constants) and all(
+        isinstance(c.value, (int, float)) and not isinstance(c.value, bool) for c in constants
     )
 
 

@@ -92,7 +92,9 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
                 isinstance(m, ast.Name) and m.id == function.name and id(m) not in called for m in ast.walk(n.value)
             ) for n in local_walk(ctx.program, outer)
         )  # a factory hands the jitted function out: made once per factory call, by design
-        if not uses or returned or not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer):
+        if not uses or returned:
+            continue
+        if not _timed_here(ctx, outer) and (not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer)):
             continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
         yield ctx.report(
             "LB111",
@@ -104,6 +106,13 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
             f"def {outer.name}(...):\n    return {function.name}(...)",
         )
+
+
+def _timed_here(ctx: Context, outer: ast.AST) -> bool:
+    """``outer`` runs here and inside a timed region, un-jitted. A timing is meant to be read, and repeated: every
+    timed call defines the nested function anew and compiles it again, closure or not, so no run of the timing
+    shows the compiled speed (QuantEcon's `%time generate_draws()`, timed twice on the maintainer's request)."""
+    return outer not in ctx.facts.traced_defs and not ctx.callers_decide(outer) and id(outer) in ctx.timed_ids
 
 
 def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) -> bool:
@@ -194,7 +203,7 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
     outer = enclosing_function(ctx.program, call)
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
         return False
-    if not _runs_per_call(ctx, outer, call):
+    if not _timed_here(ctx, outer) and not _runs_per_call(ctx, outer, call):
         return False
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     if ctx.facts.differs_per_call(outer, read):

@@ -32,6 +32,18 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"jax.block_until_ready({short(copied)})  # wait inside the timing; convert after it",
                 )
                 continue
+            listed = _python_container(ctx, call)
+            if listed is not None:
+                seen.add(id(call))
+                yield ctx.report(
+                    "LB115",
+                    call,
+                    f"`{short(call, 40)}` converts the Python container `{short(listed, 30)}` to a device array inside "
+                    "the timed region: JAX walks it element by element on the host, then copies it",
+                    evidence=f"`{short(listed, 30)}` is a Python list, built where it is timed",
+                    fix=f"x_dev = jax.device_put(np.asarray({short(listed, 30)}))  # one array, before timing",
+                )
+                continue
             if _runs_jax(ctx, call) and ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS:
                 for arg in call.args:
                     if ctx.kinds.of(arg) == "numpy":
@@ -49,6 +61,21 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
 _EXPLICIT_TRANSFERS = frozenset({"jax.device_put", "jax.numpy.asarray", "jax.numpy.array"})
+
+
+def _python_container(ctx: Context, call: ast.Call) -> ast.expr | None:
+    """The Python list of data-dependent length an explicit transfer is given (``jax.device_put([... for ...])``,
+    ``jnp.array([0] * n)``, ``jnp.asarray(list(...))``): converting it walks its elements in Python, one leaf or scalar at a time, so
+    the timing grows with the length of the container, whatever the device. Timing ``jax.device_put(x_np)``
+    of one NumPy array is timing the copy on purpose; the container's walk is not what such a timing means."""
+    if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
+        return None
+    argument = call.args[0]
+    if isinstance(argument, ast.ListComp) or ctx.names.qualname(getattr(argument, "func", None)) == "builtins.list":
+        return argument
+    if isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Mult) and isinstance(argument.left, ast.List):
+        return argument  # `[0] * n`
+    return None  # a display `[a, b]` has a fixed, small number of elements
 
 
 def _runs_jax(ctx: Context, call: ast.Call) -> bool:
