@@ -21,6 +21,7 @@ from pathlib import Path
 from .._results.script_audit import ScriptAudit
 from .._values.settings import child_environment
 from ._analysis import intervals
+from ._notebook import script_text
 
 DEFAULT_TIMEOUT = 300.0
 """Seconds a script may run under ``doctor --run`` before it is stopped (``--timeout``)."""
@@ -39,6 +40,10 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
                  timeout: float = DEFAULT_TIMEOUT, output: str = "shown") -> ScriptAudit:
     """Run the Python script ``path`` with ``argv`` as ``__main__`` in a child process and audit its timing.
 
+    A notebook (``.ipynb``), or a ``.py`` with IPython syntax (``%timeit``, ``%%time``; cells split at ``# %%``
+    lines), runs cell by cell in one IPython shell, as in Jupyter, its timing magics observed like any clock;
+    the first failing cell ends the run like an exception ends a script.
+
     This runs the user's code. Its ``output``: ``"shown"`` on this process's standard output and error,
     ``"captured"`` (both kept in `ScriptAudit.output`), or ``"stderr"`` (its standard output goes to this
     process's standard error, leaving standard output to a report). Past ``timeout`` seconds (0: no limit) the
@@ -55,7 +60,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
 
     Raises:
         FileNotFoundError: ``path`` is not a file.
-        ValueError: ``path`` is a notebook (not run yet), or ``output`` is not one of `OUTPUTS`.
+        ValueError: ``path`` is a ``.ipynb`` that is not JSON, or ``output`` is not one of `OUTPUTS`.
     """
     if output not in OUTPUTS:
         raise ValueError(f"output: expected one of {', '.join(OUTPUTS)}, got {output!r}")
@@ -63,9 +68,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     script = Path(path)
     if not script.is_file():
         raise FileNotFoundError(f"doctor --run: expected a Python script, got {str(path)!r}, which is not a file")
-    if script.suffix == ".ipynb":
-        raise ValueError(f"doctor --run: {str(path)!r} is a notebook, which --run cannot run yet: export it "
-                         "(jupyter nbconvert --to script) and run the .py, or check it statically (doctor PATH)")
+    source = script_text(script)  # a notebook that is not JSON raises here, before anything runs
     args = [str(a) for a in argv]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")
@@ -92,10 +95,6 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         except (OSError, ValueError):
             raw = None
     text = (captured or b"").decode("utf-8", "replace")[-OUTPUT_KEPT:] if capture else ""
-    try:
-        source = script.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        source = ""
     code = child.returncode
     if raw is None:
         status = stopped or "died"

@@ -16,7 +16,7 @@ from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_time
-from ._observer import CLOCK, GRAD, LINE, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
+from ._observer import CLOCK, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
 PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
@@ -32,11 +32,15 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     ends = [e[2] for e in events]
     groups: dict[tuple[int, int, str], list[Sample]] = {}
     timeit_groups: set[tuple[int, int, str]] = set()
+    magics: dict[tuple[int, int, str], str] = {}
+    calibrating = {tuple(p) for p in raw.get("calibrating", ())}
     for first, last in dict.fromkeys(tuple(p) for p in raw.get("pairs", ())):
         opening, closing = reads[first], reads[last]
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
-        groups.setdefault(key, []).append(_sample(opening, closing, inside))
+        groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating))
+        if len(closing) > MAGIC and closing[MAGIC]:
+            magics[key] = str(closing[MAGIC])
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
             timeit_groups.add(key)
     lines = source.splitlines()
@@ -51,13 +55,14 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
             via_timeit=(opening_line, closing_line, clock) in timeit_groups,
             loop_inside=any(low < start and end < high for start, end in loops),
             source="\n".join(lines[low - 1:min(high, low + 14)]),
-            fair=figure, fair_note=note,
+            fair=figure, fair_note=note, magic=magics.get((opening_line, closing_line, clock), ""),
         )
         found.append(_with_findings(interval))
     return tuple(found)
 
 
-def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]]) -> Sample:
+def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]],
+            calibration: bool = False) -> Sample:
     """One sample, from its two reads and the compile events that ended between them."""
     compiled: dict[str, float] = {}
     traces: dict[str, int] = {}
@@ -71,7 +76,7 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         compile=sum(e[1] for e in inside),
         compiled=compiled, traces=traces,
         pending=float(closing[PENDING]), pending_arrays=int(closing[PENDING_ARRAYS]),
-        grad_enabled=closing[GRAD],
+        grad_enabled=closing[GRAD], calibration=calibration,
     )
 
 
@@ -118,13 +123,13 @@ def _share(part: float, whole: float) -> str:
 
 
 def _of_samples(hits: int, interval: TimedInterval) -> str:
-    total = len(interval.samples)
+    total = len(interval.timed)
     return "" if total == 1 else f" (in {hits} of {total} samples; the worst shown)"
 
 
 def _unawaited(interval: TimedInterval) -> Finding | None:
     """LB102: JAX work still running when the closing clock was read."""
-    hits = [s for s in interval.samples if s.pending > PENDING_FLOOR and s.pending >= SHARE * max(s.measured, 0.0)]
+    hits = [s for s in interval.timed if s.pending > PENDING_FLOOR and s.pending >= SHARE * max(s.measured, 0.0)]
     if not hits:
         return None
     worst = max(hits, key=lambda s: s.pending)
@@ -139,13 +144,13 @@ def _unawaited(interval: TimedInterval) -> Finding | None:
 
 def _compile_timed(interval: TimedInterval) -> Finding | None:
     """LB103: tracing and compilation ran inside the interval."""
-    hits = [s for s in interval.samples if s.compile > 0 and s.compile >= SHARE * max(s.measured, 0.0)]
+    hits = [s for s in interval.timed if s.compile > 0 and s.compile >= SHARE * max(s.measured, 0.0)]
     if not hits:
         return None
     worst = max(hits, key=lambda s: s.compile)
     parts = ", ".join(f"{name or '?'} {fmt_time(seconds)}" for name, seconds in
                       sorted(worst.compiled.items(), key=lambda kv: -kv[1]))
-    which = "the first sample" if worst is interval.samples[0] and len(interval.samples) > 1 else "it"
+    which = "the first sample" if worst is interval.timed[0] and len(interval.timed) > 1 else "it"
     evidence = (f"{fmt_time(worst.compile)} of the {fmt_time(worst.measured)} were JAX tracing and compilation "
                 f"({parts}), inside {which}{_of_samples(len(hits), interval)}")
     traced = sorted({name for s in hits for name in s.traces})
@@ -156,7 +161,7 @@ def _compile_timed(interval: TimedInterval) -> Finding | None:
 
 def _single_sample(interval: TimedInterval) -> Finding | None:
     """LB104: the interval was sampled once, around one stretch of code with no loop in it."""
-    if len(interval.samples) != 1 or interval.via_timeit or interval.loop_inside:
+    if len(interval.samples) != 1 or interval.via_timeit or interval.loop_inside or interval.magic == "time":
         return None
     sample = interval.samples[0]
     cold = f", cold: {fmt_time(sample.compile)} of it compilation" if sample.cold else ""
@@ -169,7 +174,7 @@ def _single_sample(interval: TimedInterval) -> Finding | None:
 def _retraced(interval: TimedInterval) -> Finding | None:
     """LB117: a function traced again in more than one sample: the jit cache missed call after call."""
     counts: dict[str, int] = {}
-    for sample in interval.samples:
+    for sample in interval.timed:
         for function in sample.traces:
             counts[function] = counts.get(function, 0) + 1
     again = {function: n for function, n in counts.items() if n >= 2}

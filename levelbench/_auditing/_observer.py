@@ -37,11 +37,16 @@ CLOCKS = ("time", "perf_counter", "monotonic", "process_time",
           "time_ns", "perf_counter_ns", "monotonic_ns", "process_time_ns")
 MAX_READS = 1_000_000
 """Clock reads recorded at most (~100 MB): a script that reads a clock in a hot loop keeps running at its speed."""
-REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE = range(8)
+REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE, MAGIC = range(9)
 """The fields of a recorded read: its time on the reference clock (ns), the line, the clock's name, whether
 through timeit, seconds from it until the JAX work running at it finished, how many arrays that was, torch's
-grad mode, and the value the script got (seconds)."""
-_TIMEIT_FILES = {"<timeit-src>", timeit.__file__}
+grad mode, the value the script got (seconds), and the IPython magic that read it (``time``, ``timeit``, "")."""
+_TIMEIT_FILES = {"<timeit-src>", "<magic-timeit>", timeit.__file__}
+_MAGICS_FILE = ("IPython", "core", "magics", "execution.py")  # %time, %timeit: they read the clocks for the cell
+
+
+def _in_magics(filename: str) -> bool:
+    return filename.replace("\\", "/").endswith("/".join(_MAGICS_FILE))
 
 
 class Observer:
@@ -51,6 +56,7 @@ class Observer:
         self.script = script
         self.reads: list[list[Any]] = []  # fields: REF, LINE, ... VALUE
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
+        self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
@@ -72,21 +78,25 @@ class Observer:
         _datetime.datetime = _observed_datetime(self)  # type: ignore[misc]
         sys.meta_path.insert(0, _AfterImport("jax", self._hook_jax))
 
-    def _site(self, depth: int = 2) -> tuple[int, bool] | None:
-        """The user's line that read the clock (directly, or through timeit), or None for a library's read;
-        ``depth``: frames between this function and the caller of the clock."""
+    def _site(self, depth: int = 2) -> tuple[int, bool, str] | None:
+        """The user's line that read the clock (directly, or through timeit or an IPython timing magic), whether
+        through timeit, and the magic (``time``, ``timeit`` or ""); None for a library's read. ``depth``: frames
+        between this function and the caller of the clock."""
         frame = sys._getframe(depth)
         name = frame.f_code.co_filename
         if name == self.script:
-            return frame.f_lineno, False
-        if name in _TIMEIT_FILES:
+            return frame.f_lineno, False, ""
+        if name in _TIMEIT_FILES or _in_magics(name):
+            magic = ""
             while frame is not None and frame.f_code.co_filename != self.script:
+                if _in_magics(frame.f_code.co_filename):
+                    magic = frame.f_code.co_name  # the outermost: the magic's own function
                 frame = frame.f_back
             if frame is not None:
-                return frame.f_lineno, True
+                return frame.f_lineno, magic != "time", magic
         return None
 
-    def read(self, line: int, clock: str, via_timeit: bool, seconds: float) -> int:
+    def read(self, line: int, clock: str, via_timeit: bool, seconds: float, magic: str = "") -> int:
         """Record a read of the user's (its value, ``seconds``, already taken); wait for pending JAX work after it.
         Past `MAX_READS` reads are counted only: -1."""
         now = _perf_ns()
@@ -94,7 +104,7 @@ class Observer:
         if index >= MAX_READS:
             self.unrecorded += 1
             return -1
-        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds])
+        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic])
         if self._jax is not None:
             self._watch_pending(index)
         return index
@@ -105,6 +115,10 @@ class Observer:
         statements between the reads afterwards (`_fair`)."""
         first, last = min(read, other), max(read, other)
         self.pairs.append((first, last))
+        # %timeit's Timer.timeit called by the magic itself (not by Timer.repeat): a run to choose the loop count
+        caller = frame.f_back.f_back if frame.f_back is not None else None
+        if caller is not None and _in_magics(frame.f_back.f_code.co_filename) and _in_magics(caller.f_code.co_filename):
+            self.calibrating.append((first, last))
         key = (self.reads[first][LINE], self.reads[last][LINE])
         if key not in self.namespaces and frame.f_code.co_filename == self.script:
             self.namespaces[key] = {**frame.f_globals, **frame.f_locals}
@@ -119,7 +133,7 @@ class Observer:
             site = observer._site()
             if site is None:
                 return value
-            return kind.of(value, observer, observer.read(site[0], name, site[1], value * scale))
+            return kind.of(value, observer, observer.read(site[0], name, site[1], value * scale, site[2]))
 
         observed.__name__ = name
         observed.__doc__ = clock.__doc__
@@ -171,7 +185,7 @@ class Observer:
             self._waiter.join(wait)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reads": self.reads, "pairs": self.pairs, "events": self.events, "jax_version": self.jax_version,
+        return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "events": self.events, "jax_version": self.jax_version,
                 "unrecorded_reads": self.unrecorded, "fair": self.fair}
 
 
@@ -265,7 +279,7 @@ def _observed_datetime(observer: Observer) -> type:
         made = cls.combine(value.date(), value.timetz())
         site = observer._site(3)
         if site is not None:
-            made._lb_read = observer.read(site[0], clock, site[1], made.timestamp())
+            made._lb_read = observer.read(site[0], clock, site[1], made.timestamp(), site[2])
         return made
 
     datetime.__module__ = "datetime"
