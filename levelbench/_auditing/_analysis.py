@@ -16,12 +16,17 @@ from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_time
-from ._observer import CLOCK, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
+from ._dispatch import EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES
+from ._observer import CLOCK, COUNTS, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
 PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
 SHARE = 0.05
 """Pending work or compilation counts when it is at least this share of what the script measured."""
+EAGER_FLOOR = 10
+"""Eager JAX dispatches in a sample (the median sample) from which it is timed op by op (LB114)."""
+TRANSFER_FLOOR = 1024
+"""Bytes moved between host and device in a sample (the median sample) from which they count (LB115)."""
 
 
 def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
@@ -30,6 +35,8 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     events = sorted(((str(e[0]), float(e[1]), int(e[2]), str(e[3])) for e in raw.get("events", ())),
                     key=lambda e: e[2])
     ends = [e[2] for e in events]
+    created = sorted((int(c[0]), str(c[1])) for c in raw.get("jits_created", ()))
+    created_at = [c[0] for c in created]
     groups: dict[tuple[int, int, str], list[Sample]] = {}
     timeit_groups: set[tuple[int, int, str]] = set()
     magics: dict[tuple[int, int, str], str] = {}
@@ -38,7 +45,8 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
         opening, closing = reads[first], reads[last]
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
-        groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating))
+        jits = created[bisect.bisect_right(created_at, opening[REF]):bisect.bisect_right(created_at, closing[REF])]
+        groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits))
         if len(closing) > MAGIC and closing[MAGIC]:
             magics[key] = str(closing[MAGIC])
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
@@ -62,8 +70,15 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
 
 
 def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]],
-            calibration: bool = False) -> Sample:
-    """One sample, from its two reads and the compile events that ended between them."""
+            calibration: bool = False, jits: Sequence[tuple[int, str]] = ()) -> Sample:
+    """One sample, from its two reads, the compile events that ended between them and the jits made then."""
+    before = opening[COUNTS] if len(opening) > COUNTS else []
+    after = closing[COUNTS] if len(closing) > COUNTS else []
+    counts = [int(b) - int(a) for a, b in zip(before, after)] if before else list(after or [])
+    counts += [0] * (TO_HOST_BYTES + 1 - len(counts))
+    created: dict[str, int] = {}
+    for _, name in jits:
+        created[name] = created.get(name, 0) + 1
     compiled: dict[str, float] = {}
     traces: dict[str, int] = {}
     for event, seconds, _, name in inside:
@@ -77,6 +92,9 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         compiled=compiled, traces=traces,
         pending=float(closing[PENDING]), pending_arrays=int(closing[PENDING_ARRAYS]),
         grad_enabled=closing[GRAD], calibration=calibration,
+        eager_dispatches=counts[EAGER], jit_calls=counts[JIT_CALLS], to_device=counts[TO_DEVICE],
+        to_device_bytes=counts[TO_DEVICE_BYTES], to_host=counts[TO_HOST], to_host_bytes=counts[TO_HOST_BYTES],
+        jits_created=created,
     )
 
 
@@ -106,7 +124,8 @@ def _loop_spans(source: str) -> list[tuple[int, int]]:
 
 
 def _with_findings(interval: TimedInterval) -> TimedInterval:
-    checks = (_unawaited(interval), _compile_timed(interval), _single_sample(interval), _retraced(interval))
+    checks = (_unawaited(interval), _compile_timed(interval), _single_sample(interval), *_retraced(interval),
+              _op_by_op(interval), _transfers(interval))
     found = [f for f in checks if f is not None]
     return TimedInterval(**{**interval.__dict__, "findings": tuple(found)})
 
@@ -171,19 +190,89 @@ def _single_sample(interval: TimedInterval) -> Finding | None:
 
 
 
-def _retraced(interval: TimedInterval) -> Finding | None:
-    """LB117: a function traced again in more than one sample: the jit cache missed call after call."""
+def _median_sample(interval: TimedInterval, key: Any) -> Sample:
+    ordered = sorted(interval.timed, key=key)
+    return ordered[len(ordered) // 2]
+
+
+def _op_by_op(interval: TimedInterval) -> Finding | None:
+    """LB114: JAX operations dispatched one by one inside the interval, many per sample."""
+    sample = _median_sample(interval, lambda s: s.eager_dispatches)
+    if sample.eager_dispatches < EAGER_FLOOR:
+        return None
+    per = sample.measured / sample.eager_dispatches if sample.measured > 0 else 0.0
+    evidence = (f"{sample.eager_dispatches} JAX operations were dispatched one by one (outside any jit) in the "
+                f"median sample of {fmt_time(sample.measured)}, {fmt_time(per)} each"
+                + (f", beside {sample.jit_calls} jitted call{'s' if sample.jit_calls != 1 else ''}"
+                   if sample.jit_calls else "")
+                + ": each pays Python dispatch (and a compile the first time for each shape); under jit they fuse "
+                  "into one dispatch")
+    return _finding("LB114", interval, f"{interval.lines}: {sample.eager_dispatches} eager JAX dispatches per sample",
+                    evidence, {"eager_dispatches": sample.eager_dispatches, "jit_calls": sample.jit_calls,
+                               "measured": sample.measured})
+
+
+def _transfers(interval: TimedInterval) -> Finding | None:
+    """LB115: arrays copied between host and device inside the interval."""
+    sample = _median_sample(interval, lambda s: s.to_device_bytes + s.to_host_bytes)
+    moved = sample.to_device_bytes + sample.to_host_bytes
+    if moved < TRANSFER_FLOOR:
+        return None
+    parts = []
+    if sample.to_device:
+        parts.append(f"{sample.to_device} host-to-device ({fmt_bytes(sample.to_device_bytes)})")
+    if sample.to_host:
+        parts.append(f"{sample.to_host} device-to-host ({fmt_bytes(sample.to_host_bytes)})")
+    evidence = (f"the median sample ({fmt_time(sample.measured)}) copied arrays between host and device: "
+                f"{' and '.join(parts)}; the figure includes the copies, not only the computation")
+    return _finding("LB115", interval, f"{interval.lines}: host-device transfers timed", evidence,
+                    {"to_device": sample.to_device, "to_device_bytes": sample.to_device_bytes,
+                     "to_host": sample.to_host, "to_host_bytes": sample.to_host_bytes, "measured": sample.measured})
+
+
+def fmt_bytes(n: int) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= size:
+            return f"{n / size:.3g} {unit}"
+    return f"{n} B"
+
+
+def _retraced(interval: TimedInterval) -> tuple[Finding | None, Finding | None]:
+    """LB111 and LB117: a function traced again in more than one sample: the jit cache missed call after call,
+    because ``jax.jit`` was called on it afresh inside the sample (LB111), or for new shapes (LB117)."""
     counts: dict[str, int] = {}
+    fresh: dict[str, int] = {}
     for sample in interval.timed:
         for function in sample.traces:
             counts[function] = counts.get(function, 0) + 1
+            if sample.jits_created.get(function):
+                fresh[function] = fresh.get(function, 0) + 1
     again = {function: n for function, n in counts.items() if n >= 2}
     if not again:
-        return None
+        return None, None
+    rejitted = {function: n for function, n in fresh.items() if n >= 2}
+    reshaped = {function: n for function, n in again.items() if function not in rejitted}
+    return (_rejitted(interval, rejitted) if rejitted else None,
+            _reshaped(interval, reshaped) if reshaped else None)
+
+
+def _rejitted(interval: TimedInterval, rejitted: dict[str, int]) -> Finding:
+    function, times = max(rejitted.items(), key=lambda kv: kv[1])
+    seconds = sum(s.compiled.get(function, 0.0) for s in interval.timed)
+    made = sum(s.jits_created.get(function, 0) for s in interval.timed)
+    evidence = (f"`jax.jit` was called on `{function}` {made} times inside the timing and `{function}` was traced "
+                f"and compiled again in {times} of {len(interval.timed)} samples ({fmt_time(seconds)} of "
+                "compilation in all): a jit made afresh (of a new lambda or partial) has an empty cache")
+    return _finding("LB111", interval, f"{interval.lines}: `{function}` jitted afresh and recompiled in {times} "
+                    "samples", evidence, {"function": function, "samples_retraced": times, "compile": seconds,
+                                          "jits_created": made})
+
+
+def _reshaped(interval: TimedInterval, again: dict[str, int]) -> Finding:
     function, times = max(again.items(), key=lambda kv: kv[1])
-    seconds = sum(s.compiled.get(function, 0.0) for s in interval.samples)
-    evidence = (f"`{function}` was traced and compiled again in {times} of {len(interval.samples)} samples "
+    seconds = sum(s.compiled.get(function, 0.0) for s in interval.timed)
+    evidence = (f"`{function}` was traced and compiled again in {times} of {len(interval.timed)} samples "
                 f"({fmt_time(seconds)} of compilation in all): its jit cache missed call after call, for a new "
-                "input shape, dtype or static value, or because the function is jitted afresh (LB111)")
+                "input shape, dtype or static value")
     return _finding("LB117", interval, f"{interval.lines}: `{function}` recompiled in {times} samples", evidence,
                     {"function": function, "samples_retraced": times, "compile": seconds})

@@ -26,6 +26,8 @@ import time
 import timeit
 from typing import Any
 
+from ._dispatch import DispatchCounter
+
 _perf_ns = time.perf_counter_ns  # the reference clock, before any patching
 
 TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
@@ -37,10 +39,11 @@ CLOCKS = ("time", "perf_counter", "monotonic", "process_time",
           "time_ns", "perf_counter_ns", "monotonic_ns", "process_time_ns")
 MAX_READS = 1_000_000
 """Clock reads recorded at most (~100 MB): a script that reads a clock in a hot loop keeps running at its speed."""
-REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE, MAGIC = range(9)
+REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE, MAGIC, COUNTS = range(10)
 """The fields of a recorded read: its time on the reference clock (ns), the line, the clock's name, whether
 through timeit, seconds from it until the JAX work running at it finished, how many arrays that was, torch's
-grad mode, the value the script got (seconds), and the IPython magic that read it (``time``, ``timeit``, "")."""
+grad mode, the value the script got (seconds), the IPython magic that read it (``time``, ``timeit``, ""), and
+the dispatch and transfer counters then (`_dispatch`; [] before jax is imported)."""
 _TIMEIT_FILES = {"<timeit-src>", "<magic-timeit>", timeit.__file__}
 _MAGICS_FILE = ("IPython", "core", "magics", "execution.py")  # %time, %timeit: they read the clocks for the cell
 
@@ -63,6 +66,7 @@ class Observer:
         self.namespaces: dict[tuple[int, int], dict[str, Any]] = {}  # (opening, closing line): names at the first
         self.fair: dict[str, dict[str, Any]] = {}  # "opening:closing": the fair figure, or why there is none
         self._jax: Any = None
+        self.dispatch = DispatchCounter()
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
         self._waiter: threading.Thread | None = None
 
@@ -104,7 +108,8 @@ class Observer:
         if index >= MAX_READS:
             self.unrecorded += 1
             return -1
-        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic])
+        counts = self.dispatch.snapshot() if self._jax is not None else []
+        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts])
         if self._jax is not None:
             self._watch_pending(index)
         return index
@@ -143,6 +148,7 @@ class Observer:
     def _hook_jax(self, jax: Any) -> None:
         self._jax = jax
         self.jax_version = getattr(jax, "__version__", "")
+        self.dispatch.install(jax)
         try:
             jax.monitoring.register_event_duration_secs_listener(self._on_event)
         except AttributeError:  # a jax without monitoring: no compile events, pending work still seen
@@ -156,9 +162,11 @@ class Observer:
         """Hand the JAX arrays still computing at read ``index`` to the waiter thread, which records when they
         finished: the script goes on at once, so what it times is not changed by the looking."""
         try:
-            pending = [a for a in self._jax.live_arrays() if not a.is_ready()]
+            pending = [a for a in self._jax.live_arrays() if not a.is_ready()]  # the held outputs among them
         except Exception:  # a deleted or donated array, a backend without live_arrays: nothing to wait for
             return
+        finally:
+            self.dispatch.take_held()
         if not pending:
             return
         self.reads[index][PENDING_ARRAYS] = len(pending)
@@ -186,7 +194,8 @@ class Observer:
 
     def to_json(self) -> dict[str, Any]:
         return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "events": self.events, "jax_version": self.jax_version,
-                "unrecorded_reads": self.unrecorded, "fair": self.fair}
+                "unrecorded_reads": self.unrecorded, "fair": self.fair,
+                "jits_created": self.dispatch.created}
 
 
 _perf_counter = time.perf_counter

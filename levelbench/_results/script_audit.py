@@ -27,6 +27,11 @@ class Sample:
         pending_arrays: how many JAX arrays were still computing then.
         grad_enabled: torch's grad mode at the closing read (None: torch not imported).
         calibration: a run ``%timeit`` made to choose its loop count: not in the figure it prints.
+        eager_dispatches: JAX operations dispatched one by one (not inside a jitted function) inside it.
+        jit_calls: calls of functions the script jitted inside it.
+        to_device / to_device_bytes: host-to-device transfers (NumPy arrays given to JAX) and their bytes.
+        to_host / to_host_bytes: device-to-host transfers (JAX arrays read as NumPy or Python values), bytes.
+        jits_created: per function, how many times ``jax.jit`` was called on it inside it.
     """
 
     measured: float
@@ -37,6 +42,13 @@ class Sample:
     pending_arrays: int = 0
     grad_enabled: bool | None = None
     calibration: bool = False
+    eager_dispatches: int = 0
+    jit_calls: int = 0
+    to_device: int = 0
+    to_device_bytes: int = 0
+    to_host: int = 0
+    to_host_bytes: int = 0
+    jits_created: dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def cold(self) -> bool:

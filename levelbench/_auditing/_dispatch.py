@@ -1,0 +1,166 @@
+"""What the script asks JAX to do, counted while it runs: eager dispatches, jitted calls, transfers, new jits.
+
+Installed by the observer once jax is imported (its own modules are patched, the script's code is not):
+
+- eager dispatches: every primitive run one by one at the top level (``EvalTrace.process_primitive``), what
+  un-jitted JAX code (``x.at[i].set``, ``jax.random.split``, indexing, ``jax.grad`` outside ``jit``) costs;
+- calls of the functions the script jitted (``jax.jit`` returns a thin wrapper that counts them), and the
+  ``jax.jit`` calls themselves, with the function's name: a jit made afresh inside a timing (LB111);
+- host-to-device transfers (NumPy arrays passed to ``jax.device_put``, ``jnp.asarray``/``jnp.array``, or to a
+  jitted function) and device-to-host ones (``np.asarray``, ``float``, ``print``, ``jax.device_get`` of an
+  array not read before), with their bytes.
+
+The counters only grow; each clock read of the script's takes a copy (`snapshot`), and a sample's counts are
+the difference between its two reads. The outputs of the latest dispatches are held (`HELD`) until the next
+clock read, so that work whose result the script dropped (``f(x)`` on its own line) is still seen running.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import time
+from typing import Any
+
+EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES = range(6)
+"""The counters, in order: eager dispatches, jitted calls, host-to-device transfers and bytes, device-to-host."""
+HELD = 8
+"""Dispatches whose outputs are kept alive until the next clock read (work runs in order: the last ones suffice)."""
+
+_perf_ns = time.perf_counter_ns
+
+
+class DispatchCounter:
+    """The counters of one run, the jits it created ``(reference ns, function name)``, and the held outputs."""
+
+    def __init__(self) -> None:
+        self.counts = [0] * 6
+        self.created: list[tuple[int, str]] = []
+        self.held: collections.deque = collections.deque(maxlen=HELD)
+        self._numpy: Any = None
+
+    def snapshot(self) -> list[int]:
+        return list(self.counts)
+
+    def take_held(self) -> list[Any]:
+        """The outputs held since the last read, released by this process (the caller may wait on them)."""
+        taken = [a for outputs in self.held for a in outputs]
+        self.held.clear()
+        return taken
+
+    def install(self, jax: Any) -> None:
+        """Patch ``jax``'s dispatch, jit and transfer entry points; a part jax no longer has is left out."""
+        # lazy: numpy comes with jax; the observer imports nothing before the script imports jax
+        import numpy
+
+        self._numpy = numpy
+        for patch in (self._patch_eager, self._patch_jit, self._patch_device_put, self._patch_to_host):
+            try:
+                patch(jax)
+            except (AttributeError, ImportError, TypeError):  # another jax: that count stays 0
+                pass
+
+    # -- counting --------------------------------------------------------------------------------
+    def _to_device(self, values: Any) -> None:
+        ndarray = self._numpy.ndarray
+        for value in values:
+            if isinstance(value, ndarray):
+                self.counts[TO_DEVICE] += 1
+                self.counts[TO_DEVICE_BYTES] += value.nbytes
+
+    def _hold(self, outputs: Any) -> None:
+        if isinstance(outputs, (list, tuple)):
+            self.held.append([o for o in outputs if hasattr(o, "is_ready")])
+        elif hasattr(outputs, "is_ready"):
+            self.held.append([outputs])
+
+    # -- patches ---------------------------------------------------------------------------------
+    def _patch_eager(self, jax: Any) -> None:
+        from jax._src import core  # lazy: jax is imported by the script by now
+
+        eval_trace = core.EvalTrace
+        process = eval_trace.process_primitive
+        counter = self
+
+        def process_primitive(trace: Any, primitive: Any, args: Any, params: Any) -> Any:
+            counter.counts[EAGER] += 1
+            counter._to_device(args)  # a NumPy operand is copied to the device (jnp.asarray's `stage` too)
+            outputs = process(trace, primitive, args, params)
+            counter._hold(outputs)
+            return outputs
+
+        eval_trace.process_primitive = process_primitive
+
+    def _patch_jit(self, jax: Any) -> None:
+        from jax._src.util import fun_name  # lazy: as above
+
+        jit = jax.jit
+        counter = self
+        leaves = jax.tree_util.tree_leaves
+
+        def observed_jit(fun: Any = None, /, *args: Any, **kwargs: Any) -> Any:
+            if fun is None or not callable(fun):  # jax.jit(static_argnums=...) as a decorator factory
+                made = jit(*((fun,) if fun is not None else ()), *args, **kwargs)
+                return lambda f: _ObservedJit(made(f), f, counter, fun_name(f), leaves)
+            return _ObservedJit(jit(fun, *args, **kwargs), fun, counter, fun_name(fun), leaves)
+
+        functools.update_wrapper(observed_jit, jit)
+        jax.jit = observed_jit
+
+    def _patch_device_put(self, jax: Any) -> None:
+        device_put = jax.device_put
+        counter = self
+        leaves = jax.tree_util.tree_leaves
+
+        def observed_device_put(x: Any, *args: Any, **kwargs: Any) -> Any:
+            counter._to_device(leaves(x))
+            outputs = device_put(x, *args, **kwargs)
+            counter._hold(leaves(outputs))
+            return outputs
+
+        functools.update_wrapper(observed_device_put, device_put)
+        jax.device_put = observed_device_put
+
+    def _patch_to_host(self, jax: Any) -> None:
+        from jax._src.array import ArrayImpl  # lazy: as above
+
+        value = ArrayImpl.__dict__["_value"]
+        counter = self
+
+        def observed_value(array: Any) -> Any:
+            if getattr(array, "_npy_value", True) is None:  # not read before: this read copies it to the host
+                counter.counts[TO_HOST] += 1
+                counter.counts[TO_HOST_BYTES] += int(array.nbytes)
+            return value.fget(array)
+
+        ArrayImpl._value = property(observed_value, doc=value.__doc__)
+
+
+class _ObservedJit:
+    """A jitted function as ``jax.jit`` made it, its calls counted; everything else is the jitted function's."""
+
+    def __init__(self, jitted: Any, fun: Any, counter: DispatchCounter, name: str, leaves: Any) -> None:
+        self._lb_jitted, self._lb_counter, self._lb_leaves = jitted, counter, leaves
+        counter.created.append((_perf_ns(), name))
+        functools.update_wrapper(self, fun)  # type: ignore[arg-type]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        counter = self._lb_counter
+        counter.counts[JIT_CALLS] += 1
+        counter._to_device(self._lb_leaves((args, kwargs)))
+        outputs = self._lb_jitted(*args, **kwargs)
+        counter._hold(self._lb_leaves(outputs))
+        return outputs
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:  # a jitted method: bound like the jitted one
+        return self if instance is None else functools.partial(self, instance)
+
+    def __getattr__(self, name: str) -> Any:  # lower, trace, eval_shape, clear_cache...
+        try:
+            jitted = self.__dict__["_lb_jitted"]
+        except KeyError:  # not initialised (a copy being made): no attribute of its own yet
+            raise AttributeError(name) from None
+        return getattr(jitted, name)
+
+    def __repr__(self) -> str:
+        return repr(self._lb_jitted)
