@@ -16,7 +16,7 @@ from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_time
-from ._dispatch import EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES
+from ._dispatch import EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED
 from ._observer import CLOCK, COUNTS, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
 PENDING_FLOOR = 1e-4
@@ -24,9 +24,11 @@ PENDING_FLOOR = 1e-4
 SHARE = 0.05
 """Pending work or compilation counts when it is at least this share of what the script measured."""
 EAGER_FLOOR = 10
-"""Eager JAX dispatches in a sample (the median sample) from which it is timed op by op (LB114)."""
+"""Eager JAX dispatches per call timed (the median sample's; timeit's samples time many calls) from which the
+computation is timed op by op (LB114)."""
 TRANSFER_FLOOR = 1024
-"""Bytes moved between host and device in a sample (the median sample) from which they count (LB115)."""
+"""Bytes moved between host and device in a sample (the median sample) from which they count (LB115), when the
+sample computed too: a timing of a transfer alone measures the transfer on purpose."""
 
 
 def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
@@ -41,18 +43,20 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     timeit_groups: set[tuple[int, int, str]] = set()
     magics: dict[tuple[int, int, str], str] = {}
     calibrating = {tuple(p) for p in raw.get("calibrating", ())}
+    loops = {str(k): int(v) for k, v in raw.get("loops", {}).items()}
     for first, last in dict.fromkeys(tuple(p) for p in raw.get("pairs", ())):
         opening, closing = reads[first], reads[last]
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
         jits = created[bisect.bisect_right(created_at, opening[REF]):bisect.bisect_right(created_at, closing[REF])]
-        groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits))
+        groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits,
+                                                   loops.get(f"{first}:{last}", 1)))
         if len(closing) > MAGIC and closing[MAGIC]:
             magics[key] = str(closing[MAGIC])
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
             timeit_groups.add(key)
     lines = source.splitlines()
-    loops = _loop_spans(source)
+    spans = _loop_spans(source)
     fair = raw.get("fair", {})
     found = []
     for (opening_line, closing_line, clock), samples in groups.items():
@@ -61,7 +65,7 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
         interval = TimedInterval(
             opening_line=opening_line, closing_line=closing_line, clock=clock, samples=tuple(samples),
             via_timeit=(opening_line, closing_line, clock) in timeit_groups,
-            loop_inside=any(low < start and end < high for start, end in loops),
+            loop_inside=any(low < start and end < high for start, end in spans),
             source="\n".join(lines[low - 1:min(high, low + 14)]),
             fair=figure, fair_note=note, magic=magics.get((opening_line, closing_line, clock), ""),
         )
@@ -70,12 +74,14 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
 
 
 def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]],
-            calibration: bool = False, jits: Sequence[tuple[int, str]] = ()) -> Sample:
+            calibration: bool = False, jits: Sequence[tuple[int, str]] = (), loops: int = 1) -> Sample:
     """One sample, from its two reads, the compile events that ended between them and the jits made then."""
     before = opening[COUNTS] if len(opening) > COUNTS else []
     after = closing[COUNTS] if len(closing) > COUNTS else []
     counts = [int(b) - int(a) for a, b in zip(before, after)] if before else list(after or [])
-    counts += [0] * (TO_HOST_BYTES + 1 - len(counts))
+    counts += [0] * (UNWAITED + 1 - len(counts))
+    dispatched = counts[EAGER] + counts[JIT_CALLS]
+    unwaited = min(int(after[UNWAITED]), dispatched) if len(after) > UNWAITED else 0
     created: dict[str, int] = {}
     for _, name in jits:
         created[name] = created.get(name, 0) + 1
@@ -94,7 +100,7 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         grad_enabled=closing[GRAD], calibration=calibration,
         eager_dispatches=counts[EAGER], jit_calls=counts[JIT_CALLS], to_device=counts[TO_DEVICE],
         to_device_bytes=counts[TO_DEVICE_BYTES], to_host=counts[TO_HOST], to_host_bytes=counts[TO_HOST_BYTES],
-        jits_created=created,
+        jits_created=created, unwaited=unwaited, loops=loops,
     )
 
 
@@ -124,8 +130,11 @@ def _loop_spans(source: str) -> list[tuple[int, int]]:
 
 
 def _with_findings(interval: TimedInterval) -> TimedInterval:
-    checks = (_unawaited(interval), _compile_timed(interval), _single_sample(interval), *_retraced(interval),
-              _op_by_op(interval), _transfers(interval))
+    recompiled = [f for f in _retraced(interval) if f is not None]
+    # a compile that recurs is reported as the recompilation (LB111, LB117), not as a first call timed (LB103)
+    compiled = None if recompiled else _compile_timed(interval)
+    checks = (_unawaited(interval), compiled, _single_sample(interval), *recompiled, _op_by_op(interval),
+              _transfers(interval))
     found = [f for f in checks if f is not None]
     return TimedInterval(**{**interval.__dict__, "findings": tuple(found)})
 
@@ -147,10 +156,11 @@ def _of_samples(hits: int, interval: TimedInterval) -> str:
 
 
 def _unawaited(interval: TimedInterval) -> Finding | None:
-    """LB102: JAX work still running when the closing clock was read."""
+    """LB102: JAX work still running when the closing clock was read, or, where it had finished by then (small
+    work on CPU runs as it is dispatched), dispatched in every sample and not waited for before the read."""
     hits = [s for s in interval.timed if s.pending > PENDING_FLOOR and s.pending >= SHARE * max(s.measured, 0.0)]
     if not hits:
-        return None
+        return _not_waited_for(interval)
     worst = max(hits, key=lambda s: s.pending)
     whole = worst.measured + worst.pending
     evidence = (f"the clock stopped {fmt_time(worst.measured)} after it started; the JAX work still running then "
@@ -159,6 +169,19 @@ def _unawaited(interval: TimedInterval) -> Finding | None:
                 f"{fmt_time(whole)}{_of_samples(len(hits), interval)}")
     return _finding("LB102", interval, f"{interval.lines}: the clock stopped before the JAX work finished", evidence,
                     {"measured": worst.measured, "pending": worst.pending, "samples_pending": len(hits)})
+
+
+def _not_waited_for(interval: TimedInterval) -> Finding | None:
+    if not all(s.unwaited for s in interval.timed):
+        return None
+    sample = _median_sample(interval, lambda s: s.unwaited)
+    evidence = (f"the clock stopped {sample.unwaited} JAX dispatch{'es' if sample.unwaited != 1 else ''} after the "
+                f"script last waited for a result (no block_until_ready, no read of a value), in "
+                f"{'every one' if len(interval.timed) > 1 else 'each'} of {len(interval.timed)} sample"
+                f"{'s' if len(interval.timed) != 1 else ''}; here the work was done by then (this backend ran it "
+                "as it was dispatched), on an asynchronous one (GPU, TPU, larger CPU work) the clock stops before it")
+    return _finding("LB102", interval, f"{interval.lines}: the clock stopped without waiting for the JAX work",
+                    evidence, {"unwaited": sample.unwaited, "measured": sample.measured, "samples_pending": 0})
 
 
 def _compile_timed(interval: TimedInterval) -> Finding | None:
@@ -197,17 +220,19 @@ def _median_sample(interval: TimedInterval, key: Any) -> Sample:
 
 def _op_by_op(interval: TimedInterval) -> Finding | None:
     """LB114: JAX operations dispatched one by one inside the interval, many per sample."""
-    sample = _median_sample(interval, lambda s: s.eager_dispatches)
-    if sample.eager_dispatches < EAGER_FLOOR:
+    sample = _median_sample(interval, lambda s: s.eager_dispatches / s.loops)
+    per_call = sample.eager_dispatches // sample.loops
+    if per_call < EAGER_FLOOR:
         return None
     per = sample.measured / sample.eager_dispatches if sample.measured > 0 else 0.0
-    evidence = (f"{sample.eager_dispatches} JAX operations were dispatched one by one (outside any jit) in the "
-                f"median sample of {fmt_time(sample.measured)}, {fmt_time(per)} each"
-                + (f", beside {sample.jit_calls} jitted call{'s' if sample.jit_calls != 1 else ''}"
-                   if sample.jit_calls else "")
+    calls = f" per call of the {sample.loops} it timed" if sample.loops > 1 else ""
+    evidence = (f"{per_call} JAX operations were dispatched one by one (outside any jit){calls} in the median "
+                f"sample of {fmt_time(sample.measured)}, {fmt_time(per)} each"
+                + (f", beside {sample.jit_calls // sample.loops} jitted call"
+                   f"{'s' if sample.jit_calls // sample.loops != 1 else ''}" if sample.jit_calls else "")
                 + ": each pays Python dispatch (and a compile the first time for each shape); under jit they fuse "
                   "into one dispatch")
-    return _finding("LB114", interval, f"{interval.lines}: {sample.eager_dispatches} eager JAX dispatches per sample",
+    return _finding("LB114", interval, f"{interval.lines}: {per_call} eager JAX dispatches per call timed",
                     evidence, {"eager_dispatches": sample.eager_dispatches, "jit_calls": sample.jit_calls,
                                "measured": sample.measured})
 
@@ -216,7 +241,7 @@ def _transfers(interval: TimedInterval) -> Finding | None:
     """LB115: arrays copied between host and device inside the interval."""
     sample = _median_sample(interval, lambda s: s.to_device_bytes + s.to_host_bytes)
     moved = sample.to_device_bytes + sample.to_host_bytes
-    if moved < TRANSFER_FLOOR:
+    if moved < TRANSFER_FLOOR or not sample.eager_dispatches + sample.jit_calls:
         return None
     parts = []
     if sample.to_device:
@@ -243,10 +268,10 @@ def _retraced(interval: TimedInterval) -> tuple[Finding | None, Finding | None]:
     counts: dict[str, int] = {}
     fresh: dict[str, int] = {}
     for sample in interval.timed:
-        for function in sample.traces:
-            counts[function] = counts.get(function, 0) + 1
+        for function, traced in sample.traces.items():
+            counts[function] = counts.get(function, 0) + traced
             if sample.jits_created.get(function):
-                fresh[function] = fresh.get(function, 0) + 1
+                fresh[function] = fresh.get(function, 0) + traced
     again = {function: n for function, n in counts.items() if n >= 2}
     if not again:
         return None, None
@@ -261,18 +286,19 @@ def _rejitted(interval: TimedInterval, rejitted: dict[str, int]) -> Finding:
     seconds = sum(s.compiled.get(function, 0.0) for s in interval.timed)
     made = sum(s.jits_created.get(function, 0) for s in interval.timed)
     evidence = (f"`jax.jit` was called on `{function}` {made} times inside the timing and `{function}` was traced "
-                f"and compiled again in {times} of {len(interval.timed)} samples ({fmt_time(seconds)} of "
+                f"and compiled {times} times in {len(interval.timed)} samples ({fmt_time(seconds)} of "
                 "compilation in all): a jit made afresh (of a new lambda or partial) has an empty cache")
-    return _finding("LB111", interval, f"{interval.lines}: `{function}` jitted afresh and recompiled in {times} "
-                    "samples", evidence, {"function": function, "samples_retraced": times, "compile": seconds,
+    return _finding("LB111", interval, f"{interval.lines}: `{function}` jitted afresh and compiled {times} times",
+                    evidence, {"function": function, "samples_retraced": times, "compile": seconds,
                                           "jits_created": made})
 
 
 def _reshaped(interval: TimedInterval, again: dict[str, int]) -> Finding:
     function, times = max(again.items(), key=lambda kv: kv[1])
     seconds = sum(s.compiled.get(function, 0.0) for s in interval.timed)
-    evidence = (f"`{function}` was traced and compiled again in {times} of {len(interval.timed)} samples "
-                f"({fmt_time(seconds)} of compilation in all): its jit cache missed call after call, for a new "
+    evidence = (f"`{function}` was traced and compiled {times} times in {len(interval.timed)} sample"
+                f"{'s' if len(interval.timed) != 1 else ''} ({fmt_time(seconds)} of compilation in all): its jit "
+                "cache missed call after call, for a new "
                 "input shape, dtype or static value")
-    return _finding("LB117", interval, f"{interval.lines}: `{function}` recompiled in {times} samples", evidence,
+    return _finding("LB117", interval, f"{interval.lines}: `{function}` compiled {times} times", evidence,
                     {"function": function, "samples_retraced": times, "compile": seconds})

@@ -6,6 +6,8 @@ Installed by the observer once jax is imported (its own modules are patched, the
   un-jitted JAX code (``x.at[i].set``, ``jax.random.split``, indexing, ``jax.grad`` outside ``jit``) costs;
 - calls of the functions the script jitted (``jax.jit`` returns a thin wrapper that counts them), and the
   ``jax.jit`` calls themselves, with the function's name: a jit made afresh inside a timing (LB111);
+- waits for results (``block_until_ready``, ``jax.block_until_ready``, reading an array as NumPy or Python
+  values): the dispatches after the last wait are work the script had not waited for when it read a clock;
 - host-to-device transfers (NumPy arrays passed to ``jax.device_put``, ``jnp.asarray``/``jnp.array``, or to a
   jitted function) and device-to-host ones (``np.asarray``, ``float``, ``print``, ``jax.device_get`` of an
   array not read before), with their bytes.
@@ -22,8 +24,9 @@ import functools
 import time
 from typing import Any
 
-EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES = range(6)
-"""The counters, in order: eager dispatches, jitted calls, host-to-device transfers and bytes, device-to-host."""
+EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED = range(7)
+"""The counters, in order: eager dispatches, jitted calls, host-to-device transfers and bytes, device-to-host
+ones, and (in a snapshot only) the dispatches made since the script last waited for a result."""
 HELD = 8
 """Dispatches whose outputs are kept alive until the next clock read (work runs in order: the last ones suffice)."""
 
@@ -35,12 +38,16 @@ class DispatchCounter:
 
     def __init__(self) -> None:
         self.counts = [0] * 6
+        self.waited_at = 0  # dispatches (eager and jitted) made before the script's last wait for a result
         self.created: list[tuple[int, str]] = []
         self.held: collections.deque = collections.deque(maxlen=HELD)
         self._numpy: Any = None
 
     def snapshot(self) -> list[int]:
-        return list(self.counts)
+        return [*self.counts, self.counts[EAGER] + self.counts[JIT_CALLS] - self.waited_at]
+
+    def waited(self) -> None:
+        self.waited_at = self.counts[EAGER] + self.counts[JIT_CALLS]
 
     def take_held(self) -> list[Any]:
         """The outputs held since the last read, released by this process (the caller may wait on them)."""
@@ -54,7 +61,8 @@ class DispatchCounter:
         import numpy
 
         self._numpy = numpy
-        for patch in (self._patch_eager, self._patch_jit, self._patch_device_put, self._patch_to_host):
+        for patch in (self._patch_eager, self._patch_jit, self._patch_device_put, self._patch_to_host,
+                      self._patch_waits):
             try:
                 patch(jax)
             except (AttributeError, ImportError, TypeError):  # another jax: that count stays 0
@@ -64,7 +72,7 @@ class DispatchCounter:
     def _to_device(self, values: Any) -> None:
         ndarray = self._numpy.ndarray
         for value in values:
-            if isinstance(value, ndarray):
+            if isinstance(value, ndarray) and value.ndim:  # a scalar (a Python number jax wraps) moves nothing
                 self.counts[TO_DEVICE] += 1
                 self.counts[TO_DEVICE_BYTES] += value.nbytes
 
@@ -128,12 +136,39 @@ class DispatchCounter:
         counter = self
 
         def observed_value(array: Any) -> Any:
+            counter.waited()
             if getattr(array, "_npy_value", True) is None:  # not read before: this read copies it to the host
                 counter.counts[TO_HOST] += 1
                 counter.counts[TO_HOST_BYTES] += int(array.nbytes)
             return value.fget(array)
 
         ArrayImpl._value = property(observed_value, doc=value.__doc__)
+
+
+    def _patch_waits(self, jax: Any) -> None:
+        from jax._src.array import ArrayImpl  # lazy: as above
+
+        method = ArrayImpl.__dict__["block_until_ready"]
+        to_numpy = ArrayImpl.__dict__["__array__"]
+        block = jax.block_until_ready
+        counter = self
+
+        def block_until_ready(array: Any) -> Any:
+            counter.waited()
+            return method.__get__(array, type(array))()
+
+        def observed_array(array: Any, *args: Any, **kwargs: Any) -> Any:
+            counter.waited()
+            return to_numpy(array, *args, **kwargs)
+
+        def observed_block(x: Any) -> Any:
+            counter.waited()
+            return block(x)
+
+        functools.update_wrapper(observed_block, block)
+        ArrayImpl.block_until_ready = block_until_ready
+        ArrayImpl.__array__ = observed_array
+        jax.block_until_ready = observed_block
 
 
 class _ObservedJit:

@@ -60,6 +60,7 @@ class Observer:
         self.reads: list[list[Any]] = []  # fields: REF, LINE, ... VALUE
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
         self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
+        self.loops: dict[str, int] = {}  # "opening:closing" read indexes -> the calls a timeit pair timed, if not 1
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
@@ -120,6 +121,10 @@ class Observer:
         statements between the reads afterwards (`_fair`)."""
         first, last = min(read, other), max(read, other)
         self.pairs.append((first, last))
+        timer = frame.f_back
+        number = timer.f_locals.get("number") if timer is not None and timer.f_code.co_name == "timeit" else None
+        if isinstance(number, int) and number > 1 and frame.f_code.co_filename in _TIMEIT_FILES:
+            self.loops[f"{first}:{last}"] = number  # timeit's template: one pair around `number` calls
         # %timeit's Timer.timeit called by the magic itself (not by Timer.repeat): a run to choose the loop count
         caller = frame.f_back.f_back if frame.f_back is not None else None
         if caller is not None and _in_magics(frame.f_back.f_code.co_filename) and _in_magics(caller.f_code.co_filename):
@@ -193,7 +198,8 @@ class Observer:
             self._waiter.join(wait)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "events": self.events, "jax_version": self.jax_version,
+        return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
+                "events": self.events, "jax_version": self.jax_version,
                 "unrecorded_reads": self.unrecorded, "fair": self.fair,
                 "jits_created": self.dispatch.created}
 

@@ -32,6 +32,9 @@ class Sample:
         to_device / to_device_bytes: host-to-device transfers (NumPy arrays given to JAX) and their bytes.
         to_host / to_host_bytes: device-to-host transfers (JAX arrays read as NumPy or Python values), bytes.
         jits_created: per function, how many times ``jax.jit`` was called on it inside it.
+        loops: the calls of the statement it timed (timeit's ``number``; 1 for a pair of reads around code).
+        unwaited: JAX dispatches of this sample made after the script last waited for a result, at the closing
+            read: work the clock did not wait for, whether or not it had finished by then.
     """
 
     measured: float
@@ -49,6 +52,8 @@ class Sample:
     to_host: int = 0
     to_host_bytes: int = 0
     jits_created: dict[str, int] = dataclasses.field(default_factory=dict)
+    unwaited: int = 0
+    loops: int = 1
 
     @property
     def cold(self) -> bool:
