@@ -67,7 +67,7 @@ def test_a_function_traced_in_several_samples_is_lb117_with_the_count_not_a_firs
     reads = [_read(float(i), 3 if i % 2 == 0 else 5, float(i)) for i in range(6)]
     raw = {"reads": reads, "pairs": [[0, 1], [2, 3], [4, 5]],
            "events": [[TRACE_EVENT, 0.1, int(0.5e9), "f"], [TRACE_EVENT, 0.1, int(2.5e9), "f"],
-                      [BACKEND_EVENT, 0.3, int(2.6e9), "jit(f)"]]}
+                      [BACKEND_EVENT, 0.3, int(2.6e9), "jit(f)"]], "jits_created": [[0, "f", True]]}
     (interval,) = intervals(raw, "x\n" * 5)
     assert codes(interval) == ["LB117"]  # the compile recurs: the recompilation is the cause, not a cold first call
     lb117 = interval.findings[0]
@@ -76,9 +76,14 @@ def test_a_function_traced_in_several_samples_is_lb117_with_the_count_not_a_firs
 
 def test_a_function_traced_twice_in_one_sample_is_lb117():
     raw = {"reads": [_read(0.0, 3, 0.0), _read(1.0, 5, 1.0)], "pairs": [[0, 1]],
-           "events": [[TRACE_EVENT, 0.1, int(0.3e9), "f"], [TRACE_EVENT, 0.1, int(0.6e9), "f"]]}
+           "events": [[TRACE_EVENT, 0.1, int(0.3e9), "f"], [TRACE_EVENT, 0.1, int(0.6e9), "f"]],
+           "jits_created": [[0, "f", True]]}
     (interval,) = intervals(raw, "x\n" * 5)
     assert "LB117" in codes(interval) and "LB103" not in codes(interval)
+    # a JAX operation run eagerly compiles once per shape under its own name: a first use each time, not a recompile
+    eager = {**raw, "jits_created": []}
+    (interval,) = intervals(eager, "x\n" * 5)
+    assert codes(interval)[:1] == ["LB103"] and "LB117" not in codes(interval)
 
 
 def test_work_still_running_at_the_closing_read_is_lb102_with_the_wait_as_evidence():

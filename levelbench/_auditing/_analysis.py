@@ -26,9 +26,6 @@ SHARE = 0.05
 EAGER_FLOOR = 10
 """Eager JAX dispatches per call timed (the median sample's; timeit's samples time many calls) from which the
 computation is timed op by op (LB114)."""
-TRANSFER_FLOOR = 1024
-"""Bytes moved between host and device in a sample (the median sample) from which they count (LB115), when the
-sample computed too: a timing of a transfer alone measures the transfer on purpose."""
 
 
 def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
@@ -37,7 +34,9 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     events = sorted(((str(e[0]), float(e[1]), int(e[2]), str(e[3])) for e in raw.get("events", ())),
                     key=lambda e: e[2])
     ends = [e[2] for e in events]
-    created = sorted((int(c[0]), str(c[1])) for c in raw.get("jits_created", ()))
+    made = raw.get("jits_created", ())
+    jitted = {str(c[1]) for c in made}  # the functions the script jitted: a compile of one again is a recompile
+    created = sorted((int(c[0]), str(c[1])) for c in made if len(c) < 3 or c[2])  # new function objects only
     created_at = [c[0] for c in created]
     groups: dict[tuple[int, int, str], list[Sample]] = {}
     timeit_groups: set[tuple[int, int, str]] = set()
@@ -69,7 +68,7 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
             source="\n".join(lines[low - 1:min(high, low + 14)]),
             fair=figure, fair_note=note, magic=magics.get((opening_line, closing_line, clock), ""),
         )
-        found.append(_with_findings(interval))
+        found.append(_with_findings(interval, jitted))
     return tuple(found)
 
 
@@ -129,8 +128,8 @@ def _loop_spans(source: str) -> list[tuple[int, int]]:
     return [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))]
 
 
-def _with_findings(interval: TimedInterval) -> TimedInterval:
-    recompiled = [f for f in _retraced(interval) if f is not None]
+def _with_findings(interval: TimedInterval, jitted: set[str] | frozenset[str] = frozenset()) -> TimedInterval:
+    recompiled = [f for f in _retraced(interval, jitted) if f is not None]
     # a compile that recurs is reported as the recompilation (LB111, LB117), not as a first call timed (LB103)
     compiled = None if recompiled else _compile_timed(interval)
     checks = (_unawaited(interval), compiled, _single_sample(interval), *recompiled, _op_by_op(interval),
@@ -172,13 +171,14 @@ def _unawaited(interval: TimedInterval) -> Finding | None:
 
 
 def _not_waited_for(interval: TimedInterval) -> Finding | None:
-    if not all(s.unwaited for s in interval.timed):
+    dispatching = [s for s in interval.timed if s.eager_dispatches + s.jit_calls]  # a helper times other code too
+    if not dispatching or not all(s.unwaited for s in dispatching):
         return None
-    sample = _median_sample(interval, lambda s: s.unwaited)
+    sample = sorted(dispatching, key=lambda s: s.unwaited)[len(dispatching) // 2]
     evidence = (f"the clock stopped {sample.unwaited} JAX dispatch{'es' if sample.unwaited != 1 else ''} after the "
                 f"script last waited for a result (no block_until_ready, no read of a value), in "
-                f"{'every one' if len(interval.timed) > 1 else 'each'} of {len(interval.timed)} sample"
-                f"{'s' if len(interval.timed) != 1 else ''}; here the work was done by then (this backend ran it "
+                f"{'every one' if len(dispatching) > 1 else 'each'} of the {len(dispatching)} sample"
+                f"{'s' if len(dispatching) != 1 else ''} that ran JAX work; here the work was done by then (this backend ran it "
                 "as it was dispatched), on an asynchronous one (GPU, TPU, larger CPU work) the clock stops before it")
     return _finding("LB102", interval, f"{interval.lines}: the clock stopped without waiting for the JAX work",
                     evidence, {"unwaited": sample.unwaited, "measured": sample.measured, "samples_pending": 0})
@@ -238,18 +238,19 @@ def _op_by_op(interval: TimedInterval) -> Finding | None:
 
 
 def _transfers(interval: TimedInterval) -> Finding | None:
-    """LB115: arrays copied between host and device inside the interval."""
-    sample = _median_sample(interval, lambda s: s.to_device_bytes + s.to_host_bytes)
-    moved = sample.to_device_bytes + sample.to_host_bytes
-    if moved < TRANSFER_FLOOR or not sample.eager_dispatches + sample.jit_calls:
+    """LB115: arrays (not scalars) copied between host and device in every call timed, beside computation: a
+    timing of a transfer alone measures the transfer on purpose."""
+    if not all(s.to_device + s.to_host >= s.loops and s.eager_dispatches + s.jit_calls for s in interval.timed):
         return None
+    sample = _median_sample(interval, lambda s: (s.to_device_bytes + s.to_host_bytes) / s.loops)
     parts = []
     if sample.to_device:
         parts.append(f"{sample.to_device} host-to-device ({fmt_bytes(sample.to_device_bytes)})")
     if sample.to_host:
         parts.append(f"{sample.to_host} device-to-host ({fmt_bytes(sample.to_host_bytes)})")
-    evidence = (f"the median sample ({fmt_time(sample.measured)}) copied arrays between host and device: "
-                f"{' and '.join(parts)}; the figure includes the copies, not only the computation")
+    calls = f", {sample.loops} calls" if sample.loops > 1 else ""
+    evidence = (f"every call timed copied arrays between host and device; the median sample ({fmt_time(sample.measured)}"
+                f"{calls}): {' and '.join(parts)}; the figure includes the copies, not only the computation")
     return _finding("LB115", interval, f"{interval.lines}: host-device transfers timed", evidence,
                     {"to_device": sample.to_device, "to_device_bytes": sample.to_device_bytes,
                      "to_host": sample.to_host, "to_host_bytes": sample.to_host_bytes, "measured": sample.measured})
@@ -262,13 +263,16 @@ def fmt_bytes(n: int) -> str:
     return f"{n} B"
 
 
-def _retraced(interval: TimedInterval) -> tuple[Finding | None, Finding | None]:
-    """LB111 and LB117: a function traced again in more than one sample: the jit cache missed call after call,
-    because ``jax.jit`` was called on it afresh inside the sample (LB111), or for new shapes (LB117)."""
+def _retraced(interval: TimedInterval, jitted: set[str] | frozenset[str]) -> tuple[Finding | None, Finding | None]:
+    """LB111 and LB117: a function the script jitted traced again: the jit cache missed call after call, because ``jax.jit`` was called on a new function object inside
+    the sample (LB111), or for new shapes or static values (LB117). JAX's own operations run eagerly compile once
+    per shape each, under the same names: that is a first use (LB103), not a recompile."""
     counts: dict[str, int] = {}
     fresh: dict[str, int] = {}
     for sample in interval.timed:
         for function, traced in sample.traces.items():
+            if function not in jitted:
+                continue
             counts[function] = counts.get(function, 0) + traced
             if sample.jits_created.get(function):
                 fresh[function] = fresh.get(function, 0) + traced

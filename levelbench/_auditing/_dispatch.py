@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections
 import functools
 import time
+import weakref
 from typing import Any
 
 EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED = range(7)
@@ -39,7 +40,8 @@ class DispatchCounter:
     def __init__(self) -> None:
         self.counts = [0] * 6
         self.waited_at = 0  # dispatches (eager and jitted) made before the script's last wait for a result
-        self.created: list[tuple[int, str]] = []
+        self.created: list[tuple[int, str, bool]] = []  # (reference ns, name, a function object not jitted before)
+        self._jitted: Any = weakref.WeakSet()
         self.held: collections.deque = collections.deque(maxlen=HELD)
         self._numpy: Any = None
 
@@ -62,7 +64,7 @@ class DispatchCounter:
 
         self._numpy = numpy
         for patch in (self._patch_eager, self._patch_jit, self._patch_device_put, self._patch_to_host,
-                      self._patch_waits):
+                      self._patch_waits, self._patch_numpy_api):
             try:
                 patch(jax)
             except (AttributeError, ImportError, TypeError):  # another jax: that count stays 0
@@ -75,6 +77,17 @@ class DispatchCounter:
             if isinstance(value, ndarray) and value.ndim:  # a scalar (a Python number jax wraps) moves nothing
                 self.counts[TO_DEVICE] += 1
                 self.counts[TO_DEVICE_BYTES] += value.nbytes
+
+    def fresh(self, fun: Any) -> bool:
+        """Whether ``fun`` is jitted for the first time (a new lambda or partial each time: yes; the same function
+        object again: no, and jax's cache finds its compiled code)."""
+        try:
+            if fun in self._jitted:
+                return False
+            self._jitted.add(fun)
+        except TypeError:  # not weakly referenceable: count it as new
+            pass
+        return True
 
     def _hold(self, outputs: Any) -> None:
         if isinstance(outputs, (list, tuple)):
@@ -137,7 +150,8 @@ class DispatchCounter:
 
         def observed_value(array: Any) -> Any:
             counter.waited()
-            if getattr(array, "_npy_value", True) is None:  # not read before: this read copies it to the host
+            # not read before: this read copies it to the host (a scalar read for control flow moves nothing)
+            if getattr(array, "_npy_value", True) is None and array.ndim:
                 counter.counts[TO_HOST] += 1
                 counter.counts[TO_HOST_BYTES] += int(array.nbytes)
             return value.fget(array)
@@ -165,10 +179,51 @@ class DispatchCounter:
             counter.waited()
             return block(x)
 
+        get = jax.device_get
+
+        def observed_device_get(x: Any) -> Any:
+            counter.waited()
+            before = counter.counts[TO_HOST]
+            got = get(x)
+            if counter.counts[TO_HOST] == before:  # copied without `_value` (the buffer protocol): count it here
+                for leaf in jax.tree_util.tree_leaves(x):
+                    if isinstance(leaf, ArrayImpl) and leaf.ndim:
+                        counter.counts[TO_HOST] += 1
+                        counter.counts[TO_HOST_BYTES] += int(leaf.nbytes)
+            return got
+
         functools.update_wrapper(observed_block, block)
+        functools.update_wrapper(observed_device_get, get)
+        jax.device_get = observed_device_get
         ArrayImpl.block_until_ready = block_until_ready
         ArrayImpl.__array__ = observed_array
         jax.block_until_ready = observed_block
+
+
+    def _patch_numpy_api(self, jax: Any) -> None:
+        """``jax.numpy``'s functions that are jitted (``jnp.dot``, ``jnp.sin``...) dispatch in C++ without the eager
+        path: each call of one from the script is one eager dispatch, its NumPy operands transfers."""
+        # lazy: as above; jax.numpy is part of `import jax`
+        import jax.numpy as jnp
+
+        counter = self
+        leaves = jax.tree_util.tree_leaves
+        for name in dir(jnp):
+            function = getattr(jnp, name)
+            if type(function).__name__ == "PjitFunction":  # jaxlib's jitted function
+                setattr(jnp, name, _observed_api(function, counter, leaves))
+
+
+def _observed_api(function: Any, counter: DispatchCounter, leaves: Any) -> Any:
+    @functools.wraps(function)
+    def observed(*args: Any, **kwargs: Any) -> Any:
+        counter.counts[EAGER] += 1
+        counter._to_device(leaves((args, kwargs)))
+        outputs = function(*args, **kwargs)
+        counter._hold(leaves(outputs))
+        return outputs
+
+    return observed
 
 
 class _ObservedJit:
@@ -176,7 +231,7 @@ class _ObservedJit:
 
     def __init__(self, jitted: Any, fun: Any, counter: DispatchCounter, name: str, leaves: Any) -> None:
         self._lb_jitted, self._lb_counter, self._lb_leaves = jitted, counter, leaves
-        counter.created.append((_perf_ns(), name))
+        counter.created.append((_perf_ns(), name, counter.fresh(fun)))
         functools.update_wrapper(self, fun)  # type: ignore[arg-type]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
