@@ -719,24 +719,49 @@ def load_scripts(root: Path = SCRIPTS, only: str = "") -> list[RunScript]:
     return found
 
 
-def run_scripts(scripts: list[RunScript], timeout: float) -> dict:
+TIMEIT_REPEAT = re.compile(r"^(\s*%%?timeit)(?![^\n#]*\s-r)", re.MULTILINE)
+
+
+def shortened(text: str, repeat: int) -> str:
+    """``text`` with its ``%timeit``/``%%timeit`` lines that set no ``-r`` given ``-r repeat`` (IPython's
+    default is 7): the same calibration and loop count, fewer repeats; lines keep their numbers."""
+    return TIMEIT_REPEAT.sub(lambda m: f"{m.group(1)} -r {repeat}", text)
+
+
+def run_scripts(scripts: list[RunScript], timeout: float, *, retime: bool = True, repeat: int = 0,
+                workers: int = 1) -> dict:
     """``levelbench.audit_script`` on every script (each in its own child process, output captured), its
-    findings in `RUN_CODES` scored against ``causes:`` at the closing line of their interval."""
+    findings in `RUN_CODES` scored against ``causes:`` at the closing line of their interval.
+
+    ``retime=False``: no fair re-timing; ``repeat``: run each ``%timeit`` with ``-r repeat`` (a copy of the
+    script, in a temporary folder); ``workers``: scripts audited at once. All three only make it quicker (the
+    slow test's settings); the benchmark runs the scripts as written, one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
     import levelbench
 
     score, per_script = Score(), []
-    with tempfile.TemporaryDirectory(prefix="levelbench-ipython-") as ipython_dir:
-        os.environ["IPYTHONDIR"] = ipython_dir  # IPython's history database: nothing written outside tmp
-        for script in scripts:
+    with tempfile.TemporaryDirectory(prefix="levelbench-run-scripts-") as folder:
+        os.environ["IPYTHONDIR"] = folder  # IPython's history database: nothing written outside tmp
+
+        def audit(script: RunScript) -> tuple[object, float]:
+            path = script.path
+            if repeat:
+                path = Path(folder) / script.path.name
+                path.write_text(shortened(script.path.read_text(), repeat))
             t0 = time.perf_counter()
-            audit = levelbench.audit_script(script.path, timeout=timeout, output="captured")
-            seconds = time.perf_counter() - t0
-            found = [Reported(script.name, f.code, interval.closing_line, f.evidence)
-                     for interval in audit.intervals for f in interval.findings if f.code in RUN_CODES]
-            result = score.add(script, script.causes, found, script.lines)  # type: ignore[arg-type]
-            per_script.append({"script": script.name, "form": script.form, "seconds": seconds,
-                               "status": audit.status, "error": audit.error, "intervals": len(audit.intervals),
-                               "found": result.found, "missed": result.missed, "false": result.false})
+            result = levelbench.audit_script(path, timeout=timeout, output="captured", retime=retime)
+            return result, time.perf_counter() - t0
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            audits = list(pool.map(audit, scripts))
+    for script, (audit, seconds) in zip(scripts, audits):
+        found = [Reported(script.name, f.code, interval.closing_line, f.evidence)
+                 for interval in audit.intervals for f in interval.findings if f.code in RUN_CODES]
+        result = score.add(script, script.causes, found, script.lines)  # type: ignore[arg-type]
+        per_script.append({"script": script.name, "form": script.form, "seconds": seconds,
+                           "status": audit.status, "error": audit.error, "intervals": len(audit.intervals),
+                           "found": result.found, "missed": result.missed, "false": result.false})
     return {"score": score, "scripts": per_script}
 
 

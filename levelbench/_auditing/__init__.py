@@ -37,7 +37,7 @@ OUTPUTS = ("shown", "captured", "stderr")
 
 
 def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str] = (), *,
-                 timeout: float = DEFAULT_TIMEOUT, output: str = "shown") -> ScriptAudit:
+                 timeout: float = DEFAULT_TIMEOUT, output: str = "shown", retime: bool = True) -> ScriptAudit:
     """Run the Python script ``path`` with ``argv`` as ``__main__`` in a child process and audit its timing.
 
     A notebook (``.ipynb``), or a ``.py`` with IPython syntax (``%timeit``, ``%%time``; cells split at ``# %%``
@@ -50,6 +50,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     script is stopped and what ran before is returned, marked partial; Ctrl-C (a ``KeyboardInterrupt`` here)
     does the same, with the status ``interrupted``. Once the script has finished, the statements of each
     interval are re-timed (`ScriptAudit` intervals' ``fair``); a stop then leaves the rest un-timed only.
+    ``retime=False`` skips that (no fair figures: the findings alone, about a second sooner per interval).
 
     !!! Example
         ```python
@@ -72,8 +73,8 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     args = [str(a) for a in argv]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")
-        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), observations, str(script),
-                   *args]
+        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), observations,
+                   "retime" if retime else "no-retime", str(script), *args]
         stdout = subprocess.PIPE if capture else sys.__stderr__ if output == "stderr" else None
         started = time.perf_counter()
         child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,

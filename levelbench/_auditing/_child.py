@@ -1,6 +1,6 @@
 """The child process of ``doctor --run``: the user's script as ``__main__``, observed.
 
-``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
+``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS retime|no-retime SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
 ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``), with the clocks observed, and writes
 what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return, ``sys.exit``, an exception (its
 traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent when the time limit passed.
@@ -83,7 +83,7 @@ def main(argv: list[str]) -> int:
     if not _die_with(int(argv[1])):
         return 0  # the parent died before this child could ask to die with it
     # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
-    observations, script, args = argv[2], argv[3], argv[4:]
+    observations, retime, script, args = argv[2], argv[3] == "retime", argv[4], argv[5:]
     observer = Observer(script)
     text = script_text(Path(script))
     notebook = is_notebook(Path(script), text)
@@ -118,7 +118,7 @@ def main(argv: list[str]) -> int:
     outcome["wall_s"] = _perf_counter() - started
     try:
         observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
-        if outcome["status"] == "finished" and observer.namespaces:
+        if retime and outcome["status"] == "finished" and observer.namespaces:
             source = python_only(text) if notebook else text
             observer.fair = fair_figures(source, script, observer.namespaces, timer=_perf_counter)
     except KeyboardInterrupt:
