@@ -51,11 +51,9 @@ class DispatchCounter:
     def waited(self) -> None:
         self.waited_at = self.counts[EAGER] + self.counts[JIT_CALLS]
 
-    def take_held(self) -> list[Any]:
-        """The outputs held since the last read, released by this process (the caller may wait on them)."""
-        taken = [a for outputs in self.held for a in outputs]
+    def take_held(self) -> None:
+        """Release the outputs held since the last read (the caller has looked at the live arrays)."""
         self.held.clear()
-        return taken
 
     def install(self, jax: Any) -> None:
         """Patch ``jax``'s dispatch, jit and transfer entry points; a part jax no longer has is left out."""
@@ -89,11 +87,6 @@ class DispatchCounter:
             pass
         return True
 
-    def _hold(self, outputs: Any) -> None:
-        if isinstance(outputs, (list, tuple)):
-            self.held.append([o for o in outputs if hasattr(o, "is_ready")])
-        elif hasattr(outputs, "is_ready"):
-            self.held.append([outputs])
 
     # -- patches ---------------------------------------------------------------------------------
     def _patch_eager(self, jax: Any) -> None:
@@ -107,7 +100,7 @@ class DispatchCounter:
             counter.counts[EAGER] += 1
             counter._to_device(args)  # a NumPy operand is copied to the device (jnp.asarray's `stage` too)
             outputs = process(trace, primitive, args, params)
-            counter._hold(outputs)
+            counter.held.append(outputs)  # kept alive, whatever its shape: the arrays in it stay live arrays
             return outputs
 
         eval_trace.process_primitive = process_primitive
@@ -136,7 +129,7 @@ class DispatchCounter:
         def observed_device_put(x: Any, *args: Any, **kwargs: Any) -> Any:
             counter._to_device(leaves(x))
             outputs = device_put(x, *args, **kwargs)
-            counter._hold(leaves(outputs))
+            counter.held.append(outputs)
             return outputs
 
         functools.update_wrapper(observed_device_put, device_put)
@@ -215,12 +208,16 @@ class DispatchCounter:
 
 
 def _observed_api(function: Any, counter: DispatchCounter, leaves: Any) -> Any:
+    counts, held, to_device = counter.counts, counter.held, counter._to_device
+
     @functools.wraps(function)
     def observed(*args: Any, **kwargs: Any) -> Any:
-        counter.counts[EAGER] += 1
-        counter._to_device(leaves((args, kwargs)))
+        counts[EAGER] += 1
+        to_device(args)  # the operands themselves (a NumPy array inside a list or dict is not looked for)
+        if kwargs:
+            to_device(kwargs.values())
         outputs = function(*args, **kwargs)
-        counter._hold(leaves(outputs))
+        held.append(outputs)
         return outputs
 
     return observed
@@ -237,9 +234,11 @@ class _ObservedJit:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         counter = self._lb_counter
         counter.counts[JIT_CALLS] += 1
-        counter._to_device(self._lb_leaves((args, kwargs)))
+        counter._to_device(args)  # the arguments themselves (not NumPy arrays inside a pytree argument)
+        if kwargs:
+            counter._to_device(kwargs.values())
         outputs = self._lb_jitted(*args, **kwargs)
-        counter._hold(self._lb_leaves(outputs))
+        counter.held.append(outputs)
         return outputs
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:  # a jitted method: bound like the jitted one

@@ -46,10 +46,11 @@ grad mode, the value the script got (seconds), the IPython magic that read it (`
 the dispatch and transfer counters then (`_dispatch`; [] before jax is imported)."""
 _TIMEIT_FILES = {"<timeit-src>", "<magic-timeit>", timeit.__file__}
 _MAGICS_FILE = ("IPython", "core", "magics", "execution.py")  # %time, %timeit: they read the clocks for the cell
+_MAGICS_SUFFIXES = ("/".join(_MAGICS_FILE), "\\".join(_MAGICS_FILE))
 
 
 def _in_magics(filename: str) -> bool:
-    return filename.replace("\\", "/").endswith("/".join(_MAGICS_FILE))
+    return filename.endswith(_MAGICS_SUFFIXES)
 
 
 class Observer:
