@@ -596,3 +596,14 @@ def test_run_recall_on_the_script_copies_holds_and_correct_scripts_stay_quiet():
     assert len(correct) == 9
     loud = {e["script"]: e["false"] for e in correct if e["false"]}
     assert loud == KNOWN_LOUD_CORRECT, f"findings on scripts labelled causes: none: {loud}"
+
+
+def test_a_clock_pair_in_a_notebook_cell_is_re_timed_like_a_scripts(tmp_path, monkeypatch):
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    script = write(tmp_path, "pair.py", NOTEBOOK_CELLS[0] + "# %%\n%time f(x).block_until_ready()\n# %%\n"
+                   "import time\nt0 = time.perf_counter()\ny = f(x).block_until_ready()\n"
+                   "print(time.perf_counter() - t0)\n")
+    audit = audit_script(script, output="captured")
+    pair = next(i for i in audit.intervals if i.closing_line == 10)
+    assert pair.magic == "" and pair.opening_line == 8
+    assert pair.fair is not None, pair.fair_note  # the magics blanked, the rest of the file parses
