@@ -460,7 +460,7 @@ def test_numpy_input_to_a_timed_jitted_call_is_a_transfer_lb115_with_its_bytes(t
     (interval,) = audit_script(script, output="captured").intervals
     assert all(s.to_device == 1 and s.to_device_bytes == 128 * 128 * 4 for s in interval.samples)
     lb115 = next(f for f in interval.findings if f.code == "LB115")
-    assert "65.5 kB" in lb115.evidence and lb115.data["to_device_bytes"] == 65536
+    assert "64 KiB" in lb115.evidence and lb115.data["to_device_bytes"] == 65536
 
 
 def test_a_transfer_timed_alone_is_measured_on_purpose_not_lb115(tmp_path):

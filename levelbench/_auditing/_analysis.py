@@ -15,7 +15,7 @@ from typing import Any
 from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
-from .._values.units import fmt_time
+from .._values.units import fmt_bytes, fmt_time
 from ._dispatch import EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED
 from ._observer import CLOCK, COUNTS, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
@@ -254,13 +254,6 @@ def _transfers(interval: TimedInterval) -> Finding | None:
     return _finding("LB115", interval, f"{interval.lines}: host-device transfers timed", evidence,
                     {"to_device": sample.to_device, "to_device_bytes": sample.to_device_bytes,
                      "to_host": sample.to_host, "to_host_bytes": sample.to_host_bytes, "measured": sample.measured})
-
-
-def fmt_bytes(n: int) -> str:
-    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= size:
-            return f"{n / size:.3g} {unit}"
-    return f"{n} B"
 
 
 def _retraced(interval: TimedInterval, jitted: set[str] | frozenset[str]) -> tuple[Finding | None, Finding | None]:
