@@ -10,6 +10,9 @@ and the codes a correct doctor reports on it (``static:`` with ``lines:``, ``dyn
   found only at other lines is both a miss and a false finding.
 - explain: ``levelbench.explain`` on every runnable copy (``*_run.py``, each in its own process,
   since JAX flags are global), findings of severity warning or worse scored against ``dynamic:``.
+- run: ``levelbench.audit_script`` (``doctor --run``) on every runnable whole-script copy in
+  tests/doctor_cases/scripts/ (each run as written: a ``script`` as ``__main__``, an ``ipython`` one as a
+  notebook), its findings scored against ``causes:`` at the line that closes their interval.
 - fp: the static doctor over well-regarded JAX libraries, code that should stay quiet, in two parts:
   "installed", the sources of flax, optax, orbax.checkpoint and jax.example_libraries in the venv
   (the part the rules were tuned on), and "fetched", the pinned wheels of `LIBRARY_WHEELS` (issue 25),
@@ -21,6 +24,7 @@ and the codes a correct doctor reports on it (``static:`` with ``lines:``, ``dyn
     python benchmarks/doctor_accuracy.py --only explain --budget 5
     python benchmarks/doctor_accuracy.py --only explain --repeat 3
     python benchmarks/doctor_accuracy.py --only first-sight
+    python benchmarks/doctor_accuracy.py --only run [--script 012]
     python benchmarks/doctor_accuracy.py --only fp --part fetched
 
 First sight: cases added since the first-sight process began carry the doctor's result as it was
@@ -45,6 +49,7 @@ import argparse
 import dataclasses
 import importlib.util
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -683,6 +688,101 @@ def print_explain(results: dict) -> None:
             print(f"  {f['case']:42} {f['function']}: {f['code']} borderline in {f['borderline_in']} of {f['runs']}")
 
 
+# ---- run --------------------------------------------------------------------------------------
+
+SCRIPTS = ROOT / "tests" / "doctor_cases" / "scripts"
+RUN_CODES = frozenset({"LB101", "LB102", "LB103", "LB104", "LB107", "LB111", "LB112", "LB114", "LB115", "LB117"})
+"""The codes a runtime doctor finds in a timed interval (tests/doctor_cases/scripts/README.md); the others
+(LB105, the clock's name) a report may mention, and the run part neither requires nor counts."""
+
+
+@dataclasses.dataclass(frozen=True)
+class RunScript:
+    """A runnable whole-script copy: its ``causes:`` codes and, per code, the lines that end its intervals."""
+
+    name: str
+    path: Path
+    form: str
+    causes: frozenset[str]
+    lines: dict[str, frozenset[int]]
+
+
+def load_scripts(root: Path = SCRIPTS, only: str = "") -> list[RunScript]:
+    """Every script in ``root`` whose name starts with ``only``, in file order."""
+    found = []
+    for path in sorted(root.glob("[0-9][0-9][0-9]_*.py")):
+        if not path.stem.startswith(only):
+            continue
+        header = read_header(path)
+        lines = parse_lines(header["causes"])
+        found.append(RunScript(path.stem, path, header["form"], frozenset(lines), lines))
+    return found
+
+
+TIMEIT_REPEAT = re.compile(r"^(\s*%%?timeit)(?![^\n#]*\s-r)", re.MULTILINE)
+
+
+def shortened(text: str, repeat: int) -> str:
+    """``text`` with its ``%timeit``/``%%timeit`` lines that set no ``-r`` given ``-r repeat`` (IPython's
+    default is 7): the same calibration and loop count, fewer repeats; lines keep their numbers."""
+    return TIMEIT_REPEAT.sub(lambda m: f"{m.group(1)} -r {repeat}", text)
+
+
+def run_scripts(scripts: list[RunScript], timeout: float, *, retime: bool = True, repeat: int = 0,
+                workers: int = 1) -> dict:
+    """``levelbench.audit_script`` on every script (each in its own child process, output captured), its
+    findings in `RUN_CODES` scored against ``causes:`` at the closing line of their interval.
+
+    ``retime=False``: no fair re-timing; ``repeat``: run each ``%timeit`` with ``-r repeat`` (a copy of the
+    script, in a temporary folder); ``workers``: scripts audited at once. All three only make it quicker (the
+    slow test's settings); the benchmark runs the scripts as written, one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import levelbench
+
+    score, per_script = Score(), []
+    with tempfile.TemporaryDirectory(prefix="levelbench-run-scripts-") as folder:
+        os.environ["IPYTHONDIR"] = folder  # IPython's history database: nothing written outside tmp
+
+        def audit(script: RunScript) -> tuple[object, float]:
+            path = script.path
+            if repeat:
+                path = Path(folder) / script.path.name
+                path.write_text(shortened(script.path.read_text(), repeat))
+            t0 = time.perf_counter()
+            result = levelbench.audit_script(path, timeout=timeout, output="captured", retime=retime)
+            return result, time.perf_counter() - t0
+
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            audits = list(pool.map(audit, scripts))
+    for script, (audit, seconds) in zip(scripts, audits):
+        found = [Reported(script.name, f.code, interval.closing_line, f.evidence)
+                 for interval in audit.intervals for f in interval.findings if f.code in RUN_CODES]
+        result = score.add(script, script.causes, found, script.lines)  # type: ignore[arg-type]
+        per_script.append({"script": script.name, "form": script.form, "seconds": seconds,
+                           "status": audit.status, "error": audit.error, "intervals": len(audit.intervals),
+                           "found": result.found, "missed": result.missed, "false": result.false})
+    return {"score": score, "scripts": per_script}
+
+
+def print_run(results: dict) -> None:
+    score = results["score"]
+    correct = [e for e in results["scripts"] if not e["found"] and not e["missed"]]
+    print("levelbench doctor --run on the runnable script copies: recall per code (found / labelled scripts)")
+    for code in sorted(score.labelled):
+        print(f"  {code:6} {score.found[code]:>3}/{score.labelled[code]:<3}")
+    print(f"\nrecall {fmt_count(score.recall, sum(score.found.values()), sum(score.labelled.values()))}   "
+          f"precision {fmt_count(score.precision, score.correct, score.reported)}   scripts {len(results['scripts'])}   "
+          f"quiet on the scripts with causes: none {sum(not e['false'] for e in correct)}/{len(correct)}")
+    print("\nPer script: seconds, status, intervals, missed (code@lines), extra findings (code@line)")
+    for e in results["scripts"]:
+        missed = " ".join(f"{c}@{'/'.join(map(str, ls))}" for c, ls in e["missed"]) or "-"
+        false = " ".join(f"{c}@{line}" for c, line in e["false"]) or "-"
+        status = e["status"] + (f" ({e['error'][:60]})" if e["status"] != "finished" else "")
+        print(f"  {e['script']:40} {e['seconds']:5.1f}s {e['form']:7} {status:20} {e['intervals']:>3}  "
+              f"missed: {missed:28} extra: {false}")
+
+
 # ---- first sight ------------------------------------------------------------------------------
 
 
@@ -866,7 +966,7 @@ def fmt_count(x: float, part: int, whole: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", choices=("static", "variants", "explain", "fp", "first-sight"),
+    parser.add_argument("--only", choices=("static", "variants", "explain", "run", "fp", "first-sight"),
                         help="run one part only (first-sight: the recorded first-sight figures alone, nothing run)")
     parser.add_argument("--json", metavar="PATH", help="write every number and list to this file")
     parser.add_argument("--budget", type=float, default=5.0, help="seconds per explain call (default 5)")
@@ -875,6 +975,8 @@ def main() -> None:
                         help="run explain this many times per case and count the findings that flip (default 1)")
     parser.add_argument("--part", choices=("installed", "fetched"),
                         help="fp: score only the libraries in the venv or only the fetched wheels")
+    parser.add_argument("--script", default="", metavar="PREFIX",
+                        help="run: only the scripts whose name starts with PREFIX (e.g. 012)")
     parser.add_argument("--run-one", metavar="RUN_PY", help=argparse.SUPPRESS)  # child process of the explain part
     args = parser.parse_args()
 
@@ -915,7 +1017,12 @@ def main() -> None:
                           "repeat": args.repeat, "flips": explained["flips"], "runs": explained["runs"]}
         now["explain"] = explained["score"]
         print()
-    if args.only != "fp":
+    if args.only in (None, "run"):
+        ran = run_scripts(load_scripts(only=args.script), args.timeout)
+        print_run(ran)
+        out["run"] = {**ran["score"].to_dict(), "scripts": ran["scripts"]}
+        print()
+    if args.only not in ("fp", "run"):
         summary = first_sight_summary(cases, now)
         print_first_sight(summary, now)
         out["first_sight"] = first_sight_json(summary)

@@ -63,15 +63,27 @@ def test_a_pair_the_script_subtracted_is_a_sample_holding_the_compile_events_tha
     assert "the first sample" in interval.findings[0].evidence
 
 
-def test_a_function_traced_in_several_samples_is_lb117_with_the_count():
+def test_a_function_traced_in_several_samples_is_lb117_with_the_count_not_a_first_call_lb103():
     reads = [_read(float(i), 3 if i % 2 == 0 else 5, float(i)) for i in range(6)]
     raw = {"reads": reads, "pairs": [[0, 1], [2, 3], [4, 5]],
            "events": [[TRACE_EVENT, 0.1, int(0.5e9), "f"], [TRACE_EVENT, 0.1, int(2.5e9), "f"],
-                      [BACKEND_EVENT, 0.3, int(2.6e9), "jit(f)"]]}
+                      [BACKEND_EVENT, 0.3, int(2.6e9), "jit(f)"]], "jits_created": [[0, "f", True]]}
     (interval,) = intervals(raw, "x\n" * 5)
-    assert codes(interval) == ["LB103", "LB117"]
-    lb117 = interval.findings[1]
-    assert "traced and compiled again in 2 of 3 samples" in lb117.evidence and lb117.data["compile"] == 0.5
+    assert codes(interval) == ["LB117"]  # the compile recurs: the recompilation is the cause, not a cold first call
+    lb117 = interval.findings[0]
+    assert "traced and compiled 2 times in 3 samples" in lb117.evidence and lb117.data["compile"] == 0.5
+
+
+def test_a_function_traced_twice_in_one_sample_is_lb117():
+    raw = {"reads": [_read(0.0, 3, 0.0), _read(1.0, 5, 1.0)], "pairs": [[0, 1]],
+           "events": [[TRACE_EVENT, 0.1, int(0.3e9), "f"], [TRACE_EVENT, 0.1, int(0.6e9), "f"]],
+           "jits_created": [[0, "f", True]]}
+    (interval,) = intervals(raw, "x\n" * 5)
+    assert "LB117" in codes(interval) and "LB103" not in codes(interval)
+    # a JAX operation run eagerly compiles once per shape under its own name: a first use each time, not a recompile
+    eager = {**raw, "jits_created": []}
+    (interval,) = intervals(eager, "x\n" * 5)
+    assert codes(interval)[:1] == ["LB103"] and "LB117" not in codes(interval)
 
 
 def test_work_still_running_at_the_closing_read_is_lb102_with_the_wait_as_evidence():
@@ -160,7 +172,16 @@ def test_unblocked_jax_timing_is_found_with_the_work_that_ran_after_the_clock_st
     assert sample.pending > sample.measured and sample.pending_arrays >= 1 and not sample.cold
     lb102 = next(f for f in interval.findings if f.code == "LB102")
     assert "the clock stopped" in lb102.evidence and "later" in lb102.evidence
-    # `y = f(x)` re-timed fairly (blocked): the work, not the dispatch the script saw
+    assert interval.fair is not None and interval.fair.median > 0  # its size: the wallclock test below
+
+
+@pytest.mark.wallclock
+def test_the_fair_figure_of_an_unblocked_timing_is_the_work_not_the_dispatch(tmp_path):
+    """`y = f(x)` re-timed fairly (blocked) takes the ~2 GFLOP of work, not the dispatch the script saw
+    (a claim about real elapsed time: a busy machine can stretch the dispatch, so `make test-wallclock`)."""
+    audit = audit_script(write(tmp_path, "bench.py", UNBLOCKED), output="captured")
+    (interval,) = audit.intervals
+    (sample,) = interval.samples
     assert interval.fair is not None and interval.fair.median > 10 * sample.measured
 
 
@@ -220,7 +241,7 @@ def test_a_new_shape_each_sample_is_a_recompile_each_time_lb117(tmp_path):
     """)
     (interval,) = audit_script(script, output="captured").intervals
     assert "LB117" in codes(interval) and all(s.cold for s in interval.samples)
-    assert "in 3 of 3 samples" in next(f for f in interval.findings if f.code == "LB117").evidence
+    assert "compiled 3 times in 3 samples" in next(f for f in interval.findings if f.code == "LB117").evidence
 
 
 def test_a_warmed_blocked_repeated_benchmark_gets_no_finding(tmp_path):
@@ -356,9 +377,9 @@ def test_options_that_do_not_go_with_run_are_usage_errors(tmp_path):
     missing = cli("--run", "nothere.py", cwd=tmp_path)
     assert missing.returncode == 2 and "nothere.py" in missing.stderr
     assert cli("--run", "s.py", "--format", "sarif", cwd=tmp_path).returncode == 2
-    (tmp_path / "nb.ipynb").write_text('{"cells": []}')
+    (tmp_path / "nb.ipynb").write_text('{"cells": [')
     notebook = cli("--run", "nb.ipynb", cwd=tmp_path)
-    assert notebook.returncode == 2 and "nbconvert" in notebook.stderr
+    assert notebook.returncode == 2 and "does not parse" in notebook.stderr
 
 
 def test_help_says_run_executes_the_code():
@@ -392,3 +413,206 @@ def test_the_seed_corrected_shows_the_compile_inside_the_single_jax_sample(seeds
     assert ratio.implied == jax_interval.measured / numpy_interval.measured
     assert ratio.fair == jax_interval.fair.median / numpy_interval.fair.median
     assert not numpy_interval.samples[0].cold
+
+
+# -- what each sample asked of JAX: eager dispatches, transfers, jits made afresh (issue 27 part 4) ----------------
+def test_eager_operations_in_a_loop_are_counted_and_are_lb114(tmp_path):
+    script = write(tmp_path, "eager.py", """\
+        import time
+        import jax.numpy as jnp
+        x = jnp.zeros(64)
+        x.at[0].set(1.0).block_until_ready()  # warmed: the compile is not the point here
+        for _ in range(3):
+            t0 = time.perf_counter()
+            y = x
+            for i in range(30):
+                y = y.at[i].set(1.0)
+            y.block_until_ready()
+            print(time.perf_counter() - t0)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert all(s.eager_dispatches >= 30 for s in interval.samples)
+    assert "LB114" in codes(interval) and "LB102" not in codes(interval)
+    assert "dispatched one by one" in next(f for f in interval.findings if f.code == "LB114").evidence
+
+
+def test_a_jitted_call_is_one_dispatch_not_lb114(tmp_path):
+    script = write(tmp_path, "jitted.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        f = jax.jit(lambda a: (a * 2 + 1).sum())
+        x = jnp.ones(64)
+        f(x).block_until_ready()
+        for _ in range(3):
+            t0 = time.perf_counter()
+            f(x).block_until_ready()
+            print(time.perf_counter() - t0)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert [s.jit_calls for s in interval.samples] == [1, 1, 1]
+    assert [s.eager_dispatches for s in interval.samples] == [0, 0, 0] and codes(interval) == []
+
+
+def test_numpy_input_to_a_timed_jitted_call_is_a_transfer_lb115_with_its_bytes(tmp_path):
+    script = write(tmp_path, "transfer.py", """\
+        import time
+        import numpy as np
+        import jax
+        f = jax.jit(lambda a: a @ a)
+        x = np.ones((128, 128), np.float32)
+        f(x).block_until_ready()
+        for _ in range(3):
+            t0 = time.perf_counter()
+            f(x).block_until_ready()
+            print(time.perf_counter() - t0)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert all(s.to_device == 1 and s.to_device_bytes == 128 * 128 * 4 for s in interval.samples)
+    lb115 = next(f for f in interval.findings if f.code == "LB115")
+    assert "64 KiB" in lb115.evidence and lb115.data["to_device_bytes"] == 65536
+
+
+def test_a_transfer_timed_alone_is_measured_on_purpose_not_lb115(tmp_path):
+    script = write(tmp_path, "put.py", """\
+        import time
+        import numpy as np
+        import jax
+        x = np.ones((128, 128), np.float32)
+        for _ in range(3):
+            t0 = time.perf_counter()
+            jax.device_put(x).block_until_ready()
+            print(time.perf_counter() - t0)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert all(s.to_device_bytes == 65536 for s in interval.samples) and "LB115" not in codes(interval)
+
+
+def test_a_jit_made_afresh_in_each_sample_is_lb111_not_lb117(tmp_path):
+    script = write(tmp_path, "rejit.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        x = jnp.ones(8)
+        for _ in range(3):
+            t0 = time.perf_counter()
+            jax.jit(lambda a: a + 1)(x).block_until_ready()
+            print(time.perf_counter() - t0)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert all(s.jits_created == {"<lambda>": 1} for s in interval.samples)
+    assert codes(interval) == ["LB111"]
+    assert "called on `<lambda>` 3 times" in interval.findings[0].evidence
+
+
+def test_a_result_dropped_and_never_waited_for_is_lb102_even_when_done_by_the_read(tmp_path):
+    script = write(tmp_path, "dropped.py", """\
+        import time
+        import jax, jax.numpy as jnp
+        f = jax.jit(lambda a: a + 1)
+        x = jnp.ones(4)
+        f(x).block_until_ready()
+        for _ in range(3):
+            t0 = time.perf_counter()
+            f(x)
+            print(time.perf_counter() - t0)
+    """)
+    (interval,) = audit_script(script, output="captured").intervals
+    assert all(s.unwaited == 1 for s in interval.samples) and "LB102" in codes(interval)
+
+
+# -- notebooks: IPython's timing magics observed like any clock -------------------------------------------------
+NOTEBOOK_CELLS = [
+    "import jax, jax.numpy as jnp\nx = jnp.ones((64, 64))\nf = jax.jit(lambda a: jnp.tanh(a @ a))\n",
+    "%time f(x).block_until_ready()\n",
+    "%timeit -n 20 -r 3 f(x).block_until_ready()\n",
+    "%%time\ny = x\nfor i in range(20):\n    y = y.at[i].set(0.0)\n",
+]
+
+
+def test_a_py_with_magics_runs_as_a_notebook_each_magic_an_interval_at_its_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    script = write(tmp_path, "nb.py", "# %%\n".join(NOTEBOOK_CELLS))
+    audit = audit_script(script, output="captured")
+    assert audit.status == "finished", audit.traceback
+    by_line = {i.closing_line: i for i in audit.intervals}
+    assert sorted(by_line) == [5, 7, 9]  # the %time, %timeit and %%time lines of the file
+    assert by_line[5].magic == "time" and codes(by_line[5]) == ["LB103"]  # %time: one sample by design, no LB104
+    timeit = by_line[7]
+    assert timeit.magic == "timeit" and len(timeit.samples) == 3 and all(s.loops == 20 for s in timeit.samples)
+    assert codes(timeit) == []
+    assert "LB114" in codes(by_line[9]) and by_line[9].samples[0].eager_dispatches >= 20
+    assert "Wall time" in audit.output
+
+
+def test_timeit_calibration_runs_are_kept_out_of_the_findings(tmp_path, monkeypatch):
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    script = write(tmp_path, "cal.py", NOTEBOOK_CELLS[0] + "# %%\n%timeit -r 2 f(x).block_until_ready()\n")
+    (interval,) = audit_script(script, output="captured").intervals
+    calibration = [s for s in interval.samples if s.calibration]
+    assert calibration and calibration[0].cold  # the first call compiled, in a run %timeit does not report
+    assert len(interval.timed) == 2 and codes(interval) == []
+
+
+def test_an_ipynb_runs_and_a_failing_cell_ends_it_with_its_traceback(tmp_path, monkeypatch):
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    cells = [NOTEBOOK_CELLS[0], NOTEBOOK_CELLS[1], "raise ValueError('bad cell')\n", "print('never')\n"]
+    notebook = {"cells": [{"cell_type": "code", "source": c, "metadata": {}, "outputs": []} for c in cells],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(notebook))
+    audit = audit_script(path, output="captured")
+    assert audit.status == "raised" and audit.partial and "ValueError: bad cell" in audit.error
+    # the # %% text: cells at lines 2-4, 7 and 10 (each after its # %% line and a blank line)
+    assert 'nb.ipynb", line 10' in audit.traceback and "raise ValueError('bad cell')" in audit.traceback
+    assert "never" not in audit.output
+    (interval,) = audit.intervals  # what ran before: the %time cell, at its line in the # %% text
+    assert interval.closing_line == 7 and interval.magic == "time"
+
+
+# -- judged on the runnable script copies (tests/doctor_cases/scripts/) ------------------------------------------
+# Run recall on the labelled timing causes, scored by benchmarks/doctor_accuracy.py's run part: 10 of 39 at
+# first sight (2026-12-02, before doctor --run ran notebooks or counted dispatches), 36 of 39 once it did
+# (same day; docs/notes/doctor-accuracy.md). Raise it when the runtime doctor improves; never lower it to make a
+# change pass.
+BASELINE_RUN_RECALL = 36 / 39
+# The findings still made on scripts labelled `causes: none`, both a compile the script times on purpose (024
+# subtracts a warm run from the cold one; 036's `%time` line says "measure JAX compilation time"): known false
+# findings, listed so that no new one goes unnoticed. Remove an entry when a change silences it.
+KNOWN_LOUD_CORRECT = {
+    "024_scan_body_python_loop": (("LB117", 29),),
+    "036_faq_benchmark_correct": (("LB103", 20),),
+}
+
+
+@pytest.mark.slow
+def test_run_recall_on_the_script_copies_holds_and_correct_scripts_stay_quiet():
+    pytest.importorskip("IPython")
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    # lazy: the benchmark module is loaded only by this slow test
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "doctor_accuracy", Path(__file__).resolve().parent.parent / "benchmarks" / "doctor_accuracy.py")
+    accuracy = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = accuracy
+    spec.loader.exec_module(accuracy)
+    # quicker than the benchmark, the same findings: no fair re-timing, %timeit with 2 repeats, 2 at once
+    ran = accuracy.run_scripts(accuracy.load_scripts(), timeout=120, retime=False, repeat=2, workers=2)
+    score = ran["score"]
+    assert all(e["status"] == "finished" for e in ran["scripts"]), [(e["script"], e["error"]) for e in ran["scripts"]]
+    assert score.recall >= BASELINE_RUN_RECALL - 1e-9, (
+        f"run recall {score.recall:.3f} fell below the baseline {BASELINE_RUN_RECALL:.3f}; misses: {score.misses}")
+    correct = [e for e in ran["scripts"] if not e["found"] and not e["missed"]]
+    assert len(correct) == 9
+    loud = {e["script"]: e["false"] for e in correct if e["false"]}
+    assert loud == KNOWN_LOUD_CORRECT, f"findings on scripts labelled causes: none: {loud}"
+
+
+def test_a_clock_pair_in_a_notebook_cell_is_re_timed_like_a_scripts(tmp_path, monkeypatch):
+    monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
+    script = write(tmp_path, "pair.py", NOTEBOOK_CELLS[0] + "# %%\n%time f(x).block_until_ready()\n# %%\n"
+                   "import time\nt0 = time.perf_counter()\ny = f(x).block_until_ready()\n"
+                   "print(time.perf_counter() - t0)\n")
+    audit = audit_script(script, output="captured")
+    pair = next(i for i in audit.intervals if i.closing_line == 10)
+    assert pair.magic == "" and pair.opening_line == 8
+    assert pair.fair is not None, pair.fair_note  # the magics blanked, the rest of the file parses

@@ -3,7 +3,8 @@
 `audit_script` runs the script in a child process (`_child`), where every clock read of the script's is
 observed (`_observer`): the pairs of reads the script subtracts are its timed intervals, and inside each,
 JAX's compilations and the work still running when the clock stopped are measured. `_analysis` turns
-what was seen into `TimedInterval`s with findings in the doctor's codes (LB102, LB103, LB104, LB117), and
+what was seen into `TimedInterval`s with findings in the doctor's codes (LB102, LB103, LB104, LB111, LB114,
+LB115, LB117), `_dispatch` counts what each sample asked of JAX, `_notebook` splits a notebook into cells, and
 `_fair` re-times each interval's statements once the script has ended.
 """
 
@@ -21,6 +22,7 @@ from pathlib import Path
 from .._results.script_audit import ScriptAudit
 from .._values.settings import child_environment
 from ._analysis import intervals
+from ._notebook import script_text
 
 DEFAULT_TIMEOUT = 300.0
 """Seconds a script may run under ``doctor --run`` before it is stopped (``--timeout``)."""
@@ -36,8 +38,12 @@ OUTPUTS = ("shown", "captured", "stderr")
 
 
 def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str] = (), *,
-                 timeout: float = DEFAULT_TIMEOUT, output: str = "shown") -> ScriptAudit:
+                 timeout: float = DEFAULT_TIMEOUT, output: str = "shown", retime: bool = True) -> ScriptAudit:
     """Run the Python script ``path`` with ``argv`` as ``__main__`` in a child process and audit its timing.
+
+    A notebook (``.ipynb``), or a ``.py`` with IPython syntax (``%timeit``, ``%%time``; cells split at ``# %%``
+    lines), runs cell by cell in one IPython shell, as in Jupyter, its timing magics observed like any clock;
+    the first failing cell ends the run like an exception ends a script.
 
     This runs the user's code. Its ``output``: ``"shown"`` on this process's standard output and error,
     ``"captured"`` (both kept in `ScriptAudit.output`), or ``"stderr"`` (its standard output goes to this
@@ -45,6 +51,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     script is stopped and what ran before is returned, marked partial; Ctrl-C (a ``KeyboardInterrupt`` here)
     does the same, with the status ``interrupted``. Once the script has finished, the statements of each
     interval are re-timed (`ScriptAudit` intervals' ``fair``); a stop then leaves the rest un-timed only.
+    ``retime=False`` skips that (no fair figures: the findings alone, about a second sooner per interval).
 
     !!! Example
         ```python
@@ -55,7 +62,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
 
     Raises:
         FileNotFoundError: ``path`` is not a file.
-        ValueError: ``path`` is a notebook (not run yet), or ``output`` is not one of `OUTPUTS`.
+        ValueError: ``path`` is a ``.ipynb`` that is not JSON, or ``output`` is not one of `OUTPUTS`.
     """
     if output not in OUTPUTS:
         raise ValueError(f"output: expected one of {', '.join(OUTPUTS)}, got {output!r}")
@@ -63,14 +70,12 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     script = Path(path)
     if not script.is_file():
         raise FileNotFoundError(f"doctor --run: expected a Python script, got {str(path)!r}, which is not a file")
-    if script.suffix == ".ipynb":
-        raise ValueError(f"doctor --run: {str(path)!r} is a notebook, which --run cannot run yet: export it "
-                         "(jupyter nbconvert --to script) and run the .py, or check it statically (doctor PATH)")
+    source = script_text(script)  # a notebook that is not JSON raises here, before anything runs
     args = [str(a) for a in argv]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")
-        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), observations, str(script),
-                   *args]
+        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), observations,
+                   "retime" if retime else "no-retime", str(script), *args]
         stdout = subprocess.PIPE if capture else sys.__stderr__ if output == "stderr" else None
         started = time.perf_counter()
         child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
@@ -92,10 +97,6 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         except (OSError, ValueError):
             raw = None
     text = (captured or b"").decode("utf-8", "replace")[-OUTPUT_KEPT:] if capture else ""
-    try:
-        source = script.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        source = ""
     code = child.returncode
     if raw is None:
         status = stopped or "died"

@@ -15,13 +15,17 @@ from typing import Any
 from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
-from .._values.units import fmt_time
-from ._observer import CLOCK, GRAD, LINE, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
+from .._values.units import fmt_bytes, fmt_time
+from ._dispatch import EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED
+from ._observer import CLOCK, COUNTS, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
 PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
 SHARE = 0.05
 """Pending work or compilation counts when it is at least this share of what the script measured."""
+EAGER_FLOOR = 10
+"""Eager JAX dispatches per call timed (the median sample's; timeit's samples time many calls) from which the
+computation is timed op by op (LB114)."""
 
 
 def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
@@ -30,17 +34,28 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     events = sorted(((str(e[0]), float(e[1]), int(e[2]), str(e[3])) for e in raw.get("events", ())),
                     key=lambda e: e[2])
     ends = [e[2] for e in events]
+    made = raw.get("jits_created", ())
+    jitted = {str(c[1]) for c in made}  # the functions the script jitted: a compile of one again is a recompile
+    created = sorted((int(c[0]), str(c[1])) for c in made if len(c) < 3 or c[2])  # new function objects only
+    created_at = [c[0] for c in created]
     groups: dict[tuple[int, int, str], list[Sample]] = {}
     timeit_groups: set[tuple[int, int, str]] = set()
+    magics: dict[tuple[int, int, str], str] = {}
+    calibrating = {tuple(p) for p in raw.get("calibrating", ())}
+    loops = {str(k): int(v) for k, v in raw.get("loops", {}).items()}
     for first, last in dict.fromkeys(tuple(p) for p in raw.get("pairs", ())):
         opening, closing = reads[first], reads[last]
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
-        groups.setdefault(key, []).append(_sample(opening, closing, inside))
+        jits = created[bisect.bisect_right(created_at, opening[REF]):bisect.bisect_right(created_at, closing[REF])]
+        groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits,
+                                                   loops.get(f"{first}:{last}", 1)))
+        if len(closing) > MAGIC and closing[MAGIC]:
+            magics[key] = str(closing[MAGIC])
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
             timeit_groups.add(key)
     lines = source.splitlines()
-    loops = _loop_spans(source)
+    spans = _loop_spans(source)
     fair = raw.get("fair", {})
     found = []
     for (opening_line, closing_line, clock), samples in groups.items():
@@ -49,16 +64,26 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
         interval = TimedInterval(
             opening_line=opening_line, closing_line=closing_line, clock=clock, samples=tuple(samples),
             via_timeit=(opening_line, closing_line, clock) in timeit_groups,
-            loop_inside=any(low < start and end < high for start, end in loops),
+            loop_inside=any(low < start and end < high for start, end in spans),
             source="\n".join(lines[low - 1:min(high, low + 14)]),
-            fair=figure, fair_note=note,
+            fair=figure, fair_note=note, magic=magics.get((opening_line, closing_line, clock), ""),
         )
-        found.append(_with_findings(interval))
+        found.append(_with_findings(interval, jitted))
     return tuple(found)
 
 
-def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]]) -> Sample:
-    """One sample, from its two reads and the compile events that ended between them."""
+def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]],
+            calibration: bool = False, jits: Sequence[tuple[int, str]] = (), loops: int = 1) -> Sample:
+    """One sample, from its two reads, the compile events that ended between them and the jits made then."""
+    before = opening[COUNTS] if len(opening) > COUNTS else []
+    after = closing[COUNTS] if len(closing) > COUNTS else []
+    counts = [int(b) - int(a) for a, b in zip(before, after)] if before else list(after or [])
+    counts += [0] * (UNWAITED + 1 - len(counts))
+    dispatched = counts[EAGER] + counts[JIT_CALLS]
+    unwaited = min(int(after[UNWAITED]), dispatched) if len(after) > UNWAITED else 0
+    created: dict[str, int] = {}
+    for _, name in jits:
+        created[name] = created.get(name, 0) + 1
     compiled: dict[str, float] = {}
     traces: dict[str, int] = {}
     for event, seconds, _, name in inside:
@@ -71,7 +96,10 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         compile=sum(e[1] for e in inside),
         compiled=compiled, traces=traces,
         pending=float(closing[PENDING]), pending_arrays=int(closing[PENDING_ARRAYS]),
-        grad_enabled=closing[GRAD],
+        grad_enabled=closing[GRAD], calibration=calibration,
+        eager_dispatches=counts[EAGER], jit_calls=counts[JIT_CALLS], to_device=counts[TO_DEVICE],
+        to_device_bytes=counts[TO_DEVICE_BYTES], to_host=counts[TO_HOST], to_host_bytes=counts[TO_HOST_BYTES],
+        jits_created=created, unwaited=unwaited, loops=loops,
     )
 
 
@@ -100,8 +128,12 @@ def _loop_spans(source: str) -> list[tuple[int, int]]:
     return [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, (ast.For, ast.While))]
 
 
-def _with_findings(interval: TimedInterval) -> TimedInterval:
-    checks = (_unawaited(interval), _compile_timed(interval), _single_sample(interval), _retraced(interval))
+def _with_findings(interval: TimedInterval, jitted: set[str] | frozenset[str] = frozenset()) -> TimedInterval:
+    recompiled = [f for f in _retraced(interval, jitted) if f is not None]
+    # a compile that recurs is reported as the recompilation (LB111, LB117), not as a first call timed (LB103)
+    compiled = None if recompiled else _compile_timed(interval)
+    checks = (_unawaited(interval), compiled, _single_sample(interval), *recompiled, _op_by_op(interval),
+              _transfers(interval))
     found = [f for f in checks if f is not None]
     return TimedInterval(**{**interval.__dict__, "findings": tuple(found)})
 
@@ -118,15 +150,16 @@ def _share(part: float, whole: float) -> str:
 
 
 def _of_samples(hits: int, interval: TimedInterval) -> str:
-    total = len(interval.samples)
+    total = len(interval.timed)
     return "" if total == 1 else f" (in {hits} of {total} samples; the worst shown)"
 
 
 def _unawaited(interval: TimedInterval) -> Finding | None:
-    """LB102: JAX work still running when the closing clock was read."""
-    hits = [s for s in interval.samples if s.pending > PENDING_FLOOR and s.pending >= SHARE * max(s.measured, 0.0)]
+    """LB102: JAX work still running when the closing clock was read, or, where it had finished by then (small
+    work on CPU runs as it is dispatched), dispatched in every sample and not waited for before the read."""
+    hits = [s for s in interval.timed if s.pending > PENDING_FLOOR and s.pending >= SHARE * max(s.measured, 0.0)]
     if not hits:
-        return None
+        return _not_waited_for(interval)
     worst = max(hits, key=lambda s: s.pending)
     whole = worst.measured + worst.pending
     evidence = (f"the clock stopped {fmt_time(worst.measured)} after it started; the JAX work still running then "
@@ -137,15 +170,29 @@ def _unawaited(interval: TimedInterval) -> Finding | None:
                     {"measured": worst.measured, "pending": worst.pending, "samples_pending": len(hits)})
 
 
+def _not_waited_for(interval: TimedInterval) -> Finding | None:
+    dispatching = [s for s in interval.timed if s.eager_dispatches + s.jit_calls]  # a helper times other code too
+    if not dispatching or not all(s.unwaited for s in dispatching):
+        return None
+    sample = sorted(dispatching, key=lambda s: s.unwaited)[len(dispatching) // 2]
+    evidence = (f"the clock stopped {sample.unwaited} JAX dispatch{'es' if sample.unwaited != 1 else ''} after the "
+                f"script last waited for a result (no block_until_ready, no read of a value), in "
+                f"{'every one' if len(dispatching) > 1 else 'each'} of the {len(dispatching)} sample"
+                f"{'s' if len(dispatching) != 1 else ''} that ran JAX work; here the work was done by then (this backend ran it "
+                "as it was dispatched), on an asynchronous one (GPU, TPU, larger CPU work) the clock stops before it")
+    return _finding("LB102", interval, f"{interval.lines}: the clock stopped without waiting for the JAX work",
+                    evidence, {"unwaited": sample.unwaited, "measured": sample.measured, "samples_pending": 0})
+
+
 def _compile_timed(interval: TimedInterval) -> Finding | None:
     """LB103: tracing and compilation ran inside the interval."""
-    hits = [s for s in interval.samples if s.compile > 0 and s.compile >= SHARE * max(s.measured, 0.0)]
+    hits = [s for s in interval.timed if s.compile > 0 and s.compile >= SHARE * max(s.measured, 0.0)]
     if not hits:
         return None
     worst = max(hits, key=lambda s: s.compile)
     parts = ", ".join(f"{name or '?'} {fmt_time(seconds)}" for name, seconds in
                       sorted(worst.compiled.items(), key=lambda kv: -kv[1]))
-    which = "the first sample" if worst is interval.samples[0] and len(interval.samples) > 1 else "it"
+    which = "the first sample" if worst is interval.timed[0] and len(interval.timed) > 1 else "it"
     evidence = (f"{fmt_time(worst.compile)} of the {fmt_time(worst.measured)} were JAX tracing and compilation "
                 f"({parts}), inside {which}{_of_samples(len(hits), interval)}")
     traced = sorted({name for s in hits for name in s.traces})
@@ -156,7 +203,7 @@ def _compile_timed(interval: TimedInterval) -> Finding | None:
 
 def _single_sample(interval: TimedInterval) -> Finding | None:
     """LB104: the interval was sampled once, around one stretch of code with no loop in it."""
-    if len(interval.samples) != 1 or interval.via_timeit or interval.loop_inside:
+    if len(interval.samples) != 1 or interval.via_timeit or interval.loop_inside or interval.magic == "time":
         return None
     sample = interval.samples[0]
     cold = f", cold: {fmt_time(sample.compile)} of it compilation" if sample.cold else ""
@@ -166,19 +213,89 @@ def _single_sample(interval: TimedInterval) -> Finding | None:
 
 
 
-def _retraced(interval: TimedInterval) -> Finding | None:
-    """LB117: a function traced again in more than one sample: the jit cache missed call after call."""
+def _median_sample(interval: TimedInterval, key: Any) -> Sample:
+    ordered = sorted(interval.timed, key=key)
+    return ordered[len(ordered) // 2]
+
+
+def _op_by_op(interval: TimedInterval) -> Finding | None:
+    """LB114: JAX operations dispatched one by one inside the interval, many per sample."""
+    sample = _median_sample(interval, lambda s: s.eager_dispatches / s.loops)
+    per_call = sample.eager_dispatches // sample.loops
+    if per_call < EAGER_FLOOR:
+        return None
+    per = sample.measured / sample.eager_dispatches if sample.measured > 0 else 0.0
+    calls = f" per call of the {sample.loops} it timed" if sample.loops > 1 else ""
+    evidence = (f"{per_call} JAX operations were dispatched one by one (outside any jit){calls} in the median "
+                f"sample of {fmt_time(sample.measured)}, {fmt_time(per)} each"
+                + (f", beside {sample.jit_calls // sample.loops} jitted call"
+                   f"{'s' if sample.jit_calls // sample.loops != 1 else ''}" if sample.jit_calls else "")
+                + ": each pays Python dispatch (and a compile the first time for each shape); under jit they fuse "
+                  "into one dispatch")
+    return _finding("LB114", interval, f"{interval.lines}: {per_call} eager JAX dispatches per call timed",
+                    evidence, {"eager_dispatches": sample.eager_dispatches, "jit_calls": sample.jit_calls,
+                               "measured": sample.measured})
+
+
+def _transfers(interval: TimedInterval) -> Finding | None:
+    """LB115: arrays (not scalars) copied between host and device in every call timed, beside computation: a
+    timing of a transfer alone measures the transfer on purpose."""
+    if not all(s.to_device + s.to_host >= s.loops and s.eager_dispatches + s.jit_calls for s in interval.timed):
+        return None
+    sample = _median_sample(interval, lambda s: (s.to_device_bytes + s.to_host_bytes) / s.loops)
+    parts = []
+    if sample.to_device:
+        parts.append(f"{sample.to_device} host-to-device ({fmt_bytes(sample.to_device_bytes)})")
+    if sample.to_host:
+        parts.append(f"{sample.to_host} device-to-host ({fmt_bytes(sample.to_host_bytes)})")
+    calls = f", {sample.loops} calls" if sample.loops > 1 else ""
+    evidence = (f"every call timed copied arrays between host and device; the median sample ({fmt_time(sample.measured)}"
+                f"{calls}): {' and '.join(parts)}; the figure includes the copies, not only the computation")
+    return _finding("LB115", interval, f"{interval.lines}: host-device transfers timed", evidence,
+                    {"to_device": sample.to_device, "to_device_bytes": sample.to_device_bytes,
+                     "to_host": sample.to_host, "to_host_bytes": sample.to_host_bytes, "measured": sample.measured})
+
+
+def _retraced(interval: TimedInterval, jitted: set[str] | frozenset[str]) -> tuple[Finding | None, Finding | None]:
+    """LB111 and LB117: a function the script jitted traced again: the jit cache missed call after call, because ``jax.jit`` was called on a new function object inside
+    the sample (LB111), or for new shapes or static values (LB117). JAX's own operations run eagerly compile once
+    per shape each, under the same names: that is a first use (LB103), not a recompile."""
     counts: dict[str, int] = {}
-    for sample in interval.samples:
-        for function in sample.traces:
-            counts[function] = counts.get(function, 0) + 1
+    fresh: dict[str, int] = {}
+    for sample in interval.timed:
+        for function, traced in sample.traces.items():
+            if function not in jitted:
+                continue
+            counts[function] = counts.get(function, 0) + traced
+            if sample.jits_created.get(function):
+                fresh[function] = fresh.get(function, 0) + traced
     again = {function: n for function, n in counts.items() if n >= 2}
     if not again:
-        return None
+        return None, None
+    rejitted = {function: n for function, n in fresh.items() if n >= 2}
+    reshaped = {function: n for function, n in again.items() if function not in rejitted}
+    return (_rejitted(interval, rejitted) if rejitted else None,
+            _reshaped(interval, reshaped) if reshaped else None)
+
+
+def _rejitted(interval: TimedInterval, rejitted: dict[str, int]) -> Finding:
+    function, times = max(rejitted.items(), key=lambda kv: kv[1])
+    seconds = sum(s.compiled.get(function, 0.0) for s in interval.timed)
+    made = sum(s.jits_created.get(function, 0) for s in interval.timed)
+    evidence = (f"`jax.jit` was called on `{function}` {made} times inside the timing and `{function}` was traced "
+                f"and compiled {times} times in {len(interval.timed)} samples ({fmt_time(seconds)} of "
+                "compilation in all): a jit made afresh (of a new lambda or partial) has an empty cache")
+    return _finding("LB111", interval, f"{interval.lines}: `{function}` jitted afresh and compiled {times} times",
+                    evidence, {"function": function, "samples_retraced": times, "compile": seconds,
+                                          "jits_created": made})
+
+
+def _reshaped(interval: TimedInterval, again: dict[str, int]) -> Finding:
     function, times = max(again.items(), key=lambda kv: kv[1])
-    seconds = sum(s.compiled.get(function, 0.0) for s in interval.samples)
-    evidence = (f"`{function}` was traced and compiled again in {times} of {len(interval.samples)} samples "
-                f"({fmt_time(seconds)} of compilation in all): its jit cache missed call after call, for a new "
-                "input shape, dtype or static value, or because the function is jitted afresh (LB111)")
-    return _finding("LB117", interval, f"{interval.lines}: `{function}` recompiled in {times} samples", evidence,
+    seconds = sum(s.compiled.get(function, 0.0) for s in interval.timed)
+    evidence = (f"`{function}` was traced and compiled {times} times in {len(interval.timed)} sample"
+                f"{'s' if len(interval.timed) != 1 else ''} ({fmt_time(seconds)} of compilation in all): its jit "
+                "cache missed call after call, for a new "
+                "input shape, dtype or static value")
+    return _finding("LB117", interval, f"{interval.lines}: `{function}` compiled {times} times", evidence,
                     {"function": function, "samples_retraced": times, "compile": seconds})

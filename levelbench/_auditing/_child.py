@@ -1,6 +1,6 @@
 """The child process of ``doctor --run``: the user's script as ``__main__``, observed.
 
-``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
+``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS retime|no-retime SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
 ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``), with the clocks observed, and writes
 what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return, ``sys.exit``, an exception (its
 traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent when the time limit passed.
@@ -9,7 +9,9 @@ Its exit status is the script's.
 
 from __future__ import annotations
 
+import ast
 import json
+import linecache
 import os
 import runpy
 import signal
@@ -18,7 +20,10 @@ import time
 import traceback
 from typing import Any
 
+from pathlib import Path
+
 from ._fair import fair_figures
+from ._notebook import cells, is_notebook, python_only, script_text
 from ._observer import Observer
 
 _perf_counter = time.perf_counter  # before the observer wraps it: the re-timing's own clock
@@ -41,12 +46,47 @@ def _die_with(parent: int) -> bool:
     return os.getppid() == parent
 
 
+def _run_notebook(script: str, text: str) -> None:
+    """Run the cells of ``text`` in order in one IPython shell, as Jupyter would, the cells' code compiled under
+    the name ``script`` at their lines in ``text`` (what the observer and a traceback read). The first failing
+    cell's exception is raised here, as a script's would be; the cells after it do not run."""
+    # lazy: IPython is needed for a notebook only, and must bind the clocks after the observer wrapped them
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
+
+    config = Config()
+    config.HistoryManager.hist_file = ":memory:"  # nothing written outside the script's own doing
+    shell = InteractiveShell.instance(config=config)
+    shell.showtraceback = lambda *args, **kwargs: None  # the failing cell's traceback is printed once, below
+    lines = [line + "\n" for line in text.splitlines()]
+    offset = [0]
+
+    def cache(transformed_code: str, number: int = 0, raw_code: str | None = None) -> str:
+        linecache.cache[script] = (len(text), None, lines, script)
+        return script
+
+    class AtFileLines(ast.NodeTransformer):
+        def visit_Module(self, node: ast.Module) -> ast.Module:
+            return ast.increment_lineno(node, offset[0])
+
+    shell.compile.cache = cache
+    shell.ast_transformers.append(AtFileLines())
+    for start, cell in cells(text):
+        offset[0] = start - 1
+        result = shell.run_cell(cell, store_history=True)
+        error = result.error_before_exec or result.error_in_exec
+        if error is not None:
+            raise error
+
+
 def main(argv: list[str]) -> int:
     if not _die_with(int(argv[1])):
         return 0  # the parent died before this child could ask to die with it
     # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
-    observations, script, args = argv[2], argv[3], argv[4:]
+    observations, retime, script, args = argv[2], argv[3] == "retime", argv[4], argv[5:]
     observer = Observer(script)
+    text = script_text(Path(script))
+    notebook = is_notebook(Path(script), text)
     signal.signal(signal.SIGTERM, _stop)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
@@ -54,7 +94,10 @@ def main(argv: list[str]) -> int:
     started = _perf_counter()
     observer.install()
     try:
-        runpy.run_path(script, run_name="__main__")
+        if notebook:
+            _run_notebook(script, text)
+        else:
+            runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
         code = e.code
         if code is None:
@@ -75,9 +118,8 @@ def main(argv: list[str]) -> int:
     outcome["wall_s"] = _perf_counter() - started
     try:
         observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
-        if outcome["status"] == "finished" and observer.namespaces:
-            with open(script, encoding="utf-8", errors="replace") as f:
-                source = f.read()
+        if retime and outcome["status"] == "finished" and observer.namespaces:
+            source = python_only(text) if notebook else text
             observer.fair = fair_figures(source, script, observer.namespaces, timer=_perf_counter)
     except KeyboardInterrupt:
         pass  # stopped after the script's end: its own run is reported whole

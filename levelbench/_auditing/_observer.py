@@ -26,6 +26,8 @@ import time
 import timeit
 from typing import Any
 
+from ._dispatch import DispatchCounter
+
 _perf_ns = time.perf_counter_ns  # the reference clock, before any patching
 
 TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
@@ -37,11 +39,18 @@ CLOCKS = ("time", "perf_counter", "monotonic", "process_time",
           "time_ns", "perf_counter_ns", "monotonic_ns", "process_time_ns")
 MAX_READS = 1_000_000
 """Clock reads recorded at most (~100 MB): a script that reads a clock in a hot loop keeps running at its speed."""
-REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE = range(8)
+REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE, MAGIC, COUNTS = range(10)
 """The fields of a recorded read: its time on the reference clock (ns), the line, the clock's name, whether
 through timeit, seconds from it until the JAX work running at it finished, how many arrays that was, torch's
-grad mode, and the value the script got (seconds)."""
-_TIMEIT_FILES = {"<timeit-src>", timeit.__file__}
+grad mode, the value the script got (seconds), the IPython magic that read it (``time``, ``timeit``, ""), and
+the dispatch and transfer counters then (`_dispatch`; [] before jax is imported)."""
+_TIMEIT_FILES = {"<timeit-src>", "<magic-timeit>", timeit.__file__}
+_MAGICS_FILE = ("IPython", "core", "magics", "execution.py")  # %time, %timeit: they read the clocks for the cell
+_MAGICS_SUFFIXES = ("/".join(_MAGICS_FILE), "\\".join(_MAGICS_FILE))
+
+
+def _in_magics(filename: str) -> bool:
+    return filename.endswith(_MAGICS_SUFFIXES)
 
 
 class Observer:
@@ -51,12 +60,15 @@ class Observer:
         self.script = script
         self.reads: list[list[Any]] = []  # fields: REF, LINE, ... VALUE
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
+        self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
+        self.loops: dict[str, int] = {}  # "opening:closing" read indexes -> the calls a timeit pair timed, if not 1
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
         self.namespaces: dict[tuple[int, int], dict[str, Any]] = {}  # (opening, closing line): names at the first
         self.fair: dict[str, dict[str, Any]] = {}  # "opening:closing": the fair figure, or why there is none
         self._jax: Any = None
+        self.dispatch = DispatchCounter()
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
         self._waiter: threading.Thread | None = None
 
@@ -72,21 +84,25 @@ class Observer:
         _datetime.datetime = _observed_datetime(self)  # type: ignore[misc]
         sys.meta_path.insert(0, _AfterImport("jax", self._hook_jax))
 
-    def _site(self, depth: int = 2) -> tuple[int, bool] | None:
-        """The user's line that read the clock (directly, or through timeit), or None for a library's read;
-        ``depth``: frames between this function and the caller of the clock."""
+    def _site(self, depth: int = 2) -> tuple[int, bool, str] | None:
+        """The user's line that read the clock (directly, or through timeit or an IPython timing magic), whether
+        through timeit, and the magic (``time``, ``timeit`` or ""); None for a library's read. ``depth``: frames
+        between this function and the caller of the clock."""
         frame = sys._getframe(depth)
         name = frame.f_code.co_filename
         if name == self.script:
-            return frame.f_lineno, False
-        if name in _TIMEIT_FILES:
+            return frame.f_lineno, False, ""
+        if name in _TIMEIT_FILES or _in_magics(name):
+            magic = ""
             while frame is not None and frame.f_code.co_filename != self.script:
+                if _in_magics(frame.f_code.co_filename):
+                    magic = frame.f_code.co_name  # the outermost: the magic's own function
                 frame = frame.f_back
             if frame is not None:
-                return frame.f_lineno, True
+                return frame.f_lineno, magic != "time", magic
         return None
 
-    def read(self, line: int, clock: str, via_timeit: bool, seconds: float) -> int:
+    def read(self, line: int, clock: str, via_timeit: bool, seconds: float, magic: str = "") -> int:
         """Record a read of the user's (its value, ``seconds``, already taken); wait for pending JAX work after it.
         Past `MAX_READS` reads are counted only: -1."""
         now = _perf_ns()
@@ -94,7 +110,8 @@ class Observer:
         if index >= MAX_READS:
             self.unrecorded += 1
             return -1
-        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds])
+        counts = self.dispatch.snapshot() if self._jax is not None else []
+        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts])
         if self._jax is not None:
             self._watch_pending(index)
         return index
@@ -105,6 +122,14 @@ class Observer:
         statements between the reads afterwards (`_fair`)."""
         first, last = min(read, other), max(read, other)
         self.pairs.append((first, last))
+        timer = frame.f_back
+        number = timer.f_locals.get("number") if timer is not None and timer.f_code.co_name == "timeit" else None
+        if isinstance(number, int) and number > 1 and frame.f_code.co_filename in _TIMEIT_FILES:
+            self.loops[f"{first}:{last}"] = number  # timeit's template: one pair around `number` calls
+        # %timeit's Timer.timeit called by the magic itself (not by Timer.repeat): a run to choose the loop count
+        caller = frame.f_back.f_back if frame.f_back is not None else None
+        if caller is not None and _in_magics(frame.f_back.f_code.co_filename) and _in_magics(caller.f_code.co_filename):
+            self.calibrating.append((first, last))
         key = (self.reads[first][LINE], self.reads[last][LINE])
         if key not in self.namespaces and frame.f_code.co_filename == self.script:
             self.namespaces[key] = {**frame.f_globals, **frame.f_locals}
@@ -119,7 +144,7 @@ class Observer:
             site = observer._site()
             if site is None:
                 return value
-            return kind.of(value, observer, observer.read(site[0], name, site[1], value * scale))
+            return kind.of(value, observer, observer.read(site[0], name, site[1], value * scale, site[2]))
 
         observed.__name__ = name
         observed.__doc__ = clock.__doc__
@@ -129,6 +154,7 @@ class Observer:
     def _hook_jax(self, jax: Any) -> None:
         self._jax = jax
         self.jax_version = getattr(jax, "__version__", "")
+        self.dispatch.install(jax)
         try:
             jax.monitoring.register_event_duration_secs_listener(self._on_event)
         except AttributeError:  # a jax without monitoring: no compile events, pending work still seen
@@ -142,9 +168,11 @@ class Observer:
         """Hand the JAX arrays still computing at read ``index`` to the waiter thread, which records when they
         finished: the script goes on at once, so what it times is not changed by the looking."""
         try:
-            pending = [a for a in self._jax.live_arrays() if not a.is_ready()]
+            pending = [a for a in self._jax.live_arrays() if not a.is_ready()]  # the held outputs among them
         except Exception:  # a deleted or donated array, a backend without live_arrays: nothing to wait for
             return
+        finally:
+            self.dispatch.take_held()
         if not pending:
             return
         self.reads[index][PENDING_ARRAYS] = len(pending)
@@ -171,8 +199,10 @@ class Observer:
             self._waiter.join(wait)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reads": self.reads, "pairs": self.pairs, "events": self.events, "jax_version": self.jax_version,
-                "unrecorded_reads": self.unrecorded, "fair": self.fair}
+        return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
+                "events": self.events, "jax_version": self.jax_version,
+                "unrecorded_reads": self.unrecorded, "fair": self.fair,
+                "jits_created": self.dispatch.created}
 
 
 _perf_counter = time.perf_counter
@@ -265,7 +295,7 @@ def _observed_datetime(observer: Observer) -> type:
         made = cls.combine(value.date(), value.timetz())
         site = observer._site(3)
         if site is not None:
-            made._lb_read = observer.read(site[0], clock, site[1], made.timestamp())
+            made._lb_read = observer.read(site[0], clock, site[1], made.timestamp(), site[2])
         return made
 
     datetime.__module__ = "datetime"

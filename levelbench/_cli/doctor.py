@@ -78,9 +78,10 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
     "the files of a large tree; the findings are the same for any N [default: one per core].",
 )
 @click.option("--color/--no-color", default=None, help="Force colour on or off (default: when writing to a terminal).")
-@click.option("--run", "run_script", metavar="SCRIPT.py", type=click.Path(dir_okay=False, path_type=str), default=None,
+@click.option("--run", "run_script", metavar="SCRIPT.py|NB.ipynb", type=click.Path(dir_okay=False, path_type=str), default=None,
               help="RUN the script (this executes its code, as `python SCRIPT.py ARGS` would; PATHS after `--` are "
-                   "its ARGS) and report what each of its clocks measured: compilation and work still running "
+                   "its ARGS; a notebook, or a .py with %timeit and other magics, runs cell by cell in IPython) "
+                   "and report what each of its clocks measured: compilation and work still running "
                    "inside each timed interval, samples, findings with measured evidence. --format text or json.")
 @click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
               help="With --run: stop the script after this long and report what ran before (0: no limit).")
@@ -142,9 +143,10 @@ def doctor_command(
       levelbench doctor --diff bench.ipynb          # what --fix would change
       levelbench doctor --fix --unsafe-fixes bench.py
 
-    With --run SCRIPT.py [-- ARGS...] it runs the script instead (this executes the code) and audits
-    its own timing, interval by interval (`levelbench doctor --run bench.py -- --n 1000`), and records
-    the audit in the results database (--db; --no-save: not) for `levelbench history` and `report`.
+    With --run SCRIPT.py [-- ARGS...] it runs the script (or a notebook, cell by cell) instead (this
+    executes the code) and audits its own timing, interval by interval (`levelbench doctor --run
+    bench.py -- --n 1000`), and records the audit in the results database (--db; --no-save: not)
+    for `levelbench history` and `report`.
 
     Exit status: 0 clean, 1 findings at or above --fail-on (with --diff: also when there is
     something to fix; with --run: also when the script failed or was stopped), 2 usage error, a

@@ -26,6 +26,15 @@ class Sample:
         pending: seconds the JAX work still computing at the closing read took to finish.
         pending_arrays: how many JAX arrays were still computing then.
         grad_enabled: torch's grad mode at the closing read (None: torch not imported).
+        calibration: a run ``%timeit`` made to choose its loop count: not in the figure it prints.
+        eager_dispatches: JAX operations dispatched one by one (not inside a jitted function) inside it.
+        jit_calls: calls of functions the script jitted inside it.
+        to_device / to_device_bytes: host-to-device transfers (NumPy arrays given to JAX) and their bytes.
+        to_host / to_host_bytes: device-to-host transfers (JAX arrays read as NumPy or Python values), bytes.
+        jits_created: per function, how many times ``jax.jit`` was called on it inside it.
+        loops: the calls of the statement it timed (timeit's ``number``; 1 for a pair of reads around code).
+        unwaited: JAX dispatches of this sample made after the script last waited for a result, at the closing
+            read: work the clock did not wait for, whether or not it had finished by then.
     """
 
     measured: float
@@ -35,6 +44,16 @@ class Sample:
     pending: float = 0.0
     pending_arrays: int = 0
     grad_enabled: bool | None = None
+    calibration: bool = False
+    eager_dispatches: int = 0
+    jit_calls: int = 0
+    to_device: int = 0
+    to_device_bytes: int = 0
+    to_host: int = 0
+    to_host_bytes: int = 0
+    jits_created: dict[str, int] = dataclasses.field(default_factory=dict)
+    unwaited: int = 0
+    loops: int = 1
 
     @property
     def cold(self) -> bool:
@@ -87,6 +106,7 @@ class TimedInterval:
         findings: what is wrong with it, each with the evidence measured.
         source: the lines from the opening read to the closing read, as written.
         fair: the statements between the reads re-timed (`FairFigure`), or None, and then ``fair_note`` says why.
+        magic: the IPython timing magic whose reads these are (``time``, ``timeit``), or "".
     """
 
     opening_line: int
@@ -99,6 +119,12 @@ class TimedInterval:
     source: str = ""
     fair: FairFigure | None = None
     fair_note: str = ""
+    magic: str = ""
+
+    @property
+    def timed(self) -> tuple[Sample, ...]:
+        """The samples in the figure the script reports: all but ``%timeit``'s calibration runs."""
+        return tuple(s for s in self.samples if not s.calibration) or self.samples
 
     @property
     def lines(self) -> str:
@@ -109,7 +135,7 @@ class TimedInterval:
     @property
     def measured(self) -> float:
         """The median of what the script measured, seconds."""
-        values = sorted(s.measured for s in self.samples)
+        values = sorted(s.measured for s in self.timed)
         middle = len(values) // 2
         return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
 
@@ -120,6 +146,7 @@ class TimedInterval:
             "measured_median": self.measured, "samples": [s.to_dict() for s in self.samples],
             "findings": [f.to_dict() for f in self.findings],
             "fair": dataclasses.asdict(self.fair) if self.fair is not None else None, "fair_note": self.fair_note,
+            "magic": self.magic,
         }
 
 
