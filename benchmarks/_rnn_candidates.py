@@ -1,5 +1,6 @@
-"""The torch and Flax candidates benchmarks/gru.py and benchmarks/lstm.py share: the same timed work
-for either recurrent layer, so the two benchmarks measure their models the same way.
+"""What benchmarks/gru.py and benchmarks/lstm.py share: the torch and Flax candidates (the same timed
+work for either recurrent layer, so the two benchmarks measure their models the same way), the
+compile-time measurement and the report's table and environment line.
 
 Forward runs torch in ``inference_mode()`` on an ``eval()`` module; forward+backward takes the
 gradient of ``mean(out**2)`` with respect to the parameters. Flax stacks ``layers`` of
@@ -8,6 +9,9 @@ gradient of ``mean(out**2)`` with respect to the parameters. Flax stacks ``layer
 
 from __future__ import annotations
 
+import os
+import platform
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -74,3 +78,50 @@ def flax_candidate(cell: Callable[[], Any], x: np.ndarray, layers: int, mode: st
     step = jax.jit(jax.value_and_grad(lambda p, x: (model.apply(p, x) ** 2).mean()))
     return levelbench.Candidate(step, (params, xb), inputs=(xj,), group="flax weights",
                                 checked_output=lambda out: out[0])
+
+
+def compile_seconds(builders: list[tuple[str, Callable[[int, int, str], Any], str]], seq: int, batch: int,
+                    repeats: int = 3) -> dict[str, float]:
+    """Median seconds to lower and compile each ``(name, build, mode)``'s jitted function, with jax's
+    caches cleared before every compile (jax otherwise returns the cached executable in ~1 ms)."""
+    import jax
+
+    seconds = {}
+    for name, build, mode in builders:
+        c = build(seq, batch, mode)
+        samples = []
+        for _ in range(repeats):
+            jax.clear_caches()
+            start = time.perf_counter()
+            c.fn.lower(*c.args).compile()
+            samples.append(time.perf_counter() - start)
+        seconds[name] = float(np.median(samples))
+    return seconds
+
+
+def print_comparison(c: Any, references: list[str]) -> None:
+    """A comparison's median times and its ratios (95% CI) to each of ``references``."""
+    rounds = len(next(iter(c.rounds.values())))
+    print(f"\n{c.title}: {rounds} interleaved rounds, median time and ratio (95% CI)")
+    header = "".join(f"  {'/ ' + r:>26}" for r in references)
+    print(f"  {'candidate':26} {'median':>10} {'IQR/med':>8}{header}")
+    for name, m in c.measurements.items():
+        cells = ""
+        for ref in references:
+            r = c.ratio(name, ref)
+            cells += f"  {'1':>26}" if ref == name else f"  {r.estimate:8.3f}x ({r.lower:.3f}-{r.upper:.3f})    "
+        spread = m.iqr / m.median
+        print(f"  {name:26} {m.median * 1e3:8.1f}ms {spread:8.2f}{cells}{' noisy' if spread > 0.10 else ''}")
+    for name, reason in c.failed.items():
+        print(f"  {name}: failed: {reason}")
+
+
+def environment() -> str:
+    """When and where a benchmark ran: versions, threads, CPUs and the load average."""
+    import jax
+    import torch
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"{time.strftime('%Y-%m-%d %H:%M')}: jax {jax.__version__}, torch {torch.__version__} "
+            f"({torch.get_num_threads()} threads), {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
+            f"load average {load:.2f}")

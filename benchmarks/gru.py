@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
-import time
 from typing import Any
 
 import numpy as np
@@ -101,50 +99,11 @@ def _label(mode: str) -> str:
 
 
 def compile_seconds(seq: int, batch: int, repeats: int = 3) -> dict[str, float]:
-    """Median seconds to lower and compile each jitted function, with jax's caches cleared
-    before every compile (jax otherwise returns the cached executable in ~1 ms)."""
-    import jax
-
-    seconds = {}
-    for name, build, mode in [("levelbench forward", levelbench_gru, "forward"),
-                              ("levelbench forward+backward", levelbench_gru, "train"),
-                              ("flax.linen.RNN forward", flax_gru, "forward"),
-                              ("flax.linen.RNN forward+backward", flax_gru, "train")]:
-        c = build(seq, batch, mode)
-        samples = []
-        for _ in range(repeats):
-            jax.clear_caches()
-            start = time.perf_counter()
-            c.fn.lower(*c.args).compile()
-            samples.append(time.perf_counter() - start)
-        seconds[name] = float(np.median(samples))
-    return seconds
-
-
-def _print(c: Any, references: list[str]) -> None:
-    rounds = len(next(iter(c.rounds.values())))
-    print(f"\n{c.title}: {rounds} interleaved rounds, median time and ratio (95% CI)")
-    header = "".join(f"  {'/ ' + r:>26}" for r in references)
-    print(f"  {'candidate':26} {'median':>10} {'IQR/med':>8}{header}")
-    for name, m in c.measurements.items():
-        cells = ""
-        for ref in references:
-            r = c.ratio(name, ref)
-            cells += f"  {'1':>26}" if ref == name else f"  {r.estimate:8.3f}x ({r.lower:.3f}-{r.upper:.3f})    "
-        spread = m.iqr / m.median
-        print(f"  {name:26} {m.median * 1e3:8.1f}ms {spread:8.2f}{cells}{' noisy' if spread > 0.10 else ''}")
-    for name, reason in c.failed.items():
-        print(f"  {name}: failed: {reason}")
-
-
-def _environment() -> str:
-    import jax
-    import torch
-
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    return (f"{time.strftime('%Y-%m-%d %H:%M')}: jax {jax.__version__}, torch {torch.__version__} "
-            f"({torch.get_num_threads()} threads), {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
-            f"load average {load:.2f}")
+    """Median seconds to lower and compile levelbench's and Flax's jitted functions."""
+    return shared.compile_seconds([("levelbench forward", levelbench_gru, "forward"),
+                                   ("levelbench forward+backward", levelbench_gru, "train"),
+                                   ("flax.linen.RNN forward", flax_gru, "forward"),
+                                   ("flax.linen.RNN forward+backward", flax_gru, "train")], seq, batch, repeats)
 
 
 def main() -> None:
@@ -154,17 +113,17 @@ def main() -> None:
     parser.add_argument("--kernels", action="store_true", help="compare levelbench's kernels instead")
     parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
     args = parser.parse_args()
-    print(_environment())
+    print(shared.environment())
     batches = args.batch or ([8] if args.quick else [8, 64])
     budget = args.budget or (10.0 if args.quick else 30.0)
     if args.kernels:
         for batch in batches:
             for mode in ("forward", "train"):
-                _print(kernels(SEQ, batch, mode, budget), [next(iter(KERNELS))])
+                shared.print_comparison(kernels(SEQ, batch, mode, budget), [next(iter(KERNELS))])
         return
     for batch in batches:
         for mode in ("forward", "train"):
-            _print(frameworks(SEQ, batch, mode, budget), ["torch.nn.GRU", "flax.linen.RNN"])
+            shared.print_comparison(frameworks(SEQ, batch, mode, budget), ["torch.nn.GRU", "flax.linen.RNN"])
 
     print("\ncompile time (lower + compile, median of 3, seconds), batch 8")
     by_seq = {seq: compile_seconds(seq, 8) for seq in (25, SEQ)}
@@ -172,7 +131,7 @@ def main() -> None:
     for name in by_seq[25]:
         a, b = by_seq[25][name], by_seq[SEQ][name]
         print(f"  {name:34} {a:8.2f} {b:9.2f} {b / a:8.2f}")
-    print(f"\n{_environment()}")
+    print(f"\n{shared.environment()}")
 
 
 if __name__ == "__main__":

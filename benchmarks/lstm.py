@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import time
 from typing import Any
 
 import numpy as np
@@ -91,29 +89,14 @@ def flops(seq: int, batch: int, mode: str) -> float:
 
 
 def compile_seconds(seq: int, batch: int, repeats: int = 3) -> dict[str, float]:
-    """Median seconds to lower and compile each jitted function, jax's caches cleared before each."""
-    import jax
-
-    seconds = {}
-    for name, build, mode in [("levelbench forward", levelbench_lstm, "forward"),
-                              ("levelbench forward+backward", levelbench_lstm, "train"),
-                              ("flax.linen.RNN forward", flax_lstm, "forward"),
-                              ("flax.linen.RNN forward+backward", flax_lstm, "train")]:
-        c = build(seq, batch, mode)
-        samples = []
-        for _ in range(repeats):
-            jax.clear_caches()
-            start = time.perf_counter()
-            c.fn.lower(*c.args).compile()
-            samples.append(time.perf_counter() - start)
-        seconds[name] = float(np.median(samples))
-    return seconds
+    """Median seconds to lower and compile levelbench's and Flax's jitted functions."""
+    return shared.compile_seconds([("levelbench forward", levelbench_lstm, "forward"),
+                                   ("levelbench forward+backward", levelbench_lstm, "train"),
+                                   ("flax.linen.RNN forward", flax_lstm, "forward"),
+                                   ("flax.linen.RNN forward+backward", flax_lstm, "train")], seq, batch, repeats)
 
 
 def main() -> None:
-    sys.path.insert(0, os.path.dirname(HERE))
-    from gru import _environment, _print  # the same report as the GRU's benchmark
-
     from levelbench._measuring.peak import machine_peak
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -122,14 +105,14 @@ def main() -> None:
     parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
     parser.add_argument("--seq", type=int, default=SEQ, help=f"sequence length (default {SEQ}, the seed's)")
     args = parser.parse_args()
-    print(_environment())
+    print(shared.environment())
     batches = args.batch or ([8] if args.quick else [8, 64])
     budget = args.budget or (10.0 if args.quick else 30.0)
     peak = machine_peak().float32_flops
     for batch in batches:
         for mode in ("forward", "train"):
             c = frameworks(args.seq, batch, mode, budget)
-            _print(c, ["torch.nn.LSTM", "flax.linen.RNN"])
+            shared.print_comparison(c, ["torch.nn.LSTM", "flax.linen.RNN"])
             for name, m in c.measurements.items():
                 rate = flops(args.seq, batch, mode) / m.median
                 print(f"  {name:26} {rate / 1e9:6.1f} GFLOP/s" + (f", {rate / peak:.0%} of peak" if peak else ""))
@@ -140,7 +123,7 @@ def main() -> None:
     for name in by_seq[25]:
         a, b = by_seq[25][name], by_seq[args.seq][name]
         print(f"  {name:34} {a:8.2f} {b:9.2f} {b / a:8.2f}")
-    print(f"\n{_environment()}")
+    print(f"\n{shared.environment()}")
 
 
 if __name__ == "__main__":

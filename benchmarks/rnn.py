@@ -22,7 +22,8 @@ from typing import Any
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import gru  # noqa: E402  (beside this file)
+import _rnn_candidates as shared  # noqa: E402  (beside this file)
+import gru  # noqa: E402
 import lstm  # noqa: E402
 
 TORCH = {"gru": "torch.nn.GRU", "lstm": "torch.nn.LSTM"}
@@ -50,7 +51,7 @@ def compare(model: str, seq: int, batch: int, mode: str, budget: float) -> Any:
 
 def report(model: str, c: Any, seq: int, batch: int, mode: str, peak: float | None) -> list[str]:
     """Print the comparison; return one summary line per target."""
-    gru._print(c, [TORCH[model], FLAX])
+    shared.print_comparison(c, [TORCH[model], FLAX])
     for name, m in c.measurements.items():
         rate = gemm_flops(model, seq, batch, mode) / m.median
         print(f"  {name:26} {rate / 1e9:6.1f} GFLOP/s" + (f", {rate / peak:.0%} of float32 peak" if peak else ""))
@@ -79,7 +80,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
     parser.add_argument("--seq", type=int, default=gru.SEQ, help=f"sequence length (default {gru.SEQ}, the seed's)")
     args = parser.parse_args()
-    print(gru._environment())
+    print(shared.environment())
     batches = args.batch or ([8] if args.quick else [8, 64])
     budget = args.budget or (10.0 if args.quick else 30.0)
     peak = machine_peak().float32_flops
@@ -92,7 +93,7 @@ def main() -> None:
     print("\nissue 20's targets" + ("" if args.seq == gru.SEQ else f" (they are for seq {gru.SEQ}; this ran {args.seq})"))
     for line in summary:
         print("  " + line)
-    print(f"\n{gru._environment()}")
+    print(f"\n{shared.environment()}")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ import dataclasses
 
 try:
     import jax  # heavy, and optional for levelbench: imported when levelbench.nn's GRU is used
-    import jax.numpy as jnp
 except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
     raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
 
@@ -75,16 +74,7 @@ class GRU:
 
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's torch name and shape, in torch's order."""
-        hidden, shapes = self.hidden_size, {}
-        for depth in range(self.num_layers):
-            fan_in = self.input_size if depth == 0 else hidden * self.num_directions
-            for suffix in _rnn.suffixes(depth, self.num_directions):
-                shapes[f"weight_ih{suffix}"] = (3 * hidden, fan_in)
-                shapes[f"weight_hh{suffix}"] = (3 * hidden, hidden)
-                if self.bias:
-                    shapes[f"bias_ih{suffix}"] = (3 * hidden,)
-                    shapes[f"bias_hh{suffix}"] = (3 * hidden,)
-        return shapes
+        return _rnn.param_shapes(self, 3)
 
     def init(self, key: jax.Array) -> GRUParams:
         """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
@@ -116,25 +106,16 @@ def _apply(
 ) -> tuple[jax.Array, jax.Array]:
     dtype = _rnn.check_params(config, params)
     x, unbatched = _rnn.time_major(config, x, dtype)
-    seq, batch = x.shape[0], x.shape[1]
+    batch = x.shape[1]
     states = config.num_layers * config.num_directions
     h0 = _rnn.initial_state("h0", h0, states, batch, config.hidden_size, dtype, unbatched)
 
     if kernel is None:
         kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
-    layer_input, finals = x, []
-    for index in range(config.num_layers):
-        outputs = []
-        for direction, suffix in enumerate(_rnn.suffixes(index, config.num_directions)):
-            hs = (layer if kernel.custom_vjp else layer_autodiff)(
-                layer_input, params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"],
-                params.get(f"bias_ih{suffix}"), params.get(f"bias_hh{suffix}"),
-                h0[index * config.num_directions + direction],
-                direction == 1, kernel,
-            )
-            outputs.append(hs)
-            finals.append(hs[0] if direction == 1 else hs[seq - 1])
-        layer_input = outputs[0] if len(outputs) == 1 else jnp.concatenate(outputs, axis=-1)
+    run = layer if kernel.custom_vjp else layer_autodiff
 
-    h_n = jnp.stack(finals)  # (layers * directions, batch, hidden) whatever batch_first says, as in torch
-    return _rnn.batch_layout(config, layer_input, unbatched), (h_n[:, 0] if unbatched else h_n)
+    def direction(layer_input: jax.Array, suffix: str, state: int, reverse: bool) -> tuple[jax.Array, None]:
+        return run(layer_input, *_rnn.weights(params, suffix), h0[state], reverse, kernel), None
+
+    output, h_n, _ = _rnn.stack(config, x, direction)
+    return _rnn.batch_layout(config, output, unbatched), (h_n[:, 0] if unbatched else h_n)

@@ -91,18 +91,7 @@ class LSTM:
 
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's torch name and shape, in torch's order."""
-        hidden, out, shapes = self.hidden_size, self.output_size, {}
-        for depth in range(self.num_layers):
-            fan_in = self.input_size if depth == 0 else out * self.num_directions
-            for suffix in _rnn.suffixes(depth, self.num_directions):
-                shapes[f"weight_ih{suffix}"] = (4 * hidden, fan_in)
-                shapes[f"weight_hh{suffix}"] = (4 * hidden, out)
-                if self.bias:
-                    shapes[f"bias_ih{suffix}"] = (4 * hidden,)
-                    shapes[f"bias_hh{suffix}"] = (4 * hidden,)
-                if self.proj_size:
-                    shapes[f"weight_hr{suffix}"] = (self.proj_size, hidden)
-        return shapes
+        return _rnn.param_shapes(self, 4, self.proj_size)
 
     def init(self, key: jax.Array) -> LSTMParams:
         """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
@@ -133,7 +122,7 @@ def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
            kernel: _rnn_kernel.Kernel | None = None) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
     dtype = _rnn.check_params(config, params)
     x, unbatched = _rnn.time_major(config, x, dtype)
-    seq, batch = x.shape[0], x.shape[1]
+    batch = x.shape[1]
     states = config.num_layers * config.num_directions
     if hx is None:
         h0 = c0 = None
@@ -148,25 +137,15 @@ def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
 
     if kernel is None:
         kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
-    layer_input, h_finals, c_finals = x, [], []
-    for index in range(config.num_layers):
-        outputs = []
-        for direction, suffix in enumerate(_rnn.suffixes(index, config.num_directions)):
-            state = index * config.num_directions + direction
-            args = (layer_input, params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"],
-                    params.get(f"bias_ih{suffix}"), params.get(f"bias_hh{suffix}"), h0[state], c0[state],
-                    direction == 1, kernel)
-            if config.proj_size:
-                hs, c_n = layer_autodiff(*args, w_hr=params[f"weight_hr{suffix}"])
-            else:
-                hs, c_n = (layer if kernel.custom_vjp else layer_autodiff)(*args)
-            outputs.append(hs)
-            h_finals.append(hs[0] if direction == 1 else hs[seq - 1])
-            c_finals.append(c_n)
-        layer_input = outputs[0] if len(outputs) == 1 else jnp.concatenate(outputs, axis=-1)
 
-    # (layers * directions, batch, ...) whatever batch_first says, as in torch
-    h_n, c_n = jnp.stack(h_finals), jnp.stack(c_finals)
+    def direction(layer_input: jax.Array, suffix: str, state: int, reverse: bool) -> tuple[jax.Array, jax.Array]:
+        args = (layer_input, *_rnn.weights(params, suffix), h0[state], c0[state], reverse, kernel)
+        if config.proj_size:
+            return layer_autodiff(*args, w_hr=params[f"weight_hr{suffix}"])
+        return (layer if kernel.custom_vjp else layer_autodiff)(*args)
+
+    output, h_n, c_finals = _rnn.stack(config, x, direction)
+    c_n = jnp.stack(c_finals)
     if unbatched:
         h_n, c_n = h_n[:, 0], c_n[:, 0]
-    return _rnn.batch_layout(config, layer_input, unbatched), (h_n, c_n)
+    return _rnn.batch_layout(config, output, unbatched), (h_n, c_n)

@@ -1,10 +1,11 @@
 """One LSTM layer in one direction: the input projection, the recurrence and a hand-written VJP.
 
-Built like the GRU's (`._gru_layer`), whose loop helpers it uses: the recurrence runs in the
-native CPU kernel (`._lstm_native`) when ``kernel.native``, else as the XLA loops below, and the
-backward pass is one reverse loop that carries ``dh`` and ``dc``. The XLA loop leaves the gate
-gradients behind, after which every weight gradient is one large GEMM over all steps; the
-kernel sums the weight gradients and ``dx`` itself, a block of steps at a time.
+Built like the GRU's (`._gru_layer`), on the same projection, loops and weight gradients
+(`._rnn_layer`): the recurrence runs in the native CPU kernel (`._lstm_native`) when
+``kernel.native``, else as the XLA loops below, and the backward pass is one reverse loop that
+carries ``dh`` and ``dc``. The XLA loop leaves the gate gradients behind, after which every weight
+gradient is one large GEMM over all steps; the kernel sums the weight gradients and ``dx`` itself,
+a block of steps at a time.
 
 In an LSTM both biases are added outside the gates' products, so one gate gradient
 ``[d_i | d_f | d_g | d_o]`` serves ``W_ih``, ``W_hh``, ``b_ih`` and ``b_hh`` (the GRU needs two).
@@ -23,8 +24,9 @@ import jax.numpy as jnp
 
 from . import _lstm_native
 from ._rnn_kernel import Kernel
+from ._rnn_layer import project as project_gates
+from ._rnn_layer import at, backward_loop, loop, parameter_gradients, previous_states, put
 from ._rnn_native import thread_count
-from ._gru_layer import SMALL_INPUT, _at, _loop, _previous_states, _put
 
 
 class Gates(NamedTuple):
@@ -48,13 +50,7 @@ def bias(b_ih: jax.Array | None, b_hh: jax.Array | None, w_hh: jax.Array) -> jax
 
 def project(x: jax.Array, w_ih: jax.Array, b: jax.Array) -> Gates:
     """``W_ih x_t + b_ih + b_hh`` for every step, per gate."""
-    fan_in = x.shape[-1]
-    blocks, biases = _split(w_ih), _split(b)
-    if fan_in <= SMALL_INPUT:
-        parts = [sum(x[..., k:k + 1] * w[:, k] for k in range(fan_in)) for w in blocks]
-    else:
-        parts = [jnp.einsum("tbi,hi->tbh", x, w) for w in blocks]
-    return Gates(*(p + bb for p, bb in zip(parts, biases)))
+    return Gates(*(p + bb for p, bb in zip(project_gates(x, w_ih, 4), _split(b))))
 
 
 def _cell(gi: Gates, gh: jax.Array, c: jax.Array):
@@ -75,12 +71,12 @@ def _forward(gates: Gates, w_hh: jax.Array, h0: jax.Array, c0: jax.Array, revers
 
     def body(t, carry):
         h, c, out = carry
-        _, _, _, o, c, tc = _cell(Gates(_at(out, t), _at(gates.f, t), _at(gates.g, t), _at(gates.o, t)),
+        _, _, _, o, c, tc = _cell(Gates(at(out, t), at(gates.f, t), at(gates.g, t), at(gates.o, t)),
                                   h @ w, c)
         h = o * tc
-        return h, c, _put(out, h, t)
+        return h, c, put(out, h, t)
 
-    _, c_n, hs = _loop(gates.i.shape[0], reverse, unroll, body, (h0, c0, gates.i))
+    _, c_n, hs = loop(gates.i.shape[0], reverse, unroll, body, (h0, c0, gates.i))
     return hs, c_n
 
 
@@ -91,14 +87,14 @@ def _forward_keeping_gates(gates: Gates, w_hh: jax.Array, h0: jax.Array, c0: jax
 
     def body(t, carry):
         h, c, hs, cs, i_, f_, g_, o_, tc_ = carry
-        i, f, g, o, c, tc = _cell(Gates(_at(i_, t), _at(f_, t), _at(g_, t), _at(o_, t)), h @ w, c)
+        i, f, g, o, c, tc = _cell(Gates(at(i_, t), at(f_, t), at(g_, t), at(o_, t)), h @ w, c)
         h = o * tc
-        return (h, c, _put(hs, h, t), _put(cs, c, t), _put(i_, i, t), _put(f_, f, t), _put(g_, g, t),
-                _put(o_, o, t), _put(tc_, tc, t))
+        return (h, c, put(hs, h, t), put(cs, c, t), put(i_, i, t), put(f_, f, t), put(g_, g, t),
+                put(o_, o, t), put(tc_, tc, t))
 
     fresh = jnp.zeros_like(gates.i)
-    _, _, hs, cs, i, f, g, o, tc = _loop(gates.i.shape[0], reverse, 1, body,
-                                         (h0, c0, fresh, fresh, *gates, fresh))
+    _, _, hs, cs, i, f, g, o, tc = loop(gates.i.shape[0], reverse, 1, body,
+                                        (h0, c0, fresh, fresh, *gates, fresh))
     return hs, cs, (i, f, g, o, tc)
 
 
@@ -150,15 +146,10 @@ def _layer_bwd(reverse, kernel, residuals, cotangents):
         d_x, d_w_ih, d_w_hh, d_b, dh0, dc0 = _lstm_native.backward(
             d_hs, dc_n, activations, cs, c0, w_hh, hs, h0, x, w_ih, reverse, thread_count(kernel.threads))
     else:
-        d_gates, dh0, dc0 = _backward_loop(d_hs, dc_n, activations, _previous_states(cs, c0, reverse),
+        d_gates, dh0, dc0 = _backward_loop(d_hs, dc_n, activations, previous_states(cs, c0, reverse),
                                            reverse, w_hh)
-        rows = d_gates.shape[0] * d_gates.shape[1]
-        flat = d_gates.reshape(rows, -1)
-        h_prev = _previous_states(hs, h0, reverse)
-        d_w_ih = (x.reshape(rows, -1).T @ flat).T
-        d_w_hh = (h_prev.reshape(rows, -1).T @ flat).T
-        d_b = jnp.sum(flat, axis=0)
-        d_x = d_gates @ w_ih
+        d_x, d_w_ih, d_w_hh, d_b, _ = parameter_gradients(x, w_ih, True, previous_states(hs, h0, reverse),
+                                                          d_gates, d_gates)
     d_b = None if b_ih is None else d_b
     return (d_x, d_w_ih.astype(w_ih.dtype), d_w_hh.astype(w_hh.dtype),
             None if d_b is None else d_b.astype(b_ih.dtype), None if d_b is None else d_b.astype(b_hh.dtype),
@@ -169,14 +160,10 @@ def _backward_loop(d_hs, dc_n, activations, c_prev, reverse, w_hh):
     """The reverse recurrence as an XLA loop: the gate pre-activations' gradients ``(T, B, 4H)``,
     ``dh0`` and ``dc0``."""
     i, f, g, o, tc = activations
-    length = c_prev.shape[0]
-    step_back = 1 if reverse else -1  # the backward loop walks time against the forward one
 
-    def read(buffers, t):
-        return tuple(_at(b, t) for b in buffers) + (_at(tc, t), _at(c_prev, t), _at(d_hs, t))
-
-    def body(t, carry):
-        dh_next, dc, buffers, (ig, fg, gg, og, tct, cp, d_out) = carry
+    def step(state, slices):
+        dh_next, dc = state
+        ig, fg, gg, og, tct, cp, d_out = slices
         dh = d_out + dh_next
         dc = dc + dh * og * (1 - tct * tct)
         d_i = dc * gg * ig * (1 - ig)
@@ -184,16 +171,11 @@ def _backward_loop(d_hs, dc_n, activations, c_prev, reverse, w_hh):
         d_g = dc * ig * (1 - gg * gg)
         d_o = dh * tct * og * (1 - og)
         back = jnp.concatenate([d_i, d_f, d_g, d_o], axis=-1) @ w_hh
-        # The gradients overwrite the gates they came from; slices are read one iteration ahead,
-        # as in the GRU's loop, so that XLA updates the buffers in place instead of copying them.
-        buffers = tuple(_put(b, d, t) for b, d in zip(buffers, (d_i, d_f, d_g, d_o)))
-        ahead = jnp.clip(t + step_back, 0, length - 1)
-        return back, dc * fg, buffers, read(buffers, ahead)
+        return (back, dc * fg), (d_i, d_f, d_g, d_o)
 
-    first = length - 1 if not reverse else 0
-    dh0, dc0, buffers, _ = _loop(length, not reverse, 1, body,
-                                 (jnp.zeros_like(dc_n), dc_n, (i, f, g, o), read((i, f, g, o), first)))
-    return jnp.concatenate(buffers, axis=-1), dh0, dc0
+    (dh0, dc0), gradients = backward_loop(reverse, step, (jnp.zeros_like(dc_n), dc_n), (i, f, g, o),
+                                          (tc, c_prev, d_hs))
+    return jnp.concatenate(gradients, axis=-1), dh0, dc0
 
 
 layer.defvjp(_layer_fwd, _layer_bwd)

@@ -1,5 +1,6 @@
-"""What levelbench.nn's recurrent layers (`GRU`, `LSTM`) share: parameter names, checks and
-torch's initialisation, and the handling of inputs and initial states.
+"""What levelbench.nn's recurrent layers (`GRU`, `LSTM`) share: parameter names and shapes, checks
+and torch's initialisation, the handling of inputs and initial states, and the stacking of
+layer-directions (each model brings its cell's layer, `._gru_layer` / `._lstm_layer`).
 
 Each layer is a frozen dataclass with ``input_size``, ``hidden_size``, ``num_layers``,
 ``batch_first``, ``num_directions``, ``dtype`` and ``param_shapes()``; these functions need no more.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -39,6 +41,55 @@ def check_config(config: Any) -> None:
 def suffixes(layer: int, num_directions: int) -> tuple[str, ...]:
     """torch's parameter-name suffixes of one layer: ``_l{layer}`` and ``_l{layer}_reverse``."""
     return (f"_l{layer}", f"_l{layer}_reverse")[:num_directions]
+
+
+def param_shapes(config: Any, gates: int, proj_size: int = 0) -> dict[str, tuple[int, ...]]:
+    """Every parameter's torch name and shape, in torch's order, for a cell of ``gates`` gates;
+    with ``proj_size`` (the LSTM's), ``h`` has that many features and ``weight_hr_*`` projects it."""
+    hidden, shapes = config.hidden_size, {}
+    out = proj_size or hidden
+    for depth in range(config.num_layers):
+        fan_in = config.input_size if depth == 0 else out * config.num_directions
+        for suffix in suffixes(depth, config.num_directions):
+            shapes[f"weight_ih{suffix}"] = (gates * hidden, fan_in)
+            shapes[f"weight_hh{suffix}"] = (gates * hidden, out)
+            if config.bias:
+                shapes[f"bias_ih{suffix}"] = (gates * hidden,)
+                shapes[f"bias_hh{suffix}"] = (gates * hidden,)
+            if proj_size:
+                shapes[f"weight_hr{suffix}"] = (proj_size, hidden)
+    return shapes
+
+
+def weights(params: dict[str, jax.Array], suffix: str) -> tuple[jax.Array, jax.Array, Any, Any]:
+    """One layer-direction's ``(W_ih, W_hh, b_ih, b_hh)``; the biases are None without ``bias``."""
+    return (params[f"weight_ih{suffix}"], params[f"weight_hh{suffix}"],
+            params.get(f"bias_ih{suffix}"), params.get(f"bias_hh{suffix}"))
+
+
+def stack(config: Any, x: jax.Array,
+          run: Callable[[jax.Array, str, int, bool], tuple[jax.Array, Any]]) -> tuple[jax.Array, jax.Array, list]:
+    """Every layer-direction in torch's order, layer ``l + 1`` reading layer ``l``'s outputs (both
+    directions concatenated).
+
+    ``run(layer_input, suffix, state, reverse)`` runs one layer-direction over the time-major
+    ``layer_input`` (``suffix`` names its parameters, ``state`` indexes its initial states) and
+    returns every step's ``h`` ``(T, B, H)`` and whatever else the cell ends with (the LSTM's
+    ``c_n``). Returns the last layer's outputs, every layer-direction's final ``h`` stacked
+    ``(layers * directions, B, H)`` and the list of the cell's extras.
+    """
+    seq = x.shape[0]
+    layer_input, h_finals, extras = x, [], []
+    for index in range(config.num_layers):
+        outputs = []
+        for direction, suffix in enumerate(suffixes(index, config.num_directions)):
+            hs, extra = run(layer_input, suffix, index * config.num_directions + direction, direction == 1)
+            outputs.append(hs)
+            h_finals.append(hs[0] if direction == 1 else hs[seq - 1])
+            extras.append(extra)
+        layer_input = outputs[0] if len(outputs) == 1 else jnp.concatenate(outputs, axis=-1)
+    # (layers * directions, batch, ...) whatever batch_first says, as in torch
+    return layer_input, jnp.stack(h_finals), extras
 
 
 @functools.partial(jax.jit, static_argnums=0)
