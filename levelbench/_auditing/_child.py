@@ -22,6 +22,7 @@ from typing import Any
 
 from pathlib import Path
 
+from .._values.files import replace_file
 from ._fair import fair_figures
 from ._notebook import cells, is_notebook, python_only, script_text
 from ._observer import Observer
@@ -133,10 +134,7 @@ def main(argv: list[str]) -> int:
             pass
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second signal while writing: the file stays whole
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    partial = f"{observations}.part"
-    with open(partial, "w", encoding="utf-8") as f:
-        json.dump({**outcome, **observer.to_json()}, f)
-    os.replace(partial, observations)
+    replace_file(observations, json.dumps({**outcome, **observer.to_json()}))
     return outcome["exit_code"]
 
 
