@@ -37,6 +37,8 @@ _EXPORTS = {
     "Diagnosis": "._results.diagnosis",
     "Interval": "._values.stats",
     "measure": "._api",
+    "measure_expression": "._api",
+    "ExpressionFailed": "._api",
     "compare": "._api",
     "Candidate": "._measuring.candidate",
     "Builder": "._measuring.candidate",
@@ -50,6 +52,8 @@ _EXPORTS = {
     "ScriptAudit": "._results.script_audit",
     "TimedInterval": "._results.script_audit",
     "explain": "._probing",
+    "explain_target": "._probing",
+    "ExplainFailed": "._probing",
     "Call": "._probing",
     "QUICK_PROBES": "._probing",
     "open_store": ".store",
@@ -61,7 +65,9 @@ __all__ = sorted(_EXPORTS) + ["load_ipython_extension"]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from ._api import compare as compare
+    from ._api import ExpressionFailed as ExpressionFailed
     from ._api import measure as measure
+    from ._api import measure_expression as measure_expression
     from ._measuring.candidate import Builder as Builder
     from ._measuring.candidate import Candidate as Candidate
     from ._measuring.parity import ComparisonError as ComparisonError
@@ -69,6 +75,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time names load lazily
     from ._probing import Call as Call
     from ._results.diagnosis import Diagnosis as Diagnosis
     from ._probing import explain as explain
+    from ._probing import explain_target as explain_target
+    from ._probing import ExplainFailed as ExplainFailed
     from ._results.comparison import Comparison as Comparison
     from ._results.measurement import CompileTimes as CompileTimes
     from ._results.measurement import Measurement as Measurement

@@ -1,4 +1,4 @@
-"""The public `measure` and `compare`: the engines below, plus ``save=`` into the results store.
+"""The public `measure`, `measure_expression` and `compare`: the engines below, plus ``save=`` into the results store.
 
 The engines (`levelbench._measuring`) know nothing of the store, which sits above them; this
 module joins the two for the library's users, the magics and the pytest fixture.
@@ -17,6 +17,7 @@ from ._results.comparison import Comparison
 from ._results.measurement import Measurement
 from ._values.arguments import got
 from ._values.errors import InputTypeError
+from ._values.statements import split_call
 from .store import open_store
 
 
@@ -34,6 +35,43 @@ measure.__doc__ = (_measure.__doc__ or "") + """
     ``save=True`` records the measurement in the results database (``$LEVELBENCH_DB`` or
     ``.levelbench/results.db``); ``save="path.db"`` in that file.
 """
+
+
+class ExpressionFailed(Exception):
+    """`measure_expression` could not time the expression: the setup code or the expression raised. The
+    message says which, with the exception's type and message (one line, complete)."""
+
+
+def measure_expression(expr: str, setup: str = "", *, progress: Callable[[str], None] | None = None,
+                       **kwargs: Any) -> Measurement:
+    """Time the Python expression ``expr`` after running ``setup`` once, as ``levelbench measure`` does:
+    ``python -m timeit`` that waits for JAX/PyTorch results and keeps the first call apart.
+
+    ``setup`` runs in a fresh namespace, which ``expr`` then reads. An expression that is a call,
+    ``f(x, n=2)``, is measured as ``measure(f, x, n=2)`` (the arguments evaluated once, not timed);
+    any other is timed as a whole. ``kwargs`` are `measure`'s (``budget``, ``rel_ci``, ``number``,
+    ``save``, ...); the label defaults to ``expr``. ``progress`` is told each step as it starts.
+    Raises `ExpressionFailed` if the setup code or the expression fails.
+
+    !!! Example
+        ```python
+        m = levelbench.measure_expression("np.sort(a)", "import numpy as np; a = np.random.rand(10**6)")
+        ```
+    """
+    say = progress or (lambda step: None)
+    namespace: dict[str, Any] = {"__name__": "__levelbench_measure__"}
+    say("running the setup code")
+    try:
+        exec(compile(setup, "<setup>", "exec"), namespace)
+    except Exception as e:
+        raise ExpressionFailed(f"the setup code failed: {type(e).__name__}: {e}") from None
+    say(f"timing {expr!r}")
+    kwargs.setdefault("label", expr)
+    try:
+        fn, args, call_kwargs = split_call(expr, compile(expr, "<expr>", "eval"), namespace)
+        return measure(fn, *args, **kwargs, **call_kwargs)
+    except Exception as e:
+        raise ExpressionFailed(f"evaluating {expr!r} failed: {type(e).__name__}: {e}") from None
 
 
 @functools.wraps(_compare)

@@ -169,6 +169,23 @@ def test_import_levelbench_stays_light():
     assert out.strip() == "[]"
 
 
+def test_measure_expression_runs_the_setup_then_times_the_call(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(sys.modules[__name__], "WORK", clock.work(2e-3, ZEROS), raising=False)
+    steps = []
+    m = levelbench.measure_expression("work(z, n=2)", f"import {__name__} as here\nwork = here.WORK\nz = 3",
+                                      progress=steps.append, timer=clock, environment=False, count_flops=False)
+    assert m.label == "work(z, n=2)" and m.median == pytest.approx(2e-3) and clock.calls > 0
+    assert steps == ["running the setup code", "timing 'work(z, n=2)'"]
+
+
+def test_measure_expression_says_whether_the_setup_or_the_expression_failed():
+    with pytest.raises(levelbench.ExpressionFailed, match=r"^the setup code failed: ZeroDivisionError: division by "):
+        levelbench.measure_expression("1 + 1", "x = 1 / 0")
+    with pytest.raises(levelbench.ExpressionFailed, match=r"^evaluating 'nope\(1\)' failed: NameError: .*'nope'"):
+        levelbench.measure_expression("nope(1)")
+
+
 def test_cli_measures_an_expression_like_timeit():
     r = subprocess.run(
         [sys.executable, "-m", "levelbench", "measure", "np.dot(a, a)", "-s", "import numpy as np",

@@ -235,6 +235,18 @@ def test_env_shows_both_peaks_as_a_table_and_as_json(tmp_path, monkeypatch):
     assert document["theoretical_peak"]["bound_flops"]["float32"] >= document["theoretical_peak"]["flops"]["float32"]
 
 
+def test_environment_with_peak_reads_the_cache_and_measures_only_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(peak, "_uncached", {})
+    monkeypatch.setattr(peak, "measure_peak", lambda: peak.settle(attempts(120, 121), key=peak._machine_key()))
+    assert peak.environment_with_peak()["practical_peak"] is None  # nothing measured behind the caller's back
+    measured = peak.environment_with_peak(refresh=True)
+    assert measured["practical_peak"]["float32_flops"] == 121e9 and "theoretical_peak" in measured
+    assert peak.environment_with_peak()["practical_peak"]["float32_flops"] == 121e9  # cached now
+    with pytest.raises(ModuleNotFoundError):
+        peak.environment_with_peak(["no_such_framework_here"])
+
+
 def test_a_reported_clock_that_moves_is_no_environment_difference_but_a_different_bound_is():
     def env(mhz, bound):
         t = peak_of(cpuinfo(2, mhz=mhz), {}, [0, 1], "x86_64").to_dict()

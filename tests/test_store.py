@@ -83,6 +83,15 @@ def test_run_references(store):
         store.resolve("yesterday")
 
 
+def test_select_runs_names_each_run_once_in_the_order_first_named(store):
+    ids = [record(store, [result("w", {"a": ("numpy", 1e-3)})]) for _ in range(3)]
+    assert [r.id for r in store.select_runs()] == [ids[2]]
+    assert [r.id for r in store.select_runs([ids[0], "latest", str(ids[2]), "latest~2"])] == [ids[0], ids[2]]
+    assert store.select_runs(["latest~1"])[0].results  # read with its results
+    with pytest.raises(StoreError, match=r"no run 99 "):
+        store.select_runs(["latest", "99"])
+
+
 def test_history_filters_by_workload(store):
     record(store, [result("matmul", {"a": ("numpy", 1e-3)})])
     gru = record(store, gru_sweep(seqs=(25, 50)))

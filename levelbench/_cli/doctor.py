@@ -14,7 +14,7 @@ from .._values.catalogue import CATALOGUE, RULES, rule_for
 from .._values.findings import Severity
 from ..doctor import (
     ConfigChoice, ConfigError, Options, Settings, describe, DoctorReport, HEAD_LINES, PART_LINES, lint_paths,
-    selected_codes, FixReport, FixResult, fix_paths, fixing_codes, write_fixes, DEFAULT_MAX_BYTES)
+    selected_codes, FixReport, fix_failed, fix_paths, fixing_codes, plan_fixes, write_fixes, DEFAULT_MAX_BYTES)
 from .._rendering.doctor_machine import MACHINE_FORMATS
 from .._rendering.doctor_text import render_text
 from .._rendering.script_audit import render_audit_json, render_audit_text
@@ -226,8 +226,7 @@ def doctor_command(
             to_stderr = "-" in paths  # stdout holds the fixed source
             _render(report, output_format, show_fixes, color, out=sys.stderr if to_stderr else sys.stdout)
         click.echo(_fix_summary(fixed, diff=diff, fix_only=fix_only, unsafe=unsafe_fixes, unwritten=unwritten), err=True)
-        failed = bool(report.failing()) or (diff and pending) or bool(unwritten)
-        ctx.exit(FINDINGS if failed else OK)
+        ctx.exit(FINDINGS if fix_failed(report, diff=diff, changed=pending, unwritten=unwritten) else OK)
     if verbose:
         _say_configs(report)
     if output and output != "-":
@@ -338,40 +337,24 @@ def _render(report: DoctorReport, output_format: str, show_fixes: bool, color: b
 
 
 def _apply(fixed: FixReport, paths: tuple[str, ...], *, diff: bool, stdin_name: str | None) -> tuple[bool, list[str]]:
-    """Write the fixed files (or print their diff, or the fixed standard input); whether anything changed,
-    and the fixed files that could not be written.
+    """Write the fixed files (or print their diff, or the fixed standard input) as `plan_fixes` decides; whether
+    anything changed, and the fixed files that could not be written.
     A file that cannot be written is named with the reason, and the rest are written; Ctrl-C while
     writing says which files were written, and exits 130."""
-    changed = False
-    to_write: list[FixResult] = []
-    for result in fixed.results:
-        for line in result.skipped:
-            click.echo(line, err=True)
-        if stdin_name is not None and result.path == stdin_name:
-            if diff:
-                click.echo(result.diff(), nl=False)
-            else:
-                click.echo(result.text, nl=False)
-            changed |= result.changed
-            continue
-        if not result.changed:
-            continue
-        changed = True
-        if diff:
-            click.echo(result.diff(), nl=False)
-        else:
-            to_write.append(result)
-    if not to_write:
-        return changed, []
-    written = write_fixes(to_write, paths)
+    plan = plan_fixes(fixed.results, diff=diff, stdin_name=stdin_name)
+    for shown in plan.shown:
+        click.echo(shown.text, nl=False, err=shown.err)
+    if not plan.to_write:
+        return plan.changed, []
+    written = write_fixes(plan.to_write, paths)
     for path, why in written.skipped:
         click.echo(f"levelbench doctor: {path}: {why}", err=True)
     if written.interrupted is not None:
         done = ", ".join(written.written) if written.written else "none"
-        left = len(to_write) - len(written.written) - len(written.skipped)
+        left = len(plan.to_write) - len(written.written) - len(written.skipped)
         fail(f"levelbench doctor: interrupted ({str(written.interrupted) or 'Ctrl-C'}) while writing fixes: "
              f"{len(written.written)} file(s) written whole ({done}), {left} left as they were", INTERRUPTED)
-    return changed, [path for path, _ in written.skipped]
+    return plan.changed, [path for path, _ in written.skipped]
 
 
 def _fix_summary(fixed: FixReport, *, diff: bool, fix_only: tuple[str, ...], unsafe: bool,

@@ -18,18 +18,12 @@ from .common import choose_output, emit, format_option, json_flag_option, output
 def env_command(fmt: str, output: str | None, json_flag: bool, frameworks: tuple[str, ...], measure: bool) -> None:
     """Show the environment levelbench records with each result, the CPU's theoretical peak FLOP/s and
     the practical peak (what the BLAS reaches) with when it was measured."""
-    import importlib
     import json
 
-    from .._measuring.environment import collect
-    from .._measuring.peak import cached_peak, machine_peak
+    from .._measuring.peak import environment_with_peak
 
     fmt, output = choose_output("env", fmt, output, json_flag=json_flag)
-    for name in frameworks:
-        importlib.import_module(name)
-    practical = machine_peak(refresh=True) if measure else cached_peak()
-    env = collect()
-    env["practical_peak"] = practical.to_dict() if practical else None
+    env = environment_with_peak(frameworks, refresh=measure)
     if fmt == "json":
         emit("env", output, json.dumps(env, indent=2, default=str))
         return

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 import click
 
-from .._values.targets import TargetError, first_line, load_with_module, split_target
+from .._values.targets import TargetError, split_target
 from .common import (FINDINGS, USAGE, choose_output, emit, fail, format_option, json_flag_option, output_option,
                      show_text)
 from .isolated import Failure, default_timeout, run_in_child
-from .._probing.examples import ExampleError, example_call, example_calls
 
 
 # seconds the child may run: this plus TIMEOUT_PER_BUDGET x --budget (explain overruns its budget on a
@@ -107,52 +105,17 @@ def explain_command(target: str, args_name: str | None, scale_axis: str | None, 
 
 def diagnose_target(report: Callable[[str], None], target: str, args_name: str | None, axis: Any,
                     probes: list[str] | None, quick: bool, budget: float, fixes: bool) -> dict[str, Any]:
-    """In the child process (`levelbench._cli.isolated`): import the target, diagnose it, return the
-    diagnosis as a dict and as the JSON text to print."""
-    where = split_target(target)[0]
-    report(f"importing {where}")
-    module, fn, name = _load(target)
-    report(f"computing the example arguments of {name}")
-    try:
-        args, kwargs, source = example_call(module, name, args_name, where)
-        calls = example_calls(module, name)
-    except ExampleError as e:
-        raise Failure(f"levelbench explain: {e}" + (" (given by --args)" if args_name and e.usage and
-                                                     "no attribute" in str(e) else
-                                                     ", or name one with --args" if "gives no example" in str(e)
-                                                     else ""), USAGE if e.usage else FINDINGS) from None
-
-    from .._probing.diagnose import CallFailed, diagnose
+    """In the child process (`levelbench._cli.isolated`): `levelbench.explain_target`; the diagnosis as a dict
+    and as the JSON text to print."""
+    # lazy: explain's probes (and jax) load in the child that runs the user's code, not in this process
+    from .._probing import ExplainFailed, explain_target
 
     try:
-        diagnosis = diagnose(fn, args, kwargs, scale_axis=axis, calls=calls, probes=probes, quick=quick,
-                             budget=budget, label=name, fixes=fixes, progress=report)
-    except CallFailed as e:
-        came_from = f" (they are {source} in {where})" if "make the example arguments fit" in str(e) else ""
-        raise Failure(f"levelbench explain: {e}{came_from}", FINDINGS) from None
-    except (TypeError, ValueError) as e:
-        raise Failure(f"levelbench explain: {e}", USAGE) from None
-    except Exception as e:  # the user's function failed: say so on one line
-        raise Failure(f"levelbench explain: running {name} failed: {type(e).__name__}: {first_line(e)}",
-                      FINDINGS) from None
-    return {"diagnosis": diagnosis.to_dict(), "json": diagnosis.to_json()}
-
-
-def _load(target: str) -> tuple[ModuleType, Any, str]:
-    """The module, the function ``target`` names in it, and its name."""
-    try:
-        where, name = split_target(target)
-    except TargetError:
-        raise Failure(f"levelbench explain: expected FILE.py::FUNCTION, got {target!r} (FILE.py:FUNCTION and "
-                    "package.module:FUNCTION work too): e.g. levelbench explain model.py::forward", USAGE) from None
-    try:
-        module, obj = load_with_module(target)
-    except TargetError as e:
+        diagnosis = explain_target(target, args_name=args_name, scale_axis=axis, probes=probes, quick=quick,
+                                   budget=budget, fixes=fixes, progress=report)
+    except ExplainFailed as e:
         raise Failure(f"levelbench explain: {e}", USAGE if e.usage else FINDINGS) from None
-    if not callable(obj):
-        raise Failure(f"levelbench explain: {name} in {where} is not a function "
-                    f"(got {type(obj).__name__}): name the function to diagnose", USAGE)
-    return module, obj, name
+    return {"diagnosis": diagnosis.to_dict(), "json": diagnosis.to_json()}
 
 
 def _scale_axis(text: str | None) -> Any:

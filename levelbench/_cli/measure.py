@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING
 import click
 
 from .._values.settings import MEASURING
-from .._values.statements import split_call
 from .common import FINDINGS, USAGE, choose_output, fail, format_option, json_path_option, output_option, write_output
 from .isolated import Failure, default_timeout, run_in_child
 
@@ -88,7 +87,7 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
         ) from None
     if timeout is None:
         timeout = default_timeout(budget, TIMEOUT_BASE, TIMEOUT_PER_BUDGET)
-    m, doc = run_in_child("measure", "levelbench._cli.measure:measure_expression",
+    m, doc = run_in_child("measure", "levelbench._cli.measure:measure_in_child",
                           dict(expr=expr, source=source, budget=budget, rel_ci=rel_ci, number=number), timeout)
     if fmt == "json" and output == "-":
         click.echo(doc)
@@ -102,21 +101,15 @@ def measure_command(expr: str, setup: tuple[str, ...], budget: float, rel_ci: fl
         write_output(output, doc if fmt == "json" else text(m, width=160) + "\n", "levelbench measure -o")
 
 
-def measure_expression(report: Callable[[str], None], expr: str, source: str, budget: float, rel_ci: float,
-                       number: int | None) -> tuple[Measurement, str]:
-    """In the child process (`levelbench._cli.isolated`): run the setup, time EXPR; the measurement and its JSON."""
-    from .._api import measure
+def measure_in_child(report: Callable[[str], None], expr: str, source: str, budget: float, rel_ci: float,
+                     number: int | None) -> tuple[Measurement, str]:
+    """In the child process (`levelbench._cli.isolated`): `levelbench.measure_expression`; the measurement and
+    its JSON."""
+    # lazy: the measuring engine loads in the child that times the code, not in the command's own process
+    from .._api import ExpressionFailed, measure_expression as measure
 
-    namespace: dict = {"__name__": "__levelbench_measure__"}
-    report("running the setup code")
     try:
-        exec(compile(source, "<setup>", "exec"), namespace)
-    except Exception as e:
-        raise Failure(f"levelbench measure: the setup code failed: {type(e).__name__}: {e}", FINDINGS) from None
-    report(f"timing {expr!r}")
-    try:
-        fn, args, kwargs = split_call(expr, compile(expr, "<expr>", "eval"), namespace)
-        m = measure(fn, *args, budget=budget, rel_ci=rel_ci, number=number, label=expr, **kwargs)
-    except Exception as e:
-        raise Failure(f"levelbench measure: evaluating {expr!r} failed: {type(e).__name__}: {e}", FINDINGS) from None
+        m = measure(expr, source, progress=report, budget=budget, rel_ci=rel_ci, number=number)
+    except ExpressionFailed as e:
+        raise Failure(f"levelbench measure: {e}", FINDINGS) from None
     return m, json.dumps(m.to_dict(), indent=2, default=str)

@@ -43,8 +43,7 @@ def report_command(runs: tuple[str, ...], html_path: str | None, fmt: str | None
     check_output(dest, "levelbench report --html" if html_path else "levelbench report -o")
 
     with store_errors("report"), open_store(db, create=False) as store:
-        ids = list(dict.fromkeys(store.resolve(r) for r in (runs or ("latest",))))
-        recorded = [store.run(i) for i in ids]
+        recorded = store.select_runs(runs)
     if fmt == "html":
         from ..report import html_report
 

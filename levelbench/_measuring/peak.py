@@ -19,12 +19,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import hashlib
+import importlib
 import json
 import os
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -256,6 +257,19 @@ def machine_peak(refresh: bool = False) -> Peak:
         return peak
     _store(peak)
     return peak
+
+
+def environment_with_peak(frameworks: Iterable[str] = (), refresh: bool = False) -> dict[str, Any]:
+    """The environment levelbench records with each result (`environment.collect`), with the practical peak
+    under ``"practical_peak"``: the cached one (None if never measured), or measured again with ``refresh``.
+    ``frameworks`` (``"jax"``, ``"torch"``) are imported first, so that their devices and settings are included.
+    """
+    for name in frameworks:
+        importlib.import_module(name)
+    practical = machine_peak(refresh=True) if refresh else cached_peak()
+    env = collect()
+    env["practical_peak"] = practical.to_dict() if practical else None
+    return env
 
 
 @contextlib.contextmanager

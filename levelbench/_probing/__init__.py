@@ -41,5 +41,7 @@ from .._results.diagnosis import Diagnosis
 from .diagnose import QUICK_PROBES
 from .diagnose import explain
 from .probes import probe_names
+from .target import ExplainFailed
+from .target import explain_target
 
-__all__ = ["Call", "Diagnosis", "QUICK_PROBES", "explain", "probe_names"]
+__all__ = ["Call", "Diagnosis", "ExplainFailed", "QUICK_PROBES", "explain", "explain_target", "probe_names"]

@@ -24,7 +24,11 @@ from ._fixer import FixResult as FixResult
 from ._fixer import Unfixed as Unfixed
 from ._fixer import fix_paths as fix_paths
 from ._fixer import fix_source as fix_source
+from ._writing import FixPlan as FixPlan
+from ._writing import Shown as Shown
 from ._writing import Written as Written
+from ._writing import fix_failed as fix_failed
+from ._writing import plan_fixes as plan_fixes
 from ._writing import write_fixes as write_fixes
 from ._config import ConfigChoice as ConfigChoice
 from ._config import Options as Options
@@ -38,7 +42,7 @@ from ._load import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 
 __all__ = [
     "applicable", "ConfigChoice", "ConfigError", "DEFAULT_MAX_BYTES", "describe", "Diagnostic",
-    "DoctorReport", "fix_paths", "fix_source", "fixing_codes", "FixReport", "FixResult", "HEAD_LINES",
-    "lint_paths", "lint_source", "Location", "Options", "PART_LINES", "Rule", "RULES", "selected_codes",
-    "Settings", "write_fixes", "Written",
+    "DoctorReport", "fix_failed", "fix_paths", "fix_source", "fixing_codes", "FixPlan", "FixReport", "FixResult",
+    "HEAD_LINES", "lint_paths", "lint_source", "Location", "Options", "PART_LINES", "plan_fixes", "Rule", "RULES",
+    "selected_codes", "Settings", "Shown", "write_fixes", "Written",
 ]

@@ -8,6 +8,9 @@ directory: a cloned repository's ``bench.py -> /elsewhere/victim.py`` is not fol
 A file named on the command line is the user's choice, link or not. The same file reached by two names
 is written once. A file that cannot be written is skipped with the reason, and the others are still
 written; Ctrl-C stops after the file being written (held until it is written whole), and says which were.
+
+What ``--fix`` / ``--diff`` does with each result is decided here too (`plan_fixes`: show a diff, show the fixed
+standard input, or write the file), and whether the command then fails (`fix_failed`); the command prints.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 
 from .._values.files import FileChanged, replace_file, why_not_written
 from .._values.signals import interrupts_held
+from ._diagnostic import DoctorReport
 from ._fixer import FixResult
 from ._load import SourceText, read_file
 
@@ -32,6 +36,52 @@ class Written:
     written: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     interrupted: KeyboardInterrupt | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A text for the command to print as it is (its line ends included): on standard error if ``err``."""
+
+    text: str
+    err: bool = False
+
+
+@dataclass
+class FixPlan:
+    """What `plan_fixes` decided: the texts to show first, in order; the results to write (`write_fixes`)
+    after; and whether anything would change (for ``--diff``: whether the diff is not empty)."""
+
+    shown: list[Shown] = field(default_factory=list)
+    to_write: list[FixResult] = field(default_factory=list)
+    changed: bool = False
+
+
+def plan_fixes(results: Iterable[FixResult], *, diff: bool, stdin_name: str | None = None) -> FixPlan:
+    """For each result: the fixes it skipped (on standard error), then its diff with ``diff``, the whole fixed
+    text if it is standard input (``stdin_name``: the name it was read under; None: not read), or, changed, a
+    file to write."""
+    plan = FixPlan()
+    for result in results:
+        plan.shown.extend(Shown(line + "\n", err=True) for line in result.skipped)
+        if stdin_name is not None and result.path == stdin_name:
+            plan.shown.append(Shown(result.diff() if diff else result.text))
+            plan.changed |= result.changed
+            continue
+        if not result.changed:
+            continue
+        plan.changed = True
+        if diff:
+            plan.shown.append(Shown(result.diff()))
+        else:
+            plan.to_write.append(result)
+    return plan
+
+
+def fix_failed(remaining: DoctorReport, *, diff: bool, changed: bool, unwritten: Sequence[str]) -> bool:
+    """Whether ``doctor --fix``/``--diff`` fails (exit 1): a failing finding is left (``remaining``), a diff is
+    not empty (``changed``: there is something to fix, as ``ruff --diff`` says), or a fixed file was not
+    written."""
+    return bool(remaining.failing()) or (diff and changed) or bool(unwritten)
 
 
 def write_fixes(results: Iterable[FixResult], paths: Sequence[str]) -> Written:

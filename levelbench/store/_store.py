@@ -20,7 +20,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -280,6 +280,13 @@ class Store:
         for r in results:
             counts[r.workload] = counts.get(r.workload, 0) + 1
         return _run(row, counts, results)
+
+    def select_runs(self, refs: Iterable[int | str] = ()) -> list[Run]:
+        """The runs ``refs`` name (ids, ``latest``, ``latest~N``; none: the latest), with their results, each once
+        in the order first named: ``["latest", 7]`` is one run when 7 is the latest. Every reference is checked
+        (`StoreError` naming the runs there are) before any run is read."""
+        ids = list(dict.fromkeys(self.resolve(r) for r in (list(refs) or ["latest"])))
+        return [self.run(i) for i in ids]
 
     def _result(self, row: sqlite3.Row) -> StoredResult:
         comparison, audit = None, None
