@@ -624,11 +624,13 @@ def test_a_timeit_statement_that_makes_a_lambda_and_never_calls_it_is_lb101(tmp_
     audit = audit_script(script, output="captured")
     assert audit.status == "finished", audit.traceback
     by_line = {i.closing_line: i for i in audit.intervals}
+    assert sorted(by_line) == [5, 7, 10], [(i.lines, codes(i)) for i in audit.intervals]
     uncalled, called, plain = by_line[5], by_line[7], by_line[10]
-    assert codes(uncalled) == ["LB101"] and all(s.eager_dispatches + s.jit_calls == 0 for s in uncalled.timed)
+    assert codes(uncalled) == ["LB101"], [f.evidence for f in uncalled.findings]
+    assert all(s.eager_dispatches + s.jit_calls == 0 for s in uncalled.timed)
     assert "<lambda>" in uncalled.findings[0].evidence and "50 calls at" in uncalled.findings[0].evidence
     assert "LB101" not in codes(called) and all(s.jit_calls == 50 for s in called.timed)
-    assert codes(plain) == ["LB101"]  # timeit.timeit with the same statement as a string: the same finding
+    assert codes(plain) == ["LB101"], [f.evidence for f in plain.findings]  # timeit.timeit with the same statement as a string: the same finding
 
 
 def test_a_jitted_function_that_returns_nothing_timed_is_lb107_with_its_calls(tmp_path):

@@ -58,10 +58,11 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
         jits = created[bisect.bisect_right(created_at, opening[REF]):bisect.bisect_right(created_at, closing[REF])]
+        pair = f"{first}:{last}"
         groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits,
-                                                   loops.get(f"{first}:{last}", 1), dropped.get(f"{first}:{last}", "")))
-        if f"{first}:{last}" in subtracted_at:
-            subtracted.setdefault(key, set()).add(int(subtracted_at[f"{first}:{last}"]))
+                                                   loops.get(pair, 1), dropped.get(pair, "")))
+        if pair in subtracted_at:
+            subtracted.setdefault(key, set()).add(int(subtracted_at[pair]))
         if len(closing) > MAGIC and closing[MAGIC]:
             magics[key] = str(closing[MAGIC])
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
@@ -71,6 +72,7 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     fair = raw.get("fair", {})
     found = []
     for (opening_line, closing_line, clock), samples in groups.items():
+        said = subtracted.get((opening_line, closing_line, clock), set())
         low, high = sorted((opening_line, closing_line))
         figure, note = _fair(fair.get(f"{opening_line}:{closing_line}"), raw.get("status", "finished"))
         interval = TimedInterval(
@@ -79,8 +81,7 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
             loop_inside=any(low < start and end < high for start, end in spans),
             source="\n".join(lines[low - 1:min(high, low + 14)]),
             fair=figure, fair_note=note, magic=magics.get((opening_line, closing_line, clock), ""),
-            times_compilation=_compilation_words(lines, low, high, subtracted.get((opening_line, closing_line, clock),
-                                                                                    set())),
+            times_compilation=_compilation_words(lines, low, high, said),
         )
         found.append(_with_findings(interval, jitted))
     return tuple(found)

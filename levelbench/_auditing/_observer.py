@@ -63,7 +63,7 @@ class Observer:
         self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
         self.loops: dict[str, int] = {}  # "opening:closing" read indexes -> the calls a timeit pair timed, if not 1
         self.subtracted_at: dict[str, int] = {}  # "opening:closing" -> the script's line that subtracted them
-        self.functions_dropped: dict[str, str] = {}  # "opening:closing" -> the function a timeit statement made and dropped
+        self.functions_dropped: dict[str, str] = {}  # "opening:closing" -> the function timeit made, never called
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
