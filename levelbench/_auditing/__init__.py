@@ -3,8 +3,8 @@
 `audit_script` runs the script in a child process (`_child`), where every clock read of the script's is
 observed (`_observer`): the pairs of reads the script subtracts are its timed intervals, and inside each,
 JAX's compilations and the work still running when the clock stopped are measured. `_analysis` turns
-what was seen into `TimedInterval`s with findings in the doctor's codes (LB102, LB103, LB104, LB111, LB114,
-LB115, LB117), `_dispatch` counts what each sample asked of JAX, `_notebook` splits a notebook into cells, and
+what was seen into `TimedInterval`s with findings in the doctor's codes (LB101, LB102, LB103, LB104, LB107,
+LB111, LB114, LB115, LB117), `_dispatch` counts what each sample asked of JAX, `_notebook` splits a notebook into cells, and
 `_fair` re-times each interval's statements once the script has ended.
 """
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,13 +17,19 @@ from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_bytes, fmt_time
-from ._dispatch import EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED
+from ._dispatch import (EAGER, EMPTY_OUTPUTS, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES,
+                        UNWAITED)
 from ._observer import CLOCK, COUNTS, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
 
 PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
 SHARE = 0.05
 """Pending work or compilation counts when it is at least this share of what the script measured."""
+COMPILATION_WORDS = re.compile(r"(?<![a-z])(compil(e|ation|ing)|jit[\s_-]*time|first[\s_-]*(call|run)|"
+                               r"trac(e|ing)[\s_-]*time)(?![a-z])", re.I)
+"""The script's own words for an interval that times compilation on purpose, looked for on the line above the
+opening read, the two reads' lines and the line that subtracts them (comments, names, labels): ``compile``,
+``compilation``, ``jit time``, ``first call``/``first_run``; not ``compiled``, which names what a warm call runs."""
 EAGER_FLOOR = 10
 """Eager JAX dispatches per call timed (the median sample's; timeit's samples time many calls) from which the
 computation is timed op by op (LB114)."""
@@ -43,13 +50,19 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     magics: dict[tuple[int, int, str], str] = {}
     calibrating = {tuple(p) for p in raw.get("calibrating", ())}
     loops = {str(k): int(v) for k, v in raw.get("loops", {}).items()}
+    dropped = {str(k): str(v) for k, v in raw.get("functions_dropped", {}).items()}
+    subtracted_at = raw.get("subtracted_at", {})
+    subtracted: dict[tuple[int, int, str], set[int]] = {}
     for first, last in dict.fromkeys(tuple(p) for p in raw.get("pairs", ())):
         opening, closing = reads[first], reads[last]
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
         jits = created[bisect.bisect_right(created_at, opening[REF]):bisect.bisect_right(created_at, closing[REF])]
+        pair = f"{first}:{last}"
         groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits,
-                                                   loops.get(f"{first}:{last}", 1)))
+                                                   loops.get(pair, 1), dropped.get(pair, "")))
+        if pair in subtracted_at:
+            subtracted.setdefault(key, set()).add(int(subtracted_at[pair]))
         if len(closing) > MAGIC and closing[MAGIC]:
             magics[key] = str(closing[MAGIC])
         if opening[VIA_TIMEIT] and closing[VIA_TIMEIT]:
@@ -59,6 +72,7 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     fair = raw.get("fair", {})
     found = []
     for (opening_line, closing_line, clock), samples in groups.items():
+        said = subtracted.get((opening_line, closing_line, clock), set())
         low, high = sorted((opening_line, closing_line))
         figure, note = _fair(fair.get(f"{opening_line}:{closing_line}"), raw.get("status", "finished"))
         interval = TimedInterval(
@@ -67,13 +81,25 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
             loop_inside=any(low < start and end < high for start, end in spans),
             source="\n".join(lines[low - 1:min(high, low + 14)]),
             fair=figure, fair_note=note, magic=magics.get((opening_line, closing_line, clock), ""),
+            times_compilation=_compilation_words(lines, low, high, said),
         )
         found.append(_with_findings(interval, jitted))
     return tuple(found)
 
 
+def _compilation_words(lines: list[str], low: int, high: int, subtracted: set[int]) -> str:
+    """The script's words saying that the interval from line ``low`` to ``high`` (subtracted on the lines
+    ``subtracted``) times compilation on purpose, as written on the first line that has them; "" if none do."""
+    for number in sorted({low - 1, low, high, *subtracted}):
+        line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
+        if COMPILATION_WORDS.search(line):
+            return line
+    return ""
+
+
 def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]],
-            calibration: bool = False, jits: Sequence[tuple[int, str]] = (), loops: int = 1) -> Sample:
+            calibration: bool = False, jits: Sequence[tuple[int, str]] = (), loops: int = 1,
+            function_dropped: str = "") -> Sample:
     """One sample, from its two reads, the compile events that ended between them and the jits made then."""
     before = opening[COUNTS] if len(opening) > COUNTS else []
     after = closing[COUNTS] if len(closing) > COUNTS else []
@@ -99,7 +125,8 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         grad_enabled=closing[GRAD], calibration=calibration,
         eager_dispatches=counts[EAGER], jit_calls=counts[JIT_CALLS], to_device=counts[TO_DEVICE],
         to_device_bytes=counts[TO_DEVICE_BYTES], to_host=counts[TO_HOST], to_host_bytes=counts[TO_HOST_BYTES],
-        jits_created=created, unwaited=unwaited, loops=loops,
+        jits_created=created, unwaited=unwaited, loops=loops, empty_outputs=counts[EMPTY_OUTPUTS],
+        function_dropped=function_dropped,
     )
 
 
@@ -129,11 +156,12 @@ def _loop_spans(source: str) -> list[tuple[int, int]]:
 
 
 def _with_findings(interval: TimedInterval, jitted: set[str] | frozenset[str] = frozenset()) -> TimedInterval:
-    recompiled = [f for f in _retraced(interval, jitted) if f is not None]
+    # an interval the script says times compilation measures it on purpose: its compiles are no finding
+    recompiled = [] if interval.times_compilation else [f for f in _retraced(interval, jitted) if f is not None]
     # a compile that recurs is reported as the recompilation (LB111, LB117), not as a first call timed (LB103)
-    compiled = None if recompiled else _compile_timed(interval)
-    checks = (_unawaited(interval), compiled, _single_sample(interval), *recompiled, _op_by_op(interval),
-              _transfers(interval))
+    compiled = None if recompiled or interval.times_compilation else _compile_timed(interval)
+    checks = (_never_called(interval), _unawaited(interval), compiled, _single_sample(interval), *recompiled,
+              _op_by_op(interval), _transfers(interval), _returns_nothing(interval))
     found = [f for f in checks if f is not None]
     return TimedInterval(**{**interval.__dict__, "findings": tuple(found)})
 
@@ -171,7 +199,8 @@ def _unawaited(interval: TimedInterval) -> Finding | None:
 
 
 def _not_waited_for(interval: TimedInterval) -> Finding | None:
-    dispatching = [s for s in interval.timed if s.eager_dispatches + s.jit_calls]  # a helper times other code too
+    # a helper times other code too; jitted calls that returned nothing leave nothing to wait for (LB107 says so)
+    dispatching = [s for s in interval.timed if s.eager_dispatches + s.jit_calls - s.empty_outputs]
     if not dispatching or not all(s.unwaited for s in dispatching):
         return None
     sample = sorted(dispatching, key=lambda s: s.unwaited)[len(dispatching) // 2]
@@ -299,3 +328,37 @@ def _reshaped(interval: TimedInterval, again: dict[str, int]) -> Finding:
                 "input shape, dtype or static value")
     return _finding("LB117", interval, f"{interval.lines}: `{function}` compiled {times} times", evidence,
                     {"function": function, "samples_retraced": times, "compile": seconds})
+
+
+def _never_called(interval: TimedInterval) -> Finding | None:
+    """LB101: timeit's statement created a function (``%timeit lambda: f(x)``) and dropped it uncalled."""
+    hits = [s for s in interval.timed if s.function_dropped]
+    if not hits:
+        return None
+    sample = _median_sample(interval, lambda s: s.measured / s.loops)
+    name = hits[0].function_dropped
+    evidence = (f"the statement timed made a function ({name}) and dropped it without calling it, in "
+                f"{len(hits)} of {len(interval.timed)} samples; the median sample timed {sample.loops} call"
+                f"{'s' if sample.loops != 1 else ''} at {fmt_time(sample.measured / sample.loops)} each: the cost "
+                f"of creating a function object, with {sample.eager_dispatches + sample.jit_calls} JAX dispatches; "
+                "its body never ran")
+    return _finding("LB101", interval, f"{interval.lines}: the timed {name} is never called", evidence,
+                    {"function": name, "per_call": sample.measured / sample.loops, "samples": len(hits)})
+
+
+def _returns_nothing(interval: TimedInterval) -> Finding | None:
+    """LB107: jitted calls inside the interval returned no array (None or an empty pytree): XLA may prune the
+    computation whose result nobody gets, and the script cannot wait for it."""
+    hits = [s for s in interval.timed if s.empty_outputs]
+    if not hits:
+        return None
+    sample = _median_sample(interval, lambda s: s.empty_outputs / s.loops)
+    per = sample.measured / sample.loops
+    compiled = f"; {fmt_time(sample.compile)} of it compilation" if sample.compile else ""
+    evidence = (f"{sample.empty_outputs} of the {sample.jit_calls} jitted call{'s' if sample.jit_calls != 1 else ''} "
+                f"in the median sample returned nothing (None or an empty pytree), in {len(hits)} of "
+                f"{len(interval.timed)} samples; {fmt_time(per)} per call timed{compiled}: compiled and dispatched, "
+                "but with no output XLA may drop the work, and the result cannot be waited for or used")
+    return _finding("LB107", interval, f"{interval.lines}: a jitted function timed returns nothing", evidence,
+                    {"empty_outputs": sample.empty_outputs, "jit_calls": sample.jit_calls, "per_call": per,
+                     "samples": len(hits)})

@@ -25,9 +25,10 @@ import time
 import weakref
 from typing import Any
 
-EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, UNWAITED = range(7)
+EAGER, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES, EMPTY_OUTPUTS, UNWAITED = range(8)
 """The counters, in order: eager dispatches, jitted calls, host-to-device transfers and bytes, device-to-host
-ones, and (in a snapshot only) the dispatches made since the script last waited for a result."""
+ones, jitted calls that returned no array (None or an empty pytree: LB107), and (in a snapshot only) the
+dispatches made since the script last waited for a result."""
 HELD = 8
 """Dispatches whose outputs are kept alive until the next clock read (work runs in order: the last ones suffice)."""
 
@@ -38,7 +39,7 @@ class DispatchCounter:
     """The counters of one run, the jits it created ``(reference ns, function name)``, and the held outputs."""
 
     def __init__(self) -> None:
-        self.counts = [0] * 6
+        self.counts = [0] * UNWAITED
         self.waited_at = 0  # dispatches (eager and jitted) made before the script's last wait for a result
         self.created: list[tuple[int, str, bool]] = []  # (reference ns, name, a function object not jitted before)
         self._jitted: Any = weakref.WeakSet()
@@ -238,6 +239,8 @@ class _ObservedJit:
         if kwargs:
             counter._to_device(kwargs.values())
         outputs = self._lb_jitted(*args, **kwargs)
+        if not self._lb_leaves(outputs):  # compiled and dispatched, and the caller gets nothing back
+            counter.counts[EMPTY_OUTPUTS] += 1
         counter.held.append(outputs)
         return outputs
 

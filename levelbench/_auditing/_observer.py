@@ -62,6 +62,8 @@ class Observer:
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
         self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
         self.loops: dict[str, int] = {}  # "opening:closing" read indexes -> the calls a timeit pair timed, if not 1
+        self.subtracted_at: dict[str, int] = {}  # "opening:closing" -> the script's line that subtracted them
+        self.functions_dropped: dict[str, str] = {}  # "opening:closing" -> the function timeit made, never called
         self.events: list[tuple[str, float, int, str]] = []  # (event, seconds, end ref_ns, function)
         self.jax_version = ""
         self.unrecorded = 0  # reads past MAX_READS
@@ -126,10 +128,16 @@ class Observer:
         number = timer.f_locals.get("number") if timer is not None and timer.f_code.co_name == "timeit" else None
         if isinstance(number, int) and number > 1 and frame.f_code.co_filename in _TIMEIT_FILES:
             self.loops[f"{first}:{last}"] = number  # timeit's template: one pair around `number` calls
+        if frame.f_code.co_filename in _TIMEIT_FILES:
+            dropped = _function_dropped(frame.f_code)
+            if dropped:
+                self.functions_dropped[f"{first}:{last}"] = dropped
         # %timeit's Timer.timeit called by the magic itself (not by Timer.repeat): a run to choose the loop count
         caller = frame.f_back.f_back if frame.f_back is not None else None
         if caller is not None and _in_magics(frame.f_back.f_code.co_filename) and _in_magics(caller.f_code.co_filename):
             self.calibrating.append((first, last))
+        if frame.f_code.co_filename == self.script:
+            self.subtracted_at[f"{first}:{last}"] = frame.f_lineno
         key = (self.reads[first][LINE], self.reads[last][LINE])
         if key not in self.namespaces and frame.f_code.co_filename == self.script:
             self.namespaces[key] = {**frame.f_globals, **frame.f_locals}
@@ -202,10 +210,33 @@ class Observer:
         return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
                 "events": self.events, "jax_version": self.jax_version,
                 "unrecorded_reads": self.unrecorded, "fair": self.fair,
-                "jits_created": self.dispatch.created}
+                "jits_created": self.dispatch.created, "functions_dropped": self.functions_dropped,
+                "subtracted_at": self.subtracted_at}
 
 
 _perf_counter = time.perf_counter
+
+
+def _function_dropped(code: Any) -> str:
+    """The name of the function (``<lambda>``) that timeit's timed statement, compiled into ``code``, creates and
+    drops unused (``MAKE_FUNCTION`` then ``POP_TOP``): what was timed is the making of a function object, its
+    body never ran. "" when the statement does anything else."""
+    # lazy: dis is read only for timeit's template code, once per sample
+    import dis
+
+    code_name, made = "", ""
+    for instruction in dis.get_instructions(code):
+        if instruction.opname == "LOAD_CONST" and hasattr(instruction.argval, "co_name"):
+            code_name, made = instruction.argval.co_name, ""
+        elif instruction.opname == "MAKE_FUNCTION" and code_name:
+            made = code_name
+        elif instruction.opname == "SET_FUNCTION_ATTRIBUTE" and made:
+            continue
+        elif instruction.opname == "POP_TOP" and made:
+            return made
+        else:
+            code_name = made = ""
+    return ""
 
 
 def _grad_mode() -> bool | None:

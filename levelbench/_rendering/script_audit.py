@@ -104,6 +104,8 @@ def _interval(name: str, interval: TimedInterval) -> list[str]:
     if grad:
         held.append("torch grad mode " + ("on" if True in grad else "off"))
     out.append(f"  held      {'; '.join(held)}")
+    if interval.times_compilation:
+        out.append(f"  meant     to time compilation, as the script says: {interval.times_compilation}")
     fair = interval.fair
     if fair is not None:
         ratio = interval.measured / fair.median if fair.median > 0 else float("inf")

@@ -35,6 +35,10 @@ class Sample:
         loops: the calls of the statement it timed (timeit's ``number``; 1 for a pair of reads around code).
         unwaited: JAX dispatches of this sample made after the script last waited for a result, at the closing
             read: work the clock did not wait for, whether or not it had finished by then.
+        empty_outputs: jitted calls inside it that returned no array (None or an empty pytree): compiled and
+            dispatched, their result unusable (LB107).
+        function_dropped: the function (``<lambda>``) timeit's statement created and dropped without calling it
+            (LB101): the sample timed the making of a function object; "" otherwise.
     """
 
     measured: float
@@ -54,6 +58,8 @@ class Sample:
     jits_created: dict[str, int] = dataclasses.field(default_factory=dict)
     unwaited: int = 0
     loops: int = 1
+    empty_outputs: int = 0
+    function_dropped: str = ""
 
     @property
     def cold(self) -> bool:
@@ -107,6 +113,9 @@ class TimedInterval:
         source: the lines from the opening read to the closing read, as written.
         fair: the statements between the reads re-timed (`FairFigure`), or None, and then ``fair_note`` says why.
         magic: the IPython timing magic whose reads these are (``time``, ``timeit``), or "".
+        times_compilation: the script's own words that say the interval times compilation on purpose (a
+            comment, name or label such as ``# compile time`` or ``first_run_time``), or "": its compilation
+            is then what it measures, not a finding (no LB103, LB111, LB117).
     """
 
     opening_line: int
@@ -120,6 +129,7 @@ class TimedInterval:
     fair: FairFigure | None = None
     fair_note: str = ""
     magic: str = ""
+    times_compilation: str = ""
 
     @property
     def timed(self) -> tuple[Sample, ...]:
@@ -146,7 +156,7 @@ class TimedInterval:
             "measured_median": self.measured, "samples": [s.to_dict() for s in self.samples],
             "findings": [f.to_dict() for f in self.findings],
             "fair": dataclasses.asdict(self.fair) if self.fair is not None else None, "fair_note": self.fair_note,
-            "magic": self.magic,
+            "magic": self.magic, "times_compilation": self.times_compilation,
         }
 
 

@@ -116,6 +116,7 @@ def interval_from_dict(d: dict[str, Any]) -> TimedInterval:
         samples=samples, via_timeit=bool(d.get("via_timeit")), loop_inside=bool(d.get("loop_inside")),
         findings=tuple(Finding.from_dict(f) for f in d.get("findings", ())), source=d.get("source", ""),
         fair=FairFigure(**fair) if fair else None, fair_note=d.get("fair_note", ""),
+        magic=d.get("magic", ""), times_compilation=d.get("times_compilation", ""),
     )
 
 
