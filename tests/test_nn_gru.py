@@ -220,6 +220,15 @@ def test_import_is_lazy():
     assert result.stdout.strip() == "[]"
 
 
+@pytest.mark.parametrize("name", ["GRU", "LSTM", "GRUModule"])
+def test_missing_jax_says_how_to_install_it(name):
+    # None in sys.modules makes `import jax` fail as it does where jax is not installed.
+    code = f"import sys; sys.modules['jax'] = None; import levelbench.nn; levelbench.nn.{name}"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert f"ImportError: levelbench needs jax for levelbench.nn.{name}: pip install 'levelbench[jax]'" in result.stderr
+
+
 def test_errors_say_expected_and_got():
     gru = GRU(FEATURES, HIDDEN, num_layers=2)
     params = gru.init(jax.random.key(0))
