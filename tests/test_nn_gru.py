@@ -20,6 +20,8 @@ import jax.numpy as jnp  # noqa: E402
 from levelbench.nn import GRU, from_torch, to_torch  # noqa: E402
 from levelbench.nn import _gru, _rnn_kernel, _gru_layer  # noqa: E402
 
+from rnn_support import GRID  # noqa: E402
+
 SEQ, BATCH, FEATURES, HIDDEN = 5, 3, 4, 6
 ALL_KERNELS = [_rnn_kernel.Kernel(gemms, unroll) for gemms, unroll in itertools.product((1, 3), (1, 2))]
 ALL_KERNELS.append(pytest.param(_rnn_kernel.Kernel(custom_vjp=False), marks=pytest.mark.slow))
@@ -82,26 +84,11 @@ def _assert_matches_torch(module, x, h0, d_out, d_hn, rtol, kernel=None):
         assert _relative_error(grads[name], t_grads[name]) < rtol * 10, name
 
 
-# Every option both ways, in 8 cases (a pairwise cover); the full 32-case grid is marked slow.
 _GRID_KEYS = ("num_layers", "bidirectional", "batch_first", "with_h0", "bias")
-_PAIRWISE = [
-    (1, False, False, False, True), (1, True, True, True, True), (2, False, True, True, False),
-    (2, True, False, False, False), (1, False, True, False, False), (2, True, True, False, True),
-    (2, False, False, True, True), (1, True, False, True, False),
-]
-_FULL = [c for c in itertools.product((1, 2), (False, True), (False, True), (False, True), (False, True))
-         if c not in _PAIRWISE]
 
 
-@pytest.mark.parametrize(_GRID_KEYS, _PAIRWISE)
+@pytest.mark.parametrize(_GRID_KEYS, GRID)
 def test_matches_torch_float64(num_layers, bidirectional, batch_first, with_h0, bias):
-    with jax.enable_x64(True):
-        _assert_matches_torch(*_case(num_layers, bidirectional, batch_first, with_h0, bias), rtol=1e-9)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(_GRID_KEYS, _FULL)
-def test_matches_torch_float64_full_grid(num_layers, bidirectional, batch_first, with_h0, bias):
     with jax.enable_x64(True):
         _assert_matches_torch(*_case(num_layers, bidirectional, batch_first, with_h0, bias), rtol=1e-9)
 
