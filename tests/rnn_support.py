@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
 
 from levelbench.nn import _rnn_kernel, _rnn_native
@@ -43,3 +44,11 @@ def reload_afterwards():
     _rnn_native._reset()
     yield
     _rnn_native._reset()
+
+
+def assert_same_params(got: dict, expected: dict) -> None:
+    """The same parameter names, dtypes and values, bit for bit (a round trip through torch)."""
+    assert sorted(got) == sorted(expected)
+    for name in expected:
+        assert got[name].dtype == expected[name].dtype, name
+        np.testing.assert_array_equal(np.asarray(got[name], np.float64), np.asarray(expected[name], np.float64))

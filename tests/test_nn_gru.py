@@ -20,7 +20,7 @@ import jax.numpy as jnp  # noqa: E402
 from levelbench.nn import GRU, from_torch, to_torch  # noqa: E402
 from levelbench.nn import _gru, _rnn_kernel, _gru_layer  # noqa: E402
 
-from rnn_support import GRID  # noqa: E402
+from rnn_support import GRID, assert_same_params  # noqa: E402
 
 SEQ, BATCH, FEATURES, HIDDEN = 5, 3, 4, 6
 ALL_KERNELS = [_rnn_kernel.Kernel(gemms, unroll) for gemms, unroll in itertools.product((1, 3), (1, 2))]
@@ -169,10 +169,7 @@ def test_to_torch_round_trips_exactly(dtype):
         assert module.weight_hh_l1_reverse.dtype == getattr(torch, dtype)
         back, gru_back = from_torch(module)
     assert gru_back == gru
-    assert sorted(back) == sorted(params)
-    for name in params:
-        assert back[name].dtype == params[name].dtype
-        np.testing.assert_array_equal(np.asarray(back[name], np.float64), np.asarray(params[name], np.float64))
+    assert_same_params(back, params)
 
 
 def test_init_matches_torch_shapes_names_and_range():

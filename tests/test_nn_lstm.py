@@ -17,7 +17,7 @@ import jax.numpy as jnp  # noqa: E402
 from levelbench.nn import LSTM, from_torch, to_torch  # noqa: E402
 from levelbench.nn import _rnn_kernel, _lstm  # noqa: E402
 
-from rnn_support import GRID  # noqa: E402
+from rnn_support import GRID, assert_same_params  # noqa: E402
 from test_nn_gru import _relative_error  # noqa: E402
 
 SEQ, BATCH, FEATURES, HIDDEN = 5, 3, 4, 6
@@ -187,10 +187,7 @@ def test_to_torch_round_trips_exactly(dtype, proj_size):
         assert module.weight_hh_l1_reverse.dtype == getattr(torch, dtype)
         back, lstm_back = from_torch(module)
     assert lstm_back == lstm
-    assert sorted(back) == sorted(params)
-    for name in params:
-        assert back[name].dtype == params[name].dtype
-        np.testing.assert_array_equal(np.asarray(back[name], np.float64), np.asarray(params[name], np.float64))
+    assert_same_params(back, params)
 
 
 @pytest.mark.parametrize("proj_size", [0, 2])
