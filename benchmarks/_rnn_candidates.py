@@ -80,6 +80,40 @@ def flax_candidate(cell: Callable[[], Any], x: np.ndarray, layers: int, mode: st
                                 checked_output=lambda out: out[0])
 
 
+def levelbench_candidate(run: Callable[[Any, Any], Any], params: Any, x: np.ndarray, mode: str) -> Any:
+    """levelbench.nn's layer on the torch module's weights, jitted: ``run(params, x)`` returns
+    ``(output, states)``; forward+backward is one ``value_and_grad`` step of ``mean(output ** 2)``."""
+    import jax
+    import jax.numpy as jnp
+
+    import levelbench
+
+    xj = jnp.asarray(x)
+    if mode == "forward":
+        forward = jax.jit(lambda p, x: run(p, x)[0])
+        return levelbench.Candidate(forward, (params, xj), inputs=(xj,), group="torch weights")
+    step = jax.jit(jax.value_and_grad(lambda p, x: (run(p, x)[0] ** 2).mean()))
+    return levelbench.Candidate(step, (params, xj), inputs=(xj,), group="torch weights",
+                                checked_output=lambda out: out[0])
+
+
+def label(mode: str) -> str:
+    return "forward+backward" if mode == "train" else mode
+
+
+def frameworks(script: str, model: str, seq: int, batch: int, mode: str, budget: float) -> Any:
+    """torch, Flax and levelbench.nn side by side, each built in its own process by ``script``'s
+    ``torch_<model>``, ``flax_<model>`` and ``levelbench_<model>`` (``model``: "gru", "lstm")."""
+    import levelbench
+
+    spec = {"seq": seq, "batch": batch, "mode": mode}
+    return levelbench.compare({
+        f"torch.nn.{model.upper()}": levelbench.Builder(f"{script}:torch_{model}", spec),
+        "flax.linen.RNN": levelbench.Builder(f"{script}:flax_{model}", spec),
+        "levelbench": levelbench.Builder(f"{script}:levelbench_{model}", spec),
+    }, isolate=True, budget=budget, rtol=1e-4, title=f"{model.upper()} {label(mode)}, seq {seq}, batch {batch}")
+
+
 def compile_seconds(builders: list[tuple[str, Callable[[int, int, str], Any], str]], seq: int, batch: int,
                     repeats: int = 3) -> dict[str, float]:
     """Median seconds to lower and compile each ``(name, build, mode)``'s jitted function, with jax's

@@ -54,35 +54,18 @@ def flax_gru(seq: int, batch: int, mode: str) -> Any:
 
 def levelbench_gru(seq: int, batch: int, mode: str, kernel: dict | None = None) -> Any:
     """levelbench.nn.GRU with torch's weights; ``kernel`` picks the recurrence (`Kernel` fields)."""
-    import jax
-    import jax.numpy as jnp
-
-    import levelbench
     from levelbench.nn import _gru, from_torch
     from levelbench.nn._rnn_kernel import Kernel
 
     module, x = _inputs(seq, batch)
     params, gru = from_torch(module)
-    xj = jnp.asarray(x)
     chosen = Kernel(**kernel) if kernel is not None else None
-    if mode == "forward":
-        forward = jax.jit(lambda p, x: _gru._apply(gru, p, x, None, chosen)[0])
-        return levelbench.Candidate(forward, (params, xj), inputs=(xj,), group="torch weights")
-    step = jax.jit(jax.value_and_grad(lambda p, x: (_gru._apply(gru, p, x, None, chosen)[0] ** 2).mean()))
-    return levelbench.Candidate(step, (params, xj), inputs=(xj,), group="torch weights",
-                                checked_output=lambda out: out[0])
+    return shared.levelbench_candidate(lambda p, x: _gru._apply(gru, p, x, None, chosen), params, x, mode)
 
 
 # -- timing ----------------------------------------------------------------------------------------
 def frameworks(seq: int, batch: int, mode: str, budget: float) -> Any:
-    import levelbench
-
-    spec = {"seq": seq, "batch": batch, "mode": mode}
-    return levelbench.compare({
-        "torch.nn.GRU": levelbench.Builder(f"{HERE}:torch_gru", spec),
-        "flax.linen.RNN": levelbench.Builder(f"{HERE}:flax_gru", spec),
-        "levelbench": levelbench.Builder(f"{HERE}:levelbench_gru", spec),
-    }, isolate=True, budget=budget, rtol=1e-4, title=f"GRU {_label(mode)}, seq {seq}, batch {batch}")
+    return shared.frameworks(HERE, "gru", seq, batch, mode, budget)
 
 
 def kernels(seq: int, batch: int, mode: str, budget: float) -> Any:
@@ -91,11 +74,7 @@ def kernels(seq: int, batch: int, mode: str, budget: float) -> Any:
     return levelbench.compare({
         name: levelbench.Builder(f"{HERE}:levelbench_gru", {"seq": seq, "batch": batch, "mode": mode, "kernel": k})
         for name, k in KERNELS.items()
-    }, isolate=True, budget=budget, rtol=1e-4, title=f"kernels, {_label(mode)}, seq {seq}, batch {batch}")
-
-
-def _label(mode: str) -> str:
-    return "forward+backward" if mode == "train" else mode
+    }, isolate=True, budget=budget, rtol=1e-4, title=f"kernels, {shared.label(mode)}, seq {seq}, batch {batch}")
 
 
 def compile_seconds(seq: int, batch: int, repeats: int = 3) -> dict[str, float]:

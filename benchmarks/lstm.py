@@ -49,37 +49,16 @@ def flax_lstm(seq: int, batch: int, mode: str) -> Any:
 
 def levelbench_lstm(seq: int, batch: int, mode: str) -> Any:
     """levelbench.nn.LSTM with torch's weights."""
-    import jax
-    import jax.numpy as jnp
-
-    import levelbench
     from levelbench.nn import from_torch
 
     module, x = _inputs(seq, batch)
     params, lstm = from_torch(module)
-    xj = jnp.asarray(x)
-    if mode == "forward":
-        forward = jax.jit(lambda p, x: lstm.apply(p, x)[0])
-        return levelbench.Candidate(forward, (params, xj), inputs=(xj,), group="torch weights")
-    step = jax.jit(jax.value_and_grad(lambda p, x: (lstm.apply(p, x)[0] ** 2).mean()))
-    return levelbench.Candidate(step, (params, xj), inputs=(xj,), group="torch weights",
-                                checked_output=lambda out: out[0])
+    return shared.levelbench_candidate(lstm.apply, params, x, mode)
 
 
 # -- timing ----------------------------------------------------------------------------------------
 def frameworks(seq: int, batch: int, mode: str, budget: float) -> Any:
-    import levelbench
-
-    spec = {"seq": seq, "batch": batch, "mode": mode}
-    return levelbench.compare({
-        "torch.nn.LSTM": levelbench.Builder(f"{HERE}:torch_lstm", spec),
-        "flax.linen.RNN": levelbench.Builder(f"{HERE}:flax_lstm", spec),
-        "levelbench": levelbench.Builder(f"{HERE}:levelbench_lstm", spec),
-    }, isolate=True, budget=budget, rtol=1e-4, title=f"LSTM {_label(mode)}, seq {seq}, batch {batch}")
-
-
-def _label(mode: str) -> str:
-    return "forward+backward" if mode == "train" else mode
+    return shared.frameworks(HERE, "lstm", seq, batch, mode, budget)
 
 
 def flops(seq: int, batch: int, mode: str) -> float:

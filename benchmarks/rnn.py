@@ -58,13 +58,13 @@ def report(model: str, c: Any, seq: int, batch: int, mode: str, peak: float | No
     lines = []
     for ref, most in TARGETS.get((model, mode, batch), {}).items():
         if "levelbench" not in c.measurements or ref not in c.measurements:
-            lines.append(f"{model} {gru._label(mode)} batch {batch} / {ref}: not measured")
+            lines.append(f"{model} {shared.label(mode)} batch {batch} / {ref}: not measured")
             continue
         r = c.ratio("levelbench", ref)
         verdict = "met" if r.upper <= most else "not met" if r.lower > most else "undecided (CI spans it)"
         # the rate the target asks for: the reference's time times the target, for the same FLOPs
         needed = gemm_flops(model, seq, batch, mode) / (c.measurements[ref].median * most)
-        lines.append(f"{model} {gru._label(mode)} batch {batch}: {r.estimate:.3f}x {ref} "
+        lines.append(f"{model} {shared.label(mode)} batch {batch}: {r.estimate:.3f}x {ref} "
                      f"({r.lower:.3f}-{r.upper:.3f}), target <= {most}x: {verdict}"
                      + (f"; the target asks for {needed / peak:.0%} of float32 peak" if peak else ""))
     return lines

@@ -20,29 +20,8 @@ import jax.numpy as jnp  # noqa: E402
 from levelbench.nn import GRU, from_torch  # noqa: E402
 from levelbench.nn import _gru_native, _rnn_kernel, _rnn_native  # noqa: E402
 
-from test_nn_gru import _GRID_KEYS, _PAIRWISE, _case, _jax_run, _relative_error, _torch_run  # noqa: E402
-
-NATIVE = _rnn_kernel.Kernel(native=True)
-XLA = _rnn_kernel.Kernel()
-
-
-@pytest.fixture
-def native():
-    """The kernel, built; skips only where this machine has no C++ compiler at all."""
-    if _rnn_native._compiler() is None:
-        pytest.skip("no C++ compiler on this machine: the native GRU kernel cannot be built")
-    current = _rnn_native.status()
-    assert current.available, current.detail
-    return current
-
-
-@pytest.fixture
-def reload_afterwards():
-    """For tests that change what the kernel loader sees: it looks again before the next test."""
-    _rnn_native._reset()
-    yield
-    _rnn_native._reset()
-
+from rnn_support import NATIVE, PAIRWISE, XLA, native, reload_afterwards  # noqa: E402, F401 (fixtures)
+from test_nn_gru import _GRID_KEYS, _case, _jax_run, _relative_error, _torch_run  # noqa: E402
 
 def _float32_case(**kwargs):
     return _case(dtype=np.float32, **kwargs)
@@ -59,7 +38,7 @@ def _assert_close(ours, theirs, rtol):
         assert _relative_error(grads[name], t_grads[name]) < 10 * rtol, name
 
 
-@pytest.mark.parametrize(_GRID_KEYS, _PAIRWISE)
+@pytest.mark.parametrize(_GRID_KEYS, PAIRWISE)
 def test_native_matches_torch_over_the_options(native, num_layers, bidirectional, batch_first, with_h0, bias):
     module, x, h0, d_out, d_hn = _float32_case(num_layers=num_layers, bidirectional=bidirectional,
                                                batch_first=batch_first, with_h0=with_h0, bias=bias)

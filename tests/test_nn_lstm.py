@@ -6,7 +6,6 @@ seed's sizes in float32 check the issue's 1e-5 (outputs, h_n, c_n) / 1e-4 (gradi
 
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pytest
@@ -18,13 +17,12 @@ import jax.numpy as jnp  # noqa: E402
 from levelbench.nn import LSTM, from_torch, to_torch  # noqa: E402
 from levelbench.nn import _rnn_kernel, _lstm  # noqa: E402
 
-from test_nn_gru import _PAIRWISE, _relative_error  # noqa: E402
+from rnn_support import GRID, assert_same_params  # noqa: E402
+from test_nn_gru import _relative_error  # noqa: E402
 
 SEQ, BATCH, FEATURES, HIDDEN = 5, 3, 4, 6
 _GRID_KEYS = ("num_layers", "bidirectional", "batch_first", "with_hx", "bias")
 KERNELS = [_rnn_kernel.Kernel(), _rnn_kernel.Kernel(unroll=2), _rnn_kernel.Kernel(custom_vjp=False)]
-_FULL = [c for c in itertools.product((1, 2), (False, True), (False, True), (False, True), (False, True))
-         if c not in _PAIRWISE]
 
 
 def _torch_run(module, x, hx, d_out, d_hn, d_cn):
@@ -98,15 +96,8 @@ def _assert_matches_torch(module, x, hx, d_out, d_hn, d_cn, rtol, kernel=None):
                   _torch_run(module, x, hx, d_out, d_hn, d_cn), rtol)
 
 
-@pytest.mark.parametrize(_GRID_KEYS, _PAIRWISE)
+@pytest.mark.parametrize(_GRID_KEYS, GRID)
 def test_matches_torch_float64(num_layers, bidirectional, batch_first, with_hx, bias):
-    with jax.enable_x64(True):
-        _assert_matches_torch(*_case(num_layers, bidirectional, batch_first, with_hx, bias), rtol=1e-9)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(_GRID_KEYS, _FULL)
-def test_matches_torch_float64_full_grid(num_layers, bidirectional, batch_first, with_hx, bias):
     with jax.enable_x64(True):
         _assert_matches_torch(*_case(num_layers, bidirectional, batch_first, with_hx, bias), rtol=1e-9)
 
@@ -196,10 +187,7 @@ def test_to_torch_round_trips_exactly(dtype, proj_size):
         assert module.weight_hh_l1_reverse.dtype == getattr(torch, dtype)
         back, lstm_back = from_torch(module)
     assert lstm_back == lstm
-    assert sorted(back) == sorted(params)
-    for name in params:
-        assert back[name].dtype == params[name].dtype
-        np.testing.assert_array_equal(np.asarray(back[name], np.float64), np.asarray(params[name], np.float64))
+    assert_same_params(back, params)
 
 
 @pytest.mark.parametrize("proj_size", [0, 2])

@@ -17,29 +17,8 @@ import jax.numpy as jnp  # noqa: E402
 from levelbench.nn import LSTM, from_torch  # noqa: E402
 from levelbench.nn import _lstm_native, _rnn_kernel, _rnn_native  # noqa: E402
 
-from test_nn_gru import _PAIRWISE  # noqa: E402
+from rnn_support import NATIVE, PAIRWISE, XLA, native, reload_afterwards  # noqa: E402, F401 (fixtures)
 from test_nn_lstm import _GRID_KEYS, _assert_close, _case, _jax_run, _torch_run  # noqa: E402
-
-NATIVE = _rnn_kernel.Kernel(native=True)
-XLA = _rnn_kernel.Kernel()
-
-
-@pytest.fixture
-def native():
-    """The kernel, built; skips only where this machine has no C++ compiler at all."""
-    if _rnn_native._compiler() is None:
-        pytest.skip("no C++ compiler on this machine: the native kernels cannot be built")
-    current = _rnn_native.status()
-    assert current.available, current.detail
-    return current
-
-
-@pytest.fixture
-def reload_afterwards():
-    _rnn_native._reset()
-    yield
-    _rnn_native._reset()
-
 
 def _float32_case(**kwargs):
     return _case(dtype=np.float32, **kwargs)
@@ -52,7 +31,7 @@ def _runs_identical(a, b):
         np.testing.assert_array_equal(a[3][name], b[3][name])
 
 
-@pytest.mark.parametrize(_GRID_KEYS, _PAIRWISE)
+@pytest.mark.parametrize(_GRID_KEYS, PAIRWISE)
 def test_native_matches_torch_over_the_options(native, num_layers, bidirectional, batch_first, with_hx, bias):
     case = _float32_case(num_layers=num_layers, bidirectional=bidirectional, batch_first=batch_first,
                          with_hx=with_hx, bias=bias)

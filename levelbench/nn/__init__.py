@@ -50,7 +50,13 @@ __all__ = sorted(_LAZY)
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    try:
+        module = importlib.import_module(_LAZY[name], __name__)
+    except ModuleNotFoundError as error:  # the one place levelbench.nn says how to get jax
+        if error.name != "jax" and not (error.name or "").startswith("jax."):
+            raise
+        raise ImportError(f"levelbench needs jax for levelbench.nn.{name}: pip install 'levelbench[jax]'") from error
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -27,7 +27,24 @@ def _uniform(bound: float):
     return init
 
 
-class GRUModule(nn.Module):
+class _RNNModule(nn.Module):
+    """The options `GRUModule` and `LSTMModule` share, torch's; each adds its own after these
+    (``param_dtype``, and the LSTM's ``proj_size`` before it). ``input_size`` comes from the input."""
+
+    hidden_size: int
+    num_layers: int = 1
+    bias: bool = True
+    batch_first: bool = False
+    bidirectional: bool = False
+
+    def _options(self, x: jax.Array) -> dict[str, Any]:
+        """The layer's options: these fields, ``input_size`` from ``x``, ``dtype`` from ``param_dtype``."""
+        return dict(input_size=x.shape[-1], hidden_size=self.hidden_size, num_layers=self.num_layers,
+                    bias=self.bias, batch_first=self.batch_first, bidirectional=self.bidirectional,
+                    dtype=jnp.dtype(self.param_dtype).name)
+
+
+class GRUModule(_RNNModule):
     """``torch.nn.GRU`` as a Flax module; ``input_size`` comes from the first call's input.
 
     Calling it returns ``(output, h_n)``, like torch. Parameters are named as torch names them.
@@ -40,20 +57,11 @@ class GRUModule(nn.Module):
         ```
     """
 
-    hidden_size: int
-    num_layers: int = 1
-    bias: bool = True
-    batch_first: bool = False
-    bidirectional: bool = False
     param_dtype: Any = jnp.float32
 
     @nn.compact
     def __call__(self, x: jax.Array, h0: jax.Array | None = None) -> tuple[jax.Array, jax.Array]:
-        gru = GRU(
-            input_size=x.shape[-1], hidden_size=self.hidden_size, num_layers=self.num_layers,
-            bias=self.bias, batch_first=self.batch_first, bidirectional=self.bidirectional,
-            dtype=jnp.dtype(self.param_dtype).name,
-        )
+        gru = GRU(**self._options(x))
         return gru.apply(_params(self, gru), x, h0)
 
 
@@ -62,7 +70,7 @@ def _params(module: nn.Module, layer: GRU | LSTM) -> dict[str, jax.Array]:
     return {name: module.param(name, init, shape, layer.dtype) for name, shape in layer.param_shapes().items()}
 
 
-class LSTMModule(nn.Module):
+class LSTMModule(_RNNModule):
     """``torch.nn.LSTM`` as a Flax module; ``input_size`` comes from the first call's input.
 
     Calling it returns ``(output, (h_n, c_n))``, like torch. Parameters are named as torch names them.
@@ -75,20 +83,11 @@ class LSTMModule(nn.Module):
         ```
     """
 
-    hidden_size: int
-    num_layers: int = 1
-    bias: bool = True
-    batch_first: bool = False
-    bidirectional: bool = False
     proj_size: int = 0
     param_dtype: Any = jnp.float32
 
     @nn.compact
     def __call__(self, x: jax.Array, hx: tuple[jax.Array, jax.Array] | None = None
                  ) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-        lstm = LSTM(
-            input_size=x.shape[-1], hidden_size=self.hidden_size, num_layers=self.num_layers,
-            bias=self.bias, batch_first=self.batch_first, bidirectional=self.bidirectional,
-            proj_size=self.proj_size, dtype=jnp.dtype(self.param_dtype).name,
-        )
+        lstm = LSTM(proj_size=self.proj_size, **self._options(x))
         return lstm.apply(_params(self, lstm), x, hx)

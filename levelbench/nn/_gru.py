@@ -20,11 +20,9 @@ hoisted out of the loop. The backward pass is hand-written either way (`._gru_la
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
-try:
-    import jax  # heavy, and optional for levelbench: imported when levelbench.nn's GRU is used
-except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
-    raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
+import jax  # heavy, and optional for levelbench: levelbench.nn says how to install it
 
 from . import _rnn, _rnn_kernel
 from ._gru_layer import layer, layer_autodiff
@@ -34,18 +32,10 @@ GRUParams = dict[str, jax.Array]
 
 
 @dataclasses.dataclass(frozen=True)
-class GRU:
+class GRU(_rnn.RNNConfig):
     """A multi-layer GRU with `torch.nn.GRU`'s options; a hashable value, so it can be static.
 
     Attributes:
-        input_size: features of each input step.
-        hidden_size: features of the state ``h``.
-        num_layers: stacked layers; layer ``l + 1`` reads layer ``l``'s outputs.
-        bias: whether the ``bias_ih_*`` / ``bias_hh_*`` parameters exist.
-        batch_first: inputs and outputs are ``(batch, seq, feature)`` instead of
-            ``(seq, batch, feature)``. As in torch, ``h0`` and ``h_n`` stay ``(layers * dirs, batch,
-            hidden)`` either way.
-        bidirectional: run each layer forwards and backwards over time and concatenate the two.
         dtype: the parameters' dtype for `init` (``"float32"``, ``"bfloat16"``, ``"float64"``,
             ``"float16"``; float64 needs ``jax.config.update("jax_enable_x64", True)``).
 
@@ -57,28 +47,9 @@ class GRU:
         ```
     """
 
-    input_size: int
-    hidden_size: int
-    num_layers: int = 1
-    bias: bool = True
-    batch_first: bool = False
-    bidirectional: bool = False
+    _gates: ClassVar[int] = 3
+
     dtype: str = "float32"
-
-    def __post_init__(self) -> None:
-        _rnn.check_config(self)
-
-    @property
-    def num_directions(self) -> int:
-        return 2 if self.bidirectional else 1
-
-    def param_shapes(self) -> dict[str, tuple[int, ...]]:
-        """Every parameter's torch name and shape, in torch's order."""
-        return _rnn.param_shapes(self, 3)
-
-    def init(self, key: jax.Array) -> GRUParams:
-        """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
-        return _rnn.init(self, key)
 
     def apply(
         self, params: GRUParams, x: jax.Array, h0: jax.Array | None = None
@@ -104,18 +75,12 @@ def _apply(
     config: GRU, params: GRUParams, x: jax.Array, h0: jax.Array | None,
     kernel: _rnn_kernel.Kernel | None = None,
 ) -> tuple[jax.Array, jax.Array]:
-    dtype = _rnn.check_params(config, params)
-    x, unbatched = _rnn.time_major(config, x, dtype)
-    batch = x.shape[1]
-    states = config.num_layers * config.num_directions
-    h0 = _rnn.initial_state("h0", h0, states, batch, config.hidden_size, dtype, unbatched)
-
-    if kernel is None:
-        kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
-    run = layer if kernel.custom_vjp else layer_autodiff
+    run = _rnn.prepare(config, params, x, kernel)
+    h0 = _rnn.initial_state("h0", h0, run.states, run.batch, config.hidden_size, run.dtype, run.unbatched)
+    layer_of = layer if run.kernel.custom_vjp else layer_autodiff
 
     def direction(layer_input: jax.Array, suffix: str, state: int, reverse: bool) -> tuple[jax.Array, None]:
-        return run(layer_input, *_rnn.weights(params, suffix), h0[state], reverse, kernel), None
+        return layer_of(layer_input, *_rnn.weights(params, suffix), h0[state], reverse, run.kernel), None
 
-    output, h_n, _ = _rnn.stack(config, x, direction)
-    return _rnn.batch_layout(config, output, unbatched), (h_n[:, 0] if unbatched else h_n)
+    output, h_n, _ = _rnn.stack(config, run.x, direction)
+    return _rnn.batch_layout(config, output, run.unbatched), (h_n[:, 0] if run.unbatched else h_n)

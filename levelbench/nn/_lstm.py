@@ -22,13 +22,10 @@ differentiates.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
-try:
-    import jax  # heavy, and optional for levelbench: imported when levelbench.nn's LSTM is used
-    import jax.numpy as jnp
-except ModuleNotFoundError as error:  # pragma: no cover - exercised only without jax
-    raise ImportError("levelbench needs jax for this: pip install 'levelbench[jax]'") from error
+import jax  # heavy, and optional for levelbench: levelbench.nn says how to install it
+import jax.numpy as jnp
 
 from . import _rnn, _rnn_kernel
 from ._lstm_layer import layer, layer_autodiff
@@ -38,18 +35,10 @@ LSTMParams = dict[str, jax.Array]
 
 
 @dataclasses.dataclass(frozen=True)
-class LSTM:
+class LSTM(_rnn.RNNConfig):
     """A multi-layer LSTM with `torch.nn.LSTM`'s options; a hashable value, so it can be static.
 
     Attributes:
-        input_size: features of each input step.
-        hidden_size: features of the cell state ``c`` (and of ``h`` without ``proj_size``).
-        num_layers: stacked layers; layer ``l + 1`` reads layer ``l``'s outputs.
-        bias: whether the ``bias_ih_*`` / ``bias_hh_*`` parameters exist.
-        batch_first: inputs and outputs are ``(batch, seq, feature)`` instead of ``(seq, batch,
-            feature)``. As in torch, ``h0``, ``c0``, ``h_n`` and ``c_n`` stay ``(layers * dirs,
-            batch, ...)`` either way.
-        bidirectional: run each layer forwards and backwards over time and concatenate the two.
         proj_size: if > 0, ``h`` is projected to this many features by ``weight_hr_l*``
             ``(proj_size, hidden_size)``; must be below ``hidden_size``, as in torch.
         dtype: the parameters' dtype for `init` (``"float32"``, ``"bfloat16"``, ``"float64"``,
@@ -63,12 +52,8 @@ class LSTM:
         ```
     """
 
-    input_size: int
-    hidden_size: int
-    num_layers: int = 1
-    bias: bool = True
-    batch_first: bool = False
-    bidirectional: bool = False
+    _gates: ClassVar[int] = 4
+
     proj_size: int = 0
     dtype: str = "float32"
 
@@ -78,11 +63,7 @@ class LSTM:
         if self.proj_size and isinstance(self.hidden_size, int) and self.proj_size >= self.hidden_size:
             raise ValueError(f"LSTM proj_size must be smaller than hidden_size ({self.hidden_size}), as in "
                              f"torch, got {self.proj_size}")
-        _rnn.check_config(self)
-
-    @property
-    def num_directions(self) -> int:
-        return 2 if self.bidirectional else 1
+        super().__post_init__()
 
     @property
     def output_size(self) -> int:
@@ -91,11 +72,7 @@ class LSTM:
 
     def param_shapes(self) -> dict[str, tuple[int, ...]]:
         """Every parameter's torch name and shape, in torch's order."""
-        return _rnn.param_shapes(self, 4, self.proj_size)
-
-    def init(self, key: jax.Array) -> LSTMParams:
-        """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
-        return _rnn.init(self, key)
+        return _rnn.param_shapes(self, self._gates, self.proj_size)
 
     def apply(
         self, params: LSTMParams, x: jax.Array, hx: tuple[jax.Array, jax.Array] | None = None
@@ -120,10 +97,7 @@ class LSTM:
 
 def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
            kernel: _rnn_kernel.Kernel | None = None) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-    dtype = _rnn.check_params(config, params)
-    x, unbatched = _rnn.time_major(config, x, dtype)
-    batch = x.shape[1]
-    states = config.num_layers * config.num_directions
+    run = _rnn.prepare(config, params, x, kernel)
     if hx is None:
         h0 = c0 = None
     elif isinstance(hx, (tuple, list)) and len(hx) == 2:
@@ -131,21 +105,18 @@ def _apply(config: LSTM, params: LSTMParams, x: jax.Array, hx: Any,
     else:
         got = f"a {type(hx).__name__} of {len(hx)}" if isinstance(hx, (tuple, list)) else type(hx).__name__
         raise TypeError(f"expected hx as a tuple (h0, c0), as torch.nn.LSTM takes it, got {got}")
-    h0 = _rnn.initial_state("h0", h0, states, batch, config.output_size, dtype, unbatched,
-                            "proj_size" if config.proj_size else "hidden_size")
-    c0 = _rnn.initial_state("c0", c0, states, batch, config.hidden_size, dtype, unbatched)
-
-    if kernel is None:
-        kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
+    h0 = _rnn.initial_state("h0", h0, run.states, run.batch, config.output_size, run.dtype,
+                            run.unbatched, "proj_size" if config.proj_size else "hidden_size")
+    c0 = _rnn.initial_state("c0", c0, run.states, run.batch, config.hidden_size, run.dtype, run.unbatched)
 
     def direction(layer_input: jax.Array, suffix: str, state: int, reverse: bool) -> tuple[jax.Array, jax.Array]:
-        args = (layer_input, *_rnn.weights(params, suffix), h0[state], c0[state], reverse, kernel)
+        args = (layer_input, *_rnn.weights(params, suffix), h0[state], c0[state], reverse, run.kernel)
         if config.proj_size:
             return layer_autodiff(*args, w_hr=params[f"weight_hr{suffix}"])
-        return (layer if kernel.custom_vjp else layer_autodiff)(*args)
+        return (layer if run.kernel.custom_vjp else layer_autodiff)(*args)
 
-    output, h_n, c_finals = _rnn.stack(config, x, direction)
+    output, h_n, c_finals = _rnn.stack(config, run.x, direction)
     c_n = jnp.stack(c_finals)
-    if unbatched:
+    if run.unbatched:
         h_n, c_n = h_n[:, 0], c_n[:, 0]
-    return _rnn.batch_layout(config, output, unbatched), (h_n, c_n)
+    return _rnn.batch_layout(config, output, run.unbatched), (h_n, c_n)

@@ -2,22 +2,60 @@
 and torch's initialisation, the handling of inputs and initial states, and the stacking of
 layer-directions (each model brings its cell's layer, `._gru_layer` / `._lstm_layer`).
 
-Each layer is a frozen dataclass with ``input_size``, ``hidden_size``, ``num_layers``,
-``batch_first``, ``num_directions``, ``dtype`` and ``param_shapes()``; these functions need no more.
+Each layer is a frozen dataclass deriving from `RNNConfig` (the options torch's recurrent layers
+share) and adding ``dtype``; these functions need no more than that and ``param_shapes()``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
-from . import _rnn_native
+from . import _rnn_kernel, _rnn_native
 
 DTYPES = ("float32", "bfloat16", "float64", "float16")
+
+
+@dataclasses.dataclass(frozen=True)
+class RNNConfig:
+    """The options `GRU` and `LSTM` share, as torch names them; each adds its own after these
+    (``dtype``, and the LSTM's ``proj_size`` before it), so the positional order is torch's."""
+
+    _gates: ClassVar[int]  # gates per cell: 3 (GRU), 4 (LSTM)
+
+    input_size: int
+    """Features of each input step."""
+    hidden_size: int
+    """Features of the state ``h`` (LSTM: of the cell state ``c``, and of ``h`` without ``proj_size``)."""
+    num_layers: int = 1
+    """Stacked layers; layer ``l + 1`` reads layer ``l``'s outputs."""
+    bias: bool = True
+    """Whether the ``bias_ih_*`` / ``bias_hh_*`` parameters exist."""
+    batch_first: bool = False
+    """Inputs and outputs are ``(batch, seq, feature)`` instead of ``(seq, batch, feature)``. As in
+    torch, the initial and final states stay ``(layers * dirs, batch, ...)`` either way."""
+    bidirectional: bool = False
+    """Run each layer forwards and backwards over time and concatenate the two."""
+
+    def __post_init__(self) -> None:
+        check_config(self)
+
+    @property
+    def num_directions(self) -> int:
+        return 2 if self.bidirectional else 1
+
+    def param_shapes(self) -> dict[str, tuple[int, ...]]:
+        """Every parameter's torch name and shape, in torch's order."""
+        return param_shapes(self, self._gates)
+
+    def init(self, key: jax.Array) -> dict[str, jax.Array]:
+        """Parameters drawn as torch draws them: every entry uniform in ``±1/sqrt(hidden_size)``."""
+        return init(self, key)
 
 
 def check_config(config: Any) -> None:
@@ -106,6 +144,27 @@ def init(config: Any, key: jax.Array) -> dict[str, jax.Array]:
         params[name] = flat[start:start + size].reshape(shape)
         start += size
     return params
+
+
+class Run(NamedTuple):
+    """What a layer's ``apply`` runs on, once its parameters and input are checked (`prepare`)."""
+
+    x: jax.Array                 # time-major (seq, batch, feature), a batch of one if unbatched
+    dtype: jax.numpy.dtype       # the parameters'
+    unbatched: bool
+    batch: int
+    states: int                  # initial / final states: num_layers * num_directions
+    kernel: _rnn_kernel.Kernel
+
+
+def prepare(config: Any, params: Any, x: Any, kernel: _rnn_kernel.Kernel | None) -> Run:
+    """Checks ``params`` and ``x``, puts ``x`` time-major and chooses the kernel if none is given."""
+    dtype = check_params(config, params)
+    x, unbatched = time_major(config, x, dtype)
+    batch = x.shape[1]
+    if kernel is None:
+        kernel = _rnn_kernel.choose(batch=batch, hidden=config.hidden_size, dtype=dtype)
+    return Run(x, dtype, unbatched, batch, config.num_layers * config.num_directions, kernel)
 
 
 def check_params(config: Any, params: Any) -> jax.numpy.dtype:

@@ -11,7 +11,22 @@ import dataclasses
 from typing import Any
 
 from .._measuring.candidate import Candidate
-from ._base import Skipped
+from ._base import Param, Skipped
+
+
+def recurrent_params(cell: str, seq_help: str) -> list[Param]:
+    """The parameters both recurrent workloads take, in this order: the model's sizes and the mode;
+    ``cell`` ("GRU", "LSTM") names the layer in their help."""
+    return [
+        Param("hidden", 200, int, f"{cell} hidden size", min=1, max=100_000),
+        Param("seq", 50, int, seq_help, min=1, max=10_000_000),
+        Param("features", 6, int, "input features", min=1, max=100_000),
+        Param("out", 4, int, "dense output size", min=1, max=100_000),
+        Param("batch", 8, int, "batch size", min=1, max=10_000_000),
+        Param("layers", 2, int, f"{cell} layers", min=1, max=1000),
+        Param("mode", "forward", str, "forward (inference) or train (forward + backward)",
+              choices=("forward", "train")),
+    ]
 
 
 def recurrent_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int, gates: int) -> float:

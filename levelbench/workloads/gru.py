@@ -10,7 +10,8 @@ from __future__ import annotations
 from .._measuring.candidate import Candidate
 from ._base import Param, Skipped, Workload
 from ._gru_models import FlaxSeedModel, flax_params, numpy_forward, torch_gru_weights, torch_model
-from ._rnn import levelbench_candidate, recurrent_flops, seed_data, torch_forward, train_candidates, with_flops
+from ._rnn import (levelbench_candidate, recurrent_flops, recurrent_params, seed_data, torch_forward,
+                   train_candidates, with_flops)
 
 
 def gru_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
@@ -63,14 +64,7 @@ GRU = Workload(
     description="the GRU question: 2-layer GRU + dense + per-step L2 normalisation, torch vs Flax variants",
     build=build,
     params=[
-        Param("hidden", 200, int, "GRU hidden size", min=1, max=100_000),
-        Param("seq", 50, int, "sequence length (the question: 1000)", min=1, max=10_000_000),
-        Param("features", 6, int, "input features", min=1, max=100_000),
-        Param("out", 4, int, "dense output size", min=1, max=100_000),
-        Param("batch", 8, int, "batch size", min=1, max=10_000_000),
-        Param("layers", 2, int, "GRU layers", min=1, max=1000),
-        Param("mode", "forward", str, "forward (inference) or train (forward + backward)",
-              choices=("forward", "train")),
+        *recurrent_params("GRU", "sequence length (the question: 1000)"),
         Param("unrolled_max_seq", 100, int, "longest seq for which jit(python loop) is compiled", min=0),
         Param("eager_max_seq", 50, int, "longest seq for which the un-jitted python loop runs", min=0),
     ],

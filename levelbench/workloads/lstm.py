@@ -9,9 +9,10 @@ parameter gradients).
 from __future__ import annotations
 
 from .._measuring.candidate import Candidate
-from ._base import Param, Skipped, Workload
+from ._base import Skipped, Workload
 from ._lstm_models import FlaxLSTMModel, flax_params, torch_model
-from ._rnn import levelbench_candidate, recurrent_flops, seed_data, torch_forward, train_candidates, with_flops
+from ._rnn import (levelbench_candidate, recurrent_flops, recurrent_params, seed_data, torch_forward,
+                   train_candidates, with_flops)
 
 
 def lstm_flops(hidden: int, seq: int, features: int, out: int, batch: int, layers: int) -> float:
@@ -51,14 +52,7 @@ LSTM = Workload(
                 "vs levelbench.nn.LSTM",
     build=build,
     params=[
-        Param("hidden", 200, int, "LSTM hidden size", min=1, max=100_000),
-        Param("seq", 50, int, "sequence length (the GRU question's: 1000)", min=1, max=10_000_000),
-        Param("features", 6, int, "input features", min=1, max=100_000),
-        Param("out", 4, int, "dense output size", min=1, max=100_000),
-        Param("batch", 8, int, "batch size", min=1, max=10_000_000),
-        Param("layers", 2, int, "LSTM layers", min=1, max=1000),
-        Param("mode", "forward", str, "forward (inference) or train (forward + backward)",
-              choices=("forward", "train")),
+        *recurrent_params("LSTM", "sequence length (the GRU question's: 1000)"),
     ],
     full={"seq": 1000},
     baseline="torch nn.LSTM",

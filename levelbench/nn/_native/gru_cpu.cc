@@ -106,88 +106,62 @@ struct GruCell {
   static void backward_empty(const Backward&) {}
 };
 
-ffi::Error check_gru_forward(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b_x,
-                             const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& b_hn, const ffi::AnyBuffer& h0,
-                             GruCell::Forward& f) {
-  if (auto e = check_forward(GruCell::kGates, x, w_ih, w_hh, h0, f); e.failure()) return e;
+// The common forward operands, then the GRU's two biases.
+ffi::Error gru_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b_x,
+                          const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& b_hn, const ffi::AnyBuffer& h0,
+                          ffi::Result<ffi::AnyBuffer>& out, int64_t reverse, GruCell::Forward& f) {
+  if (auto e = forward_operands(GruCell::kGates, x, w_ih, w_hh, h0, out, reverse, f); e.failure()) return e;
   if (auto e = check_vector(b_x, 3 * f.H, "b_x of shape (3H,)"); e.failure()) return e;
-  return check_vector(b_hn, f.H, "b_hn of shape (H,)");
-}
-
-GruCell::Forward forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b_x,
-                            const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& b_hn, const ffi::AnyBuffer& h0,
-                            float* out, int64_t reverse) {
-  GruCell::Forward f{};
-  f.x = x.typed_data<float>();
-  f.w_ih = w_ih.typed_data<float>();
-  f.w_hh = w_hh.typed_data<float>();
-  f.h0 = h0.typed_data<float>();
-  f.out = out;
-  f.reverse = reverse != 0;
+  if (auto e = check_vector(b_hn, f.H, "b_hn of shape (H,)"); e.failure()) return e;
   f.b_x = b_x.typed_data<float>();
   f.b_hn = b_hn.typed_data<float>();
-  return f;
+  return ffi::Error::Success();
 }
 
-ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x, ffi::AnyBuffer w_hh,
-                       ffi::AnyBuffer b_hn, ffi::AnyBuffer h0, ffi::Result<ffi::AnyBuffer> out,
-                       int64_t reverse, int64_t threads, int64_t split_at) {
-  GruCell::Forward f = forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse);
-  if (auto error = check_gru_forward(x, w_ih, b_x, w_hh, b_hn, h0, f); error.failure()) return error;
+}  // namespace
+
+// The handlers, each followed by its exported entry point (XLA's macro: an extern "C" function).
+static ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x, ffi::AnyBuffer w_hh,
+                              ffi::AnyBuffer b_hn, ffi::AnyBuffer h0, ffi::Result<ffi::AnyBuffer> out,
+                              int64_t reverse, int64_t threads, int64_t split_at) {
+  GruCell::Forward f{};
+  if (auto e = gru_forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out, reverse, f); e.failure()) return e;
   advise_huge_pages(out);
   run_forward<GruCell>(f, threads, split_at);
   return ffi::Error::Success();
 }
+XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_gru_forward, ForwardImpl, (binding<6, 1>()));
 
-ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x,
-                            ffi::AnyBuffer w_hh, ffi::AnyBuffer b_hn, ffi::AnyBuffer h0,
-                            ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> rzn,
-                            ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
-                            int64_t split_at) {
-  GruCell::Forward f = forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out->typed_data<float>(), reverse);
-  if (auto error = check_gru_forward(x, w_ih, b_x, w_hh, b_hn, h0, f); error.failure()) return error;
+static ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x,
+                                   ffi::AnyBuffer w_hh, ffi::AnyBuffer b_hn, ffi::AnyBuffer h0,
+                                   ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> rzn,
+                                   ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
+                                   int64_t split_at) {
+  GruCell::Forward f{};
+  if (auto e = gru_forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out, reverse, f); e.failure()) return e;
   for (auto* buffer : {&out, &rzn, &hn}) advise_huge_pages(*buffer);
   f.rzn_out = rzn->typed_data<float>();
   f.hn_out = hn->typed_data<float>();
   run_forward<GruCell>(f, threads, split_at);
   return ffi::Error::Success();
 }
+XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_gru_forward_train, ForwardTrainImpl, (binding<6, 3>()));
 
-ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer hn, ffi::AnyBuffer hs,
-                        ffi::AnyBuffer h0, ffi::AnyBuffer w_hh, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
-                        ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
-                        ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b_ih,
-                        ffi::Result<ffi::AnyBuffer> d_b_hh, ffi::Result<ffi::AnyBuffer> dh0,
-                        int64_t reverse, int64_t threads, int64_t split_at) {
+static ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer hn, ffi::AnyBuffer hs,
+                               ffi::AnyBuffer h0, ffi::AnyBuffer w_hh, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
+                               ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
+                               ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b_ih,
+                               ffi::Result<ffi::AnyBuffer> d_b_hh, ffi::Result<ffi::AnyBuffer> dh0,
+                               int64_t reverse, int64_t threads, int64_t split_at) {
   GruCell::Backward g{};
-  if (auto e = check_backward(GruCell::kGates, {&d_hs, &hn, &hs}, rzn, w_hh, h0, x, w_ih, g); e.failure()) return e;
-  g.d_hs = d_hs.typed_data<float>();
-  g.hs = hs.typed_data<float>();
-  g.h0 = h0.typed_data<float>();
-  g.w_hh = w_hh.typed_data<float>();
-  g.x = x.typed_data<float>();
-  g.w_ih = w_ih.typed_data<float>();
-  g.d_x = d_x->typed_data<float>();
-  g.d_w_ih = d_w_ih->typed_data<float>();
-  g.d_w_hh = d_w_hh->typed_data<float>();
+  const BackwardBuffers common{d_hs, hs, h0, w_hh, x, w_ih, d_x, d_w_ih, d_w_hh, dh0};
+  if (auto e = backward_operands(GruCell::kGates, {&d_hs, &hn, &hs}, rzn, common, reverse, g); e.failure())
+    return e;
   g.d_b_ih = d_b_ih->typed_data<float>();
   g.d_b_hh = d_b_hh->typed_data<float>();
-  g.dh0 = dh0->typed_data<float>();
-  g.reverse = reverse != 0;
   g.rzn = rzn.typed_data<float>();
   g.hn = hn.typed_data<float>();
   run_backward<GruCell>(g, threads, split_at);
   return ffi::Error::Success();
 }
-
-}  // namespace
-
-XLA_FFI_DEFINE_HANDLER(kForward, ForwardImpl, (binding<6, 1>()));
-XLA_FFI_DEFINE_HANDLER(kForwardTrain, ForwardTrainImpl, (binding<6, 3>()));
-XLA_FFI_DEFINE_HANDLER(kBackward, BackwardImpl, (binding<8, 6>()));
-
-extern "C" {
-XLA_FFI_Error* levelbench_gru_forward(XLA_FFI_CallFrame* frame) { return kForward(frame); }
-XLA_FFI_Error* levelbench_gru_forward_train(XLA_FFI_CallFrame* frame) { return kForwardTrain(frame); }
-XLA_FFI_Error* levelbench_gru_backward(XLA_FFI_CallFrame* frame) { return kBackward(frame); }
-}
+XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_gru_backward, BackwardImpl, (binding<8, 6>()));

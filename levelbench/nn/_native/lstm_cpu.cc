@@ -136,49 +136,42 @@ struct LstmCell {
   static void backward_empty(const Backward& g) { std::copy(g.dc_n, g.dc_n + g.s.B * g.s.H, g.dc0); }
 };
 
-ffi::Error check_lstm_forward(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
-                              const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0,
-                              LstmCell::Forward& f) {
-  if (auto e = check_forward(LstmCell::kGates, x, w_ih, w_hh, h0, f); e.failure()) return e;
+// The common forward operands, then the LSTM's bias sum and c0.
+ffi::Error lstm_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
+                           const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0,
+                           ffi::Result<ffi::AnyBuffer>& out, int64_t reverse, LstmCell::Forward& f) {
+  if (auto e = forward_operands(LstmCell::kGates, x, w_ih, w_hh, h0, out, reverse, f); e.failure()) return e;
   if (auto e = check_vector(b, 4 * f.H, "b of shape (4H,)"); e.failure()) return e;
   auto c = c0.dimensions();
-  return check(c.size() == 2 && c[0] == f.B && c[1] == f.H, "c0 of shape (B, H)", c0);
-}
-
-LstmCell::Forward lstm_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
-                                  const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0,
-                                  float* out, int64_t reverse) {
-  LstmCell::Forward f{};
-  f.x = x.typed_data<float>();
-  f.w_ih = w_ih.typed_data<float>();
-  f.w_hh = w_hh.typed_data<float>();
-  f.h0 = h0.typed_data<float>();
-  f.out = out;
-  f.reverse = reverse != 0;
+  if (auto e = check(c.size() == 2 && c[0] == f.B && c[1] == f.H, "c0 of shape (B, H)", c0); e.failure()) return e;
   f.b = b.typed_data<float>();
   f.c0 = c0.typed_data<float>();
-  return f;
+  return ffi::Error::Success();
 }
 
-ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b, ffi::AnyBuffer w_hh,
-                           ffi::AnyBuffer h0, ffi::AnyBuffer c0, ffi::Result<ffi::AnyBuffer> out,
-                           ffi::Result<ffi::AnyBuffer> c_n, int64_t reverse, int64_t threads,
-                           int64_t split_at) {
-  LstmCell::Forward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
-  if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0, f); error.failure()) return error;
+}  // namespace
+
+// The handlers, each followed by its exported entry point (XLA's macro: an extern "C" function).
+static ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b, ffi::AnyBuffer w_hh,
+                                  ffi::AnyBuffer h0, ffi::AnyBuffer c0, ffi::Result<ffi::AnyBuffer> out,
+                                  ffi::Result<ffi::AnyBuffer> c_n, int64_t reverse, int64_t threads,
+                                  int64_t split_at) {
+  LstmCell::Forward f{};
+  if (auto e = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out, reverse, f); e.failure()) return e;
   advise_huge_pages(out);
   f.c_n = c_n->typed_data<float>();
   run_forward<LstmCell>(f, threads, split_at);
   return ffi::Error::Success();
 }
+XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_lstm_forward, LstmForwardImpl, (binding<6, 2>()));
 
-ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b,
-                                ffi::AnyBuffer w_hh, ffi::AnyBuffer h0, ffi::AnyBuffer c0,
-                                ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> c,
-                                ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
-                                int64_t reverse, int64_t threads, int64_t split_at) {
-  LstmCell::Forward f = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out->typed_data<float>(), reverse);
-  if (auto error = check_lstm_forward(x, w_ih, b, w_hh, h0, c0, f); error.failure()) return error;
+static ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b,
+                                       ffi::AnyBuffer w_hh, ffi::AnyBuffer h0, ffi::AnyBuffer c0,
+                                       ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> c,
+                                       ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
+                                       int64_t reverse, int64_t threads, int64_t split_at) {
+  LstmCell::Forward f{};
+  if (auto e = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out, reverse, f); e.failure()) return e;
   for (auto* buffer : {&out, &c, &gates, &tc}) advise_huge_pages(*buffer);
   f.c_out = c->typed_data<float>();
   f.gates_out = gates->typed_data<float>();
@@ -186,16 +179,18 @@ ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyB
   run_forward<LstmCell>(f, threads, split_at);
   return ffi::Error::Success();
 }
+XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_lstm_forward_train, LstmForwardTrainImpl, (binding<6, 4>()));
 
-ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer gates, ffi::AnyBuffer c,
-                            ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh, ffi::AnyBuffer hs,
-                            ffi::AnyBuffer h0, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
-                            ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
-                            ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b,
-                            ffi::Result<ffi::AnyBuffer> dh0, ffi::Result<ffi::AnyBuffer> dc0,
-                            int64_t reverse, int64_t threads, int64_t split_at) {
+static ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer gates, ffi::AnyBuffer c,
+                                   ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh, ffi::AnyBuffer hs,
+                                   ffi::AnyBuffer h0, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
+                                   ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
+                                   ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b,
+                                   ffi::Result<ffi::AnyBuffer> dh0, ffi::Result<ffi::AnyBuffer> dc0,
+                                   int64_t reverse, int64_t threads, int64_t split_at) {
   LstmCell::Backward g{};
-  if (auto e = check_backward(LstmCell::kGates, {&d_hs, &c, &tc, &hs}, gates, w_hh, h0, x, w_ih, g); e.failure())
+  const BackwardBuffers common{d_hs, hs, h0, w_hh, x, w_ih, d_x, d_w_ih, d_w_hh, dh0};
+  if (auto e = backward_operands(LstmCell::kGates, {&d_hs, &c, &tc, &hs}, gates, common, reverse, g); e.failure())
     return e;
   for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
     auto d = state->dimensions();
@@ -203,19 +198,8 @@ ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBu
         e.failure())
       return e;
   }
-  g.d_hs = d_hs.typed_data<float>();
-  g.hs = hs.typed_data<float>();
-  g.h0 = h0.typed_data<float>();
-  g.w_hh = w_hh.typed_data<float>();
-  g.x = x.typed_data<float>();
-  g.w_ih = w_ih.typed_data<float>();
-  g.d_x = d_x->typed_data<float>();
-  g.d_w_ih = d_w_ih->typed_data<float>();
-  g.d_w_hh = d_w_hh->typed_data<float>();
   g.d_b_ih = d_b->typed_data<float>();
   g.d_b_hh = nullptr;  // the one bias sum serves b_hh too
-  g.dh0 = dh0->typed_data<float>();
-  g.reverse = reverse != 0;
   g.dc_n = dc_n.typed_data<float>();
   g.gates = gates.typed_data<float>();
   g.c = c.typed_data<float>();
@@ -225,15 +209,4 @@ ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBu
   run_backward<LstmCell>(g, threads, split_at);
   return ffi::Error::Success();
 }
-
-}  // namespace
-
-XLA_FFI_DEFINE_HANDLER(kLstmForward, LstmForwardImpl, (binding<6, 2>()));
-XLA_FFI_DEFINE_HANDLER(kLstmForwardTrain, LstmForwardTrainImpl, (binding<6, 4>()));
-XLA_FFI_DEFINE_HANDLER(kLstmBackward, LstmBackwardImpl, (binding<11, 6>()));
-
-extern "C" {
-XLA_FFI_Error* levelbench_lstm_forward(XLA_FFI_CallFrame* frame) { return kLstmForward(frame); }
-XLA_FFI_Error* levelbench_lstm_forward_train(XLA_FFI_CallFrame* frame) { return kLstmForwardTrain(frame); }
-XLA_FFI_Error* levelbench_lstm_backward(XLA_FFI_CallFrame* frame) { return kLstmBackward(frame); }
-}
+XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_lstm_backward, LstmBackwardImpl, (binding<11, 6>()));

@@ -109,6 +109,21 @@ ffi::Error check_forward(int gates, const ffi::AnyBuffer& x, const ffi::AnyBuffe
   return ffi::Error::Success();
 }
 
+// Checks the operands every forward takes (check_forward) and points `f` at them; the cell's
+// handler then checks and fills its own (biases, c0, what it keeps for training).
+ffi::Error forward_operands(int gates, const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih,
+                            const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, ffi::Result<ffi::AnyBuffer>& out,
+                            int64_t reverse, ForwardOperands& f) {
+  if (auto e = check_forward(gates, x, w_ih, w_hh, h0, f); e.failure()) return e;
+  f.x = x.typed_data<float>();
+  f.w_ih = w_ih.typed_data<float>();
+  f.w_hh = w_hh.typed_data<float>();
+  f.h0 = h0.typed_data<float>();
+  f.out = out->typed_data<float>();
+  f.reverse = reverse != 0;
+  return ffi::Error::Success();
+}
+
 // A vector operand of n elements, described as `expected`.
 ffi::Error check_vector(const ffi::AnyBuffer& v, int64_t n, const std::string& expected) {
   auto d = v.dimensions();
@@ -269,6 +284,33 @@ ffi::Error check_backward(int gates, std::initializer_list<const ffi::AnyBuffer*
     return e;
   sizes.s = s;
   sizes.I = I;
+  return ffi::Error::Success();
+}
+
+// The operands and results every backward takes, in the order the handlers bind them.
+struct BackwardBuffers {
+  const ffi::AnyBuffer &d_hs, &hs, &h0, &w_hh, &x, &w_ih;
+  ffi::Result<ffi::AnyBuffer> &d_x, &d_w_ih, &d_w_hh, &dh0;
+};
+
+// Checks the operands every backward takes (check_backward: `sequences` are those shaped like
+// d_hs) and points `g` at them and at the common results; the cell's handler then fills its own
+// (kept activations, bias gradients, state gradients).
+ffi::Error backward_operands(int gates, std::initializer_list<const ffi::AnyBuffer*> sequences,
+                             const ffi::AnyBuffer& kept_gates, const BackwardBuffers& a, int64_t reverse,
+                             BackwardOperands& g) {
+  if (auto e = check_backward(gates, sequences, kept_gates, a.w_hh, a.h0, a.x, a.w_ih, g); e.failure()) return e;
+  g.d_hs = a.d_hs.typed_data<float>();
+  g.hs = a.hs.typed_data<float>();
+  g.h0 = a.h0.typed_data<float>();
+  g.w_hh = a.w_hh.typed_data<float>();
+  g.x = a.x.typed_data<float>();
+  g.w_ih = a.w_ih.typed_data<float>();
+  g.d_x = a.d_x->typed_data<float>();
+  g.d_w_ih = a.d_w_ih->typed_data<float>();
+  g.d_w_hh = a.d_w_hh->typed_data<float>();
+  g.dh0 = a.dh0->typed_data<float>();
+  g.reverse = reverse != 0;
   return ffi::Error::Success();
 }
 
