@@ -137,8 +137,11 @@ def report(key: str, names: list[str], alone_runs: dict[str, list[float]], runs:
               f"{q * 1e3 if q else float('nan'):8.3g}ms {pct(q, ref[n]):>8} | "
               f"{b * 1e3 if b else float('nan'):10.3g}ms {pct(b, ref[n]):>8}   (alone: {spread} ms)")
     print(f"  ratio to {base}:")
+    # The run's own estimate is the median of per-round ratios; "alone" can only be a ratio of medians (its
+    # candidates never share a round), so the run's ratio of medians stands beside it: the same estimator both ways.
+    run_med = {n: _med([r["median"].get(n) for r in runs]) for n in names}
     print(f"  {'candidate':26} {'alone':>7} | {'run (95% CI, median rep)':>28} {'vs alone':>8} | "
-          f"{'in-process':>10} | {'back to back':>12}")
+          f"{'run, ratio of medians':>21} {'vs alone':>8} | {'in-process':>10} | {'back to back':>12}")
     for n in names:
         if n == base:
             continue
@@ -147,8 +150,10 @@ def report(key: str, names: list[str], alone_runs: dict[str, list[float]], runs:
         mid = ratios[len(ratios) // 2]["ratio"][n]
         q = _med([r["ratio"][n]["estimate"] for r in inproc])
         b = _med([r["b2b_ratio"][n]["estimate"] if r["b2b_ratio"].get(n) else None for r in inproc])
+        rm = run_med[n] / run_med[base]
         print(f"  {n:26} {a:7.3f} | {mid['estimate']:8.3f} ({mid['lower']:.3f}-{mid['upper']:.3f})        "
-              f"{pct(mid['estimate'], a):>8} | {q if q else float('nan'):10.3f} | {b if b else float('nan'):12.3f}")
+              f"{pct(mid['estimate'], a):>8} | {rm:21.3f} {pct(rm, a):>8} | "
+              f"{q if q else float('nan'):10.3f} | {b if b else float('nan'):12.3f}")
     spins = {n: _med([r["spin"].get(n) for r in runs]) for n in names}
     wakes = {n: _med([r["wake_up"].get(n) for r in runs]) for n in names}
     print("  run: helper threads spinning after a block (ms): "
