@@ -29,3 +29,37 @@ def test_a_container_holding_an_element_of_itself_is_read_not_reported_unreadabl
         return res[0](x)
     """
     assert found(src) == []
+
+
+# pgx's chess and shogi tables: module-level loops over Python integers, filling NumPy arrays, in a file whose
+# functions bind the same names (`to`, `from_`) to JAX values and whose NamedTuple has a JAX default `from_`.
+_TABLES = """
+import jax.numpy as jnp
+import numpy as np
+from typing import NamedTuple
+
+class Action(NamedTuple):
+    from_: jnp.ndarray = jnp.int32(-1)
+
+BETWEEN = -np.ones((64, 64), dtype=np.int32)
+for from_ in range(64):
+    for to in range(64):
+        r, c = from_ % 8, to // 8
+        BETWEEN[from_, to] = {body}
+BETWEEN = jnp.array(BETWEEN)
+
+def legal(state, a):
+    to = BETWEEN[a.from_, state.square]
+    c = to * 8
+    return jnp.where(to >= 0, c, -1)
+"""
+
+
+def test_a_functions_local_does_not_make_a_module_variable_of_the_same_name_jax():
+    assert found(_TABLES.format(body="c * 8 + r")) == []
+
+
+def test_a_module_loop_over_jax_values_is_still_op_by_op():
+    # the twin: the same loop, its body dispatching JAX operations on the module's own arrays
+    table = found(_TABLES.format(body="int(jnp.sum(BETWEEN[from_] * 8 + jnp.ones(64)[to]))"))
+    assert ("LB114", 11) in table
