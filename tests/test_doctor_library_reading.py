@@ -63,3 +63,31 @@ def test_a_module_loop_over_jax_values_is_still_op_by_op():
     # the twin: the same loop, its body dispatching JAX operations on the module's own arrays
     table = found(_TABLES.format(body="int(jnp.sum(BETWEEN[from_] * 8 + jnp.ones(64)[to]))"))
     assert ("LB114", 11) in table
+
+
+# jaxley's regression test: a timing whose own result is named the compile time measures compilation on purpose.
+_NAMED_TIMINGS = """
+import time
+import jax
+import jax.numpy as jnp
+
+X = jnp.ones((100, 100))
+simulate = jax.jit(lambda p: jnp.sin(p) @ p)
+runtimes = {{}}
+start_time = time.perf_counter()
+simulate(X).block_until_ready()
+runtimes["{first}"] = time.perf_counter() - start_time
+start_time = time.perf_counter()
+simulate(X).block_until_ready()
+runtimes["run_time"] = time.perf_counter() - start_time
+"""
+
+
+def test_lb103_a_timing_the_code_names_compile_time_measures_compilation_on_purpose():
+    for name in ("compile_time", "first_call", "jit time"):
+        assert "LB103" not in {code for code, _ in found(_NAMED_TIMINGS.format(first=name))}
+
+
+def test_lb103_a_first_timing_named_for_the_speed_still_holds_the_compilation():
+    for name in ("build_time", "compiled"):  # `compiled` names what a warm call runs
+        assert ("LB103", 10) in found(_NAMED_TIMINGS.format(first=name))
