@@ -91,3 +91,45 @@ def test_lb103_a_timing_the_code_names_compile_time_measures_compilation_on_purp
 def test_lb103_a_first_timing_named_for_the_speed_still_holds_the_compilation():
     for name in ("build_time", "compiled"):  # `compiled` names what a warm call runs
         assert ("LB103", 10) in found(_NAMED_TIMINGS.format(first=name))
+
+
+# netket's fermionic kernels: loops under jit whose length is the program's structure, not the data's.
+_UNDER_JIT = """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def halves(x):
+    return tuple(x[..., i, :] for i in range(2))
+
+@jax.jit
+def kernel(weights, idx, x, *xs):
+    {body}
+
+X = jnp.ones((4, 4))
+print(kernel(X, X, X, X, X))  # a script: the jitted function's parameters are the arrays passed here
+"""
+
+
+def lb106(body: str) -> list[int]:
+    return [line for code, line in found(_UNDER_JIT.format(body=body)) if code == "LB106"]
+
+
+def test_lb106_an_index_tuple_has_one_entry_per_axis():
+    assert lb106("return weights[tuple(idx)]") == []
+    assert lb106("return jnp.stack(tuple(idx))") == [11]  # the twin: the rows of an array, one slice each
+
+
+def test_lb106_a_list_of_one_array_per_argument_is_structure():
+    assert lb106("for i, xi in enumerate(jnp.broadcast_arrays(*xs)):\n        x = x.at[i].set(xi)\n    return x") == []
+    assert lb106("for i, xi in enumerate(x):\n        x = x.at[i].set(xi)\n    return x") == [11]
+
+
+def test_lb106_what_a_function_returns_as_a_tuple_per_counted_step_is_structure():
+    assert lb106("parts = halves(x)\n    return tuple(p * 2 for p in parts)") == []
+    assert lb106("return tuple(p * 2 for p in x)") == [11]  # the twin: the rows of an argument
+
+
+def test_lb106_lexsort_takes_its_keys_apart_itself():
+    assert lb106("return jnp.lexsort(list(x.T)[::-1])") == []
+    assert lb106("return jnp.stack(list(x.T)[::-1])") == [11]

@@ -35,6 +35,10 @@ _ATTRIBUTES_NOT_ARRAYS = frozenset(
     {"shape", "dtype", "ndim", "size", "device", "devices", "sharding", "itemsize", "nbytes"}
 )
 HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"})
+# JAX functions that give back a Python list with one array per argument or per leaf: its length is structure.
+_SEQUENCE_RESULTS = frozenset(
+    {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}
+)
 
 
 def call_kind(qualified: str) -> str | None:
@@ -147,6 +151,40 @@ class Kinds:
                     kind = _join(kind, self.of(value, depth))
         self._returns[function] = kind
         return kind
+
+    def is_structure_sequence(self, expr: ast.AST, depth: int = 0) -> bool:
+        """``expr`` is a Python tuple or list of arrays whose length the code fixes, not the data: a display, what
+        `jnp.broadcast_arrays(*xs)`, `jnp.meshgrid` or `jax.tree.leaves` give back (one array per argument or leaf),
+        a ``tuple(...)`` of a comprehension over a ``range`` of no array's size, what a local function returns when
+        every return is one (netket's ``unpack_spin_sectors``), or a name every binding of which in scope is one
+        (``xs = jnp.broadcast_arrays(*xs)``). Iterating it under jit walks the program's structure."""
+        if depth > 4:
+            return False
+        depth += 1
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return True
+        if isinstance(expr, ast.Name):
+            values = self.facts.bindings.values_at(expr.id, expr)
+            return bool(values) and all(v is not expr and self.is_structure_sequence(v, depth) for v in values)
+        if not isinstance(expr, ast.Call):
+            return False
+        qualified = self.names.qualname(expr.func)
+        if qualified in _SEQUENCE_RESULTS:
+            return True
+        if qualified in ("builtins.tuple", "builtins.list") and len(expr.args) == 1:
+            argument = expr.args[0]
+            if isinstance(argument, (ast.GeneratorExp, ast.ListComp)):
+                iterable = argument.generators[0].iter
+                counted = isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.range"
+                return counted and not any(_sized(n) for a in iterable.args for n in ast.walk(a))  # type: ignore[union-attr]
+            return self.is_structure_sequence(argument, depth)
+        function = self.facts.local_def(expr)
+        if function is None and isinstance(expr.func, ast.Name):
+            function = self.facts.def_named(expr.func.id, expr)  # a jitted def: its calls return what it returns
+        if function is None:
+            return False
+        returns = [n.value for n in local_walk(self.facts.program, function) if isinstance(n, ast.Return)]
+        return bool(returns) and all(r is not None and self.is_structure_sequence(r, depth) for r in returns)
 
     def given_sequences(self, function: ast.AST) -> frozenset[str]:
         """The parameters of a local ``function`` that every call of it passes a Python tuple or list: a display,
@@ -290,6 +328,13 @@ class Kinds:
 
 _ATTRIBUTE = "attribute"  # the scope of a dotted name's key: one value across the file
 _Key = tuple[object, str]
+
+
+def _sized(node: ast.AST) -> bool:
+    """``x.shape[0]``, ``x.size``, ``len(x)``: a count an array's size may set."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("shape", "size")
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
 
 
 def _flat(target: ast.AST) -> list[ast.AST]:
