@@ -133,3 +133,59 @@ def test_lb106_what_a_function_returns_as_a_tuple_per_counted_step_is_structure(
 def test_lb106_lexsort_takes_its_keys_apart_itself():
     assert lb106("return jnp.lexsort(list(x.T)[::-1])") == []
     assert lb106("return jnp.stack(list(x.T)[::-1])") == [11]
+
+
+# jax-md's a2c workflow: a script's loop around a function that runs a 500-step `lax.fori_loop`.
+_RELAX = """
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+def relax(s, n_steps=500):
+    box = jnp.eye(3) * s
+    def step(i, box):
+        return box * 0.99 + jnp.sin(box)
+    {loop}
+    return jnp.sum(box)
+
+results = []
+for s in [float(v) for v in range(100)]:
+    results.append(relax(s) + jnp.ones(()))
+"""
+
+
+def test_lb114_a_loop_around_a_compiled_lax_loop_is_not_op_by_op():
+    assert found(_RELAX.format(loop="box = lax.fori_loop(0, n_steps, step, box)")) == []
+
+
+def test_lb114_a_loop_around_a_python_loop_of_operations_still_is():
+    python_loop = "for i in range(n_steps):\n        box = step(i, box)"
+    assert ("LB114", 15) in found(_RELAX.format(loop=python_loop))
+
+
+# mujoco's visualize_render: the leaves of a model sharded through the host, once, by `jax.tree.map`.
+_SHARD = """
+import jax
+import jax.numpy as jnp
+
+params = {{"w": jnp.ones((8, 8)), "b": jnp.ones(8)}}
+
+def {name}(x):
+    {body}
+
+params = jax.tree.map({name}, params)
+"""
+
+
+def test_lb114_mapping_a_placement_over_the_leaves_is_not_op_by_op():
+    body = (
+        "x_cpu = jax.device_put(x, jax.devices('cpu')[0])\n"
+        "    reshaped = x_cpu.reshape(2, -1) if x_cpu.ndim > 1 else jnp.stack([x_cpu] * 2)\n"
+        "    return jax.device_put(reshaped, None)"
+    )
+    assert found(_SHARD.format(name="shard", body=body)) == []
+
+
+def test_lb114_mapping_arithmetic_over_the_leaves_still_is():
+    body = "scale = jnp.max(jnp.abs(x)) / 127\n    return jnp.round(x / scale)"
+    assert ("LB114", 11) in found(_SHARD.format(name="quantize", body=body))
