@@ -189,3 +189,30 @@ def test_lb114_mapping_a_placement_over_the_leaves_is_not_op_by_op():
 def test_lb114_mapping_arithmetic_over_the_leaves_still_is():
     body = "scale = jnp.max(jnp.abs(x)) / 127\n    return jnp.round(x / scale)"
     assert ("LB114", 11) in found(_SHARD.format(name="quantize", body=body))
+
+
+# haiku's transformer example: metrics read on the host once per logging interval of a timed training loop.
+_TRAINING = """
+import time
+import jax
+import jax.numpy as jnp
+
+update = jax.jit(lambda w: (w * 0.9, {{"loss": jnp.sum(w)}}))
+w = jnp.ones(1000)
+update(w)
+prev_time = time.perf_counter()
+for step in range(1000):
+    w, metrics = update(w)
+    {guard}
+        steps_per_sec = 100 / (time.perf_counter() - prev_time)
+        prev_time = time.perf_counter()
+        print(steps_per_sec, {{k: float(v) for k, v in metrics.items()}})
+"""
+
+
+def test_lb115_a_metric_read_once_per_logging_interval_is_not_a_timed_transfer():
+    assert "LB115" not in {code for code, _ in found(_TRAINING.format(guard="if step % 100 == 0:"))}
+
+
+def test_lb115_a_metric_read_at_every_step_of_the_timing_still_is():
+    assert ("LB115", 15) in found(_TRAINING.format(guard="if step > 0:"))
