@@ -73,6 +73,8 @@ class Kinds:
         self._assigned: dict[ast.AST | None, set[str]] = {}  # the plain names each scope assigns
         self._global: dict[ast.AST, set[str]] = {}  # the names a function declares `global`
         self._class_bodies: dict[ast.AST, ast.ClassDef | None] = {}
+        self._local_names: set[str] = set()  # the names some function or class body assigns
+        self._class_names: set[str] = set()  # the names some class body assigns
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -229,10 +231,13 @@ class Kinds:
         (and does not declare it global), else the module's; a dotted name is one value across the file."""
         if "." in name:
             return (_ATTRIBUTE, name)
+        if name not in self._local_names:
+            return (None, name)  # assigned at module level only, or nowhere: no scope to look through
         program = self.facts.program
-        body = self._class_body(node)
-        if body is not None and name in self._assigned.get(body, ()):
-            return (body, name)  # a class attribute, read in the class body itself (methods do not see it)
+        if name in self._class_names:
+            body = self._class_body(node)
+            if body is not None and name in self._assigned.get(body, ()):
+                return (body, name)  # a class attribute, read in the class body itself (methods do not see it)
         scope = enclosing_function(program, node)
         while scope is not None:
             if name in self._global.get(scope, ()):
@@ -272,11 +277,20 @@ class Kinds:
                 bindings.append((node.target, node.iter))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 bindings.append((node.optional_vars, node.context_expr))
+        in_class: dict[ast.AST, ast.ClassDef] = {}  # the binding targets written directly in a class body
+        for cls in program.of_type(ast.ClassDef):
+            for node in local_walk(program, cls):
+                if isinstance(node, (ast.Name, ast.Tuple, ast.List)) and isinstance(getattr(node, "ctx", None), ast.Store):
+                    in_class[node] = cls  # type: ignore[assignment]
         for target, _ in bindings:
-            scope = self._class_body(target) or enclosing_function(program, target)
+            scope = in_class.get(target) or enclosing_function(program, target)
             for part in _flat(target):
                 if isinstance(part, ast.Name) and not (scope is not None and part.id in self._global.get(scope, ())):
                     self._assigned.setdefault(scope, set()).add(part.id)
+                    if scope is not None:
+                        self._local_names.add(part.id)
+                    if isinstance(scope, ast.ClassDef):
+                        self._class_names.add(part.id)
         # Names defined from other names: up to three passes. A pass after the first evaluates again only the
         # bindings that looked up a name whose kind the last pass changed (the others cannot change): the
         # passes over every binding of a long file were a sixth of the doctor's time.
