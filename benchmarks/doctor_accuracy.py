@@ -83,6 +83,8 @@ LIBRARY_WHEELS = (
     ("jumanji", "1.1.2"), ("kfac-jax", "0.0.8"), ("lineax", "0.1.1"), ("mctx", "0.0.71"), ("mujoco-mjx", "3.17.0"),
     ("neural-tangents", "0.6.5"), ("numpyro", "0.22.0"), ("optimistix", "0.1.0"), ("orbax-export", "0.0.8"),
     ("ott-jax", "0.6.0"), ("penzai", "0.2.5"), ("quax", "0.4.6"), ("rlax", "0.1.9"), ("tinygp", "0.3.1"),
+    # Added on 2026-12-02 afternoon and scored at first sight before any rule changed for them.
+    ("haliax", "1.3"), ("interpax", "0.3.16"), ("jaxley", "0.14.0"), ("netket", "3.23.0"), ("pgx", "2.6.0"),
 )
 WHEEL_CACHE = ROOT / "benchmarks" / ".library_corpus"
 

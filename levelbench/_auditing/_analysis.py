@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._results.script_audit import FairFigure, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
+from .._values.timing_words import COMPILATION_WORDS
 from .._values.units import fmt_bytes, fmt_time
 from ._dispatch import (EAGER, EMPTY_OUTPUTS, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES,
                         UNWAITED)
@@ -25,11 +25,6 @@ PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
 SHARE = 0.05
 """Pending work or compilation counts when it is at least this share of what the script measured."""
-COMPILATION_WORDS = re.compile(r"(?<![a-z])(compil(e|ation|ing)|jit[\s_-]*time|first[\s_-]*(call|run)|"
-                               r"trac(e|ing)[\s_-]*time)(?![a-z])", re.I)
-"""The script's own words for an interval that times compilation on purpose, looked for on the line above the
-opening read, the two reads' lines and the line that subtracts them (comments, names, labels): ``compile``,
-``compilation``, ``jit time``, ``first call``/``first_run``; not ``compiled``, which names what a warm call runs."""
 EAGER_FLOOR = 10
 """Eager JAX dispatches per call timed (the median sample's; timeit's samples time many calls) from which the
 computation is timed op by op (LB114)."""
@@ -88,8 +83,9 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
 
 
 def _compilation_words(lines: list[str], low: int, high: int, subtracted: set[int]) -> str:
-    """The script's words saying that the interval from line ``low`` to ``high`` (subtracted on the lines
-    ``subtracted``) times compilation on purpose, as written on the first line that has them; "" if none do."""
+    """The script's words (`COMPILATION_WORDS`) saying that the interval from line ``low`` to ``high`` (subtracted on
+    the lines ``subtracted``) times compilation on purpose, looked for on the line above the opening read, the two
+    reads' lines and the subtracting lines, as written on the first line that has them; "" if none do."""
     for number in sorted({low - 1, low, high, *subtracted}):
         line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
         if COMPILATION_WORDS.search(line):

@@ -80,7 +80,8 @@ class Bindings:
         if name is None:
             return []
         literals = (ast.Tuple, ast.List, ast.Set, ast.Dict)
-        return [e for v in self.values_at(name, at) if isinstance(v, literals) for e in self.elements(v, at, keys=keys)]
+        held = [e for v in self.values_at(name, at) if isinstance(v, literals) for e in self.elements(v, at, keys=keys)]
+        return [e for e in held if not _reads_from(e, name)]  # `res = (value, res[1])`: the old value, already here
 
     def _iterated(self, target: ast.AST, iterable: ast.AST, at: ast.AST) -> list[tuple[ast.AST, ast.expr]]:
         """(target, value) pairs a ``for`` binds, as far as the container's literal says."""
@@ -109,3 +110,10 @@ class Bindings:
                 if key in self.methods:
                     return key
         return None
+
+
+def _reads_from(element: ast.expr, name: str) -> bool:
+    """``element`` is an item of the container ``name`` itself (``res[1]``, ``res[1][0]``)."""
+    while isinstance(element, ast.Subscript):
+        element = element.value
+    return dotted(element) == name

@@ -3,6 +3,11 @@
 Inferred from where values come from (``jnp.*`` calls, jitted functions, models, ``torch.*``,
 ``np.*``), carried through names, attributes, indexing, arithmetic and method calls. Unknown is
 the safe answer: rules only fire on values whose framework is known.
+
+A plain name is a variable of the scope that assigns it, as Python scopes it: a module-level ``to`` that
+holds Python integers is another variable than a function's ``to = FROM_PLANE[i]`` (pgx's chess tables
+were read as JAX operations). A name a function only reads (a parameter, a global) is looked up in the
+scopes around it; an attribute (``self.params``) is one value across the file.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import ast
 
 from ._facts import Facts
 from ._names import dotted
-from ._syntax import enclosing_function, local_walk
+from ._syntax import FUNCTIONS, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
 _JAX_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.image.", "jax.ops.")
@@ -30,6 +35,10 @@ _ATTRIBUTES_NOT_ARRAYS = frozenset(
     {"shape", "dtype", "ndim", "size", "device", "devices", "sharding", "itemsize", "nbytes"}
 )
 HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"})
+# JAX functions that give back a Python list with one array per argument or per leaf: its length is structure.
+_SEQUENCE_RESULTS = frozenset(
+    {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}
+)
 
 
 def call_kind(qualified: str) -> str | None:
@@ -54,12 +63,18 @@ class Kinds:
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
         self.names = facts.names
-        self._named: dict[str, str] = {}
+        # A name's key: (the scope whose variable it is, the name); `_ATTRIBUTE` for a dotted name.
+        self._named: dict[_Key, str] = {}
         # Names bound to values of different frameworks (x = np.ones(); ...; x = jnp.asarray(x)):
         # (position, scope, kind or None) of each binding, in program order.
-        self._rebound: dict[str, list[tuple[tuple[int, int], ast.AST | None, str | None]]] = {}
+        self._rebound: dict[_Key, list[tuple[tuple[int, int], ast.AST | None, str | None]]] = {}
         self._returns: dict[ast.AST, str | None] = {}
-        self._reads: set[str] | None = None  # while inferring names: the names a binding's value looked up
+        self._reads: set[_Key] | None = None  # while inferring names: the names a binding's value looked up
+        self._assigned: dict[ast.AST | None, set[str]] = {}  # the plain names each scope assigns
+        self._global: dict[ast.AST, set[str]] = {}  # the names a function declares `global`
+        self._class_bodies: dict[ast.AST, ast.ClassDef | None] = {}
+        self._local_names: set[str] = set()  # the names some function or class body assigns
+        self._class_names: set[str] = set()  # the names some class body assigns
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -69,12 +84,13 @@ class Kinds:
         depth += 1
         if isinstance(expr, (ast.Name, ast.Attribute)):
             name = dotted(expr)
-            if self._reads is not None and name is not None:
-                self._reads.add(name)
-            if name is not None and name in self._named:
-                return self._named[name]
-            if name is not None and name in self._rebound:
-                return self._at(name, expr)
+            key = self._key(name, expr) if name is not None else None
+            if self._reads is not None and key is not None:
+                self._reads.add(key)
+            if key is not None and key in self._named:
+                return self._named[key]
+            if key is not None and key in self._rebound:
+                return self._at(key, expr)
             if self.names.qualname(expr) is not None:  # a library object (a module, a function, a constant)
                 return None
             if isinstance(expr, ast.Attribute):
@@ -138,6 +154,40 @@ class Kinds:
         self._returns[function] = kind
         return kind
 
+    def is_structure_sequence(self, expr: ast.AST, depth: int = 0) -> bool:
+        """``expr`` is a Python tuple or list of arrays whose length the code fixes, not the data: a display, what
+        `jnp.broadcast_arrays(*xs)`, `jnp.meshgrid` or `jax.tree.leaves` give back (one array per argument or leaf),
+        a ``tuple(...)`` of a comprehension over a ``range`` of no array's size, what a local function returns when
+        every return is one (netket's ``unpack_spin_sectors``), or a name every binding of which in scope is one
+        (``xs = jnp.broadcast_arrays(*xs)``). Iterating it under jit walks the program's structure."""
+        if depth > 4:
+            return False
+        depth += 1
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            return True
+        if isinstance(expr, ast.Name):
+            values = self.facts.bindings.values_at(expr.id, expr)
+            return bool(values) and all(v is not expr and self.is_structure_sequence(v, depth) for v in values)
+        if not isinstance(expr, ast.Call):
+            return False
+        qualified = self.names.qualname(expr.func)
+        if qualified in _SEQUENCE_RESULTS:
+            return True
+        if qualified in ("builtins.tuple", "builtins.list") and len(expr.args) == 1:
+            argument = expr.args[0]
+            if isinstance(argument, (ast.GeneratorExp, ast.ListComp)):
+                iterable = argument.generators[0].iter
+                counted = isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.range"
+                return counted and not any(_sized(n) for a in iterable.args for n in ast.walk(a))  # type: ignore[union-attr]
+            return self.is_structure_sequence(argument, depth)
+        function = self.facts.local_def(expr)
+        if function is None and isinstance(expr.func, ast.Name):
+            function = self.facts.def_named(expr.func.id, expr)  # a jitted def: its calls return what it returns
+        if function is None:
+            return False
+        returns = [n.value for n in local_walk(self.facts.program, function) if isinstance(n, ast.Return)]
+        return bool(returns) and all(r is not None and self.is_structure_sequence(r, depth) for r in returns)
+
     def given_sequences(self, function: ast.AST) -> frozenset[str]:
         """The parameters of a local ``function`` that every call of it passes a Python tuple or list: a display,
         ``tuple(...)``/``list(...)``, or the caller's own ``*args``. Under jit such an argument is a pytree: its
@@ -176,9 +226,46 @@ class Kinds:
             )
         return False
 
+    def _key(self, name: str, node: ast.AST) -> _Key:
+        """Which variable ``name`` is at ``node``: that of the innermost function around ``node`` that assigns it
+        (and does not declare it global), else the module's; a dotted name is one value across the file."""
+        if "." in name:
+            return (_ATTRIBUTE, name)
+        if name not in self._local_names:
+            return (None, name)  # assigned at module level only, or nowhere: no scope to look through
+        program = self.facts.program
+        if name in self._class_names:
+            body = self._class_body(node)
+            if body is not None and name in self._assigned.get(body, ()):
+                return (body, name)  # a class attribute, read in the class body itself (methods do not see it)
+        scope = enclosing_function(program, node)
+        while scope is not None:
+            if name in self._global.get(scope, ()):
+                return (None, name)
+            if name in self._assigned.get(scope, ()):
+                return (scope, name)
+            scope = enclosing_function(program, scope)
+        return (None, name)
+
+    def _class_body(self, node: ast.AST) -> ast.ClassDef | None:
+        """The class whose body holds ``node`` with no function in between (kept per node)."""
+        if node not in self._class_bodies:
+            found = None
+            for ancestor in self.facts.program.ancestors(node):
+                if isinstance(ancestor, (*FUNCTIONS, ast.ClassDef)):
+                    found = ancestor if isinstance(ancestor, ast.ClassDef) else None
+                    break
+            self._class_bodies[node] = found
+        return self._class_bodies[node]
+
     def _infer_names(self) -> None:
         if not self.facts.frameworks:
             return  # nothing in the file can produce an array we know
+        program = self.facts.program
+        for statement in program.of_type(ast.Global):
+            function = enclosing_function(program, statement)
+            if function is not None:
+                self._global.setdefault(function, set()).update(statement.names)  # type: ignore[attr-defined]
         bindings: list[tuple[ast.AST, ast.AST]] = []
         binding_types = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.comprehension, ast.withitem)
         for node in self.facts.program.of_type(*binding_types):
@@ -190,41 +277,56 @@ class Kinds:
                 bindings.append((node.target, node.iter))
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 bindings.append((node.optional_vars, node.context_expr))
+        in_class: dict[ast.AST, ast.ClassDef] = {}  # the binding targets written directly in a class body
+        for cls in program.of_type(ast.ClassDef):
+            for node in local_walk(program, cls):
+                if isinstance(node, (ast.Name, ast.Tuple, ast.List)) and isinstance(getattr(node, "ctx", None), ast.Store):
+                    in_class[node] = cls  # type: ignore[assignment]
+        for target, _ in bindings:
+            scope = in_class.get(target) or enclosing_function(program, target)
+            for part in _flat(target):
+                if isinstance(part, ast.Name) and not (scope is not None and part.id in self._global.get(scope, ())):
+                    self._assigned.setdefault(scope, set()).add(part.id)
+                    if scope is not None:
+                        self._local_names.add(part.id)
+                    if isinstance(scope, ast.ClassDef):
+                        self._class_names.add(part.id)
         # Names defined from other names: up to three passes. A pass after the first evaluates again only the
         # bindings that looked up a name whose kind the last pass changed (the others cannot change): the
         # passes over every binding of a long file were a sixth of the doctor's time.
-        found: list[list[tuple[str, str]]] = [[] for _ in bindings]
-        reads: list[set[str]] = [set() for _ in bindings]
-        changed: set[str] | None = None  # None: evaluate every binding
+        found: list[list[tuple[_Key, str]]] = [[] for _ in bindings]
+        reads: list[set[_Key]] = [set() for _ in bindings]
+        changed: set[_Key] | None = None  # None: evaluate every binding
         for _ in range(3):
-            seen: dict[str, set[str]] = {}
+            seen: dict[_Key, set[str]] = {}
             for k, (target, value) in enumerate(bindings):
                 if changed is None or not changed.isdisjoint(reads[k]):
                     self._reads = set()
                     try:
-                        found[k] = self._bind(target, value)
+                        found[k] = [(self._key(name, target), kind) for name, kind in self._bind(target, value)]
                     finally:
                         reads[k], self._reads = self._reads, None
-                for name, kind in found[k]:
-                    seen.setdefault(name, set()).add(kind)
+                for key, kind in found[k]:
+                    seen.setdefault(key, set()).add(kind)
             named = {name: next(iter(kinds)) for name, kinds in seen.items() if len(kinds) == 1}
             if named == self._named:
                 break
             changed = {n for n in named.keys() | self._named.keys() if named.get(n) != self._named.get(n)}
             self._named = named
-        rebound = {name for name, kinds in seen.items() if len(kinds) > 1} if bindings else set()
-        program = self.facts.program
+        rebound = {key for key, kinds in seen.items() if len(kinds) > 1} if bindings else set()
         for target, value in bindings:
-            for name in {n for n in (dotted(t) for t in _flat(target)) if n in rebound}:
+            names = {n for n in (dotted(t) for t in _flat(target)) if n is not None}
+            for name in {n for n in names if self._key(n, target) in rebound}:
                 kind = next((k for n, k in self._bind(target, value) if n == name), None)
                 place = (getattr(value, "end_lineno", 0) or 0, getattr(value, "end_col_offset", 0) or 0)  # bound after
-                self._rebound.setdefault(name, []).append((place, enclosing_function(program, target), kind))
+                key = self._key(name, target)
+                self._rebound.setdefault(key, []).append((place, enclosing_function(program, target), kind))
 
-    def _at(self, name: str, use: ast.AST) -> str | None:
+    def _at(self, key: _Key, use: ast.AST) -> str | None:
         """The kind of a rebound name at ``use``: its last binding before it in the same scope, if any."""
         scope = enclosing_function(self.facts.program, use)
         place = (getattr(use, "lineno", 0), getattr(use, "col_offset", 0))
-        before = [kind for where, owner, kind in self._rebound[name] if owner is scope and where < place]
+        before = [kind for where, owner, kind in self._rebound[key] if owner is scope and where < place]
         return before[-1] if before else None
 
     def _bind(self, target: ast.AST, value: ast.AST) -> list[tuple[str, str]]:
@@ -236,6 +338,17 @@ class Kinds:
         name = dotted(target)
         kind = self.of(value)
         return [(name, kind)] if name is not None and kind is not None else []
+
+
+_ATTRIBUTE = "attribute"  # the scope of a dotted name's key: one value across the file
+_Key = tuple[object, str]
+
+
+def _sized(node: ast.AST) -> bool:
+    """``x.shape[0]``, ``x.size``, ``len(x)``: a count an array's size may set."""
+    if isinstance(node, ast.Attribute):
+        return node.attr in ("shape", "size")
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
 
 
 def _flat(target: ast.AST) -> list[ast.AST]:

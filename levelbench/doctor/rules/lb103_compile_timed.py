@@ -10,6 +10,7 @@ import ast
 import re
 from collections.abc import Iterator
 
+from ..._values.timing_words import COMPILATION_WORDS
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
@@ -129,6 +130,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
 
 _COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
 def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
@@ -140,6 +142,12 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
     if any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line):
         return True
+    # a clock pair the code itself names for compilation, where it reads the clocks:
+    # `compile_start = time.time()`, `runtimes["compile_time"] = time.time() - start_time` (comments aside)
+    if region.closing is not None and not isinstance(region.closing, _COMPOUND):
+        opening = ctx.program.line_text(getattr(region.anchor, "lineno", 0)).split("#", 1)[0]
+        if COMPILATION_WORDS.search(opening) or COMPILATION_WORDS.search(ast.unparse(region.closing)):
+            return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
         return False

@@ -101,6 +101,10 @@ _ARRAY_BUILTINS = {
 }
 
 
+# JAX functions that take an array argument apart into one operand per row themselves.
+_UNPACKING = frozenset({"jax.numpy.lexsort"})
+
+
 def _iterating_builtin(ctx: Context, call: ast.Call) -> str | None:
     qualified = ctx.names.qualname(call.func) or ""
     name = qualified.removeprefix("builtins.")
@@ -108,6 +112,12 @@ def _iterating_builtin(ctx: Context, call: ast.Call) -> str | None:
         parent = ctx.program.parent(call)
         if isinstance(parent, (ast.For, ast.AsyncFor)) and parent.iter is call:
             return None  # `for i, v in enumerate(x)`: the loop is the finding
+        if isinstance(parent, ast.Subscript) and parent.slice is call:
+            return None  # `weights[tuple(idx)]`: an index tuple holds one entry per indexed axis, at most the rank
+        while isinstance(parent, ast.Subscript) and parent.value is call:
+            call, parent = parent, ctx.program.parent(parent)  # `list(x.T)[::-1]`
+        if isinstance(parent, ast.Call) and call in parent.args and ctx.names.qualname(parent.func) in _UNPACKING:
+            return None  # `jnp.lexsort(list(x.T))`: lexsort takes its keys apart itself, an array as much as a list
         return name
     return None
 
@@ -176,6 +186,8 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
         if data.library and not any(_data_size(ctx, data, a) for a in iterable.args):
             return None  # `range(n)`, `range(-k, k)`: the callers' count, as small as they make it
         return f"`{text}`"
+    if ctx.kinds.is_structure_sequence(iterable):
+        return None  # `for i, xi in enumerate(jnp.broadcast_arrays(*xs))`: one step per argument
     if ctx.kinds.of(iterable) == "jax":
         return f"`{text}`"
     root = iterable

@@ -68,7 +68,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if is_sweep(ctx, loop, nodes):
             continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
-        if any(isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n)) for n in nodes):
+        if any(
+            isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or _runs_compiled_loop(ctx, n))
+            for n in nodes
+        ):
             continue
         what = "a Flax module apply" if applies else f"{ops} JAX operation{'s' if ops > 1 else ''}"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
@@ -90,6 +93,8 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
         if function in ctx.facts.jitted_defs or function in traced:
             continue
         body = [function.body] if isinstance(function, ast.Lambda) else function.body
+        if _places_data(ctx, list(walk_code(ctx.program, body))):
+            continue
         ops, applies = _eager_ops(ctx, list(walk_code(ctx.program, body)))
         timed = id(call) in ctx.timed_ids
         if ops + applies < 2 and not (timed and ops + applies):
@@ -106,6 +111,38 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
             f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
             fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
         )
+
+
+# `lax` loops run eagerly are one compiled program each: the body is traced and compiled as a whole.
+_COMPILED_LOOPS = frozenset({"jax.lax.fori_loop", "jax.lax.scan", "jax.lax.while_loop", "jax.lax.map"})
+
+
+def _runs_compiled_loop(ctx: Context, call: ast.Call) -> bool:
+    """``relax_structure(s)``, whose body runs ``lax.fori_loop(0, 500, step, ...)``: every call runs a compiled loop,
+    which outweighs the few eager operations around it, as a call of a jitted function does."""
+    if ctx.names.qualname(call.func) in _COMPILED_LOOPS:
+        return True
+    function = ctx.facts.local_def(call)
+    return function is not None and any(
+        isinstance(n, ast.Call) and ctx.names.qualname(n.func) in _COMPILED_LOOPS
+        for n in local_walk(ctx.program, function)
+    )
+
+
+def _places_data(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> bool:
+    """The function mapped over the leaves places them on devices (``jax.device_put(x, sharding)``, through the host
+    on purpose): what jit would not do for it, so its reshapes on the way are the placement's cost, not dispatch to
+    remove (mujoco's ``jax.tree.map(lambda x: safe_shard(x, sharded), dx_batch)``)."""
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        if ctx.names.qualname(node.func) == "jax.device_put":
+            return True
+        function = ctx.facts.local_def(node)
+        if function is not None and function not in _seen:
+            if _places_data(ctx, list(local_walk(ctx.program, function)), _seen | {function}):
+                return True
+    return False
 
 
 def _own_nodes(ctx: Context, loop: ast.AST) -> list[ast.AST]:

@@ -22,6 +22,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             if id(call) in seen:
                 continue
             copied = is_host_copy(ctx, call)
+            if copied is not None and _periodic(ctx, call):
+                continue  # `if step % LOG_EVERY == 0: log(float(loss))`: one read per logging interval, not per step
             if copied is not None and (ctx.kinds.of(copied) == "jax" or ctx.facts.cuda):
                 seen.add(id(call))
                 yield ctx.report(
@@ -76,6 +78,27 @@ def _python_container(ctx: Context, call: ast.Call) -> ast.expr | None:
     if isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Mult) and isinstance(argument.left, ast.List):
         return argument  # `[0] * n`
     return None  # a display `[a, b]` has a fixed, small number of elements
+
+
+def _periodic(ctx: Context, node: ast.AST) -> bool:
+    """``node`` runs under ``if step % N == 0`` in a loop: once every N iterations, as a training loop logs its metrics.
+    The read waits for the steps already queued, which the interval times anyway; the copy of a few scalars is noise."""
+    for ancestor in ctx.program.ancestors(node):
+        if isinstance(ancestor, ast.If) and _counts_off(ancestor.test):
+            return True
+        if isinstance(ancestor, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+    return False
+
+
+def _counts_off(test: ast.expr) -> bool:
+    """``step % n == 0`` (either side, ``not step % n`` too)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.BinOp) and isinstance(test.operand.op, ast.Mod)
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
+        sides = (test.left, test.comparators[0])
+        return any(isinstance(s, ast.BinOp) and isinstance(s.op, ast.Mod) for s in sides)
+    return False
 
 
 def _runs_jax(ctx: Context, call: ast.Call) -> bool:

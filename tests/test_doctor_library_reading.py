@@ -1,0 +1,218 @@
+"""How the doctor's model reads library code it was not tuned on (issue 25, the fetched library corpus).
+
+Each test is one general reason a finding on a real library was wrong, written as synthetic code: a
+positive twin (the mistake the rule is for, still reported) beside the quiet one.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def found(source: str) -> list[tuple[str, int]]:
+    """(code, line) of every finding on ``source`` read as a script."""
+    return [(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), "case.py")]
+
+
+def test_a_container_holding_an_element_of_itself_is_read_not_reported_unreadable():
+    # netket/utils/jax.py: `res = (res_val, res[1])` made the model chase `res[1]` forever (LB100)
+    src = """
+    import jax.numpy as jnp
+
+    def maybe_scalar(apply_fun, pars, x):
+        res = apply_fun(pars, jnp.atleast_2d(x))
+        if isinstance(res, tuple):
+            res_val = res[0]
+            res = (res_val, res[1])
+        return res[0](x)
+    """
+    assert found(src) == []
+
+
+# pgx's chess and shogi tables: module-level loops over Python integers, filling NumPy arrays, in a file whose
+# functions bind the same names (`to`, `from_`) to JAX values and whose NamedTuple has a JAX default `from_`.
+_TABLES = """
+import jax.numpy as jnp
+import numpy as np
+from typing import NamedTuple
+
+class Action(NamedTuple):
+    from_: jnp.ndarray = jnp.int32(-1)
+
+BETWEEN = -np.ones((64, 64), dtype=np.int32)
+for from_ in range(64):
+    for to in range(64):
+        r, c = from_ % 8, to // 8
+        BETWEEN[from_, to] = {body}
+BETWEEN = jnp.array(BETWEEN)
+
+def legal(state, a):
+    to = BETWEEN[a.from_, state.square]
+    c = to * 8
+    return jnp.where(to >= 0, c, -1)
+"""
+
+
+def test_a_functions_local_does_not_make_a_module_variable_of_the_same_name_jax():
+    assert found(_TABLES.format(body="c * 8 + r")) == []
+
+
+def test_a_module_loop_over_jax_values_is_still_op_by_op():
+    # the twin: the same loop, its body dispatching JAX operations on the module's own arrays
+    table = found(_TABLES.format(body="int(jnp.sum(BETWEEN[from_] * 8 + jnp.ones(64)[to]))"))
+    assert ("LB114", 11) in table
+
+
+# jaxley's regression test: a timing whose own result is named the compile time measures compilation on purpose.
+_NAMED_TIMINGS = """
+import time
+import jax
+import jax.numpy as jnp
+
+X = jnp.ones((100, 100))
+simulate = jax.jit(lambda p: jnp.sin(p) @ p)
+runtimes = {{}}
+start_time = time.perf_counter()
+simulate(X).block_until_ready()
+runtimes["{first}"] = time.perf_counter() - start_time
+start_time = time.perf_counter()
+simulate(X).block_until_ready()
+runtimes["run_time"] = time.perf_counter() - start_time
+"""
+
+
+def test_lb103_a_timing_the_code_names_compile_time_measures_compilation_on_purpose():
+    for name in ("compile_time", "first_call", "jit time"):
+        assert "LB103" not in {code for code, _ in found(_NAMED_TIMINGS.format(first=name))}
+
+
+def test_lb103_a_first_timing_named_for_the_speed_still_holds_the_compilation():
+    for name in ("build_time", "compiled"):  # `compiled` names what a warm call runs
+        assert ("LB103", 10) in found(_NAMED_TIMINGS.format(first=name))
+
+
+# netket's fermionic kernels: loops under jit whose length is the program's structure, not the data's.
+_UNDER_JIT = """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def halves(x):
+    return tuple(x[..., i, :] for i in range(2))
+
+@jax.jit
+def kernel(weights, idx, x, *xs):
+    {body}
+
+X = jnp.ones((4, 4))
+print(kernel(X, X, X, X, X))  # a script: the jitted function's parameters are the arrays passed here
+"""
+
+
+def lb106(body: str) -> list[int]:
+    return [line for code, line in found(_UNDER_JIT.format(body=body)) if code == "LB106"]
+
+
+def test_lb106_an_index_tuple_has_one_entry_per_axis():
+    assert lb106("return weights[tuple(idx)]") == []
+    assert lb106("return jnp.stack(tuple(idx))") == [11]  # the twin: the rows of an array, one slice each
+
+
+def test_lb106_a_list_of_one_array_per_argument_is_structure():
+    assert lb106("for i, xi in enumerate(jnp.broadcast_arrays(*xs)):\n        x = x.at[i].set(xi)\n    return x") == []
+    assert lb106("for i, xi in enumerate(x):\n        x = x.at[i].set(xi)\n    return x") == [11]
+
+
+def test_lb106_what_a_function_returns_as_a_tuple_per_counted_step_is_structure():
+    assert lb106("parts = halves(x)\n    return tuple(p * 2 for p in parts)") == []
+    assert lb106("return tuple(p * 2 for p in x)") == [11]  # the twin: the rows of an argument
+
+
+def test_lb106_lexsort_takes_its_keys_apart_itself():
+    assert lb106("return jnp.lexsort(list(x.T)[::-1])") == []
+    assert lb106("return jnp.stack(list(x.T)[::-1])") == [11]
+
+
+# jax-md's a2c workflow: a script's loop around a function that runs a 500-step `lax.fori_loop`.
+_RELAX = """
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+def relax(s, n_steps=500):
+    box = jnp.eye(3) * s
+    def step(i, box):
+        return box * 0.99 + jnp.sin(box)
+    {loop}
+    return jnp.sum(box)
+
+results = []
+for s in [float(v) for v in range(100)]:
+    results.append(relax(s) + jnp.ones(()))
+"""
+
+
+def test_lb114_a_loop_around_a_compiled_lax_loop_is_not_op_by_op():
+    assert found(_RELAX.format(loop="box = lax.fori_loop(0, n_steps, step, box)")) == []
+
+
+def test_lb114_a_loop_around_a_python_loop_of_operations_still_is():
+    python_loop = "for i in range(n_steps):\n        box = step(i, box)"
+    assert ("LB114", 15) in found(_RELAX.format(loop=python_loop))
+
+
+# mujoco's visualize_render: the leaves of a model sharded through the host, once, by `jax.tree.map`.
+_SHARD = """
+import jax
+import jax.numpy as jnp
+
+params = {{"w": jnp.ones((8, 8)), "b": jnp.ones(8)}}
+
+def {name}(x):
+    {body}
+
+params = jax.tree.map({name}, params)
+"""
+
+
+def test_lb114_mapping_a_placement_over_the_leaves_is_not_op_by_op():
+    body = (
+        "x_cpu = jax.device_put(x, jax.devices('cpu')[0])\n"
+        "    reshaped = x_cpu.reshape(2, -1) if x_cpu.ndim > 1 else jnp.stack([x_cpu] * 2)\n"
+        "    return jax.device_put(reshaped, None)"
+    )
+    assert found(_SHARD.format(name="shard", body=body)) == []
+
+
+def test_lb114_mapping_arithmetic_over_the_leaves_still_is():
+    body = "scale = jnp.max(jnp.abs(x)) / 127\n    return jnp.round(x / scale)"
+    assert ("LB114", 11) in found(_SHARD.format(name="quantize", body=body))
+
+
+# haiku's transformer example: metrics read on the host once per logging interval of a timed training loop.
+_TRAINING = """
+import time
+import jax
+import jax.numpy as jnp
+
+update = jax.jit(lambda w: (w * 0.9, {{"loss": jnp.sum(w)}}))
+w = jnp.ones(1000)
+update(w)
+prev_time = time.perf_counter()
+for step in range(1000):
+    w, metrics = update(w)
+    {guard}
+        steps_per_sec = 100 / (time.perf_counter() - prev_time)
+        prev_time = time.perf_counter()
+        print(steps_per_sec, {{k: float(v) for k, v in metrics.items()}})
+"""
+
+
+def test_lb115_a_metric_read_once_per_logging_interval_is_not_a_timed_transfer():
+    assert "LB115" not in {code for code, _ in found(_TRAINING.format(guard="if step % 100 == 0:"))}
+
+
+def test_lb115_a_metric_read_at_every_step_of_the_timing_still_is():
+    assert ("LB115", 15) in found(_TRAINING.format(guard="if step > 0:"))
