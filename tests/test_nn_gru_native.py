@@ -221,12 +221,12 @@ def _refuse_to_compile(command, **kwargs):
 
 def test_the_backward_hands_back_weight_gradients_not_gate_gradients(native):
     """The kernel sums the weight gradients itself, a block of steps at a time: its results are
-    dx, dW_ih, dW_hh, the two bias gradients and dh0, and no (T, B, 3H) gate gradient reaches XLA
-    (where it would be a fresh, page-faulted temporary on every call)."""
+    dx, dW_ih, dW_hh and dh0 (every backward's, first), then the two bias gradients, and no (T, B, 3H)
+    gate gradient reaches XLA (where it would be a fresh, page-faulted temporary on every call)."""
     gru = GRU(6, 16)
     params = gru.init(jax.random.key(0))
     train = jax.jit(jax.grad(lambda p, x: jnp.sum(gru.apply(p, x)[0]))).lower(params, jnp.zeros((5, 2, 6)))
     backward = next(line for line in train.as_text().splitlines() if "@levelbench_gru_backward" in line)
     results = backward.rsplit("->", 1)[1]
-    assert results.strip() == ("(tensor<5x2x6xf32>, tensor<48x6xf32>, tensor<48x16xf32>, tensor<48xf32>, "
-                               "tensor<48xf32>, tensor<2x16xf32>)")
+    assert results.strip() == ("(tensor<5x2x6xf32>, tensor<48x6xf32>, tensor<48x16xf32>, tensor<2x16xf32>, "
+                               "tensor<48xf32>, tensor<48xf32>)")
