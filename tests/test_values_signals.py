@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 
+from levelbench import audit_script
 from levelbench._values.signals import killed_by
 
 
@@ -27,3 +28,15 @@ def test_a_child_that_exits_by_itself_was_killed_by_nothing():
 
 def test_a_signal_this_platform_does_not_name_is_given_by_number():
     assert killed_by(-99) == "signal 99"
+
+
+def test_doctor_run_says_which_signal_killed_the_script_or_its_exit_code(tmp_path):
+    """The audit's own sentence around `killed_by` (``doctor --run``: the script died before it could report)."""
+    killed = tmp_path / "killed.py"
+    killed.write_text("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    exited = tmp_path / "exited.py"
+    exited.write_text("import os\nos._exit(5)\n")
+    audit = audit_script(str(killed))
+    assert (audit.status, audit.error) == ("died", "the process was killed by SIGKILL before it could report")
+    assert audit_script(str(exited)).error == (
+        "the script ended the process with exit code 5 (os._exit) before it could report")
