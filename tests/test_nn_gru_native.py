@@ -21,6 +21,7 @@ from levelbench.nn import GRU, from_torch  # noqa: E402
 from levelbench.nn import _gru_native, _rnn_kernel, _rnn_native  # noqa: E402
 
 from rnn_support import NATIVE, PAIRWISE, XLA, native, reload_afterwards  # noqa: E402, F401 (fixtures)
+from rnn_support import assert_the_xla_loops_run_instead  # noqa: E402
 from test_nn_gru import _GRID_KEYS, _case, _jax_run, _relative_error, _torch_run  # noqa: E402
 
 def _float32_case(**kwargs):
@@ -186,12 +187,7 @@ def _failing_compiler(folder) -> str:
 def test_a_failed_build_warns_says_why_and_the_gru_still_works(tmp_path, monkeypatch, reload_afterwards):
     monkeypatch.setenv("CXX", _failing_compiler(tmp_path))
     monkeypatch.setenv("LEVELBENCH_KERNEL_DIR", str(tmp_path / "kernels"))
-    with pytest.warns(RuntimeWarning, match="without its native CPU kernel"):
-        current = _rnn_native.status()
-    assert not current.available
-    assert "this compiler is broken" in current.detail and "exit 3" in current.detail
-    assert "LEVELBENCH_NATIVE=0" in current.detail
-    assert _rnn_native.describe().startswith("XLA loops (")
+    assert_the_xla_loops_run_instead("this compiler is broken", "exit 3", "LEVELBENCH_NATIVE=0")
     assert not list((tmp_path / "kernels").glob("*.so*")), "no partial library is left behind"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once per process, not on every use
