@@ -1,6 +1,7 @@
-"""What benchmarks/gru.py and benchmarks/lstm.py share: the torch and Flax candidates (the same timed
-work for either recurrent layer, so the two benchmarks measure their models the same way), the
-compile-time measurement and the report's table and environment line.
+"""What benchmarks/gru.py and benchmarks/lstm.py share: the seed sizes, the torch, Flax and
+levelbench.nn candidates and their builders (the same timed work for either recurrent layer, so the
+two benchmarks measure their models the same way), the compile-time measurement and the report's
+table and environment line.
 
 Forward runs torch in ``inference_mode()`` on an ``eval()`` module; forward+backward takes the
 gradient of ``mean(out**2)`` with respect to the parameters. Flax stacks ``layers`` of
@@ -9,6 +10,7 @@ gradient of ``mean(out**2)`` with respect to the parameters. Flax stacks ``layer
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import time
@@ -17,6 +19,9 @@ from typing import Any
 
 import numpy as np
 
+HERE = os.path.abspath(__file__)
+SEQ, FEATURES, HIDDEN, LAYERS = 1000, 6, 200, 2  # the seed question's sizes
+FLAX_CELLS = {"gru": "GRUCell", "lstm": "OptimizedLSTMCell"}  # flax.linen's cell for each model
 
 def inputs(torch_layer: str, seq: int, batch: int, features: int, hidden: int, layers: int) -> tuple[Any, np.ndarray]:
     """``torch.nn.<torch_layer>`` seeded, and a (seq, batch, features) float32 input."""
@@ -97,40 +102,112 @@ def levelbench_candidate(run: Callable[[Any, Any], Any], params: Any, x: np.ndar
                                 checked_output=lambda out: out[0])
 
 
+# -- builders: each runs in the worker process that times it; ``model`` is "gru" or "lstm" ----------
+def torch_builder(model: str, seq: int, batch: int, mode: str) -> Any:
+    """``torch.nn.GRU`` or ``torch.nn.LSTM`` at the seed sizes."""
+    return torch_candidate(*inputs(model.upper(), seq, batch, FEATURES, HIDDEN, LAYERS), mode)
+
+
+def flax_builder(model: str, seq: int, batch: int, mode: str) -> Any:
+    """``flax.linen.RNN`` of the model's cell (`FLAX_CELLS`) stacked LAYERS deep (its own weights), jitted."""
+    import flax.linen as nn
+
+    x = inputs(model.upper(), seq, batch, FEATURES, HIDDEN, LAYERS)[1]
+    return flax_candidate(lambda: getattr(nn, FLAX_CELLS[model])(HIDDEN), x, LAYERS, mode)
+
+
+def levelbench_builder(model: str, seq: int, batch: int, mode: str, kernel: dict | None = None) -> Any:
+    """levelbench.nn's layer with torch's weights; ``kernel`` picks the recurrence (`Kernel` fields)."""
+    from levelbench.nn import _gru, _lstm, from_torch
+    from levelbench.nn._rnn_kernel import Kernel
+
+    module, x = inputs(model.upper(), seq, batch, FEATURES, HIDDEN, LAYERS)
+    params, layer = from_torch(module)
+    chosen = Kernel(**kernel) if kernel is not None else None
+    apply = _gru._apply if model == "gru" else _lstm._apply
+    return levelbench_candidate(lambda p, x: apply(layer, p, x, None, chosen), params, x, mode)
+
+
+def builder(name: str, model: str, **spec: Any) -> Any:
+    """The worker-side ``<name>_builder`` of this file for ``model``."""
+    import levelbench
+
+    return levelbench.Builder(f"{HERE}:{name}_builder", {"model": model, **spec})
+
+
+def gemm_flops(model: str, seq: int, batch: int, mode: str) -> float:
+    """Per layer and step, the input and recurrent projections to the gates (GRU 3, LSTM 4);
+    forward+backward counts 3x the forward's."""
+    gates = 3 if model == "gru" else 4
+    h, f = HIDDEN, FEATURES
+    per_step = sum(2 * batch * ((f if layer == 0 else h) + h) * gates * h for layer in range(LAYERS))
+    return seq * per_step * (3 if mode == "train" else 1)
+
+
+def print_rates(model: str, c: Any, seq: int, batch: int, mode: str, peak: float | None) -> None:
+    """Each candidate's `gemm_flops` per second, and its share of the float32 ``peak`` where known."""
+    for name, m in c.measurements.items():
+        rate = gemm_flops(model, seq, batch, mode) / m.median
+        print(f"  {name:26} {rate / 1e9:6.1f} GFLOP/s" + (f", {rate / peak:.0%} of float32 peak" if peak else ""))
+
+
+def parse_arguments(parser: argparse.ArgumentParser, quick: str) -> argparse.Namespace:
+    """``parser``'s options (the script's own) and those every RNN benchmark takes: ``--quick``
+    (``quick`` is its help), ``--budget``, ``--batch`` and ``--seq``; ``batches`` and ``budget`` are
+    filled in from ``--quick`` where not given."""
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--budget", type=float, default=None, help="seconds of interleaved timing per comparison")
+    parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
+    parser.add_argument("--seq", type=int, default=SEQ, help=f"sequence length (default {SEQ}, the seed's)")
+    args = parser.parse_args()
+    args.batches = args.batch or ([8] if args.quick else [8, 64])
+    args.budget = args.budget or (10.0 if args.quick else 30.0)
+    return args
+
+
 def label(mode: str) -> str:
     return "forward+backward" if mode == "train" else mode
 
 
-def frameworks(script: str, model: str, seq: int, batch: int, mode: str, budget: float) -> Any:
-    """torch, Flax and levelbench.nn side by side, each built in its own process by ``script``'s
-    ``torch_<model>``, ``flax_<model>`` and ``levelbench_<model>`` (``model``: "gru", "lstm")."""
+def frameworks(model: str, seq: int, batch: int, mode: str, budget: float) -> Any:
+    """torch, Flax and levelbench.nn side by side, each built in its own process (``model``: "gru", "lstm")."""
     import levelbench
 
     spec = {"seq": seq, "batch": batch, "mode": mode}
     return levelbench.compare({
-        f"torch.nn.{model.upper()}": levelbench.Builder(f"{script}:torch_{model}", spec),
-        "flax.linen.RNN": levelbench.Builder(f"{script}:flax_{model}", spec),
-        "levelbench": levelbench.Builder(f"{script}:levelbench_{model}", spec),
+        f"torch.nn.{model.upper()}": builder("torch", model, **spec),
+        "flax.linen.RNN": builder("flax", model, **spec),
+        "levelbench": builder("levelbench", model, **spec),
     }, isolate=True, budget=budget, rtol=1e-4, title=f"{model.upper()} {label(mode)}, seq {seq}, batch {batch}")
 
 
-def compile_seconds(builders: list[tuple[str, Callable[[int, int, str], Any], str]], seq: int, batch: int,
-                    repeats: int = 3) -> dict[str, float]:
-    """Median seconds to lower and compile each ``(name, build, mode)``'s jitted function, with jax's
-    caches cleared before every compile (jax otherwise returns the cached executable in ~1 ms)."""
+def compile_seconds(model: str, seq: int, batch: int, repeats: int = 3) -> dict[str, float]:
+    """Median seconds to lower and compile levelbench's and Flax's jitted functions of ``model``, with
+    jax's caches cleared before every compile (jax otherwise returns the cached executable in ~1 ms)."""
     import jax
 
     seconds = {}
-    for name, build, mode in builders:
-        c = build(seq, batch, mode)
-        samples = []
-        for _ in range(repeats):
-            jax.clear_caches()
-            start = time.perf_counter()
-            c.fn.lower(*c.args).compile()
-            samples.append(time.perf_counter() - start)
-        seconds[name] = float(np.median(samples))
+    for name, build in (("levelbench", levelbench_builder), ("flax.linen.RNN", flax_builder)):
+        for mode in ("forward", "train"):
+            c = build(model, seq, batch, mode)
+            samples = []
+            for _ in range(repeats):
+                jax.clear_caches()
+                start = time.perf_counter()
+                c.fn.lower(*c.args).compile()
+                samples.append(time.perf_counter() - start)
+            seconds[f"{name} {label(mode)}"] = float(np.median(samples))
     return seconds
+
+
+def print_compile_seconds(model: str, seq: int) -> None:
+    """The table of `compile_seconds` at seq 25 and ``seq``, batch 8."""
+    print("\ncompile time (lower + compile, median of 3, seconds), batch 8")
+    by_seq = {n: compile_seconds(model, n, 8) for n in (25, seq)}
+    print(f"  {'function':34} {'seq 25':>8} {'seq ' + str(seq):>9} {'ratio':>8}")
+    for name in by_seq[25]:
+        a, b = by_seq[25][name], by_seq[seq][name]
+        print(f"  {name:34} {a:8.2f} {b:9.2f} {b / a:8.2f}")
 
 
 def print_comparison(c: Any, references: list[str]) -> None:

@@ -33,7 +33,7 @@ from ._results.script_audit import ScriptAudit
 from ._results.script_record import RUN_KIND, interval_results, run_status as audit_status
 from ._results.workload import WorkloadResult
 from ._values.signals import interrupts_held
-from .store import StoreError, run_status
+from .store import RUN_INTERRUPTED, RUN_OK, StoreError, run_status, stopped_by
 
 
 class Planned(Protocol):
@@ -80,7 +80,7 @@ class Recording:
         self.run_id = run_id
         self.planned = list(planned)
         self.results: list[WorkloadResult] = []
-        self.status, self.error = "ok", ""
+        self.status, self.error = RUN_OK, ""
         self.crashed = self.store_error = False
         self._on_result = on_result
         self._stopped = False  # interrupted or crashed: the status is settled
@@ -105,7 +105,7 @@ class Recording:
             if self.store is not None:
                 self.store.add_result(self.run_id, result)
             if result.status == "interrupted" and not self._stopped:
-                self.status, self.error = "interrupted", result.error
+                self.status, self.error = RUN_INTERRUPTED, result.error
             if self._on_result is not None:
                 self._on_result(result)
         if interrupt:
@@ -113,16 +113,17 @@ class Recording:
 
     def interrupt(self, e: KeyboardInterrupt | None = None) -> None:
         """Ctrl-C (``e``, whose first argument names another signal when one was turned into it)
-        stopped the run: it ends ``interrupted``, what finished kept."""
-        why = e.args[0] if e is not None and e.args else "Ctrl-C"
-        self.status, self.error, self._stopped = "interrupted", f"interrupted ({why})", True
+        stopped the run: it ends ``interrupted`` (`stopped_by`), what finished kept."""
+        self.status, self.error = stopped_by(e if e is not None else KeyboardInterrupt())
+        self._stopped = True
 
     def crash(self, e: Exception, *, said: bool = False) -> None:
-        """``e`` stopped the run: it ends ``failed`` with ``e``'s message as the reason. ``said``:
-        that message is a whole sentence for the user already (a store's always is)."""
+        """``e`` stopped the run: it ends ``failed`` (`stopped_by`) with ``e``'s message as the reason.
+        ``said``: that message is a whole sentence for the user already (a store's always is)."""
         self.store_error = isinstance(e, StoreError)
-        self.status = "failed"
-        self.error = str(e) if said or self.store_error else f"{type(e).__name__}: {e}"
+        self.status, self.error = stopped_by(e)
+        if said or self.store_error:
+            self.error = str(e)
         self.crashed = self._stopped = True
 
     def end(self, status: str | None = None, error: str = "") -> RunOutcome:
@@ -137,9 +138,9 @@ class Recording:
             return self._outcome
         if status is not None and not self._stopped:
             self.status, self.error = status, error
-        elif not self._stopped and self.status != "interrupted":
+        elif not self._stopped and self.status != RUN_INTERRUPTED:
             self.status = run_status(self.results)
-            self.error = "" if self.status == "ok" else _failures(self.results)
+            self.error = "" if self.status == RUN_OK else _failures(self.results)
         not_run = _without_result(self.planned, self.results)
         unrecorded = _finish(self.store, self.run_id, self.status, self.error, not_run) if self.store is not None else ""
         self._outcome = RunOutcome(self.status, self.error, self.results, not_run, self.run_id,

@@ -46,6 +46,17 @@ def reload_afterwards():
     _rnn_native._reset()
 
 
+def assert_the_xla_loops_run_instead(*said: str) -> None:
+    """The kernel could not be had: one RuntimeWarning says so, `status` says why (each of ``said`` is in
+    its detail) and `describe` names the XLA loops for result tables."""
+    with pytest.warns(RuntimeWarning, match="without its native CPU kernel"):
+        current = _rnn_native.status()
+    assert not current.available
+    for words in said:
+        assert words in current.detail, current.detail
+    assert _rnn_native.describe().startswith("XLA loops (")
+
+
 def assert_same_params(got: dict, expected: dict) -> None:
     """The same parameter names, dtypes and values, bit for bit (a round trip through torch)."""
     assert sorted(got) == sorted(expected)

@@ -21,6 +21,7 @@ from levelbench.nn import GRU, from_torch  # noqa: E402
 from levelbench.nn import _gru_native, _rnn_kernel, _rnn_native  # noqa: E402
 
 from rnn_support import NATIVE, PAIRWISE, XLA, native, reload_afterwards  # noqa: E402, F401 (fixtures)
+from rnn_support import assert_the_xla_loops_run_instead  # noqa: E402
 from test_nn_gru import _GRID_KEYS, _case, _jax_run, _relative_error, _torch_run  # noqa: E402
 
 def _float32_case(**kwargs):
@@ -186,12 +187,7 @@ def _failing_compiler(folder) -> str:
 def test_a_failed_build_warns_says_why_and_the_gru_still_works(tmp_path, monkeypatch, reload_afterwards):
     monkeypatch.setenv("CXX", _failing_compiler(tmp_path))
     monkeypatch.setenv("LEVELBENCH_KERNEL_DIR", str(tmp_path / "kernels"))
-    with pytest.warns(RuntimeWarning, match="without its native CPU kernel"):
-        current = _rnn_native.status()
-    assert not current.available
-    assert "this compiler is broken" in current.detail and "exit 3" in current.detail
-    assert "LEVELBENCH_NATIVE=0" in current.detail
-    assert _rnn_native.describe().startswith("XLA loops (")
+    assert_the_xla_loops_run_instead("this compiler is broken", "exit 3", "LEVELBENCH_NATIVE=0")
     assert not list((tmp_path / "kernels").glob("*.so*")), "no partial library is left behind"
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # said once per process, not on every use
@@ -221,12 +217,12 @@ def _refuse_to_compile(command, **kwargs):
 
 def test_the_backward_hands_back_weight_gradients_not_gate_gradients(native):
     """The kernel sums the weight gradients itself, a block of steps at a time: its results are
-    dx, dW_ih, dW_hh, the two bias gradients and dh0, and no (T, B, 3H) gate gradient reaches XLA
-    (where it would be a fresh, page-faulted temporary on every call)."""
+    dx, dW_ih, dW_hh and dh0 (every backward's, first), then the two bias gradients, and no (T, B, 3H)
+    gate gradient reaches XLA (where it would be a fresh, page-faulted temporary on every call)."""
     gru = GRU(6, 16)
     params = gru.init(jax.random.key(0))
     train = jax.jit(jax.grad(lambda p, x: jnp.sum(gru.apply(p, x)[0]))).lower(params, jnp.zeros((5, 2, 6)))
     backward = next(line for line in train.as_text().splitlines() if "@levelbench_gru_backward" in line)
     results = backward.rsplit("->", 1)[1]
-    assert results.strip() == ("(tensor<5x2x6xf32>, tensor<48x6xf32>, tensor<48x16xf32>, tensor<48xf32>, "
-                               "tensor<48xf32>, tensor<2x16xf32>)")
+    assert results.strip() == ("(tensor<5x2x6xf32>, tensor<48x6xf32>, tensor<48x16xf32>, tensor<2x16xf32>, "
+                               "tensor<48xf32>, tensor<48xf32>)")

@@ -89,10 +89,10 @@ def test_float32_on_cpu_uses_the_kernel_and_projections_do_not(native):
     assert "levelbench_lstm_forward" in program
     train = jax.jit(jax.grad(lambda p, x: jnp.sum(lstm.apply(p, x)[0]))).lower(params, jnp.zeros((5, 2, 6)))
     assert "levelbench_lstm_forward_train" in train.as_text() and "levelbench_lstm_backward" in train.as_text()
-    # the kernel sums the weight gradients itself: dx, dW_ih, dW_hh, d_b, dh0, dc0 and no (T, B, 4H) array
+    # the kernel sums the weight gradients itself: dx, dW_ih, dW_hh, dh0, d_b, dc0 and no (T, B, 4H) array
     backward = next(line for line in train.as_text().splitlines() if "@levelbench_lstm_backward" in line)
     assert backward.rsplit("->", 1)[1].strip() == ("(tensor<5x2x6xf32>, tensor<64x6xf32>, tensor<64x16xf32>, "
-                                                   "tensor<64xf32>, tensor<2x16xf32>, tensor<2x16xf32>)")
+                                                   "tensor<2x16xf32>, tensor<64xf32>, tensor<2x16xf32>)")
     projected = LSTM(6, 16, proj_size=4)
     program = jax.jit(projected.apply).lower(projected.init(jax.random.key(0)), jnp.zeros((5, 2, 6))).as_text()
     assert "levelbench_lstm" not in program

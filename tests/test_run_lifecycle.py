@@ -12,7 +12,8 @@ import pytest
 
 from levelbench import run_workloads
 from levelbench._recording import Recording
-from levelbench.store import Store, open_store
+from levelbench._results.workload import WorkloadResult
+from levelbench.store import Store, open_store, record_imported
 
 pytest_plugins = ["pytester"]
 
@@ -120,6 +121,52 @@ def test_ctrl_c_between_tests_stores_the_session_as_levelbench_run_stores_its_ru
     assert statuses[0] == "ok" and len(statuses) == 3, outcome.results[0].error
     assert set(statuses[1:]) <= {"interrupted", "skipped"}  # the one stopped, the one never started
     assert [kind for kind, _ in ends] == ["pytest", "run"]  # both ended through the one lifecycle
+
+
+def test_ctrl_c_ends_a_saved_measurement_and_an_import_as_it_ends_levelbench_run(tmp_path):
+    """The store's own ways of recording a run (`Store.recording`, under ``measure``/``compare``'s
+    ``save=``, and `record_imported`) end it in the same words as `Recording` when Ctrl-C stops them:
+    ``interrupted (Ctrl-C)``, with what was recorded before kept."""
+    workloads = tmp_path / "stops.py"
+    workloads.write_text(STOPS)
+    outcome = run_workloads([f"{workloads}:STOPS"], {"point": [1, 2]}, budget=0.1, in_process=True,
+                            db=str(tmp_path / "r.db"))
+    store = open_store(tmp_path / "r.db", create=False)
+    first = WorkloadResult("first", {}, "ok")
+    with pytest.raises(KeyboardInterrupt):
+        with store.recording(kind="compare") as saved:
+            store.add_result(saved, first)
+            raise KeyboardInterrupt  # as Ctrl-C raises it
+
+    def benchmarks():
+        yield first
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        record_imported(store, {"kind": "pytest-benchmark"}, benchmarks())
+    imported = max(r.id for r in store.runs())
+
+    ends = {name: _stored(tmp_path / "r.db", run_id)
+            for name, run_id in (("run", outcome.run_id), ("saved", saved), ("imported", imported))}
+    assert {name: status for name, (status, _, _) in ends.items()} == dict.fromkeys(ends, "interrupted")
+    assert ends["run"][1] == ends["saved"][1] == "interrupted (Ctrl-C)"
+    assert ends["imported"][1] == "interrupted (Ctrl-C): the import stopped before its last benchmark"
+    assert ends["saved"][2] == ends["imported"][2] == [("first", "ok")]
+
+
+def test_runs_stored_in_the_words_of_before_still_read(tmp_path):
+    """Before the store's runs and `Recording` shared `stopped_by`, `Store.recording` stored a Ctrl-C
+    as ``interrupted`` with the error ``interrupted`` and an import stopped by it as ``failed``."""
+    store = open_store(tmp_path / "r.db")
+    older = {}
+    for kind, status, error in (("compare", "interrupted", "interrupted"),
+                                ("pytest-benchmark", "failed", "the import stopped before its last benchmark")):
+        older[kind] = store.begin_run(kind=kind)
+        store.end_run(older[kind], status, error)
+    assert [(r.kind, r.status, r.error) for r in store.runs()] == [
+        ("compare", "interrupted", "interrupted"),
+        ("pytest-benchmark", "failed", "the import stopped before its last benchmark")]
+    assert store.run(older["compare"]).status == "interrupted"
 
 
 def test_ctrl_c_while_a_result_is_written_keeps_it_in_the_session_and_in_levelbench_run(pytester, _peak_cache,

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .._results.script_audit import ScriptAudit
 from .._values.settings import child_environment
+from .._values.signals import killed_by
 from ._analysis import intervals
 from ._notebook import script_text
 
@@ -145,10 +146,6 @@ def _stopped_why(stopped: str, timeout: float) -> str:
 
 def _death(code: int) -> str:
     """Why the child ended without writing what it saw."""
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
+    if (name := killed_by(code)) is not None:
         return f"the process was killed by {name} before it could report"
     return f"the script ended the process with exit code {code} (os._exit) before it could report"

@@ -33,8 +33,9 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from .._values.settings import child_environment
 from .._values.progress import ProgressLine
+from .._values.settings import child_environment
+from .._values.signals import killed_by
 from .._values.targets import first_line
 from .common import FINDINGS, INTERRUPTED, fail, stop_on_signals
 
@@ -108,11 +109,7 @@ def run_in_child(command: str, work: str, kwargs: dict[str, Any], timeout: float
 
 def _death(code: int) -> str:
     """Why the child ended without answering, from its exit code."""
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = f"signal {-code}"
+    if (name := killed_by(code)) is not None:
         if name == "SIGKILL":
             return "the process was killed (SIGKILL: out of memory?)"
         if name == "SIGSEGV":

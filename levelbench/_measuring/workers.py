@@ -28,6 +28,7 @@ from .lanes import Block, Calibration, FirstCall, LaneInfo
 from .._results.measurement import Measurement
 from .._values.findings import Finding
 from .._values.settings import RUNNING, child_environment
+from .._values.signals import killed_by
 from .sampler import Options
 
 GROUPINGS = ("framework", "candidate")
@@ -122,8 +123,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             _kill(self.proc)
         code = self.proc.returncode
-        if code is not None and code < 0:
-            name = signal.Signals(-code).name
+        if code is not None and (name := killed_by(code)) is not None:
             why = "was killed by the kernel (out of memory?)" if name == "SIGKILL" else f"died with {name}"
             reason = f"the worker {why}"
         else:

@@ -66,3 +66,15 @@ def signals_named(seen: list[str]) -> Iterator[None]:
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)  # type: ignore[arg-type]
+
+
+def killed_by(returncode: int) -> str | None:
+    """The signal that ended a child process, named from its return code as `subprocess` gives it
+    (``-N``: killed by signal N): ``"SIGKILL"``, or ``"signal 99"`` for one this platform does not
+    name; None where the process ended by itself (a code >= 0). Each caller says what it means."""
+    if returncode >= 0:
+        return None
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"

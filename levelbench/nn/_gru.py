@@ -35,10 +35,6 @@ GRUParams = dict[str, jax.Array]
 class GRU(_rnn.RNNConfig):
     """A multi-layer GRU with `torch.nn.GRU`'s options; a hashable value, so it can be static.
 
-    Attributes:
-        dtype: the parameters' dtype for `init` (``"float32"``, ``"bfloat16"``, ``"float64"``,
-            ``"float16"``; float64 needs ``jax.config.update("jax_enable_x64", True)``).
-
     !!! Example
         ```python
         gru = GRU(input_size=6, hidden_size=200, num_layers=2)
@@ -50,6 +46,8 @@ class GRU(_rnn.RNNConfig):
     _gates: ClassVar[int] = 3
 
     dtype: str = "float32"
+    """The parameters' dtype for `init`: ``"float32"``, ``"bfloat16"``, ``"float64"`` or ``"float16"``
+    (`LSTM` takes the same); float64 needs ``jax.config.update("jax_enable_x64", True)``."""
 
     def apply(
         self, params: GRUParams, x: jax.Array, h0: jax.Array | None = None

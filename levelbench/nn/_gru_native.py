@@ -38,5 +38,8 @@ def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: j
     gradient is handed back to XLA."""
     rzn, hn = activations
     gates = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
-    return call(GRU_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), gates, gates, spec_of(h0)),
-                d_hs, rzn, hn, hs, h0, w_hh, x, w_ih, reverse=reverse, threads=threads)
+    # The operands and results every backward takes first, then the GRU's own (rnn_handlers.h).
+    d_x, d_w_ih, d_w_hh, dh0, d_b_ih, d_b_hh = call(
+        GRU_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), spec_of(h0), gates, gates),
+        d_hs, hs, h0, w_hh, x, w_ih, rzn, hn, reverse=reverse, threads=threads)
+    return d_x, d_w_ih, d_w_hh, d_b_ih, d_b_hh, dh0

@@ -41,8 +41,7 @@ class LSTM(_rnn.RNNConfig):
     Attributes:
         proj_size: if > 0, ``h`` is projected to this many features by ``weight_hr_l*``
             ``(proj_size, hidden_size)``; must be below ``hidden_size``, as in torch.
-        dtype: the parameters' dtype for `init` (``"float32"``, ``"bfloat16"``, ``"float64"``,
-            ``"float16"``; float64 needs ``jax.config.update("jax_enable_x64", True)``).
+        dtype: the parameters' dtype for `init`, one of `GRU.dtype`'s.
 
     !!! Example
         ```python

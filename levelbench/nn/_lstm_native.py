@@ -37,5 +37,8 @@ def backward(d_hs: jax.Array, dc_n: jax.Array, activations, cs: jax.Array, c0: j
     inside the loop, a block of steps at a time, so no ``(T, B, 4H)`` gradient is handed back to XLA."""
     gates, tc = activations
     bias = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
-    return call(LSTM_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), bias, spec_of(c0), spec_of(c0)),
-                d_hs, dc_n, gates, cs, tc, c0, w_hh, hs, h0, x, w_ih, reverse=reverse, threads=threads)
+    # The operands and results every backward takes first, then the LSTM's own (rnn_handlers.h).
+    d_x, d_w_ih, d_w_hh, dh0, d_b, dc0 = call(
+        LSTM_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), spec_of(h0), bias, spec_of(c0)),
+        d_hs, hs, h0, w_hh, x, w_ih, dc_n, gates, cs, tc, c0, reverse=reverse, threads=threads)
+    return d_x, d_w_ih, d_w_hh, d_b, dh0, dc0

@@ -2,7 +2,7 @@
 registering the one library that holds the GRU's recurrence (``_native/gru_cpu.cc``, called from
 `._gru_native`) and the LSTM's (``_native/lstm_cpu.cc``, called from `._lstm_native`), both cells
 of the same loops (``_native/rnn_loops.h``) on the same parts (``_native/rnn_cpu.h``,
-``_native/rnn_gradients.h``).
+``_native/rnn_gradients.h``), behind the same handlers (``_native/rnn_handlers.h``).
 
 An XLA:CPU loop spends 30-50 us per step on the seed's recurrent GEMM, gate fusion and loop
 bookkeeping; the kernel runs a step, input GEMM and gate math included, in about 20 us on two
@@ -42,7 +42,7 @@ from .._values import settings
 _FOLDER = Path(__file__).with_name("_native")
 # Compiled together into one library; all of them (the header too) make up the cache key.
 SOURCES = (_FOLDER / "gru_cpu.cc", _FOLDER / "lstm_cpu.cc")
-HEADERS = (_FOLDER / "rnn_cpu.h", _FOLDER / "rnn_gradients.h", _FOLDER / "rnn_loops.h")
+HEADERS = tuple(_FOLDER / name for name in ("rnn_cpu.h", "rnn_gradients.h", "rnn_loops.h", "rnn_handlers.h"))
 GRU_TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
 LSTM_TARGETS = ("levelbench_lstm_forward", "levelbench_lstm_forward_train", "levelbench_lstm_backward")
 BUILD_TIMEOUT_S = 300

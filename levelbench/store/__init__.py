@@ -47,5 +47,11 @@ from ._records import as_comparison as as_comparison
 from ._records import params_key as params_key
 from ._records import params_text as params_text
 from ._records import result_doc as result_doc
+from ._records import RUN_FAILED as RUN_FAILED
+from ._records import RUN_INTERRUPTED as RUN_INTERRUPTED
+from ._records import RUN_OK as RUN_OK
+from ._records import RUN_PARTIAL as RUN_PARTIAL
+from ._records import RUN_STATUSES as RUN_STATUSES
 from ._records import run_status as run_status
+from ._records import stopped_by as stopped_by
 from ._records import workload_result as workload_result

@@ -31,7 +31,7 @@ from .._results.comparison import Comparison
 from .._results.measurement import Measurement
 from .._results.workload import WorkloadResult
 from .._values.files import FileRefused, read_regular_file
-from ._records import Run, params_text
+from ._records import RUN_OK, Run, params_text, stopped_by
 from ._store import open_store
 
 if TYPE_CHECKING:
@@ -357,15 +357,19 @@ def imported_before(store: "Store", run: Mapping[str, Any]) -> int | None:
 def record_imported(store: "Store", run: dict[str, Any],
                     results: Sequence[WorkloadResult | Mapping[str, Any]]) -> int:
     """Record what `load_pytest_benchmark` read (the results, or their `converted` form) as one run of kind
-    ``pytest-benchmark``; returns its id."""
+    ``pytest-benchmark``; returns its id. Stopped part way, the run ends as every run does (`stopped_by`:
+    ``interrupted`` on Ctrl-C, else ``failed``), the benchmarks recorded so far kept."""
     run_id = store.begin_run(**run)
-    status = "failed"
+    status, error = RUN_OK, ""
     try:
         for r in results:
             store.add_result(run_id, r)
-        status = "ok"
+    except BaseException as e:
+        status, error = stopped_by(e)
+        error = f"{error}: the import stopped before its last benchmark"
+        raise
     finally:
-        store.end_run(run_id, status, "" if status == "ok" else "the import stopped before its last benchmark")
+        store.end_run(run_id, status, error)
     return run_id
 
 

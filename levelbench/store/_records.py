@@ -16,10 +16,27 @@ from .._results.workload import WorkloadResult
 RUN_FORMAT = "levelbench.run"
 RUN_FORMAT_VERSION = 1
 RESULT_STATUSES = ("ok", "failed", "timeout", "skipped", "interrupted")
-RUN_STATUSES = ("ok", "interrupted", "failed", "partial")
-"""How a run can end: every workload ok, some failed, all failed (or the run itself failed), stopped by a signal."""
+RUN_OK, RUN_PARTIAL, RUN_FAILED, RUN_INTERRUPTED = "ok", "partial", "failed", "interrupted"
+RUN_STATUSES = (RUN_OK, RUN_INTERRUPTED, RUN_FAILED, RUN_PARTIAL)
+"""How a run can end: every workload ok, some failed, all failed (or the run itself failed), stopped by a signal.
+Every way of recording a run (`Store.recording`, `record_imported`, ``levelbench run``'s and a pytest
+session's `levelbench._recording.Recording`) ends it in these words, through `stopped_by` when an exception
+stopped it."""
 READ_STATUSES = ("running", *RUN_STATUSES, "abandoned")
 """What a reader can see: also ``running``, and ``abandoned`` for a run whose process died (SIGKILL) before it ended."""
+
+
+def stopped_by(e: BaseException) -> tuple[str, str]:
+    """How a run that ``e`` stopped ends, as ``(status, error)``: a Ctrl-C (`KeyboardInterrupt`, whose first
+    argument names the signal turned into one: ``"SIGTERM"``, ``"SIGHUP"``) ends it ``interrupted``, with
+    ``"interrupted (Ctrl-C)"`` or ``"interrupted (SIGTERM)"``; any other exception ``failed``, with its type
+    and message.
+
+    Runs recorded before this was shared may hold ``interrupted`` with the error ``"interrupted"``, or an
+    import stopped by Ctrl-C as ``failed``: they read as they were stored."""
+    if isinstance(e, KeyboardInterrupt):
+        return RUN_INTERRUPTED, f"interrupted ({e.args[0] if e.args else 'Ctrl-C'})"
+    return RUN_FAILED, f"{type(e).__name__}: {e}"
 
 
 def run_status(results: "Sequence[WorkloadResult]") -> str:
@@ -29,8 +46,8 @@ def run_status(results: "Sequence[WorkloadResult]") -> str:
     """
     finished = sum(r.status == "ok" for r in results)
     if results and finished == len(results):
-        return "ok"
-    return "partial" if finished else "failed"
+        return RUN_OK
+    return RUN_PARTIAL if finished else RUN_FAILED
 
 
 def params_key(params: Mapping[str, Any]) -> str:

@@ -29,7 +29,7 @@ from .._results.measurement import Measurement
 from .._results.script_record import DOCUMENT_KEY as AUDIT_KEY
 from . import _schema
 from ._open import StoreError, _error, connect, default_path, transaction
-from ._records import RESULT_STATUSES, RUN_STATUSES, Run, StoredResult, params_key, result_doc
+from ._records import RESULT_STATUSES, RUN_OK, RUN_STATUSES, Run, StoredResult, params_key, result_doc, stopped_by
 from .._values import settings
 from .._measuring.environment import collect
 
@@ -176,17 +176,13 @@ class Store:
                   environment: Mapping[str, Any] | None = None, git_commit: str | None = None,
                   label: str = "") -> Iterator[int]:
         """``begin_run`` ... ``end_run`` around a block: Ctrl-C marks the run ``interrupted``, an
-        exception ``failed``, and the results added so far stay."""
+        exception ``failed`` (`stopped_by`), and the results added so far stay."""
         run_id = self.begin_run(kind, argv, environment, git_commit, label)
-        status, error = "failed", ""
+        status, error = RUN_OK, ""
         try:
             yield run_id
-            status = "ok"
-        except KeyboardInterrupt:
-            status, error = "interrupted", "interrupted"
-            raise
         except BaseException as e:
-            error = f"{type(e).__name__}: {e}"
+            status, error = stopped_by(e)
             raise
         finally:
             self.end_run(run_id, status, error)

@@ -9,39 +9,24 @@ keeps inside the reset product ``r * (W_hn h + b_hn)``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
-
-def torch_model(hidden: int, features: int, out: int, layers: int, seed: int) -> Any:
-    import torch
-    from torch import nn
-
-    class SeedGRU(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.gru = nn.GRU(features, hidden, num_layers=layers)
-            self.dense = nn.Linear(hidden, out)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            y, _ = self.gru(x)
-            y = self.dense(y)
-            return y / y.norm(dim=-1, keepdim=True)  # per timestep and batch row, as the question's torch model
-
-    torch.manual_seed(seed)
-    return SeedGRU().eval()
+from . import _rnn_models
+from ._rnn_models import to_numpy
 
 
-def _np(t: Any) -> np.ndarray:
-    return t.detach().cpu().numpy().copy()
+torch_model = functools.partial(_rnn_models.torch_model, "GRU")
+"""``torch_model(hidden, features, out, layers, seed)``: the seed question's torch model (``model.gru``)."""
 
 
 def torch_gru_weights(model: Any) -> list[dict[str, np.ndarray]]:
     """Per layer: w_ih (3H, in), w_hh (3H, H), b_ih (3H), b_hh (3H), gate order r | z | n."""
     g = model.gru
     return [
-        {k: _np(getattr(g, f"{k.replace('w_', 'weight_').replace('b_', 'bias_')}_l{layer}"))
+        {k: to_numpy(getattr(g, f"{k.replace('w_', 'weight_').replace('b_', 'bias_')}_l{layer}"))
          for k in ("w_ih", "w_hh", "b_ih", "b_hh")}
         for layer in range(g.num_layers)
     ]
@@ -64,12 +49,7 @@ def flax_cell_params(w: dict[str, np.ndarray]) -> dict[str, Any]:
 
 def flax_params(model: Any) -> dict[str, Any]:
     """``{"cells": [GRUCell params per layer], "dense": Dense params}`` as JAX arrays."""
-    import jax
-
-    return jax.device_put({
-        "cells": [flax_cell_params(w) for w in torch_gru_weights(model)],
-        "dense": {"kernel": _np(model.dense.weight).T, "bias": _np(model.dense.bias)},
-    })
+    return _rnn_models.flax_params(model, lambda model: [flax_cell_params(w) for w in torch_gru_weights(model)])
 
 
 def _normalise(y: Any, xp: Any) -> Any:

@@ -9,39 +9,24 @@ add up in every gate). Flax's carry is ``(c, h)``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
-
-def torch_model(hidden: int, features: int, out: int, layers: int, seed: int) -> Any:
-    import torch
-    from torch import nn
-
-    class SeedLSTM(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.lstm = nn.LSTM(features, hidden, num_layers=layers)
-            self.dense = nn.Linear(hidden, out)
-
-        def forward(self, x: torch.Tensor) -> torch.Tensor:
-            y, _ = self.lstm(x)
-            y = self.dense(y)
-            return y / y.norm(dim=-1, keepdim=True)
-
-    torch.manual_seed(seed)
-    return SeedLSTM().eval()
+from . import _rnn_models
+from ._rnn_models import to_numpy
 
 
-def _np(t: Any) -> np.ndarray:
-    return t.detach().cpu().numpy().copy()
+torch_model = functools.partial(_rnn_models.torch_model, "LSTM")
+"""``torch_model(hidden, features, out, layers, seed)``: the `lstm` workload's torch model (``model.lstm``)."""
 
 
 def flax_cell_params(lstm: Any, layer: int) -> dict[str, Any]:
     """One layer of a ``torch.nn.LSTM`` as ``OptimizedLSTMCell`` parameters."""
-    w_ih = np.split(_np(getattr(lstm, f"weight_ih_l{layer}")), 4)
-    w_hh = np.split(_np(getattr(lstm, f"weight_hh_l{layer}")), 4)
-    bias = np.split(_np(getattr(lstm, f"bias_ih_l{layer}")) + _np(getattr(lstm, f"bias_hh_l{layer}")), 4)
+    w_ih = np.split(to_numpy(getattr(lstm, f"weight_ih_l{layer}")), 4)
+    w_hh = np.split(to_numpy(getattr(lstm, f"weight_hh_l{layer}")), 4)
+    bias = np.split(to_numpy(getattr(lstm, f"bias_ih_l{layer}")) + to_numpy(getattr(lstm, f"bias_hh_l{layer}")), 4)
     params = {}
     for gate, wi, wh, b in zip("ifgo", w_ih, w_hh, bias):
         params[f"i{gate}"] = {"kernel": wi.T}
@@ -51,12 +36,8 @@ def flax_cell_params(lstm: Any, layer: int) -> dict[str, Any]:
 
 def flax_params(model: Any) -> dict[str, Any]:
     """``{"cells": [OptimizedLSTMCell params per layer], "dense": Dense params}`` as JAX arrays."""
-    import jax
-
-    return jax.device_put({
-        "cells": [flax_cell_params(model.lstm, layer) for layer in range(model.lstm.num_layers)],
-        "dense": {"kernel": _np(model.dense.weight).T, "bias": _np(model.dense.bias)},
-    })
+    return _rnn_models.flax_params(
+        model, lambda model: [flax_cell_params(model.lstm, layer) for layer in range(model.lstm.num_layers)])
 
 
 class FlaxLSTMModel:

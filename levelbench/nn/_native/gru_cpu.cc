@@ -1,5 +1,5 @@
-// The GRU cell for rnn_loops.h, and its XLA FFI handlers: one call runs a layer-direction's whole
-// loop over time (rnn_loops.h) instead of an XLA while loop.
+// The GRU cell for rnn_loops.h and rnn_handlers.h, and its XLA FFI entry points: one call runs a
+// layer-direction's whole loop over time (rnn_loops.h) instead of an XLA while loop.
 //
 // Forward, per step and block of 8 hidden units: one register tile holds the r, z and n columns
 // of those units (4 rows x 24 columns: 12 accumulators and 3 weight vectors, AVX2's 16 registers
@@ -15,7 +15,7 @@
 // the weights in torch's layout, W_ih (3H, I) and W_hh (3H, H), gate order r | z | n.
 // Python side: ../_gru_native.py (calls), ../_rnn_native.py (build, cache, registration).
 
-#include "rnn_loops.h"
+#include "rnn_handlers.h"
 
 namespace {
 
@@ -104,64 +104,45 @@ struct GruCell {
 
   static void finish_backward(const Backward&, Carry&, int) {}
   static void backward_empty(const Backward&) {}
-};
 
-// The common forward operands, then the GRU's two biases.
-ffi::Error gru_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b_x,
-                          const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& b_hn, const ffi::AnyBuffer& h0,
-                          ffi::Result<ffi::AnyBuffer>& out, int64_t reverse, GruCell::Forward& f) {
-  if (auto e = forward_operands(GruCell::kGates, x, w_ih, w_hh, h0, out, reverse, f); e.failure()) return e;
-  if (auto e = check_vector(b_x, 3 * f.H, "b_x of shape (3H,)"); e.failure()) return e;
-  if (auto e = check_vector(b_hn, f.H, "b_hn of shape (H,)"); e.failure()) return e;
-  f.b_x = b_x.typed_data<float>();
-  f.b_hn = b_hn.typed_data<float>();
-  return ffi::Error::Success();
-}
+  // The handlers' operands (rnn_handlers.h), in the order ../_gru_native.py passes them: the
+  // common forward operands, then the two biases.
+  static ffi::Error forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b_x,
+                               const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& b_hn, const ffi::AnyBuffer& h0,
+                               ffi::Result<ffi::AnyBuffer>& out, int64_t reverse, Forward& f) {
+    if (auto e = forward_operands(kGates, x, w_ih, w_hh, h0, out, reverse, f); e.failure()) return e;
+    if (auto e = check_vector(b_x, 3 * f.H, "b_x of shape (3H,)"); e.failure()) return e;
+    if (auto e = check_vector(b_hn, f.H, "b_hn of shape (H,)"); e.failure()) return e;
+    f.b_x = b_x.typed_data<float>();
+    f.b_hn = b_hn.typed_data<float>();
+    return ffi::Error::Success();
+  }
+
+  static void results_of(Forward&) {}
+
+  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& rzn, ffi::Result<ffi::AnyBuffer>& hn) {
+    f.rzn_out = rzn->typed_data<float>();
+    f.hn_out = hn->typed_data<float>();
+  }
+
+  // After the common backward operands (BackwardBuffers): the kept gates and W_hn h + b_hn; after
+  // the common results, the gradients of b_ih and b_hh.
+  static ffi::Error backward_of(const BackwardBuffers& common, const ffi::AnyBuffer& rzn, const ffi::AnyBuffer& hn,
+                                ffi::Result<ffi::AnyBuffer>& d_b_ih, ffi::Result<ffi::AnyBuffer>& d_b_hh,
+                                int64_t reverse, Backward& g) {
+    if (auto e = backward_operands(kGates, {&common.d_hs, &hn, &common.hs}, rzn, common, reverse, g);
+        e.failure())
+      return e;
+    g.d_b_ih = d_b_ih->typed_data<float>();
+    g.d_b_hh = d_b_hh->typed_data<float>();
+    g.rzn = rzn.typed_data<float>();
+    g.hn = hn.typed_data<float>();
+    return ffi::Error::Success();
+  }
+};
 
 }  // namespace
 
-// The handlers, each followed by its exported entry point (XLA's macro: an extern "C" function).
-static ffi::Error ForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x, ffi::AnyBuffer w_hh,
-                              ffi::AnyBuffer b_hn, ffi::AnyBuffer h0, ffi::Result<ffi::AnyBuffer> out,
-                              int64_t reverse, int64_t threads, int64_t split_at) {
-  GruCell::Forward f{};
-  if (auto e = gru_forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out, reverse, f); e.failure()) return e;
-  advise_huge_pages(out);
-  run_forward<GruCell>(f, threads, split_at);
-  return ffi::Error::Success();
-}
-XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_gru_forward, ForwardImpl, (binding<6, 1>()));
-
-static ffi::Error ForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b_x,
-                                   ffi::AnyBuffer w_hh, ffi::AnyBuffer b_hn, ffi::AnyBuffer h0,
-                                   ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> rzn,
-                                   ffi::Result<ffi::AnyBuffer> hn, int64_t reverse, int64_t threads,
-                                   int64_t split_at) {
-  GruCell::Forward f{};
-  if (auto e = gru_forward_of(x, w_ih, b_x, w_hh, b_hn, h0, out, reverse, f); e.failure()) return e;
-  for (auto* buffer : {&out, &rzn, &hn}) advise_huge_pages(*buffer);
-  f.rzn_out = rzn->typed_data<float>();
-  f.hn_out = hn->typed_data<float>();
-  run_forward<GruCell>(f, threads, split_at);
-  return ffi::Error::Success();
-}
-XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_gru_forward_train, ForwardTrainImpl, (binding<6, 3>()));
-
-static ffi::Error BackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer rzn, ffi::AnyBuffer hn, ffi::AnyBuffer hs,
-                               ffi::AnyBuffer h0, ffi::AnyBuffer w_hh, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
-                               ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
-                               ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b_ih,
-                               ffi::Result<ffi::AnyBuffer> d_b_hh, ffi::Result<ffi::AnyBuffer> dh0,
-                               int64_t reverse, int64_t threads, int64_t split_at) {
-  GruCell::Backward g{};
-  const BackwardBuffers common{d_hs, hs, h0, w_hh, x, w_ih, d_x, d_w_ih, d_w_hh, dh0};
-  if (auto e = backward_operands(GruCell::kGates, {&d_hs, &hn, &hs}, rzn, common, reverse, g); e.failure())
-    return e;
-  g.d_b_ih = d_b_ih->typed_data<float>();
-  g.d_b_hh = d_b_hh->typed_data<float>();
-  g.rzn = rzn.typed_data<float>();
-  g.hn = hn.typed_data<float>();
-  run_backward<GruCell>(g, threads, split_at);
-  return ffi::Error::Success();
-}
-XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_gru_backward, BackwardImpl, (binding<8, 6>()));
+RNN_HANDLER(levelbench_gru_forward, ForwardHandler, GruCell, 6, 1);
+RNN_HANDLER(levelbench_gru_forward_train, ForwardHandler, GruCell, 6, 3);
+RNN_HANDLER(levelbench_gru_backward, BackwardHandler, GruCell, 8, 6);

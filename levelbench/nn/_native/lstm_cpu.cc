@@ -1,5 +1,6 @@
-// The LSTM cell for rnn_loops.h, and its XLA FFI handlers: one call runs a layer-direction's whole
-// loop over time, on the same loops, tiles and thread team as the GRU's (gru_cpu.cc).
+// The LSTM cell for rnn_loops.h and rnn_handlers.h, and its XLA FFI entry points: one call runs a
+// layer-direction's whole loop over time, on the same loops, tiles and thread team as the GRU's
+// (gru_cpu.cc).
 //
 // Forward, per step and block of 8 hidden units: one register tile holds the i, f, g and o columns
 // of those units, and the gate math and the cell update run on it as it leaves the GEMMs:
@@ -14,7 +15,7 @@
 // the weights in torch's layout, W_ih (4H, I) and W_hh (4H, H), gate order i | f | g | o.
 // Python side: ../_lstm_native.py (calls), ../_rnn_native.py (build, cache, registration).
 
-#include "rnn_loops.h"
+#include "rnn_handlers.h"
 
 namespace {
 
@@ -134,79 +135,62 @@ struct LstmCell {
   }
 
   static void backward_empty(const Backward& g) { std::copy(g.dc_n, g.dc_n + g.s.B * g.s.H, g.dc0); }
-};
 
-// The common forward operands, then the LSTM's bias sum and c0.
-ffi::Error lstm_forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
-                           const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0,
-                           ffi::Result<ffi::AnyBuffer>& out, int64_t reverse, LstmCell::Forward& f) {
-  if (auto e = forward_operands(LstmCell::kGates, x, w_ih, w_hh, h0, out, reverse, f); e.failure()) return e;
-  if (auto e = check_vector(b, 4 * f.H, "b of shape (4H,)"); e.failure()) return e;
-  auto c = c0.dimensions();
-  if (auto e = check(c.size() == 2 && c[0] == f.B && c[1] == f.H, "c0 of shape (B, H)", c0); e.failure()) return e;
-  f.b = b.typed_data<float>();
-  f.c0 = c0.typed_data<float>();
-  return ffi::Error::Success();
-}
+  // The handlers' operands (rnn_handlers.h), in the order ../_lstm_native.py passes them: the
+  // common forward operands, then the bias sum and c0.
+  static ffi::Error forward_of(const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, const ffi::AnyBuffer& b,
+                               const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0, const ffi::AnyBuffer& c0,
+                               ffi::Result<ffi::AnyBuffer>& out, int64_t reverse, Forward& f) {
+    if (auto e = forward_operands(kGates, x, w_ih, w_hh, h0, out, reverse, f); e.failure()) return e;
+    if (auto e = check_vector(b, 4 * f.H, "b of shape (4H,)"); e.failure()) return e;
+    auto c = c0.dimensions();
+    if (auto e = check(c.size() == 2 && c[0] == f.B && c[1] == f.H, "c0 of shape (B, H)", c0); e.failure())
+      return e;
+    f.b = b.typed_data<float>();
+    f.c0 = c0.typed_data<float>();
+    return ffi::Error::Success();
+  }
+
+  // Inference: only the final cell state.
+  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& c_n) { f.c_n = c_n->typed_data<float>(); }
+
+  // Training: every c_t, and what the backward needs.
+  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& c, ffi::Result<ffi::AnyBuffer>& gates,
+                         ffi::Result<ffi::AnyBuffer>& tc) {
+    f.c_out = c->typed_data<float>();
+    f.gates_out = gates->typed_data<float>();
+    f.tc_out = tc->typed_data<float>();
+  }
+
+  // After the common backward operands (BackwardBuffers): dc_n, the kept gates, c_t, tanh(c_t) and
+  // c0; after the common results, the gradients of the bias sum and of c0.
+  static ffi::Error backward_of(const BackwardBuffers& common, const ffi::AnyBuffer& dc_n,
+                                const ffi::AnyBuffer& gates, const ffi::AnyBuffer& c, const ffi::AnyBuffer& tc,
+                                const ffi::AnyBuffer& c0, ffi::Result<ffi::AnyBuffer>& d_b,
+                                ffi::Result<ffi::AnyBuffer>& dc0, int64_t reverse, Backward& g) {
+    if (auto e = backward_operands(kGates, {&common.d_hs, &c, &tc, &common.hs}, gates, common, reverse, g);
+        e.failure())
+      return e;
+    for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
+      auto d = state->dimensions();
+      if (auto e = check(d.size() == 2 && d[0] == g.s.B && d[1] == g.s.H, "dc_n and c0 of shape (B, H)", *state);
+          e.failure())
+        return e;
+    }
+    g.d_b_ih = d_b->typed_data<float>();
+    g.d_b_hh = nullptr;  // the one bias sum serves b_hh too
+    g.dc_n = dc_n.typed_data<float>();
+    g.gates = gates.typed_data<float>();
+    g.c = c.typed_data<float>();
+    g.tc = tc.typed_data<float>();
+    g.c0 = c0.typed_data<float>();
+    g.dc0 = dc0->typed_data<float>();
+    return ffi::Error::Success();
+  }
+};
 
 }  // namespace
 
-// The handlers, each followed by its exported entry point (XLA's macro: an extern "C" function).
-static ffi::Error LstmForwardImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b, ffi::AnyBuffer w_hh,
-                                  ffi::AnyBuffer h0, ffi::AnyBuffer c0, ffi::Result<ffi::AnyBuffer> out,
-                                  ffi::Result<ffi::AnyBuffer> c_n, int64_t reverse, int64_t threads,
-                                  int64_t split_at) {
-  LstmCell::Forward f{};
-  if (auto e = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out, reverse, f); e.failure()) return e;
-  advise_huge_pages(out);
-  f.c_n = c_n->typed_data<float>();
-  run_forward<LstmCell>(f, threads, split_at);
-  return ffi::Error::Success();
-}
-XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_lstm_forward, LstmForwardImpl, (binding<6, 2>()));
-
-static ffi::Error LstmForwardTrainImpl(ffi::AnyBuffer x, ffi::AnyBuffer w_ih, ffi::AnyBuffer b,
-                                       ffi::AnyBuffer w_hh, ffi::AnyBuffer h0, ffi::AnyBuffer c0,
-                                       ffi::Result<ffi::AnyBuffer> out, ffi::Result<ffi::AnyBuffer> c,
-                                       ffi::Result<ffi::AnyBuffer> gates, ffi::Result<ffi::AnyBuffer> tc,
-                                       int64_t reverse, int64_t threads, int64_t split_at) {
-  LstmCell::Forward f{};
-  if (auto e = lstm_forward_of(x, w_ih, b, w_hh, h0, c0, out, reverse, f); e.failure()) return e;
-  for (auto* buffer : {&out, &c, &gates, &tc}) advise_huge_pages(*buffer);
-  f.c_out = c->typed_data<float>();
-  f.gates_out = gates->typed_data<float>();
-  f.tc_out = tc->typed_data<float>();
-  run_forward<LstmCell>(f, threads, split_at);
-  return ffi::Error::Success();
-}
-XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_lstm_forward_train, LstmForwardTrainImpl, (binding<6, 4>()));
-
-static ffi::Error LstmBackwardImpl(ffi::AnyBuffer d_hs, ffi::AnyBuffer dc_n, ffi::AnyBuffer gates, ffi::AnyBuffer c,
-                                   ffi::AnyBuffer tc, ffi::AnyBuffer c0, ffi::AnyBuffer w_hh, ffi::AnyBuffer hs,
-                                   ffi::AnyBuffer h0, ffi::AnyBuffer x, ffi::AnyBuffer w_ih,
-                                   ffi::Result<ffi::AnyBuffer> d_x, ffi::Result<ffi::AnyBuffer> d_w_ih,
-                                   ffi::Result<ffi::AnyBuffer> d_w_hh, ffi::Result<ffi::AnyBuffer> d_b,
-                                   ffi::Result<ffi::AnyBuffer> dh0, ffi::Result<ffi::AnyBuffer> dc0,
-                                   int64_t reverse, int64_t threads, int64_t split_at) {
-  LstmCell::Backward g{};
-  const BackwardBuffers common{d_hs, hs, h0, w_hh, x, w_ih, d_x, d_w_ih, d_w_hh, dh0};
-  if (auto e = backward_operands(LstmCell::kGates, {&d_hs, &c, &tc, &hs}, gates, common, reverse, g); e.failure())
-    return e;
-  for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
-    auto d = state->dimensions();
-    if (auto e = check(d.size() == 2 && d[0] == g.s.B && d[1] == g.s.H, "dc_n and c0 of shape (B, H)", *state);
-        e.failure())
-      return e;
-  }
-  g.d_b_ih = d_b->typed_data<float>();
-  g.d_b_hh = nullptr;  // the one bias sum serves b_hh too
-  g.dc_n = dc_n.typed_data<float>();
-  g.gates = gates.typed_data<float>();
-  g.c = c.typed_data<float>();
-  g.tc = tc.typed_data<float>();
-  g.c0 = c0.typed_data<float>();
-  g.dc0 = dc0->typed_data<float>();
-  run_backward<LstmCell>(g, threads, split_at);
-  return ffi::Error::Success();
-}
-XLA_FFI_DEFINE_HANDLER_SYMBOL(levelbench_lstm_backward, LstmBackwardImpl, (binding<11, 6>()));
+RNN_HANDLER(levelbench_lstm_forward, ForwardHandler, LstmCell, 6, 2);
+RNN_HANDLER(levelbench_lstm_forward_train, ForwardHandler, LstmCell, 6, 4);
+RNN_HANDLER(levelbench_lstm_backward, BackwardHandler, LstmCell, 11, 6);
