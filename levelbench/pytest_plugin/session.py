@@ -26,7 +26,7 @@ from .._values.files import replace_file
 from .._values.units import fmt_time
 from ..store import (
     StoreError, detect_git_commit, open_store, diff_runs, previous_run, export_json, Run, StoredResult,
-    as_comparison, run_status, workload_result)
+    RUN_INTERRUPTED, RUN_OK, as_comparison, run_status, workload_result)
 
 KIND = "pytest"
 
@@ -141,7 +141,7 @@ class SessionResults:
             counts[r.workload] = counts.get(r.workload, 0) + 1
         environment = next((r.result.environment for r in self.records if r.result.environment), {})
         return Run(id=self.run_id or 0, kind=KIND, started=self.started, finished=time.time(),
-                   status="interrupted" if self.interrupted else run_status(results) if results else "ok",
+                   status=RUN_INTERRUPTED if self.interrupted else run_status(results) if results else RUN_OK,
                    argv=tuple(self.argv),
                    git_commit=self._commit(), label=self.options.label, environment=dict(environment),
                    workload_counts=counts, results=results)
@@ -227,8 +227,8 @@ class SessionResults:
             lines.append(f"{len(self.untimed)} timing test(s) ran once, untimed (--levelbench-disable)")
         if self.run_id is not None:
             label = f", label {self.options.label!r}" if self.options.label else ""
-            ended = self.outcome.status if self.outcome is not None else "ok"
-            status = f" ({ended})" if ended != "ok" else ""
+            ended = self.outcome.status if self.outcome is not None else RUN_OK
+            status = f" ({ended})" if ended != RUN_OK else ""
             lines.append(f"{len(self.records)} result(s) recorded in {self.store_location} as run {self.run_id}"
                          f"{status}{label}")
         elif self.records and not self.options.save:
