@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (np.meshgrid returns numpy.ndarray for JAX inputs, checked on jax 0.10.2; the lecture and the issue did not discuss it)
-# lines: LB115:124/127
+# lines: LB115:125/128
+# first-sight: 8417a81 2026-12-02 py: found LB115:125 LB115:128; missed none; false LB115:56 LB102:56 LB115:56 LB114:142 LB114:153 LB115:153 LB114:156 LB115:156 LB103:187 | notebook: found LB115:125 LB115:128; missed none; false LB115:56 LB102:56 LB115:56 LB114:142 LB114:153 LB115:153 LB114:156 LB115:156 LB103:187
 
 !pip install quantecon jax
 # %%

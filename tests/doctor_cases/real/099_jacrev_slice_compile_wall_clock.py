@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock, as elsewhere in the corpus; the thread did not discuss it)
-# lines: LB105:25/28
+# lines: LB105:26/29
+# first-sight: 8417a81 2026-12-02 py: found LB105:26 LB105:29; missed none; false LB103:27 | notebook: found LB105:26 LB105:29; missed none; false LB103:27
 
 import time
 

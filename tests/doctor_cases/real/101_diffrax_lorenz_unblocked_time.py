@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the thread did not discuss blocking), LB105 (time() as the interval clock)
-# lines: LB102:45/49, LB105:44/48
+# lines: LB102:46/50, LB105:45/49
+# first-sight: 8417a81 2026-12-02 py: found none; missed LB102:46/50, LB105:45/49; false none | notebook: found none; missed LB102:46/50, LB105:45/49; false none
 
 import os
 os.environ['XLA_FLAGS'] = '--xla_cpu_use_thunk_runtime=false'

@@ -5,7 +5,8 @@
 # static: LB111, LB102, LB105
 # dynamic: LB210
 # inferred: LB102 (no timed result is waited for; the thread did not discuss it), LB105 (time.time() as the interval clock)
-# lines: LB111:31/35, LB102:20/27/31/35, LB105:19/26/30/34
+# lines: LB111:32/36, LB102:21/28/32/36, LB105:20/27/31/35
+# first-sight: 8417a81 2026-12-02 py: found LB105:20 LB102:21 LB105:27 LB102:28 LB105:31 LB102:32 LB105:35 LB102:36; missed LB111:32/36; false LB104:21 LB104:28 LB104:32 LB104:36 | notebook: found LB105:20 LB102:21 LB105:27 LB102:28 LB105:31 LB102:32 LB105:35 LB102:36; missed LB111:32/36; false LB104:21 LB104:28 LB104:32 LB104:36
 
 import time
 import jax.numpy as np

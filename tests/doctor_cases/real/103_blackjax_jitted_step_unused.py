@@ -5,7 +5,8 @@
 # static: LB114
 # dynamic: n/a
 # inferred: none
-# lines: LB114:39/41
+# lines: LB114:40/42
+# first-sight: 8417a81 2026-12-02 py: found none; missed LB114:40/42; false none | notebook: found none; missed LB114:40/42; false none
 
 import jax
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:47/59/69/81/95/107/118/129/143/155/168/183/197/213
+# lines: LB102:48/60/70/82/96/108/119/130/144/156/169/184/198/214
+# first-sight: 8417a81 2026-12-02 py: found LB102:214; missed none; false none | notebook: found LB102:214; missed none; false none
 
 from typing import Literal
 
