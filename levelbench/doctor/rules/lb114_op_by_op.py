@@ -70,7 +70,23 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
         if any(isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n)) for n in nodes):
             continue
-        what = "a Flax module apply" if applies else f"{ops} JAX operation{'s' if ops > 1 else ''}"
+        plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
+        if plain is not None and ops < 2:  # the loop's work is that function: point at the call
+            call, site = plain
+            yield ctx.report(
+                "LB114",
+                call,
+                f"`{short(call)}` runs a function the file jits elsewhere without its jit, once per iteration: "
+                "its operations are dispatched one by one",
+                evidence=f"the file jits it ({site_text(ctx, site)}) but this loop calls it by its own name",
+                fix=f"# call the jitted version in the loop, e.g. the name bound by `{site.label}`",
+            )
+            continue
+        what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
+        if plain is not None:
+            what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
+        elif applies:
+            what = "a whole model or function (a Flax apply, or a function jitted elsewhere called without its jit)"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
         yield ctx.report(
             "LB114",
@@ -209,8 +225,8 @@ def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, 
 
 
 def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> tuple[int, int]:
-    """(JAX operations, Flax applies) that ``nodes`` dispatch, counting into the un-jitted local functions
-    they call."""
+    """(JAX operations, whole programs: Flax applies and functions jitted elsewhere called without their jit) that
+    ``nodes`` dispatch, counting into the un-jitted local functions they call."""
     ops = applies = 0
     for node in nodes:
         if isinstance(node, ast.Call):
@@ -232,8 +248,10 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
             ):
                 ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
+            elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
+                applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
-                if function not in ctx.facts.jitted_defs:
+                if function not in ctx.facts.jitted_defs or ctx.facts.plain_call_of_jitted(node) is not None:
                     inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
                     ops, applies = ops + inner[0], applies + inner[1]
         elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/blob/main/benchmarks/random_benchmark.py
 # title: JAX benchmarks/random_benchmark.py (microbenchmarks of dispatching jitted PRNG functions)
-# established-by: maintainers of jax-ml/jax (the project's own benchmark suite)
+# established-by: maintainer jax-ml (the project's own benchmark suite)
 # cause: Correct benchmark code for what it measures, dispatch: each jitted function is called once before google_benchmark's `while state:` loop (compiled outside the timing), the loop enqueues calls without waiting on each because the dispatch rate is the quantity measured, and the last call is blocked with block_until_ready after the loop so the queued work is drained before the benchmark ends; the keys are JAX arrays, so nothing is copied from the host per call.
 # static: none
 # dynamic: n/a

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/blob/main/benchmarks/cache_benchmark.py
 # title: JAX benchmarks/cache_benchmark.py (google_benchmark of jax's internal memoization cache)
-# established-by: maintainers of jax-ml/jax (the project's own benchmark suite)
+# established-by: maintainer jax-ml (the project's own benchmark suite)
 # cause: Correct benchmark code: the timed `while state:` loop calls a Python function memoized by jax._src.util.cache that adds two Python ints, so nothing in the timing is a JAX array or a jitted call; the hot keys are warmed before the loop and the queries are generated outside it.
 # static: none
 # dynamic: n/a

@@ -1,6 +1,6 @@
 # source: https://docs.jax.dev/en/latest/pallas/tpu/matmul.html
 # title: Pallas TPU matrix multiplication (JAX documentation): timing the pipelined kernel for several block sizes
-# established-by: maintainers of jax-ml/jax (the documentation's benchmark helper)
+# established-by: maintainer jax-ml (the documentation's benchmark helper)
 # cause: Correct benchmark code: `benchmark(f)` calls the jitted kernel once with jax.block_until_ready to compile it, then times `jax.block_until_ready(f(*args))` with timeit over 100 trials and divides; each block size is a `functools.partial` of the same jitted `matmul` with static block sizes, compiled once per shape in the warm-up call, and the inputs are JAX arrays made before the timing. Code: the page's cells for the kernel with a VMEM accumulator, its helpers and the timings, as one script.
 # static: none
 # dynamic: n/a

@@ -1,6 +1,6 @@
 # source: https://python-programming.quantecon.org/numpy_vs_numba_vs_jax.html
 # title: NumPy vs Numba vs JAX (QuantEcon lecture): every implementation timed twice with qe.Timer
-# established-by: maintainers of QuantEcon (jstac, mmcky; QuantEcon/lecture-python-programming#440 on the same lecture)
+# established-by: maintainer jstac (QuantEcon's lecture, with mmcky; QuantEcon/lecture-python-programming#440 on the same lecture)
 # cause: The lecture's timings follow its maintainers' rule (block_until_ready, and each jitted or vmapped function timed twice, the first run including compilation on purpose), and issue #440 established why `qm_jax` (lax.scan over 10 million steps) is slow on GPU: XLA runs the loop's control on the host, a cause outside the timing that the catalogue has no code for. One timed pair is not what it appears: `np.meshgrid` of the JAX grid returns NumPy arrays, so both timings of the jitted `f(x_mesh, y_mesh)` copy two 3000x3000 float32 arrays (72 MB) to the device on every call. The NumPy timing of `f` runs before `f` is redefined as a jitted JAX function. Code: the lecture's code cells, markdown dropped.
 # static: LB115
 # dynamic: n/a

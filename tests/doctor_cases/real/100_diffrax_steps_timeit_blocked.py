@@ -1,6 +1,6 @@
 # source: https://github.com/patrick-kidger/diffrax/issues/518
 # title: [Regression] Slower integration of differential equations since jaxlib > 0.4.32.dev20240807
-# established-by: maintainers of jax-ml/jax (jax-ml/jax#26145, which the diffrax reports point to: seantalts, 'the thunk runtime has significantly degraded performance for many kinds of small models'; the old runtime restores the speed)
+# established-by: maintainer seantalts (jax-ml/jax#26145, which the diffrax reports point to: 'the thunk runtime has significantly degraded performance for many kinds of small models'; the old runtime restores the speed)
 # cause: A regression of XLA's CPU runtime (the thunk runtime, on by default from jaxlib 0.4.32) that makes loops of many small kernels slower; a cause outside the benchmark that the catalogue has no code for. The posted timing is sound: the solve is jitted once, run once and blocked before timing, and timeit runs the blocked call 100 times and divides.
 # static: none
 # dynamic: n/a

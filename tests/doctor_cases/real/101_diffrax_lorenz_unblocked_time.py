@@ -1,6 +1,6 @@
 # source: https://github.com/patrick-kidger/diffrax/issues/606
 # title: Slow jit of diffeqsolve since v0.6.1
-# established-by: the maintainers who answered (the reporter confirms: the old XLA CPU runtime, '--xla_cpu_use_thunk_runtime=false', restores the speed)
+# established-by: maintainer patrick-kidger's tracker (the reporter confirms the maintainers' answer: the old XLA CPU runtime, '--xla_cpu_use_thunk_runtime=false', restores the speed)
 # cause: The slowdown is XLA's new CPU runtime (jaxlib 0.4.32 on), a cause outside the benchmark the catalogue has no code for. The posted measurement has its own faults: neither timed solve is waited for (diffeqsolve runs under filter_jit and returns device arrays; nothing reads them before the clock stops), and the clock is time.time(). The first timing includes compilation on purpose ('Jit + Integration time') and is not labelled LB103. Code: the reporter's MWE.
 # static: LB102, LB105
 # dynamic: n/a

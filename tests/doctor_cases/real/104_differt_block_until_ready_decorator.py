@@ -1,6 +1,6 @@
 # source: https://github.com/jeertmans/DiffeRT/blob/main/differt/tests/benchmarks/test_rt.py
 # title: DiffeRT differt/tests/benchmarks/test_rt.py (entered again: retired case 092 with its label corrected)
-# established-by: JAX's API documentation of jax.block_until_ready (it calls block_until_ready on the pytree's array leaves and returns the tree), measured on jax 0.10.2; the suite is maintainer jeertmans's
+# established-by: maintainer jax-ml (JAX's API documentation of jax.block_until_ready: it calls block_until_ready on the pytree's array leaves and returns the tree; measured on jax 0.10.2); the suite is maintainer jeertmans's
 # cause: Every benchmarked function is decorated `@jax.block_until_ready` on top of `@jax.jit`, meaning to make each call wait; but `jax.block_until_ready(f)` of a function finds no array leaf and returns `f` unchanged, so the decorator does nothing and pytest-codspeed's `benchmark(bench_fun)` times calls that return before their work is done (on jax 0.10.2, a call of such a function returned in 0.13 ms with 0.27 s of a 2000x2000 matmul still pending). Case 092 labelled this suite correct; the measurement showed the label wrong, so 092 is retired and the suite entered again here. The calls before `benchmark(...)` compile each function outside the timing, and the two loops inside bench_fun (three path orders, the chunks of a generator) are short and unrolled on purpose under jit.
 # static: LB102
 # dynamic: n/a

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/blob/main/benchmarks/shape_poly_benchmark.py
 # title: JAX benchmarks/shape_poly_benchmark.py (microbenchmarks of shape-polymorphism symbolic expressions)
-# established-by: maintainers of jax-ml/jax (the project's own benchmark suite)
+# established-by: maintainer jax-ml (the project's own benchmark suite)
 # cause: Correct benchmark code: google_benchmark's `while state:` loops time host-side arithmetic on symbolic dimensions (`export.symbolic_shape` returns symbolic dimension expressions, not arrays), so there is no device work to wait for, no jit to compile inside the timing, and the Python loops over them are the work being measured, not JAX operations dispatched one by one.
 # static: none
 # dynamic: n/a

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/blob/main/docs/the-training-cookbook.py
 # title: The Training Cookbook (JAX documentation): a training loop written for asynchronous dispatch
-# established-by: maintainers of jax-ml/jax (the documentation's recommended training code)
+# established-by: maintainer jax-ml (the documentation's recommended training code)
 # cause: Correct code, and the documentation's model of a fast training loop: the train step is jitted once at module level, the loop never waits on the device (the RecordWriter prints the previous step's metrics, so reading them does not stall the step just dispatched), the batches are put on the device by `jax.make_array_from_process_local_data` as they are drawn, and the Python loops inside the jitted model run over `config.num_layers` (4), unrolled on purpose. There is no timing in the file.
 # static: none
 # dynamic: n/a
