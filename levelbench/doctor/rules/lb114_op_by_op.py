@@ -242,14 +242,14 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 applies += 1
             elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
                 ops += 1
+            elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
+                applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
             elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
                 ops += not is_wait(ctx, node)
             elif any(
                 ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
             ):
                 ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
-            elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
-                applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
                 if function not in ctx.facts.jitted_defs or ctx.facts.plain_call_of_jitted(node) is not None:
                     inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
