@@ -1700,3 +1700,132 @@ def test_a_levelbench_magic_is_no_timed_region_of_the_users(magic):
     # levelbench blocks, warms up and samples what its magics time: no timing finding on them
     source = nb("import jax\nimport jax.numpy as jnp\njitted = jax.jit(jnp.tanh)\nxs = jnp.ones(50)", magic)
     assert not {"LB102", "LB103", "LB104", "LB105"} & codes(source, notebook=True)
+
+
+# --- the shared model, judged on the forms of the fourth batch of real cases (095-106) -------------------
+# Each fix of the model holds however the code is written: a positive form and its quiet twin.
+
+@pytest.mark.parametrize(
+    ("jitted", "called", "fires"),
+    [
+        ("step = jax.jit(nuts.step)", "nuts.step(key, state)", True),  # BlackJAX's Hello World (case 103)
+        ("step = jax.jit(nuts.step)", "step(key, state)", False),
+        ("fast = jax.jit(kernel)", "kernel(key, state)", True),  # a local function, jitted under another name
+        ("fast = jax.jit(kernel)", "fast(key, state)", False),
+        ("solve = jax.jit(jnp.linalg.solve)", "jnp.linalg.solve(key, state)", False),  # one library operation
+    ],
+)
+def test_model_a_function_jitted_elsewhere_runs_op_by_op_when_called_by_its_own_name(jitted, called, fires):
+    src = (
+        "import jax\nimport jax.numpy as jnp\nimport blackjax\n"
+        "def kernel(key, state):\n    y = jnp.sin(state) * 2.0\n    return jnp.cos(y) + jax.random.normal(key)\n"
+        "nuts = blackjax.nuts(kernel, 1e-3, jnp.ones(2))\nstate = jnp.ones(2)\nkey = jax.random.key(0)\n"
+        f"{jitted}\nfor _ in range(1_000):\n    state = {called}\n"
+    )
+    assert ("LB114" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(
+    ("timed", "fires"),
+    [
+        ("y = dfx.diffeqsolve(term, solver, t0=0.0, t1=1.0, dt0=0.1, y0=y0).ys", True),  # case 101
+        ("sol = solve(y0)", True),  # behind a local function returning the solution
+        ("sol = jax.block_until_ready(solve(y0))", False),
+        ("term = dfx.ODETerm(vector_field)", False),  # a class: configuration, not a computation
+    ],
+)
+def test_model_a_jax_library_returns_jax_values(timed, fires):
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nimport diffrax as dfx\n"
+        "def vector_field(t, y, args):\n    return -y\n"
+        "term, solver = dfx.ODETerm(vector_field), dfx.Tsit5()\ny0 = jnp.ones(3)\n"
+        "def solve(y0):\n    return dfx.diffeqsolve(term, solver, t0=0.0, t1=1.0, dt0=0.1, y0=y0).ys\n"
+        f"solve(y0)\nt0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+    )
+    assert ("LB102" in codes(src)) is fires
+
+
+@pytest.mark.parametrize("form", ["script", "notebook"])
+def test_model_module_level_code_runs_the_def_in_effect(form):
+    """A NumPy `f` timed before `f` is defined again as a jitted JAX function (QuantEcon's lecture, case 098):
+    the first timing runs NumPy; the one after the jitted def runs JAX."""
+    cells = [
+        "import numpy as np\nimport jax\nimport jax.numpy as jnp\nimport quantecon as qe\n"
+        "def f(x, y):\n    return np.cos(x**2 + y**2)\nx, y = np.meshgrid(np.linspace(-3, 3, 300), np.linspace(-3, 3, 300))",
+        "with qe.Timer():\n    np.max(f(x, y))",
+        "@jax.jit\ndef f(x, y):\n    return jnp.cos(x**2 + y**2)",
+        "grid = jnp.linspace(-3, 3, 300)\nx, y = grid, grid\nf(x, y).block_until_ready()",
+        "with qe.Timer():\n    z = f(x, y)",
+    ]
+    if form == "notebook":
+        results = found(nb(*cells), notebook=True)
+        assert ("LB102", 5, 2) in results
+        assert not [r for r in results if r[1] == 2]  # the NumPy timing: nothing to wait for, nothing to copy
+    else:
+        src = "\n".join(cells) + "\n"
+        results = found(src)
+        numpy_timing = src.splitlines().index("    np.max(f(x, y))") + 1
+        assert not [r for r in results if r[2] == numpy_timing]
+        assert "LB102" in {r[0] for r in results}
+        assert "LB115" not in {r[0] for r in results}  # `x, y = grid, grid`: JAX arrays, placed after the rebinding
+
+
+@pytest.mark.parametrize(
+    ("batched", "fires"),
+    [
+        ("jax.vmap(g)", True),  # an un-jitted function of several operations, run op by op
+        ("jax.vmap(f)", False),  # a jitted function: one compiled program, batched
+        ("jax.vmap(lambda y: f(grid, y))", False),
+        ("jax.vmap(jax.vmap(f, in_axes=(None, 0)), in_axes=(0, None))", False),
+    ],
+)
+def test_model_a_transform_of_jitted_code_is_one_program(batched, fires):
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\n"
+        "@jax.jit\ndef f(x, y):\n    return jnp.cos(x**2 + y**2) / (1 + x**2 + y**2)\n"
+        "def g(x, y):\n    return jnp.cos(x**2 + y**2) / (1 + x**2 + y**2)\n"
+        f"grid = jnp.linspace(-3, 3, 300)\nh = {batched}\nh(grid, grid).block_until_ready()\n"
+        "t0 = time.perf_counter()\nh(grid, grid).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    )
+    if "lambda" in batched:
+        src = src.replace("h(grid, grid)", "h(grid)")
+    assert ("LB114" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(
+    ("setup", "timed", "fires"),
+    [
+        ("", "lax.while_loop(lambda x: x < 0, jf, x0).block_until_ready()", True),  # jax-ml/jax#587, case 102
+        ("", "lax.fori_loop(0, 10, lambda i, x: jf(x), x0).block_until_ready()", True),
+        ("cond = lambda x: x < 0", "lax.while_loop(cond, jf, x0).block_until_ready()", False),  # one function object
+        ("run = jax.jit(lambda x: lax.while_loop(lambda v: v < 0, jf, x))", "run(x0).block_until_ready()", False),
+    ],
+)
+def test_model_eager_lax_control_flow_with_a_fresh_function_recompiles_in_the_timing(setup, timed, fires):
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+        "jf = jax.jit(lambda x: jnp.mean(x - jnp.ones(10)))\nx0 = jnp.array(0.0)\n"
+        f"{setup}\nt0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+    )
+    assert ("LB111" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(
+    ("decorator", "parameters", "fires"),
+    [
+        ("@pytest.mark.benchmark(group='rt')\n", "benchmark", True),  # DiffeRT's suite (case 104), any file name
+        ("", "benchmark", True),  # pytest-benchmark's fixture: only pytest runs it
+        ("@pytest.mark.slow\n", "", True),
+        ("", "", False),  # a `test_*` helper of a library module
+    ],
+)
+def test_model_a_pytest_test_runs_here_whatever_its_file_is_called(decorator, parameters, fires):
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nimport pytest\n"
+        "@jax.jit\ndef step(x):\n    return jnp.sin(x) * 2\n"
+        f"{decorator}def test_step_output({parameters}):\n    x = jnp.ones(100)\n    step(x).block_until_ready()\n"
+        + ("    benchmark(step, x)\n" if parameters else
+           "    t0 = time.perf_counter()\n    step(x)\n    print(time.perf_counter() - t0)\n")
+    )
+    results = [d.code for d in lint_source(textwrap.dedent(src), "suite_rt.py")]
+    assert ("LB102" in results) is fires

@@ -11,7 +11,7 @@ import ast
 from collections.abc import Iterator
 
 from ._context import Context
-from ._kinds import HOST_METHODS, call_kind
+from ._kinds import HOST_METHODS, JAX_LIBRARIES, call_kind
 from ._syntax import local_walk, position, walk_code
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
@@ -49,8 +49,10 @@ def _host_side_effect(ctx: Context, call: ast.Call, qualified: str | None) -> bo
     """A function of another library called for its effect, its result dropped, given values of the program
     (``mjx.get_data_into(d, m, dx)``, ``pickle.dump(y, f)``, ``wandb.log({"loss": loss})``): JAX functions are
     pure, so a call made for its effect acts on the host, which needs the values it is given: it waits."""
-    if qualified is None or qualified.startswith(_ASYNC_OR_BLIND) or call_kind(qualified) is not None:
+    if qualified is None or qualified.startswith(_ASYNC_OR_BLIND):
         return False
+    if call_kind(qualified) is not None and not qualified.startswith(JAX_LIBRARIES):
+        return False  # an array function's dropped result; a JAX library's function called for its effect acts on the host
     if qualified.startswith("builtins."):
         return False
     return isinstance(ctx.program.parent(call), ast.Expr) and any(

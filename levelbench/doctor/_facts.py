@@ -33,6 +33,12 @@ _MODEL_METHODS = frozenset(
 )
 _TORCH_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.nn.DataParallel"})
 _FLAX_ROOTS = ("flax.linen.", "flax.nnx.", "equinox.")
+# lax control flow run outside jit compiles one program for the functions it is given, cached per function
+# object, as jax.jit does: the positions of those function arguments.
+_COMPILED_ARGUMENTS = {
+    "jax.lax.while_loop": (0, 1), "jax.lax.fori_loop": (2,), "jax.lax.scan": (0,), "jax.lax.map": (0,),
+    "jax.lax.cond": (1, 2), "jax.lax.switch": (1,), "jax.lax.associative_scan": (0,),
+}
 # Run a program's main function once: `app.run(main)`.
 _ENTRY_POINT_RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run"})
 
@@ -92,6 +98,9 @@ class Facts:
         if self.frameworks & {"torch", "flax", "equinox", "optax"} or "random" in text:
             self._find_instances(module)
         self.jitted: dict[str, JitSite] = {}
+        # What `jax.jit(...)` is applied to, by name (`step = jax.jit(nuts.step)`): a JAX function, which a
+        # call by that name runs without the jit.
+        self.jit_targets: dict[str, JitSite] = {}
         self.aot: set[str] = set()
         self.jitted_defs: dict[ast.AST, JitSite] = {}
         if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
@@ -136,8 +145,21 @@ class Facts:
         for scope in [*(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES)), None]:
             found = [c for c in candidates if self._owner[c] is scope]
             if found:
-                return found[-1]
+                return _in_effect(found, at) if scope is None and enclosing_function(self.program, at) is None else found[-1]
         return None
+
+    def _def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
+        """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though another def of
+        the same name is jitted (``def f`` for NumPy, later ``@jax.jit def f``): statements run in order, so the
+        call runs the def defined last before it."""
+        candidates = self._same_name.get(name, [])
+        if len(candidates) < 2 or enclosing_function(self.program, call) is not None:
+            return False
+        function = self.def_named(name, call)
+        if function is None:
+            return False
+        site = self.jitted_defs.get(function)
+        return site is None or site.node not in function.decorator_list
 
     def function_of(self, expr: ast.AST, depth: int = 0) -> ast.AST | None:
         """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial``/``jit`` wrappers,
@@ -289,7 +311,8 @@ class Facts:
         key = None
         name = dotted(call.func)
         if name is not None and name in self.jitted:
-            key = self._alias_root.get(name, name)
+            if not (isinstance(call.func, ast.Name) and self._def_in_effect_is_plain(name, call)):
+                key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
             key = ast.unparse(call.func)
         elif isinstance(call.func, (ast.Call, ast.IfExp, ast.Subscript)):  # jax.vmap(f_jit)(x), fns["jax"](x)
@@ -301,6 +324,36 @@ class Facts:
     def calls_jax_callable(self, call: ast.Call) -> bool:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""
         return self.jitted_key(call) is not None or dotted(call.func) in self.aot
+
+    def compiled_arguments(self, call: ast.Call) -> list[ast.expr]:
+        """The functions an eager call of lax control flow compiles (``lax.while_loop(cond, body, x)`` outside any
+        jit compiles ``cond`` and ``body`` into one program, cached per function object); none for a call traced
+        as part of a jitted function, whose program includes it."""
+        positions = _COMPILED_ARGUMENTS.get(self.names.qualname(call.func) or "")
+        if positions is None:
+            return []
+        scope = enclosing_function(self.program, call)
+        while isinstance(scope, ast.Lambda):
+            scope = enclosing_function(self.program, scope)
+        if scope is not None and scope in self.traced_defs:
+            return []
+        found = [call.args[i] for i in positions if i < len(call.args)]
+        return [e for f in found for e in (f.elts if isinstance(f, (ast.List, ast.Tuple)) else [f])]
+
+    def plain_call_of_jitted(self, call: ast.Call) -> JitSite | None:
+        """The jit this file applies elsewhere to the function ``call`` runs without it: ``nuts.step(k, s)`` where
+        ``step = jax.jit(nuts.step)``, or ``f(x)`` where ``f_jit = jax.jit(f)``. Applying jit says the function is
+        JAX code; called by its own name it runs eagerly, one operation at a time."""
+        if self.jitted_key(call) is not None or self.names.qualname(call.func) is not None:
+            return None  # a library function (`jnp.linalg.solve`) is one operation, jitted or not
+        name = dotted(call.func)
+        if name is not None and name in self.jit_targets:
+            return self.jit_targets[name]
+        function = self.local_def(call)
+        site = self.jitted_defs.get(function) if function is not None else None
+        if site is not None and site.direct and site.node not in getattr(function, "decorator_list", ()):
+            return site
+        return None
 
     def local_def(self, call: ast.Call) -> FunctionNode | None:
         """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
@@ -388,6 +441,8 @@ class Facts:
                 site = JitSite(node, label)
                 for name in bound:
                     self.jitted[name] = site
+                if (target_name := dotted(target)) is not None:
+                    self.jit_targets.setdefault(target_name, site)
                 function = self.function_of(target)
                 if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     self.jitted_defs.setdefault(function, site)
@@ -630,3 +685,11 @@ def _is_aot_compile(value: ast.AST, facts: Facts) -> bool:
             return True
         inner = inner.func.value
     return False
+
+
+def _in_effect(defs: list[FunctionNode], at: ast.AST) -> FunctionNode:
+    """Of several module-level defs of one name, the one bound when module-level code at ``at`` runs: the last
+    defined before it (the last of all when none is: a use before any def of the name is an error anyway)."""
+    where = (getattr(at, "lineno", 0), getattr(at, "col_offset", 0))
+    before = [d for d in defs if (d.lineno, d.col_offset) < where]
+    return before[-1] if before else defs[-1]

@@ -76,10 +76,24 @@ def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int, calls:
 
 def _one_operation(facts: Facts, transform: ast.Call) -> bool:
     """``jax.vmap(jnp.linalg.solve)``: a transform of one JAX operation runs that operation, batched or
-    differentiated, not a program of the user's op by op."""
+    differentiated, not a program of the user's op by op; so does a transform of a jitted function
+    (``jax.vmap(f)`` with ``@jax.jit def f``, ``jax.vmap(lambda y: f(grid, y))``, ``jax.vmap(jax.vmap(f))``): the
+    jitted function is one compiled program, batched as a whole."""
     target = transform.args[0] if transform.args else None
-    qualified = facts.names.qualname(target) if target is not None else None
-    return qualified is not None and call_kind(qualified) == "jax"
+    if target is None:
+        return False
+    qualified = facts.names.qualname(target)
+    if qualified is not None:
+        return call_kind(qualified) == "jax"
+    function = facts.function_of(target)
+    if function is None:
+        return False
+    site = facts.jitted_defs.get(function)
+    if site is not None and site.node in getattr(function, "decorator_list", ()):
+        return True
+    body = [function.body] if isinstance(function, ast.Lambda) else getattr(function, "body", [])
+    calls = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    return bool(calls) and all(facts.calls_jax_callable(c) for c in calls)
 
 
 # Transforms that evaluate the function as they are called (`jax.vjp(f, x)` runs f's forward pass).

@@ -39,6 +39,12 @@ HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"}
 _SEQUENCE_RESULTS = frozenset(
     {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}
 )
+# Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
+# holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
+# (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
+JAX_LIBRARIES = (
+    "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
+)
 
 
 def call_kind(qualified: str) -> str | None:
@@ -50,6 +56,8 @@ def call_kind(qualified: str) -> str | None:
         return None if last[:1].isupper() else "jax"  # `lax.ConvDimensionNumbers(...)`: a class, not an array
     if qualified == "jax.device_get":
         return "numpy"
+    if qualified.startswith(JAX_LIBRARIES):
+        return None if last[:1].isupper() else "jax"
     if qualified.startswith("numpy."):
         return "numpy"
     if qualified.startswith("torch.") and not qualified.startswith(_TORCH_NOT_TENSORS):
@@ -314,6 +322,25 @@ class Kinds:
             changed = {n for n in named.keys() | self._named.keys() if named.get(n) != self._named.get(n)}
             self._named = named
         rebound = {key for key, kinds in seen.items() if len(kinds) > 1} if bindings else set()
+        self._record_rebound(bindings, rebound)
+        # A binding from a rebound name had no kind until the rebound names were placed (`x, y = grid, grid`
+        # after `grid = jnp.linspace(...)` rebinds a NumPy `grid`): evaluate those again, now by position.
+        again = [k for k, read in enumerate(reads) if read & rebound]
+        if again:
+            for k in again:
+                target, value = bindings[k]
+                found[k] = [(self._key(name, target), kind) for name, kind in self._bind(target, value)]
+            seen = {}
+            for pairs in found:
+                for key, kind in pairs:
+                    seen.setdefault(key, set()).add(kind)
+            self._named = {key: next(iter(kinds)) for key, kinds in seen.items() if len(kinds) == 1}
+            newly = {key for key, kinds in seen.items() if len(kinds) > 1} - rebound
+            self._record_rebound(bindings, newly)
+
+    def _record_rebound(self, bindings: list[tuple[ast.AST, ast.AST]], rebound: set[_Key]) -> None:
+        """The kind of each binding of the ``rebound`` names, where it takes effect, for `_at`."""
+        program = self.facts.program
         for target, value in bindings:
             names = {n for n in (dotted(t) for t in _flat(target)) if n is not None}
             for name in {n for n in names if self._key(n, target) in rebound}:

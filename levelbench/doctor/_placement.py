@@ -66,7 +66,22 @@ def _is_test(program: Program, function: ast.AST) -> bool:
     if isinstance(owner, ast.ClassDef) and (owner.name.startswith("Test") or owner.name.endswith(("Test", "Tests"))):
         return name.startswith("test") or name in _TEST_SETUP
     base = os.path.basename(program.path)
-    return name.startswith("test") and (base.startswith("test_") or base.endswith(("_test.py", "_tests.py")))
+    if not name.startswith("test"):
+        return False
+    return base.startswith("test_") or base.endswith(("_test.py", "_tests.py")) or _pytest_marks(function)
+
+
+def _pytest_marks(function: ast.AST) -> bool:
+    """Only pytest runs what ``@pytest.mark.*`` marks or what asks for pytest-benchmark's ``benchmark`` fixture:
+    such a ``test*`` function is a test wherever its file is kept."""
+    for decorator in getattr(function, "decorator_list", ()):
+        node = decorator.func if isinstance(decorator, ast.Call) else decorator
+        while isinstance(node, ast.Attribute):
+            if node.attr == "mark" and isinstance(node.value, ast.Name) and node.value.id == "pytest":
+                return True
+            node = node.value
+    args = function.args
+    return any(a.arg == "benchmark" for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
 
 def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST | None:

@@ -69,6 +69,31 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"jitted = {ast.unparse(call)}  # once, at module level (or cached)\n# ...then call jitted(...)",
         )
     yield from _nested_jitted_defs(ctx)
+    yield from _eager_control_flow(ctx)
+
+
+def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
+    """``lax.while_loop(lambda x: x < 0, body, x)`` run outside jit in a timed region: it compiles a program for its
+    functions, cached per function object, and the lambda is a new object every time the statement runs, so the
+    timing holds a compilation however often it is repeated. (A short untimed loop of such calls, as tests write,
+    only compiles a few times.)"""
+    for call in ctx.program.of_type(ast.Call):
+        if id(call) not in ctx.timed_ids:
+            continue
+        fresh = [f for f in ctx.facts.compiled_arguments(call) if _fresh_function(ctx, f)]
+        if not fresh or ctx.callers_decide(call):
+            continue
+        what = f"`{short(fresh[0], 40)}`"
+        where = "timed statement"
+        yield ctx.report(
+            "LB111",
+            call,
+            f"`{short(call)}` runs outside jit, so JAX compiles it for its functions, and {what} is a new function "
+            f"each time this {where} runs: every run compiles again",
+            evidence=f"{what} is created in the call; JAX caches the compiled loop per function object",
+            fix=f"cond = {ast.unparse(fresh[0])}  # define the functions once, outside the {where}\n"
+            "# or jit the whole computation once: jax.jit(lambda x: lax.while_loop(cond, body, x))",
+        )
 
 
 def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:

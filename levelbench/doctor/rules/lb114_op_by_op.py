@@ -73,7 +73,23 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             for n in nodes
         ):
             continue
-        what = "a Flax module apply" if applies else f"{ops} JAX operation{'s' if ops > 1 else ''}"
+        plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
+        if plain is not None and ops < 2:  # the loop's work is that function: point at the call
+            call, site = plain
+            yield ctx.report(
+                "LB114",
+                call,
+                f"`{short(call)}` runs a function the file jits elsewhere without its jit, once per iteration: "
+                "its operations are dispatched one by one",
+                evidence=f"the file jits it ({site_text(ctx, site)}) but this loop calls it by its own name",
+                fix=f"# call the jitted version in the loop, e.g. the name bound by `{site.label}`",
+            )
+            continue
+        what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
+        if plain is not None:
+            what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
+        elif applies:
+            what = "a whole model or function (a Flax apply, or a function jitted elsewhere called without its jit)"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
         yield ctx.report(
             "LB114",
@@ -246,8 +262,8 @@ def _jitted_loop_fix(loop: ast.For | ast.AsyncFor | ast.While, ctx: Context, *, 
 
 
 def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> tuple[int, int]:
-    """(JAX operations, Flax applies) that ``nodes`` dispatch, counting into the un-jitted local functions
-    they call."""
+    """(JAX operations, whole programs: Flax applies and functions jitted elsewhere called without their jit) that
+    ``nodes`` dispatch, counting into the un-jitted local functions they call."""
     ops = applies = 0
     for node in nodes:
         if isinstance(node, ast.Call):
@@ -263,6 +279,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 applies += 1
             elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
                 ops += 1
+            elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
+                applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
             elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
                 ops += not is_wait(ctx, node)
             elif any(
@@ -270,7 +288,7 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
             ):
                 ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
-                if function not in ctx.facts.jitted_defs:
+                if function not in ctx.facts.jitted_defs or ctx.facts.plain_call_of_jitted(node) is not None:
                     inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
                     ops, applies = ops + inner[0], applies + inner[1]
         elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":

@@ -1,12 +1,12 @@
 # source: https://github.com/jeertmans/DiffeRT/blob/main/differt/tests/benchmarks/test_rt.py
-# title: DiffeRT differt/tests/benchmarks/test_rt.py
-# established-by: maintainer jeertmans (the library's own pytest-codspeed suite)
-# cause: Correct benchmark code: every benchmarked function is jitted and wrapped in jax.block_until_ready (both as decorators), called once to compile before benchmark(bench_fun), so the fixture times compiled runs to completion; the two loops inside bench_fun (three path orders, and the chunks of a generator) are short and unrolled on purpose under jit.
-# static: none
+# title: DiffeRT differt/tests/benchmarks/test_rt.py (entered again: retired case 092 with its label corrected)
+# established-by: maintainer jax-ml (JAX's API documentation of jax.block_until_ready: it calls block_until_ready on the pytree's array leaves and returns the tree; measured on jax 0.10.2); the suite is maintainer jeertmans's
+# cause: Every benchmarked function is decorated `@jax.block_until_ready` on top of `@jax.jit`, meaning to make each call wait; but `jax.block_until_ready(f)` of a function finds no array leaf and returns `f` unchanged, so the decorator does nothing and pytest-codspeed's `benchmark(bench_fun)` times calls that return before their work is done (on jax 0.10.2, a call of such a function returned in 0.13 ms with 0.27 s of a 2000x2000 matmul still pending). Case 092 labelled this suite correct; the measurement showed the label wrong, so 092 is retired and the suite entered again here. The calls before `benchmark(...)` compile each function outside the timing, and the two loops inside bench_fun (three path orders, the chunks of a generator) are short and unrolled on purpose under jit.
+# static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: none
-# first-sight: 7299de2 2026-12-02 py: found none; missed none; false LB102:60 LB102:82 LB102:108 LB102:130 LB102:156 LB102:184 LB102:214 | notebook: found none; missed none; false LB102:60 LB102:82 LB102:108 LB102:130 LB102:156 LB102:184 LB102:214
+# lines: LB102:48/60/70/82/96/108/119/130/144/156/169/184/198/214
+# first-sight: 8417a81 2026-12-02 py: found LB102:214; missed none; false none | notebook: found LB102:214; missed none; false none
 
 from typing import Literal
 
