@@ -111,19 +111,19 @@ def test_a_loop_between_the_reads_or_timeit_is_not_a_single_sample():
     ("del x", "line 3 is a `delete` statement"),
 ])
 def test_statements_that_cannot_run_again_unchanged_are_not_re_timed_and_say_why(between, why):
-    from levelbench._auditing._fair import _statements
+    from levelbench._auditing._fair import statements_between
 
     source = f"import time\nt0 = time.time()\n{between}\nprint(time.time() - t0)\n"
     closing = source.count("\n")
-    statements, reason = _statements(ast.parse(source), 2, closing)
+    statements, reason = statements_between(ast.parse(source), 2, closing)
     assert statements is None and reason.startswith(why)
 
 
 def test_the_statements_between_reads_in_a_loop_body_are_those_re_timed():
-    from levelbench._auditing._fair import _statements
+    from levelbench._auditing._fair import statements_between
 
     source = "for i in range(3):\n    t0 = time.time()\n    y = f(x)\n    z = g(y)\n    ts.append(time.time() - t0)\n"
-    statements, reason = _statements(ast.parse(source), 2, 5)
+    statements, reason = statements_between(ast.parse(source), 2, 5)
     assert [ast.unparse(s) for s in statements] == ["y = f(x)", "z = g(y)"] and reason == ""
 
 
@@ -413,6 +413,11 @@ def test_the_seed_corrected_shows_the_compile_inside_the_single_jax_sample(seeds
     assert ratio.implied == jax_interval.measured / numpy_interval.measured
     assert ratio.fair == jax_interval.fair.median / numpy_interval.fair.median
     assert not numpy_interval.samples[0].cold
+    # and in isolated workers, each statement in a process of its own, interleaved: a ratio with its CI
+    isolated = ratio.isolated
+    assert isolated is not None and ratio.isolated_note == "", ratio.isolated_note
+    assert isolated.rounds >= 3 and isolated.low <= isolated.ratio <= isolated.high
+    assert (isolated.first, isolated.second) == ((11, 13), (17, 19))
 
 
 # -- what each sample asked of JAX: eager dispatches, transfers, jits made afresh (issue 27 part 4) ----------------

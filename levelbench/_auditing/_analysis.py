@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._results.script_audit import FairFigure, Sample, TimedInterval
+from .._results.script_audit import FairFigure, IsolatedRatio, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
 from .._values.units import fmt_bytes, fmt_time
@@ -84,6 +84,19 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
             times_compilation=_compilation_words(lines, low, high, said),
         )
         found.append(_with_findings(interval, jitted))
+    return tuple(found)
+
+
+def isolated_ratios(raw: Mapping[str, Any]) -> tuple[IsolatedRatio, ...]:
+    """The framework pairs the child timed in isolated workers (`_isolated`), or why it could not."""
+    found = []
+    for entry in raw.get("isolated", ()):
+        first, second = (tuple(int(part) for part in str(entry[k]).split(":")) for k in ("first", "second"))
+        if "refused" in entry:
+            found.append(IsolatedRatio(first, second, note=str(entry["refused"])))  # type: ignore[arg-type]
+        else:
+            found.append(IsolatedRatio(first, second, float(entry["ratio"]), float(entry["low"]),  # type: ignore[arg-type]
+                                       float(entry["high"]), int(entry["rounds"])))
     return tuple(found)
 
 

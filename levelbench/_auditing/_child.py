@@ -24,6 +24,7 @@ from pathlib import Path
 
 from .._values.files import replace_file
 from ._fair import fair_figures
+from ._isolated import isolated_ratios
 from ._notebook import cells, is_notebook, python_only, script_text
 from ._observer import Observer
 
@@ -122,11 +123,14 @@ def main(argv: list[str]) -> int:
         if retime and outcome["status"] == "finished" and observer.namespaces:
             source = python_only(text) if notebook else text
             observer.fair = fair_figures(source, script, observer.namespaces, timer=_perf_counter)
+            observer.isolated = isolated_ratios(source, script, observer.namespaces, observer.fair,
+                                                os.path.dirname(observations), timer=_perf_counter)
     except KeyboardInterrupt:
         pass  # stopped after the script's end: its own run is reported whole
     except Exception as e:  # a bug of levelbench's must not lose the report of the script's run
-        observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
-                         for o, c in observer.namespaces}
+        if not observer.fair:  # (made, they stay: `isolated_ratios` says itself why a pair failed)
+            observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
+                             for o, c in observer.namespaces}
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -69,6 +69,7 @@ class Observer:
         self.unrecorded = 0  # reads past MAX_READS
         self.namespaces: dict[tuple[int, int], dict[str, Any]] = {}  # (opening, closing line): names at the first
         self.fair: dict[str, dict[str, Any]] = {}  # "opening:closing": the fair figure, or why there is none
+        self.isolated: list[dict[str, Any]] = []  # framework pairs timed in isolated workers (`_isolated`)
         self._jax: Any = None
         self.dispatch = DispatchCounter()
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
@@ -209,7 +210,7 @@ class Observer:
     def to_json(self) -> dict[str, Any]:
         return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
                 "events": self.events, "jax_version": self.jax_version,
-                "unrecorded_reads": self.unrecorded, "fair": self.fair,
+                "unrecorded_reads": self.unrecorded, "fair": self.fair, "isolated": self.isolated,
                 "jits_created": self.dispatch.created, "functions_dropped": self.functions_dropped,
                 "subtracted_at": self.subtracted_at}
 

@@ -53,11 +53,29 @@ def render_audit_text(audit: ScriptAudit) -> str:
         out.extend(_interval(name, interval))
     if audit.ratios:
         out.append("")
+    elif any(i.fair is not None for i in audit.intervals):
+        out.extend(_no_ratio(audit))
     for ratio in audit.ratios:
-        out.append(f"{ratio.first} / {ratio.second} ({ratio.first_lines} / {ratio.second_lines}): the script's "
-                   f"figures imply {_ratio(ratio.implied)}; re-timed fairly, {_ratio(ratio.fair)} (in this process, "
-                   "one after the other; whether both compute the same thing is the script's to say)")
+        out.append(f"{ratio.first} / {ratio.second} ({ratio.first_lines} / {ratio.second_lines}): whether both "
+                   "compute the same thing is the script's to say")
+        out.append(f"  the script's figures imply  {_ratio(ratio.implied)}")
+        out.append(f"  re-timed in its process     {_ratio(ratio.fair)} (one after the other)")
+        isolated = ratio.isolated
+        out.append(f"  isolated workers            {_ratio(isolated.ratio)} [{_ratio(isolated.low)}, "
+                   f"{_ratio(isolated.high)}] (levelbench.compare: each in a process of its own, interleaved, "
+                   f"{isolated.rounds} rounds, 95% CI)" if isolated is not None else
+                   f"  isolated workers            not measured: {ratio.isolated_note}")
     return "\n".join(out) + "\n"
+
+
+def _no_ratio(audit: ScriptAudit) -> list[str]:
+    """Where one interval was re-timed and others could not be: no ratio between frameworks, and why."""
+    left = [i for i in audit.intervals if i.fair is None and i.fair_note and not i.via_timeit]
+    if not left:
+        return []
+    return ["", "no fair ratio between frameworks: only "
+            + ", ".join(f"{i.lines} ({i.fair.framework or 'python'})" for i in audit.intervals if i.fair is not None)
+            + " could be re-timed; " + "; ".join(f"{i.lines}: {i.fair_note}" for i in left)]
 
 
 def _ratio(value: float) -> str:

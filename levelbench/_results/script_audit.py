@@ -6,7 +6,10 @@ Plain frozen values: the renderers and the store read them without loading the e
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+_Key = TypeVar("_Key")
 
 from .._values.findings import Finding
 
@@ -84,9 +87,26 @@ class FairFigure:
 
 
 @dataclasses.dataclass(frozen=True)
+class IsolatedRatio:
+    """Two intervals' statements timed with `levelbench.compare`'s isolated workers: each in a process of its
+    own, interleaved. ``ratio`` (``first``'s time over ``second``'s) with its 95% CI ``low``-``high`` from
+    ``rounds`` rounds; or ``note``: why it could not be measured (``ratio`` then NaN)."""
+
+    first: tuple[int, int]
+    second: tuple[int, int]
+    ratio: float = float("nan")
+    low: float = float("nan")
+    high: float = float("nan")
+    rounds: int = 0
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class FrameworkRatio:
     """Two intervals of the script that time different frameworks: the ratio the script's figures imply
-    (``implied``: ``first``'s measured over ``second``'s) beside the ratio of their fair figures (``fair``)."""
+    (``implied``: ``first``'s measured over ``second``'s) beside the ratio of their fair figures (``fair``,
+    re-timed one after the other in the script's process) and, where measured, the ratio from isolated workers
+    (``isolated``, or None and ``isolated_note`` says why)."""
 
     first: str
     second: str
@@ -94,9 +114,24 @@ class FrameworkRatio:
     second_lines: str
     implied: float
     fair: float
+    isolated: IsolatedRatio | None = None
+    isolated_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        doc = dataclasses.asdict(self)
+        isolated = self.isolated
+        doc["isolated"] = None if isolated is None or isolated.note else \
+            {"ratio": isolated.ratio, "low": isolated.low, "high": isolated.high, "rounds": isolated.rounds}
+        return doc
+
+
+def first_of_each_framework(items: Iterable[tuple[_Key, str]]) -> dict[str, _Key]:
+    """The first item of each framework named (``""``: none), in order: the intervals whose ratios are shown."""
+    first: dict[str, _Key] = {}
+    for key, framework in items:
+        if framework:
+            first.setdefault(framework, key)
+    return first
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,6 +215,7 @@ class ScriptAudit:
         captured: whether the output was captured (else it was shown as the script ran).
         jax_version: of the jax the script imported ("" if none).
         unrecorded_reads: clock reads past the most recorded (a million), counted only.
+        isolated: the framework pairs timed in isolated workers (`ratios` shows them), or why not.
     """
 
     script: str
@@ -196,6 +232,7 @@ class ScriptAudit:
     captured: bool = False
     jax_version: str = ""
     unrecorded_reads: int = 0
+    isolated: tuple[IsolatedRatio, ...] = ()
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -204,20 +241,23 @@ class ScriptAudit:
     @property
     def ratios(self) -> tuple[FrameworkRatio, ...]:
         """For each two frameworks the script timed (the first interval of each with a fair figure), the
-        ratio its figures imply and the fair one. Whether the two compute the same thing is the script's."""
-        first_of: dict[str, TimedInterval] = {}
-        for interval in self.intervals:
-            fair = interval.fair
-            if fair is not None and fair.framework and fair.median > 0 and interval.measured > 0:
-                first_of.setdefault(fair.framework, interval)
+        ratio its figures imply, the fair one, and the isolated workers' one where measured. Whether the two
+        compute the same thing is the script's."""
+        first_of = first_of_each_framework(
+            (interval, interval.fair.framework) for interval in self.intervals
+            if interval.fair is not None and interval.fair.median > 0 and interval.measured > 0)
+        isolated = {(r.first, r.second): r for r in self.isolated}
         found = []
         frameworks = list(first_of)
         for i, name in enumerate(frameworks):
             for other in frameworks[i + 1:]:
                 a, b = first_of[name], first_of[other]
                 assert a.fair is not None and b.fair is not None
+                pair = isolated.get(((a.opening_line, a.closing_line), (b.opening_line, b.closing_line)))
+                note = "not measured in isolated workers" if pair is None else pair.note
                 found.append(FrameworkRatio(name, other, a.lines, b.lines, a.measured / b.measured,
-                                            a.fair.median / b.fair.median))
+                                            a.fair.median / b.fair.median, pair if pair and not pair.note else None,
+                                            note))
         return tuple(found)
 
     def to_dict(self) -> dict[str, Any]:
