@@ -62,6 +62,7 @@ class TimedRegion:
         synchronizes: the harness waits for CUDA itself (torch's Timer).
         harness: the statement comes from a timing harness (magic, timeit), not from surrounding code.
         before_clock: calls in a clock pair's last statement that run before the clock is read there.
+        closing: a clock pair's statement that subtracts the readings (``dt = time.perf_counter() - t0``).
     """
 
     label: str
@@ -78,6 +79,7 @@ class TimedRegion:
     synchronizes: bool = False
     harness: bool = False
     before_clock: tuple[ast.AST, ...] = ()
+    closing: ast.AST | None = None
 
     @property
     def by(self) -> str:
@@ -206,6 +208,7 @@ class _Finder:
             clocks=tuple(dict.fromkeys(clocks)),
             clock_node=None if helper else clock_call,
             before_clock=before_clock,
+            closing=block[end],
         )
 
     def _repeated(self, node: ast.AST, scope: ast.AST | None) -> bool:
