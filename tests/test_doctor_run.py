@@ -670,13 +670,18 @@ for _ in range(3):
     assert codes(live) == [] and all(s.empty_outputs == 0 for s in live.timed)
 
 
-@pytest.mark.parametrize("words, quiet", [
+SAYS_IT_TIMES_COMPILATION = [
     (("# compile time", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), True),
     (("x = 1", "t0 = time.perf_counter()", "first_call = time.perf_counter() - t0"), True),
     (("x = 1", "t0 = time.perf_counter()", "print('jit time', time.perf_counter() - t0)"), True),
+    (("x = 1", "t0 = time.perf_counter()  # measure the compilation", "dt = time.perf_counter() - t0"), True),
     (("# compiled version", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), False),
     (("# warm up done", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), False),
-])
+    (("# time it without compilation", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), False),
+]
+
+
+@pytest.mark.parametrize("words, quiet", SAYS_IT_TIMES_COMPILATION)
 def test_an_interval_the_script_says_times_compilation_is_not_lb103(words, quiet):
     above, opening, closing = words
     source = "\n".join(["import time", above, opening, "y = f(x)", closing]) + "\n"
@@ -688,6 +693,18 @@ def test_an_interval_the_script_says_times_compilation_is_not_lb103(words, quiet
         assert "LB103" not in codes(interval) and interval.times_compilation
     else:
         assert "LB103" in codes(interval) and interval.times_compilation == ""
+
+
+@pytest.mark.parametrize("words, quiet", SAYS_IT_TIMES_COMPILATION)
+def test_the_static_lb103_reads_the_same_words_the_same_way(words, quiet):
+    """One policy (`levelbench._values.intent`): the static doctor is quiet exactly where ``--run`` is."""
+    from levelbench.doctor import lint_source
+
+    above, opening, closing = words
+    source = "\n".join(["import time", "import jax", "import jax.numpy as jnp", "f = jax.jit(jnp.sin)",
+                        "x = jnp.ones(3)", above, opening, "y = f(x).block_until_ready()", closing]) + "\n"
+    found = {d.code for d in lint_source(source, "bench.py")}
+    assert ("LB103" not in found) is quiet
 
 
 def test_the_gru_seed_with_the_newer_flax_api_shows_the_lambda_the_dead_output_and_the_compile(seeds, tmp_path,

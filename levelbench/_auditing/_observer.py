@@ -27,6 +27,7 @@ import timeit
 from typing import Any
 
 from ._dispatch import DispatchCounter
+from ._torch import TorchCalls
 
 _perf_ns = time.perf_counter_ns  # the reference clock, before any patching
 
@@ -42,15 +43,25 @@ MAX_READS = 1_000_000
 REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE, MAGIC, COUNTS = range(10)
 """The fields of a recorded read: its time on the reference clock (ns), the line, the clock's name, whether
 through timeit, seconds from it until the JAX work running at it finished, how many arrays that was, torch's
-grad mode, the value the script got (seconds), the IPython magic that read it (``time``, ``timeit``, ""), and
+grad mode, the value the script got (seconds), the IPython magic that read it (``time``, ``timeit``; ``benchmark``
+for pytest-benchmark's fixture; ""), and
 the dispatch and transfer counters then (`_dispatch`; [] before jax is imported)."""
 _TIMEIT_FILES = {"<timeit-src>", "<magic-timeit>", timeit.__file__}
 _MAGICS_FILE = ("IPython", "core", "magics", "execution.py")  # %time, %timeit: they read the clocks for the cell
 _MAGICS_SUFFIXES = ("/".join(_MAGICS_FILE), "\\".join(_MAGICS_FILE))
 
 
+_BENCHMARK_FILE = ("pytest_benchmark", "fixture.py")  # pytest-benchmark's `benchmark` fixture reads the clock
+_BENCHMARK_SUFFIXES = ("/".join(_BENCHMARK_FILE), "\\".join(_BENCHMARK_FILE))
+
+
 def _in_magics(filename: str) -> bool:
     return filename.endswith(_MAGICS_SUFFIXES)
+
+
+def _harness(filename: str) -> bool:
+    """A file whose clock reads time the statement the script gave it: timeit's, pytest-benchmark's fixture."""
+    return filename in _TIMEIT_FILES or filename.endswith(_BENCHMARK_SUFFIXES)
 
 
 class Observer:
@@ -72,6 +83,7 @@ class Observer:
         self.isolated: list[dict[str, Any]] = []  # framework pairs timed in isolated workers (`_isolated`)
         self._jax: Any = None
         self.dispatch = DispatchCounter()
+        self.torch = TorchCalls()
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
         self._waiter: threading.Thread | None = None
 
@@ -86,17 +98,21 @@ class Observer:
                 time.perf_counter if d is _perf_counter else d for d in function.__defaults__ or ())
         _datetime.datetime = _observed_datetime(self)  # type: ignore[misc]
         sys.meta_path.insert(0, _AfterImport("jax", self._hook_jax))
+        if "torch" in sys.modules:
+            self.torch.install(sys.modules["torch"])
+        else:
+            sys.meta_path.insert(0, _AfterImport("torch", self.torch.install))
 
     def _site(self, depth: int = 2) -> tuple[int, bool, str] | None:
-        """The user's line that read the clock (directly, or through timeit or an IPython timing magic), whether
-        through timeit, and the magic (``time``, ``timeit`` or ""); None for a library's read. ``depth``: frames
+        """The user's line that read the clock (directly, or through timeit, pytest-benchmark's fixture or an IPython
+        timing magic), whether through such a harness, and the magic (``time``, ``timeit`` or ""); None for a library's read. ``depth``: frames
         between this function and the caller of the clock."""
         frame = sys._getframe(depth)
         name = frame.f_code.co_filename
         if name == self.script:
             return frame.f_lineno, False, ""
-        if name in _TIMEIT_FILES or _in_magics(name):
-            magic = ""
+        if _harness(name) or _in_magics(name):
+            magic = "benchmark" if name.endswith(_BENCHMARK_SUFFIXES) else ""
             while frame is not None and frame.f_code.co_filename != self.script:
                 if _in_magics(frame.f_code.co_filename):
                     magic = frame.f_code.co_name  # the outermost: the magic's own function
@@ -114,6 +130,7 @@ class Observer:
             self.unrecorded += 1
             return -1
         counts = self.dispatch.snapshot() if self._jax is not None else []
+        self.torch.level()
         self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts])
         if self._jax is not None:
             self._watch_pending(index)
@@ -124,11 +141,19 @@ class Observer:
         time a line pair is subtracted in the script's own code, its names then are kept, to re-time the
         statements between the reads afterwards (`_fair`)."""
         first, last = min(read, other), max(read, other)
+        if frame.f_code.co_filename.endswith(_BENCHMARK_SUFFIXES) and frame.f_code.co_name != "runner":
+            return  # the fixture timing its own run (for its log), not the statement it was given
         self.pairs.append((first, last))
         timer = frame.f_back
         number = timer.f_locals.get("number") if timer is not None and timer.f_code.co_name == "timeit" else None
         if isinstance(number, int) and number > 1 and frame.f_code.co_filename in _TIMEIT_FILES:
             self.loops[f"{first}:{last}"] = number  # timeit's template: one pair around `number` calls
+        if frame.f_code.co_filename.endswith(_BENCHMARK_SUFFIXES):  # pytest-benchmark's runner(loops_range)
+            calls = frame.f_locals.get("loops_range")
+            if calls and len(calls) > 1:
+                self.loops[f"{first}:{last}"] = len(calls)
+            if timer is not None and timer.f_code.co_name == "_calibrate_timer":
+                self.calibrating.append((first, last))  # not in the statistics the fixture reports
         if frame.f_code.co_filename in _TIMEIT_FILES:
             dropped = _function_dropped(frame.f_code)
             if dropped:
@@ -155,7 +180,8 @@ class Observer:
                 return value
             return kind.of(value, observer, observer.read(site[0], name, site[1], value * scale, site[2]))
 
-        observed.__name__ = name
+        observed.__name__ = observed.__qualname__ = name
+        observed.__module__ = "time"  # named as the clock it stands for (pytest-benchmark loads its timer by name)
         observed.__doc__ = clock.__doc__
         return observed
 
@@ -211,7 +237,7 @@ class Observer:
         return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
                 "events": self.events, "jax_version": self.jax_version,
                 "unrecorded_reads": self.unrecorded, "fair": self.fair, "isolated": self.isolated,
-                "jits_created": self.dispatch.created, "functions_dropped": self.functions_dropped,
+                "jits_created": self.dispatch.created, "torch_calls": self.torch.calls, "functions_dropped": self.functions_dropped,
                 "subtracted_at": self.subtracted_at}
 
 

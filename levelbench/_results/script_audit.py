@@ -42,6 +42,12 @@ class Sample:
             dispatched, their result unusable (LB107).
         function_dropped: the function (``<lambda>``) timeit's statement created and dropped without calling it
             (LB101): the sample timed the making of a function object; "" otherwise.
+        module_calls: outermost calls of torch modules inside it (a module called by another is part of its call).
+        module_calls_grad: of those, calls with autograd on (``torch.is_grad_enabled()`` at the call).
+        module_calls_training: of those, calls in training mode of a module with dropout or batch norm, where
+            training mode computes something else than inference.
+        backward_calls: torch backward passes inside it (a training step: grad mode and training mode are meant).
+        module: the torch module class called most inside it, or "".
     """
 
     measured: float
@@ -63,6 +69,11 @@ class Sample:
     loops: int = 1
     empty_outputs: int = 0
     function_dropped: str = ""
+    module_calls: int = 0
+    module_calls_grad: int = 0
+    module_calls_training: int = 0
+    backward_calls: int = 0
+    module: str = ""
 
     @property
     def cold(self) -> bool:
@@ -84,6 +95,28 @@ class FairFigure:
     high: float
     samples: int
     framework: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class ThreadSettings:
+    """The BLAS thread settings in effect when the script ended (NumPy's, and any other BLAS it loaded).
+
+    ``pools``: ``(library, threads)`` per BLAS thread pool, as threadpoolctl reads them (``read_by``
+    ``"threadpoolctl"``), empty where threadpoolctl is not installed (``read_by`` ``"environment"``); ``env``:
+    the thread environment variables set (``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``...), name and value."""
+
+    pools: tuple[tuple[str, int], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    read_by: str = ""
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> "ThreadSettings":
+        pools = tuple((str(p.get("internal_api") or p.get("user_api") or "?"), int(p.get("num_threads") or 0))
+                      for p in raw.get("pools", ()))
+        return cls(pools, tuple((str(k), str(v)) for k, v in raw.get("env", {}).items()), str(raw.get("read_by", "")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pools": [list(p) for p in self.pools], "env": dict(self.env), "read_by": self.read_by}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,7 +180,8 @@ class TimedInterval:
         findings: what is wrong with it, each with the evidence measured.
         source: the lines from the opening read to the closing read, as written.
         fair: the statements between the reads re-timed (`FairFigure`), or None, and then ``fair_note`` says why.
-        magic: the IPython timing magic whose reads these are (``time``, ``timeit``), or "".
+        magic: the IPython timing magic whose reads these are (``time``, ``timeit``), ``benchmark`` for
+            pytest-benchmark's ``benchmark`` fixture (a test file run under pytest), or "".
         times_compilation: the script's own words that say the interval times compilation on purpose (a
             comment, name or label such as ``# compile time`` or ``first_run_time``), or "": its compilation
             is then what it measures, not a finding (no LB103, LB111, LB117).
@@ -216,6 +250,7 @@ class ScriptAudit:
         jax_version: of the jax the script imported ("" if none).
         unrecorded_reads: clock reads past the most recorded (a million), counted only.
         isolated: the framework pairs timed in isolated workers (`ratios` shows them), or why not.
+        threads: the BLAS thread settings when the script ended, where it imported NumPy; else None.
     """
 
     script: str
@@ -233,6 +268,7 @@ class ScriptAudit:
     jax_version: str = ""
     unrecorded_reads: int = 0
     isolated: tuple[IsolatedRatio, ...] = ()
+    threads: ThreadSettings | None = None
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -266,5 +302,6 @@ class ScriptAudit:
             "exit_code": self.exit_code, "wall_s": self.wall_s, "partial": self.partial, "observed": self.observed,
             "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
             "jax_version": self.jax_version, "unrecorded_reads": self.unrecorded_reads,
+            "threads": self.threads.to_dict() if self.threads is not None else None,
             "intervals": [i.to_dict() for i in self.intervals], "ratios": [r.to_dict() for r in self.ratios],
         }
