@@ -118,6 +118,7 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         jax_version=str(raw.get("jax_version", "")), unrecorded_reads=int(raw.get("unrecorded_reads", 0)),
         isolated=isolated_ratios(raw),
         threads=ThreadSettings.from_raw(raw["threads"]) if raw.get("threads") else None,
+        instrumented={str(k): int(v) for k, v in raw.get("instrumented", {}).items()},
     )
 
 

@@ -401,10 +401,11 @@ def _autograd_on(interval: TimedInterval) -> Finding | None:
     if not calling or not all(s.module_calls_grad == s.module_calls for s in calling):
         return None
     sample = _median_sample(interval, lambda s: s.module_calls)
+    where = f"any of the {len(calling)} samples" if len(calling) > 1 else "it"
     evidence = (f"`{sample.module}` was called {sample.module_calls} time{'s' if sample.module_calls != 1 else ''} in "
                 f"the median sample ({fmt_time(sample.measured)}), each with autograd on (torch.is_grad_enabled() at "
-                f"the call), and no backward pass ran in {f'any of the {len(calling)} samples' if len(calling) > 1 else 'it'}: "
-                "every call recorded a graph for a backward pass that never came; a JAX forward pays nothing of the kind")
+                f"the call), and no backward pass ran in {where}: every call recorded a graph for a backward pass "
+                "that never came; a JAX forward pays nothing of the kind")
     return _finding("LB112", interval, f"{interval.lines}: `{sample.module}` timed with autograd on", evidence,
                     {"module": sample.module, "module_calls": sample.module_calls, "measured": sample.measured})
 

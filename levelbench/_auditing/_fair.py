@@ -121,5 +121,6 @@ def function_source(statements: list[ast.stmt]) -> ast.Module:
 def _function(statements: list[ast.stmt], script: str, names: dict[str, Any]) -> Any:
     """The statements as a function (`function_source`) over the script's names, in this process."""
     scope = dict(names)  # the script's names stay as they were
-    exec(compile(function_source(statements), script, "exec"), scope)  # noqa: S102 - the script's own statements, in its own process
+    # the script's own statements, in its own process
+    exec(compile(function_source(statements), script, "exec"), scope)  # noqa: S102
     return scope[FUNCTION]

@@ -69,7 +69,10 @@ class Observer:
 
     def __init__(self, script: str) -> None:
         self.script = script
-        self.reads: list[list[Any]] = []  # fields: REF, LINE, ... VALUE
+        # fields: REF, LINE, ... COUNTS; tuples of plain values, which the garbage collector stops tracking: a list
+        # of a million lists would be walked by every full collection, doubling the cost of a read
+        self.reads: list[tuple[Any, ...]] = []
+        self.pending_work: dict[int, list[Any]] = {}  # read index -> [PENDING seconds, PENDING_ARRAYS], if any
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
         self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
         self.loops: dict[str, int] = {}  # "opening:closing" read indexes -> the calls a timeit pair timed, if not 1
@@ -82,6 +85,8 @@ class Observer:
         self.fair: dict[str, dict[str, Any]] = {}  # "opening:closing": the fair figure, or why there is none
         self.isolated: list[dict[str, Any]] = []  # framework pairs timed in isolated workers (`_isolated`)
         self._jax: Any = None
+        self._live_arrays: Any = None
+        self.pending_checks = 0  # looks for JAX work still running (one per read once jax is imported)
         self.dispatch = DispatchCounter()
         self.torch = TorchCalls()
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
@@ -129,9 +134,9 @@ class Observer:
         if index >= MAX_READS:
             self.unrecorded += 1
             return -1
-        counts = self.dispatch.snapshot() if self._jax is not None else []
+        counts = self.dispatch.snapshot() if self._jax is not None else ()
         self.torch.level()
-        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts])
+        self.reads.append((now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts))
         if self._jax is not None:
             self._watch_pending(index)
         return index
@@ -202,15 +207,18 @@ class Observer:
     def _watch_pending(self, index: int) -> None:
         """Hand the JAX arrays still computing at read ``index`` to the waiter thread, which records when they
         finished: the script goes on at once, so what it times is not changed by the looking."""
+        self.pending_checks += 1
         try:
-            pending = [a for a in self._jax.live_arrays() if not a.is_ready()]  # the held outputs among them
+            if self._live_arrays is None:  # the default backend's own method: jax.live_arrays() looks it up each time
+                self._live_arrays = _live_arrays_of(self._jax)
+            pending = [a for a in self._live_arrays() if not a.is_ready()]  # the held outputs among them
         except Exception:  # a deleted or donated array, a backend without live_arrays: nothing to wait for
             return
         finally:
             self.dispatch.take_held()
         if not pending:
             return
-        self.reads[index][PENDING_ARRAYS] = len(pending)
+        self.pending_work[index] = [0.0, len(pending)]
         if self._waiter is None:
             self._waiter = threading.Thread(target=self._wait, name="levelbench-pending-work", daemon=True)
             self._waiter.start()
@@ -223,8 +231,7 @@ class Observer:
                 self._jax.block_until_ready(arrays)
             except Exception:  # the computation failed: the script sees that error itself when it reads it
                 pass
-            read = self.reads[index]
-            read[PENDING] = (_perf_ns() - read[REF]) / 1e9
+            self.pending_work[index][0] = (_perf_ns() - self.reads[index][REF]) / 1e9
             del item, arrays  # the arrays are the script's to free
 
     def finish(self, wait: float) -> None:
@@ -234,14 +241,35 @@ class Observer:
             self._waiter.join(wait)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
+        reads = [list(r) for r in self.reads]
+        for index, (seconds, arrays) in self.pending_work.items():
+            reads[index][PENDING], reads[index][PENDING_ARRAYS] = seconds, arrays
+        return {"reads": reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
                 "events": self.events, "jax_version": self.jax_version,
                 "unrecorded_reads": self.unrecorded, "fair": self.fair, "isolated": self.isolated,
-                "jits_created": self.dispatch.created, "torch_calls": self.torch.calls, "functions_dropped": self.functions_dropped,
-                "subtracted_at": self.subtracted_at}
+                "jits_created": self.dispatch.created, "torch_calls": self.torch.calls,
+                "functions_dropped": self.functions_dropped,
+                "subtracted_at": self.subtracted_at, "instrumented": self.instrumented()}
+
+    def instrumented(self) -> dict[str, int]:
+        """What the instrumentation did in this run, each kind with a unit cost (`benchmarks/doctor_run_overhead.py`
+        multiplies them out to bound the overhead): clock reads observed, looks for pending JAX work, JAX
+        dispatches and transfers counted, compile events recorded, torch module calls and backward passes seen."""
+        return {"clock_reads": len(self.reads) + self.unrecorded, "pending_checks": self.pending_checks,
+                "dispatches": self.dispatch.counted(), "compile_events": len(self.events),
+                "module_calls": len(self.torch.calls) + self.torch.unrecorded}
 
 
 _perf_counter = time.perf_counter
+
+
+def _live_arrays_of(jax: Any) -> Any:
+    """The default backend's ``live_arrays`` (what ``jax.live_arrays()`` calls after looking the backend up, a
+    microsecond a read); ``jax.live_arrays`` itself where this jax keeps its backends elsewhere."""
+    try:
+        return jax._src.xla_bridge.get_backend().live_arrays
+    except AttributeError:
+        return jax.live_arrays
 
 
 def _function_dropped(code: Any) -> str:

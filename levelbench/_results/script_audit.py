@@ -251,6 +251,8 @@ class ScriptAudit:
         unrecorded_reads: clock reads past the most recorded (a million), counted only.
         isolated: the framework pairs timed in isolated workers (`ratios` shows them), or why not.
         threads: the BLAS thread settings when the script ended, where it imported NumPy; else None.
+        instrumented: what the instrumentation did, by kind (``clock_reads``, ``pending_checks``, ``dispatches``,
+            ``compile_events``, ``module_calls``): its overhead is these counts times their unit costs.
     """
 
     script: str
@@ -269,6 +271,7 @@ class ScriptAudit:
     unrecorded_reads: int = 0
     isolated: tuple[IsolatedRatio, ...] = ()
     threads: ThreadSettings | None = None
+    instrumented: dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -303,5 +306,6 @@ class ScriptAudit:
             "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
             "jax_version": self.jax_version, "unrecorded_reads": self.unrecorded_reads,
             "threads": self.threads.to_dict() if self.threads is not None else None,
+            "instrumented": dict(self.instrumented),
             "intervals": [i.to_dict() for i in self.intervals], "ratios": [r.to_dict() for r in self.ratios],
         }
