@@ -135,7 +135,6 @@ class Observer:
             self.unrecorded += 1
             return -1
         counts = self.dispatch.snapshot() if self._jax is not None else ()
-        self.torch.level()
         self.reads.append((now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts))
         if self._jax is not None:
             self._watch_pending(index)

@@ -1,7 +1,7 @@
 """What the script asked of torch: each outermost call of a ``torch.nn.Module``, with the grad mode and the
 training mode it ran in, and each backward pass, on the reference clock.
 
-Hooked when (if) the script imports torch, with torch's global module hooks: an inference timed with
+Hooked when (if) the script imports torch, by wrapping ``Module.__call__``: an inference timed with
 autograd on (LB112) or in training mode with dropout or batch norm (LB281) is seen at the call, not guessed
 from the code. A module called inside another module's forward is part of that call and is not counted.
 """
@@ -28,18 +28,33 @@ class TorchCalls:
         self.calls: list[tuple[int, str, bool, bool, bool]] = []
         self.unrecorded = 0
         self._depth = 0
-        self._changes: Any = weakref.WeakKeyDictionary()  # module -> whether training mode changes its output
+        # id(module) -> (a weak reference to it, whether training mode changes its output); not a WeakKeyDictionary,
+        # whose every lookup makes a weak reference: garbage the collector then walks (13 us a call, measured)
+        self._changes: dict[int, tuple[Any, bool]] = {}
         self._torch: Any = None
 
     def install(self, torch: Any) -> None:
-        """Register the global forward hooks and wrap ``torch.autograd.backward`` (``Tensor.backward`` calls it)."""
+        """Wrap ``torch.nn.Module.__call__`` and ``torch.autograd.backward`` (``Tensor.backward`` calls it)."""
         self._torch = torch
-        try:
-            hooks = torch.nn.modules.module
-            hooks.register_module_forward_pre_hook(self._before)
-            hooks.register_module_forward_hook(self._after)
-        except AttributeError:  # a torch without global hooks: no module call is seen
-            return
+        module = torch.nn.Module
+        call = module.__call__
+        calls = self
+
+        # one Python frame per module call: torch's global hooks would force every call, submodules included,
+        # through its slow path (about 15 us a call of a small model, against about 1 us this way)
+        def observed_call(self: Any, *args: Any, **kwargs: Any) -> Any:
+            if calls._depth:
+                return call(self, *args, **kwargs)
+            training = bool(self.training)
+            calls._record(type(self).__name__, bool(torch.is_grad_enabled()), training,
+                          training and calls._training_changes(self))
+            calls._depth = 1
+            try:
+                return call(self, *args, **kwargs)
+            finally:
+                calls._depth = 0
+
+        module.__call__ = observed_call
         backward = torch.autograd.backward
 
         def observed_backward(*args: Any, **kwargs: Any) -> Any:
@@ -47,20 +62,6 @@ class TorchCalls:
             return backward(*args, **kwargs)
 
         torch.autograd.backward = observed_backward
-
-    def level(self) -> None:
-        """A clock read is outside any module call: a forward that raised left its depth behind."""
-        self._depth = 0
-
-    def _before(self, module: Any, args: Any) -> None:
-        if self._depth == 0:
-            training = bool(module.training)
-            self._record(type(module).__name__, bool(self._torch.is_grad_enabled()), training,
-                         training and self._training_changes(module))
-        self._depth += 1
-
-    def _after(self, module: Any, args: Any, output: Any) -> None:
-        self._depth = max(self._depth - 1, 0)
 
     def _record(self, name: str, grad: bool, training: bool, changes: bool) -> None:
         if len(self.calls) >= MAX_CALLS:
@@ -71,10 +72,9 @@ class TorchCalls:
     def _training_changes(self, module: Any) -> bool:
         """Whether training mode computes something else than eval mode: dropout (p > 0, an RNN's ``dropout``
         included) or batch norm among its modules."""
-        try:
-            return self._changes[module]
-        except (KeyError, TypeError):
-            pass
+        known = self._changes.get(id(module))
+        if known is not None and known[0]() is module:
+            return known[1]
         nn = self._torch.nn
         found = any(
             (isinstance(m, nn.modules.dropout._DropoutNd) and m.p > 0)
@@ -82,7 +82,7 @@ class TorchCalls:
             or (isinstance(m, nn.RNNBase) and m.dropout > 0)
             for m in module.modules())
         try:
-            self._changes[module] = found
+            self._changes[id(module)] = (weakref.ref(module), found)
         except TypeError:  # not weakly referenceable: looked at again next call
             pass
         return found
