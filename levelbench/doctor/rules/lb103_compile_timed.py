@@ -168,10 +168,15 @@ def _said_steady(ctx: Context, region: TimedRegion) -> bool:
                                for line in lines_to_read(ctx.program.line_text, first, last))
 
 
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
+
+
 def _lines(region: TimedRegion) -> tuple[int, int]:
     """The first and last line of the timing as written: the opening read (or magic) to the closing one; (0, 0)
     when none is known."""
-    nodes = [*region.statements, region.anchor, *((region.closing,) if region.closing is not None else ())]
+    # a loop or block whose body subtracts the reads: its own lines are the timed code's, not words about it
+    closing = region.closing if region.closing is not None and not isinstance(region.closing, _COMPOUND) else None
+    nodes = [*region.statements, region.anchor, *((closing,) if closing is not None else ())]
     starts = [line for n in nodes if (line := getattr(n, "lineno", 0))]
     ends = [getattr(n, "end_lineno", None) or getattr(n, "lineno", 0) for n in nodes]
     return (min(starts), max(ends)) if starts else (0, 0)
