@@ -33,6 +33,11 @@ def test_the_instrumentation_counts_what_it_did(tmp_path):
     assert counted["dispatches"] >= 31  # jnp.ones and the 30 jnp.sin calls, each through a counting wrapper
     assert counted["compile_events"] >= 2 and counted["module_calls"] == 0
     assert audit.to_dict()["instrumented"] == counted
+    # the fair re-timing after the script (thousands of calls of jnp.sin) is not the script's run: not counted
+    path.write_text(textwrap.dedent(SCRIPT).replace("for _ in range(30):\n    jnp.sin(x)", "y = jnp.sin(x)"))
+    retimed = audit_script(path, output="captured")
+    assert retimed.intervals[0].fair is not None and retimed.intervals[0].fair.samples > 1
+    assert retimed.instrumented["dispatches"] <= 3  # jnp.ones, jnp.sin: not the re-timing's calls
 
 
 def test_a_read_is_recorded_as_plain_values_the_garbage_collector_stops_tracking():

@@ -138,6 +138,7 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(text)
         outcome.update(status="raised", exit_code=1, error=f"{type(e).__name__}: {e}", traceback=text)
     outcome["wall_s"] = _perf_counter() - started
+    outcome["instrumented"] = observer.instrumented()  # the script's run alone: re-timing dispatches and compiles too
     if "numpy" in sys.modules:  # the BLAS threads the script's NumPy ran with, before re-timing loads more
         try:
             outcome["threads"] = thread_settings()

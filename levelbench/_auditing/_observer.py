@@ -248,10 +248,11 @@ class Observer:
                 "unrecorded_reads": self.unrecorded, "fair": self.fair, "isolated": self.isolated,
                 "jits_created": self.dispatch.created, "torch_calls": self.torch.calls,
                 "functions_dropped": self.functions_dropped,
-                "subtracted_at": self.subtracted_at, "instrumented": self.instrumented()}
+                "subtracted_at": self.subtracted_at}
 
     def instrumented(self) -> dict[str, int]:
-        """What the instrumentation did in this run, each kind with a unit cost (`benchmarks/doctor_run_overhead.py`
+        """What the instrumentation did so far (the child takes it when the script ends, before re-timing), each kind
+        with a unit cost (`benchmarks/doctor_run_overhead.py`
         multiplies them out to bound the overhead): clock reads observed, looks for pending JAX work, JAX
         dispatches and transfers counted, compile events recorded, torch module calls and backward passes seen."""
         return {"clock_reads": len(self.reads) + self.unrecorded, "pending_checks": self.pending_checks,
