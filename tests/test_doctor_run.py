@@ -111,19 +111,19 @@ def test_a_loop_between_the_reads_or_timeit_is_not_a_single_sample():
     ("del x", "line 3 is a `delete` statement"),
 ])
 def test_statements_that_cannot_run_again_unchanged_are_not_re_timed_and_say_why(between, why):
-    from levelbench._auditing._fair import _statements
+    from levelbench._auditing._fair import statements_between
 
     source = f"import time\nt0 = time.time()\n{between}\nprint(time.time() - t0)\n"
     closing = source.count("\n")
-    statements, reason = _statements(ast.parse(source), 2, closing)
+    statements, reason = statements_between(ast.parse(source), 2, closing)
     assert statements is None and reason.startswith(why)
 
 
 def test_the_statements_between_reads_in_a_loop_body_are_those_re_timed():
-    from levelbench._auditing._fair import _statements
+    from levelbench._auditing._fair import statements_between
 
     source = "for i in range(3):\n    t0 = time.time()\n    y = f(x)\n    z = g(y)\n    ts.append(time.time() - t0)\n"
-    statements, reason = _statements(ast.parse(source), 2, 5)
+    statements, reason = statements_between(ast.parse(source), 2, 5)
     assert [ast.unparse(s) for s in statements] == ["y = f(x)", "z = g(y)"] and reason == ""
 
 
@@ -413,6 +413,11 @@ def test_the_seed_corrected_shows_the_compile_inside_the_single_jax_sample(seeds
     assert ratio.implied == jax_interval.measured / numpy_interval.measured
     assert ratio.fair == jax_interval.fair.median / numpy_interval.fair.median
     assert not numpy_interval.samples[0].cold
+    # and in isolated workers, each statement in a process of its own, interleaved: a ratio with its CI
+    isolated = ratio.isolated
+    assert isolated is not None and ratio.isolated_note == "", ratio.isolated_note
+    assert isolated.rounds >= 3 and isolated.low <= isolated.ratio <= isolated.high
+    assert (isolated.first, isolated.second) == ((11, 13), (17, 19))
 
 
 # -- what each sample asked of JAX: eager dispatches, transfers, jits made afresh (issue 27 part 4) ----------------
@@ -665,13 +670,18 @@ for _ in range(3):
     assert codes(live) == [] and all(s.empty_outputs == 0 for s in live.timed)
 
 
-@pytest.mark.parametrize("words, quiet", [
+SAYS_IT_TIMES_COMPILATION = [
     (("# compile time", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), True),
     (("x = 1", "t0 = time.perf_counter()", "first_call = time.perf_counter() - t0"), True),
     (("x = 1", "t0 = time.perf_counter()", "print('jit time', time.perf_counter() - t0)"), True),
+    (("x = 1", "t0 = time.perf_counter()  # measure the compilation", "dt = time.perf_counter() - t0"), True),
     (("# compiled version", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), False),
     (("# warm up done", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), False),
-])
+    (("# time it without compilation", "t0 = time.perf_counter()", "dt = time.perf_counter() - t0"), False),
+]
+
+
+@pytest.mark.parametrize("words, quiet", SAYS_IT_TIMES_COMPILATION)
 def test_an_interval_the_script_says_times_compilation_is_not_lb103(words, quiet):
     above, opening, closing = words
     source = "\n".join(["import time", above, opening, "y = f(x)", closing]) + "\n"
@@ -683,6 +693,18 @@ def test_an_interval_the_script_says_times_compilation_is_not_lb103(words, quiet
         assert "LB103" not in codes(interval) and interval.times_compilation
     else:
         assert "LB103" in codes(interval) and interval.times_compilation == ""
+
+
+@pytest.mark.parametrize("words, quiet", SAYS_IT_TIMES_COMPILATION)
+def test_the_static_lb103_reads_the_same_words_the_same_way(words, quiet):
+    """One policy (`levelbench._values.intent`): the static doctor is quiet exactly where ``--run`` is."""
+    from levelbench.doctor import lint_source
+
+    above, opening, closing = words
+    source = "\n".join(["import time", "import jax", "import jax.numpy as jnp", "f = jax.jit(jnp.sin)",
+                        "x = jnp.ones(3)", above, opening, "y = f(x).block_until_ready()", closing]) + "\n"
+    found = {d.code for d in lint_source(source, "bench.py")}
+    assert ("LB103" not in found) is quiet
 
 
 def test_the_gru_seed_with_the_newer_flax_api_shows_the_lambda_the_dead_output_and_the_compile(seeds, tmp_path,

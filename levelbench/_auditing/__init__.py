@@ -19,10 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from .._results.script_audit import ScriptAudit
+from .._results.script_audit import ScriptAudit, ThreadSettings
 from .._values.settings import child_environment
 from .._values.signals import killed_by
-from ._analysis import intervals
+from ._analysis import intervals, isolated_ratios
 from ._notebook import script_text
 
 DEFAULT_TIMEOUT = 300.0
@@ -117,6 +117,9 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         partial=status in ("timeout", "interrupted", "raised", "exited"), error=error,
         traceback=str(raw.get("traceback", "")), output=text, captured=capture,
         jax_version=str(raw.get("jax_version", "")), unrecorded_reads=int(raw.get("unrecorded_reads", 0)),
+        isolated=isolated_ratios(raw),
+        threads=ThreadSettings.from_raw(raw["threads"]) if raw.get("threads") else None,
+        instrumented={str(k): int(v) for k, v in raw.get("instrumented", {}).items()},
     )
 
 

@@ -12,14 +12,15 @@ import bisect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._results.script_audit import FairFigure, Sample, TimedInterval
+from .._results.script_audit import FairFigure, IsolatedRatio, Sample, TimedInterval
 from .._values.catalogue import rule_for
 from .._values.findings import Finding
-from .._values.timing_words import COMPILATION_WORDS
+from .._values.intent import compilation_meant
 from .._values.units import fmt_bytes, fmt_time
 from ._dispatch import (EAGER, EMPTY_OUTPUTS, JIT_CALLS, TO_DEVICE, TO_DEVICE_BYTES, TO_HOST, TO_HOST_BYTES,
                         UNWAITED)
 from ._observer import CLOCK, COUNTS, GRAD, LINE, MAGIC, PENDING, PENDING_ARRAYS, REF, TRACE_EVENT, VALUE, VIA_TIMEIT
+from ._torch import BACKWARD
 
 PENDING_FLOOR = 1e-4
 """Seconds of work left at the closing read below which it is noise (a result finishing as it is read)."""
@@ -40,6 +41,8 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     jitted = {str(c[1]) for c in made}  # the functions the script jitted: a compile of one again is a recompile
     created = sorted((int(c[0]), str(c[1])) for c in made if len(c) < 3 or c[2])  # new function objects only
     created_at = [c[0] for c in created]
+    module_calls = [(int(c[0]), str(c[1]), bool(c[2]), bool(c[3]), bool(c[4])) for c in raw.get("torch_calls", ())]
+    module_call_at = [c[0] for c in module_calls]
     groups: dict[tuple[int, int, str], list[Sample]] = {}
     timeit_groups: set[tuple[int, int, str]] = set()
     magics: dict[tuple[int, int, str], str] = {}
@@ -53,9 +56,11 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
         key = (int(opening[LINE]), int(closing[LINE]), str(closing[CLOCK]))
         inside = events[bisect.bisect_right(ends, opening[REF]):bisect.bisect_right(ends, closing[REF])]
         jits = created[bisect.bisect_right(created_at, opening[REF]):bisect.bisect_right(created_at, closing[REF])]
+        modules = module_calls[bisect.bisect_right(module_call_at, opening[REF]):
+                               bisect.bisect_right(module_call_at, closing[REF])]
         pair = f"{first}:{last}"
         groups.setdefault(key, []).append(_sample(opening, closing, inside, (first, last) in calibrating, jits,
-                                                   loops.get(pair, 1), dropped.get(pair, "")))
+                                                   loops.get(pair, 1), dropped.get(pair, ""), modules))
         if pair in subtracted_at:
             subtracted.setdefault(key, set()).add(int(subtracted_at[pair]))
         if len(closing) > MAGIC and closing[MAGIC]:
@@ -82,21 +87,30 @@ def intervals(raw: Mapping[str, Any], source: str) -> tuple[TimedInterval, ...]:
     return tuple(found)
 
 
+def isolated_ratios(raw: Mapping[str, Any]) -> tuple[IsolatedRatio, ...]:
+    """The framework pairs the child timed in isolated workers (`_isolated`), or why it could not."""
+    found = []
+    for entry in raw.get("isolated", ()):
+        first, second = (tuple(int(part) for part in str(entry[k]).split(":")) for k in ("first", "second"))
+        if "refused" in entry:
+            found.append(IsolatedRatio(first, second, note=str(entry["refused"])))  # type: ignore[arg-type]
+        else:
+            found.append(IsolatedRatio(first, second, float(entry["ratio"]), float(entry["low"]),  # type: ignore[arg-type]
+                                       float(entry["high"]), int(entry["rounds"])))
+    return tuple(found)
+
+
 def _compilation_words(lines: list[str], low: int, high: int, subtracted: set[int]) -> str:
-    """The script's words (`COMPILATION_WORDS`) saying that the interval from line ``low`` to ``high`` (subtracted on
-    the lines ``subtracted``) times compilation on purpose, looked for on the line above the opening read, the two
-    reads' lines and the subtracting lines, as written on the first line that has them; "" if none do."""
-    for number in sorted({low - 1, low, high, *subtracted}):
-        line = lines[number - 1].strip() if 0 < number <= len(lines) else ""
-        if COMPILATION_WORDS.search(line):
-            return line
-    return ""
+    """The script's words saying that the interval from line ``low`` to ``high`` (subtracted on the lines
+    ``subtracted``) times compilation on purpose (`levelbench._values.intent`, the static LB103's policy too)."""
+    return compilation_meant(lambda n: lines[n - 1] if 0 < n <= len(lines) else "", low, high, subtracted)
 
 
 def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[str, float, int, str]],
             calibration: bool = False, jits: Sequence[tuple[int, str]] = (), loops: int = 1,
-            function_dropped: str = "") -> Sample:
-    """One sample, from its two reads, the compile events that ended between them and the jits made then."""
+            function_dropped: str = "", modules: Sequence[tuple[int, str, bool, bool, bool]] = ()) -> Sample:
+    """One sample, from its two reads, the compile events that ended between them, the jits made then and the
+    torch module calls (`_torch.TorchCalls`) made then."""
     before = opening[COUNTS] if len(opening) > COUNTS else []
     after = closing[COUNTS] if len(closing) > COUNTS else []
     counts = [int(b) - int(a) for a, b in zip(before, after)] if before else list(after or [])
@@ -122,15 +136,28 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         eager_dispatches=counts[EAGER], jit_calls=counts[JIT_CALLS], to_device=counts[TO_DEVICE],
         to_device_bytes=counts[TO_DEVICE_BYTES], to_host=counts[TO_HOST], to_host_bytes=counts[TO_HOST_BYTES],
         jits_created=created, unwaited=unwaited, loops=loops, empty_outputs=counts[EMPTY_OUTPUTS],
-        function_dropped=function_dropped,
+        function_dropped=function_dropped, **_module_calls(modules),
     )
+
+
+def _module_calls(modules: Sequence[tuple[int, str, bool, bool, bool]]) -> dict[str, Any]:
+    """The torch fields of a sample: its outermost module calls, with grad on, in a training mode that changes the
+    computation, its backward passes and the module called most."""
+    forward = [c for c in modules if c[1] != BACKWARD]
+    names: dict[str, int] = {}
+    for call in forward:
+        names[call[1]] = names.get(call[1], 0) + 1
+    return {"module_calls": len(forward), "module_calls_grad": sum(c[2] for c in forward),
+            "module_calls_training": sum(c[4] for c in forward), "backward_calls": len(modules) - len(forward),
+            "module": max(names, key=names.__getitem__) if names else ""}
 
 
 def _fair(figure: Mapping[str, Any] | None, status: str) -> tuple[FairFigure | None, str]:
     if figure is None:
         if status != "finished":
             return None, "not re-timed: the script did not finish"
-        return None, "not re-timed: the difference was computed outside the script's code (timeit repeats it already)"
+        return None, ("not re-timed: the difference was computed outside the script's code (timeit or the benchmark "
+                      "fixture repeats it already)")
     if "refused" in figure:
         return None, f"not re-timed: {figure['refused']}"
     return FairFigure(float(figure["median"]), float(figure["low"]), float(figure["high"]), int(figure["samples"]),
@@ -157,7 +184,8 @@ def _with_findings(interval: TimedInterval, jitted: set[str] | frozenset[str] = 
     # a compile that recurs is reported as the recompilation (LB111, LB117), not as a first call timed (LB103)
     compiled = None if recompiled or interval.times_compilation else _compile_timed(interval)
     checks = (_never_called(interval), _unawaited(interval), compiled, _single_sample(interval), *recompiled,
-              _op_by_op(interval), _transfers(interval), _returns_nothing(interval))
+              _op_by_op(interval), _transfers(interval), _returns_nothing(interval), _autograd_on(interval),
+              _training_mode(interval))
     found = [f for f in checks if f is not None]
     return TimedInterval(**{**interval.__dict__, "findings": tuple(found)})
 
@@ -358,3 +386,41 @@ def _returns_nothing(interval: TimedInterval) -> Finding | None:
     return _finding("LB107", interval, f"{interval.lines}: a jitted function timed returns nothing", evidence,
                     {"empty_outputs": sample.empty_outputs, "jit_calls": sample.jit_calls, "per_call": per,
                      "samples": len(hits)})
+
+
+def _inference(interval: TimedInterval) -> list[Sample]:
+    """The samples that called torch modules and ran no backward pass: inference, if every such sample is one."""
+    calling = [s for s in interval.timed if s.module_calls]
+    return [] if not calling or any(s.backward_calls for s in calling) else calling
+
+
+def _autograd_on(interval: TimedInterval) -> Finding | None:
+    """LB112: a torch module's inference timed with autograd on, in every sample that called one (a sample with
+    a backward pass is a training step, where autograd is the point)."""
+    calling = _inference(interval)
+    if not calling or not all(s.module_calls_grad == s.module_calls for s in calling):
+        return None
+    sample = _median_sample(interval, lambda s: s.module_calls)
+    where = f"any of the {len(calling)} samples" if len(calling) > 1 else "it"
+    evidence = (f"`{sample.module}` was called {sample.module_calls} time{'s' if sample.module_calls != 1 else ''} in "
+                f"the median sample ({fmt_time(sample.measured)}), each with autograd on (torch.is_grad_enabled() at "
+                f"the call), and no backward pass ran in {where}: every call recorded a graph for a backward pass "
+                "that never came; a JAX forward pays nothing of the kind")
+    return _finding("LB112", interval, f"{interval.lines}: `{sample.module}` timed with autograd on", evidence,
+                    {"module": sample.module, "module_calls": sample.module_calls, "measured": sample.measured})
+
+
+def _training_mode(interval: TimedInterval) -> Finding | None:
+    """LB281: a torch module's inference timed in training mode, where its dropout or batch norm makes that another
+    computation than inference."""
+    calling = _inference(interval)
+    if not calling or not all(s.module_calls_training for s in calling):
+        return None
+    sample = _median_sample(interval, lambda s: s.module_calls_training)
+    evidence = (f"`{sample.module}` was called in training mode ({sample.module_calls_training} of "
+                f"{sample.module_calls} calls in the median sample, {fmt_time(sample.measured)}), and it has dropout "
+                "or batch norm: what was timed drops activations or updates running statistics, not the inference a "
+                "JAX forward computes; no backward pass ran, so it is not a training step")
+    return _finding("LB281", interval, f"{interval.lines}: `{sample.module}` timed in training mode", evidence,
+                    {"module": sample.module, "module_calls_training": sample.module_calls_training,
+                     "measured": sample.measured})

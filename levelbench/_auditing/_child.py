@@ -22,8 +22,10 @@ from typing import Any
 
 from pathlib import Path
 
+from .._measuring.environment import thread_settings
 from .._values.files import replace_file
 from ._fair import fair_figures
+from ._isolated import isolated_ratios
 from ._notebook import cells, is_notebook, python_only, script_text
 from ._observer import Observer
 
@@ -80,14 +82,31 @@ def _run_notebook(script: str, text: str) -> None:
             raise error
 
 
+def is_test_file(path: Path) -> bool:
+    """A pytest test file (``test_*.py``, ``*_test.py``): ``doctor --run`` runs it under pytest, where
+    pytest-benchmark's ``benchmark`` fixture times what the tests give it."""
+    return path.suffix == ".py" and (path.name.startswith("test_") or path.stem.endswith("_test"))
+
+
+def _run_tests(script: str, args: list[str]) -> None:
+    """Run the test file under pytest (no cache written); a failing or empty run exits with pytest's status."""
+    # lazy: pytest is needed for a test file only, and must bind the clocks after the observer wrapped them
+    import pytest
+
+    code = int(pytest.main([script, "-q", "-p", "no:cacheprovider", *args]))
+    if code != 0:
+        raise SystemExit(code)
+
+
 def main(argv: list[str]) -> int:
     if not _die_with(int(argv[1])):
         return 0  # the parent died before this child could ask to die with it
     # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
     observations, retime, script, args = argv[2], argv[3] == "retime", argv[4], argv[5:]
-    observer = Observer(script)
     text = script_text(Path(script))
     notebook = is_notebook(Path(script), text)
+    tests = not notebook and is_test_file(Path(script))
+    observer = Observer(os.path.abspath(script) if tests else script)  # pytest compiles the file by its full path
     signal.signal(signal.SIGTERM, _stop)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
@@ -97,6 +116,8 @@ def main(argv: list[str]) -> int:
     try:
         if notebook:
             _run_notebook(script, text)
+        elif tests:
+            _run_tests(script, args)
         else:
             runpy.run_path(script, run_name="__main__")
     except SystemExit as e:
@@ -117,16 +138,25 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(text)
         outcome.update(status="raised", exit_code=1, error=f"{type(e).__name__}: {e}", traceback=text)
     outcome["wall_s"] = _perf_counter() - started
+    outcome["instrumented"] = observer.instrumented()  # the script's run alone: re-timing dispatches and compiles too
+    if "numpy" in sys.modules:  # the BLAS threads the script's NumPy ran with, before re-timing loads more
+        try:
+            outcome["threads"] = thread_settings()
+        except Exception:  # threadpoolctl failing on an odd library: the report goes on without it
+            pass
     try:
         observer.finish(wait=1.0 if outcome["status"] == "interrupted" else 60.0)
         if retime and outcome["status"] == "finished" and observer.namespaces:
             source = python_only(text) if notebook else text
             observer.fair = fair_figures(source, script, observer.namespaces, timer=_perf_counter)
+            observer.isolated = isolated_ratios(source, script, observer.namespaces, observer.fair,
+                                                os.path.dirname(observations), timer=_perf_counter)
     except KeyboardInterrupt:
         pass  # stopped after the script's end: its own run is reported whole
     except Exception as e:  # a bug of levelbench's must not lose the report of the script's run
-        observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
-                         for o, c in observer.namespaces}
+        if not observer.fair:  # (made, they stay: `isolated_ratios` says itself why a pair failed)
+            observer.fair = {f"{o}:{c}": {"refused": f"re-timing failed: {type(e).__name__}: {e}"}
+                             for o, c in observer.namespaces}
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

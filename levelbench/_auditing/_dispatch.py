@@ -46,8 +46,12 @@ class DispatchCounter:
         self.held: collections.deque = collections.deque(maxlen=HELD)
         self._numpy: Any = None
 
-    def snapshot(self) -> list[int]:
-        return [*self.counts, self.counts[EAGER] + self.counts[JIT_CALLS] - self.waited_at]
+    def snapshot(self) -> tuple[int, ...]:
+        return (*self.counts, self.counts[EAGER] + self.counts[JIT_CALLS] - self.waited_at)
+
+    def counted(self) -> int:
+        """The entry-point calls counted so far: eager dispatches, jitted calls and transfers (each cost a wrapper)."""
+        return self.counts[EAGER] + self.counts[JIT_CALLS] + self.counts[TO_DEVICE] + self.counts[TO_HOST]
 
     def waited(self) -> None:
         self.waited_at = self.counts[EAGER] + self.counts[JIT_CALLS]

@@ -23,7 +23,7 @@ EFFECTS = frozenset({
     "send", "put", "sleep", "exit", "system", "seed", "manual_seed", "setattr", "delattr", "exec", "eval",
 })
 """Calls whose effect a second run would repeat (I/O, mutation of a container, the random state, waiting)."""
-_FUNCTION = "__levelbench_fair__"
+FUNCTION = "__levelbench_fair__"
 _LAST = "__levelbench_last__"
 
 
@@ -43,7 +43,7 @@ def fair_figures(source: str, script: str, namespaces: dict[tuple[int, int], dic
         if index >= MOST:
             found[key] = {"refused": f"only the first {MOST} intervals are re-timed"}
             continue
-        statements, why = _statements(tree, opening, closing)
+        statements, why = statements_between(tree, opening, closing)
         if statements is None:
             found[key] = {"refused": why}
             continue
@@ -62,7 +62,7 @@ def fair_figures(source: str, script: str, namespaces: dict[tuple[int, int], dic
     return found
 
 
-def _statements(tree: ast.Module, opening: int, closing: int) -> tuple[list[ast.stmt] | None, str]:
+def statements_between(tree: ast.Module, opening: int, closing: int) -> tuple[list[ast.stmt] | None, str]:
     """The statements strictly between the two reads, in the block that holds both; or None and why not."""
     low, high = sorted((opening, closing))
     for node in ast.walk(tree):
@@ -102,8 +102,9 @@ def _refusal(statements: list[ast.stmt]) -> tuple[list[ast.stmt] | None, str]:
     return statements, ""
 
 
-def _function(statements: list[ast.stmt], script: str, names: dict[str, Any]) -> Any:
-    """The statements as a function of no argument returning what they assigned and the last value."""
+def function_source(statements: list[ast.stmt]) -> ast.Module:
+    """The statements as ``def __levelbench_fair__():`` of no argument, returning what they assigned and the
+    last value: the module that defines it."""
     body = list(statements)
     assigned = sorted({n.id for s in body for n in ast.walk(s)
                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})
@@ -112,9 +113,14 @@ def _function(statements: list[ast.stmt], script: str, names: dict[str, Any]) ->
         body[-1] = ast.Assign(targets=[ast.Name(id=_LAST, ctx=ast.Store())], value=body[-1].value)
         results.append(ast.Name(id=_LAST, ctx=ast.Load()))
     body.append(ast.Return(value=ast.Tuple(elts=results, ctx=ast.Load())))
-    module = ast.parse(f"def {_FUNCTION}():\n    pass\n")  # a FunctionDef with the fields of this Python
+    module = ast.parse(f"def {FUNCTION}():\n    pass\n")  # a FunctionDef with the fields of this Python
     module.body[0].body = body  # type: ignore[attr-defined]
-    module = ast.fix_missing_locations(module)
+    return ast.fix_missing_locations(module)
+
+
+def _function(statements: list[ast.stmt], script: str, names: dict[str, Any]) -> Any:
+    """The statements as a function (`function_source`) over the script's names, in this process."""
     scope = dict(names)  # the script's names stay as they were
-    exec(compile(module, script, "exec"), scope)  # noqa: S102 - the script's own statements, in its own process
-    return scope[_FUNCTION]
+    # the script's own statements, in its own process
+    exec(compile(function_source(statements), script, "exec"), scope)  # noqa: S102
+    return scope[FUNCTION]

@@ -27,6 +27,7 @@ import timeit
 from typing import Any
 
 from ._dispatch import DispatchCounter
+from ._torch import TorchCalls
 
 _perf_ns = time.perf_counter_ns  # the reference clock, before any patching
 
@@ -42,15 +43,25 @@ MAX_READS = 1_000_000
 REF, LINE, CLOCK, VIA_TIMEIT, PENDING, PENDING_ARRAYS, GRAD, VALUE, MAGIC, COUNTS = range(10)
 """The fields of a recorded read: its time on the reference clock (ns), the line, the clock's name, whether
 through timeit, seconds from it until the JAX work running at it finished, how many arrays that was, torch's
-grad mode, the value the script got (seconds), the IPython magic that read it (``time``, ``timeit``, ""), and
+grad mode, the value the script got (seconds), the IPython magic that read it (``time``, ``timeit``; ``benchmark``
+for pytest-benchmark's fixture; ""), and
 the dispatch and transfer counters then (`_dispatch`; [] before jax is imported)."""
 _TIMEIT_FILES = {"<timeit-src>", "<magic-timeit>", timeit.__file__}
 _MAGICS_FILE = ("IPython", "core", "magics", "execution.py")  # %time, %timeit: they read the clocks for the cell
 _MAGICS_SUFFIXES = ("/".join(_MAGICS_FILE), "\\".join(_MAGICS_FILE))
 
 
+_BENCHMARK_FILE = ("pytest_benchmark", "fixture.py")  # pytest-benchmark's `benchmark` fixture reads the clock
+_BENCHMARK_SUFFIXES = ("/".join(_BENCHMARK_FILE), "\\".join(_BENCHMARK_FILE))
+
+
 def _in_magics(filename: str) -> bool:
     return filename.endswith(_MAGICS_SUFFIXES)
+
+
+def _harness(filename: str) -> bool:
+    """A file whose clock reads time the statement the script gave it: timeit's, pytest-benchmark's fixture."""
+    return filename in _TIMEIT_FILES or filename.endswith(_BENCHMARK_SUFFIXES)
 
 
 class Observer:
@@ -58,7 +69,10 @@ class Observer:
 
     def __init__(self, script: str) -> None:
         self.script = script
-        self.reads: list[list[Any]] = []  # fields: REF, LINE, ... VALUE
+        # fields: REF, LINE, ... COUNTS; tuples of plain values, which the garbage collector stops tracking: a list
+        # of a million lists would be walked by every full collection, doubling the cost of a read
+        self.reads: list[tuple[Any, ...]] = []
+        self.pending_work: dict[int, list[Any]] = {}  # read index -> [PENDING seconds, PENDING_ARRAYS], if any
         self.pairs: list[tuple[int, int]] = []  # (opening read, closing read), as the script subtracted them
         self.calibrating: list[tuple[int, int]] = []  # the pairs %timeit read to choose its loop count
         self.loops: dict[str, int] = {}  # "opening:closing" read indexes -> the calls a timeit pair timed, if not 1
@@ -69,8 +83,12 @@ class Observer:
         self.unrecorded = 0  # reads past MAX_READS
         self.namespaces: dict[tuple[int, int], dict[str, Any]] = {}  # (opening, closing line): names at the first
         self.fair: dict[str, dict[str, Any]] = {}  # "opening:closing": the fair figure, or why there is none
+        self.isolated: list[dict[str, Any]] = []  # framework pairs timed in isolated workers (`_isolated`)
         self._jax: Any = None
+        self._live_arrays: Any = None
+        self.pending_checks = 0  # looks for JAX work still running (one per read once jax is imported)
         self.dispatch = DispatchCounter()
+        self.torch = TorchCalls()
         self._pending: queue.SimpleQueue = queue.SimpleQueue()  # (read, arrays still computing at it)
         self._waiter: threading.Thread | None = None
 
@@ -85,17 +103,21 @@ class Observer:
                 time.perf_counter if d is _perf_counter else d for d in function.__defaults__ or ())
         _datetime.datetime = _observed_datetime(self)  # type: ignore[misc]
         sys.meta_path.insert(0, _AfterImport("jax", self._hook_jax))
+        if "torch" in sys.modules:
+            self.torch.install(sys.modules["torch"])
+        else:
+            sys.meta_path.insert(0, _AfterImport("torch", self.torch.install))
 
     def _site(self, depth: int = 2) -> tuple[int, bool, str] | None:
-        """The user's line that read the clock (directly, or through timeit or an IPython timing magic), whether
-        through timeit, and the magic (``time``, ``timeit`` or ""); None for a library's read. ``depth``: frames
+        """The user's line that read the clock (directly, or through timeit, pytest-benchmark's fixture or an IPython
+        timing magic), whether through such a harness, and the magic (``time``, ``timeit`` or ""); None for a library's read. ``depth``: frames
         between this function and the caller of the clock."""
         frame = sys._getframe(depth)
         name = frame.f_code.co_filename
         if name == self.script:
             return frame.f_lineno, False, ""
-        if name in _TIMEIT_FILES or _in_magics(name):
-            magic = ""
+        if _harness(name) or _in_magics(name):
+            magic = "benchmark" if name.endswith(_BENCHMARK_SUFFIXES) else ""
             while frame is not None and frame.f_code.co_filename != self.script:
                 if _in_magics(frame.f_code.co_filename):
                     magic = frame.f_code.co_name  # the outermost: the magic's own function
@@ -112,8 +134,8 @@ class Observer:
         if index >= MAX_READS:
             self.unrecorded += 1
             return -1
-        counts = self.dispatch.snapshot() if self._jax is not None else []
-        self.reads.append([now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts])
+        counts = self.dispatch.snapshot() if self._jax is not None else ()
+        self.reads.append((now, line, clock, via_timeit, 0.0, 0, _grad_mode(), seconds, magic, counts))
         if self._jax is not None:
             self._watch_pending(index)
         return index
@@ -123,11 +145,19 @@ class Observer:
         time a line pair is subtracted in the script's own code, its names then are kept, to re-time the
         statements between the reads afterwards (`_fair`)."""
         first, last = min(read, other), max(read, other)
+        if frame.f_code.co_filename.endswith(_BENCHMARK_SUFFIXES) and frame.f_code.co_name != "runner":
+            return  # the fixture timing its own run (for its log), not the statement it was given
         self.pairs.append((first, last))
         timer = frame.f_back
         number = timer.f_locals.get("number") if timer is not None and timer.f_code.co_name == "timeit" else None
         if isinstance(number, int) and number > 1 and frame.f_code.co_filename in _TIMEIT_FILES:
             self.loops[f"{first}:{last}"] = number  # timeit's template: one pair around `number` calls
+        if frame.f_code.co_filename.endswith(_BENCHMARK_SUFFIXES):  # pytest-benchmark's runner(loops_range)
+            calls = frame.f_locals.get("loops_range")
+            if calls and len(calls) > 1:
+                self.loops[f"{first}:{last}"] = len(calls)
+            if timer is not None and timer.f_code.co_name == "_calibrate_timer":
+                self.calibrating.append((first, last))  # not in the statistics the fixture reports
         if frame.f_code.co_filename in _TIMEIT_FILES:
             dropped = _function_dropped(frame.f_code)
             if dropped:
@@ -154,7 +184,8 @@ class Observer:
                 return value
             return kind.of(value, observer, observer.read(site[0], name, site[1], value * scale, site[2]))
 
-        observed.__name__ = name
+        observed.__name__ = observed.__qualname__ = name
+        observed.__module__ = "time"  # named as the clock it stands for (pytest-benchmark loads its timer by name)
         observed.__doc__ = clock.__doc__
         return observed
 
@@ -175,15 +206,18 @@ class Observer:
     def _watch_pending(self, index: int) -> None:
         """Hand the JAX arrays still computing at read ``index`` to the waiter thread, which records when they
         finished: the script goes on at once, so what it times is not changed by the looking."""
+        self.pending_checks += 1
         try:
-            pending = [a for a in self._jax.live_arrays() if not a.is_ready()]  # the held outputs among them
+            if self._live_arrays is None:  # the default backend's own method: jax.live_arrays() looks it up each time
+                self._live_arrays = _live_arrays_of(self._jax)
+            pending = [a for a in self._live_arrays() if not a.is_ready()]  # the held outputs among them
         except Exception:  # a deleted or donated array, a backend without live_arrays: nothing to wait for
             return
         finally:
             self.dispatch.take_held()
         if not pending:
             return
-        self.reads[index][PENDING_ARRAYS] = len(pending)
+        self.pending_work[index] = [0.0, len(pending)]
         if self._waiter is None:
             self._waiter = threading.Thread(target=self._wait, name="levelbench-pending-work", daemon=True)
             self._waiter.start()
@@ -196,8 +230,7 @@ class Observer:
                 self._jax.block_until_ready(arrays)
             except Exception:  # the computation failed: the script sees that error itself when it reads it
                 pass
-            read = self.reads[index]
-            read[PENDING] = (_perf_ns() - read[REF]) / 1e9
+            self.pending_work[index][0] = (_perf_ns() - self.reads[index][REF]) / 1e9
             del item, arrays  # the arrays are the script's to free
 
     def finish(self, wait: float) -> None:
@@ -207,14 +240,36 @@ class Observer:
             self._waiter.join(wait)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reads": self.reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
+        reads = [list(r) for r in self.reads]
+        for index, (seconds, arrays) in self.pending_work.items():
+            reads[index][PENDING], reads[index][PENDING_ARRAYS] = seconds, arrays
+        return {"reads": reads, "pairs": self.pairs, "calibrating": self.calibrating, "loops": self.loops,
                 "events": self.events, "jax_version": self.jax_version,
-                "unrecorded_reads": self.unrecorded, "fair": self.fair,
-                "jits_created": self.dispatch.created, "functions_dropped": self.functions_dropped,
+                "unrecorded_reads": self.unrecorded, "fair": self.fair, "isolated": self.isolated,
+                "jits_created": self.dispatch.created, "torch_calls": self.torch.calls,
+                "functions_dropped": self.functions_dropped,
                 "subtracted_at": self.subtracted_at}
+
+    def instrumented(self) -> dict[str, int]:
+        """What the instrumentation did so far (the child takes it when the script ends, before re-timing), each kind
+        with a unit cost (`benchmarks/doctor_run_overhead.py`
+        multiplies them out to bound the overhead): clock reads observed, looks for pending JAX work, JAX
+        dispatches and transfers counted, compile events recorded, torch module calls and backward passes seen."""
+        return {"clock_reads": len(self.reads) + self.unrecorded, "pending_checks": self.pending_checks,
+                "dispatches": self.dispatch.counted(), "compile_events": len(self.events),
+                "module_calls": len(self.torch.calls) + self.torch.unrecorded}
 
 
 _perf_counter = time.perf_counter
+
+
+def _live_arrays_of(jax: Any) -> Any:
+    """The default backend's ``live_arrays`` (what ``jax.live_arrays()`` calls after looking the backend up, a
+    microsecond a read); ``jax.live_arrays`` itself where this jax keeps its backends elsewhere."""
+    try:
+        return jax._src.xla_bridge.get_backend().live_arrays
+    except AttributeError:
+        return jax.live_arrays
 
 
 def _function_dropped(code: Any) -> str:

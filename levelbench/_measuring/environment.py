@@ -257,6 +257,24 @@ def theoretical_peak(affinity: list[int] | None = None) -> TheoreticalPeak:
                    sve_vector_bytes=int(vector) if vector.isdigit() else 0)
 
 
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+"""The environment variables that set BLAS and OpenMP thread counts."""
+
+
+def thread_settings() -> dict[str, Any]:
+    """The BLAS thread pools loaded in this process now, as threadpoolctl sees them (``pools``, each with its
+    ``num_threads``; ``read_by`` ``"threadpoolctl"``), or, without threadpoolctl, only the thread environment
+    variables (``read_by`` ``"environment"``); ``env``: those variables as set."""
+    env = {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ}
+    try:
+        # lazy: an optional package, read only when asked
+        import threadpoolctl  # noqa: F401
+    except ImportError:
+        return {"pools": [], "env": env, "read_by": "environment"}
+    return {"pools": _blas(), "env": env, "read_by": "threadpoolctl"}
+
+
 def _blas() -> list[dict[str, Any]]:
     try:
         from threadpoolctl import threadpool_info

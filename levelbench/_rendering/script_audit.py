@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 
-from .._results.script_audit import ScriptAudit, TimedInterval
+from .._results.script_audit import ScriptAudit, ThreadSettings, TimedInterval
 from .._values.units import fmt_time, short_path
 
 _STOPPED = {
@@ -44,6 +44,8 @@ def render_audit_text(audit: ScriptAudit) -> str:
     if audit.unrecorded_reads:
         out.append(f"  {audit.unrecorded_reads:,} clock reads past the first million were not recorded: the "
                    "intervals they closed are missing.")
+    if audit.threads is not None:
+        out.append(f"  {_threads(audit.threads)}")
     if not audit.observed:
         out.append("  nothing observed could be read back from the script's process.")
     elif not audit.intervals:
@@ -53,11 +55,40 @@ def render_audit_text(audit: ScriptAudit) -> str:
         out.extend(_interval(name, interval))
     if audit.ratios:
         out.append("")
+    elif any(i.fair is not None for i in audit.intervals):
+        out.extend(_no_ratio(audit))
     for ratio in audit.ratios:
-        out.append(f"{ratio.first} / {ratio.second} ({ratio.first_lines} / {ratio.second_lines}): the script's "
-                   f"figures imply {_ratio(ratio.implied)}; re-timed fairly, {_ratio(ratio.fair)} (in this process, "
-                   "one after the other; whether both compute the same thing is the script's to say)")
+        out.append(f"{ratio.first} / {ratio.second} ({ratio.first_lines} / {ratio.second_lines}): whether both "
+                   "compute the same thing is the script's to say")
+        out.append(f"  the script's figures imply  {_ratio(ratio.implied)}")
+        out.append(f"  re-timed in its process     {_ratio(ratio.fair)} (one after the other)")
+        isolated = ratio.isolated
+        out.append(f"  isolated workers            {_ratio(isolated.ratio)} [{_ratio(isolated.low)}, "
+                   f"{_ratio(isolated.high)}] (levelbench.compare: each in a process of its own, interleaved, "
+                   f"{isolated.rounds} rounds, 95% CI)" if isolated is not None else
+                   f"  isolated workers            not measured: {ratio.isolated_note}")
     return "\n".join(out) + "\n"
+
+
+def _threads(threads: ThreadSettings) -> str:
+    """``BLAS threads: openblas 2 (threadpoolctl); OMP_NUM_THREADS=1``."""
+    pools = ", ".join(f"{library} {count}" for library, count in threads.pools)
+    env = ", ".join(f"{name}={value}" for name, value in threads.env)
+    if threads.read_by == "threadpoolctl":
+        said = f"{pools or 'no BLAS loaded'} (threadpoolctl)"
+    else:
+        said = "not read (threadpoolctl is not installed)"
+    return f"BLAS threads at the script's end: {said}; " + (env or "no thread environment variable set")
+
+
+def _no_ratio(audit: ScriptAudit) -> list[str]:
+    """Where one interval was re-timed and others could not be: no ratio between frameworks, and why."""
+    left = [i for i in audit.intervals if i.fair is None and i.fair_note and not i.via_timeit]
+    if not left:
+        return []
+    return ["", "no fair ratio between frameworks: only "
+            + ", ".join(f"{i.lines} ({i.fair.framework or 'python'})" for i in audit.intervals if i.fair is not None)
+            + " could be re-timed; " + "; ".join(f"{i.lines}: {i.fair_note}" for i in left)]
 
 
 def _ratio(value: float) -> str:
@@ -81,7 +112,8 @@ def _count(n: int, noun: str) -> str:
 def _interval(name: str, interval: TimedInterval) -> list[str]:
     where = f"{interval.opening_line}" if interval.opening_line == interval.closing_line else \
         f"{interval.opening_line}-{interval.closing_line}"
-    how = "timeit" if interval.via_timeit else interval.clock
+    how = "pytest-benchmark's fixture" if interval.magic == "benchmark" else \
+        "timeit" if interval.via_timeit else interval.clock
     loop = ", a loop inside each" if interval.loop_inside else ""
     out = [f"{name}:{where}  {how}, {_count(len(interval.samples), 'sample')}{loop}"]
     first = min(interval.opening_line, interval.closing_line)
@@ -100,9 +132,18 @@ def _interval(name: str, interval: TimedInterval) -> list[str]:
     held.append(f"work still running at the closing read: {fmt_time(pending.pending)} more "
                 f"({_count(pending.pending_arrays, 'array')})" if pending.pending > 0 else
                 "no work still running at the closing read")
-    grad = {s.grad_enabled for s in samples} - {None}
-    if grad:
-        held.append("torch grad mode " + ("on" if True in grad else "off"))
+    calls = max(samples, key=lambda s: s.module_calls)
+    if calls.module_calls:
+        modes = [f"autograd {'on' if calls.module_calls_grad else 'off'}"]
+        if calls.module_calls_training:
+            modes.append("training mode (dropout or batch norm)")
+        if calls.backward_calls:
+            modes.append(_count(calls.backward_calls, "backward pass"))
+        held.append(f"torch: {_count(calls.module_calls, 'call')} of `{calls.module}` ({', '.join(modes)})")
+    else:
+        grad = {s.grad_enabled for s in samples} - {None}
+        if grad:
+            held.append("torch grad mode " + ("on" if True in grad else "off"))
     out.append(f"  held      {'; '.join(held)}")
     if interval.times_compilation:
         out.append(f"  meant     to time compilation, as the script says: {interval.times_compilation}")

@@ -6,7 +6,10 @@ Plain frozen values: the renderers and the store read them without loading the e
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+_Key = TypeVar("_Key")
 
 from .._values.findings import Finding
 
@@ -39,6 +42,12 @@ class Sample:
             dispatched, their result unusable (LB107).
         function_dropped: the function (``<lambda>``) timeit's statement created and dropped without calling it
             (LB101): the sample timed the making of a function object; "" otherwise.
+        module_calls: outermost calls of torch modules inside it (a module called by another is part of its call).
+        module_calls_grad: of those, calls with autograd on (``torch.is_grad_enabled()`` at the call).
+        module_calls_training: of those, calls in training mode of a module with dropout or batch norm, where
+            training mode computes something else than inference.
+        backward_calls: torch backward passes inside it (a training step: grad mode and training mode are meant).
+        module: the torch module class called most inside it, or "".
     """
 
     measured: float
@@ -60,6 +69,11 @@ class Sample:
     loops: int = 1
     empty_outputs: int = 0
     function_dropped: str = ""
+    module_calls: int = 0
+    module_calls_grad: int = 0
+    module_calls_training: int = 0
+    backward_calls: int = 0
+    module: str = ""
 
     @property
     def cold(self) -> bool:
@@ -84,9 +98,48 @@ class FairFigure:
 
 
 @dataclasses.dataclass(frozen=True)
+class ThreadSettings:
+    """The BLAS thread settings in effect when the script ended (NumPy's, and any other BLAS it loaded).
+
+    ``pools``: ``(library, threads)`` per BLAS thread pool, as threadpoolctl reads them (``read_by``
+    ``"threadpoolctl"``), empty where threadpoolctl is not installed (``read_by`` ``"environment"``); ``env``:
+    the thread environment variables set (``OMP_NUM_THREADS``, ``OPENBLAS_NUM_THREADS``...), name and value."""
+
+    pools: tuple[tuple[str, int], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    read_by: str = ""
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, Any]) -> "ThreadSettings":
+        pools = tuple((str(p.get("internal_api") or p.get("user_api") or "?"), int(p.get("num_threads") or 0))
+                      for p in raw.get("pools", ()))
+        return cls(pools, tuple((str(k), str(v)) for k, v in raw.get("env", {}).items()), str(raw.get("read_by", "")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pools": [list(p) for p in self.pools], "env": dict(self.env), "read_by": self.read_by}
+
+
+@dataclasses.dataclass(frozen=True)
+class IsolatedRatio:
+    """Two intervals' statements timed with `levelbench.compare`'s isolated workers: each in a process of its
+    own, interleaved. ``ratio`` (``first``'s time over ``second``'s) with its 95% CI ``low``-``high`` from
+    ``rounds`` rounds; or ``note``: why it could not be measured (``ratio`` then NaN)."""
+
+    first: tuple[int, int]
+    second: tuple[int, int]
+    ratio: float = float("nan")
+    low: float = float("nan")
+    high: float = float("nan")
+    rounds: int = 0
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
 class FrameworkRatio:
     """Two intervals of the script that time different frameworks: the ratio the script's figures imply
-    (``implied``: ``first``'s measured over ``second``'s) beside the ratio of their fair figures (``fair``)."""
+    (``implied``: ``first``'s measured over ``second``'s) beside the ratio of their fair figures (``fair``,
+    re-timed one after the other in the script's process) and, where measured, the ratio from isolated workers
+    (``isolated``, or None and ``isolated_note`` says why)."""
 
     first: str
     second: str
@@ -94,9 +147,24 @@ class FrameworkRatio:
     second_lines: str
     implied: float
     fair: float
+    isolated: IsolatedRatio | None = None
+    isolated_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        doc = dataclasses.asdict(self)
+        isolated = self.isolated
+        doc["isolated"] = None if isolated is None or isolated.note else \
+            {"ratio": isolated.ratio, "low": isolated.low, "high": isolated.high, "rounds": isolated.rounds}
+        return doc
+
+
+def first_of_each_framework(items: Iterable[tuple[_Key, str]]) -> dict[str, _Key]:
+    """The first item of each framework named (``""``: none), in order: the intervals whose ratios are shown."""
+    first: dict[str, _Key] = {}
+    for key, framework in items:
+        if framework:
+            first.setdefault(framework, key)
+    return first
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,7 +180,8 @@ class TimedInterval:
         findings: what is wrong with it, each with the evidence measured.
         source: the lines from the opening read to the closing read, as written.
         fair: the statements between the reads re-timed (`FairFigure`), or None, and then ``fair_note`` says why.
-        magic: the IPython timing magic whose reads these are (``time``, ``timeit``), or "".
+        magic: the IPython timing magic whose reads these are (``time``, ``timeit``), ``benchmark`` for
+            pytest-benchmark's ``benchmark`` fixture (a test file run under pytest), or "".
         times_compilation: the script's own words that say the interval times compilation on purpose (a
             comment, name or label such as ``# compile time`` or ``first_run_time``), or "": its compilation
             is then what it measures, not a finding (no LB103, LB111, LB117).
@@ -180,6 +249,10 @@ class ScriptAudit:
         captured: whether the output was captured (else it was shown as the script ran).
         jax_version: of the jax the script imported ("" if none).
         unrecorded_reads: clock reads past the most recorded (a million), counted only.
+        isolated: the framework pairs timed in isolated workers (`ratios` shows them), or why not.
+        threads: the BLAS thread settings when the script ended, where it imported NumPy; else None.
+        instrumented: what the instrumentation did, by kind (``clock_reads``, ``pending_checks``, ``dispatches``,
+            ``compile_events``, ``module_calls``): its overhead is these counts times their unit costs.
     """
 
     script: str
@@ -196,6 +269,9 @@ class ScriptAudit:
     captured: bool = False
     jax_version: str = ""
     unrecorded_reads: int = 0
+    isolated: tuple[IsolatedRatio, ...] = ()
+    threads: ThreadSettings | None = None
+    instrumented: dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -204,20 +280,23 @@ class ScriptAudit:
     @property
     def ratios(self) -> tuple[FrameworkRatio, ...]:
         """For each two frameworks the script timed (the first interval of each with a fair figure), the
-        ratio its figures imply and the fair one. Whether the two compute the same thing is the script's."""
-        first_of: dict[str, TimedInterval] = {}
-        for interval in self.intervals:
-            fair = interval.fair
-            if fair is not None and fair.framework and fair.median > 0 and interval.measured > 0:
-                first_of.setdefault(fair.framework, interval)
+        ratio its figures imply, the fair one, and the isolated workers' one where measured. Whether the two
+        compute the same thing is the script's."""
+        first_of = first_of_each_framework(
+            (interval, interval.fair.framework) for interval in self.intervals
+            if interval.fair is not None and interval.fair.median > 0 and interval.measured > 0)
+        isolated = {(r.first, r.second): r for r in self.isolated}
         found = []
         frameworks = list(first_of)
         for i, name in enumerate(frameworks):
             for other in frameworks[i + 1:]:
                 a, b = first_of[name], first_of[other]
                 assert a.fair is not None and b.fair is not None
+                pair = isolated.get(((a.opening_line, a.closing_line), (b.opening_line, b.closing_line)))
+                note = "not measured in isolated workers" if pair is None else pair.note
                 found.append(FrameworkRatio(name, other, a.lines, b.lines, a.measured / b.measured,
-                                            a.fair.median / b.fair.median))
+                                            a.fair.median / b.fair.median, pair if pair and not pair.note else None,
+                                            note))
         return tuple(found)
 
     def to_dict(self) -> dict[str, Any]:
@@ -226,5 +305,7 @@ class ScriptAudit:
             "exit_code": self.exit_code, "wall_s": self.wall_s, "partial": self.partial, "observed": self.observed,
             "error": self.error, "traceback": self.traceback, "output": self.output, "captured": self.captured,
             "jax_version": self.jax_version, "unrecorded_reads": self.unrecorded_reads,
+            "threads": self.threads.to_dict() if self.threads is not None else None,
+            "instrumented": dict(self.instrumented),
             "intervals": [i.to_dict() for i in self.intervals], "ratios": [r.to_dict() for r in self.ratios],
         }

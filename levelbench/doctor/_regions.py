@@ -62,7 +62,7 @@ class TimedRegion:
         synchronizes: the harness waits for CUDA itself (torch's Timer).
         harness: the statement comes from a timing harness (magic, timeit), not from surrounding code.
         before_clock: calls in a clock pair's last statement that run before the clock is read there.
-        closing: the statement that subtracts a clock pair's reads (``compile_time = time.time() - t0``).
+        closing: a clock pair's statement that subtracts the readings (``dt = time.perf_counter() - t0``).
     """
 
     label: str

@@ -62,12 +62,23 @@ def audit_section(run: Run, index: int) -> str:
     if ratios:
         rows = "".join(
             f"<tr><td>{e(r['first'])} ({e(r['first_lines'])}) / {e(r['second'])} ({e(r['second_lines'])})</td>"
-            f'<td class="num">{float(r["implied"]):.3g}x</td><td class="num">{float(r["fair"]):.3g}x</td></tr>'
+            f'<td class="num">{float(r["implied"]):.3g}x</td><td class="num">{float(r["fair"]):.3g}x</td>'
+            f"<td>{_isolated(r)}</td></tr>"
             for r in ratios)
         parts.append("<h3>Frameworks compared</h3><table><thead><tr><th>ratio</th><th>as the script timed it</th>"
-                     f"<th>fair</th></tr></thead><tbody>{rows}</tbody></table>")
+                     "<th>re-timed in its process</th><th>isolated workers (95% CI)</th></tr></thead>"
+                     f"<tbody>{rows}</tbody></table>")
     parts.append("</section>")
     return "\n".join(parts)
+
+
+def _isolated(ratio: dict[str, Any]) -> str:
+    """The isolated workers' ratio with its CI, or why there is none (a stored ratio from before: nothing)."""
+    isolated = ratio.get("isolated")
+    if isolated:
+        return (f'<span class="num">{float(isolated["ratio"]):.3g}x</span> '
+                f'[{float(isolated["low"]):.3g}x, {float(isolated["high"]):.3g}x]')
+    return e(ratio.get("isolated_note") or "")
 
 
 def _interval(name: str, interval: TimedInterval, anchor: str) -> str:

@@ -7,10 +7,9 @@
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 
-from ..._values.timing_words import COMPILATION_WORDS
+from ..._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
@@ -129,25 +128,15 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             break
 
 
-_COMPILATION_COMMENT = re.compile(r"#.*\bcompil", re.IGNORECASE)
-_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
-
-
 def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
-    """The user says the first call is timed on purpose: ``%time f(x)  # measure compilation time``, or a later
-    timing of the same jitted function is commented as the one without compilation (``# Now time it without
-    compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A comment
-    that only names the compile time above the timing (``# compile time``) is not enough: the seed notebook's user
-    wrote one and still read the figure as the function's speed."""
-    lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
-    if any(_COMPILATION_COMMENT.search(ctx.program.line_text(line)) for line in lines if line):
+    """The user says the first call is timed on purpose, in the words `levelbench._values.intent` reads (the
+    policy ``doctor --run`` applies too): ``%time f(x)  # measure compilation time``, ``# compile time`` right
+    above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``; or a
+    later timing of the same jitted function is commented as the one without compilation (``# Now time it
+    without compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do."""
+    first, last = _lines(region)
+    if first and compilation_meant(ctx.program.line_text, first, last):
         return True
-    # a clock pair the code itself names for compilation, where it reads the clocks:
-    # `compile_start = time.time()`, `runtimes["compile_time"] = time.time() - start_time` (comments aside)
-    if region.closing is not None and not isinstance(region.closing, _COMPOUND):
-        opening = ctx.program.line_text(getattr(region.anchor, "lineno", 0)).split("#", 1)[0]
-        if COMPILATION_WORDS.search(opening) or COMPILATION_WORDS.search(ast.unparse(region.closing)):
-            return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
         return False
@@ -172,17 +161,25 @@ def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
     return found
 
 
-_STEADY_COMMENT = re.compile(r"#.*\b(without|excluding|no|after)\b.*\bcompil", re.IGNORECASE)
-
-
 def _said_steady(ctx: Context, region: TimedRegion) -> bool:
     """A comment on the timing's lines, or right above them in its cell, says it runs without compilation."""
-    lines = {getattr(s, "lineno", 0) for s in region.statements} | {getattr(region.anchor, "lineno", 0)}
-    above = min((line for line in lines if line), default=1) - 1
-    while above > 0 and (text := ctx.program.line_text(above).lstrip()).startswith("#") and not text.startswith("# %%"):
-        lines.add(above)
-        above -= 1
-    return any(_STEADY_COMMENT.search(ctx.program.line_text(line)) for line in lines if line)
+    first, last = _lines(region)
+    return bool(first) and any(says_it_leaves_compilation_out(ctx.program.line_text(line))
+                               for line in lines_to_read(ctx.program.line_text, first, last))
+
+
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
+
+
+def _lines(region: TimedRegion) -> tuple[int, int]:
+    """The first and last line of the timing as written: the opening read (or magic) to the closing one; (0, 0)
+    when none is known."""
+    # a loop or block whose body subtracts the reads: its own lines are the timed code's, not words about it
+    closing = region.closing if region.closing is not None and not isinstance(region.closing, _COMPOUND) else None
+    nodes = [*region.statements, region.anchor, *((closing,) if closing is not None else ())]
+    starts = [line for n in nodes if (line := getattr(n, "lineno", 0))]
+    ends = [getattr(n, "end_lineno", None) or getattr(n, "lineno", 0) for n in nodes]
+    return (min(starts), max(ends)) if starts else (0, 0)
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:

@@ -1,0 +1,66 @@
+"""When a benchmark says that it times compilation: one policy for the static doctor and ``doctor --run``.
+
+A timing that holds a first call (LB103) or a recompile (LB111, LB117) measures compilation. Where the
+script's own words say that is what it means to measure, the compile is the figure, not a mistake:
+``# compile time`` above ``%time f(x)``, ``%time f(x)  # measure compilation time``,
+``first_call = time.perf_counter() - t0``, ``print("jit time", ...)``. Both doctors look for those words
+on the same lines (`lines_to_read`) with the same words (`says_it_times_compilation`).
+
+The words: ``compile``, ``compilation``, ``compiling``, ``jit time``, ``first call``/``first run``,
+``tracing time``; not ``compiled`` (``# compiled version`` names what a warm call runs) nor a line
+that says the compilation is left out (``# time it without compilation``, ``after compiling``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+COMPILATION_WORDS = re.compile(r"(?<![a-z])(compil(e|ation|ing)|jit[\s_-]*time|first[\s_-]*(call|run)|"
+                               r"trac(e|ing)[\s_-]*time)(?![a-z])", re.I)
+"""The script's words for a timing of compilation on purpose (a comment, a name, a printed label)."""
+LEFT_OUT_WORDS = re.compile(r"\b(without|excluding|exclude|no|not|after|minus)\b.{0,40}?(?<![a-z])compil", re.I)
+"""Words saying the compilation is left out of the timing: ``without compilation``, ``after compiling``."""
+CELL_MARKER = "# %%"
+
+
+def says_it_times_compilation(text: str) -> bool:
+    """Whether ``text`` (one line) says the timing on it measures compilation on purpose.
+
+    !!! Example
+        ```python
+        says_it_times_compilation("# compile time")                       # True
+        says_it_times_compilation("t_first_call = time.time() - t0")       # True
+        says_it_times_compilation("# compiled version")                   # False
+        says_it_times_compilation("# now time it without compilation")    # False
+        ```
+    """
+    return bool(COMPILATION_WORDS.search(text)) and not LEFT_OUT_WORDS.search(text)
+
+
+def says_it_leaves_compilation_out(text: str) -> bool:
+    """Whether ``text`` says the timing on it runs without compilation (``# time it after compiling``)."""
+    return bool(LEFT_OUT_WORDS.search(text))
+
+
+def lines_to_read(line_text: Callable[[int], str], first: int, last: int, more: Iterable[int] = ()) -> list[int]:
+    """The lines whose words say what a timing from line ``first`` to ``last`` means: the comment lines right
+    above it (up to its cell's start), its own lines (at most 15: the statements timed) and ``more`` (where
+    the script subtracts the reads)."""
+    found = []
+    above = first - 1
+    while above > 0 and (text := line_text(above).lstrip()).startswith("#") and not text.startswith(CELL_MARKER):
+        found.append(above)
+        above -= 1
+    found.extend(range(first, min(last, first + 14) + 1))
+    found.extend(more)
+    return sorted(set(found))
+
+
+def compilation_meant(line_text: Callable[[int], str], first: int, last: int, more: Iterable[int] = ()) -> str:
+    """The first line (stripped) of `lines_to_read` that says the timing measures compilation, or ""."""
+    for number in lines_to_read(line_text, first, last, more):
+        text = line_text(number).strip()
+        if says_it_times_compilation(text):
+            return text
+    return ""
