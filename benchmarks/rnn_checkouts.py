@@ -10,6 +10,7 @@ median and best time. benchmarks/rnn.py compares against torch and Flax; this co
 
     python benchmarks/rnn_checkouts.py BEFORE_DIR AFTER_DIR                 # GRU and LSTM, both modes, batch 8 and 64
     python benchmarks/rnn_checkouts.py BEFORE_DIR AFTER_DIR --model lstm --mode forward --batch 8
+    python benchmarks/rnn_checkouts.py BEFORE_DIR AFTER_DIR --isa avx2   # both built for AVX2 (AVX-512 machine)
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import sys
 import tempfile
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _rnn_candidates as shared  # noqa: E402  (beside this file)
 
 SEQ, FEATURES, HIDDEN, LAYERS = 1000, 6, 200, 2
 
@@ -50,11 +54,14 @@ print(json.dumps(times))
 """.format(features=FEATURES, hidden=HIDDEN, layers=LAYERS)
 
 
-def sample(checkout: str, model: str, mode: str, batch: int, seq: int, calls: int) -> list[float]:
-    """One worker process's call times, levelbench imported from ``checkout``."""
+def sample(checkout: str, model: str, mode: str, batch: int, seq: int, calls: int, isa: str) -> list[float]:
+    """One worker process's call times, levelbench imported from ``checkout``, its kernel built for
+    ``isa`` ("native", "avx2") in a cache of the checkout's own."""
     cache = hashlib.sha256(os.path.abspath(checkout).encode()).hexdigest()[:12]
-    env = dict(os.environ, PYTHONPATH=checkout,
-               LEVELBENCH_KERNEL_DIR=os.path.join(tempfile.gettempdir(), f"levelbench-rnn-checkouts-{cache}"))
+    folder = os.path.join(tempfile.gettempdir(), f"levelbench-rnn-checkouts-{cache}")
+    env = dict(os.environ, PYTHONPATH=checkout, LEVELBENCH_KERNEL_DIR=folder)
+    if isa == "avx2":
+        env.update(shared.avx2_build(folder + "-avx2"))
     done = subprocess.run([sys.executable, "-c", WORKER, model, mode, str(batch), str(seq), str(calls)],
                           capture_output=True, text=True, env=env, cwd=checkout, check=False)
     if done.returncode != 0:
@@ -78,9 +85,11 @@ def main() -> None:
     parser.add_argument("--seq", type=int, default=SEQ, help=f"sequence length (default {SEQ}, the seed's)")
     parser.add_argument("--rounds", type=int, default=5, help="before/after process pairs per row")
     parser.add_argument("--calls", type=int, default=5, help="timed calls per process")
+    parser.add_argument("--isa", choices=("native", "avx2"), default="native",
+                        help="the kernels built for this machine (default), or for AVX2 on an AVX-512 machine")
     args = parser.parse_args()
     print(f"# load average {os.getloadavg()[0]:.2f} at the start; {args.rounds} rounds of "
-          f"{args.calls} calls per process; ratio = after / before, per round's medians")
+          f"{args.calls} calls per process; kernels built for {args.isa}; ratio = after / before, per round's medians")
     print(f"{'model':5} {'mode':8} {'batch':>5} {'before median (best)':>22} {'after median (best)':>22} "
           f"{'after/before (95% CI)':>24}")
     for model in args.model:
@@ -91,7 +100,7 @@ def main() -> None:
                     pair = {}
                     # alternate which side goes first, so neither always follows the other
                     for side in (("before", "after") if round_ % 2 == 0 else ("after", "before")):
-                        pair[side] = sample(getattr(args, side), model, mode, batch, args.seq, args.calls)
+                        pair[side] = sample(getattr(args, side), model, mode, batch, args.seq, args.calls, args.isa)
                     before += pair["before"]
                     after += pair["after"]
                     ratios.append(np.median(pair["after"]) / np.median(pair["before"]))

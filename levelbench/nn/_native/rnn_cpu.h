@@ -210,6 +210,52 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
   }
 }
 
+// The register tiles this build runs, by the ISA it is compiled for (-march=native): Rows x
+// Vectors of V, the accumulators and one k's weight vectors all in registers. Results do not
+// depend on the shape (`tile` sums every output in one order), so the choice is speed alone.
+template <typename V, int Rows, int Vectors>
+struct TileShape {
+  typedef V Vector;
+  static constexpr int kRows = Rows, kVectors = Vectors;
+  static constexpr int kColumns = Vectors * static_cast<int>(sizeof(V) / sizeof(float));
+};
+
+// The LSTM's forward: the 32 columns of 8 units' i, f, g and o. With AVX-512, 8 rows x 2 vectors
+// of 16 (16 accumulators and 2 weight vectors of the 32 registers; at batch 8 one tile per GEMM);
+// with AVX2's 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
+#if defined(__AVX512F__)
+using LstmForwardTile = TileShape<vf16, 8, 2>;
+#else
+using LstmForwardTile = TileShape<vf, 2, 4>;
+#endif
+// The GRU's forward: the 24 columns of 8 units' r, z and n, 4 rows (12 + 3 registers).
+using GruForwardTile = TileShape<vf, kRows, 3>;
+// The backward's dh_{t-1}, dx and weight-gradient GEMMs (`tile_any`, groups of up to 3 unit blocks).
+using BackwardTile = TileShape<vf, kRows, 3>;
+
+// The instruction set this build's vector code compiles to.
+#if defined(__AVX512F__)
+constexpr const char* kIsa = "AVX-512";
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr const char* kIsa = "AVX2+FMA";
+#elif defined(__AVX__)
+constexpr const char* kIsa = "AVX";
+#elif defined(__ARM_NEON)
+constexpr const char* kIsa = "NEON";
+#elif defined(__SSE2__)
+constexpr const char* kIsa = "SSE2";
+#else
+constexpr const char* kIsa = "generic";
+#endif
+
+// "rows x columns (vectors x floats)", e.g. "8x32 (2x16)".
+template <typename Tile>
+std::string describe_tile() {
+  const int lanes = static_cast<int>(sizeof(typename Tile::Vector) / sizeof(float));
+  return std::to_string(Tile::kRows) + "x" + std::to_string(Tile::kColumns) + " (" +
+         std::to_string(Tile::kVectors) + "x" + std::to_string(lanes) + ")";
+}
+
 // A float buffer aligned to a cache line: with std::vector's 16-byte alignment, half of the
 // tile's 32-byte weight loads straddled two lines and the tile ran ~35% slower.
 class Floats {
