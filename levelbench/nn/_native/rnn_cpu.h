@@ -13,7 +13,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <new>
@@ -129,9 +131,10 @@ inline V splat_to(float a) {
   else return splat(a);
 }
 
-// A operand of a tile, element (i, p) = row i of the tile, p along the sum. The forward's GEMMs
-// read the rows of h_{t-1} or x_t (RowMajor); the backward's weight-gradient sums read columns
-// of the kept gate gradients (Transposed: rows of dW are columns of dG).
+// A operand of a tile, element (i, p) = row i of the tile, p along the sum: the rows of h_{t-1}
+// or x_t in the forward's GEMMs, // and the kept gate gradients in the backward's dh_{t-1} and dx GEMMs (RowMajor); the columns of
+// a packed block of inputs or states in the weight-gradient sums (Transposed: rows of dW^T are
+// columns of the block).
 struct RowMajor {
   const float* a;
   int64_t lda;
@@ -285,6 +288,60 @@ int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+// Where a thread's time goes, phase by phase, when built with -DLEVELBENCH_RNN_TIMERS (a profiling
+// build, docs/design/lstm.md): mark(p) adds the time since the previous mark to phase p, end_step
+// closes a step, and the destructor prints each phase's ticks per step to stderr: the median over
+// the steps that ran it times the share of steps that did, so that the steps in which the thread
+// was preempted (the machines are shared) do not count. Without the flag it compiles to nothing.
+// The TSC, not the clock: ~40 marks per ~20 us step must not skew it.
+class Phases {
+ public:
+#if defined(LEVELBENCH_RNN_TIMERS) && (defined(__x86_64__) || defined(__i386__))
+  Phases(const char* loop, int thread, std::initializer_list<const char*> names)
+      : loop_(loop), thread_(thread), names_(names), step_(names.size(), 0), last_(__builtin_ia32_rdtsc()) {}
+  void mark(int phase) {
+    const uint64_t now = __builtin_ia32_rdtsc();
+    step_[phase] += now - last_;
+    last_ = now;
+  }
+  void end_step() {
+    steps_.push_back(step_);
+    std::fill(step_.begin(), step_.end(), 0);
+  }
+  ~Phases() {
+    std::vector<uint64_t> per_step(names_.size(), 0);
+    uint64_t total = 0;
+    for (size_t i = 0; i < names_.size(); ++i) {
+      std::vector<uint64_t> ran;
+      for (const auto& step : steps_)
+        if (step[i]) ran.push_back(step[i]);
+      if (ran.empty()) continue;
+      std::nth_element(ran.begin(), ran.begin() + ran.size() / 2, ran.end());
+      per_step[i] = ran[ran.size() / 2] * ran.size() / steps_.size();
+      total += per_step[i];
+    }
+    std::string line = std::string("levelbench timers: ") + loop_ + " thread " + std::to_string(thread_) + ", " +
+                       std::to_string(steps_.size()) + " steps, " + std::to_string(total) + " ticks per step";
+    for (size_t i = 0; i < names_.size(); ++i)
+      line += std::string(", ") + names_[i] + " " + std::to_string(per_step[i]) + " (" +
+              std::to_string(total ? 100 * per_step[i] / total : 0) + "%)";
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+
+ private:
+  const char* loop_;
+  int thread_;
+  std::vector<const char*> names_;
+  std::vector<uint64_t> step_;
+  std::vector<std::vector<uint64_t>> steps_;
+  uint64_t last_;
+#else
+  Phases(const char*, int, std::initializer_list<const char*>) {}
+  void mark(int) {}
+  void end_step() {}
+#endif
+};
 
 // The threads of one call: they meet at the end of every step, and they split up when meeting
 // costs more than it saves. A step is ~20 us; if another process holds one of the cores, a
