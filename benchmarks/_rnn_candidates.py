@@ -236,3 +236,23 @@ def environment() -> str:
     return (f"{time.strftime('%Y-%m-%d %H:%M')}: jax {jax.__version__}, torch {torch.__version__} "
             f"({torch.get_num_threads()} threads), {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
             f"load average {load:.2f}")
+
+
+def avx2_build(folder: str) -> dict[str, str]:
+    """The environment that makes levelbench.nn build its kernels for AVX2 on an AVX-512 machine: a
+    compiler wrapper in ``$CXX`` that appends ``-march=haswell -mno-avx512f`` to the build's
+    ``-march=native`` (the last ``-march`` wins), and a kernel cache of its own in ``folder``. The
+    wrapper is written only when it changes, so that its date (part of the kernel's cache key) stays."""
+    import shutil
+
+    compiler = shutil.which(os.environ.get("CXX") or "g++") or shutil.which("clang++")
+    if compiler is None:
+        raise SystemExit("--isa avx2 needs g++ or clang++ to build the kernels with; none was found")
+    os.makedirs(folder, exist_ok=True)
+    wrapper = os.path.join(folder, "cxx-avx2")
+    text = f'#!/bin/sh\nexec "{compiler}" "$@" -march=haswell -mno-avx512f\n'
+    if not os.path.exists(wrapper) or open(wrapper).read() != text:
+        with open(wrapper, "w") as f:
+            f.write(text)
+        os.chmod(wrapper, 0o755)
+    return {"CXX": wrapper, "LEVELBENCH_KERNEL_DIR": os.path.join(folder, "kernels")}

@@ -54,3 +54,8 @@ def test_the_avx2_build_passes_the_native_tests(tmp_path):
     assert used.exists(), "the kernels were not built with the AVX2 wrapper (a cached build was loaded?)"
     assert list(kernels.glob("rnn_cpu-*.so")), f"no library was built in {kernels}"
     assert " passed" in done.stdout.splitlines()[-1], done.stdout[-500:]
+    # and the library says so (what benchmarks/rnn.py prints): AVX2, the LSTM's 2-row tile
+    asked = subprocess.run([sys.executable, "-c", "from levelbench.nn import build; print(dict(build().kernel))"],
+                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    kernel = asked.stdout.strip().splitlines()[-1] if asked.stdout.strip() else asked.stderr[-1000:]
+    assert "'isa': 'AVX2+FMA'" in kernel and "'lstm_forward': '2x32 (4x8)'" in kernel, kernel

@@ -41,7 +41,7 @@ from .._values import settings
 
 _FOLDER = Path(__file__).with_name("_native")
 # Compiled together into one library; all of them (the header too) make up the cache key.
-SOURCES = (_FOLDER / "gru_cpu.cc", _FOLDER / "lstm_cpu.cc")
+SOURCES = (_FOLDER / "gru_cpu.cc", _FOLDER / "lstm_cpu.cc", _FOLDER / "rnn_info.cc")
 HEADERS = tuple(_FOLDER / name for name in ("rnn_cpu.h", "rnn_gradients.h", "rnn_loops.h", "rnn_handlers.h"))
 GRU_TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
 LSTM_TARGETS = ("levelbench_lstm_forward", "levelbench_lstm_forward_train", "levelbench_lstm_backward")
@@ -57,11 +57,16 @@ _registered: tuple[str, ctypes.CDLL] | None = None
 
 @dataclasses.dataclass(frozen=True)
 class Status:
-    """Whether the native kernel is in use; if not, why, and what to do about it."""
+    """Whether the native kernel is in use; if not, why, and what to do about it.
+
+    ``kernel`` is what the loaded library says it runs (empty when none is in use): ``isa``, the
+    instruction set its vector code was compiled to, and each register tile as "rows x columns
+    (vectors x floats)": ``lstm_forward``, ``gru_forward`` and ``backward``."""
 
     available: bool
     detail: str
     library: str | None = None
+    kernel: tuple[tuple[str, str], ...] = ()
 
     def __str__(self) -> str:
         return f"native GRU/LSTM kernel: {'in use' if self.available else 'not in use'} ({self.detail})"
@@ -137,7 +142,15 @@ def _load() -> Status:
         for name in GRU_TARGETS + LSTM_TARGETS:
             jax.ffi.register_ffi_target(name, jax.ffi.pycapsule(getattr(library, name)), platform="cpu")
         _registered = (str(path), library)
-    return Status(True, f"built with {_compiler_name()}", _registered[0])
+    return Status(True, f"built with {_compiler_name()}", _registered[0], _kernel_info(_registered[1]))
+
+
+def _kernel_info(library: ctypes.CDLL) -> tuple[tuple[str, str], ...]:
+    """The library's own account of its ISA and tiles (rnn_info.cc), as (name, value) pairs."""
+    query = library.levelbench_rnn_kernel_info
+    query.restype = ctypes.c_char_p
+    pairs = (item.partition("=") for item in query().decode().split(";"))
+    return tuple((name, value) for name, _, value in pairs)
 
 
 class _BuildError(Exception):

@@ -21,8 +21,8 @@ namespace {
 
 struct GruCell {
   static constexpr int kGates = 3;
-  typedef vf Vector;
-  static constexpr int kTileRows = kRows;
+  typedef GruForwardTile::Vector Vector;
+  static constexpr int kTileRows = GruForwardTile::kRows;
 
   struct Forward : ForwardOperands {
     const float* b_x;      // [b_ir + b_hr | b_iz + b_hz | b_in] (3H)

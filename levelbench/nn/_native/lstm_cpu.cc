@@ -21,18 +21,10 @@ namespace {
 
 struct LstmCell {
   static constexpr int kGates = 4;
-  // The forward's tile: the 32 columns of 8 units for kTileRows rows. With AVX-512, 8 rows x 2
-  // vectors of 16: 16 accumulators and 2 weight vectors of the 32 registers, and at batch 8 one
-  // tile per GEMM, so each step reads a panel once (a 4 x 32 tile of 8-float vectors, the GRU's
-  // shape, reads it twice and ran 0-8% slower, docs/design/lstm.md). With AVX2's 16 registers,
-  // 2 rows x 4 vectors of 8 (8 + 4).
-#if defined(__AVX512F__)
-  typedef vf16 Vector;
-  static constexpr int kTileRows = 8;
-#else
-  typedef vf Vector;
-  static constexpr int kTileRows = 2;
-#endif
+  // The forward's register tile (rnn_cpu.h): a 4 x 32 tile of 8-float vectors, the GRU's shape,
+  // reads the panel twice at batch 8 and ran 0-8% slower with AVX-512 (docs/design/lstm.md).
+  typedef LstmForwardTile::Vector Vector;
+  static constexpr int kTileRows = LstmForwardTile::kRows;
 
   struct Forward : ForwardOperands {
     const float* b;          // b_ih + b_hh (4H)

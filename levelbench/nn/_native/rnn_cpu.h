@@ -13,7 +13,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <new>
@@ -129,9 +131,10 @@ inline V splat_to(float a) {
   else return splat(a);
 }
 
-// A operand of a tile, element (i, p) = row i of the tile, p along the sum. The forward's GEMMs
-// read the rows of h_{t-1} or x_t (RowMajor); the backward's weight-gradient sums read columns
-// of the kept gate gradients (Transposed: rows of dW are columns of dG).
+// A operand of a tile, element (i, p) = row i of the tile, p along the sum: the rows of h_{t-1}
+// or x_t in the forward's GEMMs, // and the kept gate gradients in the backward's dh_{t-1} and dx GEMMs (RowMajor); the columns of
+// a packed block of inputs or states in the weight-gradient sums (Transposed: rows of dW^T are
+// columns of the block).
 struct RowMajor {
   const float* a;
   int64_t lda;
@@ -210,6 +213,52 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
   }
 }
 
+// The register tiles this build runs, by the ISA it is compiled for (-march=native): Rows x
+// Vectors of V, the accumulators and one k's weight vectors all in registers. Results do not
+// depend on the shape (`tile` sums every output in one order), so the choice is speed alone.
+template <typename V, int Rows, int Vectors>
+struct TileShape {
+  typedef V Vector;
+  static constexpr int kRows = Rows, kVectors = Vectors;
+  static constexpr int kColumns = Vectors * static_cast<int>(sizeof(V) / sizeof(float));
+};
+
+// The LSTM's forward: the 32 columns of 8 units' i, f, g and o. With AVX-512, 8 rows x 2 vectors
+// of 16 (16 accumulators and 2 weight vectors of the 32 registers; at batch 8 one tile per GEMM);
+// with AVX2's 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
+#if defined(__AVX512F__)
+using LstmForwardTile = TileShape<vf16, 8, 2>;
+#else
+using LstmForwardTile = TileShape<vf, 2, 4>;
+#endif
+// The GRU's forward: the 24 columns of 8 units' r, z and n, 4 rows (12 + 3 registers).
+using GruForwardTile = TileShape<vf, kRows, 3>;
+// The backward's dh_{t-1}, dx and weight-gradient GEMMs (`tile_any`, groups of up to 3 unit blocks).
+using BackwardTile = TileShape<vf, kRows, 3>;
+
+// The instruction set this build's vector code compiles to.
+#if defined(__AVX512F__)
+constexpr const char* kIsa = "AVX-512";
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr const char* kIsa = "AVX2+FMA";
+#elif defined(__AVX__)
+constexpr const char* kIsa = "AVX";
+#elif defined(__ARM_NEON)
+constexpr const char* kIsa = "NEON";
+#elif defined(__SSE2__)
+constexpr const char* kIsa = "SSE2";
+#else
+constexpr const char* kIsa = "generic";
+#endif
+
+// "rows x columns (vectors x floats)", e.g. "8x32 (2x16)".
+template <typename Tile>
+std::string describe_tile() {
+  const int lanes = static_cast<int>(sizeof(typename Tile::Vector) / sizeof(float));
+  return std::to_string(Tile::kRows) + "x" + std::to_string(Tile::kColumns) + " (" +
+         std::to_string(Tile::kVectors) + "x" + std::to_string(lanes) + ")";
+}
+
 // A float buffer aligned to a cache line: with std::vector's 16-byte alignment, half of the
 // tile's 32-byte weight loads straddled two lines and the tile ran ~35% slower.
 class Floats {
@@ -239,6 +288,60 @@ int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+// Where a thread's time goes, phase by phase, when built with -DLEVELBENCH_RNN_TIMERS (a profiling
+// build, docs/design/lstm.md): mark(p) adds the time since the previous mark to phase p, end_step
+// closes a step, and the destructor prints each phase's ticks per step to stderr: the median over
+// the steps that ran it times the share of steps that did, so that the steps in which the thread
+// was preempted (the machines are shared) do not count. Without the flag it compiles to nothing.
+// The TSC, not the clock: ~40 marks per ~20 us step must not skew it.
+class Phases {
+ public:
+#if defined(LEVELBENCH_RNN_TIMERS) && (defined(__x86_64__) || defined(__i386__))
+  Phases(const char* loop, int thread, std::initializer_list<const char*> names)
+      : loop_(loop), thread_(thread), names_(names), step_(names.size(), 0), last_(__builtin_ia32_rdtsc()) {}
+  void mark(int phase) {
+    const uint64_t now = __builtin_ia32_rdtsc();
+    step_[phase] += now - last_;
+    last_ = now;
+  }
+  void end_step() {
+    steps_.push_back(step_);
+    std::fill(step_.begin(), step_.end(), 0);
+  }
+  ~Phases() {
+    std::vector<uint64_t> per_step(names_.size(), 0);
+    uint64_t total = 0;
+    for (size_t i = 0; i < names_.size(); ++i) {
+      std::vector<uint64_t> ran;
+      for (const auto& step : steps_)
+        if (step[i]) ran.push_back(step[i]);
+      if (ran.empty()) continue;
+      std::nth_element(ran.begin(), ran.begin() + ran.size() / 2, ran.end());
+      per_step[i] = ran[ran.size() / 2] * ran.size() / steps_.size();
+      total += per_step[i];
+    }
+    std::string line = std::string("levelbench timers: ") + loop_ + " thread " + std::to_string(thread_) + ", " +
+                       std::to_string(steps_.size()) + " steps, " + std::to_string(total) + " ticks per step";
+    for (size_t i = 0; i < names_.size(); ++i)
+      line += std::string(", ") + names_[i] + " " + std::to_string(per_step[i]) + " (" +
+              std::to_string(total ? 100 * per_step[i] / total : 0) + "%)";
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+
+ private:
+  const char* loop_;
+  int thread_;
+  std::vector<const char*> names_;
+  std::vector<uint64_t> step_;
+  std::vector<std::vector<uint64_t>> steps_;
+  uint64_t last_;
+#else
+  Phases(const char*, int, std::initializer_list<const char*>) {}
+  void mark(int) {}
+  void end_step() {}
+#endif
+};
 
 // The threads of one call: they meet at the end of every step, and they split up when meeting
 // costs more than it saves. A step is ~20 us; if another process holds one of the cores, a

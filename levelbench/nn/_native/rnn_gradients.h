@@ -20,17 +20,20 @@ int64_t block_steps(int64_t T, int64_t B) {
   return std::max<int64_t>(1, std::min<int64_t>(T, kBlockRows / std::max<int64_t>(B, 1)));
 }
 
-// A block's rows of an (rows, n) operand, packed into panels of 24 columns (zero past n) for
-// tile_any. row(k) points at row k; the rows of a block are not contiguous (one step's B rows each).
+// A block's rows of an (rows, cols) operand, packed into panels of 24 columns (zero past cols):
+// the states or inputs of a block of steps, and this thread's columns of its gate gradients. row(k)
+// points at row k; the rows of a block are not contiguous (one step's B rows each). Holds up to
+// max_rows rows of max_cols columns.
 struct RowPanels {
-  RowPanels(int64_t max_rows, int64_t n) : n(n), data(max_rows * blocks_of(n) * kLanes) {}
+  RowPanels(int64_t max_rows, int64_t max_cols) : data(max_rows * blocks_of(max_cols) * kLanes) {}
 
   template <typename Row>
-  void pack(int64_t count, Row row) {
+  void pack(int64_t count, int64_t width, Row row) {
     rows = count;
+    cols = width;
     int64_t offset = 0;
-    for (int64_t col = 0; col < n; col += 3 * kLanes) {
-      const int64_t width = std::min<int64_t>(3 * kLanes, n - col), padded = blocks_of(width) * kLanes;
+    for (int64_t col = 0; col < cols; col += 3 * kLanes) {
+      const int64_t width = std::min<int64_t>(3 * kLanes, cols - col), padded = blocks_of(width) * kLanes;
       for (int64_t k = 0; k < count; ++k) {
         const float* source = row(k) + col;
         float* out = data.data() + offset + k * padded;
@@ -41,31 +44,42 @@ struct RowPanels {
     }
   }
 
-  // d_w rows [u0, u1) (each n wide) += A^T v, A's element (k, u) at a[k * lda + u].
-  void accumulate(const float* a, int64_t lda, int64_t u0, int64_t u1, float* d_w) const {
-    alignas(64) float c[kRows * 3 * kLanes];
-    int64_t offset = 0;
-    for (int64_t col = 0; col < n; col += 3 * kLanes) {
-      const int nv = static_cast<int>(blocks_of(std::min<int64_t>(3 * kLanes, n - col)));
-      const float* panel = data.data() + offset;
-      for (int64_t u = u0; u < u1; u += kRows) {
-        const int count = static_cast<int>(std::min<int64_t>(kRows, u1 - u));
-        tile_any(count, nv, Transposed{a + u, lda}, rows, panel, c);
-        for (int i = 0; i < count; ++i)
-          for (int v = 0; v < nv; ++v) {
-            const int64_t j = col + v * kLanes;
-            const int w = static_cast<int>(std::min<int64_t>(kLanes, n - j));
-            float* out = d_w + (u + i) * n + j;
-            store(out, load(out, w) + load(c + (i * nv + v) * kLanes), w);
-          }
-      }
-      offset += rows * nv * kLanes;
-    }
-  }
-
-  int64_t n, rows = 0;
+  int64_t rows = 0, cols = 0;
   Floats data;
 };
+
+// d_w rows [u0, u0 + dg.cols) (each v.cols wide) += dG^T v over a block's rows: dW^T = v^T dG on
+// tiles of 4 columns of v (broadcast along the block's rows, which the packing made a 96-byte stride)
+// by 24 columns of dG (vectors). Broadcasting dG's columns from the kept rows instead (a new cache
+// line for every row, 3.2 KB apart at the seed's H = 200) ran the tile at about half its rate.
+// Each element of dW is summed over the block's rows in their order, then added: the same sums
+// either way round.
+inline void accumulate_weights(const RowPanels& v, const RowPanels& dg, int64_t u0, float* d_w) {
+  alignas(64) float c[kRows * 3 * kLanes];
+  const int64_t rows = v.rows, n = v.cols;
+  int64_t v_offset = 0;
+  for (int64_t col = 0; col < n; col += 3 * kLanes) {
+    const int64_t width = std::min<int64_t>(3 * kLanes, n - col), padded = blocks_of(width) * kLanes;
+    const float* features = v.data.data() + v_offset;
+    int64_t g_offset = 0;
+    for (int64_t unit = 0; unit < dg.cols; unit += 3 * kLanes) {
+      const int64_t units = std::min<int64_t>(3 * kLanes, dg.cols - unit);
+      const int nv = static_cast<int>(blocks_of(units));
+      const float* gradients = dg.data.data() + g_offset;
+      for (int64_t j = 0; j < width; j += kRows) {
+        const int count = static_cast<int>(std::min<int64_t>(kRows, width - j));
+        tile_any(count, nv, Transposed{features + j, padded}, rows, gradients, c);
+        // Unit by unit: a unit's count features are adjacent in its row of d_w.
+        for (int64_t u = 0; u < units; ++u) {
+          float* out = d_w + (u0 + unit + u) * n + col + j;
+          for (int i = 0; i < count; ++i) out[i] += c[i * nv * kLanes + u];
+        }
+      }
+      g_offset += rows * nv * kLanes;
+    }
+    v_offset += rows * padded;
+  }
+}
 
 // d_b[u0, u1) += the column sums of A's rows, A's element (k, u) at a[k * lda + u].
 inline void accumulate_sums(const float* a, int64_t lda, int64_t rows, int64_t u0, int64_t u1, float* d_b) {

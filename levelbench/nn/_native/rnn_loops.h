@@ -51,6 +51,8 @@ void forward_thread(const typename Cell::Forward& f, int index, int threads, Tea
   Cell::start_forward(f, std::min(first * kLanes, H), std::min(last * kLanes, H));
   // One block's tiles for every row (see the top of this file).
   Floats ch(B * W), cx(B * W);
+  enum { kHGemm, kXGemm, kGates, kMeet };
+  Phases phases("forward", index, {"h GEMM", "x GEMM", "gate math", "meeting"});
   for (int64_t step = 0; step < T; ++step) {
     const int64_t t = f.reverse ? T - 1 - step : step;
     const float* h_prev = step == 0 ? f.h0 : f.out + (f.reverse ? t + 1 : t - 1) * BH;
@@ -62,15 +64,21 @@ void forward_thread(const typename Cell::Forward& f, int index, int threads, Tea
         tile_rows<typename Cell::Vector, Rows, NV>(static_cast<int>(std::min<int64_t>(Rows, B - b0)),
                                                    RowMajor{h_prev + b0 * H, H}, H, panels->h_panel(block),
                                                    ch.data() + b0 * W);
+      phases.mark(kHGemm);
       for (int64_t b0 = 0; b0 < B; b0 += Rows)
         tile_rows<typename Cell::Vector, Rows, NV>(static_cast<int>(std::min<int64_t>(Rows, B - b0)),
                                                    RowMajor{x + b0 * I, I}, I, panels->x_panel(block),
                                                    cx.data() + b0 * W);
+      phases.mark(kXGemm);
       const int64_t j = block * kLanes;
       Cell::forward_block(f, step, t, h_prev, j, static_cast<int>(std::min<int64_t>(kLanes, H - j)), ch.data(),
                           cx.data());
+      phases.mark(kGates);
     }
-    if (!team.end_step(index, step)) return;
+    const bool go_on = team.end_step(index, step);
+    phases.mark(kMeet);
+    phases.end_step();
+    if (!go_on) return;
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
       last = blocks_of(H);
@@ -181,8 +189,13 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
   Floats kept(steps_per_block * B * K);
   typename Cell::Carry carry(g);
   RowPanels states(steps_per_block * B, H), inputs(steps_per_block * B, I);
+  // This thread's units of each of the kept row's 4 groups of H columns.
+  const int64_t block_rows = steps_per_block * B;
+  RowPanels columns[4]{{block_rows, H}, {block_rows, H}, {block_rows, H}, {block_rows, H}};
   alignas(64) float c[kRows * 3 * kLanes];
   const BackwardTime time{T, BH, g.reverse};
+  enum { kGradients, kDhGemm, kWeights, kDx, kMeet };
+  Phases phases("backward", index, {"gate gradients", "dh GEMM", "dW sums", "dx GEMM", "meeting"});
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
     const int64_t t = time.of(step);
@@ -190,6 +203,7 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
     float* dg = kept.data() + slot * B * K;
     float* next_out = d_next[(step + 1) % 2];
     Cell::gradients(g, time, carry, t, d_next[step % 2], dg);
+    phases.mark(kGradients);
     // This thread's units of dh_{t-1} = dG_hh x W_hh (+ the cell's carried term).
     const float* added = carry.added();
     for (const auto& group : mine->h.groups) {
@@ -210,22 +224,26 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
           }
       }
     }
+    phases.mark(kDhGemm);
     // At the end of a block: this thread's rows of dW_hh, dW_ih and the biases, and its columns of
     // dx, for the block's steps. A thread that stops mid-block leaves the block to thread 0, which
     // kept every unit's gradients; block boundaries do not move, so neither do the sums' orders.
     if (slot + 1 == steps_per_block || step + 1 == T) {
       const int64_t first_step = step - slot, rows = (slot + 1) * B;
-      states.pack(rows, [&](int64_t k) { return time.before(g.hs, g.h0, time.of(first_step + k / B)) + (k % B) * H; });
-      inputs.pack(rows, [&](int64_t k) { return g.x + (time.of(first_step + k / B) * B + k % B) * I; });
+      states.pack(rows, H, [&](int64_t k) { return time.before(g.hs, g.h0, time.of(first_step + k / B)) + (k % B) * H; });
+      inputs.pack(rows, I, [&](int64_t k) { return g.x + (time.of(first_step + k / B) * B + k % B) * I; });
       const int64_t u0 = mine->unit_first, u1 = mine->unit_last;
+      for (int group = 0; group < 4; ++group)
+        columns[group].pack(rows, u1 - u0, [&](int64_t k) { return kept.data() + k * K + group * H + u0; });
       for (int gate = 0; gate < G; ++gate) {
         const float* hh = kept.data() + Cell::hh_column(gate) * H;
         const float* ih = kept.data() + Cell::ih_column(gate) * H;
-        states.accumulate(hh, K, u0, u1, g.d_w_hh + gate * H * H);
-        inputs.accumulate(ih, K, u0, u1, g.d_w_ih + gate * H * I);
+        accumulate_weights(states, columns[Cell::hh_column(gate)], u0, g.d_w_hh + gate * H * H);
+        accumulate_weights(inputs, columns[Cell::ih_column(gate)], u0, g.d_w_ih + gate * H * I);
         if (g.d_b_hh) accumulate_sums(hh, K, rows, u0, u1, g.d_b_hh + gate * H);
         accumulate_sums(ih, K, rows, u0, u1, g.d_b_ih + gate * H);
       }
+      phases.mark(kWeights);
       // dx = kept columns [0, G*H) x W_ih's rows from kInputRotate * H on (ColumnPanels rotates them).
       for (const auto& group : mine->x.groups) {
         const float* panel = mine->x.data.data() + group.offset;
@@ -244,8 +262,12 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
           }
         }
       }
+      phases.mark(kDx);
     }
-    if (!team.end_step(index, step)) return;  // thread 0 went on alone; dh0 is its to write
+    const bool go_on = team.end_step(index, step);
+    phases.mark(kMeet);
+    phases.end_step();
+    if (!go_on) return;  // thread 0 went on alone; dh0 is its to write
     if (team.alone() && (first != 0 || last != blocks_of(H) || x_first != 0 || x_last != blocks_of(I))) {
       first = x_first = 0;
       last = blocks_of(H);
