@@ -20,6 +20,7 @@ warm-up (LB104) stay quiet where the doctor cannot tell.
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass
 
 from ._facts import Facts
@@ -147,13 +148,13 @@ class Warmth:
             return self._from_outside(name, scope)
         at = position(use)
         ancestors = {id(use), *map(id, self.program.ancestors(use))}
-        before: _Binding | None = None
-        for binding in found:
-            if binding.effect < at:
-                before = binding if self._dominates(binding, ancestors) else _UNKNOWN
-            elif self._in_a_loop_around(binding, ancestors):
-                return _UNKNOWN  # bound again further down the loop: the next iteration sees that value
-        return before
+        split = bisect.bisect_left(found, at, key=lambda b: b.effect)
+        loops = {id(a) for a in self.program.ancestors(use) if isinstance(a, LOOPS)}
+        if loops and any(self._in_a_loop_around(b, loops) for b in found[split:]):
+            return _UNKNOWN  # bound again further down a loop around the use: the next iteration sees that value
+        # the last binding before the use holds if it runs on every path to the use; else which holds is not known
+        last = found[split - 1] if split else None
+        return last if last is not None and self._dominates(last, ancestors) else _UNKNOWN
 
     def _from_outside(self, name: str, scope: ast.AST | None) -> _Binding | None:
         """A name a function reads from the scopes around it: its binding there, when that scope binds it once
@@ -170,11 +171,12 @@ class Warmth:
         block = self._block(binding.statement)
         return block is not None and any(id(s) in ancestors for s in block)
 
-    def _in_a_loop_around(self, binding: _Binding, ancestors: set[int]) -> bool:
+    def _in_a_loop_around(self, binding: _Binding, loops: set[int]) -> bool:
+        """The binding is in one of ``loops`` (the loops around a use), in the same function."""
         for ancestor in self.program.ancestors(binding.statement):
             if isinstance(ancestor, FUNCTIONS):
                 return False
-            if isinstance(ancestor, LOOPS) and id(ancestor) in ancestors:
+            if id(ancestor) in loops:
                 return True
         return False
 
