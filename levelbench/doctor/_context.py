@@ -20,6 +20,7 @@ from ._placement import functions_run_here
 from ._program import Program
 from ._regions import TimedRegion, find_regions
 from ._syntax import FUNCTIONS, enclosing_function, local_walk, walk_code
+from ._warmth import Warmth
 
 _Index = TypeVar("_Index")
 _BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
@@ -114,6 +115,11 @@ class Context:
         return self.program.tree.identifiers() | imported
 
     # --- shared questions ----------------------------------------------------------------------
+    def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
+        """Running ``earlier`` compiles what ``later`` runs: the same jitted value (not rebound between them), with
+        an argument signature jit cannot tell apart; unknown counts as warmed (see `_warmth`)."""
+        return self.index("warmth", lambda: Warmth(self.program, self.facts, self.kinds)).warms(earlier, later)
+
     @functools.cached_property
     def timed_ids(self) -> frozenset[int]:
         """ids of the nodes that run timed: in a timed region, in a local function it calls, or in a function

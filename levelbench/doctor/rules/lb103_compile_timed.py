@@ -85,32 +85,32 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     reach = _Reach(ctx)
     # (scope, key) -> the calls in that scope that reach the key, in program order: a region asks only about
     # the keys it calls, so that many regions in a long file do not each walk every call.
-    calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], int]]] = {}
+    calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], ast.Call]]] = {}
     for node in ctx.program.of_type(ast.Call):
         keys = reach.of_call(node)
         if keys:
             scope = id(enclosing_function(ctx.program, node))
             for key in keys:
-                calls_by_key.setdefault((scope, key), []).append((position(node), id(node)))
+                calls_by_key.setdefault((scope, key), []).append((position(node), node))
     for calls in calls_by_key.values():
-        calls.sort()
+        calls.sort(key=lambda found: found[0])
 
-    def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed_ids: set[int]) -> bool:
-        for where, call_id in calls_by_key.get((id(scope), key), ()):
+    def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed: ast.Call, timed_ids: set[int]) -> bool:
+        for where, earlier in calls_by_key.get((id(scope), key), ()):
             if where >= start:
                 return False
-            if call_id not in timed_ids:
+            if id(earlier) not in timed_ids and ctx.warms(earlier, timed):
                 return True
         return False
 
-    def called_before(key: str, region: TimedRegion, timed_ids: set[int]) -> bool:
-        if called_in(region.scope, key, region.start, timed_ids):
+    def called_before(key: str, region: TimedRegion, timed: ast.Call, timed_ids: set[int]) -> bool:
+        if called_in(region.scope, key, region.start, timed, timed_ids):
             return True
         # a timing helper: warmed up before every place it is called (`f(x)` then `run_benchmark()`)
         sites = [s for s in ctx.facts.call_sites(region.scope)
                  if isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s] if region.scope else []
         return bool(sites) and all(
-            called_in(enclosing_function(ctx.program, s), key, position(s), timed_ids) for s in sites
+            called_in(enclosing_function(ctx.program, s), key, position(s), timed, timed_ids) for s in sites
         )
 
     for region in candidates:
@@ -121,7 +121,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             for call in (n for n in walk_code(ctx.program, [node]) if isinstance(n, ast.Call)):
                 warm |= reach.of_call(call)
         for call in timed:
-            cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, timed_ids))
+            cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, call, timed_ids))
             if not cold:
                 continue
             yield _compile_finding(ctx, region, call, cold[0])

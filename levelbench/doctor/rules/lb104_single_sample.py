@@ -57,29 +57,29 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
-    first = ctx.index("LB104 first calls", lambda: _FirstCalls(ctx)).of(call.func, region.scope)
-    return first is not None and first < region.start
+    """A call of the same callee, in the region's function and before it, warms ``call`` up (`Context.warms`)."""
+    earlier = ctx.index("LB104 calls by callee", lambda: _CallsByCallee(ctx)).of(call.func, region.scope)
+    return any(position(c) < region.start and ctx.warms(c, call) for c in earlier)
 
 
-class _FirstCalls:
-    """Where a callee (as written: ``f``, ``model.apply``, ``jax.jit(f)``) is first called in each function.
+class _CallsByCallee:
+    """The calls of each callee (as written: ``f``, ``model.apply``, ``jax.jit(f)``) in each function, in order.
 
-    The calls are grouped by callee once; where each callee is first called in each function is found when that
-    callee is first asked about (a long file has tens of thousands of calls, and asks about the callees of its
-    single-sample regions only)."""
+    The calls are grouped by callee once; they are sorted by function when that callee is first asked about (a
+    long file has tens of thousands of calls, and asks about the callees of its single-sample regions only)."""
 
     def __init__(self, ctx: Context) -> None:
         self.program = ctx.program
         self.calls: dict[str | None, list[ast.Call]] = {}  # by dotted callee; None: the others (`jax.jit(f)(x)`)
         for node in ctx.program.of_type(ast.Call):
             self.calls.setdefault(dotted(node.func), []).append(node)  # type: ignore[attr-defined]
-        self.firsts: dict[str, dict[int, tuple[int, int]]] = {}  # callee -> id(function) -> first call's position
+        self.by_scope: dict[str, dict[int, list[ast.Call]]] = {}  # callee -> id(function) -> its calls, in order
         self.others: dict[str, list[ast.Call]] | None = None  # the calls of bucket None, by callee as written
 
-    def of(self, func: ast.expr, scope: ast.AST | None) -> tuple[int, int] | None:
-        """Where the callee ``func`` is first called in ``scope`` (None: module level), if it is."""
+    def of(self, func: ast.expr, scope: ast.AST | None) -> list[ast.Call]:
+        """The calls of the callee ``func`` in ``scope`` (None: module level), in program order."""
         text = unparse(func)
-        if text not in self.firsts:
+        if text not in self.by_scope:
             name = dotted(func)
             if name is not None:
                 calls = self.calls.get(name, [])
@@ -89,13 +89,11 @@ class _FirstCalls:
                     for c in self.calls.get(None, []):
                         self.others.setdefault(unparse(c.func), []).append(c)
                 calls = self.others.get(text, [])
-            first: dict[int, tuple[int, int]] = {}
-            for node in calls:
-                key, where = id(enclosing_function(self.program, node)), position(node)
-                if key not in first or where < first[key]:
-                    first[key] = where
-            self.firsts[text] = first
-        return self.firsts[text].get(id(scope))
+            grouped: dict[int, list[ast.Call]] = {}
+            for node in sorted(calls, key=position):
+                grouped.setdefault(id(enclosing_function(self.program, node)), []).append(node)
+            self.by_scope[text] = grouped
+        return self.by_scope[text].get(id(scope), [])
 
 
 @never_hides_the_finding

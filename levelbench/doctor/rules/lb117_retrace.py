@@ -16,6 +16,7 @@ from .._iteration import spelled_out
 from .._shapes import ShapeEvidence, changing_names, index_parts, length_varies, loop_variables
 from .._syntax import enclosing_function, enclosing_loop, local_walk, short
 from .._vocabulary import is_sweep
+from .._warmth import static_arguments
 
 CODE = "LB117"
 
@@ -44,7 +45,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         varying = loop_variables(loop)
         computed: set[str] | None = None  # what the loop body computes from its variables, when needed
         grown = _grown_lists(loop)
-        positions, names = _static_arguments(ctx, key, call)
+        positions, names = static_arguments(ctx.facts, key, call)
         for index, argument in enumerate(call.args):
             static = index in positions
             why = _changes_each_iteration(argument, varying, grown, static=static)
@@ -114,24 +115,6 @@ def _whole_values(argument: ast.AST) -> list[ast.Name]:
             continue
         work.extend(ast.iter_child_nodes(node))
     return out
-
-
-def _static_arguments(ctx: Context, key: str, call: ast.Call) -> tuple[set[int], set[str]]:
-    """Positions and names a jitted callable marks static (``static_argnums`` / ``static_argnames``)."""
-    site = ctx.facts.jitted.get(key)
-    node = site.node if site is not None else call.func
-    if not isinstance(node, ast.Call):
-        return set(), set()
-    positions: set[int] = set()
-    names: set[str] = set()
-    for keyword in node.keywords:
-        values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
-        constants = [v.value for v in values if isinstance(v, ast.Constant)]
-        if keyword.arg == "static_argnums":
-            positions.update(c for c in constants if isinstance(c, int))
-        elif keyword.arg == "static_argnames":
-            names.update(c for c in constants if isinstance(c, str))
-    return positions, names
 
 
 def _retrace_fix(why: str) -> str:

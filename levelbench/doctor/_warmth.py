@@ -1,0 +1,271 @@
+"""Whether an earlier call warms a later one: the same callable value, called with a signature jit cannot tell apart.
+
+A jitted function compiles once per callable object and per argument signature (the structure of the pytree, each
+leaf's shape and dtype, the value of each static argument). So an earlier call is a warm-up of a later one only when
+
+- the callee is the same value: ``f_jit = jit(f)`` between them binds a new jitted function, however it is
+  spelled (the binding in effect at each call, not the name, decides);
+- the arguments cannot be told apart: a Python list at one call and an array at the other, ``[1, 2]`` and
+  ``[1, 2, 3]``, ``3`` and ``3.0``, another value of a static argument, another number of arguments or
+  another keyword, or arrays whose literal shapes differ each compile again.
+
+Unknown counts as the same: the rules that report an unwarmed call (LB103) and the words that say there was no
+warm-up (LB104) stay quiet where the doctor cannot tell.
+
+    y = f_jit([1, 2, 3])          # warms nothing below: a list is a pytree of three scalars
+    f_jit = jax.jit(f)            # a new jitted function: the calls above do not warm the calls below
+    t0 = time.perf_counter(); f_jit(jnp.ones(3)); ...
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+from dataclasses import dataclass
+
+from ._facts import Facts
+from ._kinds import Kinds
+from ._names import dotted
+from ._program import Program
+from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, position, unparse
+
+_SHAPED = frozenset({"ones", "zeros", "empty", "full"})  # array constructors whose first argument is the shape
+_UNKNOWN = None
+
+
+@dataclass(frozen=True)
+class _Binding:
+    statement: ast.AST  # the statement that binds the name
+    value: ast.expr | None  # the value bound, where one expression gives it
+    effect: tuple[int, int]  # where the binding takes effect (after its value is computed)
+
+
+@dataclass(frozen=True)
+class _Form:
+    """What jit keys a compilation on, as far as the source says: a category and, if known, its detail."""
+
+    category: str  # "list", "tuple", "array", "tensor", "int", "float", "bool", "str", "None", ...
+    detail: object = None  # a literal's length, an array's literal shape, a constant's value
+
+    def differs(self, other: _Form, *, by_value: bool) -> bool:
+        if self.category != other.category:
+            return True
+        if self.category in ("int", "float", "bool", "str", "complex") and not by_value:
+            return False  # a non-static scalar is traced: its value does not matter
+        return self.detail is not None and other.detail is not None and self.detail != other.detail
+
+
+class Warmth:
+    """Answers `warms` for one program; the bindings of every name are indexed once."""
+
+    def __init__(self, program: Program, facts: Facts, kinds: Kinds) -> None:
+        self.program, self.facts, self.kinds = program, facts, kinds
+        self.bindings: dict[tuple[ast.AST | None, str], list[_Binding]] = {}
+        for node in program.of_type(ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias):
+            self._record(node)
+        for found in self.bindings.values():
+            found.sort(key=lambda b: b.effect)
+
+    def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
+        """Running ``earlier`` compiles what ``later`` runs, unless the source shows otherwise."""
+        if self.facts.jitted_key(later) is None or unparse(earlier.func) != unparse(later.func):
+            # not jitted (eager operations are cached per operation, whatever the callee), or another spelling
+            # (an alias, a wrapper): whether it is the same compiled function is not known here
+            return True
+        if isinstance(later.func, ast.Name) and self._rebound(later.func.id, earlier, later, 0):
+            return False  # the name was bound again between the calls, to another callable
+        return not self._signatures_differ(earlier, later)
+
+    def _rebound(self, name: str, earlier: ast.AST, later: ast.AST, depth: int) -> bool:
+        """``name`` holds another value at ``later`` than at ``earlier``, as far as the source shows. The same
+        jit of the same function written again (``f_jit = jax.jit(f)`` twice) is no other value: JAX keeps its
+        traces and executables per wrapped function, so the second wrapper's first call compiles nothing (0.10.2
+        on CPU: 204 ms for the first wrapper's first call, 2.6 ms for the second's). A lambda in it is new."""
+        first, second = self._in_effect(name, earlier), self._in_effect(name, later)
+        if first is _UNKNOWN or second is _UNKNOWN or first is second:
+            return False
+        if first.value is None or second.value is None or depth > 4:
+            return True  # a def, an import, a loop variable: a new object
+        if ast.dump(first.value) != ast.dump(second.value) or any(isinstance(n, ast.Lambda) for n in ast.walk(first.value)):
+            return True
+        names = {n.id for n in ast.walk(first.value) if isinstance(n, ast.Name)}
+        return any(self._rebound(n, first.statement, second.statement, depth + 1) for n in names)
+
+    def _signatures_differ(self, earlier: ast.Call, later: ast.Call) -> bool:
+        calls = (earlier, later)
+        if not any(isinstance(a, ast.Starred) for c in calls for a in c.args):
+            if len(earlier.args) != len(later.args):
+                return True
+        if not any(k.arg is None for c in calls for k in c.keywords):
+            if {k.arg for k in earlier.keywords} != {k.arg for k in later.keywords}:
+                return True
+        key = self.facts.jitted_key(later)
+        static_positions, static_names = static_arguments(self.facts, key, later) if key else (set(), set())
+        pairs = [(i, a, b) for i, (a, b) in enumerate(zip(earlier.args, later.args))]
+        if any(isinstance(a, ast.Starred) or isinstance(b, ast.Starred) for _, a, b in pairs):
+            return False
+        keywords = {k.arg: k.value for k in earlier.keywords if k.arg is not None}
+        named = [(k.arg, keywords[k.arg], k.value) for k in later.keywords if k.arg in keywords]
+        return any(
+            self._arguments_differ(a, b, by_value=i in static_positions) for i, a, b in pairs
+        ) or any(self._arguments_differ(a, b, by_value=n in static_names) for n, a, b in named)
+
+    def _arguments_differ(self, a: ast.expr, b: ast.expr, *, by_value: bool) -> bool:
+        if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id:
+            first, second = self._in_effect(a.id, a), self._in_effect(b.id, b)
+            if first is _UNKNOWN or first is second:
+                return False
+        first_form, second_form = self._form(a, 0), self._form(b, 0)
+        return first_form is not None and second_form is not None and first_form.differs(second_form, by_value=by_value)
+
+    def _form(self, expr: ast.expr | None, depth: int) -> _Form | None:
+        """The form of ``expr``'s value, following names to the binding in effect; None: unknown."""
+        if expr is None or depth > 6:
+            return None
+        if isinstance(expr, ast.Name):
+            binding = self._in_effect(expr.id, expr)
+            return self._form(binding.value, depth + 1) if binding is not _UNKNOWN else None
+        if isinstance(expr, ast.Constant):
+            return _Form(type(expr.value).__name__, repr(expr.value))
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            has_starred = any(isinstance(e, ast.Starred) for e in expr.elts)
+            return _Form(type(expr).__name__.lower(), None if has_starred else len(expr.elts))
+        if isinstance(expr, ast.ListComp):
+            return _Form("list")
+        if isinstance(expr, ast.Call) and self.facts.names.qualname(expr.func) in ("builtins.list", "builtins.tuple"):
+            return _Form(self.facts.names.qualname(expr.func).split(".")[1])  # type: ignore[union-attr]
+        kind = self.kinds.of(expr)
+        if kind in ("jax", "numpy"):
+            return _Form("array", _literal_shape(expr, self.facts.names.qualname(expr.func)) if isinstance(expr, ast.Call) else None)
+        return _Form("tensor") if kind == "torch" else None
+
+    def _in_effect(self, name: str, use: ast.AST) -> _Binding | None:
+        """The binding of ``name`` that holds at ``use``, in ``use``'s own function; None where it is not known:
+        a name of another scope, a binding only some paths run, or one a loop brings round from below."""
+        scope = enclosing_function(self.program, use)
+        found = self.bindings.get((scope, name))
+        if not found:
+            return self._from_outside(name, scope)
+        at = position(use)
+        ancestors = {id(use), *map(id, self.program.ancestors(use))}
+        split = bisect.bisect_left(found, at, key=lambda b: b.effect)
+        loops = {id(a) for a in self.program.ancestors(use) if isinstance(a, LOOPS)}
+        if loops and any(self._in_a_loop_around(b, loops) for b in found[split:]):
+            return _UNKNOWN  # bound again further down a loop around the use: the next iteration sees that value
+        # the last binding before the use holds if it runs on every path to the use; else which holds is not known
+        last = found[split - 1] if split else None
+        return last if last is not None and self._dominates(last, ancestors) else _UNKNOWN
+
+    def _from_outside(self, name: str, scope: ast.AST | None) -> _Binding | None:
+        """A name a function reads from the scopes around it: its binding there, when that scope binds it once
+        (with several, which one holds when the function runs depends on when it is called)."""
+        while scope is not None:
+            scope = enclosing_function(self.program, scope)
+            found = self.bindings.get((scope, name))
+            if found:
+                return found[0] if len(found) == 1 else _UNKNOWN
+        return _UNKNOWN
+
+    def _dominates(self, binding: _Binding, ancestors: set[int]) -> bool:
+        """The binding's statement sits in a block that also holds the use: it runs on every path to the use."""
+        block = self._block(binding.statement)
+        return block is not None and any(id(s) in ancestors for s in block)
+
+    def _in_a_loop_around(self, binding: _Binding, loops: set[int]) -> bool:
+        """The binding is in one of ``loops`` (the loops around a use), in the same function."""
+        for ancestor in self.program.ancestors(binding.statement):
+            if isinstance(ancestor, FUNCTIONS):
+                return False
+            if id(ancestor) in loops:
+                return True
+        return False
+
+    def _block(self, statement: ast.AST) -> list[ast.AST] | None:
+        parent = self.program.parent(statement)
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and any(s is statement for s in block):
+                return block
+        return None
+
+    def _record(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Store):
+                return
+            statement, value = self._bound_by(node)
+            if statement is None:
+                return
+            name = node.id
+        elif isinstance(node, ast.alias):
+            statement, value = self.program.parent(node), None
+            name = (node.asname or node.name).split(".", 1)[0]
+        else:
+            statement, value, name = node, None, node.name  # type: ignore[attr-defined]
+        if statement is None:
+            return
+        # a compound statement (`for x in ...:`, `with ... as x:`) binds before its body runs; others after
+        compound = isinstance(statement, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith))
+        effect = _end(node if compound else statement)
+        # a class body's names are the class's attributes, no variable of the function or module around it
+        scope = next((a for a in self.program.ancestors(statement) if isinstance(a, SCOPES)), None)
+        self.bindings.setdefault((scope, name), []).append(_Binding(statement, value, effect))
+
+    def _bound_by(self, target: ast.Name) -> tuple[ast.AST | None, ast.expr | None]:
+        """The statement that binds ``target`` and, for a plain ``name = value`` (or a tuple of them), the value."""
+        child: ast.AST = target
+        for ancestor in self.program.ancestors(target):
+            if isinstance(ancestor, (ast.comprehension, *COMPREHENSIONS)):
+                return None, None  # a comprehension's own variable
+            if isinstance(ancestor, ast.NamedExpr):
+                return self._statement_of(ancestor), ancestor.value
+            if isinstance(ancestor, ast.stmt):
+                return ancestor, _paired_value(ancestor, target, child)
+            child = ancestor
+        return None, None
+
+    def _statement_of(self, node: ast.AST) -> ast.AST | None:
+        return next((a for a in self.program.ancestors(node) if isinstance(a, ast.stmt)), None)
+
+
+def static_arguments(facts: Facts, key: str, call: ast.Call) -> tuple[set[int], set[str]]:
+    """Positions and names the jitted callable ``key`` (called by ``call``) marks static (``static_argnums`` /
+    ``static_argnames``), as its jit call spells them."""
+    site = facts.jitted.get(key)
+    node = site.node if site is not None else call.func
+    if not isinstance(node, ast.Call):
+        return set(), set()
+    positions: set[int] = set()
+    names: set[str] = set()
+    for keyword in node.keywords:
+        values = keyword.value.elts if isinstance(keyword.value, (ast.Tuple, ast.List)) else [keyword.value]
+        constants = [v.value for v in values if isinstance(v, ast.Constant)]
+        if keyword.arg == "static_argnums":
+            positions.update(c for c in constants if isinstance(c, int))
+        elif keyword.arg == "static_argnames":
+            names.update(c for c in constants if isinstance(c, str))
+    return positions, names
+
+
+def _paired_value(statement: ast.stmt, target: ast.Name, child: ast.AST) -> ast.expr | None:
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None:
+        if child is target:
+            return statement.value
+        if isinstance(child, (ast.Tuple, ast.List)) and isinstance(statement.value, (ast.Tuple, ast.List)):
+            pairs = dict(zip(map(id, child.elts), statement.value.elts)) if len(child.elts) == len(statement.value.elts) else {}
+            return pairs.get(id(target))
+    return None
+
+
+def _end(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+
+
+def _literal_shape(call: ast.Call, qualified: str | None) -> tuple[object, ...] | None:
+    """``(3, 4)`` for ``jnp.ones((3, 4))``, ``(5,)`` for ``np.zeros(5)``: a shape the source spells out."""
+    if qualified is None or qualified.rsplit(".", 1)[-1] not in _SHAPED or not call.args:
+        return None
+    shape = call.args[0]
+    parts = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape]
+    if not all(isinstance(p, ast.Constant) and isinstance(p.value, int) for p in parts):
+        return None
+    return tuple(p.value for p in parts)  # type: ignore[attr-defined]

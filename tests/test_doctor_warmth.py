@@ -1,0 +1,137 @@
+"""The doctor's notion of a warmed call: the same jitted value, called before with a signature jit cannot tell apart.
+
+Each test writes one mistake several ways (LB103: the timed call is the first of its compiled function) beside the
+same code with a true warm-up, which must stay quiet: the answer follows the value and the arguments, not the
+spelling of the callee.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from levelbench.doctor import lint_source
+from tests.test_doctor_rules import found, nb
+
+HEADER = """
+import time
+import jax
+import jax.numpy as jnp
+
+def g(v, n=1):
+    return v * n
+
+def h(v, n=1):
+    return v + n
+
+f_jit = jax.jit(g)
+x = jnp.ones(1000)
+"""
+
+TIMED = "t0 = time.perf_counter()\nf_jit({args}).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+
+
+def lb103_lines(source: str, *, notebook: bool = False) -> list[int]:
+    return [line for code, _, line in found(source, notebook=notebook) if code == "LB103"]
+
+
+def timed_after(warm_up: str, args: str = "x") -> str:
+    return HEADER + warm_up + "\n" + TIMED.format(args=args)
+
+
+def timed_line(source: str) -> int:
+    """The line of the timed call in ``source`` (as `found` numbers it: the dedented text)."""
+    lines = textwrap.dedent(source).splitlines()
+    return 1 + max(i for i, text in enumerate(lines) if text.startswith("f_jit(") and "block_until_ready" in text)
+
+
+@pytest.mark.parametrize(
+    "warm_up",
+    [
+        "f_jit(x)",
+        "f_jit(x).block_until_ready()",
+        "y = x\nf_jit(x)",  # another name bound: not the callee, not the argument
+        "f_jit(jnp.zeros(1000))",  # the same literal shape
+        "f_jit(x, n=1)\nf_jit(x)",
+        "f_jit(x)\nf_jit = jax.jit(g)",  # the same jit of the same function: JAX's caches are per function
+    ],
+)
+def test_a_warm_up_with_the_same_value_and_signature_counts(warm_up):
+    assert lb103_lines(timed_after(warm_up)) == []
+
+
+@pytest.mark.parametrize(
+    ("warm_up", "args"),
+    [
+        ("f_jit(x)\nf_jit = jax.jit(h)", "x"),  # rebound: another jitted function
+        ("f_jit(x)\nf_jit = jax.jit(lambda v: g(v))", "x"),  # a new lambda each time
+        ("f_jit(x)\ng = h\nf_jit = jax.jit(g)", "x"),  # the same text, another function
+        ("f_jit([1.0, 2.0, 3.0])", "x"),  # a list is a pytree of scalars: another signature
+        ("f_jit(x)", "[1.0, 2.0]"),
+        ("f_jit([1.0, 2.0])", "[1.0, 2.0, 3.0]"),  # another length: another pytree
+        ("xs = [1.0, 2.0]\nf_jit(xs)\nxs = jnp.asarray(xs)", "xs"),  # the argument's name rebound to an array
+        ("f_jit(x)", "x, 2"),  # another number of arguments
+        ("f_jit(x, 2)", "x, n=2"),  # a keyword instead of a positional argument
+        ("f_jit(jnp.ones(10))", "jnp.ones(20)"),  # literal shapes that differ
+        ("f_jit(3)", "3.0"),  # a weakly typed int against a float
+    ],
+)
+def test_a_call_the_source_shows_compiles_again_is_no_warm_up(warm_up, args):
+    source = timed_after(warm_up, args)
+    assert lb103_lines(source) == [timed_line(source)]
+
+
+@pytest.mark.parametrize(
+    ("warm_up", "args"),
+    [
+        ("f_jit(y)", "x"),  # y's form is not known: counted as the same
+        ("f_jit(x)\nif x.size > 3:\n    f_jit = jax.jit(g)", "x"),  # rebound on one path only
+        ("f_jit(x, 2)", "x, 3"),  # a traced scalar: its value does not matter
+        ("f_jit(*[x])", "x, 2"),  # a starred argument: the count is not known
+    ],
+)
+def test_unknown_counts_as_warmed(warm_up, args):
+    assert lb103_lines(timed_after(warm_up, args)) == []
+
+
+def test_a_loop_that_rebinds_the_callee_below_the_timing_stays_quiet():
+    source = HEADER + "f_jit(x)\nfor n in range(3):\n    " + TIMED.replace("\n", "\n    ").rstrip() + "\n    f_jit = jax.jit(h)\n"
+    assert "LB103" not in {code for code, _, _ in found(source)}
+
+
+def test_another_value_of_a_static_argument_compiles_again():
+    header = HEADER.replace("f_jit = jax.jit(g)", "f_jit = jax.jit(g, static_argnums=1)")
+    assert lb103_lines(header + "f_jit(x, 2)\n" + TIMED.format(args="x, 2")) == []
+    source = header + "f_jit(x, 2)\n" + TIMED.format(args="x, 3")
+    assert lb103_lines(source) == [timed_line(source)]
+    names = HEADER.replace("f_jit = jax.jit(g)", "f_jit = jax.jit(g, static_argnames='n')")
+    assert lb103_lines(names + "f_jit(x, n=2)\n" + TIMED.format(args="x, n=2")) == []
+    source = names + "f_jit(x, n=2)\n" + TIMED.format(args="x, n=3")
+    assert lb103_lines(source) == [timed_line(source)]
+
+
+def test_a_timing_helper_is_warmed_only_by_a_matching_call_before_it_is_called():
+    helper = "def bench():\n    " + TIMED.format(args="{args}").replace("\n", "\n    ").rstrip() + "\n"
+    timed = textwrap.dedent(HEADER).count("\n") + 3  # the helper's call line, after `def bench():` and t0
+    quiet = HEADER + helper.format(args="x") + "f_jit(x)\nbench()\n"
+    assert lb103_lines(quiet) == []
+    listed = HEADER + helper.format(args="x") + "f_jit([1.0, 2.0])\nbench()\n"
+    assert lb103_lines(listed) == [timed]
+
+
+def test_notebook_cells_follow_the_binding_in_effect():
+    cells = [HEADER, "f_jit(x).block_until_ready()", "f_jit = jax.jit(h)", TIMED.format(args="x")]
+    assert [cell for code, cell, _ in found(nb(*cells), notebook=True) if code == "LB103"] == [4]
+    assert "LB103" not in {code for code, _, _ in found(nb(*cells[:2], cells[3]), notebook=True)}
+
+
+def test_lb104_says_no_warm_up_only_where_none_ran():
+    single = "start = time.time()\nf_jit(x).block_until_ready()\nprint(time.time() - start)\n"
+
+    def lb104(source: str) -> str:
+        return next(d.message for d in lint_source(textwrap.dedent(source), "s.py") if d.code == "LB104")
+
+    assert "no warm-up" not in lb104(HEADER + "f_jit(x)\n" + single)
+    assert "no warm-up" in lb104(HEADER + "f_jit(x)\nf_jit = jax.jit(h)\n" + single)
+    assert "no warm-up" in lb104(HEADER + "f_jit([1.0])\n" + single)
