@@ -93,6 +93,9 @@ def _run_tests(script: str, args: list[str]) -> None:
     # lazy: pytest is needed for a test file only, and must bind the clocks after the observer wrapped them
     import pytest
 
+    # This pytest runs the file alone, in this process: a worker id inherited from a parallel pytest (xdist)
+    # that started levelbench would make pytest-benchmark think it runs in parallel and time nothing.
+    os.environ.pop("PYTEST_XDIST_WORKER", None)
     code = int(pytest.main([script, "-q", "-p", "no:cacheprovider", *args]))
     if code != 0:
         raise SystemExit(code)
