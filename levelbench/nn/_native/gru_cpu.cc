@@ -19,10 +19,7 @@
 
 namespace {
 
-struct GruCell {
-  static constexpr int kGates = 3;
-  typedef GruForwardTile::Vector Vector;
-  static constexpr int kTileRows = GruForwardTile::kRows;
+struct GruCell : CellShape<3, GruForwardTile> {
 
   struct Forward : ForwardOperands {
     const float* b_x;      // [b_ir + b_hr | b_iz + b_hz | b_in] (3H)

@@ -19,12 +19,9 @@
 
 namespace {
 
-struct LstmCell {
-  static constexpr int kGates = 4;
-  // The forward's register tile (rnn_cpu.h): a 4 x 32 tile of 8-float vectors, the GRU's shape,
-  // reads the panel twice at batch 8 and ran 0-8% slower with AVX-512 (docs/design/lstm.md).
-  typedef LstmForwardTile::Vector Vector;
-  static constexpr int kTileRows = LstmForwardTile::kRows;
+// The forward's register tile (LstmForwardTile, rnn_cpu.h): a 4 x 32 tile of 8-float vectors, the
+// GRU's shape, reads the panel twice at batch 8 and ran 0-8% slower with AVX-512 (docs/design/lstm.md).
+struct LstmCell : CellShape<4, LstmForwardTile> {
 
   struct Forward : ForwardOperands {
     const float* b;          // b_ih + b_hh (4H)

@@ -17,7 +17,8 @@
 // computes its columns of dx = dG_ih W_ih, for those steps (rnn_gradients.h).
 //
 // A Cell provides:
-//   kGates; Vector and kTileRows (the forward's register tile: kTileRows rows x G*8 columns);
+//   kGates, Vector and kTileRows (derives from CellShape: the forward's register tile, kTileRows
+//   rows x G*8 columns);
 //   Forward (derives from ForwardOperands), forward_block, start_forward, forward_empty;
 //   kHhColumn (kept column, in units of H, where dG_hh's G*H columns start), kInputRotate (the
 //   row of W_ih that the kept column 0 belongs to, in units of H), hh_column / ih_column (where
@@ -30,6 +31,15 @@
 #include "rnn_gradients.h"
 
 namespace {
+
+// A cell's shape, what the loops below ask of it: its gate count and the forward's register tile
+// (TileShape, rnn_cpu.h): kTileRows rows of Vector.
+template <int Gates, typename Tile>
+struct CellShape {
+  static constexpr int kGates = Gates;
+  typedef typename Tile::Vector Vector;
+  static constexpr int kTileRows = Tile::kRows;
+};
 
 // What every forward call takes; a cell's Forward adds its biases and what it keeps for training.
 struct ForwardOperands {
