@@ -50,11 +50,15 @@ def write(tmp_path: Path, name: str, source: str) -> Path:
 
 
 def made_up_audit(status: str = "finished", intervals: int = 2) -> ScriptAudit:
-    """An audit whose every figure is known: a cold, unblocked JAX interval and a clean Python one."""
+    """An audit whose every figure is known: a cold, unblocked JAX interval (its second sample dispatched
+    eagerly and moved arrays both ways) and a clean Python one."""
     lb103 = Finding("LB103", "compilation timed", Severity.WARNING, evidence="1.93 s of the 2.01 s were compilation",
                     fix="f(x).block_until_ready()  # warm-up", data={"compile": 1.93})
     jax_interval = TimedInterval(
-        11, 13, "time", (Sample(2.01, 1.93, {"f": 1.93}, {"f": 1}, 0.0), Sample(1.4e-5, pending=1.98, pending_arrays=1)),
+        11, 13, "time", (Sample(2.01, 1.93, {"f": 1.93}, {"f": 1}, 0.0), Sample(1.4e-5, pending=1.98, pending_arrays=1,
+                                                                       eager_dispatches=1000, jit_calls=1, to_device=2,
+                                                                       to_device_bytes=8 * 2**20, to_host=1,
+                                                                       to_host_bytes=4)),
         findings=(lb103,), source="start = time.time()\ny = f(x)\nprint(time.time() - start)",
         fair=FairFigure(0.0421, 0.0419, 0.0425, 40, "jax"))
     python_interval = TimedInterval(20, 22, "perf_counter", (Sample(0.003),), fair=None,
@@ -169,6 +173,24 @@ def test_the_timeline_shows_each_figure_where_it_belongs():
     assert tail / cold == pytest.approx(1.98 / 2.01, abs=0.01)  # the missed work, on the same scale
     python_part = page[page.index('id="audit-1-2"'):]
     assert "line 21 writes a file" in python_part and 'class="fair"' not in python_part
+
+
+def test_the_timeline_marks_a_samples_dispatches_and_transfers_and_none_where_there_were_none():
+    page = html_report(_stored_run(made_up_audit()))
+    jax_part = page[page.index('id="audit-1-1"'):page.index('id="audit-1-2"')]
+    # Only the second sample dispatched and moved arrays: one strip of marks, its counts said in words.
+    assert jax_part.count('class="dispatch"') == 1 and jax_part.count('class="moved"') == 1
+    assert 'class="transfer to-device"' in jax_part and 'class="transfer to-host"' in jax_part
+    said = ("1,000 eager dispatches, 1 jitted call, 2 transfers host to device (8 MiB), "
+            "1 transfer device to host (4 B)")
+    assert f'<text class="moved" x="170" y="{24 + 44 + 36 + 21}" fill="#444">{said}</text>' in jax_part  # 2nd row
+    assert "in all samples: " + said in jax_part  # the interval's note, under the figure
+    assert "their places are not times" in jax_part  # the caption: counted, not timed
+    # The strip makes the row taller, so the fair figure moves down by it.
+    assert f'<rect class="fair" x="170" y="{24 + 2 * 44 + 28 + 3}"' in jax_part
+    python_part = page[page.index('id="audit-1-2"'):]
+    assert 'class="dispatch"' not in python_part and 'class="transfer' not in python_part
+    assert 'class="moved"' not in python_part and "no JAX dispatch or transfer" in python_part
 
 
 def _stored_run(audit: ScriptAudit):

@@ -8,10 +8,15 @@ reader can select and search). On one time axis from the opening clock read:
   drawn over its start;
 - the work still running when the clock stopped continues past the closing read, hatched, to when
   it finished;
+- under a sample that dispatched JAX work or moved arrays, a strip of marks: tick marks across its bar
+  for the dispatches (eager operations one by one, jitted calls), a downward triangle at the opening read
+  for host-to-device transfers and an upward one at the closing read for device-to-host ones, each with
+  its count (and bytes) in words beside it;
 - the fair figure (`levelbench.measure`: warmed, blocked) is a bar of its own below, with its 95% CI.
 
 Compilation is drawn as a share of the interval: its seconds are measured, not where in the interval
-it ran. Every label says what it is, so no legend is needed.
+it ran. Dispatches and transfers are counted per sample, not timed, so their marks stand by kind, not
+at the time they happened; the caption says so. Every label says what it is, so no legend is needed.
 """
 
 from __future__ import annotations
@@ -22,12 +27,13 @@ from typing import Any
 
 from .._results.script_audit import Sample, TimedInterval
 from .._results.script_record import stored_interval
-from .._values.units import fmt_time
+from .._values.units import fmt_bytes, fmt_time
 from ._findings import finding_item
 from ..store import Run
 
-_WIDTH, _LEFT, _RIGHT, _ROW = 960, 170, 40, 44
-_COLOURS = {"measured": "#8fb8de", "compile": "#e8893a", "pending": "#c0392b", "fair": "#3c9a5f", "ink": "#1d1d1f"}
+_WIDTH, _LEFT, _RIGHT, _ROW, _MARKS = 960, 170, 40, 44, 28
+_COLOURS = {"measured": "#8fb8de", "compile": "#e8893a", "pending": "#c0392b", "fair": "#3c9a5f", "ink": "#1d1d1f",
+            "dispatch": "#6c4fa3", "transfer": "#117a8b"}
 
 
 def e(value: Any) -> str:
@@ -109,7 +115,39 @@ def _held(interval: TimedInterval) -> str:
     said = [f"compilation {fmt_time(compiled)} in {cold} sample(s)" if compiled else "no compilation"]
     said.append(f"work still running at the closing read in {len(pending)} sample(s), up to {fmt_time(max(pending))}"
                 if pending else "no work still running at the closing read")
+    moved = _moved(Sample(0.0, **{kind: sum(getattr(s, kind) for s in interval.samples) for kind in _MOVED}))
+    said.append(f"in all samples: {', '.join(moved)}" if moved else "no JAX dispatch or transfer")
     return "; ".join(said)
+
+
+_MOVED = ("eager_dispatches", "jit_calls", "to_device", "to_device_bytes", "to_host", "to_host_bytes")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
+def _dispatches(s: Sample) -> list[str]:
+    said = []
+    if s.eager_dispatches:
+        said.append(_count(s.eager_dispatches, "eager dispatch", "eager dispatches"))
+    if s.jit_calls:
+        said.append(_count(s.jit_calls, "jitted call", "jitted calls"))
+    return said
+
+
+def _transfers(s: Sample) -> list[str]:
+    said = []
+    if s.to_device:
+        said.append(f"{_count(s.to_device, 'transfer', 'transfers')} host to device ({fmt_bytes(s.to_device_bytes)})")
+    if s.to_host:
+        said.append(f"{_count(s.to_host, 'transfer', 'transfers')} device to host ({fmt_bytes(s.to_host_bytes)})")
+    return said
+
+
+def _moved(s: Sample) -> list[str]:
+    """A sample's JAX dispatches and transfers in words (``["1,000 eager dispatches", ...]``); [] if none."""
+    return _dispatches(s) + _transfers(s)
 
 
 def _rows(interval: TimedInterval) -> list[tuple[str, Sample]]:
@@ -139,18 +177,20 @@ def _figure(interval: TimedInterval, anchor: str) -> str:
         return _LEFT + plot_w * max(t, 0.0) / span
 
     count = len(rows) + (fair is not None)
-    height = 40 + _ROW * count + 30
+    height = 40 + _ROW * count + _MARKS * sum(bool(_moved(s)) for _, s in rows) + 30
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {height}" width="{_WIDTH}" height="{height}" '
            f'role="img" aria-label="timeline of {e(interval.lines)}" font-family="system-ui, sans-serif" font-size="12">',
            '<defs><pattern id="{0}-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
            'patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4d3cf"/>'
-           '<line x1="0" y1="0" x2="0" y2="6" stroke="{1}" stroke-width="3"/></pattern></defs>'
-           .format(e(anchor), _COLOURS["pending"]), "<g>"]
+           '<line x1="0" y1="0" x2="0" y2="6" stroke="{1}" stroke-width="3"/></pattern>'
+           '<pattern id="{0}-ticks" width="4" height="8" patternUnits="userSpaceOnUse">'
+           '<line x1="1" y1="0" x2="1" y2="8" stroke="{2}" stroke-width="1.5"/></pattern></defs>'
+           .format(e(anchor), _COLOURS["pending"], _COLOURS["dispatch"]), "<g>"]
     y = 24
     out.append(f'<text x="{_LEFT}" y="14" fill="#555">opening clock read, line {interval.opening_line}</text>')
     for label, sample in rows:
         out.append(_sample_row(label, sample, y, x, anchor, interval.closing_line))
-        y += _ROW
+        y += _ROW + (_MARKS if _moved(sample) else 0)
     if fair is not None:
         w = max(x(fair.median) - _LEFT, 1.5)
         mid = y + 10
@@ -169,7 +209,9 @@ def _figure(interval: TimedInterval, anchor: str) -> str:
     out.append("</g></svg>")
     return (f'<figure class="plot plot-timeline" id="{e(anchor)}-timeline">{"".join(out)}<figcaption>'
             f"{e(interval.lines)}: from the opening clock read (left edge) to the closing one, then the work the "
-            "clock missed; compilation is drawn as its share of the interval, not where in it it ran."
+            "clock missed; compilation is drawn as its share of the interval, not where in it it ran. Under a "
+            "sample, ticks mark its JAX dispatches and triangles its transfers (down: host to device, up: device "
+            "to host), with their counts: counted, not timed, so their places are not times."
             "</figcaption></figure>")
 
 
@@ -195,5 +237,31 @@ def _sample_row(label: str, s: Sample, y: int, x: Callable[[float], float], anch
     parts.append(f'<line class="clock-read" x1="{stop:.1f}" x2="{stop:.1f}" y1="{y}" y2="{y + 20}" '
                  f'stroke="{_COLOURS["ink"]}" stroke-width="2"><title>closing clock read, line {closing_line}</title></line>')
     parts.append(f'<text x="{_LEFT}" y="{y + 31}">{e("; ".join(said))}</text>')
+    parts.append(_marks(s, y + _ROW - 8, stop, anchor))
+    return "".join(parts)
+
+
+def _marks(s: Sample, top: int, stop: float, anchor: str) -> str:
+    """The strip under a sample's bar: its dispatches as tick marks across the bar, its transfers as
+    triangles (down at the opening read: host to device; up at the closing read: device to host), and the
+    counts in words below. Placed by kind, not by time: the counts are all the observer keeps."""
+    moved = _moved(s)
+    if not moved:
+        return ""
+    parts = []
+    dispatched = _dispatches(s)
+    if dispatched:
+        # At least a few ticks wide, so a microsecond sample's dispatches are still seen.
+        width = max(stop - _LEFT, 24.0)
+        parts.append(f'<rect class="dispatch" x="{_LEFT}" y="{top}" width="{width:.1f}" height="8" '
+                     f'fill="url(#{e(anchor)}-ticks)"><title>{e(", ".join(dispatched))}</title></rect>')
+    if s.to_device:
+        parts.append(f'<path class="transfer to-device" d="M{_LEFT - 5} {top} h10 l-5 8 z" '
+                     f'fill="{_COLOURS["transfer"]}"><title>{e(_transfers(s)[0])}</title></path>')
+    if s.to_host:
+        at = max(stop, _LEFT + 14)  # beside the host-to-device mark when the bar is a sliver
+        parts.append(f'<path class="transfer to-host" d="M{at - 5:.1f} {top + 8} h10 l-5 -8 z" '
+                     f'fill="{_COLOURS["transfer"]}"><title>{e(_transfers(s)[-1])}</title></path>')
+    parts.append(f'<text class="moved" x="{_LEFT}" y="{top + 21}" fill="#444">{e(", ".join(moved))}</text>')
     return "".join(parts)
 
