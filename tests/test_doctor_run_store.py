@@ -181,8 +181,8 @@ def test_the_timeline_marks_a_samples_dispatches_and_transfers_and_none_where_th
     # Only the second sample dispatched and moved arrays: one strip of marks, its counts said in words.
     assert jax_part.count('class="dispatch"') == 1 and jax_part.count('class="moved"') == 1
     assert 'class="transfer to-device"' in jax_part and 'class="transfer to-host"' in jax_part
-    said = ("1,000 eager dispatches, 1 jitted call, 2 transfers host to device (8 MiB), "
-            "1 transfer device to host (4 B)")
+    said = ("1,000 eager dispatches, 1 jitted call, 2 host-to-device transfers (8 MiB), "
+            "1 device-to-host transfer (4 B)")
     assert f'<text class="moved" x="170" y="{24 + 44 + 36 + 21}" fill="#444">{said}</text>' in jax_part  # 2nd row
     assert "in all samples: " + said in jax_part  # the interval's note, under the figure
     assert "their places are not times" in jax_part  # the caption: counted, not timed

@@ -101,6 +101,11 @@ def test_a_doctor_run_report_draws_each_interval_as_a_timeline_in_chromium(tmp_p
     assert "still running 1.98 s after the clock stopped" in text and "fair 42.1 ms" in text
     tail = json.loads(cdp.evaluate("JSON.stringify(document.querySelector('rect.pending').getBoundingClientRect())"))
     assert tail["width"] > 100  # the missed work is drawn, not only said
+    # The second sample's dispatches and transfers: marks a reader sees, and their counts in words.
+    assert "1,000 eager dispatches, 1 jitted call, 2 host-to-device transfers (8 MiB)" in text
+    for mark in ("rect.dispatch", "path.to-device", "path.to-host"):
+        box = json.loads(cdp.evaluate(f"JSON.stringify(document.querySelector('{mark}').getBoundingClientRect())"))
+        assert box["width"] >= 8 and box["height"] >= 6, (mark, box)
     cdp.call("Runtime.evaluate", expression="1")
     errors = [e for e in cdp.events if e.get("method") == "Runtime.exceptionThrown"
               or (e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error")]

@@ -139,9 +139,11 @@ def _dispatches(s: Sample) -> list[str]:
 def _transfers(s: Sample) -> list[str]:
     said = []
     if s.to_device:
-        said.append(f"{_count(s.to_device, 'transfer', 'transfers')} host to device ({fmt_bytes(s.to_device_bytes)})")
+        said.append(f"{_count(s.to_device, 'host-to-device transfer', 'host-to-device transfers')} "
+                    f"({fmt_bytes(s.to_device_bytes)})")
     if s.to_host:
-        said.append(f"{_count(s.to_host, 'transfer', 'transfers')} device to host ({fmt_bytes(s.to_host_bytes)})")
+        said.append(f"{_count(s.to_host, 'device-to-host transfer', 'device-to-host transfers')} "
+                    f"({fmt_bytes(s.to_host_bytes)})")
     return said
 
 
