@@ -183,11 +183,11 @@ def test_the_timeline_marks_a_samples_dispatches_and_transfers_and_none_where_th
     assert 'class="transfer to-device"' in jax_part and 'class="transfer to-host"' in jax_part
     said = ("1,000 eager dispatches, 1 jitted call, 2 host-to-device transfers (8 MiB), "
             "1 device-to-host transfer (4 B)")
-    assert f'<text class="moved" x="170" y="{24 + 44 + 36 + 21}" fill="#444">{said}</text>' in jax_part  # 2nd row
+    assert f'<text class="moved" x="170" y="{24 + 44 + 38 + 24}" fill="#444">{said}</text>' in jax_part  # 2nd row
     assert "in all samples: " + said in jax_part  # the interval's note, under the figure
     assert "their places are not times" in jax_part  # the caption: counted, not timed
     # The strip makes the row taller, so the fair figure moves down by it.
-    assert f'<rect class="fair" x="170" y="{24 + 2 * 44 + 28 + 3}"' in jax_part
+    assert f'<rect class="fair" x="170" y="{24 + 2 * 44 + 32 + 3}"' in jax_part
     python_part = page[page.index('id="audit-1-2"'):]
     assert 'class="dispatch"' not in python_part and 'class="transfer' not in python_part
     assert 'class="moved"' not in python_part and "no JAX dispatch or transfer" in python_part

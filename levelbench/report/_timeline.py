@@ -31,7 +31,7 @@ from .._values.units import fmt_bytes, fmt_time
 from ._findings import finding_item
 from ..store import Run
 
-_WIDTH, _LEFT, _RIGHT, _ROW, _MARKS = 960, 170, 40, 44, 28
+_WIDTH, _LEFT, _RIGHT, _ROW, _MARKS = 960, 170, 40, 44, 32
 _COLOURS = {"measured": "#8fb8de", "compile": "#e8893a", "pending": "#c0392b", "fair": "#3c9a5f", "ink": "#1d1d1f",
             "dispatch": "#6c4fa3", "transfer": "#117a8b"}
 
@@ -185,8 +185,8 @@ def _figure(interval: TimedInterval, anchor: str) -> str:
            '<defs><pattern id="{0}-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
            'patternTransform="rotate(45)"><rect width="6" height="6" fill="#f4d3cf"/>'
            '<line x1="0" y1="0" x2="0" y2="6" stroke="{1}" stroke-width="3"/></pattern>'
-           '<pattern id="{0}-ticks" width="4" height="8" patternUnits="userSpaceOnUse">'
-           '<line x1="1" y1="0" x2="1" y2="8" stroke="{2}" stroke-width="1.5"/></pattern></defs>'
+           '<pattern id="{0}-ticks" width="4" height="10" patternUnits="userSpaceOnUse">'
+           '<line x1="1" y1="0" x2="1" y2="10" stroke="{2}" stroke-width="1.5"/></pattern></defs>'
            .format(e(anchor), _COLOURS["pending"], _COLOURS["dispatch"]), "<g>"]
     y = 24
     out.append(f'<text x="{_LEFT}" y="14" fill="#555">opening clock read, line {interval.opening_line}</text>')
@@ -239,7 +239,7 @@ def _sample_row(label: str, s: Sample, y: int, x: Callable[[float], float], anch
     parts.append(f'<line class="clock-read" x1="{stop:.1f}" x2="{stop:.1f}" y1="{y}" y2="{y + 20}" '
                  f'stroke="{_COLOURS["ink"]}" stroke-width="2"><title>closing clock read, line {closing_line}</title></line>')
     parts.append(f'<text x="{_LEFT}" y="{y + 31}">{e("; ".join(said))}</text>')
-    parts.append(_marks(s, y + _ROW - 8, stop, anchor))
+    parts.append(_marks(s, y + _ROW - 6, stop, anchor))
     return "".join(parts)
 
 
@@ -251,19 +251,18 @@ def _marks(s: Sample, top: int, stop: float, anchor: str) -> str:
     if not moved:
         return ""
     parts = []
+    # Across the bar, and at least a dozen ticks wide: a microsecond sample's dispatches are still seen.
+    end = max(stop, _LEFT + 48.0)
     dispatched = _dispatches(s)
     if dispatched:
-        # At least a few ticks wide, so a microsecond sample's dispatches are still seen.
-        width = max(stop - _LEFT, 24.0)
-        parts.append(f'<rect class="dispatch" x="{_LEFT}" y="{top}" width="{width:.1f}" height="8" '
+        parts.append(f'<rect class="dispatch" x="{_LEFT}" y="{top}" width="{end - _LEFT:.1f}" height="10" '
                      f'fill="url(#{e(anchor)}-ticks)"><title>{e(", ".join(dispatched))}</title></rect>')
-    if s.to_device:
-        parts.append(f'<path class="transfer to-device" d="M{_LEFT - 5} {top} h10 l-5 8 z" '
+    if s.to_device:  # left of the opening read, pointing into the interval
+        parts.append(f'<path class="transfer to-device" d="M{_LEFT - 16} {top} h12 l-6 10 z" '
                      f'fill="{_COLOURS["transfer"]}"><title>{e(_transfers(s)[0])}</title></path>')
-    if s.to_host:
-        at = max(stop, _LEFT + 14)  # beside the host-to-device mark when the bar is a sliver
-        parts.append(f'<path class="transfer to-host" d="M{at - 5:.1f} {top + 8} h10 l-5 -8 z" '
+    if s.to_host:  # past the closing read (or the ticks), pointing out of it
+        parts.append(f'<path class="transfer to-host" d="M{end + 4:.1f} {top + 10} h12 l-6 -10 z" '
                      f'fill="{_COLOURS["transfer"]}"><title>{e(_transfers(s)[-1])}</title></path>')
-    parts.append(f'<text class="moved" x="{_LEFT}" y="{top + 21}" fill="#444">{e(", ".join(moved))}</text>')
+    parts.append(f'<text class="moved" x="{_LEFT}" y="{top + 24}" fill="#444">{e(", ".join(moved))}</text>')
     return "".join(parts)
 
