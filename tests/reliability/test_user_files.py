@@ -216,6 +216,8 @@ WRITES_ALLOWED = {
         "a generated program in a TemporaryDirectory of levelbench's own, never a user's file",
     ("levelbench/_probing/xla_options.py", "write_program"):
         "exported programs in a TemporaryDirectory of levelbench's own, never a user's file",
+    ("levelbench/_auditing/_isolated.py", "_ship"):
+        "what an isolated worker of doctor --run reads, in the audit's temporary folder, never a user's file",
     ("levelbench/_measuring/peak.py", "_measuring_alone"):
         "the empty lock file in levelbench's own cache folder that one peak measurement holds at a time",
 }
