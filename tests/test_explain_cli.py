@@ -14,6 +14,7 @@ MODEL = textwrap.dedent('''
 
     W = jnp.eye(8) * 0.5
 
+    @jax.jit
     def forward(w, xs):
         h = jnp.zeros(8)
         for x in xs:

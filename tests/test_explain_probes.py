@@ -91,9 +91,36 @@ def test_jit_created_inside_recompiles_every_identical_call():
     d = explain(inner_jit, jnp.ones(16), probes=["retrace"])
     f = d.finding("LB210")
     assert f is not None and f.severity == Severity.ERROR
-    assert d.measured["retrace"]["compilations"][1:] == [1, 1]
+    # decided on explain's own two calls as given: the second, identical one compiled the lambda again
+    assert d.measured["retrace"]["calls"] == 2 and d.measured["retrace"]["compilations"][1] == 1
     assert "test_explain_probes.py" in f.subject  # where the re-created lambda is defined
     assert "jax.jit(step)" in f.fix
+
+
+def test_identical_calls_that_compile_again_are_blamed_before_any_changed_argument():
+    """The user's sequence changes n, but the function compiles again on identical calls too (a jit
+    of a fresh lambda per call): the recompiles are LB210, not n's (LB211), and the sequence is not
+    even run, so the probe fits any budget."""
+    def inner_jit(x, n):
+        return jax.jit(lambda y: y * 2 + n)(x)
+
+    x = jnp.ones(16)
+    d = explain(inner_jit, calls=[(x, 1), (x, 2), (x, 3)], probes=["retrace", "dispatch"], budget=0.5)
+    assert d.finding("LB210") is not None and d.finding("LB211") is None
+    assert d.measured["retrace"]["calls"] == 2  # explain's own calls as given, no more
+    assert d.measured["budget"]["estimates"]["retrace"] < 0.1 and "retrace" in d.probes
+    assert d.finding("LB240") is None  # its time is compilation, not op-by-op dispatch
+    assert any("compiles on every call" in note for note in d.notes), d.notes
+
+
+def test_a_second_call_that_compiles_nothing_leaves_the_repeated_calls_to_the_probe():
+    from levelbench._probing.subject import CallRecord, Subject
+
+    subject = Subject(jax.jit(jnp.sin), (jnp.ones(3),), {}, label="sin", framework="jax")
+    subject.record_given_calls([CallRecord(1, 1, 0.1, ("jit(sin)",), ()), CallRecord(0, 0, 0.0, (), ())])
+    assert not subject.known("repeated_calls")
+    subject.record_given_calls([CallRecord(1, 1, 0.1, ("jit(f)",), ()), CallRecord(1, 1, 0.1, ("jit(f)",), ())])
+    assert subject.known("repeated_calls") and subject.compiles_every_call()
 
 
 def test_python_int_changing_every_call_is_named_with_old_and_new_values():

@@ -187,6 +187,25 @@ def test_repeated_block_in_an_unjitted_function_is_a_note():
     assert f is not None and f.severity == Severity.INFO and "would unroll" in f.title
 
 
+def test_growth_of_an_unjitted_loop_is_a_note_and_its_full_length_program_is_compiled_once():
+    """Unjitted, the loop runs op by op (LB240 says so); the growth says what jitting it whole costs,
+    compiled at its longest length only. A loop at most 16 long is compiled at its own length there:
+    the probes after reuse that program (the compile probe's split is the growth's last point)."""
+    def batched(xs, w):
+        out = []
+        for i in range(xs.shape[1] - 2):
+            out.append(jnp.dot(xs[:, i:i + 3], w))
+        return jnp.stack(out)
+
+    d = explain(batched, jnp.ones((4, 16)), jnp.ones(3), probes=["unrolled", "compile", "dispatch"], budget=20)
+    f = d.finding("LB201")
+    assert f is not None and f.severity == Severity.INFO and "would unroll under jax.jit" in f.title
+    assert d.measured["scale"]["lengths"][-1] == d.measured["scale"]["length"] == 16
+    assert d.measured["compile"]["total"] == d.measured["scale"]["seconds"][-1]  # the same compile, not a second
+    assert len(d.measured["scale"]["seconds"]) == 1  # a note: compiled at the longest length only
+    assert "shortened" not in d.measured
+
+
 # -- LB252 on CPU: host reads counted in an eager call ----------------------------------------
 def test_device_get_inside_an_unjitted_function_is_counted_on_any_backend():
     def fetches(x):

@@ -119,9 +119,7 @@ ESTIMATES: dict[str, Callable[[Subject, Costs], float]] = {
     "transfers": lambda s, c: pending(s, c, "traced") + (0.0 if s.is_jitted or s.quick else c.first_call),
     "donation": lambda s, c: pending(s, c, "traced") + (0.3 * c.compile if s.is_jitted else 0.0),
     "compile": lambda s, c: pending(s, c, "compiled", "jitted_timing", "timing"),
-    # without calls=, each Python int argument is tried once with another value: a compile each
-    "retrace": lambda s, c: _calls_given(s, c) if s.calls is not None else
-    pending(s, c, "repeated_calls") + _int_arguments(s) * (c.compile + c.steady),
+    "retrace": lambda s, c: _retrace(s, c),
     "dispatch": lambda s, c: _dispatch(s, c),
     "roofline": lambda s, c: pending(s, c, "traced", "compiled", "jitted_timing"),
     "kernels": lambda s, c: _kernels(s, c),
@@ -149,6 +147,17 @@ def _unrolled(s: Subject, c: Costs) -> float:
     if axis.guessed:  # every axis of the guessed argument is tried (a loop over n in ``m, n = A.shape``)
         axes += [a for a in _scale.candidates(s.fn, s.args, s.kwargs, axis) if a.index == axis.index]
     return sum(min(c.compile, c.compile * UNROLLED_STEPS / max(a.length, 1)) + 4 * PER_COMPILE for a in axes)
+
+
+def _retrace(s: Subject, c: Costs) -> float:
+    """The user's calls, or the example call repeated; without calls=, each Python int argument is
+    tried once with another value (a compile each). Identical calls known to compile again already
+    (explain's own two calls) decide it without another call."""
+    if s.known("repeated_calls") and s.compiles_every_call():
+        return 0.0
+    if s.calls is not None:
+        return _calls_given(s, c)
+    return pending(s, c, "repeated_calls") + _int_arguments(s) * (c.compile + c.steady)
 
 
 def _dispatch(s: Subject, c: Costs) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import math
 import numbers
@@ -23,7 +24,7 @@ from .arguments import Call, jit_fix, transform_of
 from .._results.diagnosis import Diagnosis, rank
 from .probes import Probe, all_probes
 from .probes.transfers import HOST_READ_ERRORS
-from .subject import Subject, fresh_jit, trace_once
+from .subject import CallRecord, Subject, fresh_jit, recording_compiles, trace_once
 
 QUICK_PROBES = ("config", "dead", "precision", "transfers", "compile", "retrace", "torch")
 
@@ -152,8 +153,11 @@ def diagnose(
     schedule = None
     if measurement is None:
         report(f"calling {name} as given (its first call: trace and compile), then once more")
-        first_call = timed_call(fn, args, kwargs, name, clock)
-        steady = timed_call(fn, args, kwargs, name, clock)
+        records: list[CallRecord] | None = [] if framework == "jax" else None
+        first_call = timed_call(fn, args, kwargs, name, clock, records)
+        steady = timed_call(fn, args, kwargs, name, clock, records)
+        if records:
+            subject.record_given_calls(records)
         schedule = _budget.Schedule(budget, clock() - steady, clock=clock)
         before = schedule.start - started - first_call  # telling the framework: a trace, part of the first call
         subject.measured["budget"] = {"first_call": first_call + before, "second_call": steady}
@@ -271,12 +275,15 @@ def _returns_jax(fn: Any, args: tuple, kwargs: dict) -> bool:
 
 
 def timed_call(fn: Callable[..., Any], args: tuple, kwargs: dict, name: str,
-               clock: Callable[[], float] = time.perf_counter) -> float:
-    """`check_call`, waiting for the result: the seconds the call took."""
+               clock: Callable[[], float] = time.perf_counter, records: list[CallRecord] | None = None) -> float:
+    """`check_call`, waiting for the result: the seconds the call took. With ``records`` (a JAX
+    function), what the call compiled is appended to it (`recording_compiles`)."""
     args, kwargs = _copies(args, kwargs)
-    t0 = clock()
-    check_call(fn, args, kwargs, name, wait=True)
-    return clock() - t0
+    with recording_compiles(records) if records is not None else contextlib.nullcontext():
+        t0 = clock()
+        check_call(fn, args, kwargs, name, wait=True)
+        seconds = clock() - t0
+    return seconds
 
 
 def _copies(args: tuple, kwargs: dict) -> tuple[tuple, dict]:

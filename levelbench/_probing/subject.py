@@ -11,7 +11,8 @@ from __future__ import annotations
 import dataclasses
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .._results.measurement import Measurement
@@ -90,6 +91,22 @@ class Subject:
         self.shortening: Shortening | None = None
         self._given_measurement = measurement
         self._facts: dict[str, Any] = {}
+        self.given_calls: tuple[CallRecord, ...] = ()
+
+    def record_given_calls(self, records: list[CallRecord]) -> None:
+        """What explain's own calls as given compiled: its first call, then a second, identical one.
+
+        A second identical call that compiled again is a recompilation seen already, counted in
+        JAX's own compile events: it stands for the repeated calls (`repeated_calls`), so the
+        probes that read them (LB210, the dispatch probe's test) need no more calls, whatever the
+        budget left. A second call that compiled nothing leaves the repeated calls to be made.
+        """
+        self.given_calls = tuple(records)
+        self._seed_repeated_calls()
+
+    def _seed_repeated_calls(self) -> None:
+        if len(self.given_calls) > 1 and all(r.compilations for r in self.given_calls[1:]):
+            self._facts["repeated_calls"] = list(self.given_calls)
 
     # -- the call probes run on ----------------------------------------------------------------
     def shorten(self, args: tuple, kwargs: dict, shortening: Shortening, *, fresh: tuple | None = None,
@@ -102,17 +119,26 @@ class Subject:
         self.args, self.kwargs = args, kwargs
         self.shortening = shortening
         self._facts.clear()
+        self._seed_repeated_calls()  # compiling on every call does not depend on the length
         self._given_measurement = None
-        if not self.is_jitted and fresh is not None and trace is not None:
-            self._facts["fresh_jit"] = fresh
-            self._facts["traced"] = trace
-            if compiled is not None:
-                self._facts["compiled"] = compiled
-                self.measured["compile"] = {**compiled.split.to_dict(), "total": compiled.split.total}
+        if fresh is not None and trace is not None:
+            self.adopt(fresh, trace, compiled)
         self.notes.append(
             f"probes after 'unrolled' ran with {shortening.argument} cut to {shortening.to} of "
             f"{shortening.length} along axis {shortening.axis}: {shortening.reason}"
         )
+
+    def adopt(self, fresh: tuple, trace: Trace, compiled: Compiled | None = None) -> None:
+        """Take a fresh jit of ``fn`` at the current call, already traced (and compiled) by a probe, as
+        this subject's program, so it is not traced and compiled again; for an unjitted ``fn`` only
+        (a jitted one is measured through its own jit)."""
+        if self.is_jitted:
+            return
+        self._facts["fresh_jit"] = fresh
+        self._facts["traced"] = trace
+        if compiled is not None:
+            self._facts["compiled"] = compiled
+            self.measured["compile"] = {**compiled.split.to_dict(), "total": compiled.split.total}
 
     @property
     def measure_budget(self) -> float:
@@ -250,15 +276,22 @@ def call_each(fn: Callable[..., Any], calls: list[Call]) -> list[CallRecord]:
     """Call ``fn`` once per call, waiting for each result, and record what each compiled."""
     import jax
 
-    records = []
-    with cache_miss_explanations() as explanations:
-        for call in calls:
-            before = len(explanations)
-            with compile_events() as log:
-                jax.block_until_ready(fn(*call.args, **call.kwargs))
-            records.append(CallRecord(log.compilations, log.traces, log.total_seconds, tuple(log.compiled_functions()),
-                                      tuple(explanations[before:])))
+    records: list[CallRecord] = []
+    for call in calls:
+        with recording_compiles(records):
+            jax.block_until_ready(fn(*call.args, **call.kwargs))
     return records
+
+
+@contextmanager
+def recording_compiles(records: list[CallRecord]) -> Iterator[None]:
+    """Append to ``records`` what the block compiled: JAX's compile events and its cache-miss
+    explanations (``jax_explain_cache_misses`` is not part of JAX's cache keys: turning it on
+    recompiles nothing). Nothing is appended when the block raises."""
+    with cache_miss_explanations() as explanations, compile_events() as log:
+        yield
+    records.append(CallRecord(log.compilations, log.traces, log.total_seconds, tuple(log.compiled_functions()),
+                              tuple(explanations)))
 
 
 def fresh_jit(fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Callable[..., Any], list[Any]]:

@@ -84,6 +84,10 @@ def run(subject: Subject) -> list[Finding]:
             subject.measured["scale"] = {"axis": axis.to_dict(), **growth.to_dict()}
         if growth.linear:
             _maybe_shorten(subject, axis, growth, points)
+            if subject.shortening is None and points[-1].length == axis.length:
+                # traced and compiled at the user's own length: the probes after use it, not a second compile
+                full = points[-1]
+                subject.adopt((full.jitted, full.arrays), full.trace, full.compiled)
             return [unrolled_finding(axis, growth, jitted=subject.is_jitted)]
         # Every axis of the guessed argument is tried whatever it costs (a loop over n in
         # ``m, n = A.shape``); other arguments only while the time allows.
@@ -114,7 +118,8 @@ class Point:
 
 def measure_growth(subject: Subject, scale: _scale.ScaleAxis) -> tuple[Growth, list[Point]] | str:
     """Trace at three short lengths (after a warm-up trace at length 1) and fit the equations; if
-    they grow, compile at each length too and fit the seconds. The fit, or why there is none."""
+    they grow, compile at each length too (an unjitted function: at the longest only) and fit the
+    seconds. The fit, or why there is none."""
     lengths = _scale.probe_lengths(scale.length)
     if not lengths:
         return f"{scale.name} is only {scale.length} long along axis {scale.axis}: too short to fit a growth"
@@ -142,15 +147,20 @@ def measure_growth(subject: Subject, scale: _scale.ScaleAxis) -> tuple[Growth, l
         return Growth(lengths, tuple(int(e) for e in eqns), tuple(p.seconds for p in points),
                       max(round(float(slope), 2), 0.0), 0.0, False, scale.length,
                       max(p.seconds for p in points), int(eqns[-1]), points[-1].line), points
-    compiled = [_compile(p) for p in points]
+    # Unjitted, the growth is a note on what jitting the function whole would cost, and the budget is
+    # better spent on what the call as given costs (LB240): one compile, at the longest length (the
+    # user's own when it is at most 16 long, which the probes after reuse), seconds taken as
+    # proportional to the program.
+    kept = len(points) if subject.is_jitted else 1
+    compiled = [_compile(p) for p in points[-kept:]]
     if any(isinstance(p, str) for p in compiled):
         return f"compiling at a short length failed: {next(p for p in compiled if isinstance(p, str))}"
-    points = [p for p in compiled if isinstance(p, Point)]
-    secs = np.array([p.seconds for p in points])
+    points = points[:-kept] + [p for p in compiled if isinstance(p, Point)]
+    secs = np.array([p.seconds for p in points[-kept:]])
     projected_equations = float(np.polyval(coefficients, scale.length))
     # Seconds follow the equations (trace and compile work per equation), whatever the order.
-    t_slope, t_intercept = np.polyfit(eqns, secs, 1)
-    if t_slope <= 0:  # noise swamped a small growth: assume time proportional to the program
+    t_slope, t_intercept = np.polyfit(eqns[-kept:], secs, 1) if kept > 1 else (0.0, 0.0)
+    if t_slope <= 0:  # noise swamped a small growth, or one compile: assume time proportional to the program
         t_slope, t_intercept = secs[-1] / eqns[-1], 0.0
     growth = Growth(
         lengths=lengths,
@@ -267,14 +277,16 @@ def unrolled_finding(scale: _scale.ScaleAxis, g: Growth, jitted: bool = True) ->
     return Finding(
         "LB201",
         f"{'nested Python loops' if nested else 'a Python loop'} over {scale.name} "
-        f"{'are' if nested else 'is'} {'unrolled' if jitted else 'unrolled under jax.jit'}: {growth_text}",
-        Severity.WARNING,
+        f"{('are unrolled' if nested else 'is unrolled') if jitted else 'would unroll under jax.jit'}: {growth_text}",
+        # Unjitted, nothing is unrolled yet: the loop runs op by op (LB240, whose fix mentions it), as
+        # for LB202 and a loop over a global; the growth is what jitting it whole would cost.
+        Severity.WARNING if jitted else Severity.INFO,
         evidence=(
             f"equations at {lengths} steps along {scale.describe()}: "
             + "/".join(f"{e:,}" for e in g.equations)
             + (" (quadratic: nested loops)" if nested else f" (+{per_step:,.0f} per step, linear)")
-            + "; trace+lower+compile: "
-            + "/".join(fmt_time(s) for s in g.seconds)
+            + (f"; trace+lower+compile: {'/'.join(fmt_time(s) for s in g.seconds)}" if len(g.seconds) > 1
+               else f"; trace+lower+compile at {g.lengths[-1]} steps: {fmt_time(g.seconds[-1])}")
             + ("" if nested else f" (+{fmt_time(g.seconds_per_step)} per step)") + where
         ),
         cost=cost,

@@ -22,7 +22,9 @@ DYNAMIC: tuple[Rule, ...] = (
             "unrolled loop, and it projects trace + compile time at your length (the seed GRU: 60 equations "
             "per step, minutes at 1000 steps). A loop over a global or a closure variable grows with no "
             "input: explain then counts the user's source lines while tracing once, and a loop body line "
-            "that ran 16 times or more and made most of the program's equations is the evidence."
+            "that ran 16 times or more and made most of the program's equations is the evidence. In a "
+            "function that is not jitted nothing is unrolled yet (the loop runs op by op, LB240): the "
+            "growth is a note saying what jitting it whole would cost."
         ),
         bad="@jax.jit\ndef forward(params, xs):\n    h = h0\n    for x in xs:\n        h = cell(params, h, x)\n    return h",
         good="@jax.jit\ndef forward(params, xs):\n    h, _ = jax.lax.scan(lambda h, x: (cell(params, h, x), None), h0, xs)\n"
