@@ -61,6 +61,7 @@ class Warmth:
     def __init__(self, program: Program, facts: Facts, kinds: Kinds) -> None:
         self.program, self.facts, self.kinds = program, facts, kinds
         self.bindings: dict[tuple[ast.AST | None, str], list[_Binding]] = {}
+        self._blocks: dict[int, list[ast.AST] | None] = {}  # id(statement) -> the list that holds it (`_block`)
         for node in program.of_type(ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias):
             self._record(node)
         for found in self.bindings.values():
@@ -147,7 +148,7 @@ class Warmth:
         if not found:
             return self._from_outside(name, scope)
         at = position(use)
-        ancestors = {id(use), *map(id, self.program.ancestors(use))}
+        ancestors = [use, *self.program.ancestors(use)]
         split = bisect.bisect_left(found, at, key=lambda b: b.effect)
         loops = {id(a) for a in self.program.ancestors(use) if isinstance(a, LOOPS)}
         if loops and any(self._in_a_loop_around(b, loops) for b in found[split:]):
@@ -166,10 +167,11 @@ class Warmth:
                 return found[0] if len(found) == 1 else _UNKNOWN
         return _UNKNOWN
 
-    def _dominates(self, binding: _Binding, ancestors: set[int]) -> bool:
-        """The binding's statement sits in a block that also holds the use: it runs on every path to the use."""
+    def _dominates(self, binding: _Binding, ancestors: list[ast.AST]) -> bool:
+        """The binding's statement sits in a block that also holds the use (``ancestors``: the use and the nodes
+        around it): it runs on every path to the use."""
         block = self._block(binding.statement)
-        return block is not None and any(id(s) in ancestors for s in block)
+        return block is not None and any(self._block(a) is block for a in ancestors)
 
     def _in_a_loop_around(self, binding: _Binding, loops: set[int]) -> bool:
         """The binding is in one of ``loops`` (the loops around a use), in the same function."""
@@ -181,12 +183,18 @@ class Warmth:
         return False
 
     def _block(self, statement: ast.AST) -> list[ast.AST] | None:
-        parent = self.program.parent(statement)
-        for field in ("body", "orelse", "finalbody", "handlers"):
-            block = getattr(parent, field, None)
-            if isinstance(block, list) and any(s is statement for s in block):
-                return block
-        return None
+        """The statement list (a body, an ``else``, a ``finally``, the handlers) that holds ``statement``; None for a
+        node no such list holds. Every list of a parent is indexed at its first question (one pass per parent: a
+        module of many statements asked about each of them stays linear)."""
+        if id(statement) not in self._blocks:
+            parent = self.program.parent(statement)
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                block = getattr(parent, field, None)
+                if isinstance(block, list):
+                    for s in block:
+                        self._blocks.setdefault(id(s), block)
+            self._blocks.setdefault(id(statement), None)
+        return self._blocks[id(statement)]
 
     def _record(self, node: ast.AST) -> None:
         if isinstance(node, ast.Name):
