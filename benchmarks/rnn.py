@@ -157,7 +157,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", choices=("gru", "lstm"), nargs="*", default=None, help="default: both")
     parser.add_argument("--mode", choices=("forward", "train"), nargs="*", default=None, help="default: both")
-    parser.add_argument("--budget", type=float, default=None, help="seconds of interleaved timing per comparison")
+    parser.add_argument("--quick", action="store_true", help="batch 8 only and 10 s per comparison")
+    parser.add_argument("--budget", type=float, default=None,
+                        help="seconds of interleaved timing per comparison (default 30; 10 with --quick)")
     parser.add_argument("--batch", type=int, nargs="*", default=None, help="batch sizes (default 8 64)")
     parser.add_argument("--seq", type=int, default=shared.SEQ, help=f"sequence length (default {shared.SEQ}, the seed's)")
     parser.add_argument("--isa", choices=("native", "avx2"), default="native",
