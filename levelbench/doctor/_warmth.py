@@ -69,6 +69,10 @@ class Warmth:
 
     def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Running ``earlier`` compiles what ``later`` runs, unless the source shows otherwise."""
+        if any(isinstance(f, ast.Lambda) for f in self.facts.compiled_arguments(later)):
+            # eager lax control flow given a lambda written in the call: a new function object every time the
+            # statement runs, and JAX caches the compiled loop per function object, so nothing before warms it
+            return False
         if self.facts.jitted_key(later) is None or unparse(earlier.func) != unparse(later.func):
             # not jitted (eager operations are cached per operation, whatever the callee), or another spelling
             # (an alias, a wrapper): whether it is the same compiled function is not known here
