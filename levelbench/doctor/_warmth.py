@@ -154,7 +154,7 @@ class Warmth:
         at = position(use)
         ancestors = [use, *self.program.ancestors(use)]
         split = bisect.bisect_left(found, at, key=lambda b: b.effect)
-        loops = {id(a) for a in self.program.ancestors(use) if isinstance(a, LOOPS)}
+        loops = {id(a) for a in ancestors[1:] if isinstance(a, LOOPS)}
         if loops and any(self._in_a_loop_around(b, loops) for b in found[split:]):
             return _UNKNOWN  # bound again further down a loop around the use: the next iteration sees that value
         # the last binding before the use holds if it runs on every path to the use; else which holds is not known
