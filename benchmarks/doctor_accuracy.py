@@ -25,6 +25,7 @@ and the codes a correct doctor reports on it (``static:`` with ``lines:``, ``dyn
     python benchmarks/doctor_accuracy.py --only explain --repeat 3
     python benchmarks/doctor_accuracy.py --only first-sight
     python benchmarks/doctor_accuracy.py --only run [--script 012]
+    python benchmarks/doctor_accuracy.py --only explain --case 083 129   # some cases only
     python benchmarks/doctor_accuracy.py --only fp --part fetched
 
 First sight: cases added since the first-sight process began carry the doctor's result as it was
@@ -979,6 +980,9 @@ def main() -> None:
                         help="fp: score only the libraries in the venv or only the fetched wheels")
     parser.add_argument("--script", default="", metavar="PREFIX",
                         help="run: only the scripts whose name starts with PREFIX (e.g. 012)")
+    parser.add_argument("--case", nargs="+", default=(), metavar="PREFIX",
+                        help="static, variants, explain: only the corpus cases whose file name starts with one of "
+                             "these (e.g. 083 129)")
     parser.add_argument("--run-one", metavar="RUN_PY", help=argparse.SUPPRESS)  # child process of the explain part
     args = parser.parse_args()
 
@@ -987,6 +991,12 @@ def main() -> None:
         return
 
     cases = load_corpus()
+    if args.case:
+        chosen = [c for c in cases if c.path.name.startswith(tuple(args.case))]
+        if not chosen:
+            raise SystemExit(f"--case {' '.join(args.case)}: expected the start of a case's file name in "
+                             f"{CORPUS.relative_to(ROOT)} (e.g. 083), got no match; `ls` that folder for the names")
+        cases = chosen
     print(f"{len(cases)} cases in {CORPUS.relative_to(ROOT)} ({sum(c.run_path is not None for c in cases)} runnable)\n")
     out: dict = {"cases": len(cases)}
     now: dict[str, Score | None] = {}

@@ -135,3 +135,22 @@ def test_lb104_says_no_warm_up_only_where_none_ran():
     assert "no warm-up" not in lb104(HEADER + "f_jit(x)\n" + single)
     assert "no warm-up" in lb104(HEADER + "f_jit(x)\nf_jit = jax.jit(h)\n" + single)
     assert "no warm-up" in lb104(HEADER + "f_jit([1.0])\n" + single)
+
+
+@pytest.mark.parametrize(
+    ("statement", "warmed"),
+    [
+        ("jax.lax.while_loop(lambda v: v.sum() < 0, g, x)", False),  # a new lambda each run: compiled again
+        ("jax.lax.fori_loop(0, 3, lambda i, v: v + i, x)", False),
+        ("jax.lax.while_loop(cond, g, x)", True),  # the same function objects: the first run warms the second
+        ("jax.lax.fori_loop(0, 3, body, x)", True),
+    ],
+)
+def test_eager_control_flow_is_warmed_only_by_the_same_function_objects(statement, warmed):
+    """Outside jit, lax control flow compiles its functions per object: a lambda written in the statement is a new
+    object every run, so an identical statement before it warms nothing (jax-ml/jax#587)."""
+    functions = "def cond(v):\n    return v.sum() < 0\n\ndef body(i, v):\n    return v + i\n\n"
+    single = f"start = time.time()\njax.block_until_ready({statement})\nprint(time.time() - start)\n"
+    source = HEADER + functions + f"jax.block_until_ready({statement})\n" + single
+    message = next(d.message for d in lint_source(textwrap.dedent(source), "s.py") if d.code == "LB104")
+    assert ("no warm-up" not in message) is warmed

@@ -16,21 +16,23 @@ from typing import Any
 from .cpu_peak import TheoreticalPeak, peak_of
 
 _PACKAGES = ("levelbench", "numpy", "jax", "jaxlib", "flax", "torch", "scipy")
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+"""The environment variables that set BLAS and OpenMP thread counts."""
 _ENV_VARS = (
     "XLA_FLAGS",
     "OPENBLAS_CORETYPE",
     "OPENBLAS_L2_SIZE",
-    "OPENBLAS_NUM_THREADS",
-    "OMP_NUM_THREADS",
+    *THREAD_VARIABLES,
     "OMP_WAIT_POLICY",
     "GOMP_SPINCOUNT",
     "OPENBLAS_THREAD_TIMEOUT",
     "KMP_BLOCKTIME",
-    "MKL_NUM_THREADS",
     "JAX_PLATFORMS",
     "JAX_ENABLE_X64",
     "CUDA_VISIBLE_DEVICES",
 )
+"""The environment variables recorded with every result: BLAS and XLA settings, thread counts, JAX's switches."""
 
 
 VOLATILE = ("hostname", "load_average", "steal", "cpu_frequency.current_mhz", "imported.sha256",
@@ -61,7 +63,7 @@ def collect(load_at_start: list[float] | None = None, cpu_at_start: dict[str, in
         env["affinity"] = None
     env["cpu_frequency"] = cpu_frequency(env["affinity"])
     env["theoretical_peak"] = _theoretical_peak(tuple(env["affinity"] or ()))
-    env["blas"] = _blas()
+    env["blas"] = _blas() or []
     if "jax" in sys.modules:
         env["jax"] = _jax()
     if "torch" in sys.modules:
@@ -257,29 +259,24 @@ def theoretical_peak(affinity: list[int] | None = None) -> TheoreticalPeak:
                    sve_vector_bytes=int(vector) if vector.isdigit() else 0)
 
 
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
-                    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
-"""The environment variables that set BLAS and OpenMP thread counts."""
-
-
 def thread_settings() -> dict[str, Any]:
     """The BLAS thread pools loaded in this process now, as threadpoolctl sees them (``pools``, each with its
     ``num_threads``; ``read_by`` ``"threadpoolctl"``), or, without threadpoolctl, only the thread environment
     variables (``read_by`` ``"environment"``); ``env``: those variables as set."""
     env = {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ}
+    pools = _blas()
+    if pools is None:
+        return {"pools": [], "env": env, "read_by": "environment"}
+    return {"pools": pools, "env": env, "read_by": "threadpoolctl"}
+
+
+def _blas() -> list[dict[str, Any]] | None:
+    """The BLAS and OpenMP pools threadpoolctl sees; None without threadpoolctl."""
     try:
         # lazy: an optional package, read only when asked
-        import threadpoolctl  # noqa: F401
-    except ImportError:
-        return {"pools": [], "env": env, "read_by": "environment"}
-    return {"pools": _blas(), "env": env, "read_by": "threadpoolctl"}
-
-
-def _blas() -> list[dict[str, Any]]:
-    try:
         from threadpoolctl import threadpool_info
     except ImportError:
-        return []
+        return None
     import numpy  # noqa: F401  - a core dependency; loads its BLAS so threadpoolctl can see it
 
     keep = ("user_api", "internal_api", "num_threads", "version", "architecture", "threading_layer")

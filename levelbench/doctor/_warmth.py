@@ -69,6 +69,10 @@ class Warmth:
 
     def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Running ``earlier`` compiles what ``later`` runs, unless the source shows otherwise."""
+        if any(isinstance(f, ast.Lambda) for f in self.facts.compiled_arguments(later)):
+            # eager lax control flow given a lambda written in the call: a new function object every time the
+            # statement runs, and JAX caches the compiled loop per function object, so nothing before warms it
+            return False
         if self.facts.jitted_key(later) is None or unparse(earlier.func) != unparse(later.func):
             # not jitted (eager operations are cached per operation, whatever the callee), or another spelling
             # (an alias, a wrapper): whether it is the same compiled function is not known here
@@ -150,7 +154,7 @@ class Warmth:
         at = position(use)
         ancestors = [use, *self.program.ancestors(use)]
         split = bisect.bisect_left(found, at, key=lambda b: b.effect)
-        loops = {id(a) for a in self.program.ancestors(use) if isinstance(a, LOOPS)}
+        loops = {id(a) for a in ancestors[1:] if isinstance(a, LOOPS)}
         if loops and any(self._in_a_loop_around(b, loops) for b in found[split:]):
             return _UNKNOWN  # bound again further down a loop around the use: the next iteration sees that value
         # the last binding before the use holds if it runs on every path to the use; else which holds is not known

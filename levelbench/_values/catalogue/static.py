@@ -98,11 +98,13 @@ STATIC: tuple[Rule, ...] = (
         code="LB104",
         name="single-timing-sample",
         severity=Severity.WARNING,
-        summary="A clock is read once before and once after one call: a single, unwarmed sample.",
+        summary="A clock is read once before and once after one call: a single sample, warmed up or not.",
         why=(
-            "One sample carries all the one-time costs (compilation, caches, memory allocation, CPU "
-            "frequency ramp-up) and all the noise of the machine, with nothing to tell them apart. Repeat "
-            "the measurement after a warm-up and report a robust statistic (median, min)."
+            "One sample carries all the noise of the machine (other processes, interrupts, frequency "
+            "changes) with no spread to judge it by; unwarmed, it also carries the one-time costs "
+            "(compilation, caches, memory allocation), with nothing to tell them apart. Repeat the "
+            "measurement after a warm-up and report a robust statistic (median, min). A first call timed "
+            "on purpose is LB103's matter; this rule asks for more than one sample of whatever is timed."
         ),
         bad="start = time.time()\ny = np.dot(a, b)\nprint(time.time() - start)",
         good=(
@@ -111,7 +113,7 @@ STATIC: tuple[Rule, ...] = (
             "times = timeit.repeat(lambda: np.dot(a, b), number=10, repeat=7)\nprint(min(times) / 10)"
         ),
         pitfall=2,
-        cost="one unwarmed, noisy number with no spread to judge it by",
+        cost="one noisy number with no spread to judge it by (unwarmed, it also holds the one-time costs)",
         fix_safety="safe",
     ),
     Rule(

@@ -2,7 +2,7 @@
 # explain: while_loop_f
 # dynamic: LB210
 # first-sight: 8417a81 2026-12-02 explain: found LB210; missed none; false none
-# Runnable copy of 102_while_loop_fresh_cond_op_by_op.py for levelbench.explain: the posted
+# Runnable copy of 130_while_loop_fresh_cond_op_by_op.py for levelbench.explain: the posted
 # while_loop statement as a function of its initial value; the posted calls are two identical ones.
 
 import jax.numpy as np

@@ -1,4 +1,4 @@
-# case: real/051_device_get_in_timing.py
+# case: real/131_device_get_in_timing.py
 # form: script
 # causes: LB115:16, LB103:16, LB104:16
 # changed: the imports and X (not in the posted snippet) added above it: `import time`, `import jax`, `import jax.numpy as jnp`, and `X = jnp.ones((1000, 1000))`, a stand-in (the issue does not show X)

@@ -2,11 +2,11 @@
 # title: Slow jit of diffeqsolve since v0.6.1
 # established-by: maintainer patrick-kidger's tracker (the reporter confirms the maintainers' answer: the old XLA CPU runtime, '--xla_cpu_use_thunk_runtime=false', restores the speed)
 # cause: The slowdown is XLA's new CPU runtime (jaxlib 0.4.32 on), a cause outside the benchmark the catalogue has no code for. The posted measurement has its own faults: neither timed solve is waited for (diffeqsolve runs under filter_jit and returns device arrays; nothing reads them before the clock stops), and the clock is time.time(). The first timing includes compilation on purpose ('Jit + Integration time') and is not labelled LB103. Code: the reporter's MWE.
-# static: LB102, LB105
+# static: LB102, LB104, LB105
 # dynamic: n/a
-# inferred: LB102 (the thread did not discuss blocking), LB105 (time() as the interval clock)
-# lines: LB102:46/50, LB105:45/49
-# first-sight: 8417a81 2026-12-02 py: found none; missed LB102:46/50, LB105:45/49; false none | notebook: found none; missed LB102:46/50, LB105:45/49; false none
+# inferred: LB102 (the thread did not discuss blocking), LB104 (each figure is one time() sample of one solve: the first of a cold call, the second of a warm one), LB105 (time() as the interval clock)
+# lines: LB102:46/50, LB104:46/50, LB105:45/49
+# first-sight: 8417a81 2026-12-02 py: found none; missed LB102:46/50, LB104:46/50, LB105:45/49; false none | notebook: found none; missed LB102:46/50, LB104:46/50, LB105:45/49; false none
 
 import os
 os.environ['XLA_FLAGS'] = '--xla_cpu_use_thunk_runtime=false'

@@ -2,11 +2,11 @@
 # title: Not timing properly (the Optimal Savings lecture)
 # established-by: maintainer jstac
 # cause: The lecture times value_iteration with time.time() and no block_until_ready, and its cell 'once more to eliminate compile time' does not restart the clock, so the second figure still spans the first, compiling call; the maintainer's issue: 'we do not use block_until_ready and we don't run twice to eliminate compile time' (fixed across the lectures by PR #175). Code: the JAX cells of opt_savings.md up to its timings, markdown dropped, the NumPy comparison after them left out; successive_approx_jax is not defined in the posted cells.
-# static: LB102, LB103, LB105
+# static: LB102, LB103, LB105, LB104
 # dynamic: n/a
-# inferred: LB105 (time.time() as the interval clock; the issue did not discuss it)
-# lines: LB102:105/109, LB103:105, LB105:104
-# first-sight: 7299de2 2026-12-02 py: found LB105:104 LB102:105 LB103:105; missed none; false LB104:105 | notebook: found LB105:104 LB102:105 LB103:105; missed none; false LB104:105
+# inferred: LB105 (time.time() as the interval clock; the issue did not discuss it), LB104 (each figure is one time.time() sample of one call; the issue discussed running twice, not repeating)
+# lines: LB102:105/109, LB103:105, LB105:104, LB104:105/109
+# first-sight: 7299de2 2026-12-02 py: found LB105:104 LB104:105 LB102:105 LB103:105; missed none; false none | notebook: found LB105:104 LB104:105 LB102:105 LB103:105; missed none; false none
 
 !pip install quantecon
 # %%
