@@ -5,7 +5,8 @@
 # static: LB102, LB105, LB115
 # dynamic: LB250, LB230
 # inferred: LB105 (time() as the interval clock; the answer did not discuss it), LB115 and LB250 (x and y are NumPy float64 arrays, converted and copied to the device inside both timed calls, 8 GB for x; the answer did not discuss it), LB230 (the float64 arrays are computed in float32; not discussed)
-# lines: LB102:27/32, LB115:27/32, LB105:26/31
+# lines: LB102:28/33, LB115:28/33, LB105:27/32
+# first-sight: c3b020c 2026-12-02 py: found LB105:27 LB102:28 LB115:28 LB105:32 LB102:33 LB115:33; missed none; false LB103:28 LB104:28 LB104:33 | notebook: found LB105:27 LB102:28 LB115:28 LB105:32 LB102:33 LB115:33; missed none; false LB103:28 LB104:28 LB104:33
 
 from time import time
 import jax

@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the guide did not discuss it)
-# lines: LB116:15, LB105:14
+# lines: LB116:16, LB105:15
+# first-sight: c3b020c 2026-12-02 py: found LB105:15; missed LB116:16; false none | notebook: found LB105:15; missed LB116:16; false none
 
 import torch
 import time

@@ -5,7 +5,8 @@
 # static: LB114, LB106, LB102, LB103
 # dynamic: LB240, LB201
 # inferred: LB102 (no timed result is waited for), LB103 (the first jitted call compiles inside the timed loop)
-# lines: LB114:25, LB106:15, LB102:25/31, LB103:31
+# lines: LB114:26, LB106:16, LB102:26/32, LB103:32
+# first-sight: c3b020c 2026-12-02 py: found LB106:16 LB102:26 LB114:26 LB102:32; missed LB103:32; false LB114:25 | notebook: found LB106:16 LB102:26 LB114:26 LB102:32; missed LB103:32; false LB114:25
 
 import jax
 import jax.numpy as jnp

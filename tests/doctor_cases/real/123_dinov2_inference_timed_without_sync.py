@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the answer did not discuss it)
-# lines: LB116:15, LB105:13/19
+# lines: LB116:16, LB105:14/20
+# first-sight: c3b020c 2026-12-02 py: found LB105:14 LB116:16 LB105:20; missed none; false LB104:15 LB104:21 LB116:23 | notebook: found LB105:14 LB116:16 LB105:20; missed none; false LB104:15 LB104:21 LB116:23
 
 image_encoder = torch.hub.load('facebookresearch/dinov2', 'dinov2_vitb14').cuda().eval()
 # %%

@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the answer did not discuss it)
-# lines: LB116:16, LB105:10/15/20
+# lines: LB116:17, LB105:11/16/21
+# first-sight: c3b020c 2026-12-02 py: found LB105:11 LB105:16; missed LB116:17; false none | notebook: found LB105:11 LB105:16; missed LB116:17; false none
 
 time_start = time.time()
 img = transform(Image.fromarray(image).convert('RGB')).cuda() # 0.05s

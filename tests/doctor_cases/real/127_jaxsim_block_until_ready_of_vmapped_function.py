@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:42
+# lines: LB102:43
+# first-sight: c3b020c 2026-12-02 py: found none; missed LB102:43; false LB114:43 | notebook: found none; missed LB102:43; false LB114:43
 
 from collections.abc import Callable
 
