@@ -1,6 +1,7 @@
 # source: https://theneuralbase.com/jax/learn/beginner/what-jit-compiles-xla-computation/
 # explain: slow_function, jit_function
 # dynamic: LB240, LB201
+# first-sight: c3b020c 2026-12-02 explain: found LB240; missed LB201; false LB202
 # Runnable copy of 119_python_loop_jit_vs_eager_timing.py for levelbench.explain: the lesson's
 # function as posted (its 1000-step Python loop kept), unjitted and jitted, on the lesson's scalar.
 
