@@ -192,6 +192,31 @@ def test_lb102_block_until_ready_as_a_decorator_waits_for_nothing():
     assert "LB102" not in in_a_test_file(src.replace("benchmark(bench_fun)", "benchmark(lambda: bench_fun().block_until_ready())"))
 
 
+@pytest.mark.parametrize(
+    ("timed", "fires"),
+    [
+        # corpus 127 (jaxsim's suite): the wait wraps the function, which it returns unchanged, not its result
+        ("benchmark(jax.block_until_ready(jax.vmap(func, in_axes=(None, 0))), model, data)", True),
+        ("benchmark(jax.vmap(func, in_axes=(None, 0)), model, data)", True),  # issue #25: the suite before the fix
+        ("benchmark(jax.block_until_ready(func), model, data)", False),  # a function of unknown kind: unknown work
+        ("benchmark(lambda: jax.block_until_ready(jax.vmap(func, in_axes=(None, 0))(model, data)))", False),
+        ("benchmark(lambda: jax.vmap(func, in_axes=(None, 0))(model, data).block_until_ready())", False),
+    ],
+)
+def test_lb102_a_transform_of_a_parameter_timed_through_a_helper_fixture(timed, fires):
+    src = ("import jax\nimport pytest\nimport jaxsim.api as js\n"
+           "def bench(func, model, benchmark, data):\n    func(model, data)\n"
+           f"    {timed}\n"
+           "def test_aba(benchmark, model, data):\n    bench(js.model.forward_dynamics_aba, model, benchmark, data)\n")
+    assert (("LB102", 0, 6) in found(src)) is fires
+
+
+def test_lb102_block_until_ready_of_a_function_value_is_no_wait_in_a_clock_pair():
+    src = JAX_HEADER + "g = jax.block_until_ready(f)\nt0 = time.perf_counter()\ny = g(x)\nprint(time.perf_counter() - t0)\n"
+    assert "LB102" in codes(src)
+    assert "LB102" not in codes(src.replace("y = g(x)", "y = jax.block_until_ready(g(x))"))
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)

@@ -26,6 +26,7 @@ _WRAPPING = frozenset(
         "jax.named_call", "jax.jacfwd", "jax.jacrev", "jax.hessian", "equinox.filter_grad",
         "equinox.filter_value_and_grad", "equinox.filter_vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
         "flax.nnx.vmap",
+        "jax.block_until_ready",  # of a function: returns it unchanged (`_effects.wraps_a_function`)
     }
 )
 _MODEL_METHODS = frozenset(
