@@ -980,13 +980,25 @@ def test_lb114_a_tree_map_run_eagerly_dispatches_per_leaf(mapped, fires):
         ("benchmark(batched_jit, xs)", False),
         # jax-ml/jax#1139 (corpus 006): a vmap of one JAX operation runs that operation, batched
         ("benchmark(jax.vmap(jnp.linalg.solve), xs, xs)", False),
+        # a library's function (jaxsim's API is jitted): one program or not, the file cannot tell
+        ("benchmark(jax.vmap(other.forward), xs)", False),
+        ("benchmark(jax.block_until_ready(jax.vmap(loss)), xs)", True),  # the wait returns the vmap unchanged
     ],
 )
 def test_lb114_a_timed_call_of_an_un_jitted_transform_runs_op_by_op(timed, fires):
-    src = ("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
+    src = ("import jax\nimport jax.numpy as jnp\nimport other\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
            "batched = jax.vmap(loss)\nbatched_jit = jax.jit(batched)\n"
            f"def test_speed(benchmark):\n    {timed}\n")
-    assert (("LB114", 0, 9) in found(src)) is fires
+    assert (("LB114", 0, 10) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("passed", "fires"), [("loss", True), ("other.forward", False), ("jax.jit(loss)", False)])
+def test_lb114_a_transform_of_a_parameter_runs_op_by_op_only_for_a_plain_function_passed(passed, fires):
+    # corpus 127: `jax.vmap(func)` in a helper that the tests hand jaxsim's (jitted) API functions
+    src = ("import jax\nimport jax.numpy as jnp\nimport other\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
+           "def bench(func, benchmark):\n    benchmark(jax.vmap(func), xs)\n"
+           f"def test_speed(benchmark):\n    bench({passed}, benchmark)\n")
+    assert (("LB114", 0, 8) in found(src)) is fires
 
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
