@@ -896,6 +896,19 @@ def test_lb114_timed_call_of_the_unjitted_twin_of_a_jitted_function():
     assert ("LB114", 2, 1) in found(nb(src, "%time run(xs)"), notebook=True)
 
 
+@pytest.mark.parametrize(("beside", "at_loop"), [("", False), ("    y = jnp.cos(x) + jnp.sin(x)\n", True)])
+def test_lb114_a_timed_loop_over_the_unjitted_twin_is_reported_at_the_call(beside, at_loop):
+    # corpus 119: `for _ in range(100): slow_function(x)` with `jit_function = jax.jit(slow_function)`; the
+    # operations counted are the twin's own, so the finding points at the call, once, not also at the loop
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\ndef slow(x):\n    r = 0.0\n    for i in range(1000):\n"
+           "        r = r + jnp.sin(x) * 0.001\n    return r\nfast = jax.jit(slow)\nx = jnp.array(3.14)\n"
+           f"t0 = time.perf_counter()\nfor _ in range(100):\n{beside}    slow(x)\nprint(time.perf_counter() - t0)\n")
+    lines = {line for code, _, line in found(src) if code == "LB114"}
+    call = 14 if beside else 13
+    assert call in lines
+    assert (12 in lines) is at_loop
+
+
 @pytest.mark.parametrize(
     "src",
     [
