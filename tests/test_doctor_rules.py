@@ -1160,6 +1160,27 @@ def test_lb116_the_same_call_timed_with_and_without_synchronize():
 
 
 
+@pytest.mark.parametrize(("value", "fires"), [("img", True), ("img.unsqueeze(0)", True), ("host", False)])
+def test_lb116_an_unseen_callable_given_a_tensor_the_file_moved_to_cuda(value, fires):
+    # case 126 (pytorch/pytorch#24318): `model` is defined elsewhere; `img` comes from `.cuda()`, so the model
+    # computes on the GPU and `time2` stops the clock before it finishes
+    src = ("import time\nimport torch\nimg = transform(image).cuda()\nhost = transform(image)\n"
+           f"t0 = time.time()\noutput = model({value})\nprint(time.time() - t0)\ntorch.cuda.synchronize()\n")
+    assert (("LB116", 0, 6) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("after", "fires"), [("", True), ("x = torch.randn(1).cuda()\n", False),
+                                             ("x = torch.randn(1).cuda(non_blocking=True)\n", True)])
+def test_lb116_a_blocking_copy_to_the_device_after_the_work_waits_for_it(after, fires):
+    # case 123 (dinov2#250): a copy from host memory synchronizes the stream first, so the second timing is whole;
+    # the input's own `.cuda()` inside the model call is before the work and waits for nothing of it
+    src = ("import time\nimport torch\nencoder = torch.hub.load('facebookresearch/dinov2', 'dinov2_vitb14').cuda()\n"
+           f"t = time.time()\nwith torch.no_grad():\n    y = encoder(torch.randn(20, 3, 224, 224).cuda())\n{after}time.time() - t\n")
+    assert ("LB116" in codes(src)) is fires
+    if not after:
+        assert ("LB116", 0, 6) in found(src)  # at the model, not at its input's copy
+
+
 # --- LB117 retrace per call ---------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("loop", "why"),

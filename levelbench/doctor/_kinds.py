@@ -148,6 +148,8 @@ class Kinds:
                 return kind
         if isinstance(call.func, ast.Attribute):
             receiver = self.of(call.func.value, depth)
+            if call.func.attr == "cuda" and not call.args[1:]:
+                return "torch"  # `transform(img).cuda()`: only a torch tensor or module has `.cuda()`
             if receiver is None:
                 return None
             attr = call.func.attr
