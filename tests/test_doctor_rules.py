@@ -271,6 +271,8 @@ def test_lb103_first_iteration_of_a_timed_loop_compiles():
 @pytest.mark.parametrize("timing, meant", [
     ("%time f(v).block_until_ready()  # compile time", True),
     ("%time f(v).block_until_ready()  # first run", True),
+    ("# --- First execution (t_1) ---\n%time f(v).block_until_ready()", True),  # case 117, beside its second execution
+    ("# --- Second execution (t_2) ---\n%time f(v).block_until_ready()", False),
     ("# compile time\n%time f(v).block_until_ready()", True),  # the seed notebook's words, above its timing
     ("# compiled version\n%time f(v).block_until_ready()", False),  # names what a warm call runs
     ("# time it without compilation\n%time f(v).block_until_ready()", False),
