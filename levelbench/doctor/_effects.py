@@ -36,7 +36,8 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
     looked_at = [*call.args, *(k.value for k in call.keywords)]
     if not isinstance(call.func, ast.Call):
         looked_at.append(call.func)
-    if any(isinstance(n, ast.Attribute) and n.attr == "block_until_ready" for part in looked_at for n in ctx.program.walk(part)):
+    if any(isinstance(n, ast.Attribute) and n.attr == "block_until_ready"
+           for part in looked_at for n in ctx.program.walk(part)):
         return True
     function = ctx.facts.local_def(call)
     if function is not None and function not in _seen:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import Facts
-from ._kinds import Kinds, call_kind
+from ._kinds import Kinds
 from ._names import dotted
 from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function
 
@@ -91,7 +91,7 @@ def _one_operation(facts: Facts, transform: ast.Call) -> bool:
     function = facts.function_of(target)
     if function is None:
         passed = facts.argument_values(target) if facts.def_named(getattr(target, "id", ""), target) is None else None
-        if passed is not None:  # `def bench(func, x): jax.vmap(func)(x)`: op by op only for a plain local function passed
+        if passed is not None:  # `def bench(func, x): jax.vmap(func)(x)`: op by op only if given a plain local def
             return not any(_plain_local_function(facts, v) for v in passed)
         return False
     site = facts.jitted_defs.get(function)

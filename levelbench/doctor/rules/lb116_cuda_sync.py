@@ -72,10 +72,10 @@ def _blocking_copy_to_device(ctx: Context, call: ast.Call) -> bool:
     if any(k.arg == "non_blocking" for k in call.keywords):
         return False
     receiver = call.func.value
-    return not (isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) and receiver.func.attr == "cuda") and (
-        not isinstance(receiver, ast.Call) or ctx.names.qualname(receiver.func) is not None or ctx.kinds.of(receiver) != "torch"
-        or not any(k.arg == "device" for k in receiver.keywords)
-    )
+    on_device = _on_cuda(ctx, receiver) or (
+        isinstance(receiver, ast.Call) and any(k.arg == "device" for k in receiver.keywords)
+    )  # `.cuda()` of a tensor already there (or made with `device=`) copies nothing and waits for nothing
+    return not on_device
 
 
 def _given_cuda_tensor(ctx: Context, call: ast.Call) -> bool:
