@@ -192,6 +192,31 @@ def test_lb102_block_until_ready_as_a_decorator_waits_for_nothing():
     assert "LB102" not in in_a_test_file(src.replace("benchmark(bench_fun)", "benchmark(lambda: bench_fun().block_until_ready())"))
 
 
+@pytest.mark.parametrize(
+    ("timed", "fires"),
+    [
+        # corpus 127 (jaxsim's suite): the wait wraps the function, which it returns unchanged, not its result
+        ("benchmark(jax.block_until_ready(jax.vmap(func, in_axes=(None, 0))), model, data)", True),
+        ("benchmark(jax.vmap(func, in_axes=(None, 0)), model, data)", True),  # issue #25: the suite before the fix
+        ("benchmark(jax.block_until_ready(func), model, data)", False),  # a function of unknown kind: unknown work
+        ("benchmark(lambda: jax.block_until_ready(jax.vmap(func, in_axes=(None, 0))(model, data)))", False),
+        ("benchmark(lambda: jax.vmap(func, in_axes=(None, 0))(model, data).block_until_ready())", False),
+    ],
+)
+def test_lb102_a_transform_of_a_parameter_timed_through_a_helper_fixture(timed, fires):
+    src = ("import jax\nimport pytest\nimport jaxsim.api as js\n"
+           "def bench(func, model, benchmark, data):\n    func(model, data)\n"
+           f"    {timed}\n"
+           "def test_aba(benchmark, model, data):\n    bench(js.model.forward_dynamics_aba, model, benchmark, data)\n")
+    assert (("LB102", 0, 6) in found(src)) is fires
+
+
+def test_lb102_block_until_ready_of_a_function_value_is_no_wait_in_a_clock_pair():
+    src = JAX_HEADER + "g = jax.block_until_ready(f)\nt0 = time.perf_counter()\ny = g(x)\nprint(time.perf_counter() - t0)\n"
+    assert "LB102" in codes(src)
+    assert "LB102" not in codes(src.replace("y = g(x)", "y = jax.block_until_ready(g(x))"))
+
+
 # --- LB103 compile inside the timing -----------------------------------------------------------
 def test_lb103_time_magic_on_the_first_call():
     assert ("LB103", 2, 1) in found(nb(JAX_HEADER, "%time f(x).block_until_ready()"), notebook=True)
@@ -246,6 +271,8 @@ def test_lb103_first_iteration_of_a_timed_loop_compiles():
 @pytest.mark.parametrize("timing, meant", [
     ("%time f(v).block_until_ready()  # compile time", True),
     ("%time f(v).block_until_ready()  # first run", True),
+    ("# --- First execution (t_1) ---\n%time f(v).block_until_ready()", True),  # case 117, beside its second execution
+    ("# --- Second execution (t_2) ---\n%time f(v).block_until_ready()", False),
     ("# compile time\n%time f(v).block_until_ready()", True),  # the seed notebook's words, above its timing
     ("# compiled version\n%time f(v).block_until_ready()", False),  # names what a warm call runs
     ("# time it without compilation\n%time f(v).block_until_ready()", False),
@@ -871,6 +898,19 @@ def test_lb114_timed_call_of_the_unjitted_twin_of_a_jitted_function():
     assert ("LB114", 2, 1) in found(nb(src, "%time run(xs)"), notebook=True)
 
 
+@pytest.mark.parametrize(("beside", "at_loop"), [("", False), ("    y = jnp.cos(x) + jnp.sin(x)\n", True)])
+def test_lb114_a_timed_loop_over_the_unjitted_twin_is_reported_at_the_call(beside, at_loop):
+    # corpus 119: `for _ in range(100): slow_function(x)` with `jit_function = jax.jit(slow_function)`; the
+    # operations counted are the twin's own, so the finding points at the call, once, not also at the loop
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\ndef slow(x):\n    r = 0.0\n    for i in range(1000):\n"
+           "        r = r + jnp.sin(x) * 0.001\n    return r\nfast = jax.jit(slow)\nx = jnp.array(3.14)\n"
+           f"t0 = time.perf_counter()\nfor _ in range(100):\n{beside}    slow(x)\nprint(time.perf_counter() - t0)\n")
+    lines = {line for code, _, line in found(src) if code == "LB114"}
+    call = 14 if beside else 13
+    assert call in lines
+    assert (12 in lines) is at_loop
+
+
 @pytest.mark.parametrize(
     "src",
     [
@@ -955,13 +995,25 @@ def test_lb114_a_tree_map_run_eagerly_dispatches_per_leaf(mapped, fires):
         ("benchmark(batched_jit, xs)", False),
         # jax-ml/jax#1139 (corpus 006): a vmap of one JAX operation runs that operation, batched
         ("benchmark(jax.vmap(jnp.linalg.solve), xs, xs)", False),
+        # a library's function (jaxsim's API is jitted): one program or not, the file cannot tell
+        ("benchmark(jax.vmap(other.forward), xs)", False),
+        ("benchmark(jax.block_until_ready(jax.vmap(loss)), xs)", True),  # the wait returns the vmap unchanged
     ],
 )
 def test_lb114_a_timed_call_of_an_un_jitted_transform_runs_op_by_op(timed, fires):
-    src = ("import jax\nimport jax.numpy as jnp\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
+    src = ("import jax\nimport jax.numpy as jnp\nimport other\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
            "batched = jax.vmap(loss)\nbatched_jit = jax.jit(batched)\n"
            f"def test_speed(benchmark):\n    {timed}\n")
-    assert (("LB114", 0, 9) in found(src)) is fires
+    assert (("LB114", 0, 10) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("passed", "fires"), [("loss", True), ("other.forward", False), ("jax.jit(loss)", False)])
+def test_lb114_a_transform_of_a_parameter_runs_op_by_op_only_for_a_plain_function_passed(passed, fires):
+    # corpus 127: `jax.vmap(func)` in a helper that the tests hand jaxsim's (jitted) API functions
+    src = ("import jax\nimport jax.numpy as jnp\nimport other\nxs = jnp.ones((8, 3))\ndef loss(v):\n    return jnp.sum(jnp.sin(v) * v)\n"
+           "def bench(func, benchmark):\n    benchmark(jax.vmap(func), xs)\n"
+           f"def test_speed(benchmark):\n    bench({passed}, benchmark)\n")
+    assert (("LB114", 0, 8) in found(src)) is fires
 
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
@@ -1108,6 +1160,27 @@ def test_lb116_the_same_call_timed_with_and_without_synchronize():
     assert ("LB116", 0, 3) in found(first + second)
     assert "LB116" not in codes(first)  # nothing says `engine` runs on CUDA
 
+
+
+@pytest.mark.parametrize(("value", "fires"), [("img", True), ("img.unsqueeze(0)", True), ("host", False)])
+def test_lb116_an_unseen_callable_given_a_tensor_the_file_moved_to_cuda(value, fires):
+    # case 126 (pytorch/pytorch#24318): `model` is defined elsewhere; `img` comes from `.cuda()`, so the model
+    # computes on the GPU and `time2` stops the clock before it finishes
+    src = ("import time\nimport torch\nimg = transform(image).cuda()\nhost = transform(image)\n"
+           f"t0 = time.time()\noutput = model({value})\nprint(time.time() - t0)\ntorch.cuda.synchronize()\n")
+    assert (("LB116", 0, 6) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("after", "fires"), [("", True), ("x = torch.randn(1).cuda()\n", False),
+                                             ("x = torch.randn(1).cuda(non_blocking=True)\n", True)])
+def test_lb116_a_blocking_copy_to_the_device_after_the_work_waits_for_it(after, fires):
+    # case 123 (dinov2#250): a copy from host memory synchronizes the stream first, so the second timing is whole;
+    # the input's own `.cuda()` inside the model call is before the work and waits for nothing of it
+    src = ("import time\nimport torch\nencoder = torch.hub.load('facebookresearch/dinov2', 'dinov2_vitb14').cuda()\n"
+           f"t = time.time()\nwith torch.no_grad():\n    y = encoder(torch.randn(20, 3, 224, 224).cuda())\n{after}time.time() - t\n")
+    assert ("LB116" in codes(src)) is fires
+    if not after:
+        assert ("LB116", 0, 6) in found(src)  # at the model, not at its input's copy
 
 
 # --- LB117 retrace per call ---------------------------------------------------------------------

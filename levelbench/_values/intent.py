@@ -6,7 +6,7 @@ script's own words say that is what it means to measure, the compile is the figu
 ``first_call = time.perf_counter() - t0``, ``print("jit time", ...)``. Both doctors look for those words
 on the same lines (`lines_to_read`) with the same words (`says_it_times_compilation`).
 
-The words: ``compile``, ``compilation``, ``compiling``, ``jit time``, ``first call``/``first run``,
+The words: ``compile``, ``compilation``, ``compiling``, ``jit time``, ``first call``/``first run``/``first execution``,
 ``tracing time``; not ``compiled`` (``# compiled version`` names what a warm call runs) nor a line
 that says the compilation is left out (``# time it without compilation``, ``after compiling``).
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-COMPILATION_WORDS = re.compile(r"(?<![a-z])(compil(e|ation|ing)|jit[\s_-]*time|first[\s_-]*(call|run)|"
+COMPILATION_WORDS = re.compile(r"(?<![a-z])(compil(e|ation|ing)|jit[\s_-]*time|first[\s_-]*(call|run|execution)|"
                                r"trac(e|ing)[\s_-]*time)(?![a-z])", re.I)
 """The script's words for a timing of compilation on purpose (a comment, a name, a printed label)."""
 LEFT_OUT_WORDS = re.compile(r"\b(without|excluding|exclude|no|not|after|minus)\b.{0,40}?(?<![a-z])compil", re.I)

@@ -11,7 +11,7 @@ import ast
 from collections.abc import Iterator
 
 from ._context import Context
-from ._kinds import HOST_METHODS, JAX_LIBRARIES, call_kind
+from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, JAX_LIBRARIES, call_kind
 from ._syntax import local_walk, position, walk_code
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
@@ -29,11 +29,16 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
     """``call`` waits for the values it is given (or, for a local function, waits inside)."""
     qualified = ctx.names.qualname(call.func)
     if qualified in WAIT_FUNCTIONS or qualified in HOST_FUNCTIONS:
-        return True
+        return not wraps_a_function(ctx, call)
     if isinstance(call.func, ast.Attribute) and call.func.attr in _WAIT_METHODS:
         return True
-    if any(isinstance(n, ast.Attribute) and n.attr == "block_until_ready" for n in ctx.program.walk(call)):
-        return True  # jax.tree.map(lambda a: a.block_until_ready(), out)
+    # `jax.tree.map(lambda a: a.block_until_ready(), out)`; not `jax.block_until_ready(f)(x)`, which calls `f`
+    looked_at = [*call.args, *(k.value for k in call.keywords)]
+    if not isinstance(call.func, ast.Call):
+        looked_at.append(call.func)
+    if any(isinstance(n, ast.Attribute) and n.attr == "block_until_ready"
+           for part in looked_at for n in ctx.program.walk(part)):
+        return True
     function = ctx.facts.local_def(call)
     if function is not None and function not in _seen:
         seen = _seen | {function}
@@ -80,8 +85,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
-        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp)) and kinds.of(expr) == "jax":
-            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`: a JAX function it may be
+        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call)) and kinds.of(expr) == "jax":
+            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`
         children: list[ast.AST] = [*expr.args, *(k.value for k in expr.keywords)]
         if isinstance(expr.func, ast.Attribute):
             children.insert(0, expr.func.value)
@@ -132,7 +137,7 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     waits = [
         position(n)
         for n in walk_code(ctx.program, [*work, *also_waiting])
-        if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(n)
+        if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(ctx, n)
     ]
     for value in timed_values(work):
         found = pending_jax(ctx, value)
@@ -141,8 +146,26 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     return None
 
 
-def _waits_on_something(call: ast.Call) -> bool:
-    """``print("done")`` waits for nothing; ``print(y)`` or ``y.block_until_ready()`` does."""
+def wraps_a_function(ctx: Context, call: ast.Call) -> bool:
+    """``jax.block_until_ready(f)`` of a function: it blocks on the array leaves of a pytree, a function has none,
+    so it returns ``f`` unchanged and nothing waits (``benchmark(jax.block_until_ready(jax.vmap(f)), x)``,
+    ``g = jax.block_until_ready(f_jit)``). Its argument is a function value, or the call is itself called."""
+    if ctx.names.qualname(call.func) != "jax.block_until_ready" or len(call.args) != 1:
+        return False
+    parent = ctx.program.parent(call)
+    if isinstance(parent, ast.Call) and parent.func is call:
+        return True
+    argument, facts = call.args[0], ctx.facts
+    if isinstance(argument, ast.Call) and ctx.names.qualname(argument.func) in FUNCTION_TRANSFORMS:
+        return True
+    return facts.jitted_key_of(argument) is not None or facts.function_of(argument) is not None
+
+
+def _waits_on_something(ctx: Context, call: ast.Call) -> bool:
+    """``print("done")`` waits for nothing; ``print(y)`` or ``y.block_until_ready()`` does; so does
+    ``jax.block_until_ready(f)`` of a function (`wraps_a_function`)."""
+    if wraps_a_function(ctx, call):
+        return False
     if isinstance(call.func, ast.Attribute):
         return True
     return any(not isinstance(a, ast.Constant) for a in [*call.args, *(k.value for k in call.keywords)])

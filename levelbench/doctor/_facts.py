@@ -26,6 +26,7 @@ _WRAPPING = frozenset(
         "jax.named_call", "jax.jacfwd", "jax.jacrev", "jax.hessian", "equinox.filter_grad",
         "equinox.filter_value_and_grad", "equinox.filter_vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
         "flax.nnx.vmap",
+        "jax.block_until_ready",  # of a function: returns it unchanged (`_effects.wraps_a_function`)
     }
 )
 _MODEL_METHODS = frozenset(
@@ -375,17 +376,22 @@ class Facts:
     def passed_functions(self, call: ast.Call) -> list[ast.expr]:
         """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
         ``[jax.grad(f)]``, the argument at every call site of the enclosing function."""
-        func = call.func
+        return self.argument_values(call.func) or []
+
+    def argument_values(self, func: ast.AST) -> list[ast.expr] | None:
+        """The values a parameter is given: ``func`` in ``def bench(func, x): jax.vmap(func)(x)`` called as
+        ``bench(loss, xs)`` gives ``[loss]``, the argument at every call site of the enclosing function that the
+        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one)."""
         if not isinstance(func, ast.Name):
-            return []
-        function = enclosing_function(self.program, call)
+            return None
+        function = enclosing_function(self.program, func)
         while isinstance(function, ast.Lambda) and func.id not in {a.arg for a in function.args.args}:
             function = enclosing_function(self.program, function)  # `timeit.timeit(lambda: df(x))` in `bench(df)`
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return []
+            return None
         positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
         if func.id not in positional and func.id not in {a.arg for a in function.args.kwonlyargs}:
-            return []
+            return None
         index = positional.index(func.id) if func.id in positional else None
         values: list[ast.expr] = []
         for site in self.call_sites(function):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import Facts
-from ._kinds import Kinds, call_kind
+from ._kinds import Kinds
 from ._names import dotted
 from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function
 
@@ -79,14 +79,20 @@ def _one_operation(facts: Facts, transform: ast.Call) -> bool:
     differentiated, not a program of the user's op by op; so does a transform of a jitted function
     (``jax.vmap(f)`` with ``@jax.jit def f``, ``jax.vmap(lambda y: f(grid, y))``, ``jax.vmap(jax.vmap(f))``): the
     jitted function is one compiled program, batched as a whole."""
+    while facts.names.qualname(transform.func) == "jax.block_until_ready" and transform.args:
+        if not isinstance(transform.args[0], ast.Call):
+            break
+        transform = transform.args[0]  # of a function: returns it unchanged
     target = transform.args[0] if transform.args else None
     if target is None:
         return False
-    qualified = facts.names.qualname(target)
-    if qualified is not None:
-        return call_kind(qualified) == "jax"
+    if facts.names.qualname(target) is not None:
+        return True  # a library's function: one JAX operation, or a program the file cannot see (jitted or not)
     function = facts.function_of(target)
     if function is None:
+        passed = facts.argument_values(target) if facts.def_named(getattr(target, "id", ""), target) is None else None
+        if passed is not None:  # `def bench(func, x): jax.vmap(func)(x)`: op by op only if given a plain local def
+            return not any(_plain_local_function(facts, v) for v in passed)
         return False
     site = facts.jitted_defs.get(function)
     if site is not None and site.node in getattr(function, "decorator_list", ()):
@@ -94,6 +100,14 @@ def _one_operation(facts: Facts, transform: ast.Call) -> bool:
     body = [function.body] if isinstance(function, ast.Lambda) else getattr(function, "body", [])
     calls = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Call)]
     return bool(calls) and all(facts.calls_jax_callable(c) for c in calls)
+
+
+def _plain_local_function(facts: Facts, value: ast.expr) -> bool:
+    """``value`` is a def or lambda of this file that nothing jits: transformed and run eagerly, op by op."""
+    if facts.jitted_key_of(value) is not None:
+        return False
+    function = facts.function_of(value)
+    return function is not None and function not in facts.jitted_defs
 
 
 # Transforms that evaluate the function as they are called (`jax.vjp(f, x)` runs f's forward pass).

@@ -35,6 +35,14 @@ _ATTRIBUTES_NOT_ARRAYS = frozenset(
     {"shape", "dtype", "ndim", "size", "device", "devices", "sharding", "itemsize", "nbytes"}
 )
 HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"})
+# Transforms whose result, called, traces the function with JAX and returns JAX arrays, whatever the function is.
+FUNCTION_TRANSFORMS = frozenset(
+    {
+        "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
+        "jax.checkpoint", "jax.remat", "equinox.filter_jit", "equinox.filter_vmap", "equinox.filter_grad",
+        "equinox.filter_value_and_grad", "flax.nnx.jit", "flax.nnx.vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
+    }
+)
 # JAX functions that give back a Python list with one array per argument or per leaf: its length is structure.
 _SEQUENCE_RESULTS = frozenset(
     {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}
@@ -128,6 +136,8 @@ class Kinds:
         function = facts.local_def(call)
         if function is not None:
             return self.returned(function, depth)
+        if isinstance(call.func, ast.Call) and self._transformed(call.func):
+            return "jax"  # `jax.vmap(f)(xs)` of a function the file cannot see: the transform traces it with JAX
         if isinstance(call.func, (ast.Name, ast.Subscript, ast.IfExp)):
             # `ops["jax"](a, b)`, `for name, op in ops.items(): op(a, b)`: the library functions it may be
             kind = None
@@ -138,6 +148,8 @@ class Kinds:
                 return kind
         if isinstance(call.func, ast.Attribute):
             receiver = self.of(call.func.value, depth)
+            if call.func.attr == "cuda" and not call.args[1:]:
+                return "torch"  # `transform(img).cuda()`: only a torch tensor or module has `.cuda()`
             if receiver is None:
                 return None
             attr = call.func.attr
@@ -147,6 +159,14 @@ class Kinds:
                 return "numpy" if attr == "numpy" else "torch"
             return receiver
         return None
+
+    def _transformed(self, callee: ast.Call) -> bool:
+        """``callee`` is a JAX transform of a function (``jax.vmap(f)``), seen through ``jax.block_until_ready``,
+        which returns a function unchanged."""
+        qualified = self.names.qualname(callee.func)
+        if qualified == "jax.block_until_ready" and len(callee.args) == 1 and isinstance(callee.args[0], ast.Call):
+            return self._transformed(callee.args[0])
+        return qualified in FUNCTION_TRANSFORMS and bool(callee.args)
 
     def returned(self, function: ast.AST, depth: int = 0) -> str | None:
         """The framework of what a local function returns (its ``return`` values joined)."""

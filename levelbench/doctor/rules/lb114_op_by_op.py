@@ -74,7 +74,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         ):
             continue
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
-        if plain is not None and ops < 2:  # the loop's work is that function: point at the call
+        # the operations of the loop itself, not those of the un-jitted twin it calls (counted inside it)
+        beside = _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if n is not plain[0]])[0] if plain else ops
+        if plain is not None and beside < 2:  # the loop's work is that function: point at the call
             call, site = plain
             yield ctx.report(
                 "LB114",

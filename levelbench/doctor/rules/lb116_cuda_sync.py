@@ -57,7 +57,45 @@ def _last_cuda_work(
         and isinstance(ctx.program.parent(n), (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr))
         and ctx.kinds.of(n) == "torch"
     ]
-    return max(work, key=position, default=None)
+    inside = {id(n) for w in work for n in ast.walk(w) if n is not w}
+    last = max((w for w in work if id(w) not in inside), key=position, default=None)  # `model(x.cuda())`: the model
+    if isinstance(last, ast.Call) and _blocking_copy_to_device(ctx, last):
+        return None  # the copy waits for the queued kernels first, then for itself: nothing runs on at the clock
+    return last
+
+
+def _blocking_copy_to_device(ctx: Context, call: ast.Call) -> bool:
+    """``torch.randn(1).cuda()``: a copy from (pageable) host memory, not ``non_blocking``. CUDA synchronizes the
+    stream before such a copy and the host waits for the copy, so work queued before it is done when it returns."""
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == "cuda"):
+        return False
+    if any(k.arg == "non_blocking" for k in call.keywords):
+        return False
+    receiver = call.func.value
+    on_device = _on_cuda(ctx, receiver) or (
+        isinstance(receiver, ast.Call) and any(k.arg == "device" for k in receiver.keywords)
+    )  # `.cuda()` of a tensor already there (or made with `device=`) copies nothing and waits for nothing
+    return not on_device
+
+
+def _given_cuda_tensor(ctx: Context, call: ast.Call) -> bool:
+    """A callable the file does not show (no library function, no local def) called with a tensor that the file
+    moved to CUDA (a value of ``.cuda()``): its computation on that tensor is queued on the GPU."""
+    if ctx.names.qualname(call.func) is not None or ctx.facts.local_def(call) is not None:
+        return False
+    return any(_on_cuda(ctx, a) for a in call.args)
+
+
+def _on_cuda(ctx: Context, value: ast.AST, depth: int = 0) -> bool:
+    """``value`` is a tensor the file moved to CUDA: ``t.cuda()``, a method of one (``img.unsqueeze(0)``), or a
+    name bound to one."""
+    if depth > 6:
+        return False
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        return value.func.attr == "cuda" or _on_cuda(ctx, value.func.value, depth + 1)
+    if isinstance(value, ast.Name):
+        return any(_on_cuda(ctx, v, depth + 1) for v in ctx.facts.bindings.values_at(value.id, value))
+    return False
 
 
 def _synchronizes(ctx: Context, call: ast.Call) -> bool:
@@ -77,6 +115,8 @@ def _host_only(ctx: Context, call: ast.Call) -> bool:
 def _torch_work(ctx: Context, call: ast.Call) -> bool:
     if ctx.facts.is_torch_model_call(call) or ctx.kinds.of(call) == "torch":
         return True
+    if _given_cuda_tensor(ctx, call):
+        return True  # `model(img.unsqueeze(0))` with `img = ....cuda()`: whatever `model` is, it computes on the GPU
     function = ctx.facts.local_def(call)
     return function is not None and any(
         isinstance(n, ast.Call) and (ctx.facts.is_torch_model_call(n) or ctx.kinds.of(n) == "torch")
