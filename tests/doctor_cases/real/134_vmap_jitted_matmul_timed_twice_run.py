@@ -2,7 +2,7 @@
 # explain: vectorized_function
 # dynamic: LB250, LB230
 # first-sight: c3b020c 2026-12-02 explain: found LB250 LB230; missed none; false none
-# Runnable copy of 117_vmap_jitted_matmul_timed_twice.py for levelbench.explain: the posted vmap of
+# Runnable copy of 134_vmap_jitted_matmul_timed_twice.py for levelbench.explain: the posted vmap of
 # the jitted matmul, called as posted on NumPy float64 arrays, 2000 x 100 instead of 1,000,000 x 1,000.
 
 import jax
