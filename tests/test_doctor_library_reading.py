@@ -216,3 +216,29 @@ def test_lb115_a_metric_read_once_per_logging_interval_is_not_a_timed_transfer()
 
 def test_lb115_a_metric_read_at_every_step_of_the_timing_still_is():
     assert ("LB115", 15) in found(_TRAINING.format(guard="if step > 0:"))
+
+
+GUARDED = """
+import jax
+import chex
+
+def test_redefined_traced_function():
+    def outer_fn(x):
+        @jax.jit{decorator}
+        def inner_fn(y):
+            return y.sum()
+        return inner_fn(2 * x)
+
+    outer_fn(1)
+    outer_fn(2)
+"""
+
+
+def test_lb111_a_def_whose_traces_are_counted_is_retraced_on_purpose():
+    # chex/_src/asserts_test.py: the test redefines a jitted def per call to see its trace guard fire
+    assert found(GUARDED.format(decorator="\n        @chex.assert_max_traces(3)")) == []
+
+
+def test_lb111_the_same_def_without_a_trace_counter_still_retraces_per_call():
+    assert found(GUARDED.format(decorator="\n        @jax.named_call")) == [("LB111", 7)]
+    assert found(GUARDED.format(decorator="")) == [("LB111", 7)]
