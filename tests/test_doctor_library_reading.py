@@ -242,3 +242,26 @@ def test_lb111_a_def_whose_traces_are_counted_is_retraced_on_purpose():
 def test_lb111_the_same_def_without_a_trace_counter_still_retraces_per_call():
     assert found(GUARDED.format(decorator="\n        @jax.named_call")) == [("LB111", 7)]
     assert found(GUARDED.format(decorator="")) == [("LB111", 7)]
+
+
+# jaxns's worker: a serving loop that batches requests eagerly, then runs a program compiled ahead of time and
+# kept in a container (`record.programs[op].lower(request).compile()`), out of sight of the file's jits.
+_SERVE = """
+import jax
+import jax.numpy as jnp
+
+def serve(programs, inbox):
+    for requests in inbox:
+        batch = jnp.concatenate([r + 1.0 for r in requests])
+        batch = jnp.sin(batch) * 2.0
+        {run}
+"""
+
+
+def test_lb114_a_loop_around_a_program_compiled_ahead_of_time_is_not_op_by_op():
+    assert found(_SERVE.format(run="compiled = programs['sample'].lower(batch).compile()\n        compiled(batch)")
+                 + "\nserve({}, [])\n") == []
+
+
+def test_lb114_a_loop_around_a_plain_call_still_is():
+    assert ("LB114", 6) in found(_SERVE.format(run="programs['sample'](batch)") + "\nserve({}, [])\n")
