@@ -265,3 +265,35 @@ def test_lb114_a_loop_around_a_program_compiled_ahead_of_time_is_not_op_by_op():
 
 def test_lb114_a_loop_around_a_plain_call_still_is():
     assert ("LB114", 6) in found(_SERVE.format(run="programs['sample'](batch)") + "\nserve({}, [])\n")
+
+
+# clu's metrics_test: a jitted function iterates what every call passes, a tuple of model outputs kept on the
+# test case (`self.model_outputs = (dict(...), dict(...))` in setUp) and chosen by a conditional.
+_OUTPUTS = """
+import jax
+import jax.numpy as jnp
+
+class CollectionTest:
+    def setUp(self):
+        self.outputs = {one}
+        self.outputs_masked = {two}
+
+    def test_collection(self, masked):
+        @jax.jit
+        def compute(outputs):
+            total = 0.0
+            for output in outputs:
+                total = total + jnp.sum(output)
+            return total
+
+        outputs = self.outputs_masked if masked else self.outputs
+        return compute(outputs)
+"""
+
+
+def test_lb106_a_tuple_kept_on_the_test_case_and_passed_to_jit_is_structure():
+    assert found(_OUTPUTS.format(one="(jnp.ones(3), jnp.zeros(3))", two="[jnp.ones(3)]")) == []
+
+
+def test_lb106_an_array_kept_on_the_test_case_is_still_data():
+    assert ("LB106", 14) in found(_OUTPUTS.format(one="jnp.ones((100, 3))", two="(jnp.ones(3),)"))
