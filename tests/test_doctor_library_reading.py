@@ -297,3 +297,36 @@ def test_lb106_a_tuple_kept_on_the_test_case_and_passed_to_jit_is_structure():
 
 def test_lb106_an_array_kept_on_the_test_case_is_still_data():
     assert ("LB106", 14) in found(_OUTPUTS.format(one="jnp.ones((100, 3))", two="(jnp.ones(3),)"))
+
+
+# oryx's harvest and inverse tests: a function that jits a lambda inside is only handed to library functions that
+# trace it (`plant_variables = functools.partial(harvest.plant, ...)`, `jax.jacrev`); the jit is part of the trace.
+_HANDED = """
+import functools
+import jax
+from absl.testing import absltest
+from oryx.core.interpreters import harvest
+
+plant_variables = functools.partial(harvest.plant, tag="variable")
+
+class HarvestTest(absltest.TestCase):
+    def test_should_plant_in_jit(self):
+        def f(x):
+            return jax.jit(lambda x: x * 2.0)(x)
+
+        {uses}
+
+if __name__ == "__main__":
+    absltest.main()
+"""
+
+
+def test_lb111_a_function_only_handed_to_tracing_library_functions_is_not_recreated_per_call():
+    assert found(_HANDED.format(uses="plant_variables(f)({}, 1.0)\n        plant_variables(f)({'x': 2.0}, 1.0)")) == []
+    assert found(_HANDED.format(uses="jax.make_jaxpr(f)(1.0)\n        jax.jacrev(f)(1.5)")) == []
+
+
+def test_lb111_the_same_function_handed_to_a_helper_of_the_file_still_is():
+    helper = "def run(g):\n            return g(1.0)\n        run(f)\n        run(f)"  # a helper of the file: its calls are seen
+    assert found(_HANDED.format(uses=helper)) == [("LB111", 12)]
+    assert found(_HANDED.format(uses="plant_variables(f)({}, 1.0)\n        " + helper)) == [("LB111", 12)]
