@@ -330,3 +330,33 @@ def test_lb111_the_same_function_handed_to_a_helper_of_the_file_still_is():
     helper = "def run(g):\n            return g(1.0)\n        run(f)\n        run(f)"  # a helper of the file: its calls are seen
     assert found(_HANDED.format(uses=helper)) == [("LB111", 12)]
     assert found(_HANDED.format(uses="plant_variables(f)({}, 1.0)\n        " + helper)) == [("LB111", 12)]
+
+
+# oryx's harvest test: a jitted function whose one statement sows a value (`variable(x, name="x")`, a partial of
+# `harvest.sow`) runs for that effect, which the test reaps; nothing computed is dropped.
+_EFFECT = """
+import functools
+import jax
+import jax.numpy as jnp
+from oryx.core.interpreters import harvest
+
+variable = functools.partial(harvest.sow, tag="variable")
+
+def double(x):
+    return x * 2.0
+
+@jax.jit
+def f(x):
+    {body}
+"""
+
+
+def test_lb107_a_jitted_function_run_for_its_effects_returns_nothing_on_purpose():
+    assert found(_EFFECT.format(body="variable(x, name='x')")) == []
+    assert found(_EFFECT.format(body="jax.debug.print('x = {}', x)")) == []
+
+
+def test_lb107_a_dropped_array_or_a_dropped_call_of_the_files_own_function_is_still_lost_work():
+    assert found(_EFFECT.format(body="jnp.sin(x)")) == [("LB107", 13)]
+    assert found(_EFFECT.format(body="double(x)")) == [("LB107", 13)]
+    assert found(_EFFECT.format(body="y = variable(x, name='x')")) == [("LB107", 13)]
