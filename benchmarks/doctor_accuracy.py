@@ -86,6 +86,10 @@ LIBRARY_WHEELS = (
     ("ott-jax", "0.6.0"), ("penzai", "0.2.5"), ("quax", "0.4.6"), ("rlax", "0.1.9"), ("tinygp", "0.3.1"),
     # Added on 2026-12-02 afternoon and scored at first sight before any rule changed for them.
     ("haliax", "1.3"), ("interpax", "0.3.16"), ("jaxley", "0.14.0"), ("netket", "3.23.0"), ("pgx", "2.6.0"),
+    # Added on 2026-12-02 evening (pure-Python wheels only) and scored at first sight before any rule changed.
+    ("clu", "0.0.12"), ("craftax", "1.6.1"), ("einshape", "1.0"), ("evojax", "0.2.17"),
+    ("jax-dataclasses", "1.6.3"), ("jaxns", "3.0.0"), ("jaxsim", "0.9.0"), ("oryx", "0.2.9"), ("paramax", "0.0.5"),
+    ("qdax", "0.5.0"), ("sympy2jax", "0.0.8"), ("xminigrid", "0.9.3"),
 )
 WHEEL_CACHE = ROOT / "benchmarks" / ".library_corpus"
 

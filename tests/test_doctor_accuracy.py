@@ -52,8 +52,13 @@ MAX_FP_PER_100_FILES = 1.0
 # (haliax, interpax, jaxley, netket, pgx: 680 files, 21 findings at first sight, 60 in all), and 39 once the model
 # scoped names, read structure under jit and the code's own words (issue 25, the libfp branch): 35 on the 34 earlier
 # libraries, 4 on the five; every one is listed and judged in docs/notes/doctor-accuracy.md ("Accuracy on real code").
+# Then twelve libraries more (clu, craftax, einshape, evojax, jax-dataclasses, jaxns, jaxsim, oryx, paramax, qdax,
+# sympy2jax, xminigrid: 546 files, 31 findings at first sight, 70 in all), and 61 once the model knew a trace guard,
+# an AOT executable, a tuple kept on a test case, a function only handed to libraries, and calls made for their
+# effect (issue 25, the second libfp round: 38 on the 39 earlier libraries, 23 on the twelve; 12 of them oryx's
+# LB113, `from jax import util`, which jax 0.10.2 does not have). The count rose with the corpus, not with a change.
 # Lower it when a rule improves; never raise it to make a change pass.
-MAX_FETCHED_FINDINGS = 39
+MAX_FETCHED_FINDINGS = 61
 
 ESTABLISHED_BY = re.compile(r"(accepted answer|maintainer \S+.*|answer by \S.*)")
 

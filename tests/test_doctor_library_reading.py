@@ -216,3 +216,147 @@ def test_lb115_a_metric_read_once_per_logging_interval_is_not_a_timed_transfer()
 
 def test_lb115_a_metric_read_at_every_step_of_the_timing_still_is():
     assert ("LB115", 15) in found(_TRAINING.format(guard="if step > 0:"))
+
+
+GUARDED = """
+import jax
+import chex
+
+def test_redefined_traced_function():
+    def outer_fn(x):
+        @jax.jit{decorator}
+        def inner_fn(y):
+            return y.sum()
+        return inner_fn(2 * x)
+
+    outer_fn(1)
+    outer_fn(2)
+"""
+
+
+def test_lb111_a_def_whose_traces_are_counted_is_retraced_on_purpose():
+    # chex/_src/asserts_test.py: the test redefines a jitted def per call to see its trace guard fire
+    assert found(GUARDED.format(decorator="\n        @chex.assert_max_traces(3)")) == []
+
+
+def test_lb111_the_same_def_without_a_trace_counter_still_retraces_per_call():
+    assert found(GUARDED.format(decorator="\n        @jax.named_call")) == [("LB111", 7)]
+    assert found(GUARDED.format(decorator="")) == [("LB111", 7)]
+
+
+# jaxns's worker: a serving loop that batches requests eagerly, then runs a program compiled ahead of time and
+# kept in a container (`record.programs[op].lower(request).compile()`), out of sight of the file's jits.
+_SERVE = """
+import jax
+import jax.numpy as jnp
+
+def serve(programs, inbox):
+    for requests in inbox:
+        batch = jnp.concatenate([r + 1.0 for r in requests])
+        batch = jnp.sin(batch) * 2.0
+        {run}
+"""
+
+
+def test_lb114_a_loop_around_a_program_compiled_ahead_of_time_is_not_op_by_op():
+    assert found(_SERVE.format(run="compiled = programs['sample'].lower(batch).compile()\n        compiled(batch)")
+                 + "\nserve({}, [])\n") == []
+
+
+def test_lb114_a_loop_around_a_plain_call_still_is():
+    assert ("LB114", 6) in found(_SERVE.format(run="programs['sample'](batch)") + "\nserve({}, [])\n")
+
+
+# clu's metrics_test: a jitted function iterates what every call passes, a tuple of model outputs kept on the
+# test case (`self.model_outputs = (dict(...), dict(...))` in setUp) and chosen by a conditional.
+_OUTPUTS = """
+import jax
+import jax.numpy as jnp
+
+class CollectionTest:
+    def setUp(self):
+        self.outputs = {one}
+        self.outputs_masked = {two}
+
+    def test_collection(self, masked):
+        @jax.jit
+        def compute(outputs):
+            total = 0.0
+            for output in outputs:
+                total = total + jnp.sum(output)
+            return total
+
+        outputs = self.outputs_masked if masked else self.outputs
+        return compute(outputs)
+"""
+
+
+def test_lb106_a_tuple_kept_on_the_test_case_and_passed_to_jit_is_structure():
+    assert found(_OUTPUTS.format(one="(jnp.ones(3), jnp.zeros(3))", two="[jnp.ones(3)]")) == []
+
+
+def test_lb106_an_array_kept_on_the_test_case_is_still_data():
+    assert ("LB106", 14) in found(_OUTPUTS.format(one="jnp.ones((100, 3))", two="(jnp.ones(3),)"))
+
+
+# oryx's harvest and inverse tests: a function that jits a lambda inside is only handed to library functions that
+# trace it (`plant_variables = functools.partial(harvest.plant, ...)`, `jax.jacrev`); the jit is part of the trace.
+_HANDED = """
+import functools
+import jax
+from absl.testing import absltest
+from oryx.core.interpreters import harvest
+
+plant_variables = functools.partial(harvest.plant, tag="variable")
+
+class HarvestTest(absltest.TestCase):
+    def test_should_plant_in_jit(self):
+        def f(x):
+            return jax.jit(lambda x: x * 2.0)(x)
+
+        {uses}
+
+if __name__ == "__main__":
+    absltest.main()
+"""
+
+
+def test_lb111_a_function_only_handed_to_tracing_library_functions_is_not_recreated_per_call():
+    assert found(_HANDED.format(uses="plant_variables(f)({}, 1.0)\n        plant_variables(f)({'x': 2.0}, 1.0)")) == []
+    assert found(_HANDED.format(uses="jax.make_jaxpr(f)(1.0)\n        jax.jacrev(f)(1.5)")) == []
+
+
+def test_lb111_the_same_function_handed_to_a_helper_of_the_file_still_is():
+    helper = "def run(g):\n            return g(1.0)\n        run(f)\n        run(f)"  # a helper of the file: its calls are seen
+    assert found(_HANDED.format(uses=helper)) == [("LB111", 12)]
+    assert found(_HANDED.format(uses="plant_variables(f)({}, 1.0)\n        " + helper)) == [("LB111", 12)]
+
+
+# oryx's harvest test: a jitted function whose one statement sows a value (`variable(x, name="x")`, a partial of
+# `harvest.sow`) runs for that effect, which the test reaps; nothing computed is dropped.
+_EFFECT = """
+import functools
+import jax
+import jax.numpy as jnp
+from oryx.core.interpreters import harvest
+
+variable = functools.partial(harvest.sow, tag="variable")
+
+def double(x):
+    return x * 2.0
+
+@jax.jit
+def f(x):
+    {body}
+"""
+
+
+def test_lb107_a_jitted_function_run_for_its_effects_returns_nothing_on_purpose():
+    assert found(_EFFECT.format(body="variable(x, name='x')")) == []
+    assert found(_EFFECT.format(body="jax.debug.print('x = {}', x)")) == []
+
+
+def test_lb107_a_dropped_array_or_a_dropped_call_of_the_files_own_function_is_still_lost_work():
+    assert found(_EFFECT.format(body="jnp.sin(x)")) == [("LB107", 13)]
+    assert found(_EFFECT.format(body="double(x)")) == [("LB107", 13)]
+    assert found(_EFFECT.format(body="y = variable(x, name='x')")) == [("LB107", 13)]

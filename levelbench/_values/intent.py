@@ -9,6 +9,10 @@ on the same lines (`lines_to_read`) with the same words (`says_it_times_compilat
 The words: ``compile``, ``compilation``, ``compiling``, ``jit time``, ``first call``/``first run``/``first execution``,
 ``tracing time``; not ``compiled`` (``# compiled version`` names what a warm call runs) nor a line
 that says the compilation is left out (``# time it without compilation``, ``after compiling``).
+
+Code that counts a function's traces builds its retraces on purpose, to see them: a test of a trace
+guard (``@chex.assert_max_traces(3)`` on a def redefined per call) is not a mistake in the code
+(`counts_traces`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ COMPILATION_WORDS = re.compile(r"(?<![a-z])(compil(e|ation|ing)|jit[\s_-]*time|f
 LEFT_OUT_WORDS = re.compile(r"\b(without|excluding|exclude|no|not|after|minus)\b.{0,40}?(?<![a-z])compil", re.I)
 """Words saying the compilation is left out of the timing: ``without compilation``, ``after compiling``."""
 CELL_MARKER = "# %%"
+TRACE_COUNTER_WORDS = re.compile(r"(assert|count|max|num|n)_?(max_?)?traces?(?![a-z])|traces?_?(count|counter)", re.I)
+"""A wrapper's name that says it counts or bounds a function's traces: ``assert_max_traces``, ``count_traces``,
+``trace_counter``; not ``trace`` alone (``jax.profiler.trace`` records, it does not count)."""
 
 
 def says_it_times_compilation(text: str) -> bool:
@@ -36,6 +43,19 @@ def says_it_times_compilation(text: str) -> bool:
         ```
     """
     return bool(COMPILATION_WORDS.search(text)) and not LEFT_OUT_WORDS.search(text)
+
+
+def counts_traces(wrapper_name: str) -> bool:
+    """Whether a decorator or wrapper named ``wrapper_name`` (dotted or not) counts the traces of what it wraps.
+
+    !!! Example
+        ```python
+        counts_traces("chex.assert_max_traces")   # True
+        counts_traces("count_traces")             # True
+        counts_traces("jax.profiler.trace")       # False
+        ```
+    """
+    return bool(TRACE_COUNTER_WORDS.search(wrapper_name.rsplit(".", 1)[-1]))
 
 
 def says_it_leaves_compilation_out(text: str) -> bool:

@@ -104,7 +104,8 @@ class Facts:
         self.jit_targets: dict[str, JitSite] = {}
         self.aot: set[str] = set()
         self.jitted_defs: dict[ast.AST, JitSite] = {}
-        if "jit" in text or "pmap" in text:  # every jit transform's name contains one of these
+        # every jit transform's name contains one of the first two; `.lower(x).compile()` is the AOT executable
+        if "jit" in text or "pmap" in text or ".lower(" in text:
             self._find_jitted(module)
             self._follow_jitted_aliases()
         self.traced_defs: dict[ast.AST, JitSite] = dict(self.jitted_defs)
@@ -682,10 +683,16 @@ def _bound(assignment: ast.AST) -> list[str]:
 
 
 def _is_aot_compile(value: ast.AST, facts: Facts) -> bool:
-    """``jax.jit(f).lower(x).compile()``: compiled ahead of time, so its first call does not compile."""
+    """``jax.jit(f).lower(x).compile()``: compiled ahead of time, so its first call does not compile. What is
+    lowered may be out of sight (``record.programs[op].lower(request).compile()``, a jitted function kept in a
+    container): ``.lower(args)`` followed by ``.compile()`` is JAX's ahead-of-time API (``str.lower`` takes no
+    arguments), and what it returns is a compiled executable."""
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "compile"):
         return False
     inner = value.func.value
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "lower" \
+            and (inner.args or inner.keywords):
+        return True
     while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute):
         if facts.jit_target(inner.func.value) is not None or dotted(inner.func.value) in facts.jitted:
             return True

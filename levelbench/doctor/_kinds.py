@@ -240,18 +240,32 @@ class Kinds:
             found = here if found is None else found & here
         return frozenset(found or ())
 
-    def _is_sequence(self, expr: ast.AST) -> bool:
+    def _is_sequence(self, expr: ast.AST, depth: int = 0) -> bool:
+        """A Python tuple or list as passed: a display, ``tuple(...)``/``list(...)``, the caller's ``*args``, both
+        branches of a conditional, or a name or attribute every binding of which is one (clu's
+        ``model_outputs = self.model_outputs_masked if masked else self.model_outputs``, each a tuple set in
+        ``setUp``: an attribute is one value across the file)."""
+        if depth > 4:
+            return False
         if isinstance(expr, (ast.Tuple, ast.List)):
             return True
         if isinstance(expr, ast.Call) and self.names.qualname(expr.func) in ("builtins.tuple", "builtins.list"):
             return True
+        if isinstance(expr, ast.IfExp):
+            return self._is_sequence(expr.body, depth + 1) and self._is_sequence(expr.orelse, depth + 1)
+        if isinstance(expr, ast.Attribute) and (name := dotted(expr)) is not None:
+            values = [value for value, _ in self.facts.bindings.values.get(name, ())]
+            return bool(values) and all(v is not expr and self._is_sequence(v, depth + 1) for v in values)
         if isinstance(expr, ast.Name):
             scope = enclosing_function(self.facts.program, expr)
             varargs = getattr(getattr(scope, "args", None), "vararg", None)
-            return varargs is not None and varargs.arg == expr.id and not any(
-                isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
-                for n in local_walk(self.facts.program, scope)
-            )
+            if varargs is not None and varargs.arg == expr.id:
+                return not any(
+                    isinstance(n, ast.Name) and n.id == expr.id and isinstance(n.ctx, ast.Store)
+                    for n in local_walk(self.facts.program, scope)
+                )
+            values = self.facts.bindings.values_at(expr.id, expr)
+            return bool(values) and all(v is not expr and self._is_sequence(v, depth + 1) for v in values)
         return False
 
     def _key(self, name: str, node: ast.AST) -> _Key:

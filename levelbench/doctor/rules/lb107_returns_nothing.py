@@ -14,6 +14,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding
 from .._fixes import stored_names
+from .._kinds import call_kind
 from .._syntax import local_walk, walk_code
 from .._vocabulary import site_text
 
@@ -33,6 +34,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if not _does_work(ctx, function):
             continue  # `pass`, `raise NotImplementedError`, attribute reads: no computation for XLA to remove
+        if _for_effect(ctx, function):
+            continue  # `jax.debug.print(...)`, oryx's `variable(x, name="x")`: effects jit keeps, no value lost
         if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
             continue
         commented = _commented_return(ctx, function)
@@ -57,6 +60,32 @@ def _does_work(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -
     work = (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Subscript, ast.AugAssign)
     body = [s for s in function.body if not isinstance(s, ast.Raise)]
     return any(isinstance(n, work) for n in walk_code(ctx.program, body))
+
+
+# JAX's own calls made for their effect, which jit keeps although nothing is returned.
+_JAX_EFFECTS = ("jax.debug.", "jax.experimental.io_callback", "jax.experimental.host_callback.")
+
+
+def _for_effect(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Every statement of the body is a call whose result is dropped, of a function that returns no array: the
+    function runs for those calls' effects (a debug print, a callback, oryx's ``sow``), not for a value that XLA
+    could drop. A dropped ``jnp.sin(x)`` or a dropped call of a def of this file is still lost work."""
+    body = [s for s in function.body if not isinstance(s, ast.Pass)
+            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]  # the docstring
+    if not body:
+        return False
+    for statement in body:
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+            return False
+        call = statement.value
+        if ctx.facts.function_of(call.func) is not None:
+            return False
+        qualified = ctx.names.qualname(call.func)
+        if qualified is not None and not qualified.startswith(_JAX_EFFECTS) and call_kind(qualified) is not None:
+            return False
+        if qualified is None and not isinstance(call.func, ast.Name):
+            return False  # a method (`x.sum()`) may well return an array
+    return True
 
 
 def _is_none(node: ast.AST) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from ..._values.intent import counts_traces
 from .._context import Context
 from .._diagnostic import Diagnostic
 from .._iteration import jitted_per_value
@@ -104,6 +105,8 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if not any(site.node is d for d in function.decorator_list):
             continue
+        if _traces_counted(function):
+            continue  # a test of a trace guard builds the retrace on purpose, to see it counted
         outer = ctx.program.parent(function)
         if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
             continue
@@ -133,6 +136,16 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
+def _traces_counted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A decorator of ``function`` counts its traces (``@chex.assert_max_traces(3)``): the code watches the retraces
+    it makes, as a test of that guard does (chex's own ``test_redefined_traced_function``)."""
+    for decorator in function.decorator_list:
+        wrapper = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if counts_traces(ast.unparse(wrapper)):
+            return True
+    return False
+
+
 def _timed_here(ctx: Context, outer: ast.AST) -> bool:
     """``outer`` runs here and inside a timed region, un-jitted. A timing is meant to be read, and repeated: every
     timed call defines the nested function anew and compiles it again, closure or not, so no run of the timing
@@ -149,10 +162,43 @@ def _runs_per_call(ctx: Context, outer: ast.AST, jitted: ast.AST | None = None) 
     if outer in ctx.facts.traced_defs:
         return False  # jitted itself: its body, and the jit inside, run once per trace, not per call
     if not ctx.callers_decide(outer):
-        return ctx.facts.called_repeatedly(outer)
+        return ctx.facts.called_repeatedly(outer) and not _only_handed_to_libraries(ctx, outer)
     if isinstance(ctx.program.parent(outer), ast.ClassDef):
         return False
     return jitted is None or not _closes_over(ctx, jitted, outer)
+
+
+def _only_handed_to_libraries(ctx: Context, outer: ast.AST) -> bool:
+    """``outer`` is never called here: every use hands it to a function the file does not define, a JAX transform
+    or another library's (oryx's ``plant_variables(f)({}, 1.)``, ``jax.jacrev(f)(x)``). That function decides how
+    ``outer`` runs, and a transform traces it: a jit made inside a traced function is part of the trace, not a
+    compilation per call. (A timing harness handed ``outer`` is a timed region: `_timed_here`.)"""
+    sites = ctx.facts.call_sites(outer)
+    if not sites:
+        return False
+    for site in sites:
+        call = ctx.program.parent(site)
+        if not isinstance(call, ast.Call) or call.func is site or not any(a is site for a in call.args):
+            return False
+        if not _library_function(ctx, call.func):
+            return False  # a helper of this file (its calls are visible) or a name the doctor cannot resolve
+    return True
+
+
+def _library_function(ctx: Context, func: ast.AST, depth: int = 0) -> bool:
+    """``func`` is a function of another library: imported (``jax.jacrev``, ``core.inverse_and_ildj``), or a name
+    bound only to such a function or a ``functools.partial`` of one (``plant_variables = partial(plant, ...)``)."""
+    if depth > 3 or isinstance(func, ast.Lambda):
+        return False
+    if ctx.facts.function_of(func) is not None:
+        return False  # a def of this file
+    qualified = ctx.names.qualname(func)
+    if qualified is not None:
+        return qualified != "functools.partial" and not qualified.startswith("builtins.")
+    if isinstance(func, ast.Call) and ctx.names.qualname(func.func) == "functools.partial" and func.args:
+        return _library_function(ctx, func.args[0], depth + 1)
+    values = ctx.facts.callee_values(func)
+    return bool(values) and all(_library_function(ctx, v, depth + 1) for v in values)
 
 
 def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
