@@ -5,7 +5,8 @@
 # static: LB114, LB102, LB103, LB105
 # dynamic: LB240
 # inferred: LB102 (the timed results are never waited for; the thread did not discuss it), LB103 (the first call of f_jit, through grad, compiles inside the 1000-call timing; not discussed), LB105 (time.time() as the interval clock)
-# lines: LB114:17/25/26, LB102:17, LB103:17/26, LB105:16/18
+# lines: LB114:18/26/27, LB102:18, LB103:18/27, LB105:17/19
+# first-sight: c3b020c 2026-12-02 py: found LB105:17 LB114:18 LB102:18 LB103:18; missed none; false none | notebook: found LB105:17 LB114:18 LB102:18 LB103:18; missed none; false none
 
 import numpy as np
 import time

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; the thread did not discuss it)
-# lines: LB105:25/29
+# lines: LB105:26/30
+# first-sight: c3b020c 2026-12-02 py: found LB105:26; missed none; false none | notebook: found LB105:26; missed none; false none
 
 from whisper_jax import FlaxWhisperPipline
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB102, LB103
 # dynamic: n/a
 # inferred: LB102 (the thread did not discuss blocking), LB103 (bar's first direct call is inside its timing; the maintainer's answer names the cause, compilation per shape, but not this line)
-# lines: LB102:30/35, LB103:30
+# lines: LB102:31/36, LB103:31
+# first-sight: c3b020c 2026-12-02 py: found LB102:31 LB103:31 LB102:36; missed none; false none | notebook: found LB102:31 LB103:31 LB102:36; missed none; false none
 
 from jaxlie import SE3, SO2, SO3
 

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: c3b020c 2026-12-02 py: found none; missed none; false LB102:86 | notebook: found none; missed none; false LB102:86
 
 import functools as ft
 import timeit
