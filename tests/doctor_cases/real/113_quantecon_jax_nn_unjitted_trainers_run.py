@@ -1,7 +1,7 @@
 # source: https://github.com/QuantEcon/lecture-jax/blob/main/lectures/jax_nn.md
 # explain: train_baseline_with_l2
 # dynamic: LB210
-# Runnable copy of 112_quantecon_jax_nn_unjitted_trainers.py for levelbench.explain: strategy 4's
+# Runnable copy of 113_quantecon_jax_nn_unjitted_trainers.py for levelbench.explain: strategy 4's
 # trainer as posted, on the lecture's network (layer sizes 1, 10, 10, 10, 1) with 40 data points and
 # 20 epochs instead of 400 and 4000; the posted calls are the warm-up and the timed run, both on the
 # same parameters and data.
