@@ -963,6 +963,41 @@ def test_lb114_a_timed_call_of_an_un_jitted_transform_runs_op_by_op(timed, fires
            f"def test_speed(benchmark):\n    {timed}\n")
     assert (("LB114", 0, 9) in found(src)) is fires
 
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # corpus 113 (QuantEcon's jax_nn lecture): an un-jitted trainer whose epochs run in a lax.fori_loop is one
+        # compiled program per call, the optax step in the loop's body included
+        ("params, state = jax.lax.fori_loop(0, epochs, update, (params, state))", False),
+        ("(params, state), _ = jax.lax.scan(lambda c, _: (update(0, c), None), (params, state), None, length=epochs)",
+         False),
+        # the same steps in a Python loop run one optax update at a time
+        ("for i in range(epochs):\n        params, state = update(i, (params, state))", True),
+    ],
+)
+def test_lb114_a_timed_trainer_whose_epochs_run_in_a_lax_loop_is_one_program(loop, fires):
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nimport optax\n"
+        "def loss(p, x):\n    return jnp.mean((x @ p) ** 2)\n"
+        "def train(params, x, epochs):\n"
+        "    solver = optax.adam(optax.exponential_decay(0.003, 1000, 0.5))\n"
+        "    state = solver.init(params)\n"
+        "    def update(_, carry):\n"
+        "        params, state = carry\n"
+        "        grads = jax.grad(loss)(params, x)\n"
+        "        updates, state = solver.update(grads, state, params)\n"
+        "        return optax.apply_updates(params, updates), state\n"
+        f"    {loop}\n"
+        "    return params\n"
+        "p0, x = jnp.ones(4), jnp.ones((8, 4))\n"
+        "train(p0, x, 100).block_until_ready()\n"
+        "t0 = time.perf_counter()\n"
+        "train(p0, x, 100).block_until_ready()\n"
+        "print(time.perf_counter() - t0)\n"
+    )
+    assert ("LB114" in codes(src)) is fires
+
+
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"
     assert "LB114" not in codes(untimed)
