@@ -417,6 +417,31 @@ def test_lb106_not_reported_for_loops_over_dimensions_structure_or_constant_list
     assert "LB106" not in codes(src)
 
 
+@pytest.mark.parametrize(
+    ("loop", "call", "fires"),
+    [
+        # corpus 113 (QuantEcon's jax_nn lecture): `for W, b in θ` takes each layer's record apart: a pytree
+        ("for W, b in θ:\n        total = total + jnp.sum(W ** 2) + jnp.sum(b)", "penalty(layers, x)", False),
+        ("for (W, b) in θ:\n        total = total + jnp.sum(W ** 2)", "penalty(layers, x)", False),
+        # the same loop over an argument the callers give an array: its rows, one unrolled step each
+        ("for W, b in θ:\n        total = total + W * b", "penalty(jnp.ones((500, 2)), x)", True),
+        # used as one array in the function: its rows
+        ("for W, b in θ:\n        total = total + W * b\n    total = total / θ.shape[0]", "penalty(layers, x)", True),
+        # no unpacking: each element could be a row
+        ("for W in θ:\n        total = total + jnp.sum(W ** 2)", "penalty(layers, x)", True),
+    ],
+)
+def test_lb106_a_loop_that_unpacks_each_element_of_an_argument_walks_records(loop, call, fires):
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        "@jax.jit\ndef penalty(θ, x):\n    total = jnp.sum(x)\n"
+        f"    {loop}\n    return total\n"
+        "layers = [(jnp.ones((4, 4)), jnp.ones(4)) for _ in range(3)]\nx = jnp.ones(4)\n"
+        f"print({call})\n"
+    )
+    assert ("LB106" in codes(src)) is fires
+
+
 def test_lb106_traced_helpers_iterate_over_data_only_when_it_is_used_as_an_array():
     structure = "def visit(nodes):\n    seen = []\n    for n in nodes:\n        seen.append(n)\n    return seen\n"
     data = "def visit(nodes):\n    acc = 0.0\n    for n in nodes:\n        acc = acc + n\n    return acc * nodes.shape[0]\n"
