@@ -87,6 +87,26 @@ def test_lb102_clock_pair_around_unblocked_jax_work(timed):
     assert "LB102" in codes(src)
 
 
+@pytest.mark.parametrize(
+    ("timing", "fires"),
+    [
+        # diffrax benchmarks/compile_times.py (corpus 111): the figure is the compile, which JAX does before returning
+        ("compile_time = timeit.timeit(solve_, number=1)", False),
+        ("# tracing and compilation\nt = timeit.timeit(solve_, number=1)", False),
+        # figures that hold the run: waiting for it matters
+        ('print("Compile+run time", timeit.timeit(solve_, number=1))', True),
+        ("first_call = timeit.timeit(solve_, number=1)", True),
+        ("# compile and run time\nt = timeit.timeit(solve_, number=1)", True),
+        ("t = timeit.timeit(solve_, number=1)", True),
+    ],
+)
+def test_lb102_a_timing_of_compilation_alone_need_not_wait_for_the_run(timing, fires):
+    src = ("import functools as ft\nimport timeit\nimport jax\nimport jax.numpy as jnp\n"
+           "@jax.jit\ndef solve(y0):\n    return jnp.sum(jnp.cumsum(y0) ** 2)\n"
+           "solve_ = ft.partial(solve, jnp.ones(1000))\n" + timing + "\n")
+    assert ("LB102" in codes(src)) is fires
+
+
 def test_lb102_helper_returning_a_jax_value_is_followed():
     src = JAX_HEADER + "def run():\n    return f(x) + 1\nf(x).block_until_ready()\ntimeit.timeit(run, number=10)\n"
     assert "LB102" in codes(src)
