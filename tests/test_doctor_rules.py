@@ -87,6 +87,26 @@ def test_lb102_clock_pair_around_unblocked_jax_work(timed):
     assert "LB102" in codes(src)
 
 
+@pytest.mark.parametrize(
+    ("timing", "fires"),
+    [
+        # diffrax benchmarks/compile_times.py (corpus 111): the figure is the compile, which JAX does before returning
+        ("compile_time = timeit.timeit(solve_, number=1)", False),
+        ("# tracing and compilation\nt = timeit.timeit(solve_, number=1)", False),
+        # figures that hold the run: waiting for it matters
+        ('print("Compile+run time", timeit.timeit(solve_, number=1))', True),
+        ("first_call = timeit.timeit(solve_, number=1)", True),
+        ("# compile and run time\nt = timeit.timeit(solve_, number=1)", True),
+        ("t = timeit.timeit(solve_, number=1)", True),
+    ],
+)
+def test_lb102_a_timing_of_compilation_alone_need_not_wait_for_the_run(timing, fires):
+    src = ("import functools as ft\nimport timeit\nimport jax\nimport jax.numpy as jnp\n"
+           "@jax.jit\ndef solve(y0):\n    return jnp.sum(jnp.cumsum(y0) ** 2)\n"
+           "solve_ = ft.partial(solve, jnp.ones(1000))\n" + timing + "\n")
+    assert ("LB102" in codes(src)) is fires
+
+
 def test_lb102_helper_returning_a_jax_value_is_followed():
     src = JAX_HEADER + "def run():\n    return f(x) + 1\nf(x).block_until_ready()\ntimeit.timeit(run, number=10)\n"
     assert "LB102" in codes(src)
@@ -442,6 +462,31 @@ def test_lb106_not_reported_for_structure_small_ranges_or_unjitted_code(src):
 def test_lb106_not_reported_for_loops_over_dimensions_structure_or_constant_lists(body):
     src = f"import jax\nimport jax.numpy as jnp\n@jax.jit\ndef reduce_all(grid, tree_a=(), tree_b=(), count=4):\n{body}"
     assert "LB106" not in codes(src)
+
+
+@pytest.mark.parametrize(
+    ("loop", "call", "fires"),
+    [
+        # corpus 113 (QuantEcon's jax_nn lecture): `for W, b in θ` takes each layer's record apart: a pytree
+        ("for W, b in θ:\n        total = total + jnp.sum(W ** 2) + jnp.sum(b)", "penalty(layers, x)", False),
+        ("for (W, b) in θ:\n        total = total + jnp.sum(W ** 2)", "penalty(layers, x)", False),
+        # the same loop over an argument the callers give an array: its rows, one unrolled step each
+        ("for W, b in θ:\n        total = total + W * b", "penalty(jnp.ones((500, 2)), x)", True),
+        # used as one array in the function: its rows
+        ("for W, b in θ:\n        total = total + W * b\n    total = total / θ.shape[0]", "penalty(layers, x)", True),
+        # no unpacking: each element could be a row
+        ("for W in θ:\n        total = total + jnp.sum(W ** 2)", "penalty(layers, x)", True),
+    ],
+)
+def test_lb106_a_loop_that_unpacks_each_element_of_an_argument_walks_records(loop, call, fires):
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        "@jax.jit\ndef penalty(θ, x):\n    total = jnp.sum(x)\n"
+        f"    {loop}\n    return total\n"
+        "layers = [(jnp.ones((4, 4)), jnp.ones(4)) for _ in range(3)]\nx = jnp.ones(4)\n"
+        f"print({call})\n"
+    )
+    assert ("LB106" in codes(src)) is fires
 
 
 def test_lb106_traced_helpers_iterate_over_data_only_when_it_is_used_as_an_array():
@@ -1014,6 +1059,41 @@ def test_lb114_a_transform_of_a_parameter_runs_op_by_op_only_for_a_plain_functio
            "def bench(func, benchmark):\n    benchmark(jax.vmap(func), xs)\n"
            f"def test_speed(benchmark):\n    bench({passed}, benchmark)\n")
     assert (("LB114", 0, 8) in found(src)) is fires
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # corpus 113 (QuantEcon's jax_nn lecture): an un-jitted trainer whose epochs run in a lax.fori_loop is one
+        # compiled program per call, the optax step in the loop's body included
+        ("params, state = jax.lax.fori_loop(0, epochs, update, (params, state))", False),
+        ("(params, state), _ = jax.lax.scan(lambda c, _: (update(0, c), None), (params, state), None, length=epochs)",
+         False),
+        # the same steps in a Python loop run one optax update at a time
+        ("for i in range(epochs):\n        params, state = update(i, (params, state))", True),
+    ],
+)
+def test_lb114_a_timed_trainer_whose_epochs_run_in_a_lax_loop_is_one_program(loop, fires):
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nimport optax\n"
+        "def loss(p, x):\n    return jnp.mean((x @ p) ** 2)\n"
+        "def train(params, x, epochs):\n"
+        "    solver = optax.adam(optax.exponential_decay(0.003, 1000, 0.5))\n"
+        "    state = solver.init(params)\n"
+        "    def update(_, carry):\n"
+        "        params, state = carry\n"
+        "        grads = jax.grad(loss)(params, x)\n"
+        "        updates, state = solver.update(grads, state, params)\n"
+        "        return optax.apply_updates(params, updates), state\n"
+        f"    {loop}\n"
+        "    return params\n"
+        "p0, x = jnp.ones(4), jnp.ones((8, 4))\n"
+        "train(p0, x, 100).block_until_ready()\n"
+        "t0 = time.perf_counter()\n"
+        "train(p0, x, 100).block_until_ready()\n"
+        "print(time.perf_counter() - t0)\n"
+    )
+    assert ("LB114" in codes(src)) is fires
+
 
 def test_lb114_one_operation_per_iteration_is_reported_when_the_loop_is_timed():
     untimed = "import jax.numpy as jnp\nacc = jnp.zeros(4)\nfor _ in range(100):\n    acc = jnp.cumsum(acc)\n"

@@ -87,6 +87,21 @@ def test_a_measured_compile_replaces_the_first_calls_time():
     assert _budget.costs_of(projected, first_call=0.5, steady=0.4).compile == 40.0
 
 
+def test_after_the_loop_is_cut_the_probes_cost_the_share_of_its_steps_they_run():
+    # real case 107 (jax-ml/jax#14185): 100 eager jax.grad calls take 1.2 s as given; the probes after the
+    # unrolled one run on 8 of the 100 steps, so the dispatch probe's 15 paired rounds cost 8% of that, not 35 s
+    from levelbench._probing.subject import Shortening
+
+    as_given = _Subject(jitted=False)
+    cut = _Subject(jitted=False)
+    cut.shortening = Shortening(argument="xs", axis=0, length=100, to=8, reason="compiling all 100 would take 4 s")
+    full = _budget.costs_of(as_given, first_call=4.7, steady=1.2)
+    short = _budget.costs_of(cut, first_call=4.7, steady=1.2)
+    assert (full.steady, full.first_call) == (1.2, 4.7)
+    assert short.steady == pytest.approx(1.2 * 8 / 100) and short.first_call == pytest.approx(4.7 * 8 / 100)
+    assert _budget.estimate("dispatch", cut, short) < 5.0 < _budget.estimate("dispatch", as_given, full)
+
+
 def test_the_configuration_probe_is_never_skipped_for_time():
     c = _budget.Costs(first_call=100.0, steady=100.0, compile=100.0, sample=0.5)
     assert _budget.estimate("config", _Subject(), c) == 0.0

@@ -57,18 +57,21 @@ class Costs:
 
 
 def costs_of(subject: Subject, first_call: float, steady: float) -> Costs:
-    """The costs known now: the compile time measured by a probe replaces the first call's."""
+    """The costs known now: the compile time measured by a probe replaces the first call's. After the
+    unrolled-loop probe has cut the loop to a few of its steps, the probes run on that shorter call: its
+    calls and timings take that share of the times measured on the call as given."""
     compiled = subject.measured.get("compile")
     scale = subject.measured.get("scale") or {}
+    share = subject.shortening.to / subject.shortening.length if subject.shortening is not None else 1.0
     if compiled and "total" in compiled:
         compile = float(compiled["total"])
     elif scale.get("linear") and subject.shortening is None:
         compile = float(scale.get("projected_seconds", first_call))  # the whole loop, unrolled, at full length
     elif subject.shortening is not None:  # the probes run on a few steps of the loop the first call ran
-        compile = first_call * subject.shortening.to / subject.shortening.length
+        compile = first_call * share
     else:
         compile = first_call
-    return Costs(first_call, steady, compile, subject.measure_budget)
+    return Costs(first_call * share, steady * share, compile, subject.measure_budget)
 
 
 def _timing(c: Costs, runs: float) -> float:

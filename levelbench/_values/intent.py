@@ -58,6 +58,24 @@ def counts_traces(wrapper_name: str) -> bool:
     return bool(TRACE_COUNTER_WORDS.search(wrapper_name.rsplit(".", 1)[-1]))
 
 
+RUN_WORDS = re.compile(r"(?<![a-z])(first|runs?|running|run[\s_-]*time|execut\w*|exec|total|integration|inference"
+                       r"|step|steps)(?![a-z])|\+", re.I)
+"""Words saying a timing holds the run as well: ``Compile+run time``, ``first call``, ``total``."""
+
+
+def says_it_times_compilation_alone(text: str) -> bool:
+    """Whether ``text`` says the timing on it measures the compilation and nothing else: ``compile_time = ...``,
+    ``# tracing time``; not ``Compile+run time`` nor ``first call`` (the first run, compiled and run).
+
+    !!! Example
+        ```python
+        says_it_times_compilation_alone("compile_time = timeit.timeit(solve_, number=1)")  # True
+        says_it_times_compilation_alone('print("Compile+run time", t)')                   # False
+        ```
+    """
+    return says_it_times_compilation(text) and not RUN_WORDS.search(text)
+
+
 def says_it_leaves_compilation_out(text: str) -> bool:
     """Whether ``text`` says the timing on it runs without compilation (``# time it after compiling``)."""
     return bool(LEFT_OUT_WORDS.search(text))
@@ -84,3 +102,12 @@ def compilation_meant(line_text: Callable[[int], str], first: int, last: int, mo
         if says_it_times_compilation(text):
             return text
     return ""
+
+
+def compilation_alone_meant(line_text: Callable[[int], str], first: int, last: int) -> str:
+    """The first line (stripped) of `lines_to_read` that says the timing measures compilation alone, or "" (also ""
+    when another of those lines says the run is in it)."""
+    lines = [line_text(n).strip() for n in lines_to_read(line_text, first, last)]
+    if any(RUN_WORDS.search(text) and says_it_times_compilation(text) for text in lines):
+        return ""
+    return next((text for text in lines if says_it_times_compilation_alone(text)), "")

@@ -21,7 +21,7 @@ import ast
 from ._facts import Facts
 from ._kinds import Kinds
 from ._names import dotted
-from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function
+from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function, local_walk
 
 _DISPLAYS = (ast.Tuple, ast.List, ast.Set)
 # Eager JAX dispatch costs some 10-50 microseconds per operation on a CPU host (more on an accelerator's
@@ -114,6 +114,23 @@ def _plain_local_function(facts: Facts, value: ast.expr) -> bool:
 _EVALUATING_TRANSFORMS = frozenset({"jax.vjp", "jax.jvp", "jax.linearize"})
 
 
+# `lax` loops run eagerly are one compiled program each: the body is traced and compiled as a whole.
+COMPILED_LOOPS = frozenset({"jax.lax.fori_loop", "jax.lax.scan", "jax.lax.while_loop", "jax.lax.map"})
+
+
+def runs_compiled_loop(facts: Facts, call: ast.Call) -> bool:
+    """``relax_structure(s)``, whose body runs ``lax.fori_loop(0, 500, step, ...)``: every call runs a compiled loop,
+    which outweighs the few eager operations around it, as a call of a jitted function does (what the loop's body
+    calls, an optax step or a gradient, runs inside that program, not op by op)."""
+    if facts.names.qualname(call.func) in COMPILED_LOOPS:
+        return True
+    function = facts.local_def(call)
+    return function is not None and any(
+        isinstance(n, ast.Call) and facts.names.qualname(n.func) in COMPILED_LOOPS
+        for n in local_walk(facts.program, function)
+    )
+
+
 def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     """Run eagerly, ``call`` dispatches a whole program one primitive at a time, not one operation: an un-jitted
     transform applied (``jax.grad(loss)(x)``, or through a name bound to one), an optax step
@@ -130,6 +147,8 @@ def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     function = facts.local_def(call)
     if function is None or function in facts.jitted_defs or depth > 3 or facts.jitted_key(call) is not None:
         return False
+    if runs_compiled_loop(facts, call):
+        return False  # its work is one compiled loop, whose body's steps run inside the program
     inner = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
     return any(runs_many_operations(facts, c, depth + 1) for c in inner)
 

@@ -41,6 +41,9 @@ WALL_CLOCKS = frozenset(
 _TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it|benchmark)$")
 
 
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
+
+
 @dataclasses.dataclass(frozen=True)
 class TimedRegion:
     """One measured piece of code.
@@ -80,6 +83,15 @@ class TimedRegion:
     harness: bool = False
     before_clock: tuple[ast.AST, ...] = ()
     closing: ast.AST | None = None
+
+    def written_lines(self) -> tuple[int, int]:
+        """The first and last line of the timing as written: the opening read (or magic) to the closing one; (0, 0)
+        when none is known. A loop or block whose body subtracts the reads is the timed code, not words about it."""
+        closing = self.closing if self.closing is not None and not isinstance(self.closing, _COMPOUND) else None
+        nodes = [*self.statements, self.anchor, *((closing,) if closing is not None else ())]
+        starts = [line for n in nodes if (line := getattr(n, "lineno", 0))]
+        ends = [getattr(n, "end_lineno", None) or getattr(n, "lineno", 0) for n in nodes]
+        return (min(starts), max(ends)) if starts else (0, 0)
 
     @property
     def by(self) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from ..._values.intent import compilation_alone_meant
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
@@ -22,7 +23,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB102: a JAX computation in a timed region that nothing waits for."""
     for region in ctx.regions:
         culprit = unawaited_jax(ctx, region.work, region.before_clock)
-        if culprit is None:
+        if culprit is None or _times_compilation_alone(ctx, region):
             continue
         text = short(culprit)
         yield ctx.report(
@@ -33,6 +34,14 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             fix=_blocked_fix(region, culprit),
             edits=lambda: wait_for(ctx, culprit),
         )
+
+
+def _times_compilation_alone(ctx: Context, region: TimedRegion) -> bool:
+    """The timing says it measures compilation and nothing else (``compile_time = timeit.timeit(solve_, number=1)``,
+    diffrax's benchmarks/compile_times.py): JAX traces and compiles before the call returns, and the run it then
+    dispatches is not what the figure is for. Not ``Compile+run time`` nor ``first call``: those hold the run."""
+    first, last = region.written_lines()
+    return bool(first) and bool(compilation_alone_meant(ctx.program.line_text, first, last))
 
 
 def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:

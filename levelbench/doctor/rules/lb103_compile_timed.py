@@ -134,7 +134,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``; or a
     later timing of the same jitted function is commented as the one without compilation (``# Now time it
     without compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do."""
-    first, last = _lines(region)
+    first, last = region.written_lines()
     if first and compilation_meant(ctx.program.line_text, first, last):
         return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
@@ -163,23 +163,9 @@ def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
 
 def _said_steady(ctx: Context, region: TimedRegion) -> bool:
     """A comment on the timing's lines, or right above them in its cell, says it runs without compilation."""
-    first, last = _lines(region)
+    first, last = region.written_lines()
     return bool(first) and any(says_it_leaves_compilation_out(ctx.program.line_text(line))
                                for line in lines_to_read(ctx.program.line_text, first, last))
-
-
-_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
-
-
-def _lines(region: TimedRegion) -> tuple[int, int]:
-    """The first and last line of the timing as written: the opening read (or magic) to the closing one; (0, 0)
-    when none is known."""
-    # a loop or block whose body subtracts the reads: its own lines are the timed code's, not words about it
-    closing = region.closing if region.closing is not None and not isinstance(region.closing, _COMPOUND) else None
-    nodes = [*region.statements, region.anchor, *((closing,) if closing is not None else ())]
-    starts = [line for n in nodes if (line := getattr(n, "lineno", 0))]
-    ends = [getattr(n, "end_lineno", None) or getattr(n, "lineno", 0) for n in nodes]
-    return (min(starts), max(ends)) if starts else (0, 0)
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:

@@ -156,6 +156,11 @@ class _DataView:
             return True
         return name in self._array_parameters()
 
+    def is_record_list(self, name: str) -> bool:
+        """An argument the function never uses as one array (``x.shape``, ``jnp.sin(x)``, ``x * 2``) and no caller
+        gives an array: what it iterates with unpacking is a list of records (a pytree), not an array's rows."""
+        return name in self.parameters and name not in self._array_parameters()
+
     def _array_parameters(self) -> set[str]:
         if self._arrays is None:
             self._arrays = _array_parameters(self.ctx, self.function, self.parameters)
@@ -188,6 +193,8 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
         return f"`{text}`"
     if ctx.kinds.is_structure_sequence(iterable):
         return None  # `for i, xi in enumerate(jnp.broadcast_arrays(*xs))`: one step per argument
+    if isinstance(iterable, ast.Name) and _unpacks_records(loop) and data.is_record_list(iterable.id):
+        return None  # `for W, b in θ`: each element is a record of a few arrays (a layer's), so a pytree
     if ctx.kinds.of(iterable) == "jax":
         return f"`{text}`"
     root = iterable
@@ -198,6 +205,14 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
     if isinstance(root, ast.Name) and data.is_array_argument(root.id):
         return f"the argument `{text}`" if root is iterable else f"`{text}`"
     return None
+
+
+def _unpacks_records(loop: ast.For | ast.AsyncFor) -> bool:
+    """The loop takes each element apart into named fields (``for W, b in θ``): the elements are records, a
+    list of a layer's (weights, bias) pairs, not the rows of one array, which the function would index or
+    slice rather than unpack."""
+    target = loop.target
+    return isinstance(target, ast.Tuple) and len(target.elts) > 1 and all(isinstance(e, ast.Name) for e in target.elts)
 
 
 def int_value(ctx: Context, expr: ast.AST) -> int | None:

@@ -9,7 +9,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import is_wait
 from .._fixes import vmap_fix
-from .._iteration import eager_dispatch_is_small, per_element_calls, runs_many_operations
+from .._iteration import eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations
 from .._names import dotted
 from .._rewrite import loop_rewrite
 from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
@@ -69,7 +69,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if is_sweep(ctx, loop, nodes):
             continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
         if any(
-            isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or _runs_compiled_loop(ctx, n))
+            isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n))
             for n in nodes
         ):
             continue
@@ -129,22 +129,6 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
             f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
             fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
         )
-
-
-# `lax` loops run eagerly are one compiled program each: the body is traced and compiled as a whole.
-_COMPILED_LOOPS = frozenset({"jax.lax.fori_loop", "jax.lax.scan", "jax.lax.while_loop", "jax.lax.map"})
-
-
-def _runs_compiled_loop(ctx: Context, call: ast.Call) -> bool:
-    """``relax_structure(s)``, whose body runs ``lax.fori_loop(0, 500, step, ...)``: every call runs a compiled loop,
-    which outweighs the few eager operations around it, as a call of a jitted function does."""
-    if ctx.names.qualname(call.func) in _COMPILED_LOOPS:
-        return True
-    function = ctx.facts.local_def(call)
-    return function is not None and any(
-        isinstance(n, ast.Call) and ctx.names.qualname(n.func) in _COMPILED_LOOPS
-        for n in local_walk(ctx.program, function)
-    )
 
 
 def _places_data(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> bool:
