@@ -2,7 +2,7 @@
 # explain: train_baseline_with_l2
 # dynamic: LB210
 # first-sight: c3b020c 2026-12-02 explain: found LB210; missed none; false none
-# Runnable copy of 113_quantecon_jax_nn_unjitted_trainers.py for levelbench.explain: strategy 4's
+# Runnable copy of 137_quantecon_jax_nn_unjitted_trainers.py for levelbench.explain: strategy 4's
 # trainer as posted, on the lecture's network (layer sizes 1, 10, 10, 10, 1) with 40 data points and
 # 20 epochs instead of 400 and 4000; the posted calls are the warm-up and the timed run, both on the
 # same parameters and data.
