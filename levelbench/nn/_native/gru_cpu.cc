@@ -33,14 +33,13 @@ struct GruCell : CellShape<3, GruForwardTile> {
 
   // The gate math of units [j, j + n) for every row, from the tiles' h_{t-1} W_hh^T and x_t W_ih^T.
   static void forward_block(const Forward& f, int64_t, int64_t t, const float* h_prev, int64_t j, int n,
-                            const float* ch, const float* cx) {
+                            const float* ch, const float* cx, int64_t ldc) {
     const int64_t B = f.B, H = f.H, BH = B * H;
-    constexpr int W = kGates * kLanes;
     const vf b_r = load(f.b_x + j, n), b_z = load(f.b_x + H + j, n), b_n = load(f.b_x + 2 * H + j, n);
     const vf b_hn = load(f.b_hn + j, n);
     for (int64_t b = 0; b < B; ++b) {
       const int64_t o = t * BH + b * H + j;
-      const float *gh = ch + b * W, *gx = cx + b * W;
+      const float *gh = ch + b * ldc, *gx = cx + b * ldc;
       vf r = sigmoid_(load(gx) + b_r + load(gh));
       vf z = sigmoid_(load(gx + kLanes) + b_z + load(gh + kLanes));
       vf hn = load(gh + 2 * kLanes) + b_hn;

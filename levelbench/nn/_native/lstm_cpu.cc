@@ -44,16 +44,15 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
   }
 
   static void forward_block(const Forward& f, int64_t step, int64_t t, const float*, int64_t j, int n,
-                            const float* ch, const float* cx) {
+                            const float* ch, const float* cx, int64_t ldc) {
     const int64_t B = f.B, H = f.H, BH = B * H;
-    constexpr int W = kGates * kLanes;
     const float* c_prev = f.c_n ? f.c_n : step == 0 ? f.c0 : f.c_out + (f.reverse ? t + 1 : t - 1) * BH;
     float* c_next = f.c_n ? f.c_n : f.c_out + t * BH;
     const vf b_i = load(f.b + j, n), b_f = load(f.b + H + j, n), b_g = load(f.b + 2 * H + j, n),
              b_o = load(f.b + 3 * H + j, n);
     for (int64_t b = 0; b < B; ++b) {
       const int64_t o = t * BH + b * H + j;
-      const float *gh = ch + b * W, *gx = cx + b * W;
+      const float *gh = ch + b * ldc, *gx = cx + b * ldc;
       vf ig = sigmoid_(load(gx) + b_i + load(gh));
       vf fg = sigmoid_(load(gx + kLanes) + b_f + load(gh + kLanes));
       vf gg = tanh_(load(gx + 2 * kLanes) + b_g + load(gh + 2 * kLanes));
