@@ -20,7 +20,8 @@
 namespace {
 
 // The forward's register tile (LstmForwardTile, rnn_cpu.h): a 4 x 32 tile of 8-float vectors, the
-// GRU's shape, reads the panel twice at batch 8 and ran 0-8% slower with AVX-512 (docs/design/lstm.md).
+// GRU's shape before it too went to 16 floats with AVX-512, reads the panel twice at batch 8 and
+// ran 0-8% slower with AVX-512 (docs/design/lstm.md).
 struct LstmCell : CellShape<4, LstmForwardTile> {
 
   struct Forward : ForwardOperands {
@@ -43,8 +44,11 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     if (f.c_n) std::copy(f.c0, f.c0 + f.B * f.H, f.c_n);
   }
 
+  // The gates of 8 units, `gate` (8) columns apart: a tile holds one block (LstmForwardTile).
+  template <typename V>
   static void forward_block(const Forward& f, int64_t step, int64_t t, const float*, int64_t j, int n,
-                            const float* ch, const float* cx, int64_t ldc) {
+                            const float* ch, const float* cx, int64_t ldc, int64_t) {
+    static_assert(sizeof(V) == sizeof(vf), "the LSTM's gate math runs on 8-float vectors");
     const int64_t B = f.B, H = f.H, BH = B * H;
     const float* c_prev = f.c_n ? f.c_n : step == 0 ? f.c0 : f.c_out + (f.reverse ? t + 1 : t - 1) * BH;
     float* c_next = f.c_n ? f.c_n : f.c_out + t * BH;

@@ -41,46 +41,74 @@ constexpr int kLanes = 8;   // floats per vector
 constexpr int kRows = 4;    // rows of a GEMM tile
 typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
 typedef int32_t vi __attribute__((vector_size(kLanes * sizeof(int32_t))));
+// Vectors of 16 floats: one AVX-512 register, where the tiles and the GRU's gate math use them.
+typedef float vf16 __attribute__((vector_size(16 * sizeof(float))));
+typedef int32_t vi16 __attribute__((vector_size(16 * sizeof(int32_t))));
 
-inline vf splat(float a) { return vf{a, a, a, a, a, a, a, a}; }
+// Floats in a V, and the integer vector of as many lanes.
+template <typename V>
+constexpr int lanes_of = static_cast<int>(sizeof(V) / sizeof(float));
+template <typename V>
+struct IntsOf { typedef vi type; };
+template <>
+struct IntsOf<vf16> { typedef vi16 type; };
 
-// Loads / stores n <= 8 floats. n == 8 (every block but a ragged last one) is one vector move;
+// a in every lane of a V. Written as a scalar times a vector instead, GCC built the vector on the
+// stack wherever V is wider than a register (SSE, NEON) and the tile ran 4x slower there.
+template <typename V>
+inline V splat_to(float a) {
+  if constexpr (sizeof(V) == sizeof(vf16)) return vf16{a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a};
+  else return vf{a, a, a, a, a, a, a, a};
+}
+
+inline vf splat(float a) { return splat_to<vf>(a); }
+
+// Loads / stores n <= lanes floats. A whole vector (every block but a ragged last one) is one move;
 // the ragged case is kept out of line, or GCC routes every load through the stack to merge the two.
-__attribute__((noinline)) vf load_part(const float* p, int n) {
-  vf v = {};
+template <typename V = vf>
+__attribute__((noinline)) V load_part(const float* p, int n) {
+  V v = {};
   for (int i = 0; i < n; ++i) v[i] = p[i];
   return v;
 }
 
-__attribute__((noinline)) void store_part(float* p, vf v, int n) {
+template <typename V>
+__attribute__((noinline)) void store_part(float* p, V v, int n) {
   for (int i = 0; i < n; ++i) p[i] = v[i];
 }
 
-inline vf load(const float* p) {
-  vf v;
+template <typename V = vf>
+inline V load(const float* p) {
+  V v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-inline vf load(const float* p, int n) { return n == kLanes ? load(p) : load_part(p, n); }
+template <typename V = vf>
+inline V load(const float* p, int n) { return n == lanes_of<V> ? load<V>(p) : load_part<V>(p, n); }
 
-inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+template <typename V>
+inline void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
 
-inline void store(float* p, vf v, int n) {
-  if (n == kLanes) store(p, v); else store_part(p, v, n);
+template <typename V>
+inline void store(float* p, V v, int n) {
+  if (n == lanes_of<V>) store(p, v); else store_part(p, v, n);
 }
 
 // exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) by its Taylor series to
 // r^7 (truncation error below 1e-8 relative). x is clamped to where 2^k is a normal float.
-inline vf exp_(vf x) {
-  x = x > 88.0f ? splat(88.0f) : x;
-  x = x < -87.0f ? splat(-87.0f) : x;
-  vf t = x * 1.44269504088896341f;
-  vi k = __builtin_convertvector(t + (t < 0.0f ? splat(-0.5f) : splat(0.5f)), vi);
-  vf kf = __builtin_convertvector(k, vf);
-  vf r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
+// Lane by lane the same operations for any width, so a unit's result does not depend on it.
+template <typename V>
+inline V exp_(V x) {
+  typedef typename IntsOf<V>::type I;
+  x = x > 88.0f ? splat_to<V>(88.0f) : x;
+  x = x < -87.0f ? splat_to<V>(-87.0f) : x;
+  V t = x * 1.44269504088896341f;
+  I k = __builtin_convertvector(t + (t < 0.0f ? splat_to<V>(-0.5f) : splat_to<V>(0.5f)), I);
+  V kf = __builtin_convertvector(k, V);
+  V r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
   r = r - kf * -2.12194440e-4f;
-  vf p = splat(1.0f / 5040);
+  V p = splat_to<V>(1.0f / 5040);
   p = p * r + 1.0f / 720;
   p = p * r + 1.0f / 120;
   p = p * r + 1.0f / 24;
@@ -88,47 +116,39 @@ inline vf exp_(vf x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  vi bits = (k + 127) << 23;
-  vf scale;
+  I bits = (k + 127) << 23;
+  V scale;
   std::memcpy(&scale, &bits, sizeof scale);
   return p * scale;
 }
 
-inline vf sigmoid_(vf x) { return 1.0f / (1.0f + exp_(-x)); }
+template <typename V>
+inline V sigmoid_(V x) { return 1.0f / (1.0f + exp_(-x)); }
 
 // tanh: an odd Taylor polynomial near 0 (where 1 - 2 / (e^2x + 1) would cancel), else from exp.
-inline vf tanh_(vf x) {
-  vi sign_bits, x_bits;
+template <typename V>
+inline V tanh_(V x) {
+  typedef typename IntsOf<V>::type I;
+  I sign_bits, x_bits;
   std::memcpy(&x_bits, &x, sizeof x);
   sign_bits = x_bits & static_cast<int32_t>(0x80000000u);
-  vi abs_bits = x_bits & 0x7fffffff;
-  vf a;
+  I abs_bits = x_bits & 0x7fffffff;
+  V a;
   std::memcpy(&a, &abs_bits, sizeof a);
-  vf e = exp_(-2.0f * a);
-  vf large = (1.0f - e) / (1.0f + e);
-  vf a2 = a * a;
-  vf small = splat(62.0f / 2835);
+  V e = exp_(-2.0f * a);
+  V large = (1.0f - e) / (1.0f + e);
+  V a2 = a * a;
+  V small = splat_to<V>(62.0f / 2835);
   small = small * a2 - 17.0f / 315;
   small = small * a2 + 2.0f / 15;
   small = small * a2 - 1.0f / 3;
   small = a + a * a2 * small;
-  vf y = a < 0.25f ? small : large;
-  vi y_bits;
+  V y = a < 0.25f ? small : large;
+  I y_bits;
   std::memcpy(&y_bits, &y, sizeof y);
   y_bits |= sign_bits;
   std::memcpy(&y, &y_bits, sizeof y);
   return y;
-}
-
-// Vectors of 16 floats: one AVX-512 register, where the LSTM's tile uses them.
-typedef float vf16 __attribute__((vector_size(16 * sizeof(float))));
-
-// a in every lane of a V. Written as a scalar times a vector instead, GCC built the vector on the
-// stack wherever V is wider than a register (SSE, NEON) and the tile ran 4x slower there.
-template <typename V>
-inline V splat_to(float a) {
-  if constexpr (sizeof(V) == sizeof(vf16)) return vf16{a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a};
-  else return splat(a);
 }
 
 // A operand of a tile, element (i, p) = row i of the tile, p along the sum: the rows of h_{t-1}
@@ -239,10 +259,16 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
 #ifndef LEVELBENCH_BACKWARD_ROWS
 #define LEVELBENCH_BACKWARD_ROWS 4
 #endif
+#ifndef LEVELBENCH_GRU_VECTORS
+#define LEVELBENCH_GRU_VECTORS 3
+#endif
+#ifndef LEVELBENCH_BACKWARD_VECTORS
+#define LEVELBENCH_BACKWARD_VECTORS 3
+#endif
 #if defined(__AVX512F__)
 using LstmForwardTile = TileShape<vf16, 8, 2>;
-using GruForwardTile = TileShape<vf16, LEVELBENCH_GRU_ROWS, 3>;
-using BackwardTile = TileShape<vf16, LEVELBENCH_BACKWARD_ROWS, 3>;
+using GruForwardTile = TileShape<vf16, LEVELBENCH_GRU_ROWS, LEVELBENCH_GRU_VECTORS>;
+using BackwardTile = TileShape<vf16, LEVELBENCH_BACKWARD_ROWS, LEVELBENCH_BACKWARD_VECTORS>;
 #else
 using LstmForwardTile = TileShape<vf, 2, 4>;
 using GruForwardTile = TileShape<vf, kRows, 3>;
@@ -523,9 +549,10 @@ struct ColumnPanels {
 };
 
 // The packed weights of unit blocks [first, last) for the forward passes, in groups of
-// Tile::kColumns / (Gates * 8) blocks (one tile's columns): for each k, a group's panel holds, block
-// by block, the rows of the Gates gates for the block's 8 units (zero past H, and up to whole
-// vectors in a short last group), so that one tile covers every gate of the group's units.
+// Tile::kColumns / (Gates * 8) blocks (one tile's columns): for each k, a group's panel holds, gate
+// by gate, the rows of the group's units (zero past H, and up to whole vectors in a short last
+// group), so that one tile covers every gate of the group's units and each gate's columns of 16
+// units are one vector for the gate math.
 template <int Gates, typename Tile>
 struct GatePanels {
   static constexpr int kGroupBlocks = Tile::kColumns / (Gates * kLanes);
@@ -560,7 +587,7 @@ struct GatePanels {
         for (int g = 0; g < Gates; ++g)
           for (int u = 0; u < kLanes; ++u) {
             int64_t unit = (block + b) * kLanes + u;
-            row[(b * Gates + g) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
+            row[(g * blocks + b) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
           }
     }
   }

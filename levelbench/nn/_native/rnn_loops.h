@@ -19,8 +19,9 @@
 // A Cell provides:
 //   kGates and Tile (derives from CellShape: the forward's register tile, Tile::kRows rows x one or
 //   more blocks' G*8 columns);
-//   Forward (derives from ForwardOperands), forward_block (the gate math of one block of units, from
-//   tiles' rows `ldc` floats apart), start_forward, forward_empty;
+//   Forward (derives from ForwardOperands), forward_block<V> (the gate math of up to one V of
+//   units, from tiles whose rows are `ldc` floats apart and gates `gate` columns), start_forward,
+//   forward_empty;
 //   kHhColumn (kept column, in units of H, where dG_hh's G*H columns start), kInputRotate (the
 //   row of W_ih that the kept column 0 belongs to, in units of H), hh_column / ih_column (where
 //   gate g's gradient for W_hh / W_ih sits), Backward (derives from BackwardOperands), Carry
@@ -55,7 +56,7 @@ template <typename Cell>
 void forward_thread(const typename Cell::Forward& f, int index, int threads, Team& team) {
   typedef typename Cell::Tile Tile;
   typedef GatePanels<Cell::kGates, Tile> Panels;
-  constexpr int Rows = Tile::kRows, W = Cell::kGates * kLanes, Group = Panels::kGroupBlocks;
+  constexpr int Rows = Tile::kRows, Group = Panels::kGroupBlocks;
   const int64_t T = f.T, B = f.B, I = f.I, H = f.H, BH = B * H, BI = B * I;
   auto [first, last] = share(blocks_of(H), index, threads);
   auto panels = std::make_unique<Panels>(f.w_hh, f.w_ih, H, I, first, last);
@@ -82,11 +83,23 @@ void forward_thread(const typename Cell::Forward& f, int index, int threads, Tea
         tile_any<Tile>(static_cast<int>(std::min<int64_t>(Rows, B - b0)), nv, RowMajor{x + b0 * I, I}, I,
                        panels->x_panel(block), cx.data() + b0 * ldc);
       phases.mark(kXGemm);
-      for (int b = 0; b < blocks; ++b) {
-        const int64_t j = (block + b) * kLanes;
-        Cell::forward_block(f, step, t, h_prev, j, static_cast<int>(std::min<int64_t>(kLanes, H - j)),
-                            ch.data() + b * W, cx.data() + b * W, ldc);
+      // A gate's columns of the group are `blocks * 8` apart; where a full group's are whole vectors
+      // of the tile (the GRU's pairs of blocks with AVX-512), the gate math runs on those.
+      const int64_t j = block * kLanes, units = std::min<int64_t>(blocks * kLanes, H - j), gate = blocks * kLanes;
+      if constexpr (Group * kLanes % Tile::kLanes == 0 && Tile::kLanes > kLanes) {
+        if (blocks == Group) {
+          for (int64_t u = 0; u < units; u += Tile::kLanes)
+            Cell::template forward_block<typename Tile::Vector>(
+                f, step, t, h_prev, j + u, static_cast<int>(std::min<int64_t>(Tile::kLanes, units - u)),
+                ch.data() + u, cx.data() + u, ldc, gate);
+          phases.mark(kGates);
+          continue;
+        }
       }
+      for (int64_t u = 0; u < units; u += kLanes)
+        Cell::template forward_block<vf>(f, step, t, h_prev, j + u,
+                                         static_cast<int>(std::min<int64_t>(kLanes, units - u)), ch.data() + u,
+                                         cx.data() + u, ldc, gate);
       phases.mark(kGates);
     }
     const bool go_on = team.end_step(index, step);
