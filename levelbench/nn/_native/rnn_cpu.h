@@ -248,27 +248,16 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
 // of 16 (16 accumulators and 2 weight vectors of the 32 registers; at batch 8 one tile per GEMM);
 // with AVX2's 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
 // The GRU's forward: the r, z and n columns of 8 units are 24, not a whole number of 16-float
-// vectors, so with AVX-512 a tile covers two blocks of units (48 columns, 3 vectors of 16), and
-// with AVX2 one (24 columns, 3 vectors of 8).
-// The backward's dh_{t-1}, dx and weight-gradient GEMMs: 3 vectors of columns, 16 or 8 floats.
-// On AVX-512 on 512-bit datapaths (Sapphire Rapids), a vector of 8 floats runs at half the rate
-// of one of 16; on Zen 4's 256-bit datapaths they ran alike (docs/design/gru.md).
-#ifndef LEVELBENCH_GRU_ROWS
-#define LEVELBENCH_GRU_ROWS 4
-#endif
-#ifndef LEVELBENCH_BACKWARD_ROWS
-#define LEVELBENCH_BACKWARD_ROWS 4
-#endif
-#ifndef LEVELBENCH_GRU_VECTORS
-#define LEVELBENCH_GRU_VECTORS 3
-#endif
-#ifndef LEVELBENCH_BACKWARD_VECTORS
-#define LEVELBENCH_BACKWARD_VECTORS 3
-#endif
+// vectors, so with AVX-512 a tile covers two blocks of units, 8 rows x 48 columns (24 accumulators
+// and 3 weight vectors of 16 floats), and with AVX2 one, 4 rows x 24 (12 + 3 vectors of 8).
+// The backward's dh_{t-1}, dx and weight-gradient GEMMs: the same shapes, 8 x 48 and 4 x 24.
+// On AVX-512 on 512-bit datapaths (Sapphire Rapids), a vector of 8 floats does half the work of
+// one of 16 for the same issue slot; on Zen 4's 256-bit datapaths they ran alike. 4 x 48, 6 x 48
+// and 4 x 96 of 16 floats measured within the noise of 8 x 48 (docs/design/gru.md, point 8).
 #if defined(__AVX512F__)
 using LstmForwardTile = TileShape<vf16, 8, 2>;
-using GruForwardTile = TileShape<vf16, LEVELBENCH_GRU_ROWS, LEVELBENCH_GRU_VECTORS>;
-using BackwardTile = TileShape<vf16, LEVELBENCH_BACKWARD_ROWS, LEVELBENCH_BACKWARD_VECTORS>;
+using GruForwardTile = TileShape<vf16, 8, 3>;
+using BackwardTile = TileShape<vf16, 8, 3>;
 #else
 using LstmForwardTile = TileShape<vf, 2, 4>;
 using GruForwardTile = TileShape<vf, kRows, 3>;
