@@ -4,9 +4,10 @@
 // of the hidden units between threads, the team's split under contention, the in-loop weight
 // gradients and dx are here, on the parts of rnn_cpu.h and rnn_gradients.h.
 //
-// Forward, per step and per block of 8 hidden units owned by this thread: the recurrent GEMM
-// h_{t-1} (B, H) x W_hh^T (H, G*8) and the input GEMM x_t (B, I) x W_ih^T (I, G*8) on the cell's
-// register tile, then the cell's gate math on the tile as it leaves the GEMMs (Cell::forward_block).
+// Forward, per step and per group of unit blocks owned by this thread (one tile's columns: a block
+// of 8 units, or two for the GRU with AVX-512): the recurrent GEMM h_{t-1} (B, H) x W_hh^T (H, G*8
+// per block) and the input GEMM x_t (B, I) x W_ih^T on the cell's register tile, then the cell's
+// gate math on the tile as it leaves the GEMMs (Cell::forward_block).
 // Each GEMM runs over all rows of a block before the other starts, so that its panel stays in L1
 // across the row tiles instead of the two panels evicting each other.
 //
