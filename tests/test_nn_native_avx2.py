@@ -59,3 +59,4 @@ def test_the_avx2_build_passes_the_native_tests(tmp_path):
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     kernel = asked.stdout.strip().splitlines()[-1] if asked.stdout.strip() else asked.stderr[-1000:]
     assert "'isa': 'AVX2+FMA'" in kernel and "'lstm_forward': '2x32 (4x8)'" in kernel, kernel
+    assert "'gru_forward': '4x24 (3x8)'" in kernel and "'backward': '4x24 (3x8)'" in kernel, kernel

@@ -1,12 +1,13 @@
 // The GRU cell for rnn_loops.h and rnn_handlers.h, and its XLA FFI entry points: one call runs a
 // layer-direction's whole loop over time (rnn_loops.h) instead of an XLA while loop.
 //
-// Forward, per step and block of 8 hidden units: one register tile holds the r, z and n columns
-// of those units (4 rows x 24 columns: 12 accumulators and 3 weight vectors, AVX2's 16 registers
-// and a third of AVX-512's 32), and the gate math runs on it as it leaves the GEMMs. The input
-// GEMM runs inside the loop rather than as one large GEMM before it: no (T, B, 3H) projection is
-// written and read back, and the seed's second layer took 33 ms that way against 20 + 20 ms
-// hoisted (docs/design/gru.md).
+// Forward, per step and group of 8 hidden units (16 with AVX-512): one register tile holds the r,
+// z and n columns of those units (GruForwardTile, rnn_cpu.h: with AVX2, 4 rows x 24 columns, 12
+// accumulators and 3 weight vectors of 8 floats in its 16 registers; with AVX-512, two blocks' 48
+// columns in 3 vectors of 16), and the gate math runs on it, 8 units at a time, as it leaves the
+// GEMMs. The input GEMM runs inside the loop rather than as one large GEMM before it: no
+// (T, B, 3H) projection is written and read back, and the seed's second layer took 33 ms that way
+// against 20 + 20 ms hoisted (docs/design/gru.md).
 //
 // Backward: the gate gradients of a row are kept as [d_a | d_r | d_z | d_hn] (d_a: of n's
 // pre-activation), so that W_hh's [d_r | d_z | d_hn] starts at column H and W_ih's, in W_ih's
@@ -32,20 +33,20 @@ struct GruCell : CellShape<3, GruForwardTile> {
   static void forward_empty(const Forward&) {}
 
   // The gate math of units [j, j + n) for every row, from the tiles' h_{t-1} W_hh^T and x_t W_ih^T.
+  template <typename V>
   static void forward_block(const Forward& f, int64_t, int64_t t, const float* h_prev, int64_t j, int n,
-                            const float* ch, const float* cx) {
+                            const float* ch, const float* cx, int64_t ldc, int64_t gate) {
     const int64_t B = f.B, H = f.H, BH = B * H;
-    constexpr int W = kGates * kLanes;
-    const vf b_r = load(f.b_x + j, n), b_z = load(f.b_x + H + j, n), b_n = load(f.b_x + 2 * H + j, n);
-    const vf b_hn = load(f.b_hn + j, n);
+    const V b_r = load<V>(f.b_x + j, n), b_z = load<V>(f.b_x + H + j, n), b_n = load<V>(f.b_x + 2 * H + j, n);
+    const V b_hn = load<V>(f.b_hn + j, n);
     for (int64_t b = 0; b < B; ++b) {
       const int64_t o = t * BH + b * H + j;
-      const float *gh = ch + b * W, *gx = cx + b * W;
-      vf r = sigmoid_(load(gx) + b_r + load(gh));
-      vf z = sigmoid_(load(gx + kLanes) + b_z + load(gh + kLanes));
-      vf hn = load(gh + 2 * kLanes) + b_hn;
-      vf nn = tanh_(load(gx + 2 * kLanes) + b_n + r * hn);
-      vf h = load(h_prev + b * H + j, n);
+      const float *gh = ch + b * ldc, *gx = cx + b * ldc;
+      V r = sigmoid_(load<V>(gx) + b_r + load<V>(gh));
+      V z = sigmoid_(load<V>(gx + gate) + b_z + load<V>(gh + gate));
+      V hn = load<V>(gh + 2 * gate) + b_hn;
+      V nn = tanh_(load<V>(gx + 2 * gate) + b_n + r * hn);
+      V h = load<V>(h_prev + b * H + j, n);
       store(f.out + o, nn + z * (h - nn), n);
       if (f.rzn_out) {
         float* gates = f.rzn_out + (t * B + b) * 3 * H + j;

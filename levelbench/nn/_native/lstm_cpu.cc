@@ -20,7 +20,8 @@
 namespace {
 
 // The forward's register tile (LstmForwardTile, rnn_cpu.h): a 4 x 32 tile of 8-float vectors, the
-// GRU's shape, reads the panel twice at batch 8 and ran 0-8% slower with AVX-512 (docs/design/lstm.md).
+// GRU's shape before it too went to 16 floats with AVX-512, reads the panel twice at batch 8 and
+// ran 0-8% slower with AVX-512 (docs/design/lstm.md).
 struct LstmCell : CellShape<4, LstmForwardTile> {
 
   struct Forward : ForwardOperands {
@@ -43,17 +44,19 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     if (f.c_n) std::copy(f.c0, f.c0 + f.B * f.H, f.c_n);
   }
 
+  // The gates of 8 units, `gate` (8) columns apart: a tile holds one block (LstmForwardTile).
+  template <typename V>
   static void forward_block(const Forward& f, int64_t step, int64_t t, const float*, int64_t j, int n,
-                            const float* ch, const float* cx) {
+                            const float* ch, const float* cx, int64_t ldc, int64_t) {
+    static_assert(sizeof(V) == sizeof(vf), "the LSTM's gate math runs on 8-float vectors");
     const int64_t B = f.B, H = f.H, BH = B * H;
-    constexpr int W = kGates * kLanes;
     const float* c_prev = f.c_n ? f.c_n : step == 0 ? f.c0 : f.c_out + (f.reverse ? t + 1 : t - 1) * BH;
     float* c_next = f.c_n ? f.c_n : f.c_out + t * BH;
     const vf b_i = load(f.b + j, n), b_f = load(f.b + H + j, n), b_g = load(f.b + 2 * H + j, n),
              b_o = load(f.b + 3 * H + j, n);
     for (int64_t b = 0; b < B; ++b) {
       const int64_t o = t * BH + b * H + j;
-      const float *gh = ch + b * W, *gx = cx + b * W;
+      const float *gh = ch + b * ldc, *gx = cx + b * ldc;
       vf ig = sigmoid_(load(gx) + b_i + load(gh));
       vf fg = sigmoid_(load(gx + kLanes) + b_f + load(gh + kLanes));
       vf gg = tanh_(load(gx + 2 * kLanes) + b_g + load(gh + 2 * kLanes));

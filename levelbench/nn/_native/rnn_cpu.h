@@ -41,46 +41,74 @@ constexpr int kLanes = 8;   // floats per vector
 constexpr int kRows = 4;    // rows of a GEMM tile
 typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
 typedef int32_t vi __attribute__((vector_size(kLanes * sizeof(int32_t))));
+// Vectors of 16 floats: one AVX-512 register, where the tiles and the GRU's gate math use them.
+typedef float vf16 __attribute__((vector_size(16 * sizeof(float))));
+typedef int32_t vi16 __attribute__((vector_size(16 * sizeof(int32_t))));
 
-inline vf splat(float a) { return vf{a, a, a, a, a, a, a, a}; }
+// Floats in a V, and the integer vector of as many lanes.
+template <typename V>
+constexpr int lanes_of = static_cast<int>(sizeof(V) / sizeof(float));
+template <typename V>
+struct IntsOf { typedef vi type; };
+template <>
+struct IntsOf<vf16> { typedef vi16 type; };
 
-// Loads / stores n <= 8 floats. n == 8 (every block but a ragged last one) is one vector move;
+// a in every lane of a V. Written as a scalar times a vector instead, GCC built the vector on the
+// stack wherever V is wider than a register (SSE, NEON) and the tile ran 4x slower there.
+template <typename V>
+inline V splat_to(float a) {
+  if constexpr (sizeof(V) == sizeof(vf16)) return vf16{a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a};
+  else return vf{a, a, a, a, a, a, a, a};
+}
+
+inline vf splat(float a) { return splat_to<vf>(a); }
+
+// Loads / stores n <= lanes floats. A whole vector (every block but a ragged last one) is one move;
 // the ragged case is kept out of line, or GCC routes every load through the stack to merge the two.
-__attribute__((noinline)) vf load_part(const float* p, int n) {
-  vf v = {};
+template <typename V = vf>
+__attribute__((noinline)) V load_part(const float* p, int n) {
+  V v = {};
   for (int i = 0; i < n; ++i) v[i] = p[i];
   return v;
 }
 
-__attribute__((noinline)) void store_part(float* p, vf v, int n) {
+template <typename V>
+__attribute__((noinline)) void store_part(float* p, V v, int n) {
   for (int i = 0; i < n; ++i) p[i] = v[i];
 }
 
-inline vf load(const float* p) {
-  vf v;
+template <typename V = vf>
+inline V load(const float* p) {
+  V v;
   std::memcpy(&v, p, sizeof v);
   return v;
 }
 
-inline vf load(const float* p, int n) { return n == kLanes ? load(p) : load_part(p, n); }
+template <typename V = vf>
+inline V load(const float* p, int n) { return n == lanes_of<V> ? load<V>(p) : load_part<V>(p, n); }
 
-inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+template <typename V>
+inline void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
 
-inline void store(float* p, vf v, int n) {
-  if (n == kLanes) store(p, v); else store_part(p, v, n);
+template <typename V>
+inline void store(float* p, V v, int n) {
+  if (n == lanes_of<V>) store(p, v); else store_part(p, v, n);
 }
 
 // exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) by its Taylor series to
 // r^7 (truncation error below 1e-8 relative). x is clamped to where 2^k is a normal float.
-inline vf exp_(vf x) {
-  x = x > 88.0f ? splat(88.0f) : x;
-  x = x < -87.0f ? splat(-87.0f) : x;
-  vf t = x * 1.44269504088896341f;
-  vi k = __builtin_convertvector(t + (t < 0.0f ? splat(-0.5f) : splat(0.5f)), vi);
-  vf kf = __builtin_convertvector(k, vf);
-  vf r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
+// Lane by lane the same operations for any width, so a unit's result does not depend on it.
+template <typename V>
+inline V exp_(V x) {
+  typedef typename IntsOf<V>::type I;
+  x = x > 88.0f ? splat_to<V>(88.0f) : x;
+  x = x < -87.0f ? splat_to<V>(-87.0f) : x;
+  V t = x * 1.44269504088896341f;
+  I k = __builtin_convertvector(t + (t < 0.0f ? splat_to<V>(-0.5f) : splat_to<V>(0.5f)), I);
+  V kf = __builtin_convertvector(k, V);
+  V r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
   r = r - kf * -2.12194440e-4f;
-  vf p = splat(1.0f / 5040);
+  V p = splat_to<V>(1.0f / 5040);
   p = p * r + 1.0f / 720;
   p = p * r + 1.0f / 120;
   p = p * r + 1.0f / 24;
@@ -88,47 +116,39 @@ inline vf exp_(vf x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  vi bits = (k + 127) << 23;
-  vf scale;
+  I bits = (k + 127) << 23;
+  V scale;
   std::memcpy(&scale, &bits, sizeof scale);
   return p * scale;
 }
 
-inline vf sigmoid_(vf x) { return 1.0f / (1.0f + exp_(-x)); }
+template <typename V>
+inline V sigmoid_(V x) { return 1.0f / (1.0f + exp_(-x)); }
 
 // tanh: an odd Taylor polynomial near 0 (where 1 - 2 / (e^2x + 1) would cancel), else from exp.
-inline vf tanh_(vf x) {
-  vi sign_bits, x_bits;
+template <typename V>
+inline V tanh_(V x) {
+  typedef typename IntsOf<V>::type I;
+  I sign_bits, x_bits;
   std::memcpy(&x_bits, &x, sizeof x);
   sign_bits = x_bits & static_cast<int32_t>(0x80000000u);
-  vi abs_bits = x_bits & 0x7fffffff;
-  vf a;
+  I abs_bits = x_bits & 0x7fffffff;
+  V a;
   std::memcpy(&a, &abs_bits, sizeof a);
-  vf e = exp_(-2.0f * a);
-  vf large = (1.0f - e) / (1.0f + e);
-  vf a2 = a * a;
-  vf small = splat(62.0f / 2835);
+  V e = exp_(-2.0f * a);
+  V large = (1.0f - e) / (1.0f + e);
+  V a2 = a * a;
+  V small = splat_to<V>(62.0f / 2835);
   small = small * a2 - 17.0f / 315;
   small = small * a2 + 2.0f / 15;
   small = small * a2 - 1.0f / 3;
   small = a + a * a2 * small;
-  vf y = a < 0.25f ? small : large;
-  vi y_bits;
+  V y = a < 0.25f ? small : large;
+  I y_bits;
   std::memcpy(&y_bits, &y, sizeof y);
   y_bits |= sign_bits;
   std::memcpy(&y, &y_bits, sizeof y);
   return y;
-}
-
-// Vectors of 16 floats: one AVX-512 register, where the LSTM's tile uses them.
-typedef float vf16 __attribute__((vector_size(16 * sizeof(float))));
-
-// a in every lane of a V. Written as a scalar times a vector instead, GCC built the vector on the
-// stack wherever V is wider than a register (SSE, NEON) and the tile ran 4x slower there.
-template <typename V>
-inline V splat_to(float a) {
-  if constexpr (sizeof(V) == sizeof(vf16)) return vf16{a, a, a, a, a, a, a, a, a, a, a, a, a, a, a, a};
-  else return splat(a);
 }
 
 // A operand of a tile, element (i, p) = row i of the tile, p along the sum: the rows of h_{t-1}
@@ -202,17 +222,6 @@ inline void tile_rows(int rows, Operand a, int64_t k, const float* panel, float*
   tile<V, MaxRows, NV>(a, k, panel, c);
 }
 
-// Up to kRows rows by nv = 1..3 blocks of 8 columns: the 4 x 24 tile (12 accumulators and 3
-// weight vectors, AVX2's 16 registers) and its ragged edges.
-template <typename Operand>
-inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel, float* c) {
-  switch (nv) {
-    case 3: tile_rows<vf, kRows, 3>(rows, a, k, panel, c); break;
-    case 2: tile_rows<vf, kRows, 2>(rows, a, k, panel, c); break;
-    default: tile_rows<vf, kRows, 1>(rows, a, k, panel, c); break;
-  }
-}
-
 // The register tiles this build runs, by the ISA it is compiled for (-march=native): Rows x
 // Vectors of V, the accumulators and one k's weight vectors all in registers. Results do not
 // depend on the shape (`tile` sums every output in one order), so the choice is speed alone.
@@ -220,21 +229,40 @@ template <typename V, int Rows, int Vectors>
 struct TileShape {
   typedef V Vector;
   static constexpr int kRows = Rows, kVectors = Vectors;
-  static constexpr int kColumns = Vectors * static_cast<int>(sizeof(V) / sizeof(float));
+  static constexpr int kLanes = static_cast<int>(sizeof(V) / sizeof(float));
+  static constexpr int kColumns = Vectors * kLanes;
+  // Columns rounded up to whole vectors: how wide a panel of `columns` columns is packed.
+  static constexpr int64_t padded(int64_t columns) { return (columns + kLanes - 1) / kLanes * kLanes; }
 };
+
+// Up to Tile::kRows rows by nv = 1..Tile::kVectors vectors of columns: a full tile, or its ragged
+// edges (the last rows of a batch, the last columns of a thread's units).
+template <typename Tile, int NV = Tile::kVectors, typename Operand>
+inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel, float* c) {
+  if constexpr (NV > 1)
+    if (nv < NV) return tile_any<Tile, NV - 1>(rows, nv, a, k, panel, c);
+  tile_rows<typename Tile::Vector, Tile::kRows, NV>(rows, a, k, panel, c);
+}
 
 // The LSTM's forward: the 32 columns of 8 units' i, f, g and o. With AVX-512, 8 rows x 2 vectors
 // of 16 (16 accumulators and 2 weight vectors of the 32 registers; at batch 8 one tile per GEMM);
 // with AVX2's 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
+// The GRU's forward: the r, z and n columns of 8 units are 24, not a whole number of 16-float
+// vectors, so with AVX-512 a tile covers two blocks of units, 8 rows x 48 columns (24 accumulators
+// and 3 weight vectors of 16 floats), and with AVX2 one, 4 rows x 24 (12 + 3 vectors of 8).
+// The backward's dh_{t-1}, dx and weight-gradient GEMMs: the same shapes, 8 x 48 and 4 x 24.
+// On AVX-512 on 512-bit datapaths (Sapphire Rapids), a vector of 8 floats does half the work of
+// one of 16 for the same issue slot; on Zen 4's 256-bit datapaths they ran alike. 4 x 48, 6 x 48
+// and 4 x 96 of 16 floats measured within the noise of 8 x 48 (docs/design/gru.md, point 8).
 #if defined(__AVX512F__)
 using LstmForwardTile = TileShape<vf16, 8, 2>;
+using GruForwardTile = TileShape<vf16, 8, 3>;
+using BackwardTile = TileShape<vf16, 8, 3>;
 #else
 using LstmForwardTile = TileShape<vf, 2, 4>;
-#endif
-// The GRU's forward: the 24 columns of 8 units' r, z and n, 4 rows (12 + 3 registers).
 using GruForwardTile = TileShape<vf, kRows, 3>;
-// The backward's dh_{t-1}, dx and weight-gradient GEMMs (`tile_any`, groups of up to 3 unit blocks).
 using BackwardTile = TileShape<vf, kRows, 3>;
+#endif
 
 // The instruction set this build's vector code compiles to.
 #if defined(__AVX512F__)
@@ -254,9 +282,8 @@ constexpr const char* kIsa = "generic";
 // "rows x columns (vectors x floats)", e.g. "8x32 (2x16)".
 template <typename Tile>
 std::string describe_tile() {
-  const int lanes = static_cast<int>(sizeof(typename Tile::Vector) / sizeof(float));
   return std::to_string(Tile::kRows) + "x" + std::to_string(Tile::kColumns) + " (" +
-         std::to_string(Tile::kVectors) + "x" + std::to_string(lanes) + ")";
+         std::to_string(Tile::kVectors) + "x" + std::to_string(Tile::kLanes) + ")";
 }
 
 // A float buffer aligned to a cache line: with std::vector's 16-byte alignment, half of the
@@ -474,30 +501,35 @@ inline void advise_huge_pages(ffi::Result<ffi::AnyBuffer>& buffer) {
 
 int64_t blocks_of(int64_t units) { return (units + kLanes - 1) / kLanes; }
 
-// The columns of w (K, H) for unit blocks [first, last), in groups of up to 3 blocks (24 columns):
-// the panel of a group holds, for each of the K rows of w, its columns for the group's units. The
-// backward passes' dh_{t-1} = dg (B, K) x W_hh (K, H) runs on these, each thread on its units.
+// The columns of w (K, H) for unit blocks [first, last), in groups of up to BackwardTile's
+// columns (3 or 6 blocks of 8 units): the panel of a group holds, for each of the K rows of w, its
+// columns for the group's units, zero up to a whole number of vectors. The backward passes'
+// dh_{t-1} = dg (B, K) x W_hh (K, H) runs on these, each thread on its units.
 // Row m of the panels is row (m + rotate) % K of w: the GRU's dx = [d_a | d_r | d_z] x W_ih takes
 // W_ih's rows n, r, z in that order.
 struct ColumnPanels {
   struct Group {
     int64_t block;  // first unit block
-    int nv;         // unit blocks in the group
+    int blocks;     // unit blocks in the group
+    int nv;         // the tile's vectors that cover them
     int64_t offset; // into `data`
   };
+  static constexpr int kGroupBlocks = BackwardTile::kColumns / kLanes;
 
   ColumnPanels(const float* w, int64_t K, int64_t H, int64_t first, int64_t last, int64_t rotate = 0)
-      : data(K * (last - first) * kLanes) {
+      : data(K * BackwardTile::padded((last - first) * kLanes + BackwardTile::kColumns)) {
     int64_t offset = 0;
-    for (int64_t block = first; block < last; block += 3) {
-      int nv = static_cast<int>(std::min<int64_t>(3, last - block));
-      groups.push_back({block, nv, offset});
+    for (int64_t block = first; block < last; block += kGroupBlocks) {
+      const int blocks = static_cast<int>(std::min<int64_t>(kGroupBlocks, last - block));
+      const int64_t width = BackwardTile::padded(blocks * kLanes);
+      groups.push_back({block, blocks, static_cast<int>(width / BackwardTile::kLanes), offset});
       for (int64_t m = 0; m < K; ++m)
-        for (int c = 0; c < nv * kLanes; ++c) {
+        for (int64_t c = 0; c < width; ++c) {
           int64_t unit = block * kLanes + c;
-          data[offset + m * nv * kLanes + c] = unit < H ? w[((m + rotate) % K) * H + unit] : 0.0f;
+          data[offset + m * width + c] =
+              unit < H && c < blocks * kLanes ? w[((m + rotate) % K) * H + unit] : 0.0f;
         }
-      offset += K * nv * kLanes;
+      offset += K * width;
     }
   }
 
@@ -505,30 +537,48 @@ struct ColumnPanels {
   Floats data;
 };
 
-// The packed weights of unit blocks [first, last) for the forward passes: for each unit block,
-// W_hh's (Gates * H, H) and W_ih's (Gates * H, I) panels, each holding for every k the rows of the
-// Gates gates for the block's 8 units (zero past H), so that one tile covers every gate of 8 units.
-template <int Gates>
+// The packed weights of unit blocks [first, last) for the forward passes, in groups of
+// Tile::kColumns / (Gates * 8) blocks (one tile's columns): for each k, a group's panel holds, gate
+// by gate, the rows of the group's units (zero past H, and up to whole vectors in a short last
+// group), so that one tile covers every gate of the group's units and each gate's columns of 16
+// units are one vector for the gate math.
+template <int Gates, typename Tile>
 struct GatePanels {
+  static constexpr int kGroupBlocks = Tile::kColumns / (Gates * kLanes);
+  static_assert(kGroupBlocks >= 1 && Tile::kColumns == kGroupBlocks * Gates * kLanes,
+                "a forward tile covers a whole number of unit blocks");
+
   GatePanels(const float* w_hh, const float* w_ih, int64_t H, int64_t I, int64_t first, int64_t last)
-      : first(first), h_size(H * Gates * kLanes), x_size(I * Gates * kLanes),
-        h((last - first) * h_size), x((last - first) * x_size) {
-    for (int64_t block = first; block < last; ++block) {
-      pack(w_hh, H, H, block, h.data() + (block - first) * h_size);
-      pack(w_ih, H, I, block, x.data() + (block - first) * x_size);
+      : first(first), h_size(H * Tile::kColumns), x_size(I * Tile::kColumns),
+        h(groups(first, last) * h_size), x(groups(first, last) * x_size) {
+    for (int64_t block = first; block < last; block += kGroupBlocks) {
+      const int blocks = static_cast<int>(std::min<int64_t>(kGroupBlocks, last - block));
+      pack(w_hh, H, H, block, blocks, h.data() + (block - first) / kGroupBlocks * h_size);
+      pack(w_ih, H, I, block, blocks, x.data() + (block - first) / kGroupBlocks * x_size);
     }
   }
-  const float* h_panel(int64_t block) { return h.data() + (block - first) * h_size; }
-  const float* x_panel(int64_t block) { return x.data() + (block - first) * x_size; }
+  // The panels of the group that starts at unit block `block`.
+  const float* h_panel(int64_t block) { return h.data() + (block - first) / kGroupBlocks * h_size; }
+  const float* x_panel(int64_t block) { return x.data() + (block - first) / kGroupBlocks * x_size; }
 
-  // The panel of unit block `block` of w (Gates * H, K).
-  static void pack(const float* w, int64_t H, int64_t K, int64_t block, float* panel) {
-    for (int64_t k = 0; k < K; ++k)
-      for (int g = 0; g < Gates; ++g)
-        for (int u = 0; u < kLanes; ++u) {
-          int64_t unit = block * kLanes + u;
-          panel[(k * Gates + g) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
-        }
+  // The columns of a group of `blocks` unit blocks, whole vectors.
+  static constexpr int64_t width(int blocks) { return Tile::padded(blocks * Gates * kLanes); }
+
+  static int64_t groups(int64_t first, int64_t last) { return (last - first + kGroupBlocks - 1) / kGroupBlocks; }
+
+  // The panel of the `blocks` unit blocks from `block` of w (Gates * H, K).
+  static void pack(const float* w, int64_t H, int64_t K, int64_t block, int blocks, float* panel) {
+    const int64_t columns = width(blocks);
+    for (int64_t k = 0; k < K; ++k) {
+      float* row = panel + k * columns;
+      std::fill(row, row + columns, 0.0f);
+      for (int b = 0; b < blocks; ++b)
+        for (int g = 0; g < Gates; ++g)
+          for (int u = 0; u < kLanes; ++u) {
+            int64_t unit = (block + b) * kLanes + u;
+            row[(g * blocks + b) * kLanes + u] = unit < H ? w[(g * H + unit) * K + k] : 0.0f;
+          }
+    }
   }
 
   int64_t first, h_size, x_size;

@@ -20,20 +20,22 @@ int64_t block_steps(int64_t T, int64_t B) {
   return std::max<int64_t>(1, std::min<int64_t>(T, kBlockRows / std::max<int64_t>(B, 1)));
 }
 
-// A block's rows of an (rows, cols) operand, packed into panels of 24 columns (zero past cols):
+// A block's rows of an (rows, cols) operand, packed into panels of BackwardTile's columns (24 or 48;
+// the last one zero up to a whole number of vectors):
 // the states or inputs of a block of steps, and this thread's columns of its gate gradients. row(k)
 // points at row k; the rows of a block are not contiguous (one step's B rows each). Holds up to
 // max_rows rows of max_cols columns.
 struct RowPanels {
-  RowPanels(int64_t max_rows, int64_t max_cols) : data(max_rows * blocks_of(max_cols) * kLanes) {}
+  RowPanels(int64_t max_rows, int64_t max_cols) : data(max_rows * BackwardTile::padded(max_cols)) {}
 
   template <typename Row>
   void pack(int64_t count, int64_t width, Row row) {
     rows = count;
     cols = width;
     int64_t offset = 0;
-    for (int64_t col = 0; col < cols; col += 3 * kLanes) {
-      const int64_t width = std::min<int64_t>(3 * kLanes, cols - col), padded = blocks_of(width) * kLanes;
+    for (int64_t col = 0; col < cols; col += BackwardTile::kColumns) {
+      const int64_t width = std::min<int64_t>(BackwardTile::kColumns, cols - col);
+      const int64_t padded = BackwardTile::padded(width);
       for (int64_t k = 0; k < count; ++k) {
         const float* source = row(k) + col;
         float* out = data.data() + offset + k * padded;
@@ -49,33 +51,34 @@ struct RowPanels {
 };
 
 // d_w rows [u0, u0 + dg.cols) (each v.cols wide) += dG^T v over a block's rows: dW^T = v^T dG on
-// tiles of 4 columns of v (broadcast along the block's rows, which the packing made a 96-byte stride)
-// by 24 columns of dG (vectors). Broadcasting dG's columns from the kept rows instead (a new cache
+// BackwardTile's tiles, of its rows' columns of v (broadcast along the block's rows, which the
+// packing made a 96- or 192-byte stride) by its columns of dG (vectors). Broadcasting dG's columns from the kept rows instead (a new cache
 // line for every row, 3.2 KB apart at the seed's H = 200) ran the tile at about half its rate.
 // Each element of dW is summed over the block's rows in their order, then added: the same sums
 // either way round.
 inline void accumulate_weights(const RowPanels& v, const RowPanels& dg, int64_t u0, float* d_w) {
-  alignas(64) float c[kRows * 3 * kLanes];
+  typedef BackwardTile Tile;
+  alignas(64) float c[Tile::kRows * Tile::kColumns];
   const int64_t rows = v.rows, n = v.cols;
   int64_t v_offset = 0;
-  for (int64_t col = 0; col < n; col += 3 * kLanes) {
-    const int64_t width = std::min<int64_t>(3 * kLanes, n - col), padded = blocks_of(width) * kLanes;
+  for (int64_t col = 0; col < n; col += Tile::kColumns) {
+    const int64_t width = std::min<int64_t>(Tile::kColumns, n - col), padded = Tile::padded(width);
     const float* features = v.data.data() + v_offset;
     int64_t g_offset = 0;
-    for (int64_t unit = 0; unit < dg.cols; unit += 3 * kLanes) {
-      const int64_t units = std::min<int64_t>(3 * kLanes, dg.cols - unit);
-      const int nv = static_cast<int>(blocks_of(units));
+    for (int64_t unit = 0; unit < dg.cols; unit += Tile::kColumns) {
+      const int64_t units = std::min<int64_t>(Tile::kColumns, dg.cols - unit), ldc = Tile::padded(units);
+      const int nv = static_cast<int>(ldc / Tile::kLanes);
       const float* gradients = dg.data.data() + g_offset;
-      for (int64_t j = 0; j < width; j += kRows) {
-        const int count = static_cast<int>(std::min<int64_t>(kRows, width - j));
-        tile_any(count, nv, Transposed{features + j, padded}, rows, gradients, c);
+      for (int64_t j = 0; j < width; j += Tile::kRows) {
+        const int count = static_cast<int>(std::min<int64_t>(Tile::kRows, width - j));
+        tile_any<Tile>(count, nv, Transposed{features + j, padded}, rows, gradients, c);
         // Unit by unit: a unit's count features are adjacent in its row of d_w.
         for (int64_t u = 0; u < units; ++u) {
           float* out = d_w + (u0 + unit + u) * n + col + j;
-          for (int i = 0; i < count; ++i) out[i] += c[i * nv * kLanes + u];
+          for (int i = 0; i < count; ++i) out[i] += c[i * ldc + u];
         }
       }
-      g_offset += rows * nv * kLanes;
+      g_offset += rows * ldc;
     }
     v_offset += rows * padded;
   }

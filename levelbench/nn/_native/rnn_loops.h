@@ -4,9 +4,10 @@
 // of the hidden units between threads, the team's split under contention, the in-loop weight
 // gradients and dx are here, on the parts of rnn_cpu.h and rnn_gradients.h.
 //
-// Forward, per step and per block of 8 hidden units owned by this thread: the recurrent GEMM
-// h_{t-1} (B, H) x W_hh^T (H, G*8) and the input GEMM x_t (B, I) x W_ih^T (I, G*8) on the cell's
-// register tile, then the cell's gate math on the tile as it leaves the GEMMs (Cell::forward_block).
+// Forward, per step and per group of unit blocks owned by this thread (one tile's columns: a block
+// of 8 units, or two for the GRU with AVX-512): the recurrent GEMM h_{t-1} (B, H) x W_hh^T (H, G*8
+// per block) and the input GEMM x_t (B, I) x W_ih^T on the cell's register tile, then the cell's
+// gate math on the tile as it leaves the GEMMs (Cell::forward_block).
 // Each GEMM runs over all rows of a block before the other starts, so that its panel stays in L1
 // across the row tiles instead of the two panels evicting each other.
 //
@@ -17,9 +18,11 @@
 // computes its columns of dx = dG_ih W_ih, for those steps (rnn_gradients.h).
 //
 // A Cell provides:
-//   kGates, Vector and kTileRows (derives from CellShape: the forward's register tile, kTileRows
-//   rows x G*8 columns);
-//   Forward (derives from ForwardOperands), forward_block, start_forward, forward_empty;
+//   kGates and Tile (derives from CellShape: the forward's register tile, Tile::kRows rows x one or
+//   more blocks' G*8 columns);
+//   Forward (derives from ForwardOperands), forward_block<V> (the gate math of up to one V of
+//   units, from tiles whose rows are `ldc` floats apart and gates `gate` columns), start_forward,
+//   forward_empty;
 //   kHhColumn (kept column, in units of H, where dG_hh's G*H columns start), kInputRotate (the
 //   row of W_ih that the kept column 0 belongs to, in units of H), hh_column / ih_column (where
 //   gate g's gradient for W_hh / W_ih sits), Backward (derives from BackwardOperands), Carry
@@ -33,12 +36,11 @@
 namespace {
 
 // A cell's shape, what the loops below ask of it: its gate count and the forward's register tile
-// (TileShape, rnn_cpu.h): kTileRows rows of Vector.
-template <int Gates, typename Tile>
+// (TileShape, rnn_cpu.h), whose columns are a whole number of unit blocks' G*8.
+template <int Gates, typename ForwardTile>
 struct CellShape {
   static constexpr int kGates = Gates;
-  typedef typename Tile::Vector Vector;
-  static constexpr int kTileRows = Tile::kRows;
+  typedef ForwardTile Tile;
 };
 
 // What every forward call takes; a cell's Forward adds its biases and what it keeps for training.
@@ -53,14 +55,15 @@ struct ForwardOperands {
 
 template <typename Cell>
 void forward_thread(const typename Cell::Forward& f, int index, int threads, Team& team) {
-  constexpr int G = Cell::kGates, W = G * kLanes, Rows = Cell::kTileRows;
-  constexpr int NV = W / (sizeof(typename Cell::Vector) / sizeof(float));
+  typedef typename Cell::Tile Tile;
+  typedef GatePanels<Cell::kGates, Tile> Panels;
+  constexpr int Rows = Tile::kRows, Group = Panels::kGroupBlocks;
   const int64_t T = f.T, B = f.B, I = f.I, H = f.H, BH = B * H, BI = B * I;
   auto [first, last] = share(blocks_of(H), index, threads);
-  auto panels = std::make_unique<GatePanels<G>>(f.w_hh, f.w_ih, H, I, first, last);
+  auto panels = std::make_unique<Panels>(f.w_hh, f.w_ih, H, I, first, last);
   Cell::start_forward(f, std::min(first * kLanes, H), std::min(last * kLanes, H));
-  // One block's tiles for every row (see the top of this file).
-  Floats ch(B * W), cx(B * W);
+  // One group's tiles for every row (see the top of this file).
+  Floats ch(B * Tile::kColumns), cx(B * Tile::kColumns);
   enum { kHGemm, kXGemm, kGates, kMeet };
   Phases phases("forward", index, {"h GEMM", "x GEMM", "gate math", "meeting"});
   for (int64_t step = 0; step < T; ++step) {
@@ -69,20 +72,35 @@ void forward_thread(const typename Cell::Forward& f, int index, int threads, Tea
     const float* x = f.x + t * BI;
     if (step + 1 < T)
       for (int64_t i = 0; i < BI; i += 16) __builtin_prefetch(x + (f.reverse ? -BI : BI) + i);
-    for (int64_t block = first; block < last; ++block) {
+    for (int64_t block = first; block < last; block += Group) {
+      const int blocks = static_cast<int>(std::min<int64_t>(Group, last - block));
+      const int64_t ldc = Panels::width(blocks);
+      const int nv = static_cast<int>(ldc / Tile::kLanes);
       for (int64_t b0 = 0; b0 < B; b0 += Rows)
-        tile_rows<typename Cell::Vector, Rows, NV>(static_cast<int>(std::min<int64_t>(Rows, B - b0)),
-                                                   RowMajor{h_prev + b0 * H, H}, H, panels->h_panel(block),
-                                                   ch.data() + b0 * W);
+        tile_any<Tile>(static_cast<int>(std::min<int64_t>(Rows, B - b0)), nv, RowMajor{h_prev + b0 * H, H}, H,
+                       panels->h_panel(block), ch.data() + b0 * ldc);
       phases.mark(kHGemm);
       for (int64_t b0 = 0; b0 < B; b0 += Rows)
-        tile_rows<typename Cell::Vector, Rows, NV>(static_cast<int>(std::min<int64_t>(Rows, B - b0)),
-                                                   RowMajor{x + b0 * I, I}, I, panels->x_panel(block),
-                                                   cx.data() + b0 * W);
+        tile_any<Tile>(static_cast<int>(std::min<int64_t>(Rows, B - b0)), nv, RowMajor{x + b0 * I, I}, I,
+                       panels->x_panel(block), cx.data() + b0 * ldc);
       phases.mark(kXGemm);
-      const int64_t j = block * kLanes;
-      Cell::forward_block(f, step, t, h_prev, j, static_cast<int>(std::min<int64_t>(kLanes, H - j)), ch.data(),
-                          cx.data());
+      // A gate's columns of the group are `blocks * 8` apart; where a full group's are whole vectors
+      // of the tile (the GRU's pairs of blocks with AVX-512), the gate math runs on those.
+      const int64_t j = block * kLanes, units = std::min<int64_t>(blocks * kLanes, H - j), gate = blocks * kLanes;
+      if constexpr (Group * kLanes % Tile::kLanes == 0 && Tile::kLanes > kLanes) {
+        if (blocks == Group) {
+          for (int64_t u = 0; u < units; u += Tile::kLanes)
+            Cell::template forward_block<typename Tile::Vector>(
+                f, step, t, h_prev, j + u, static_cast<int>(std::min<int64_t>(Tile::kLanes, units - u)),
+                ch.data() + u, cx.data() + u, ldc, gate);
+          phases.mark(kGates);
+          continue;
+        }
+      }
+      for (int64_t u = 0; u < units; u += kLanes)
+        Cell::template forward_block<vf>(f, step, t, h_prev, j + u,
+                                         static_cast<int>(std::min<int64_t>(kLanes, units - u)), ch.data() + u,
+                                         cx.data() + u, ldc, gate);
       phases.mark(kGates);
     }
     const bool go_on = team.end_step(index, step);
@@ -92,7 +110,7 @@ void forward_thread(const typename Cell::Forward& f, int index, int threads, Tea
     if (team.alone() && (first != 0 || last != blocks_of(H))) {
       first = 0;
       last = blocks_of(H);
-      panels = std::make_unique<GatePanels<G>>(f.w_hh, f.w_ih, H, I, first, last);
+      panels = std::make_unique<Panels>(f.w_hh, f.w_ih, H, I, first, last);
     }
   }
 }
@@ -202,7 +220,7 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
   // This thread's units of each of the kept row's 4 groups of H columns.
   const int64_t block_rows = steps_per_block * B;
   RowPanels columns[4]{{block_rows, H}, {block_rows, H}, {block_rows, H}, {block_rows, H}};
-  alignas(64) float c[kRows * 3 * kLanes];
+  alignas(64) float c[BackwardTile::kRows * BackwardTile::kColumns];
   const BackwardTime time{T, BH, g.reverse};
   enum { kGradients, kDhGemm, kWeights, kDx, kMeet };
   Phases phases("backward", index, {"gate gradients", "dh GEMM", "dW sums", "dx GEMM", "meeting"});
@@ -218,17 +236,17 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
     const float* added = carry.added();
     for (const auto& group : mine->h.groups) {
       const float* panel = mine->h.data.data() + group.offset;
-      const int64_t j0 = group.block * kLanes;
-      for (int64_t b0 = 0; b0 < B; b0 += kRows) {
-        const int rows = static_cast<int>(std::min<int64_t>(kRows, B - b0));
-        tile_any(rows, group.nv, RowMajor{dg + b0 * K + Cell::kHhColumn * H, K}, G * H, panel, c);
+      const int64_t j0 = group.block * kLanes, ldc = group.nv * BackwardTile::kLanes;
+      for (int64_t b0 = 0; b0 < B; b0 += BackwardTile::kRows) {
+        const int rows = static_cast<int>(std::min<int64_t>(BackwardTile::kRows, B - b0));
+        tile_any<BackwardTile>(rows, group.nv, RowMajor{dg + b0 * K + Cell::kHhColumn * H, K}, G * H, panel, c);
         for (int i = 0; i < rows; ++i)
-          for (int v = 0; v < group.nv; ++v) {
+          for (int v = 0; v < group.blocks; ++v) {
             const int64_t j = j0 + v * kLanes;
             if (j >= H) break;
             const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
             const int64_t o = (b0 + i) * H + j;
-            vf sum = load(c + (i * group.nv + v) * kLanes);
+            vf sum = load(c + i * ldc + v * kLanes);
             if (added) sum += load(added + o, w);
             store(next_out + o, sum, w);
           }
@@ -257,17 +275,17 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
       // dx = kept columns [0, G*H) x W_ih's rows from kInputRotate * H on (ColumnPanels rotates them).
       for (const auto& group : mine->x.groups) {
         const float* panel = mine->x.data.data() + group.offset;
-        const int64_t j0 = group.block * kLanes;
-        for (int64_t k0 = 0; k0 < rows; k0 += kRows) {
-          const int count = static_cast<int>(std::min<int64_t>(kRows, rows - k0));
-          tile_any(count, group.nv, RowMajor{kept.data() + k0 * K, K}, G * H, panel, c);
+        const int64_t j0 = group.block * kLanes, ldc = group.nv * BackwardTile::kLanes;
+        for (int64_t k0 = 0; k0 < rows; k0 += BackwardTile::kRows) {
+          const int count = static_cast<int>(std::min<int64_t>(BackwardTile::kRows, rows - k0));
+          tile_any<BackwardTile>(count, group.nv, RowMajor{kept.data() + k0 * K, K}, G * H, panel, c);
           for (int i = 0; i < count; ++i) {
             const int64_t k = k0 + i;
             float* out = g.d_x + (time.of(first_step + k / B) * B + k % B) * I;
-            for (int v = 0; v < group.nv; ++v) {
+            for (int v = 0; v < group.blocks; ++v) {
               const int64_t j = j0 + v * kLanes;
               if (j >= I) break;
-              store(out + j, load(c + (i * group.nv + v) * kLanes), static_cast<int>(std::min<int64_t>(kLanes, I - j)));
+              store(out + j, load(c + i * ldc + v * kLanes), static_cast<int>(std::min<int64_t>(kLanes, I - j)));
             }
           }
         }
