@@ -23,7 +23,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB102: a JAX computation in a timed region that nothing waits for."""
     for region in ctx.regions:
         culprit = unawaited_jax(ctx, region.work, region.before_clock)
-        if culprit is None or _times_compilation_alone(ctx, region):
+        if culprit is None or _times_compilation_alone(ctx, region, culprit):
             continue
         text = short(culprit)
         yield ctx.report(
@@ -36,12 +36,32 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-def _times_compilation_alone(ctx: Context, region: TimedRegion) -> bool:
+def _times_compilation_alone(ctx: Context, region: TimedRegion, culprit: ast.AST) -> bool:
     """The timing says it measures compilation and nothing else (``compile_time = timeit.timeit(solve_, number=1)``,
     diffrax's benchmarks/compile_times.py): JAX traces and compiles before the call returns, and the run it then
-    dispatches is not what the figure is for. Not ``Compile+run time`` nor ``first call``: those hold the run."""
+    dispatches is not what the figure is for. Not ``Compile+run time`` nor ``first call``: those hold the run.
+
+    Nor when the program times the same callable again (the GRU seed: ``# compile time`` over
+    ``%time jitted_forward(...)``, then ``%timeit jitted_forward(...)``): that first timing is read against the
+    steady one, so it is a first call, and the first run belongs in it."""
     first, last = region.written_lines()
-    return bool(first) and bool(compilation_alone_meant(ctx.program.line_text, first, last))
+    if not first or not compilation_alone_meant(ctx.program.line_text, first, last):
+        return False
+    return not _timed_elsewhere(ctx, region, culprit)
+
+
+def _timed_elsewhere(ctx: Context, region: TimedRegion, culprit: ast.AST) -> bool:
+    """Whether another timed region calls the callable that ``culprit`` calls (compared as written)."""
+    if not isinstance(culprit, ast.Call):
+        return False
+    callee = unparse(culprit.func)
+    return any(
+        isinstance(node, ast.Call) and unparse(node.func) == callee
+        for other in ctx.regions
+        if other is not region
+        for statement in other.work
+        for node in ast.walk(statement)
+    )
 
 
 def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
