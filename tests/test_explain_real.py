@@ -60,6 +60,7 @@ grad_of_loss = jax.grad(_loss)
 grad_of_jitted_loss = jax.grad(jax.jit(_loss))
 
 
+@pytest.mark.wallclock  # the finding needs the measured gap between eager and jitted calls: load can shrink it
 def test_grad_of_unjitted_function_is_fixed_by_jit_of_grad():
     f = explain(grad_of_loss, jnp.ones(4), probes=["dispatch"], budget=2).finding("LB240")
     assert f is not None

@@ -41,7 +41,10 @@ def test_rounds_stopped_because_the_timeout_is_near_are_a_whole_result_not_a_tim
 
 
 def test_a_candidate_that_hangs_is_stopped_and_every_round_before_it_is_kept(tmp_path):
-    r, result, _ = _run(tmp_path, "-w", workload("LATE_HANG"), "--isolation", "candidate", "--budget", "600")
+    # 15 s, not 8: on a slow machine the workers' start-up can leave too little time for the round after the
+    # hang, so the run ends early, whole, before the stalling candidate is called again (it hangs 1.5 s in)
+    r, result, _ = _run(tmp_path, "-w", workload("LATE_HANG"), "--isolation", "candidate", "--budget", "600",
+                        timeout="15")
     assert result["status"] == "timeout"
     c = result["comparison"]
     assert c is not None, result["error"]
@@ -63,7 +66,7 @@ def test_a_candidate_that_hangs_is_stopped_and_every_round_before_it_is_kept(tmp
 
 def test_when_the_baseline_hangs_the_ratios_are_still_to_it_over_the_rounds_before(tmp_path):
     r, result, _ = _run(tmp_path, "-w", workload("LATE_HANG"), "--which", "base", "--isolation", "candidate",
-                        "--budget", "600")
+                        "--budget", "600", timeout="15")  # 15 s: as above
     c = result["comparison"]
     assert c is not None, result["error"]
     assert c["baseline"] == "base" and "base stopped there, kept with" in c["partial"]
