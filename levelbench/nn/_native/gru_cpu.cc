@@ -81,23 +81,23 @@ struct GruCell : CellShape<3, GruForwardTile> {
     const int64_t B = g.s.B, H = g.s.H, K = 4 * H, at = t * B * H;
     const float* before = time.before(g.hs, g.h0, t);
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t j = 0; j < H; j += kLanes) {
-        const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
+      for_each_vector(H, [&](auto zero, int64_t j, int w) {
+        typedef decltype(zero) V;
         const int64_t o = at + b * H + j;
-        vf dh_ = load(g.d_hs + o, w) + load(next + b * H + j, w);
+        V dh_ = load<V>(g.d_hs + o, w) + load<V>(next + b * H + j, w);
         const float* gates = g.rzn + (t * B + b) * 3 * H + j;
-        vf r = load(gates, w), z = load(gates + H, w), n = load(gates + 2 * H, w), hn = load(g.hn + o, w);
-        vf h = load(before + b * H + j, w);
-        vf d_a = dh_ * (1.0f - z) * (1.0f - n * n);
-        vf d_r = d_a * hn * r * (1.0f - r);
-        vf d_z = dh_ * (h - n) * z * (1.0f - z);
+        V r = load<V>(gates, w), z = load<V>(gates + H, w), n = load<V>(gates + 2 * H, w);
+        V hn = load<V>(g.hn + o, w), h = load<V>(before + b * H + j, w);
+        V d_a = dh_ * (1.0f - z) * (1.0f - n * n);
+        V d_r = d_a * hn * r * (1.0f - r);
+        V d_z = dh_ * (h - n) * z * (1.0f - z);
         store(carry.dh.data() + b * H + j, dh_ * z, w);
         float* row = dg + b * K;
         store(row + j, d_a, w);
         store(row + H + j, d_r, w);
         store(row + 2 * H + j, d_z, w);
         store(row + 3 * H + j, d_a * r, w);  // d_hn
-      }
+      });
   }
 
   static void finish_backward(const Backward&, Carry&, int) {}

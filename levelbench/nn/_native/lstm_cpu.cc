@@ -44,25 +44,26 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     if (f.c_n) std::copy(f.c0, f.c0 + f.B * f.H, f.c_n);
   }
 
-  // The gates of 8 units, `gate` (8) columns apart: a tile holds one block (LstmForwardTile).
+  // The gates of up to one V of units [j, j + n), each gate's columns `gate` apart in the tiles: 8
+  // units of one block, or, where a tile covers two blocks (LstmForwardTile with AVX-512), 16 units
+  // on 16-float vectors.
   template <typename V>
   static void forward_block(const Forward& f, int64_t step, int64_t t, const float*, int64_t j, int n,
-                            const float* ch, const float* cx, int64_t ldc, int64_t) {
-    static_assert(sizeof(V) == sizeof(vf), "the LSTM's gate math runs on 8-float vectors");
+                            const float* ch, const float* cx, int64_t ldc, int64_t gate) {
     const int64_t B = f.B, H = f.H, BH = B * H;
     const float* c_prev = f.c_n ? f.c_n : step == 0 ? f.c0 : f.c_out + (f.reverse ? t + 1 : t - 1) * BH;
     float* c_next = f.c_n ? f.c_n : f.c_out + t * BH;
-    const vf b_i = load(f.b + j, n), b_f = load(f.b + H + j, n), b_g = load(f.b + 2 * H + j, n),
-             b_o = load(f.b + 3 * H + j, n);
+    const V b_i = load<V>(f.b + j, n), b_f = load<V>(f.b + H + j, n), b_g = load<V>(f.b + 2 * H + j, n),
+            b_o = load<V>(f.b + 3 * H + j, n);
     for (int64_t b = 0; b < B; ++b) {
       const int64_t o = t * BH + b * H + j;
       const float *gh = ch + b * ldc, *gx = cx + b * ldc;
-      vf ig = sigmoid_(load(gx) + b_i + load(gh));
-      vf fg = sigmoid_(load(gx + kLanes) + b_f + load(gh + kLanes));
-      vf gg = tanh_(load(gx + 2 * kLanes) + b_g + load(gh + 2 * kLanes));
-      vf og = sigmoid_(load(gx + 3 * kLanes) + b_o + load(gh + 3 * kLanes));
-      vf c = fg * load(c_prev + b * H + j, n) + ig * gg;
-      vf tc = tanh_(c);
+      V ig = sigmoid_(load<V>(gx) + b_i + load<V>(gh));
+      V fg = sigmoid_(load<V>(gx + gate) + b_f + load<V>(gh + gate));
+      V gg = tanh_(load<V>(gx + 2 * gate) + b_g + load<V>(gh + 2 * gate));
+      V og = sigmoid_(load<V>(gx + 3 * gate) + b_o + load<V>(gh + 3 * gate));
+      V c = fg * load<V>(c_prev + b * H + j, n) + ig * gg;
+      V tc = tanh_(c);
       store(c_next + b * H + j, c, n);
       store(f.out + o, og * tc, n);
       if (f.gates_out) {
@@ -103,22 +104,22 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     const float* c_before = time.before(g.c, g.c0, t);
     float* dc = carry.dc.data();
     for (int64_t b = 0; b < B; ++b)
-      for (int64_t j = 0; j < H; j += kLanes) {
-        const int w = static_cast<int>(std::min<int64_t>(kLanes, H - j));
+      for_each_vector(H, [&](auto zero, int64_t j, int w) {
+        typedef decltype(zero) V;
         const int64_t o = at + b * H + j;
         const float* gates = g.gates + (t * B + b) * K + j;
-        vf dh = load(g.d_hs + o, w) + load(next + b * H + j, w);
-        vf ig = load(gates, w), fg = load(gates + H, w);
-        vf gg = load(gates + 2 * H, w), og = load(gates + 3 * H, w);
-        vf tc = load(g.tc + o, w);
-        vf dc_ = load(dc + b * H + j, w) + dh * og * (1.0f - tc * tc);
+        V dh = load<V>(g.d_hs + o, w) + load<V>(next + b * H + j, w);
+        V ig = load<V>(gates, w), fg = load<V>(gates + H, w);
+        V gg = load<V>(gates + 2 * H, w), og = load<V>(gates + 3 * H, w);
+        V tc = load<V>(g.tc + o, w);
+        V dc_ = load<V>(dc + b * H + j, w) + dh * og * (1.0f - tc * tc);
         float* row = dg + b * K + j;
         store(row, dc_ * gg * ig * (1.0f - ig), w);
-        store(row + H, dc_ * load(c_before + b * H + j, w) * fg * (1.0f - fg), w);
+        store(row + H, dc_ * load<V>(c_before + b * H + j, w) * fg * (1.0f - fg), w);
         store(row + 2 * H, dc_ * ig * (1.0f - gg * gg), w);
         store(row + 3 * H, dh * tc * og * (1.0f - og), w);
         store(dc + b * H + j, dc_ * fg, w);
-      }
+      });
   }
 
   // Every thread holds the same dc for all units (computed alike); thread 0 hands it back.

@@ -254,8 +254,12 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
 // On AVX-512 on 512-bit datapaths (Sapphire Rapids), a vector of 8 floats does half the work of
 // one of 16 for the same issue slot; on Zen 4's 256-bit datapaths they ran alike. 4 x 48, 6 x 48
 // and 4 x 96 of 16 floats measured within the noise of 8 x 48 (docs/design/gru.md, point 8).
-#if defined(__AVX512F__)
-using LstmForwardTile = TileShape<vf16, 8, 2>;
+#if defined(__AVX512F__) && defined(LEVELBENCH_LSTM_TILE_ROWS)  // TEMPORARY: shape trials
+using LstmForwardTile = TileShape<vf16, LEVELBENCH_LSTM_TILE_ROWS, LEVELBENCH_LSTM_TILE_VECTORS>;
+using GruForwardTile = TileShape<vf16, 8, 3>;
+using BackwardTile = TileShape<vf16, 8, 3>;
+#elif defined(__AVX512F__)
+using LstmForwardTile = TileShape<vf16, 4, 4>;
 using GruForwardTile = TileShape<vf16, 8, 3>;
 using BackwardTile = TileShape<vf16, 8, 3>;
 #else
@@ -263,6 +267,19 @@ using LstmForwardTile = TileShape<vf, 2, 4>;
 using GruForwardTile = TileShape<vf, kRows, 3>;
 using BackwardTile = TileShape<vf, kRows, 3>;
 #endif
+
+// Runs body(V{}, j, n) over units [0, units), a vector of n units at a time: the tiles' width
+// (BackwardTile's vectors, 16 floats with AVX-512) while whole ones fit, then 8 floats, the last
+// one ragged (n < 8). For the cells' elementwise gate math: it does the same operations lane by
+// lane at either width, so a unit's result does not depend on which vector it fell in.
+template <typename Body>
+inline void for_each_vector(int64_t units, Body body) {
+  typedef BackwardTile::Vector Wide;
+  int64_t j = 0;
+  if constexpr (lanes_of<Wide> > kLanes)
+    for (; j + lanes_of<Wide> <= units; j += lanes_of<Wide>) body(Wide{}, j, lanes_of<Wide>);
+  for (; j < units; j += kLanes) body(vf{}, j, static_cast<int>(std::min<int64_t>(kLanes, units - j)));
+}
 
 // The instruction set this build's vector code compiles to.
 #if defined(__AVX512F__)
