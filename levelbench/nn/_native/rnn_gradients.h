@@ -50,37 +50,44 @@ struct RowPanels {
   Floats data;
 };
 
-// d_w rows [u0, u0 + dg.cols) (each v.cols wide) += dG^T v over a block's rows: dW^T = v^T dG on
-// BackwardTile's tiles, of its rows' columns of v (broadcast along the block's rows, which the
-// packing made a 96- or 192-byte stride) by its columns of dG (vectors). Broadcasting dG's columns from the kept rows instead (a new cache
-// line for every row, 3.2 KB apart at the seed's H = 200) ran the tile at about half its rate.
+// d_w rows [u0, u0 + dg.cols) (each v.cols wide) += dG^T v over a block's rows, on BackwardTile's
+// tiles: a tile's rows are units, broadcast from dG's packed columns (a 96- or 192-byte stride
+// down the block's rows), its vectors are features, v's packed columns. Broadcasting from the kept
+// rows instead (a new cache line for every row, 3.2 KB apart at the seed's H = 200) ran the tile
+// at about half its rate. A tile row is then one unit's features, adjacent in its row of d_w, and
+// is added to it a vector at a time; the other way round (rows features, vectors units, as until
+// issue 28's fourth round) each output was added on its own, a scalar per element, which cost
+// about as much as the tile's FMAs once they ran on 16 floats.
 // Each element of dW is summed over the block's rows in their order, then added: the same sums
 // either way round.
 inline void accumulate_weights(const RowPanels& v, const RowPanels& dg, int64_t u0, float* d_w) {
   typedef BackwardTile Tile;
   alignas(64) float c[Tile::kRows * Tile::kColumns];
   const int64_t rows = v.rows, n = v.cols;
-  int64_t v_offset = 0;
-  for (int64_t col = 0; col < n; col += Tile::kColumns) {
-    const int64_t width = std::min<int64_t>(Tile::kColumns, n - col), padded = Tile::padded(width);
-    const float* features = v.data.data() + v_offset;
-    int64_t g_offset = 0;
-    for (int64_t unit = 0; unit < dg.cols; unit += Tile::kColumns) {
-      const int64_t units = std::min<int64_t>(Tile::kColumns, dg.cols - unit), ldc = Tile::padded(units);
+  int64_t g_offset = 0;
+  for (int64_t unit = 0; unit < dg.cols; unit += Tile::kColumns) {
+    const int64_t units = std::min<int64_t>(Tile::kColumns, dg.cols - unit), ldg = Tile::padded(units);
+    const float* gradients = dg.data.data() + g_offset;
+    int64_t v_offset = 0;
+    for (int64_t col = 0; col < n; col += Tile::kColumns) {
+      const int64_t width = std::min<int64_t>(Tile::kColumns, n - col), ldc = Tile::padded(width);
       const int nv = static_cast<int>(ldc / Tile::kLanes);
-      const float* gradients = dg.data.data() + g_offset;
-      for (int64_t j = 0; j < width; j += Tile::kRows) {
-        const int count = static_cast<int>(std::min<int64_t>(Tile::kRows, width - j));
-        tile_any<Tile>(count, nv, Transposed{features + j, padded}, rows, gradients, c);
-        // Unit by unit: a unit's count features are adjacent in its row of d_w.
-        for (int64_t u = 0; u < units; ++u) {
-          float* out = d_w + (u0 + unit + u) * n + col + j;
-          for (int i = 0; i < count; ++i) out[i] += c[i * ldc + u];
+      const float* features = v.data.data() + v_offset;
+      for (int64_t j = 0; j < units; j += Tile::kRows) {
+        const int count = static_cast<int>(std::min<int64_t>(Tile::kRows, units - j));
+        tile_any<Tile>(count, nv, Transposed{gradients + j, ldg}, rows, features, c);
+        for (int i = 0; i < count; ++i) {
+          float* out = d_w + (u0 + unit + j + i) * n + col;
+          const float* sums = c + i * ldc;
+          for_each_vector(width, [&](auto zero, int64_t f, int w) {
+            typedef decltype(zero) V;
+            store(out + f, load<V>(out + f, w) + load<V>(sums + f, w), w);
+          });
         }
       }
-      g_offset += rows * ldc;
+      v_offset += rows * ldc;
     }
-    v_offset += rows * padded;
+    g_offset += rows * ldg;
   }
 }
 
