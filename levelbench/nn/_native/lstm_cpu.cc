@@ -2,8 +2,9 @@
 // layer-direction's whole loop over time, on the same loops, tiles and thread team as the GRU's
 // (gru_cpu.cc).
 //
-// Forward, per step and block of 8 hidden units: one register tile holds the i, f, g and o columns
-// of those units, and the gate math and the cell update run on it as it leaves the GEMMs:
+// Forward, per step and group of hidden units (8; with AVX-512, 16: LstmForwardTile, rnn_cpu.h): one
+// register tile holds the i, f, g and o columns of those units, and the gate math and the cell
+// update run on it, on vectors of as many units, as it leaves the GEMMs:
 //   i = s(.), f = s(.), g = tanh(.), o = s(.), c_t = f c_{t-1} + i g, h_t = o tanh(c_t).
 // A unit's cell state is read and written only by the thread that owns the unit.
 //
@@ -19,9 +20,6 @@
 
 namespace {
 
-// The forward's register tile (LstmForwardTile, rnn_cpu.h): a 4 x 32 tile of 8-float vectors, the
-// GRU's shape before it too went to 16 floats with AVX-512, reads the panel twice at batch 8 and
-// ran 0-8% slower with AVX-512 (docs/design/lstm.md).
 struct LstmCell : CellShape<4, LstmForwardTile> {
 
   struct Forward : ForwardOperands {

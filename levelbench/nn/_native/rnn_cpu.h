@@ -244,9 +244,12 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
   tile_rows<typename Tile::Vector, Tile::kRows, NV>(rows, a, k, panel, c);
 }
 
-// The LSTM's forward: the 32 columns of 8 units' i, f, g and o. With AVX-512, 8 rows x 2 vectors
-// of 16 (16 accumulators and 2 weight vectors of the 32 registers; at batch 8 one tile per GEMM);
-// with AVX2's 16 registers, 2 rows x 4 vectors of 8 (8 + 4).
+// The LSTM's forward: the i, f, g and o columns of 8 units are 32. With AVX-512 a tile covers two
+// blocks of units, 8 rows x 64 columns (4 vectors of 16), so that the gate math runs 16 units to a
+// vector: 32 accumulators and 4 weight vectors are more than the 32 registers, and GCC keeps 5
+// accumulators on the stack, whose load-FMA-store chains hide in a k's 32 FMAs; it measured
+// 0.8-0.9x the time of 8x32 (2x16), 4x64, 6x64, 7x64 and 2x128 (docs/design/lstm.md). With AVX2's
+// 16 registers, one block, 2 rows x 4 vectors of 8 (8 + 4).
 // The GRU's forward: the r, z and n columns of 8 units are 24, not a whole number of 16-float
 // vectors, so with AVX-512 a tile covers two blocks of units, 8 rows x 48 columns (24 accumulators
 // and 3 weight vectors of 16 floats), and with AVX2 one, 4 rows x 24 (12 + 3 vectors of 8).
@@ -254,12 +257,8 @@ inline void tile_any(int rows, int nv, Operand a, int64_t k, const float* panel,
 // On AVX-512 on 512-bit datapaths (Sapphire Rapids), a vector of 8 floats does half the work of
 // one of 16 for the same issue slot; on Zen 4's 256-bit datapaths they ran alike. 4 x 48, 6 x 48
 // and 4 x 96 of 16 floats measured within the noise of 8 x 48 (docs/design/gru.md, point 8).
-#if defined(__AVX512F__) && defined(LEVELBENCH_LSTM_TILE_ROWS)  // TEMPORARY: shape trials
-using LstmForwardTile = TileShape<vf16, LEVELBENCH_LSTM_TILE_ROWS, LEVELBENCH_LSTM_TILE_VECTORS>;
-using GruForwardTile = TileShape<vf16, 8, 3>;
-using BackwardTile = TileShape<vf16, 8, 3>;
-#elif defined(__AVX512F__)
-using LstmForwardTile = TileShape<vf16, 4, 4>;
+#if defined(__AVX512F__)
+using LstmForwardTile = TileShape<vf16, 8, 4>;
 using GruForwardTile = TileShape<vf16, 8, 3>;
 using BackwardTile = TileShape<vf16, 8, 3>;
 #else
