@@ -5,7 +5,7 @@
 // gradients and dx are here, on the parts of rnn_cpu.h and rnn_gradients.h.
 //
 // Forward, per step and per group of unit blocks owned by this thread (one tile's columns: a block
-// of 8 units, or two for the GRU with AVX-512): the recurrent GEMM h_{t-1} (B, H) x W_hh^T (H, G*8
+// of 8 units, or two with AVX-512): the recurrent GEMM h_{t-1} (B, H) x W_hh^T (H, G*8
 // per block) and the input GEMM x_t (B, I) x W_ih^T on the cell's register tile, then the cell's
 // gate math on the tile as it leaves the GEMMs (Cell::forward_block).
 // Each GEMM runs over all rows of a block before the other starts, so that its panel stays in L1
