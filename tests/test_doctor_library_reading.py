@@ -360,3 +360,60 @@ def test_lb107_a_dropped_array_or_a_dropped_call_of_the_files_own_function_is_st
     assert found(_EFFECT.format(body="jnp.sin(x)")) == [("LB107", 13)]
     assert found(_EFFECT.format(body="double(x)")) == [("LB107", 13)]
     assert found(_EFFECT.format(body="y = variable(x, name='x')")) == [("LB107", 13)]
+
+
+# jaxns's worker: a server that concatenates the leaves of a batch of requests (one operation per leaf) and then
+# runs the batch's compiled executable, inside the clock pair that times the request.
+_SERVED = """
+import time
+import jax
+import jax.numpy as jnp
+
+def combine(requests):
+    def concatenate(*values):
+        return jnp.concatenate(values, axis=0)
+    return jax.tree.map(concatenate, *requests)
+
+program = jax.jit(lambda tree: jax.tree.map(jnp.sin, tree))
+requests = [{{"a": jnp.ones(3), "b": jnp.ones(4)}} for _ in range(8)]
+started = time.perf_counter()
+batch = combine(requests)
+{run}
+elapsed = time.perf_counter() - started
+"""
+
+
+def test_lb114_one_operation_per_leaf_beside_a_timed_compiled_program_assembles_its_input():
+    assert "LB114" not in {c for c, _ in found(_SERVED.format(run="out = jax.block_until_ready(program(batch))"))}
+    compiled = "executable = program.lower(batch).compile()\nout = jax.block_until_ready(executable(batch))"
+    assert "LB114" not in {c for c, _ in found(_SERVED.format(run=compiled))}
+
+
+def test_lb114_one_operation_per_leaf_is_what_a_timing_without_a_compiled_program_measures():
+    assert ("LB114", 9) in found(_SERVED.format(run="out = jax.block_until_ready(batch)"))
+
+
+# The same for a loop of one operation per step: timed with nothing compiled beside it, its dispatches are the
+# numbers; beside a compiled program they assemble its input.
+_STACKED = """
+import time
+import jax
+import jax.numpy as jnp
+
+program = jax.jit(lambda x: jnp.sin(x) @ x.T)
+rows = [jnp.ones(64) for _ in range(256)]
+started = time.perf_counter()
+parts = []
+for row in rows:
+    parts.append(jnp.cumsum(row))
+{run}
+elapsed = time.perf_counter() - started
+"""
+
+
+def test_lb114_a_timed_loop_of_one_operation_beside_a_compiled_program_is_not_reported():
+    assert "LB114" not in {c for c, _ in found(_STACKED.format(run="jax.block_until_ready(program(jnp.stack(parts)))"))}
+
+
+def test_lb114_a_timed_loop_of_one_operation_alone_is():
+    assert ("LB114", 10) in found(_STACKED.format(run="jax.block_until_ready(parts)"))
