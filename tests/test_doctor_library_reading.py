@@ -417,3 +417,35 @@ def test_lb114_a_timed_loop_of_one_operation_beside_a_compiled_program_is_not_re
 
 def test_lb114_a_timed_loop_of_one_operation_alone_is():
     assert ("LB114", 10) in found(_STACKED.format(run="jax.block_until_ready(parts)"))
+
+
+# qdax's ask/tell test: two key splits per iteration of a loop whose trip count is a local constant
+# (`num_iterations = 5`), around the library's own ask and tell: ten dispatches, once.
+_ASK_TELL = """
+import jax
+from qd import algorithm, state
+
+def run(key):
+    {bound}
+    for _ in range(num_iterations):
+        key, subkey = jax.random.split(key)
+        candidates = algorithm.ask(state, subkey)
+        key, subkey = jax.random.split(key)
+        state = algorithm.tell(state, candidates, subkey)
+
+run(jax.random.PRNGKey(0))
+"""
+
+
+def test_lb114_a_loop_bounded_by_a_local_constant_of_few_steps_dispatches_little():
+    assert found(_ASK_TELL.format(bound="num_iterations = 5")) == []
+
+
+def test_lb114_a_loop_bounded_by_a_large_constant_or_by_what_the_caller_gives_still_is():
+    assert ("LB114", 7) in found(_ASK_TELL.format(bound="num_iterations = 1000"))
+    assert ("LB114", 7) in found(_ASK_TELL.format(bound="num_iterations = 5 if state else 1000"))
+    assert ("LB114", 8) in found(_ASK_TELL.format(bound="num_iterations = 5\n    num_iterations = 1000"))
+    assert ("LB114", 8) in found(_ASK_TELL.format(bound="num_iterations = 5\n    num_iterations *= 200"))
+    given = _ASK_TELL.replace("def run(key):", "def run(key, num_iterations=5):").replace("run(jax.random.PRNGKey(0))",
+                                                                                     "run(jax.random.PRNGKey(0), 1000)")
+    assert ("LB114", 7) in found(given.format(bound="pass"))
