@@ -139,7 +139,9 @@ def _dispatch_is_what_is_timed(ctx: Context, node: ast.AST) -> bool:
     ``levelbench.measure`` is timed alone."""
     if id(node) not in ctx.timed_ids:
         return False
-    reaches: list[tuple[frozenset[int], bool]] = ctx.index("timed reach", lambda: [_reach(ctx, r.work) for r in ctx.regions])
+    reaches: list[tuple[frozenset[int], bool]] = ctx.index(
+        "timed reach", lambda: [_reach(ctx, r.work) for r in ctx.regions]
+    )
     around = [compiled for ids, compiled in reaches if id(node) in ids]
     return not around or not all(around)
 
