@@ -57,8 +57,10 @@ MAX_FP_PER_100_FILES = 1.0
 # an AOT executable, a tuple kept on a test case, a function only handed to libraries, and calls made for their
 # effect (issue 25, the second libfp round: 38 on the 39 earlier libraries, 23 on the twelve; 12 of them oryx's
 # LB113, `from jax import util`, which jax 0.10.2 does not have). The count rose with the corpus, not with a change.
+# Then 58 (issue 25, libfp2): a loop bounded by a name bound to one integer states its trip count (qdax), and one
+# operation per leaf timed beside a compiled program assembles that program's input (jaxns, 2).
 # Lower it when a rule improves; never raise it to make a change pass.
-MAX_FETCHED_FINDINGS = 61
+MAX_FETCHED_FINDINGS = 58
 
 ESTABLISHED_BY = re.compile(r"(accepted answer|maintainer \S+.*|answer by \S.*)")
 

@@ -360,3 +360,92 @@ def test_lb107_a_dropped_array_or_a_dropped_call_of_the_files_own_function_is_st
     assert found(_EFFECT.format(body="jnp.sin(x)")) == [("LB107", 13)]
     assert found(_EFFECT.format(body="double(x)")) == [("LB107", 13)]
     assert found(_EFFECT.format(body="y = variable(x, name='x')")) == [("LB107", 13)]
+
+
+# jaxns's worker: a server that concatenates the leaves of a batch of requests (one operation per leaf) and then
+# runs the batch's compiled executable, inside the clock pair that times the request.
+_SERVED = """
+import time
+import jax
+import jax.numpy as jnp
+
+def combine(requests):
+    def concatenate(*values):
+        return jnp.concatenate(values, axis=0)
+    return jax.tree.map(concatenate, *requests)
+
+program = jax.jit(lambda tree: jax.tree.map(jnp.sin, tree))
+requests = [{{"a": jnp.ones(3), "b": jnp.ones(4)}} for _ in range(8)]
+started = time.perf_counter()
+batch = combine(requests)
+{run}
+elapsed = time.perf_counter() - started
+"""
+
+
+def test_lb114_one_operation_per_leaf_beside_a_timed_compiled_program_assembles_its_input():
+    assert "LB114" not in {c for c, _ in found(_SERVED.format(run="out = jax.block_until_ready(program(batch))"))}
+    compiled = "executable = program.lower(batch).compile()\nout = jax.block_until_ready(executable(batch))"
+    assert "LB114" not in {c for c, _ in found(_SERVED.format(run=compiled))}
+
+
+def test_lb114_one_operation_per_leaf_is_what_a_timing_without_a_compiled_program_measures():
+    assert ("LB114", 9) in found(_SERVED.format(run="out = jax.block_until_ready(batch)"))
+
+
+# The same for a loop of one operation per step: timed with nothing compiled beside it, its dispatches are the
+# numbers; beside a compiled program they assemble its input.
+_STACKED = """
+import time
+import jax
+import jax.numpy as jnp
+
+program = jax.jit(lambda x: jnp.sin(x) @ x.T)
+rows = [jnp.ones(64) for _ in range(256)]
+started = time.perf_counter()
+parts = []
+for row in rows:
+    parts.append(jnp.cumsum(row))
+{run}
+elapsed = time.perf_counter() - started
+"""
+
+
+def test_lb114_a_timed_loop_of_one_operation_beside_a_compiled_program_is_not_reported():
+    assert "LB114" not in {c for c, _ in found(_STACKED.format(run="jax.block_until_ready(program(jnp.stack(parts)))"))}
+
+
+def test_lb114_a_timed_loop_of_one_operation_alone_is():
+    assert ("LB114", 10) in found(_STACKED.format(run="jax.block_until_ready(parts)"))
+
+
+# qdax's ask/tell test: two key splits per iteration of a loop whose trip count is a local constant
+# (`num_iterations = 5`), around the library's own ask and tell: ten dispatches, once.
+_ASK_TELL = """
+import jax
+from qd import algorithm, state
+
+def run(key):
+    {bound}
+    for _ in range(num_iterations):
+        key, subkey = jax.random.split(key)
+        candidates = algorithm.ask(state, subkey)
+        key, subkey = jax.random.split(key)
+        state = algorithm.tell(state, candidates, subkey)
+
+run(jax.random.PRNGKey(0))
+"""
+
+
+def test_lb114_a_loop_bounded_by_a_local_constant_of_few_steps_dispatches_little():
+    assert found(_ASK_TELL.format(bound="num_iterations = 5")) == []
+
+
+def test_lb114_a_loop_bounded_by_a_large_constant_or_by_what_the_caller_gives_still_is():
+    assert ("LB114", 7) in found(_ASK_TELL.format(bound="num_iterations = 1000"))
+    assert ("LB114", 7) in found(_ASK_TELL.format(bound="num_iterations = 5 if state else 1000"))
+    assert ("LB114", 8) in found(_ASK_TELL.format(bound="num_iterations = 5\n    num_iterations = 1000"))
+    assert ("LB114", 8) in found(_ASK_TELL.format(bound="num_iterations = 5\n    num_iterations *= 200"))
+    given = _ASK_TELL.replace("def run(key):", "def run(key, num_iterations=5):").replace("run(jax.random.PRNGKey(0))",
+                                                                                     "run(jax.random.PRNGKey(0), 1000)")
+    assert ("LB114", 7) in found(given.format(bound="pass"))

@@ -884,6 +884,23 @@ def test_lb113_names_and_modules_missing_from_installed_packages():
 
 
 @needs_jax_numpy
+def test_lb113_a_name_another_jax_had_is_not_guessed_as_a_misspelling():
+    # neural-tangents and oryx import names jax 0.10.2 dropped: `api_util` and `jax.tree` are other names, not
+    # what `util` and `tree_map` were; a guess (and the fix that renames the uses) would break the code.
+    src = "from jax import util as jax_util\nfrom jax import tree_map\nfrom jax.core import Var, Primitive\n"
+    found = lint_source(src, "s.py", select=["LB113"])
+    assert len(found) == 4 and not any("did you mean" in d.message for d in found)
+    assert all(d.fix is None or not d.fix.edits for d in found)
+
+
+@needs_jax_numpy
+def test_lb113_a_typo_is_still_guessed_and_fixed():
+    found = lint_source("from jax import jix\nfrom numpy import flaot64\nimport jax.nump\n", "s.py", select=["LB113"])
+    assert ["jit", "float64", "jax.numpy"] == [d.message.rsplit("`", 2)[-2] for d in found]
+    assert found[0].fix is not None and found[0].fix.edits
+
+
+@needs_jax_numpy
 def test_lb113_not_reported_for_real_names_or_packages_that_are_not_installed():
     src = "from jax import jit, random, numpy as jnp\nfrom jax.numpy import dot\nimport numpy.linalg\nfrom numpy.random import default_rng\nfrom not_installed_pkg_xyz import nothing\n"
     assert "LB113" not in codes(src)

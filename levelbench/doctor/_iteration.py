@@ -2,6 +2,7 @@
 
     for dtype in (jnp.float16, jnp.float32):   # spelled out: 2 iterations, one per value the code names
     for seed in range(10):                      # 10 iterations
+    for _ in range(num_iterations):             # 10 too, where the scope binds only `num_iterations = 10`
     for batch in loader:                        # unknown: the data decides
 
 A loop over values the code spells out asks for each of them on purpose. A function jitted per value
@@ -180,7 +181,7 @@ def _trips(facts: Facts, loop: ast.AST) -> int | None:
     for generator in generators:
         iterable = generator.iter
         if isinstance(iterable, ast.Call) and facts.names.qualname(iterable.func) == "builtins.range":
-            bounds = [_integer(a) for a in iterable.args]
+            bounds = [_stated_integer(facts, a, loop) for a in iterable.args]
             if not bounds or None in bounds or iterable.keywords or (len(bounds) == 3 and bounds[2] == 0):
                 return None
             count *= len(range(*bounds))
@@ -192,6 +193,32 @@ def _trips(facts: Facts, loop: ast.AST) -> int | None:
             return None
         count *= len(elements)
     return count
+
+
+def _stated_integer(facts: Facts, node: ast.AST, at: ast.AST) -> int | None:
+    """An integer the code states: a literal, or a name that the scope of ``at`` binds only to that one literal
+    (``num_iterations = 5`` ... ``range(num_iterations)``). Not a parameter, a loop variable or a name bound to
+    anything else (`_rebound_otherwise`), whose value the caller or the data decides."""
+    value = _integer(node)
+    if value is not None or not isinstance(node, ast.Name):
+        return value
+    values = facts.bindings.values_at(node.id, at)
+    if not values or _rebound_otherwise(facts, node.id, at) or _a_parameter_around(facts, node.id, at):
+        return None
+    if any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == node.id
+           for n in _scope_nodes(facts, at)):
+        return None
+    stated = {_integer(v) for v in values}
+    return stated.pop() if len(stated) == 1 and None not in stated else None
+
+
+def _a_parameter_around(facts: Facts, name: str, at: ast.AST) -> bool:
+    """``name`` is a parameter of a function around ``at`` (a closure's ``n``): the caller's value."""
+    return any(
+        isinstance(scope, FUNCTIONS)
+        and name in {a.arg for a in [*scope.args.posonlyargs, *scope.args.args, *scope.args.kwonlyargs]}
+        for scope in facts.program.ancestors(at)
+    )
 
 
 def _integer(node: ast.AST) -> int | None:

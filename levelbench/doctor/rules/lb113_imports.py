@@ -78,7 +78,7 @@ def _catches_import_errors(handler: ast.ExceptHandler) -> bool:
 def _missing_name(ctx: Context, node: ast.alias, module: str, name: str) -> Diagnostic:
     root = module.split(".")[0]
     candidates = sorted(similar_names(module))
-    guess = difflib.get_close_matches(name, candidates, n=1)
+    guess = _misspelt(name, candidates)
     hint = f"; did you mean `{guess[0]}`?" if guess else ""
     return ctx.report(
         "LB113",
@@ -99,7 +99,7 @@ def _missing_module(ctx: Context, node: ast.AST, module: str) -> Diagnostic:
         fix = f"from {parent} import {last}"
     else:
         candidates = sorted(similar_names(parent) - {last}) if parent else []
-        guess = difflib.get_close_matches(last, candidates, n=1)
+        guess = _misspelt(last, candidates)
         hint = f"; did you mean `{parent}.{guess[0]}`?" if guess else ""
         fix = f"import {parent}.{guess[0]}" if guess else f"# check the name: {module}"
     return ctx.report(
@@ -109,6 +109,28 @@ def _missing_module(ctx: Context, node: ast.AST, module: str) -> Diagnostic:
         evidence=f"checked against the installed {root} package",
         fix=fix,
     )
+
+
+def _misspelt(name: str, candidates: Iterable[str]) -> list[str]:
+    """The closest of ``candidates`` when ``name`` reads as a misspelling of it (``jix`` for ``jit``, ``flaot64`` for
+    ``float64``): a few characters typed wrong, dropped, added or swapped, at most one per four characters. A name
+    that adds or drops a whole part (``util`` beside ``api_util``, ``tree_map`` beside ``tree``, ``Var`` beside
+    ``DropVar``) is another name, and mostly one that an older version of the package had: no guess then."""
+    guess = difflib.get_close_matches(name, list(candidates), n=1)
+    return guess if guess and _typing_distance(name, guess[0]) <= max(1, len(name) // 4) else []
+
+
+def _typing_distance(a: str, b: str) -> int:
+    """Edits (a character replaced, dropped, added, or two neighbours swapped) that turn ``a`` into ``b``."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 @never_hides_the_finding
@@ -121,6 +143,8 @@ def nearest_name(ctx: Context, alias: ast.alias, candidates: Iterable[str]) -> F
         ((difflib.SequenceMatcher(None, alias.name, c).ratio(), c) for c in candidates), reverse=True
     )
     if not ranked or ranked[0][0] < 0.6 or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+        return None
+    if not _misspelt(alias.name, [ranked[0][1]]):
         return None
     guess = ranked[0][1]
     editor = ctx.editor

@@ -56,7 +56,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if not ops and not applies:
             continue
         timed = id(loop) in ctx.timed_ids or holds_timing(ctx, loop, nodes)
-        if ops < 2 and not applies and not timed:
+        if ops < 2 and not applies and not (holds_timing(ctx, loop, nodes) or _dispatch_is_what_is_timed(ctx, loop)):
             continue
         own_calls = [n for n in _own_nodes(ctx, loop) if isinstance(n, ast.Call)]
         if not timed and eager_dispatch_is_small(facts, loop, ops + applies, own_calls):
@@ -115,7 +115,7 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
             continue
         ops, applies = _eager_ops(ctx, list(walk_code(ctx.program, body)))
         timed = id(call) in ctx.timed_ids
-        if ops + applies < 2 and not (timed and ops + applies):
+        if ops + applies < 2 and not (ops + applies and _dispatch_is_what_is_timed(ctx, call)):
             continue
         if not _runs_eagerly(ctx, call, traced):
             continue
@@ -129,6 +129,42 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
             f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
             fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
         )
+
+
+def _dispatch_is_what_is_timed(ctx: Context, node: ast.AST) -> bool:
+    """``node`` runs timed, and some timing that reaches it runs no compiled program of its own (no call of a jitted
+    function, an AOT executable or a lax loop): then one dispatch per element is what the numbers measure. Beside a
+    compiled program, as in a server that concatenates a batch's leaves and then runs the batch's executable, one
+    operation per element assembles the program's input; the program is what is timed. A function handed to
+    ``levelbench.measure`` is timed alone."""
+    if id(node) not in ctx.timed_ids:
+        return False
+    reaches: list[tuple[frozenset[int], bool]] = ctx.index(
+        "timed reach", lambda: [_reach(ctx, r.work) for r in ctx.regions]
+    )
+    around = [compiled for ids, compiled in reaches if id(node) in ids]
+    return not around or not all(around)
+
+
+def _reach(ctx: Context, roots: tuple[ast.AST, ...]) -> tuple[frozenset[int], bool]:
+    """The ids of the nodes a timed region runs (its work and the local functions it calls, transitively), and
+    whether any of them runs a compiled program."""
+    seen: set[int] = set()
+    compiled = False
+    stack = list(roots)
+    while stack:
+        for node in walk_code(ctx.program, [stack.pop()]):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if not isinstance(node, ast.Call):
+                continue
+            compiled = compiled or ctx.facts.calls_jax_callable(node) or runs_compiled_loop(ctx.facts, node)
+            function = ctx.facts.local_def(node)
+            if function is not None and id(function) not in seen:
+                seen.add(id(function))
+                stack.extend(function.body)
+    return frozenset(seen), compiled
 
 
 def _places_data(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = frozenset()) -> bool:
