@@ -91,3 +91,17 @@ def test_a_variant_moves_the_expected_lines_and_drops_what_it_removes():
     assert made["magic-timeit"].expected == {"LB102": frozenset({6})}
     assert "%timeit f(x)" in made["magic-timeit"].text
     assert made["helper"].expected == {"LB102": frozenset({7}), "LB105": frozenset({6})}
+
+
+def test_a_rewrite_keeps_the_words_that_say_what_a_timing_means():
+    # The words a script prints or binds say a timing measures compilation on purpose (`print(f"jit time: ...")`):
+    # an import renamed is not renamed inside a string, and a clock pair made another harness keeps its words.
+    text = ("import time\nimport jax\nf = jax.jit(lambda x: x)\nx = 1.0\ns = time.time()\nf(x)\n"
+            "print(f\"jit time: {time.time() - s}\")\n")
+    made = {v.kind: v for v in variants.case_variants(text, {"LB105"}, {"LB105": {5}})}
+    renamed = made["import-alias"].text
+    assert 'print(f"jit time: {time_' in renamed and "jit_" not in renamed.split("print")[1].split("{")[0], renamed
+    assert "jit time" in next(line for line in made["magic-time"].text.splitlines() if line.startswith("%time"))
+    assert "jit time" in next(line for line in made["with-benchmark"].text.splitlines() if "f(x)" in line)
+    line = 'print(f"{f.__name__} jit time: {jit(x)}", \'jit\')'
+    assert [line[a:b] for a, b in variants._literal_spans(line) if a < b] == [" jit time: ", "jit"]

@@ -562,10 +562,48 @@ def _import_alias(source: Source) -> Made | None:
         code, comment = _split_comment(line)
         new = code
         for old, replacement in renames.items():
-            new = re.sub(rf"(?<![\w.]){re.escape(old)}\b(?!\s*=[^=])", replacement, new)
+            text = _literal_spans(new)  # the words a string prints are not the module's name (`"jit time"`)
+            new = re.sub(rf"(?<![\w.]){re.escape(old)}\b(?!\s*=[^=])",
+                         lambda m: m[0] if any(a <= m.start() < b for a, b in text) else replacement, new)
         if new != code:
             rewrite.replace(number, new + comment)
     return Made(rewrite)
+
+
+def _literal_spans(code: str) -> list[tuple[int, int]]:
+    """(start, end) of the text inside the string literals of one line of code, the ``{...}`` of an f-string
+    (code) left out."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(code):
+        ch = code[i]
+        if ch not in "'\"":
+            i += 1
+            continue
+        prefix = re.search(r"[A-Za-z]*$", code[:i])[0].lower()
+        formatted = "f" in prefix
+        quote = ch * 3 if code.startswith(ch * 3, i) else ch
+        i += len(quote)
+        start, depth = i, 0
+        while i < len(code) and not (depth == 0 and code.startswith(quote, i)):
+            if code[i] == "\\" and "r" not in prefix:
+                i += 2
+                continue
+            if formatted and code[i] == "{":
+                if depth == 0 and code.startswith("{{", i):
+                    i += 2
+                    continue
+                if depth == 0:
+                    spans.append((start, i))
+                depth += 1
+            elif formatted and code[i] == "}" and depth:
+                depth -= 1
+                if depth == 0:
+                    start = i + 1
+            i += 1
+        spans.append((start, min(i, len(code))))
+        i += len(quote)
+    return spans
 
 
 def _split_comment(line: str) -> tuple[str, str]:
@@ -732,15 +770,18 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     if not _only_reads_clock(region.block[region.end]):
         return None
     rewrite = Rewrite(source.lines)
+    # the words of the clock lines (`print(f"jit time: {time.time() - s}")`, `first_call = ...`) say what the
+    # timing means; the rewrite keeps them beside the timed statement, where the words of a harness are read
+    label = _clock_words(region.block[region.start], region.block[region.end])
     if kind == "with-benchmark":  # the clock lines become a context manager that times the block
         indent = source.indent(stmt.lineno)
         rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
         rewrite.insert_before(stmt.lineno, f"{indent}with Benchmark('timed'):")
-        rewrite.replace(stmt.lineno, f"{indent}    {code}")
+        rewrite.replace(stmt.lineno, f"{indent}    {code}  {label}".rstrip())
         rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
         return Made(rewrite, drops=_DROPS[kind], span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
     rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
-    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value)
+    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
     return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
@@ -784,6 +825,20 @@ def _from_magic(source: Source, region: Region, kind: str) -> Made | None:
     else:
         _write_harness(rewrite, kind, line, indent, code, stmt.value, comment)
     return Made(rewrite, drops=drops, span=range(line, line + 1), allowed={c: ((line, 0),) for c in allowed})
+
+
+def _clock_words(*statements: ast.stmt) -> str:
+    """A comment holding the words of the clock lines a rewrite drops: the names they bind and the text they print
+    (``t_first_call = ...``, ``print(f"jit time: {time.time() - s}")``), or "" when they hold none."""
+    words: list[str] = []
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                words.append(node.id)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                words.append(node.value.strip())
+    text = " ".join(w for w in words if re.search(r"[A-Za-z]", w)).replace("\n", " ")
+    return f"# (the clock lines said: {text})" if text else ""
 
 
 def _only_reads_clock(stmt: ast.stmt) -> bool:
