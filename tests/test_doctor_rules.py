@@ -274,6 +274,16 @@ def test_lb103_the_best_of_timeit_repeats_never_holds_the_compile():
     assert "LB103" in codes(best.replace("repeat=20", "repeat=1"))  # one repeat: the minimum is the cold one
 
 
+@pytest.mark.parametrize("first, warms", [
+    ("print(timeit.timeit(lambda: f(x).block_until_ready(), number=1))", True),  # the lambda runs inside timeit
+    ("results = list(map(lambda v: f(v).block_until_ready(), [x]))", True),
+    ("later = lambda: f(x).block_until_ready()", False),  # stored, not run: the timing below is the first call
+])
+def test_lb103_a_lambda_handed_to_a_call_runs_where_the_call_stands(first, warms):
+    timed = "t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    assert [c for c, _, line in found(JAX_HEADER + first + "\n" + timed) if c == "LB103" and line == 11] == ([] if warms else ["LB103"])
+
+
 def test_lb103_timeit_setup_counts_as_warm_up():
     src = JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), setup=lambda: f(x).block_until_ready(), number=9)\n"
     assert "LB103" not in codes(src)

@@ -16,8 +16,8 @@ from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
 from .._regions import TimedRegion
 from .._syntax import (
-    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, short, unparse,
-    walk_code,
+    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
+    unparse, walk_code,
 )
 
 CODE = "LB103"
@@ -89,7 +89,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for node in ctx.program.of_type(ast.Call):
         keys = reach.of_call(node)
         if keys:
-            scope = id(enclosing_function(ctx.program, node))
+            scope = id(running_function(ctx.program, node))  # `timeit(lambda: f(x))` calls f where it stands
             for key in keys:
                 calls_by_key.setdefault((scope, key), []).append((position(node), node))
     for calls in calls_by_key.values():
