@@ -274,6 +274,17 @@ def test_lb103_the_best_of_timeit_repeats_never_holds_the_compile():
     assert "LB103" in codes(best.replace("repeat=20", "repeat=1"))  # one repeat: the minimum is the cold one
 
 
+@pytest.mark.parametrize("loop, named, fires", [
+    (True, "jit_time", True),  # case 119: a total over 100 calls beside `python_time`: the jitted version's time
+    (True, "compile_time", False),  # the words say the total is meant to hold the compile
+    (False, "jit_time", False),  # one call timed: `jit time` is its compile
+])
+def test_lb103_jit_time_names_the_jitted_version_of_a_timing_that_repeats_its_call(loop, named, fires):
+    call = "for _ in range(100):\n    f(x)\n" if loop else "f(x)\n"
+    src = JAX_HEADER + f"start = time.perf_counter()\n{call}end = time.perf_counter()\n{named} = end - start\n"
+    assert ("LB103" in codes(src)) is fires
+
+
 @pytest.mark.parametrize("first, warms", [
     ("print(timeit.timeit(lambda: f(x).block_until_ready(), number=1))", True),  # the lambda runs inside timeit
     ("results = list(map(lambda v: f(v).block_until_ready(), [x]))", True),

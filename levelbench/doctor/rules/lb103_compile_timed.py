@@ -135,7 +135,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     later timing of the same jitted function is commented as the one without compilation (``# Now time it
     without compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do."""
     first, last = region.written_lines()
-    if first and compilation_meant(ctx.program.line_text, first, last):
+    if first and compilation_meant(ctx.program.line_text, first, last, repeated=region.samples == "averaged"):
         return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
