@@ -105,3 +105,22 @@ def test_a_rewrite_keeps_the_words_that_say_what_a_timing_means():
     assert "jit time" in next(line for line in made["with-benchmark"].text.splitlines() if "f(x)" in line)
     line = 'print(f"{f.__name__} jit time: {jit(x)}", \'jit\')'
     assert [line[a:b] for a, b in variants._literal_spans(line) if a < b] == [" jit time: ", "jit"]
+
+
+def test_a_clock_pair_whose_start_a_later_timing_reads_is_left_where_it_is():
+    # case 133: the second cell subtracts the first cell's `start_time`; moving or removing that reading would
+    # change the later timing, so no rewrite moves it (a start bound again before the next read is free to move)
+    shared = ("import time\nimport jax\nf = jax.jit(lambda x: x)\nx = 1.0\ns = time.time()\nf(x)\nprint(time.time() - s)\n"
+              "f(x)\nprint(time.time() - s)\n")
+    made = {v.kind for v in variants.case_variants(shared, {"LB102"}, {"LB102": {6}})}
+    assert not made & {"helper", "loop", "magic-time", "with-benchmark"}, made
+    rebound = shared.replace("f(x)\nprint(time.time() - s)\nf(x)", "f(x)\nprint(time.time() - s)\ns = time.time()\nf(x)")
+    made = {v.kind for v in variants.case_variants(rebound, {"LB102"}, {"LB102": {6}})}
+    assert {"helper", "magic-time"} <= made, made
+
+
+def test_a_clock_pair_made_a_time_magic_need_not_keep_its_single_sample_finding():
+    text = "import time\nimport jax\nf = jax.jit(lambda x: x)\nx = 1.0\nstart = time.perf_counter()\nf(x)\nprint(time.perf_counter() - start)\n"
+    made = {v.kind: v for v in variants.case_variants(text, {"LB102", "LB104"}, {"LB102": {6}, "LB104": {6}})}
+    assert "LB104" not in made["magic-time"].expected and made["magic-time"].allowed.get("LB104") == frozenset({6})
+    assert "LB104" in made["clock-monotonic"].expected

@@ -39,7 +39,9 @@ KINDS = (
 # Findings a harness removes on purpose where it replaces a clock pair: the rewritten code no longer has
 # that mistake (no clock left: no LB105; %timeit and the fixture warm up and repeat: no LB103, LB104).
 _DROPS = {
-    "magic-time": frozenset({"LB105"}),
+    # %time is one run: the corpus labels its cold first call (LB103), never its one sample (LB104), which the
+    # doctor may report or not
+    "magic-time": frozenset({"LB104", "LB105"}),
     "magic-timeit": frozenset({"LB103", "LB104", "LB105"}),
     "timeit-lambda": frozenset({"LB105"}),
     "benchmark-fixture": frozenset({"LB103", "LB104", "LB105"}),
@@ -620,6 +622,22 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line, ""
 
 
+def _start_read_later(source: Source, region: Region) -> bool:
+    """The clock reading that opens ``region`` is read again after it (``t = time.time() - start`` in a later cell,
+    a second timing that reuses the first one's start): moving or removing it would change that later timing."""
+    if region.magic or source.tree is None:
+        return False
+    opened = {n.id for n in ast.walk(region.block[region.start]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    later = sorted(
+        (n.lineno, n.col_offset, isinstance(n.ctx, ast.Load), n.id) for n in ast.walk(source.tree)
+        if isinstance(n, ast.Name) and n.id in opened and n.lineno > region.last_line
+    )
+    first_use = {}
+    for _, _, load, name in later:
+        first_use.setdefault(name, load)  # read before it is bound again
+    return any(first_use.values())
+
+
 def _module_region(source: Source) -> Region | None:
     """The first timed region whose statements sit at module level."""
     for region in regions(source):
@@ -634,7 +652,7 @@ def _wrap_region(source: Source, kind: str) -> Made | None:
     if region is None:
         return None
     first, last = region.first_line, region.last_line
-    if region.magic and source.in_cell_magic(first):
+    if region.magic and source.in_cell_magic(first) or _start_read_later(source, region):
         return None
     rewrite = Rewrite(source.lines)
     rewrite.indent(first, last)
@@ -767,7 +785,7 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     code = source.lines[stmt.lineno - 1].strip()
     if kind != "magic-time" and re.search(r"\bjit\(", code):
         return None  # repeating a statement that jits adds LB111: another mistake than the case's
-    if not _only_reads_clock(region.block[region.end]):
+    if not _only_reads_clock(region.block[region.end]) or _start_read_later(source, region):
         return None
     rewrite = Rewrite(source.lines)
     # the words of the clock lines (`print(f"jit time: {time.time() - s}")`, `first_call = ...`) say what the
@@ -784,7 +802,9 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
-    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
+    allowed = {"LB104": ((stmt.lineno, 0),)} if kind == "magic-time" else {}
+    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno},
+                allowed=allowed)
 
 
 # What a correct doctor may add when a line magic becomes another harness: a harness that does not warm
