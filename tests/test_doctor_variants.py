@@ -124,3 +124,12 @@ def test_a_clock_pair_made_a_time_magic_need_not_keep_its_single_sample_finding(
     made = {v.kind: v for v in variants.case_variants(text, {"LB102", "LB104"}, {"LB102": {6}, "LB104": {6}})}
     assert "LB104" not in made["magic-time"].expected and made["magic-time"].allowed.get("LB104") == frozenset({6})
     assert "LB104" in made["clock-monotonic"].expected
+
+
+def test_a_new_binding_goes_above_the_comment_that_heads_the_timing():
+    # case 134: `# --- First execution (t_1) ---` says what the timing under it measures; an alias put between
+    # them would leave the comment heading the alias
+    text = ("import time\nimport jax\nf = jax.jit(lambda x: x)\nx = 1.0\n\n# --- First execution ---\n"
+            "start = time.perf_counter()\nf(x)\nprint(time.perf_counter() - start)\n")
+    lines = variants.case_variants(text, {"LB102"}, {"LB102": {8}}).__next__().text.splitlines()
+    assert lines[5:8] == ["f_alias = f", "# --- First execution ---", "start = time.perf_counter()"], lines

@@ -391,7 +391,20 @@ def _insertion_line(source: Source, target: Target) -> tuple[int, str]:
     cell = source.in_cell_magic(line)
     if cell is not None:
         line = cell
+    # above the comment that heads the statement (`# --- First execution ---` over the clock): the comment says
+    # what the timing means and stays right above it
+    while line > 1 and (above := source.lines[line - 2].strip()).startswith("#") and not above.startswith("# %%") \
+            and source.indent(line - 1) == source.indent(line) and line - 1 > _header_end(source):
+        line -= 1
     return line, source.indent(line) if source.lines[line - 1].strip() else ""
+
+
+def _header_end(source: Source) -> int:
+    """The last line of the case's header comment block (0 when none)."""
+    end = 0
+    while end < len(source.lines) and source.lines[end].startswith("#") and not source.lines[end].startswith("# %%"):
+        end += 1
+    return end
 
 
 def _rename_calls(rewrite: Rewrite, calls: Iterable[ast.Call], new: str, lines: list[str], source: Source) -> bool:
