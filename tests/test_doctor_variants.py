@@ -133,3 +133,13 @@ def test_a_new_binding_goes_above_the_comment_that_heads_the_timing():
             "start = time.perf_counter()\nf(x)\nprint(time.perf_counter() - start)\n")
     lines = variants.case_variants(text, {"LB102"}, {"LB102": {8}}).__next__().text.splitlines()
     assert lines[5:8] == ["f_alias = f", "# --- First execution ---", "start = time.perf_counter()"], lines
+
+
+def test_import_alias_leaves_magics_shell_lines_and_docstrings_alone():
+    # case 087: `from time import time` renamed must not turn `%time` into `%time_1`, nor `!pip install jax` into
+    # `!pip install jax_2`, nor the words of a docstring
+    text = ('import jax\nfrom time import time\nf = jax.jit(lambda x: x)\n!pip install jax\ndef g():\n    """Run\n'
+            '    in time\n    """\n    return time()\n%time f(1.0)\n')
+    renamed = next(v for v in variants.case_variants(text, {"LB102"}, {"LB102": {10}}) if v.kind == "import-alias").text
+    assert "%time f(1.0)" in renamed and "!pip install jax\n" in renamed and "    in time\n" in renamed, renamed
+    assert "return time_" in renamed

@@ -568,17 +568,21 @@ def _import_alias(source: Source) -> Made | None:
     if not renames:
         return None
     in_header = True
+    inside_strings = {
+        n for node in ast.walk(source.tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        for n in range(node.lineno + 1, node.end_lineno)
+    } if source.tree is not None else set()  # the lines of a docstring between its quotes are text
     for number, line in enumerate(source.lines, 1):
         if in_header and line.startswith("#"):
             continue
         in_header = False
-        if number in import_lines:
-            continue
+        if number in import_lines or number in inside_strings or line.lstrip().startswith("!"):
+            continue  # a shell line (`!pip install jax`) names packages, not the module's names
         code, comment = _split_comment(line)
         new = code
         for old, replacement in renames.items():
             text = _literal_spans(new)  # the words a string prints are not the module's name (`"jit time"`)
-            new = re.sub(rf"(?<![\w.]){re.escape(old)}\b(?!\s*=[^=])",
+            new = re.sub(rf"(?<![\w.%]){re.escape(old)}\b(?!\s*=[^=])",
                          lambda m: m[0] if any(a <= m.start() < b for a, b in text) else replacement, new)
         if new != code:
             rewrite.replace(number, new + comment)
