@@ -143,3 +143,13 @@ def test_import_alias_leaves_magics_shell_lines_and_docstrings_alone():
     renamed = next(v for v in variants.case_variants(text, {"LB102"}, {"LB102": {10}}) if v.kind == "import-alias").text
     assert "%time f(1.0)" in renamed and "!pip install jax\n" in renamed and "    in time\n" in renamed, renamed
     assert "return time_" in renamed
+
+
+def test_a_finding_a_harness_removes_goes_from_the_calls_of_the_helper_it_was_in():
+    # case 107: LB103 labelled at the helper's clock pair or at the call that runs it; %timeit warms up, so the
+    # finding goes from both places (another timing's line would stay expected)
+    text = ("import time\nimport jax\nf = jax.jit(lambda x: x)\ndef run(g):\n    start = time.perf_counter()\n    g(1.0)\n"
+            "    print(time.perf_counter() - start)\nrun(f)\n")
+    made = {v.kind: v for v in variants.case_variants(text, {"LB102", "LB103"}, {"LB102": {6}, "LB103": {6, 8}})}
+    assert "LB103" not in made["magic-timeit"].expected and "LB103" in made["magic-timeit"].dropped
+    assert made["magic-time"].expected["LB103"] == frozenset({6, 8})  # %time does not warm up: still expected

@@ -930,13 +930,29 @@ def case_variants(
                 if made.span is None or where is None:
                     dropped.append(code)
                     continue
-                where = frozenset(n for n in where if n not in made.span)  # dropped only where the rewrite was
+                # dropped only where the rewrite was, and at the calls of the helper it was in (107's LB103 belongs
+                # to `eval`'s timing or to the `eval(jax.grad(f_jit))` that runs it: one finding, two places)
+                calls = _helper_calls(source, made.span)
+                where = frozenset(n for n in where if n not in made.span and n not in calls)
                 if not where:
                     dropped.append(code)
                     continue
             expected[code] = None if where is None else frozenset(moved[made.moves.get(n, n)] for n in where)
         allowed = {code: frozenset(moved[old] + offset for old, offset in places) for code, places in made.allowed.items()}
         yield Variant(kind, new_text, expected, notebook=kind == "notebook", dropped=tuple(dropped), allowed=allowed)
+
+
+def _helper_calls(source: Source, span: range) -> set[int]:
+    """The lines that call the function whose body holds ``span`` (none at module level)."""
+    helper = None
+    for node in ast.walk(source.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno < span.start <= node.end_lineno:
+            if helper is None or node.lineno > helper.lineno:
+                helper = node  # the innermost
+    if helper is None:
+        return set()
+    return {n.lineno for n in ast.walk(source.tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == helper.name}
 
 
 def _make(source: Source, target: Target | None, kind: str) -> Made | None:
