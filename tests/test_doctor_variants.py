@@ -153,3 +153,12 @@ def test_a_finding_a_harness_removes_goes_from_the_calls_of_the_helper_it_was_in
     made = {v.kind: v for v in variants.case_variants(text, {"LB102", "LB103"}, {"LB102": {6}, "LB103": {6, 8}})}
     assert "LB103" not in made["magic-timeit"].expected and "LB103" in made["magic-timeit"].dropped
     assert made["magic-time"].expected["LB103"] == frozenset({6, 8})  # %time does not warm up: still expected
+
+
+def test_a_finding_both_labelled_and_allowed_at_its_line_counts_as_found():
+    # case 119's loop variant: LB114 is labelled at the timed call and allowed on the loop the rewrite adds,
+    # the call's line included; the finding there is the labelled one, not a spare
+    variant = variants.Variant("loop", "", {"LB114": frozenset({27})}, allowed={"LB114": frozenset({24, 27})})
+    score = accuracy.VariantScore()
+    accuracy.score_variant(score, "case", variant, [("LB114", 27, "m"), ("LB114", 24, "m")], positive=True)
+    assert score.found[("loop", "LB114")] == 1 and not score.misses and not score.false and score.reported == 1
