@@ -1984,6 +1984,11 @@ def test_model_a_transform_of_jitted_code_is_one_program(batched, fires):
         ("", "lax.fori_loop(0, 10, lambda i, x: jf(x), x0).block_until_ready()", True),
         ("cond = lambda x: x < 0", "lax.while_loop(cond, jf, x0).block_until_ready()", False),  # one function object
         ("run = jax.jit(lambda x: lax.while_loop(lambda v: v < 0, jf, x))", "run(x0).block_until_ready()", False),
+        # the loop reached through a container or a name (case 130's container variant): the same call
+        ("loops = {'while': lax.while_loop}", "loops['while'](lambda x: x < 0, jf, x0).block_until_ready()", True),
+        ("loop = lax.while_loop if x0.ndim else lax.while_loop", "loop(lambda x: x < 0, jf, x0).block_until_ready()", True),
+        # either the eager loop or a function of the file's own: not known to compile anything
+        ("def mine(c, b, v):\n    return v\nloop = lax.while_loop if x0.ndim else mine", "loop(lambda x: x < 0, jf, x0)", False),
     ],
 )
 def test_model_eager_lax_control_flow_with_a_fresh_function_recompiles_in_the_timing(setup, timed, fires):
