@@ -162,3 +162,12 @@ def test_a_finding_both_labelled_and_allowed_at_its_line_counts_as_found():
     score = accuracy.VariantScore()
     accuracy.score_variant(score, "case", variant, [("LB114", 27, "m"), ("LB114", 24, "m")], positive=True)
     assert score.found[("loop", "LB114")] == 1 and not score.misses and not score.false and score.reported == 1
+
+
+def test_a_timing_whose_result_later_code_reads_is_not_moved_into_a_helper():
+    # case 136: `img = ....cuda()` is timed, then `model(img)`; inside a helper `img` would be local
+    text = ("import time\nimport jax\nf = jax.jit(lambda x: x)\nstart = time.perf_counter()\ny = f(1.0)\n"
+            "print(time.perf_counter() - start)\nprint(y)\n")
+    assert "helper" not in {v.kind for v in variants.case_variants(text, {"LB102"}, {"LB102": {5}})}
+    unread = text.replace("print(y)\n", "print(1)\n")
+    assert "helper" in {v.kind for v in variants.case_variants(unread, {"LB102"}, {"LB102": {5}})}

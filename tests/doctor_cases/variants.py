@@ -642,9 +642,22 @@ def _split_comment(line: str) -> tuple[str, str]:
 def _start_read_later(source: Source, region: Region) -> bool:
     """The clock reading that opens ``region`` is read again after it (``t = time.time() - start`` in a later cell,
     a second timing that reuses the first one's start): moving or removing it would change that later timing."""
-    if region.magic or source.tree is None:
+    if region.magic:
         return False
-    opened = {n.id for n in ast.walk(region.block[region.start]) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return _read_later(source, region, [region.block[region.start]])
+
+
+def _bound_and_read_later(source: Source, region: Region) -> bool:
+    """A name the region binds is read after it (136: ``img = ...cuda()`` timed, then ``model(img)``): moved
+    into a function, the binding would be local and the later code would read another value."""
+    return _read_later(source, region, region.block[region.start:region.end + 1])
+
+
+def _read_later(source: Source, region: Region, statements: list[ast.stmt]) -> bool:
+    """A name the ``statements`` bind is read after ``region`` before it is bound again."""
+    if source.tree is None:
+        return False
+    opened = {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     later = sorted(
         (n.lineno, n.col_offset, isinstance(n.ctx, ast.Load), n.id) for n in ast.walk(source.tree)
         if isinstance(n, ast.Name) and n.id in opened and n.lineno > region.last_line
@@ -670,6 +683,8 @@ def _wrap_region(source: Source, kind: str) -> Made | None:
         return None
     first, last = region.first_line, region.last_line
     if region.magic and source.in_cell_magic(first) or _start_read_later(source, region):
+        return None
+    if kind == "helper" and _bound_and_read_later(source, region):
         return None
     rewrite = Rewrite(source.lines)
     rewrite.indent(first, last)
