@@ -1135,6 +1135,26 @@ def test_lb114_comprehension_in_a_timed_un_jitted_function():
     assert "LB114" not in codes(src)  # never run here: a library function
 
 
+@pytest.mark.parametrize("holder, use, fires", [
+    ("    @staticmethod\n", "Holder.rows(b)", True),  # a plain function in a class's namespace (019's method variant)
+    ("    @staticmethod\n", "rows = Holder.rows\nrows(b)", True),
+    ("", "Holder().rows(b)", False),  # a method: a framework may call it traced
+    ("    @staticmethod\n", "jax.jit(Holder.rows)(b)", False),  # handed to jit
+])
+def test_lb114_a_static_method_runs_as_its_visible_calls_say(holder, use, fires):
+    define = (f"import jax\nimport jax.numpy as jnp\nW = jnp.ones((4, 4))\nclass Holder:\n{holder}"
+              f"    def rows({'' if holder else 'self, '}batch):\n        return jnp.stack([jnp.dot(W, r) for r in batch])\n")
+    timed = "b = jnp.ones((8, 4))\n%timeit " + use.replace("\n", "\n%timeit ") if "\n" not in use else \
+        "b = jnp.ones((8, 4))\n" + use.rsplit("\n", 1)[0] + "\n%timeit " + use.rsplit("\n", 1)[1]
+    assert (("LB114", 1, 7) in found(nb(define, timed), notebook=True)) is fires
+
+
+def test_lb114_an_unused_alias_of_a_function_is_for_callers_only_in_a_library():
+    define = "import jax.numpy as jnp\ndef step(xs):\n    return [jnp.sin(x) + jnp.cos(x) for x in xs]\nalias = step\n"
+    assert "LB114" not in codes(define)  # a library module: importers may jit `alias`
+    assert "LB114" in codes(define + "xs = jnp.ones((1000, 3))\nys = step(xs)\n")  # a script: nobody imports it
+
+
 def test_lb114_optax_update_outside_jit_and_a_main_handed_to_absl():
     src = """
     import jax, optax
