@@ -171,3 +171,14 @@ def test_a_timing_whose_result_later_code_reads_is_not_moved_into_a_helper():
     assert "helper" not in {v.kind for v in variants.case_variants(text, {"LB102"}, {"LB102": {5}})}
     unread = text.replace("print(y)\n", "print(1)\n")
     assert "helper" in {v.kind for v in variants.case_variants(unread, {"LB102"}, {"LB102": {5}})}
+
+
+def test_a_timing_of_a_callee_timed_again_later_is_not_made_a_test_that_runs_after_it():
+    # cases 087 and 134: a cold timing then a warm one of the same function; as a pytest-benchmark test or a
+    # google_benchmark function the first would run after the module's second timing, which becomes the cold one.
+    # The last timing of it may become one: nothing at module level comes after it.
+    pair = ("import time\nimport jax\nf = jax.jit(lambda x: x)\nx = 1.0\nstart = time.perf_counter()\nf(x)\n"
+            "print(time.perf_counter() - start)\nstart = time.perf_counter()\nf(x)\nprint(time.perf_counter() - start)\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(pair, {"LB102"}, {"LB102": {6, 9}})}
+    for kind in ("benchmark-fixture", "google-benchmark"):
+        assert made[kind][5] == "f(x)" and any("_speed(" in line for line in made[kind][7:]), made[kind]
