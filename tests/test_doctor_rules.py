@@ -368,6 +368,14 @@ def test_lb103_quiet_when_the_user_says_the_first_timing_holds_compilation(cells
     assert "LB103" in codes(nb(JAX_HEADER, "# compiled JAX version\n" + plain[0], plain[1]), notebook=True)
 
 
+@pytest.mark.parametrize("said, fires", [("# Now time it without compilation\n", False), ("", True)])
+def test_lb103_the_steady_twin_of_a_cold_timing_may_sit_in_another_function(said, fires):
+    # case 087's helper variant: the cold `%time` in a helper, the one said to run without compilation at module level
+    cells = nb(JAX_HEADER, "def run_benchmark():\n    %time y = f(x).block_until_ready()\nrun_benchmark()",
+               f"{said}%time y = f(x).block_until_ready()")
+    assert ("LB103" in codes(cells, notebook=True)) is fires
+
+
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
 def test_lb104_and_lb105_single_time_time_sample():
     src = "import time\nimport numpy as np\na = np.ones((9, 9))\nstart = time.time()\nb = np.dot(a, a)\nprint(time.time() - start)\n"

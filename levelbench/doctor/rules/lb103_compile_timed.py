@@ -143,21 +143,23 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     for call in ctx.timed_calls(region):
         if ctx.facts.jitted_key(call) is None:
             continue
-        for later in steady.get((id(region.scope), ast.unparse(call.func)), ()):
+        for later in steady.get(ast.unparse(call.func), ()):
             restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
             if later.start > region.start and restarted:
                 return True
     return False
 
 
-def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
-    """(scope, callee) -> the timings commented as running without compilation that call it: found once per
-    program, so that a file of many timings does not compare every pair of them."""
-    found: dict[tuple[int, str], list[TimedRegion]] = {}
+def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
+    """callee -> the timings commented as running without compilation that call it, in any function: the cold
+    timing may sit in a helper (``def run_benchmark(): %time f(x)``) and its steady twin at module level, or the
+    steady one in a pytest-benchmark test. Found once per program, so that a file of many timings does not
+    compare every pair of them."""
+    found: dict[str, list[TimedRegion]] = {}
     for region in ctx.regions:
         if _said_steady(ctx, region):
             for call in ctx.timed_calls(region):
-                found.setdefault((id(region.scope), ast.unparse(call.func)), []).append(region)
+                found.setdefault(ast.unparse(call.func), []).append(region)
     return found
 
 
