@@ -644,19 +644,14 @@ def _start_read_later(source: Source, region: Region) -> bool:
     a second timing that reuses the first one's start): moving or removing it would change that later timing."""
     if region.magic:
         return False
-    return _read_later(source, region, [region.block[region.start]])
+    return bool(_read_later(source, region, [region.block[region.start]]))
 
 
-def _bound_and_read_later(source: Source, region: Region) -> bool:
-    """A name the region binds is read after it (136: ``img = ...cuda()`` timed, then ``model(img)``): moved
-    into a function, the binding would be local and the later code would read another value."""
-    return _read_later(source, region, region.block[region.start:region.end + 1])
-
-
-def _read_later(source: Source, region: Region, statements: list[ast.stmt]) -> bool:
-    """A name the ``statements`` bind is read after ``region`` before it is bound again."""
+def _read_later(source: Source, region: Region, statements: list[ast.stmt]) -> list[str]:
+    """The names the ``statements`` bind that are read after ``region`` before they are bound again (136:
+    ``img = ...cuda()`` timed, then ``model(img)``), sorted."""
     if source.tree is None:
-        return False
+        return []
     opened = {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     later = sorted(
         (n.lineno, n.col_offset, isinstance(n.ctx, ast.Load), n.id) for n in ast.walk(source.tree)
@@ -665,7 +660,7 @@ def _read_later(source: Source, region: Region, statements: list[ast.stmt]) -> b
     first_use = {}
     for _, _, load, name in later:
         first_use.setdefault(name, load)  # read before it is bound again
-    return any(first_use.values())
+    return sorted(name for name, load in first_use.items() if load)
 
 
 def _module_region(source: Source) -> Region | None:
@@ -682,14 +677,15 @@ def _wrap_region(source: Source, kind: str) -> Made | None:
     if region is None:
         return None
     first, last = region.first_line, region.last_line
-    if region.magic and source.in_cell_magic(first) or _start_read_later(source, region):
-        return None
-    if kind == "helper" and _bound_and_read_later(source, region):
+    if region.magic and source.in_cell_magic(first) or kind == "loop" and _start_read_later(source, region):
         return None
     rewrite = Rewrite(source.lines)
     rewrite.indent(first, last)
     if kind == "helper":
-        rewrite.insert_before(first, "def run_benchmark():")
+        # what later code reads of the timing's bindings (a result, the start a later timing subtracts) stays a
+        # module-level name, as it was
+        shared = _read_later(source, region, region.block[region.start:region.end + 1])
+        rewrite.insert_before(first, "def run_benchmark():", *([f"    global {', '.join(shared)}"] if shared else []))
         rewrite.insert_after(last, "run_benchmark()")
         return Made(rewrite)
     rewrite.insert_before(first, "for _repeat in range(5):")
