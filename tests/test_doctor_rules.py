@@ -368,6 +368,18 @@ def test_lb103_quiet_when_the_user_says_the_first_timing_holds_compilation(cells
     assert "LB103" in codes(nb(JAX_HEADER, "# compiled JAX version\n" + plain[0], plain[1]), notebook=True)
 
 
+@pytest.mark.parametrize("above, name, before, fires", [
+    ("# --- First execution ---\n", "run", "", False),  # 134's helper variant: the comment heads the def
+    ("", "time_first_call", "", False),  # the name says it
+    ("", "run", "", True),
+    ("# --- First execution ---\n", "run", "    y = x + 1\n", True),  # the timing is not what the def opens with
+])
+def test_lb103_the_words_over_a_def_a_timing_opens_say_what_it_times(above, name, before, fires):
+    src = JAX_HEADER + (f"{above}def {name}():\n{before}    t0 = time.perf_counter()\n    f(x).block_until_ready()\n"
+                        f"    print(time.perf_counter() - t0)\n{name}()\n")
+    assert ("LB103" in codes(src)) is fires
+
+
 @pytest.mark.parametrize("said, fires", [("# Now time it without compilation\n", False), ("", True)])
 def test_lb103_the_steady_twin_of_a_cold_timing_may_sit_in_another_function(said, fires):
     # case 087's helper variant: the cold `%time` in a helper, the one said to run without compilation at module level

@@ -137,6 +137,9 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     first, last = region.written_lines()
     if first and compilation_meant(ctx.program.line_text, first, last, repeated=region.samples == "averaged"):
         return True
+    opening = _opened_function(ctx, region)
+    if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
+        return True  # `# --- First execution ---` over `def run_benchmark():`, or `def time_first_call():`
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
         return False
@@ -148,6 +151,18 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
             if later.start > region.start and restarted:
                 return True
     return False
+
+
+def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
+    """The def whose body the timing opens (its first statement, after a docstring and ``global`` lines): the words
+    above the def and its name say what the timing is."""
+    function = region.scope
+    first, _ = region.written_lines()
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not first:
+        return None
+    body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
+            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+    return function if body and body[0].lineno == first else None
 
 
 def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
