@@ -131,9 +131,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     """The user says the first call is timed on purpose, in the words `levelbench._values.intent` reads (the
     policy ``doctor --run`` applies too): ``%time f(x)  # measure compilation time``, ``# compile time`` right
-    above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``; or a
-    later timing of the same jitted function is commented as the one without compilation (``# Now time it
-    without compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do."""
+    above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``, the
+    same words over a def whose body the timing opens, or its name; or a later timing of the same jitted
+    function, in any function, is commented as the one without compilation (``# Now time it without
+    compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
+    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile."""
     first, last = region.written_lines()
     if first and compilation_meant(ctx.program.line_text, first, last, repeated=region.samples == "averaged"):
         return True
