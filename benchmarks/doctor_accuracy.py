@@ -481,31 +481,36 @@ def run_variants(cases: list[Case]) -> VariantScore:
             for variant in generate(text, codes, lines):
                 stem = f"{name.replace('/', '_')}__{variant.kind.replace('-', '_')}"
                 found = _lint_variant(stem, variant, Path(tmp))
-                if not codes:
-                    score.quiet_variants[variant.kind] += 1
-                    score.noisy[variant.kind] += sum(line not in variant.allowed.get(code, ()) for code, line, _ in found)
-                else:
-                    score.variants[variant.kind] += 1
-                hit = set()
-                for code, line, message in found:
-                    if line in variant.allowed.get(code, ()):
-                        continue  # a finding the rewrite adds rightly: neither required nor false
-                    score.reported += 1
-                    where = variant.expected.get(code, ())
-                    if code in variant.expected and (where is None or line in where):
-                        score.correct += 1
-                        hit.add(code)
-                    else:
-                        score.false.append({"case": name, "kind": variant.kind, "code": code, "line": line,
-                                            "message": message})
-                for code, where in variant.expected.items():
-                    score.labelled[(variant.kind, code)] += 1
-                    if code in hit:
-                        score.found[(variant.kind, code)] += 1
-                    else:
-                        score.misses.append({"case": name, "kind": variant.kind, "code": code,
-                                             "lines": sorted(where) if where else []})
+                score_variant(score, name, variant, found, positive=bool(codes))
     return score
+
+
+def score_variant(score: VariantScore, name: str, variant, found: list[tuple[str, int, str]], *, positive: bool) -> None:
+    """Adds one variant's findings (code, line, message) to ``score``: a finding where the case's label moved is
+    right, even where the rewrite also allows it; one the rewrite allows and the label does not name is neither."""
+    if not positive:
+        score.quiet_variants[variant.kind] += 1
+        score.noisy[variant.kind] += sum(line not in variant.allowed.get(code, ()) for code, line, _ in found)
+    else:
+        score.variants[variant.kind] += 1
+    hit = set()
+    for code, line, message in found:
+        where = variant.expected.get(code, ())
+        expected = code in variant.expected and (where is None or line in where)
+        if line in variant.allowed.get(code, ()) and not expected:
+            continue  # a finding the rewrite adds rightly: neither required nor false
+        score.reported += 1
+        if expected:
+            score.correct += 1
+            hit.add(code)
+        else:
+            score.false.append({"case": name, "kind": variant.kind, "code": code, "line": line, "message": message})
+    for code, where in variant.expected.items():
+        score.labelled[(variant.kind, code)] += 1
+        if code in hit:
+            score.found[(variant.kind, code)] += 1
+        else:
+            score.misses.append({"case": name, "kind": variant.kind, "code": code, "lines": sorted(where) if where else []})
 
 
 def print_variants(score: VariantScore) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
+from levelbench._values.intent import says_it_times_compilation
 from levelbench.doctor import lint_source
 
 
@@ -86,6 +87,12 @@ runtimes["run_time"] = time.perf_counter() - start_time
 def test_lb103_a_timing_the_code_names_compile_time_measures_compilation_on_purpose():
     for name in ("compile_time", "first_call", "jit time"):
         assert "LB103" not in {code for code, _ in found(_NAMED_TIMINGS.format(first=name))}
+
+
+def test_jit_time_says_compilation_only_of_a_timing_of_one_call():
+    assert says_it_times_compilation("jit_time = end - start")
+    assert not says_it_times_compilation("jit_time = end - start", repeated=True)
+    assert says_it_times_compilation("compile_time = end - start", repeated=True)  # other words keep their sense
 
 
 def test_lb103_a_first_timing_named_for_the_speed_still_holds_the_compilation():

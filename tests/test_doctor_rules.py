@@ -274,6 +274,27 @@ def test_lb103_the_best_of_timeit_repeats_never_holds_the_compile():
     assert "LB103" in codes(best.replace("repeat=20", "repeat=1"))  # one repeat: the minimum is the cold one
 
 
+@pytest.mark.parametrize("loop, named, fires", [
+    (True, "jit_time", True),  # case 119: a total over 100 calls beside `python_time`: the jitted version's time
+    (True, "compile_time", False),  # the words say the total is meant to hold the compile
+    (False, "jit_time", False),  # one call timed: `jit time` is its compile
+])
+def test_lb103_jit_time_names_the_jitted_version_of_a_timing_that_repeats_its_call(loop, named, fires):
+    call = "for _ in range(100):\n    f(x)\n" if loop else "f(x)\n"
+    src = JAX_HEADER + f"start = time.perf_counter()\n{call}end = time.perf_counter()\n{named} = end - start\n"
+    assert ("LB103" in codes(src)) is fires
+
+
+@pytest.mark.parametrize("first, warms", [
+    ("print(timeit.timeit(lambda: f(x).block_until_ready(), number=1))", True),  # the lambda runs inside timeit
+    ("results = list(map(lambda v: f(v).block_until_ready(), [x]))", True),
+    ("later = lambda: f(x).block_until_ready()", False),  # stored, not run: the timing below is the first call
+])
+def test_lb103_a_lambda_handed_to_a_call_runs_where_the_call_stands(first, warms):
+    timed = "t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    assert [c for c, _, line in found(JAX_HEADER + first + "\n" + timed) if c == "LB103" and line == 11] == ([] if warms else ["LB103"])
+
+
 def test_lb103_timeit_setup_counts_as_warm_up():
     src = JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), setup=lambda: f(x).block_until_ready(), number=9)\n"
     assert "LB103" not in codes(src)
@@ -345,6 +366,26 @@ def test_lb103_quiet_when_the_user_says_the_first_timing_holds_compilation(cells
     named = ["# compile time\n" + plain[0], "# compiled JAX version\n" + plain[1]]
     assert "LB103" not in codes(nb(JAX_HEADER, *named), notebook=True)
     assert "LB103" in codes(nb(JAX_HEADER, "# compiled JAX version\n" + plain[0], plain[1]), notebook=True)
+
+
+@pytest.mark.parametrize("above, name, before, fires", [
+    ("# --- First execution ---\n", "run", "", False),  # 134's helper variant: the comment heads the def
+    ("", "time_first_call", "", False),  # the name says it
+    ("", "run", "", True),
+    ("# --- First execution ---\n", "run", "    y = x + 1\n", True),  # the timing is not what the def opens with
+])
+def test_lb103_the_words_over_a_def_a_timing_opens_say_what_it_times(above, name, before, fires):
+    src = JAX_HEADER + (f"{above}def {name}():\n{before}    t0 = time.perf_counter()\n    f(x).block_until_ready()\n"
+                        f"    print(time.perf_counter() - t0)\n{name}()\n")
+    assert ("LB103" in codes(src)) is fires
+
+
+@pytest.mark.parametrize("said, fires", [("# Now time it without compilation\n", False), ("", True)])
+def test_lb103_the_steady_twin_of_a_cold_timing_may_sit_in_another_function(said, fires):
+    # case 087's helper variant: the cold `%time` in a helper, the one said to run without compilation at module level
+    cells = nb(JAX_HEADER, "def run_benchmark():\n    %time y = f(x).block_until_ready()\nrun_benchmark()",
+               f"{said}%time y = f(x).block_until_ready()")
+    assert ("LB103" in codes(cells, notebook=True)) is fires
 
 
 # --- LB104 single sample / LB105 wall clock ----------------------------------------------------
@@ -1129,6 +1170,26 @@ def test_lb114_comprehension_in_a_timed_un_jitted_function():
     src = "import jax.numpy as jnp\nW = jnp.ones((4, 4))\ndef rows(batch):\n    return jnp.stack([jnp.dot(W, r) for r in batch])\nb = jnp.ones((8, 4))\n"
     assert ("LB114", 1, 4) in found(nb(src.split("b =")[0], "b = jnp.ones((8, 4))\n%timeit rows(b).block_until_ready()"), notebook=True)
     assert "LB114" not in codes(src)  # never run here: a library function
+
+
+@pytest.mark.parametrize("holder, use, fires", [
+    ("    @staticmethod\n", "Holder.rows(b)", True),  # a plain function in a class's namespace (019's method variant)
+    ("    @staticmethod\n", "rows = Holder.rows\nrows(b)", True),
+    ("", "Holder().rows(b)", False),  # a method: a framework may call it traced
+    ("    @staticmethod\n", "jax.jit(Holder.rows)(b)", False),  # handed to jit
+])
+def test_lb114_a_static_method_runs_as_its_visible_calls_say(holder, use, fires):
+    define = (f"import jax\nimport jax.numpy as jnp\nW = jnp.ones((4, 4))\nclass Holder:\n{holder}"
+              f"    def rows({'' if holder else 'self, '}batch):\n        return jnp.stack([jnp.dot(W, r) for r in batch])\n")
+    timed = "b = jnp.ones((8, 4))\n%timeit " + use.replace("\n", "\n%timeit ") if "\n" not in use else \
+        "b = jnp.ones((8, 4))\n" + use.rsplit("\n", 1)[0] + "\n%timeit " + use.rsplit("\n", 1)[1]
+    assert (("LB114", 1, 7) in found(nb(define, timed), notebook=True)) is fires
+
+
+def test_lb114_an_unused_alias_of_a_function_is_for_callers_only_in_a_library():
+    define = "import jax.numpy as jnp\ndef step(xs):\n    return [jnp.sin(x) + jnp.cos(x) for x in xs]\nalias = step\n"
+    assert "LB114" not in codes(define)  # a library module: importers may jit `alias`
+    assert "LB114" in codes(define + "xs = jnp.ones((1000, 3))\nys = step(xs)\n")  # a script: nobody imports it
 
 
 def test_lb114_optax_update_outside_jit_and_a_main_handed_to_absl():
@@ -1980,6 +2041,11 @@ def test_model_a_transform_of_jitted_code_is_one_program(batched, fires):
         ("", "lax.fori_loop(0, 10, lambda i, x: jf(x), x0).block_until_ready()", True),
         ("cond = lambda x: x < 0", "lax.while_loop(cond, jf, x0).block_until_ready()", False),  # one function object
         ("run = jax.jit(lambda x: lax.while_loop(lambda v: v < 0, jf, x))", "run(x0).block_until_ready()", False),
+        # the loop reached through a container or a name (case 130's container variant): the same call
+        ("loops = {'while': lax.while_loop}", "loops['while'](lambda x: x < 0, jf, x0).block_until_ready()", True),
+        ("loop = lax.while_loop if x0.ndim else lax.while_loop", "loop(lambda x: x < 0, jf, x0).block_until_ready()", True),
+        # either the eager loop or a function of the file's own: not known to compile anything
+        ("def mine(c, b, v):\n    return v\nloop = lax.while_loop if x0.ndim else mine", "loop(lambda x: x < 0, jf, x0)", False),
     ],
 )
 def test_model_eager_lax_control_flow_with_a_fresh_function_recompiles_in_the_timing(setup, timed, fires):

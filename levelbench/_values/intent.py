@@ -31,8 +31,15 @@ TRACE_COUNTER_WORDS = re.compile(r"(assert|count|max|num|n)_?(max_?)?traces?(?![
 ``trace_counter``; not ``trace`` alone (``jax.profiler.trace`` records, it does not count)."""
 
 
-def says_it_times_compilation(text: str) -> bool:
-    """Whether ``text`` (one line) says the timing on it measures compilation on purpose.
+JIT_VERSION_WORDS = re.compile(r"(?<![a-z])jit[\s_-]*time(?![a-z])", re.I)
+"""``jit time``: the time of the first, compiling call of a timing of one call (``print("jit time", t)``), but the
+time of the jitted version of a timing that repeats its call (``jit_time = end - start`` after a loop of 100 calls,
+beside ``python_time``): the words say compilation only where one call is timed."""
+
+
+def says_it_times_compilation(text: str, *, repeated: bool = False) -> bool:
+    """Whether ``text`` (one line) says the timing on it measures compilation on purpose. ``repeated``: the
+    timing runs its call many times, where ``jit time`` names the jitted version, not its compile.
 
     !!! Example
         ```python
@@ -40,9 +47,14 @@ def says_it_times_compilation(text: str) -> bool:
         says_it_times_compilation("t_first_call = time.time() - t0")       # True
         says_it_times_compilation("# compiled version")                   # False
         says_it_times_compilation("# now time it without compilation")    # False
+        says_it_times_compilation("jit_time = end - start", repeated=True)  # False
         ```
     """
-    return bool(COMPILATION_WORDS.search(text)) and not LEFT_OUT_WORDS.search(text)
+    if LEFT_OUT_WORDS.search(text):
+        return False
+    if repeated:
+        text = JIT_VERSION_WORDS.sub(" ", text)
+    return bool(COMPILATION_WORDS.search(text))
 
 
 def counts_traces(wrapper_name: str) -> bool:
@@ -95,11 +107,13 @@ def lines_to_read(line_text: Callable[[int], str], first: int, last: int, more: 
     return sorted(set(found))
 
 
-def compilation_meant(line_text: Callable[[int], str], first: int, last: int, more: Iterable[int] = ()) -> str:
-    """The first line (stripped) of `lines_to_read` that says the timing measures compilation, or ""."""
+def compilation_meant(line_text: Callable[[int], str], first: int, last: int, more: Iterable[int] = (), *,
+                      repeated: bool = False) -> str:
+    """The first line (stripped) of `lines_to_read` that says the timing measures compilation, or "".
+    ``repeated``: the timing runs its call many times (see `says_it_times_compilation`)."""
     for number in lines_to_read(line_text, first, last, more):
         text = line_text(number).strip()
-        if says_it_times_compilation(text):
+        if says_it_times_compilation(text, repeated=repeated):
             return text
     return ""
 

@@ -220,6 +220,16 @@ class Facts:
             out.extend(deeper or [value])
         return out
 
+    def callee_qualname(self, func: ast.AST) -> str | None:
+        """The library function a callee names, through the names and containers that hold it
+        (``loops = {"while": lax.while_loop}; loops["while"](...)`` is ``jax.lax.while_loop``): None unless every
+        value it may be names the same one."""
+        found = self.names.qualname(func)
+        if found is not None or not isinstance(func, (ast.Subscript, ast.Name, ast.IfExp)):
+            return found
+        named = {self.names.qualname(v) for v in self.callee_values(func)}
+        return named.pop() if len(named) == 1 else None
+
     def _returned_function(self, factory: FunctionNode, depth: int) -> ast.AST | None:
         """The local function a factory returns (``def make(): def f(...): ...; return f``); asked once per
         factory: a long file calls its functions thousands of times."""
@@ -331,7 +341,7 @@ class Facts:
         """The functions an eager call of lax control flow compiles (``lax.while_loop(cond, body, x)`` outside any
         jit compiles ``cond`` and ``body`` into one program, cached per function object); none for a call traced
         as part of a jitted function, whose program includes it."""
-        positions = _COMPILED_ARGUMENTS.get(self.names.qualname(call.func) or "")
+        positions = _COMPILED_ARGUMENTS.get(self.callee_qualname(call.func) or "")
         if positions is None:
             return []
         scope = enclosing_function(self.program, call)

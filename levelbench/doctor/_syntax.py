@@ -51,6 +51,17 @@ def enclosing_function(program: Program, node: ast.AST) -> ast.AST | None:
     return found
 
 
+def running_function(program: Program, node: ast.AST) -> ast.AST | None:
+    """The def whose run runs ``node`` where it is written: `enclosing_function`, except that a lambda written
+    as an argument of a call runs inside that call (``timeit.timeit(lambda: f(x), number=1)``,
+    ``benchmark(lambda: f(x))``, ``jax.lax.map(lambda r: f(r), xs)``), so its calls happen at that point of
+    the function around it. None at module level."""
+    function = enclosing_function(program, node)
+    while isinstance(function, ast.Lambda) and isinstance(program.parent(function), (ast.Call, ast.keyword)):
+        function = enclosing_function(program, function)
+    return function
+
+
 def enclosing_loop(program: Program, node: ast.AST) -> ast.AST | None:
     """The innermost loop or comprehension around ``node`` in the same function, if any."""
     child = node

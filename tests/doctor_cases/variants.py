@@ -39,7 +39,9 @@ KINDS = (
 # Findings a harness removes on purpose where it replaces a clock pair: the rewritten code no longer has
 # that mistake (no clock left: no LB105; %timeit and the fixture warm up and repeat: no LB103, LB104).
 _DROPS = {
-    "magic-time": frozenset({"LB105"}),
+    # %time is one run: the corpus labels its cold first call (LB103), never its one sample (LB104), which the
+    # doctor may report or not
+    "magic-time": frozenset({"LB104", "LB105"}),
     "magic-timeit": frozenset({"LB103", "LB104", "LB105"}),
     "timeit-lambda": frozenset({"LB105"}),
     "benchmark-fixture": frozenset({"LB103", "LB104", "LB105"}),
@@ -389,7 +391,20 @@ def _insertion_line(source: Source, target: Target) -> tuple[int, str]:
     cell = source.in_cell_magic(line)
     if cell is not None:
         line = cell
+    # above the comment that heads the statement (`# --- First execution ---` over the clock): the comment says
+    # what the timing means and stays right above it
+    while line > 1 and (above := source.lines[line - 2].strip()).startswith("#") and not above.startswith("# %%") \
+            and source.indent(line - 1) == source.indent(line) and line - 1 > _header_end(source):
+        line -= 1
     return line, source.indent(line) if source.lines[line - 1].strip() else ""
+
+
+def _header_end(source: Source) -> int:
+    """The last line of the case's header comment block (0 when none)."""
+    end = 0
+    while end < len(source.lines) and source.lines[end].startswith("#") and not source.lines[end].startswith("# %%"):
+        end += 1
+    return end
 
 
 def _rename_calls(rewrite: Rewrite, calls: Iterable[ast.Call], new: str, lines: list[str], source: Source) -> bool:
@@ -553,19 +568,61 @@ def _import_alias(source: Source) -> Made | None:
     if not renames:
         return None
     in_header = True
+    inside_strings = {
+        n for node in ast.walk(source.tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        for n in range(node.lineno + 1, node.end_lineno)
+    } if source.tree is not None else set()  # the lines of a docstring between its quotes are text
     for number, line in enumerate(source.lines, 1):
         if in_header and line.startswith("#"):
             continue
         in_header = False
-        if number in import_lines:
-            continue
+        if number in import_lines or number in inside_strings or line.lstrip().startswith("!"):
+            continue  # a shell line (`!pip install jax`) names packages, not the module's names
         code, comment = _split_comment(line)
         new = code
         for old, replacement in renames.items():
-            new = re.sub(rf"(?<![\w.]){re.escape(old)}\b(?!\s*=[^=])", replacement, new)
+            text = _literal_spans(new)  # the words a string prints are not the module's name (`"jit time"`)
+            new = re.sub(rf"(?<![\w.%]){re.escape(old)}\b(?!\s*=[^=])",
+                         lambda m: m[0] if any(a <= m.start() < b for a, b in text) else replacement, new)
         if new != code:
             rewrite.replace(number, new + comment)
     return Made(rewrite)
+
+
+def _literal_spans(code: str) -> list[tuple[int, int]]:
+    """(start, end) of the text inside the string literals of one line of code, the ``{...}`` of an f-string
+    (code) left out."""
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(code):
+        ch = code[i]
+        if ch not in "'\"":
+            i += 1
+            continue
+        prefix = re.search(r"[A-Za-z]*$", code[:i])[0].lower()
+        formatted = "f" in prefix
+        quote = ch * 3 if code.startswith(ch * 3, i) else ch
+        i += len(quote)
+        start, depth = i, 0
+        while i < len(code) and not (depth == 0 and code.startswith(quote, i)):
+            if code[i] == "\\" and "r" not in prefix:
+                i += 2
+                continue
+            if formatted and code[i] == "{":
+                if depth == 0 and code.startswith("{{", i):
+                    i += 2
+                    continue
+                if depth == 0:
+                    spans.append((start, i))
+                depth += 1
+            elif formatted and code[i] == "}" and depth:
+                depth -= 1
+                if depth == 0:
+                    start = i + 1
+            i += 1
+        spans.append((start, min(i, len(code))))
+        i += len(quote)
+    return spans
 
 
 def _split_comment(line: str) -> tuple[str, str]:
@@ -582,6 +639,30 @@ def _split_comment(line: str) -> tuple[str, str]:
     return line, ""
 
 
+def _start_read_later(source: Source, region: Region) -> bool:
+    """The clock reading that opens ``region`` is read again after it (``t = time.time() - start`` in a later cell,
+    a second timing that reuses the first one's start): moving or removing it would change that later timing."""
+    if region.magic:
+        return False
+    return bool(_read_later(source, region, [region.block[region.start]]))
+
+
+def _read_later(source: Source, region: Region, statements: list[ast.stmt]) -> list[str]:
+    """The names the ``statements`` bind that are read after ``region`` before they are bound again (136:
+    ``img = ...cuda()`` timed, then ``model(img)``), sorted."""
+    if source.tree is None:
+        return []
+    opened = {n.id for s in statements for n in ast.walk(s) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    later = sorted(
+        (n.lineno, n.col_offset, isinstance(n.ctx, ast.Load), n.id) for n in ast.walk(source.tree)
+        if isinstance(n, ast.Name) and n.id in opened and n.lineno > region.last_line
+    )
+    first_use = {}
+    for _, _, load, name in later:
+        first_use.setdefault(name, load)  # read before it is bound again
+    return sorted(name for name, load in first_use.items() if load)
+
+
 def _module_region(source: Source) -> Region | None:
     """The first timed region whose statements sit at module level."""
     for region in regions(source):
@@ -596,12 +677,15 @@ def _wrap_region(source: Source, kind: str) -> Made | None:
     if region is None:
         return None
     first, last = region.first_line, region.last_line
-    if region.magic and source.in_cell_magic(first):
+    if region.magic and source.in_cell_magic(first) or kind == "loop" and _start_read_later(source, region):
         return None
     rewrite = Rewrite(source.lines)
     rewrite.indent(first, last)
     if kind == "helper":
-        rewrite.insert_before(first, "def run_benchmark():")
+        # what later code reads of the timing's bindings (a result, the start a later timing subtracts) stays a
+        # module-level name, as it was
+        shared = _read_later(source, region, region.block[region.start:region.end + 1])
+        rewrite.insert_before(first, "def run_benchmark():", *([f"    global {', '.join(shared)}"] if shared else []))
         rewrite.insert_after(last, "run_benchmark()")
         return Made(rewrite)
     rewrite.insert_before(first, "for _repeat in range(5):")
@@ -723,27 +807,33 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     stmt = _single_statement(source, region)
     if stmt is None or kind == "clock-pair":
         return None
-    if kind in _MODULE_LEVEL_HARNESSES and region.block is not source.tree.body:  # type: ignore[union-attr]
+    if kind in _MODULE_LEVEL_HARNESSES and (region.block is not source.tree.body  # type: ignore[union-attr]
+                                            or _timed_again_later(source, region)):
         return None
     start, end = region.first_line, region.block[region.end].lineno
     code = source.lines[stmt.lineno - 1].strip()
     if kind != "magic-time" and re.search(r"\bjit\(", code):
         return None  # repeating a statement that jits adds LB111: another mistake than the case's
-    if not _only_reads_clock(region.block[region.end]):
+    if not _only_reads_clock(region.block[region.end]) or _start_read_later(source, region):
         return None
     rewrite = Rewrite(source.lines)
+    # the words of the clock lines (`print(f"jit time: {time.time() - s}")`, `first_call = ...`) say what the
+    # timing means; the rewrite keeps them beside the timed statement, where the words of a harness are read
+    label = _clock_words(region.block[region.start], region.block[region.end])
     if kind == "with-benchmark":  # the clock lines become a context manager that times the block
         indent = source.indent(stmt.lineno)
         rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
         rewrite.insert_before(stmt.lineno, f"{indent}with Benchmark('timed'):")
-        rewrite.replace(stmt.lineno, f"{indent}    {code}")
+        rewrite.replace(stmt.lineno, f"{indent}    {code}  {label}".rstrip())
         rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
         return Made(rewrite, drops=_DROPS[kind], span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
     rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
-    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value)
+    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
-    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
+    allowed = {"LB104": ((stmt.lineno, 0),)} if kind == "magic-time" else {}
+    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno},
+                allowed=allowed)
 
 
 # What a correct doctor may add when a line magic becomes another harness: a harness that does not warm
@@ -768,7 +858,8 @@ def _from_magic(source: Source, region: Region, kind: str) -> Made | None:
         return None
     if not isinstance(stmt, (ast.Expr, ast.Assign)) or isinstance(stmt.value, ast.Lambda):
         return None
-    if kind in _MODULE_LEVEL_HARNESSES and region.block is not source.tree.body:  # type: ignore[union-attr]
+    if kind in _MODULE_LEVEL_HARNESSES and (region.block is not source.tree.body  # type: ignore[union-attr]
+                                            or _timed_again_later(source, region)):
         return None
     code, comment = _split_comment(_magic_statement(m["rest"]))
     code = code.strip()
@@ -784,6 +875,33 @@ def _from_magic(source: Source, region: Region, kind: str) -> Made | None:
     else:
         _write_harness(rewrite, kind, line, indent, code, stmt.value, comment)
     return Made(rewrite, drops=drops, span=range(line, line + 1), allowed={c: ((line, 0),) for c in allowed})
+
+
+def _clock_words(*statements: ast.stmt) -> str:
+    """A comment holding the words of the clock lines a rewrite drops: the names they bind and the text they print
+    (``t_first_call = ...``, ``print(f"jit time: {time.time() - s}")``), or "" when they hold none."""
+    words: list[str] = []
+    for stmt in statements:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                words.append(node.id)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                words.append(node.value.strip())
+    text = " ".join(w for w in words if re.search(r"[A-Za-z]", w)).replace("\n", " ")
+    return f"# (the clock lines said: {text})" if text else ""
+
+
+def _timed_again_later(source: Source, region: Region) -> bool:
+    """A later timing runs the same callee (087's second `%time lorenz_curve_jax(...)`, 134's t_2): a harness that
+    runs later than the module's code (pytest's test, google_benchmark's registered function) would make that later
+    timing the first call."""
+    callees = {ast.unparse(n.func) for s in region.timed for n in ast.walk(s) if isinstance(n, ast.Call)}
+    for other in regions(source):
+        if other.first_line > region.last_line and any(
+            isinstance(n, ast.Call) and ast.unparse(n.func) in callees for s in other.timed for n in ast.walk(s)
+        ):
+            return True
+    return False
 
 
 def _only_reads_clock(stmt: ast.stmt) -> bool:
@@ -838,13 +956,29 @@ def case_variants(
                 if made.span is None or where is None:
                     dropped.append(code)
                     continue
-                where = frozenset(n for n in where if n not in made.span)  # dropped only where the rewrite was
+                # dropped only where the rewrite was, and at the calls of the helper it was in (107's LB103 belongs
+                # to `eval`'s timing or to the `eval(jax.grad(f_jit))` that runs it: one finding, two places)
+                calls = _helper_calls(source, made.span)
+                where = frozenset(n for n in where if n not in made.span and n not in calls)
                 if not where:
                     dropped.append(code)
                     continue
             expected[code] = None if where is None else frozenset(moved[made.moves.get(n, n)] for n in where)
         allowed = {code: frozenset(moved[old] + offset for old, offset in places) for code, places in made.allowed.items()}
         yield Variant(kind, new_text, expected, notebook=kind == "notebook", dropped=tuple(dropped), allowed=allowed)
+
+
+def _helper_calls(source: Source, span: range) -> set[int]:
+    """The lines that call the function whose body holds ``span`` (none at module level)."""
+    helper = None
+    for node in ast.walk(source.tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno < span.start <= node.end_lineno:
+            if helper is None or node.lineno > helper.lineno:
+                helper = node  # the innermost
+    if helper is None:
+        return set()
+    return {n.lineno for n in ast.walk(source.tree)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == helper.name}
 
 
 def _make(source: Source, target: Target | None, kind: str) -> Made | None:

@@ -16,8 +16,8 @@ from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
 from .._regions import TimedRegion
 from .._syntax import (
-    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, short, unparse,
-    walk_code,
+    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
+    unparse, walk_code,
 )
 
 CODE = "LB103"
@@ -89,7 +89,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for node in ctx.program.of_type(ast.Call):
         keys = reach.of_call(node)
         if keys:
-            scope = id(enclosing_function(ctx.program, node))
+            scope = id(running_function(ctx.program, node))  # `timeit(lambda: f(x))` calls f where it stands
             for key in keys:
                 calls_by_key.setdefault((scope, key), []).append((position(node), node))
     for calls in calls_by_key.values():
@@ -131,33 +131,52 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     """The user says the first call is timed on purpose, in the words `levelbench._values.intent` reads (the
     policy ``doctor --run`` applies too): ``%time f(x)  # measure compilation time``, ``# compile time`` right
-    above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``; or a
-    later timing of the same jitted function is commented as the one without compilation (``# Now time it
-    without compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do."""
+    above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``, the
+    same words over a def whose body the timing opens, or its name; or a later timing of the same jitted
+    function, in any function, is commented as the one without compilation (``# Now time it without
+    compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
+    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile."""
     first, last = region.written_lines()
-    if first and compilation_meant(ctx.program.line_text, first, last):
+    if first and compilation_meant(ctx.program.line_text, first, last, repeated=region.samples == "averaged"):
         return True
+    opening = _opened_function(ctx, region)
+    if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
+        return True  # `# --- First execution ---` over `def run_benchmark():`, or `def time_first_call():`
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
         return False
     for call in ctx.timed_calls(region):
         if ctx.facts.jitted_key(call) is None:
             continue
-        for later in steady.get((id(region.scope), ast.unparse(call.func)), ()):
+        for later in steady.get(ast.unparse(call.func), ()):
             restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
             if later.start > region.start and restarted:
                 return True
     return False
 
 
-def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
-    """(scope, callee) -> the timings commented as running without compilation that call it: found once per
-    program, so that a file of many timings does not compare every pair of them."""
-    found: dict[tuple[int, str], list[TimedRegion]] = {}
+def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
+    """The def whose body the timing opens (its first statement, after a docstring and ``global`` lines): the words
+    above the def and its name say what the timing is."""
+    function = region.scope
+    first, _ = region.written_lines()
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not first:
+        return None
+    body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
+            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+    return function if body and body[0].lineno == first else None
+
+
+def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
+    """callee -> the timings commented as running without compilation that call it, in any function: the cold
+    timing may sit in a helper (``def run_benchmark(): %time f(x)``) and its steady twin at module level, or the
+    steady one in a pytest-benchmark test. Found once per program, so that a file of many timings does not
+    compare every pair of them."""
+    found: dict[str, list[TimedRegion]] = {}
     for region in ctx.regions:
         if _said_steady(ctx, region):
             for call in ctx.timed_calls(region):
-                found.setdefault((id(region.scope), ast.unparse(call.func)), []).append(region)
+                found.setdefault(ast.unparse(call.func), []).append(region)
     return found
 
 

@@ -211,9 +211,24 @@ def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
         return True
     if function in traced or any(a in traced for a in ctx.program.ancestors(function)):
         return False
-    if isinstance(ctx.program.parent(function), ast.ClassDef) or isinstance(function, ast.Lambda):
+    if isinstance(function, ast.Lambda):
         return False
-    return all(_stays_eager(ctx, site) for site in ctx.facts.call_sites(function))
+    if isinstance(ctx.program.parent(function), ast.ClassDef) and not _is_static(ctx, function):
+        return False  # a method: a framework may call it traced (a Flax module's `__call__` under `apply`)
+    sites: list[ast.AST] = list(ctx.facts.call_sites(function))
+    if isinstance(ctx.program.parent(function), ast.ClassDef):  # `Holder.f(x)`, `g = Holder.f`: by attribute
+        name = getattr(function, "name", "")
+        sites += [n for n in ctx.program.of_type(ast.Attribute) if isinstance(n, ast.Attribute) and n.attr == name]
+        if not sites:
+            return False  # nothing here uses it: its users are elsewhere
+    return all(_stays_eager(ctx, site) for site in sites)
+
+
+def _is_static(ctx: Context, function: ast.AST) -> bool:
+    """``@staticmethod``: a plain function kept in a class's namespace, called as ``Holder.f(x)``; its call sites
+    say how it runs, as a module function's do."""
+    return any(ctx.names.qualname(d) == "builtins.staticmethod" or dotted(d) == "staticmethod"
+               for d in getattr(function, "decorator_list", ()))
 
 
 def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0, seen: frozenset[int] = frozenset()) -> bool:
@@ -239,7 +254,9 @@ def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0, seen: frozenset[int
             return False
         loads: dict[str, list[ast.Name]] = ctx.index("name loads", lambda: _name_loads(ctx))
         uses = [u for t in targets for u in loads.get(t.id, ())]  # type: ignore[union-attr]
-        return bool(uses) and all(_stays_eager(ctx, u, depth + 1, seen) for u in uses)
+        if not uses:  # nothing here reads the alias: a script's or notebook's is unused, a library's is for callers
+            return ctx.runs_here
+        return all(_stays_eager(ctx, u, depth + 1, seen) for u in uses)
     if isinstance(parent, ast.IfExp) and use is not parent.test:
         return _stays_eager(ctx, parent, depth + 1, seen)
     if isinstance(parent, (ast.Tuple, ast.List, ast.Set)) or (isinstance(parent, ast.Dict) and use in parent.values):
