@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (no iteration waits for forward_jit's result; the thread did not discuss it), LB105 (time.time() as the interval clock; not discussed)
-# lines: LB103:20, LB102:20, LB105:19
+# lines: LB103:21, LB102:21, LB105:20
+# first-sight: cfe09ac 2026-12-03 py: found LB105:20 LB102:21 LB103:21; missed none; false none | notebook: found LB105:20 LB102:21 LB103:21; missed none; false none
 
 model = mujoco.MjModel.from_xml_path("assets/robotiq_2f85/scene.xml")
 data = mujoco.MjData(model)

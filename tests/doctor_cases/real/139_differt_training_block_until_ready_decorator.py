@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:158
+# lines: LB102:159
+# first-sight: cfe09ac 2026-12-03 py: found none; missed LB102:159; false none | notebook: found none; missed LB102:159; false none
 
 import itertools
 from collections.abc import Iterator

@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 at the third timing (the float x_init changes the argument's dtype, so the jitted function compiles again; checked on jax 0.10.2: a jitted function called with 50 then 20.0 holds two compiled versions)
-# lines: LB103:95/129/143/186/227
+# lines: LB103:96/130/144/187/228
+# first-sight: cfe09ac 2026-12-03 py: found LB103:130 LB103:144 LB103:228; missed none; false none | notebook: found LB103:130 LB103:144 LB103:228; missed none; false none
 
 import matplotlib.pyplot as plt
 import numpy as np

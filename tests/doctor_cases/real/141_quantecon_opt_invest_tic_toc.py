@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB104
 # dynamic: n/a
 # inferred: LB104 (each figure is one qe.tic()/qe.toc() sample of one call, the sweep's one per value of m; the issue discussed running twice, not repeating)
-# lines: LB103:234/241/248, LB102:241/248/279/287, LB104:234/241/248/273/279/287
+# lines: LB103:235/242/249, LB102:242/249/280/288, LB104:235/242/249/274/280/288
+# first-sight: cfe09ac 2026-12-03 py: found none; missed LB102:242/249/280/288, LB103:235/242/249, LB104:235/242/249/274/280/288; false LB114:285 | notebook: found none; missed LB102:242/249/280/288, LB103:235/242/249, LB104:235/242/249/274/280/288; false LB114:285
 
 !pip install --upgrade quantecon
 # %%

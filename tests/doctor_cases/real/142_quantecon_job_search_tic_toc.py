@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB104
 # dynamic: n/a
 # inferred: LB104 (each figure is one qe.tic()/qe.toc() sample of one call; the issue discussed running twice, not repeating)
-# lines: LB103:80/159, LB102:80/159, LB104:80/159
+# lines: LB103:81/160, LB102:81/160, LB104:81/160
+# first-sight: cfe09ac 2026-12-03 py: found none; missed LB102:81/160, LB103:81/160, LB104:81/160; false none | notebook: found none; missed LB102:81/160, LB103:81/160, LB104:81/160; false none
 
 !pip install quantecon
 # %%

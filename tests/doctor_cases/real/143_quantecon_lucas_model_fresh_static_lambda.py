@@ -5,7 +5,8 @@
 # static: LB102, LB111, LB105, LB104
 # dynamic: LB210
 # inferred: LB111 and LB210 (the fresh lambda as a static argument recompiles on every call; the issue did not discuss it), LB105 (time.time() as the interval clock), LB104 (the figure is one time.time() sample of one call)
-# lines: LB102:107, LB111:92, LB105:106, LB104:107
+# lines: LB102:108, LB111:93, LB105:107, LB104:108
+# first-sight: cfe09ac 2026-12-03 py: found LB105:107 LB104:108 LB102:108; missed LB111:93; false none | notebook: found LB105:107 LB104:108 LB102:108; missed LB111:93; false none
 
 import jax.numpy as jnp
 import jax

@@ -1,6 +1,7 @@
 # source: https://github.com/QuantEcon/lecture-jax/issues/163
 # explain: solve_model
 # dynamic: LB210
+# first-sight: cfe09ac 2026-12-03 explain: found LB210; missed none; false none
 # Runnable copy of 143_quantecon_lucas_model_fresh_static_lambda.py for levelbench.explain: the
 # lecture's JAX solver as posted, on a 100-point grid with 200 draws instead of 500 and 1,000; the
 # posted calls are two identical ones ('solve once to compile', then the timed call).

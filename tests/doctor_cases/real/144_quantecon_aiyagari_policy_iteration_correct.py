@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: cfe09ac 2026-12-03 py: found none; missed none; false LB103:186 | notebook: found none; missed none; false LB103:186
 
 import time
 import matplotlib.pyplot as plt

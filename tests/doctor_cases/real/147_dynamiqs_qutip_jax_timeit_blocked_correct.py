@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: cfe09ac 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 import qutip_jax as qjax
 import qutip as qt
