@@ -382,6 +382,36 @@ def test_lb104_not_reported_for_repeated_or_empty_timings(src):
     assert "LB104" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\n" + src)
 
 
+QUANTECON_STOPWATCH = JAX_HEADER + "import quantecon as qe\nqe.tic()\ny = f(x)\nelapsed = qe.toc()\n"
+
+
+def test_quantecon_tic_toc_is_a_timed_region():
+    assert {"LB102", "LB103", "LB104"} <= codes(QUANTECON_STOPWATCH)
+    assert {"LB102", "LB103", "LB104"} <= codes(QUANTECON_STOPWATCH.replace("import quantecon as qe\n", "from quantecon import tic, toc\n").replace("qe.", ""))
+    assert "LB102" in codes(QUANTECON_STOPWATCH.replace("elapsed = qe.toc()", "print(f'{qe.tac()} s')"))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("y = f(x)\n", "y = f(x).block_until_ready()\n"),  # waited for
+        ("qe.tic()\n", "f(x).block_until_ready()\nqe.tic()\n"),  # warmed up: no LB103 (LB104/LB102 aside)
+        ("import quantecon as qe\n", "import quantecon as qe\ndef tic():\n    pass\n"),  # a tic() of the program's own
+        ("elapsed = qe.toc()\n", "qe.tic()\nelapsed = qe.toc()\n"),  # started again: nothing timed in between
+        ("y = f(x)\nelapsed = qe.toc()\n", "for _ in range(3):\n    y = f(x)\n    elapsed = qe.toc()\n"),  # read in a loop
+    ],
+)
+def test_quantecon_stopwatch_quiet_twins(change):
+    old, new = change
+    src = QUANTECON_STOPWATCH.replace(old, new, 1)
+    if "def tic" in new:
+        src = src.replace("qe.tic()", "tic()")
+    quiet = {"LB102"} if "block_until_ready()\n" in new and "qe.tic" not in new else {"LB102", "LB103", "LB104"}
+    if "f(x).block_until_ready()\nqe.tic()" in new:
+        quiet = {"LB103"}
+    assert not quiet & codes(src), src
+
+
 def test_lb105_not_reported_for_perf_counter():
     src = "import time\nimport numpy as np\na = np.ones(9)\nt0 = time.perf_counter()\nnp.sum(a)\nprint(time.perf_counter() - t0)\n"
     assert "LB105" not in codes(src)
