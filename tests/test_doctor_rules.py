@@ -901,6 +901,42 @@ def test_lb111_quiet_on_a_jit_made_inside_a_function_run_once_untimed():
     assert "LB111" not in codes(nb(src, "out = draws(2.0)\nprint(out)"), notebook=True)
 
 
+
+STATIC_FUNCTION_ARGUMENT = JAX_HEADER + """
+def solve(T, v):
+    return T(v)
+
+solve = jax.jit(solve, static_argnums=(0,))
+
+def run(v):
+    step = lambda u: u * 2
+    return solve(step, v)
+
+run(x)
+run(x)
+"""
+
+
+def test_lb111_a_function_made_per_call_as_a_static_argument():
+    assert ("LB111", 0, 17) in found(STATIC_FUNCTION_ARGUMENT)
+    assert "LB111" in codes(STATIC_FUNCTION_ARGUMENT.replace("    step = lambda u: u * 2\n    return solve(step, v)", "    return solve(lambda u: u * 2, v)"))
+    assert "LB111" in codes(STATIC_FUNCTION_ARGUMENT.replace("    step = lambda u: u * 2\n", "    def step(u):\n        return u * 2\n"))
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("def run(v):\n    step = lambda u: u * 2\n", "step = lambda u: u * 2\n\ndef run(v):\n"),  # made once
+        ("def run(v):\n    step = lambda u: u * 2\n", "def run(v, step=jnp.sin):\n"),  # the caller's function
+        ("static_argnums=(0,)", "static_argnums=()"),  # not static: traced, not a cache key
+        ("run(x)\nrun(x)\n", "run(x)\n"),  # the caller runs once
+        ("def run(v):", "@jax.jit\ndef run(v):"),  # traced once with the caller
+    ],
+)
+def test_lb111_quiet_for_static_functions_made_once(old, new):
+    assert "LB111" not in codes(STATIC_FUNCTION_ARGUMENT.replace(old, new, 1))
+
+
 # --- LB112 PyTorch model timed with autograd on ------------------------------------------------
 TORCH_HEADER = "import time\nimport torch\nmodel = torch.nn.Linear(4, 4)\nx = torch.ones(2, 4)\n"
 
