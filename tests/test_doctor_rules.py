@@ -201,6 +201,39 @@ def test_lb102_quiet_when_what_the_function_returns_is_waited_for(old, new):
     assert "LB102" not in codes(WAITS_THEN_QUEUES.replace(old, new, 1))
 
 
+NEXT_OF_AN_ITERATOR = JAX_HEADER + """
+import itertools
+
+def test_steps(benchmark):
+    steps = itertools.accumulate(range(100), lambda carry, i: f(carry), initial=x)
+    next(steps)
+    benchmark(lambda: next(steps))
+"""
+
+
+def test_lb102_next_of_an_iterator_of_jax_results():
+    assert ("LB102", 0, 15) in found(NEXT_OF_AN_ITERATOR)
+    mapped = NEXT_OF_AN_ITERATOR.replace("itertools.accumulate(range(100), lambda carry, i: f(carry), initial=x)", "map(f, [x, x, x])")
+    assert "LB102" in codes(mapped)
+    generator = NEXT_OF_AN_ITERATOR.replace(
+        "    steps = itertools.accumulate(range(100), lambda carry, i: f(carry), initial=x)\n",
+        "    def batches():\n        while True:\n            yield f(x)\n    steps = batches()\n",
+    )
+    assert "LB102" in codes(generator)
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("benchmark(lambda: next(steps))", "benchmark(lambda: jax.block_until_ready(next(steps)))"),  # waited for
+        ("lambda carry, i: f(carry), initial=x", "lambda carry, i: carry + i, initial=0"),  # Python numbers
+        ("itertools.accumulate(range(100), lambda carry, i: f(carry), initial=x)", "iter(range(100))"),
+    ],
+)
+def test_lb102_quiet_for_next_of_host_values_or_waited(old, new):
+    assert "LB102" not in codes(NEXT_OF_AN_ITERATOR.replace(old, new, 1))
+
+
 def test_lb102_not_reported_for_numpy_work():
     assert "LB102" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\nt0 = time.perf_counter()\nnp.dot(a, a)\nprint(time.perf_counter() - t0)\n")
 

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from ._facts import Facts
 from ._names import dotted
 from ._program import Program
-from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, enclosing_loop, position, walk_code
+from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
 
 CLOCKS = frozenset(
     {
@@ -387,15 +387,15 @@ class _Finder:
                 yield region
 
     def _timeit(self, call: ast.Call, qualified: str) -> TimedRegion | None:
-        stmt = _argument(call, 0, "stmt")
-        setup = _argument(call, 1, "setup")
+        stmt = argument(call, 0, "stmt")
+        setup = argument(call, 1, "setup")
         if stmt is None:
             return None
         statements, work = self._timed_argument(stmt)
         if not work:
             return None
-        number = _constant_int(_argument(call, 3 if qualified == "timeit.timeit" else 4, "number"))
-        repeat = _constant_int(_argument(call, 3, "repeat")) if qualified == "timeit.repeat" else 1
+        number = _constant_int(argument(call, 3 if qualified == "timeit.timeit" else 4, "number"))
+        repeat = _constant_int(argument(call, 3, "repeat")) if qualified == "timeit.repeat" else 1
         samples = "single" if number == 1 and repeat in (1, None) and qualified != "timeit.Timer" else "averaged"
         if number == 1 and qualified == "timeit.repeat":
             samples = "per-iteration"
@@ -422,7 +422,7 @@ class _Finder:
                 and parent.args[:1] == [call])
 
     def _torch_timer(self, call: ast.Call) -> TimedRegion | None:
-        stmt = _argument(call, 0, "stmt")
+        stmt = argument(call, 0, "stmt")
         if stmt is None:
             return None
         statements, work = self._timed_argument(stmt)
@@ -437,7 +437,7 @@ class _Finder:
             start=position(call),
             samples="repeated",
             calibrated=True,
-            setup=self._setup(_argument(call, 1, "setup")),
+            setup=self._setup(argument(call, 1, "setup")),
             synchronizes=True,
             harness=True,
         )
@@ -455,7 +455,7 @@ class _Finder:
     def _benchmark_fixture(self, call: ast.Call) -> TimedRegion:
         target = call.args[0]
         if isinstance(call.func, ast.Attribute):  # benchmark.pedantic(f, args=(...), kwargs={...})
-            args_node = _argument(call, 1, "args")
+            args_node = argument(call, 1, "args")
             args = list(args_node.elts) if isinstance(args_node, ast.Tuple) else []
         else:
             args = list(call.args[1:])
@@ -609,13 +609,5 @@ def _parse_string(constant: ast.Constant) -> tuple[ast.AST, ...]:
     return tuple(tree.body)
 
 
-def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    return call.args[index] if len(call.args) > index else None
-
-
 def _constant_int(node: ast.AST | None) -> int | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
-
