@@ -158,14 +158,14 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
     QuantEcon's 'we run it again to get rid of the compilation time'; ``with qe.Timer():`` twice), so the compile
     in the first figure is what it is read for. The arguments must be unchanged, or the later call compiles too;
     ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
-    written = [unparse(s) for s in region.work]
-    if not written:
+    if not region.work:
+        return False
+    same = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx)).get(_timing_text(region), ())
+    if len(same) < 2:
         return False
     first_calls = [c for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None or ctx.facts.local_def(c)]
-    for later in ctx.regions:
-        if later.start <= region.start or later.scope is not region.scope or later.label != region.label:
-            continue  # `%time f(x)` then `%timeit f(x)` reads two kinds of figure, not a cold and a warm run
-        if [unparse(s) for s in later.work] != written:
+    for later in same:
+        if later.start <= region.start:
             continue
         if later.clock_node is not None and later.clock_node is region.clock_node:
             continue  # the same clock read again: the later figure still spans this run
@@ -175,6 +175,21 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
         ):
             return True
     return False
+
+
+def _timing_text(region: TimedRegion) -> tuple[int, str, tuple[str, ...]]:
+    """A timing as written: its scope, how it is timed (`%time f(x)` then `%timeit f(x)` reads two kinds of figure,
+    not a cold and a warm run) and its statements."""
+    return id(region.scope), region.label, tuple(unparse(s) for s in region.work)
+
+
+def _timings_by_text(ctx: Context) -> dict[tuple[int, str, tuple[str, ...]], list[TimedRegion]]:
+    """The program's timings grouped by `_timing_text`, built once per program, not once per pair of timings."""
+    found: dict[tuple[int, str, tuple[str, ...]], list[TimedRegion]] = {}
+    for region in ctx.regions:
+        if region.work:
+            found.setdefault(_timing_text(region), []).append(region)
+    return found
 
 
 def _steady_timings(ctx: Context) -> dict[tuple[int, str], list[TimedRegion]]:
