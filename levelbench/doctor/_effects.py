@@ -71,6 +71,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
         return None
     facts, kinds = ctx.facts, ctx.kinds
     if isinstance(expr, ast.Call):
+        if returns_unawaited(ctx, facts.local_def(expr)):
+            return expr  # it waits inside, then returns work it queued after: `while err > tol: ...; return g(v)`
         if is_wait(ctx, expr):
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
@@ -100,6 +102,46 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             if found is not None:
                 return found
     return None
+
+
+def returns_unawaited(ctx: Context, function: ast.AST | None) -> bool:
+    """A local function whose result is JAX work it queued after everything it waited for, so a wait inside it
+    (a loop reading back an error, a print) does not wait for what it returns: ``return get_greedy(v)``, or
+    ``pi = get_greedy(v)`` with nothing touching ``pi`` before ``return v, pi``. Only the function's last
+    statement and straight-line assignments at its top level are read, and only calls count as queued work (a field of
+    a result already waited for is not); anything else is not known to be pending."""
+    if function is None:
+        return False
+    cache: dict[int, bool] = ctx.index("effects: returns unawaited JAX", dict)
+    key = id(function)
+    if key not in cache:
+        cache[key] = False  # a recursive function asks about itself: not known while it is being decided
+        cache[key] = _returns_unawaited(ctx, function)
+    return cache[key]
+
+
+def _returns_unawaited(ctx: Context, function: ast.AST) -> bool:
+    body = getattr(function, "body", None)
+    if not isinstance(body, list) or not body or not isinstance(body[-1], ast.Return) or body[-1].value is None:
+        return False
+    returned = body[-1].value
+    if isinstance(pending_jax(ctx, returned), ast.Call):  # new work; `solution.stats["n"]` of finished work is not
+        return True
+    names = [returned] if isinstance(returned, ast.Name) else list(getattr(returned, "elts", ()))
+    for name in names:
+        if not isinstance(name, ast.Name):
+            continue
+        for k in range(len(body) - 2, -1, -1):
+            stmt = body[k]
+            if not any(isinstance(n, ast.Name) and n.id == name.id for n in walk_code(ctx.program, [stmt])):
+                continue
+            assigned = isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name.id for t in stmt.targets
+            )
+            if assigned and isinstance(pending_jax(ctx, stmt.value), ast.Call):  # type: ignore[union-attr]
+                return True
+            break  # the nearest statement that mentions it decides: a use or a compound assignment is not known
+    return False
 
 
 def dispatches_jax(ctx: Context, function: ast.AST, _seen: frozenset[ast.AST] = frozenset()) -> bool:

@@ -16,7 +16,7 @@ import ast
 
 from ._facts import Facts
 from ._names import dotted
-from ._syntax import FUNCTIONS, enclosing_function, local_walk
+from ._syntax import FUNCTIONS, argument, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
 _JAX_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.image.", "jax.ops.")
@@ -127,6 +127,8 @@ class Kinds:
     def _call(self, call: ast.Call, depth: int) -> str | None:
         facts = self.facts
         qualified = self.names.qualname(call.func)
+        if qualified == "builtins.next" and call.args:
+            return self.elements(call.args[0], depth)
         if qualified is not None:
             return call_kind(qualified)
         if facts.calls_jax_callable(call) or facts.is_flax_call(call):
@@ -167,6 +169,51 @@ class Kinds:
         if qualified == "jax.block_until_ready" and len(callee.args) == 1 and isinstance(callee.args[0], ast.Call):
             return self._transformed(callee.args[0])
         return qualified in FUNCTION_TRANSFORMS and bool(callee.args)
+
+    def elements(self, iterator: ast.AST, depth: int = 0) -> str | None:
+        """The framework of what an iterator yields, for ``next(it)``: the results of the function of
+        ``itertools.accumulate(xs, f)`` (with its ``initial``) or ``map(f, xs)``, the items of ``iter(...)`` of a
+        display, what a local generator yields; through names bound to one. None when it is not known."""
+        if depth > 12:
+            return None
+        depth += 1
+        if isinstance(iterator, ast.Name):
+            kind = None
+            for value in self.facts.bindings.values_at(iterator.id, iterator):
+                if value is not iterator:
+                    kind = _join(kind, self.elements(value, depth))
+            return kind
+        if isinstance(iterator, (ast.Tuple, ast.List)):
+            kind = None
+            for element in iterator.elts:
+                kind = _join(kind, self.of(element, depth))
+            return kind
+        if not isinstance(iterator, ast.Call):
+            return None
+        qualified = self.names.qualname(iterator.func)
+        if qualified == "itertools.accumulate":
+            function = argument(iterator, 1, "func")
+            initial = argument(iterator, 2, "initial")
+            return _join(self._result_of(function, depth) if function is not None else None, self.of(initial, depth))
+        if qualified == "builtins.map" and iterator.args:
+            return self._result_of(iterator.args[0], depth)
+        if qualified == "builtins.iter" and iterator.args:
+            return self.elements(iterator.args[0], depth)
+        function = self.facts.local_def(iterator)
+        if function is None:
+            return None
+        kind = None
+        for node in local_walk(self.facts.program, function):
+            if isinstance(node, ast.Yield) and node.value is not None:
+                kind = _join(kind, self.of(node.value, depth))
+        return kind
+
+    def _result_of(self, function: ast.AST, depth: int) -> str | None:
+        """The framework of what calling the function value ``function`` returns (a lambda, a local def)."""
+        found = self.facts.function_of(function)
+        if isinstance(found, ast.Lambda):
+            return self.of(found.body, depth)
+        return self.returned(found, depth) if found is not None else None
 
     def returned(self, function: ast.AST, depth: int = 0) -> str | None:
         """The framework of what a local function returns (its ``return`` values joined)."""

@@ -4,6 +4,8 @@ Recognised forms:
 - a clock pair: ``t0 = time.perf_counter()`` ... ``time.perf_counter() - t0`` in the same block
   (``time.time``, ``monotonic``, ``process_time``, the ``_ns`` variants and ``timeit.default_timer``),
   read directly or through a local helper that returns one (``def now(): return time.perf_counter()``);
+- a stopwatch started by one call and read by a later one in the same block: quantecon's ``qe.tic()`` ...
+  ``elapsed = qe.toc()`` (or ``qe.tac()``);
 - IPython magics: ``%time``, ``%timeit``, ``%%time``, ``%%timeit`` (spliced into the tree by `_program`);
 - ``timeit.timeit`` / ``timeit.repeat`` / ``timeit.Timer`` with a lambda, a callable, a
   ``functools.partial`` or a statement string; ``torch.utils.benchmark.Timer``;
@@ -26,7 +28,7 @@ from collections.abc import Iterator
 from ._facts import Facts
 from ._names import dotted
 from ._program import Program
-from ._syntax import COMPREHENSIONS, LOOPS, enclosing_function, enclosing_loop, position, walk_code
+from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
 
 CLOCKS = frozenset(
     {
@@ -37,6 +39,12 @@ CLOCKS = frozenset(
 )
 WALL_CLOCKS = frozenset(
     {"time.time", "time.time_ns", "datetime.datetime.now", "datetime.datetime.utcnow", "datetime.datetime.today"}
+)
+# A stopwatch: the first call starts it, a later call returns the time since (quantecon's MATLAB-style timers).
+STOPWATCH_STARTS = frozenset({"quantecon.tic", "quantecon.util.tic", "quantecon.util.timing.tic"})
+STOPWATCH_READS = frozenset(
+    {"quantecon.toc", "quantecon.tac", "quantecon.util.toc", "quantecon.util.tac", "quantecon.util.timing.toc",
+     "quantecon.util.timing.tac"}
 )
 _TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it|benchmark)$")
 
@@ -111,7 +119,8 @@ def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
     """Every timed region of ``program``, in program order."""
     finder = _Finder(program, facts)
     regions = [
-        *finder.clock_pairs(), *finder.magics(), *finder.harness_calls(), *finder.timer_blocks(), *finder.state_loops()
+        *finder.clock_pairs(), *finder.stopwatch_pairs(), *finder.magics(), *finder.harness_calls(),
+        *finder.timer_blocks(), *finder.state_loops(),
     ]
     return tuple(sorted(regions, key=lambda r: r.start))
 
@@ -257,6 +266,66 @@ class _Finder:
             )
         return None
 
+    # --- stopwatches -------------------------------------------------------------------------
+    def stopwatch_pairs(self) -> Iterator[TimedRegion]:
+        """``qe.tic()`` ... ``t = qe.toc()``: the statements between the start and the first read in the same block are
+        timed. A second start before any read replaces the first; a read inside a compound statement is left alone."""
+        for stmt in self.program.of_type(ast.Expr):
+            if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)) or not self._starts_stopwatch(stmt.value):
+                continue
+            found = self.program.statement_list(stmt)
+            if found is None:
+                continue
+            block, i = found
+            region = self._stopwatch_region(block, i, stmt.value)
+            if region is not None:
+                yield region
+
+    def _starts_stopwatch(self, call: ast.Call) -> bool:
+        return not call.args and self.names.qualname(call.func) in STOPWATCH_STARTS
+
+    def _reads_stopwatch(self, call: ast.AST) -> bool:
+        return isinstance(call, ast.Call) and self.names.qualname(call.func) in STOPWATCH_READS
+
+    def _stopwatch_region(self, block: list[ast.stmt], i: int, start: ast.Call) -> TimedRegion | None:
+        for j in range(i + 1, len(block)):
+            stmt = block[j]
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and self._starts_stopwatch(stmt.value):
+                return None  # started again before it was read: the later start times the code
+            read = next((n for n in self.program.walk(stmt) if self._reads_stopwatch(n)), None)
+            if read is None:
+                continue
+            if isinstance(stmt, _COMPOUND):
+                return None
+            statements = tuple(block[i + 1 : j])
+            if not statements:
+                return None
+            scope = enclosing_function(self.program, block[i])
+            if self._repeated(block[i], scope):
+                samples = "per-iteration"
+            elif any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
+                samples = "averaged"
+            elif scope is not None and len(self.facts.call_sites(scope)) != 1:
+                samples = "unknown"
+            else:
+                samples = "single"
+            before_clock = tuple(
+                n for n in self.program.walk(stmt) if isinstance(n, ast.Call) and _ends_before(n, read)
+            )
+            return TimedRegion(
+                label=f"{dotted(start.func)}() pair",
+                anchor=start,
+                statements=statements,
+                work=statements,
+                scope=scope,
+                start=position(block[i]),
+                samples=samples,
+                clocks=(self.names.qualname(start.func) or "",),
+                before_clock=before_clock,
+                closing=stmt,
+            )
+        return None
+
     # --- IPython magics ----------------------------------------------------------------------
     def magics(self) -> Iterator[TimedRegion]:
         for node in self.program.of_type(ast.With):
@@ -318,15 +387,15 @@ class _Finder:
                 yield region
 
     def _timeit(self, call: ast.Call, qualified: str) -> TimedRegion | None:
-        stmt = _argument(call, 0, "stmt")
-        setup = _argument(call, 1, "setup")
+        stmt = argument(call, 0, "stmt")
+        setup = argument(call, 1, "setup")
         if stmt is None:
             return None
         statements, work = self._timed_argument(stmt)
         if not work:
             return None
-        number = _constant_int(_argument(call, 3 if qualified == "timeit.timeit" else 4, "number"))
-        repeat = _constant_int(_argument(call, 3, "repeat")) if qualified == "timeit.repeat" else 1
+        number = _constant_int(argument(call, 3 if qualified == "timeit.timeit" else 4, "number"))
+        repeat = _constant_int(argument(call, 3, "repeat")) if qualified == "timeit.repeat" else 1
         samples = "single" if number == 1 and repeat in (1, None) and qualified != "timeit.Timer" else "averaged"
         if number == 1 and qualified == "timeit.repeat":
             samples = "per-iteration"
@@ -353,7 +422,7 @@ class _Finder:
                 and parent.args[:1] == [call])
 
     def _torch_timer(self, call: ast.Call) -> TimedRegion | None:
-        stmt = _argument(call, 0, "stmt")
+        stmt = argument(call, 0, "stmt")
         if stmt is None:
             return None
         statements, work = self._timed_argument(stmt)
@@ -368,7 +437,7 @@ class _Finder:
             start=position(call),
             samples="repeated",
             calibrated=True,
-            setup=self._setup(_argument(call, 1, "setup")),
+            setup=self._setup(argument(call, 1, "setup")),
             synchronizes=True,
             harness=True,
         )
@@ -386,7 +455,7 @@ class _Finder:
     def _benchmark_fixture(self, call: ast.Call) -> TimedRegion:
         target = call.args[0]
         if isinstance(call.func, ast.Attribute):  # benchmark.pedantic(f, args=(...), kwargs={...})
-            args_node = _argument(call, 1, "args")
+            args_node = argument(call, 1, "args")
             args = list(args_node.elts) if isinstance(args_node, ast.Tuple) else []
         else:
             args = list(call.args[1:])
@@ -540,13 +609,5 @@ def _parse_string(constant: ast.Constant) -> tuple[ast.AST, ...]:
     return tuple(tree.body)
 
 
-def _argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    for kw in call.keywords:
-        if kw.arg == keyword:
-            return kw.value
-    return call.args[index] if len(call.args) > index else None
-
-
 def _constant_int(node: ast.AST | None) -> int | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
-

@@ -108,3 +108,11 @@ def _plain(node: ast.AST) -> str | None:
     if node.__class__ is ast.Constant and node.value.__class__ is int:  # type: ignore[attr-defined]
         return repr(node.value)  # type: ignore[attr-defined]
     return None
+
+
+def argument(call: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    """The argument ``call`` passes as ``keyword=`` or, failing that, at position ``index``; None if neither."""
+    for kw in call.keywords:
+        if kw.arg == keyword:
+            return kw.value
+    return call.args[index] if len(call.args) > index else None

@@ -142,6 +142,8 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
         return True  # `# --- First execution ---` over `def run_benchmark():`, or `def time_first_call():`
+    if _timed_again_warm(ctx, region):
+        return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
         return False
@@ -165,6 +167,46 @@ def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
     body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
             and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
     return function if body and body[0].lineno == first else None
+
+
+def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
+    """The same statement is timed again later, the same way and by a timing of its own, and this one's run warms
+    the later one: the program times the call cold, then warm (``%%time`` of ``policy_iteration(household)`` twice,
+    QuantEcon's 'we run it again to get rid of the compilation time'; ``with qe.Timer():`` twice), so the compile
+    in the first figure is what it is read for. The arguments must be unchanged, or the later call compiles too;
+    ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
+    if not region.work:
+        return False
+    same = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx)).get(_timing_text(region), ())
+    if len(same) < 2:
+        return False
+    first_calls = [c for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None or ctx.facts.local_def(c)]
+    for later in same:
+        if later.start <= region.start:
+            continue
+        if later.clock_node is not None and later.clock_node is region.clock_node:
+            continue  # the same clock read again: the later figure still spans this run
+        later_calls = {unparse(c): c for c in ctx.timed_calls(later)}
+        if first_calls and all(
+            (other := later_calls.get(unparse(c))) is not None and ctx.warms(c, other) for c in first_calls
+        ):
+            return True
+    return False
+
+
+def _timing_text(region: TimedRegion) -> tuple[int, str, tuple[str, ...]]:
+    """A timing as written: its scope, how it is timed (`%time f(x)` then `%timeit f(x)` reads two kinds of figure,
+    not a cold and a warm run) and its statements."""
+    return id(region.scope), region.label, tuple(unparse(s) for s in region.work)
+
+
+def _timings_by_text(ctx: Context) -> dict[tuple[int, str, tuple[str, ...]], list[TimedRegion]]:
+    """The program's timings grouped by `_timing_text`, built once per program, not once per pair of timings."""
+    found: dict[tuple[int, str, tuple[str, ...]], list[TimedRegion]] = {}
+    for region in ctx.regions:
+        if region.work:
+            found.setdefault(_timing_text(region), []).append(region)
+    return found
 
 
 def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:

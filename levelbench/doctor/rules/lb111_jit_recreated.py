@@ -11,6 +11,7 @@ from .._diagnostic import Diagnostic
 from .._iteration import jitted_per_value
 from .._program import Program
 from .._syntax import FUNCTIONS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+from .._warmth import static_arguments
 
 CODE = "LB111"
 
@@ -71,6 +72,50 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         )
     yield from _nested_jitted_defs(ctx)
     yield from _eager_control_flow(ctx)
+    yield from _fresh_static_arguments(ctx)
+
+
+def _fresh_static_arguments(ctx: Context) -> Iterator[Diagnostic]:
+    """A jitted function given a function made inside the caller as a static argument (``_T = lambda f: T(p, f)``
+    then ``solve(_T, x)`` with ``static_argnums=(0,)``): JAX caches compiled code per static value, compared by
+    equality, and a new function object equals no earlier one, so every call of the caller compiles again."""
+    facts, program = ctx.facts, ctx.program
+    for call in program.of_type(ast.Call):
+        if not isinstance(call, ast.Call):
+            continue
+        key = facts.jitted_key_of(call.func)
+        if key is None or facts.jit_target(call.func) is not None:
+            continue  # `jax.jit(f, ...)(x)` made here is the main check's
+        positions, names = static_arguments(facts, key, call)
+        statics = [call.args[i] for i in sorted(positions) if i < len(call.args)]
+        statics += [k.value for k in call.keywords if k.arg in names]
+        outer = enclosing_function(program, call)
+        if not statics or not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        fresh = next((a for a in statics if _made_in(ctx, a, outer)), None)
+        if fresh is None or not (_timed_here(ctx, outer) or _runs_per_call(ctx, outer)):
+            continue
+        what = f"`{short(fresh, 40)}`"
+        yield ctx.report(
+            "LB111",
+            call,
+            f"`{short(call)}` passes {what}, a new function on every call of `{outer.name}`, as a static argument "
+            f"of jitted `{key}`: JAX caches compiled code per static value, and a new function equals no earlier "
+            "one, so every call recompiles",
+            evidence=f"{what} is created inside `{outer.name}` and passed where `{key}` marks its argument static",
+            fix=f"# make {ast.unparse(fresh)} once, outside {outer.name} (or pass its data as traced arguments)",
+        )
+
+
+def _made_in(ctx: Context, value: ast.AST, outer: ast.AST) -> bool:
+    """``value`` is a function object ``outer`` makes on each call: a lambda or ``partial(...)`` written there, or a
+    name bound to a lambda or def inside it (not a parameter: the caller's function may be the same each time)."""
+    if isinstance(value, ast.Lambda) or _made_by_call(ctx, value):
+        return any(a is outer for a in ctx.program.ancestors(value))
+    if isinstance(value, ast.Name) and value.id in _enclosing_parameters(ctx, value):
+        return False
+    function = ctx.facts.function_of(value)
+    return function is not None and any(a is outer for a in ctx.program.ancestors(function))
 
 
 def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
