@@ -54,14 +54,19 @@ def _timed_elsewhere(ctx: Context, region: TimedRegion, culprit: ast.AST) -> boo
     """Whether another timed region calls the callable that ``culprit`` calls (compared as written)."""
     if not isinstance(culprit, ast.Call):
         return False
-    callee = unparse(culprit.func)
-    return any(
-        isinstance(node, ast.Call) and unparse(node.func) == callee
-        for other in ctx.regions
-        if other is not region
-        for statement in other.work
-        for node in ast.walk(statement)
-    )
+    timing = ctx.index("LB102 timings by callee", lambda: _timings_by_callee(ctx)).get(unparse(culprit.func), ())
+    return any(other is not region for other in timing)
+
+
+def _timings_by_callee(ctx: Context) -> dict[str, list[TimedRegion]]:
+    """callee as written -> the timed regions that call it, built once per program rather than once per region."""
+    found: dict[str, list[TimedRegion]] = {}
+    for region in ctx.regions:
+        for call in ctx.timed_calls(region):
+            timing = found.setdefault(unparse(call.func), [])
+            if not timing or timing[-1] is not region:
+                timing.append(region)
+    return found
 
 
 def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
