@@ -1,6 +1,6 @@
 # levelbench: the two commands of the README's Quick start, plus helpers.
 #   make demo   create/reuse .venv, install, run the seed workloads side by side
-#   make test   create/reuse .venv, install, run the whole test suite but the wall-clock checks
+#   make test   create/reuse .venv, install, run the whole test suite but the wall-clock checks, on every core
 #   make test-wallclock   the wall-clock accuracy checks (pytest -m wallclock), failures rerun once
 #   make docs   create/reuse .venv, install, build the documentation site into site/ (open site/index.html)
 PYTHON ?= python3
@@ -21,8 +21,12 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/levelbench run
 
+# The suite runs in one pytest-xdist worker per core (PYTEST_WORKERS=0 runs it in this process); tests marked
+# xdist_group share a worker (the Ray cluster tests). The wall-clock checks below run in one process.
+PYTEST_WORKERS ?= auto
+
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # Tests that assert on real elapsed time (marked wallclock): a busy machine can stretch one measurement,
 # so the tests that failed get one more run (--lf); failing again fails.

@@ -17,6 +17,10 @@ from conftest import levelbench_argv, levelbench_cli
 from levelbench.cluster import NODE_RESOURCE, ClusterError, Node, select_nodes
 from levelbench.store import open_store
 
+# `make test` runs the suite on every core (pytest-xdist, --dist loadgroup): the tests that start a local Ray
+# cluster share one worker, so that two clusters never start at once.
+pytestmark = pytest.mark.xdist_group("ray")
+
 HERE = Path(__file__).resolve().parent
 SLEEPY = str(HERE / "workloads" / "simple.py") + ":SLEEPY"
 

@@ -62,6 +62,7 @@ def test_an_exception_while_recording_ends_the_run_failed_never_ok(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("ray")  # one local Ray cluster at a time under `make test` (pytest-xdist)
 def test_run_workloads_runs_a_sweep_on_the_nodes_choose_nodes_chose(tmp_path):
     """``levelbench run --cluster ray`` from Python: nothing about a cluster run is the command line's alone."""
     pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'levelbench[ray]'")
