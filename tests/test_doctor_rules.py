@@ -448,6 +448,18 @@ def test_lb103_quiet_when_the_same_timing_runs_again_warm():
     assert "LB103" not in codes(TIMED_TWICE)  # case 098: each jitted function timed twice, the first with compile
 
 
+@pytest.mark.parametrize("first, second, fires", [
+    ("dt", "dt", False),  # one measurement made twice: the first figure is the cold one by design
+    ("times['run']", "times['run']", False),
+    ("times['compiled']", "times['run_time']", True),  # two quantities: the first is read as a speed
+    ("dt", "dt_warm", True),
+])
+def test_lb103_a_pair_whose_figures_are_named_apart_is_two_quantities(first, second, fires):
+    pair = "t0 = time.perf_counter()\ny = f(x).block_until_ready()\n{} = time.perf_counter() - t0\n"
+    src = JAX_HEADER + "times = {}\n" + pair.format(first) + pair.format(second)
+    assert ("LB103" in codes(src)) is fires
+
+
 @pytest.mark.parametrize(
     "old, new",
     [

@@ -186,12 +186,32 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
             continue
         if later.clock_node is not None and later.clock_node is region.clock_node:
             continue  # the same clock read again: the later figure still spans this run
+        if _named_apart(region, later):
+            continue  # `runtimes["compiled"] = ...`, then `runtimes["run_time"] = ...`: two quantities, not a repeat
         later_calls = {unparse(c): c for c in ctx.timed_calls(later)}
         if first_calls and all(
             (other := later_calls.get(unparse(c))) is not None and ctx.warms(c, other) for c in first_calls
         ):
             return True
     return False
+
+
+def _named_apart(first: TimedRegion, later: TimedRegion) -> bool:
+    """The two figures are stored under different names: the program reads them as two quantities, and the first
+    one's name does not say it holds the compilation (`_says_it_times_compilation` read it), so its compile is not
+    what it is kept for. Printed, or stored under the same name, the figures are one measurement made twice."""
+    names = _figure_name(first), _figure_name(later)
+    return None not in names and names[0] != names[1]
+
+
+def _figure_name(region: TimedRegion) -> str | None:
+    """Where the statement that subtracts the readings stores the figure (``dt``, ``runtimes["compiled"]``)."""
+    closing = region.closing
+    if isinstance(closing, ast.Assign):
+        return " = ".join(unparse(t) for t in closing.targets)
+    if isinstance(closing, (ast.AnnAssign, ast.AugAssign)):
+        return unparse(closing.target)
+    return None
 
 
 def _timing_text(region: TimedRegion) -> tuple[int, str, tuple[str, ...]]:
