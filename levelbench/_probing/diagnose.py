@@ -22,7 +22,7 @@ from . import fixes as _fixes
 from . import scale as _scale
 from .arguments import Call, jit_fix, transform_of
 from .._results.diagnosis import Diagnosis, rank
-from .probes import Probe, all_probes
+from .probes import Probe, all_probes, in_order
 from .probes.transfers import HOST_READ_ERRORS
 from .subject import CallRecord, Subject, fresh_jit, recording_compiles, trace_once
 
@@ -165,6 +165,7 @@ def diagnose(
     ran = []
     seconds: dict[str, float] = {}
     estimates: dict[str, float] = {}
+    selected = in_order(selected, jitted=subject.is_jitted)
     runnable = [p for p in selected if framework in p.frameworks]
     for probe in selected:
         if framework not in probe.frameworks:
