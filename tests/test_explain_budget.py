@@ -119,6 +119,14 @@ def test_a_slow_op_by_op_call_is_paired_over_the_rounds_that_fit_its_budget():
     assert _budget.estimate("dispatch", slow, c) < PROBING.paired_rounds * 2 * c.steady
 
 
+def test_the_dispatch_probe_costs_a_jitted_function_nothing():
+    # real case 119's jit_function: 'the dispatch probe needs about 12 s' was listed as skipped for time,
+    # for a probe that returns at once on a jitted function
+    c = _budget.Costs(first_call=2.0, steady=1e-4, compile=2.0, sample=0.25)
+    assert _budget.estimate("dispatch", _Subject(jitted=True), c) == _budget.PROBE_OVERHEAD
+    assert _budget.estimate("dispatch", _Subject(jitted=False), c) > c.compile  # unjitted: its jit compiles
+
+
 def test_a_fast_call_keeps_every_paired_round():
     from levelbench._probing.probes.dispatch import paired_rounds
 

@@ -165,7 +165,10 @@ def _retrace(s: Subject, c: Costs) -> float:
 
 
 def _dispatch(s: Subject, c: Costs) -> float:
-    """A function that compiles on every call is not timed op by op: one trace, then a note."""
+    """A jitted function is not op by op: the probe returns at once. A function that compiles on every
+    call is not timed op by op either: one trace, then a note."""
+    if s.is_jitted:
+        return 0.0
     if s.known("repeated_calls") and s.compiles_every_call():
         return pending(s, c, "traced")
     # then the call as given and jitted in turn, a sample of each (at least a call) per round; the
