@@ -199,6 +199,17 @@ def test_a_jitted_function_keeps_the_fixed_order():
     assert in_order(without, jitted=False) == without
 
 
+def test_a_probe_that_only_reads_what_was_measured_runs_after_the_budget_is_spent(monkeypatch):
+    # real cases 083, 137, 143 on a busy machine: the second call as given compiled again and took the whole
+    # budget; the recompilation probe, which reads the two calls' compile counts, was skipped for time
+    clock = FakeClock()
+    _fake_probes(monkeypatch, clock, {"retrace": (0.0, 0.01), "precision": (0.5, 0.5)})
+    fn = clock.work(itertools.chain([2.0, 6.0], itertools.repeat(0.5)), result=1.0)  # the second call: 6 s
+    d = _diagnose.diagnose(fn, (), {}, budget=5.0, clock=clock, fixes=False)
+    assert d.probes == ("retrace",)
+    assert d.skipped["precision"].startswith("skipped for time")  # the twin: any work of its own is skipped
+
+
 def test_beside_a_measurement_no_probe_is_skipped_for_time(monkeypatch):
     # levelbench run chooses the probes and passes its own timing: explain makes no call of its own
     clock = FakeClock()
