@@ -16,6 +16,7 @@ from levelbench._probing import budget as _budget
 from levelbench._probing import diagnose as _diagnose
 from levelbench._probing.probes.base import Probe
 from levelbench._values.progress import ProgressLine
+from levelbench._values.settings import PROBING
 
 
 # -- the schedule ------------------------------------------------------------------------------
@@ -102,6 +103,37 @@ def test_after_the_loop_is_cut_the_probes_cost_the_share_of_its_steps_they_run()
     assert _budget.estimate("dispatch", cut, short) < 5.0 < _budget.estimate("dispatch", as_given, full)
 
 
+def test_a_slow_op_by_op_call_is_paired_over_the_rounds_that_fit_its_budget():
+    # real case 119: a 1000-step loop run op by op takes 0.12 s a call; 15 paired rounds of it and its jit
+    # (3.6 s of a 5 s budget) got the dispatch probe skipped for time, and LB240 went unreported
+    from levelbench._probing.probes.dispatch import MIN_PAIRED_ROUNDS, PAIRED_SHARE, paired_rounds
+
+    rounds = paired_rounds(0.12, budget=5.0)
+    assert MIN_PAIRED_ROUNDS <= rounds < PROBING.paired_rounds
+    assert rounds * 0.12 <= PAIRED_SHARE * 5.0 < (rounds + 1) * 0.12
+    assert paired_rounds(2.0, budget=5.0) == MIN_PAIRED_ROUNDS  # never fewer: a paired interval needs them
+    slow = _Subject(jitted=False, known={"traced", "compiled", "timing", "jitted_timing"})
+    slow.budget = 5.0
+    c = _budget.Costs(first_call=0.4, steady=0.12, compile=1.2, sample=0.25)
+    # the jitted call is estimated at the cost of the call as given: a round is 2 x 0.12 s at most
+    assert _budget.estimate("dispatch", slow, c) < PROBING.paired_rounds * 2 * c.steady
+
+
+def test_the_dispatch_probe_costs_a_jitted_function_nothing():
+    # real case 119's jit_function: 'the dispatch probe needs about 12 s' was listed as skipped for time,
+    # for a probe that returns at once on a jitted function
+    c = _budget.Costs(first_call=2.0, steady=1e-4, compile=2.0, sample=0.25)
+    assert _budget.estimate("dispatch", _Subject(jitted=True), c) == _budget.PROBE_OVERHEAD
+    assert _budget.estimate("dispatch", _Subject(jitted=False), c) > c.compile  # unjitted: its jit compiles
+
+
+def test_a_fast_call_keeps_every_paired_round():
+    from levelbench._probing.probes.dispatch import paired_rounds
+
+    assert paired_rounds(2e-5, budget=5.0) == PROBING.paired_rounds
+    assert paired_rounds(2e-5, budget=0.5) == PROBING.paired_rounds  # a sample lasts sample_seconds at least
+
+
 def test_the_configuration_probe_is_never_skipped_for_time():
     c = _budget.Costs(first_call=100.0, steady=100.0, compile=100.0, sample=0.5)
     assert _budget.estimate("config", _Subject(), c) == 0.0
@@ -142,6 +174,40 @@ def test_an_estimate_that_fits_runs_the_probe_even_when_the_budget_is_nearly_spe
     fn = clock.work(0.1, result=1.0)
     d = _diagnose.diagnose(fn, (), {}, budget=10.0, clock=clock, fixes=False)
     assert d.probes == ("a", "b") and d.skipped["c"].startswith("skipped for time")
+
+
+def test_an_unjitted_function_is_timed_op_by_op_before_the_probes_of_other_costs(monkeypatch):
+    # real cases 060, 107, 119: unjitted, their Python loops run op by op, and the probes listed before the
+    # dispatch one (an x64 copy, transfers, the compile split) spent the budget LB240 needed
+    clock = FakeClock()
+    _fake_probes(monkeypatch, clock, {"unrolled": (1.0, 1.0), "precision": (3.5, 3.5), "dispatch": (2.0, 2.0)})
+    fn = clock.work(0.1, result=1.0)  # a python function: not jitted
+    d = _diagnose.diagnose(fn, (), {}, budget=5.0, clock=clock, fixes=False)
+    assert d.probes == ("unrolled", "dispatch")
+    assert d.skipped["precision"].startswith("skipped for time")
+
+
+def test_a_jitted_function_keeps_the_fixed_order():
+    from levelbench._probing.probes import all_probes, in_order
+
+    every = list(all_probes())
+    assert in_order(every, jitted=True) == every
+    names = [p.name for p in in_order(every, jitted=False)]
+    assert names[names.index("unrolled") + 1] == "dispatch"
+    assert sorted(names) == sorted(p.name for p in every)  # moved, none lost
+    without = [p for p in every if p.name != "dispatch"]
+    assert in_order(without, jitted=False) == without
+
+
+def test_a_probe_that_only_reads_what_was_measured_runs_after_the_budget_is_spent(monkeypatch):
+    # real cases 083, 137, 143 on a busy machine: the second call as given compiled again and took the whole
+    # budget; the recompilation probe, which reads the two calls' compile counts, was skipped for time
+    clock = FakeClock()
+    _fake_probes(monkeypatch, clock, {"retrace": (0.0, 0.01), "precision": (0.5, 0.5)})
+    fn = clock.work(itertools.chain([2.0, 6.0], itertools.repeat(0.5)), result=1.0)  # the second call: 6 s
+    d = _diagnose.diagnose(fn, (), {}, budget=5.0, clock=clock, fixes=False)
+    assert d.probes == ("retrace",)
+    assert d.skipped["precision"].startswith("skipped for time")  # the twin: any work of its own is skipped
 
 
 def test_beside_a_measurement_no_probe_is_skipped_for_time(monkeypatch):

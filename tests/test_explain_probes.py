@@ -242,6 +242,26 @@ def test_dispatch_finding_needs_a_real_saving():
     assert dispatch.dispatch_finding("f", 1, eager=3e-6, jitted=1e-6, compile_total=0.1) == []
 
 
+def test_a_busy_machine_leaves_a_speed_up_of_hundreds_a_warning():
+    # real case 119: run op by op, 354x slower than jitted (interval 295x-418x), timed while the process had
+    # a core for 48% of the rounds: even with every wait counted against the call as given, it is far past 2x
+    eager = [0.118 * (1 + 0.02 * np.sin(i)) for i in range(8)]
+    jitted = [3.3e-4 * (1 + 0.02 * np.cos(i)) for i in range(8)]
+    [f] = dispatch.dispatch_finding("f", 3000, eager=1.0, jitted=1.0, compile_total=1.2,
+                                    paired=(eager, jitted, 0.48))
+    assert f.severity == Severity.WARNING and not f.data.get("borderline")
+    assert "ran on a CPU" not in f.evidence
+
+
+def test_a_busy_machine_still_doubts_a_speed_up_its_waits_could_explain():
+    # the quiet twin: 3x on fast calls at the same share; waits of half a round could make all of it
+    eager = [3e-4 * (1 + 0.02 * np.sin(i)) for i in range(15)]
+    jitted = [1e-4 * (1 + 0.02 * np.cos(i)) for i in range(15)]
+    [f] = dispatch.dispatch_finding("f", 10, eager=1.0, jitted=1.0, compile_total=0.1, paired=(eager, jitted, 0.48))
+    assert f.severity == Severity.INFO and f.data["borderline"]
+    assert "ran on a CPU for 48% of the time it was timed" in f.evidence
+
+
 # -- transfers --------------------------------------------------------------------------------
 def test_numpy_input_copy_is_timed():
     f = explain(jax.jit(lambda x: x * 2), np.ones((512, 512), np.float32), probes=["transfers"]).finding("LB250")

@@ -297,6 +297,32 @@ def test_list_of_python_floats_is_one_argument_in_lb230():
     assert not codes(twin) & {"LB230", "LB231"}
 
 
+def _trace_of_square(v):
+    """jax-ml/jax#3134 (real case 049): trace((v^T v)^2) = (v . v)^2, of a list of Python floats, jitted."""
+    a = jnp.asarray(v)
+    return (a @ a) ** 2
+
+
+def test_a_whole_number_float32_cannot_hold_is_lb230_though_within_rounding():
+    # Python and x64 give 24552025.0, float32 24552024.0: a relative 4e-8, inside float32 rounding, yet the
+    # result the user prints is another number, the issue's whole complaint
+    values = [float(n - 5) for n in range(30)]
+    d = explain(jax.jit(_trace_of_square), values, probes=["precision"], budget=3)
+    f = d.finding("LB230")
+    assert f is not None and f.severity >= Severity.WARNING and f.data["whole"]
+    assert f.data["float64"] == sum(x * x for x in values) ** 2 and f.data["as_given"] != f.data["float64"]
+    assert "v (30 Python floats)" in f.evidence and "whole number" in f.evidence
+
+
+def test_whole_numbers_float32_holds_stay_quiet():
+    # the twin: the same function on six floats gives 3025 in both precisions, and 2**25 is a float32 too
+    d = explain(jax.jit(_trace_of_square), [float(n - 5) for n in range(6)], probes=["precision"], budget=3)
+    assert not codes(d) & {"LB230", "LB231"}
+    power = explain(jax.jit(lambda x: x * 2.0 ** 20), 32.0, probes=["precision"], budget=2)
+    assert not codes(power) & {"LB230", "LB231"}
+    assert not power.measured["x64_difference"]["whole"]
+
+
 def test_float_literal_inside_the_function_is_lb231_at_its_line():
     def slope(x):
         step = jnp.array([1e-9, 2e-9])

@@ -22,6 +22,7 @@ from typing import Any
 
 from .._values.settings import PROBING
 from . import scale as _scale
+from .probes.dispatch import paired_rounds
 from .probes.kernels import kernel_to_time
 from .subject import Subject
 
@@ -164,11 +165,16 @@ def _retrace(s: Subject, c: Costs) -> float:
 
 
 def _dispatch(s: Subject, c: Costs) -> float:
-    """A function that compiles on every call is not timed op by op: one trace, then a note."""
+    """A jitted function is not op by op: the probe returns at once. A function that compiles on every
+    call is not timed op by op either: one trace, then a note."""
+    if s.is_jitted:
+        return 0.0
     if s.known("repeated_calls") and s.compiles_every_call():
         return pending(s, c, "traced")
-    # then the call as given and jitted in turn, a sample of each (at least a call) per round
-    paired = 2 * PROBING.paired_rounds * max(PROBING.sample_seconds, c.steady)
+    # then the call as given and jitted in turn, a sample of each (at least a call) per round; the
+    # jitted call is taken to cost as much as the call as given (an upper bound)
+    per_round = 2 * max(PROBING.sample_seconds, c.steady)
+    paired = paired_rounds(per_round, s.budget) * per_round
     return pending(s, c, "traced", "compiled", "timing", "jitted_timing", "repeated_calls") + paired
 
 

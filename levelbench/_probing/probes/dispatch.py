@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..._measuring.sampler import paired_timings
+from ..._values.settings import PROBING
 from ..._values.findings import Finding, Severity
 from ..._values.stats import Interval, median_ci, paired_ratio_ci, unpaired_ratio_ci
 from ..._values.threshold import Threshold, Verdict, judge, point, verdict
@@ -31,6 +32,10 @@ MIN_RATIO_FEW = 3.0
 # Below this share of the paired rounds' wall time on a CPU, the process waited for a core during its
 # samples: a finding past its thresholds is then borderline (the practical peak's guard, the same figure).
 MIN_CPU_SHARE = 0.6
+# The paired timing takes at least this many rounds (a paired interval needs them), at most
+# `PROBING.paired_rounds`, and otherwise what fits in this share of explain's budget.
+MIN_PAIRED_ROUNDS = 5
+PAIRED_SHARE = 0.2
 
 
 def run(subject: Subject) -> list[Finding]:
@@ -56,19 +61,31 @@ def run(subject: Subject) -> list[Finding]:
     scale = subject.measured.get("scale", {})
     loop = bool(scale.get("linear")) or bool(subject.measured.get("repeated_block"))
     name, expression = jit_fix(subject.fn, subject.label)
-    paired = _paired(subject)
+    paired = _paired(subject, paired_rounds(eager.median + jitted.median, subject.budget))
     return dispatch_finding(subject.label, dispatches, eager.median, jitted.median, compile_total,
                             unrolled=loop, name=name, fixed=expression,
                             eager_samples=eager.per_call, jitted_samples=jitted.per_call, paired=paired)
 
 
-def _paired(subject: Subject) -> tuple[tuple[float, ...], tuple[float, ...], float] | None:
-    """The call as given and jitted, timed in turn over `PROBING.paired_rounds` rounds, with this
-    process's CPU share over them: the two timings above were taken at different moments, and a
-    machine whose load moved between them moved their ratio (LB240 on the same code was a warning
-    in one run and absent in the next)."""
+def paired_rounds(per_round: float, budget: float) -> int:
+    """Rounds of the paired timing: as many as fit in `PAIRED_SHARE` of ``budget`` when a round (one
+    sample of the call as given, one jitted) takes ``per_round`` seconds, between `MIN_PAIRED_ROUNDS`
+    and `PROBING.paired_rounds`. A call of 0.1 s op by op would otherwise spend 3 s of a 5 s budget
+    on 15 rounds, and be skipped for time; its speed-up over the jitted call is then tens of times,
+    which five rounds decide as well as fifteen."""
+    per_round = max(per_round, 2 * PROBING.sample_seconds)  # a sample lasts at least sample_seconds
+    fits = int(PAIRED_SHARE * budget / per_round)
+    return max(MIN_PAIRED_ROUNDS, min(PROBING.paired_rounds, fits))
+
+
+def _paired(subject: Subject, rounds: int) -> tuple[tuple[float, ...], tuple[float, ...], float] | None:
+    """The call as given and jitted, timed in turn over ``rounds`` rounds, with this process's CPU
+    share over them: the two timings above were taken at different moments, and a machine whose load
+    moved between them moved their ratio (LB240 on the same code was a warning in one run and absent
+    in the next)."""
     try:
-        (eager, jitted), share = paired_timings([(subject.fn, subject.args, subject.kwargs), subject.jit_target()])
+        (eager, jitted), share = paired_timings([(subject.fn, subject.args, subject.kwargs), subject.jit_target()],
+                                                rounds=rounds)
     except Exception:  # it ran above: a failure now leaves the decision to the timings above
         return None
     return eager, jitted, share
@@ -85,8 +102,9 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
     the speed-up's interval is a paired bootstrap over the rounds and the saving's the median round
     difference's CI, and the paired medians are the figures; where the process had its CPU for less
     than `MIN_CPU_SHARE` of the rounds, a finding past both thresholds is borderline (a sample the
-    process spent waiting for a core is no time of the call, and pairing does not cancel it); otherwise the speed-up's is a bootstrap of the two timings' per-call
-    samples, the saving's from the medians' CIs (its widest honest range); without samples the point
+    process spent waiting for a core is no time of the call, and pairing does not cancel it) unless
+    it stays past them with every wait counted against the call as given (`_past_lost_time`);
+    otherwise the speed-up's is a bootstrap of the two timings' per-call samples, the saving's from the medians' CIs (its widest honest range); without samples the point
     estimates decide. A speed-up or saving whose interval straddles its threshold gives the finding
     marked borderline.
 
@@ -98,7 +116,8 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
     if paired is not None and min(len(paired[0]), len(paired[1])) >= 5:
         eager, jitted = float(np.median(paired[0])), float(np.median(paired[1]))
         ratio_ci, saving_ci = _paired_intervals(paired[0], paired[1])
-        if paired[2] < MIN_CPU_SHARE:
+        min_ratio = MIN_RATIO_FEW if dispatches <= FEW_DISPATCHES else MIN_RATIO
+        if paired[2] < MIN_CPU_SHARE and not _past_lost_time(eager, jitted, paired[2], ratio_ci, saving_ci, min_ratio):
             doubt = (f"this process ran on a CPU for {paired[2]:.0%} of the time it was timed (the machine was "
                      "busy)")
     else:
@@ -151,6 +170,19 @@ def dispatch_finding(label: str, dispatches: int, eager: float, jitted: float, c
               "seconds_per_dispatch": per_dispatch, "ratio": ratio, "fix_expression": fixed,
               "ratio_ci": ratio_ci.to_dict(), "saving_ci": saving_ci.to_dict()},
     ), *tests, doubt=doubt)
+
+
+def _past_lost_time(eager: float, jitted: float, share: float, ratio_ci: Interval, saving_ci: Interval,
+                    min_ratio: float) -> bool:
+    """Both thresholds still pass with the time this process waited for a core taken out of the call as
+    given, in the worst case: all of it inside its samples. A round lasts about one sample of each call
+    (a sample repeats a fast call for `PROBING.sample_seconds`), and the process ran for ``share`` of
+    the rounds' wall time, so a round held ``(1 - share)`` of that in waits. 300x measured on a busy
+    machine is still far past 2x when half of every round was a wait; 3x is not."""
+    eager_sample = max(eager, PROBING.sample_seconds)
+    waited = (1 - share) * (eager_sample + max(jitted, PROBING.sample_seconds))
+    kept = max(0.0, 1 - waited / eager_sample)  # the share of the measured time that was the call's own
+    return ratio_ci.lower * kept > min_ratio and saving_ci.lower - eager * (1 - kept) > MIN_SAVING
 
 
 def _paired_intervals(eager: Sequence[float], jitted: Sequence[float]) -> tuple[Interval, Interval]:

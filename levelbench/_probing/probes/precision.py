@@ -76,12 +76,18 @@ class X64Difference:
     dtype: str
     dtype64: str
     line: SourceLine | None
+    whole: bool = False  # float64 gives a whole number float32 cannot hold, and float32 another one
 
     @property
     def beyond_rounding(self) -> bool:
-        return not self.relative <= PROBING.float32_agreement  # nan counts as beyond
+        return not self.relative <= PROBING.float32_agreement or self.whole  # nan counts as beyond
 
     def evidence(self) -> str:
+        if self.whole and self.relative <= PROBING.float32_agreement:
+            return (f"with jax_enable_x64 on, {self.output} is the whole number {_value(self.float64, 17)} "
+                    f"({self.dtype64}); as run (x64 off) it is {_value(self.as_given, 17)} ({self.dtype}): past "
+                    f"2**24 = {FLOAT32_WHOLE:,} float32 cannot hold every whole number, so the printed result "
+                    "changes, though by float32 rounding")
         if not self.beyond_rounding:
             return (f"with jax_enable_x64 on, {self.output} ({self.dtype64}) agrees with the float32 one to "
                     f"{self.relative:.2g} (relative): within float32 rounding here")
@@ -92,7 +98,8 @@ class X64Difference:
     def to_dict(self) -> dict[str, Any]:
         return {"output": self.output, "as_given": _plain(self.as_given), "float64": _plain(self.float64),
                 "relative": self.relative, "dtype": self.dtype, "dtype64": self.dtype64,
-                "line": str(self.line) if self.line else None, "beyond_rounding": self.beyond_rounding}
+                "line": str(self.line) if self.line else None, "beyond_rounding": self.beyond_rounding,
+                "whole": self.whole}
 
 
 def x64_difference(subject: Subject) -> X64Difference | str | None:
@@ -140,20 +147,45 @@ def compare_outputs(out32: Any, out64: Any, line: SourceLine | None = None) -> X
 
     pairs32 = jax.tree_util.tree_flatten_with_path(out32)[0]
     pairs64 = jax.tree_util.tree_flatten_with_path(out64)[0]
-    worst = None
+    worst = whole = None
     for (path, a), (_, b) in zip(pairs32, pairs64):
         a, b = np.asarray(a), np.asarray(b)
         if a.shape != b.shape or not (np.issubdtype(b.dtype, np.inexact) or np.issubdtype(a.dtype, np.inexact)):
             continue
         relative, i = _relative_difference(a, b)
+        name = "the output" + jax.tree_util.keystr(path) if path else "the output"
         if worst is None or relative > worst[0] or (np.isnan(relative) and not np.isnan(worst[0])):
-            name = "the output" + jax.tree_util.keystr(path) if path else "the output"
             worst = (relative, name, a.ravel()[i].item() if a.size else 0.0, b.ravel()[i].item() if b.size else 0.0,
                      str(a.dtype), str(b.dtype))
+        j = _lost_whole_number(a, b)
+        if whole is None and j is not None:
+            whole = (relative, name, a.ravel()[j].item(), b.ravel()[j].item(), str(a.dtype), str(b.dtype))
     if worst is None:
         return None
+    if whole is not None and worst[0] <= PROBING.float32_agreement:
+        # within rounding, but the number a reader sees is another whole number: the float64 intent shows
+        return X64Difference(*whole[1:4], float(whole[0]), *whole[4:], line, whole=True)
     relative, name, v32, v64, dtype, dtype64 = worst
     return X64Difference(name, v32, v64, float(relative), dtype, dtype64, line)
+
+
+# Every whole number up to 2**24 is a float32; past it float32 skips some (every second, then more).
+FLOAT32_WHOLE = 2 ** 24
+
+
+def _lost_whole_number(a: np.ndarray, b: np.ndarray) -> int | None:
+    """The index of an element whose float64 value ``b`` is a whole number past `FLOAT32_WHOLE` (and
+    below 2**53, where float64 still tells whole numbers apart) that the float32 value ``a`` misses, or
+    None. Integer arithmetic on Python floats (a sum of squares, a count) is exact in float64 and in
+    Python; float32 then prints another number: jit gives 24552024.0 where Python gives 24552025.0."""
+    if np.iscomplexobj(a) or np.iscomplexobj(b) or not a.size:
+        return None
+    a64, b64 = a.astype(np.float64).ravel(), b.astype(np.float64).ravel()
+    with np.errstate(invalid="ignore"):
+        lost = (np.isfinite(b64) & (np.abs(b64) > FLOAT32_WHOLE) & (np.abs(b64) < 2.0 ** 53)
+                & (b64 == np.round(b64)) & (a64 != b64))
+    hits = np.flatnonzero(lost)
+    return int(hits[0]) if hits.size else None
 
 
 def _relative_difference(a: np.ndarray, b: np.ndarray) -> tuple[float, int]:

@@ -146,7 +146,8 @@ DYNAMIC: tuple[Rule, ...] = (
             "or PyTorch computation, it does different (half-precision) work. Python floats are float64 in "
             "Python and NumPy but float32 in JAX, without a warning: explain runs the call again with x64 on "
             "and reports Python float arguments when the outputs differ by more than float32 rounding "
-            "(1e-4 relative), with both values; within rounding it says nothing."
+            "(1e-4 relative), or when x64 gives a whole number past 2**24 that float32 turns into another "
+            "(Python's 24552025.0 printed as 24552024.0), with both values; otherwise it says nothing."
         ),
         bad="x = np.random.default_rng(0).standard_normal((3000, 3000))   # float64\njax.jit(jnp.dot)(x, x)\n"
             "derivative(1.0, 1e-8)   # (f(x + h) - f(x)) / h: h is lost in float32",
@@ -164,7 +165,8 @@ DYNAMIC: tuple[Rule, ...] = (
             "UserWarning that is easy to miss. explain catches the warning while tracing and points at the line. "
             "Python floats and lists inside the function (`jnp.array([1e-9, 2e-9])`) are float64 with x64 on "
             "and in NumPy, with no warning: explain compares the output with the same call with x64 on and "
-            "reports, at the line where float64 enters the program, a difference beyond float32 rounding."
+            "reports, at the line where float64 enters the program, a difference beyond float32 rounding "
+            "or a whole number past 2**24 that float32 changes."
         ),
         bad="def f(x):\n    return x * jnp.ones(3, dtype=jnp.float64)",
         good='jax.config.update("jax_enable_x64", True)\n\ndef f(x):\n    return x * jnp.ones(3, dtype=jnp.float64)',
