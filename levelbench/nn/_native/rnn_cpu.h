@@ -99,6 +99,33 @@ inline void store(float* p, V v, int n) {
   if (n == lanes_of<V>) store(p, v); else store_part(p, v, n);
 }
 
+// x clamped to [lo, hi], a NaN kept: one vminps and one vmaxps (with the bound as their first
+// operand, they return x when either is NaN), where `x > hi ? hi : x` compiled to a compare and
+// a masked move each.
+template <typename V>
+inline V clamp_(V x, float lo, float hi) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    __m512 v;
+    std::memcpy(&v, &x, sizeof v);
+    v = _mm512_max_ps(_mm512_set1_ps(lo), _mm512_min_ps(_mm512_set1_ps(hi), v));
+    std::memcpy(&x, &v, sizeof v);
+    return x;
+  }
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) {
+    __m256 v;
+    std::memcpy(&v, &x, sizeof v);
+    v = _mm256_max_ps(_mm256_set1_ps(lo), _mm256_min_ps(_mm256_set1_ps(hi), v));
+    std::memcpy(&x, &v, sizeof v);
+    return x;
+  }
+#endif
+  x = x > hi ? splat_to<V>(hi) : x;
+  return x < lo ? splat_to<V>(lo) : x;
+}
+
 // exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) = 1 + r + r^2 P(r), P
 // Cephes' degree-5 minimax fit (relative error ~1e-7, a float's rounding; docs/design/lstm.md has
 // the measured error). k is rounded by adding and subtracting 1.5 * 2^23, whose sum keeps no
@@ -108,8 +135,7 @@ template <typename V>
 inline V exp_(V x) {
   typedef typename IntsOf<V>::type I;
   constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
-  x = x > 88.0f ? splat_to<V>(88.0f) : x;
-  x = x < -87.0f ? splat_to<V>(-87.0f) : x;
+  x = clamp_(x, -87.0f, 88.0f);
   V shifted = x * 1.44269504088896341f + kRound;
   V kf = shifted - kRound;
   V r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
