@@ -25,6 +25,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 #if defined(__linux__)
 #include <pthread.h>
 #include <sched.h>
@@ -95,35 +99,101 @@ inline void store(float* p, V v, int n) {
   if (n == lanes_of<V>) store(p, v); else store_part(p, v, n);
 }
 
-// exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) by its Taylor series to
-// r^7 (truncation error below 1e-8 relative). x is clamped to where 2^k is a normal float.
+// x clamped to [lo, hi], a NaN kept: one vminps and one vmaxps (with the bound as their first
+// operand, they return x when either is NaN), where `x > hi ? hi : x` compiled to a compare and
+// a masked move each.
+template <typename V>
+inline V clamp_(V x, float lo, float hi) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64) {
+    __m512 v;
+    std::memcpy(&v, &x, sizeof v);
+    v = _mm512_max_ps(_mm512_set1_ps(lo), _mm512_min_ps(_mm512_set1_ps(hi), v));
+    std::memcpy(&x, &v, sizeof v);
+    return x;
+  }
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) {
+    __m256 v;
+    std::memcpy(&v, &x, sizeof v);
+    v = _mm256_max_ps(_mm256_set1_ps(lo), _mm256_min_ps(_mm256_set1_ps(hi), v));
+    std::memcpy(&x, &v, sizeof v);
+    return x;
+  }
+#endif
+  x = x > hi ? splat_to<V>(hi) : x;
+  return x < lo ? splat_to<V>(lo) : x;
+}
+
+// exp(x) = 2^k exp(r) with k = round(x / ln 2) and |r| <= ln(2) / 2; exp(r) = 1 + r + r^2 P(r), P
+// Cephes' degree-5 minimax fit (relative error ~1e-7, a float's rounding; docs/design/lstm.md has
+// the measured error). k is rounded by adding and subtracting 1.5 * 2^23, whose sum keeps no
+// fraction bits, and read off the sum's low bits. x is clamped to where 2^k is a normal float.
 // Lane by lane the same operations for any width, so a unit's result does not depend on it.
 template <typename V>
 inline V exp_(V x) {
   typedef typename IntsOf<V>::type I;
-  x = x > 88.0f ? splat_to<V>(88.0f) : x;
-  x = x < -87.0f ? splat_to<V>(-87.0f) : x;
-  V t = x * 1.44269504088896341f;
-  I k = __builtin_convertvector(t + (t < 0.0f ? splat_to<V>(-0.5f) : splat_to<V>(0.5f)), I);
-  V kf = __builtin_convertvector(k, V);
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23
+  x = clamp_(x, -87.0f, 88.0f);
+  V shifted = x * 1.44269504088896341f + kRound;
+  V kf = shifted - kRound;
   V r = x - kf * 0.693359375f;      // ln 2 in two parts: the first is exact in float
   r = r - kf * -2.12194440e-4f;
-  V p = splat_to<V>(1.0f / 5040);
-  p = p * r + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  I bits = (k + 127) << 23;
+  V p = splat_to<V>(1.9875691500e-4f);
+  p = p * r + 1.3981999507e-3f;
+  p = p * r + 8.3334519073e-3f;
+  p = p * r + 4.1665795894e-2f;
+  p = p * r + 1.6666665459e-1f;
+  p = p * r + 5.0000001201e-1f;
+  p = p * (r * r) + r + 1.0f;
+  I bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  bits = (bits + 127) << 23;  // the low bits of 1.5 * 2^23 + k are k's (two's complement)
   V scale;
   std::memcpy(&scale, &bits, sizeof scale);
   return p * scale;
 }
 
+// 1 / d for d >= 1: the ISA's reciprocal estimate (14 bits with AVX-512, 12 with AVX) and one
+// Newton step, r + r (1 - d r), which squares its relative error, instead of a division (vdivps,
+// the slowest instruction of the gate math: 5 per LSTM unit). The estimate's bits are fixed per
+// ISA, the same at 8 and 16 lanes (VRCP14PS at both widths with AVX-512), so a unit's result does
+// not depend on the width of the vector it fell in.
 template <typename V>
-inline V sigmoid_(V x) { return 1.0f / (1.0f + exp_(-x)); }
+inline V reciprocal_(V d) {
+  V r;
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+  if constexpr (sizeof(V) == 64) {
+    __m512 e = _mm512_rcp14_ps(reinterpret_cast<__m512&>(d));
+    std::memcpy(&r, &e, sizeof r);
+  } else if constexpr (sizeof(V) == 32) {
+    __m256 e = _mm256_rcp14_ps(reinterpret_cast<__m256&>(d));
+    std::memcpy(&r, &e, sizeof r);
+  } else {
+    return 1.0f / d;
+  }
+#elif defined(__AVX__) && !defined(__AVX512F__)
+  if constexpr (sizeof(V) == 32) {
+    __m256 e = _mm256_rcp_ps(reinterpret_cast<__m256&>(d));
+    std::memcpy(&r, &e, sizeof r);
+  } else if constexpr (sizeof(V) == 64) {  // two halves, each as a vector of 8 would be
+    __m256 half[2];
+    std::memcpy(half, &d, sizeof half);
+    half[0] = _mm256_rcp_ps(half[0]);
+    half[1] = _mm256_rcp_ps(half[1]);
+    std::memcpy(&r, half, sizeof r);
+  } else {
+    return 1.0f / d;
+  }
+#else
+  return 1.0f / d;
+#endif
+  return r + r * (1.0f - d * r);
+}
+
+template <typename V>
+inline V sigmoid_(V x) { return reciprocal_(1.0f + exp_(-x)); }
 
 // tanh: an odd Taylor polynomial near 0 (where 1 - 2 / (e^2x + 1) would cancel), else from exp.
 template <typename V>
@@ -136,7 +206,7 @@ inline V tanh_(V x) {
   V a;
   std::memcpy(&a, &abs_bits, sizeof a);
   V e = exp_(-2.0f * a);
-  V large = (1.0f - e) / (1.0f + e);
+  V large = (1.0f - e) * reciprocal_(1.0f + e);
   V a2 = a * a;
   V small = splat_to<V>(62.0f / 2835);
   small = small * a2 - 17.0f / 315;
