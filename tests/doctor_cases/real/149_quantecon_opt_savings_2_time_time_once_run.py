@@ -1,6 +1,7 @@
 # source: https://github.com/QuantEcon/lecture-jax/issues/163
 # explain: value_function_iteration
 # dynamic: LB210
+# first-sight: 58b08e8 2026-12-03 explain: found LB210; missed none; false none
 # Runnable copy of 149_quantecon_opt_savings_2_time_time_once.py for levelbench.explain: the lecture's
 # VFI solver as posted, on a 30-point wealth grid and 5 income states instead of 150 and 100; quantecon's
 # `tauchen` (not installed here) is replaced by a fixed 5-state Markov matrix with the same role. The

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:217
+# lines: LB102:218
+# first-sight: 58b08e8 2026-12-03 py: found LB102:218; missed none; false LB114:198 LB114:253 | notebook: found LB102:218; missed none; false LB114:198 LB114:253
 
 !pip install quantecon
 # %%

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 58b08e8 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 final_state, predictions = model.unroll(
     initial_state,

@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (no timed call is waited for; not discussed), LB103 (the script's first timing is the sampler's first call), LB104 (every figure is one sample of one call), LB105 (time.time() as the interval clock); the established cause, a JAX bug that recompiled on every call, has no static code
-# lines: LB102:14/17/24/27, LB103:14, LB104:14/17/24/27, LB105:13/16/23/26
+# lines: LB102:15/18/25/28, LB103:15, LB104:15/18/25/28, LB105:14/17/24/27
+# first-sight: 58b08e8 2026-12-03 py: found LB105:14 LB102:15 LB104:15 LB105:17 LB102:18 LB104:18 LB105:24 LB102:25 LB104:25 LB105:27 LB102:28 LB104:28; missed LB103:15; false none | notebook: found LB105:14 LB102:15 LB104:15 LB105:17 LB102:18 LB104:18 LB105:24 LB102:25 LB104:25 LB105:27 LB102:28 LB104:28; missed LB103:15; false none
 
 import time
 from jax import random

@@ -6,6 +6,7 @@
 # dynamic: none
 # inferred: none
 # lines: none
+# first-sight: 58b08e8 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 """Micro-benchmark sparse matvec variants on the benchmark instances (P6).
 

@@ -1,6 +1,7 @@
 # source: https://github.com/ZedongPeng/MPAX/blob/main/benchmarks/matvec_bench.py
 # explain: bcoo_matvec, csr_matvec
 # dynamic: none
+# first-sight: 58b08e8 2026-12-03 explain: found none; missed none; false none
 # Runnable copy of 155_mpax_matvec_bench_timeit_repeat_correct.py for levelbench.explain: the script's
 # jitted BCOO and CSR products as `matvec_fns` builds them, on a 400 x 300 random sparse matrix (SciPy)
 # in place of the Gurobi benchmark instances, which are not available here.

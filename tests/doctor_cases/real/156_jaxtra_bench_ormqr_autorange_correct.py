@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 58b08e8 2026-12-03 py: found none; missed none; false LB106:121 LB106:158 LB114:308 | notebook: found none; missed none; false LB106:121 LB106:158 LB114:308
 
 """
 Benchmark: jaxtra ormqr vs householder_product vs parallel T-reduction
