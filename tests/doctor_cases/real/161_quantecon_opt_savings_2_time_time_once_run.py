@@ -2,7 +2,7 @@
 # explain: value_function_iteration
 # dynamic: LB210
 # first-sight: 58b08e8 2026-12-03 explain: found LB210; missed none; false none
-# Runnable copy of 149_quantecon_opt_savings_2_time_time_once.py for levelbench.explain: the lecture's
+# Runnable copy of 161_quantecon_opt_savings_2_time_time_once.py (first entered as 149) for levelbench.explain: the lecture's
 # VFI solver as posted, on a 30-point wealth grid and 5 income states instead of 150 and 100; quantecon's
 # `tauchen` (not installed here) is replaced by a fixed 5-state Markov matrix with the same role. The
 # posted calls are the lecture's two VFI timings (the 'Tests' cell, then run_algorithm).

@@ -5,8 +5,8 @@
 # static: LB102, LB103, LB104, LB105, LB111
 # dynamic: LB210
 # inferred: LB111 and LB210 (the fresh lambda as a static argument recompiles on every call; the issue did not discuss it), LB104 (each figure is one time.time() sample of one call; the issue asked to run twice, not to repeat), LB105 (time.time() as the interval clock)
-# lines: LB102:298/304/310, LB103:298/304, LB104:292/298/304/310, LB105:291/297/303/309, LB111:218
-# first-sight: 58b08e8 2026-12-03 py: found LB105:291 LB104:292 LB105:297 LB104:298 LB102:298 LB103:298 LB105:303 LB104:304 LB102:304 LB103:304 LB105:309; missed LB111:218; false LB111:219 | notebook: found LB105:291 LB104:292 LB105:297 LB104:298 LB102:298 LB103:298 LB105:303 LB104:304 LB102:304 LB103:304 LB105:309; missed LB111:218; false LB111:219
+# lines: LB102:298/304/310, LB103:298/304, LB104:292/298/304/310, LB105:291/297/303/309, LB111:219
+# first-sight: 58b08e8 2026-12-03 py: found LB111:219 LB105:291 LB104:292 LB105:297 LB104:298 LB102:298 LB103:298 LB105:303 LB104:304 LB102:304 LB103:304 LB105:309; missed none; false none | notebook: found LB111:219 LB105:291 LB104:292 LB105:297 LB104:298 LB102:298 LB103:298 LB105:303 LB104:304 LB102:304 LB103:304 LB105:309; missed none; false none
 
 !pip install quantecon
 # %%
