@@ -1,12 +1,12 @@
 # source: https://github.com/QuantEcon/lecture-jax/issues/163
 # title: Not timing properly (the Default Risk and Income Fluctuations lecture, lectures/arellano.md)
 # established-by: maintainer jstac (the issue: 'we do not use block_until_ready'; the review it asked for found the fault in all JAX lectures but mle, fixed by lecture-jax#175)
-# cause: The lecture runs `solve(ae)` once to compile and then times a second call with %%time, without waiting for what it returns. Inside `solve` the Python while loop reads `error` back on every iteration, so the value iteration itself is finished when the loop ends, but the `compute_q(...)` and `get_greedy(...)` calls after the loop, whose results `solve` returns, are only queued when the cell's clock stops: the issue's 'we do not use block_until_ready'. Code: the code cells of the stored lecture (commit 1a1be32, before lecture-jax#175), markdown and cell tags dropped.
-# static: LB102
+# cause: The lecture runs `solve(ae)` once to compile and then times a second call with %%time, without waiting for what it returns. Inside `solve` the Python while loop reads `error` back on every iteration, so the value iteration itself is finished when the loop ends, but the `compute_q(...)` and `get_greedy(...)` calls after the loop, whose results `solve` returns, are only queued when the cell's clock stops: the issue's 'we do not use block_until_ready'. The exercise's `simulate` is also run eagerly, one JAX operation at a time in a Python loop. Code: the code cells of the stored lecture (commit 1a1be32, before lecture-jax#175), markdown and cell tags dropped.
+# static: LB102, LB114
 # dynamic: n/a
-# inferred: none
-# lines: LB102:218
-# first-sight: 58b08e8 2026-12-03 py: found LB102:218; missed none; false LB114:198 LB114:253 | notebook: found LB102:218; missed none; false LB114:198 LB114:253
+# inferred: LB114 (`simulate`, run once per exercise, steps a Python `while` loop 250 times, each step dispatching about fifteen eager JAX operations (`.at[t].set` updates, indexing, a `random.uniform` draw) and reading two values back for its `if`, with no jit around it; the issue did not discuss it)
+# lines: LB102:218, LB114:253
+# first-sight: 58b08e8 2026-12-03 py: found LB102:218 LB114:253; missed none; false LB114:198 | notebook: found LB102:218 LB114:253; missed none; false LB114:198
 
 !pip install quantecon
 # %%
