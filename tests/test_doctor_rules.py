@@ -677,6 +677,29 @@ def test_lb106_implicit_python_iteration_over_an_array_under_jit(expr, builtin):
     assert "LB106" not in codes(src)  # a library function: its callers may hand it a tuple of arrays
 
 
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # doubling up to a size, and halving a shape: log2 of the bound, a few unrolled steps (jaxtra's bench_ormqr)
+        ("p = 1\n    while p < x.shape[0]:\n        x = x + p\n        p *= 2", False),
+        ("while x.shape[0] > 1:\n        half = x.shape[0] // 2\n        x = x[:half] + x[half:2 * half]", False),
+        ("k = x.shape[0]\n    while k > 1:\n        x = x + 1\n        k >>= 1", False),
+        # the same loops stepping by one: a step per element, unrolled
+        ("p = 1\n    while p < x.shape[0]:\n        x = x + p\n        p += 2", True),
+        ("while x.shape[0] > 1:\n        x = x[1:] + x[:-1]", True),
+        # a factor that scales something the test does not read: still a step per element
+        ("i = 0\n    while i < x.shape[0]:\n        x = x * 2\n        i += 1", True),
+    ],
+)
+def test_lb106_a_while_loop_that_scales_its_bound_geometrically_runs_log_steps(loop, fires):
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        f"@jax.jit\ndef reduce(x):\n    {loop}\n    return x\n"
+        "reduce(jnp.ones(1024))\n"
+    )
+    assert ("LB106" in codes(src)) is fires
+
+
 def test_lb106_a_static_argument_is_not_array_data():
     src = "import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\ndef pick(x, names):\n    for k in names:\n        x = x + len(k)\n    return x\n"
     src += "pick(jax.numpy.ones(3), jax.numpy.ones(30))\n"
