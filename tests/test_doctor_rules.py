@@ -1213,6 +1213,22 @@ def test_lb114_not_reported_for_jitted_steps_input_building_or_layers(src):
 
 
 
+@pytest.mark.parametrize(("operators", "fires"), [("@jax.jit\n", False), ("", True)])
+def test_lb114_a_loop_whose_helper_runs_jitted_operators_is_their_glue(operators, fires):
+    # corpus 162 (QuantEcon's Arellano lecture): a convergence loop calls an un-jitted helper that runs jitted
+    # operators; the loop's own operations compute the error between them. Without the jit on the operators the
+    # helper's operations are dispatched one by one, and the loop is reported.
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        f"{operators}def T(v):\n    return jnp.tanh(v @ v.T) + jnp.cos(v)\n"
+        "def update(v):\n    return T(v) * 0.5\n"
+        "def solve(v, tol=1e-8):\n    error = tol + 1\n    while error > tol:\n        new = update(v)\n"
+        "        error = jnp.max(jnp.abs(new - v)) + jnp.max(jnp.abs(new))\n        v = new\n    return v\n"
+        "solve(jnp.ones((50, 50)))\n"
+    )
+    assert ("LB114" in codes(src)) is fires
+
+
 def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
     src = "import jax\nimport jax.numpy as jnp\ndef draw(k):\n    return jax.random.normal(k, (3,))\nkey = jax.random.key(0)\nfor _ in range(500):\n    key, sub = jax.random.split(key)\n    sample = draw(sub)\n"
     assert ("LB114", 0, 6) in found(src)
