@@ -1229,6 +1229,27 @@ def test_lb114_a_loop_whose_helper_runs_jitted_operators_is_their_glue(operators
     assert ("LB114" in codes(src)) is fires
 
 
+@pytest.mark.parametrize(
+    ("comprehension", "fires"),
+    [
+        # its own `r`, each a dict of host numbers, though the module's `r` is an array (corpus 156, jaxtra)
+        ("[(r['n'], r['t']) for r in records if r['n'] > 3]", False),
+        ("{r['n']: r['t'] for r in records}", False),
+        # the module's `r`, read in a comprehension that binds another name: an array, indexed per element
+        ("[(r[0] + n, r[1] * n) for n in range(500)]", True),
+        # its own `r`, the rows of an array
+        ("[(r[0] + r[1], r[2] * 2) for r in rows]", True),
+    ],
+)
+def test_lb114_a_comprehension_variable_is_its_own_not_the_modules_name(comprehension, fires):
+    src = (
+        "import jax.numpy as jnp\nr = jnp.ones(3)\nrows = jnp.ones((500, 3))\n"
+        "records = [{'n': n, 't': 0.1 * n} for n in range(500)]\n"
+        f"pts = {comprehension}\n"
+    )
+    assert ("LB114" in codes(src)) is fires
+
+
 def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
     src = "import jax\nimport jax.numpy as jnp\ndef draw(k):\n    return jax.random.normal(k, (3,))\nkey = jax.random.key(0)\nfor _ in range(500):\n    key, sub = jax.random.split(key)\n    sample = draw(sub)\n"
     assert ("LB114", 0, 6) in found(src)
