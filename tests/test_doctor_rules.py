@@ -2131,6 +2131,20 @@ def test_a_pasted_python_session_is_read_as_the_code_typed():
     assert "LB102" in codes(ipython) and "LB100" not in codes(ipython)
 
 
+def test_a_pasted_ipython_session_in_a_notebook_cell_is_read_as_the_code_typed():
+    # jax-ml/jax#9694 (corpus 160): a maintainer's session pasted into one cell under a comment, prompts and
+    # continuation lines and blank lines between the inputs (IPython strips prompts only when the cell starts
+    # with one); read as a file holding it is, its timings blocked and repeated
+    session = ("# V100\n\nIn [1]: import jax\n   ...: import jax.numpy as jnp\n\nIn [2]: x = jnp.ones(1000)\n\n"
+               "In [3]: %timeit jnp.sin(x).block_until_ready()\n")
+    assert "LB100" not in codes(nb(session), notebook=True)
+    unblocked = session.replace(".block_until_ready()", "")
+    assert ("LB102", 1, 8) in found(nb(unblocked), notebook=True)
+    [diagnostic] = [d for d in lint_source(nb(unblocked), "s.ipynb") if d.code == "LB102"]
+    assert diagnostic.fix is None and diagnostic.location.column > len("In [3]: ")  # the cell's columns, prompt and all
+    assert codes(nb(">>> x = (\n>>> y = ]\n"), notebook=True) == {"LB100"}  # not Python, even typed
+
+
 def test_a_session_gets_no_fix_written_back_and_valid_python_is_never_read_as_one():
     [diagnostic] = [d for d in lint_source(SESSION, "s.py") if d.code == "LB108"]
     assert diagnostic.fix is None  # its lines are not the file's: a fix would be written at the wrong columns
