@@ -689,6 +689,29 @@ def test_lb106_implicit_python_iteration_over_an_array_under_jit(expr, builtin):
     assert "LB106" not in codes(src)  # a library function: its callers may hand it a tuple of arrays
 
 
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # doubling up to a size, and halving a shape: log2 of the bound, a few unrolled steps (jaxtra's bench_ormqr)
+        ("p = 1\n    while p < x.shape[0]:\n        x = x + p\n        p *= 2", False),
+        ("while x.shape[0] > 1:\n        half = x.shape[0] // 2\n        x = x[:half] + x[half:2 * half]", False),
+        ("k = x.shape[0]\n    while k > 1:\n        x = x + 1\n        k >>= 1", False),
+        # the same loops stepping by one: a step per element, unrolled
+        ("p = 1\n    while p < x.shape[0]:\n        x = x + p\n        p += 2", True),
+        ("while x.shape[0] > 1:\n        x = x[1:] + x[:-1]", True),
+        # a factor that scales something the test does not read: still a step per element
+        ("i = 0\n    while i < x.shape[0]:\n        x = x * 2\n        i += 1", True),
+    ],
+)
+def test_lb106_a_while_loop_that_scales_its_bound_geometrically_runs_log_steps(loop, fires):
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        f"@jax.jit\ndef reduce(x):\n    {loop}\n    return x\n"
+        "reduce(jnp.ones(1024))\n"
+    )
+    assert ("LB106" in codes(src)) is fires
+
+
 def test_lb106_a_static_argument_is_not_array_data():
     src = "import jax\nfrom functools import partial\n@partial(jax.jit, static_argnums=1)\ndef pick(x, names):\n    for k in names:\n        x = x + len(k)\n    return x\n"
     src += "pick(jax.numpy.ones(3), jax.numpy.ones(30))\n"
@@ -1200,6 +1223,43 @@ def test_lb114_not_reported_for_jitted_steps_input_building_or_layers(src):
     header = "import jax\nimport jax.numpy as jnp\nW = jnp.ones((4, 4))\nh = jnp.zeros(4)\nxs = jnp.ones((9, 4))\nparams = [W, W]\n"
     assert "LB114" not in codes(header + src)
 
+
+
+@pytest.mark.parametrize(("operators", "fires"), [("@jax.jit\n", False), ("", True)])
+def test_lb114_a_loop_whose_helper_runs_jitted_operators_is_their_glue(operators, fires):
+    # corpus 162 (QuantEcon's Arellano lecture): a convergence loop calls an un-jitted helper that runs jitted
+    # operators; the loop's own operations compute the error between them. Without the jit on the operators the
+    # helper's operations are dispatched one by one, and the loop is reported.
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        f"{operators}def T(v):\n    return jnp.tanh(v @ v.T) + jnp.cos(v)\n"
+        "def update(v):\n    return T(v) * 0.5\n"
+        "def solve(v, tol=1e-8):\n    error = tol + 1\n    while error > tol:\n        new = update(v)\n"
+        "        error = jnp.max(jnp.abs(new - v)) + jnp.max(jnp.abs(new))\n        v = new\n    return v\n"
+        "solve(jnp.ones((50, 50)))\n"
+    )
+    assert ("LB114" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(
+    ("comprehension", "fires"),
+    [
+        # its own `r`, each a dict of host numbers, though the module's `r` is an array (corpus 156, jaxtra)
+        ("[(r['n'], r['t']) for r in records if r['n'] > 3]", False),
+        ("{r['n']: r['t'] for r in records}", False),
+        # the module's `r`, read in a comprehension that binds another name: an array, indexed per element
+        ("[(r[0] + n, r[1] * n) for n in range(500)]", True),
+        # its own `r`, the rows of an array
+        ("[(r[0] + r[1], r[2] * 2) for r in rows]", True),
+    ],
+)
+def test_lb114_a_comprehension_variable_is_its_own_not_the_modules_name(comprehension, fires):
+    src = (
+        "import jax.numpy as jnp\nr = jnp.ones(3)\nrows = jnp.ones((500, 3))\n"
+        "records = [{'n': n, 't': 0.1 * n} for n in range(500)]\n"
+        f"pts = {comprehension}\n"
+    )
+    assert ("LB114" in codes(src)) is fires
 
 
 def test_lb114_counts_jax_random_and_un_jitted_helpers_called_in_the_loop():
@@ -2081,6 +2141,20 @@ def test_a_pasted_python_session_is_read_as_the_code_typed():
     ipython = ("In [1]: import time, jax\nIn [2]: import jax.numpy as jnp\nIn [3]: f = jax.jit(jnp.sin)\n"
                "In [4]: x = jnp.ones(1000)\nIn [5]: %timeit f(x)\n")
     assert "LB102" in codes(ipython) and "LB100" not in codes(ipython)
+
+
+def test_a_pasted_ipython_session_in_a_notebook_cell_is_read_as_the_code_typed():
+    # jax-ml/jax#9694 (corpus 160): a maintainer's session pasted into one cell under a comment, prompts and
+    # continuation lines and blank lines between the inputs (IPython strips prompts only when the cell starts
+    # with one); read as a file holding it is, its timings blocked and repeated
+    session = ("# V100\n\nIn [1]: import jax\n   ...: import jax.numpy as jnp\n\nIn [2]: x = jnp.ones(1000)\n\n"
+               "In [3]: %timeit jnp.sin(x).block_until_ready()\n")
+    assert "LB100" not in codes(nb(session), notebook=True)
+    unblocked = session.replace(".block_until_ready()", "")
+    assert ("LB102", 1, 8) in found(nb(unblocked), notebook=True)
+    [diagnostic] = [d for d in lint_source(nb(unblocked), "s.ipynb") if d.code == "LB102"]
+    assert diagnostic.fix is None and diagnostic.location.column > len("In [3]: ")  # the cell's columns, prompt and all
+    assert codes(nb(">>> x = (\n>>> y = ]\n"), notebook=True) == {"LB100"}  # not Python, even typed
 
 
 def test_a_session_gets_no_fix_written_back_and_valid_python_is_never_read_as_one():

@@ -73,6 +73,15 @@ def call_kind(qualified: str) -> str | None:
     return None
 
 
+
+_COMPREHENSION_EXPRS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _within(node: ast.AST, root: ast.AST) -> bool:
+    """``node`` is ``root`` or inside it."""
+    return any(n is node for n in ast.walk(root))
+
+
 class Kinds:
     """Framework inference over one program."""
 
@@ -87,6 +96,7 @@ class Kinds:
         self._returns: dict[ast.AST, str | None] = {}
         self._reads: set[_Key] | None = None  # while inferring names: the names a binding's value looked up
         self._assigned: dict[ast.AST | None, set[str]] = {}  # the plain names each scope assigns
+        self._comprehension_names: set[str] = set()  # the names some comprehension's `for` binds, in its own scope
         self._global: dict[ast.AST, set[str]] = {}  # the names a function declares `global`
         self._class_bodies: dict[ast.AST, ast.ClassDef | None] = {}
         self._local_names: set[str] = set()  # the names some function or class body assigns
@@ -327,6 +337,10 @@ class Kinds:
             body = self._class_body(node)
             if body is not None and name in self._assigned.get(body, ()):
                 return (body, name)  # a class attribute, read in the class body itself (methods do not see it)
+        if name in self._comprehension_names:
+            comprehension = self._comprehension_binding(name, node)
+            if comprehension is not None:
+                return (comprehension, name)
         scope = enclosing_function(program, node)
         while scope is not None:
             if name in self._global.get(scope, ()):
@@ -335,6 +349,22 @@ class Kinds:
                 return (scope, name)
             scope = enclosing_function(program, scope)
         return (None, name)
+
+    def _comprehension_binding(self, name: str, node: ast.AST) -> ast.AST | None:
+        """The comprehension around ``node`` (inside its function) whose ``for`` binds ``name``, if any: Python 3
+        gives a comprehension's loop variables a scope of their own, so ``[r["n"] for r in records]`` reads its own
+        ``r``, not a module's ``r`` (an array, say). The first ``for``'s iterable is read outside that scope."""
+        program = self.facts.program
+        inner = node
+        for ancestor in program.ancestors(node):
+            if isinstance(ancestor, (*FUNCTIONS, ast.ClassDef)):
+                return None
+            if isinstance(ancestor, _COMPREHENSION_EXPRS) and name in self._assigned.get(ancestor, ()):
+                if not (ancestor.generators and inner is ancestor.generators[0]
+                        and _within(node, ancestor.generators[0].iter)):
+                    return ancestor
+            inner = ancestor
+        return None
 
     def _class_body(self, node: ast.AST) -> ast.ClassDef | None:
         """The class whose body holds ``node`` with no function in between (kept per node)."""
@@ -371,8 +401,15 @@ class Kinds:
             for node in local_walk(program, cls):
                 if isinstance(node, (ast.Name, ast.Tuple, ast.List)) and isinstance(getattr(node, "ctx", None), ast.Store):
                     in_class[node] = cls  # type: ignore[assignment]
+        comprehension_of = {
+            id(node.target): program.parent(node)
+            for node in program.of_type(ast.comprehension)
+            if isinstance(program.parent(node), _COMPREHENSION_EXPRS)
+        }
         for target, _ in bindings:
-            scope = in_class.get(target) or enclosing_function(program, target)
+            scope = in_class.get(target) or comprehension_of.get(id(target)) or enclosing_function(program, target)
+            if id(target) in comprehension_of:
+                self._comprehension_names.update(p.id for p in _flat(target) if isinstance(p, ast.Name))
             for part in _flat(target):
                 if isinstance(part, ast.Name) and not (scope is not None and part.id in self._global.get(scope, ())):
                     self._assigned.setdefault(scope, set()).add(part.id)

@@ -164,12 +164,40 @@ class Program:
         starts = [s.first_line for s in segments]
         builder = _Builder(lambda line: _line_of(segments, line, starts), use_ipython=use_ipython)
         body: list[ast.stmt] = []
-        for segment in segments:
+        widths: dict[int, int] = {}  # a pasted session's cells: the prompt each line lost, by virtual line
+        for index, segment in enumerate(segments):
             tree = builder.parse_ipython("\n".join(segment.lines), base=segment.first_line - 1)
+            if tree is None:
+                tree = cls._session_cell(builder, segments, index, widths)
             if tree is not None:
                 body.extend(tree.body)
         module = ast.Module(body=body, type_ignores=[])
-        return cls(path, module, segments, builder.problems, builder.magics, notebook=True)
+        program = cls(path, module, segments, builder.problems, builder.magics, notebook=True)
+        if widths:  # as for a pasted session in a file (`_transcript`): no fix is written into those lines
+            program.transcript = True
+            program.prompt_widths = widths
+        return program
+
+    @staticmethod
+    def _session_cell(builder: _Builder, segments: list[Segment], index: int, widths: dict[int, int]) -> ast.Module | None:
+        """A cell that is not Python as it stands but a pasted console session (``In [1]: import jax``, ``...:``):
+        read the code typed, as a file holding one is read (`console_lines`), its lines keeping their numbers.
+        Where the typed code does not parse either, the cell's own syntax error stands."""
+        segment = segments[index]
+        session = _console(segment.lines)
+        if session is None:
+            return None
+        typed, cell_widths = session
+        problem = builder.problems.pop()
+        segments[index] = Segment(cell=segment.cell, first_line=segment.first_line, lines=tuple(typed))
+        tree = builder.parse_ipython("\n".join(typed), base=segment.first_line - 1)
+        if tree is None:
+            builder.problems.pop()
+            builder.problems.append(problem)
+            segments[index] = segment
+            return None
+        widths.update({segment.first_line - 1 + number: width for number, width in cell_widths.items()})
+        return tree
 
     # --- positions -------------------------------------------------------------------------
     def segment_of(self, line: int) -> Segment:

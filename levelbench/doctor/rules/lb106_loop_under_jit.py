@@ -171,6 +171,8 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
     """A short description of what the loop walks when that is array data or a data-sized range, None for
     Python structure (layers, params, pytree leaves, ``range(x.ndim)``) or a small literal range."""
     if isinstance(loop, ast.While):
+        if _geometric(loop):
+            return None  # `while p < n: p *= 2`: log2 of the bound, a handful of steps for any size
         return f"`{short(loop.test, 40)}`" if _data_sized_test(ctx, data, loop.test) else None
     iterable = loop.iter
     text = short(iterable, 50)
@@ -205,6 +207,60 @@ def _iterates_over_data(ctx: Context, data: _DataView, loop: ast.For | ast.Async
     if isinstance(root, ast.Name) and data.is_array_argument(root.id):
         return f"the argument `{text}`" if root is iterable else f"`{text}`"
     return None
+
+
+_SCALINGS = (ast.Mult, ast.FloorDiv, ast.LShift, ast.RShift)
+
+
+def _geometric(loop: ast.While) -> bool:
+    """The body scales a size the test compares by a constant factor (``p *= 2`` under ``while p < n``, or
+    ``half = x.shape[0] // 2`` under ``while x.shape[0] > 1``): the loop runs about log2 of its bound times,
+    which unrolls to a few copies of the body whatever the size. A Python ``while`` under jit can only test
+    static values (a traced test cannot be a Python bool), so its bound is a shape or a constant. Scaling an
+    array's values (``x = x * 2``) leaves its size, and so the trip count, as it was."""
+    parents = {id(child): node for node in ast.walk(loop.test) for child in ast.iter_child_nodes(node)}
+    counters = {
+        n.id for n in ast.walk(loop.test)
+        if isinstance(n, ast.Name) and not isinstance(parents.get(id(n)), (ast.Attribute, ast.Subscript))
+    }  # `p` in `p < n`, not `x` in `x.shape[0] > 1`
+    sized = {n.id for n in ast.walk(loop.test) if isinstance(n, ast.Name)}
+    for node in (n for statement in loop.body for n in ast.walk(statement)):
+        if isinstance(node, ast.AugAssign) and isinstance(node.op, _SCALINGS):
+            if isinstance(node.target, ast.Name) and node.target.id in counters and _factor(node.op, node.value):
+                return True
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, _SCALINGS):
+            if _factor(node.op, node.right):
+                scaled = node.left
+            elif isinstance(node.op, ast.Mult) and _factor(node.op, node.left):
+                scaled = node.right
+            else:
+                continue
+            if _size_of(scaled, counters, sized):
+                return True
+    return False
+
+
+def _size_of(expr: ast.AST, counters: set[str], sized: set[str]) -> bool:
+    """``expr`` is a size the loop test compares: one of its counters (``p``), or the shape, size or length of
+    a name it tests (``x.shape[0]``, ``len(xs)``)."""
+    if isinstance(expr, ast.Name):
+        return expr.id in counters
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Attribute) and node.attr in ("shape", "size") and isinstance(node.value, ast.Name):
+            if node.value.id in sized:
+                return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and node.args:
+            if isinstance(node.args[0], ast.Name) and node.args[0].id in sized:
+                return True
+    return False
+
+
+def _factor(op: ast.operator, value: ast.AST) -> bool:
+    """``value`` is a whole-number constant that changes the size geometrically under ``op``: at least 2 for a
+    product or a quotient, at least 1 for a shift."""
+    if not (isinstance(value, ast.Constant) and type(value.value) is int):
+        return False
+    return value.value >= (1 if isinstance(op, (ast.LShift, ast.RShift)) else 2)
 
 
 def _unpacks_records(loop: ast.For | ast.AsyncFor) -> bool:

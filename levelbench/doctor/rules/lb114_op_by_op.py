@@ -69,7 +69,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if is_sweep(ctx, loop, nodes):
             continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
         if any(
-            isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n))
+            isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
+                                         or _runs_compiled_helper(ctx, n))
             for n in nodes
         ):
             continue
@@ -144,6 +145,23 @@ def _dispatch_is_what_is_timed(ctx: Context, node: ast.AST) -> bool:
     )
     around = [compiled for ids, compiled in reaches if id(node) in ids]
     return not around or not all(around)
+
+
+def _runs_compiled_helper(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a local function that runs compiled programs (calls of jitted functions, AOT executables, lax
+    loops), itself or through the local functions it calls: then the loop's work is those programs, as when it
+    calls them directly, and its own operations are the glue around them (QuantEcon's Arellano lecture:
+    ``while error > tol: new = update_values_and_prices(...)``, an un-jitted helper calling three jitted
+    operators, then ``error = jnp.max(jnp.abs(new - old))``)."""
+    function = ctx.facts.local_def(call)
+    if function is None:
+        return False
+    compiled: dict[int, bool] = ctx.index("LB114 helpers that run compiled programs", dict)
+    if id(function) not in compiled:
+        compiled[id(function)] = False  # a recursive helper reads False while it is being looked at
+        body = (function.body,) if isinstance(function, ast.Lambda) else tuple(function.body)
+        compiled[id(function)] = _reach(ctx, body)[1]
+    return compiled[id(function)]
 
 
 def _reach(ctx: Context, roots: tuple[ast.AST, ...]) -> tuple[frozenset[int], bool]:
