@@ -22,11 +22,15 @@ demo: $(STAMP)
 	$(VENV)/bin/levelbench run
 
 # The suite runs in one pytest-xdist worker per core (PYTEST_WORKERS=0 runs it in this process); tests marked
-# xdist_group share a worker (the Ray cluster tests). The wall-clock checks below run in one process.
+# xdist_group share a worker (the Ray cluster tests). explain's tests run after it, in one process: explain
+# decides what it reports from timings it makes within a wall-clock budget, which a second worker on the same
+# cores would stretch. The wall-clock checks (test-wallclock) run in one process too.
 PYTEST_WORKERS ?= auto
+EXPLAIN_TESTS := tests/test_explain*.py
 
 test: $(STAMP)
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(addprefix --ignore=,$(wildcard $(EXPLAIN_TESTS))) $(PYTEST_ARGS)
+	$(PY) -m pytest $(wildcard $(EXPLAIN_TESTS)) $(PYTEST_ARGS)
 
 # Tests that assert on real elapsed time (marked wallclock): a busy machine can stretch one measurement,
 # so the tests that failed get one more run (--lf); failing again fails.
