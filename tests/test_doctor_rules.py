@@ -2175,6 +2175,32 @@ def test_model_module_level_code_runs_the_def_in_effect(form):
 
 
 @pytest.mark.parametrize(
+    ("first_timing", "fires"),
+    [
+        ("%time y = step_all(x).block_until_ready()", True),  # the loop version: its jitted `update` compiles here
+        ("update(x).block_until_ready()\n%time y = step_all(x).block_until_ready()", False),  # warmed first
+        ("%time y = x.block_until_ready()", False),  # nothing compiled in the timing
+    ],
+)
+def test_model_a_call_before_a_jitted_redefinition_runs_the_plain_def(first_timing, fires):
+    """A loop version `step_all` timed before `step_all` is defined again as a jitted function (QuantEcon's
+    inventory lecture, case 140): the first timing runs the loop version, whose jitted `update` compiles in it;
+    resolving the name to the later jitted def instead would see one traced call and nothing compiled."""
+    cells = [
+        "import jax\nimport jax.numpy as jnp\nx = jnp.ones(100)\n"
+        "@jax.jit\ndef update(x):\n    return x * 0.5 + 1.0\n"
+        "def step_all(x):\n    for _ in range(3):\n        x = update(x)\n    return x",
+        first_timing,
+        "@jax.jit\ndef step_all(x):\n    return jax.lax.fori_loop(0, 3, lambda i, v: v * 0.5 + 1.0, x)",
+        "step_all(x).block_until_ready()\n%time y = step_all(x).block_until_ready()",
+    ]
+    results = found(nb(*cells), notebook=True)
+    timing_line = first_timing.count("\n") + 1
+    assert (("LB103", 2, timing_line) in results) is fires
+    assert not [r for r in results if r[1] == 4]  # the jitted version, warmed before its timing
+
+
+@pytest.mark.parametrize(
     ("batched", "fires"),
     [
         ("jax.vmap(g)", True),  # an un-jitted function of several operations, run op by op

@@ -371,7 +371,7 @@ class Facts:
         """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
         (``jax.vmap(f)(x)``, ``g = partial(f, 1)``), a method of a local class, or a factory's result."""
         func = call.func
-        if isinstance(func, ast.Name) and func.id not in self.jitted:
+        if isinstance(func, ast.Name) and (func.id not in self.jitted or self._def_in_effect_is_plain(func.id, call)):
             found = self.def_named(func.id, call)
             if found is not None:
                 return found
