@@ -519,6 +519,33 @@ def test_lb104_not_reported_for_repeated_or_empty_timings(src):
     assert "LB104" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\n" + src)
 
 
+SWEEP_HEADER = "import time\nimport numpy as np\nimport quantecon as qe\na = np.ones((9, 9))\n"
+SWEEP_HEADER += "def solve(a, m=1):\n    for _ in range(m):\n        a = np.dot(a, a)\n    return a\n"
+
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # one sample per value of a swept parameter (QuantEcon's opt_invest, case 141: `for m in m_vals`)
+        ("for m in range(5, 300, 100):\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", True),
+        ("for m in grid:\n    qe.tic()\n    solve(a, m)\n    ts.append(qe.toc())\n", True),
+        ("for m in np.logspace(1, 3, 3):\n    t0 = time.perf_counter()\n    solve(a, m=int(m))\n    ts.append(time.perf_counter() - t0)\n", True),
+        # repeats of one measurement: a counter, a loop over data, an index
+        ("for m in range(9):\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for m in grid:\n    t0 = time.perf_counter()\n    solve(a, m=3)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for b in batches:\n    t0 = time.perf_counter()\n    solve(b)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for i in range(0, 9, 3):\n    t0 = time.perf_counter()\n    solve(batches[i])\n    ts.append(time.perf_counter() - t0)\n", False),
+    ],
+)
+def test_lb104_a_sweep_times_each_value_once(loop, fires):
+    src = SWEEP_HEADER + "grid = [5, 105, 205]\nbatches = [a, a, a]\nts = []\n" + loop
+    lb104 = [d for d in lint_source(src, "s.py") if d.code == "LB104"]
+    assert bool(lb104) is fires
+    if fires:
+        assert lb104[0].location.line == src.splitlines().index(loop.splitlines()[2]) + 1
+        assert "once for each value of `m`" in lb104[0].message
+
+
 QUANTECON_STOPWATCH = JAX_HEADER + "import quantecon as qe\nqe.tic()\ny = f(x)\nelapsed = qe.toc()\n"
 
 
