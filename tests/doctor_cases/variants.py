@@ -362,11 +362,18 @@ def find_target(source: Source, expected_lines: set[int]) -> Target | None:
         binds = bound.get(name, [])
         module_binds = [b for b in binds if source.parents.get(b) is tree]
         module_level = bool(module_binds)
+        # module-level code runs the binding in effect: a loop version timed before a jitted def of the same name
+        # (case 140) is not jitted there, and jitting or vmapping it would change what a correct doctor says
+        first = min([c.lineno for c in calls if c.lineno in expected_lines] or [c.lineno for c in calls])
+        in_effect = [b for b in module_binds if b.lineno < first]
+        timed_at_module_level = all(source.scope_of(c) is tree for c in calls)
         for b in binds:
             if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                jitted = jitted or any(_is_jit_expr(d) for d in b.decorator_list)
                 if source.parents.get(b) is tree:
                     definition = b
+        for b in ([in_effect[-1]] if in_effect and timed_at_module_level else binds):
+            if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                jitted = jitted or any(_is_jit_expr(d) for d in b.decorator_list)
             elif isinstance(b, ast.Assign):
                 jitted = jitted or _is_jit_expr(b.value)
     return Target(name, tuple(calls), local, definition, jitted, module_level)
