@@ -533,6 +533,7 @@ SWEEP_HEADER += "def solve(a, m=1):\n    for _ in range(m):\n        a = np.dot(
         # repeats of one measurement: a counter, a loop over data, an index
         ("for m in range(9):\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", False),
         ("for m in grid:\n    t0 = time.perf_counter()\n    solve(a, m=3)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for m in [5, 8, 8, 8]:\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", False),
         ("for b in batches:\n    t0 = time.perf_counter()\n    solve(b)\n    ts.append(time.perf_counter() - t0)\n", False),
         ("for i in range(0, 9, 3):\n    t0 = time.perf_counter()\n    solve(batches[i])\n    ts.append(time.perf_counter() - t0)\n", False),
     ],

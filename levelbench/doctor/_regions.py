@@ -256,7 +256,8 @@ class _Finder:
         """The variable of the loop around ``node`` when that loop sweeps a grid of values and the timed code
         passes the variable itself to a call: ``for m in range(5, 3000, 100): ... solve(model, m=m)``. A loop
         counter (``range(n)``), a loop over data (``for batch in loader``) or a variable used only as an index
-        (``xs[i]``) repeats one measurement instead."""
+        (``xs[i]``) repeats one measurement instead. Narrower than `_vocabulary.is_sweep` (the timed work changes per
+        iteration, which a loop over data batches also does): here each value is a setting timed once."""
         loop = enclosing_loop(self.program, node)
         if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
             return ""
@@ -276,8 +277,9 @@ class _Finder:
         if isinstance(values, ast.Name) and depth < 3:
             bound = self.facts.bindings.values_at(values.id, at)
             return bool(bound) and all(self._grid(v, at, depth + 1) for v in bound)
-        if isinstance(values, (ast.List, ast.Tuple, ast.Set)):
-            return len(values.elts) >= 2 and all(_number(e) for e in values.elts)
+        if isinstance(values, (ast.List, ast.Tuple, ast.Set)):  # distinct: `[5, 8, 10, 10, 10]` comes back to 10
+            numbers = [e for e in values.elts if _number(e)]
+            return len(numbers) == len(values.elts) >= 2 and len({ast.dump(e) for e in numbers}) == len(numbers)
         if isinstance(values, ast.Call):
             qualified = self.names.qualname(values.func) or ""
             if qualified == "builtins.range":
