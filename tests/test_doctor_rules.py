@@ -2229,6 +2229,31 @@ def test_model_a_call_before_a_jitted_redefinition_runs_the_plain_def(first_timi
 
 
 @pytest.mark.parametrize(
+    ("between", "fires"),
+    [
+        ("", False),  # `selu` is the plain def when the first timing runs; jitted only after it
+        ("selu = jax.jit(selu)\n", True),  # jitted before the first timing: its first call compiles there
+        ("selu_jit = jax.jit(selu)\n", False),  # another name jitted: `selu` stays plain
+    ],
+)
+def test_model_a_name_rebound_to_its_jit_later_is_plain_before(between, fires):
+    """The JAX tutorial's shape: `selu` timed as written, then `selu = jax.jit(selu)`, warmed and timed again.
+    Module-level code runs the binding made last before it, so the first timing runs no jitted function."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\n"
+        "def selu(x):\n    return 1.05 * jnp.where(x > 0, x, 1.67 * jnp.exp(x) - 1.67)\n"
+        f"x = jnp.arange(1000.0)\n{between}"
+        "t0 = time.perf_counter()\ny = selu(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+        "selu = jax.jit(selu)\nselu(x).block_until_ready()\n"
+        "t0 = time.perf_counter()\ny = selu(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    )
+    first = src.splitlines().index("y = selu(x).block_until_ready()") + 1
+    results = found(src)
+    assert (("LB103", 0, first) in results) is fires
+    assert not [r for r in results if r[0] == "LB103" and r[2] > first]  # the jitted version, warmed first
+
+
+@pytest.mark.parametrize(
     ("batched", "fires"),
     [
         ("jax.vmap(g)", True),  # an un-jitted function of several operations, run op by op
