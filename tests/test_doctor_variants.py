@@ -200,3 +200,18 @@ def test_a_loop_version_timed_before_its_jitted_redefinition_is_not_jitted_or_vm
     jitted_first = head.replace("def step(x):\n    for", "@jax.jit\ndef step(x):\n    for")
     made = {v.kind for v in variants.case_variants(jitted_first + tail, {"LB103"}, {"LB103": {14}})}
     assert {"vmap", "cond-jit"} <= made, made
+
+
+def test_a_vmap_or_jit_of_a_local_callable_goes_before_its_warm_up_and_never_wraps_an_executable():
+    # case 145: the jit/vmap of a function-local target was bound after the warm-up, so the timing ran a new
+    # program cold (a true LB103 on correct code); and an AOT executable is no function to vmap or jit again
+    body = ("import time\nimport jax\ndef run(fn, x):\n    step = jax.jit(fn)\n    step(x).block_until_ready()\n"
+            "    t0 = time.perf_counter()\n    step(x).block_until_ready()\n    return time.perf_counter() - t0\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(body)}
+    for kind, new in (("cond-jit", "step_maybe_jit"), ("vmap", "step_batched")):
+        lines = made[kind]
+        bound = next(i for i, line in enumerate(lines) if f"{new} =" in line)
+        warm = next(i for i, line in enumerate(lines) if line.strip() == f"{new}(x).block_until_ready()")
+        assert bound < warm and lines[bound].startswith("    "), lines
+    executable = body.replace("step = jax.jit(fn)", "step = jax.jit(fn).lower(x).compile()")
+    assert not {v.kind for v in variants.case_variants(executable)} & {"vmap", "cond-jit"}

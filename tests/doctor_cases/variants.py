@@ -312,6 +312,8 @@ def _bindings(tree: ast.Module) -> tuple[dict[str, list[ast.AST]], set[str]]:
 
 
 def _is_jit_expr(node: ast.AST) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile":
+        return False  # `jax.jit(f).lower(x).compile()`: an executable, which neither vmap nor jit takes (case 145)
     text = ast.unparse(node)
     return bool(re.search(r"\b(jit|pmap|filter_jit)\b", text))
 
@@ -479,15 +481,18 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
 
 
 def _after_binding(source: Source, target: Target, line: int, indent: str) -> tuple[int, str]:
-    """The line after the target's last module-level binding before ``line`` (where warm-ups can follow)."""
-    if not target.module_level:
+    """The line after the target's last binding before ``line`` in the body of the scope that times it (where
+    warm-ups can follow: a vmap or a jit bound after them would time a new program cold, as in case 145)."""
+    scope = source.tree if target.module_level else source.scope_of(target.calls[0])
+    body = getattr(scope, "body", None)
+    if not isinstance(body, list):
         return line, indent
-    binds = [s for s in source.tree.body if s.lineno < line and (
+    binds = [s for s in body if s.lineno < line and (
         (isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == target.name)
         or (isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == target.name for t in s.targets)))]
     if not binds or binds[-1].end_lineno + 1 > len(source.lines) or source.in_cell_magic(binds[-1].end_lineno + 1):
         return line, indent
-    return binds[-1].end_lineno + 1, ""
+    return binds[-1].end_lineno + 1, "" if scope is source.tree else source.indent(binds[-1].lineno)
 
 
 def _all_calls(source: Source, name: str) -> list[ast.Call]:
