@@ -26,7 +26,8 @@ CODE = "LB104"
 def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
-        if (region.samples != "single" and not region.swept) or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
+        one_sample = region.samples == "single" or region.swept  # a sweep times each value once
+        if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
             continue
         timed = ctx.timed_nodes(region)
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
