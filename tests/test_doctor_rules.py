@@ -531,6 +531,34 @@ def test_lb104_not_reported_for_repeated_or_empty_timings(src):
     assert "LB104" not in codes("import time\nimport numpy as np\na = np.ones((9, 9))\n" + src)
 
 
+SWEEP_HEADER = "import time\nimport numpy as np\nimport quantecon as qe\na = np.ones((9, 9))\n"
+SWEEP_HEADER += "def solve(a, m=1):\n    for _ in range(m):\n        a = np.dot(a, a)\n    return a\n"
+
+
+@pytest.mark.parametrize(
+    ("loop", "fires"),
+    [
+        # one sample per value of a swept parameter (QuantEcon's opt_invest, case 141: `for m in m_vals`)
+        ("for m in range(5, 300, 100):\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", True),
+        ("for m in grid:\n    qe.tic()\n    solve(a, m)\n    ts.append(qe.toc())\n", True),
+        ("for m in np.logspace(1, 3, 3):\n    t0 = time.perf_counter()\n    solve(a, m=int(m))\n    ts.append(time.perf_counter() - t0)\n", True),
+        # repeats of one measurement: a counter, a loop over data, an index
+        ("for m in range(9):\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for m in grid:\n    t0 = time.perf_counter()\n    solve(a, m=3)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for m in [5, 8, 8, 8]:\n    t0 = time.perf_counter()\n    solve(a, m=m)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for b in batches:\n    t0 = time.perf_counter()\n    solve(b)\n    ts.append(time.perf_counter() - t0)\n", False),
+        ("for i in range(0, 9, 3):\n    t0 = time.perf_counter()\n    solve(batches[i])\n    ts.append(time.perf_counter() - t0)\n", False),
+    ],
+)
+def test_lb104_a_sweep_times_each_value_once(loop, fires):
+    src = SWEEP_HEADER + "grid = [5, 105, 205]\nbatches = [a, a, a]\nts = []\n" + loop
+    lb104 = [d for d in lint_source(src, "s.py") if d.code == "LB104"]
+    assert bool(lb104) is fires
+    if fires:
+        assert lb104[0].location.line == src.splitlines().index(loop.splitlines()[2]) + 1
+        assert "once for each value of `m`" in lb104[0].message
+
+
 QUANTECON_STOPWATCH = JAX_HEADER + "import quantecon as qe\nqe.tic()\ny = f(x)\nelapsed = qe.toc()\n"
 
 
@@ -2258,6 +2286,57 @@ def test_model_module_level_code_runs_the_def_in_effect(form):
         assert not [r for r in results if r[2] == numpy_timing]
         assert "LB102" in {r[0] for r in results}
         assert "LB115" not in {r[0] for r in results}  # `x, y = grid, grid`: JAX arrays, placed after the rebinding
+
+
+@pytest.mark.parametrize(
+    ("first_timing", "fires"),
+    [
+        ("%time y = step_all(x).block_until_ready()", True),  # the loop version: its jitted `update` compiles here
+        ("update(x).block_until_ready()\n%time y = step_all(x).block_until_ready()", False),  # warmed first
+        ("%time y = x.block_until_ready()", False),  # nothing compiled in the timing
+    ],
+)
+def test_model_a_call_before_a_jitted_redefinition_runs_the_plain_def(first_timing, fires):
+    """A loop version `step_all` timed before `step_all` is defined again as a jitted function (QuantEcon's
+    inventory lecture, case 140): the first timing runs the loop version, whose jitted `update` compiles in it;
+    resolving the name to the later jitted def instead would see one traced call and nothing compiled."""
+    cells = [
+        "import jax\nimport jax.numpy as jnp\nx = jnp.ones(100)\n"
+        "@jax.jit\ndef update(x):\n    return x * 0.5 + 1.0\n"
+        "def step_all(x):\n    for _ in range(3):\n        x = update(x)\n    return x",
+        first_timing,
+        "@jax.jit\ndef step_all(x):\n    return jax.lax.fori_loop(0, 3, lambda i, v: v * 0.5 + 1.0, x)",
+        "step_all(x).block_until_ready()\n%time y = step_all(x).block_until_ready()",
+    ]
+    results = found(nb(*cells), notebook=True)
+    timing_line = first_timing.count("\n") + 1
+    assert (("LB103", 2, timing_line) in results) is fires
+    assert not [r for r in results if r[1] == 4]  # the jitted version, warmed before its timing
+
+
+@pytest.mark.parametrize(
+    ("between", "fires"),
+    [
+        ("", False),  # `selu` is the plain def when the first timing runs; jitted only after it
+        ("selu = jax.jit(selu)\n", True),  # jitted before the first timing: its first call compiles there
+        ("selu_jit = jax.jit(selu)\n", False),  # another name jitted: `selu` stays plain
+    ],
+)
+def test_model_a_name_rebound_to_its_jit_later_is_plain_before(between, fires):
+    """The JAX tutorial's shape: `selu` timed as written, then `selu = jax.jit(selu)`, warmed and timed again.
+    Module-level code runs the binding made last before it, so the first timing runs no jitted function."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\n"
+        "def selu(x):\n    return 1.05 * jnp.where(x > 0, x, 1.67 * jnp.exp(x) - 1.67)\n"
+        f"x = jnp.arange(1000.0)\n{between}"
+        "t0 = time.perf_counter()\ny = selu(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+        "selu = jax.jit(selu)\nselu(x).block_until_ready()\n"
+        "t0 = time.perf_counter()\ny = selu(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    )
+    first = src.splitlines().index("y = selu(x).block_until_ready()") + 1
+    results = found(src)
+    assert (("LB103", 0, first) in results) is fires
+    assert not [r for r in results if r[0] == "LB103" and r[2] > first]  # the jitted version, warmed first
 
 
 @pytest.mark.parametrize(

@@ -186,3 +186,32 @@ def test_a_timing_of_a_callee_timed_again_later_is_not_made_a_test_that_runs_aft
     made = {v.kind: v.text.splitlines() for v in variants.case_variants(pair, {"LB102"}, {"LB102": {6, 9}})}
     for kind in ("benchmark-fixture", "google-benchmark"):
         assert made[kind][5] == "f(x)" and any("_speed(" in line for line in made[kind][7:]), made[kind]
+
+
+def test_a_loop_version_timed_before_its_jitted_redefinition_is_not_jitted_or_vmapped():
+    # case 140: `step` timed as a plain loop, then defined again under `@jax.jit` and timed again; jitting or
+    # vmapping the loop version would change what a correct doctor says (a Python loop under jit is LB106)
+    head = ("import time\nimport jax\nimport jax.numpy as jnp\n@jax.jit\ndef update(x):\n    return x + 1\n"
+            "def step(x):\n    for _ in range(3):\n        x = update(x)\n    return x\nx = jnp.ones(3)\n"
+            "start = time.perf_counter()\nstep(x).block_until_ready()\nprint(time.perf_counter() - start)\n")
+    tail = "@jax.jit\ndef step(x):\n    return x + 3\nstep(x).block_until_ready()\n"
+    made = {v.kind for v in variants.case_variants(head + tail, {"LB103"}, {"LB103": {13}})}
+    assert "alias" in made and not made & {"vmap", "cond-jit"}, made
+    jitted_first = head.replace("def step(x):\n    for", "@jax.jit\ndef step(x):\n    for")
+    made = {v.kind for v in variants.case_variants(jitted_first + tail, {"LB103"}, {"LB103": {14}})}
+    assert {"vmap", "cond-jit"} <= made, made
+
+
+def test_a_vmap_or_jit_of_a_local_callable_goes_before_its_warm_up_and_never_wraps_an_executable():
+    # case 145: the jit/vmap of a function-local target was bound after the warm-up, so the timing ran a new
+    # program cold (a true LB103 on correct code); and an AOT executable is no function to vmap or jit again
+    body = ("import time\nimport jax\ndef run(fn, x):\n    step = jax.jit(fn)\n    step(x).block_until_ready()\n"
+            "    t0 = time.perf_counter()\n    step(x).block_until_ready()\n    return time.perf_counter() - t0\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(body)}
+    for kind, new in (("cond-jit", "step_maybe_jit"), ("vmap", "step_batched")):
+        lines = made[kind]
+        bound = next(i for i, line in enumerate(lines) if f"{new} =" in line)
+        warm = next(i for i, line in enumerate(lines) if line.strip() == f"{new}(x).block_until_ready()")
+        assert bound < warm and lines[bound].startswith("    "), lines
+    executable = body.replace("step = jax.jit(fn)", "step = jax.jit(fn).lower(x).compile()")
+    assert not {v.kind for v in variants.case_variants(executable)} & {"vmap", "cond-jit"}

@@ -151,15 +151,21 @@ class Facts:
         return None
 
     def _def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
-        """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though another def of
-        the same name is jitted (``def f`` for NumPy, later ``@jax.jit def f``): statements run in order, so the
-        call runs the def defined last before it."""
-        candidates = self._same_name.get(name, [])
-        if len(candidates) < 2 or enclosing_function(self.program, call) is not None:
+        """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though a later
+        binding of the name is jitted (``def f`` for NumPy, later ``@jax.jit def f``; ``def selu`` timed, then
+        ``selu = jax.jit(selu)``): statements run in order, so the call runs the binding made last before it."""
+        defs = [d for d in self._same_name.get(name, []) if self._owner[d] is None]
+        if not defs or enclosing_function(self.program, call) is not None:
             return False
-        function = self.def_named(name, call)
-        if function is None:
+        where = (call.lineno, call.col_offset)
+        bound: list[tuple[tuple[int, int], ast.AST]] = [((d.lineno, d.col_offset), d) for d in defs]
+        bound += [((v.lineno, v.col_offset), v) for v, scope in self.bindings.values.get(name, ()) if scope is None]
+        before = [b for b in bound if b[0] < where]
+        if not before:
             return False
+        function = max(before, key=lambda b: b[0])[1]
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False  # bound by an assignment: jitted as the assignment says
         site = self.jitted_defs.get(function)
         return site is None or site.node not in function.decorator_list
 
@@ -371,7 +377,7 @@ class Facts:
         """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
         (``jax.vmap(f)(x)``, ``g = partial(f, 1)``), a method of a local class, or a factory's result."""
         func = call.func
-        if isinstance(func, ast.Name) and func.id not in self.jitted:
+        if isinstance(func, ast.Name) and (func.id not in self.jitted or self._def_in_effect_is_plain(func.id, call)):
             found = self.def_named(func.id, call)
             if found is not None:
                 return found

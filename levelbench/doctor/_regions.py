@@ -49,6 +49,15 @@ STOPWATCH_READS = frozenset(
 _TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it|benchmark)$")
 
 
+_GRIDS = frozenset({"linspace", "logspace", "geomspace"})
+
+
+def _number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+
+
 _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
@@ -74,6 +83,9 @@ class TimedRegion:
         harness: the statement comes from a timing harness (magic, timeit), not from surrounding code.
         before_clock: calls in a clock pair's last statement that run before the clock is read there.
         closing: a clock pair's statement that subtracts the readings (``dt = time.perf_counter() - t0``).
+        swept: the loop variable of a sweep, ``""`` when none: the timing sits in a ``for`` over a grid of values
+            (``range(5, 3000, 100)``, ``[128, 256, 512]``) and the timed code is given the variable itself
+            (``solve(model, m=m)``), so each value is timed once: one sample per value, not repeats of one thing.
     """
 
     label: str
@@ -91,6 +103,7 @@ class TimedRegion:
     harness: bool = False
     before_clock: tuple[ast.AST, ...] = ()
     closing: ast.AST | None = None
+    swept: str = ""
 
     def written_lines(self) -> tuple[int, int]:
         """The first and last line of the timing as written: the opening read (or magic) to the closing one; (0, 0)
@@ -230,6 +243,7 @@ class _Finder:
             clock_node=None if helper else clock_call,
             before_clock=before_clock,
             closing=block[end],
+            swept=self._swept(block[i], statements) if samples == "per-iteration" else "",
         )
 
     def _repeated(self, node: ast.AST, scope: ast.AST | None) -> bool:
@@ -237,6 +251,41 @@ class _Finder:
         answer for every kind of region: a clock pair and ``timeit.timeit(..., number=1)`` in a loop alike
         take one sample per iteration."""
         return enclosing_loop(self.program, node) is not None or self.facts.called_repeatedly(scope)
+
+    def _swept(self, node: ast.AST, timed: tuple[ast.AST, ...]) -> str:
+        """The variable of the loop around ``node`` when that loop sweeps a grid of values and the timed code
+        passes the variable itself to a call: ``for m in range(5, 3000, 100): ... solve(model, m=m)``. A loop
+        counter (``range(n)``), a loop over data (``for batch in loader``) or a variable used only as an index
+        (``xs[i]``) repeats one measurement instead. Narrower than `_vocabulary.is_sweep` (the timed work changes per
+        iteration, which a loop over data batches also does): here each value is a setting timed once."""
+        loop = enclosing_loop(self.program, node)
+        if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
+            return ""
+        if not self._grid(loop.iter, loop):
+            return ""
+        name = loop.target.id
+        for call in walk_code(self.program, timed):
+            if isinstance(call, ast.Call) and any(
+                isinstance(a, ast.Name) and a.id == name for a in [*call.args, *(k.value for k in call.keywords)]
+            ):
+                return name
+        return ""
+
+    def _grid(self, values: ast.AST, at: ast.AST, depth: int = 0) -> bool:
+        """``values`` is a grid of parameter values: ``range`` with a step, a literal of two numbers or more, NumPy's
+        ``linspace``/``logspace``/``geomspace``, or a name bound to one of these."""
+        if isinstance(values, ast.Name) and depth < 3:
+            bound = self.facts.bindings.values_at(values.id, at)
+            return bool(bound) and all(self._grid(v, at, depth + 1) for v in bound)
+        if isinstance(values, (ast.List, ast.Tuple, ast.Set)):  # distinct: `[5, 8, 10, 10, 10]` comes back to 10
+            numbers = [e for e in values.elts if _number(e)]
+            return len(numbers) == len(values.elts) >= 2 and len({ast.dump(e) for e in numbers}) == len(numbers)
+        if isinstance(values, ast.Call):
+            qualified = self.names.qualname(values.func) or ""
+            if qualified == "builtins.range":
+                return len(values.args) == 3
+            return qualified.rsplit(".", 1)[-1] in _GRIDS and qualified.split(".", 1)[0] in ("numpy", "jax")
+        return False
 
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
@@ -323,6 +372,7 @@ class _Finder:
                 clocks=(self.names.qualname(start.func) or "",),
                 before_clock=before_clock,
                 closing=stmt,
+                swept=self._swept(block[i], statements) if samples == "per-iteration" else "",
             )
         return None
 

@@ -312,6 +312,8 @@ def _bindings(tree: ast.Module) -> tuple[dict[str, list[ast.AST]], set[str]]:
 
 
 def _is_jit_expr(node: ast.AST) -> bool:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "compile":
+        return False  # `jax.jit(f).lower(x).compile()`: an executable, which neither vmap nor jit takes (case 145)
     text = ast.unparse(node)
     return bool(re.search(r"\b(jit|pmap|filter_jit)\b", text))
 
@@ -362,11 +364,18 @@ def find_target(source: Source, expected_lines: set[int]) -> Target | None:
         binds = bound.get(name, [])
         module_binds = [b for b in binds if source.parents.get(b) is tree]
         module_level = bool(module_binds)
+        # module-level code runs the binding in effect: a loop version timed before a jitted def of the same name
+        # (case 140) is not jitted there, and jitting or vmapping it would change what a correct doctor says
+        first = min([c.lineno for c in calls if c.lineno in expected_lines] or [c.lineno for c in calls])
+        in_effect = [b for b in module_binds if b.lineno < first]
+        timed_at_module_level = all(source.scope_of(c) is tree for c in calls)
         for b in binds:
             if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                jitted = jitted or any(_is_jit_expr(d) for d in b.decorator_list)
                 if source.parents.get(b) is tree:
                     definition = b
+        for b in ([in_effect[-1]] if in_effect and timed_at_module_level else binds):
+            if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                jitted = jitted or any(_is_jit_expr(d) for d in b.decorator_list)
             elif isinstance(b, ast.Assign):
                 jitted = jitted or _is_jit_expr(b.value)
     return Target(name, tuple(calls), local, definition, jitted, module_level)
@@ -472,15 +481,18 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
 
 
 def _after_binding(source: Source, target: Target, line: int, indent: str) -> tuple[int, str]:
-    """The line after the target's last module-level binding before ``line`` (where warm-ups can follow)."""
-    if not target.module_level:
+    """The line after the target's last binding before ``line`` in the body of the scope that times it (where
+    warm-ups can follow: a vmap or a jit bound after them would time a new program cold, as in case 145)."""
+    scope = source.tree if target.module_level else source.scope_of(target.calls[0])
+    body = getattr(scope, "body", None)
+    if not isinstance(body, list):
         return line, indent
-    binds = [s for s in source.tree.body if s.lineno < line and (
+    binds = [s for s in body if s.lineno < line and (
         (isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == target.name)
         or (isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == target.name for t in s.targets)))]
     if not binds or binds[-1].end_lineno + 1 > len(source.lines) or source.in_cell_magic(binds[-1].end_lineno + 1):
         return line, indent
-    return binds[-1].end_lineno + 1, ""
+    return binds[-1].end_lineno + 1, "" if scope is source.tree else source.indent(binds[-1].lineno)
 
 
 def _all_calls(source: Source, name: str) -> list[ast.Call]:

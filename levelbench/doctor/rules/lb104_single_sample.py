@@ -26,7 +26,8 @@ CODE = "LB104"
 def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
-        if region.samples != "single" or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
+        one_sample = region.samples == "single" or region.swept  # a sweep times each value once
+        if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
             continue
         timed = ctx.timed_nodes(region)
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
@@ -40,6 +41,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
         )
         message = f"single timing sample: {how} `{short(first)}`"
+        if region.swept:
+            message += f", once for each value of `{region.swept}`"
         if not warmed:
             message += ", with no warm-up run before it"
         anchor = region.statements[0] if region.clocks else region.anchor
