@@ -456,3 +456,18 @@ def test_lb114_a_loop_bounded_by_a_large_constant_or_by_what_the_caller_gives_st
     given = _ASK_TELL.replace("def run(key):", "def run(key, num_iterations=5):").replace("run(jax.random.PRNGKey(0))",
                                                                                      "run(jax.random.PRNGKey(0), 1000)")
     assert ("LB114", 7) in found(given.format(bound="pass"))
+
+
+def test_an_iterator_rebound_from_itself_is_read_once_per_binding_not_once_per_path(monkeypatch):
+    # pgx's tests/test_bridge_bidding.py: `actions = iter(actions); action = next(actions)` again and again took
+    # minutes: each `next` walked every binding of `actions` from each binding, once per path (8 rebindings: 8 s,
+    # growing ~4x per two); each node is now answered once per question
+    from levelbench.doctor import _kinds
+
+    asked = []
+    elements_of = _kinds.Kinds._elements_of
+    monkeypatch.setattr(_kinds.Kinds, "_elements_of", lambda self, it, depth: asked.append(it) or elements_of(self, it, depth))
+    src = "import jax.numpy as jnp\n\ndef test_observe():\n    actions = [jnp.int32(0), jnp.int32(1)]\n" \
+          + "    actions = iter(actions)\n    action = next(actions)\n" * 8
+    assert found(src) == []
+    assert len(asked) <= 8 * 8 * 4, f"{len(asked)} iterator questions for 8 rebindings"

@@ -94,6 +94,7 @@ class Kinds:
         # (position, scope, kind or None) of each binding, in program order.
         self._rebound: dict[_Key, list[tuple[tuple[int, int], ast.AST | None, str | None]]] = {}
         self._returns: dict[ast.AST, str | None] = {}
+        self._elements_seen: dict[int, str | None] | None = None  # `elements`' answers within one question
         self._reads: set[_Key] | None = None  # while inferring names: the names a binding's value looked up
         self._assigned: dict[ast.AST | None, set[str]] = {}  # the plain names each scope assigns
         self._comprehension_names: set[str] = set()  # the names some comprehension's `for` binds, in its own scope
@@ -183,10 +184,29 @@ class Kinds:
     def elements(self, iterator: ast.AST, depth: int = 0) -> str | None:
         """The framework of what an iterator yields, for ``next(it)``: the results of the function of
         ``itertools.accumulate(xs, f)`` (with its ``initial``) or ``map(f, xs)``, the items of ``iter(...)`` of a
-        display, what a local generator yields; through names bound to one. None when it is not known."""
+        display, what a local generator yields; through names bound to one. None when it is not known.
+
+        Each node is answered once per question: a name rebound many times to values that read it
+        (``state = env.step(state, a)`` a hundred times over) would otherwise be walked once per path, which grows
+        exponentially with the rebindings (minutes on one 2,000-line test file)."""
+        if self._elements_seen is not None:
+            return self._elements(iterator, depth, self._elements_seen)
+        self._elements_seen = {}
+        try:
+            return self._elements(iterator, depth, self._elements_seen)
+        finally:
+            self._elements_seen = None
+
+    def _elements(self, iterator: ast.AST, depth: int, seen: dict[int, str | None]) -> str | None:
+        if id(iterator) in seen:
+            return seen[id(iterator)]
         if depth > 12:
             return None
-        depth += 1
+        seen[id(iterator)] = None  # while it is being answered: a name read in its own value
+        seen[id(iterator)] = found = self._elements_of(iterator, depth + 1)
+        return found
+
+    def _elements_of(self, iterator: ast.AST, depth: int) -> str | None:
         if isinstance(iterator, ast.Name):
             kind = None
             for value in self.facts.bindings.values_at(iterator.id, iterator):
