@@ -69,6 +69,15 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if not item.get_closest_marker(WALLCLOCK)]
 
 
+@pytest.fixture(autouse=True)
+def _not_an_xdist_worker_for_nested_runs(monkeypatch):
+    """`make test` runs each test in a pytest-xdist worker, whose ``PYTEST_XDIST_WORKER`` a pytest the test starts
+    (pytester, a subprocess) would inherit: pytest-benchmark reads it and turns itself off there. The test's own
+    runs are not workers; xdist itself does not read these variables back."""
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER_COUNT", raising=False)
+
+
 @pytest.fixture
 def quiet_machine(request):
     """Skip a wall-clock accuracy check when other processes hold more than the machine's cores.
