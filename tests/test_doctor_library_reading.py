@@ -471,3 +471,27 @@ def test_an_iterator_rebound_from_itself_is_read_once_per_binding_not_once_per_p
           + "    actions = iter(actions)\n    action = next(actions)\n" * 8
     assert found(src) == []
     assert len(asked) <= 8 * 8 * 4, f"{len(asked)} iterator questions for 8 rebindings"
+
+
+_STATIC_FN = """
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+@partial(jax.jit, static_argnums=(0,))
+def apply(fn, x):
+    return fn(x)
+
+def energy(x, alpha):
+    s2 = jnp.sum(x ** 2)
+    {made}
+    return apply(fn, x)
+"""
+
+
+def test_lb111_a_library_function_passing_a_closure_over_its_own_values_as_static_is_its_callers_to_jit():
+    # jax-md's electrostatics: `fn = lambda g2: ... S2` built in `energy_fn` from its own values, passed to a jit
+    # with the function static: a caller that jits `energy_fn` traces it once; the library cannot hoist it
+    assert "LB111" not in {code for code, _ in found(_STATIC_FN.format(made="fn = lambda v: v * s2 / alpha"))}
+    # the twin: a function that depends on nothing the call computes is only rebuilt, for every eager caller
+    assert ("LB111", 13) in found(_STATIC_FN.format(made="fn = lambda v: v * 2"))

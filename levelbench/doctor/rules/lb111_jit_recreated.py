@@ -93,7 +93,12 @@ def _fresh_static_arguments(ctx: Context) -> Iterator[Diagnostic]:
         if not statics or not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         fresh = next((a for a in statics if _made_in(ctx, a, outer)), None)
-        if fresh is None or not (_timed_here(ctx, outer) or _runs_per_call(ctx, outer)):
+        if fresh is None:
+            continue
+        # the function as made (the lambda or def): a library function's callers may jit it, and one that closes
+        # over the call's own values is then traced once with them (jax-md's `fn = lambda g2: ... S2` in `energy_fn`)
+        made = fresh if isinstance(fresh, ast.Lambda) or _made_by_call(ctx, fresh) else ctx.facts.function_of(fresh)
+        if not (_timed_here(ctx, outer) or _runs_per_call(ctx, outer, made)):
             continue
         what = f"`{short(fresh, 40)}`"
         yield ctx.report(
