@@ -8,11 +8,18 @@ spinner block, a victim call shares the cores with the spinning threads and take
 long (still ~1.7x when another process already holds a core). hashlib releases the GIL for
 large buffers, so the threads really run in parallel.
 
+The buffers are sized by time, not bytes: SHA-256's speed differs 5x between our machines (a 4 MB
+pass took ~2 ms where this was written, 10 ms on a Sapphire Rapids VM), and the effect needs a victim
+block (``Comparing.block_seconds`` of samples, 30 at most) short enough for one spin to cover it.
+With 4 MB on the slower CPU a victim block outlasted the spin, and back to back the victim read
+no slower.
+
 Each function here also works as a builder (``compare({"v": "interference.py:victim"}, isolate=True)``).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import threading
@@ -24,16 +31,30 @@ import numpy as np
 import levelbench
 from levelbench.workloads import Param, Workload
 
-SPIN_CHUNK = bytes(4 << 20)  # what a spinning helper hashes per pass
+HASH_MS = 2.0  # what one hash of a victim's buffer, or one pass of a spinning helper, takes
 
 
 def _hash(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def victim(mb: int = 4) -> levelbench.Candidate:
+@functools.lru_cache(maxsize=None)
+def bytes_hashed_in(ms: float) -> int:
+    """How many bytes SHA-256 hashes in about ``ms`` milliseconds on this machine (best of 5 on 1 MB)."""
+    probe = bytes(1 << 20)
+    _hash(probe)  # touches the pages
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        _hash(probe)
+        best = min(best, time.perf_counter() - start)
+    return max(64 << 10, int(len(probe) * ms / 1e3 / best))
+
+
+def victim(mb: float = 0.0) -> levelbench.Candidate:
+    """Hashes a buffer on each of two threads per call: ``mb`` MB each, or (0) what takes ``HASH_MS`` here."""
     pool = ThreadPoolExecutor(2)
-    data = bytes(mb << 20)
+    data = bytes(int(mb * (1 << 20)) if mb > 0 else bytes_hashed_in(HASH_MS))
     x = np.zeros(4)
 
     def hash_on_two_threads(x):
@@ -45,6 +66,7 @@ def victim(mb: int = 4) -> levelbench.Candidate:
 
 def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
     until = [0.0]
+    chunk = bytes(bytes_hashed_in(HASH_MS))  # one pass: the GIL is released for its length
     wakes = [threading.Event() for _ in os.sched_getaffinity(0)]
 
     def helper(wake: threading.Event) -> None:
@@ -52,7 +74,7 @@ def spinner(spin_ms: float = 60.0) -> levelbench.Candidate:
             wake.wait()
             wake.clear()
             while time.perf_counter() < until[0]:
-                hashlib.sha256(SPIN_CHUNK).digest()  # ~2 ms without the GIL per pass
+                _hash(chunk)
 
     for wake in wakes:
         threading.Thread(target=helper, args=(wake,), daemon=True).start()
@@ -105,13 +127,13 @@ class FakeSpin:
         return {"victim": levelbench.Candidate(self.victim, (x,)), "spinner": levelbench.Candidate(self.spinner, (x,))}
 
 
-def _pair(spin_ms: float, mb: int, seed: int):
+def _pair(spin_ms: float, mb: float, seed: int):
     return {"victim": victim(mb), "spinner": spinner(spin_ms)}
 
 
 PAIR = Workload("interfering pair", "a candidate whose threads keep spinning, and one that needs both cores",
                 _pair, params=[Param("spin_ms", 60.0, float, "spin after each call"),
-                               Param("mb", 4, int, "MB hashed per thread")], baseline="victim")
+                               Param("mb", 0.0, float, "MB hashed per thread (0: what takes 2 ms here)")], baseline="victim")
 
 
 # -- builders for the worker-protocol tests ---------------------------------------------------
