@@ -346,7 +346,7 @@ def test_lb103_the_best_of_timeit_repeats_never_holds_the_compile():
 
 
 @pytest.mark.parametrize("loop, named, fires", [
-    (True, "jit_time", True),  # case 119: a total over 100 calls beside `python_time`: the jitted version's time
+    (True, "jit_time", True),  # case 196: a total over 100 calls beside `python_time`: the jitted version's time
     (True, "compile_time", False),  # the words say the total is meant to hold the compile
     (False, "jit_time", False),  # one call timed: `jit time` is its compile
 ])
@@ -1228,7 +1228,7 @@ def test_lb114_timed_call_of_the_unjitted_twin_of_a_jitted_function():
 
 @pytest.mark.parametrize(("beside", "at_loop"), [("", False), ("    y = jnp.cos(x) + jnp.sin(x)\n", True)])
 def test_lb114_a_timed_loop_over_the_unjitted_twin_is_reported_at_the_call(beside, at_loop):
-    # corpus 119: `for _ in range(100): slow_function(x)` with `jit_function = jax.jit(slow_function)`; the
+    # corpus 196 (first 119): `for _ in range(100): slow_function(x)` with `jit_function = jax.jit(slow_function)`; the
     # operations counted are the twin's own, so the finding points at the call, once, not also at the loop
     src = ("import time\nimport jax\nimport jax.numpy as jnp\ndef slow(x):\n    r = 0.0\n    for i in range(1000):\n"
            "        r = r + jnp.sin(x) * 0.001\n    return r\nfast = jax.jit(slow)\nx = jnp.array(3.14)\n"

@@ -158,7 +158,7 @@ def test_a_finding_a_harness_removes_goes_from_the_calls_of_the_helper_it_was_in
 
 
 def test_a_finding_both_labelled_and_allowed_at_its_line_counts_as_found():
-    # case 119's loop variant: LB114 is labelled at the timed call and allowed on the loop the rewrite adds,
+    # case 196's loop variant: LB114 is labelled at the timed call and allowed on the loop the rewrite adds,
     # the call's line included; the finding there is the labelled one, not a spare
     variant = variants.Variant("loop", "", {"LB114": frozenset({27})}, allowed={"LB114": frozenset({24, 27})})
     score = accuracy.VariantScore()

@@ -104,7 +104,7 @@ def test_after_the_loop_is_cut_the_probes_cost_the_share_of_its_steps_they_run()
 
 
 def test_a_slow_op_by_op_call_is_paired_over_the_rounds_that_fit_its_budget():
-    # real case 119: a 1000-step loop run op by op takes 0.12 s a call; 15 paired rounds of it and its jit
+    # real case 196 (first 119): a 1000-step loop run op by op takes 0.12 s a call; 15 paired rounds of it and its jit
     # (3.6 s of a 5 s budget) got the dispatch probe skipped for time, and LB240 went unreported
     from levelbench._probing.probes.dispatch import MIN_PAIRED_ROUNDS, PAIRED_SHARE, paired_rounds
 
@@ -120,7 +120,7 @@ def test_a_slow_op_by_op_call_is_paired_over_the_rounds_that_fit_its_budget():
 
 
 def test_the_dispatch_probe_costs_a_jitted_function_nothing():
-    # real case 119's jit_function: 'the dispatch probe needs about 12 s' was listed as skipped for time,
+    # real case 196's jit_function: 'the dispatch probe needs about 12 s' was listed as skipped for time,
     # for a probe that returns at once on a jitted function
     c = _budget.Costs(first_call=2.0, steady=1e-4, compile=2.0, sample=0.25)
     assert _budget.estimate("dispatch", _Subject(jitted=True), c) == _budget.PROBE_OVERHEAD
@@ -177,7 +177,7 @@ def test_an_estimate_that_fits_runs_the_probe_even_when_the_budget_is_nearly_spe
 
 
 def test_an_unjitted_function_is_timed_op_by_op_before_the_probes_of_other_costs(monkeypatch):
-    # real cases 060, 107, 119: unjitted, their Python loops run op by op, and the probes listed before the
+    # real cases 060, 107, 196: unjitted, their Python loops run op by op, and the probes listed before the
     # dispatch one (an x64 copy, transfers, the compile split) spent the budget LB240 needed
     clock = FakeClock()
     _fake_probes(monkeypatch, clock, {"unrolled": (1.0, 1.0), "precision": (3.5, 3.5), "dispatch": (2.0, 2.0)})

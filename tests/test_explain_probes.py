@@ -243,7 +243,7 @@ def test_dispatch_finding_needs_a_real_saving():
 
 
 def test_a_busy_machine_leaves_a_speed_up_of_hundreds_a_warning():
-    # real case 119: run op by op, 354x slower than jitted (interval 295x-418x), timed while the process had
+    # real case 196: run op by op, 354x slower than jitted (interval 295x-418x), timed while the process had
     # a core for 48% of the rounds: even with every wait counted against the call as given, it is far past 2x
     eager = [0.118 * (1 + 0.02 * np.sin(i)) for i in range(8)]
     jitted = [3.3e-4 * (1 + 0.02 * np.cos(i)) for i in range(8)]
