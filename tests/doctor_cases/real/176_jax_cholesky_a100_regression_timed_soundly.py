@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time()` is time.time, a wall clock, as the interval timer; not discussed)
-# lines: LB105:32
+# lines: LB105:33
+# first-sight: d3e47a7 2026-12-03 py: found LB105:33; missed none; false none | notebook: found LB105:33; missed none; false none
 
 import os
 os.environ["CUDA_VISIBLE_DEVICES"] = "0"

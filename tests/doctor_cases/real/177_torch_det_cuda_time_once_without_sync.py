@@ -5,7 +5,8 @@
 # static: LB116, LB104, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed)
-# lines: LB116:20, LB104:15/20, LB105:14/19
+# lines: LB116:21, LB104:16/21, LB105:15/20
+# first-sight: d3e47a7 2026-12-03 py: found LB105:15 LB104:16 LB105:20 LB104:21 LB116:21; missed none; false LB116:16 | notebook: found LB105:15 LB104:16 LB105:20 LB104:21 LB116:21; missed none; false LB116:16
 
 import torch
 import time

@@ -6,6 +6,7 @@
 # dynamic: none
 # inferred: none
 # lines: none
+# first-sight: d3e47a7 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 key = jax.random.PRNGKey(0)
 w = jax.random.uniform(key, (384, 1536))

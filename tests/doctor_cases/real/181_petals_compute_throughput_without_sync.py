@@ -5,7 +5,8 @@
 # static: LB116
 # dynamic: n/a
 # inferred: none
-# lines: LB116:156
+# lines: LB116:157
+# first-sight: d3e47a7 2026-12-03 py: found none; missed LB116:157; false none | notebook: found none; missed LB116:157; false none
 
 import fcntl
 import json

@@ -5,7 +5,8 @@
 # static: LB111
 # dynamic: LB210, LB252
 # inferred: LB252 (in the runnable copy, `while i < n` compares a device value, the jitted call's result, and reads it on the host on every iteration; not discussed)
-# lines: LB111:39
+# lines: LB111:40
+# first-sight: d3e47a7 2026-12-03 py: found LB111:40; missed none; false none | notebook: found LB111:40; missed none; false none
 
 def g_inner_jitted_poorly(x, n):
   i = 0

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed)
-# lines: LB105:10
+# lines: LB105:11
+# first-sight: d3e47a7 2026-12-03 py: found none; missed LB105:11; false none | notebook: found none; missed LB105:11; false none
 
 start = time.time()
 for step in range(num_steps):

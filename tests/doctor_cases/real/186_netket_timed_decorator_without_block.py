@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:235
+# lines: LB102:236
+# first-sight: d3e47a7 2026-12-03 py: found none; missed LB102:236; false none | notebook: found none; missed LB102:236; false none
 
 # Copyright 2024 The NetKet Authors - All rights reserved.
 #
