@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`datetime.now()`, a wall clock, as the interval timer; not discussed)
-# lines: LB105:15
+# lines: LB105:16
+# first-sight: d3e47a7 2026-12-03 py: found LB105:16; missed none; false none | notebook: found LB105:16; missed none; false none
 
 import torch
 from datetime import datetime
