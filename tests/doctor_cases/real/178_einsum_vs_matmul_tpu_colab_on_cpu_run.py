@@ -1,6 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/1966
 # explain: f, g
 # dynamic: none
+# first-sight: d3e47a7 2026-12-03 explain: found none; missed none; false none
 # Runnable copy of 178_einsum_vs_matmul_tpu_colab_on_cpu.py for levelbench.explain: the two jitted
 # functions as posted, with the imports the colab's earlier cell held, on x of 16 x 16 x 384 instead of
 # 256 x 256 x 384 (w as posted).

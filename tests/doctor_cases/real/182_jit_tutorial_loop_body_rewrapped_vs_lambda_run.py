@@ -1,6 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/9288
 # explain: g_inner_jitted_poorly
 # dynamic: LB210, LB252
+# first-sight: d3e47a7 2026-12-03 explain: found LB210 LB252; missed none; false none
 # Runnable copy of 182_jit_tutorial_loop_body_rewrapped_vs_lambda.py for levelbench.explain: the issue's third
 # snippet (a fresh lambda jitted on every iteration), with the import its earlier cell held and the print
 # removed; called with the posted arguments (10, 3).
