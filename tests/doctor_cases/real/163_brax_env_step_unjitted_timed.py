@@ -5,7 +5,8 @@
 # static: LB114, LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (neither `e.reset`'s nor `e.step`'s state is waited for before `time.time()` is read; not discussed), LB104 (the reset figure is one sample of one call; not discussed), LB105 (time.time() as the interval clock; not discussed)
-# lines: LB114:33, LB102:27/33, LB104:27, LB105:26/30
+# lines: LB114:34, LB102:28/34, LB104:28, LB105:27/31
+# first-sight: 7b74e08 2026-12-03 py: found LB105:31; missed LB102:28/34, LB104:28, LB114:34; false LB116:32 | notebook: found LB105:31; missed LB102:28/34, LB104:28, LB114:34; false LB116:32
 
 import time
 import random

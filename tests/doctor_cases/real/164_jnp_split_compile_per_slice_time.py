@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: LB240
 # inferred: LB102 (neither `%time` waits for the list of arrays `jnp.split` returns; not discussed), LB240 (the unjitted `jnp.split` dispatches one slice per piece, which the 70 ms warm figure shows; jitting the split compiles one program)
-# lines: LB102:12/16
+# lines: LB102:13/17
+# first-sight: 7b74e08 2026-12-03 py: found LB102:13 LB102:17; missed none; false none | notebook: found LB102:13 LB102:17; missed none; false none
 
 import jax.numpy as jnp
 x = jnp.ones(5000)

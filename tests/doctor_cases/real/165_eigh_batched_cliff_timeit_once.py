@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: none
 # inferred: LB104 (`timeit.timeit(run, number=1)` is one sample of one call per size; not discussed)
-# lines: LB104:18
+# lines: LB104:19
+# first-sight: 7b74e08 2026-12-03 py: found none; missed LB104:19; false none | notebook: found none; missed LB104:19; false none
 
 import jax
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: none
 # inferred: LB105 (`time()` imported from `time` is `time.time`, the wall clock, as the interval clock; not discussed)
-# lines: LB105:16
+# lines: LB105:17
+# first-sight: 7b74e08 2026-12-03 py: found LB105:17; missed none; false LB102:19 | notebook: found LB105:17; missed none; false LB102:19
 
 import jax
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB113, LB115, LB103, LB102
 # dynamic: n/a
 # inferred: LB113 (`from jax.config import config` fails on current JAX), LB115 (the NumPy matrix is converted with `np.asarray`, jax.numpy here, inside the timed cell), LB103 (the timed call is the jitted function's first), LB102 (`xk` is not waited for); none was discussed
-# lines: LB113:15, LB115:26, LB103:27, LB102:27
+# lines: LB113:16, LB115:27, LB103:28, LB102:28
+# first-sight: 7b74e08 2026-12-03 py: found LB113:16; missed LB102:28, LB103:28, LB115:27; false LB102:27 | notebook: found LB113:16; missed LB102:28, LB103:28, LB115:27; false LB102:27
 
 import jax
 import jax.numpy.linalg as la

@@ -5,7 +5,8 @@
 # static: LB105, LB104
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock; not discussed), LB104 (each figure is one sample of one call; not discussed)
-# lines: LB105:10/15, LB104:11/16
+# lines: LB105:11/16, LB104:12/17
+# first-sight: 7b74e08 2026-12-03 py: found LB105:11 LB104:12 LB105:16 LB104:17; missed none; false LB116:17 | notebook: found LB105:11 LB104:12 LB105:16 LB104:17; missed none; false LB116:17
 
 start = time.time()
 _, eigenvectors = np.linalg.eigh(cov_matrix)
