@@ -1,8 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/12999
 # explain: split_all
-# dynamic: LB240
-# first-sight: 7b74e08 2026-12-03 explain: found none; missed LB240; false LB252
-# Runnable copy of 164_jnp_split_compile_per_slice_time.py for levelbench.explain: the timed
+# dynamic: LB252
+# Runnable copy of 173_jnp_split_compile_per_slice_time.py for levelbench.explain: the timed
 # `jnp.split` as a function, on 500 elements split every 10 (50 pieces) instead of 5000 every 10.
 
 import jax.numpy as jnp
