@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: LB252
 # inferred: LB102 (neither `%time` waits for the list of arrays `jnp.split` returns; not discussed), LB252 (the split points are a JAX array, `jnp.arange(0, 5000, 10)`, which `jnp.split` reads on the host to size its static slices; that read is also why the split cannot be jitted as written, so no op-by-op comparison with a jitted twin exists)
-# lines: LB102:12/16
+# lines: LB102:13/17
+# first-sight: 7b74e08 2026-12-03 py: found LB102:13 LB102:17; missed none; false none | notebook: found LB102:13 LB102:17; missed none; false none
 
 import jax.numpy as jnp
 x = jnp.ones(5000)
