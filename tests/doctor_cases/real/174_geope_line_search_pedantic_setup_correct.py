@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 7b74e08 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 """Line-search comparison: fevals / steps / walltime across a difficulty ladder.
 
