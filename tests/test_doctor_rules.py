@@ -559,6 +559,57 @@ def test_lb104_a_sweep_times_each_value_once(loop, fires):
         assert "once for each value of `m`" in lb104[0].message
 
 
+# A helper timed with `timeit(number=1)` and called once per size from a loop (jax-ml/jax#31368, case 165).
+SWEPT_HELPER = """
+import timeit
+import jax
+import jax.numpy as jnp
+
+def run_and_time(n):
+    a = jnp.ones((64, n, n))
+    run = lambda: jax.jit(jnp.linalg.eigh)(a)[0].block_until_ready()
+    run()
+    {timing}
+
+for i in {values}:
+    run_and_time({arg})
+"""
+
+
+@pytest.mark.parametrize(
+    "timing",
+    [
+        'print(f"{timeit.timeit(run, number=1) * 1000:.2f} ms")',  # in an f-string in print
+        "print(timeit.timeit(run, number=1))",  # an argument
+        "return timeit.timeit(run, number=1)",  # a return
+        "t = timeit.timeit(lambda: run(), number=1)",
+    ],
+)
+@pytest.mark.parametrize("values", ["range(30, 35)", "[32, 64, 128]", "range(8, 65, 8)"])
+def test_lb104_timeit_once_in_a_helper_its_callers_sweep(timing, values):
+    src = SWEPT_HELPER.format(timing=timing, values=values, arg="i")
+    (lb104,) = [d for d in lint_source(src, "s.py") if d.code == "LB104"]
+    assert lb104.location.line == 10
+    assert "once for each value of `n`" in lb104.message and "no warm-up" not in lb104.message
+
+
+@pytest.mark.parametrize(
+    ("change", "values", "arg"),
+    [
+        (("", ""), "range(5)", "i"),  # a counter: repeats of one measurement
+        (("", ""), "range(1, 6)", "i"),  # a counter from 1
+        (("", ""), "[32, 64, 128]", "32"),  # the loop variable is not passed: repeats
+        (("", ""), "[32, 64, 32]", "i"),  # comes back to a value: repeats
+        (("number=1", "number=100"), "range(30, 35)", "i"),  # a total over 100 runs
+        (("timeit.timeit(run, number=1)", "min(timeit.repeat(run, number=1, repeat=5))"), "range(30, 35)", "i"),
+        (("a = jnp.ones((64, n, n))", "a = jnp.ones((64, 32, 32))"), "range(30, 35)", "i"),  # the parameter unread
+    ],
+)
+def test_lb104_quiet_when_the_helper_is_repeated_not_swept(change, values, arg):
+    src = SWEPT_HELPER.format(timing="print(timeit.timeit(run, number=1))", values=values, arg=arg)
+    assert "LB104" not in codes(src.replace(*change)), src.replace(*change)
+
+
 QUANTECON_STOPWATCH = JAX_HEADER + "import quantecon as qe\nqe.tic()\ny = f(x)\nelapsed = qe.toc()\n"
 
 
