@@ -319,6 +319,27 @@ def test_lb103_clock_pair_and_uncalibrated_timeit_without_warm_up():
     assert "LB103" in codes(nb(JAX_HEADER, "%timeit -n 10 f(x).block_until_ready()"), notebook=True)
 
 
+# Old JAX re-exported functools.partial as `jax.partial` (jax-ml/jax#2980, case 167): a jit decorator all the same.
+OLD_PARTIAL = "import jax\nimport jax.numpy as jnp\n{imports}\n@{partial}({jit}, static_argnums=1)\ndef scale(x, k):\n    return x * k\nx = jnp.ones(9)\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "partial", "jit"),
+    [("from jax import jit", "jax.partial", "jit"), ("", "jax.partial", "jax.jit"), ("from jax import partial", "partial", "jax.jit"),
+     ("import functools", "functools.partial", "jax.jit")],
+)
+def test_lb103_a_partial_of_jit_is_a_jit_decorator_under_any_name(imports, partial, jit):
+    src = OLD_PARTIAL.format(imports=imports, partial=partial, jit=jit)
+    assert ("LB103", 2, 1) in found(nb(src, "%time scale(x, 2).block_until_ready()"), notebook=True)
+    warmed = nb(src, "scale(x, 2).block_until_ready()", "%time scale(x, 2).block_until_ready()")
+    assert "LB103" not in codes(warmed, notebook=True)
+
+
+def test_lb103_quiet_for_a_partial_of_something_else():
+    src = OLD_PARTIAL.format(imports="import functools\ndef traced(f, **kw):\n    return f", partial="jax.partial", jit="traced")
+    assert "LB103" not in codes(nb(src, "%time scale(x, 2).block_until_ready()"), notebook=True)
+
+
 def test_lb103_decorated_function_through_a_helper():
     src = JAX_HEADER + "@jax.jit\ndef g(x):\n    return x + 1\ndef run():\n    return g(x).block_until_ready()\n%time run()\n"
     assert "LB103" in codes(nb(src), notebook=True)
