@@ -1581,6 +1581,34 @@ def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(tim
     assert "LB115" not in codes(nb(JAX_HEADER, timed), notebook=True)
 
 
+# A `%%time` cell that converts a host matrix and then runs the jitted function on it (jax-ml/jax#2980, case 167).
+TRANSFER_THEN_WORK = "import numpy as onp\nimport jax\nimport jax.numpy as np\nsolve = jax.jit(lambda a: np.linalg.svd(a)[1])\n"
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "%%time\nx = np.asarray(onp.random.random((50, 50)))\ny = solve(x).block_until_ready()",
+        "%%time\nx = jax.device_put(onp.ones((50, 50)))\ny = np.dot(x, x).block_until_ready()",
+        "%%time\nx = np.array(host)\ny = solve(x).block_until_ready()",
+    ],
+)
+def test_lb115_an_explicit_transfer_timed_with_the_work_it_feeds(cell):
+    assert ("LB115", 2, 2) in found(nb(TRANSFER_THEN_WORK + "host = onp.ones((50, 50))", cell), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "%%time\nx = np.asarray(onp.random.random((50, 50))).block_until_ready()",  # the transfer alone: on purpose
+        "%%time\nx = np.asarray(dev)\ny = solve(x).block_until_ready()",  # a device array: no copy
+        "x = np.asarray(onp.random.random((50, 50)))\n%time y = solve(x).block_until_ready()",  # copied before timing
+    ],
+)
+def test_lb115_quiet_on_a_transfer_alone_of_device_arrays_or_before_the_timing(cell):
+    assert "LB115" not in codes(nb(TRANSFER_THEN_WORK + "dev = np.ones((50, 50))", cell), notebook=True)
+
+
 def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     src = "import numpy as onp\nimport jax\nimport jax.numpy as jnp\nA = jax.device_put(onp.ones((3, 3)))\n"
     assert ("LB115", 2, 1) in found(nb(src, "%time onp.linalg.inv(A)"), notebook=True)
