@@ -107,6 +107,29 @@ def test_lb102_a_timing_of_compilation_alone_need_not_wait_for_the_run(timing, f
     assert ("LB102" in codes(src)) is fires
 
 
+@pytest.mark.parametrize(
+    ("timed", "line"),
+    [
+        # the converted input feeds the timed call: the call's result is the one not waited for (case 167)
+        ("%%time\nx = jnp.asarray(host)\ny = f(x)", 3),
+        ("%%time\nx = jnp.asarray(host)\ny = f(x)\nz = f(y)", 4),
+        ("t0 = time.perf_counter()\nx = jnp.asarray(host)\ny = f(x)\nprint(time.perf_counter() - t0)", 3),
+        # two independent results: the first is not waited for, and is not the second's input
+        ("%%time\na = f(x)\nb = f(x)", 2),
+        # the input is waited for, the call's result is not
+        ("%%time\nx = jnp.asarray(host).block_until_ready()\ny = f(x)", 3),
+    ],
+)
+def test_lb102_points_at_the_result_left_pending_not_at_an_input_of_later_work(timed, line):
+    cell = nb(JAX_HEADER + "host = np.ones(1000)", timed)
+    assert [(c, ln) for c, _, ln in found(cell, notebook=True) if c == "LB102"] == [("LB102", line)]
+
+
+def test_lb102_quiet_when_the_last_result_fed_by_an_input_is_waited_for():
+    cell = nb(JAX_HEADER + "host = np.ones(1000)", "%%time\nx = jnp.asarray(host)\ny = f(x).block_until_ready()")
+    assert "LB102" not in codes(cell, notebook=True)
+
+
 def test_lb102_helper_returning_a_jax_value_is_followed():
     src = JAX_HEADER + "def run():\n    return f(x) + 1\nf(x).block_until_ready()\ntimeit.timeit(run, number=10)\n"
     assert "LB102" in codes(src)

@@ -175,17 +175,36 @@ def timed_values(work: tuple[ast.AST, ...]) -> Iterator[ast.expr]:
 
 
 def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[ast.AST, ...] = ()) -> ast.AST | None:
-    """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for."""
+    """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for.
+
+    A result that later timed JAX work reads (``x = jnp.asarray(a)`` then ``y = f(x)``) is that work's input: the
+    later computation is the one left pending, so the finding goes there."""
     waits = [
         position(n)
         for n in walk_code(ctx.program, [*work, *also_waiting])
         if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(ctx, n)
     ]
-    for value in timed_values(work):
-        found = pending_jax(ctx, value)
-        if found is not None and not any(w > position(found) for w in waits):
-            return found
+    pending = [(value, found) for value in timed_values(work) if (found := pending_jax(ctx, value)) is not None]
+    for k, (value, found) in enumerate(pending):
+        if any(w > position(found) for w in waits):
+            continue
+        name = _assigned_name(ctx, value)
+        if name is not None and any(_reads(later, name) for later, _ in pending[k + 1 :]):
+            continue
+        return found
     return None
+
+
+def _assigned_name(ctx: Context, value: ast.AST) -> str | None:
+    """``x`` for the value of ``x = ...``; None for any other target or statement."""
+    parent = ctx.program.parent(value)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return None
+
+
+def _reads(expr: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(expr))
 
 
 def wraps_a_function(ctx: Context, call: ast.Call) -> bool:
