@@ -1669,6 +1669,35 @@ def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
 
 
+# One timed CUDA computation, then what ends the timing (pytorch/pytorch#121603, case 168: `torch.linalg.eigh` on a
+# CUDA tensor synchronizes the device itself, as its documentation says).
+SELF_SYNC = CUDA_HEADER + "a = torch.randn(64, 64, device='cuda')\nt0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+
+
+@pytest.mark.parametrize(
+    "timed",
+    [
+        "w, v = torch.linalg.eigh(a)", "inv = torch.linalg.inv(a)", "r = torch.linalg.matrix_rank(a)",
+        "s = torch.linalg.svdvals(a)", "i, info = torch.linalg.inv_ex(a, check_errors=True)",
+        "idx = torch.nonzero(a > 0)", "b = torch.mm(a, a)\nidx = b.nonzero()", "b = torch.mm(a, a)\nn = b.sum().item()",
+        "b = torch.mm(a, a)\nrows = b.tolist()", "b = torch.mm(a, a)\nprint(b)", "b = torch.mm(a, a)\nprint(f'{b}')", "b = torch.mm(a, a)\nh = b.cpu()",
+    ],
+)
+def test_lb116_quiet_when_the_timed_torch_operation_synchronizes_itself(timed):
+    assert "LB116" not in codes(SELF_SYNC.format(timed=timed))
+
+
+@pytest.mark.parametrize(
+    "timed",
+    [
+        "b = torch.mm(a, a)", "i, info = torch.linalg.inv_ex(a)", "i, info = torch.linalg.inv_ex(a, check_errors=False)",
+        "b = torch.mm(a, a)\nprint('done')", "q, r = torch.linalg.qr(a)",
+    ],
+)
+def test_lb116_still_reported_when_nothing_timed_synchronizes(timed):
+    assert "LB116" in codes(SELF_SYNC.format(timed=timed))
+
+
 TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"
 TORCH_WORK = "    for _ in range(10):\n        a = torch.randn(size=(100, 100), device=device)\n        b = torch.mm(a, a)\n"
 
