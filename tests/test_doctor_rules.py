@@ -343,13 +343,14 @@ def test_lb103_clock_pair_and_uncalibrated_timeit_without_warm_up():
 
 
 # Old JAX re-exported functools.partial as `jax.partial` (jax-ml/jax#2980, case 167): a jit decorator all the same.
-OLD_PARTIAL = "import jax\nimport jax.numpy as jnp\n{imports}\n@{partial}({jit}, static_argnums=1)\ndef scale(x, k):\n    return x * k\nx = jnp.ones(9)\n"
+OLD_PARTIAL = "import jax\nimport jax.numpy as jnp\n{imports}\n@{partial}({jit}, static_argnums=1)\n"
+OLD_PARTIAL += "def scale(x, k):\n    return x * k\nx = jnp.ones(9)\n"
 
 
 @pytest.mark.parametrize(
     ("imports", "partial", "jit"),
-    [("from jax import jit", "jax.partial", "jit"), ("", "jax.partial", "jax.jit"), ("from jax import partial", "partial", "jax.jit"),
-     ("import functools", "functools.partial", "jax.jit")],
+    [("from jax import jit", "jax.partial", "jit"), ("", "jax.partial", "jax.jit"),
+     ("from jax import partial", "partial", "jax.jit"), ("import functools", "functools.partial", "jax.jit")],
 )
 def test_lb103_a_partial_of_jit_is_a_jit_decorator_under_any_name(imports, partial, jit):
     src = OLD_PARTIAL.format(imports=imports, partial=partial, jit=jit)
@@ -359,7 +360,8 @@ def test_lb103_a_partial_of_jit_is_a_jit_decorator_under_any_name(imports, parti
 
 
 def test_lb103_quiet_for_a_partial_of_something_else():
-    src = OLD_PARTIAL.format(imports="import functools\ndef traced(f, **kw):\n    return f", partial="jax.partial", jit="traced")
+    imports = "import functools\ndef traced(f, **kw):\n    return f"
+    src = OLD_PARTIAL.format(imports=imports, partial="jax.partial", jit="traced")
     assert "LB103" not in codes(nb(src, "%time scale(x, 2).block_until_ready()"), notebook=True)
 
 
@@ -1605,7 +1607,8 @@ def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(tim
 
 
 # A `%%time` cell that converts a host matrix and then runs the jitted function on it (jax-ml/jax#2980, case 167).
-TRANSFER_THEN_WORK = "import numpy as onp\nimport jax\nimport jax.numpy as np\nsolve = jax.jit(lambda a: np.linalg.svd(a)[1])\n"
+TRANSFER_THEN_WORK = "import numpy as onp\nimport jax\nimport jax.numpy as np\n"
+TRANSFER_THEN_WORK += "solve = jax.jit(lambda a: np.linalg.svd(a)[1])\n"
 
 
 @pytest.mark.parametrize(
@@ -1671,7 +1674,8 @@ def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
 
 # One timed CUDA computation, then what ends the timing (pytorch/pytorch#121603, case 168: `torch.linalg.eigh` on a
 # CUDA tensor synchronizes the device itself, as its documentation says).
-SELF_SYNC = CUDA_HEADER + "a = torch.randn(64, 64, device='cuda')\nt0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+SELF_SYNC = CUDA_HEADER + "a = torch.randn(64, 64, device='cuda')\n"
+SELF_SYNC += "t0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
 
 
 @pytest.mark.parametrize(
@@ -1680,7 +1684,8 @@ SELF_SYNC = CUDA_HEADER + "a = torch.randn(64, 64, device='cuda')\nt0 = time.per
         "w, v = torch.linalg.eigh(a)", "inv = torch.linalg.inv(a)", "r = torch.linalg.matrix_rank(a)",
         "s = torch.linalg.svdvals(a)", "i, info = torch.linalg.inv_ex(a, check_errors=True)",
         "idx = torch.nonzero(a > 0)", "b = torch.mm(a, a)\nidx = b.nonzero()", "b = torch.mm(a, a)\nn = b.sum().item()",
-        "b = torch.mm(a, a)\nrows = b.tolist()", "b = torch.mm(a, a)\nprint(b)", "b = torch.mm(a, a)\nprint(f'{b}')", "b = torch.mm(a, a)\nh = b.cpu()",
+        "b = torch.mm(a, a)\nrows = b.tolist()", "b = torch.mm(a, a)\nprint(b)", "b = torch.mm(a, a)\nprint(f'{b}')",
+        "b = torch.mm(a, a)\nh = b.cpu()",
     ],
 )
 def test_lb116_quiet_when_the_timed_torch_operation_synchronizes_itself(timed):
@@ -1690,7 +1695,8 @@ def test_lb116_quiet_when_the_timed_torch_operation_synchronizes_itself(timed):
 @pytest.mark.parametrize(
     "timed",
     [
-        "b = torch.mm(a, a)", "i, info = torch.linalg.inv_ex(a)", "i, info = torch.linalg.inv_ex(a, check_errors=False)",
+        "b = torch.mm(a, a)", "i, info = torch.linalg.inv_ex(a)",
+        "i, info = torch.linalg.inv_ex(a, check_errors=False)",
         "b = torch.mm(a, a)\nprint('done')", "q, r = torch.linalg.qr(a)",
     ],
 )

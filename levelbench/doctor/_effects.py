@@ -262,8 +262,8 @@ def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
     if qualified in _TORCH_SYNCHRONIZING_IF_CHECKED:
         return any(k.arg == "check_errors" and not (isinstance(k.value, ast.Constant) and not k.value.value)
                    for k in call.keywords)
-    if isinstance(func, ast.Attribute) and func.attr in _TORCH_SYNCHRONIZING_METHODS and ctx.kinds.of(func.value) == "torch":
-        return True
+    if isinstance(func, ast.Attribute) and func.attr in _TORCH_SYNCHRONIZING_METHODS:
+        return ctx.kinds.of(func.value) == "torch"
     if qualified == "builtins.print":
         return any(ctx.kinds.of(part) == "torch" for part in _printed(call))
     copied = is_host_copy(ctx, call)

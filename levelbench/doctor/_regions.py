@@ -295,7 +295,8 @@ class _Finder:
             if not given:
                 return ""
             swept |= given
-        read = {n.id for n in walk_code(self.program, function.body) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        body = walk_code(self.program, function.body)
+        read = {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         found = sorted(swept & read)
         return found[0] if len(found) == 1 else ""
 

@@ -65,8 +65,11 @@ def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
     calls = ctx.index("LB104 calls by callee", lambda: _CallsByCallee(ctx))
     if any(position(c) < region.start and ctx.warms(c, call) for c in calls.of(call.func, region.scope)):
         return True
-    handed = [s.body.func if isinstance(s, ast.Lambda) and isinstance(s.body, ast.Call) else s for s in region.statements]
-    handed = [s for s in handed if isinstance(s, ast.Name)]  # `timeit.timeit(run, ...)`, `timeit.timeit(lambda: run())`
+    # `timeit.timeit(run, ...)`, `timeit.timeit(lambda: run())`: the callable handed to the harness
+    handed = [
+        s.body.func if isinstance(s, ast.Lambda) and isinstance(s.body, ast.Call) else s for s in region.statements
+    ]
+    handed = [s for s in handed if isinstance(s, ast.Name)]
     return any(position(c) < region.start for s in handed for c in calls.of(s, region.scope))
 
 

@@ -82,11 +82,15 @@ def _transfer_beside_work(ctx: Context, region: TimedRegion, call: ast.Call) -> 
     """The NumPy array an explicit transfer copies to the device (``jnp.asarray(onp.random.random(n))``, ``np`` being
     ``jax.numpy``) in a region that also times JAX work (a jitted call, a ``jnp`` operation): the timing is about that
     work, and the copy is added to it. A region whose only JAX work is the transfer times the copy on purpose."""
-    if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args or ctx.kinds.of(call.args[0]) != "numpy":
+    if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
+        return None
+    if ctx.kinds.of(call.args[0]) != "numpy":
         return None
     inside = {id(n) for n in ast.walk(call)}
     for other in ctx.timed_calls(region):
-        if id(other) not in inside and ctx.names.qualname(other.func) not in _EXPLICIT_TRANSFERS and _runs_jax(ctx, other):
+        if id(other) in inside or ctx.names.qualname(other.func) in _EXPLICIT_TRANSFERS:
+            continue
+        if _runs_jax(ctx, other):
             return call.args[0]
     return None
 
