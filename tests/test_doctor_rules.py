@@ -107,6 +107,29 @@ def test_lb102_a_timing_of_compilation_alone_need_not_wait_for_the_run(timing, f
     assert ("LB102" in codes(src)) is fires
 
 
+@pytest.mark.parametrize(
+    ("timed", "line"),
+    [
+        # the converted input feeds the timed call: the call's result is the one not waited for (case 167)
+        ("%%time\nx = jnp.asarray(host)\ny = f(x)", 3),
+        ("%%time\nx = jnp.asarray(host)\ny = f(x)\nz = f(y)", 4),
+        ("t0 = time.perf_counter()\nx = jnp.asarray(host)\ny = f(x)\nprint(time.perf_counter() - t0)", 3),
+        # two independent results: the first is not waited for, and is not the second's input
+        ("%%time\na = f(x)\nb = f(x)", 2),
+        # the input is waited for, the call's result is not
+        ("%%time\nx = jnp.asarray(host).block_until_ready()\ny = f(x)", 3),
+    ],
+)
+def test_lb102_points_at_the_result_left_pending_not_at_an_input_of_later_work(timed, line):
+    cell = nb(JAX_HEADER + "host = np.ones(1000)", timed)
+    assert [(c, ln) for c, _, ln in found(cell, notebook=True) if c == "LB102"] == [("LB102", line)]
+
+
+def test_lb102_quiet_when_the_last_result_fed_by_an_input_is_waited_for():
+    cell = nb(JAX_HEADER + "host = np.ones(1000)", "%%time\nx = jnp.asarray(host)\ny = f(x).block_until_ready()")
+    assert "LB102" not in codes(cell, notebook=True)
+
+
 def test_lb102_helper_returning_a_jax_value_is_followed():
     src = JAX_HEADER + "def run():\n    return f(x) + 1\nf(x).block_until_ready()\ntimeit.timeit(run, number=10)\n"
     assert "LB102" in codes(src)
@@ -317,6 +340,29 @@ def test_lb103_clock_pair_and_uncalibrated_timeit_without_warm_up():
     assert "LB103" in codes(JAX_HEADER + "t0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)\n")
     assert "LB103" in codes(JAX_HEADER + "timeit.timeit(lambda: f(x).block_until_ready(), number=100)\n")
     assert "LB103" in codes(nb(JAX_HEADER, "%timeit -n 10 f(x).block_until_ready()"), notebook=True)
+
+
+# Old JAX re-exported functools.partial as `jax.partial` (jax-ml/jax#2980, case 167): a jit decorator all the same.
+OLD_PARTIAL = "import jax\nimport jax.numpy as jnp\n{imports}\n@{partial}({jit}, static_argnums=1)\n"
+OLD_PARTIAL += "def scale(x, k):\n    return x * k\nx = jnp.ones(9)\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "partial", "jit"),
+    [("from jax import jit", "jax.partial", "jit"), ("", "jax.partial", "jax.jit"),
+     ("from jax import partial", "partial", "jax.jit"), ("import functools", "functools.partial", "jax.jit")],
+)
+def test_lb103_a_partial_of_jit_is_a_jit_decorator_under_any_name(imports, partial, jit):
+    src = OLD_PARTIAL.format(imports=imports, partial=partial, jit=jit)
+    assert ("LB103", 2, 1) in found(nb(src, "%time scale(x, 2).block_until_ready()"), notebook=True)
+    warmed = nb(src, "scale(x, 2).block_until_ready()", "%time scale(x, 2).block_until_ready()")
+    assert "LB103" not in codes(warmed, notebook=True)
+
+
+def test_lb103_quiet_for_a_partial_of_something_else():
+    imports = "import functools\ndef traced(f, **kw):\n    return f"
+    src = OLD_PARTIAL.format(imports=imports, partial="jax.partial", jit="traced")
+    assert "LB103" not in codes(nb(src, "%time scale(x, 2).block_until_ready()"), notebook=True)
 
 
 def test_lb103_decorated_function_through_a_helper():
@@ -557,6 +603,57 @@ def test_lb104_a_sweep_times_each_value_once(loop, fires):
     if fires:
         assert lb104[0].location.line == src.splitlines().index(loop.splitlines()[2]) + 1
         assert "once for each value of `m`" in lb104[0].message
+
+
+# A helper timed with `timeit(number=1)` and called once per size from a loop (jax-ml/jax#31368, case 165).
+SWEPT_HELPER = """
+import timeit
+import jax
+import jax.numpy as jnp
+
+def run_and_time(n):
+    a = jnp.ones((64, n, n))
+    run = lambda: jax.jit(jnp.linalg.eigh)(a)[0].block_until_ready()
+    run()
+    {timing}
+
+for i in {values}:
+    run_and_time({arg})
+"""
+
+
+@pytest.mark.parametrize(
+    "timing",
+    [
+        'print(f"{timeit.timeit(run, number=1) * 1000:.2f} ms")',  # in an f-string in print
+        "print(timeit.timeit(run, number=1))",  # an argument
+        "return timeit.timeit(run, number=1)",  # a return
+        "t = timeit.timeit(lambda: run(), number=1)",
+    ],
+)
+@pytest.mark.parametrize("values", ["range(30, 35)", "[32, 64, 128]", "range(8, 65, 8)"])
+def test_lb104_timeit_once_in_a_helper_its_callers_sweep(timing, values):
+    src = SWEPT_HELPER.format(timing=timing, values=values, arg="i")
+    (lb104,) = [d for d in lint_source(src, "s.py") if d.code == "LB104"]
+    assert lb104.location.line == 10
+    assert "once for each value of `n`" in lb104.message and "no warm-up" not in lb104.message
+
+
+@pytest.mark.parametrize(
+    ("change", "values", "arg"),
+    [
+        (("", ""), "range(5)", "i"),  # a counter: repeats of one measurement
+        (("", ""), "range(1, 6)", "i"),  # a counter from 1
+        (("", ""), "[32, 64, 128]", "32"),  # the loop variable is not passed: repeats
+        (("", ""), "[32, 64, 32]", "i"),  # comes back to a value: repeats
+        (("number=1", "number=100"), "range(30, 35)", "i"),  # a total over 100 runs
+        (("timeit.timeit(run, number=1)", "min(timeit.repeat(run, number=1, repeat=5))"), "range(30, 35)", "i"),
+        (("a = jnp.ones((64, n, n))", "a = jnp.ones((64, 32, 32))"), "range(30, 35)", "i"),  # the parameter unread
+    ],
+)
+def test_lb104_quiet_when_the_helper_is_repeated_not_swept(change, values, arg):
+    src = SWEPT_HELPER.format(timing="print(timeit.timeit(run, number=1))", values=values, arg=arg)
+    assert "LB104" not in codes(src.replace(*change)), src.replace(*change)
 
 
 QUANTECON_STOPWATCH = JAX_HEADER + "import quantecon as qe\nqe.tic()\ny = f(x)\nelapsed = qe.toc()\n"
@@ -1509,6 +1606,35 @@ def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(tim
     assert "LB115" not in codes(nb(JAX_HEADER, timed), notebook=True)
 
 
+# A `%%time` cell that converts a host matrix and then runs the jitted function on it (jax-ml/jax#2980, case 167).
+TRANSFER_THEN_WORK = "import numpy as onp\nimport jax\nimport jax.numpy as np\n"
+TRANSFER_THEN_WORK += "solve = jax.jit(lambda a: np.linalg.svd(a)[1])\n"
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "%%time\nx = np.asarray(onp.random.random((50, 50)))\ny = solve(x).block_until_ready()",
+        "%%time\nx = jax.device_put(onp.ones((50, 50)))\ny = np.dot(x, x).block_until_ready()",
+        "%%time\nx = np.array(host)\ny = solve(x).block_until_ready()",
+    ],
+)
+def test_lb115_an_explicit_transfer_timed_with_the_work_it_feeds(cell):
+    assert ("LB115", 2, 2) in found(nb(TRANSFER_THEN_WORK + "host = onp.ones((50, 50))", cell), notebook=True)
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "%%time\nx = np.asarray(onp.random.random((50, 50))).block_until_ready()",  # the transfer alone: on purpose
+        "%%time\nx = np.asarray(dev)\ny = solve(x).block_until_ready()",  # a device array: no copy
+        "x = np.asarray(onp.random.random((50, 50)))\n%time y = solve(x).block_until_ready()",  # copied before timing
+    ],
+)
+def test_lb115_quiet_on_a_transfer_alone_of_device_arrays_or_before_the_timing(cell):
+    assert "LB115" not in codes(nb(TRANSFER_THEN_WORK + "dev = np.ones((50, 50))", cell), notebook=True)
+
+
 def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     src = "import numpy as onp\nimport jax\nimport jax.numpy as jnp\nA = jax.device_put(onp.ones((3, 3)))\n"
     assert ("LB115", 2, 1) in found(nb(src, "%time onp.linalg.inv(A)"), notebook=True)
@@ -1544,6 +1670,38 @@ def test_lb116_cuda_work_timed_without_synchronize():
 )
 def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
+
+
+# One timed CUDA computation, then what ends the timing (pytorch/pytorch#121603, case 168: `torch.linalg.eigh` on a
+# CUDA tensor synchronizes the device itself, as its documentation says).
+SELF_SYNC = CUDA_HEADER + "a = torch.randn(64, 64, device='cuda')\n"
+SELF_SYNC += "t0 = time.perf_counter()\n{timed}\nprint(time.perf_counter() - t0)\n"
+
+
+@pytest.mark.parametrize(
+    "timed",
+    [
+        "w, v = torch.linalg.eigh(a)", "inv = torch.linalg.inv(a)", "r = torch.linalg.matrix_rank(a)",
+        "s = torch.linalg.svdvals(a)", "i, info = torch.linalg.inv_ex(a, check_errors=True)",
+        "idx = torch.nonzero(a > 0)", "b = torch.mm(a, a)\nidx = b.nonzero()", "b = torch.mm(a, a)\nn = b.sum().item()",
+        "b = torch.mm(a, a)\nrows = b.tolist()", "b = torch.mm(a, a)\nprint(b)", "b = torch.mm(a, a)\nprint(f'{b}')",
+        "b = torch.mm(a, a)\nh = b.cpu()",
+    ],
+)
+def test_lb116_quiet_when_the_timed_torch_operation_synchronizes_itself(timed):
+    assert "LB116" not in codes(SELF_SYNC.format(timed=timed))
+
+
+@pytest.mark.parametrize(
+    "timed",
+    [
+        "b = torch.mm(a, a)", "i, info = torch.linalg.inv_ex(a)",
+        "i, info = torch.linalg.inv_ex(a, check_errors=False)",
+        "b = torch.mm(a, a)\nprint('done')", "q, r = torch.linalg.qr(a)",
+    ],
+)
+def test_lb116_still_reported_when_nothing_timed_synchronizes(timed):
+    assert "LB116" in codes(SELF_SYNC.format(timed=timed))
 
 
 TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"

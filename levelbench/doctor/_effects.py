@@ -175,17 +175,36 @@ def timed_values(work: tuple[ast.AST, ...]) -> Iterator[ast.expr]:
 
 
 def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[ast.AST, ...] = ()) -> ast.AST | None:
-    """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for."""
+    """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for.
+
+    A result that later timed JAX work reads (``x = jnp.asarray(a)`` then ``y = f(x)``) is that work's input: the
+    later computation is the one left pending, so the finding goes there."""
     waits = [
         position(n)
         for n in walk_code(ctx.program, [*work, *also_waiting])
         if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(ctx, n)
     ]
-    for value in timed_values(work):
-        found = pending_jax(ctx, value)
-        if found is not None and not any(w > position(found) for w in waits):
-            return found
+    pending = [(value, found) for value in timed_values(work) if (found := pending_jax(ctx, value)) is not None]
+    for k, (value, found) in enumerate(pending):
+        if any(w > position(found) for w in waits):
+            continue
+        name = _assigned_name(ctx, value)
+        if name is not None and any(_reads(later, name) for later, _ in pending[k + 1 :]):
+            continue
+        return found
     return None
+
+
+def _assigned_name(ctx: Context, value: ast.AST) -> str | None:
+    """``x`` for the value of ``x = ...``; None for any other target or statement."""
+    parent = ctx.program.parent(value)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    return None
+
+
+def _reads(expr: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) for n in ast.walk(expr))
 
 
 def wraps_a_function(ctx: Context, call: ast.Call) -> bool:
@@ -213,6 +232,53 @@ def _waits_on_something(ctx: Context, call: ast.Call) -> bool:
     return any(not isinstance(a, ast.Constant) for a in [*call.args, *(k.value for k in call.keywords)])
 
 
+# PyTorch operations that wait for the device themselves when their input is on CUDA, as their documentation says:
+# torch.linalg's functions that check their results on the host ("When inputs are on a CUDA device, this function
+# synchronizes that device with the CPU"; the `_ex` variants only with `check_errors=True`), and `torch.nonzero` /
+# `torch.argwhere` ("causes host-device synchronization": the size of the result is read back).
+TORCH_SYNCHRONIZING = frozenset(
+    f"torch.linalg.{name}"
+    for name in ("cholesky", "inv", "solve", "lu_factor", "ldl_factor", "eig", "eigvals", "eigh", "eigvalsh",
+                 "matrix_rank", "svdvals", "pinv")
+) | {"torch.nonzero", "torch.argwhere"}
+_TORCH_SYNCHRONIZING_IF_CHECKED = frozenset(
+    f"torch.linalg.{name}_ex" for name in ("cholesky", "inv", "solve", "lu_factor", "ldl_factor")
+)
+# Methods of a tensor that read its values (or the size of a result) back to the host.
+_TORCH_SYNCHRONIZING_METHODS = frozenset({"nonzero", "argwhere", "item", "tolist", "cpu", "numpy"})
+
+
+def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
+    """``call`` makes the host wait for the CUDA work queued before it, as ``torch.cuda.synchronize()`` does: a
+    synchronize or an event's ``elapsed_time``, an operation PyTorch documents as synchronizing
+    (``torch.linalg.eigh`` on a CUDA tensor, `TORCH_SYNCHRONIZING`), or a copy of a tensor's values to the host
+    (``.item()``, ``.tolist()``, ``.cpu()``, ``.numpy()``, ``float(t)``, ``print(t)``)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in ("synchronize", "elapsed_time"):
+        return True
+    qualified = ctx.names.qualname(func)
+    if qualified in TORCH_SYNCHRONIZING:
+        return True
+    if qualified in _TORCH_SYNCHRONIZING_IF_CHECKED:
+        return any(k.arg == "check_errors" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                   for k in call.keywords)
+    if isinstance(func, ast.Attribute) and func.attr in _TORCH_SYNCHRONIZING_METHODS:
+        return ctx.kinds.of(func.value) == "torch"
+    if qualified == "builtins.print":
+        return any(ctx.kinds.of(part) == "torch" for part in _printed(call))
+    copied = is_host_copy(ctx, call)
+    return copied is not None and ctx.kinds.of(copied) == "torch"
+
+
+def _printed(call: ast.Call) -> Iterator[ast.AST]:
+    """The values a ``print`` formats: its arguments, and the fields of the f-strings among them."""
+    for argument in call.args:
+        if isinstance(argument, ast.JoinedStr):
+            yield from (v.value for v in argument.values if isinstance(v, ast.FormattedValue))
+        else:
+            yield argument
+
+
 def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
     """The device value ``call`` copies to the host (``np.asarray(y)``, ``y.item()``, ``float(y)``), if any."""
     qualified = ctx.names.qualname(call.func)
@@ -223,14 +289,7 @@ def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
             return call.args[0]
         return None
     if qualified == "builtins.print":  # print(y), print(f"{y}"): formatting a device array copies it
-        for argument in call.args:
-            parts = [v.value for v in argument.values if isinstance(v, ast.FormattedValue)] if isinstance(
-                argument, ast.JoinedStr
-            ) else [argument]
-            for part in parts:
-                if ctx.kinds.of(part) == "jax":
-                    return part
-        return None
+        return next((part for part in _printed(call) if ctx.kinds.of(part) == "jax"), None)
     if qualified is not None and qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
         for argument in call.args:  # np.linalg.solve(A, b) on device arrays: NumPy copies them first
             if ctx.kinds.of(argument) == "jax":

@@ -15,6 +15,10 @@ from collections.abc import Iterable
 _BUILTINS = frozenset(dir(builtins))
 _PARTIAL = frozenset({"functools.partial"})
 _IMPORTERS = frozenset({"pytest.importorskip", "importlib.import_module"})
+# Names a package re-exported from elsewhere, read as what they are: old JAX had `jax.partial`, functools' own
+# (`@jax.partial(jit, static_argnums=1)` is a jit decorator). Whether the installed package still has the name is
+# LB113's question, not this table's.
+_REEXPORTED = {"jax.partial": "functools.partial"}
 # Snippets posted without their imports use the names everyone uses; a name the file never binds
 # is taken to mean what it conventionally means.
 CONVENTIONAL = {
@@ -69,7 +73,8 @@ class Names:
                 self._bound.add(node.arg)
         for name, modules in imported.items():
             if len(_canonical(modules)) == 1:
-                self._aliases[name] = modules.pop()
+                module = modules.pop()
+                self._aliases[name] = _REEXPORTED.get(module, module)
             else:  # `import numpy as np` ... `import jax.numpy as np`: which one a use means depends on when it runs
                 self._bound.add(name)
         # `jit = jax.jit`, `normal = np.random.normal`; `static_jit = partial(jax.jit, ...)` stays a jit.
@@ -135,6 +140,7 @@ class Names:
                 return memo[node]
             base = self.qualname(node.value)  # type: ignore[attr-defined]
             found = sys.intern(f"{base}.{node.attr}") if base and not base.startswith("builtins.") else None  # type: ignore
+            found = _REEXPORTED.get(found, found) if found is not None else None
             memo[node] = found  # one string per name, not one per node asked about
             return found
         return None

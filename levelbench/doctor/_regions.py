@@ -259,6 +259,8 @@ class _Finder:
         (``xs[i]``) repeats one measurement instead. Narrower than `_vocabulary.is_sweep` (the timed work changes per
         iteration, which a loop over data batches also does): here each value is a setting timed once."""
         loop = enclosing_loop(self.program, node)
+        if loop is None:
+            return self._swept_by_callers(node)
         if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
             return ""
         if not self._grid(loop.iter, loop):
@@ -271,8 +273,36 @@ class _Finder:
                 return name
         return ""
 
+    def _swept_by_callers(self, node: ast.AST) -> str:
+        """The parameter of the function around ``node`` that its callers sweep: every call of the function sits in
+        a ``for`` over a grid of values (`_grid`) and passes it the loop variable (``for i in range(30, 35):
+        run_and_time(i)``), and the function reads that parameter. The timing inside is then taken once per value,
+        as a clock pair in the sweep's own body would be; ``""`` when any call is not such a call."""
+        function = enclosing_function(self.program, node)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return ""
+        sites = self.facts.call_sites(function)
+        positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+        swept: set[str] = set()
+        for site in sites:
+            call, loop = self.program.parent(site), enclosing_loop(self.program, site)
+            if not (isinstance(call, ast.Call) and call.func is site and isinstance(loop, (ast.For, ast.AsyncFor))
+                    and isinstance(loop.target, ast.Name) and self._grid(loop.iter, loop)):
+                return ""
+            name = loop.target.id
+            given = {positional[k] for k, a in enumerate(call.args[: len(positional)]) if _is_name(a, name)}
+            given |= {k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, name)}
+            if not given:
+                return ""
+            swept |= given
+        body = walk_code(self.program, function.body)
+        read = {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        found = sorted(swept & read)
+        return found[0] if len(found) == 1 else ""
+
     def _grid(self, values: ast.AST, at: ast.AST, depth: int = 0) -> bool:
-        """``values`` is a grid of parameter values: ``range`` with a step, a literal of two numbers or more, NumPy's
+        """``values`` is a grid of parameter values: ``range`` with a step or from a start other than 0 or 1 (a
+        counter starts there; ``range(30, 35)`` lists sizes), a literal of two numbers or more, NumPy's
         ``linspace``/``logspace``/``geomspace``, or a name bound to one of these."""
         if isinstance(values, ast.Name) and depth < 3:
             bound = self.facts.bindings.values_at(values.id, at)
@@ -283,7 +313,8 @@ class _Finder:
         if isinstance(values, ast.Call):
             qualified = self.names.qualname(values.func) or ""
             if qualified == "builtins.range":
-                return len(values.args) == 3
+                start = values.args[0] if len(values.args) >= 2 else None
+                return len(values.args) == 3 or (_number(start) and getattr(start, "value", 0) not in (0, 1))
             return qualified.rsplit(".", 1)[-1] in _GRIDS and qualified.split(".", 1)[0] in ("numpy", "jax")
         return False
 
@@ -450,8 +481,10 @@ class _Finder:
         if number == 1 and qualified == "timeit.repeat":
             samples = "per-iteration"
         scope = enclosing_function(self.program, call)
+        swept = ""
         if samples == "single" and self._repeated(call, scope):
             samples = "per-iteration"  # one run per call, but the call itself is repeated: as a clock pair there
+            swept = self._swept(call, work)  # ... and, as there, a sweep still takes one sample per value
         return TimedRegion(
             label=qualified,
             anchor=call,
@@ -463,6 +496,7 @@ class _Finder:
             setup=self._setup(setup),
             harness=True,
             calibrated=qualified == "timeit.repeat" and repeat != 1 and self._best_of(call),
+            swept=swept,
         )
 
     def _best_of(self, call: ast.Call) -> bool:
@@ -527,16 +561,28 @@ class _Finder:
     def _timed_argument(self, stmt: ast.AST) -> tuple[tuple[ast.AST, ...], tuple[ast.AST, ...]]:
         """(statements as written, work that runs) for timeit's ``stmt`` argument."""
         if isinstance(stmt, ast.Lambda):
-            return (stmt,), (stmt.body,)
+            body = stmt.body  # `lambda: run()`, `run` bound to a lambda: what `run` runs
+            bound = self._bound_lambda(body.func) if isinstance(body, ast.Call) and not body.args else None
+            return (stmt,), ((bound.body if bound is not None else body),)
         if isinstance(stmt, ast.Constant) and isinstance(stmt.value, str):
             parsed = _parse_string(stmt)
             return parsed, tuple(_harness_work(parsed))
+        bound = self._bound_lambda(stmt)  # `run = lambda: f(a)` ... `timeit.timeit(run, number=1)`: the lambda's body
+        if bound is not None:
+            return (stmt,), (bound.body,)
         if isinstance(stmt, (ast.Name, ast.Attribute)):
             return (stmt,), (ast.copy_location(ast.Call(func=stmt, args=[], keywords=[]), stmt),)
         if isinstance(stmt, ast.Call) and self.names.qualname(stmt.func) == "functools.partial" and stmt.args:
             synth = ast.Call(func=stmt.args[0], args=list(stmt.args[1:]), keywords=list(stmt.keywords))
             return (stmt,), (ast.copy_location(synth, stmt),)
         return (), ()
+
+    def _bound_lambda(self, node: ast.AST) -> ast.Lambda | None:
+        """The lambda without parameters a name is bound to, its one binding in scope; None otherwise."""
+        if not isinstance(node, ast.Name):
+            return None
+        bound = self.facts.bindings.values_at(node.id, node)
+        return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Lambda) and not _parameters(bound[0]) else None
 
     def _setup(self, setup: ast.AST | None) -> tuple[ast.AST, ...]:
         if setup is None:
@@ -657,6 +703,15 @@ def _parse_string(constant: ast.Constant) -> tuple[ast.AST, ...]:
         if hasattr(node, "lineno"):
             ast.copy_location(node, constant)
     return tuple(tree.body)
+
+
+def _parameters(function: ast.Lambda) -> list[ast.arg]:
+    args = function.args
+    return [*args.posonlyargs, *args.args, *args.kwonlyargs, *([args.vararg] if args.vararg else [])]
+
+
+def _is_name(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def _constant_int(node: ast.AST | None) -> int | None:

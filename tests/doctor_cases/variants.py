@@ -594,7 +594,8 @@ def _import_alias(source: Source) -> Made | None:
         new = code
         for old, replacement in renames.items():
             text = _literal_spans(new)  # the words a string prints are not the module's name (`"jit time"`)
-            new = re.sub(rf"(?<![\w.%]){re.escape(old)}\b(?!\s*=[^=])",
+            # not a module path after `from`/`import` that the import pattern above could not take (a `;` after it)
+            new = re.sub(rf"(?<![\w.%])(?<!from )(?<!import ){re.escape(old)}\b(?!\s*=[^=])",
                          lambda m: m[0] if any(a <= m.start() < b for a, b in text) else replacement, new)
         if new != code:
             rewrite.replace(number, new + comment)

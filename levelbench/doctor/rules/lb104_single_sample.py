@@ -60,9 +60,17 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
-    """A call of the same callee, in the region's function and before it, warms ``call`` up (`Context.warms`)."""
-    earlier = ctx.index("LB104 calls by callee", lambda: _CallsByCallee(ctx)).of(call.func, region.scope)
-    return any(position(c) < region.start and ctx.warms(c, call) for c in earlier)
+    """A call of the same callee, in the region's function and before it, warms ``call`` up (`Context.warms`); so
+    does a call of the callable the harness is handed (``run()`` before ``timeit.timeit(run, number=1)``)."""
+    calls = ctx.index("LB104 calls by callee", lambda: _CallsByCallee(ctx))
+    if any(position(c) < region.start and ctx.warms(c, call) for c in calls.of(call.func, region.scope)):
+        return True
+    # `timeit.timeit(run, ...)`, `timeit.timeit(lambda: run())`: the callable handed to the harness
+    handed = [
+        s.body.func if isinstance(s, ast.Lambda) and isinstance(s.body, ast.Call) else s for s in region.statements
+    ]
+    handed = [s for s in handed if isinstance(s, ast.Name)]
+    return any(position(c) < region.start for s in handed for c in calls.of(s, region.scope))
 
 
 class _CallsByCallee:

@@ -9,6 +9,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import dispatches_jax, is_host_copy
 from .._kinds import call_kind
+from .._regions import TimedRegion
 from .._syntax import short
 
 CODE = "LB115"
@@ -46,6 +47,18 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"x_dev = jax.device_put(np.asarray({short(listed, 30)}))  # one array, before timing",
                 )
                 continue
+            moved = _transfer_beside_work(ctx, region, call)
+            if moved is not None:
+                seen.add(id(call))
+                yield ctx.report(
+                    "LB115",
+                    call,
+                    f"`{short(call, 40)}` copies the NumPy array `{short(moved, 30)}` to the device inside the timed "
+                    "region, which also times the JAX work it feeds",
+                    evidence=f"the region timed by {region.by} includes a host-to-device transfer",
+                    fix=f"x_dev = jax.device_put({short(moved, 30)}).block_until_ready()  # before timing",
+                )
+                continue
             if _runs_jax(ctx, call) and ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS:
                 for arg in call.args:
                     if ctx.kinds.of(arg) == "numpy":
@@ -63,6 +76,23 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
 _EXPLICIT_TRANSFERS = frozenset({"jax.device_put", "jax.numpy.asarray", "jax.numpy.array"})
+
+
+def _transfer_beside_work(ctx: Context, region: TimedRegion, call: ast.Call) -> ast.expr | None:
+    """The NumPy array an explicit transfer copies to the device (``jnp.asarray(onp.random.random(n))``, ``np`` being
+    ``jax.numpy``) in a region that also times JAX work (a jitted call, a ``jnp`` operation): the timing is about that
+    work, and the copy is added to it. A region whose only JAX work is the transfer times the copy on purpose."""
+    if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
+        return None
+    if ctx.kinds.of(call.args[0]) != "numpy":
+        return None
+    inside = {id(n) for n in ast.walk(call)}
+    for other in ctx.timed_calls(region):
+        if id(other) in inside or ctx.names.qualname(other.func) in _EXPLICIT_TRANSFERS:
+            continue
+        if _runs_jax(ctx, other):
+            return call.args[0]
+    return None
 
 
 def _python_container(ctx: Context, call: ast.Call) -> ast.expr | None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
-from .._effects import is_host_copy
+from .._effects import synchronizes_cuda
 from .._kinds import call_kind
 from .._regions import TimedRegion
 from .._syntax import local_walk, position, short
@@ -26,7 +26,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         calls = ctx.timed_calls(region)
         reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
-        if any(isinstance(n, ast.Call) and _synchronizes(ctx, n) for n in reached):
+        if any(isinstance(n, ast.Call) and synchronizes_cuda(ctx, n) for n in reached):
             synchronized.update(ast.unparse(c) for c in calls if not _host_only(ctx, c))
             continue
         unsynchronized.append((region, calls))
@@ -96,13 +96,6 @@ def _on_cuda(ctx: Context, value: ast.AST, depth: int = 0) -> bool:
     if isinstance(value, ast.Name):
         return any(_on_cuda(ctx, v, depth + 1) for v in ctx.facts.bindings.values_at(value.id, value))
     return False
-
-
-def _synchronizes(ctx: Context, call: ast.Call) -> bool:
-    if isinstance(call.func, ast.Attribute) and call.func.attr in ("synchronize", "elapsed_time"):
-        return True
-    copied = is_host_copy(ctx, call)
-    return copied is not None and ctx.kinds.of(copied) == "torch"
 
 
 def _host_only(ctx: Context, call: ast.Call) -> bool:
