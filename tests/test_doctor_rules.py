@@ -2403,3 +2403,48 @@ def test_model_a_pytest_test_runs_here_whatever_its_file_is_called(decorator, pa
     )
     results = [d.code for d in lint_source(textwrap.dedent(src), "suite_rt.py")]
     assert ("LB102" in results) is fires
+
+
+_TIMER_HELPER = (
+    "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom time import perf_counter\n"
+    "def timer({param}):\n    {param}()\n    t = perf_counter()\n    for _ in range(3):\n        {param}()\n"
+    "    print((perf_counter() - t) / 3)\n"
+    "f = jax.jit(jnp.linalg.eigh)\ns = jax.block_until_ready(jnp.eye(64) * 2.0)\n"
+    "def waited():\n    return jax.block_until_ready(f(s))\ndef queued():\n    return f(s)\n"
+)
+
+
+@pytest.mark.parametrize("param", ["f", "fn"])
+@pytest.mark.parametrize(
+    ("passed", "fires"),
+    [
+        ("lambda: jax.block_until_ready(f(s))", False),  # case 166: each caller's lambda waits
+        ("lambda: f(s)", True),
+        ("lambda: f(s).block_until_ready()", False),
+        ("waited", False),  # a local def that waits
+        ("queued", True),
+        ("lambda: np.linalg.eigh(np.eye(64))", False),  # NumPy work: nothing to wait for
+    ],
+)
+def test_model_a_callable_parameter_is_what_its_callers_pass(param, passed, fires):
+    """A timing helper's ``f()`` runs what the file's call sites pass for ``f`` (the union of them), not a
+    module-level callable that shares the parameter's name (jax#10180, case 166)."""
+    src = _TIMER_HELPER.format(param=param) + f"timer({passed})\ntimer(lambda: np.linalg.eigh(np.eye(64)))\n"
+    assert (("LB102", 0, 9) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("passed", "fires"), [("_T", False), ("T", False), ("_plain", True)])
+def test_model_a_parameter_named_like_a_jitted_function_runs_what_is_passed(passed, fires):
+    """QuantEcon's ``successive_approx(T, x_0)`` with a module-level ``T = jax.jit(T)``: the loop calls what the
+    callers pass, a lambda around the jitted ``T`` (compiled programs: no op-by-op loop) or a plain function."""
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        "def successive_approx(T, x_0, tolerance=1e-6):\n    x, error = x_0, tolerance + 1\n"
+        "    while error > tolerance:\n        x_new = T(x)\n        error = jnp.max(jnp.abs(x_new - x))\n"
+        "        x = x_new\n    return x\n"
+        "def T(v, beta):\n    return jnp.maximum(beta * v, 1.0)\nT = jax.jit(T)\n"
+        "def _plain(v):\n    return jnp.maximum(0.5 * jnp.sqrt(v), 1.0)\n"
+        "_T = lambda v: T(v, 0.5)\n"
+        f"v = successive_approx({passed}, jnp.zeros(10))\nprint(v)\n"
+    )
+    assert (("LB114", 0, 5) in found(src)) is fires

@@ -328,7 +328,12 @@ class Facts:
             return known[call]
         key = None
         name = dotted(call.func)
-        if name is not None and name in self.jitted:
+        passed = self.parameter_values(call.func) if name is not None and name in self.jitted else None
+        if passed is not None:
+            # a parameter that shares its name with a jitted callable of the file is whatever its callers pass
+            # (`def timer(f): f()` beside a module's `f = jax.jit(...)`, called as `timer(lambda: ...)`)
+            key = next((k for value in passed if (k := self._passed_key(value)) is not None), None)
+        elif name is not None and name in self.jitted:
             if not (isinstance(call.func, ast.Name) and self._def_in_effect_is_plain(name, call)):
                 key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
@@ -419,6 +424,33 @@ class Facts:
                 values.append(outer.args[index])
             values.extend(k.value for k in outer.keywords if k.arg == func.id)
         return values
+
+    def _passed_key(self, value: ast.expr) -> str | None:
+        """The jitted callable a function value passed as an argument runs: a jitted one, or a lambda (or a name
+        bound to one) whose body calls one (``_T = lambda v: T(v, constants)``, a partial application by hand)."""
+        key = self.jitted_key_of(value)
+        if key is not None:
+            return key
+        function = self.function_of(value)
+        if isinstance(function, ast.Lambda) and isinstance(function.body, ast.Call):
+            return self.jitted_key(function.body)
+        return None
+
+    def parameter_values(self, func: ast.AST) -> list[ast.expr] | None:
+        """What a parameter the function never rebinds is given at the call sites the file shows (`argument_values`);
+        None when ``func`` is no such parameter. A parameter is a variable of its function: a module-level callable
+        of the same name is another value."""
+        values = self.argument_values(func)
+        if values is None:
+            return None
+        function = enclosing_function(self.program, func)
+        while isinstance(function, ast.Lambda):
+            function = enclosing_function(self.program, function)
+        rebound = any(
+            isinstance(n, ast.Name) and n.id == func.id and isinstance(n.ctx, ast.Store)  # type: ignore[attr-defined]
+            for n in ast.walk(function)  # type: ignore[arg-type]
+        )
+        return None if rebound else values
 
     def jitted_key_of(self, value: ast.expr) -> str | None:
         """The jitted callable a function value runs: ``f_jit``, ``jax.jit(f)``, or the ``f_jit`` in
