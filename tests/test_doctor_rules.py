@@ -2448,3 +2448,47 @@ def test_model_a_parameter_named_like_a_jitted_function_runs_what_is_passed(pass
         f"v = successive_approx({passed}, jnp.zeros(10))\nprint(v)\n"
     )
     assert (("LB114", 0, 5) in found(src)) is fires
+
+
+_JIT_FLAG = (
+    "import argparse, time\nimport jax\nimport jax.numpy as jnp\n"
+    "def loss(w, x):\n    return jnp.sum(jnp.tanh(w @ x))\n"
+    "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--jit', type=int, default=1)\n"
+    "    args = parser.parse_args()\n    w, x = jnp.ones((8, 8)), jnp.ones(8)\n    f = jax.value_and_grad(loss)\n"
+    "{jit}"
+    "    jax.block_until_ready(f(w, x))\n    t = time.perf_counter()\n    for _ in range(100):\n"
+    "        {timed}\n    print(time.perf_counter() - t)\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("jit", "unjitted_everywhere"),
+    [
+        ("    if args.jit:\n        f = jax.jit(f)\n", False),  # e3nn-jax's benchmark (case 169): jitted by default
+        ("    f = jax.jit(f) if args.jit else f\n", False),
+        ("", True),
+        ("    if args.jit:\n        g = jax.jit(f)\n", True),  # another name is jitted: `f` stays a plain transform
+    ],
+)
+def test_model_a_callable_jitted_on_some_path(jit, unjitted_everywhere):
+    """LB114 (op-by-op dispatch) only when the timed callable is unjitted on every path; LB102 treats a callable
+    jitted on some path as a JAX call, and a plain transform of JAX code is one too."""
+    waited = _JIT_FLAG.format(jit=jit, timed="jax.block_until_ready(f(w, x))")
+    line = waited.splitlines().index("        jax.block_until_ready(f(w, x))") + 1
+    assert (("LB114", 0, line) in found(waited)) is unjitted_everywhere
+    assert "LB102" not in codes(waited)
+    unwaited = _JIT_FLAG.format(jit=jit, timed="out = f(w, x)")
+    assert ("LB102", 0, line) in found(unwaited)
+
+
+@pytest.mark.parametrize(("timed_fn", "fires"), [("np.sin", False), ("jax.jit(jnp.cos)", True)])
+def test_model_a_jitted_name_in_another_function_is_another_variable(timed_fn, fires):
+    """``fn = jax.jit(...)`` in one function says nothing of another function's ``fn``."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+        "def a(x):\n    fn = jax.jit(jnp.sin)\n    return fn(x)\n"
+        f"def b(x):\n    fn = {timed_fn}\n    t0 = time.perf_counter()\n    fn(x)\n    print(time.perf_counter() - t0)\n"
+        "b(jnp.ones(3))\nprint(a(jnp.ones(3)))\n"
+    )
+    assert (("LB102", 0, 11) in found(src)) is fires

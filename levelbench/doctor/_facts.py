@@ -334,7 +334,10 @@ class Facts:
             # (`def timer(f): f()` beside a module's `f = jax.jit(...)`, called as `timer(lambda: ...)`)
             key = next((k for value in passed if (k := self._passed_key(value)) is not None), None)
         elif name is not None and name in self.jitted:
-            if not (isinstance(call.func, ast.Name) and self._def_in_effect_is_plain(name, call)):
+            plain = isinstance(call.func, ast.Name) and (
+                self._def_in_effect_is_plain(name, call) or not self._jitted_in_scope(call.func)
+            )
+            if not plain:
                 key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
             key = ast.unparse(call.func)
@@ -343,6 +346,27 @@ class Facts:
         if known is not None:
             known[call] = key
         return key
+
+    def _jitted_in_scope(self, func: ast.Name) -> bool:
+        """Some value bound to ``func``'s name in its scope or a scope around it is jitted; True also when the
+        source binds it to nothing there that it can read (a def, an import, a parameter: the file-wide answer
+        stands). Another function's ``fn = jax.jit(g)`` does not make this one's ``fn = np.sin`` jitted."""
+        if self.def_named(func.id, func) is not None:
+            return True
+        values = self.bindings.values_at(func.id, func)
+        return not values or any(self._jitted_root(value) is not None for value in values)
+
+    def jitted_on_some_path(self, call: ast.Call) -> bool:
+        """Some binding of the callee that reaches ``call`` is jitted (``if args.jit: f = jax.jit(f)``,
+        ``g = jit(f) if flag else f``): whether the call runs op by op depends on a flag the source does not fix.
+        A name is read in its own scope here (`Bindings.values_at`), not across the file: another function's
+        ``fn = jax.jit(...)`` says nothing of this one's ``fn = jax.vmap(...)``."""
+        func = call.func
+        if isinstance(func, ast.Name) and self.def_named(func.id, func) is None:
+            values = self.bindings.values_at(func.id, func)  # the callee's place: a harness's call is made up
+            if values:
+                return any(self.jitted_key_of(value) is not None for value in values)
+        return self.jitted_key(call) is not None
 
     def calls_jax_callable(self, call: ast.Call) -> bool:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""

@@ -154,7 +154,11 @@ class Kinds:
         if isinstance(call.func, (ast.Name, ast.Subscript, ast.IfExp)):
             # `ops["jax"](a, b)`, `for name, op in ops.items(): op(a, b)`: the library functions it may be
             kind = None
+            bound_here = facts.parameter_values(call.func) is None  # a parameter's values are its callers' (`_effects`)
             for value in facts.callee_values(call.func):
+                if bound_here and isinstance(value, ast.Call) and self._transformed(value):
+                    kind = _join(kind, "jax")  # `batched = jax.vmap(f)`: called, it traces `f` with JAX
+                    continue
                 qualified = self.names.qualname(value)
                 kind = _join(kind, call_kind(qualified) if qualified is not None else None)
             if kind is not None:
