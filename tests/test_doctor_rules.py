@@ -2492,3 +2492,43 @@ def test_model_a_jitted_name_in_another_function_is_another_variable(timed_fn, f
         "b(jnp.ones(3))\nprint(a(jnp.ones(3)))\n"
     )
     assert (("LB102", 0, 11) in found(src)) is fires
+
+
+_UNKNOWN_ENVIRONMENT = (
+    "import time\nimport jax\nimport numpy as np\nimport torch\nfrom somelib import envs\n"
+    "e = envs.create('halfcheetah')\nseed = {seed}\n"
+    "t = time.perf_counter()\ns = e.reset(seed)\nprint(time.perf_counter() - t)\n"
+    "for i in range(5):\n    t = time.perf_counter()\n    {step}\n    print(time.perf_counter() - t)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("seed", "step", "fires"),
+    [
+        ("jax.random.PRNGKey(0)", "s = e.step(state=s, action=jax.numpy.ones(3))", True),  # brax#349, case 163
+        ("jax.random.key(0)", "s = e.step(s, jax.random.normal(seed, (3,)))", True),
+        ("jax.random.PRNGKey(0)", "s = jax.block_until_ready(e.step(state=s, action=jax.numpy.ones(3)))", True),
+        ("np.random.default_rng(0).integers(9)", "s = e.step(state=s, action=np.ones(3))", False),  # NumPy state
+        ("torch.ones(3)", "s = e.step(s, torch.ones(3))", False),  # torch state
+        ("jax.random.PRNGKey(0)", "obs = e.observe(s)", True),  # the reset is still JAX state
+    ],
+)
+def test_model_an_unknown_object_threading_jax_state_computes_in_jax(seed, step, fires):
+    """A method of an object the doctor cannot resolve, given JAX values, whose result is handed back to the same
+    object's methods (its state), computes in JAX: the reset's result is unwaited JAX work. NumPy and torch state
+    says nothing."""
+    src = _UNKNOWN_ENVIRONMENT.format(seed=seed, step=step)
+    results = found(src)
+    assert (("LB102", 0, 9) in results) is fires
+    assert (("LB104", 0, 9) in results) is fires
+    waited_step = "block_until_ready" in step
+    assert (("LB102", 0, 13) in results) is (fires and not waited_step and step.startswith("s = "))
+
+
+def test_model_a_jax_value_given_to_an_unknown_call_that_is_not_fed_back_stays_unknown():
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\nfrom somelib import plotting\nx = jnp.ones(3)\n"
+           "t = time.perf_counter()\nlines = plotting.draw(x)\nprint(time.perf_counter() - t)\n")
+    assert "LB102" not in codes(src)
+    fed_back = src.replace("lines = plotting.draw(x)", "x = plotting.draw(x)").replace(
+        "from somelib import plotting\n", "from somelib import make\nplotting = make()\n")
+    assert ("LB102", 0, 8) in found(fed_back)

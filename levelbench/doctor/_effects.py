@@ -90,8 +90,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
-        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call)) and kinds.of(expr) == "jax":
-            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`
+        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call, ast.Attribute)) and kinds.of(expr) == "jax":
+            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`, `e.step(s, a)`
         children: list[ast.AST] = [*expr.args, *(k.value for k in expr.keywords)]
         if isinstance(expr.func, ast.Attribute):
             children.insert(0, expr.func.value)

@@ -60,6 +60,8 @@ def call_kind(qualified: str) -> str | None:
     last = qualified.rsplit(".", 1)[-1]
     if last in _NOT_ARRAYS:
         return None
+    if qualified == "jax.random.PRNGKey":
+        return "jax"  # a function that returns a key array, though capitalised like a class
     if qualified.startswith(_JAX_ARRAY_MODULES) or qualified in _JAX_ARRAY_FUNCS:
         return None if last[:1].isupper() else "jax"  # `lax.ConvDimensionNumbers(...)`: a class, not an array
     if qualified == "jax.device_get":
@@ -102,6 +104,7 @@ class Kinds:
         self._class_bodies: dict[ast.AST, ast.ClassDef | None] = {}
         self._local_names: set[str] = set()  # the names some function or class body assigns
         self._class_names: set[str] = set()  # the names some class body assigns
+        self._method_arguments: dict[tuple[str, ast.AST | None], set[str]] | None = None  # `_given_back`
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -168,7 +171,7 @@ class Kinds:
             if call.func.attr == "cuda" and not call.args[1:]:
                 return "torch"  # `transform(img).cuda()`: only a torch tensor or module has `.cuda()`
             if receiver is None:
-                return None
+                return self._threaded_state(call, depth)
             attr = call.func.attr
             if attr in HOST_METHODS:
                 return None
@@ -176,6 +179,42 @@ class Kinds:
                 return "numpy" if attr == "numpy" else "torch"
             return receiver
         return None
+
+    def _threaded_state(self, call: ast.Call, depth: int) -> str | None:
+        """``"jax"`` for a method of an object the model cannot resolve (built by a package it does not know) that is
+        given a JAX value and whose result is the object's state: bound to a name that a method of the same object
+        is given back (``s = e.reset(jax.random.PRNGKey(0))`` then ``s = e.step(state=s, action=a)``, brax's
+        environments). A function that takes JAX arrays and returns what it is fed next computes in JAX. Only JAX:
+        the same shape over NumPy or torch values says nothing the rules would use."""
+        parent = self.facts.program.parent(call)
+        owner = dotted(call.func.value)  # type: ignore[attr-defined]
+        if owner is None or not (isinstance(parent, ast.Assign) and parent.value is call and len(parent.targets) == 1):
+            return None
+        target = parent.targets[0]
+        if not isinstance(target, ast.Name):
+            return None
+        given = self._given_back.get((owner, enclosing_function(self.facts.program, call)))
+        if given is None or target.id not in given:
+            return None
+        arguments = [*call.args, *(k.value for k in call.keywords)]
+        return "jax" if any(self.of(a, depth) == "jax" for a in arguments) else None
+
+    @property
+    def _given_back(self) -> dict[tuple[str, ast.AST | None], set[str]]:
+        """(object, scope) -> the plain names its methods are given in that scope, built on first use."""
+        if self._method_arguments is None:
+            found: dict[tuple[str, ast.AST | None], set[str]] = {}
+            program = self.facts.program
+            for node in program.of_type(ast.Call):
+                func = node.func  # type: ignore[attr-defined]
+                owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
+                if owner is None:
+                    continue
+                names = {a.id for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Name)}  # type: ignore[attr-defined]
+                if names:
+                    found.setdefault((owner, enclosing_function(program, node)), set()).update(names)
+            self._method_arguments = found
+        return self._method_arguments
 
     def _transformed(self, callee: ast.Call) -> bool:
         """``callee`` is a JAX transform of a function (``jax.vmap(f)``), seen through ``jax.block_until_ready``,
