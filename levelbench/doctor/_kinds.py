@@ -50,6 +50,8 @@ _SEQUENCE_RESULTS = frozenset(
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
 # (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
+# Packages whose values the model knows, or that hold no computation of their own: not an unknown object's maker.
+_KNOWN_ROOTS = ("jax.", "numpy.", "torch.", "builtins.", "flax.", "equinox.", "optax.", "haiku.", "scipy.", "pandas.")
 JAX_LIBRARIES = (
     "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
 )
@@ -104,7 +106,8 @@ class Kinds:
         self._class_bodies: dict[ast.AST, ast.ClassDef | None] = {}
         self._local_names: set[str] = set()  # the names some function or class body assigns
         self._class_names: set[str] = set()  # the names some class body assigns
-        self._method_arguments: dict[tuple[str, ast.AST | None], set[str]] | None = None  # `_given_back`
+        self._method_calls: dict[str, list[ast.Call]] | None = None  # `_object_calls`
+        self._states: dict[str, frozenset[str]] = {}  # `_object_state`
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -181,40 +184,67 @@ class Kinds:
         return None
 
     def _threaded_state(self, call: ast.Call, depth: int) -> str | None:
-        """``"jax"`` for a method of an object the model cannot resolve (built by a package it does not know) that is
-        given a JAX value and whose result is the object's state: bound to a name that a method of the same object
-        is given back (``s = e.reset(jax.random.PRNGKey(0))`` then ``s = e.step(state=s, action=a)``, brax's
-        environments). A function that takes JAX arrays and returns what it is fed next computes in JAX. Only JAX:
-        the same shape over NumPy or torch values says nothing the rules would use."""
-        parent = self.facts.program.parent(call)
-        owner = dotted(call.func.value)  # type: ignore[attr-defined]
-        if owner is None or not (isinstance(parent, ast.Assign) and parent.value is call and len(parent.targets) == 1):
+        """``"jax"`` for a method of an object the model cannot resolve, built by a package it does not know
+        (``e = envs.create(...)`` from brax), that computes in JAX: the object keeps a state (a result of its
+        methods bound to a name its methods are given back: ``s = e.step(state=s, action=a)``) and its methods are
+        given JAX values (``e.reset(jax.random.PRNGKey(0))``). Then what a method returns when it is given a JAX value
+        or the state is JAX: a function that takes JAX arrays and returns what it is fed next computes in JAX. Only
+        JAX: the same shape over NumPy or torch values (a gym environment's NumPy observations) says nothing."""
+        owner = call.func.value  # type: ignore[attr-defined]
+        if not isinstance(owner, ast.Name):
             return None
-        target = parent.targets[0]
-        if not isinstance(target, ast.Name):
+        calls = self._object_calls.get(owner.id)
+        if not calls or not self._built_elsewhere(owner):
             return None
-        given = self._given_back.get((owner, enclosing_function(self.facts.program, call)))
-        if given is None or target.id not in given:
+        state = self._object_state(owner.id)
+        if not state:
             return None
-        arguments = [*call.args, *(k.value for k in call.keywords)]
-        return "jax" if any(self.of(a, depth) == "jax" for a in arguments) else None
+        given = [*call.args, *(k.value for k in call.keywords)]
+        if not any(isinstance(a, ast.Name) and a.id in state for a in given) and not any(
+            self.of(a, depth) == "jax" for a in given
+        ):
+            return None
+        fed_jax = any(
+            self.of(a, depth) == "jax" for c in calls if c is not call for a in [*c.args, *(k.value for k in c.keywords)]
+        )
+        return "jax" if fed_jax or any(self.of(a, depth) == "jax" for a in given) else None
+
+    def _built_elsewhere(self, owner: ast.Name) -> bool:
+        """``owner`` is bound to what a function of a package the model does not know returns (``envs.create(...)``,
+        ``make()`` imported from it): an object whose methods the file cannot read."""
+        for value in self.facts.bindings.values_at(owner.id, owner):
+            if not isinstance(value, ast.Call):
+                continue
+            qualified = self.names.qualname(value.func)
+            if qualified is not None and call_kind(qualified) is None and not qualified.startswith(_KNOWN_ROOTS):
+                return True
+        return False
+
+    def _object_state(self, owner: str) -> frozenset[str]:
+        """The names that hold ``owner``'s state: bound to a result of one of its methods and given back to one."""
+        if owner not in self._states:
+            calls = self._object_calls.get(owner, [])
+            given = {a.id for c in calls for a in [*c.args, *(k.value for k in c.keywords)] if isinstance(a, ast.Name)}
+            bound = set()
+            for c in calls:
+                parent = self.facts.program.parent(c)
+                if isinstance(parent, ast.Assign) and parent.value is c and len(parent.targets) == 1 \
+                        and isinstance(parent.targets[0], ast.Name):
+                    bound.add(parent.targets[0].id)
+            self._states[owner] = frozenset(bound & given)
+        return self._states[owner]
 
     @property
-    def _given_back(self) -> dict[tuple[str, ast.AST | None], set[str]]:
-        """(object, scope) -> the plain names its methods are given in that scope, built on first use."""
-        if self._method_arguments is None:
-            found: dict[tuple[str, ast.AST | None], set[str]] = {}
-            program = self.facts.program
-            for node in program.of_type(ast.Call):
+    def _object_calls(self) -> dict[str, list[ast.Call]]:
+        """plain name -> the calls of its methods (``e.reset(k)``, ``e.step(s, a)``), built on first use."""
+        if self._method_calls is None:
+            found: dict[str, list[ast.Call]] = {}
+            for node in self.facts.program.of_type(ast.Call):
                 func = node.func  # type: ignore[attr-defined]
-                owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
-                if owner is None:
-                    continue
-                names = {a.id for a in [*node.args, *(k.value for k in node.keywords)] if isinstance(a, ast.Name)}  # type: ignore[attr-defined]
-                if names:
-                    found.setdefault((owner, enclosing_function(program, node)), set()).update(names)
-            self._method_arguments = found
-        return self._method_arguments
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                    found.setdefault(func.value.id, []).append(node)  # type: ignore[arg-type]
+            self._method_calls = found
+        return self._method_calls
 
     def _transformed(self, callee: ast.Call) -> bool:
         """``callee`` is a JAX transform of a function (``jax.vmap(f)``), seen through ``jax.block_until_ready``,
