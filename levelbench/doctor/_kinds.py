@@ -108,6 +108,7 @@ class Kinds:
         self._class_names: set[str] = set()  # the names some class body assigns
         self._method_calls: dict[str, list[ast.Call]] | None = None  # `_object_calls`
         self._states: dict[str, frozenset[str]] = {}  # `_object_state`
+        self._fed: dict[str, tuple[bool, frozenset[_Key]]] = {}  # `_fed_jax`, emptied when the names' kinds change
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -200,14 +201,27 @@ class Kinds:
         if not state:
             return None
         given = [*call.args, *(k.value for k in call.keywords)]
-        if not any(isinstance(a, ast.Name) and a.id in state for a in given) and not any(
-            self.of(a, depth) == "jax" for a in given
-        ):
+        if any(self.of(a, depth) == "jax" for a in given):
+            return "jax"
+        if not any(isinstance(a, ast.Name) and a.id in state for a in given):
             return None
-        fed_jax = any(
-            self.of(a, depth) == "jax" for c in calls if c is not call for a in [*c.args, *(k.value for k in c.keywords)]
-        )
-        return "jax" if fed_jax or any(self.of(a, depth) == "jax" for a in given) else None
+        return "jax" if self._fed_jax(owner.id, calls, depth) else None
+
+    def _fed_jax(self, owner: str, calls: list[ast.Call], depth: int) -> bool:
+        """Some method of ``owner`` is given a JAX value; asked once per owner while the names' kinds stand still (one
+        pass of `_infer_names`), not once per call: a test file steps one environment hundreds of times."""
+        if owner not in self._fed:
+            self._fed[owner] = (False, frozenset())  # while it is being answered: a call that asks again reads no
+            outer, self._reads = self._reads, set()
+            try:
+                fed = any(self.of(a, depth) == "jax" for c in calls for a in [*c.args, *(k.value for k in c.keywords)])
+            finally:
+                read, self._reads = self._reads, outer
+            self._fed[owner] = (fed, frozenset(read))
+        fed, read = self._fed[owner]
+        if self._reads is not None:
+            self._reads |= read  # the binding asking depends on these names, answered now or before
+        return fed
 
     def _built_elsewhere(self, owner: ast.Name) -> bool:
         """``owner`` is bound to what a function of a package the model does not know returns (``envs.create(...)``,
@@ -517,6 +531,7 @@ class Kinds:
         reads: list[set[_Key]] = [set() for _ in bindings]
         changed: set[_Key] | None = None  # None: evaluate every binding
         for _ in range(3):
+            self._fed.clear()
             seen: dict[_Key, set[str]] = {}
             for k, (target, value) in enumerate(bindings):
                 if changed is None or not changed.isdisjoint(reads[k]):
@@ -533,7 +548,9 @@ class Kinds:
             changed = {n for n in named.keys() | self._named.keys() if named.get(n) != self._named.get(n)}
             self._named = named
         rebound = {key for key, kinds in seen.items() if len(kinds) > 1} if bindings else set()
+        self._fed.clear()
         self._record_rebound(bindings, rebound)
+        self._fed.clear()
         # A binding from a rebound name had no kind until the rebound names were placed (`x, y = grid, grid`
         # after `grid = jnp.linspace(...)` rebinds a NumPy `grid`): evaluate those again, now by position.
         again = [k for k, read in enumerate(reads) if read & rebound]
@@ -547,7 +564,9 @@ class Kinds:
                     seen.setdefault(key, set()).add(kind)
             self._named = {key: next(iter(kinds)) for key, kinds in seen.items() if len(kinds) == 1}
             newly = {key for key, kinds in seen.items() if len(kinds) > 1} - rebound
+            self._fed.clear()
             self._record_rebound(bindings, newly)
+            self._fed.clear()
 
     def _record_rebound(self, bindings: list[tuple[ast.AST, ast.AST]], rebound: set[_Key]) -> None:
         """The kind of each binding of the ``rebound`` names, where it takes effect, for `_at`."""
