@@ -2532,3 +2532,12 @@ def test_model_a_jax_value_given_to_an_unknown_call_that_is_not_fed_back_stays_u
     fed_back = src.replace("lines = plotting.draw(x)", "x = plotting.draw(x)").replace(
         "from somelib import plotting\n", "from somelib import make\nplotting = make()\n")
     assert ("LB102", 0, 8) in found(fed_back)
+
+
+def test_model_a_name_a_function_jits_through_global_stays_jitted_elsewhere():
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\nf = None\n"
+           "def setup():\n    global f\n    f = jax.jit(jnp.sin)\n"
+           "def bench(x):\n    t0 = time.perf_counter()\n    f(x)\n    print(time.perf_counter() - t0)\n"
+           "setup()\nbench(jnp.ones(3))\n")
+    assert ("LB102", 0, 10) in found(src)
+    assert "LB102" not in codes(src.replace("    f(x)\n", "    f(x).block_until_ready()\n"))

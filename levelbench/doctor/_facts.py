@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 
 from ._bindings import Bindings
 from ._names import Names, dotted
@@ -351,10 +352,15 @@ class Facts:
         """Some value bound to ``func``'s name in its scope or a scope around it is jitted; True also when the
         source binds it to nothing there that it can read (a def, an import, a parameter: the file-wide answer
         stands). Another function's ``fn = jax.jit(g)`` does not make this one's ``fn = np.sin`` jitted."""
-        if self.def_named(func.id, func) is not None:
-            return True
+        if self.def_named(func.id, func) is not None or func.id in self._declared_global:
+            return True  # a `global f` rebinds the module's name from inside a function: scopes do not tell
         values = self.bindings.values_at(func.id, func)
         return not values or any(self._jitted_root(value) is not None for value in values)
+
+    @functools.cached_property
+    def _declared_global(self) -> frozenset[str]:
+        """The names some function declares ``global``."""
+        return frozenset(n for g in self.program.of_type(ast.Global) for n in g.names)  # type: ignore[attr-defined]
 
     def jitted_on_some_path(self, call: ast.Call) -> bool:
         """Some binding of the callee that reaches ``call`` is jitted (``if args.jit: f = jax.jit(f)``,
