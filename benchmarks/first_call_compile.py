@@ -45,7 +45,9 @@ WORKLOADS = {
         "import jax\njax.config.update('jax_enable_x64', True)\nimport jax.numpy as jnp\n"
         "a = jnp.ones((256, 256)).block_until_ready()\nrun = lambda: jnp.dot(a, a)"
     ),
-    "jnp.sin 1000  (one primitive)": "import jax.numpy as jnp\nx = jnp.ones(1000).block_until_ready()\nrun = lambda: jnp.sin(x)",
+    "jnp.sin 1000  (one primitive)": (
+        "import jax.numpy as jnp\nx = jnp.ones(1000).block_until_ready()\nrun = lambda: jnp.sin(x)"
+    ),
 }
 
 _CHILD = """

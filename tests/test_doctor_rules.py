@@ -2488,7 +2488,8 @@ def test_model_a_jitted_name_in_another_function_is_another_variable(timed_fn, f
     src = (
         "import time\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n"
         "def a(x):\n    fn = jax.jit(jnp.sin)\n    return fn(x)\n"
-        f"def b(x):\n    fn = {timed_fn}\n    t0 = time.perf_counter()\n    fn(x)\n    print(time.perf_counter() - t0)\n"
+        f"def b(x):\n    fn = {timed_fn}\n    t0 = time.perf_counter()\n    fn(x)\n"
+        "    print(time.perf_counter() - t0)\n"
         "b(jnp.ones(3))\nprint(a(jnp.ones(3)))\n"
     )
     assert (("LB102", 0, 11) in found(src)) is fires

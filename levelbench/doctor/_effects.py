@@ -90,8 +90,9 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
-        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call, ast.Attribute)) and kinds.of(expr) == "jax":
-            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`, `e.step(s, a)`
+        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call, ast.Attribute)) \
+                and kinds.of(expr) == "jax":
+            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`, `e.step(s)`
         children: list[ast.AST] = [*expr.args, *(k.value for k in expr.keywords)]
         if isinstance(expr.func, ast.Attribute):
             children.insert(0, expr.func.value)
@@ -128,7 +129,8 @@ def _waiting_callables(ctx: Context, call: ast.Call) -> bool:
     ``timer(lambda: jax.block_until_ready(f(s)))`` makes the helper's ``fn()`` a wait."""
     passed = ctx.facts.parameter_values(call.func)
     return bool(passed) and all(
-        isinstance(v, ast.Lambda) and isinstance(v.body, ast.Call) and is_wait(ctx, v.body) for v in passed  # type: ignore[union-attr]
+        isinstance(v, ast.Lambda) and isinstance(v.body, ast.Call) and is_wait(ctx, v.body)  # type: ignore[union-attr]
+        for v in passed  # type: ignore[union-attr]
     )
 
 
