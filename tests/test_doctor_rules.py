@@ -2561,3 +2561,142 @@ def test_model_a_pytest_test_runs_here_whatever_its_file_is_called(decorator, pa
     )
     results = [d.code for d in lint_source(textwrap.dedent(src), "suite_rt.py")]
     assert ("LB102" in results) is fires
+
+
+_TIMER_HELPER = (
+    "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom time import perf_counter\n"
+    "def timer({param}):\n    {param}()\n    t = perf_counter()\n    for _ in range(3):\n        {param}()\n"
+    "    print((perf_counter() - t) / 3)\n"
+    "f = jax.jit(jnp.linalg.eigh)\ns = jax.block_until_ready(jnp.eye(64) * 2.0)\n"
+    "def waited():\n    return jax.block_until_ready(f(s))\ndef queued():\n    return f(s)\n"
+)
+
+
+@pytest.mark.parametrize("param", ["f", "fn"])
+@pytest.mark.parametrize(
+    ("passed", "fires"),
+    [
+        ("lambda: jax.block_until_ready(f(s))", False),  # case 166: each caller's lambda waits
+        ("lambda: f(s)", True),
+        ("lambda: f(s).block_until_ready()", False),
+        ("waited", False),  # a local def that waits
+        ("queued", True),
+        ("lambda: np.linalg.eigh(np.eye(64))", False),  # NumPy work: nothing to wait for
+    ],
+)
+def test_model_a_callable_parameter_is_what_its_callers_pass(param, passed, fires):
+    """A timing helper's ``f()`` runs what the file's call sites pass for ``f`` (the union of them), not a
+    module-level callable that shares the parameter's name (jax#10180, case 166)."""
+    src = _TIMER_HELPER.format(param=param) + f"timer({passed})\ntimer(lambda: np.linalg.eigh(np.eye(64)))\n"
+    assert (("LB102", 0, 9) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("passed", "fires"), [("_T", False), ("T", False), ("_plain", True)])
+def test_model_a_parameter_named_like_a_jitted_function_runs_what_is_passed(passed, fires):
+    """QuantEcon's ``successive_approx(T, x_0)`` with a module-level ``T = jax.jit(T)``: the loop calls what the
+    callers pass, a lambda around the jitted ``T`` (compiled programs: no op-by-op loop) or a plain function."""
+    src = (
+        "import jax\nimport jax.numpy as jnp\n"
+        "def successive_approx(T, x_0, tolerance=1e-6):\n    x, error = x_0, tolerance + 1\n"
+        "    while error > tolerance:\n        x_new = T(x)\n        error = jnp.max(jnp.abs(x_new - x))\n"
+        "        x = x_new\n    return x\n"
+        "def T(v, beta):\n    return jnp.maximum(beta * v, 1.0)\nT = jax.jit(T)\n"
+        "def _plain(v):\n    return jnp.maximum(0.5 * jnp.sqrt(v), 1.0)\n"
+        "_T = lambda v: T(v, 0.5)\n"
+        f"v = successive_approx({passed}, jnp.zeros(10))\nprint(v)\n"
+    )
+    assert (("LB114", 0, 5) in found(src)) is fires
+
+
+_JIT_FLAG = (
+    "import argparse, time\nimport jax\nimport jax.numpy as jnp\n"
+    "def loss(w, x):\n    return jnp.sum(jnp.tanh(w @ x))\n"
+    "def main():\n    parser = argparse.ArgumentParser()\n    parser.add_argument('--jit', type=int, default=1)\n"
+    "    args = parser.parse_args()\n    w, x = jnp.ones((8, 8)), jnp.ones(8)\n    f = jax.value_and_grad(loss)\n"
+    "{jit}"
+    "    jax.block_until_ready(f(w, x))\n    t = time.perf_counter()\n    for _ in range(100):\n"
+    "        {timed}\n    print(time.perf_counter() - t)\n"
+    "if __name__ == '__main__':\n    main()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("jit", "unjitted_everywhere"),
+    [
+        ("    if args.jit:\n        f = jax.jit(f)\n", False),  # e3nn-jax's benchmark (case 169): jitted by default
+        ("    f = jax.jit(f) if args.jit else f\n", False),
+        ("", True),
+        ("    if args.jit:\n        g = jax.jit(f)\n", True),  # another name is jitted: `f` stays a plain transform
+    ],
+)
+def test_model_a_callable_jitted_on_some_path(jit, unjitted_everywhere):
+    """LB114 (op-by-op dispatch) only when the timed callable is unjitted on every path; LB102 treats a callable
+    jitted on some path as a JAX call, and a plain transform of JAX code is one too."""
+    waited = _JIT_FLAG.format(jit=jit, timed="jax.block_until_ready(f(w, x))")
+    line = waited.splitlines().index("        jax.block_until_ready(f(w, x))") + 1
+    assert (("LB114", 0, line) in found(waited)) is unjitted_everywhere
+    assert "LB102" not in codes(waited)
+    unwaited = _JIT_FLAG.format(jit=jit, timed="out = f(w, x)")
+    assert ("LB102", 0, line) in found(unwaited)
+
+
+@pytest.mark.parametrize(("timed_fn", "fires"), [("np.sin", False), ("jax.jit(jnp.cos)", True)])
+def test_model_a_jitted_name_in_another_function_is_another_variable(timed_fn, fires):
+    """``fn = jax.jit(...)`` in one function says nothing of another function's ``fn``."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+        "def a(x):\n    fn = jax.jit(jnp.sin)\n    return fn(x)\n"
+        f"def b(x):\n    fn = {timed_fn}\n    t0 = time.perf_counter()\n    fn(x)\n"
+        "    print(time.perf_counter() - t0)\n"
+        "b(jnp.ones(3))\nprint(a(jnp.ones(3)))\n"
+    )
+    assert (("LB102", 0, 11) in found(src)) is fires
+
+
+_UNKNOWN_ENVIRONMENT = (
+    "import time\nimport jax\nimport numpy as np\nimport torch\nfrom somelib import envs\n"
+    "e = envs.create('halfcheetah')\nseed = {seed}\n"
+    "t = time.perf_counter()\ns = e.reset(seed)\nprint(time.perf_counter() - t)\n"
+    "for i in range(5):\n    t = time.perf_counter()\n    {step}\n    print(time.perf_counter() - t)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("seed", "step", "fires"),
+    [
+        ("jax.random.PRNGKey(0)", "s = e.step(state=s, action=jax.numpy.ones(3))", True),  # brax#349, case 163
+        ("jax.random.key(0)", "s = e.step(s, jax.random.normal(seed, (3,)))", True),
+        ("jax.random.PRNGKey(0)", "s = jax.block_until_ready(e.step(state=s, action=jax.numpy.ones(3)))", True),
+        ("np.random.default_rng(0).integers(9)", "s = e.step(state=s, action=np.ones(3))", False),  # NumPy state
+        ("torch.ones(3)", "s = e.step(s, torch.ones(3))", False),  # torch state
+        ("jax.random.PRNGKey(0)", "obs = e.observe(s)", True),  # the reset is still JAX state
+    ],
+)
+def test_model_an_unknown_object_threading_jax_state_computes_in_jax(seed, step, fires):
+    """A method of an object the doctor cannot resolve, given JAX values, whose result is handed back to the same
+    object's methods (its state), computes in JAX: the reset's result is unwaited JAX work. NumPy and torch state
+    says nothing."""
+    src = _UNKNOWN_ENVIRONMENT.format(seed=seed, step=step)
+    results = found(src)
+    assert (("LB102", 0, 9) in results) is fires
+    assert (("LB104", 0, 9) in results) is fires
+    waited_step = "block_until_ready" in step
+    assert (("LB102", 0, 13) in results) is (fires and not waited_step)  # given the state: JAX too
+
+
+def test_model_a_jax_value_given_to_an_unknown_call_that_is_not_fed_back_stays_unknown():
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\nfrom somelib import plotting\nx = jnp.ones(3)\n"
+           "t = time.perf_counter()\nlines = plotting.draw(x)\nprint(time.perf_counter() - t)\n")
+    assert "LB102" not in codes(src)
+    fed_back = src.replace("lines = plotting.draw(x)", "x = plotting.draw(x)").replace(
+        "from somelib import plotting\n", "from somelib import make\nplotting = make()\n")
+    assert ("LB102", 0, 8) in found(fed_back)
+
+
+def test_model_a_name_a_function_jits_through_global_stays_jitted_elsewhere():
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\nf = None\n"
+           "def setup():\n    global f\n    f = jax.jit(jnp.sin)\n"
+           "def bench(x):\n    t0 = time.perf_counter()\n    f(x)\n    print(time.perf_counter() - t0)\n"
+           "setup()\nbench(jnp.ones(3))\n")
+    assert ("LB102", 0, 10) in found(src)
+    assert "LB102" not in codes(src.replace("    f(x)\n", "    f(x).block_until_ready()\n"))

@@ -43,6 +43,8 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
     if function is not None and function not in _seen:
         seen = _seen | {function}
         return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
+    if isinstance(call.func, ast.Name) and _waiting_callables(ctx, call):
+        return True
     return _host_side_effect(ctx, call, qualified)
 
 
@@ -77,8 +79,9 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return expr
-        if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) for v in facts.passed_functions(expr)):
-            return expr  # bench(jax.grad(f)) ... df(x)
+        passed = facts.passed_functions(expr)
+        if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) or _pending_callable(ctx, v) for v in passed):
+            return expr  # bench(jax.grad(f)) ... df(x); timer(lambda: f(s)) ... fn()
         qualified = ctx.names.qualname(expr.func)
         if qualified is not None and call_kind(qualified) == "jax":
             return expr
@@ -87,8 +90,9 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
-        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call)) and kinds.of(expr) == "jax":
-            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`
+        if isinstance(expr.func, (ast.Name, ast.Subscript, ast.IfExp, ast.Call, ast.Attribute)) \
+                and kinds.of(expr) == "jax":
+            return expr  # `ops["jax"](a, b)`, `for op in (jnp.dot, np.dot): op(a, b)`, `jax.vmap(f)(xs)`, `e.step(s)`
         children: list[ast.AST] = [*expr.args, *(k.value for k in expr.keywords)]
         if isinstance(expr.func, ast.Attribute):
             children.insert(0, expr.func.value)
@@ -102,6 +106,32 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             if found is not None:
                 return found
     return None
+
+
+def _pending_callable(ctx: Context, value: ast.expr) -> bool:
+    """Calling the function value ``value`` (what a caller passes for a parameter) returns JAX work nothing in it
+    waits for: a lambda whose body is such work (``timer(lambda: f(s))``), not one that waits
+    (``timer(lambda: jax.block_until_ready(f(s)))``); a local def as its direct call is read."""
+    function = ctx.facts.function_of(value) if not isinstance(value, ast.Lambda) else value
+    if isinstance(function, ast.Lambda):
+        return function is value and pending_jax(ctx, function.body) is not None
+    if function is None or not isinstance(value, ast.Name):
+        return False
+    if returns_unawaited(ctx, function):
+        return True
+    if any(isinstance(n, ast.Call) and is_wait(ctx, n) for n in local_walk(ctx.program, function)):
+        return False
+    return ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
+
+
+def _waiting_callables(ctx: Context, call: ast.Call) -> bool:
+    """``call`` calls a parameter, and every function value the file passes for it waits for what it computes:
+    ``timer(lambda: jax.block_until_ready(f(s)))`` makes the helper's ``fn()`` a wait."""
+    passed = ctx.facts.parameter_values(call.func)
+    return bool(passed) and all(
+        isinstance(v, ast.Lambda) and isinstance(v.body, ast.Call) and is_wait(ctx, v.body)  # type: ignore[union-attr]
+        for v in passed  # type: ignore[union-attr]
+    )
 
 
 def returns_unawaited(ctx: Context, function: ast.AST | None) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 
 from ._bindings import Bindings
 from ._names import Names, dotted
@@ -328,8 +329,16 @@ class Facts:
             return known[call]
         key = None
         name = dotted(call.func)
-        if name is not None and name in self.jitted:
-            if not (isinstance(call.func, ast.Name) and self._def_in_effect_is_plain(name, call)):
+        passed = self.parameter_values(call.func) if name is not None and name in self.jitted else None
+        if passed is not None:
+            # a parameter that shares its name with a jitted callable of the file is whatever its callers pass
+            # (`def timer(f): f()` beside a module's `f = jax.jit(...)`, called as `timer(lambda: ...)`)
+            key = next((k for value in passed if (k := self._passed_key(value)) is not None), None)
+        elif name is not None and name in self.jitted:
+            plain = isinstance(call.func, ast.Name) and (
+                self._def_in_effect_is_plain(name, call) or not self._jitted_in_scope(call.func)
+            )
+            if not plain:
                 key = self._alias_root.get(name, name)
         elif self.jit_target(call.func) is not None:
             key = ast.unparse(call.func)
@@ -338,6 +347,32 @@ class Facts:
         if known is not None:
             known[call] = key
         return key
+
+    def _jitted_in_scope(self, func: ast.Name) -> bool:
+        """Some value bound to ``func``'s name in its scope or a scope around it is jitted; True also when the
+        source binds it to nothing there that it can read (a def, an import, a parameter: the file-wide answer
+        stands). Another function's ``fn = jax.jit(g)`` does not make this one's ``fn = np.sin`` jitted."""
+        if self.def_named(func.id, func) is not None or func.id in self._declared_global:
+            return True  # a `global f` rebinds the module's name from inside a function: scopes do not tell
+        values = self.bindings.values_at(func.id, func)
+        return not values or any(self._jitted_root(value) is not None for value in values)
+
+    @functools.cached_property
+    def _declared_global(self) -> frozenset[str]:
+        """The names some function declares ``global``."""
+        return frozenset(n for g in self.program.of_type(ast.Global) for n in g.names)  # type: ignore[attr-defined]
+
+    def jitted_on_some_path(self, call: ast.Call) -> bool:
+        """Some binding of the callee that reaches ``call`` is jitted (``if args.jit: f = jax.jit(f)``,
+        ``g = jit(f) if flag else f``): whether the call runs op by op depends on a flag the source does not fix.
+        A name is read in its own scope here (`Bindings.values_at`), not across the file: another function's
+        ``fn = jax.jit(...)`` says nothing of this one's ``fn = jax.vmap(...)``."""
+        func = call.func
+        if isinstance(func, ast.Name) and self.def_named(func.id, func) is None:
+            values = self.bindings.values_at(func.id, func)  # the callee's place: a harness's call is made up
+            if values:
+                return any(self.jitted_key_of(value) is not None for value in values)
+        return self.jitted_key(call) is not None
 
     def calls_jax_callable(self, call: ast.Call) -> bool:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""
@@ -419,6 +454,33 @@ class Facts:
                 values.append(outer.args[index])
             values.extend(k.value for k in outer.keywords if k.arg == func.id)
         return values
+
+    def _passed_key(self, value: ast.expr) -> str | None:
+        """The jitted callable a function value passed as an argument runs: a jitted one, or a lambda (or a name
+        bound to one) whose body calls one (``_T = lambda v: T(v, constants)``, a partial application by hand)."""
+        key = self.jitted_key_of(value)
+        if key is not None:
+            return key
+        function = self.function_of(value)
+        if isinstance(function, ast.Lambda) and isinstance(function.body, ast.Call):
+            return self.jitted_key(function.body)
+        return None
+
+    def parameter_values(self, func: ast.AST) -> list[ast.expr] | None:
+        """What a parameter the function never rebinds is given at the call sites the file shows (`argument_values`);
+        None when ``func`` is no such parameter. A parameter is a variable of its function: a module-level callable
+        of the same name is another value."""
+        values = self.argument_values(func)
+        if values is None:
+            return None
+        function = enclosing_function(self.program, func)
+        while isinstance(function, ast.Lambda):
+            function = enclosing_function(self.program, function)
+        rebound = any(
+            isinstance(n, ast.Name) and n.id == func.id and isinstance(n.ctx, ast.Store)  # type: ignore[attr-defined]
+            for n in ast.walk(function)  # type: ignore[arg-type]
+        )
+        return None if rebound else values
 
     def jitted_key_of(self, value: ast.expr) -> str | None:
         """The jitted callable a function value runs: ``f_jit``, ``jax.jit(f)``, or the ``f_jit`` in

@@ -142,11 +142,13 @@ def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
         return True
     if isinstance(call.func, ast.Attribute) and dotted(call.func.value) in facts.optax_transforms:
         return True
+    if facts.jitted_on_some_path(call):
+        return False  # `if args.jit: f = jax.jit(f)`: op by op only when asked, not on every path
     values = [call.func, *facts.callee_values(call.func)]
     if any(facts.is_jax_transform(v) and not facts.jitted_key_of(v) and not _one_operation(facts, v) for v in values):
         return True  # `jax.vmap(loss)(xs)`, `batched(xs)` with `batched = jax.vmap(loss)`
     function = facts.local_def(call)
-    if function is None or function in facts.jitted_defs or depth > 3 or facts.jitted_key(call) is not None:
+    if function is None or function in facts.jitted_defs or depth > 3:
         return False
     if runs_compiled_loop(facts, call):
         return False  # its work is one compiled loop, whose body's steps run inside the program

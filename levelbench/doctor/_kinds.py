@@ -50,6 +50,8 @@ _SEQUENCE_RESULTS = frozenset(
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
 # (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
+# Packages whose values the model knows, or that hold no computation of their own: not an unknown object's maker.
+_KNOWN_ROOTS = ("jax.", "numpy.", "torch.", "builtins.", "flax.", "equinox.", "optax.", "haiku.", "scipy.", "pandas.")
 JAX_LIBRARIES = (
     "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
 )
@@ -60,6 +62,8 @@ def call_kind(qualified: str) -> str | None:
     last = qualified.rsplit(".", 1)[-1]
     if last in _NOT_ARRAYS:
         return None
+    if qualified == "jax.random.PRNGKey":
+        return "jax"  # a function that returns a key array, though capitalised like a class
     if qualified.startswith(_JAX_ARRAY_MODULES) or qualified in _JAX_ARRAY_FUNCS:
         return None if last[:1].isupper() else "jax"  # `lax.ConvDimensionNumbers(...)`: a class, not an array
     if qualified == "jax.device_get":
@@ -102,6 +106,9 @@ class Kinds:
         self._class_bodies: dict[ast.AST, ast.ClassDef | None] = {}
         self._local_names: set[str] = set()  # the names some function or class body assigns
         self._class_names: set[str] = set()  # the names some class body assigns
+        self._method_calls: dict[str, list[ast.Call]] | None = None  # `_object_calls`
+        self._states: dict[str, frozenset[str]] = {}  # `_object_state`
+        self._fed: dict[str, tuple[bool, frozenset[_Key]]] = {}  # `_fed_jax`, emptied when the names' kinds change
         self._infer_names()
 
     def of(self, expr: ast.AST | None, depth: int = 0) -> str | None:
@@ -154,7 +161,11 @@ class Kinds:
         if isinstance(call.func, (ast.Name, ast.Subscript, ast.IfExp)):
             # `ops["jax"](a, b)`, `for name, op in ops.items(): op(a, b)`: the library functions it may be
             kind = None
+            bound_here = facts.parameter_values(call.func) is None  # a parameter's values are its callers' (`_effects`)
             for value in facts.callee_values(call.func):
+                if bound_here and isinstance(value, ast.Call) and self._transformed(value):
+                    kind = _join(kind, "jax")  # `batched = jax.vmap(f)`: called, it traces `f` with JAX
+                    continue
                 qualified = self.names.qualname(value)
                 kind = _join(kind, call_kind(qualified) if qualified is not None else None)
             if kind is not None:
@@ -164,7 +175,7 @@ class Kinds:
             if call.func.attr == "cuda" and not call.args[1:]:
                 return "torch"  # `transform(img).cuda()`: only a torch tensor or module has `.cuda()`
             if receiver is None:
-                return None
+                return self._threaded_state(call, depth)
             attr = call.func.attr
             if attr in HOST_METHODS:
                 return None
@@ -172,6 +183,82 @@ class Kinds:
                 return "numpy" if attr == "numpy" else "torch"
             return receiver
         return None
+
+    def _threaded_state(self, call: ast.Call, depth: int) -> str | None:
+        """``"jax"`` for a method of an object the model cannot resolve, built by a package it does not know
+        (``e = envs.create(...)`` from brax), that computes in JAX: the object keeps a state (a result of its
+        methods bound to a name its methods are given back: ``s = e.step(state=s, action=a)``) and its methods are
+        given JAX values (``e.reset(jax.random.PRNGKey(0))``). Then what a method returns when it is given a JAX value
+        or the state is JAX: a function that takes JAX arrays and returns what it is fed next computes in JAX. Only
+        JAX: the same shape over NumPy or torch values (a gym environment's NumPy observations) says nothing."""
+        owner = call.func.value  # type: ignore[attr-defined]
+        if not isinstance(owner, ast.Name):
+            return None
+        calls = self._object_calls.get(owner.id)
+        if not calls or not self._built_elsewhere(owner):
+            return None
+        state = self._object_state(owner.id)
+        if not state:
+            return None
+        given = [*call.args, *(k.value for k in call.keywords)]
+        if any(self.of(a, depth) == "jax" for a in given):
+            return "jax"
+        if not any(isinstance(a, ast.Name) and a.id in state for a in given):
+            return None
+        return "jax" if self._fed_jax(owner.id, calls, depth) else None
+
+    def _fed_jax(self, owner: str, calls: list[ast.Call], depth: int) -> bool:
+        """Some method of ``owner`` is given a JAX value; asked once per owner while the names' kinds stand still (one
+        pass of `_infer_names`), not once per call: a test file steps one environment hundreds of times."""
+        if owner not in self._fed:
+            self._fed[owner] = (False, frozenset())  # while it is being answered: a call that asks again reads no
+            outer, self._reads = self._reads, set()
+            try:
+                fed = any(self.of(a, depth) == "jax" for c in calls for a in [*c.args, *(k.value for k in c.keywords)])
+            finally:
+                read, self._reads = self._reads, outer
+            self._fed[owner] = (fed, frozenset(read))
+        fed, read = self._fed[owner]
+        if self._reads is not None:
+            self._reads |= read  # the binding asking depends on these names, answered now or before
+        return fed
+
+    def _built_elsewhere(self, owner: ast.Name) -> bool:
+        """``owner`` is bound to what a function of a package the model does not know returns (``envs.create(...)``,
+        ``make()`` imported from it): an object whose methods the file cannot read."""
+        for value in self.facts.bindings.values_at(owner.id, owner):
+            if not isinstance(value, ast.Call):
+                continue
+            qualified = self.names.qualname(value.func)
+            if qualified is not None and call_kind(qualified) is None and not qualified.startswith(_KNOWN_ROOTS):
+                return True
+        return False
+
+    def _object_state(self, owner: str) -> frozenset[str]:
+        """The names that hold ``owner``'s state: bound to a result of one of its methods and given back to one."""
+        if owner not in self._states:
+            calls = self._object_calls.get(owner, [])
+            given = {a.id for c in calls for a in [*c.args, *(k.value for k in c.keywords)] if isinstance(a, ast.Name)}
+            bound = set()
+            for c in calls:
+                parent = self.facts.program.parent(c)
+                if isinstance(parent, ast.Assign) and parent.value is c and len(parent.targets) == 1 \
+                        and isinstance(parent.targets[0], ast.Name):
+                    bound.add(parent.targets[0].id)
+            self._states[owner] = frozenset(bound & given)
+        return self._states[owner]
+
+    @property
+    def _object_calls(self) -> dict[str, list[ast.Call]]:
+        """plain name -> the calls of its methods (``e.reset(k)``, ``e.step(s, a)``), built on first use."""
+        if self._method_calls is None:
+            found: dict[str, list[ast.Call]] = {}
+            for node in self.facts.program.of_type(ast.Call):
+                func = node.func  # type: ignore[attr-defined]
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+                    found.setdefault(func.value.id, []).append(node)  # type: ignore[arg-type]
+            self._method_calls = found
+        return self._method_calls
 
     def _transformed(self, callee: ast.Call) -> bool:
         """``callee`` is a JAX transform of a function (``jax.vmap(f)``), seen through ``jax.block_until_ready``,
@@ -444,6 +531,7 @@ class Kinds:
         reads: list[set[_Key]] = [set() for _ in bindings]
         changed: set[_Key] | None = None  # None: evaluate every binding
         for _ in range(3):
+            self._fed.clear()
             seen: dict[_Key, set[str]] = {}
             for k, (target, value) in enumerate(bindings):
                 if changed is None or not changed.isdisjoint(reads[k]):
@@ -460,7 +548,9 @@ class Kinds:
             changed = {n for n in named.keys() | self._named.keys() if named.get(n) != self._named.get(n)}
             self._named = named
         rebound = {key for key, kinds in seen.items() if len(kinds) > 1} if bindings else set()
+        self._fed.clear()
         self._record_rebound(bindings, rebound)
+        self._fed.clear()
         # A binding from a rebound name had no kind until the rebound names were placed (`x, y = grid, grid`
         # after `grid = jnp.linspace(...)` rebinds a NumPy `grid`): evaluate those again, now by position.
         again = [k for k, read in enumerate(reads) if read & rebound]
@@ -474,7 +564,9 @@ class Kinds:
                     seen.setdefault(key, set()).add(kind)
             self._named = {key: next(iter(kinds)) for key, kinds in seen.items() if len(kinds) == 1}
             newly = {key for key, kinds in seen.items() if len(kinds) > 1} - rebound
+            self._fed.clear()
             self._record_rebound(bindings, newly)
+            self._fed.clear()
 
     def _record_rebound(self, bindings: list[tuple[ast.AST, ast.AST]], rebound: set[_Key]) -> None:
         """The kind of each binding of the ``rebound`` names, where it takes effect, for `_at`."""

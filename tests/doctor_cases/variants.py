@@ -318,6 +318,18 @@ def _is_jit_expr(node: ast.AST) -> bool:
     return bool(re.search(r"\b(jit|pmap|filter_jit)\b", text))
 
 
+def _is_parameter(source: Source, node: ast.AST, name: str) -> bool:
+    """``name`` is a parameter of a function around ``node``: renaming it there would call another value."""
+    scope = source.scope_of(node)
+    while scope is not source.tree:
+        arguments = scope.args  # type: ignore[attr-defined]
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+        if any(a is not None and a.arg == name for a in every):
+            return True
+        scope = source.scope_of(scope)
+    return False
+
+
 def find_target(source: Source, expected_lines: set[int]) -> Target | None:
     """The callable the case times: called on a timed line, on a line with an expected finding if any."""
     tree = source.tree
@@ -333,6 +345,8 @@ def find_target(source: Source, expected_lines: set[int]) -> Target | None:
         if not isinstance(node, ast.Call) or node.lineno not in timed_lines or _is_clock(node):
             continue
         func = node.func
+        if isinstance(func, ast.Name) and _is_parameter(source, node, func.id):
+            continue  # `def timer(f): f()`: the callers' value, not the module's `f` of the same name (case 166)
         if isinstance(func, ast.Name):
             if func.id in _NOT_CALLEES or func.id not in bound or func.id in imported:
                 if func.id not in imported:
