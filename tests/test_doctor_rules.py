@@ -163,6 +163,82 @@ def test_lb102_pytest_benchmark_fixture_and_with_timer_blocks():
     assert "LB102" in codes(timer)
 
 
+TIMING_MANAGERS = {
+    "a contextmanager generator": """
+import contextlib
+@contextlib.contextmanager
+def scope(name):
+    t0 = time.perf_counter()
+    yield
+    print(name, time.perf_counter() - t0)
+""",
+    "a generator yielding inside a timer": """
+import contextlib
+from codetiming import Timer
+@contextlib.contextmanager
+def scope(name):
+    with Timer(name):
+        yield
+""",
+    "a class reading a clock on entry and exit": """
+class scope:
+    def __init__(self, name):
+        self.name = name
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+    def __exit__(self, *exc):
+        print(self.name, time.perf_counter() - self.t0)
+""",
+}
+
+
+@pytest.mark.parametrize("manager", list(TIMING_MANAGERS.values()), ids=list(TIMING_MANAGERS))
+def test_lb102_a_local_context_manager_that_reads_a_clock_around_its_body_times_it(manager):
+    src = JAX_HEADER + manager + "f(x).block_until_ready()\nwith scope('f'):\n    y = f(x)\n"
+    assert "LB102" in codes(src)
+    assert "LB102" not in codes(src.replace("y = f(x)", "y = f(x).block_until_ready()"))
+
+
+def test_lb102_quiet_in_a_context_manager_that_times_nothing():
+    manager = "import contextlib\n@contextlib.contextmanager\ndef scope(name):\n    print(name)\n    yield\n    print(time)\n"
+    assert "LB102" not in codes(JAX_HEADER + manager + "f(x).block_until_ready()\nwith scope('f'):\n    y = f(x)\n")
+
+
+TIMING_DECORATOR = JAX_HEADER + """
+def timed(fun):
+    def wrapper(*args, **kwargs):
+        t0 = time.perf_counter()
+        out = fun(*args, **kwargs)
+        print(time.perf_counter() - t0)
+        return out
+    return wrapper
+
+@timed
+@jax.jit
+def g(a):
+    return a @ a
+
+y = g(x)
+"""
+
+
+def test_lb102_a_timing_decorator_applied_to_a_jitted_function_times_its_calls():
+    assert "LB102" in codes(TIMING_DECORATOR)
+    assert "LB102" in codes(TIMING_DECORATOR.replace("@timed\n@jax.jit\ndef g", "@jax.jit\ndef h").replace(
+        "y = g(x)", "g = timed(h)\ny = g(x)"))
+    assert "LB102" not in codes(TIMING_DECORATOR.replace("out = fun(", "out = jax.block_until_ready(fun(").replace(
+        "**kwargs)\n        print", "**kwargs))\n        print"))
+
+
+@pytest.mark.parametrize("decorated", [
+    "@timed\ndef g(a):\n    return np.dot(a, a)\n",  # a NumPy function: nothing to wait for
+    "@jax.jit\n@timed\ndef g(a):\n    return a @ a\n",  # timed while jit traces it, not when it runs
+])
+def test_lb102_quiet_on_a_timing_decorator_over_a_function_that_does_not_run_jax_asynchronously(decorated):
+    src = TIMING_DECORATOR.replace("@timed\n@jax.jit\ndef g(a):\n    return a @ a\n", decorated)
+    assert "LB102" not in codes(src)
+
+
 WAITS_THEN_QUEUES = JAX_HEADER + """
 def solve(v, tol=1e-4):
     print("starting")
