@@ -1622,6 +1622,43 @@ def test_lb116_not_reported_with_synchronize_on_cpu_or_with_torch_timer(src):
     assert "LB116" not in codes(src)
 
 
+CPU_THEN_CUDA = """import time
+import torch
+t = torch.randn(4, 3, 3)
+t0 = time.perf_counter()
+torch.det(t)
+print(time.perf_counter() - t0)
+t = t.cuda()
+t0 = time.perf_counter()
+torch.det(t)
+print(time.perf_counter() - t0)
+"""
+
+
+def test_lb116_a_tensor_is_where_the_binding_that_reaches_the_timed_work_put_it():
+    # case 177 (pytorch#42108): the first timing is of a CPU tensor; `t = t.cuda()` later moves only the second
+    assert [f for f in found(CPU_THEN_CUDA) if f[0] == "LB116"] == [("LB116", 0, 9)]
+
+
+@pytest.mark.parametrize("first", [
+    "t = torch.randn(4, 3, 3).cuda()",  # moved where it is made
+    "t = torch.randn(4, 3, 3, device='cuda:0')",
+    "t = torch.randn(4, 3, 3).to(torch.device('cuda'))",
+    "t = torch.randn(4, 3, 3, device=dev)",  # a device the file decides at run time may be CUDA
+    "t = torch.randn(4, 3, 3)\nif torch.cuda.is_available():\n    t = t.cuda()",  # moved in a branch that may run
+])
+def test_lb116_still_reported_where_the_tensor_may_be_on_cuda_when_timed(first):
+    src = CPU_THEN_CUDA.replace("t = torch.randn(4, 3, 3)", first, 1)
+    src = src.replace("import torch\n", "import torch\n" + "dev = 'cuda' if torch.cuda.is_available() else 'cpu'\n", 1)
+    assert ("LB116", 0, src.splitlines().index("torch.det(t)") + 1) in found(src)
+
+
+def test_lb116_a_binding_later_in_a_loop_reaches_the_next_pass():
+    src = "import time\nimport torch\nt = torch.randn(4, 3, 3)\nfor _ in range(3):\n    t0 = time.perf_counter()\n" \
+          "    torch.det(t)\n    print(time.perf_counter() - t0)\n    t = t.cuda()\n"
+    assert ("LB116", 0, 6) in found(src)
+
+
 TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"
 TORCH_WORK = "    for _ in range(10):\n        a = torch.randn(size=(100, 100), device=device)\n        b = torch.mm(a, a)\n"
 

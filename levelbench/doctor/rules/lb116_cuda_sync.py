@@ -9,6 +9,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import is_host_copy
 from .._kinds import call_kind
+from .._names import dotted
 from .._regions import TimedRegion
 from .._syntax import local_walk, position, short
 
@@ -50,7 +51,9 @@ def _last_cuda_work(
     """The last CUDA work before the clock stops: the work still queued when it is read (`randperm` then
     `y = x[:, idx]`: the indexing of a tensor, not the CPU permutation; `randn(device=...)` then `mm`: the product).
     Indexing counts where it is a statement's whole value; inside a call, the call is the work."""
-    work: list[ast.AST] = [c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized]
+    work: list[ast.AST] = [
+        c for c in calls if (_torch_work(ctx, c) or ast.unparse(c) in synchronized) and _device(ctx, c) != "cpu"
+    ]
     work += [
         n for n in ctx.timed_nodes(region)
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
@@ -96,6 +99,52 @@ def _on_cuda(ctx: Context, value: ast.AST, depth: int = 0) -> bool:
     if isinstance(value, ast.Name):
         return any(_on_cuda(ctx, v, depth + 1) for v in ctx.facts.bindings.values_at(value.id, value))
     return False
+
+
+def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
+    """``"cuda"`` or ``"cpu"`` where the file shows where the tensor ``value`` (or the torch work that makes it) is, in
+    program order; None when it does not (a module, a parameter, a device chosen at run time). A torch function works
+    where its tensors are, or makes one on its ``device=`` (the CPU when none is given and the file sets no default);
+    ``.cuda()``, ``.cpu()`` and ``.to("cuda")`` move one; a name is where the binding that reaches it put it:
+    ``t = t.cuda()`` on a later line leaves an earlier ``torch.det(t)`` on the CPU."""
+    if value is None or depth > 8:
+        return None
+    depth += 1
+    if isinstance(value, ast.Name):
+        return _device(ctx, ctx.facts.bindings.reaching(value.id, value), depth)
+    if isinstance(value, ast.Subscript):
+        return _device(ctx, value.value, depth)
+    if not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    qualified = ctx.names.qualname(func)
+    if qualified is None and isinstance(func, ast.Attribute):
+        if func.attr in ("cuda", "cpu"):
+            return func.attr
+        if func.attr == "to":
+            target = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "device"), None)
+            return _device_named(target)
+        return _device(ctx, func.value, depth)  # `t.float()`, `t.sum()`: where `t` is
+    if qualified is None or not qualified.startswith("torch.") or call_kind(qualified) != "torch":
+        return None
+    placed = next((k.value for k in value.keywords if k.arg == "device"), None)
+    if placed is not None:
+        return _device_named(placed)
+    tensors = [a for a in value.args if ctx.kinds.of(a) == "torch"]
+    if not tensors:
+        return None if "set_default_device" in ctx.program.text else "cpu"
+    found = {_device(ctx, a, depth) for a in tensors}
+    return found.pop() if len(found) == 1 else None
+
+
+def _device_named(value: ast.AST | None) -> str | None:
+    """The device a literal names: ``"cuda:0"``, ``"cpu"``, ``torch.device("cuda")``; None for anything else."""
+    if isinstance(value, ast.Call) and value.args and (dotted(value.func) or "").endswith("device"):
+        value = value.args[0]
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        kind = value.value.split(":")[0]
+        return kind if kind in ("cuda", "cpu") else None
+    return None
 
 
 def _synchronizes(ctx: Context, call: ast.Call) -> bool:
