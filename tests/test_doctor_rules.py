@@ -1659,6 +1659,46 @@ def test_lb116_a_binding_later_in_a_loop_reaches_the_next_pass():
     assert ("LB116", 0, 6) in found(src)
 
 
+MEASURE_ON_DEVICE = """import time
+import torch
+
+
+def measure_rps(block, device, n_steps=100):
+    block = block.to(device)
+    elapsed = 0.0
+    for step in range(n_steps):
+        x = torch.randn(16, 1, 1024, device=device)
+        start = time.perf_counter()
+        y = block(x)
+        elapsed += time.perf_counter() - start
+    name = torch.cuda.get_device_name(device)
+    return n_steps / elapsed
+"""
+
+
+def test_lb116_a_library_function_timing_work_on_the_device_it_is_handed():
+    # case 181 (petals#456): nothing in the file calls it; its callers give it the server's device, usually CUDA
+    assert ("LB116", 0, 11) in found(MEASURE_ON_DEVICE)
+    assert ("LB116", 0, 11) in found(MEASURE_ON_DEVICE.replace("block = block.to(device)", "block = block.cuda()").replace(
+        "device=device)", "device='cuda')"))
+
+
+@pytest.mark.parametrize("changes", [
+    [("        elapsed += time.perf_counter()", "        torch.cuda.synchronize()\n        elapsed += time.perf_counter()")],
+    # moved to the CPU, with its input: the device it is handed is not where the timed work runs
+    [("block = block.to(device)", "block = block.cpu()"), ("y = block(x)", "y = block(x.cpu())")],
+    # the block and its input are where the callers made them: not known
+    [("    block = block.to(device)\n", ""), ("device=device)", ")")],
+    [("    name = torch.cuda.get_device_name(device)\n", "")],  # a file that never mentions CUDA (the library policy)
+])
+def test_lb116_quiet_on_a_library_function_whose_timed_work_is_not_on_a_gpu_it_knows_of(changes):
+    src = MEASURE_ON_DEVICE
+    for old, new in changes:
+        assert old in src
+        src = src.replace(old, new)
+    assert "LB116" not in codes(src)
+
+
 TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"
 TORCH_WORK = "    for _ in range(10):\n        a = torch.randn(size=(100, 100), device=device)\n        b = torch.mm(a, a)\n"
 
