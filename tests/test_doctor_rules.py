@@ -1595,6 +1595,22 @@ def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     assert "LB115" not in codes(nb(host, "%time y = jnp.asarray(x).block_until_ready()  # the transfer itself"), notebook=True)
 
 
+LOGGED_LOOP = JAX_HEADER + """t0 = time.perf_counter()
+for step in range(1000):
+    x = f(x)
+    if step % 100 == 0:
+        print(float(x.sum()))
+print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize("test", ["step % 100 == 0", "step and step % 100 == 0", "step > 0 and not step % 100"])
+def test_lb115_quiet_on_a_read_once_per_logging_interval(test):
+    # a training loop logging every N steps (haiku's imagenet example: `if step_num and step_num % log_every == 0`)
+    assert "LB115" not in codes(LOGGED_LOOP.replace("step % 100 == 0", test))
+    assert "LB115" in codes(LOGGED_LOOP.replace("step % 100 == 0", test.replace(" and ", " or ").replace("==", "!=")))
+
+
 def test_lb115_printing_a_device_array_inside_the_timing():
     src = "import time\nimport jax.numpy as jnp\nv = jnp.ones(3)\nt0 = time.perf_counter()\nw = jnp.exp(v)\nprint(f'{w}')\nprint(time.perf_counter() - t0)\n"
     assert ("LB115", 0, 6) in found(src)

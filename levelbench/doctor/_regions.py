@@ -560,6 +560,7 @@ class _Finder:
                 callee = expr.func if isinstance(expr, ast.Call) else expr
                 if self._times_its_body(callee, node):
                     in_loop = enclosing_loop(self.program, node) is not None
+                    looped = any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, node.body))
                     yield TimedRegion(
                         label=f"with {ast.unparse(expr)}",
                         anchor=expr,
@@ -567,7 +568,8 @@ class _Finder:
                         work=tuple(node.body),
                         scope=enclosing_function(self.program, node),
                         start=position(node),
-                        samples="per-iteration" if in_loop else "unknown",
+                        # a loop inside: a total over it, as a clock pair around a loop is
+                        samples="per-iteration" if in_loop else "averaged" if looped else "unknown",
                     )
                     break
 
