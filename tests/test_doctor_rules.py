@@ -186,6 +186,82 @@ def test_lb102_pytest_benchmark_fixture_and_with_timer_blocks():
     assert "LB102" in codes(timer)
 
 
+TIMING_MANAGERS = {
+    "a contextmanager generator": """
+import contextlib
+@contextlib.contextmanager
+def scope(name):
+    t0 = time.perf_counter()
+    yield
+    print(name, time.perf_counter() - t0)
+""",
+    "a generator yielding inside a timer": """
+import contextlib
+from codetiming import Timer
+@contextlib.contextmanager
+def scope(name):
+    with Timer(name):
+        yield
+""",
+    "a class reading a clock on entry and exit": """
+class scope:
+    def __init__(self, name):
+        self.name = name
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+    def __exit__(self, *exc):
+        print(self.name, time.perf_counter() - self.t0)
+""",
+}
+
+
+@pytest.mark.parametrize("manager", list(TIMING_MANAGERS.values()), ids=list(TIMING_MANAGERS))
+def test_lb102_a_local_context_manager_that_reads_a_clock_around_its_body_times_it(manager):
+    src = JAX_HEADER + manager + "f(x).block_until_ready()\nwith scope('f'):\n    y = f(x)\n"
+    assert "LB102" in codes(src)
+    assert "LB102" not in codes(src.replace("y = f(x)", "y = f(x).block_until_ready()"))
+
+
+def test_lb102_quiet_in_a_context_manager_that_times_nothing():
+    manager = "import contextlib\n@contextlib.contextmanager\ndef scope(name):\n    print(name)\n    yield\n    print(time)\n"
+    assert "LB102" not in codes(JAX_HEADER + manager + "f(x).block_until_ready()\nwith scope('f'):\n    y = f(x)\n")
+
+
+TIMING_DECORATOR = JAX_HEADER + """
+def timed(fun):
+    def wrapper(*args, **kwargs):
+        t0 = time.perf_counter()
+        out = fun(*args, **kwargs)
+        print(time.perf_counter() - t0)
+        return out
+    return wrapper
+
+@timed
+@jax.jit
+def g(a):
+    return a @ a
+
+y = g(x)
+"""
+
+
+def test_lb102_a_timing_decorator_applied_to_a_jitted_function_times_its_calls():
+    assert "LB102" in codes(TIMING_DECORATOR)
+    assert "LB102" in codes(TIMING_DECORATOR.replace("@timed\n@jax.jit\ndef g", "@jax.jit\ndef h").replace(
+        "y = g(x)", "g = timed(h)\ny = g(x)"))
+    assert "LB102" not in codes(TIMING_DECORATOR.replace("out = fun(", "out = jax.block_until_ready(fun(").replace(
+        "**kwargs)\n        print", "**kwargs))\n        print"))
+
+
+@pytest.mark.parametrize("decorated", [
+    "@timed\ndef g(a):\n    return np.dot(a, a)\n",  # a NumPy function: nothing to wait for
+    "@jax.jit\n@timed\ndef g(a):\n    return a @ a\n",  # timed while jit traces it, not when it runs
+])
+def test_lb102_quiet_on_a_timing_decorator_over_a_function_that_does_not_run_jax_asynchronously(decorated):
+    src = TIMING_DECORATOR.replace("@timed\n@jax.jit\ndef g(a):\n    return a @ a\n", decorated)
+    assert "LB102" not in codes(src)
+
+
 WAITS_THEN_QUEUES = JAX_HEADER + """
 def solve(v, tol=1e-4):
     print("starting")
@@ -1645,6 +1721,22 @@ def test_lb115_numpy_on_device_arrays_and_numpy_inputs_to_jax_operations():
     assert "LB115" not in codes(nb(host, "%time y = jnp.asarray(x).block_until_ready()  # the transfer itself"), notebook=True)
 
 
+LOGGED_LOOP = JAX_HEADER + """t0 = time.perf_counter()
+for step in range(1000):
+    x = f(x)
+    if step % 100 == 0:
+        print(float(x.sum()))
+print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize("test", ["step % 100 == 0", "step and step % 100 == 0", "step > 0 and not step % 100"])
+def test_lb115_quiet_on_a_read_once_per_logging_interval(test):
+    # a training loop logging every N steps (haiku's imagenet example: `if step_num and step_num % log_every == 0`)
+    assert "LB115" not in codes(LOGGED_LOOP.replace("step % 100 == 0", test))
+    assert "LB115" in codes(LOGGED_LOOP.replace("step % 100 == 0", test.replace(" and ", " or ").replace("==", "!=")))
+
+
 def test_lb115_printing_a_device_array_inside_the_timing():
     src = "import time\nimport jax.numpy as jnp\nv = jnp.ones(3)\nt0 = time.perf_counter()\nw = jnp.exp(v)\nprint(f'{w}')\nprint(time.perf_counter() - t0)\n"
     assert ("LB115", 0, 6) in found(src)
@@ -1702,6 +1794,81 @@ def test_lb116_quiet_when_the_timed_torch_operation_synchronizes_itself(timed):
 )
 def test_lb116_still_reported_when_nothing_timed_synchronizes(timed):
     assert "LB116" in codes(SELF_SYNC.format(timed=timed))
+CPU_THEN_CUDA = """import time
+import torch
+t = torch.randn(4, 3, 3)
+t0 = time.perf_counter()
+torch.det(t)
+print(time.perf_counter() - t0)
+t = t.cuda()
+t0 = time.perf_counter()
+torch.det(t)
+print(time.perf_counter() - t0)
+"""
+
+
+def test_lb116_a_tensor_is_where_the_binding_that_reaches_the_timed_work_put_it():
+    # case 177 (pytorch#42108): the first timing is of a CPU tensor; `t = t.cuda()` later moves only the second
+    assert [f for f in found(CPU_THEN_CUDA) if f[0] == "LB116"] == [("LB116", 0, 9)]
+
+
+@pytest.mark.parametrize("first", [
+    "t = torch.randn(4, 3, 3).cuda()",  # moved where it is made
+    "t = torch.randn(4, 3, 3, device='cuda:0')",
+    "t = torch.randn(4, 3, 3).to(torch.device('cuda'))",
+    "t = torch.randn(4, 3, 3, device=dev)",  # a device the file decides at run time may be CUDA
+    "t = torch.randn(4, 3, 3)\nif torch.cuda.is_available():\n    t = t.cuda()",  # moved in a branch that may run
+])
+def test_lb116_still_reported_where_the_tensor_may_be_on_cuda_when_timed(first):
+    src = CPU_THEN_CUDA.replace("t = torch.randn(4, 3, 3)", first, 1)
+    src = src.replace("import torch\n", "import torch\n" + "dev = 'cuda' if torch.cuda.is_available() else 'cpu'\n", 1)
+    assert ("LB116", 0, src.splitlines().index("torch.det(t)") + 1) in found(src)
+
+
+def test_lb116_a_binding_later_in_a_loop_reaches_the_next_pass():
+    src = "import time\nimport torch\nt = torch.randn(4, 3, 3)\nfor _ in range(3):\n    t0 = time.perf_counter()\n" \
+          "    torch.det(t)\n    print(time.perf_counter() - t0)\n    t = t.cuda()\n"
+    assert ("LB116", 0, 6) in found(src)
+
+
+MEASURE_ON_DEVICE = """import time
+import torch
+
+
+def measure_rps(block, device, n_steps=100):
+    block = block.to(device)
+    elapsed = 0.0
+    for step in range(n_steps):
+        x = torch.randn(16, 1, 1024, device=device)
+        start = time.perf_counter()
+        y = block(x)
+        elapsed += time.perf_counter() - start
+    name = torch.cuda.get_device_name(device)
+    return n_steps / elapsed
+"""
+
+
+def test_lb116_a_library_function_timing_work_on_the_device_it_is_handed():
+    # case 181 (petals#456): nothing in the file calls it; its callers give it the server's device, usually CUDA
+    assert ("LB116", 0, 11) in found(MEASURE_ON_DEVICE)
+    assert ("LB116", 0, 11) in found(MEASURE_ON_DEVICE.replace("block = block.to(device)", "block = block.cuda()").replace(
+        "device=device)", "device='cuda')"))
+
+
+@pytest.mark.parametrize("changes", [
+    [("        elapsed += time.perf_counter()", "        torch.cuda.synchronize()\n        elapsed += time.perf_counter()")],
+    # moved to the CPU, with its input: the device it is handed is not where the timed work runs
+    [("block = block.to(device)", "block = block.cpu()"), ("y = block(x)", "y = block(x.cpu())")],
+    # the block and its input are where the callers made them: not known
+    [("    block = block.to(device)\n", ""), ("device=device)", ")")],
+    [("    name = torch.cuda.get_device_name(device)\n", "")],  # a file that never mentions CUDA (the library policy)
+])
+def test_lb116_quiet_on_a_library_function_whose_timed_work_is_not_on_a_gpu_it_knows_of(changes):
+    src = MEASURE_ON_DEVICE
+    for old, new in changes:
+        assert old in src
+        src = src.replace(old, new)
+    assert "LB116" not in codes(src)
 
 
 TORCH_GPU = "import numpy\nimport torch\ndevice = torch.device('cuda')\n"

@@ -1,6 +1,6 @@
 """What names denote, for callables: every value bound to each name, a container's elements, a class's methods.
 
-Flow-insensitive like the rest of the doctor's facts: a name assigned ``jax.jit(f)`` in one branch and ``f``
+Flow-insensitive like most of the doctor's facts (`reaching` is the exception, for a value in program order): a name assigned ``jax.jit(f)`` in one branch and ``f``
 in the other denotes both. Scope-aware: a value assigned inside a function is seen only from that function
 (and functions nested in it); a module-level one from everywhere.
 
@@ -31,6 +31,7 @@ class Bindings:
         self.classes = classes
         self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}  # name -> (value, scope bound in)
         self.methods: dict[str, FunctionNode] = {}  # "Class.method" -> its def, for local classes
+        self._store_index: dict[str, list[ast.Name]] | None = None  # name -> every ast.Name that binds it
         for node in self.program.of_type(ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 parent = self.program.parent(node)
@@ -68,6 +69,47 @@ class Bindings:
             return []
         scopes = {None, *(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES))}
         return [value for value, scope in bound if scope in scopes]
+
+    def reaching(self, name: str, at: ast.AST) -> ast.expr | None:
+        """The value of the binding of ``name`` that reaches ``at`` as statements run: the last one before it in its
+        own scope, when that is a plain assignment of the name in a statement list that holds ``at`` (or a statement
+        around it). None when that is not known: no binding of the name before ``at`` in its scope (a parameter, a
+        global read from a function), one in a branch or loop that may not have run, a loop or ``with`` target,
+        unpacking, or a binding later in a loop around ``at``, which reaches it on the next pass.
+
+            t = torch.randn(n)      # reaching("t", use 1) is `torch.randn(n)`
+            torch.det(t)            # use 1
+            t = t.cuda()
+        """
+        scope = enclosing_function(self.program, at)
+        where = (getattr(at, "lineno", 0), getattr(at, "col_offset", 0))
+        stores = [s for s in self._stores().get(name, ()) if enclosing_function(self.program, s) is scope]
+        before = [s for s in stores if _bound_at(self.program, s) < where]
+        if not before:
+            return None
+        loops = [a for a in self.program.ancestors(at) if isinstance(a, (ast.For, ast.AsyncFor, ast.While))]
+        if any(_bound_at(self.program, s) > where and any(a is loop for a in self.program.ancestors(s) for loop in loops)
+               for s in stores):
+            return None
+        last = max(before, key=lambda s: _bound_at(self.program, s))
+        statement = self.program.parent(last)
+        if not (isinstance(statement, (ast.Assign, ast.AnnAssign)) and statement.value is not None):
+            return None
+        if isinstance(statement, ast.Assign) and not any(t is last for t in statement.targets):
+            return None
+        found = self.program.statement_list(statement)
+        if found is None:
+            return None
+        around = {id(a) for a in self.program.ancestors(at)} | {id(at)}
+        return statement.value if any(id(s) in around for s in found[0]) else None
+
+    def _stores(self) -> dict[str, list[ast.Name]]:
+        if self._store_index is None:
+            self._store_index = {}
+            for node in self.program.of_type(ast.Name):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    self._store_index.setdefault(node.id, []).append(node)
+        return self._store_index
 
     def elements(self, container: ast.AST, at: ast.AST, *, keys: bool = False) -> list[ast.expr]:
         """What a container holds: a literal's elements (a dict's values, or its keys when ``keys``), or those of
@@ -117,3 +159,12 @@ def _reads_from(element: ast.expr, name: str) -> bool:
     while isinstance(element, ast.Subscript):
         element = element.value
     return dotted(element) == name
+
+
+def _bound_at(program: Program, target: ast.Name) -> tuple[int, int]:
+    """Where a binding takes effect: after the value it is given (``t = t.cuda()`` reads the old ``t``)."""
+    statement = program.parent(target)
+    value = getattr(statement, "value", None) if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)) else None
+    node = value if value is not None else target
+    return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+

@@ -36,6 +36,9 @@ class Context:
     regions: tuple[TimedRegion, ...]
     edits: bool = True
     """Whether findings get their `Diagnostic.fix` edits (only `--fix`/`--diff` and API callers use them)."""
+    instrumentation: tuple[TimedRegion, ...] = ()
+    """Timed regions left out of `regions`: a library function timing its own work (see `build`). Only a rule whose
+    finding holds whatever the callers do reads them (LB116: work on a device the function is handed)."""
     _working: dict[ast.AST, bool] = dataclasses.field(default_factory=dict, repr=False, compare=False)
     _indexes: dict[str, object] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
@@ -50,7 +53,10 @@ class Context:
         # A library function timing its own work (for a log line) is instrumentation, not a benchmark; a
         # top-level function whose name (or file's) says it benchmarks runs here (`here`), so its timing stays.
         kept = tuple(r for r in context.regions if r.scope is None or not context.callers_decide(r.scope))
-        return dataclasses.replace(context, regions=kept) if len(kept) < len(context.regions) else context
+        if len(kept) == len(context.regions):
+            return context
+        left = tuple(r for r in context.regions if not any(r is k for k in kept))
+        return dataclasses.replace(context, regions=kept, instrumentation=left)
 
     def report(
         self,

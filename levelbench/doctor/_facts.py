@@ -237,6 +237,23 @@ class Facts:
         named = {self.names.qualname(v) for v in self.callee_values(func)}
         return named.pop() if len(named) == 1 else None
 
+    def decorator_wrappers(self, function: ast.AST) -> list[ast.AST]:
+        """The local functions that run when ``function``'s name is called because a local decorator replaced it by
+        one it returns: ``@timed def f`` with ``def timed(fun): def wrapper(*a): ...; return wrapper`` runs
+        ``wrapper`` (``@timed(name)``, a decorator factory, runs what the factory's result returns)."""
+        found: list[ast.AST] = []
+        for decorator in getattr(function, "decorator_list", ()):
+            callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+            factory = self.def_named(callee.id, decorator) if isinstance(callee, ast.Name) else None
+            if factory is None:
+                continue
+            returned = self._returned_function(factory, 0)
+            if isinstance(decorator, ast.Call) and isinstance(returned, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                returned = self._returned_function(returned, 0)
+            if isinstance(returned, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.append(returned)
+        return found
+
     def _returned_function(self, factory: FunctionNode, depth: int) -> ast.AST | None:
         """The local function a factory returns (``def make(): def f(...): ...; return f``); asked once per
         factory: a long file calls its functions thousands of times."""
@@ -437,8 +454,9 @@ class Facts:
         if not isinstance(func, ast.Name):
             return None
         function = enclosing_function(self.program, func)
-        while isinstance(function, ast.Lambda) and func.id not in {a.arg for a in function.args.args}:
-            function = enclosing_function(self.program, function)  # `timeit.timeit(lambda: df(x))` in `bench(df)`
+        # `timeit.timeit(lambda: df(x))` in `bench(df)`; a decorator's wrapper calling the `fun` it closes over
+        while isinstance(function, FUNCTION_SCOPES) and _free_in(function, func.id):
+            function = enclosing_function(self.program, function)
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
         positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
@@ -448,6 +466,11 @@ class Facts:
         values: list[ast.expr] = []
         for site in self.call_sites(function):
             outer = self.program.parent(site)
+            if index == 0 and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                decorated = self._decorated(outer, site)
+                if decorated is not None:
+                    values.append(decorated)
+                continue
             if not (isinstance(outer, ast.Call) and outer.func is site):
                 continue
             if index is not None and index < len(outer.args) and not isinstance(outer.args[index], ast.Starred):
@@ -481,6 +504,16 @@ class Facts:
             for n in ast.walk(function)  # type: ignore[arg-type]
         )
         return None if rebound else values
+
+    def _decorated(self, function: FunctionNode, decorator: ast.AST) -> ast.expr | None:
+        """What ``@decorator`` is handed when it decorates ``function``, as the function's name: ``@timed`` over
+        ``@jax.jit def f`` is handed jitted ``f``. None when ``decorator`` is not one of its decorators, or when a jit
+        above it would trace the plain function it is handed (the name stands for the jitted one)."""
+        decorators = function.decorator_list
+        k = next((k for k, d in enumerate(decorators) if d is decorator), None)
+        if k is None or any(self.is_jit(d) for d in decorators[:k]):
+            return None
+        return ast.copy_location(ast.Name(id=function.name, ctx=ast.Load()), function)
 
     def jitted_key_of(self, value: ast.expr) -> str | None:
         """The jitted callable a function value runs: ``f_jit``, ``jax.jit(f)``, or the ``f_jit`` in
@@ -784,3 +817,16 @@ def _in_effect(defs: list[FunctionNode], at: ast.AST) -> FunctionNode:
     where = (getattr(at, "lineno", 0), getattr(at, "col_offset", 0))
     before = [d for d in defs if (d.lineno, d.col_offset) < where]
     return before[-1] if before else defs[-1]
+
+
+def _free_in(function: ast.AST, name: str) -> bool:
+    """``name`` is no parameter of ``function`` and nothing in its own body binds it: it reads the enclosing scope's."""
+    args = function.args  # type: ignore[attr-defined]
+    if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
+        return False
+    if isinstance(function, ast.Lambda):
+        return True
+    return not any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(function)
+    )
+

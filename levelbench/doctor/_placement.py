@@ -41,6 +41,8 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and function not in here:
             here.add(function)
             work.append(function)
+            for wrapper in facts.decorator_wrappers(function):  # `@timed def f`: calling f runs timed's wrapper
+                add(wrapper)
 
     for function in program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         # A benchmark nested in a function runs when that function does (`train` calling its own

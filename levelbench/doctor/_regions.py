@@ -12,7 +12,9 @@ Recognised forms:
 - pytest-benchmark's ``benchmark(f, *args)`` fixture;
 - google_benchmark's state loop: ``while state:`` (``for _ in state:``, ``while state.KeepRunning():``) in a
   function registered with ``google_benchmark.register``, its body timed once per iteration, many iterations;
-- ``with Timer():``-style context managers (by name: timer, timing, timed, stopwatch, catchtime).
+- ``with Timer():``-style context managers (by name: timer, timing, timed, stopwatch, catchtime), a local class
+  whose ``__enter__`` and ``__exit__`` read a clock, and a local ``@contextlib.contextmanager`` that yields
+  between clock reads or inside such a ``with``.
 
 ``levelbench.measure`` / ``levelbench.compare`` are correct timing and are not regions.
 """
@@ -49,6 +51,7 @@ STOPWATCH_READS = frozenset(
 _TIMER_NAMES = re.compile(r"(?i)^(timer|timing|timed|stopwatch|catch_?time|time_?block|time_?it|benchmark)$")
 
 
+_CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asynccontextmanager"})
 _GRIDS = frozenset({"linspace", "logspace", "geomspace"})
 
 
@@ -601,9 +604,9 @@ class _Finder:
             for item in node.items:
                 expr = item.context_expr
                 callee = expr.func if isinstance(expr, ast.Call) else expr
-                name = dotted(callee) or ""
-                if _TIMER_NAMES.match(name.rsplit(".", 1)[-1]):
+                if self._times_its_body(callee, node):
                     in_loop = enclosing_loop(self.program, node) is not None
+                    looped = any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, node.body))
                     yield TimedRegion(
                         label=f"with {ast.unparse(expr)}",
                         anchor=expr,
@@ -611,9 +614,51 @@ class _Finder:
                         work=tuple(node.body),
                         scope=enclosing_function(self.program, node),
                         start=position(node),
-                        samples="per-iteration" if in_loop else "unknown",
+                        # a loop inside: a total over it, as a clock pair around a loop is
+                        samples="per-iteration" if in_loop else "averaged" if looped else "unknown",
                     )
                     break
+
+    def _times_its_body(self, callee: ast.AST, at: ast.AST, depth: int = 0) -> bool:
+        """``with callee(...):`` times its body: a timer by name (``Timer``, ``timing``), a local class whose
+        ``__enter__`` and ``__exit__`` both read a clock, or a local ``@contextlib.contextmanager`` generator that
+        yields between two clock reads or inside a ``with`` that times (``with timer: yield timer``)."""
+        name = dotted(callee) or ""
+        if _TIMER_NAMES.match(name.rsplit(".", 1)[-1]):
+            return True
+        if depth > 3 or not isinstance(callee, ast.Name):
+            return False
+        cls = self.facts.classes.get(callee.id)
+        if cls is not None:
+            methods = {m.name: m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            return all(
+                m in methods and any(self._reads_clock(n) for n in ast.walk(methods[m])) for m in ("__enter__", "__exit__")
+            )
+        function = self.facts.def_named(callee.id, at)
+        if function is None or not any(
+            self.names.qualname(d) in _CONTEXT_MANAGERS for d in getattr(function, "decorator_list", ())
+        ):
+            return False
+        nodes = list(walk_code(self.program, function.body))
+        yields = [n for n in nodes if isinstance(n, (ast.Yield, ast.YieldFrom))]
+        reads = [position(n) for n in nodes if self._reads_clock(n)]
+        for found in yields:
+            where = position(found)
+            if any(r < where for r in reads) and any(r > where for r in reads):
+                return True
+            for outer in self.program.ancestors(found):
+                if outer is function:
+                    break
+                if isinstance(outer, (ast.With, ast.AsyncWith)) and any(
+                    self._times_its_body(i.context_expr.func if isinstance(i.context_expr, ast.Call) else i.context_expr,
+                                         outer, depth + 1)
+                    for i in outer.items
+                ):
+                    return True
+        return False
+
+    def _reads_clock(self, node: ast.AST) -> bool:
+        return isinstance(node, ast.Call) and self.names.qualname(node.func) in CLOCKS
 
     # --- google_benchmark ----------------------------------------------------------------------
     def state_loops(self) -> Iterator[TimedRegion]:

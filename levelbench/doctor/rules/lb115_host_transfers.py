@@ -122,7 +122,9 @@ def _periodic(ctx: Context, node: ast.AST) -> bool:
 
 
 def _counts_off(test: ast.expr) -> bool:
-    """``step % n == 0`` (either side, ``not step % n`` too)."""
+    """``step % n == 0`` (either side, ``not step % n`` too), or a test that requires one (``step and step % n == 0``)."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return any(_counts_off(v) for v in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return isinstance(test.operand, ast.BinOp) and isinstance(test.operand.op, ast.Mod)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
