@@ -59,8 +59,14 @@ MAX_FP_PER_100_FILES = 1.0
 # LB113, `from jax import util`, which jax 0.10.2 does not have). The count rose with the corpus, not with a change.
 # Then 58 (issue 25, libfp2): a loop bounded by a name bound to one integer states its trip count (qdax), and one
 # operation per leaf timed beside a compiled program assembles that program's input (jaxns, 2).
+# Then 60, raised in the open (issue 25, mend9): once a `@contextmanager` generator that reads a clock around its
+# `yield` times the `with` body, haiku's examples/imagenet/train.py `with time_activity(...)` blocks are timed regions,
+# and LB103 reports the first call of jitted `eval_batch` in the periodic 'eval during train' figure (true by the
+# standard of the transformer example's first steps/s interval) and of `train_step` in the 'train' total (true by
+# the rule's words; the figure is the run's duration, of which the compile is a part: listed as debatable in
+# docs/notes/doctor-accuracy.md). The same code written as a clock pair got both before.
 # Lower it when a rule improves; never raise it to make a change pass.
-MAX_FETCHED_FINDINGS = 58
+MAX_FETCHED_FINDINGS = 60
 
 ESTABLISHED_BY = re.compile(r"(accepted answer|maintainer \S+.*|answer by \S.*)")
 
