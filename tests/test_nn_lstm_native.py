@@ -74,12 +74,12 @@ def test_thread_count_changes_no_bit(native):
 
 
 @pytest.mark.parametrize(("split_at", "seq", "batch"), [
-    (0, 12, 6), (4, 12, 6),  # one block and chunk of 12 steps
-    (20, 40, 64),  # chunks of 16 steps (8 blocks of 2): a split in the second chunk, after the first's sums
+    (0, 12, 6), (4, 12, 6),  # one block of 12 steps: thread 0 sums the whole block
+    (11, 40, 64),  # blocks of 2 steps: a split mid-block after ten blocks' sums
 ])
 def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at, seq, batch):
     """Under contention thread 0 takes over the other threads' units (and their cell states) mid-call;
-    the weight gradients, summed a chunk of steps at a time, too."""
+    the weight gradients, summed a block of steps at a time, too."""
     run = _threads_case(seq, batch)
     together = run(_rnn_kernel.Kernel(native=True, threads=3))
     monkeypatch.setattr(_rnn_native, "_SPLIT_AT", split_at)

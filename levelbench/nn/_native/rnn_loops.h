@@ -14,9 +14,8 @@
 // Backward, per step: every thread computes the gate gradients of all units (Cell::gradients:
 // cheap elementwise work, repeated so that no second barrier per step is needed) into a kept row
 // of 4H per batch row, then its units of dh_{t-1} = dG (B, G*H) x W_hh (G*H, H) (+ the cell's
-// carried term). Every chunk of steps (~1024 rows) it adds its rows of dW_hh, dW_ih and the biases,
-// block by block (~128 rows), and computes its columns of dx = dG_ih W_ih, for those steps
-// (rnn_gradients.h).
+// carried term). Every ~128 rows of steps it adds its rows of dW_hh, dW_ih and the biases, and
+// computes its columns of dx = dG_ih W_ih, for those steps (rnn_gradients.h).
 //
 // A Cell provides:
 //   kGates and Tile (derives from CellShape: the forward's register tile, Tile::kRows rows x one or
@@ -212,15 +211,15 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
   auto [first, last] = share(blocks_of(H), index, threads);
   auto [x_first, x_last] = share(blocks_of(I), index, threads);
   auto mine = std::make_unique<BackwardShare<Cell>>(g, first, last, x_first, x_last);
-  // The gate gradients of the current chunk of steps, all units (each thread computes them all,
+  // The gate gradients of the current block of steps, all units (each thread computes them all,
   // so that no second barrier per step is needed): 4H per row, laid out by the cell.
-  const int64_t steps_per_chunk = chunk_steps(T, B), block_rows = block_steps(T, B) * B;
-  const int64_t chunk_rows = steps_per_chunk * B;
-  Floats kept(chunk_rows * K);
+  const int64_t steps_per_block = block_steps(T, B);
+  Floats kept(steps_per_block * B * K);
   typename Cell::Carry carry(g);
-  RowPanels states(chunk_rows, H), inputs(chunk_rows, I);
+  RowPanels states(steps_per_block * B, H), inputs(steps_per_block * B, I);
   // This thread's units of each of the kept row's 4 groups of H columns.
-  RowPanels columns[4]{{chunk_rows, H}, {chunk_rows, H}, {chunk_rows, H}, {chunk_rows, H}};
+  const int64_t block_rows = steps_per_block * B;
+  RowPanels columns[4]{{block_rows, H}, {block_rows, H}, {block_rows, H}, {block_rows, H}};
   alignas(64) float c[BackwardTile::kRows * BackwardTile::kColumns];
   const BackwardTime time{T, BH, g.reverse};
   enum { kGradients, kDhGemm, kWeights, kDx, kMeet };
@@ -228,7 +227,7 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
   for (int64_t step = 0; step < T; ++step) {
     // The forward pass ran t = 0..T-1 (T-1..0 if reverse); this walks it back.
     const int64_t t = time.of(step);
-    const int64_t slot = step % steps_per_chunk;
+    const int64_t slot = step % steps_per_block;
     float* dg = kept.data() + slot * B * K;
     float* next_out = d_next[(step + 1) % 2];
     Cell::gradients(g, time, carry, t, d_next[step % 2], dg);
@@ -254,10 +253,10 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
       }
     }
     phases.mark(kDhGemm);
-    // At the end of a chunk: this thread's rows of dW_hh, dW_ih and the biases, and its columns of
-    // dx, for the chunk's steps. A thread that stops mid-chunk leaves the chunk to thread 0, which
+    // At the end of a block: this thread's rows of dW_hh, dW_ih and the biases, and its columns of
+    // dx, for the block's steps. A thread that stops mid-block leaves the block to thread 0, which
     // kept every unit's gradients; block boundaries do not move, so neither do the sums' orders.
-    if (slot + 1 == steps_per_chunk || step + 1 == T) {
+    if (slot + 1 == steps_per_block || step + 1 == T) {
       const int64_t first_step = step - slot, rows = (slot + 1) * B;
       states.pack(rows, H, [&](int64_t k) { return time.before(g.hs, g.h0, time.of(first_step + k / B)) + (k % B) * H; });
       inputs.pack(rows, I, [&](int64_t k) { return g.x + (time.of(first_step + k / B) * B + k % B) * I; });
@@ -267,30 +266,26 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
       for (int gate = 0; gate < G; ++gate) {
         const float* hh = kept.data() + Cell::hh_column(gate) * H;
         const float* ih = kept.data() + Cell::ih_column(gate) * H;
-        accumulate_weights(states, columns[Cell::hh_column(gate)], u0, block_rows, g.d_w_hh + gate * H * H);
-        accumulate_weights(inputs, columns[Cell::ih_column(gate)], u0, block_rows, g.d_w_ih + gate * H * I);
-        if (g.d_b_hh) accumulate_sums(hh, K, rows, u0, u1, block_rows, g.d_b_hh + gate * H);
-        accumulate_sums(ih, K, rows, u0, u1, block_rows, g.d_b_ih + gate * H);
+        accumulate_weights(states, columns[Cell::hh_column(gate)], u0, g.d_w_hh + gate * H * H);
+        accumulate_weights(inputs, columns[Cell::ih_column(gate)], u0, g.d_w_ih + gate * H * I);
+        if (g.d_b_hh) accumulate_sums(hh, K, rows, u0, u1, g.d_b_hh + gate * H);
+        accumulate_sums(ih, K, rows, u0, u1, g.d_b_ih + gate * H);
       }
       phases.mark(kWeights);
-      // dx = kept columns [0, G*H) x W_ih's rows from kInputRotate * H on (ColumnPanels rotates them),
-      // a block of rows at a time (its kept rows stay in L2 while every panel passes over them).
-      for (int64_t r0 = 0; r0 < rows; r0 += block_rows) {
-        const int64_t r1 = std::min<int64_t>(rows, r0 + block_rows);
-        for (const auto& group : mine->x.groups) {
-          const float* panel = mine->x.data.data() + group.offset;
-          const int64_t j0 = group.block * kLanes, ldc = group.nv * BackwardTile::kLanes;
-          for (int64_t k0 = r0; k0 < r1; k0 += BackwardTile::kRows) {
-            const int count = static_cast<int>(std::min<int64_t>(BackwardTile::kRows, r1 - k0));
-            tile_any<BackwardTile>(count, group.nv, RowMajor{kept.data() + k0 * K, K}, G * H, panel, c);
-            for (int i = 0; i < count; ++i) {
-              const int64_t k = k0 + i;
-              float* out = g.d_x + (time.of(first_step + k / B) * B + k % B) * I;
-              for (int v = 0; v < group.blocks; ++v) {
-                const int64_t j = j0 + v * kLanes;
-                if (j >= I) break;
-                store(out + j, load(c + i * ldc + v * kLanes), static_cast<int>(std::min<int64_t>(kLanes, I - j)));
-              }
+      // dx = kept columns [0, G*H) x W_ih's rows from kInputRotate * H on (ColumnPanels rotates them).
+      for (const auto& group : mine->x.groups) {
+        const float* panel = mine->x.data.data() + group.offset;
+        const int64_t j0 = group.block * kLanes, ldc = group.nv * BackwardTile::kLanes;
+        for (int64_t k0 = 0; k0 < rows; k0 += BackwardTile::kRows) {
+          const int count = static_cast<int>(std::min<int64_t>(BackwardTile::kRows, rows - k0));
+          tile_any<BackwardTile>(count, group.nv, RowMajor{kept.data() + k0 * K, K}, G * H, panel, c);
+          for (int i = 0; i < count; ++i) {
+            const int64_t k = k0 + i;
+            float* out = g.d_x + (time.of(first_step + k / B) * B + k % B) * I;
+            for (int v = 0; v < group.blocks; ++v) {
+              const int64_t j = j0 + v * kLanes;
+              if (j >= I) break;
+              store(out + j, load(c + i * ldc + v * kLanes), static_cast<int>(std::min<int64_t>(kLanes, I - j)));
             }
           }
         }
