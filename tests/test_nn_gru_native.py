@@ -78,15 +78,16 @@ def test_thread_count_changes_no_bit(native):
             np.testing.assert_array_equal(other[2][name], runs[0][2][name])
 
 
-@pytest.mark.parametrize(("split_at", "batch"), [
-    (0, 5), (4, 5),  # one block of 10 steps: thread 0 sums the whole block
-    (4, 64), (5, 64),  # blocks of 2 steps: a split mid-block and at a block's end
+@pytest.mark.parametrize(("split_at", "batch", "seq"), [
+    (0, 5, 10), (4, 5, 10),  # one block of 10 steps: thread 0 sums the whole block
+    (4, 64, 10), (5, 64, 10),  # blocks of 2 steps: a split mid-block and at a block's end
+    (11, 64, 40),  # a split mid-block after ten blocks' sums
 ])
-def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at, batch):
+def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at, batch, seq):
     """Under contention thread 0 takes over the other threads' units mid-call: same results,
     weight gradients (summed a block of steps at a time) included."""
     module, x, h0, d_out, d_hn = _float32_case(num_layers=2, bidirectional=True, batch_first=False,
-                                               with_h0=True, bias=True, seq=10, batch=batch, hidden=45)
+                                               with_h0=True, bias=True, seq=seq, batch=batch, hidden=45)
     params, gru = from_torch(module)
     together = _jax_run(gru, params, x, h0, d_out, d_hn, _rnn_kernel.Kernel(native=True, threads=3))
     monkeypatch.setattr(_rnn_native, "_SPLIT_AT", split_at)

@@ -58,9 +58,9 @@ def test_native_matches_torch_on_ragged_shapes(native, seq, batch, features, hid
     _assert_close(ours, _jax_run(lstm, params, x, hx, d_out, d_hn, d_cn, XLA), 1e-5)
 
 
-def _threads_case():
+def _threads_case(seq=12, batch=6):
     module, x, hx, d_out, d_hn, d_cn = _float32_case(num_layers=2, bidirectional=True, batch_first=False,
-                                                     with_hx=True, bias=True, seq=12, batch=6, hidden=45)
+                                                     with_hx=True, bias=True, seq=seq, batch=batch, hidden=45)
     params, lstm = from_torch(module)
     return lambda kernel: _jax_run(lstm, params, x, hx, d_out, d_hn, d_cn, kernel)
 
@@ -73,10 +73,14 @@ def test_thread_count_changes_no_bit(native):
         _runs_identical(other, runs[0])
 
 
-@pytest.mark.parametrize("split_at", [0, 4])
-def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at):
-    """Under contention thread 0 takes over the other threads' units (and their cell states) mid-call."""
-    run = _threads_case()
+@pytest.mark.parametrize(("split_at", "seq", "batch"), [
+    (0, 12, 6), (4, 12, 6),  # one block of 12 steps: thread 0 sums the whole block
+    (11, 40, 64),  # blocks of 2 steps: a split mid-block after ten blocks' sums
+])
+def test_going_on_alone_changes_no_bit(native, monkeypatch, split_at, seq, batch):
+    """Under contention thread 0 takes over the other threads' units (and their cell states) mid-call;
+    the weight gradients, summed a block of steps at a time, too."""
+    run = _threads_case(seq, batch)
     together = run(_rnn_kernel.Kernel(native=True, threads=3))
     monkeypatch.setattr(_rnn_native, "_SPLIT_AT", split_at)
     _runs_identical(run(_rnn_kernel.Kernel(native=True, threads=3)), together)
