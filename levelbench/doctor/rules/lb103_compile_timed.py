@@ -181,6 +181,9 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
     if len(same) < 2:
         return False
     first_calls = [c for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None or ctx.facts.local_def(c)]
+    if not first_calls:
+        return False  # nothing here compiles for a later run to find warm
+    calls_by_text = ctx.index("LB103 timed calls by text", dict)  # per region, filled as asked: not once per pair
     for later in same:
         if later.start <= region.start:
             continue
@@ -188,10 +191,10 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
             continue  # the same clock read again: the later figure still spans this run
         if _named_apart(region, later):
             continue  # `runtimes["compiled"] = ...`, then `runtimes["run_time"] = ...`: two quantities, not a repeat
-        later_calls = {unparse(c): c for c in ctx.timed_calls(later)}
-        if first_calls and all(
-            (other := later_calls.get(unparse(c))) is not None and ctx.warms(c, other) for c in first_calls
-        ):
+        later_calls = calls_by_text.get(id(later))
+        if later_calls is None:
+            later_calls = calls_by_text[id(later)] = {unparse(c): c for c in ctx.timed_calls(later)}
+        if all((other := later_calls.get(unparse(c))) is not None and ctx.warms(c, other) for c in first_calls):
             return True
     return False
 
