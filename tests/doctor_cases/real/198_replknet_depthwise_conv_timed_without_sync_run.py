@@ -1,6 +1,7 @@
 # source: https://github.com/DingXiaoH/RepLKNet-pytorch/issues/47
 # explain: forward_backward
 # dynamic: none
+# first-sight: 88e72af 2026-12-03 explain: found none; missed none; false LB280
 # Runnable copy of 198_replknet_depthwise_conv_timed_without_sync.py for levelbench.explain: the `nn.Conv2d`
 # side of the comparison (31x31 depthwise, forward and backward of the mean), on CPU with 8 channels, a batch
 # of 2 and 32x32 inputs instead of 1000 channels and a batch of 64; the implicit-GEMM kernel is a CUDA

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 88e72af 2026-12-03 py: found none; missed none; false LB104:85 LB103:85 LB103:91 LB117:91 | notebook: found none; missed none; false LB104:85 LB103:85 LB103:91 LB117:91
 
 # Copyright 2023 DeepMind Technologies Limited
 #

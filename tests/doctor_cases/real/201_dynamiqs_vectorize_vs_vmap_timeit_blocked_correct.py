@@ -6,6 +6,7 @@
 # dynamic: none
 # inferred: none
 # lines: none
+# first-sight: 88e72af 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 import jax
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer of the compile time; not discussed)
-# lines: LB105:77
+# lines: LB105:78
+# first-sight: 88e72af 2026-12-03 py: found LB105:78; missed none; false none | notebook: found LB105:78; missed none; false none
 
 import argparse
 import time

@@ -5,7 +5,8 @@
 # static: LB116
 # dynamic: n/a
 # inferred: none
-# lines: LB116:124
+# lines: LB116:125
+# first-sight: 88e72af 2026-12-03 py: found LB116:125; missed none; false none | notebook: found LB116:125; missed none; false none
 
 import torch
 import torch.nn.functional as F

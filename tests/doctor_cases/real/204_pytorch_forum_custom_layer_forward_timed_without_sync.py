@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed)
-# lines: LB116:12, LB105:11
+# lines: LB116:13, LB105:12
+# first-sight: 88e72af 2026-12-03 py: found none; missed LB105:12, LB116:13; false none | notebook: found none; missed LB105:12, LB116:13; false none
 
 def forward( self, x ):
     start = time.time()

@@ -5,7 +5,8 @@
 # static: LB116, LB105, LB104
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed), LB104 (one sample per call, printed on its own; not discussed)
-# lines: LB116:11, LB105:10, LB104:11
+# lines: LB116:12, LB105:11, LB104:12
+# first-sight: 88e72af 2026-12-03 py: found none; missed LB104:12, LB105:11, LB116:12; false none | notebook: found none; missed LB104:12, LB105:11, LB116:12; false none
 
 start = time.time()
 self.context.execute_async_v2(

@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed)
-# lines: LB116:70, LB105:69
+# lines: LB116:71, LB105:70
+# first-sight: 88e72af 2026-12-03 py: found LB105:70; missed LB116:71; false LB116:74 | notebook: found LB105:70; missed LB116:71; false LB116:74
 
 import os
 import sys

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed)
-# lines: LB105:75/88
+# lines: LB105:76/89
+# first-sight: 88e72af 2026-12-03 py: found LB105:76 LB105:89; missed none; false none | notebook: found LB105:76 LB105:89; missed none; false none
 
 import torch
 import time
