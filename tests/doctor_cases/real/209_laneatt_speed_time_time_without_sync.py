@@ -5,7 +5,8 @@
 # static: LB116, LB105, LB112
 # dynamic: n/a
 # inferred: LB112 (the timed forwards record the autograd graph; not discussed)
-# lines: LB116:62, LB105:61, LB112:62
+# lines: LB116:63, LB105:62, LB112:63
+# first-sight: 88e72af 2026-12-03 py: found LB105:62; missed LB112:63, LB116:63; false none | notebook: found LB105:62; missed LB112:63, LB116:63; false none
 
 import time
 import argparse

@@ -5,7 +5,8 @@
 # static: LB116, LB105, LB104
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval timer; not discussed), LB104 (one sample per image, each printed on its own; not discussed)
-# lines: LB116:68, LB105:67, LB104:68
+# lines: LB116:69, LB105:68, LB104:69
+# first-sight: 88e72af 2026-12-03 py: found LB105:68; missed LB104:69, LB116:69; false none | notebook: found LB105:68; missed LB104:69, LB116:69; false none
 
 from __future__ import print_function
 import os
