@@ -2867,3 +2867,65 @@ def test_model_a_name_a_function_jits_through_global_stays_jitted_elsewhere():
            "setup()\nbench(jnp.ones(3))\n")
     assert ("LB102", 0, 10) in found(src)
     assert "LB102" not in codes(src.replace("    f(x)\n", "    f(x).block_until_ready()\n"))
+
+
+# PyTorch/XLA (pytorch/xla#8858, case 183): torch ops on an XLA device only trace; `mark_step`/`sync` run the graph.
+_XLA_STEPS = (
+    "import time\nimport torch\nimport torch_xla\nimport torch_xla.core.xla_model as xla_model\n"
+    "net = torch.nn.Linear(16, 16).to({device})\nbatch = torch.randn(4, 16, device={device})\n"
+    "def train_step():\n    loss = net(batch).sum()\n    {step}\n"
+    "begin = {clock}()\nsteps = 0\nwhile steps < 20:\n    train_step()\n    steps += 1\n"
+    "{wait}finish = {clock}()\nprint('took', finish - begin)\n"
+)
+
+
+@pytest.mark.parametrize("step", ["xla_model.mark_step()", "torch_xla.sync()"])
+def test_model_a_pytorch_xla_step_is_device_work_timed_by_the_wall_clock(step):
+    """A training loop on an XLA device, each step in a helper, timed with ``time.time()``: the graph run is work,
+    so the wall clock is reported (LB105), and the loop inside one interval is a total, not one sample (no LB104)."""
+    src = _XLA_STEPS.format(device="xla_model.xla_device()", step=step, clock="time.time", wait="")
+    results = found(src)
+    assert ("LB105", 0, 10) in results
+    assert "LB104" not in {code for code, _, _ in results}
+
+
+def test_model_an_xla_snippet_without_imports_uses_the_conventional_alias():
+    """Posted without imports (``xm`` and ``time`` unbound): ``xm`` is PyTorch/XLA's documented alias."""
+    src = "t0 = time.time()\nfor i in range(steps):\n    forward_backward()\n    xm.mark_step()\nt1 = time.time()\n"
+    assert found(src) == [("LB105", 0, 1)]
+    # quiet twins: the steady clock; `xm` bound to something else; no framework at all
+    assert found(src.replace("time.time()", "time.perf_counter()")) == []
+    assert found("from mytools import xm\n" + src) == []
+    assert found(src.replace("    xm.mark_step()\n", "")) == []
+
+
+@pytest.mark.parametrize(("device", "cuda_work"), [("xla_model.xla_device()", False), ("'xla'", False), ("'cuda'", True)])
+def test_model_work_on_an_xla_device_is_not_cuda_work(device, cuda_work):
+    """In a file that also mentions CUDA, work on PyTorch/XLA's device waited with ``wait_device_ops`` is not
+    unsynchronized CUDA work (LB116); the same loop on ``"cuda"`` is."""
+    src = _XLA_STEPS.format(
+        device=device, step="xla_model.mark_step()", clock="time.perf_counter",
+        wait="xla_model.wait_device_ops()\n",
+    ) + "print(torch.cuda.is_available())\n"
+    assert ("LB116" in codes(src)) is cuda_work
+
+
+_GLOBAL_TENSOR = (
+    "import time\nimport torch\n{bind}\n"
+    "def one_step():\n    return torch.linalg.qr(weights)\n"
+    "print(torch.cuda.device_count())\nt0 = time.perf_counter()\none_step()\nprint(time.perf_counter() - t0)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("bind", "cuda_work"),
+    [
+        ("weights = torch.randn(256, 256, device='cuda')", True),
+        ("weights = torch.randn(256, 256)", False),  # the CPU, read by the helper through the one global binding
+        ("weights = torch.randn(256, 256)\nweights = weights.cuda()", True),  # bound twice: unknown, may be CUDA
+    ],
+)
+def test_model_a_global_a_helper_reads_is_the_modules_one_binding_of_it(bind, cuda_work):
+    """A function reading a global sees the module's binding of it when the file binds the name once: a helper's
+    torch work on a CPU tensor is not unsynchronized CUDA work."""
+    assert ("LB116" in codes(_GLOBAL_TENSOR.format(bind=bind))) is cuda_work

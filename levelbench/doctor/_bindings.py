@@ -73,8 +73,8 @@ class Bindings:
     def reaching(self, name: str, at: ast.AST) -> ast.expr | None:
         """The value of the binding of ``name`` that reaches ``at`` as statements run: the last one before it in its
         own scope, when that is a plain assignment of the name in a statement list that holds ``at`` (or a statement
-        around it). None when that is not known: no binding of the name before ``at`` in its scope (a parameter, a
-        global read from a function), one in a branch or loop that may not have run, a loop or ``with`` target,
+        around it); for a global a function reads, the module's one binding of it (`_global_bound_once`). None when that
+        is not known: no binding of the name before ``at`` in its scope (a parameter), one in a branch or loop that may not have run, a loop or ``with`` target,
         unpacking, or a binding later in a loop around ``at``, which reaches it on the next pass.
 
             t = torch.randn(n)      # reaching("t", use 1) is `torch.randn(n)`
@@ -86,7 +86,7 @@ class Bindings:
         stores = [s for s in self._stores().get(name, ()) if enclosing_function(self.program, s) is scope]
         before = [s for s in stores if _bound_at(self.program, s) < where]
         if not before:
-            return None
+            return self._global_bound_once(name, at) if scope is not None and not stores else None
         loops = [a for a in self.program.ancestors(at) if isinstance(a, (ast.For, ast.AsyncFor, ast.While))]
         if any(_bound_at(self.program, s) > where and any(a is loop for a in self.program.ancestors(s) for loop in loops)
                for s in stores):
@@ -102,6 +102,27 @@ class Bindings:
             return None
         around = {id(a) for a in self.program.ancestors(at)} | {id(at)}
         return statement.value if any(id(s) in around for s in found[0]) else None
+
+    def _global_bound_once(self, name: str, at: ast.AST) -> ast.expr | None:
+        """A global read from a function: the module's one binding of ``name``, when the file binds it once, by a
+        plain assignment in the module's own statements, and no function around ``at`` takes it as a parameter.
+        Whenever the function runs after that line it sees that value (before it, the read would fail)."""
+        stores = self._stores().get(name, ())
+        if len(stores) != 1:
+            return None
+        statement = self.program.parent(stores[0])
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and statement.targets[0] is stores[0]):
+            return None
+        if self.program.parent(statement) is not self.program.module:
+            return None
+        for scope in self.program.ancestors(at):
+            arguments = getattr(scope, "args", None)
+            if isinstance(arguments, ast.arguments) and name in {
+                a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
+                                arguments.kwarg] if a is not None
+            }:
+                return None
+        return statement.value
 
     def _stores(self) -> dict[str, list[ast.Name]]:
         if self._store_index is None:

@@ -24,6 +24,7 @@ _REEXPORTED = {"jax.partial": "functools.partial"}
 CONVENTIONAL = {
     "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
+    "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
 }
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
