@@ -2929,3 +2929,42 @@ def test_model_a_global_a_helper_reads_is_the_modules_one_binding_of_it(bind, cu
     """A function reading a global sees the module's binding of it when the file binds the name once: a helper's
     torch work on a CPU tensor is not unsynchronized CUDA work."""
     assert ("LB116" in codes(_GLOBAL_TENSOR.format(bind=bind))) is cuda_work
+
+
+_HANDED_TIMER = (
+    "import time\n{imports}\nLOG = []\n"
+    "def profiled(label):\n    def decorate(step):\n        def run(*args):\n"
+    "            begin = time.perf_counter()\n            out = {call}\n"
+    "            LOG.append((label, time.perf_counter() - begin))\n            return out\n"
+    "        return run\n    return decorate\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("imports", "call", "fires"),
+    [
+        ("import jax", "step(*args)", True),
+        ("from diffrax import diffeqsolve", "step(*args)", True),  # a module of JAX code: a library written in JAX
+        ("import jax", "jax.block_until_ready(step(*args))", False),  # waits before the clock stops
+        ("import jax", "jax.tree.map(lambda a: a.block_until_ready(), step(*args))", False),
+        ("import json", "step(*args)", False),  # nothing says the callables are JAX work
+    ],
+)
+def test_model_a_library_timer_of_a_handed_callable_waits_for_nothing(imports, call, fires):
+    """A library's timing decorator (never applied in its own file: netket's ``@timed``, case 186) times the
+    function its callers hand it; in JAX code, a timing that does not wait is wrong whatever they hand it."""
+    assert (("LB102", 0, 8) in found(_HANDED_TIMER.format(imports=imports, call=call))) is fires
+
+
+def test_model_a_library_timer_given_waiting_callables_in_its_file_stays_quiet():
+    """The file's own call sites say what the parameter is: lambdas that wait (jax#10180, case 166)."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\n"
+        "def stopwatch(fn):\n    t0 = time.perf_counter()\n    fn()\n    return time.perf_counter() - t0\n"
+        "def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n"
+    )
+    assert "LB102" not in codes(src)
+    assert ("LB102", 0, 6) in found(src.replace("def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n", ""))
+    # its own work, not a handed callable: a library function's instrumentation stays its callers' matter
+    assert "LB102" not in codes(src.replace("    fn()\n", "    jnp.sin(jnp.ones(3))\n").replace(
+        "def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n", ""))

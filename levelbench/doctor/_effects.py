@@ -11,7 +11,9 @@ import ast
 from collections.abc import Iterator
 
 from ._context import Context
-from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, JAX_LIBRARIES, call_kind
+from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, call_kind
+from ._names import JAX_LIBRARIES
+from ._regions import TimedRegion
 from ._syntax import local_walk, position, walk_code
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
@@ -131,6 +133,28 @@ def _waiting_callables(ctx: Context, call: ast.Call) -> bool:
     return bool(passed) and all(
         isinstance(v, ast.Lambda) and isinstance(v.body, ast.Call) and is_wait(ctx, v.body)  # type: ignore[union-attr]
         for v in passed  # type: ignore[union-attr]
+    )
+
+
+def handed_work_unawaited(ctx: Context, region: TimedRegion) -> ast.Call | None:
+    """In a library function that times a callable it is handed (a timing helper, or a decorator's wrapper
+    timing the function it decorates) and waits for nothing: the call of that callable, when the file is JAX code
+    (`Facts.jax_code`) and no call site in it says what is passed. Its callers hand it their JAX functions, and
+    whatever they hand, the clock stops before the work it queued is done: the finding holds whatever they do.
+
+        def timed(fun):
+            def wrapper(*args):
+                with timed_scope(fun.__name__):
+                    return fun(*args)       # <- this call
+            return wrapper
+    """
+    if not ctx.facts.jax_code:
+        return None
+    calls = ctx.timed_calls(region)
+    if any(is_wait(ctx, c) for c in calls):
+        return None
+    return next(
+        (c for c in calls if isinstance(c.func, ast.Name) and ctx.facts.parameter_values(c.func) == []), None
     )
 
 

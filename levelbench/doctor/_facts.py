@@ -12,7 +12,7 @@ import dataclasses
 import functools
 
 from ._bindings import Bindings
-from ._names import Names, dotted
+from ._names import JAX_LIBRARIES, Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop
@@ -99,6 +99,11 @@ class Facts:
         self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
         if names.imports_root("torch_xla"):
             self.frameworks |= {"torch"}  # PyTorch/XLA is PyTorch, its tensors on an XLA device
+        # JAX code: the file imports JAX, a JAX model library, or a library written in JAX (a module of such a
+        # package, `from netket.utils import struct`, is one too: its functions are handed JAX work)
+        self.jax_code = bool(self.frameworks & {"jax", "flax", "equinox", "optax"}) or any(
+            names.imports_root(root) for root in ("haiku", *(r.rstrip(".") for r in JAX_LIBRARIES))
+        )
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
         # What names denote (`_bindings`), and each alias of a jitted callable -> the name it aliases.

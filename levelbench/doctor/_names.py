@@ -26,6 +26,13 @@ CONVENTIONAL = {
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
     "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
 }
+# Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
+# holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
+# (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
+JAX_LIBRARIES = (
+    "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
+    "netket.",
+)
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 
