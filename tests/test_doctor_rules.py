@@ -2968,3 +2968,26 @@ def test_model_a_library_timer_given_waiting_callables_in_its_file_stays_quiet()
     # its own work, not a handed callable: a library function's instrumentation stays its callers' matter
     assert "LB102" not in codes(src.replace("    fn()\n", "    jnp.sin(jnp.ones(3))\n").replace(
         "def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n", ""))
+
+
+@pytest.mark.parametrize(
+    ("record", "fires"),
+    [
+        ("logging.info('%s took %.2fs', label, elapsed)", False),  # a progress line about an activity (clu)
+        ("log.debug(f'{label}: {elapsed:.3f}s')", False),
+        ("TOTALS[label] = TOTALS.get(label, 0.0) + elapsed", True),  # a measurement the library keeps (netket)
+        ("logging.info('%s', label)\n        TOTALS[label] = elapsed", True),
+    ],
+)
+def test_model_a_library_timer_that_only_logs_its_interval_is_a_log_line(record, fires):
+    """A library's ``@contextmanager`` that times an activity and only writes the interval to a log is a progress
+    line; one that keeps the interval (a profile of where time goes) measures, and must wait for JAX work."""
+    src = (
+        "import contextlib, functools, logging, time\nimport jax\nlog = logging.getLogger(__name__)\nTOTALS = {}\n"
+        "@contextlib.contextmanager\ndef activity(label):\n    start = time.monotonic()\n    try:\n        yield\n"
+        f"    finally:\n        elapsed = time.monotonic() - start\n        {record}\n"
+        "def traced(label):\n    def wrap(fn):\n        @functools.wraps(fn)\n        def inner(*a, **k):\n"
+        "            with activity(label):\n                return fn(*a, **k)\n        return inner\n    return wrap\n"
+    )
+    line = src.splitlines().index("                return fn(*a, **k)") + 1
+    assert (("LB102", 0, line) in found(src)) is fires
