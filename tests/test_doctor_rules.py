@@ -2970,6 +2970,42 @@ def test_model_a_library_timer_given_waiting_callables_in_its_file_stays_quiet()
         "def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n", ""))
 
 
+_CPU_THEN_CUDA = (
+    "import functools, time, timeit\nimport torch\n{define}\nm = torch.rand(64, 64)\n{cpu_timing}\n"
+    "m = m.to('cuda')\nbegin = time.perf_counter()\ninv = torch.inverse(m)\nprint(time.perf_counter() - begin)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("define", "cpu_timing"),
+    [
+        ("def on_host():\n    s = time.perf_counter()\n    torch.inverse(m)\n    print(time.perf_counter() - s)",
+         "on_host()"),  # a helper reading the global, called before it is moved
+        ("", "print(timeit.timeit(lambda: torch.inverse(m), number=1))"),  # a lambda handed to the harness
+        ("inverse = functools.partial(torch.inverse)",
+         "s = time.perf_counter()\ninverse(m)\nprint(time.perf_counter() - s)"),
+        ("ops = {'inverse': torch.inverse}",
+         "s = time.perf_counter()\nops['inverse'](m)\nprint(time.perf_counter() - s)"),
+    ],
+)
+def test_model_the_cpu_timing_before_a_move_to_cuda_stays_cpu_however_it_is_written(define, cpu_timing):
+    """pytorch#42108 (case 177) written other ways: the first timing runs on the CPU tensor, the second on CUDA.
+    Only the CUDA timing is LB116, whether the CPU one is in a helper, a lambda, a partial or a container."""
+    src = _CPU_THEN_CUDA.format(define=define, cpu_timing=cpu_timing)
+    lines = [line for code, _, line in found(src) if code == "LB116"]
+    assert lines == [len(src.splitlines()) - 1]
+
+
+def test_model_a_helper_called_after_the_move_to_cuda_is_cuda_work():
+    """The quiet twin's mirror: the same helper called once the global is on CUDA (and once before) is not known
+    to run on the CPU."""
+    src = _CPU_THEN_CUDA.format(
+        define="def on_host():\n    s = time.perf_counter()\n    torch.inverse(m)\n    print(time.perf_counter() - s)",
+        cpu_timing="on_host()",
+    ) + "on_host()\n"
+    assert ("LB116", 0, 5) in found(src)
+
+
 @pytest.mark.parametrize(
     ("record", "fires"),
     [

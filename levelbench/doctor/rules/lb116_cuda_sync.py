@@ -136,7 +136,10 @@ def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
     if qualified is None and isinstance(func, ast.Name):
         function = ctx.facts.local_def(value)
         if function is None:
-            return _device(ctx, func, depth)  # `block(x)`: a module runs where it was moved
+            found = _device(ctx, func, depth)  # `block(x)`: a module runs where it was moved
+            if found is None and not ctx.facts.is_torch_model_call(value) and _given_tensors(ctx, value):
+                return _where_tensors_are(ctx, value, depth)  # `det = partial(torch.det)`: a torch function
+            return found
         # a local function works where its torch work does, when the file shows one place for all of it
         work = [
             n for n in local_walk(ctx.program, function)
@@ -144,8 +147,22 @@ def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
         ]
         found = {_device(ctx, n, depth) for n in work}
         return found.pop() if len(found) == 1 else None
+    if qualified is None and isinstance(func, ast.Subscript) and _given_tensors(ctx, value):
+        return _where_tensors_are(ctx, value, depth)  # `fns["det"](t)`: a torch function kept in a container
     if qualified is None or not qualified.startswith("torch.") or call_kind(qualified) != "torch":
         return None
+    return _where_tensors_are(ctx, value, depth)
+
+
+def _given_tensors(ctx: Context, call: ast.Call) -> bool:
+    """A torch computation the callee of which is not resolved (a partial, a container's element), given tensors:
+    it works where they are."""
+    return ctx.kinds.of(call) == "torch" and any(ctx.kinds.of(a) == "torch" for a in call.args)
+
+
+def _where_tensors_are(ctx: Context, value: ast.Call, depth: int) -> str | None:
+    """Where a torch function works: on its ``device=``, else where its tensor arguments all are (the CPU when it
+    is given none and the file sets no default device)."""
     placed = next((k.value for k in value.keywords if k.arg == "device"), None)
     if placed is not None:
         return _device_named(ctx, placed)
