@@ -3027,3 +3027,15 @@ def test_model_a_library_timer_that_only_logs_its_interval_is_a_log_line(record,
     )
     line = src.splitlines().index("                return fn(*a, **k)") + 1
     assert (("LB102", 0, line) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("words", "fires"), [("# cold: includes compilation\n", False), ("# repeat it\n", True), ("", True)])
+def test_lb103_words_over_a_loop_whose_body_the_timing_opens_say_what_it_times(words, fires):
+    """The words above a loop say what the timing that opens its body measures, as they do above a def whose body it
+    opens (case 134's '# --- First execution ---', the timing moved into a loop)."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(lambda v: jnp.cumsum(v) * 2)\nv = jnp.ones(100)\n"
+        f"{words}for attempt in range(3):\n    tick = time.perf_counter()\n    f(v).block_until_ready()\n"
+        "    print(attempt, time.perf_counter() - tick)\n"
+    )
+    assert ("LB103" in codes(src)) is fires

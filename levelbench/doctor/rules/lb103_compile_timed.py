@@ -141,7 +141,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
         return True
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
-        return True  # `# --- First execution ---` over `def run_benchmark():`, or `def time_first_call():`
+        return True  # `# --- First execution ---` over `def run_benchmark():` or a loop, or `def time_first_call():`
     if _timed_again_warm(ctx, region):
         return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
@@ -158,10 +158,13 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
 
 
 def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
-    """The def whose body the timing opens (its first statement, after a docstring and ``global`` lines): the words
-    above the def and its name say what the timing is."""
+    """The def or loop whose body the timing opens (its first statement, after a docstring and ``global`` lines): the
+    words above it (and a def's name) say what the timing is, as they would right above the timing."""
     function = region.scope
     first, _ = region.written_lines()
+    loop = enclosing_loop(ctx.program, region.anchor)
+    if first and isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) and loop.body and loop.body[0].lineno == first:
+        return loop  # `# --- First execution ---` over `for _ in range(5):` whose body the clock pair opens
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not first:
         return None
     body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
