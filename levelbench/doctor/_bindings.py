@@ -74,9 +74,10 @@ class Bindings:
     def reaching(self, name: str, at: ast.AST) -> ast.expr | None:
         """The value of the binding of ``name`` that reaches ``at`` as statements run: the last one before it in its
         own scope, when that is a plain assignment of the name in a statement list that holds ``at`` (or a statement
-        around it); for a global a function reads, the module's one binding of it (`_global_bound_once`). None when that
-        is not known: no binding of the name before ``at`` in its scope (a parameter), one in a branch or loop that may not have run, a loop or ``with`` target,
-        unpacking, or a binding later in a loop around ``at``, which reaches it on the next pass.
+        around it); for a name a function reads and does not bind, the binding outside that reaches it
+        (`_outer_reaching`). None when that is not known: a parameter, a binding in a branch or loop that may not have
+        run, a loop or ``with`` target, unpacking, or a binding later in a loop around ``at``, which reaches it on the
+        next pass.
 
             t = torch.randn(n)      # reaching("t", use 1) is `torch.randn(n)`
             torch.det(t)            # use 1
@@ -141,7 +142,7 @@ class Bindings:
         if len(stores) != 1:
             return None
         statement = self.program.parent(stores[0])
-        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and statement.targets[0] is stores[0]):
+        if not isinstance(statement, ast.Assign) or statement.targets != [stores[0]]:
             return None
         if self.program.parent(statement) is not self.program.module:
             return None

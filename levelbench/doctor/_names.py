@@ -124,7 +124,8 @@ class Names:
             callee = self.qualname(value.func)
             if callee in _PARTIAL:
                 inner = self.qualname(value.args[0])
-                # a framework's function with arguments bound is that function: `partial(torch.det)`, `partial(jax.jit, ...)`
+                # a framework's function with arguments bound is that function: `partial(torch.det)`,
+                # `partial(jax.jit, ...)`
                 return inner if inner and inner.startswith(("jax.", "torch.", "numpy.")) else None
             module = value.args[0]
             if callee in _IMPORTERS and isinstance(module, ast.Constant) and isinstance(module.value, str):

@@ -65,7 +65,8 @@ def _last_cuda_work(ctx: Context, region: TimedRegion, calls: list[ast.Call], li
         n for n in ctx.timed_nodes(region)
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
         and isinstance(ctx.program.parent(n), (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr))
-        and ctx.kinds.of(n) == "torch" and (_device(ctx, n) in ("cuda", "handed") if library else _device(ctx, n) not in ("cpu", "xla"))
+        and ctx.kinds.of(n) == "torch"
+        and (_device(ctx, n) in ("cuda", "handed") if library else _device(ctx, n) not in ("cpu", "xla"))
     ]
     inside = {id(n) for w in work for n in ast.walk(w) if n is not w}
     last = max((w for w in work if id(w) not in inside), key=position, default=None)  # `model(x.cuda())`: the model
@@ -109,8 +110,8 @@ def _on_cuda(ctx: Context, value: ast.AST, depth: int = 0) -> bool:
 
 
 def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
-    """``"cuda"``, ``"cpu"``, ``"xla"`` or ``"handed"`` (the device the function around it is given, see `_device_named`) where
-    the file shows where the tensor ``value`` (or the torch work that makes it) is, in
+    """``"cuda"``, ``"cpu"``, ``"xla"`` or ``"handed"`` (the device the function around it is given, see
+    `_device_named`) where the file shows where the tensor ``value`` (or the torch work that makes it) is, in
     program order; None when it does not (a module, a parameter, a device chosen at run time). A torch function works
     where its tensors are, or makes one on its ``device=`` (the CPU when none is given and the file sets no default);
     ``.cuda()``, ``.cpu()`` and ``.to("cuda")`` move one; a name is where the binding that reaches it put it:
