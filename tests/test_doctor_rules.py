@@ -3039,3 +3039,14 @@ def test_lb103_words_over_a_loop_whose_body_the_timing_opens_say_what_it_times(w
         "    print(attempt, time.perf_counter() - tick)\n"
     )
     assert ("LB103" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(("timed", "single"), [("y = f(x)\n", True), ("for _ in range(50):\n    y = f(x)\n", False)])
+def test_model_a_clock_pair_left_unsubtracted_counts_its_samples_as_one_written_out(timed, single):
+    """``begin = ...; ...; done = ...`` with the difference left out of the snippet: a loop inside is a total over
+    its iterations (no LB104), one call is one sample, as when ``done - begin`` is written."""
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.tanh)\nx = jnp.ones(8)\n"
+           f"f(x).block_until_ready()\nbegin = time.perf_counter()\n{timed}y.block_until_ready()\n"
+           "done = time.perf_counter()\n")
+    assert ("LB104" in codes(src)) is single
+    assert ("LB104" in codes(src + "print(done - begin)\n")) is single
