@@ -3050,3 +3050,15 @@ def test_model_a_clock_pair_left_unsubtracted_counts_its_samples_as_one_written_
            "done = time.perf_counter()\n")
     assert ("LB104" in codes(src)) is single
     assert ("LB104" in codes(src + "print(done - begin)\n")) is single
+
+
+@pytest.mark.parametrize(("words", "fires"), [("# Now time it without compilation\n", False), ("", True)])
+def test_lb103_steady_words_over_a_registered_benchmark_make_the_first_timing_the_cold_one(words, fires):
+    """Words over a google_benchmark function (above its decorator) say the timing its body opens runs without
+    compilation: the earlier cold timing of the same jitted call is read against it (case 087's variant)."""
+    src = (
+        "import time\nimport google_benchmark\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\n"
+        "x = jnp.ones(3)\nt0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+        f"{words}@google_benchmark.register\ndef bench(state):\n    while state:\n        f(x).block_until_ready()\n"
+    )
+    assert ("LB103" in codes(src)) is fires

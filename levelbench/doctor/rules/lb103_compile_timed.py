@@ -249,10 +249,17 @@ def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
 
 
 def _said_steady(ctx: Context, region: TimedRegion) -> bool:
-    """A comment on the timing's lines, or right above them in its cell, says it runs without compilation."""
+    """A comment on the timing's lines, or right above them in its cell, says it runs without compilation; or right
+    above the def (and its decorators) or loop whose body the timing opens (a registered google_benchmark function)."""
     first, last = region.written_lines()
-    return bool(first) and any(says_it_leaves_compilation_out(ctx.program.line_text(line))
-                               for line in lines_to_read(ctx.program.line_text, first, last))
+    if not first:
+        return False
+    lines = lines_to_read(ctx.program.line_text, first, last)
+    opening = _opened_function(ctx, region)
+    if opening is not None:
+        top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])
+        lines += lines_to_read(ctx.program.line_text, top, top)
+    return any(says_it_leaves_compilation_out(ctx.program.line_text(line)) for line in lines)
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
