@@ -2867,3 +2867,198 @@ def test_model_a_name_a_function_jits_through_global_stays_jitted_elsewhere():
            "setup()\nbench(jnp.ones(3))\n")
     assert ("LB102", 0, 10) in found(src)
     assert "LB102" not in codes(src.replace("    f(x)\n", "    f(x).block_until_ready()\n"))
+
+
+# PyTorch/XLA (pytorch/xla#8858, case 183): torch ops on an XLA device only trace; `mark_step`/`sync` run the graph.
+_XLA_STEPS = (
+    "import time\nimport torch\nimport torch_xla\nimport torch_xla.core.xla_model as xla_model\n"
+    "net = torch.nn.Linear(16, 16).to({device})\nbatch = torch.randn(4, 16, device={device})\n"
+    "def train_step():\n    loss = net(batch).sum()\n    {step}\n"
+    "begin = {clock}()\nsteps = 0\nwhile steps < 20:\n    train_step()\n    steps += 1\n"
+    "{wait}finish = {clock}()\nprint('took', finish - begin)\n"
+)
+
+
+@pytest.mark.parametrize("step", ["xla_model.mark_step()", "torch_xla.sync()"])
+def test_model_a_pytorch_xla_step_is_device_work_timed_by_the_wall_clock(step):
+    """A training loop on an XLA device, each step in a helper, timed with ``time.time()``: the graph run is work,
+    so the wall clock is reported (LB105), and the loop inside one interval is a total, not one sample (no LB104)."""
+    src = _XLA_STEPS.format(device="xla_model.xla_device()", step=step, clock="time.time", wait="")
+    results = found(src)
+    assert ("LB105", 0, 10) in results
+    assert "LB104" not in {code for code, _, _ in results}
+
+
+def test_model_an_xla_snippet_without_imports_uses_the_conventional_alias():
+    """Posted without imports (``xm`` and ``time`` unbound): ``xm`` is PyTorch/XLA's documented alias."""
+    src = "t0 = time.time()\nfor i in range(steps):\n    forward_backward()\n    xm.mark_step()\nt1 = time.time()\n"
+    assert found(src) == [("LB105", 0, 1)]
+    # quiet twins: the steady clock; `xm` bound to something else; no framework at all
+    assert found(src.replace("time.time()", "time.perf_counter()")) == []
+    assert found("from mytools import xm\n" + src) == []
+    assert found(src.replace("    xm.mark_step()\n", "")) == []
+
+
+@pytest.mark.parametrize(("device", "cuda_work"), [("xla_model.xla_device()", False), ("'xla'", False), ("'cuda'", True)])
+def test_model_work_on_an_xla_device_is_not_cuda_work(device, cuda_work):
+    """In a file that also mentions CUDA, work on PyTorch/XLA's device waited with ``wait_device_ops`` is not
+    unsynchronized CUDA work (LB116); the same loop on ``"cuda"`` is."""
+    src = _XLA_STEPS.format(
+        device=device, step="xla_model.mark_step()", clock="time.perf_counter",
+        wait="xla_model.wait_device_ops()\n",
+    ) + "print(torch.cuda.is_available())\n"
+    assert ("LB116" in codes(src)) is cuda_work
+
+
+_GLOBAL_TENSOR = (
+    "import time\nimport torch\n{bind}\n"
+    "def one_step():\n    return torch.linalg.qr(weights)\n"
+    "print(torch.cuda.device_count())\nt0 = time.perf_counter()\none_step()\nprint(time.perf_counter() - t0)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("bind", "cuda_work"),
+    [
+        ("weights = torch.randn(256, 256, device='cuda')", True),
+        ("weights = torch.randn(256, 256)", False),  # the CPU, read by the helper through the one global binding
+        ("weights = torch.randn(256, 256)\nweights = weights.cuda()", True),  # bound twice: unknown, may be CUDA
+    ],
+)
+def test_model_a_global_a_helper_reads_is_the_modules_one_binding_of_it(bind, cuda_work):
+    """A function reading a global sees the module's binding of it when the file binds the name once: a helper's
+    torch work on a CPU tensor is not unsynchronized CUDA work."""
+    assert ("LB116" in codes(_GLOBAL_TENSOR.format(bind=bind))) is cuda_work
+
+
+_HANDED_TIMER = (
+    "import time\n{imports}\nLOG = []\n"
+    "def profiled(label):\n    def decorate(step):\n        def run(*args):\n"
+    "            begin = time.perf_counter()\n            out = {call}\n"
+    "            LOG.append((label, time.perf_counter() - begin))\n            return out\n"
+    "        return run\n    return decorate\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("imports", "call", "fires"),
+    [
+        ("import jax", "step(*args)", True),
+        ("from diffrax import diffeqsolve", "step(*args)", True),  # a module of JAX code: a library written in JAX
+        ("import jax", "jax.block_until_ready(step(*args))", False),  # waits before the clock stops
+        ("import jax", "jax.tree.map(lambda a: a.block_until_ready(), step(*args))", False),
+        ("import json", "step(*args)", False),  # nothing says the callables are JAX work
+    ],
+)
+def test_model_a_library_timer_of_a_handed_callable_waits_for_nothing(imports, call, fires):
+    """A library's timing decorator (never applied in its own file: netket's ``@timed``, case 186) times the
+    function its callers hand it; in JAX code, a timing that does not wait is wrong whatever they hand it."""
+    assert (("LB102", 0, 8) in found(_HANDED_TIMER.format(imports=imports, call=call))) is fires
+
+
+def test_model_a_library_timer_given_waiting_callables_in_its_file_stays_quiet():
+    """The file's own call sites say what the parameter is: lambdas that wait (jax#10180, case 166)."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\n"
+        "def stopwatch(fn):\n    t0 = time.perf_counter()\n    fn()\n    return time.perf_counter() - t0\n"
+        "def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n"
+    )
+    assert "LB102" not in codes(src)
+    assert ("LB102", 0, 6) in found(src.replace("def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n", ""))
+    # its own work, not a handed callable: a library function's instrumentation stays its callers' matter
+    assert "LB102" not in codes(src.replace("    fn()\n", "    jnp.sin(jnp.ones(3))\n").replace(
+        "def bench(x):\n    return stopwatch(lambda: jax.block_until_ready(jnp.sin(x)))\n", ""))
+
+
+_CPU_THEN_CUDA = (
+    "import functools, time, timeit\nimport torch\n{define}\nm = torch.rand(64, 64)\n{cpu_timing}\n"
+    "m = m.to('cuda')\nbegin = time.perf_counter()\ninv = torch.inverse(m)\nprint(time.perf_counter() - begin)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("define", "cpu_timing"),
+    [
+        ("def on_host():\n    s = time.perf_counter()\n    torch.inverse(m)\n    print(time.perf_counter() - s)",
+         "on_host()"),  # a helper reading the global, called before it is moved
+        ("", "print(timeit.timeit(lambda: torch.inverse(m), number=1))"),  # a lambda handed to the harness
+        ("inverse = functools.partial(torch.inverse)",
+         "s = time.perf_counter()\ninverse(m)\nprint(time.perf_counter() - s)"),
+        ("ops = {'inverse': torch.inverse}",
+         "s = time.perf_counter()\nops['inverse'](m)\nprint(time.perf_counter() - s)"),
+    ],
+)
+def test_model_the_cpu_timing_before_a_move_to_cuda_stays_cpu_however_it_is_written(define, cpu_timing):
+    """pytorch#42108 (case 177) written other ways: the first timing runs on the CPU tensor, the second on CUDA.
+    Only the CUDA timing is LB116, whether the CPU one is in a helper, a lambda, a partial or a container."""
+    src = _CPU_THEN_CUDA.format(define=define, cpu_timing=cpu_timing)
+    lines = [line for code, _, line in found(src) if code == "LB116"]
+    assert lines == [len(src.splitlines()) - 1]
+
+
+def test_model_a_helper_called_after_the_move_to_cuda_is_cuda_work():
+    """The quiet twin's mirror: the same helper called once the global is on CUDA (and once before) is not known
+    to run on the CPU."""
+    src = _CPU_THEN_CUDA.format(
+        define="def on_host():\n    s = time.perf_counter()\n    torch.inverse(m)\n    print(time.perf_counter() - s)",
+        cpu_timing="on_host()",
+    ) + "on_host()\n"
+    assert ("LB116", 0, 5) in found(src)
+
+
+@pytest.mark.parametrize(
+    ("record", "fires"),
+    [
+        ("logging.info('%s took %.2fs', label, elapsed)", False),  # a progress line about an activity (clu)
+        ("log.debug(f'{label}: {elapsed:.3f}s')", False),
+        ("TOTALS[label] = TOTALS.get(label, 0.0) + elapsed", True),  # a measurement the library keeps (netket)
+        ("logging.info('%s', label)\n        TOTALS[label] = elapsed", True),
+    ],
+)
+def test_model_a_library_timer_that_only_logs_its_interval_is_a_log_line(record, fires):
+    """A library's ``@contextmanager`` that times an activity and only writes the interval to a log is a progress
+    line; one that keeps the interval (a profile of where time goes) measures, and must wait for JAX work."""
+    src = (
+        "import contextlib, functools, logging, time\nimport jax\nlog = logging.getLogger(__name__)\nTOTALS = {}\n"
+        "@contextlib.contextmanager\ndef activity(label):\n    start = time.monotonic()\n    try:\n        yield\n"
+        f"    finally:\n        elapsed = time.monotonic() - start\n        {record}\n"
+        "def traced(label):\n    def wrap(fn):\n        @functools.wraps(fn)\n        def inner(*a, **k):\n"
+        "            with activity(label):\n                return fn(*a, **k)\n        return inner\n    return wrap\n"
+    )
+    line = src.splitlines().index("                return fn(*a, **k)") + 1
+    assert (("LB102", 0, line) in found(src)) is fires
+
+
+@pytest.mark.parametrize(("words", "fires"), [("# cold: includes compilation\n", False), ("# repeat it\n", True), ("", True)])
+def test_lb103_words_over_a_loop_whose_body_the_timing_opens_say_what_it_times(words, fires):
+    """The words above a loop say what the timing that opens its body measures, as they do above a def whose body it
+    opens (case 134's '# --- First execution ---', the timing moved into a loop)."""
+    src = (
+        "import time\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(lambda v: jnp.cumsum(v) * 2)\nv = jnp.ones(100)\n"
+        f"{words}for attempt in range(3):\n    tick = time.perf_counter()\n    f(v).block_until_ready()\n"
+        "    print(attempt, time.perf_counter() - tick)\n"
+    )
+    assert ("LB103" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(("timed", "single"), [("y = f(x)\n", True), ("for _ in range(50):\n    y = f(x)\n", False)])
+def test_model_a_clock_pair_left_unsubtracted_counts_its_samples_as_one_written_out(timed, single):
+    """``begin = ...; ...; done = ...`` with the difference left out of the snippet: a loop inside is a total over
+    its iterations (no LB104), one call is one sample, as when ``done - begin`` is written."""
+    src = ("import time\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.tanh)\nx = jnp.ones(8)\n"
+           f"f(x).block_until_ready()\nbegin = time.perf_counter()\n{timed}y.block_until_ready()\n"
+           "done = time.perf_counter()\n")
+    assert ("LB104" in codes(src)) is single
+    assert ("LB104" in codes(src + "print(done - begin)\n")) is single
+
+
+@pytest.mark.parametrize(("words", "fires"), [("# Now time it without compilation\n", False), ("", True)])
+def test_lb103_steady_words_over_a_registered_benchmark_make_the_first_timing_the_cold_one(words, fires):
+    """Words over a google_benchmark function (above its decorator) say the timing its body opens runs without
+    compilation: the earlier cold timing of the same jitted call is read against it (case 087's variant)."""
+    src = (
+        "import time\nimport google_benchmark\nimport jax\nimport jax.numpy as jnp\nf = jax.jit(jnp.sin)\n"
+        "x = jnp.ones(3)\nt0 = time.perf_counter()\nf(x).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+        f"{words}@google_benchmark.register\ndef bench(state):\n    while state:\n        f(x).block_until_ready()\n"
+    )
+    assert ("LB103" in codes(src)) is fires

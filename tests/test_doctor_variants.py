@@ -215,3 +215,15 @@ def test_a_vmap_or_jit_of_a_local_callable_goes_before_its_warm_up_and_never_wra
         assert bound < warm and lines[bound].startswith("    "), lines
     executable = body.replace("step = jax.jit(fn)", "step = jax.jit(fn).lower(x).compile()")
     assert not {v.kind for v in variants.case_variants(executable)} & {"vmap", "cond-jit"}
+
+
+def test_a_registered_benchmark_keeps_the_comment_that_heads_the_timing_over_it():
+    # case 087: `# Now time it without compilation` over the steady `%time`: made a google_benchmark function, the
+    # import goes above the comment, which stays over the registered function
+    text = ("import jax\nf = jax.jit(lambda x: x)\nx = 1.0\n%time f(x)\n# %%\n# Now time it without compilation\n"
+            "%time f(x)\n")
+    made = [v for v in variants.case_variants(text, {"LB102"}, {"LB102": {4, 7}}) if v.kind == "google-benchmark"]
+    assert made, "no google-benchmark variant was made"
+    lines = made[0].text.splitlines()
+    at = lines.index("# Now time it without compilation")
+    assert lines[at - 1] == "import google_benchmark" and lines[at + 1] == "@google_benchmark.register", lines

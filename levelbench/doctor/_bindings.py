@@ -32,6 +32,7 @@ class Bindings:
         self.values: dict[str, list[tuple[ast.expr, ast.AST | None]]] = {}  # name -> (value, scope bound in)
         self.methods: dict[str, FunctionNode] = {}  # "Class.method" -> its def, for local classes
         self._store_index: dict[str, list[ast.Name]] | None = None  # name -> every ast.Name that binds it
+        self._name_index: dict[str, list[ast.Name]] | None = None  # name -> every ast.Name of it
         for node in self.program.of_type(ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.AsyncFunctionDef):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 parent = self.program.parent(node)
@@ -73,9 +74,10 @@ class Bindings:
     def reaching(self, name: str, at: ast.AST) -> ast.expr | None:
         """The value of the binding of ``name`` that reaches ``at`` as statements run: the last one before it in its
         own scope, when that is a plain assignment of the name in a statement list that holds ``at`` (or a statement
-        around it). None when that is not known: no binding of the name before ``at`` in its scope (a parameter, a
-        global read from a function), one in a branch or loop that may not have run, a loop or ``with`` target,
-        unpacking, or a binding later in a loop around ``at``, which reaches it on the next pass.
+        around it); for a name a function reads and does not bind, the binding outside that reaches it
+        (`_outer_reaching`). None when that is not known: a parameter, a binding in a branch or loop that may not have
+        run, a loop or ``with`` target, unpacking, or a binding later in a loop around ``at``, which reaches it on the
+        next pass.
 
             t = torch.randn(n)      # reaching("t", use 1) is `torch.randn(n)`
             torch.det(t)            # use 1
@@ -86,7 +88,7 @@ class Bindings:
         stores = [s for s in self._stores().get(name, ()) if enclosing_function(self.program, s) is scope]
         before = [s for s in stores if _bound_at(self.program, s) < where]
         if not before:
-            return None
+            return self._outer_reaching(name, at, scope) if scope is not None and not stores else None
         loops = [a for a in self.program.ancestors(at) if isinstance(a, (ast.For, ast.AsyncFor, ast.While))]
         if any(_bound_at(self.program, s) > where and any(a is loop for a in self.program.ancestors(s) for loop in loops)
                for s in stores):
@@ -102,6 +104,51 @@ class Bindings:
             return None
         around = {id(a) for a in self.program.ancestors(at)} | {id(at)}
         return statement.value if any(id(s) in around for s in found[0]) else None
+
+    def _outer_reaching(self, name: str, at: ast.AST, scope: ast.AST) -> ast.expr | None:
+        """``name`` read in a function (``scope``) that does not bind it: a lambda handed straight to a call
+        (``timeit.timeit(lambda: torch.det(t))``) runs where it is written, so the binding reaching it there; else
+        the module's one binding of the name (`_global_bound_once`); else, for a module-level def that module-level
+        code only calls by name, the one binding that reaches every call."""
+        if _takes(scope, name):
+            return None
+        if isinstance(scope, ast.Lambda) and isinstance(self.program.parent(scope), (ast.Call, ast.keyword)):
+            return self.reaching(name, scope)
+        once = self._global_bound_once(name, at)
+        if once is not None or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return once
+        if enclosing_function(self.program, scope) is not None:
+            return None
+        if self._name_index is None:
+            self._name_index = {}
+            for node in self.program.of_type(ast.Name):
+                self._name_index.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+        uses = self._name_index.get(scope.name, [])
+        sites = [self.program.parent(n) for n in uses]
+        if not sites or not all(
+            isinstance(c, ast.Call) and c.func is n and enclosing_function(self.program, c) is None
+            for n, c in zip(uses, sites)
+        ):
+            return None  # handed on, stored, or called from another function: its callers are not all here
+        values = [self.reaching(name, c) for c in sites]
+        first = values[0]
+        return first if first is not None and all(v is first for v in values) else None
+
+    def _global_bound_once(self, name: str, at: ast.AST) -> ast.expr | None:
+        """A global read from a function: the module's one binding of ``name``, when the file binds it once, by a
+        plain assignment in the module's own statements, and no function around ``at`` takes it as a parameter.
+        Whenever the function runs after that line it sees that value (before it, the read would fail)."""
+        stores = self._stores().get(name, ())
+        if len(stores) != 1:
+            return None
+        statement = self.program.parent(stores[0])
+        if not isinstance(statement, ast.Assign) or statement.targets != [stores[0]]:
+            return None
+        if self.program.parent(statement) is not self.program.module:
+            return None
+        if any(_takes(scope, name) for scope in self.program.ancestors(at)):
+            return None
+        return statement.value
 
     def _stores(self) -> dict[str, list[ast.Name]]:
         if self._store_index is None:
@@ -168,3 +215,11 @@ def _bound_at(program: Program, target: ast.Name) -> tuple[int, int]:
     node = value if value is not None else target
     return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
 
+
+def _takes(scope: ast.AST, name: str) -> bool:
+    """``scope`` is a function (or lambda) with a parameter called ``name``."""
+    arguments = getattr(scope, "args", None)
+    return isinstance(arguments, ast.arguments) and name in {
+        a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
+                        arguments.kwarg] if a is not None
+    }

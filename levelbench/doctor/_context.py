@@ -198,6 +198,8 @@ class Context:
         facts = self.facts
         if facts.calls_jax_callable(call) or facts.is_flax_call(call) or facts.is_torch_model_call(call):
             return True
+        if facts.runs_on_xla(call):
+            return True
         if self.kinds.of(call) is not None:
             return True
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`

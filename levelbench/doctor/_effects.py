@@ -11,7 +11,9 @@ import ast
 from collections.abc import Iterator
 
 from ._context import Context
-from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, JAX_LIBRARIES, call_kind
+from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, call_kind
+from ._names import JAX_LIBRARIES, dotted
+from ._regions import CLOCKS, TimedRegion
 from ._syntax import local_walk, position, walk_code
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
@@ -132,6 +134,80 @@ def _waiting_callables(ctx: Context, call: ast.Call) -> bool:
         isinstance(v, ast.Lambda) and isinstance(v.body, ast.Call) and is_wait(ctx, v.body)  # type: ignore[union-attr]
         for v in passed  # type: ignore[union-attr]
     )
+
+
+def handed_work_unawaited(ctx: Context, region: TimedRegion) -> ast.Call | None:
+    """In a library function that times a callable it is handed (a timing helper, or a decorator's wrapper
+    timing the function it decorates) and waits for nothing: the call of that callable, when the file is JAX code
+    (`Facts.jax_code`) and no call site in it says what is passed. Its callers hand it their JAX functions, and
+    whatever they hand, the clock stops before the work it queued is done: the finding holds whatever they do.
+
+        def timed(fun):
+            def wrapper(*args):
+                with timed_scope(fun.__name__):
+                    return fun(*args)       # <- this call
+            return wrapper
+    """
+    if not ctx.facts.jax_code:
+        return None
+    calls = ctx.timed_calls(region)
+    if any(is_wait(ctx, c) for c in calls) or _only_logs_its_interval(ctx, region):
+        return None
+    return next(
+        (c for c in calls if isinstance(c.func, ast.Name) and ctx.facts.parameter_values(c.func) == []), None
+    )
+
+
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _only_logs_its_interval(ctx: Context, region: TimedRegion) -> bool:
+    """The code that reads the region's clocks (its ``with`` manager, or the function around a clock pair) only writes
+    the interval to a log (``logging.info("%s finished after %.2fs", name, dt)``, clu's ``log_activity``): a progress
+    line about an activity, not a measurement the library keeps or hands back (netket's ``Timer.total``)."""
+    anchor = region.anchor
+    callee = anchor.func if isinstance(anchor, ast.Call) else anchor
+    holder = ctx.facts.def_named(callee.id, anchor) if isinstance(callee, ast.Name) else None
+    if holder is None:
+        holder = region.scope
+    if holder is None:
+        return False
+    nodes = list(local_walk(ctx.program, holder))
+    clocks = {id(n) for n in nodes if isinstance(n, ast.Call) and ctx.names.qualname(n.func) in CLOCKS}
+    read = {
+        t.id for n in nodes if isinstance(n, ast.Assign) and id(n.value) in clocks
+        for t in n.targets if isinstance(t, ast.Name)
+    }
+    intervals = [
+        n for n in nodes if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub)
+        and any(id(side) in clocks or (isinstance(side, ast.Name) and side.id in read) for side in (n.left, n.right))
+    ]
+    if not intervals:
+        return False
+    for interval in intervals:
+        parent = ctx.program.parent(interval)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            name = parent.targets[0].id
+            uses = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        else:
+            uses = [interval]
+        if not uses or not all(_logged(ctx, use) for use in uses):
+            return False
+    return True
+
+
+def _logged(ctx: Context, node: ast.AST) -> bool:
+    """``node`` is an argument of a logging call: ``logging.info(...)``, ``absl.logging``, ``logger.warning(...)``."""
+    for outer in ctx.program.ancestors(node):
+        if isinstance(outer, ast.Call):
+            qualified = ctx.names.qualname(outer.func) or ""
+            if qualified.startswith(("logging.", "absl.logging.")):
+                return True
+            func = outer.func
+            return isinstance(func, ast.Attribute) and func.attr in _LOG_METHODS and "log" in (dotted(func.value) or "")
+        if isinstance(outer, ast.stmt):
+            return False
+    return False
 
 
 def returns_unawaited(ctx: Context, function: ast.AST | None) -> bool:

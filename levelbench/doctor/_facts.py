@@ -12,7 +12,7 @@ import dataclasses
 import functools
 
 from ._bindings import Bindings
-from ._names import Names, dotted
+from ._names import JAX_LIBRARIES, Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop
@@ -41,6 +41,18 @@ _COMPILED_ARGUMENTS = {
     "jax.lax.while_loop": (0, 1), "jax.lax.fori_loop": (2,), "jax.lax.scan": (0,), "jax.lax.map": (0,),
     "jax.lax.cond": (1, 2), "jax.lax.switch": (1,), "jax.lax.associative_scan": (0,),
 }
+# PyTorch/XLA records torch operations on an XLA device lazily: these calls cut the recorded graph and hand it to the
+# device (`mark_step`, `sync`, `optimizer_step`), or wait for the device (`wait_device_ops`). Each is work on the
+# device, as a jitted call is; the torch calls before it only trace.
+XLA_DEVICE_CALLS = frozenset(
+    {
+        "torch_xla.core.xla_model.mark_step", "torch_xla.core.xla_model.optimizer_step",
+        "torch_xla.core.xla_model.wait_device_ops", "torch_xla.sync", "torch_xla.step",
+    }
+)
+# The XLA device PyTorch/XLA places tensors and modules on (`x.to(xm.xla_device())`): not CUDA, whatever else the file
+# uses; its work is waited for with `xm.wait_device_ops()`, not `torch.cuda.synchronize()`.
+XLA_DEVICES = frozenset({"torch_xla.core.xla_model.xla_device", "torch_xla.device"})
 # Run a program's main function once: `app.run(main)`.
 _ENTRY_POINT_RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run"})
 
@@ -85,6 +97,13 @@ class Facts:
         for name, node in nested.items():
             self.defs.setdefault(name, node)
         self.frameworks = frozenset(r for r in ("jax", "torch", "numpy", "flax", "equinox", "optax") if names.imports_root(r))
+        if names.imports_root("torch_xla"):
+            self.frameworks |= {"torch"}  # PyTorch/XLA is PyTorch, its tensors on an XLA device
+        # JAX code: the file imports JAX, a JAX model library, or a library written in JAX (a module of such a
+        # package, `from netket.utils import struct`, is one too: its functions are handed JAX work)
+        self.jax_code = bool(self.frameworks & {"jax", "flax", "equinox", "optax"}) or any(
+            names.imports_root(root) for root in ("haiku", *(r.rstrip(".") for r in JAX_LIBRARIES))
+        )
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
         # What names denote (`_bindings`), and each alias of a jitted callable -> the name it aliases.
@@ -755,6 +774,24 @@ class Facts:
         return self.instance_kind(func) == "torch" or (
             isinstance(func, ast.Call) and self.instance_kind(func) == "torch"
         )
+
+    def runs_on_xla(self, call: ast.Call) -> bool:
+        """``xm.mark_step()``, ``torch_xla.sync()``, ``xm.wait_device_ops()``: PyTorch/XLA runs what it traced, or
+        waits for the device (`XLA_DEVICE_CALLS`)."""
+        return self.names.qualname(call.func) in XLA_DEVICE_CALLS
+
+    def is_xla_device(self, value: ast.AST) -> bool:
+        """``xm.xla_device()``, ``torch_xla.device()``, ``"xla"``, ``torch.device("xla:0")``, or a name whose binding
+        that reaches ``value`` is one of these."""
+        if isinstance(value, ast.Name):
+            bound = self.bindings.reaching(value.id, value)
+            return bound is not None and not isinstance(bound, ast.Name) and self.is_xla_device(bound)
+        if isinstance(value, ast.Call):
+            if self.names.qualname(value.func) in XLA_DEVICES:
+                return True
+            if self.names.qualname(value.func) == "torch.device" and value.args:
+                value = value.args[0]
+        return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.split(":")[0] == "xla"
 
     def is_flax_call(self, call: ast.Call) -> bool:
         """``model.apply(...)``, ``model.init(...)``, ``nn.GRUCell()(...)`` or an nnx/Equinox ``model(x)``."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import Facts
-from ._names import dotted
+from ._names import JAX_LIBRARIES, dotted
 from ._syntax import FUNCTIONS, argument, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
@@ -47,14 +47,8 @@ FUNCTION_TRANSFORMS = frozenset(
 _SEQUENCE_RESULTS = frozenset(
     {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}
 )
-# Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
-# holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
-# (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
 # Packages whose values the model knows, or that hold no computation of their own: not an unknown object's maker.
 _KNOWN_ROOTS = ("jax.", "numpy.", "torch.", "builtins.", "flax.", "equinox.", "optax.", "haiku.", "scipy.", "pandas.")
-JAX_LIBRARIES = (
-    "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
-)
 
 
 def call_kind(qualified: str) -> str | None:

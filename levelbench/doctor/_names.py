@@ -24,7 +24,15 @@ _REEXPORTED = {"jax.partial": "functools.partial"}
 CONVENTIONAL = {
     "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
+    "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
 }
+# Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
+# holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
+# (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
+JAX_LIBRARIES = (
+    "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
+    "netket.",
+)
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 
@@ -116,7 +124,9 @@ class Names:
             callee = self.qualname(value.func)
             if callee in _PARTIAL:
                 inner = self.qualname(value.args[0])
-                return inner if inner and inner.startswith("jax.") else None
+                # a framework's function with arguments bound is that function: `partial(torch.det)`,
+                # `partial(jax.jit, ...)`
+                return inner if inner and inner.startswith(("jax.", "torch.", "numpy.")) else None
             module = value.args[0]
             if callee in _IMPORTERS and isinstance(module, ast.Constant) and isinstance(module.value, str):
                 return module.value  # jax = pytest.importorskip("jax")

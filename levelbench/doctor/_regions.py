@@ -225,14 +225,7 @@ class _Finder:
             n for n in self.program.walk(block[end]) if isinstance(n, ast.Call) and _ends_before(n, subtraction)
         ) if stop == end else ()
         scope = enclosing_function(self.program, block[i])
-        if self._repeated(block[i], scope):
-            samples = "per-iteration"
-        elif any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
-            samples = "averaged"
-        elif scope is not None and len(self.facts.call_sites(scope)) != 1:
-            samples = "unknown"
-        else:
-            samples = "single"
+        samples = self._pair_samples(block[i], scope, statements)
         helper = self._through_helper(clock_call)  # `start = now()`: no clock call here for a fix to edit
         return TimedRegion(
             label=f"{dotted(clock_call.func) if helper else clocks[0]}() pair",
@@ -321,6 +314,17 @@ class _Finder:
             return qualified.rsplit(".", 1)[-1] in _GRIDS and qualified.split(".", 1)[0] in ("numpy", "jax")
         return False
 
+    def _pair_samples(self, start: ast.stmt, scope: ast.AST | None, statements: tuple[ast.stmt, ...]) -> str:
+        """How many runs a clock pair's one interval holds: one per iteration of a loop around the pair, a total
+        over a loop inside it (``averaged``), one run, or ``unknown`` in a function called from several places."""
+        if self._repeated(start, scope):
+            return "per-iteration"
+        if any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
+            return "averaged"
+        if scope is not None and len(self.facts.call_sites(scope)) != 1:
+            return "unknown"
+        return "single"
+
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
         for k in range(i + 1, len(block)):
@@ -333,7 +337,6 @@ class _Finder:
             ):
                 return None
             scope = enclosing_function(self.program, block[i])
-            looped = enclosing_loop(self.program, block[i]) is not None
             if self._through_helper(clock_call) or self._through_helper(found[1]):
                 return None
             return TimedRegion(
@@ -343,7 +346,7 @@ class _Finder:
                 work=statements,
                 scope=scope,
                 start=position(block[i]),
-                samples="per-iteration" if looped else "single",
+                samples=self._pair_samples(block[i], scope, statements),  # read as when the difference is written
                 clocks=tuple(dict.fromkeys([self.names.qualname(clock_call.func) or "", self.names.qualname(found[1].func) or ""])),
                 clock_node=clock_call,
             )

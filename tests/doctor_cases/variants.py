@@ -809,8 +809,13 @@ def _write_harness(rewrite: Rewrite, kind: str, line: int, indent: str, code: st
     """The timed statement at ``line`` rewritten with the harness ``kind``: one line, or for google_benchmark a
     registered function (three lines before it) whose ``while state:`` loop runs the statement."""
     if kind == "google-benchmark":
-        rewrite.insert_before(line, f"{indent}import google_benchmark", f"{indent}@google_benchmark.register",
-                              f"{indent}def bench_speed(state):")
+        # the import goes above the comment heading the statement (`# Now time it without compilation`), which
+        # stays over the registered function it describes
+        top = line
+        while top > 1 and (above := rewrite.lines[top - 2].strip()).startswith("#") and not above.startswith("# %%"):
+            top -= 1
+        rewrite.insert_before(top, f"{indent}import google_benchmark")
+        rewrite.insert_before(line, f"{indent}@google_benchmark.register", f"{indent}def bench_speed(state):")
         rewrite.replace(line, f"{indent}    while state: {code}  {comment}".rstrip())
         return
     rewrite.replace(line, f"{_harness_line(kind, indent, code, value)}  {comment}".rstrip())

@@ -12,7 +12,7 @@ from ..._values.intent import compilation_alone_meant
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
-from .._effects import unawaited_jax
+from .._effects import handed_work_unawaited, unawaited_jax
 from .._regions import TimedRegion
 from .._syntax import short, unparse
 
@@ -21,8 +21,10 @@ CODE = "LB102"
 
 def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB102: a JAX computation in a timed region that nothing waits for."""
-    for region in ctx.regions:
-        culprit = unawaited_jax(ctx, region.work, region.before_clock)
+    timings = [(r, unawaited_jax(ctx, r.work, r.before_clock)) for r in ctx.regions]
+    # a library function timing what its callers hand it: unwaited whatever they hand (`handed_work_unawaited`)
+    timings += [(r, handed_work_unawaited(ctx, r)) for r in ctx.instrumentation]
+    for region, culprit in timings:
         if culprit is None or _times_compilation_alone(ctx, region, culprit):
             continue
         text = short(culprit)

@@ -141,7 +141,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
         return True
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
-        return True  # `# --- First execution ---` over `def run_benchmark():`, or `def time_first_call():`
+        return True  # `# --- First execution ---` over `def run_benchmark():` or a loop, or `def time_first_call():`
     if _timed_again_warm(ctx, region):
         return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
@@ -158,10 +158,13 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
 
 
 def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
-    """The def whose body the timing opens (its first statement, after a docstring and ``global`` lines): the words
-    above the def and its name say what the timing is."""
+    """The def or loop whose body the timing opens (its first statement, after a docstring and ``global`` lines): the
+    words above it (and a def's name) say what the timing is, as they would right above the timing."""
     function = region.scope
     first, _ = region.written_lines()
+    loop = enclosing_loop(ctx.program, region.anchor)
+    if first and isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) and loop.body and loop.body[0].lineno == first:
+        return loop  # `# --- First execution ---` over `for _ in range(5):` whose body the clock pair opens
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not first:
         return None
     body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
@@ -246,10 +249,17 @@ def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
 
 
 def _said_steady(ctx: Context, region: TimedRegion) -> bool:
-    """A comment on the timing's lines, or right above them in its cell, says it runs without compilation."""
+    """A comment on the timing's lines, or right above them in its cell, says it runs without compilation; or right
+    above the def (and its decorators) or loop whose body the timing opens (a registered google_benchmark function)."""
     first, last = region.written_lines()
-    return bool(first) and any(says_it_leaves_compilation_out(ctx.program.line_text(line))
-                               for line in lines_to_read(ctx.program.line_text, first, last))
+    if not first:
+        return False
+    lines = lines_to_read(ctx.program.line_text, first, last)
+    opening = _opened_function(ctx, region)
+    if opening is not None:
+        top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])
+        lines += lines_to_read(ctx.program.line_text, top, top)
+    return any(says_it_leaves_compilation_out(ctx.program.line_text(line)) for line in lines)
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:

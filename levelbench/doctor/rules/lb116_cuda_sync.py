@@ -60,12 +60,13 @@ def _last_cuda_work(ctx: Context, region: TimedRegion, calls: list[ast.Call], li
     """The last CUDA work before the clock stops: the work still queued when it is read (`randperm` then
     `y = x[:, idx]`: the indexing of a tensor, not the CPU permutation; `randn(device=...)` then `mm`: the product).
     Indexing counts where it is a statement's whole value; inside a call, the call is the work."""
-    work: list[ast.AST] = [c for c in calls if _device(ctx, c) != "cpu"]  # `calls`: the timed torch work
+    work: list[ast.AST] = [c for c in calls if _device(ctx, c) not in ("cpu", "xla")]  # `calls`: the timed torch work
     work += [
         n for n in ctx.timed_nodes(region)
         if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Load)
         and isinstance(ctx.program.parent(n), (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr))
-        and ctx.kinds.of(n) == "torch" and (_device(ctx, n) in ("cuda", "handed") if library else _device(ctx, n) != "cpu")
+        and ctx.kinds.of(n) == "torch"
+        and (_device(ctx, n) in ("cuda", "handed") if library else _device(ctx, n) not in ("cpu", "xla"))
     ]
     inside = {id(n) for w in work for n in ast.walk(w) if n is not w}
     last = max((w for w in work if id(w) not in inside), key=position, default=None)  # `model(x.cuda())`: the model
@@ -109,8 +110,8 @@ def _on_cuda(ctx: Context, value: ast.AST, depth: int = 0) -> bool:
 
 
 def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
-    """``"cuda"``, ``"cpu"`` or ``"handed"`` (the device the function around it is given, see `_device_named`) where
-    the file shows where the tensor ``value`` (or the torch work that makes it) is, in
+    """``"cuda"``, ``"cpu"``, ``"xla"`` or ``"handed"`` (the device the function around it is given, see
+    `_device_named`) where the file shows where the tensor ``value`` (or the torch work that makes it) is, in
     program order; None when it does not (a module, a parameter, a device chosen at run time). A torch function works
     where its tensors are, or makes one on its ``device=`` (the CPU when none is given and the file sets no default);
     ``.cuda()``, ``.cpu()`` and ``.to("cuda")`` move one; a name is where the binding that reaches it put it:
@@ -120,8 +121,8 @@ def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
     depth += 1
     if isinstance(value, ast.Name):
         return _device(ctx, ctx.facts.bindings.reaching(value.id, value), depth)
-    if isinstance(value, ast.Subscript):
-        return _device(ctx, value.value, depth)
+    if isinstance(value, ast.Subscript) or (isinstance(value, ast.Attribute) and ctx.kinds.of(value) == "torch"):
+        return _device(ctx, value.value, depth)  # `x[0]`, `x.T`: where `x` is
     if not isinstance(value, ast.Call):
         return None
     func = value.func
@@ -133,10 +134,36 @@ def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
             target = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "device"), None)
             return _device_named(ctx, target)
         return _device(ctx, func.value, depth)  # `t.float()`, `t.sum()`: where `t` is
-    if qualified is None and isinstance(func, ast.Name) and ctx.facts.local_def(value) is None:
-        return _device(ctx, func, depth)  # `block(x)`: a module runs where it was moved
+    if qualified is None and isinstance(func, ast.Name):
+        function = ctx.facts.local_def(value)
+        if function is None:
+            found = _device(ctx, func, depth)  # `block(x)`: a module runs where it was moved
+            if found is None and not ctx.facts.is_torch_model_call(value) and _given_tensors(ctx, value):
+                return _where_tensors_are(ctx, value, depth)  # `det = partial(torch.det)`: a torch function
+            return found
+        # a local function works where its torch work does, when the file shows one place for all of it
+        work = [
+            n for n in local_walk(ctx.program, function)
+            if isinstance(n, ast.Call) and (ctx.facts.is_torch_model_call(n) or ctx.kinds.of(n) == "torch")
+        ]
+        found = {_device(ctx, n, depth) for n in work}
+        return found.pop() if len(found) == 1 else None
+    if qualified is None and isinstance(func, ast.Subscript) and _given_tensors(ctx, value):
+        return _where_tensors_are(ctx, value, depth)  # `fns["det"](t)`: a torch function kept in a container
     if qualified is None or not qualified.startswith("torch.") or call_kind(qualified) != "torch":
         return None
+    return _where_tensors_are(ctx, value, depth)
+
+
+def _given_tensors(ctx: Context, call: ast.Call) -> bool:
+    """A torch computation the callee of which is not resolved (a partial, a container's element), given tensors:
+    it works where they are."""
+    return ctx.kinds.of(call) == "torch" and any(ctx.kinds.of(a) == "torch" for a in call.args)
+
+
+def _where_tensors_are(ctx: Context, value: ast.Call, depth: int) -> str | None:
+    """Where a torch function works: on its ``device=``, else where its tensor arguments all are (the CPU when it
+    is given none and the file sets no default device)."""
     placed = next((k.value for k in value.keywords if k.arg == "device"), None)
     if placed is not None:
         return _device_named(ctx, placed)
@@ -149,8 +176,10 @@ def _device(ctx: Context, value: ast.AST | None, depth: int = 0) -> str | None:
 
 def _device_named(ctx: Context, value: ast.AST | None) -> str | None:
     """The device a literal names: ``"cuda:0"``, ``"cpu"``, ``torch.device("cuda")``; ``"handed"`` for a parameter of
-    the function around it that nothing rebinds before (``block.to(device)`` in ``def measure(device)``); None for
-    anything else."""
+    the function around it that nothing rebinds before (``block.to(device)`` in ``def measure(device)``); ``"xla"`` for
+    PyTorch/XLA's device (`Facts.is_xla_device`); None for anything else."""
+    if value is not None and ctx.facts.is_xla_device(value):
+        return "xla"
     if isinstance(value, ast.Call) and value.args and (dotted(value.func) or "").endswith("device"):
         value = value.args[0]
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
