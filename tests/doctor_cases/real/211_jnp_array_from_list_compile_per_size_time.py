@@ -5,7 +5,8 @@
 # static: LB115, LB104, LB102, LB105
 # dynamic: n/a
 # inferred: LB115 (each timed statement copies a host-side Python list to the device, the work the issue is about, as in case 078); LB104 (one sample per size in both loops; in the first it is cold and carries the compile, which is the thread's point); LB102 (the array the timed statement returns is never waited for; not discussed); LB105 (`time.time()` as the timer; not discussed)
-# lines: LB115:20/27, LB104:20/27, LB102:20/27, LB105:19/26
+# lines: LB115:21/28, LB104:21/28, LB102:21/28, LB105:20/27
+# first-sight: eec90bb 2026-12-03 py: found LB105:20 LB104:21 LB115:21 LB105:27 LB104:28 LB115:28; missed LB102:21/28; false none | notebook: found LB105:20 LB104:21 LB115:21 LB105:27 LB104:28 LB115:28; missed LB102:21/28; false none
 
 import jax.numpy as np
 import matplotlib.pyplot as plt

@@ -5,7 +5,8 @@
 # static: LB104, LB102, LB115
 # dynamic: LB211
 # inferred: LB104 (the warm figure is one sample of one call), LB102 (no timed result is waited for before the clock stops), LB115 (`jnp.array` of a Python list inside each timing). The first timing holds the compile on purpose (printed as "includes compilation"), so neither LB103 nor LB104 is labelled there, as in case 202
-# lines: LB104:27, LB102:20/27, LB115:20/27
+# lines: LB104:28, LB102:21/28, LB115:21/28
+# first-sight: eec90bb 2026-12-03 py: found LB102:21 LB104:28 LB102:28; missed LB115:21/28; false LB104:21 | notebook: found LB102:21 LB104:28 LB102:28; missed LB115:21/28; false LB104:21
 
 import jax
 import jax.numpy as jnp

@@ -1,6 +1,7 @@
 # source: https://theneuralbase.com/jax/learn/beginner/jit-recompilation-shape-changes/
 # explain: add_one
 # dynamic: LB211
+# first-sight: eec90bb 2026-12-03 explain: found LB211; missed none; false none
 # Runnable copy of 212_jit_recompilation_shape_change_lesson_timed.py for levelbench.explain: the lesson's jitted
 # function, and as its call sequence the lesson's three calls: shape (5,), (5,) again, then (3,), the shape its
 # heading announces for the third timing (the stored page is cut off inside that call's argument, so its values

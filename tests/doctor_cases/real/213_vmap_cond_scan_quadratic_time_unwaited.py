@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105
 # dynamic: none
 # inferred: LB102 (neither timed call is waited for), LB104 (one sample per size and function), LB105 (`time.time()` as the interval timer); the established cause, vmap turning a cond into a select, has no static or dynamic code in the catalogue
-# lines: LB102:32/34, LB104:32/34, LB105:31/33
+# lines: LB102:33/35, LB104:33/35, LB105:32/34
+# first-sight: eec90bb 2026-12-03 py: found LB105:32 LB102:33 LB105:34 LB102:35; missed LB104:33/35; false LB111:29 | notebook: found LB105:32 LB102:33 LB105:34 LB102:35; missed LB104:33/35; false LB111:29
 
 import jax
 import jax.lax as lax

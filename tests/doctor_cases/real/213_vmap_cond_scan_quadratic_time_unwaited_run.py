@@ -1,6 +1,7 @@
 # source: https://github.com/jax-ml/jax/issues/8192
 # explain: _f, _vmap_f
 # dynamic: none
+# first-sight: eec90bb 2026-12-03 explain: found none; missed none; false none
 # Runnable copy of 213_vmap_cond_scan_quadratic_time_unwaited.py for levelbench.explain: the posted `f`, jitted
 # plain and vmapped as `timed` builds them, on the posted inputs at size 2,000 instead of 10,000-70,000.
 

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the two `timeit` statements call JAX functions 200 times and never block on the result; not discussed); the established cause, a CPU runtime regression, has no static code
-# lines: LB102:41/61
+# lines: LB102:42/62
+# first-sight: eec90bb 2026-12-03 py: found LB102:62; missed none; false none | notebook: found LB102:62; missed none; false none
 
 #%%
 import pytest

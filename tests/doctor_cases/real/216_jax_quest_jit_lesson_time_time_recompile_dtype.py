@@ -5,7 +5,8 @@
 # static: LB104, LB105, LB108
 # dynamic: LB211
 # inferred: LB104 (the warm figure is one sample of one call; the first figure holds the compile on purpose, so it is not labelled, as in case 202), LB105 (`time.time()` as the interval timer, both timings), LB108 (`jnp.arange(20., dtype=jnp.float64)` without x64: JAX's documented truncation to float32); the runnable copy's LB211 is the lesson's own recompile on a new shape
-# lines: LB104:27, LB105:21/26, LB108:46
+# lines: LB104:28, LB105:22/27, LB108:47
+# first-sight: eec90bb 2026-12-03 py: found LB105:22 LB105:27 LB104:28; missed LB108:47; false LB104:23 LB111:38 | notebook: found LB105:22 LB105:27 LB104:28; missed LB108:47; false LB104:23 LB111:38
 
 import jax
 import jax.numpy as jnp

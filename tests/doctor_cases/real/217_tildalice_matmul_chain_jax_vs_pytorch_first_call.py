@@ -5,7 +5,8 @@
 # static: LB104, LB103, LB106
 # dynamic: LB202
 # inferred: LB103 (the timed JAX call is the jitted function's first call), LB104 (each framework's figure is one sample of one call), LB106 (the loop the post describes as turned into one program is a Python `for` under `@jax.jit`); the runnable copy's LB202 is the same block repeated 100 times in one trace, no input axis scaling it (as for cases 056 and 196)
-# lines: LB104:20/37, LB103:37, LB106:31
+# lines: LB104:21/38, LB103:38, LB106:32
+# first-sight: eec90bb 2026-12-03 py: found LB106:32 LB104:38 LB103:38; missed none; false LB116:38 | notebook: found LB106:32 LB104:38 LB103:38; missed none; false LB116:38
 
 import torch
 import time

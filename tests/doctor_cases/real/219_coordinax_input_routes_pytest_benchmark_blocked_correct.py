@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: eec90bb 2026-12-03 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 """Input-route costs for the curve-frame builders.
 

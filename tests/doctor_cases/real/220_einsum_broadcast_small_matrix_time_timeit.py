@@ -5,7 +5,8 @@
 # static: LB103, LB104
 # dynamic: none
 # inferred: LB103 and LB104 (each `%time` is one sample of a jitted function's first call; not discussed, the thread's comparison uses the `%timeit` lines); the established cause, XLA's slow lowering of the unbroadcast einsum, has no static or dynamic code
-# lines: LB103:30/32, LB104:30/32
+# lines: LB103:31/33, LB104:31/33
+# first-sight: eec90bb 2026-12-03 py: found LB103:31 LB103:33; missed LB104:31/33; false none | notebook: found LB103:31 LB103:33; missed LB104:31/33; false none
 
 import jax
 import jax.numpy as jnp

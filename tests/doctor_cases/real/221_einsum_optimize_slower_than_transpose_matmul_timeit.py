@@ -5,7 +5,8 @@
 # static: LB113
 # dynamic: none
 # inferred: LB113 (`jax.api` was removed from JAX; the import fails today, as `from jax.config import config` does in case 167); the established cause, the lowering of this einsum on CPU and GPU, has no static or dynamic code
-# lines: LB113:12
+# lines: LB113:13
+# first-sight: eec90bb 2026-12-03 py: found LB113:13; missed none; false none | notebook: found LB113:13; missed none; false none
 
 import jax.numpy as np
 import jax.random as random
