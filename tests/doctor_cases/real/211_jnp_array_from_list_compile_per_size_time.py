@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/919
 # title: Array creation and concatenation time super-linear in number of elements on CPU
-# established-by: the author j-towns (his profile of the 10,000-element creation: the compilation of a concatenate op is the bottleneck; his own second loop, run on the sizes already compiled, is linear)
+# established-by: answer by the author j-towns (his profile of the 10,000-element creation: the compilation of a concatenate op is the bottleneck; his own second loop, run on the sizes already compiled, is linear)
 # cause: The first time JAX builds an array of a given size from a Python list, it traced and compiled a concatenate of the list's elements, and that compile grew super-linearly with the length; execution without compilation was linear. The first loop times each size once, from cold, so each sample is mostly that one-time compile (the author's "Including compilation"); the second loop repeats the same sizes, now compiled. Beyond the thread: each timing reads `time.time()` around a call whose JAX result is never waited for, one sample per size, and converts a host-side Python list to a device array inside the timing. Code: the issue's reproduction as stored, cut off in the stored copy at the plotting lines.
 # static: LB115, LB104, LB102, LB105
 # dynamic: n/a

@@ -4,7 +4,7 @@
 # cause: The lesson's point: `add_one` is jitted, so its first call at shape (5,) traces and compiles inside the timing ("Time (includes compilation)"), a second call at (5,) reuses the executable, and a call at shape (3,) compiles again. The timings themselves have faults the lesson does not discuss: each is one `perf_counter` sample of one call, the result is printed only after the clock stopped (the call is not waited for), and each timed statement also builds its input from a Python list (a host-to-device copy inside the timing). Code: the lesson's code block as stored; the stored page is cut off in the statement of the third timing, so the case ends before it.
 # static: LB104, LB102, LB115
 # dynamic: LB211
-# inferred: LB104 (the warm figure is one sample of one call), LB102 (no timed result is waited for before the clock stops), LB115 (`jnp.array` of a Python list inside each timing). The first timing holds the compile on purpose (printed as "includes compilation"), so neither LB103 nor LB104 is labelled there, as in case 202
+# inferred: LB104 (the warm figure is one sample of one call), LB102 (no timed result is waited for before the clock stops), LB115 (`jnp.array` of a Python list inside each timing). The first timing holds the compile on purpose (printed as "includes compilation"), so it carries neither a compile-in-timing nor a single-sample label, as in case 202
 # lines: LB104:28, LB102:21/28, LB115:21/28
 # first-sight: eec90bb 2026-12-03 py: found LB102:21 LB104:28 LB102:28; missed LB115:21/28; false LB104:21 | notebook: found LB102:21 LB104:28 LB102:28; missed LB115:21/28; false LB104:21
 

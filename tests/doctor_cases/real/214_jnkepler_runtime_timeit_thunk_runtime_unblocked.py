@@ -1,6 +1,6 @@
 # source: https://github.com/kemasuda/jnkepler/issues/18
 # title: Severe CPU slowdown on JAX >=0.4.32 due to thunk runtime (the benchmark the issue quotes: tests/unittests/jaxttv/runtime.py)
-# established-by: the author and maintainer kemasuda (issue #18, with the figures of this script under jax 0.4.31, 0.4.32 and 0.4.32 with the old runtime; the cause tracked upstream in jax-ml/jax#26145)
+# established-by: maintainer kemasuda (the author of issue #18, with the figures of this script under jax 0.4.31, 0.4.32 and 0.4.32 with the old runtime; the cause tracked upstream in jax-ml/jax#26145)
 # cause: The transit-time model and its jitted gradient ran 2x and 14x slower on JAX 0.4.32 and later because the new CPU thunk runtime adds overhead to programs made of many small kernels (an orbit integration with `lax.scan`, worse for the gradient); `XLA_FLAGS=--xla_cpu_use_thunk_runtime=false` brought the old figures back (val ~1.4 ms, grad ~7.0 ms per loop). The script itself warms both callables up before timing them with `timeit` over 200 loops; beyond the issue, neither timed statement waits for its JAX result, so the last calls' work is not in the figure. Code: the file as stored (commit 1e2ec59), in pytest form.
 # static: LB102
 # dynamic: n/a

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/33004
 # title: Matmul is slower than explizit broadcasting for small matrices
-# established-by: the author n-gao (his blocked `%timeit` of both forms on an NVIDIA L4; the maintainers triaged it as an XLA performance bug, labels bug, type:performance, XLA)
+# established-by: answer by the author n-gao (his blocked `%timeit` of both forms on an NVIDIA L4; the maintainers triaged it as an XLA performance bug, labels bug, type:performance, XLA)
 # cause: `jnp.einsum("...i,...ij->...j")` of a (1,000,000, 3) batch against one 3x3 matrix ran at 2.94 ms per call, while broadcasting the matrix to the full batch first and running the same einsum took 192 us: XLA's lowering of the unbroadcast contraction is the slow path, a compiler issue the catalogue has no code for. The steady-state figures are sound: each `%timeit` follows a call that compiled the function and waits with `.block_until_ready()`. The two `%time` lines are single samples of each function's first call, so they hold tracing and compiling (the posted wall times, 36.9 ms and 83.5 ms, are mostly that); the thread reads only the `%timeit` figures. Code: the issue's snippet as posted, its printed output dropped.
 # static: LB103, LB104
 # dynamic: none

@@ -1,6 +1,6 @@
 # source: https://github.com/jax-ml/jax/issues/2160
 # title: Einsum is slow
-# established-by: the author romanngg (his blocked `%timeit` of both forms on CPU and GPU, February 2020, and his re-run in June 2020: einsum slow and numerically off on CPU, slow on GPU, fine on TPU)
+# established-by: answer by the author romanngg (his blocked `%timeit` of both forms on CPU and GPU, February 2020, and his re-run in June 2020: einsum slow and numerically off on CPU, slow on GPU, fine on TPU)
 # cause: `jnp.einsum('nxyc,mxyc->nmxy', optimize=True)` compiled to a slower program than the hand-written transpose, batched `matmul` and transpose it equals, on CPU and GPU (and on CPU its result differed by about 0.01); on TPU both ran alike, so the gap is in how the contraction is lowered for those backends, which the catalogue has no code for. The measurement is sound: both functions are jitted, their first calls run (and compile) in the untimed comparison line, and each `%timeit` waits with `.block_until_ready()`. The posted import `from jax.api import jit` no longer exists in JAX. Code: the issue's snippet as posted.
 # static: LB113
 # dynamic: none
