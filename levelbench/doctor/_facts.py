@@ -70,6 +70,7 @@ class Facts:
         self._uses: dict[str, list[ast.Name]] | None = None
         self._jitted_keys: dict[ast.AST, str | None] | None = None
         self._local_defs: dict[ast.AST, FunctionNode | None] | None = None
+        self._arguments: dict[ast.AST, list[ast.expr] | None] | None = None
         self._plain_defs: dict[tuple[str, ast.AST], bool] | None = None
         self._stored: dict[ast.AST, frozenset[str]] = {}  # function -> the names stored in it (`stored_in`), as asked
         self.classes: dict[str, ast.ClassDef] = {}
@@ -119,6 +120,7 @@ class Facts:
         self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
         self._jitted_keys = {}  # each call's `jitted_key`, as asked, now that what is jitted is known
         self._local_defs = {}  # each call's `local_def`, likewise (several rules ask about every timed call)
+        self._arguments = {}  # each callee's `argument_values`: every call of a name asks through several questions
         self._plain_defs = {}  # each call's `_def_in_effect_is_plain`: `jitted_key` and `local_def` both ask
 
     # --- jit ---------------------------------------------------------------------------------
@@ -472,7 +474,16 @@ class Facts:
     def argument_values(self, func: ast.AST) -> list[ast.expr] | None:
         """The values a parameter is given: ``func`` in ``def bench(func, x): jax.vmap(func)(x)`` called as
         ``bench(loss, xs)`` gives ``[loss]``, the argument at every call site of the enclosing function that the
-        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one)."""
+        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one). Not to be changed by
+        the caller: the answer is kept for the next question about ``func``."""
+        known = self._arguments
+        if known is None:
+            return self._find_argument_values(func)
+        if func not in known:
+            known[func] = self._find_argument_values(func)
+        return known[func]
+
+    def _find_argument_values(self, func: ast.AST) -> list[ast.expr] | None:
         if not isinstance(func, ast.Name):
             return None
         function = enclosing_function(self.program, func)

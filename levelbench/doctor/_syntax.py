@@ -115,12 +115,22 @@ def _quick(node: ast.AST) -> str | None:
     return None
 
 
-def _plain(node: ast.AST) -> str | None:
-    """The text of a name or a whole number (as ``ast.unparse`` writes it); None for anything else."""
-    if node.__class__ is ast.Name:
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@"}
+
+
+def _plain(node: ast.AST, operands: bool = True) -> str | None:
+    """The text of a name, a whole number, or (``operands``) an arithmetic operation of two of them (``x + 1``), as
+    ``ast.unparse`` writes it in a call's arguments; None for anything else."""
+    cls = node.__class__
+    if cls is ast.Name:
         return node.id  # type: ignore[attr-defined]
-    if node.__class__ is ast.Constant and node.value.__class__ is int:  # type: ignore[attr-defined]
+    if cls is ast.Constant and node.value.__class__ is int:  # type: ignore[attr-defined]
         return repr(node.value)  # type: ignore[attr-defined]
+    if cls is ast.BinOp and operands:
+        operator = _OPERATORS.get(node.op.__class__)  # type: ignore[attr-defined]
+        left, right = _plain(node.left, False), _plain(node.right, False)  # type: ignore[attr-defined]
+        if operator is not None and left is not None and right is not None:
+            return f"{left} {operator} {right}"
     return None
 
 

@@ -151,7 +151,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     for call in ctx.timed_calls(region):
         if ctx.facts.jitted_key(call) is None:
             continue
-        for later in steady.get(ast.unparse(call.func), ()):
+        for later in steady.get(unparse(call.func), ()):
             restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
             if later.start > region.start and restarted:
                 return True
@@ -250,7 +250,7 @@ def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
     for region in ctx.regions:
         if _said_steady(ctx, region):
             for call in ctx.timed_calls(region):
-                found.setdefault(ast.unparse(call.func), []).append(region)
+                found.setdefault(unparse(call.func), []).append(region)
     return found
 
 
