@@ -69,6 +69,10 @@ class Facts:
         self._owner: dict[ast.AST, ast.AST | None] = {}  # def -> the function it is nested in
         self._uses: dict[str, list[ast.Name]] | None = None
         self._jitted_keys: dict[ast.AST, str | None] | None = None
+        self._local_defs: dict[ast.AST, FunctionNode | None] | None = None
+        self._arguments: dict[ast.AST, list[ast.expr] | None] | None = None
+        self._plain_defs: dict[tuple[str, ast.AST], bool] | None = None
+        self._stored: dict[ast.AST, frozenset[str]] = {}  # function -> the names stored in it (`stored_in`), as asked
         self.classes: dict[str, ast.ClassDef] = {}
         self.jit_wrappers: set[str] = set()
         nested: dict[str, FunctionNode] = {}
@@ -115,6 +119,9 @@ class Facts:
         self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
         self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
         self._jitted_keys = {}  # each call's `jitted_key`, as asked, now that what is jitted is known
+        self._local_defs = {}  # each call's `local_def`, likewise (several rules ask about every timed call)
+        self._arguments = {}  # each callee's `argument_values`: every call of a name asks through several questions
+        self._plain_defs = {}  # each call's `_def_in_effect_is_plain`: `jitted_key` and `local_def` both ask
 
     # --- jit ---------------------------------------------------------------------------------
     def is_jit(self, expr: ast.AST) -> bool:
@@ -155,6 +162,15 @@ class Facts:
         """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though a later
         binding of the name is jitted (``def f`` for NumPy, later ``@jax.jit def f``; ``def selu`` timed, then
         ``selu = jax.jit(selu)``): statements run in order, so the call runs the binding made last before it."""
+        known = self._plain_defs
+        if known is None:
+            return self._find_def_in_effect_is_plain(name, call)
+        key = (name, call)
+        if key not in known:
+            known[key] = self._find_def_in_effect_is_plain(name, call)
+        return known[key]
+
+    def _find_def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
         defs = [d for d in self._same_name.get(name, []) if self._owner[d] is None]
         if not defs or enclosing_function(self.program, call) is not None:
             return False
@@ -428,6 +444,14 @@ class Facts:
     def local_def(self, call: ast.Call) -> FunctionNode | None:
         """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
         (``jax.vmap(f)(x)``, ``g = partial(f, 1)``), a method of a local class, or a factory's result."""
+        known = self._local_defs
+        if known is None:
+            return self._find_local_def(call)
+        if call not in known:
+            known[call] = self._find_local_def(call)
+        return known[call]
+
+    def _find_local_def(self, call: ast.Call) -> FunctionNode | None:
         func = call.func
         if isinstance(func, ast.Name) and (func.id not in self.jitted or self._def_in_effect_is_plain(func.id, call)):
             found = self.def_named(func.id, call)
@@ -450,12 +474,21 @@ class Facts:
     def argument_values(self, func: ast.AST) -> list[ast.expr] | None:
         """The values a parameter is given: ``func`` in ``def bench(func, x): jax.vmap(func)(x)`` called as
         ``bench(loss, xs)`` gives ``[loss]``, the argument at every call site of the enclosing function that the
-        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one)."""
+        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one). Not to be changed by
+        the caller: the answer is kept for the next question about ``func``."""
+        known = self._arguments
+        if known is None:
+            return self._find_argument_values(func)
+        if func not in known:
+            known[func] = self._find_argument_values(func)
+        return known[func]
+
+    def _find_argument_values(self, func: ast.AST) -> list[ast.expr] | None:
         if not isinstance(func, ast.Name):
             return None
         function = enclosing_function(self.program, func)
         # `timeit.timeit(lambda: df(x))` in `bench(df)`; a decorator's wrapper calling the `fun` it closes over
-        while isinstance(function, FUNCTION_SCOPES) and _free_in(function, func.id):
+        while isinstance(function, FUNCTION_SCOPES) and self._free_in(function, func.id):
             function = enclosing_function(self.program, function)
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
@@ -499,11 +532,26 @@ class Facts:
         function = enclosing_function(self.program, func)
         while isinstance(function, ast.Lambda):
             function = enclosing_function(self.program, function)
-        rebound = any(
-            isinstance(n, ast.Name) and n.id == func.id and isinstance(n.ctx, ast.Store)  # type: ignore[attr-defined]
-            for n in ast.walk(function)  # type: ignore[arg-type]
-        )
-        return None if rebound else values
+        return None if func.id in self.stored_in(function) else values  # type: ignore[attr-defined,arg-type]
+
+    def stored_in(self, function: ast.AST) -> frozenset[str]:
+        """Every name a ``Name`` node stores to anywhere in ``function`` (its nested functions included): found once
+        per function, since each call in it asks whether its callee is a parameter the function rebinds."""
+        found = self._stored.get(function)
+        if found is None:
+            found = self._stored[function] = frozenset(
+                n.id for n in self.program.walk(function)  # type: ignore[attr-defined]
+                if n.__class__ is ast.Name and n.ctx.__class__ is ast.Store  # type: ignore[attr-defined]
+            )
+        return found
+
+    def _free_in(self, function: ast.AST, name: str) -> bool:
+        """``name`` is no parameter of ``function`` and nothing in its own body binds it: it reads the enclosing
+        scope's."""
+        args = function.args  # type: ignore[attr-defined]
+        if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
+            return False
+        return isinstance(function, ast.Lambda) or name not in self.stored_in(function)
 
     def _decorated(self, function: FunctionNode, decorator: ast.AST) -> ast.expr | None:
         """What ``@decorator`` is handed when it decorates ``function``, as the function's name: ``@timed`` over
@@ -817,16 +865,3 @@ def _in_effect(defs: list[FunctionNode], at: ast.AST) -> FunctionNode:
     where = (getattr(at, "lineno", 0), getattr(at, "col_offset", 0))
     before = [d for d in defs if (d.lineno, d.col_offset) < where]
     return before[-1] if before else defs[-1]
-
-
-def _free_in(function: ast.AST, name: str) -> bool:
-    """``name`` is no parameter of ``function`` and nothing in its own body binds it: it reads the enclosing scope's."""
-    args = function.args  # type: ignore[attr-defined]
-    if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
-        return False
-    if isinstance(function, ast.Lambda):
-        return True
-    return not any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(function)
-    )
-

@@ -62,6 +62,8 @@ class Warmth:
         self.program, self.facts, self.kinds = program, facts, kinds
         self.bindings: dict[tuple[ast.AST | None, str], list[_Binding]] = {}
         self._blocks: dict[int, list[ast.AST] | None] = {}  # id(statement) -> the list that holds it (`_block`)
+        # (name, use) -> `_in_effect`: a call is asked about as the later call of one pair and the earlier of the next
+        self._held: dict[tuple[str, ast.AST], _Binding | None] = {}
         for node in program.of_type(ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias):
             self._record(node)
         for found in self.bindings.values():
@@ -147,6 +149,12 @@ class Warmth:
     def _in_effect(self, name: str, use: ast.AST) -> _Binding | None:
         """The binding of ``name`` that holds at ``use``, in ``use``'s own function; None where it is not known:
         a name of another scope, a binding only some paths run, or one a loop brings round from below."""
+        key = (name, use)
+        if key not in self._held:
+            self._held[key] = self._find_in_effect(name, use)
+        return self._held[key]
+
+    def _find_in_effect(self, name: str, use: ast.AST) -> _Binding | None:
         scope = enclosing_function(self.program, use)
         found = self.bindings.get((scope, name))
         if not found:
