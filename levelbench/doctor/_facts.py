@@ -781,9 +781,12 @@ class Facts:
 
     def _find_instances(self, module: ast.Module) -> None:
         assignments = [(n, name) for n in self.program.of_type(ast.Assign) for name in _bound(n)]
+        called = {dotted(c.func) for c in self.program.of_type(ast.Call)} if "torch" in self.frameworks else set()
         for _ in range(2):  # `m = Model(); m2 = m.eval()`
             for node, name in assignments:
                 kind = self.instance_kind(node.value)
+                if kind is None and name in called and self._moved_by_torch(node.value):
+                    kind = "torch"  # `model = model.to(device)`, later `model(x)`: a module, whoever built it
                 if kind == "torch":
                     self.torch_models.add(name)
                 elif kind == "flax":
@@ -796,6 +799,31 @@ class Facts:
                 if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
                     self.rngs.add(name)
 
+    def _moved_by_torch(self, value: ast.AST) -> bool:
+        """``value`` moves an object to a device with torch's methods: ``.cuda()``, or ``.to(d)`` where ``d`` is a
+        device (``"cuda"``, ``torch.device(...)``, a name bound to one, ``device=``). A name bound so and then
+        called is a torch module whatever made it (``cfg.get_model()``, a project class): a tensor is not called,
+        and ``.to(...)`` of a unit or a dtype names no device."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+            return False
+        if value.func.attr == "cuda":
+            return True
+        if value.func.attr != "to":
+            return False
+        target = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "device"), None)
+        return target is not None and self._names_a_device(target, value)
+
+    def _names_a_device(self, target: ast.AST, at: ast.AST) -> bool:
+        if isinstance(target, ast.Constant) and isinstance(target.value, str):
+            return target.value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
+        if isinstance(target, ast.Call):
+            return self.names.qualname(target.func) == "torch.device"
+        if isinstance(target, ast.Name):
+            return any(
+                not isinstance(v, ast.Name) and self._names_a_device(v, at) for v in self.bindings.values_at(target.id, at)
+            )
+        return False
+
     def is_torch_model_call(self, call: ast.Call) -> bool:
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "forward":
@@ -803,6 +831,33 @@ class Facts:
         return self.instance_kind(func) == "torch" or (
             isinstance(func, ast.Call) and self.instance_kind(func) == "torch"
         )
+
+    def module_forward(self, call: ast.Call, depth: int = 0) -> ast.AST | None:
+        """The ``forward`` that ``call`` runs when it calls an instance of a local ``torch.nn.Module`` subclass
+        (``net = Net().cuda(); net(x)``): torch's ``__call__`` runs it, so the method runs here as the call does."""
+        value: ast.AST | None = call.func
+        for _ in range(8):
+            if isinstance(value, ast.Name):  # `net = Net(); net = net.cuda()`: what the name was made from
+                made = [b for b in self.bindings.values_at(value.id, value) if _peeled(b) != value.id]
+                value = made[0] if len(made) == 1 else None
+                continue
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MODEL_METHODS:
+                value = value.func.value
+                continue
+            break
+        local = dotted(value.func) if isinstance(value, ast.Call) else None
+        seen: set[str] = set()
+        while local in self.torch_classes and local not in seen:
+            seen.add(local)
+            cls = self.classes[local]
+            forward = next(
+                (n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "forward"),
+                None,
+            )
+            if forward is not None:
+                return forward
+            local = next((dotted(b) for b in cls.bases if dotted(b) in self.torch_classes), None)
+        return None
 
     def is_flax_call(self, call: ast.Call) -> bool:
         """``model.apply(...)``, ``model.init(...)``, ``nn.GRUCell()(...)`` or an nnx/Equinox ``model(x)``."""
@@ -833,6 +888,13 @@ class Facts:
             if isinstance(node, ast.Call) and (program_names.qualname(node.func) or "").startswith("torch.cuda."):
                 return True  # torch.cuda.synchronize(), torch.cuda.Event(...)
         return False
+
+
+def _peeled(value: ast.AST) -> str | None:
+    """The name a chain of module methods is applied to: ``net.to(device).eval()`` -> ``net``."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MODEL_METHODS:
+        value = value.func.value
+    return value.id if isinstance(value, ast.Name) else None
 
 
 def _bound(assignment: ast.AST) -> list[str]:
