@@ -129,3 +129,37 @@ def test_a_module_never_called_leaves_its_forward_to_its_callers():
     """A library module (the class only, nothing builds or calls it): how it runs is its callers' choice."""
     source = LAYER_TIMED.format(sync="", move=".cuda()").split("block = Block()")[0] + "x = torch.ones(2).cuda()\n"
     assert "LB116" not in codes(source)
+
+
+# LB116 names the forward the clock does not wait for, not the smaller work queued behind it.
+FORWARD_THEN_BOOKKEEPING = """
+import time
+import torch
+import torchvision
+
+net = torchvision.models.resnet18().cuda()
+frames = [torch.rand(3, 64, 64).cuda() for _ in range(4)]
+spent = []
+for frame in frames:
+    tic = time.perf_counter()
+    logits = net(frame[None])
+    probs = torch.softmax(logits, dim=1).flatten()
+{after}    spent.append(time.perf_counter() - tic)
+print(sum(spent) / len(spent))
+"""
+
+
+def test_lb116_is_placed_at_the_forward_not_at_the_work_behind_it():
+    assert [line for code, line in found(FORWARD_THEN_BOOKKEEPING.format(after="")) if code == "LB116"] == [11]
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "    torch.cuda.synchronize()\n",
+        "    top = probs.argmax().item()\n",  # a read-back waits for everything queued before it
+        "    ready = torch.zeros(1).cuda()\n",  # a blocking copy from the host waits likewise
+    ],
+)
+def test_lb116_stays_quiet_when_the_region_ends_by_waiting(after):
+    assert "LB116" not in codes(FORWARD_THEN_BOOKKEEPING.format(after=after))

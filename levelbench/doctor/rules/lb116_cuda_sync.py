@@ -68,10 +68,20 @@ def _last_cuda_work(ctx: Context, region: TimedRegion, calls: list[ast.Call], li
         and (ctx.devices.of(n) in ("cuda", "handed") if library else ctx.devices.of(n) != "cpu")
     ]
     inside = {id(n) for w in work for n in ast.walk(w) if n is not w}
-    last = max((w for w in work if id(w) not in inside), key=position, default=None)  # `model(x.cuda())`: the model
+    outer = [w for w in work if id(w) not in inside]
+    # A module's forward is the work the region times; what follows it on its output (`torch.cat(out)`,
+    # `y.mean().backward()`) is queued behind it, and the finding names the forward the clock does not wait for.
+    last = max(outer, key=position, default=None)  # `model(x.cuda())`: the model
     if isinstance(last, ast.Call) and _blocking_copy_to_device(ctx, last):
         return None  # the copy waits for the queued kernels first, then for itself: nothing runs on at the clock
-    return last
+    modules = [w for w in outer if isinstance(w, ast.Call) and _module_call(ctx, w)]
+    return max(modules, key=position, default=last)
+
+
+def _module_call(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a torch module (``model(x)``, ``net.forward(x)``) or a callable the file does not show on a
+    tensor it moved to CUDA: a network's forward, not one tensor operation."""
+    return ctx.facts.is_torch_model_call(call) or _given_cuda_tensor(ctx, call)
 
 
 def _blocking_copy_to_device(ctx: Context, call: ast.Call) -> bool:
