@@ -54,3 +54,33 @@ def test_a_python_int_warms_a_weakly_typed_array_of_one(warm, timed):
 )
 def test_a_strongly_typed_or_other_dtype_argument_is_another_signature(warm, timed):
     assert "LB103" in codes(WARM_THEN_TIMED.format(warm=warm, timed=timed))
+
+
+GROWING = """
+import time
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+@partial(jax.jit, static_argnames=("n",))
+def step(x, n=1):
+    return x * n
+
+history = []
+x = jnp.ones(8)
+step(x).block_until_ready()
+for i in range(50):
+    t0 = time.perf_counter()
+    step({args}).block_until_ready()
+    history.append(time.perf_counter() - t0)
+print(sum(history) / len(history))
+"""
+
+
+def test_the_length_of_a_growing_list_is_a_changing_value_not_a_changing_shape():
+    assert "LB117" not in codes(GROWING.format(args="x * len(history)"))
+
+
+@pytest.mark.parametrize("args", ["jnp.array(history)", "x, n=len(history)"])
+def test_the_growing_list_itself_or_its_length_as_a_static_argument_retraces(args):
+    assert "LB117" in codes(GROWING.format(args=args))
