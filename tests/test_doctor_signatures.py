@@ -84,3 +84,31 @@ def test_the_length_of_a_growing_list_is_a_changing_value_not_a_changing_shape()
 @pytest.mark.parametrize("args", ["jnp.array(history)", "x, n=len(history)"])
 def test_the_growing_list_itself_or_its_length_as_a_static_argument_retraces(args):
     assert "LB117" in codes(GROWING.format(args=args))
+
+
+REPORTED = """
+import time
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def solve(a):
+    return jnp.linalg.solve(a, a.sum(1))
+
+def report(a, results):
+    t0 = time.perf_counter()
+    solve(a).block_until_ready()
+    cold = time.perf_counter() - t0
+    results["{key}"] = cold
+
+report(jnp.eye(64), {{}})
+"""
+
+
+def test_an_interval_reported_as_compile_time_times_compilation_on_purpose():
+    assert "LB103" not in codes(REPORTED.format(key="jit_time"))
+    assert "LB103" not in codes(REPORTED.format(key="compile_seconds"))
+
+
+def test_an_interval_reported_as_anything_else_still_times_a_first_call():
+    assert "LB103" in codes(REPORTED.format(key="latency"))

@@ -15,7 +15,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
-from .._regions import TimedRegion
+from .._regions import TimedRegion, reported_at
 from .._syntax import (
     COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
     unparse, walk_code,
@@ -138,7 +138,8 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
     that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile."""
     first, last = region.written_lines()
-    if first and compilation_meant(ctx.program.line_text, first, last, repeated=region.samples == "averaged"):
+    reported = reported_at(ctx.program, region)  # `state.counters['jit_time'] = first_t - op_time`
+    if first and compilation_meant(ctx.program.line_text, first, last, reported, repeated=region.samples == "averaged"):
         return True
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
