@@ -819,9 +819,8 @@ class Facts:
         if isinstance(target, ast.Call):
             return self.names.qualname(target.func) == "torch.device"
         if isinstance(target, ast.Name):
-            return any(
-                not isinstance(v, ast.Name) and self._names_a_device(v, at) for v in self.bindings.values_at(target.id, at)
-            )
+            bound = self.bindings.values_at(target.id, at)
+            return any(not isinstance(v, ast.Name) and self._names_a_device(v, at) for v in bound)
         return False
 
     def is_torch_model_call(self, call: ast.Call) -> bool:
@@ -841,7 +840,8 @@ class Facts:
                 made = [b for b in self.bindings.values_at(value.id, value) if _peeled(b) != value.id]
                 value = made[0] if len(made) == 1 else None
                 continue
-            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MODEL_METHODS:
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr in _MODEL_METHODS:
                 value = value.func.value
                 continue
             break
