@@ -363,6 +363,42 @@ def _no_grad_call(model, x):
         return model(x)
 
 
+
+
+def _fit_step(model, x):
+    out = model(x)
+    out.mean().backward()
+    return out
+
+
+def test_lb280_not_offered_to_a_call_that_runs_its_own_backward_pass():
+    """Timing forward and backward is timing training: the graph is the work, and inference mode (where backward
+    cannot run) is no comparison. A backward pass is seen by what it writes, the parameters' gradients."""
+    torch = pytest.importorskip("torch")
+    model = torch.nn.Linear(8, 8).eval()
+    d = explain(_fit_step, model, torch.ones(4, 8), quick=True)
+    assert "LB280" not in codes(d)
+    d = explain(_fit_step, model, torch.ones(4, 8), quick=True)  # gradients accumulate into an existing .grad
+    assert "LB280" not in codes(d)
+    weights = torch.ones(8, 8, requires_grad=True)
+    d = explain(lambda w, x: _backward_of(w, x), weights, torch.ones(4, 8), quick=True)
+    assert "LB280" not in codes(d)
+
+
+def _backward_of(w, x):
+    y = x @ w
+    y.sum().backward()
+    return y
+
+
+def test_lb280_still_reported_for_a_forward_that_only_builds_the_graph():
+    torch = pytest.importorskip("torch")
+    model = torch.nn.Linear(8, 8).eval()
+    assert "LB280" in codes(explain(lambda m, x: m(x) * 2, model, torch.ones(4, 8), quick=True))
+    weights = torch.ones(8, 8, requires_grad=True)
+    assert "LB280" in codes(explain(lambda w, x: x @ w, weights, torch.ones(4, 8), quick=True))
+
+
 def test_torch_threads_and_float64():
     assert pytorch.threads(1, 2)[0].code == "LB282"
     assert pytorch.threads(2, 2) == []

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
+from ._devices import Devices
 from ._diagnostic import Diagnostic
 from ._edits import Editor, Fix
 from ._facts import Facts
@@ -80,6 +81,12 @@ class Context:
         """``"line 12"`` or ``"cell 3, line 2"``: a short place name for messages."""
         location = self.program.location(node)
         return f"cell {location.cell}, line {location.line}" if location.in_notebook else f"line {location.line}"
+
+    @functools.cached_property
+    def devices(self) -> Devices:
+        """Where each PyTorch tensor is at each point of the program (`Devices.of`: ``"cuda"``, ``"cpu"``,
+        ``"handed"`` or None): the one reader of devices for every rule."""
+        return Devices(self.kinds)
 
     @functools.cached_property
     def editor(self) -> Editor:

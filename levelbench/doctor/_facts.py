@@ -81,6 +81,10 @@ class Facts:
         self._owner: dict[ast.AST, ast.AST | None] = {}  # def -> the function it is nested in
         self._uses: dict[str, list[ast.Name]] | None = None
         self._jitted_keys: dict[ast.AST, str | None] | None = None
+        self._local_defs: dict[ast.AST, FunctionNode | None] | None = None
+        self._arguments: dict[ast.AST, list[ast.expr] | None] | None = None
+        self._plain_defs: dict[tuple[str, ast.AST], bool] | None = None
+        self._stored: dict[ast.AST, frozenset[str]] = {}  # function -> the names stored in it (`stored_in`), as asked
         self.classes: dict[str, ast.ClassDef] = {}
         self.jit_wrappers: set[str] = set()
         nested: dict[str, FunctionNode] = {}
@@ -134,6 +138,9 @@ class Facts:
         self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
         self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
         self._jitted_keys = {}  # each call's `jitted_key`, as asked, now that what is jitted is known
+        self._local_defs = {}  # each call's `local_def`, likewise (several rules ask about every timed call)
+        self._arguments = {}  # each callee's `argument_values`: every call of a name asks through several questions
+        self._plain_defs = {}  # each call's `_def_in_effect_is_plain`: `jitted_key` and `local_def` both ask
 
     # --- jit ---------------------------------------------------------------------------------
     def is_jit(self, expr: ast.AST) -> bool:
@@ -174,6 +181,15 @@ class Facts:
         """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though a later
         binding of the name is jitted (``def f`` for NumPy, later ``@jax.jit def f``; ``def selu`` timed, then
         ``selu = jax.jit(selu)``): statements run in order, so the call runs the binding made last before it."""
+        known = self._plain_defs
+        if known is None:
+            return self._find_def_in_effect_is_plain(name, call)
+        key = (name, call)
+        if key not in known:
+            known[key] = self._find_def_in_effect_is_plain(name, call)
+        return known[key]
+
+    def _find_def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
         defs = [d for d in self._same_name.get(name, []) if self._owner[d] is None]
         if not defs or enclosing_function(self.program, call) is not None:
             return False
@@ -447,6 +463,14 @@ class Facts:
     def local_def(self, call: ast.Call) -> FunctionNode | None:
         """The local function a call runs un-jitted: by its name, an alias, a wrapper that runs it op by op
         (``jax.vmap(f)(x)``, ``g = partial(f, 1)``), a method of a local class, or a factory's result."""
+        known = self._local_defs
+        if known is None:
+            return self._find_local_def(call)
+        if call not in known:
+            known[call] = self._find_local_def(call)
+        return known[call]
+
+    def _find_local_def(self, call: ast.Call) -> FunctionNode | None:
         func = call.func
         if isinstance(func, ast.Name) and (func.id not in self.jitted or self._def_in_effect_is_plain(func.id, call)):
             found = self.def_named(func.id, call)
@@ -469,12 +493,21 @@ class Facts:
     def argument_values(self, func: ast.AST) -> list[ast.expr] | None:
         """The values a parameter is given: ``func`` in ``def bench(func, x): jax.vmap(func)(x)`` called as
         ``bench(loss, xs)`` gives ``[loss]``, the argument at every call site of the enclosing function that the
-        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one)."""
+        file shows; None when ``func`` is no parameter (a list, maybe empty, when it is one). Not to be changed by
+        the caller: the answer is kept for the next question about ``func``."""
+        known = self._arguments
+        if known is None:
+            return self._find_argument_values(func)
+        if func not in known:
+            known[func] = self._find_argument_values(func)
+        return known[func]
+
+    def _find_argument_values(self, func: ast.AST) -> list[ast.expr] | None:
         if not isinstance(func, ast.Name):
             return None
         function = enclosing_function(self.program, func)
         # `timeit.timeit(lambda: df(x))` in `bench(df)`; a decorator's wrapper calling the `fun` it closes over
-        while isinstance(function, FUNCTION_SCOPES) and _free_in(function, func.id):
+        while isinstance(function, FUNCTION_SCOPES) and self._free_in(function, func.id):
             function = enclosing_function(self.program, function)
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
@@ -518,11 +551,26 @@ class Facts:
         function = enclosing_function(self.program, func)
         while isinstance(function, ast.Lambda):
             function = enclosing_function(self.program, function)
-        rebound = any(
-            isinstance(n, ast.Name) and n.id == func.id and isinstance(n.ctx, ast.Store)  # type: ignore[attr-defined]
-            for n in ast.walk(function)  # type: ignore[arg-type]
-        )
-        return None if rebound else values
+        return None if func.id in self.stored_in(function) else values  # type: ignore[attr-defined,arg-type]
+
+    def stored_in(self, function: ast.AST) -> frozenset[str]:
+        """Every name a ``Name`` node stores to anywhere in ``function`` (its nested functions included): found once
+        per function, since each call in it asks whether its callee is a parameter the function rebinds."""
+        found = self._stored.get(function)
+        if found is None:
+            found = self._stored[function] = frozenset(
+                n.id for n in self.program.walk(function)  # type: ignore[attr-defined]
+                if n.__class__ is ast.Name and n.ctx.__class__ is ast.Store  # type: ignore[attr-defined]
+            )
+        return found
+
+    def _free_in(self, function: ast.AST, name: str) -> bool:
+        """``name`` is no parameter of ``function`` and nothing in its own body binds it: it reads the enclosing
+        scope's."""
+        args = function.args  # type: ignore[attr-defined]
+        if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
+            return False
+        return isinstance(function, ast.Lambda) or name not in self.stored_in(function)
 
     def _decorated(self, function: FunctionNode, decorator: ast.AST) -> ast.expr | None:
         """What ``@decorator`` is handed when it decorates ``function``, as the function's name: ``@timed`` over
@@ -752,9 +800,12 @@ class Facts:
 
     def _find_instances(self, module: ast.Module) -> None:
         assignments = [(n, name) for n in self.program.of_type(ast.Assign) for name in _bound(n)]
+        called = {dotted(c.func) for c in self.program.of_type(ast.Call)} if "torch" in self.frameworks else set()
         for _ in range(2):  # `m = Model(); m2 = m.eval()`
             for node, name in assignments:
                 kind = self.instance_kind(node.value)
+                if kind is None and name in called and self._moved_by_torch(node.value):
+                    kind = "torch"  # `model = model.to(device)`, later `model(x)`: a module, whoever built it
                 if kind == "torch":
                     self.torch_models.add(name)
                 elif kind == "flax":
@@ -766,6 +817,30 @@ class Facts:
                     self.optax_transforms.add(name)
                 if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
                     self.rngs.add(name)
+
+    def _moved_by_torch(self, value: ast.AST) -> bool:
+        """``value`` moves an object to a device with torch's methods: ``.cuda()``, or ``.to(d)`` where ``d`` is a
+        device (``"cuda"``, ``torch.device(...)``, a name bound to one, ``device=``). A name bound so and then
+        called is a torch module whatever made it (``cfg.get_model()``, a project class): a tensor is not called,
+        and ``.to(...)`` of a unit or a dtype names no device."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)):
+            return False
+        if value.func.attr == "cuda":
+            return True
+        if value.func.attr != "to":
+            return False
+        target = value.args[0] if value.args else next((k.value for k in value.keywords if k.arg == "device"), None)
+        return target is not None and self._names_a_device(target, value)
+
+    def _names_a_device(self, target: ast.AST, at: ast.AST) -> bool:
+        if isinstance(target, ast.Constant) and isinstance(target.value, str):
+            return target.value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
+        if isinstance(target, ast.Call):
+            return self.names.qualname(target.func) == "torch.device"
+        if isinstance(target, ast.Name):
+            bound = self.bindings.values_at(target.id, at)
+            return any(not isinstance(v, ast.Name) and self._names_a_device(v, at) for v in bound)
+        return False
 
     def is_torch_model_call(self, call: ast.Call) -> bool:
         func = call.func
@@ -792,6 +867,33 @@ class Facts:
             if self.names.qualname(value.func) == "torch.device" and value.args:
                 value = value.args[0]
         return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.split(":")[0] == "xla"
+    def module_forward(self, call: ast.Call, depth: int = 0) -> ast.AST | None:
+        """The ``forward`` that ``call`` runs when it calls an instance of a local ``torch.nn.Module`` subclass
+        (``net = Net().cuda(); net(x)``): torch's ``__call__`` runs it, so the method runs here as the call does."""
+        value: ast.AST | None = call.func
+        for _ in range(8):
+            if isinstance(value, ast.Name):  # `net = Net(); net = net.cuda()`: what the name was made from
+                made = [b for b in self.bindings.values_at(value.id, value) if _peeled(b) != value.id]
+                value = made[0] if len(made) == 1 else None
+                continue
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and value.func.attr in _MODEL_METHODS:
+                value = value.func.value
+                continue
+            break
+        local = dotted(value.func) if isinstance(value, ast.Call) else None
+        seen: set[str] = set()
+        while local in self.torch_classes and local not in seen:
+            seen.add(local)
+            cls = self.classes[local]
+            forward = next(
+                (n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "forward"),
+                None,
+            )
+            if forward is not None:
+                return forward
+            local = next((dotted(b) for b in cls.bases if dotted(b) in self.torch_classes), None)
+        return None
 
     def is_flax_call(self, call: ast.Call) -> bool:
         """``model.apply(...)``, ``model.init(...)``, ``nn.GRUCell()(...)`` or an nnx/Equinox ``model(x)``."""
@@ -824,6 +926,13 @@ class Facts:
         return False
 
 
+def _peeled(value: ast.AST) -> str | None:
+    """The name a chain of module methods is applied to: ``net.to(device).eval()`` -> ``net``."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _MODEL_METHODS:
+        value = value.func.value
+    return value.id if isinstance(value, ast.Name) else None
+
+
 def _bound(assignment: ast.AST) -> list[str]:
     """The plain names / attribute paths an assignment binds: ``f = g = jax.jit(h)`` binds f and g."""
     targets = getattr(assignment, "targets", [])
@@ -854,16 +963,3 @@ def _in_effect(defs: list[FunctionNode], at: ast.AST) -> FunctionNode:
     where = (getattr(at, "lineno", 0), getattr(at, "col_offset", 0))
     before = [d for d in defs if (d.lineno, d.col_offset) < where]
     return before[-1] if before else defs[-1]
-
-
-def _free_in(function: ast.AST, name: str) -> bool:
-    """``name`` is no parameter of ``function`` and nothing in its own body binds it: it reads the enclosing scope's."""
-    args = function.args  # type: ignore[attr-defined]
-    if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
-        return False
-    if isinstance(function, ast.Lambda):
-        return True
-    return not any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store) for n in ast.walk(function)
-    )
-

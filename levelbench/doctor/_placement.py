@@ -108,7 +108,9 @@ def _run_by(facts: Facts, defined: dict[str, ast.AST], node: ast.AST) -> ast.AST
     # called through a name bound some other way (`g = sample`, `g = jit(f) if flag else f`, `fns["s"]`,
     # `Model.step`, a factory's result): the model's one answer to "which def does this run". Handed on
     # instead (`emit_python_callback(callback)`), such a value is registered or stored as often as run.
-    return facts.function_of(node) if parent.func is node else None
+    if parent.func is not node:
+        return None
+    return facts.function_of(node) or facts.module_forward(parent)  # `net(x)` runs `Net.forward`
 
 
 def _defines(facts: Facts, call: ast.Call) -> bool:

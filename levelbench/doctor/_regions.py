@@ -764,3 +764,20 @@ def _is_name(node: ast.AST, name: str) -> bool:
 
 def _constant_int(node: ast.AST | None) -> int | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
+
+
+def reported_at(program: Program, region: TimedRegion) -> list[int]:
+    """The lines that report a clock pair's interval when its closing statement keeps it under a name
+    (``first_t = time.perf_counter() - beg``): the later statements of the same function that read the name
+    (``state.counters['jit_time'] = first_t - op_time``). What the figure is reported as says what was timed."""
+    closing = region.closing
+    if not (isinstance(closing, ast.Assign) and len(closing.targets) == 1 and isinstance(closing.targets[0], ast.Name)):
+        return []
+    name = closing.targets[0].id
+    scope = enclosing_function(program, closing)
+    body = walk_code(program, scope.body if scope is not None else program.module.body)
+    after = position(closing)
+    return sorted({
+        n.lineno for n in body
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after
+    })

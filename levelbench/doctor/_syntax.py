@@ -83,9 +83,23 @@ def short(node: ast.AST, limit: int = 60) -> str:
 
 
 def unparse(node: ast.AST) -> str:
-    """``ast.unparse(node)``, written directly for the commonest shapes: a name, an attribute chain, and a call
-    of one with names and whole numbers as arguments (``f(x)``, ``jnp.dot(a, b)``, ``range(10)``).
+    """``ast.unparse(node)``, written directly for the commonest shapes: a name, an attribute chain, a call
+    of one with names and whole numbers as arguments (``f(x)``, ``jnp.dot(a, b)``, ``range(10)``), and a
+    statement of one (``f(x)``, ``y = f(x)``, as a timed region's work is written).
     ``ast.unparse`` is pure Python (~50 us a node), and a long file asks for the text of thousands of calls."""
+    text = _quick(node)
+    if text is None and node.__class__ is ast.Expr:
+        text = _quick(node.value)  # type: ignore[attr-defined]
+    elif text is None and node.__class__ is ast.Assign and node.type_comment is None:  # type: ignore[attr-defined]
+        targets = [dotted(t) for t in node.targets]  # type: ignore[attr-defined]
+        value = _quick(node.value)  # type: ignore[attr-defined]
+        if value is not None and None not in targets:
+            text = " = ".join([*targets, value])  # type: ignore[list-item]
+    return ast.unparse(node) if text is None else text
+
+
+def _quick(node: ast.AST) -> str | None:
+    """`unparse` of a name, an attribute chain or a call of one with plain arguments; None for anything else."""
     name = dotted(node)
     if name is not None:
         return name
@@ -98,15 +112,25 @@ def unparse(node: ast.AST) -> str:
                 parts.append(None if keyword.arg is None or value is None else f"{keyword.arg}={value}")
             if None not in parts:
                 return f"{func}({', '.join(parts)})"  # type: ignore[arg-type]
-    return ast.unparse(node)
+    return None
 
 
-def _plain(node: ast.AST) -> str | None:
-    """The text of a name or a whole number (as ``ast.unparse`` writes it); None for anything else."""
-    if node.__class__ is ast.Name:
+_OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.MatMult: "@"}
+
+
+def _plain(node: ast.AST, operands: bool = True) -> str | None:
+    """The text of a name, a whole number, or (``operands``) an arithmetic operation of two of them (``x + 1``), as
+    ``ast.unparse`` writes it in a call's arguments; None for anything else."""
+    cls = node.__class__
+    if cls is ast.Name:
         return node.id  # type: ignore[attr-defined]
-    if node.__class__ is ast.Constant and node.value.__class__ is int:  # type: ignore[attr-defined]
+    if cls is ast.Constant and node.value.__class__ is int:  # type: ignore[attr-defined]
         return repr(node.value)  # type: ignore[attr-defined]
+    if cls is ast.BinOp and operands:
+        operator = _OPERATORS.get(node.op.__class__)  # type: ignore[attr-defined]
+        left, right = _plain(node.left, False), _plain(node.right, False)  # type: ignore[attr-defined]
+        if operator is not None and left is not None and right is not None:
+            return f"{left} {operator} {right}"
     return None
 
 

@@ -31,6 +31,10 @@ from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_functio
 
 _SHAPED = frozenset({"ones", "zeros", "empty", "full"})  # array constructors whose first argument is the shape
 _UNKNOWN = None
+# Builtins whose value is a Python scalar: jit keys a traced scalar on its type, never its value.
+_PYTHON_SCALARS = {"builtins.len": "int", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool"}
+# JAX's array constructors that keep a Python scalar's weak type when no dtype is given.
+_WEAK_WRAPPERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,8 @@ class Warmth:
         self.program, self.facts, self.kinds = program, facts, kinds
         self.bindings: dict[tuple[ast.AST | None, str], list[_Binding]] = {}
         self._blocks: dict[int, list[ast.AST] | None] = {}  # id(statement) -> the list that holds it (`_block`)
+        # (name, use) -> `_in_effect`: a call is asked about as the later call of one pair and the earlier of the next
+        self._held: dict[tuple[str, ast.AST], _Binding | None] = {}
         for node in program.of_type(ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias):
             self._record(node)
         for found in self.bindings.values():
@@ -137,8 +143,18 @@ class Warmth:
             return _Form(type(expr).__name__.lower(), None if has_starred else len(expr.elts))
         if isinstance(expr, ast.ListComp):
             return _Form("list")
-        if isinstance(expr, ast.Call) and self.facts.names.qualname(expr.func) in ("builtins.list", "builtins.tuple"):
-            return _Form(self.facts.names.qualname(expr.func).split(".")[1])  # type: ignore[union-attr]
+        qualified = self.facts.names.qualname(expr.func) if isinstance(expr, ast.Call) else None
+        if qualified in ("builtins.list", "builtins.tuple"):
+            return _Form(qualified.split(".")[1])  # type: ignore[union-attr]
+        if qualified in _PYTHON_SCALARS:
+            return _Form(_PYTHON_SCALARS[qualified])  # `len(times)`: a Python int, whatever its value
+        if qualified in _WEAK_WRAPPERS and len(expr.args) == 1 and not expr.keywords:  # type: ignore[union-attr]
+            # `jnp.array(0)` of a Python scalar, no dtype: the same weakly typed abstract value (int32[], weak) as
+            # the scalar passed bare, so `f(0)` warms `f(jnp.array(n))` (jax_log_compiles: one compile for both);
+            # `jnp.int32(0)` or a dtype makes it strongly typed, another signature
+            inner = self._form(expr.args[0], depth + 1)  # type: ignore[union-attr]
+            if inner is not None and inner.category in ("int", "float", "bool", "complex"):
+                return _Form(inner.category)
         kind = self.kinds.of(expr)
         if kind in ("jax", "numpy"):
             return _Form("array", _literal_shape(expr, self.facts.names.qualname(expr.func)) if isinstance(expr, ast.Call) else None)
@@ -147,6 +163,12 @@ class Warmth:
     def _in_effect(self, name: str, use: ast.AST) -> _Binding | None:
         """The binding of ``name`` that holds at ``use``, in ``use``'s own function; None where it is not known:
         a name of another scope, a binding only some paths run, or one a loop brings round from below."""
+        key = (name, use)
+        if key not in self._held:
+            self._held[key] = self._find_in_effect(name, use)
+        return self._held[key]
+
+    def _find_in_effect(self, name: str, use: ast.AST) -> _Binding | None:
         scope = enclosing_function(self.program, use)
         found = self.bindings.get((scope, name))
         if not found:

@@ -25,10 +25,17 @@ def run(subject: Subject) -> list[Finding]:
 
 
     modules = [m for m in (subject.fn, getattr(subject.fn, "__self__", None)) if isinstance(m, torch.nn.Module)]
+    given = leaves((subject.args, subject.kwargs))
+    trained = [t for t in given if isinstance(t, torch.Tensor) and t.requires_grad and t.is_leaf]
+    trained += [p for m in (*modules, *(g for g in given if isinstance(g, torch.nn.Module))) for p in m.parameters()]
+    before = [_grad_state(t) for t in trained]
     out = subject.fn(*subject.args, **subject.kwargs)
     found = []
     tensors_out = [t for t in leaves(out) if isinstance(t, torch.Tensor)]
-    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors_out):
+    # a call that runs its own backward pass (`loss.backward()`, gradients written) times training: the graph
+    # is the work, and inference mode, where backward cannot run, is no fair comparison
+    backward = any(_grad_state(t) != b for t, b in zip(trained, before))
+    if torch.is_grad_enabled() and any(t.requires_grad for t in tensors_out) and not backward:
         found.append(_autograd(subject))
     if modules and modules[0].training:
         found.append(_training(modules[0]))
@@ -38,6 +45,12 @@ def run(subject: Subject) -> list[Finding]:
     params = list(modules[0].parameters()) if modules else []
     found += device_and_dtype(inputs, params)
     return found
+
+
+def _grad_state(tensor: Any) -> tuple[int, int] | None:
+    """Which gradient a leaf holds and how often it was written: a backward pass sets ``.grad`` or adds to it."""
+    grad = tensor.grad
+    return None if grad is None else (id(grad), grad._version)
 
 
 def _autograd(subject: Subject) -> Finding:

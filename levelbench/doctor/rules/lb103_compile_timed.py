@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterator
 
 from ..._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
@@ -14,7 +15,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
-from .._regions import TimedRegion
+from .._regions import TimedRegion, reported_at
 from .._syntax import (
     COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
     unparse, walk_code,
@@ -137,7 +138,8 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
     that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile."""
     first, last = region.written_lines()
-    if first and compilation_meant(ctx.program.line_text, first, last, repeated=region.samples == "averaged"):
+    reported = reported_at(ctx.program, region)  # `state.counters['jit_time'] = first_t - op_time`
+    if first and compilation_meant(ctx.program.line_text, first, last, reported, repeated=region.samples == "averaged"):
         return True
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
@@ -150,7 +152,7 @@ def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     for call in ctx.timed_calls(region):
         if ctx.facts.jitted_key(call) is None:
             continue
-        for later in steady.get(ast.unparse(call.func), ()):
+        for later in steady.get(unparse(call.func), ()):
             restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
             if later.start > region.start and restarted:
                 return True
@@ -180,16 +182,16 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
     ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
     if not region.work:
         return False
-    same = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx)).get(_timing_text(region), ())
+    by_text, text_of = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
+    same = by_text.get(text_of.get(id(region)), ())
     if len(same) < 2:
         return False
     first_calls = [c for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None or ctx.facts.local_def(c)]
     if not first_calls:
         return False  # nothing here compiles for a later run to find warm
     calls_by_text = ctx.index("LB103 timed calls by text", dict)  # per region, filled as asked: not once per pair
-    for later in same:
-        if later.start <= region.start:
-            continue
+    # the group is in program order: start at the first later timing rather than stepping over every earlier one
+    for later in same[bisect.bisect_right(same, region.start, key=lambda r: r.start):]:
         if later.clock_node is not None and later.clock_node is region.clock_node:
             continue  # the same clock read again: the later figure still spans this run
         if _named_apart(region, later):
@@ -220,19 +222,27 @@ def _figure_name(region: TimedRegion) -> str | None:
     return None
 
 
-def _timing_text(region: TimedRegion) -> tuple[int, str, tuple[str, ...]]:
+_TimingText = tuple[int, str, tuple[str, ...]]  # a timing's scope (its id), how it is timed and its statements
+
+
+def _timing_text(region: TimedRegion) -> _TimingText:
     """A timing as written: its scope, how it is timed (`%time f(x)` then `%timeit f(x)` reads two kinds of figure,
     not a cold and a warm run) and its statements."""
     return id(region.scope), region.label, tuple(unparse(s) for s in region.work)
 
 
-def _timings_by_text(ctx: Context) -> dict[tuple[int, str, tuple[str, ...]], list[TimedRegion]]:
-    """The program's timings grouped by `_timing_text`, built once per program, not once per pair of timings."""
-    found: dict[tuple[int, str, tuple[str, ...]], list[TimedRegion]] = {}
+def _timings_by_text(ctx: Context) -> tuple[dict[_TimingText, list[TimedRegion]], dict[int, _TimingText]]:
+    """The program's timings grouped by `_timing_text`, each group in program order (by start), and each timing's
+    text by its id: built once per program, not once per pair of timings."""
+    found: dict[_TimingText, list[TimedRegion]] = {}
+    text_of: dict[int, _TimingText] = {}
     for region in ctx.regions:
         if region.work:
-            found.setdefault(_timing_text(region), []).append(region)
-    return found
+            text = text_of[id(region)] = _timing_text(region)
+            found.setdefault(text, []).append(region)
+    for same in found.values():
+        same.sort(key=lambda r: r.start)
+    return found, text_of
 
 
 def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
@@ -244,7 +254,7 @@ def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
     for region in ctx.regions:
         if _said_steady(ctx, region):
             for call in ctx.timed_calls(region):
-                found.setdefault(ast.unparse(call.func), []).append(region)
+                found.setdefault(unparse(call.func), []).append(region)
     return found
 
 

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from collections.abc import Iterator
 
 from .._context import Context
@@ -63,14 +64,15 @@ def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
     """A call of the same callee, in the region's function and before it, warms ``call`` up (`Context.warms`); so
     does a call of the callable the harness is handed (``run()`` before ``timeit.timeit(run, number=1)``)."""
     calls = ctx.index("LB104 calls by callee", lambda: _CallsByCallee(ctx))
-    if any(position(c) < region.start and ctx.warms(c, call) for c in calls.of(call.func, region.scope)):
+    same = calls.of(call.func, region.scope)  # in program order: only those before the region are asked
+    if any(ctx.warms(c, call) for c in same[:bisect.bisect_left(same, region.start, key=position)]):
         return True
     # `timeit.timeit(run, ...)`, `timeit.timeit(lambda: run())`: the callable handed to the harness
     handed = [
         s.body.func if isinstance(s, ast.Lambda) and isinstance(s.body, ast.Call) else s for s in region.statements
     ]
     handed = [s for s in handed if isinstance(s, ast.Name)]
-    return any(position(c) < region.start for s in handed for c in calls.of(s, region.scope))
+    return any((found := calls.of(s, region.scope)) and position(found[0]) < region.start for s in handed)
 
 
 class _CallsByCallee:

@@ -15,7 +15,7 @@ from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, pair, statement_of
 from .._names import dotted
 from .._regions import TimedRegion
-from .._syntax import local_walk, position, short
+from .._syntax import enclosing_function, local_walk, position, short
 
 CODE = "LB112"
 
@@ -91,7 +91,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for region in ctx.regions:
         if _trains(ctx, region):
             continue  # timing a training step: autograd is the point
-        if _grad_off_around(ctx, region.anchor) or _runs_without_grad(ctx, region):
+        if _grad_off_around(ctx, region.anchor) or _runs_without_grad(ctx, region) or _in_forward(ctx, region):
             continue
         for outer, inner in _model_calls(ctx, region):
             if _grad_off_around(ctx, outer) or _grad_off_around(ctx, inner):
@@ -115,6 +115,17 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 edits=lambda: inference_mode(ctx, region),
             )
             break
+
+
+def _in_forward(ctx: Context, region: TimedRegion) -> bool:
+    """The region is in a torch module's ``forward``: the module serves training and inference alike, and whoever
+    calls it sets the grad mode, so timing there says nothing of autograd."""
+    function = enclosing_function(ctx.program, region.anchor)
+    owner = ctx.program.parent(function) if function is not None else None
+    return (
+        getattr(function, "name", "") == "forward" and isinstance(owner, ast.ClassDef)
+        and owner.name in ctx.facts.torch_classes
+    )
 
 
 def _runs_without_grad(ctx: Context, region: TimedRegion) -> bool:

@@ -80,6 +80,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 break
 
 
+_SCALAR_OF = frozenset({"len", "sum", "min", "max", "any", "all"})
+"""Builtins that reduce a container to one value: passing their result passes no growing list."""
+
+
 def _grown_lists(loop: ast.AST) -> set[str]:
     """Lists appended to in the loop body: a new length every iteration."""
     return {
@@ -90,8 +94,8 @@ def _grown_lists(loop: ast.AST) -> set[str]:
 
 
 def _changes_each_iteration(argument: ast.AST, varying: set[str], grown: set[str], *, static: bool) -> str | None:
-    if static and any(isinstance(n, ast.Name) and n.id in varying for n in ast.walk(argument)):
-        return "a static argument with a new value each time"
+    if static and any(isinstance(n, ast.Name) and n.id in varying | grown for n in ast.walk(argument)):
+        return "a static argument with a new value each time"  # `n=len(times)` static: a new value, a new trace
     for node in ast.walk(argument):
         if isinstance(node, ast.Subscript) and any(length_varies(part, varying) for part in index_parts(node)):
             return "a slice whose length changes every iteration"
@@ -113,6 +117,8 @@ def _whole_values(argument: ast.AST) -> list[ast.Name]:
         if isinstance(node, ast.Subscript) and not any(isinstance(n, ast.Slice) for n in ast.walk(node.slice)):
             work.append(node.slice)  # an element: its index is read, the container is not passed
             continue
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _SCALAR_OF:
+            continue  # `len(times)`: a number whose value changes, not a container whose shape does
         work.extend(ast.iter_child_nodes(node))
     return out
 
