@@ -52,7 +52,8 @@ for _ in range(calls):
           f"{{after.ru_minflt - before.ru_minflt}}", file=sys.stderr, flush=True)
 """.format(features=shared.FEATURES, hidden=shared.HIDDEN, layers=shared.LAYERS)
 
-TIMERS = re.compile(r"levelbench timers: (\w+) thread (\d+), (\d+) steps, (\d+) ticks per step, (.*), all steps (\d+) ticks")
+TIMERS = re.compile(r"levelbench timers: (\w+) thread (\d+), (\d+) steps, (\d+) ticks per step, (.*), "
+                    r"all steps (\d+) ticks")
 
 
 def timers_build(folder: str, isa: str) -> dict[str, str]:
@@ -88,7 +89,9 @@ def main() -> None:
         command = ["taskset", "-c", str(args.pin), *command]
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     if done.returncode != 0 or "timed calls from here" not in done.stderr:
-        raise SystemExit(f"the worker failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
+        raise SystemExit(f"the timers' worker was expected to run {args.calls} calls and exited {done.returncode} "
+                         f"instead; its kernel cache is {env['LEVELBENCH_KERNEL_DIR']} (delete it if a build there "
+                         f"is broken). The end of its stderr:\n{done.stderr[-2000:]}")
     load = os.getloadavg()[0]
     print(f"# {args.model} {args.mode}, batch {args.batch}, seq {args.seq}, {args.isa} build, 1 kernel thread, "
           f"load average {load:.2f}; ticks at {args.tsc_ghz} GHz")
