@@ -407,12 +407,16 @@ int64_t now_ns() {
 // closes a step, and the destructor prints each phase's ticks per step to stderr: the median over
 // the steps that ran it times the share of steps that did, so that the steps in which the thread
 // was preempted (the machines are shared) do not count. Without the flag it compiles to nothing.
+// The line ends with the loop's whole time, every step's ticks from the timers' start to the last
+// mark, preempted steps included, so that a call's time outside the loops can be told apart
+// (benchmarks/rnn_phases.py).
 // The TSC, not the clock: ~40 marks per ~20 us step must not skew it.
 class Phases {
  public:
 #if defined(LEVELBENCH_RNN_TIMERS) && (defined(__x86_64__) || defined(__i386__))
   Phases(const char* loop, int thread, std::initializer_list<const char*> names)
-      : loop_(loop), thread_(thread), names_(names), step_(names.size(), 0), last_(__builtin_ia32_rdtsc()) {}
+      : loop_(loop), thread_(thread), names_(names), step_(names.size(), 0), start_(__builtin_ia32_rdtsc()),
+        last_(start_) {}
   void mark(int phase) {
     const uint64_t now = __builtin_ia32_rdtsc();
     step_[phase] += now - last_;
@@ -439,6 +443,7 @@ class Phases {
     for (size_t i = 0; i < names_.size(); ++i)
       line += std::string(", ") + names_[i] + " " + std::to_string(per_step[i]) + " (" +
               std::to_string(total ? 100 * per_step[i] / total : 0) + "%)";
+    line += ", all steps " + std::to_string(last_ - start_) + " ticks";
     std::fprintf(stderr, "%s\n", line.c_str());
   }
 
@@ -448,7 +453,7 @@ class Phases {
   std::vector<const char*> names_;
   std::vector<uint64_t> step_;
   std::vector<std::vector<uint64_t>> steps_;
-  uint64_t last_;
+  uint64_t start_, last_;
 #else
   Phases(const char*, int, std::initializer_list<const char*>) {}
   void mark(int) {}

@@ -1,0 +1,46 @@
+"""The phase timers' build (``-DLEVELBENCH_RNN_TIMERS``) and ``benchmarks/rnn_phases.py``, which reads
+them: every loop of a call is reported with its phases and its whole time, and what the call spent
+outside the loops is the rest of its wall time."""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jax")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="the timers read the x86 time-stamp counter")
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ to build the timers' kernels with")
+def test_rnn_phases_reports_every_loop_and_the_time_outside_them(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env.pop("CXX", None)
+    done = subprocess.run(
+        [sys.executable, "benchmarks/rnn_phases.py", "--model", "lstm", "--mode", "train", "--batch", "3",
+         "--seq", "20", "--calls", "1"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    # 2 layers: their forward loops, then their backward loops, each with its phases and whole time
+    loops = [line.split()[0] for line in lines if line.startswith("  ")]
+    assert loops == ["forward", "forward", "backward", "backward"], done.stdout
+    assert all("h GEMM" in line for line in lines if line.startswith("  forward")), done.stdout
+    assert all("dW sums" in line for line in lines if line.startswith("  backward")), done.stdout
+    call = [line for line in lines if line.startswith("call:")]
+    assert len(call) == 1, done.stdout
+    m = re.search(r"wall ([\d.]+) s.*loops ([\d.]+) s .*outside the loops (-?[\d.]+) s", call[0])
+    assert m is not None, call[0]
+    wall, loops_s, outside = (float(v) for v in m.groups())
+    assert 0 < loops_s and abs(wall - loops_s - outside) < 2e-3, call[0]
+    assert list(tmp_path.glob("levelbench-rnn-phases-native/kernels-timers/rnn_cpu-*.so")), \
+        f"the timers' kernels were not built in their own cache under {tmp_path}"
