@@ -22,7 +22,8 @@ from _support import read_only, small_disk, wait_for, workload
 
 from conftest import levelbench_argv, levelbench_cli
 
-pytestmark = pytest.mark.reliability
+# one xdist worker takes the whole module, so that its fixture (a run recorded) runs once, not on each
+pytestmark = [pytest.mark.reliability, pytest.mark.xdist_group("user_files")]
 
 FIXABLE = (
     "import time\nimport jax\nf = jax.jit(lambda x: x)\nx = jax.numpy.ones(3)\ny = f(x)\n"
