@@ -739,3 +739,22 @@ def test_the_gru_seed_with_the_newer_flax_api_shows_the_lambda_the_dead_output_a
     assert compiling.samples[0].compiled.get("forward", 0) > 0.5 * compiling.samples[0].measured
     assert compiling.times_compilation == "# compile time" and "LB103" not in codes(compiling)
     assert "LB107" in codes(compiling)
+
+
+def test_work_started_before_an_interval_and_still_running_after_it_is_not_its_pending_work():
+    # lazy: the reads' field order and the sample builder, private to the runtime doctor
+    from levelbench._auditing._analysis import _sample
+    from levelbench._auditing._observer import PENDING, VALUE
+
+    def read(value: float, pending: float) -> list:
+        fields = [0, 1, "perf_counter", False, 0.0, 0, None, 0.0, "", []]
+        fields[VALUE], fields[PENDING] = value, pending
+        return fields
+
+    # an earlier cell's work ran 50 ms past the opening read; the interval (5 ms) launched nothing: the 45 ms
+    # still to run at its closing read are that work's, not the interval's
+    assert _sample(read(10.0, 0.050), read(10.005, 0.045), []).pending == pytest.approx(0.0, abs=1e-9)
+    # nothing ran at the opening read: all the work still running at the closing read is the interval's
+    assert _sample(read(10.0, 0.0), read(10.005, 0.045), []).pending == pytest.approx(0.045)
+    # the interval queued its own work behind the earlier work: what runs past the earlier work's end is its own
+    assert _sample(read(10.0, 0.050), read(10.005, 0.080), []).pending == pytest.approx(0.035)

@@ -127,11 +127,15 @@ def _sample(opening: Sequence[Any], closing: Sequence[Any], inside: list[tuple[s
         compiled[function] = compiled.get(function, 0.0) + seconds
         if event == TRACE_EVENT:
             traces[function] = traces.get(function, 0) + 1
+    measured = float(closing[VALUE]) - float(opening[VALUE])
+    # JAX work runs in order: of what still ran at the closing read, the part that was already running at the
+    # opening read and outlasted the interval (an earlier cell's work, late on a loaded machine) is not its own
+    outlasting = max(0.0, float(opening[PENDING]) - measured)
     return Sample(
-        measured=float(closing[VALUE]) - float(opening[VALUE]),
+        measured=measured,
         compile=sum(e[1] for e in inside),
         compiled=compiled, traces=traces,
-        pending=float(closing[PENDING]), pending_arrays=int(closing[PENDING_ARRAYS]),
+        pending=max(0.0, float(closing[PENDING]) - outlasting), pending_arrays=int(closing[PENDING_ARRAYS]),
         grad_enabled=closing[GRAD], calibration=calibration,
         eager_dispatches=counts[EAGER], jit_calls=counts[JIT_CALLS], to_device=counts[TO_DEVICE],
         to_device_bytes=counts[TO_DEVICE_BYTES], to_host=counts[TO_HOST], to_host_bytes=counts[TO_HOST_BYTES],

@@ -26,7 +26,8 @@ class Sample:
         compile: seconds of JAX tracing, lowering and XLA compilation that ended inside it.
         compiled: per function, the seconds of compile events (``{"f": 1.9}``).
         traces: per function, how many times it was traced inside it (a jit cache miss each).
-        pending: seconds the JAX work still computing at the closing read took to finish.
+        pending: seconds the JAX work still computing at the closing read took to finish, less what work already
+            running at the opening read (started before the interval) went on past the closing one.
         pending_arrays: how many JAX arrays were still computing then.
         grad_enabled: torch's grad mode at the closing read (None: torch not imported).
         calibration: a run ``%timeit`` made to choose its loop count: not in the figure it prints.
