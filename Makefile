@@ -21,10 +21,8 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/levelbench run
 
-# The suite runs in one pytest-xdist worker per core (PYTEST_WORKERS=0 runs it in this process), handed out a test
-# at a time, the tests marked slow first; tests marked xdist_group share a worker (the Ray cluster tests, and modules
-# whose module fixture is costly; tests/conftest.py keeps the groups together under pytest 9.2, see
-# docs/notes/2026-12-03-ci-time.md for where the time goes). explain's tests run after it, in one process: explain
+# The suite runs in one pytest-xdist worker per core (PYTEST_WORKERS=0 runs it in this process); tests marked
+# xdist_group share a worker (the Ray cluster tests). explain's tests run after it, in one process: explain
 # decides what it reports from timings it makes within a wall-clock budget, which a second worker on the same
 # cores would stretch. The wall-clock checks (test-wallclock) run in one process too.
 PYTEST_WORKERS ?= auto

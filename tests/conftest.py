@@ -55,15 +55,7 @@ def _isolated_store(tmp_path, monkeypatch, _kernel_dir, _peak_cache):
 WALLCLOCK = "wallclock"
 
 
-@pytest.hookimpl(trylast=True)  # after pytest-xdist's own hook, which names each test's xdist_group
 def pytest_collection_modifyitems(config, items):
-    _leave_out_wallclock(config, items)
-    if hasattr(config, "workerinput"):  # a pytest-xdist worker (make test); a run in one process keeps file order
-        _slow_first(items)
-        _keep_xdist_groups(config, items)
-
-
-def _leave_out_wallclock(config, items):
     """Leave the tests marked ``wallclock`` out of a run that names no markers (``make test``, ``pytest``).
 
     They assert on real elapsed time, which a busy machine stretches; ``make test-wallclock``
@@ -75,40 +67,6 @@ def _leave_out_wallclock(config, items):
     if timed:
         config.hook.pytest_deselected(items=timed)
         items[:] = [item for item in items if not item.get_closest_marker(WALLCLOCK)]
-
-
-def _slow_first(items):
-    """Run the tests marked ``slow`` first, each file's in its own order.
-
-    ``make test`` hands tests to its pytest-xdist workers in collection order, one at a time, after the
-    xdist_group units (largest first). In file order the slow tests (models compiled, notebooks run,
-    subprocesses timed) sat in the last third of the suite, so the run ended on a few long tests, one worker
-    idle while the other finished them; started first, they overlap with everything else and the run ends on
-    short tests. The order within a file, and so its module fixtures, is kept.
-    """
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-
-
-def _keep_xdist_groups(config, items):
-    """Make ``--dist loadgroup`` keep each ``xdist_group`` on one worker under pytest 9.2.
-
-    pytest-xdist 3.8 names a test's group by appending ``@group`` to its node id in ``item._nodeid``; pytest
-    9.2 reads node ids from ``item._id`` instead, so the suffix is lost and the group's tests are spread over
-    the workers as if unmarked: two Ray clusters started at once (pytest-dev/pytest-xdist#1386, open). Until
-    xdist writes it where pytest reads it, write it here, on the workers only; with a pytest or xdist that
-    keeps the suffix, every id already ends with it and nothing changes.
-    """
-    if not getattr(config.option, "loadgroup", False):  # set on the workers under --dist loadgroup
-        return
-    for item in items:
-        groups = sorted({str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
-                         for mark in item.iter_markers("xdist_group")})
-        suffix = "@" + "_".join(groups)
-        if groups and not item.nodeid.endswith(suffix):
-            # lazy: pytest's structured node ids exist from pytest 9.2 on, the only version that needs this
-            from _pytest.nodeid import NodeId
-
-            item._id = NodeId.parse(item.nodeid + suffix)
 
 
 @pytest.fixture(autouse=True)

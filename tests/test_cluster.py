@@ -18,8 +18,7 @@ from levelbench.cluster import NODE_RESOURCE, ClusterError, Node, select_nodes
 from levelbench.store import open_store
 
 # `make test` runs the suite on every core (pytest-xdist, --dist loadgroup): the tests that start a local Ray
-# cluster share one worker, so that two clusters never start at once (under pytest 9.2 only because
-# tests/conftest.py keeps the group: pytest-dev/pytest-xdist#1386).
+# cluster share one worker, so that two clusters never start at once.
 pytestmark = pytest.mark.xdist_group("ray")
 
 HERE = Path(__file__).resolve().parent

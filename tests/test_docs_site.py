@@ -16,9 +16,6 @@ from pathlib import Path
 import pytest
 from browser import chromium  # noqa: F401 (the fixture: headless Chromium over DevTools)
 
-# one xdist worker takes the whole module, so that its fixture (mkdocs build) runs once, not on each
-pytestmark = pytest.mark.xdist_group("docs_site")
-
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 

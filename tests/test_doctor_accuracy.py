@@ -269,7 +269,6 @@ def test_first_sight_writer_records_a_case_once(tmp_path):
     assert first_sight.record([case], allow_dirty=True) == [] and case.read_text() == text
 
 
-@pytest.mark.slow  # the doctor reads every file of the libraries (thousands for the fetched part)
 def test_good_libraries_get_at_most_one_finding_per_100_files():
     try:
         results = accuracy.run_fp(("installed",))
@@ -283,7 +282,6 @@ def test_good_libraries_get_at_most_one_finding_per_100_files():
         + "; ".join(f"{f['file']}:{f['line']} {f['code']} {f['message']}" for f in results["findings"][:10]))
 
 
-@pytest.mark.slow  # the doctor reads every file of the libraries (thousands for the fetched part)
 def test_fetched_libraries_keep_their_finding_count():
     results = accuracy.run_fp(("fetched",))
     if "fetched" in results["skipped"]:

@@ -28,9 +28,6 @@ from levelbench._values.findings import Finding, Severity
 from levelbench.report import html_report
 from levelbench.store import Store, open_store
 
-# one xdist worker takes the whole module, so that its fixture (doctor --run of a JAX script) runs once, not on each
-pytestmark = pytest.mark.xdist_group("doctor_run_store")
-
 JAX_SCRIPT = """\
     import time
     import jax, jax.numpy as jnp

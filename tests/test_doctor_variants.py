@@ -16,9 +16,6 @@ from pathlib import Path
 
 import pytest
 
-# one xdist worker takes the whole module, so that its fixture (the corpus's variants scored) runs once, not on each
-pytestmark = pytest.mark.xdist_group("doctor_variants")
-
 ROOT = Path(__file__).resolve().parent.parent
 
 # Measured 2026-12-02 on 243 variants of the 33 positive cases (484 labelled findings) and 126 of the

@@ -16,8 +16,7 @@ pytest.importorskip("jax")
 import levelbench  # noqa: E402
 from conftest import temporary_kernel  # noqa: E402
 
-# one xdist worker takes the whole module, so that its fixture (a notebook run in a kernel) runs once, not on each
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ipython_kernel")]
+pytestmark = pytest.mark.slow
 
 CELLS = {
     "load_ext levelbench": "%load_ext levelbench\nprint('lbtimeit' in get_ipython().magics_manager.magics['line'])",

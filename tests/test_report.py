@@ -12,9 +12,6 @@ from levelbench.report import html_report, markdown_report, sections
 from levelbench.store import open_store
 from conftest import levelbench_cli
 
-# one xdist worker takes the whole module, so that its fixture (two sweeps recorded) runs once, not on each
-pytestmark = pytest.mark.xdist_group("report")
-
 pytest.importorskip("matplotlib")
 
 EVIL = "<script>alert(1)</script>"

@@ -22,8 +22,7 @@ from _support import read_only, small_disk, wait_for, workload
 
 from conftest import levelbench_argv, levelbench_cli
 
-# one xdist worker takes the whole module, so that its fixture (a run recorded) runs once, not on each
-pytestmark = [pytest.mark.reliability, pytest.mark.xdist_group("user_files")]
+pytestmark = pytest.mark.reliability
 
 FIXABLE = (
     "import time\nimport jax\nf = jax.jit(lambda x: x)\nx = jax.numpy.ones(3)\ny = f(x)\n"
