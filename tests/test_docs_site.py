@@ -128,7 +128,12 @@ def test_the_doctor_page_renders_in_chromium_with_its_headings_and_a_working_sea
     while time.monotonic() < deadline and not results:
         time.sleep(0.2)
         results = cdp.evaluate("document.querySelectorAll('.md-search-result__item').length")
-    assert results > 0, "the search box found nothing for 'noqa'"
+    if not results:  # say why: what the page logged, and whether the index it fetches is still on the disk
+        said = [e.get("params") for e in cdp.events
+                if e.get("method") in ("Log.entryAdded", "Runtime.consoleAPICalled", "Runtime.exceptionThrown")]
+        index = sorted(p.name for p in (site / "search").glob("*")) if (site / "search").is_dir() else "no search/"
+        pytest.fail(f"the search box found nothing for 'noqa' in 180 s; the site's search/ holds {index}; "
+                    f"the page logged (last 5): {said[-5:]}")
 
     cdp.call("Runtime.evaluate", expression="1")  # flush events that arrived meanwhile
     errors = [e for e in cdp.events if
