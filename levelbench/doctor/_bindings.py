@@ -17,7 +17,7 @@ import ast
 from ._names import Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
-from ._syntax import enclosing_function
+from ._syntax import enclosing_function, parameter_names
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -218,8 +218,4 @@ def _bound_at(program: Program, target: ast.Name) -> tuple[int, int]:
 
 def _takes(scope: ast.AST, name: str) -> bool:
     """``scope`` is a function (or lambda) with a parameter called ``name``."""
-    arguments = getattr(scope, "args", None)
-    return isinstance(arguments, ast.arguments) and name in {
-        a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
-                        arguments.kwarg] if a is not None
-    }
+    return name in parameter_names(scope)

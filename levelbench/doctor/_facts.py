@@ -15,7 +15,7 @@ from ._bindings import Bindings
 from ._names import JAX_LIBRARIES, Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
-from ._syntax import enclosing_function, enclosing_loop
+from ._syntax import enclosing_function, enclosing_loop, parameter_names
 
 JIT_TRANSFORMS = frozenset(
     {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "equinox.filter_jit"}
@@ -567,8 +567,7 @@ class Facts:
     def _free_in(self, function: ast.AST, name: str) -> bool:
         """``name`` is no parameter of ``function`` and nothing in its own body binds it: it reads the enclosing
         scope's."""
-        args = function.args  # type: ignore[attr-defined]
-        if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}:
+        if name in parameter_names(function):
             return False
         return isinstance(function, ast.Lambda) or name not in self.stored_in(function)
 
@@ -867,7 +866,8 @@ class Facts:
             if self.names.qualname(value.func) == "torch.device" and value.args:
                 value = value.args[0]
         return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.split(":")[0] == "xla"
-    def module_forward(self, call: ast.Call, depth: int = 0) -> ast.AST | None:
+
+    def module_forward(self, call: ast.Call) -> ast.AST | None:
         """The ``forward`` that ``call`` runs when it calls an instance of a local ``torch.nn.Module`` subclass
         (``net = Net().cuda(); net(x)``): torch's ``__call__`` runs it, so the method runs here as the call does."""
         value: ast.AST | None = call.func

@@ -31,6 +31,16 @@ def walk_code(program: Program, nodes: list[ast.AST] | tuple[ast.AST, ...]) -> I
             yield from program.walk(node, skip=_DEFS)
 
 
+def parameter_names(function: ast.AST) -> frozenset[str]:
+    """Every parameter name of a function or lambda (positional, keyword-only, ``*args``, ``**kwargs``); none for
+    anything else."""
+    arguments = getattr(function, "args", None)
+    if not isinstance(arguments, ast.arguments):
+        return frozenset()
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+    return frozenset(a.arg for a in every if a is not None)
+
+
 def position(node: ast.AST) -> tuple[int, int]:
     """Program order: (virtual line, column)."""
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
