@@ -1,12 +1,12 @@
 # source: https://github.com/biubug6/Pytorch_Retinaface/issues/62
 # title: FPS Problem
 # established-by: answer by dufourpascal ('Careful, CUDA kernel calls are asynchronous! ... I believe the time measurement in detect.py is actually not measuring the execution time of the model correctly'), measured: 0.01 s from `tic` to the end of `net(img)` and 0.34 s more until `conf.cpu()` returned
-# cause: detect.py prints a 'net forward time' per image, read with `time.time()` around RetinaFace's forward on the CUDA device with nothing waiting for the kernels, so it shows the time to queue the forward; the work is waited for later, by the first `.cpu()` copy of the post-processing, which is where the issue's reporters saw the time go (one had blamed the prior-box decoding). Each figure is one sample, printed on its own, the first of them cold (`cudnn.benchmark = True` chooses its algorithms on the first forward). Code: detect.py as stored (commit 26473ea), its checkpoint-loading helpers and the drawing of the detections left out.
-# static: LB116, LB105, LB104
+# cause: detect.py prints a 'net forward time' per image, read with `time.time()` around RetinaFace's forward on the CUDA device with nothing waiting for the kernels, so it shows the time to queue the forward; the work is waited for later, by the first `.cpu()` copy of the post-processing, which is where the issue's reporters saw the time go (one had blamed the prior-box decoding). The loop prints one figure per image, so the reader sees many samples, the first of them cold (`cudnn.benchmark = True` chooses its algorithms on the first forward); a per-pass printed interval is not labelled LB104 (see the README: case 210, retired). Code: detect.py as stored (commit 26473ea), its checkpoint-loading helpers and the drawing of the detections left out.
+# static: LB116, LB105
 # dynamic: n/a
-# inferred: LB105 (time.time() as the interval timer; not discussed), LB104 (one sample per image, each printed on its own; not discussed)
-# lines: LB116:69, LB105:68, LB104:69
-# first-sight: 88e72af 2026-12-03 py: found LB105:68; missed LB104:69, LB116:69; false none | notebook: found LB105:68; missed LB104:69, LB116:69; false none
+# inferred: LB105 (time.time() as the interval timer; not discussed)
+# lines: LB116:69, LB105:68
+# first-sight: 88e72af 2026-12-03 py: found LB105:68; missed LB116:69; false none | notebook: found LB105:68; missed LB116:69; false none
 
 from __future__ import print_function
 import os
