@@ -122,8 +122,14 @@ def test_the_doctor_page_renders_in_chromium_with_its_headings_and_a_working_sea
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     for kind in ("mousePressed", "mouseReleased"):
         cdp.call("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
-    cdp.call("Input.insertText", text="noqa")
-    # the index (~550 kB) is built in a web worker, slowly on a busy machine: a wait, not a claim on time
+    # typed key by key: Material reads the query on keyup (or on focus, or when its worker says ready), so text
+    # inserted with no key events was searched only when the worker happened to get ready after it (a race that
+    # failed two full CI runs and 2 of 3 tries on a busy machine; key events found it 5 of 5)
+    for char in "noqa":
+        key = dict(key=char, code=f"Key{char.upper()}", windowsVirtualKeyCode=ord(char.upper()))
+        cdp.call("Input.dispatchKeyEvent", type="keyDown", text=char, **key)
+        cdp.call("Input.dispatchKeyEvent", type="keyUp", **key)
+    # the index (~820 kB) is built in a web worker, slowly on a busy machine: a wait, not a claim on time
     deadline, results = time.monotonic() + 180, 0
     while time.monotonic() < deadline and not results:
         time.sleep(0.2)
