@@ -1,12 +1,12 @@
 # source: https://github.com/google-deepmind/mujoco/blob/main/mjx/mujoco/mjx/benchmark/benchmark.py
-# title: MuJoCo MJX mjx/benchmark/benchmark.py (batched rollouts of mjx.step timed in a google_benchmark loop; the jit time one sample)
+# title: MuJoCo MJX mjx/benchmark/benchmark.py (batched rollouts of mjx.step timed in a google_benchmark loop)
 # established-by: maintainer (the MuJoCo team's MJX benchmark script, run on CPU, A100 and TPU v5 lite)
-# cause: The steady timing is right: `run_batch` jits the whole batched rollout (vmap of a `lax.scan` of `mjx.step`); google_benchmark's `while state:` loop times as many calls as it needs, each blocked on every leaf of the returned state, with `time.perf_counter`, and reports the mean. The seed of each call is a fresh scalar array (`jp.array(len(times))`), a four-byte transfer that keeps the calls from being identical. The jit time is one sample: the first call is timed once on purpose, waited for on every leaf, and reported as `first_t - op_time`; LB104 asks for more than one sample of whatever is timed, compile times included (its catalogue entry; case 132's 'JIT Time' is labelled so). Entered first as case 200, labelled correct; retired (see the README). Code: the file as stored (commit 1c084f4).
-# static: LB104
+# cause: Correct benchmark code: `run_batch` jits the whole batched rollout (vmap of a `lax.scan` of `mjx.step`), its first call is timed once on purpose and reported as the jit time (`first_t - op_time`), each result waited for on every leaf with `block_until_ready` before the clock stops; then google_benchmark's `while state:` loop times as many calls as it needs, each blocked on every leaf of the returned state, with `time.perf_counter`, and reports the mean. The seed of each call is a fresh scalar array (`jp.array(len(times))`), a four-byte transfer that keeps the calls from being identical. Code: the file as stored (commit 1c084f4).
+# static: none
 # dynamic: n/a
-# inferred: LB104 (the jit time is one sample of one cold call; the file does not discuss it)
-# lines: LB104:85
-# first-sight: 88e72af 2026-12-03 py: found LB104:85; missed none; false LB103:85 LB103:91 LB117:91 | notebook: found LB104:85; missed none; false LB103:85 LB103:91 LB117:91
+# inferred: none
+# lines: none
+# first-sight: 88e72af 2026-12-03 py: found none; missed none; false LB104:85 LB103:85 LB103:91 LB117:91 | notebook: found none; missed none; false LB104:85 LB103:85 LB103:91 LB117:91
 
 # Copyright 2023 DeepMind Technologies Limited
 #

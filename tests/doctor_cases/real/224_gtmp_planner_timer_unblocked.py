@@ -1,12 +1,12 @@
 # source: https://github.com/anindex/gtmp/issues/1
 # title: Inaccurate Timing Due to JAX Lazy Evaluation
 # established-by: maintainer anindex (he thanked the reporter and marked it resolved by a later commit)
-# cause: The planner timings in examples/gtmp_mbm.py stop the clock as soon as the jitted, vmapped planner returns, with no block_until_ready, so under JAX's asynchronous dispatch they report less than the planning takes (the run visibly lasted longer than printed, most of all on the first call); the reporter's fix waits with jax.block_until_ready(paths) after the planner call, and the maintainer thanked him and marked the issue resolved by a later commit. The first timing, printed as 'JIT Time', includes compilation on purpose and is not labelled LB103. Code: examples/gtmp_mbm.py before the fix (stored version 3bcee57); the second timing uses chrono's Timer context manager.
+# cause: The planner timings in examples/gtmp_mbm.py stop the clock as soon as the jitted, vmapped planner returns, with no block_until_ready, so under JAX's asynchronous dispatch they report less than the planning takes (the run visibly lasted longer than printed, most of all on the first call); the reporter's fix waits with jax.block_until_ready(paths) after the planner call, and the maintainer thanked him and marked the issue resolved by a later commit. The first timing, printed as 'JIT Time', includes compilation on purpose and is labelled neither LB103 nor LB104 (a compile timed on purpose, read once, as in cases 200, 202, 212 and 216). Entered first as 080, then as 132 with LB104 at both timings; retired (see the README). Code: examples/gtmp_mbm.py before the fix (stored version 3bcee57); the second timing uses chrono's Timer context manager.
 # static: LB102, LB105, LB104
 # dynamic: n/a
-# inferred: LB105 (time.time() as the interval clock of the first timing; the issue did not discuss it), LB104 (each printed figure is one sample of one planner call, by time.time() and by the Timer context, the first a cold one; the issue did not discuss it)
-# lines: LB102:183/186, LB105:182, LB104:183/186
-# first-sight: 7299de2 2026-12-02 py: found LB105:182 LB104:183 LB102:183 LB102:186; missed none; false LB103:183 | notebook: found LB105:182 LB104:183 LB102:183 LB102:186; missed none; false LB103:183
+# inferred: LB105 (time.time() as the interval clock of the first timing; the issue did not discuss it), LB104 (the Timer figure is one sample of one warm planner call; the issue did not discuss it)
+# lines: LB102:183/186, LB105:182, LB104:186
+# first-sight: 7299de2 2026-12-02 py: found LB105:182 LB102:183 LB102:186; missed LB104:186; false LB104:183 LB103:183 | notebook: found LB105:182 LB102:183 LB102:186; missed LB104:186; false LB104:183 LB103:183
 
 from typing import Dict, List, Union
 import jax
