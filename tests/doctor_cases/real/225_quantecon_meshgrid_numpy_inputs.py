@@ -1,12 +1,12 @@
 # source: https://python-programming.quantecon.org/numpy_vs_numba_vs_jax.html
 # title: NumPy vs Numba vs JAX (QuantEcon lecture): every implementation timed twice with qe.Timer
 # established-by: maintainer jstac (QuantEcon's lecture, with mmcky; QuantEcon/lecture-python-programming#440 on the same lecture)
-# cause: The lecture's timings follow its maintainers' rule (block_until_ready, and each jitted or vmapped function timed twice, the first run including compilation on purpose), and issue #440 established why `qm_jax` (lax.scan over 10 million steps) is slow on GPU: XLA runs the loop's control on the host, a cause outside the timing that the catalogue has no code for. One timed pair is not what it appears: `np.meshgrid` of the JAX grid returns NumPy arrays, so both timings of the jitted `f(x_mesh, y_mesh)` copy two 3000x3000 float32 arrays (72 MB) to the device on every call. The NumPy timing of `f` runs before `f` is redefined as a jitted JAX function. Code: the lecture's code cells, markdown dropped.
-# static: LB115
+# cause: The lecture's timings follow its maintainers' rule (block_until_ready, and each jitted or vmapped function timed twice, the first run including compilation on purpose), and issue #440 established why `qm_jax` (lax.scan over 10 million steps) is slow on GPU: XLA runs the loop's control on the host, a cause outside the timing that the catalogue has no code for. One timed pair is not what it appears: `np.meshgrid` of the JAX grid returns NumPy arrays, so both timings of the jitted `f(x_mesh, y_mesh)` copy two 3000x3000 float32 arrays (72 MB) to the device on every call. The NumPy timing of `f` runs before `f` is redefined as a jitted JAX function. Each figure is one `qe.Timer` reading of one run: the first of each pair holds the compile on purpose (the lecture's rule, timed again warm right after), the second, and the two timed only once (NumPy's `np.max(f(x, y))`, the vmapped `f_vec(grid)`), are single samples (LB104; the lecture did not discuss it). Entered first as 098 without LB104; retired (see the README). Code: the lecture's code cells, markdown dropped.
+# static: LB115, LB104
 # dynamic: n/a
-# inferred: LB115 (np.meshgrid returns numpy.ndarray for JAX inputs, checked on jax 0.10.2; the lecture and the issue did not discuss it)
-# lines: LB115:125/128
-# first-sight: 8417a81 2026-12-02 py: found LB115:125 LB115:128; missed none; false LB115:56 LB102:56 LB115:56 LB114:142 LB114:153 LB115:153 LB114:156 LB115:156 LB103:187 | notebook: found LB115:125 LB115:128; missed none; false LB115:56 LB102:56 LB115:56 LB114:142 LB114:153 LB115:153 LB114:156 LB115:156 LB103:187
+# inferred: LB115 (np.meshgrid returns numpy.ndarray for JAX inputs, checked on jax 0.10.2; the lecture and the issue did not discuss it); LB104 (each warm figure, and each figure timed once, is one qe.Timer reading of one run; not discussed)
+# lines: LB115:125/128, LB104:56/76/95/114/128/142/156/172/190
+# first-sight: 8417a81 2026-12-02 py: found LB115:125 LB115:128; missed LB104:56/76/95/114/128/142/156/172/190; false LB115:56 LB102:56 LB115:56 LB114:142 LB114:153 LB115:153 LB114:156 LB115:156 LB103:187 | notebook: found LB115:125 LB115:128; missed LB104:56/76/95/114/128/142/156/172/190; false LB115:56 LB102:56 LB115:56 LB114:142 LB114:153 LB115:153 LB114:156 LB115:156 LB103:187
 
 !pip install quantecon jax
 # %%
