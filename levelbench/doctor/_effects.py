@@ -151,7 +151,7 @@ def handed_work_unawaited(ctx: Context, region: TimedRegion) -> ast.Call | None:
     if not ctx.facts.jax_code:
         return None
     calls = ctx.timed_calls(region)
-    if any(is_wait(ctx, c) for c in calls) or _only_logs_its_interval(ctx, region):
+    if any(is_wait(ctx, c) for c in calls) or only_logs_its_interval(ctx, region):
         return None
     return next(
         (c for c in calls if isinstance(c.func, ast.Name) and ctx.facts.parameter_values(c.func) == []), None
@@ -161,7 +161,7 @@ def handed_work_unawaited(ctx: Context, region: TimedRegion) -> ast.Call | None:
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
-def _only_logs_its_interval(ctx: Context, region: TimedRegion) -> bool:
+def only_logs_its_interval(ctx: Context, region: TimedRegion) -> bool:
     """The code that reads the region's clocks (its ``with`` manager, or the function around a clock pair) only writes
     the interval to a log (``logging.info("%s finished after %.2fs", name, dt)``, clu's ``log_activity``): a progress
     line about an activity, not a measurement the library keeps or hands back (netket's ``Timer.total``)."""

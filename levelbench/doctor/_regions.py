@@ -27,6 +27,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 
+from .._values.intent import compilation_meant
 from ._facts import Facts
 from ._names import dotted
 from ._program import Program
@@ -116,6 +117,11 @@ class TimedRegion:
         starts = [line for n in nodes if (line := getattr(n, "lineno", 0))]
         ends = [getattr(n, "end_lineno", None) or getattr(n, "lineno", 0) for n in nodes]
         return (min(starts), max(ends)) if starts else (0, 0)
+
+    @property
+    def timer_block(self) -> bool:
+        """``with Timer():`` (any context manager that times its body): its body runs once per entry."""
+        return self.label.startswith("with ")
 
     @property
     def by(self) -> str:
@@ -618,7 +624,7 @@ class _Finder:
                         scope=enclosing_function(self.program, node),
                         start=position(node),
                         # a loop inside: a total over it, as a clock pair around a loop is
-                        samples="per-iteration" if in_loop else "averaged" if looped else "unknown",
+                        samples="per-iteration" if in_loop else "averaged" if looped else "single",
                     )
                     break
 
@@ -764,6 +770,17 @@ def _is_name(node: ast.AST, name: str) -> bool:
 
 def _constant_int(node: ast.AST | None) -> int | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
+
+
+def says_it_times_compilation(program: Program, region: TimedRegion) -> bool:
+    """The timing's own words say its figure is the compilation: a comment on its lines or right above them, or the
+    statements that print or keep the interval (``print(f"JIT Time taken: {time.time() - start}")``,
+    ``state.counters['jit_time'] = first_t - op_time``), read by `levelbench._values.intent` as ``doctor --run``
+    reads them. Such a figure is one run of a one-time cost on purpose: warming it up or repeating it would measure
+    something else."""
+    first, last = region.written_lines()
+    return bool(first) and bool(compilation_meant(
+        program.line_text, first, last, reported_at(program, region), repeated=region.samples == "averaged"))
 
 
 def reported_at(program: Program, region: TimedRegion) -> list[int]:

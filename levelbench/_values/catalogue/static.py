@@ -98,13 +98,15 @@ STATIC: tuple[Rule, ...] = (
         code="LB104",
         name="single-timing-sample",
         severity=Severity.WARNING,
-        summary="A clock is read once before and once after one call: a single sample, warmed up or not.",
+        summary="A clock or timer block is read once before and once after one call: a single sample, warmed or not.",
         why=(
             "One sample carries all the noise of the machine (other processes, interrupts, frequency "
             "changes) with no spread to judge it by; unwarmed, it also carries the one-time costs "
             "(compilation, caches, memory allocation), with nothing to tell them apart. Repeat the "
             "measurement after a warm-up and report a robust statistic (median, min). A first call timed "
-            "on purpose is LB103's matter; this rule asks for more than one sample of whatever is timed."
+            "to measure compilation on purpose (the code says so, or times the call again warm right after) "
+            "is left alone: warming it up would take out what it measures. Anything else timed once is one "
+            "sample, warm or not."
         ),
         bad="start = time.time()\ny = np.dot(a, b)\nprint(time.time() - start)",
         good=(

@@ -7,15 +7,15 @@
 from __future__ import annotations
 
 import ast
-import bisect
 from collections.abc import Iterator
 
-from ..._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
+from .._effects import only_logs_its_interval
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
-from .._regions import TimedRegion, reported_at
+from .._intent import times_compilation_on_purpose
+from .._regions import TimedRegion
 from .._syntax import (
     COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
     unparse, walk_code,
@@ -79,7 +79,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if not r.calibrated and (
             r.samples != "per-iteration" or enclosing_loop(ctx.program, r.anchor) is not None or _times_a_parameter(ctx, r)
         )
-        and not _says_it_times_compilation(ctx, r) and not _compiles_by_design(ctx, r)
+        and not times_compilation_on_purpose(ctx, r) and not _compiles_by_design(ctx, r)
+        and not only_logs_its_interval(ctx, r)  # a progress line about an activity, not a measurement
     ]
     if not candidates:
         return
@@ -127,149 +128,6 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             yield _compile_finding(ctx, region, call, cold[0])
             break
-
-
-def _says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
-    """The user says the first call is timed on purpose, in the words `levelbench._values.intent` reads (the
-    policy ``doctor --run`` applies too): ``%time f(x)  # measure compilation time``, ``# compile time`` right
-    above the timing (the seed notebook's user timed its compile so and labelled it), ``first_call = ...``, the
-    same words over a def whose body the timing opens, or its name; or a later timing of the same jitted
-    function, in any function, is commented as the one without compilation (``# Now time it without
-    compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
-    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile."""
-    first, last = region.written_lines()
-    reported = reported_at(ctx.program, region)  # `state.counters['jit_time'] = first_t - op_time`
-    if first and compilation_meant(ctx.program.line_text, first, last, reported, repeated=region.samples == "averaged"):
-        return True
-    opening = _opened_function(ctx, region)
-    if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
-        return True  # `# --- First execution ---` over `def run_benchmark():` or a loop, or `def time_first_call():`
-    if _timed_again_warm(ctx, region):
-        return True
-    steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
-    if not steady:
-        return False
-    for call in ctx.timed_calls(region):
-        if ctx.facts.jitted_key(call) is None:
-            continue
-        for later in steady.get(unparse(call.func), ()):
-            restarted = later.clock_node is None or later.clock_node is not region.clock_node  # a clock of its own
-            if later.start > region.start and restarted:
-                return True
-    return False
-
-
-def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
-    """The def or loop whose body the timing opens (its first statement, after a docstring and ``global`` lines): the
-    words above it (and a def's name) say what the timing is, as they would right above the timing."""
-    function = region.scope
-    first, _ = region.written_lines()
-    loop = enclosing_loop(ctx.program, region.anchor)
-    if first and isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) and loop.body and loop.body[0].lineno == first:
-        return loop  # `# --- First execution ---` over `for _ in range(5):` whose body the clock pair opens
-    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not first:
-        return None
-    body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
-            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
-    return function if body and body[0].lineno == first else None
-
-
-def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
-    """The same statement is timed again later, the same way and by a timing of its own, and this one's run warms
-    the later one: the program times the call cold, then warm (``%%time`` of ``policy_iteration(household)`` twice,
-    QuantEcon's 'we run it again to get rid of the compilation time'; ``with qe.Timer():`` twice), so the compile
-    in the first figure is what it is read for. The arguments must be unchanged, or the later call compiles too;
-    ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
-    if not region.work:
-        return False
-    by_text, text_of = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
-    same = by_text.get(text_of.get(id(region)), ())
-    if len(same) < 2:
-        return False
-    first_calls = [c for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None or ctx.facts.local_def(c)]
-    if not first_calls:
-        return False  # nothing here compiles for a later run to find warm
-    calls_by_text = ctx.index("LB103 timed calls by text", dict)  # per region, filled as asked: not once per pair
-    # the group is in program order: start at the first later timing rather than stepping over every earlier one
-    for later in same[bisect.bisect_right(same, region.start, key=lambda r: r.start):]:
-        if later.clock_node is not None and later.clock_node is region.clock_node:
-            continue  # the same clock read again: the later figure still spans this run
-        if _named_apart(region, later):
-            continue  # `runtimes["compiled"] = ...`, then `runtimes["run_time"] = ...`: two quantities, not a repeat
-        later_calls = calls_by_text.get(id(later))
-        if later_calls is None:
-            later_calls = calls_by_text[id(later)] = {unparse(c): c for c in ctx.timed_calls(later)}
-        if all((other := later_calls.get(unparse(c))) is not None and ctx.warms(c, other) for c in first_calls):
-            return True
-    return False
-
-
-def _named_apart(first: TimedRegion, later: TimedRegion) -> bool:
-    """The two figures are stored under different names: the program reads them as two quantities, and the first
-    one's name does not say it holds the compilation (`_says_it_times_compilation` read it), so its compile is not
-    what it is kept for. Printed, or stored under the same name, the figures are one measurement made twice."""
-    names = _figure_name(first), _figure_name(later)
-    return None not in names and names[0] != names[1]
-
-
-def _figure_name(region: TimedRegion) -> str | None:
-    """Where the statement that subtracts the readings stores the figure (``dt``, ``runtimes["compiled"]``)."""
-    closing = region.closing
-    if isinstance(closing, ast.Assign):
-        return " = ".join(unparse(t) for t in closing.targets)
-    if isinstance(closing, (ast.AnnAssign, ast.AugAssign)):
-        return unparse(closing.target)
-    return None
-
-
-_TimingText = tuple[int, str, tuple[str, ...]]  # a timing's scope (its id), how it is timed and its statements
-
-
-def _timing_text(region: TimedRegion) -> _TimingText:
-    """A timing as written: its scope, how it is timed (`%time f(x)` then `%timeit f(x)` reads two kinds of figure,
-    not a cold and a warm run) and its statements."""
-    return id(region.scope), region.label, tuple(unparse(s) for s in region.work)
-
-
-def _timings_by_text(ctx: Context) -> tuple[dict[_TimingText, list[TimedRegion]], dict[int, _TimingText]]:
-    """The program's timings grouped by `_timing_text`, each group in program order (by start), and each timing's
-    text by its id: built once per program, not once per pair of timings."""
-    found: dict[_TimingText, list[TimedRegion]] = {}
-    text_of: dict[int, _TimingText] = {}
-    for region in ctx.regions:
-        if region.work:
-            text = text_of[id(region)] = _timing_text(region)
-            found.setdefault(text, []).append(region)
-    for same in found.values():
-        same.sort(key=lambda r: r.start)
-    return found, text_of
-
-
-def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
-    """callee -> the timings commented as running without compilation that call it, in any function: the cold
-    timing may sit in a helper (``def run_benchmark(): %time f(x)``) and its steady twin at module level, or the
-    steady one in a pytest-benchmark test. Found once per program, so that a file of many timings does not
-    compare every pair of them."""
-    found: dict[str, list[TimedRegion]] = {}
-    for region in ctx.regions:
-        if _said_steady(ctx, region):
-            for call in ctx.timed_calls(region):
-                found.setdefault(unparse(call.func), []).append(region)
-    return found
-
-
-def _said_steady(ctx: Context, region: TimedRegion) -> bool:
-    """A comment on the timing's lines, or right above them in its cell, says it runs without compilation; or right
-    above the def (and its decorators) or loop whose body the timing opens (a registered google_benchmark function)."""
-    first, last = region.written_lines()
-    if not first:
-        return False
-    lines = lines_to_read(ctx.program.line_text, first, last)
-    opening = _opened_function(ctx, region)
-    if opening is not None:
-        top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])
-        lines += lines_to_read(ctx.program.line_text, top, top)
-    return any(says_it_leaves_compilation_out(ctx.program.line_text(line)) for line in lines)
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:

@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from .._context import Context
 from .._diagnostic import Diagnostic, Edit, Fix
 from .._edits import as_fix, never_hides_the_finding, parses_to, with_imports
-from .._effects import is_wait
+from .._effects import is_wait, only_logs_its_interval
 from .._fixes import assigned_name, pair
 from .._names import dotted
+from .._intent import times_compilation_on_purpose
 from .._regions import TimedRegion
 from .._suppress import is_file_pragma
 from .._syntax import FUNCTIONS, SCOPES, enclosing_function, position, short, unparse
@@ -28,7 +29,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
         one_sample = region.samples == "single" or region.swept  # a sweep times each value once
-        if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit")):
+        if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block):
             continue
         timed = ctx.timed_nodes(region)
         work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
@@ -36,9 +37,14 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
         warmed = _called_before(ctx, region, first)
+        if not warmed and times_compilation_on_purpose(ctx, region):
+            continue  # a compile timed on purpose, once: the fix (warm up, repeat) would take out what it is for
+        if only_logs_its_interval(ctx, region):
+            continue  # a progress line about an activity (`with time_activity("final eval"):`), not a measurement
         clock = region.clocks[0] + "()" if region.clocks else region.label
         how = (
             f"{clock} is read once before and once after" if region.clocks
+            else f"`{region.label}` times one run of" if region.timer_block
             else "-n1 -r1 times" if region.label == "%timeit" else "number=1 times"
         )
         message = f"single timing sample: {how} `{short(first)}`"
@@ -46,7 +52,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             message += f", once for each value of `{region.swept}`"
         if not warmed:
             message += ", with no warm-up run before it"
-        anchor = region.statements[0] if region.clocks else region.anchor
+        anchor = region.statements[0] if region.clocks or region.timer_block else region.anchor
         yield ctx.report(
             "LB104",
             anchor,

@@ -1,0 +1,136 @@
+"""What LB104 counts as one sample, and what it leaves alone because the program times it on purpose.
+
+- A timer block (``with Timer():``, any context manager that times its body) around one run is one sample, as a
+  clock pair is; with a loop inside it is a total over the loop, in a loop one figure per pass: neither is reported.
+- A first call timed to measure compilation is not a sample to repeat: when the code says so (a comment, the words
+  it prints or the name it keeps the figure under) or times the same call again warm right after, the warm-up and
+  repeats LB104's fix asks for would take the compile out of a figure whose point is the compile. The second, warm
+  figure is one sample like any other. The same reading makes LB103 quiet on that first call
+  (`levelbench.doctor._intent`).
+- A timer whose only use of the interval is a log line (``logging.info("%s took %.2fs", name, dt)``) reports
+  progress on an activity, not a measurement: neither LB103 nor LB104 (haiku's ``time_activity`` in its examples).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def lb104_lines(source: str) -> list[int]:
+    return sorted(d.location.line for d in lint_source(textwrap.dedent(source), "bench.py") if d.code == "LB104")
+
+
+HEADER = """
+import time
+import jax
+import jax.numpy as jnp
+from contextlib import contextmanager
+
+@contextmanager
+def stopwatch(label):
+    t0 = time.perf_counter()
+    yield
+    print(label, time.perf_counter() - t0)
+
+@jax.jit
+def solve(a):
+    return jnp.linalg.solve(a, a.sum(axis=1))
+
+a = jnp.eye(512) * 3.0
+"""
+
+
+def test_a_timer_block_around_one_run_is_one_sample():
+    src = HEADER + """
+solve(a).block_until_ready()
+with stopwatch("solve"):
+    solve(a).block_until_ready()
+"""
+    assert lb104_lines(src) == [len(HEADER.splitlines()) + 4]  # at the timed statement, as for a clock pair
+
+
+def test_a_timer_block_around_a_loop_or_inside_one_is_not_one_sample():
+    total = HEADER + """
+solve(a).block_until_ready()
+with stopwatch("100 solves"):
+    for _ in range(100):
+        solve(a).block_until_ready()
+"""
+    per_pass = HEADER + """
+solve(a).block_until_ready()
+for _ in range(20):
+    with stopwatch("solve"):
+        solve(a).block_until_ready()
+"""
+    assert lb104_lines(total) == [] and lb104_lines(per_pass) == []
+
+
+def test_a_first_call_said_to_time_compilation_is_left_alone_and_the_same_words_elsewhere_are_not():
+    said = HEADER + """
+start = time.perf_counter()
+solve(a).block_until_ready()
+print(f"compile + first run: {time.perf_counter() - start:.3f} s")
+"""
+    kept = HEADER + """
+start = time.perf_counter()
+solve(a).block_until_ready()
+jit_seconds = time.perf_counter() - start
+report = {"jit_time": jit_seconds}
+"""
+    unsaid = HEADER + """
+start = time.perf_counter()
+solve(a).block_until_ready()
+print(f"solve: {time.perf_counter() - start:.3f} s")
+"""
+    assert lb104_lines(said) == [] and lb104_lines(kept) == []
+    assert lb104_lines(unsaid) == [len(HEADER.splitlines()) + 3]
+
+
+def test_timed_cold_then_warm_leaves_the_cold_figure_alone_and_reports_the_warm_one():
+    src = HEADER + """
+with stopwatch("solve"):
+    solve(a).block_until_ready()
+with stopwatch("solve"):
+    solve(a).block_until_ready()
+"""
+    n = len(HEADER.splitlines())
+    assert lb104_lines(src) == [n + 5]
+
+
+def test_a_warm_call_said_to_be_compile_time_is_still_one_sample():
+    # the words are wrong: it was called before, so nothing compiles in it, and the figure is one warm run
+    src = HEADER + """
+solve(a).block_until_ready()
+start = time.perf_counter()
+solve(a).block_until_ready()
+print(f"compile time: {time.perf_counter() - start:.3f} s")
+"""
+    assert lb104_lines(src) == [len(HEADER.splitlines()) + 4]
+
+
+ACTIVITY = HEADER.replace("import time\n", "import time\nimport logging\n", 1) + """
+@contextmanager
+def activity(name):
+    start = time.perf_counter()
+    yield
+    {report}
+
+solve(a).block_until_ready()
+"""
+
+
+def test_a_timer_that_only_logs_an_activity_is_a_progress_line_not_a_measurement():
+    logged = ACTIVITY.format(report='logging.info("%s took %.2fs", name, time.perf_counter() - start)')
+    printed = ACTIVITY.format(report='print(name, time.perf_counter() - start)')
+    timed = 'with activity("final solve"):\n    solve(a).block_until_ready()\n'
+    first = 'with activity("first solve"):\n    solve(a * 2.0).block_until_ready()\n'
+    assert lb104_lines(logged + timed) == []
+    assert lb104_lines(printed + timed) == [len((printed + timed).splitlines())]
+    cold = {d.code for d in lint_source(textwrap.dedent(logged.replace("solve(a).block_until_ready()\n", "") + first),
+                                        "bench.py")}
+    assert "LB103" not in cold and "LB104" not in cold
+    cold_printed = {d.code for d in lint_source(
+        textwrap.dedent(printed.replace("solve(a).block_until_ready()\n", "") + first), "bench.py")}
+    assert "LB103" in cold_printed
