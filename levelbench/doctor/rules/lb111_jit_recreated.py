@@ -10,7 +10,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._iteration import jitted_per_value
 from .._program import Program
-from .._syntax import FUNCTIONS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+from .._syntax import FUNCTIONS, enclosing_function, enclosing_loop, local_walk, nonlocal_names, short, walk_code
 from .._warmth import static_arguments
 
 CODE = "LB111"
@@ -268,8 +268,9 @@ def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
         own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    shared = nonlocal_names(node)  # `nonlocal n; n += 1`: the call's own variable, written as well as read
     loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return bool((loaded - own) & bound)
+    return bool(((loaded - own) | shared) & bound)
 
 
 def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
