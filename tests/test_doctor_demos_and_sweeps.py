@@ -4,12 +4,16 @@ at a time.
 
 - A jitted def that declares ``nonlocal`` works on the enclosing call's own variable (a trace counter): it is made
   from that call, like any closure, and cannot simply be made once outside (LB111 stays quiet on such a def).
+- A script or notebook is a program: its functions run under the settings it makes, called here or not, so a
+  float64 request in one of them, with x64 never enabled, is truncated (LB108); a module's functions are for its
+  importers.
 
 Each positive test has quiet twins: the same code made correct, which must stay silent.
 """
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 import pytest
@@ -24,6 +28,15 @@ def found(source: str) -> set[tuple[str, int]]:
 
 def codes(source: str) -> set[str]:
     return {code for code, _ in found(source)}
+
+
+def notebook_codes(*cells: str) -> set[str]:
+    text = json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []}
+                  for c in cells],
+    })
+    return {d.code for d in lint_source(text, "case.ipynb", notebook=True)}
 
 
 # --- a nested jitted def with nonlocal state ---------------------------------------------------------------------
@@ -58,3 +71,37 @@ def test_a_jitted_def_that_shares_a_nonlocal_is_made_from_its_call(calls):
 @pytest.mark.parametrize("calls", ["", CALLED_IN_A_LOOP])
 def test_a_jitted_def_with_only_its_own_state_is_rebuilt_for_nothing(calls):
     assert "LB111" in codes(COUNTER.format(calls=calls, **PRIVATE))
+
+
+# --- float64 in a program's function ------------------------------------------------------------------------------
+WIDE_GRID = """
+import jax
+import jax.numpy as jnp
+{x64}
+def wide_grid(n):
+    return jnp.linspace(0.0, 1.0, n, dtype="float64")
+{work}
+"""
+TOP_LEVEL_WORK = "\nvalues = jnp.ones(8) * 3\nprint(values.sum())\n"
+
+
+def test_a_scripts_function_asks_for_float64_under_the_scripts_settings():
+    assert ("LB108", 6) in found(WIDE_GRID.format(x64="", work=TOP_LEVEL_WORK))
+
+
+def test_a_notebooks_function_asks_for_float64_before_a_later_cell_calls_it():
+    definition = 'import jax.numpy as jnp\n\ndef widen(v):\n    return v.astype(jnp.float64) + jnp.zeros(3, dtype=jnp.float64)\n'
+    assert "LB108" in notebook_codes(definition, "x = jnp.arange(3.0)")
+
+
+@pytest.mark.parametrize(
+    ("x64", "work"),
+    [
+        ('jax.config.update("jax_enable_x64", True)', TOP_LEVEL_WORK),  # the script enables x64
+        ("", ""),  # a module of definitions: its importers set x64
+        ("", "\nEYE = jnp.eye(3)\n"),  # a module's constant is framework work, not a program's run
+        ("", '\nif __name__ == "__main__":\n    print(jnp.ones(3).sum())\n'),  # work only when run: a module too
+    ],
+)
+def test_float64_is_not_reported_where_x64_is_on_or_the_importers_decide(x64, work):
+    assert "LB108" not in codes(WIDE_GRID.format(x64=x64, work=work))
