@@ -7,6 +7,8 @@ at a time.
 - A script or notebook is a program: its functions run under the settings it makes, called here or not, so a
   float64 request in one of them, with x64 never enabled, is truncated (LB108); a module's functions are for its
   importers.
+- ``jnp.array([1.0, 2.0])`` inside a timing that also times the JAX work it feeds adds a host-to-device copy to that
+  work, as a NumPy array does (LB115).
 
 Each positive test has quiet twins: the same code made correct, which must stay silent.
 """
@@ -105,3 +107,37 @@ def test_a_notebooks_function_asks_for_float64_before_a_later_cell_calls_it():
 )
 def test_float64_is_not_reported_where_x64_is_on_or_the_importers_decide(x64, work):
     assert "LB108" not in codes(WIDE_GRID.format(x64=x64, work=work))
+
+
+# --- host data built inside a timing -------------------------------------------------------------------------------
+SCALE = """
+import time
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def scale(v):
+    return 3 * v
+{before}
+t0 = time.perf_counter()
+out = {timed}
+out.block_until_ready()
+print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize("literal", ["[[1, 2], [3, 4]]", "(0.5, -1.5, 2.0)"])
+def test_numbers_written_in_a_timed_call_are_copied_inside_the_timing(literal):
+    assert ("LB115", 11) in found(SCALE.format(before="", timed=f"scale(jnp.asarray({literal}))"))
+
+
+@pytest.mark.parametrize(
+    ("before", "timed"),
+    [
+        ("v = jnp.asarray([[1, 2], [3, 4]])\nv.block_until_ready()", "scale(v)"),  # copied before the clock
+        ("", "jnp.asarray([[1, 2], [3, 4]])"),  # the copy is what is timed
+        ("a = jnp.ones(2)\nb = jnp.zeros(2)", "scale(jnp.array((a, b)))"),  # device arrays stacked on the device
+    ],
+)
+def test_no_host_copy_beside_the_timed_work(before, timed):
+    assert "LB115" not in codes(SCALE.format(before=before, timed=timed))
