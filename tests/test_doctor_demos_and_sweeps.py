@@ -9,6 +9,8 @@ at a time.
   importers.
 - ``jnp.array([1.0, 2.0])`` inside a timing that also times the JAX work it feeds adds a host-to-device copy to that
   work, as a NumPy array does (LB115).
+- ``timed(10000)``, ``timed(30000)``: calls that each pass another number are a sweep written out, one sample per
+  value (LB104).
 
 Each positive test has quiet twins: the same code made correct, which must stay silent.
 """
@@ -141,3 +143,39 @@ def test_numbers_written_in_a_timed_call_are_copied_inside_the_timing(literal):
 )
 def test_no_host_copy_beside_the_timed_work(before, timed):
     assert "LB115" not in codes(SCALE.format(before=before, timed=timed))
+
+
+# --- a sweep written out one call at a time ------------------------------------------------------------------------
+SIZES = """
+import time
+import jax
+import jax.numpy as jnp
+
+def bench(n, label):
+    a = jnp.ones((n, n))
+    jnp.dot(a, a).block_until_ready()
+    begin = time.monotonic()
+    {timed}
+    print(label, n, time.monotonic() - begin)
+
+{calls}
+"""
+ONE_RUN = "jnp.dot(a, a).block_until_ready()"
+WRITTEN_OUT = 'bench(128, "small")\nbench(512, "medium")\nbench(2048, "large")'
+
+
+def test_calls_that_each_pass_another_size_time_one_sample_per_size():
+    assert ("LB104", 10) in found(SIZES.format(timed=ONE_RUN, calls=WRITTEN_OUT))
+
+
+@pytest.mark.parametrize(
+    ("timed", "calls"),
+    [
+        (ONE_RUN, 'bench(512, "a")\nbench(512, "b")\nbench(512, "c")'),  # the same size again: repeats
+        ("for _ in range(20):\n        jnp.dot(a, a).block_until_ready()", WRITTEN_OUT),  # a total per size
+        ("for _ in range(20):\n        jnp.dot(a, a).block_until_ready()", "for n in (128, 512, 2048):\n    bench(n, 'x')"),
+        (ONE_RUN, "for n in (128, 512, 2048):\n    for _ in range(5):\n        bench(n, 'x')"),  # repeated per size
+    ],
+)
+def test_repeats_or_totals_per_size_are_not_one_sample(timed, calls):
+    assert "LB104" not in codes(SIZES.format(timed=timed, calls=calls))
