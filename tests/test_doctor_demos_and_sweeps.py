@@ -10,7 +10,7 @@ at a time.
 - ``jnp.array([1.0, 2.0])`` inside a timing that also times the JAX work it feeds adds a host-to-device copy to that
   work, as a NumPy array does (LB115).
 - ``timed(10000)``, ``timed(30000)``: calls that each pass another number are a sweep written out, one sample per
-  value (LB104).
+  value (LB104), and a jit made inside such a function compiles for each new size anyway (no LB111).
 
 Each positive test has quiet twins: the same code made correct, which must stay silent.
 """
@@ -179,3 +179,40 @@ def test_calls_that_each_pass_another_size_time_one_sample_per_size():
 )
 def test_repeats_or_totals_per_size_are_not_one_sample(timed, calls):
     assert "LB104" not in codes(SIZES.format(timed=timed, calls=calls))
+
+
+PER_SIZE_JIT = """
+import time
+import jax
+import jax.numpy as jnp
+
+def cumulative(pair):
+    return jnp.cumsum(pair[0]) + pair[1]
+
+def compare(size):
+    data = (jnp.ones({shape}), jnp.zeros({shape}))
+    batched = jax.jit(jax.vmap(cumulative))
+    batched(data)[0].block_until_ready()
+    t0 = time.perf_counter()
+    batched(data)[0].block_until_ready()
+    print(size, time.perf_counter() - t0)
+
+{calls}
+"""
+GROWING_SIZES = "compare(1000)\ncompare(4000)\ncompare(16000)"
+
+
+def test_a_jit_made_per_call_compiles_for_each_new_size_anyway():
+    assert "LB111" not in codes(PER_SIZE_JIT.format(shape="(2, size)", calls=GROWING_SIZES))
+
+
+@pytest.mark.parametrize(
+    ("shape", "calls"),
+    [
+        ("(2, size)", "compare(1000)\ncompare(1000)\ncompare(1000)"),  # the same size each call
+        ("(2, size)", "for _ in range(3):\n    compare(1000)"),
+        ("(2, 1000)", GROWING_SIZES),  # the size is only printed: the same shapes each call
+    ],
+)
+def test_a_jit_made_per_call_with_the_same_sizes_recompiles(shape, calls):
+    assert "LB111" in codes(PER_SIZE_JIT.format(shape=shape, calls=calls))
