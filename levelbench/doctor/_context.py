@@ -20,7 +20,7 @@ from ._names import Names
 from ._placement import functions_run_here
 from ._program import Program
 from ._regions import TimedRegion, find_regions
-from ._syntax import FUNCTIONS, enclosing_function, local_walk, walk_code
+from ._syntax import FUNCTIONS, SCOPES, enclosing_function, local_walk, walk_code
 from ._warmth import Warmth
 
 _Index = TypeVar("_Index")
@@ -198,6 +198,28 @@ class Context:
                     return True
                 if isinstance(node, ast.Call) and id(self.facts.local_def(node)) in timing:
                     return True  # the script calls its own timing helper
+        return False
+
+    @functools.cached_property
+    def is_program(self) -> bool:
+        """The file is a program, not a module for others to import: a notebook, a timing at module level, or
+        module-level code (outside any def and the ``__main__`` block) that prints or calls the file's own timing
+        helper, as a script does when it runs and a module does not on import (a module's constants, ``EYE =
+        jnp.eye(3)``, are framework work and still a library's). The process-wide settings a program makes or leaves
+        out (``jax_enable_x64``) are the ones all its functions run under, called here or not: a notebook's function
+        is called in a later cell."""
+        program = self.program
+        if program.notebook or any(r.scope is None for r in self.regions):
+            return True
+        timing = {id(r.scope) for r in self.regions if r.scope is not None}
+        for stmt in program.module.body:
+            if _is_main_block(stmt) or isinstance(stmt, (*SCOPES, ast.Import, ast.ImportFrom)):
+                continue
+            for node in walk_code(program, [stmt]):
+                if isinstance(node, ast.Call) and (
+                    self.names.qualname(node.func) == "builtins.print" or id(self.facts.local_def(node)) in timing
+                ):
+                    return True
         return False
 
     def does_framework_work(self, call: ast.Call) -> bool:

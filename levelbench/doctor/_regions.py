@@ -259,7 +259,11 @@ class _Finder:
         passes the variable itself to a call: ``for m in range(5, 3000, 100): ... solve(model, m=m)``. A loop
         counter (``range(n)``), a loop over data (``for batch in loader``) or a variable used only as an index
         (``xs[i]``) repeats one measurement instead. Narrower than `_vocabulary.is_sweep` (the timed work changes per
-        iteration, which a loop over data batches also does): here each value is a setting timed once."""
+        iteration, which a loop over data batches also does): here each value is a setting timed once. A timing
+        that runs a loop of its own per value (``for _ in range(10): f(x)`` between the clocks) is a total over
+        runs, not one sample of each value."""
+        if any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(timed))):
+            return ""
         loop = enclosing_loop(self.program, node)
         if loop is None:
             return self._swept_by_callers(node)
@@ -278,14 +282,18 @@ class _Finder:
     def _swept_by_callers(self, node: ast.AST) -> str:
         """The parameter of the function around ``node`` that its callers sweep: every call of the function sits in
         a ``for`` over a grid of values (`_grid`) and passes it the loop variable (``for i in range(30, 35):
-        run_and_time(i)``), and the function reads that parameter. The timing inside is then taken once per value,
-        as a clock pair in the sweep's own body would be; ``""`` when any call is not such a call."""
+        run_and_time(i)``), or the calls are the grid written out, one call per value (``timed(10000)``,
+        ``timed(30000)``: `_written_out_grid`); and the function reads that parameter. The timing inside is then
+        taken once per value, as a clock pair in the sweep's own body would be; ``""`` when any call is neither."""
         function = enclosing_function(self.program, node)
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return ""
         sites = self.facts.call_sites(function)
         positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
         swept: set[str] = set()
+        if sites and all(enclosing_loop(self.program, s) is None for s in sites):
+            swept = self._written_out_grid(function, sites, positional)
+            sites = [] if swept else sites
         for site in sites:
             call, loop = self.program.parent(site), enclosing_loop(self.program, site)
             if not (isinstance(call, ast.Call) and call.func is site and isinstance(loop, (ast.For, ast.AsyncFor))
@@ -301,6 +309,20 @@ class _Finder:
         read = {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         found = sorted(swept & read)
         return found[0] if len(found) == 1 else ""
+
+    def _written_out_grid(self, function: ast.AST, sites: list[ast.Name], positional: list[str]) -> set[str]:
+        """The parameters for which the calls of ``function``, each run once (`Facts.differs_per_call`: not in a
+        loop or a harness), pass each a different number (``timed(10000)``, ``timed(30000)``, ``timed(50000)``): a
+        grid of values written out one call at a time, as ``for size in (10000, 30000): timed(size)`` runs it."""
+        numbers = set(positional)
+        for site in sites:
+            call = self.program.parent(site)
+            if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args):
+                return set()
+            given = {positional[k]: a for k, a in enumerate(call.args[: len(positional)])}
+            given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
+            numbers = {name for name in numbers if name in given and _number(given[name])}
+        return {name for name in numbers if self.facts.differs_per_call(function, {name})}
 
     def _grid(self, values: ast.AST, at: ast.AST, depth: int = 0) -> bool:
         """``values`` is a grid of parameter values: ``range`` with a step or from a start other than 0 or 1 (a

@@ -65,7 +65,13 @@ def loop_variables(loop: ast.AST) -> set[str]:
 def changing_names(loop: ast.AST, nodes: list[ast.AST]) -> set[str]:
     """The loop's variables and the names its body computes from them (``n = sizes[i]``, ``mask = y == k``).
     A name computed from a shape (``n = batch.shape[0]``) is not one: batches of one shape give one ``n``."""
-    names = loop_variables(loop)
+    return derived_names(loop_variables(loop), nodes)
+
+
+def derived_names(names: set[str], nodes: list[ast.AST]) -> set[str]:
+    """``names`` and the names the assignments among ``nodes`` compute from them, transitively (``x =
+    (jnp.zeros(size), ...)`` from ``size``); not through a shape read, as `changing_names`."""
+    names = set(names)
     assignments = [n for n in nodes if isinstance(n, ast.Assign)]
     changed = True
     while changed:
@@ -204,6 +210,8 @@ class ShapeEvidence:
         if isinstance(expr, ast.Call):
             by = sorted({n for size in self._size_arguments(expr) for n in varying if mentions(size, {n})})
             return f"`{short(expr, 40)}` takes its size from `{'`, `'.join(by)}`" if by else None
+        if isinstance(expr, (ast.Tuple, ast.List)):  # a pytree argument: a new shape when one of its leaves has one
+            return next((w for e in expr.elts if (w := self._sized_by(e, varying, within, depth + 1)) is not None), None)
         if isinstance(expr, ast.Name) and expr.id in varying:
             for binding in self._bound(expr):
                 if binding.index is None and any(a is within for a in self.ctx.program.ancestors(binding.value)):

@@ -41,6 +41,22 @@ def parameter_names(function: ast.AST) -> frozenset[str]:
     return frozenset(a.arg for a in every if a is not None)
 
 
+def nonlocal_names(function: ast.AST) -> frozenset[str]:
+    """The names ``function``'s own body declares ``nonlocal``: variables of an enclosing function's call, which it
+    reads and rebinds there (a trace counter, ``n += 1``), not names of its own."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return frozenset()
+    declared: set[str] = set()
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Nonlocal):
+            declared.update(node.names)
+        elif not isinstance(node, SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return frozenset(declared)
+
+
 def position(node: ast.AST) -> tuple[int, int]:
     """Program order: (virtual line, column)."""
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))

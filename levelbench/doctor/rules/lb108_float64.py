@@ -29,7 +29,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB108: float64 asked of JAX in a file that never enables x64; once per file, at the first request.
 
     Only where the file runs code (`Context.runs_here`), and not in library functions
-    (`Context.callers_decide`): a library that asks for float64 leaves x64 to the program that calls it.
+    (`Context.callers_decide`): a library that asks for float64 leaves x64 to the program that calls it. A
+    program's own functions (`Context.is_program`: a script or notebook) run under its settings whoever calls
+    them, so there the request counts wherever it is written.
     """
     if ctx.facts.x64 or "jax" not in ctx.facts.frameworks or not ctx.runs_here:
         return
@@ -40,7 +42,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             culprit = node
         elif isinstance(node, ast.Call):
             culprit = _wide_dtype_argument(ctx, node)
-        if culprit is not None and ctx.callers_decide(culprit):
+        if culprit is not None and _importers_decide(ctx, culprit):
             continue  # a library function: the program that calls it decides whether x64 is on
         if culprit is not None and all(culprit is not r for r in requests):
             requests.append(culprit)
@@ -94,8 +96,14 @@ def _compared_float64_conversions(ctx: Context) -> list[ast.AST]:
         call for call in ctx.program.of_type(ast.Call)
         if isinstance(call, ast.Call) and ctx.names.qualname(call.func) in _TO_JAX and call.args
         and not any(k.arg == "dtype" for k in call.keywords) and _numpy_float64(ctx, call.args[0])
-        and not ctx.callers_decide(call)
+        and not _importers_decide(ctx, call)
     ]
+
+
+def _importers_decide(ctx: Context, node: ast.AST) -> bool:
+    """``node`` is in a library function of a module that others import: they set x64 (or not) before calling it.
+    A function of a program (a script, a notebook) runs under the program's settings, called here or not."""
+    return ctx.callers_decide(node) and not ctx.is_program
 
 
 def _strict_mixed_comparison(ctx: Context, call: ast.AST) -> bool:

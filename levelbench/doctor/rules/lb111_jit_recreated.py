@@ -10,7 +10,10 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._iteration import jitted_per_value
 from .._program import Program
-from .._syntax import FUNCTIONS, enclosing_function, enclosing_loop, local_walk, short, walk_code
+from .._shapes import ShapeEvidence, derived_names
+from .._syntax import (
+    FUNCTIONS, enclosing_function, enclosing_loop, local_walk, nonlocal_names, parameter_names, short, walk_code,
+)
 from .._warmth import static_arguments
 
 CODE = "LB111"
@@ -268,8 +271,9 @@ def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
         own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    shared = nonlocal_names(node)  # `nonlocal n; n += 1`: the call's own variable, written as well as read
     loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    return bool((loaded - own) & bound)
+    return bool(((loaded - own) | shared) & bound)
 
 
 def _created_in(ctx: Context, target: ast.AST, loop: ast.AST) -> bool:
@@ -296,6 +300,32 @@ def _fresh_function(ctx: Context, target: ast.AST) -> bool:
         return False  # `def check(fn): jax.pmap(fn)`: the caller's function, perhaps the same object every call
     function = ctx.facts.function_of(target)
     return function is not None and isinstance(ctx.program.parent(function), FUNCTIONS)
+
+
+def _sizing_parameters(
+    ctx: Context, outer: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, parent: ast.AST | None, called_now: bool
+) -> set[str]:
+    """The parameters of ``outer`` that set the size of an array the jitted function is called with in ``outer``
+    (``timed(size)``: ``x = (jnp.zeros(size), ...)``, then ``jitted(x)``). A call of ``outer`` that passes a new
+    value there compiles for the new shape anyway, so a jit made once outside would compile as often."""
+    if called_now and isinstance(parent, ast.Call):
+        calls = [parent]
+    elif isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        calls = [
+            n for n in local_walk(ctx.program, outer)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+        ]
+    else:
+        return set()
+    nodes = list(local_walk(ctx.program, outer))
+    shapes = ShapeEvidence(ctx)
+    sizing: set[str] = set()
+    for parameter in parameter_names(outer):
+        derived = derived_names({parameter}, nodes)
+        if any(shapes.new_each_iteration(a, outer, derived) is not None for c in calls for a in c.args):
+            sizing.add(parameter)
+    return sizing
 
 
 def _enclosing_parameters(ctx: Context, node: ast.AST) -> set[str]:
@@ -329,6 +359,8 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
     read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     if ctx.facts.differs_per_call(outer, read):
         return False  # `speedtest(scan_fn)`, `speedtest(dfx_fn)`: each call jits the function it is given, once
+    if ctx.facts.differs_per_call(outer, _sizing_parameters(ctx, outer, call, parent, called_now)):
+        return False  # `timed(10000)`, `timed(30000)`: each call compiles for its own sizes, whatever function it jits
     if called_now:
         return True
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):

@@ -50,13 +50,16 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             moved = _transfer_beside_work(ctx, region, call)
             if moved is not None:
                 seen.add(id(call))
+                numpy = ctx.kinds.of(moved) == "numpy"
+                what = "NumPy array" if numpy else "Python " + type(moved).__name__.lower()
+                copy = f"jax.device_put({short(moved, 30)})" if numpy else short(call, 50)  # a list: one array
                 yield ctx.report(
                     "LB115",
                     call,
-                    f"`{short(call, 40)}` copies the NumPy array `{short(moved, 30)}` to the device inside the timed "
+                    f"`{short(call, 40)}` copies the {what} `{short(moved, 30)}` to the device inside the timed "
                     "region, which also times the JAX work it feeds",
                     evidence=f"the region timed by {region.by} includes a host-to-device transfer",
-                    fix=f"x_dev = jax.device_put({short(moved, 30)}).block_until_ready()  # before timing",
+                    fix=f"x_dev = {copy}.block_until_ready()  # before timing",
                 )
                 continue
             if _runs_jax(ctx, call) and ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS:
@@ -79,12 +82,13 @@ _EXPLICIT_TRANSFERS = frozenset({"jax.device_put", "jax.numpy.asarray", "jax.num
 
 
 def _transfer_beside_work(ctx: Context, region: TimedRegion, call: ast.Call) -> ast.expr | None:
-    """The NumPy array an explicit transfer copies to the device (``jnp.asarray(onp.random.random(n))``, ``np`` being
-    ``jax.numpy``) in a region that also times JAX work (a jitted call, a ``jnp`` operation): the timing is about that
-    work, and the copy is added to it. A region whose only JAX work is the transfer times the copy on purpose."""
+    """The host data an explicit transfer copies to the device (``jnp.asarray(onp.random.random(n))``, ``np`` being
+    ``jax.numpy``; ``jnp.array([1.0, 2.0])``, numbers written in the code) in a region that also times JAX work (a
+    jitted call, a ``jnp`` operation): the timing is about that work, and the copy is added to it. A region whose
+    only JAX work is the transfer times the copy on purpose."""
     if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
         return None
-    if ctx.kinds.of(call.args[0]) != "numpy":
+    if ctx.kinds.of(call.args[0]) != "numpy" and not _written_numbers(call.args[0]):
         return None
     inside = {id(n) for n in ast.walk(call)}
     for other in ctx.timed_calls(region):
@@ -93,6 +97,22 @@ def _transfer_beside_work(ctx: Context, region: TimedRegion, call: ast.Call) -> 
         if _runs_jax(ctx, other):
             return call.args[0]
     return None
+
+
+def _written_numbers(value: ast.expr) -> bool:
+    """A list or tuple display of numbers written in the code (``[1.0, 2.0]``, ``[[0, 1], [-1, 0]]``): host data. A
+    display of names may hold device arrays, which ``jnp.array`` stacks on the device."""
+    if not isinstance(value, (ast.List, ast.Tuple)) or not value.elts:
+        return False
+    for element in value.elts:
+        if isinstance(element, ast.UnaryOp) and isinstance(element.op, (ast.USub, ast.UAdd)):
+            element = element.operand
+        if isinstance(element, (ast.List, ast.Tuple)):
+            if not _written_numbers(element):
+                return False
+        elif not (isinstance(element, ast.Constant) and type(element.value) in (int, float, complex, bool)):
+            return False
+    return True
 
 
 def _python_container(ctx: Context, call: ast.Call) -> ast.expr | None:
