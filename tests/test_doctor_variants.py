@@ -227,3 +227,20 @@ def test_a_registered_benchmark_keeps_the_comment_that_heads_the_timing_over_it(
     lines = made[0].text.splitlines()
     at = lines.index("# Now time it without compilation")
     assert lines[at - 1] == "import google_benchmark" and lines[at + 1] == "@google_benchmark.register", lines
+
+
+def test_a_name_bound_twice_is_renamed_only_where_the_renamed_binding_reaches():
+    # case 217: a PyTorch `matmul_chain` timed in one cell, a jitted `matmul_chain` of the same name timed in the
+    # next. An alias made before the second def, called at both timings, made the JAX cell time the PyTorch
+    # function; a class holding the jitted def, called at both, made the PyTorch cell time the jitted one
+    text = ("import time\nimport torch\ndef chain(x):\n    return x @ x\nx = torch.ones(4)\nstart = time.perf_counter()\n"
+            "chain(x)\nprint(time.perf_counter() - start)\n# %%\nimport jax\n@jax.jit\ndef chain(x):\n    return x @ x\n"
+            "start = time.perf_counter()\nchain(x).block_until_ready()\nprint(time.perf_counter() - start)\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(text, {"LB104"}, {"LB104": {7, 15}})}
+    for kind, new in (("alias", "chain_alias("), ("container", 'chain_fns["chain"]('), ("partial", "chain_partial(")):
+        lines = made[kind]
+        timed = [line for line in lines if line.startswith(("chain", new)) and "=" not in line]
+        assert timed == [f"{new}x)", "chain(x).block_until_ready()"], (kind, lines)
+    lines = made["method"]
+    timed = [line for line in lines if "(x)" in line and not line.startswith(("def", " "))]
+    assert timed == ["chain(x)", "ChainHolder.chain(x).block_until_ready()"], lines

@@ -482,7 +482,8 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
     else:
         raise ValueError(kind)
     line, indent = _insertion_line(source, target)
-    calls = list(target.calls)
+    first = min(target.calls, key=lambda c: (c.lineno, c.col_offset))
+    calls = _reached_by(source, target.name, target.calls, _binding_in_effect(source, target.name, first))
     if kind in ("vmap", "cond-jit"):
         line, indent = _after_binding(source, target, line, indent)
         # a vmap or another jit of f compiles a program of its own: the warm-ups must go through it too
@@ -492,6 +493,33 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
         return None
     rewrite.insert_before(line, indent + binding)
     return Made(rewrite)
+
+
+def _module_bindings(source: Source, name: str) -> list[ast.stmt]:
+    """The module-level statements that bind ``name`` (a def, a class, an assignment), in order."""
+    return [s for s in source.tree.body if (  # type: ignore[union-attr]
+        (isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and s.name == name)
+        or (isinstance(s, ast.Assign) and any(isinstance(n, ast.Name) and n.id == name
+                                              for t in s.targets for n in ast.walk(t))))]
+
+
+def _binding_in_effect(source: Source, name: str, call: ast.Call) -> ast.stmt | None:
+    """The module-level binding of ``name`` that a module-level ``call`` runs: the last one above it."""
+    if source.scope_of(call) is not source.tree:
+        return None
+    before = [s for s in _module_bindings(source, name) if s.lineno < call.lineno]
+    return before[-1] if before else None
+
+
+def _reached_by(source: Source, name: str, calls: Iterable[ast.Call], binding: ast.stmt | None) -> list[ast.Call]:
+    """The calls that run ``binding`` of ``name``. A name bound twice at module level (case 217: a PyTorch
+    ``matmul_chain``, then a jitted one of the same name in the next cell) calls one function before the second
+    binding and another after it: renaming the calls after it too would time the first function there, another
+    mistake. Calls inside functions (which run whatever is bound when they are called) are kept."""
+    calls = list(calls)
+    if binding is None or len(_module_bindings(source, name)) < 2:
+        return calls
+    return [c for c in calls if source.scope_of(c) is not source.tree or _binding_in_effect(source, name, c) is binding]
 
 
 def _after_binding(source: Source, target: Target, line: int, indent: str) -> tuple[int, str]:
@@ -533,8 +561,8 @@ def _definition_variant(source: Source, target: Target, kind: str) -> Made | Non
     holder = f"{name.title().replace('_', '')}Holder"
     rewrite.insert_before(first, f"class {holder}:", "    @staticmethod")
     rewrite.insert_after(last, f"{name} = {holder}.{name}")
-    if not _rename_calls(rewrite, [c for c in target.calls if not source.in_cell_magic(c.lineno)], f"{holder}.{name}",
-                         source.lines, source):
+    renamed = [c for c in _reached_by(source, name, target.calls, node) if not source.in_cell_magic(c.lineno)]
+    if not _rename_calls(rewrite, renamed, f"{holder}.{name}", source.lines, source):
         return None
     return Made(rewrite)
 
