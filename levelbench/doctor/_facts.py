@@ -357,6 +357,8 @@ class Facts:
             return None
         name = dotted(value)
         if name is not None:
+            if isinstance(value, ast.Name) and name in self.jitted and self._def_in_effect_is_plain(name, value):
+                return None  # `g = f` where `f` is still a plain def, jitted only by a later `@jax.jit def f`
             return name if name in self.jitted else None
         if self.jit_target(value) is not None:  # `jit(f) if flag else f`: the jit call is a branch
             return ast.unparse(value)
@@ -586,6 +588,8 @@ class Facts:
         ``jax.grad(f_jit)``."""
         name = dotted(value)
         if name is not None and name in self.jitted:
+            if isinstance(value, ast.Name) and self._def_in_effect_is_plain(name, value):
+                return None  # read where the plain def of the name is in effect, before a jitted one rebinds it
             return self._alias_root.get(name, name)
         if self.jit_target(value) is not None:
             return ast.unparse(value)
