@@ -5,7 +5,9 @@ runs (a notebook comparing frameworks often defines ``step`` for PyTorch in one 
 next):
 
 - an alias, a container or a ``functools.partial`` of the name holds the function bound when it is made, not a
-  jitted def of the same name further down.
+  jitted def of the same name further down;
+- a timing of ``step(a)`` with ``torch.cuda.synchronize()`` says that ``step`` is CUDA work only for the calls that
+  run the same function: not for ``step(a)`` after a jitted ``step`` replaced it.
 """
 
 from __future__ import annotations
@@ -62,3 +64,40 @@ def test_a_holder_made_after_the_jitted_def_runs_it(binding, call):
 def test_a_holder_made_before_the_jitted_def_runs_the_numpy_function(binding, call):
     codes = findings(HELD_BEFORE_OR_AFTER.format(before=binding, after="", call=call))
     assert not {"LB102", "LB103"} & codes
+
+
+SYNCHRONIZED_THEN_AGAIN = """
+import time
+import torch
+import jax
+import jax.numpy as jnp
+
+def step(a):
+    return a @ a.T
+
+a = torch.randn(256, 256, device="cuda")
+t0 = time.perf_counter()
+step(a)
+torch.cuda.synchronize()
+print("torch", time.perf_counter() - t0)
+
+{rebind}
+a = {second}
+step(a){wait}
+t0 = time.perf_counter()
+step(a){wait}
+print("again", time.perf_counter() - t0)
+"""
+
+
+def test_the_same_function_timed_again_without_synchronize_is_cuda_work():
+    source = SYNCHRONIZED_THEN_AGAIN.format(rebind="", second='torch.randn(256, 256, device="cuda")', wait="")
+    assert "LB116" in findings(source)
+
+
+@pytest.mark.parametrize(
+    "rebind", ["@jax.jit\ndef step(a):\n    return a @ a.T", "def step(a):\n    return jnp.dot(a, a.T)\nstep = jax.jit(step)"]
+)
+def test_the_same_text_after_a_jitted_rebinding_is_not_the_synchronized_function(rebind):
+    source = SYNCHRONIZED_THEN_AGAIN.format(rebind=rebind, second="jnp.ones((256, 256))", wait=".block_until_ready()")
+    assert "LB116" not in findings(source)

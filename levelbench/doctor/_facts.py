@@ -487,6 +487,14 @@ class Facts:
         found = self.function_of(func)
         return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
+    def callee(self, call: ast.Call) -> tuple[str, int | None, str | None]:
+        """What ``call`` runs, as one comparable value: its callee as written, the local def it runs un-jitted and
+        the jitted callable it runs. Two calls written alike run the same function only where the same binding of
+        its name reaches them: ``matmul_chain(x)`` under a PyTorch ``def matmul_chain``, then again after a jitted
+        ``def matmul_chain`` in the next cell, are two callables."""
+        function = self.local_def(call)
+        return (ast.unparse(call.func), None if function is None else id(function), self.jitted_key(call))
+
     def passed_functions(self, call: ast.Call) -> list[ast.expr]:
         """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
         ``[jax.grad(f)]``, the argument at every call site of the enclosing function."""
