@@ -244,3 +244,19 @@ def test_a_name_bound_twice_is_renamed_only_where_the_renamed_binding_reaches():
     lines = made["method"]
     timed = [line for line in lines if "(x)" in line and not line.startswith(("def", " "))]
     assert timed == ["chain(x)", "ChainHolder.chain(x).block_until_ready()"], lines
+
+
+def test_an_interval_kept_under_a_name_read_later_keeps_what_it_is_reported_as():
+    # case 224: `first_t = time.perf_counter() - beg`, later reported as `jit_time`. Made a `%time` or a `with
+    # Benchmark()` block, `first_t` was left unbound and the words saying what the timing measures were lost:
+    # those harnesses carry the reporting line's words beside the timed statement; timeit.timeit returns its
+    # figure and keeps the name bound
+    text = ("import time\nimport jax\nf = jax.jit(lambda x: x)\ndef run(x, counters):\n    beg = time.perf_counter()\n"
+            "    f(x).block_until_ready()\n    first_t = time.perf_counter() - beg\n    counters['jit_time'] = first_t\n"
+            "run(1.0, {})\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(text, {"LB104"}, {"LB104": {5}})}
+    for kind in ("magic-time", "with-benchmark"):
+        timed = next(line for line in made[kind] if "f(x).block_until_ready()" in line)
+        assert timed.endswith("# (the clock lines said: beg first_t; reported as: jit_time)"), (kind, timed)
+    assert "    import timeit; first_t = timeit.timeit(lambda: f(x).block_until_ready(), number=1)" in [
+        line.split("  #")[0] for line in made["timeit-lambda"]], made["timeit-lambda"]

@@ -833,9 +833,10 @@ _MODULE_LEVEL_HARNESSES = frozenset({"benchmark-fixture", "google-benchmark"})
 
 
 def _write_harness(rewrite: Rewrite, kind: str, line: int, indent: str, code: str, value: ast.expr,
-                   comment: str = "") -> None:
+                   comment: str = "", kept: str | None = None) -> None:
     """The timed statement at ``line`` rewritten with the harness ``kind``: one line, or for google_benchmark a
-    registered function (three lines before it) whose ``while state:`` loop runs the statement."""
+    registered function (three lines before it) whose ``while state:`` loop runs the statement. ``kept``: the
+    name the interval is bound to, which later code reads (timeit-lambda only)."""
     if kind == "google-benchmark":
         # the import goes above the comment heading the statement (`# Now time it without compilation`), which
         # stays over the registered function it describes
@@ -846,14 +847,15 @@ def _write_harness(rewrite: Rewrite, kind: str, line: int, indent: str, code: st
         rewrite.insert_before(line, f"{indent}@google_benchmark.register", f"{indent}def bench_speed(state):")
         rewrite.replace(line, f"{indent}    while state: {code}  {comment}".rstrip())
         return
-    rewrite.replace(line, f"{_harness_line(kind, indent, code, value)}  {comment}".rstrip())
+    rewrite.replace(line, f"{_harness_line(kind, indent, code, value, kept)}  {comment}".rstrip())
 
 
-def _harness_line(kind: str, indent: str, code: str, value: ast.expr) -> str:
+def _harness_line(kind: str, indent: str, code: str, value: ast.expr, kept: str | None = None) -> str:
     if kind in ("magic-time", "magic-timeit"):
         return f"{indent}%{kind.split('-')[1]} {code}"
     if kind == "timeit-lambda":
-        return f"{indent}import timeit; print(timeit.timeit(lambda: {ast.unparse(value)}, number=1))"
+        timed = f"timeit.timeit(lambda: {ast.unparse(value)}, number=1)"
+        return f"{indent}import timeit; " + (f"{kept} = {timed}" if kept else f"print({timed})")
     if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and not value.keywords \
             and not any(isinstance(a, ast.Starred) for a in value.args):
         args = "".join(f", {ast.unparse(a)}" for a in value.args)
@@ -876,10 +878,17 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         return None  # repeating a statement that jits adds LB111: another mistake than the case's
     if not _only_reads_clock(region.block[region.end]) or _start_read_later(source, region):
         return None
+    # the interval kept under a name that later code reads (224: `first_t`, reported as the jit time): a harness
+    # that returns its figure (timeit.timeit) keeps the name bound to it
+    kept = _read_later(source, region, [region.block[region.end]])
+    kept_name = kept[0] if kind == "timeit-lambda" and len(kept) == 1 else None
     rewrite = Rewrite(source.lines)
     # the words of the clock lines (`print(f"jit time: {time.time() - s}")`, `first_call = ...`) say what the
-    # timing means; the rewrite keeps them beside the timed statement, where the words of a harness are read
+    # timing means; the rewrite keeps them beside the timed statement, where the words of a harness are read; so
+    # are the words of the lines that report a kept interval, where the harness leaves its name unbound
     label = _clock_words(region.block[region.start], region.block[region.end])
+    if kept and kept_name is None:
+        label = _with_reporting_words(label, source, region, kept)
     if kind == "with-benchmark":  # the clock lines become a context manager that times the block
         indent = source.indent(stmt.lineno)
         rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
@@ -888,7 +897,7 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
         return Made(rewrite, drops=_DROPS[kind], span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
     rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
-    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label)
+    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label, kept_name)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
     allowed = {"LB104": ((stmt.lineno, 0),)} if kind == "magic-time" else {}
@@ -949,6 +958,22 @@ def _clock_words(*statements: ast.stmt) -> str:
                 words.append(node.value.strip())
     text = " ".join(w for w in words if re.search(r"[A-Za-z]", w)).replace("\n", " ")
     return f"# (the clock lines said: {text})" if text else ""
+
+
+def _with_reporting_words(label: str, source: Source, region: Region, names: list[str]) -> str:
+    """``label`` with the words of the later statements that read ``names`` (``state.counters['jit_time'] =
+    first_t - op_time``: "jit_time"), which say what the kept interval is reported as."""
+    words: list[str] = []
+    for stmt in ast.walk(source.tree):  # type: ignore[arg-type]
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and stmt.lineno > region.last_line \
+                and any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) for n in ast.walk(stmt)):
+            said = _clock_words(stmt)
+            if said:
+                words.append(said.removeprefix("# (the clock lines said: ").removesuffix(")"))
+    if not words:
+        return label
+    reported = f"reported as: {' '.join(words)}"
+    return f"{label[:-1]}; {reported})" if label else f"# ({reported})"
 
 
 def _timed_again_later(source: Source, region: Region) -> bool:
