@@ -435,6 +435,25 @@ def test_lb103_a_partial_of_jit_is_a_jit_decorator_under_any_name(imports, parti
     assert "LB103" not in codes(warmed, notebook=True)
 
 
+# Old JAX's `jax.api` module was `jax` itself (jax-ml/jax#2160, case 221): `from jax.api import jit` is jax.jit, though
+# the import fails today (LB113 says so); the rest of the file is read as the user meant it.
+OLD_API = "import time\nimport jax.numpy as jnp\n{imports}\n@{jit}\ndef norm(v):\n    return jnp.sqrt(v @ v)\n"
+OLD_API += "batched = {vmap}(norm)\nxs = jnp.ones((100, 3))\n{warm}t = time.perf_counter()\nbatched(xs).block_until_ready()\n"
+OLD_API += "print(time.perf_counter() - t)\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "jit", "vmap"),
+    [("from jax.api import jit, vmap", "jit", "vmap"), ("import jax.api as api", "api.jit", "api.vmap"),
+     ("import jax", "jax.api.jit", "jax.vmap")],
+)
+def test_old_jax_api_module_names_are_jax_names(imports, jit, vmap):
+    cold = codes(OLD_API.format(imports=imports, jit=jit, vmap=vmap, warm=""))
+    assert "LB103" in cold and "LB114" not in cold  # the cold first call of a vmap of a jitted function
+    warmed = codes(OLD_API.format(imports=imports, jit=jit, vmap=vmap, warm="batched(xs).block_until_ready()\n"))
+    assert not {"LB103", "LB114"} & warmed
+
+
 def test_lb103_quiet_for_a_partial_of_something_else():
     imports = "import functools\ndef traced(f, **kw):\n    return f"
     src = OLD_PARTIAL.format(imports=imports, partial="jax.partial", jit="traced")
