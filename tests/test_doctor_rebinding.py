@@ -6,6 +6,7 @@ next):
 
 - an alias, a container or a ``functools.partial`` of the name holds the function bound when it is made, not a
   jitted def of the same name further down;
+- a helper that reads the name runs what is bound where module code calls it;
 - a timing of ``step(a)`` with ``torch.cuda.synchronize()`` says that ``step`` is CUDA work only for the calls that
   run the same function: not for ``step(a)`` after a jitted ``step`` replaced it.
 """
@@ -101,3 +102,34 @@ def test_the_same_function_timed_again_without_synchronize_is_cuda_work():
 def test_the_same_text_after_a_jitted_rebinding_is_not_the_synchronized_function(rebind):
     source = SYNCHRONIZED_THEN_AGAIN.format(rebind=rebind, second="jnp.ones((256, 256))", wait=".block_until_ready()")
     assert "LB116" not in findings(source)
+
+
+HELPER_READS_THE_GLOBAL = """
+import time
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+def smooth(v):
+    return np.convolve(v, np.ones(5) / 5, mode="same")
+
+def bench():
+    begin = time.perf_counter()
+    smooth(signal)
+    print(time.perf_counter() - begin)
+
+signal = np.ones(4096)
+{before}
+@jax.jit
+def smooth(v):
+    return jnp.convolve(v, jnp.ones(5) / 5, mode="same")
+{after}
+"""
+
+
+def test_a_helper_called_after_the_jitted_def_runs_it():
+    assert {"LB102", "LB103"} <= findings(HELPER_READS_THE_GLOBAL.format(before="", after="bench()"))
+
+
+def test_a_helper_called_before_the_jitted_def_runs_the_numpy_function():
+    assert not {"LB102", "LB103"} & findings(HELPER_READS_THE_GLOBAL.format(before="bench()", after=""))

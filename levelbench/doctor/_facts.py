@@ -173,9 +173,24 @@ class Facts:
             return None  # defined inside another function: not visible here
         for scope in [*(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES)), None]:
             found = [c for c in candidates if self._owner[c] is scope]
-            if found:
-                return _in_effect(found, at) if scope is None and enclosing_function(self.program, at) is None else found[-1]
+            if not found:
+                continue
+            if scope is not None:
+                return found[-1]
+            reader = enclosing_function(self.program, at)
+            if reader is None:
+                return _in_effect(found, at)
+            # a helper reading the global runs what is bound where module code calls it, when every call agrees
+            bound = {id(d): d for d in (_in_effect(found, site) for site in self._module_sites(reader, name))}
+            return next(iter(bound.values())) if len(bound) == 1 else found[-1]
         return None
+
+    def _module_sites(self, reader: ast.AST, name: str) -> list[ast.Call]:
+        """The module-level calls of the function ``reader`` (`Bindings.module_call_sites`), when it reads the global
+        ``name`` rather than a parameter of its own; none otherwise."""
+        if name in parameter_names(reader):
+            return []
+        return self.bindings.module_call_sites(reader)
 
     def _def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
         """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though a later
@@ -191,8 +206,12 @@ class Facts:
 
     def _find_def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
         defs = [d for d in self._same_name.get(name, []) if self._owner[d] is None]
-        if not defs or enclosing_function(self.program, call) is not None:
+        if not defs:
             return False
+        scope = enclosing_function(self.program, call)
+        if scope is not None:  # a helper reading the global: what is bound where module code calls the helper
+            sites = self._module_sites(scope, name)
+            return bool(sites) and all(self._find_def_in_effect_is_plain(name, site) for site in sites)
         where = (call.lineno, call.col_offset)
         bound: list[tuple[tuple[int, int], ast.AST]] = [((d.lineno, d.col_offset), d) for d in defs]
         bound += [((v.lineno, v.col_offset), v) for v, scope in self.bindings.values.get(name, ()) if scope is None]
