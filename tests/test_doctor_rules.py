@@ -1701,6 +1701,18 @@ def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(tim
     assert "LB115" not in codes(nb(JAX_HEADER, timed), notebook=True)
 
 
+@pytest.mark.parametrize(
+    ("held", "timed"),
+    [('converters = {"to_device": jax.device_put}', '%time x = converters["to_device"]([np.ones(5) for _ in range(700)])'),
+     ("makers = [jnp.asarray]", "%timeit makers[0](list(range(10_000)))")],
+)
+def test_lb115_an_explicit_transfer_held_in_a_container(held, timed):
+    # case 211's variants: the conversion reached through the names and containers that hold it (Facts.callee_qualname)
+    assert "LB115" in codes(nb(JAX_HEADER + held, timed), notebook=True)
+    assert "LB115" not in codes(nb(JAX_HEADER + held, timed.replace("[np.ones(5) for _ in range(700)]", "np.ones(5)")
+                                   .replace("list(range(10_000))", "np.arange(10_000)")), notebook=True)
+
+
 # A `%%time` cell that converts a host matrix and then runs the jitted function on it (jax-ml/jax#2980, case 167).
 TRANSFER_THEN_WORK = "import numpy as onp\nimport jax\nimport jax.numpy as np\n"
 TRANSFER_THEN_WORK += "solve = jax.jit(lambda a: np.linalg.svd(a)[1])\n"
