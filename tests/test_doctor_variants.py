@@ -260,3 +260,16 @@ def test_an_interval_kept_under_a_name_read_later_keeps_what_it_is_reported_as()
         assert timed.endswith("# (the clock lines said: beg first_t; reported as: jit_time)"), (kind, timed)
     assert "    import timeit; first_t = timeit.timeit(lambda: f(x).block_until_ready(), number=1)" in [
         line.split("  #")[0] for line in made["timeit-lambda"]], made["timeit-lambda"]
+
+
+def test_a_new_binding_of_a_name_first_bound_in_the_calling_block_goes_inside_that_block():
+    # case 223: `net = ...` under `if __name__ == "__main__":`, called in a timed loop there; `net_alias = net` above
+    # the `if` read a name not yet bound (a NameError, no longer the case's program)
+    text = ("import time\nimport torch\nif __name__ == '__main__':\n    net = torch.nn.Linear(3, 3).cuda()\n"
+            "    for i in range(5):\n        x = torch.ones(3).cuda()\n        tic = time.time()\n        y = net(x)\n"
+            "        print(time.time() - tic)\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(text, {"LB116"}, {"LB116": {8}})}
+    for kind, binding in (("alias", "net_alias = net"), ("container", 'net_fns = {"net": net}')):
+        lines = made[kind]
+        at = lines.index(f"        {binding}")
+        assert lines[at + 1] == "        tic = time.time()" and at > lines.index("    net = torch.nn.Linear(3, 3).cuda()")

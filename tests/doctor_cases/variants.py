@@ -483,6 +483,8 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
         raise ValueError(kind)
     line, indent = _insertion_line(source, target)
     first = min(target.calls, key=lambda c: (c.lineno, c.col_offset))
+    if target.local and not _bound_before(source, target.name, line):
+        line, indent = _beside_call(source, first)
     calls = _reached_by(source, target.name, target.calls, _binding_in_effect(source, target.name, first))
     if kind in ("vmap", "cond-jit"):
         line, indent = _after_binding(source, target, line, indent)
@@ -493,6 +495,39 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
         return None
     rewrite.insert_before(line, indent + binding)
     return Made(rewrite)
+
+
+def _bound_before(source: Source, name: str, line: int) -> bool:
+    """Some statement above ``line`` binds ``name`` (an assignment, a def, a class, a loop, an import)."""
+    for node in ast.walk(source.tree):  # type: ignore[arg-type]
+        if getattr(node, "lineno", line) >= line:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name:
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (a.asname or a.name).split(".")[0] == name for a in node.names):
+            return True
+    return False
+
+
+def _beside_call(source: Source, call: ast.Call) -> tuple[int, str]:
+    """Where a new binding of a name goes when the name is first bound inside the block that calls it (223: ``net =
+    RetinaFace(...)`` under ``if __name__ == '__main__':``, above the timed ``net(img)`` in a loop there): right above
+    the statement that holds the call, in its own block, or above the clock that opens its timing. Above that
+    block the name is not bound yet."""
+    node: ast.AST = call
+    while True:
+        parent = source.parents.get(node)
+        if parent is None or any(node in getattr(parent, f, ()) for f in ("body", "orelse", "finalbody")):
+            break
+        node = parent
+    line = node.lineno  # type: ignore[attr-defined]
+    for region in regions(source):
+        if not region.magic and node in region.block and region.first_line < line <= region.last_line:
+            line = region.first_line
+    return line, source.indent(line)
 
 
 def _module_bindings(source: Source, name: str) -> list[ast.stmt]:
