@@ -830,7 +830,7 @@ class Facts:
 
     def _find_instances(self, module: ast.Module) -> None:
         assignments = [(n, name) for n in self.program.of_type(ast.Assign) for name in _bound(n)]
-        called = {dotted(c.func) for c in self.program.of_type(ast.Call)} if "torch" in self.frameworks else set()
+        called = self._called_names(assignments) if "torch" in self.frameworks else set()
         for _ in range(2):  # `m = Model(); m2 = m.eval()`
             for node, name in assignments:
                 kind = self.instance_kind(node.value)
@@ -847,6 +847,28 @@ class Facts:
                     self.optax_transforms.add(name)
                 if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
                     self.rngs.add(name)
+
+    def _called_names(self, assignments: list[tuple[ast.Assign, str]]) -> set[str | None]:
+        """The names the file calls: by themselves, or through a name, a container or a ``functools.partial`` that
+        holds them and is called (``net_alias = net; net_alias(img)`` calls ``net``)."""
+        called = {dotted(c.func) for c in self.program.of_type(ast.Call)}
+        called |= {dotted(c.func.value) for c in self.program.of_type(ast.Call) if isinstance(c.func, ast.Subscript)}
+        for _ in range(3):  # holders of holders
+            held = {dotted(v) for node, name in assignments if name in called for v in self._held(node.value)}
+            if held <= called:
+                break
+            called |= held
+        return called
+
+    def _held(self, value: ast.AST) -> list[ast.AST]:
+        """The values ``value`` holds to be called later: itself, a partial's function, a display's elements."""
+        if isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and value.args:
+            return [value.args[0]]
+        if isinstance(value, ast.Dict):
+            return [v for v in value.values if v is not None]
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return list(value.elts)
+        return [value]
 
     def _moved_by_torch(self, value: ast.AST) -> bool:
         """``value`` moves an object to a device with torch's methods: ``.cuda()``, or ``.to(d)`` where ``d`` is a
