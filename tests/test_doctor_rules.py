@@ -435,6 +435,25 @@ def test_lb103_a_partial_of_jit_is_a_jit_decorator_under_any_name(imports, parti
     assert "LB103" not in codes(warmed, notebook=True)
 
 
+# Old JAX's `jax.api` module was `jax` itself (jax-ml/jax#2160, case 221): `from jax.api import jit` is jax.jit, though
+# the import fails today (LB113 says so); the rest of the file is read as the user meant it.
+OLD_API = "import time\nimport jax.numpy as jnp\n{imports}\n@{jit}\ndef norm(v):\n    return jnp.sqrt(v @ v)\n"
+OLD_API += "batched = {vmap}(norm)\nxs = jnp.ones((100, 3))\n{warm}t = time.perf_counter()\nbatched(xs).block_until_ready()\n"
+OLD_API += "print(time.perf_counter() - t)\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "jit", "vmap"),
+    [("from jax.api import jit, vmap", "jit", "vmap"), ("import jax.api as api", "api.jit", "api.vmap"),
+     ("import jax", "jax.api.jit", "jax.vmap")],
+)
+def test_old_jax_api_module_names_are_jax_names(imports, jit, vmap):
+    cold = codes(OLD_API.format(imports=imports, jit=jit, vmap=vmap, warm=""))
+    assert "LB103" in cold and "LB114" not in cold  # the cold first call of a vmap of a jitted function
+    warmed = codes(OLD_API.format(imports=imports, jit=jit, vmap=vmap, warm="batched(xs).block_until_ready()\n"))
+    assert not {"LB103", "LB114"} & warmed
+
+
 def test_lb103_quiet_for_a_partial_of_something_else():
     imports = "import functools\ndef traced(f, **kw):\n    return f"
     src = OLD_PARTIAL.format(imports=imports, partial="jax.partial", jit="traced")
@@ -1680,6 +1699,18 @@ def test_lb115_an_explicit_transfer_of_a_python_list_built_in_the_timing(timed):
 )
 def test_lb115_quiet_on_an_explicit_transfer_of_one_array_or_a_fixed_display(timed):
     assert "LB115" not in codes(nb(JAX_HEADER, timed), notebook=True)
+
+
+@pytest.mark.parametrize(
+    ("held", "timed"),
+    [('converters = {"to_device": jax.device_put}', '%time x = converters["to_device"]([np.ones(5) for _ in range(700)])'),
+     ("makers = [jnp.asarray]", "%timeit makers[0](list(range(10_000)))")],
+)
+def test_lb115_an_explicit_transfer_held_in_a_container(held, timed):
+    # case 211's variants: the conversion reached through the names and containers that hold it (Facts.callee_qualname)
+    assert "LB115" in codes(nb(JAX_HEADER + held, timed), notebook=True)
+    assert "LB115" not in codes(nb(JAX_HEADER + held, timed.replace("[np.ones(5) for _ in range(700)]", "np.ones(5)")
+                                   .replace("list(range(10_000))", "np.arange(10_000)")), notebook=True)
 
 
 # A `%%time` cell that converts a host matrix and then runs the jitted function on it (jax-ml/jax#2980, case 167).

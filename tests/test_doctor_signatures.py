@@ -112,3 +112,32 @@ def test_an_interval_reported_as_compile_time_times_compilation_on_purpose():
 
 def test_an_interval_reported_as_anything_else_still_times_a_first_call():
     assert "LB103" in codes(REPORTED.format(key="latency"))
+
+
+HARNESS_REPORTED = """
+import timeit
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def solve(a):
+    return jnp.linalg.solve(a, a.sum(1))
+
+a = jnp.eye(64)
+first = {harness}
+summary = {{"{key}": first}}
+print(summary)
+"""
+
+HARNESSES = ["timeit.timeit(lambda: solve(a).block_until_ready(), number=1)",
+             "timeit.Timer(lambda: solve(a).block_until_ready()).timeit(number=1)"]
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_a_harness_figure_kept_and_reported_as_compile_time_times_compilation_on_purpose(harness):
+    assert "LB103" not in codes(HARNESS_REPORTED.format(harness=harness, key="compile_time"))
+
+
+@pytest.mark.parametrize("harness", HARNESSES)
+def test_a_harness_figure_reported_as_anything_else_still_times_a_first_call(harness):
+    assert "LB103" in codes(HARNESS_REPORTED.format(harness=harness, key="latency"))

@@ -163,3 +163,33 @@ def test_lb116_is_placed_at_the_forward_not_at_the_work_behind_it():
 )
 def test_lb116_stays_quiet_when_the_region_ends_by_waiting(after):
     assert "LB116" not in codes(FORWARD_THEN_BOOKKEEPING.format(after=after))
+
+
+# The same kind of model called only through a name, a container or a partial that holds it (case 223's variants).
+HELD = """
+import functools
+import time
+import torch
+from project.zoo import build_detector
+
+detector = build_detector("w.pt").to("cuda")
+{holder}
+batch = torch.ones(4, 3, 64, 64, device="cuda")
+for _ in range(20):
+    started = time.perf_counter()
+    out = {call}(batch)
+{sync}    print(time.perf_counter() - started)
+"""
+
+HOLDERS = [("run = detector", "run"), ('models = {"det": detector}', 'models["det"]'),
+           ("run = functools.partial(detector)", "run"), ("runs = [detector]", "runs[0]")]
+
+
+@pytest.mark.parametrize(("holder", "call"), HOLDERS)
+def test_a_moved_model_called_only_through_what_holds_it_is_a_module(holder, call):
+    assert "LB116" in codes(HELD.format(holder=holder, call=call, sync=""))
+
+
+@pytest.mark.parametrize(("holder", "call"), HOLDERS)
+def test_the_held_model_synchronized_stays_quiet(holder, call):
+    assert "LB116" not in codes(HELD.format(holder=holder, call=call, sync="    torch.cuda.synchronize()\n"))

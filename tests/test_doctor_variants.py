@@ -227,3 +227,49 @@ def test_a_registered_benchmark_keeps_the_comment_that_heads_the_timing_over_it(
     lines = made[0].text.splitlines()
     at = lines.index("# Now time it without compilation")
     assert lines[at - 1] == "import google_benchmark" and lines[at + 1] == "@google_benchmark.register", lines
+
+
+def test_a_name_bound_twice_is_renamed_only_where_the_renamed_binding_reaches():
+    # case 217: a PyTorch `matmul_chain` timed in one cell, a jitted `matmul_chain` of the same name timed in the
+    # next. An alias made before the second def, called at both timings, made the JAX cell time the PyTorch
+    # function; a class holding the jitted def, called at both, made the PyTorch cell time the jitted one
+    text = ("import time\nimport torch\ndef chain(x):\n    return x @ x\nx = torch.ones(4)\nstart = time.perf_counter()\n"
+            "chain(x)\nprint(time.perf_counter() - start)\n# %%\nimport jax\n@jax.jit\ndef chain(x):\n    return x @ x\n"
+            "start = time.perf_counter()\nchain(x).block_until_ready()\nprint(time.perf_counter() - start)\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(text, {"LB104"}, {"LB104": {7, 15}})}
+    for kind, new in (("alias", "chain_alias("), ("container", 'chain_fns["chain"]('), ("partial", "chain_partial(")):
+        lines = made[kind]
+        timed = [line for line in lines if line.startswith(("chain", new)) and "=" not in line]
+        assert timed == [f"{new}x)", "chain(x).block_until_ready()"], (kind, lines)
+    lines = made["method"]
+    timed = [line for line in lines if "(x)" in line and not line.startswith(("def", " "))]
+    assert timed == ["chain(x)", "ChainHolder.chain(x).block_until_ready()"], lines
+
+
+def test_an_interval_kept_under_a_name_read_later_keeps_what_it_is_reported_as():
+    # case 224: `first_t = time.perf_counter() - beg`, later reported as `jit_time`. Made a `%time` or a `with
+    # Benchmark()` block, `first_t` was left unbound and the words saying what the timing measures were lost:
+    # those harnesses carry the reporting line's words beside the timed statement; timeit.timeit returns its
+    # figure and keeps the name bound
+    text = ("import time\nimport jax\nf = jax.jit(lambda x: x)\ndef run(x, counters):\n    beg = time.perf_counter()\n"
+            "    f(x).block_until_ready()\n    first_t = time.perf_counter() - beg\n    counters['jit_time'] = first_t\n"
+            "run(1.0, {})\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(text, {"LB104"}, {"LB104": {5}})}
+    for kind in ("magic-time", "with-benchmark"):
+        timed = next(line for line in made[kind] if "f(x).block_until_ready()" in line)
+        assert timed.endswith("# (the clock lines said: beg first_t; reported as: jit_time)"), (kind, timed)
+    assert "    import timeit; first_t = timeit.timeit(lambda: f(x).block_until_ready(), number=1)" in [
+        line.split("  #")[0] for line in made["timeit-lambda"]], made["timeit-lambda"]
+
+
+def test_a_new_binding_of_a_name_first_bound_in_the_calling_block_goes_inside_that_block():
+    # case 223: `net = ...` under `if __name__ == "__main__":`, called in a timed loop there; `net_alias = net` above
+    # the `if` read a name not yet bound (a NameError, no longer the case's program)
+    text = ("import time\nimport torch\nif __name__ == '__main__':\n    net = torch.nn.Linear(3, 3).cuda()\n"
+            "    for i in range(5):\n        x = torch.ones(3).cuda()\n        tic = time.time()\n        y = net(x)\n"
+            "        print(time.time() - tic)\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(text, {"LB116"}, {"LB116": {8}})}
+    for kind, binding in (("alias", "net_alias = net"), ("container", 'net_fns = {"net": net}')):
+        lines = made[kind]
+        at = lines.index(f"        {binding}")
+        assert lines[at + 1] == "        tic = time.time()" and at > lines.index("    net = torch.nn.Linear(3, 3).cuda()")

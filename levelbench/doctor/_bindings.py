@@ -117,22 +117,32 @@ class Bindings:
         once = self._global_bound_once(name, at)
         if once is not None or not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return once
-        if enclosing_function(self.program, scope) is not None:
-            return None
-        if self._name_index is None:
-            self._name_index = {}
-            for node in self.program.of_type(ast.Name):
-                self._name_index.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
-        uses = self._name_index.get(scope.name, [])
-        sites = [self.program.parent(n) for n in uses]
-        if not sites or not all(
-            isinstance(c, ast.Call) and c.func is n and enclosing_function(self.program, c) is None
-            for n, c in zip(uses, sites)
-        ):
+        sites = self.module_call_sites(scope)
+        if not sites:
             return None  # handed on, stored, or called from another function: its callers are not all here
         values = [self.reaching(name, c) for c in sites]
         first = values[0]
         return first if first is not None and all(v is first for v in values) else None
+
+    def module_call_sites(self, function: ast.AST) -> list[ast.Call]:
+        """The calls of the module-level def ``function`` when module-level code is all that uses it, calling it by
+        name (a helper a script defines and calls: ``def run(): ...`` then ``run()``); none when it is handed on,
+        stored, called from another function, or not a module-level def: its callers are not all here."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or enclosing_function(self.program, function) is not None:
+            return []
+        if self._name_index is None:
+            self._name_index = {}
+            for node in self.program.of_type(ast.Name):
+                self._name_index.setdefault(node.id, []).append(node)  # type: ignore[attr-defined]
+        uses = self._name_index.get(function.name, [])
+        sites = [self.program.parent(n) for n in uses]
+        if not all(
+            isinstance(c, ast.Call) and c.func is n and enclosing_function(self.program, c) is None
+            for n, c in zip(uses, sites)
+        ):
+            return []
+        return sites  # type: ignore[return-value]
 
     def _global_bound_once(self, name: str, at: ast.AST) -> ast.expr | None:
         """A global read from a function: the module's one binding of ``name``, when the file binds it once, by a

@@ -232,7 +232,24 @@ class Context:
         if self.kinds.of(call) is not None:
             return True
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`
-        return function is not None and self._function_works(function)
+        return function is not None and (self._function_works(function) or self._computes_on_given(function, call))
+
+    def _computes_on_given(self, function: ast.AST, call: ast.Call) -> bool:
+        """``call`` hands ``function`` a framework array that its body computes with (``def chain(x): x = x @ x``
+        called with a torch tensor): the operators run in that framework though no call in the body says so."""
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        parameters = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
+        given = {name for name, value in zip(parameters, call.args) if self.kinds.of(value) is not None}
+        given |= {k.arg for k in call.keywords if k.arg in parameters and self.kinds.of(k.value) is not None}
+        if not given:
+            return False
+        return any(
+            isinstance(n, (ast.BinOp, ast.UnaryOp)) and any(
+                isinstance(m, ast.Name) and m.id in given for m in ast.walk(n)
+            )
+            for n in local_walk(self.program, function)
+        )
 
     def _function_works(self, function: ast.AST) -> bool:
         memo = self._working

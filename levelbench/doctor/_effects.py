@@ -14,7 +14,7 @@ from ._context import Context
 from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, call_kind
 from ._names import JAX_LIBRARIES, dotted
 from ._regions import CLOCKS, TimedRegion
-from ._syntax import local_walk, position, walk_code
+from ._syntax import FUNCTIONS, local_walk, position, walk_code
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
 HOST_FUNCTIONS = frozenset(
@@ -284,21 +284,35 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for.
 
     A result that later timed JAX work reads (``x = jnp.asarray(a)`` then ``y = f(x)``) is that work's input: the
-    later computation is the one left pending, so the finding goes there."""
+    later computation is the one left pending, so the finding goes there.
+
+    A wait inside the computation's own arguments runs before it and waits for nothing it queues:
+    ``jnp.array(list(range(n)))`` builds its host list first, then returns a device array nobody waits for."""
     waits = [
-        position(n)
+        n
         for n in walk_code(ctx.program, [*work, *also_waiting])
         if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(ctx, n)
     ]
     pending = [(value, found) for value in timed_values(work) if (found := pending_jax(ctx, value)) is not None]
     for k, (value, found) in enumerate(pending):
-        if any(w > position(found) for w in waits):
+        if any(position(w) > position(found) and not _evaluated_before(ctx, w, found) for w in waits):
             continue
         name = _assigned_name(ctx, value)
         if name is not None and any(_reads(later, name) for later, _ in pending[k + 1 :]):
             continue
         return found
     return None
+
+
+def _evaluated_before(ctx: Context, wait: ast.Call, computation: ast.AST) -> bool:
+    """``wait`` is part of ``computation``'s own arguments (not in a function value it is handed), so Python
+    evaluates it before ``computation`` starts."""
+    for ancestor in ctx.program.ancestors(wait):
+        if isinstance(ancestor, FUNCTIONS):
+            return False
+        if ancestor is computation:
+            return True
+    return False
 
 
 def _assigned_name(ctx: Context, value: ast.AST) -> str | None:

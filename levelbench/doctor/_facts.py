@@ -173,9 +173,24 @@ class Facts:
             return None  # defined inside another function: not visible here
         for scope in [*(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES)), None]:
             found = [c for c in candidates if self._owner[c] is scope]
-            if found:
-                return _in_effect(found, at) if scope is None and enclosing_function(self.program, at) is None else found[-1]
+            if not found:
+                continue
+            if scope is not None:
+                return found[-1]
+            reader = enclosing_function(self.program, at)
+            if reader is None:
+                return _in_effect(found, at)
+            # a helper reading the global runs what is bound where module code calls it, when every call agrees
+            bound = {id(d): d for d in (_in_effect(found, site) for site in self._module_sites(reader, name))}
+            return next(iter(bound.values())) if len(bound) == 1 else found[-1]
         return None
+
+    def _module_sites(self, reader: ast.AST, name: str) -> list[ast.Call]:
+        """The module-level calls of the function ``reader`` (`Bindings.module_call_sites`), when it reads the global
+        ``name`` rather than a parameter of its own; none otherwise."""
+        if name in parameter_names(reader):
+            return []
+        return self.bindings.module_call_sites(reader)
 
     def _def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
         """Module-level code calls ``name`` where it is bound to a def that no decorator jits, though a later
@@ -191,8 +206,12 @@ class Facts:
 
     def _find_def_in_effect_is_plain(self, name: str, call: ast.Call) -> bool:
         defs = [d for d in self._same_name.get(name, []) if self._owner[d] is None]
-        if not defs or enclosing_function(self.program, call) is not None:
+        if not defs:
             return False
+        scope = enclosing_function(self.program, call)
+        if scope is not None:  # a helper reading the global: what is bound where module code calls the helper
+            sites = self._module_sites(scope, name)
+            return bool(sites) and all(self._find_def_in_effect_is_plain(name, site) for site in sites)
         where = (call.lineno, call.col_offset)
         bound: list[tuple[tuple[int, int], ast.AST]] = [((d.lineno, d.col_offset), d) for d in defs]
         bound += [((v.lineno, v.col_offset), v) for v, scope in self.bindings.values.get(name, ()) if scope is None]
@@ -357,6 +376,8 @@ class Facts:
             return None
         name = dotted(value)
         if name is not None:
+            if isinstance(value, ast.Name) and name in self.jitted and self._def_in_effect_is_plain(name, value):
+                return None  # `g = f` where `f` is still a plain def, jitted only by a later `@jax.jit def f`
             return name if name in self.jitted else None
         if self.jit_target(value) is not None:  # `jit(f) if flag else f`: the jit call is a branch
             return ast.unparse(value)
@@ -485,6 +506,14 @@ class Facts:
         found = self.function_of(func)
         return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
+    def callee(self, call: ast.Call) -> tuple[str, int | None, str | None]:
+        """What ``call`` runs, as one comparable value: its callee as written, the local def it runs un-jitted and
+        the jitted callable it runs. Two calls written alike run the same function only where the same binding of
+        its name reaches them: ``matmul_chain(x)`` under a PyTorch ``def matmul_chain``, then again after a jitted
+        ``def matmul_chain`` in the next cell, are two callables."""
+        function = self.local_def(call)
+        return (ast.unparse(call.func), None if function is None else id(function), self.jitted_key(call))
+
     def passed_functions(self, call: ast.Call) -> list[ast.expr]:
         """What a call of a parameter runs: ``def bench(df): ... df(x)`` called as ``bench(jax.grad(f))`` gives
         ``[jax.grad(f)]``, the argument at every call site of the enclosing function."""
@@ -586,6 +615,8 @@ class Facts:
         ``jax.grad(f_jit)``."""
         name = dotted(value)
         if name is not None and name in self.jitted:
+            if isinstance(value, ast.Name) and self._def_in_effect_is_plain(name, value):
+                return None  # read where the plain def of the name is in effect, before a jitted one rebinds it
             return self._alias_root.get(name, name)
         if self.jit_target(value) is not None:
             return ast.unparse(value)
@@ -799,7 +830,7 @@ class Facts:
 
     def _find_instances(self, module: ast.Module) -> None:
         assignments = [(n, name) for n in self.program.of_type(ast.Assign) for name in _bound(n)]
-        called = {dotted(c.func) for c in self.program.of_type(ast.Call)} if "torch" in self.frameworks else set()
+        called = self._called_names(assignments) if "torch" in self.frameworks else set()
         for _ in range(2):  # `m = Model(); m2 = m.eval()`
             for node, name in assignments:
                 kind = self.instance_kind(node.value)
@@ -816,6 +847,28 @@ class Facts:
                     self.optax_transforms.add(name)
                 if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
                     self.rngs.add(name)
+
+    def _called_names(self, assignments: list[tuple[ast.Assign, str]]) -> set[str | None]:
+        """The names the file calls: by themselves, or through a name, a container or a ``functools.partial`` that
+        holds them and is called (``net_alias = net; net_alias(img)`` calls ``net``)."""
+        called = {dotted(c.func) for c in self.program.of_type(ast.Call)}
+        called |= {dotted(c.func.value) for c in self.program.of_type(ast.Call) if isinstance(c.func, ast.Subscript)}
+        for _ in range(3):  # holders of holders
+            held = {dotted(v) for node, name in assignments if name in called for v in self._held(node.value)}
+            if held <= called:
+                break
+            called |= held
+        return called
+
+    def _held(self, value: ast.AST) -> list[ast.AST]:
+        """The values ``value`` holds to be called later: itself, a partial's function, a display's elements."""
+        if isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and value.args:
+            return [value.args[0]]
+        if isinstance(value, ast.Dict):
+            return [v for v in value.values if v is not None]
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return list(value.elts)
+        return [value]
 
     def _moved_by_torch(self, value: ast.AST) -> bool:
         """``value`` moves an object to a device with torch's methods: ``.cuda()``, or ``.to(d)`` where ``d`` is a

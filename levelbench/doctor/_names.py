@@ -19,6 +19,20 @@ _IMPORTERS = frozenset({"pytest.importorskip", "importlib.import_module"})
 # (`@jax.partial(jit, static_argnums=1)` is a jit decorator). Whether the installed package still has the name is
 # LB113's question, not this table's.
 _REEXPORTED = {"jax.partial": "functools.partial"}
+# Modules a package later removed whose names it still has elsewhere: old JAX's `jax.api` was the module `jax`
+# re-exported (`from jax.api import jit` is `jax.jit`).
+_MOVED_MODULES = {"jax.api.": "jax."}
+
+
+def _reexported(name: str) -> str:
+    """``name`` read as what it is (`_REEXPORTED`, `_MOVED_MODULES`)."""
+    found = _REEXPORTED.get(name)
+    if found is not None:
+        return found
+    for old, new in _MOVED_MODULES.items():
+        if name.startswith(old):
+            return new + name[len(old):]
+    return name
 # Snippets posted without their imports use the names everyone uses; a name the file never binds
 # is taken to mean what it conventionally means.
 CONVENTIONAL = {
@@ -82,7 +96,7 @@ class Names:
         for name, modules in imported.items():
             if len(_canonical(modules)) == 1:
                 module = modules.pop()
-                self._aliases[name] = _REEXPORTED.get(module, module)
+                self._aliases[name] = _reexported(module)
             else:  # `import numpy as np` ... `import jax.numpy as np`: which one a use means depends on when it runs
                 self._bound.add(name)
         # `jit = jax.jit`, `normal = np.random.normal`; `static_jit = partial(jax.jit, ...)` stays a jit.
@@ -150,7 +164,7 @@ class Names:
                 return memo[node]
             base = self.qualname(node.value)  # type: ignore[attr-defined]
             found = sys.intern(f"{base}.{node.attr}") if base and not base.startswith("builtins.") else None  # type: ignore
-            found = _REEXPORTED.get(found, found) if found is not None else None
+            found = sys.intern(_reexported(found)) if found is not None else None
             memo[node] = found  # one string per name, not one per node asked about
             return found
         return None

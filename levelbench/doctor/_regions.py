@@ -810,6 +810,8 @@ def reported_at(program: Program, region: TimedRegion) -> list[int]:
     (``first_t = time.perf_counter() - beg``): the later statements of the same function that read the name
     (``state.counters['jit_time'] = first_t - op_time``). What the figure is reported as says what was timed."""
     closing = region.closing
+    if closing is None and isinstance(region.anchor, ast.Call) and region.label.startswith("timeit."):
+        closing = _keeping(program, region.anchor)  # `first_t = timeit.timeit(run, number=1)`
     if not (isinstance(closing, ast.Assign) and len(closing.targets) == 1 and isinstance(closing.targets[0], ast.Name)):
         return []
     name = closing.targets[0].id
@@ -820,3 +822,15 @@ def reported_at(program: Program, region: TimedRegion) -> list[int]:
         n.lineno for n in body
         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after
     })
+
+
+def _keeping(program: Program, call: ast.Call) -> ast.AST | None:
+    """The statement that keeps the figure a harness call returns: ``t = timeit.timeit(...)``, or
+    ``t = timeit.Timer(...).timeit(number=1)`` (the figure is the method's)."""
+    node: ast.AST = call
+    parent = program.parent(node)
+    if isinstance(parent, ast.Attribute) and parent.attr in ("timeit", "repeat"):
+        method = program.parent(parent)
+        if isinstance(method, ast.Call) and method.func is parent:
+            node, parent = method, program.parent(method)
+    return parent if isinstance(parent, ast.Assign) and parent.value is node else None

@@ -482,7 +482,10 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
     else:
         raise ValueError(kind)
     line, indent = _insertion_line(source, target)
-    calls = list(target.calls)
+    first = min(target.calls, key=lambda c: (c.lineno, c.col_offset))
+    if target.local and not _bound_before(source, target.name, line):
+        line, indent = _beside_call(source, first)
+    calls = _reached_by(source, target.name, target.calls, _binding_in_effect(source, target.name, first))
     if kind in ("vmap", "cond-jit"):
         line, indent = _after_binding(source, target, line, indent)
         # a vmap or another jit of f compiles a program of its own: the warm-ups must go through it too
@@ -492,6 +495,66 @@ def _callee_variant(source: Source, target: Target, kind: str) -> Made | None:
         return None
     rewrite.insert_before(line, indent + binding)
     return Made(rewrite)
+
+
+def _bound_before(source: Source, name: str, line: int) -> bool:
+    """Some statement above ``line`` binds ``name`` (an assignment, a def, a class, a loop, an import)."""
+    for node in ast.walk(source.tree):  # type: ignore[arg-type]
+        if getattr(node, "lineno", line) >= line:
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == name:
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (a.asname or a.name).split(".")[0] == name for a in node.names):
+            return True
+    return False
+
+
+def _beside_call(source: Source, call: ast.Call) -> tuple[int, str]:
+    """Where a new binding of a name goes when the name is first bound inside the block that calls it (223: ``net =
+    RetinaFace(...)`` under ``if __name__ == '__main__':``, above the timed ``net(img)`` in a loop there): right above
+    the statement that holds the call, in its own block, or above the clock that opens its timing. Above that
+    block the name is not bound yet."""
+    node: ast.AST = call
+    while True:
+        parent = source.parents.get(node)
+        if parent is None or any(node in getattr(parent, f, ()) for f in ("body", "orelse", "finalbody")):
+            break
+        node = parent
+    line = node.lineno  # type: ignore[attr-defined]
+    for region in regions(source):
+        if not region.magic and node in region.block and region.first_line < line <= region.last_line:
+            line = region.first_line
+    return line, source.indent(line)
+
+
+def _module_bindings(source: Source, name: str) -> list[ast.stmt]:
+    """The module-level statements that bind ``name`` (a def, a class, an assignment), in order."""
+    return [s for s in source.tree.body if (  # type: ignore[union-attr]
+        (isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and s.name == name)
+        or (isinstance(s, ast.Assign) and any(isinstance(n, ast.Name) and n.id == name
+                                              for t in s.targets for n in ast.walk(t))))]
+
+
+def _binding_in_effect(source: Source, name: str, call: ast.Call) -> ast.stmt | None:
+    """The module-level binding of ``name`` that a module-level ``call`` runs: the last one above it."""
+    if source.scope_of(call) is not source.tree:
+        return None
+    before = [s for s in _module_bindings(source, name) if s.lineno < call.lineno]
+    return before[-1] if before else None
+
+
+def _reached_by(source: Source, name: str, calls: Iterable[ast.Call], binding: ast.stmt | None) -> list[ast.Call]:
+    """The calls that run ``binding`` of ``name``. A name bound twice at module level (case 217: a PyTorch
+    ``matmul_chain``, then a jitted one of the same name in the next cell) calls one function before the second
+    binding and another after it: renaming the calls after it too would time the first function there, another
+    mistake. Calls inside functions (which run whatever is bound when they are called) are kept."""
+    calls = list(calls)
+    if binding is None or len(_module_bindings(source, name)) < 2:
+        return calls
+    return [c for c in calls if source.scope_of(c) is not source.tree or _binding_in_effect(source, name, c) is binding]
 
 
 def _after_binding(source: Source, target: Target, line: int, indent: str) -> tuple[int, str]:
@@ -533,8 +596,8 @@ def _definition_variant(source: Source, target: Target, kind: str) -> Made | Non
     holder = f"{name.title().replace('_', '')}Holder"
     rewrite.insert_before(first, f"class {holder}:", "    @staticmethod")
     rewrite.insert_after(last, f"{name} = {holder}.{name}")
-    if not _rename_calls(rewrite, [c for c in target.calls if not source.in_cell_magic(c.lineno)], f"{holder}.{name}",
-                         source.lines, source):
+    renamed = [c for c in _reached_by(source, name, target.calls, node) if not source.in_cell_magic(c.lineno)]
+    if not _rename_calls(rewrite, renamed, f"{holder}.{name}", source.lines, source):
         return None
     return Made(rewrite)
 
@@ -805,9 +868,10 @@ _MODULE_LEVEL_HARNESSES = frozenset({"benchmark-fixture", "google-benchmark"})
 
 
 def _write_harness(rewrite: Rewrite, kind: str, line: int, indent: str, code: str, value: ast.expr,
-                   comment: str = "") -> None:
+                   comment: str = "", kept: str | None = None) -> None:
     """The timed statement at ``line`` rewritten with the harness ``kind``: one line, or for google_benchmark a
-    registered function (three lines before it) whose ``while state:`` loop runs the statement."""
+    registered function (three lines before it) whose ``while state:`` loop runs the statement. ``kept``: the
+    name the interval is bound to, which later code reads (timeit-lambda only)."""
     if kind == "google-benchmark":
         # the import goes above the comment heading the statement (`# Now time it without compilation`), which
         # stays over the registered function it describes
@@ -818,14 +882,15 @@ def _write_harness(rewrite: Rewrite, kind: str, line: int, indent: str, code: st
         rewrite.insert_before(line, f"{indent}@google_benchmark.register", f"{indent}def bench_speed(state):")
         rewrite.replace(line, f"{indent}    while state: {code}  {comment}".rstrip())
         return
-    rewrite.replace(line, f"{_harness_line(kind, indent, code, value)}  {comment}".rstrip())
+    rewrite.replace(line, f"{_harness_line(kind, indent, code, value, kept)}  {comment}".rstrip())
 
 
-def _harness_line(kind: str, indent: str, code: str, value: ast.expr) -> str:
+def _harness_line(kind: str, indent: str, code: str, value: ast.expr, kept: str | None = None) -> str:
     if kind in ("magic-time", "magic-timeit"):
         return f"{indent}%{kind.split('-')[1]} {code}"
     if kind == "timeit-lambda":
-        return f"{indent}import timeit; print(timeit.timeit(lambda: {ast.unparse(value)}, number=1))"
+        timed = f"timeit.timeit(lambda: {ast.unparse(value)}, number=1)"
+        return f"{indent}import timeit; " + (f"{kept} = {timed}" if kept else f"print({timed})")
     if isinstance(value, ast.Call) and isinstance(value.func, (ast.Name, ast.Attribute)) and not value.keywords \
             and not any(isinstance(a, ast.Starred) for a in value.args):
         args = "".join(f", {ast.unparse(a)}" for a in value.args)
@@ -848,10 +913,17 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         return None  # repeating a statement that jits adds LB111: another mistake than the case's
     if not _only_reads_clock(region.block[region.end]) or _start_read_later(source, region):
         return None
+    # the interval kept under a name that later code reads (224: `first_t`, reported as the jit time): a harness
+    # that returns its figure (timeit.timeit) keeps the name bound to it
+    kept = _read_later(source, region, [region.block[region.end]])
+    kept_name = kept[0] if kind == "timeit-lambda" and len(kept) == 1 else None
     rewrite = Rewrite(source.lines)
     # the words of the clock lines (`print(f"jit time: {time.time() - s}")`, `first_call = ...`) say what the
-    # timing means; the rewrite keeps them beside the timed statement, where the words of a harness are read
+    # timing means; the rewrite keeps them beside the timed statement, where the words of a harness are read; so
+    # are the words of the lines that report a kept interval, where the harness leaves its name unbound
     label = _clock_words(region.block[region.start], region.block[region.end])
+    if kept and kept_name is None:
+        label = _with_reporting_words(label, source, region, kept)
     if kind == "with-benchmark":  # the clock lines become a context manager that times the block
         indent = source.indent(stmt.lineno)
         rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
@@ -860,7 +932,7 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
         return Made(rewrite, drops=_DROPS[kind], span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
     rewrite.replace(start, f"{source.indent(start)}# (clock read here before)")
-    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label)
+    _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label, kept_name)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
     allowed = {"LB104": ((stmt.lineno, 0),)} if kind == "magic-time" else {}
@@ -921,6 +993,22 @@ def _clock_words(*statements: ast.stmt) -> str:
                 words.append(node.value.strip())
     text = " ".join(w for w in words if re.search(r"[A-Za-z]", w)).replace("\n", " ")
     return f"# (the clock lines said: {text})" if text else ""
+
+
+def _with_reporting_words(label: str, source: Source, region: Region, names: list[str]) -> str:
+    """``label`` with the words of the later statements that read ``names`` (``state.counters['jit_time'] =
+    first_t - op_time``: "jit_time"), which say what the kept interval is reported as."""
+    words: list[str] = []
+    for stmt in ast.walk(source.tree):  # type: ignore[arg-type]
+        if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr, ast.Return)) and stmt.lineno > region.last_line \
+                and any(isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load) for n in ast.walk(stmt)):
+            said = _clock_words(stmt)
+            if said:
+                words.append(said.removeprefix("# (the clock lines said: ").removesuffix(")"))
+    if not words:
+        return label
+    reported = f"reported as: {' '.join(words)}"
+    return f"{label[:-1]}; {reported})" if label else f"# ({reported})"
 
 
 def _timed_again_later(source: Source, region: Region) -> bool:

@@ -62,7 +62,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"x_dev = {copy}.block_until_ready()  # before timing",
                 )
                 continue
-            if _runs_jax(ctx, call) and ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS:
+            if _runs_jax(ctx, call) and ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS:
                 for arg in call.args:
                     if ctx.kinds.of(arg) == "numpy":
                         seen.add(id(call))
@@ -86,13 +86,13 @@ def _transfer_beside_work(ctx: Context, region: TimedRegion, call: ast.Call) -> 
     ``jax.numpy``; ``jnp.array([1.0, 2.0])``, numbers written in the code) in a region that also times JAX work (a
     jitted call, a ``jnp`` operation): the timing is about that work, and the copy is added to it. A region whose
     only JAX work is the transfer times the copy on purpose."""
-    if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
+    if ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
         return None
     if ctx.kinds.of(call.args[0]) != "numpy" and not _written_numbers(call.args[0]):
         return None
     inside = {id(n) for n in ast.walk(call)}
     for other in ctx.timed_calls(region):
-        if id(other) in inside or ctx.names.qualname(other.func) in _EXPLICIT_TRANSFERS:
+        if id(other) in inside or ctx.facts.callee_qualname(other.func) in _EXPLICIT_TRANSFERS:
             continue
         if _runs_jax(ctx, other):
             return call.args[0]
@@ -120,7 +120,7 @@ def _python_container(ctx: Context, call: ast.Call) -> ast.expr | None:
     ``jnp.array([0] * n)``, ``jnp.asarray(list(...))``): converting it walks its elements in Python, one leaf or scalar at a time, so
     the timing grows with the length of the container, whatever the device. Timing ``jax.device_put(x_np)``
     of one NumPy array is timing the copy on purpose; the container's walk is not what such a timing means."""
-    if ctx.names.qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
+    if ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
         return None
     argument = call.args[0]
     if isinstance(argument, ast.ListComp) or ctx.names.qualname(getattr(argument, "func", None)) == "builtins.list":

@@ -19,7 +19,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB116: PyTorch work timed without ``torch.cuda.synchronize()`` in a file that uses CUDA."""
     if not ctx.facts.cuda:
         return
-    synchronized: set[str] = set()  # calls the file times with a synchronize elsewhere: CUDA work, by its own account
+    # what the file times with a synchronize elsewhere (`Facts.callee`: the same callable, not the same text) and
+    # with the same arguments: CUDA work, by its own account
+    synchronized: set[tuple[object, str]] = set()
     unsynchronized: list[tuple[TimedRegion, list[ast.Call]]] = []
     library = {id(r) for r in ctx.instrumentation}
     for region in (*ctx.regions, *ctx.instrumentation):
@@ -29,7 +31,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
         if any(isinstance(n, ast.Call) and synchronizes_cuda(ctx, n) for n in reached):
             if id(region) not in library:
-                synchronized.update(ast.unparse(c) for c in calls if not _host_only(ctx, c))
+                synchronized.update(_timed_as(ctx, c) for c in calls if not _host_only(ctx, c))
             continue
         unsynchronized.append((region, calls))
     for region, calls in unsynchronized:
@@ -38,7 +40,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             # the file names as CUDA, or on the one the function is handed (a server's `device`), is known to be queued
             calls = [c for c in calls if _placed_on_a_gpu(ctx, c)]
         else:
-            calls = [c for c in calls if _torch_work(ctx, c) or ast.unparse(c) in synchronized]
+            calls = [c for c in calls if _torch_work(ctx, c) or _timed_as(ctx, c) in synchronized]
         work = _last_cuda_work(ctx, region, calls, id(region) in library)
         if work is None:
             continue
@@ -53,6 +55,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             ),
             fix=f"{short(work)}\ntorch.cuda.synchronize()  # before reading the clock",
         )
+
+
+def _timed_as(ctx: Context, call: ast.Call) -> tuple[object, str]:
+    """A timed call as the synchronized timings are compared: what it runs, and its arguments as written."""
+    return ctx.facts.callee(call), ast.unparse(call)
 
 
 def _last_cuda_work(ctx: Context, region: TimedRegion, calls: list[ast.Call], library: bool) -> ast.AST | None:
