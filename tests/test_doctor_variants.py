@@ -247,7 +247,7 @@ def test_a_name_bound_twice_is_renamed_only_where_the_renamed_binding_reaches():
 
 
 def test_an_interval_kept_under_a_name_read_later_keeps_what_it_is_reported_as():
-    # case 224: `first_t = time.perf_counter() - beg`, later reported as `jit_time`. Made a `%time` or a `with
+    # case 200: `first_t = time.perf_counter() - beg`, later reported as `jit_time`. Made a `%time` or a `with
     # Benchmark()` block, `first_t` was left unbound and the words saying what the timing measures were lost:
     # those harnesses carry the reporting line's words beside the timed statement; timeit.timeit returns its
     # figure and keeps the name bound

@@ -913,7 +913,7 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         return None  # repeating a statement that jits adds LB111: another mistake than the case's
     if not _only_reads_clock(region.block[region.end]) or _start_read_later(source, region):
         return None
-    # the interval kept under a name that later code reads (224: `first_t`, reported as the jit time): a harness
+    # the interval kept under a name that later code reads (200: `first_t`, reported as the jit time): a harness
     # that returns its figure (timeit.timeit) keeps the name bound to it
     kept = _read_later(source, region, [region.block[region.end]])
     kept_name = kept[0] if kind == "timeit-lambda" and len(kept) == 1 else None
