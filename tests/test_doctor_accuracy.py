@@ -65,8 +65,11 @@ MAX_FP_PER_100_FILES = 1.0
 # standard of the transformer example's first steps/s interval) and of `train_step` in the 'train' total (true by
 # the rule's words; the figure is the run's duration, of which the compile is a part: listed as debatable in
 # docs/notes/doctor-accuracy.md). The same code written as a clock pair got both before.
+# Then 58 (issue 25, the LB104 label decisions): a timer whose only use of its interval is a log line reports progress
+# on an activity, not a measurement, for LB103 as for LB102 (`_effects.only_logs_its_interval`): haiku's two
+# `time_activity` findings went; the transformer example's steps/s figure (kept in its metrics) stays.
 # Lower it when a rule improves; never raise it to make a change pass.
-MAX_FETCHED_FINDINGS = 60
+MAX_FETCHED_FINDINGS = 58
 
 ESTABLISHED_BY = re.compile(r"(accepted answer|maintainer \S+.*|answer by \S.*)")
 
