@@ -7,6 +7,9 @@
   repeats LB104's fix asks for would take the compile out of a figure whose point is the compile. The second, warm
   figure is one sample like any other. The same reading makes LB103 quiet on that first call
   (`levelbench.doctor._intent`).
+- IPython's ``%time`` is the one run it announces (one ``Wall time``; ``%timeit`` is its repeating companion): not
+  LB104, warm or cold; LB103 still reports a cold first call of a jitted function in it. A clock pair around the same
+  call is one sample.
 - A timer whose only use of the interval is a log line (``logging.info("%s took %.2fs", name, dt)``) reports
   progress on an activity, not a measurement: neither LB103 nor LB104 (haiku's ``time_activity`` in its examples).
 """
@@ -134,3 +137,14 @@ def test_a_timer_that_only_logs_an_activity_is_a_progress_line_not_a_measurement
     cold_printed = {d.code for d in lint_source(
         textwrap.dedent(printed.replace("solve(a).block_until_ready()\n", "") + first), "bench.py")}
     assert "LB103" in cold_printed
+
+
+def test_a_time_magic_is_the_one_run_it_announces_and_a_clock_pair_around_the_same_call_is_one_sample():
+    a = "a = jnp.eye(64)\n"
+    warm = a + "solve(a).block_until_ready()\n%time solve(a).block_until_ready()\n"
+    cold = a + "%time solve(a).block_until_ready()\n"
+    assert lb104_lines(HEADER + warm) == [] and lb104_lines(HEADER + cold) == []
+    cold_codes = {d.code for d in lint_source(textwrap.dedent(HEADER + cold), "bench.py")}
+    assert "LB103" in cold_codes  # what the one run holds is still reported
+    pair = a + "solve(a).block_until_ready()\nt0 = time.perf_counter()\nsolve(a).block_until_ready()\nprint(time.perf_counter() - t0)\n"
+    assert lb104_lines(HEADER + pair) == [len((HEADER + pair).splitlines()) - 1]  # at the timed call

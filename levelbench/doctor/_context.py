@@ -24,6 +24,7 @@ from ._syntax import FUNCTIONS, SCOPES, enclosing_function, local_walk, walk_cod
 from ._warmth import Warmth
 
 _Index = TypeVar("_Index")
+_Answer = TypeVar("_Answer")
 _BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
 _TEST_RUNNERS = ("absltest.main", "googletest.main", "unittest.main", "pytest.main")
 
@@ -100,22 +101,28 @@ class Context:
             self._indexes[name] = build()
         return self._indexes[name]  # type: ignore[return-value]
 
+    def per_region(
+        self, question: str, region: TimedRegion, find: Callable[[Context, TimedRegion], _Answer]
+    ) -> _Answer:
+        """``find(self, region)``, found once per region for this program and kept (`index`, under ``question``):
+        several rules ask the same question of one region in turn (LB102, LB103 and LB104 each ask whether it only
+        logs its interval)."""
+        known: dict[int, tuple[TimedRegion, _Answer]] | None = self._indexes.get(question)  # type: ignore[assignment]
+        if known is None:  # as `index(question, dict)` would, one call fewer: every `timed_nodes` asks here
+            known = self._indexes[question] = {}
+        found = known.get(id(region))
+        if found is None:  # kept with its region: its id is not reused while the answer is kept
+            found = known[id(region)] = (region, find(self, region))
+        return found[1]
+
     def timed_nodes(self, region: TimedRegion) -> list[ast.AST]:
         """Every node of ``region.work``, nested functions and classes not entered (`walk_code`): walked once for
         all the checks that look at what a region times. Not to be changed by the caller."""
-        return self._walk(region)[1]
+        return self.per_region("timed nodes", region, _walked)[0]
 
     def timed_calls(self, region: TimedRegion) -> list[ast.Call]:
         """The calls among `timed_nodes`, in the same order. Not to be changed by the caller."""
-        return self._walk(region)[2]
-
-    def _walk(self, region: TimedRegion) -> tuple[TimedRegion, list[ast.AST], list[ast.Call]]:
-        walked: dict[int, tuple[TimedRegion, list[ast.AST], list[ast.Call]]] = self.index("timed nodes", dict)
-        found = walked.get(id(region))
-        if found is None:  # the region is kept with its nodes: its id is not reused while they are
-            nodes = list(walk_code(self.program, list(region.work)))
-            found = walked[id(region)] = (region, nodes, [n for n in nodes if isinstance(n, ast.Call)])
-        return found
+        return self.per_region("timed nodes", region, _walked)[1]
 
     @functools.cached_property
     def used_names(self) -> frozenset[str]:
@@ -258,6 +265,12 @@ class Context:
             body = local_walk(self.program, function)
             memo[function] = any(isinstance(n, ast.Call) and self.does_framework_work(n) for n in body)
         return memo[function]
+
+
+def _walked(ctx: Context, region: TimedRegion) -> tuple[list[ast.AST], list[ast.Call]]:
+    """`Context.timed_nodes` and `Context.timed_calls` of ``region``, from one walk."""
+    nodes = list(walk_code(ctx.program, list(region.work)))
+    return nodes, [n for n in nodes if isinstance(n, ast.Call)]
 
 
 def _is_main_block(stmt: ast.stmt) -> bool:

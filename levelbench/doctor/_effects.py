@@ -164,7 +164,12 @@ _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exceptio
 def only_logs_its_interval(ctx: Context, region: TimedRegion) -> bool:
     """The code that reads the region's clocks (its ``with`` manager, or the function around a clock pair) only writes
     the interval to a log (``logging.info("%s finished after %.2fs", name, dt)``, clu's ``log_activity``): a progress
-    line about an activity, not a measurement the library keeps or hands back (netket's ``Timer.total``)."""
+    line about an activity, not a measurement the library keeps or hands back (netket's ``Timer.total``). Found
+    once per region (`Context.per_region`): LB102, LB103 and LB104 each ask."""
+    return ctx.per_region("effects: only logs its interval", region, _only_logs_its_interval)
+
+
+def _only_logs_its_interval(ctx: Context, region: TimedRegion) -> bool:
     anchor = region.anchor
     callee = anchor.func if isinstance(anchor, ast.Call) else anchor
     holder = ctx.facts.def_named(callee.id, anchor) if isinstance(callee, ast.Name) else None

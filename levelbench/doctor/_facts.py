@@ -18,7 +18,8 @@ from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop, parameter_names
 
 JIT_TRANSFORMS = frozenset(
-    {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "equinox.filter_jit"}
+    {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit",
+     "brainstate.transform.jit", "brainstate.compile.jit"}  # brainstate's jit: jax.jit over the states a function uses
 )
 # Transforms that return a function still running the wrapped one: jit(grad(f)) traces f.
 _WRAPPING = frozenset(
@@ -150,8 +151,9 @@ class Facts:
         if isinstance(expr, ast.Subscript):  # `transforms["jit"]`
             return any(self.is_jit(e) for e in self.bindings.elements(expr.value, expr))
         if isinstance(expr, ast.Call):
-            if self.names.qualname(expr.func) == "functools.partial" and expr.args:
-                return self.is_jit(expr.args[0])
+            bound = self.names.partial_target(expr)
+            if bound is not None:
+                return self.is_jit(bound)
             return not expr.args and self.is_jit(expr.func)
         return False
 
@@ -356,7 +358,7 @@ class Facts:
                         continue
                     site = self.jitted.get(key) or JitSite(value, f"{name} = {ast.unparse(value)}")
                     self.jitted[name] = site
-                    if isinstance(value, (ast.Name, ast.Attribute)) or self._is_partial_of(value):
+                    if isinstance(self.names.partial_target(value) or value, (ast.Name, ast.Attribute)):
                         # the same compiled function: `g = f_jit`, or `g = partial(f_jit, ...)` (bound arguments
                         # are arguments of f_jit); a vmap or another jit of it compiles a program of its own
                         self._alias_root[name] = self._alias_root.get(key, key)
@@ -364,12 +366,6 @@ class Facts:
                     break
             if not changed:
                 break
-
-    def _is_partial_of(self, value: ast.expr) -> bool:
-        return (
-            isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and bool(value.args)
-            and isinstance(value.args[0], (ast.Name, ast.Attribute))
-        )
 
     def _jitted_root(self, value: ast.expr, depth: int = 0) -> str | None:
         if depth > 8:
@@ -815,8 +811,9 @@ class Facts:
             return "torch"
         if qualified.startswith(("torchvision.models.", "transformers.")) and qualified.count(".") >= 2:
             return "torch" if qualified.startswith("torchvision") else None
-        if (qualified in _TORCH_WRAPPERS or qualified == "functools.partial") and expr.args:
-            return self.instance_kind(expr.args[0])  # torch.compile(model), partial(model, ...): still the model
+        wrapped = expr.args[0] if qualified in _TORCH_WRAPPERS and expr.args else self.names.partial_target(expr)
+        if wrapped is not None:
+            return self.instance_kind(wrapped)  # torch.compile(model), partial(model, ...): still the model
         if qualified.startswith(_FLAX_ROOTS) and last[:1].isupper():
             return "flax"
         local = dotted(expr.func)
@@ -862,8 +859,9 @@ class Facts:
 
     def _held(self, value: ast.AST) -> list[ast.AST]:
         """The values ``value`` holds to be called later: itself, a partial's function, a display's elements."""
-        if isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and value.args:
-            return [value.args[0]]
+        bound = self.names.partial_target(value)
+        if bound is not None:
+            return [bound]
         if isinstance(value, ast.Dict):
             return [v for v in value.values if v is not None]
         if isinstance(value, (ast.List, ast.Tuple)):
@@ -885,6 +883,10 @@ class Facts:
         return target is not None and self._names_a_device(target, value)
 
     def _names_a_device(self, target: ast.AST, at: ast.AST) -> bool:
+        """``target`` is some device, as ``.to(target)`` is read to tell a module's move from a dtype's cast: a device
+        string of any kind (``"mps"``, ``"xpu"`` too), any ``torch.device(...)``, or a name some binding of which is
+        one. `Devices.named` answers another question, which device, from a literal or a parameter only (a name bound
+        to ``torch.device("cuda")`` is a device here and not known there); it is built on these facts, after them."""
         if isinstance(target, ast.Constant) and isinstance(target.value, str):
             return target.value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
         if isinstance(target, ast.Call):

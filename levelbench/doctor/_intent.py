@@ -11,7 +11,8 @@ import bisect
 
 from .._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
 from ._context import Context
-from ._regions import TimedRegion, says_it_times_compilation
+from ._program import Program
+from ._regions import TimedRegion, reported_at
 from ._syntax import enclosing_loop, unparse
 
 
@@ -22,7 +23,12 @@ def times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
     same words over a def whose body the timing opens, or its name; or a later timing of the same jitted
     function, in any function, is commented as the one without compilation (``# Now time it without
     compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
-    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile."""
+    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile.
+    Found once per region (`Context.per_region`): LB103 and LB104 both ask."""
+    return ctx.per_region("intent: times compilation on purpose", region, _times_compilation_on_purpose)
+
+
+def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
     if says_it_times_compilation(ctx.program, region):  # `state.counters['jit_time'] = first_t - op_time`
         return True
     opening = _opened_function(ctx, region)
@@ -41,6 +47,17 @@ def times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
             if later.start > region.start and restarted:
                 return True
     return False
+
+
+def says_it_times_compilation(program: Program, region: TimedRegion) -> bool:
+    """The timing's own words say its figure is the compilation: a comment on its lines or right above them, or the
+    statements that print or keep the interval (``print(f"JIT Time taken: {time.time() - start}")``,
+    ``state.counters['jit_time'] = first_t - op_time``), read by `levelbench._values.intent` as ``doctor --run``
+    reads them. Such a figure is one run of a one-time cost on purpose: warming it up or repeating it would measure
+    something else."""
+    first, last = region.written_lines()
+    return bool(first) and bool(compilation_meant(
+        program.line_text, first, last, reported_at(program, region), repeated=region.samples == "averaged"))
 
 
 def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:

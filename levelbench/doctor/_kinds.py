@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import Facts
-from ._names import JAX_LIBRARIES, dotted
+from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, dotted
 from ._syntax import FUNCTIONS, argument, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
@@ -101,6 +101,7 @@ class Kinds:
         self._local_names: set[str] = set()  # the names some function or class body assigns
         self._class_names: set[str] = set()  # the names some class body assigns
         self._method_calls: dict[str, list[ast.Call]] | None = None  # `_object_calls`
+        self._maker_index: dict[str, set[str]] | None = None  # `_makers`
         self._states: dict[str, frozenset[str]] = {}  # `_object_state`
         self._fed: dict[str, tuple[bool, frozenset[_Key]]] = {}  # `_fed_jax`, emptied when the names' kinds change
         self._infer_names()
@@ -177,6 +178,46 @@ class Kinds:
                 return "numpy" if attr == "numpy" else "torch"
             return receiver
         return None
+
+    def library_step(self, call: ast.Call) -> str | None:
+        """The function that built the object ``call`` is a method of, when one of `UNJITTED_LIBRARIES` did
+        (``"brax.envs.create"`` for ``e.step(state=s, action=a)`` of ``e = envs.create(...)``; ``"gymnax.make"`` for
+        ``env.step(key, state, a, params)`` of ``env, params = gymnax.make(...)``) and the method works on JAX values
+        or on the state its methods give back: a whole JAX function the file cannot read, which runs op by op unless
+        the file jits it."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        makers = self._makers().get(func.value.id, set())
+        if len(makers) != 1 or not (maker := next(iter(makers))).startswith(UNJITTED_LIBRARIES):
+            return None
+        state = self._makers().get(f"{func.value.id}.", set())  # the names its methods' results are bound to
+        given = [*call.args, *(k.value for k in call.keywords)]
+        if self.of(call) == "jax" or any(
+            self.of(a) == "jax" or (isinstance(a, ast.Name) and a.id in state) for a in given
+        ):
+            return maker
+        return None
+
+    def _makers(self) -> dict[str, set[str]]:
+        """name -> the qualified names of the functions whose results (or a part of them: ``env, params =
+        gymnax.make(...)``) are bound to it, ``""`` for any other value; and ``"owner."`` -> the names bound to
+        results of ``owner``'s methods (``obs, state = env.reset(key)``). Flow-insensitive, built on first use."""
+        if self._maker_index is None:
+            found: dict[str, set[str]] = {}
+            for node in self.facts.program.of_type(ast.Assign):
+                value = node.value  # type: ignore[attr-defined]
+                maker = (self.names.qualname(value.func) or "") if isinstance(value, ast.Call) else ""
+                owner = value.func.value.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                    and isinstance(value.func.value, ast.Name) else None
+                for target in node.targets:  # type: ignore[attr-defined]
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            found.setdefault(name.id, set()).add(maker)
+                            if owner is not None:
+                                found.setdefault(f"{owner}.", set()).add(name.id)
+            self._maker_index = found
+        return self._maker_index
 
     def _threaded_state(self, call: ast.Call, depth: int) -> str | None:
         """``"jax"`` for a method of an object the model cannot resolve, built by a package it does not know

@@ -47,6 +47,10 @@ JAX_LIBRARIES = (
     "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
     "netket.",
 )
+# JAX libraries whose objects' methods run as they are called: their documentation asks the user to jit them
+# (`jax.jit(env.step)` for brax, gymnax, jumanji and pgx environments; blackjax's `kernel.step`). Others jit their
+# entry points themselves (jaxopt's solvers jit `update`, diffrax and optimistix their solves).
+UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.")
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 
@@ -135,15 +139,25 @@ class Names:
             resolved = self.qualname(value)
             return resolved if resolved and not resolved.startswith("builtins.") else None
         if isinstance(value, ast.Call) and value.args:
-            callee = self.qualname(value.func)
-            if callee in _PARTIAL:
-                inner = self.qualname(value.args[0])
+            bound = self.partial_target(value)
+            if bound is not None:
+                inner = self.qualname(bound)
                 # a framework's function with arguments bound is that function: `partial(torch.det)`,
                 # `partial(jax.jit, ...)`
                 return inner if inner and inner.startswith(("jax.", "torch.", "numpy.")) else None
-            module = value.args[0]
-            if callee in _IMPORTERS and isinstance(module, ast.Constant) and isinstance(module.value, str):
+            module = value.args[0]  # the callee is resolved last: most calls pass no module name
+            if isinstance(module, ast.Constant) and isinstance(module.value, str) and (
+                self.qualname(value.func) in _IMPORTERS
+            ):
                 return module.value  # jax = pytest.importorskip("jax")
+        return None
+
+    def partial_target(self, node: ast.AST) -> ast.expr | None:
+        """The function a partial application binds: ``f`` for ``functools.partial(f, x)`` (``partial(f)``, old
+        JAX's ``jax.partial(f, x)``); None when ``node`` is no such call. Calling the partial runs ``f`` with the
+        bound arguments first (`Facts.jit_target` answers the same question of a jit)."""
+        if isinstance(node, ast.Call) and node.args and self.qualname(node.func) in _PARTIAL:
+            return node.args[0]
         return None
 
     def qualname(self, node: ast.AST) -> str | None:

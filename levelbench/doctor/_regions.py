@@ -27,7 +27,6 @@ import re
 import textwrap
 from collections.abc import Iterator
 
-from .._values.intent import compilation_meant
 from ._facts import Facts
 from ._names import dotted
 from ._program import Program
@@ -606,8 +605,9 @@ class _Finder:
             return (stmt,), (bound.body,)
         if isinstance(stmt, (ast.Name, ast.Attribute)):
             return (stmt,), (ast.copy_location(ast.Call(func=stmt, args=[], keywords=[]), stmt),)
-        if isinstance(stmt, ast.Call) and self.names.qualname(stmt.func) == "functools.partial" and stmt.args:
-            synth = ast.Call(func=stmt.args[0], args=list(stmt.args[1:]), keywords=list(stmt.keywords))
+        bound = self.names.partial_target(stmt)
+        if bound is not None and isinstance(stmt, ast.Call):  # `partial(f, a)` runs `f(a)`
+            synth = ast.Call(func=bound, args=list(stmt.args[1:]), keywords=list(stmt.keywords))
             return (stmt,), (ast.copy_location(synth, stmt),)
         return (), ()
 
@@ -724,9 +724,7 @@ class _Finder:
                 found.append(function)
         for call in self.program.of_type(ast.Call):
             if isinstance(call, ast.Call) and self._is_register(call.func) and call.args:
-                target = call.args[0]
-                if isinstance(target, ast.Call) and self.names.qualname(target.func) == "functools.partial" and target.args:
-                    target = target.args[0]
+                target = self.names.partial_target(call.args[0]) or call.args[0]  # `register(partial(f, ...))`: f
                 function = self.facts.def_named(target.id, call) if isinstance(target, ast.Name) else None
                 if function is not None and function not in found:
                     found.append(function)
@@ -792,17 +790,6 @@ def _is_name(node: ast.AST, name: str) -> bool:
 
 def _constant_int(node: ast.AST | None) -> int | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, int) else None
-
-
-def says_it_times_compilation(program: Program, region: TimedRegion) -> bool:
-    """The timing's own words say its figure is the compilation: a comment on its lines or right above them, or the
-    statements that print or keep the interval (``print(f"JIT Time taken: {time.time() - start}")``,
-    ``state.counters['jit_time'] = first_t - op_time``), read by `levelbench._values.intent` as ``doctor --run``
-    reads them. Such a figure is one run of a one-time cost on purpose: warming it up or repeating it would measure
-    something else."""
-    first, last = region.written_lines()
-    return bool(first) and bool(compilation_meant(
-        program.line_text, first, last, reported_at(program, region), repeated=region.samples == "averaged"))
 
 
 def reported_at(program: Program, region: TimedRegion) -> list[int]:

@@ -22,7 +22,8 @@ def forward(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: ja
 def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: jax.Array,
                           c0: jax.Array, reverse: bool, threads: int):
     """`forward`, returning every ``h`` and ``c`` ``(T, B, H)`` and, for the backward, each step's
-    gates ``[i | f | g | o]`` ``(T, B, 4H)`` and ``tanh(c)`` ``(T, B, H)``."""
+    gates ``i, f, g, o`` ``(T, B, 4H)`` and ``tanh(c)`` ``(T, B, H)``: buffers of those shapes for
+    `backward` alone, their floats in the kernel's own order (by blocks of 8 units, lstm_cpu.cc)."""
     t, b_, h = *x.shape[:2], w_hh.shape[1]
     spec = jax.ShapeDtypeStruct((t, b_, h), x.dtype)
     hs, cs, gates, tc = call(LSTM_TARGETS[1], (spec, spec, jax.ShapeDtypeStruct((t, b_, 4 * h), x.dtype), spec),

@@ -39,8 +39,7 @@ KINDS = (
 # Findings a harness removes on purpose where it replaces a clock pair: the rewritten code no longer has
 # that mistake (no clock left: no LB105; %timeit and the fixture warm up and repeat: no LB103, LB104).
 _DROPS = {
-    # %time is one run: the corpus labels its cold first call (LB103), never its one sample (LB104), which the
-    # doctor may report or not
+    # %time is the one run it announces: LB103 at a cold first call, never LB104 (its catalogue entry)
     "magic-time": frozenset({"LB104", "LB105"}),
     "magic-timeit": frozenset({"LB103", "LB104", "LB105"}),
     "timeit-lambda": frozenset({"LB105"}),
@@ -936,16 +935,14 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
     _write_harness(rewrite, kind, stmt.lineno, source.indent(stmt.lineno), code, stmt.value, label, kept_name)
     rewrite.replace(end, f"{source.indent(end)}# (clock read here after)")
     drops = _DROPS.get(kind, frozenset())
-    allowed = {"LB104": ((stmt.lineno, 0),)} if kind == "magic-time" else {}
-    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno},
-                allowed=allowed)
+    return Made(rewrite, drops=drops, span=range(start, end + 1), moves={start: stmt.lineno, end: stmt.lineno})
 
 
 # What a correct doctor may add when a line magic becomes another harness: a harness that does not warm
 # up (a clock pair, timeit with number=1, %time) may time the first call (LB103) and take one sample (LB104).
 _FROM_MAGIC = {
     # kind: {source magic: (codes dropped, codes allowed)}
-    "magic-time": {"timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
+    "magic-time": {"timeit": (frozenset(), frozenset({"LB103"}))},
     "magic-timeit": {"time": (frozenset({"LB103", "LB104"}), frozenset())},
     "timeit-lambda": {"time": (frozenset(), frozenset({"LB104"})), "timeit": (frozenset(), frozenset({"LB103", "LB104"}))},
     "benchmark-fixture": {"time": (frozenset({"LB103", "LB104"}), frozenset()), "timeit": (frozenset(), frozenset())},

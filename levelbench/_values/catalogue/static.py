@@ -105,8 +105,9 @@ STATIC: tuple[Rule, ...] = (
             "(compilation, caches, memory allocation), with nothing to tell them apart. Repeat the "
             "measurement after a warm-up and report a robust statistic (median, min). A first call timed "
             "to measure compilation on purpose (the code says so, or times the call again warm right after) "
-            "is left alone: warming it up would take out what it measures. Anything else timed once is one "
-            "sample, warm or not."
+            "is left alone: warming it up would take out what it measures. So is IPython's `%time`, a one-run "
+            "readout by design (one `Wall time`, with `%timeit` as its repeating companion); LB103 and LB102 "
+            "still report what it times. Anything else timed once is one sample, warm or not."
         ),
         bad="start = time.time()\ny = np.dot(a, b)\nprint(time.time() - start)",
         good=(
@@ -296,7 +297,9 @@ STATIC: tuple[Rule, ...] = (
             "Outside `jax.jit` every JAX operation is dispatched on its own: a fixed cost of tens of "
             "microseconds each, no fusion. In a loop of small operations that overhead dominates and NumPy "
             "or PyTorch eager win. Jit the function that holds the loop and turn the loop into "
-            "`jax.lax.scan` / `fori_loop`."
+            "`jax.lax.scan` / `fori_loop`. The same holds for a JAX library's function called in the loop "
+            "where the library leaves the jit to its user (`env.step` of a brax or gymnax environment): jit it "
+            "once, before the loop."
         ),
         bad="h = h0\nfor x in xs:\n    h = jnp.tanh(x @ W + h @ U)",
         good=(
@@ -333,7 +336,8 @@ STATIC: tuple[Rule, ...] = (
         why=(
             "CUDA kernels run asynchronously: the Python call returns when the kernel is queued. Without "
             "`torch.cuda.synchronize()` before reading the clock, the timing misses the GPU work. "
-            "`torch.utils.benchmark.Timer` synchronizes for you."
+            "`torch.utils.benchmark.Timer` synchronizes for you. A tensor the timed code hands on to JAX "
+            "(DLPack) is waited for by the JAX work that consumes it: there the missing wait is JAX's (LB102)."
         ),
         bad=(
             "x_gpu = x.cuda()\nwith torch.inference_mode():\n    t0 = time.perf_counter()\n    for _ in range(100):\n"

@@ -89,7 +89,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     # the keys it calls, so that many regions in a long file do not each walk every call.
     calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], ast.Call]]] = {}
     for node in ctx.program.of_type(ast.Call):
-        keys = reach.of_call(node)
+        keys = reach.of_call(node) or _compiled_ahead(ctx, node)
         if keys:
             scope = id(running_function(ctx.program, node))  # `timeit(lambda: f(x))` calls f where it stands
             for key in keys:
@@ -135,6 +135,17 @@ def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
     ``bench`` times a first call."""
     calls = ctx.timed_calls(region)
     return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c))
+
+
+def _compiled_ahead(ctx: Context, call: ast.Call) -> frozenset[str]:
+    """``f.lower(x)`` of ``f.lower(x).compile()``: the ahead-of-time compile of the jitted ``f`` for ``x``, which a
+    later ``f(x)`` runs without compiling again (jax 0.10.2): a warm-up of ``f``, though it runs nothing."""
+    func, parent = call.func, ctx.program.parent(call)
+    if not (isinstance(func, ast.Attribute) and func.attr == "lower" and isinstance(parent, ast.Attribute)
+            and parent.attr == "compile"):
+        return _NO_KEYS
+    key = ctx.facts.jitted_key_of(func.value)
+    return frozenset({key}) if key is not None else _NO_KEYS
 
 
 def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:

@@ -29,6 +29,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
         one_sample = region.samples == "single" or region.swept  # a sweep times each value once
+        # `%time` is left out: IPython's one-run readout announces its one figure (its catalogue entry)
         if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block):
             continue
         timed = ctx.timed_nodes(region)

@@ -248,8 +248,9 @@ def _library_function(ctx: Context, func: ast.AST, depth: int = 0) -> bool:
     qualified = ctx.names.qualname(func)
     if qualified is not None:
         return qualified != "functools.partial" and not qualified.startswith("builtins.")
-    if isinstance(func, ast.Call) and ctx.names.qualname(func.func) == "functools.partial" and func.args:
-        return _library_function(ctx, func.args[0], depth + 1)
+    bound = ctx.names.partial_target(func)
+    if bound is not None:
+        return _library_function(ctx, bound, depth + 1)
     values = ctx.facts.callee_values(func)
     return bool(values) and all(_library_function(ctx, v, depth + 1) for v in values)
 
@@ -308,17 +309,18 @@ def _sizing_parameters(
     """The parameters of ``outer`` that set the size of an array the jitted function is called with in ``outer``
     (``timed(size)``: ``x = (jnp.zeros(size), ...)``, then ``jitted(x)``). A call of ``outer`` that passes a new
     value there compiles for the new shape anyway, so a jit made once outside would compile as often."""
+    called: ast.Call | str
     if called_now and isinstance(parent, ast.Call):
-        calls = [parent]
+        called = parent  # `jax.jit(f)(x)`
     elif isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        name = parent.targets[0].id
-        calls = [
-            n for n in local_walk(ctx.program, outer)
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
-        ]
+        called = parent.targets[0].id  # `jitted = jax.jit(f)`: every call of `jitted`
     else:
         return set()
-    nodes = list(local_walk(ctx.program, outer))
+    nodes = list(local_walk(ctx.program, outer))  # walked once: for the calls and for what the parameters size
+    if isinstance(called, str):
+        calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == called]
+    else:
+        calls = [called]
     shapes = ShapeEvidence(ctx)
     sizing: set[str] = set()
     for parameter in parameter_names(outer):

@@ -88,6 +88,22 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 fix=f"# call the jitted version in the loop, e.g. the name bound by `{site.label}`",
             )
             continue
+        step, maker = None, None
+        if plain is None:
+            step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
+        if step is not None and _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if n is not step])[0] < 2:
+            # the loop's work is a method of an object a JAX library built (brax's `env.step`): point at the call
+            method = short(step.func, 40)
+            yield ctx.report(
+                "LB114",
+                step,
+                f"`{short(step)}` runs `{method}` without jit, once per iteration: the JAX library's function is "
+                "dispatched one operation at a time",
+                evidence=f"`{step.func.value.id}` is built by `{maker}`, whose methods run as "  # type: ignore[attr-defined]
+                "they are called; neither the loop nor the method is jitted" + ("; the loop is timed" if timed else ""),
+                fix=f"{step.func.attr}_jit = jax.jit({method})  # once, before the loop; call it in the loop",  # type: ignore[attr-defined]
+            )
+            continue
         what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
         if plain is not None:
             what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
@@ -281,8 +297,7 @@ def _stays_eager(ctx: Context, use: ast.AST, depth: int = 0, seen: frozenset[int
         return _stays_eager(ctx, parent, depth + 1, seen)  # kept in a container that is bound to a name, never jitted
     if isinstance(parent, ast.Subscript) and parent.value is use:
         return _stays_eager(ctx, parent, depth + 1, seen)  # `fns["s"](x)`: what the container holds, called
-    if isinstance(parent, ast.Call) and ctx.names.qualname(parent.func) == "functools.partial" and parent.args \
-            and parent.args[0] is use:
+    if ctx.names.partial_target(parent) is use:  # `partial(f, k)`: f stays eager when the partial does
         return _stays_eager(ctx, parent, depth + 1, seen)
     if isinstance(parent, ast.Return):
         factory = enclosing_function(ctx.program, parent)
@@ -338,6 +353,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ops += 1
             elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
                 applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
+            elif ctx.kinds.library_step(node) is not None:
+                applies += 1  # `e.step(s, a)` of `e = envs.create(...)`: a library's whole JAX function, run eagerly
             elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
                 ops += not is_wait(ctx, node)
             elif any(
@@ -345,8 +362,13 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
             ):
                 ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
-                if function not in ctx.facts.jitted_defs or ctx.facts.plain_call_of_jitted(node) is not None:
+                plain = ctx.facts.plain_call_of_jitted(node)
+                if function not in ctx.facts.jitted_defs or plain is not None:
                     inner = _eager_ops(ctx, list(local_walk(ctx.program, function)), _seen | {function})
+                    if plain is not None and inner == (0, 0) and ctx.facts.parameter_values(node.func) is None:
+                        # the file jits it: JAX code, whatever it calls (`node.update()` of a library); a parameter
+                        # of the same name (`def bench(fun): fun()`) is its callers' value, not that function
+                        inner = (0, 1)
                     ops, applies = ops + inner[0], applies + inner[1]
         elif isinstance(node, ast.BinOp) and ctx.kinds.of(node) == "jax":
             ops += 1
@@ -366,6 +388,20 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: object) -> boo
     return runs_many_operations(ctx.facts, call)
 
 
+def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs without its jit a function the file jits elsewhere, and the file times the jitted version too
+    (``%%timeit grad_function(x)`` beside ``%%timeit jitted_grad_function(x)``, ``jitted_grad_function =
+    jax.jit(grad_function)``): the eager figure is the baseline of a comparison with jit, not a mistake in it."""
+    site = ctx.facts.plain_call_of_jitted(call)
+    if site is None:
+        return False
+    holder = ctx.program.parent(site.node)
+    if not (isinstance(holder, ast.Assign) and len(holder.targets) == 1 and (name := dotted(holder.targets[0]))):
+        return False
+    timed = ctx.index("LB114 timed callees", lambda: {dotted(c.func) for r in ctx.regions for c in ctx.timed_calls(r)})
+    return name in timed
+
+
 def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
     """``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: its ``update`` runs the optimiser's operations."""
     name = dotted(receiver)
@@ -382,7 +418,7 @@ def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
     facts = ctx.facts
     for region in ctx.regions:
         for call in ctx.timed_calls(region):
-            if _runs_transform_eagerly(ctx, call, region):
+            if _runs_transform_eagerly(ctx, call, region) and not _eager_half_of_a_comparison(ctx, call):
                 yield ctx.report(
                     "LB114",
                     call,

@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         else:
             calls = [c for c in calls if _torch_work(ctx, c) or _timed_as(ctx, c) in synchronized]
         work = _last_cuda_work(ctx, region, calls, id(region) in library)
-        if work is None:
+        if work is None or _handed_to_jax(ctx, region, work):
             continue
         yield ctx.report(
             "LB116",
@@ -55,6 +55,36 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             ),
             fix=f"{short(work)}\ntorch.cuda.synchronize()  # before reading the clock",
         )
+
+
+def _handed_to_jax(ctx: Context, region: TimedRegion, work: ast.AST) -> bool:
+    """The tensor ``work`` makes flows, within the region, into a call that computes in JAX (``action = torch.rand(...,
+    device=device)``, ``jax_action = torch_to_jax(action)``, ``e.step(state=s, action=jax_action)``): the hand-over
+    orders JAX's work after the tensor's, so the wait the region lacks is JAX's (LB102's), and it covers both."""
+    parent = ctx.program.parent(work)
+    if not (isinstance(parent, ast.Assign) and parent.value is work and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)):
+        return False
+    derived = {parent.targets[0].id}
+    for node in sorted((n for n in ctx.timed_nodes(region) if isinstance(n, ast.Call)), key=position):
+        if position(node) <= position(work):
+            continue
+        given = [*node.args, *(k.value for k in node.keywords)]
+        if not any(isinstance(a, ast.Name) and a.id in derived for a in given):
+            continue
+        outer = node  # `env.step(state, torch_to_jax(action))`: the calls the value is passed on to, innermost first
+        while True:
+            if ctx.kinds.of(outer) == "jax":
+                return True
+            holder = ctx.program.parent(outer)
+            if isinstance(holder, (ast.keyword, ast.Starred)):
+                holder = ctx.program.parent(holder)  # `env.step(state=s, action=torch_to_jax(action))`
+            if not (isinstance(holder, ast.Call) and outer is not holder.func):
+                break
+            outer = holder
+        if isinstance(holder, ast.Assign) and holder.value is outer:
+            derived.update(n.id for t in holder.targets for n in ast.walk(t) if isinstance(n, ast.Name))
+    return False
 
 
 def _timed_as(ctx: Context, call: ast.Call) -> tuple[object, str]:

@@ -8,6 +8,13 @@
 //   i = s(.), f = s(.), g = tanh(.), o = s(.), c_t = f c_{t-1} + i g, h_t = o tanh(c_t).
 // A unit's cell state is read and written only by the thread that owns the unit.
 //
+// Training keeps, for the backward, each step's gates and tanh(c_t) by blocks of 8 units
+// (kept_offset): step by step, block by block, row by row, a row's i, f, g and o of a block's
+// units are 32 consecutive floats (of tanh(c_t), 8), as the forward's tile produces them. So the
+// forward writes its kept values as one sequential stream of whole cache lines, where in rows
+// [i | f | g | o] of 4H it wrote 5 partial lines per row and block, far apart
+// (docs/notes/2026-12-03-rnn-peak-accounting.md, "The kept activations by blocks of units").
+//
 // Backward: the gate gradients of a row are kept as [di | df | dg | do]. In an LSTM both biases
 // sit outside the gates' products, so that one row serves W_ih, W_hh, b_ih and b_hh alike (one
 // bias sum); every thread keeps its own copy of dc (elementwise, repeated so that there is still
@@ -27,9 +34,70 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     const float* c0;         // (B, H)
     float* c_n;              // the final cell state (B, H), also the running one; null if c_out
     float* c_out;            // every c_t (T, B, H), or null
-    float* gates_out;        // kept gates [i | f | g | o] (T, B, 4H), or null
-    float* tc_out;           // kept tanh(c_t) (T, B, H), or null
+    float* gates_out;        // kept i, f, g, o (T, B, 4H floats, laid out by kept_offset), or null
+    float* tc_out;           // kept tanh(c_t) (T, B, H floats, by kept_offset), or null
   };
+
+  // Where, among the kept values of `values` per unit (the 4 gates, or tanh(c_t)), the first of
+  // unit j at step t and row b lies; its others follow width(H, j) floats apart. Every block before
+  // j's holds 8 units, so the kept values fill T * B * values * H floats exactly, the last block
+  // ragged where 8 does not divide H, and the layout is the same whatever the thread count.
+  static int64_t kept_offset(int64_t B, int64_t H, int values, int64_t t, int64_t b, int64_t j) {
+    const int64_t j0 = j / kLanes * kLanes;
+    return (t * H + j0) * B * values + b * values * width(H, j) + (j - j0);
+  }
+
+  // The units in unit j's block.
+  static int64_t width(int64_t H, int64_t j) { return std::min<int64_t>(kLanes, H - j / kLanes * kLanes); }
+
+  // Lanes [8 h, 8 h + 8) of a, then of b: two gates of one block's units, one cache line.
+  template <int h>
+  static vf16 line_of(vf16 a, vf16 b) {
+    constexpr int a0 = 8 * h, b0 = 16 + 8 * h;
+    return __builtin_shufflevector(a, b, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, a0 + 5, a0 + 6, a0 + 7, b0, b0 + 1,
+                                   b0 + 2, b0 + 3, b0 + 4, b0 + 5, b0 + 6, b0 + 7);
+  }
+
+  // Stores values[0..Values) of n units from unit j (a block's first), at step t and row b: a V of
+  // 16 units is two blocks, B * Values * 8 floats apart.
+  template <typename V, int Values>
+  static void keep(float* kept, int64_t B, int64_t H, int64_t t, int64_t b, int64_t j, int n,
+                   const V (&values)[Values]) {
+    constexpr int kHalves = lanes_of<V> / kLanes;
+    if constexpr (kHalves == 2 && Values == 4) {
+      if (n == lanes_of<V>) {  // two full blocks: a row's 32 floats in each are two whole lines
+        float* at = kept + kept_offset(B, H, Values, t, b, j);
+        float* next = at + B * Values * kLanes;
+        store(at, line_of<0>(values[0], values[1]));
+        store(at + 2 * kLanes, line_of<0>(values[2], values[3]));
+        store(next, line_of<1>(values[0], values[1]));
+        store(next + 2 * kLanes, line_of<1>(values[2], values[3]));
+        return;
+      }
+    }
+    for (int h = 0; h < kHalves && h * kLanes < n; ++h) {
+      const int64_t u = j + h * kLanes, w = width(H, u);
+      float* at = kept + kept_offset(B, H, Values, t, b, u);
+      for (int v = 0; v < Values; ++v) {
+        vf half[kHalves];
+        std::memcpy(half, &values[v], sizeof half);
+        store(at + v * w, half[h], static_cast<int>(w));
+      }
+    }
+  }
+
+  // n units of a kept value, from `at` in one block's row: 8 or fewer, or with a V of 16 two full
+  // blocks' 8, the second `values` * B * 8 floats further.
+  template <typename V>
+  static V kept(const float* at, int64_t values_b, int n) {
+    if constexpr (lanes_of<V> == kLanes) {
+      return load(at, n);
+    } else {
+      static_assert(lanes_of<V> == 2 * kLanes, "kept values are read 8 or 16 units at a time");
+      const vf low = load(at), high = load(at + values_b * kLanes);
+      return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    }
+  }
 
   // The running cell state starts as c0, for this thread's units.
   static void start_forward(const Forward& f, int64_t unit_first, int64_t unit_last) {
@@ -65,12 +133,8 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
       store(c_next + b * H + j, c, n);
       store(f.out + o, og * tc, n);
       if (f.gates_out) {
-        float* row = f.gates_out + (t * B + b) * kGates * H + j;
-        store(row, ig, n);
-        store(row + H, fg, n);
-        store(row + 2 * H, gg, n);
-        store(row + 3 * H, og, n);
-        store(f.tc_out + o, tc, n);
+        keep<V, kGates>(f.gates_out, B, H, t, b, j, n, {ig, fg, gg, og});
+        keep<V, 1>(f.tc_out, B, H, t, b, j, n, {tc});
       }
     }
   }
@@ -83,8 +147,9 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
 
   struct Backward : BackwardOperands {
     const float* dc_n;          // cotangent of c_n (B, H)
-    const float* gates;         // kept gates [i | f | g | o] (T, B, 4H)
-    const float *c, *tc;        // kept c_t and tanh(c_t) (T, B, H)
+    const float* gates;         // kept i, f, g, o (T, B, 4H floats, by kept_offset)
+    const float* c;             // kept c_t (T, B, H)
+    const float* tc;            // kept tanh(c_t) (T, B, H floats, by kept_offset)
     const float* c0;            // (B, H)
     float* dc0;                 // (B, H)
   };
@@ -101,15 +166,19 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     const int64_t B = g.s.B, H = g.s.H, K = kGates * H, at = t * B * H;
     const float* c_before = time.before(g.c, g.c0, t);
     float* dc = carry.dc.data();
-    for (int64_t b = 0; b < B; ++b)
-      for_each_vector(H, [&](auto zero, int64_t j, int w) {
-        typedef decltype(zero) V;
+    // Units outside, rows inside: the kept gates and tanh(c_t) are read in the order they lie
+    // (kept_offset), a V of 16 units from two blocks' rows at once.
+    for_each_vector(H, [&](auto zero, int64_t j, int w) {
+      typedef decltype(zero) V;
+      const int64_t bw = width(H, j);  // the block's width; both blocks are full under a V of 16
+      const float* gates = g.gates + kept_offset(B, H, kGates, t, 0, j);
+      const float* tcs = g.tc + kept_offset(B, H, 1, t, 0, j);
+      for (int64_t b = 0; b < B; ++b, gates += kGates * bw, tcs += bw) {
         const int64_t o = at + b * H + j;
-        const float* gates = g.gates + (t * B + b) * K + j;
         V dh = load<V>(g.d_hs + o, w) + load<V>(next + b * H + j, w);
-        V ig = load<V>(gates, w), fg = load<V>(gates + H, w);
-        V gg = load<V>(gates + 2 * H, w), og = load<V>(gates + 3 * H, w);
-        V tc = load<V>(g.tc + o, w);
+        V ig = kept<V>(gates, B * kGates, w), fg = kept<V>(gates + bw, B * kGates, w);
+        V gg = kept<V>(gates + 2 * bw, B * kGates, w), og = kept<V>(gates + 3 * bw, B * kGates, w);
+        V tc = kept<V>(tcs, B, w);
         V dc_ = load<V>(dc + b * H + j, w) + dh * og * (1.0f - tc * tc);
         float* row = dg + b * K + j;
         store(row, dc_ * gg * ig * (1.0f - ig), w);
@@ -117,7 +186,8 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
         store(row + 2 * H, dc_ * ig * (1.0f - gg * gg), w);
         store(row + 3 * H, dh * tc * og * (1.0f - og), w);
         store(dc + b * H + j, dc_ * fg, w);
-      });
+      }
+    });
   }
 
   // Every thread holds the same dc for all units (computed alike); thread 0 hands it back.

@@ -2,7 +2,7 @@
 # explain: f, g
 # dynamic: none
 # first-sight: eec90bb 2026-12-03 explain: found none; missed none; false none
-# Runnable copy of 220_einsum_broadcast_small_matrix_time_timeit.py for levelbench.explain: the two jitted forms
+# Runnable copy of 226_einsum_broadcast_small_matrix_time_timeit.py for levelbench.explain: the two jitted forms
 # as posted, on a (20,000, 3) batch instead of (1,000,000, 3) and the posted 3x3 matrix.
 
 import jax

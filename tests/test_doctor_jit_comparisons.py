@@ -1,0 +1,138 @@
+"""A program that times a function eagerly beside its jitted version, and a jit the doctor knows by another name.
+
+- The eager figure of a jit comparison (``%%timeit grad_function(x)`` beside ``%%timeit jitted_grad_function(x)``,
+  ``jitted_grad_function = jax.jit(grad_function)``) is its baseline, what the timing sets out to show: no LB114
+  for timing it un-jitted. A Python loop of eager calls is still LB114's (the dispatch per iteration is the loop's).
+- brainstate's ``brainstate.transform.jit`` is a jit: the plain function it was given, called in a timed loop, runs
+  op by op, whatever it calls inside (a library module's ``update()``, no JAX operation in sight).
+- ``f.lower(x).compile()`` compiles what a later ``f(x)`` runs (jax 0.10.2 does not compile again): a warm-up of
+  ``f`` for LB103, wherever the figure is printed.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def codes_at(source: str, notebook: bool = False) -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), "bench.py", notebook=notebook)}
+
+
+COMPARISON = """
+import jax
+import jax.numpy as jnp
+
+def loss(x):
+    return ((x + 2) ** 2).mean()
+
+grad_loss = jax.grad(loss)
+x = jnp.arange(1000.0)
+{jitted}
+%timeit grad_loss(x).block_until_ready()
+"""
+
+
+def test_the_eager_half_of_a_jit_comparison_is_its_baseline():
+    both = COMPARISON.format(jitted="jitted = jax.jit(grad_loss)\n_ = jitted(x)\n%timeit jitted(x).block_until_ready()")
+    assert not {c for c, _ in codes_at(both)} & {"LB114"}
+    alone = COMPARISON.format(jitted="")
+    assert "LB114" in {c for c, _ in codes_at(alone)}  # no jitted figure beside it: an eager transform timed
+
+
+def test_a_loop_of_eager_calls_beside_its_jitted_twin_is_still_op_by_op():
+    source = """
+    import time
+    import jax
+    import jax.numpy as jnp
+
+    def step(x):
+        return jnp.tanh(x) * 2.0 + 1.0
+
+    step_jit = jax.jit(step)
+    x = jnp.ones(64)
+    _ = step_jit(x).block_until_ready()
+    t0 = time.perf_counter()
+    for i in range(300):
+        x = step(x)
+    x.block_until_ready()
+    eager = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for i in range(300):
+        x = step_jit(x)
+    x.block_until_ready()
+    print(eager, time.perf_counter() - t0)
+    """
+    assert ("LB114", 14) in codes_at(source)
+
+
+def test_brainstates_jit_is_a_jit_and_its_plain_function_in_a_timed_loop_runs_op_by_op():
+    source = """
+    import time
+    import jax
+    import brainstate
+    import brainmass
+
+    node = brainmass.HopfStep(in_size=64)
+
+    def step(i):
+        node.update()
+        return node.x.value
+
+    step_jit = brainstate.transform.jit(step)
+    t0 = time.perf_counter()
+    for i in range(300):
+        step(i)
+    jax.block_until_ready(node.x.value)
+    print(time.perf_counter() - t0)
+    """
+    assert ("LB114", 16) in codes_at(source)
+    assert not {c for c, _ in codes_at(source.replace("step(i)\n    jax", "step_jit(i)\n    jax"))} & {"LB114"}
+
+
+def test_a_parameter_named_like_the_jitted_function_is_its_callers_value():
+    # jarp's bench (case 184): `def bench(fun): for _ in range(2000): fun()` warms up the callable it is handed
+    source = """
+    import timeit
+    import jax
+
+    def fun(inputs=None):
+        return inputs
+
+    def bench(fun):
+        for _ in range(2000):
+            fun()
+        return timeit.Timer(fun).timeit(2000) / 2000
+
+    fun_jax = jax.jit(fun)
+    print(bench(lambda: jax.block_until_ready(fun_jax())))
+    """
+    assert not {c for c, _ in codes_at(source)} & {"LB114"}
+
+
+def test_an_ahead_of_time_compile_warms_the_jitted_function_it_lowers():
+    source = """
+    import time
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def sort(x):
+        return jnp.sort(x)
+
+    x = jnp.arange(1000.0)[::-1]
+
+    def run():
+        global elapsed
+        {warm}
+        t0 = time.perf_counter()
+        for i in range(10):
+            jax.block_until_ready(sort(x))
+        elapsed = time.perf_counter() - t0
+
+    run()
+    print(elapsed / 10)
+    """
+    assert "LB103" not in {c for c, _ in codes_at(source.format(warm="sort.lower(x).compile()"))}
+    assert "LB103" in {c for c, _ in codes_at(source.format(warm="pass"))}
