@@ -94,3 +94,29 @@ def test_a_cuda_tensor_handed_to_jax_in_the_timing_is_waited_for_by_the_jax_work
     assert not {code for code, _ in by_keyword} & {"LB116"}
     kept = findings(TIMED.format(handed="total = action.sum()"))
     assert "LB116" in {code for code, _ in kept}  # the tensor stays torch's: nothing waits for it
+
+
+def test_storing_into_the_environment_or_keying_by_it_does_not_rebind_it():
+    """``env.episode_length = 1000`` and ``returns[env] = 0.0`` store into ``env`` or read it: the name still holds what
+    ``envs.create`` built, so the loop's ``env.step`` is the library's function run op by op."""
+    attribute = ROLLOUT.replace('env = envs.create("ant")\n', 'env = envs.create("ant")\nenv.episode_length = 1000\n')
+    assert ("LB114", 10) in findings(attribute.format(step="env.step"))
+    keyed = ROLLOUT.replace('env = envs.create("ant")\n', 'env = envs.create("ant")\nreturns = dict()\nreturns[env] = 0.0\n')
+    assert ("LB114", 11) in findings(keyed.format(step="env.step"))
+
+
+def test_an_environment_unpacked_from_a_starred_target_is_still_the_library_s():
+    """A tuple or list target binds each of its names, a starred one too: ``env, *rest = ...`` is as made by the call
+    as ``env, params = ...``."""
+    gymnax = """
+    import jax
+    import gymnax
+
+    [env, *rest] = gymnax.make("CartPole-v1")
+    key = jax.random.PRNGKey(0)
+    obs, *state = env.reset(key, rest[0])
+    for t in range(500):
+        obs, state, reward, done, _ = env.step(key, state, 0, rest[0])
+    print(reward)
+    """
+    assert ("LB114", 9) in findings(gymnax)

@@ -211,11 +211,10 @@ class Kinds:
                 owner = value.func.value.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                     and isinstance(value.func.value, ast.Name) else None
                 for target in node.targets:  # type: ignore[attr-defined]
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            found.setdefault(name.id, set()).add(maker)
-                            if owner is not None:
-                                found.setdefault(f"{owner}.", set()).add(name.id)
+                    for name in _bound_names(target):
+                        found.setdefault(name, set()).add(maker)
+                        if owner is not None:
+                            found.setdefault(f"{owner}.", set()).add(name)
             self._maker_index = found
         return self._maker_index
 
@@ -641,6 +640,19 @@ def _sized(node: ast.AST) -> bool:
     if isinstance(node, ast.Attribute):
         return node.attr in ("shape", "size")
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
+
+
+def _bound_names(target: ast.AST) -> list[str]:
+    """The plain names an assignment target binds: a name, the names of a tuple or list target (nested, starred
+    included: ``obs, *rest = ...``). ``x[i] = ...`` and ``a.b = ...`` bind none: they store into ``x`` and ``a``, whose
+    values stay what they were, and ``i`` is only read."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Starred):
+        return _bound_names(target.value)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _bound_names(element)]
+    return []
 
 
 def _flat(target: ast.AST) -> list[ast.AST]:
