@@ -2883,6 +2883,19 @@ def test_model_an_unknown_object_threading_jax_state_computes_in_jax(seed, step,
     assert (("LB102", 0, 13) in results) is (fires and not waited_step)  # given the state: JAX too
 
 
+@pytest.mark.parametrize("target", ["obs, s", "[obs, *s]", "s"])
+@pytest.mark.parametrize(("seed", "fires"), [("jax.random.PRNGKey(0)", True), ("np.random.default_rng(0).integers(9)", False)])
+def test_model_an_unknown_object_s_state_unpacked_from_a_result_is_its_state(target, seed, fires):
+    """``obs, s = e.reset(key)`` binds the object's state as ``s = e.reset(key)`` does: ``e.observe(s)`` is given the
+    state back, so it computes in JAX when the object is fed JAX values, and is unknown when it is fed NumPy ones."""
+    src = (
+        "import time\nimport jax\nimport numpy as np\nfrom somelib import envs\ne = envs.create('halfcheetah')\n"
+        f"{target} = e.reset({seed})\nfor i in range(5):\n    t = time.perf_counter()\n    reward = e.observe(s)\n"
+        "    print(time.perf_counter() - t)\n"
+    )
+    assert (("LB102", 0, 9) in found(src)) is fires
+
+
 def test_model_a_jax_value_given_to_an_unknown_call_that_is_not_fed_back_stays_unknown():
     src = ("import time\nimport jax\nimport jax.numpy as jnp\nfrom somelib import plotting\nx = jnp.ones(3)\n"
            "t = time.perf_counter()\nlines = plotting.draw(x)\nprint(time.perf_counter() - t)\n")

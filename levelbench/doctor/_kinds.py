@@ -102,6 +102,7 @@ class Kinds:
         self._class_names: set[str] = set()  # the names some class body assigns
         self._method_calls: dict[str, list[ast.Call]] | None = None  # `_object_calls`
         self._maker_index: dict[str, set[str]] | None = None  # `_makers`
+        self._result_index: dict[str, set[str]] | None = None  # `_results_of`
         self._states: dict[str, frozenset[str]] = {}  # `_object_state`
         self._fed: dict[str, tuple[bool, frozenset[_Key]]] = {}  # `_fed_jax`, emptied when the names' kinds change
         self._infer_names()
@@ -191,7 +192,7 @@ class Kinds:
         makers = self._makers().get(func.value.id, set())
         if len(makers) != 1 or not (maker := next(iter(makers))).startswith(UNJITTED_LIBRARIES):
             return None
-        state = self._makers().get(f"{func.value.id}.", set())  # the names its methods' results are bound to
+        state = self._results_of(func.value.id)
         given = [*call.args, *(k.value for k in call.keywords)]
         if self.of(call) == "jax" or any(
             self.of(a) == "jax" or (isinstance(a, ast.Name) and a.id in state) for a in given
@@ -201,22 +202,35 @@ class Kinds:
 
     def _makers(self) -> dict[str, set[str]]:
         """name -> the qualified names of the functions whose results (or a part of them: ``env, params =
-        gymnax.make(...)``) are bound to it, ``""`` for any other value; and ``"owner."`` -> the names bound to
-        results of ``owner``'s methods (``obs, state = env.reset(key)``). Flow-insensitive, built on first use."""
+        gymnax.make(...)``) are bound to it, ``""`` for any other value. Flow-insensitive, built on first use with
+        `_results_of`'s index."""
         if self._maker_index is None:
-            found: dict[str, set[str]] = {}
-            for node in self.facts.program.of_type(ast.Assign):
-                value = node.value  # type: ignore[attr-defined]
-                maker = (self.names.qualname(value.func) or "") if isinstance(value, ast.Call) else ""
-                owner = value.func.value.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                    and isinstance(value.func.value, ast.Name) else None
-                for target in node.targets:  # type: ignore[attr-defined]
-                    for name in _bound_names(target):
-                        found.setdefault(name, set()).add(maker)
-                        if owner is not None:
-                            found.setdefault(f"{owner}.", set()).add(name)
-            self._maker_index = found
-        return self._maker_index
+            self._index_assignments()
+        return self._maker_index  # type: ignore[return-value]
+
+    def _results_of(self, owner: str) -> set[str]:
+        """The names bound to results of ``owner``'s methods, a part of a result too (``obs, state = env.reset(key)``,
+        ``s = e.step(state=s, action=a)``). Flow-insensitive, built on first use with `_makers`' index."""
+        if self._result_index is None:
+            self._index_assignments()
+        return self._result_index.get(owner, set())  # type: ignore[union-attr]
+
+    def _index_assignments(self) -> None:
+        """One pass over the assignments for `_makers` and `_results_of`: the names each binds (`_bound_names`), what
+        made the value, and whose method."""
+        makers: dict[str, set[str]] = {}
+        results: dict[str, set[str]] = {}
+        for node in self.facts.program.of_type(ast.Assign):
+            value = node.value  # type: ignore[attr-defined]
+            maker = (self.names.qualname(value.func) or "") if isinstance(value, ast.Call) else ""
+            owner = value.func.value.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                and isinstance(value.func.value, ast.Name) else None
+            for target in node.targets:  # type: ignore[attr-defined]
+                for name in _bound_names(target):
+                    makers.setdefault(name, set()).add(maker)
+                    if owner is not None:
+                        results.setdefault(owner, set()).add(name)
+        self._maker_index, self._result_index = makers, results
 
     def _threaded_state(self, call: ast.Call, depth: int) -> str | None:
         """``"jax"`` for a method of an object the model cannot resolve, built by a package it does not know
@@ -269,17 +283,12 @@ class Kinds:
         return False
 
     def _object_state(self, owner: str) -> frozenset[str]:
-        """The names that hold ``owner``'s state: bound to a result of one of its methods and given back to one."""
+        """The names that hold ``owner``'s state: bound to a result of one of its methods (`_results_of`) and given
+        back to one."""
         if owner not in self._states:
             calls = self._object_calls.get(owner, [])
             given = {a.id for c in calls for a in [*c.args, *(k.value for k in c.keywords)] if isinstance(a, ast.Name)}
-            bound = set()
-            for c in calls:
-                parent = self.facts.program.parent(c)
-                if isinstance(parent, ast.Assign) and parent.value is c and len(parent.targets) == 1 \
-                        and isinstance(parent.targets[0], ast.Name):
-                    bound.add(parent.targets[0].id)
-            self._states[owner] = frozenset(bound & given)
+            self._states[owner] = frozenset(self._results_of(owner) & given)
         return self._states[owner]
 
     @property
