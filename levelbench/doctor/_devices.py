@@ -2,8 +2,9 @@
 around it is handed, or not known.
 
 A torch function works where its tensors are, or makes one on its ``device=`` (the CPU when none is given and the file
-sets no default); ``.cuda()``, ``.cpu()`` and ``.to("cuda")`` move one; a name is where the binding that reaches it put
-it, in program order. Every rule asks here, the same way:
+sets no default); ``.cuda()``, ``.cpu()`` and ``.to("cuda")`` move one (``.to(dtype)`` casts, moving nothing); a name is
+where the binding that reaches it put it, in program order, a device's name too (``device = torch.device("cuda")``).
+Every rule asks here, the same way:
 
     t = torch.randn(n)          # devices.of(t) at the next line: "cpu"
     torch.det(t)                # "cpu": `t` is still on the CPU here
@@ -21,6 +22,7 @@ from typing import Literal
 
 from ._kinds import Kinds, call_kind
 from ._names import dotted
+from ._program import Program
 from ._syntax import enclosing_function, local_walk
 
 Device = Literal["cuda", "cpu", "xla", "handed"]
@@ -46,23 +48,31 @@ class Devices:
             self._of[value] = self._find(value, 0)
         return self._of[value]
 
-    def named(self, value: ast.AST | None) -> Device | None:
-        """The device a literal names: ``"cuda:0"``, ``"cpu"``, ``torch.device("cuda")``; ``"handed"`` for a
-        parameter of the function around it that nothing rebinds before (``block.to(device)`` in
-        ``def measure(device)``); ``"xla"`` for PyTorch/XLA's device (`Facts.is_xla_device`); None for anything else."""
-        if value is not None and self.facts.is_xla_device(value):
+    def named(self, value: ast.AST | None, depth: int = 0) -> Device | None:
+        """The device a literal names: ``"cuda:0"``, ``"cpu"``, ``torch.device("cuda")``, or the name whose binding
+        reaches ``value`` holds (``device = torch.device("cuda")`` then ``x.to(device)``); ``"handed"`` for a parameter
+        of the function around it that nothing rebinds before (``block.to(device)`` in ``def measure(device)``) and
+        that the function does not say is a dtype (``.to(dtype)`` casts; see `_holds_a_dtype`); ``"xla"`` for
+        PyTorch/XLA's device (`Facts.is_xla_device`); None for anything else (a device chosen at run time)."""
+        if value is None or depth > 8:
+            return None
+        if self.facts.is_xla_device(value):
             return "xla"
         if isinstance(value, ast.Call) and value.args and (dotted(value.func) or "").endswith("device"):
             value = value.args[0]
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             kind = value.value.split(":")[0]
             return kind if kind in ("cuda", "cpu") else None  # type: ignore[return-value]
-        if isinstance(value, ast.Name) and self.facts.bindings.reaching(value.id, value) is None:
-            function = enclosing_function(self.program, value)
-            args = getattr(function, "args", None)
-            if args is not None and value.id in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
-                return "handed"
-        return None
+        if not isinstance(value, ast.Name):
+            return None
+        bound = self.facts.bindings.reaching(value.id, value)
+        if bound is not None:
+            return self.named(bound, depth + 1)
+        function = enclosing_function(self.program, value)
+        args = getattr(function, "args", None)
+        if args is None or value.id not in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+            return None
+        return None if _holds_a_dtype(self.program, function, value.id) else "handed"
 
     def moved_to_cuda(self, value: ast.AST, depth: int = 0) -> bool:
         """``value`` is a tensor the file moved to CUDA: ``t.cuda()``, a method of one (``img.unsqueeze(0)``), or a
@@ -130,3 +140,23 @@ class Devices:
             return None if "set_default_device" in self.program.text else "cpu"
         found = {self._find(a, depth) for a in tensors}
         return found.pop() if len(found) == 1 else None
+
+
+def _holds_a_dtype(program: Program, function: ast.AST, parameter: str) -> bool:
+    """The ``function``'s own code says its ``parameter`` is a dtype, not a device: its annotation names one
+    (``dtype: torch.dtype``), the function hands it on as a ``dtype=`` argument (``torch.randn(n, dtype=dtype)``), or
+    its name is one (``dtype``, ``compute_dtype``). ``block.to(dtype)`` then casts the module where it is."""
+    if parameter == "dtype" or parameter.endswith("_dtype"):
+        return True
+    args: ast.arguments = function.args  # type: ignore[attr-defined]
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        if arg.arg == parameter and arg.annotation is not None:
+            annotation = arg.annotation
+            written = annotation.value if isinstance(annotation, ast.Constant) else dotted(annotation)
+            if isinstance(written, str) and written.rsplit(".", 1)[-1] == "dtype":
+                return True
+    return any(
+        isinstance(node, ast.keyword) and node.arg == "dtype"
+        and isinstance(node.value, ast.Name) and node.value.id == parameter
+        for node in local_walk(program, function)
+    )

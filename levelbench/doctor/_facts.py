@@ -885,8 +885,8 @@ class Facts:
     def _names_a_device(self, target: ast.AST, at: ast.AST) -> bool:
         """``target`` is some device, as ``.to(target)`` is read to tell a module's move from a dtype's cast: a device
         string of any kind (``"mps"``, ``"xpu"`` too), any ``torch.device(...)``, or a name some binding of which is
-        one. `Devices.named` answers another question, which device, from a literal or a parameter only (a name bound
-        to ``torch.device("cuda")`` is a device here and not known there); it is built on these facts, after them."""
+        one. `Devices.named` answers another question, which device (CUDA or the CPU, through the one binding that
+        reaches the use, or the one a function is handed); it is built on these facts, after them."""
         if isinstance(target, ast.Constant) and isinstance(target.value, str):
             return target.value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
         if isinstance(target, ast.Call):
