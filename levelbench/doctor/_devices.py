@@ -37,6 +37,7 @@ class Devices:
         self.kinds, self.facts, self.names = kinds, kinds.facts, kinds.names
         self.program = kinds.facts.program
         self._of: dict[ast.AST, Device | None] = {}
+        self._dtypes: dict[tuple[ast.AST, str], bool] = {}  # (function, parameter) -> `_holds_a_dtype`
 
     def of(self, value: ast.AST | None) -> Device | None:
         """``"cuda"``, ``"cpu"``, ``"xla"`` or ``"handed"`` (see `named`) where the file shows where the tensor ``value`` (or
@@ -72,7 +73,9 @@ class Devices:
         args = getattr(function, "args", None)
         if args is None or value.id not in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
             return None
-        return None if _holds_a_dtype(self.program, function, value.id) else "handed"
+        if (function, value.id) not in self._dtypes:  # asked per `.to(...)`: the function is walked once per parameter
+            self._dtypes[(function, value.id)] = _holds_a_dtype(self.program, function, value.id)
+        return None if self._dtypes[(function, value.id)] else "handed"
 
     def moved_to_cuda(self, value: ast.AST, depth: int = 0) -> bool:
         """``value`` is a tensor the file moved to CUDA: ``t.cuda()``, a method of one (``img.unsqueeze(0)``), or a
