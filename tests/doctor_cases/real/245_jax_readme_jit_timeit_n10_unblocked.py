@@ -5,7 +5,8 @@
 # static: LB102, LB103
 # dynamic: n/a
 # inferred: LB103 (`-n10 -r3` turns off the calibration runs that absorb the compile, and no call of `fast_f` precedes its timing; the README and jax-ml/jax#1988 do not discuss it)
-# lines: LB102:19/20, LB103:19
+# lines: LB102:20/21, LB103:20
+# first-sight: 12e883c 2026-12-06 py: found LB102:20 LB103:20 LB102:21; missed none; false none | notebook: found LB102:20 LB103:20 LB102:21; missed none; false none
 
 import jax.numpy as np
 from jax import jit

@@ -5,7 +5,8 @@
 # static: LB113, LB103
 # dynamic: n/a
 # inferred: LB113 (`PositionalSharding` is no name of `jax.sharding` on current JAX, 0.10.2 here, as removed imports are read in cases 167, 175 and 221), LB103 (the single-device call compiles a program for shardings the jitted gradient has not seen; the page does not discuss it)
-# lines: LB113:24/45, LB103:136
+# lines: LB113:25/46, LB103:137
+# first-sight: 12e883c 2026-12-06 py: found LB113:25 LB113:46; missed LB103:137; false LB114:103 | notebook: found LB113:25 LB113:46; missed LB103:137; false LB114:103
 
 import os
 

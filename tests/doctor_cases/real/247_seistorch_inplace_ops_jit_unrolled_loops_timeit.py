@@ -5,7 +5,8 @@
 # static: LB106
 # dynamic: n/a
 # inferred: LB106 (both jitted functions run a 100-step Python loop under `jax.jit`; the file does not discuss it, and cases 056 and 217 read the same shape so)
-# lines: LB106:17/45
+# lines: LB106:18/46
+# first-sight: 12e883c 2026-12-06 py: found LB106:18 LB106:46; missed none; false none | notebook: found LB106:18 LB106:46; missed none; false none
 
 import jax
 import jax.numpy as jnp

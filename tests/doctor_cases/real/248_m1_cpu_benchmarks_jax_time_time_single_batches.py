@@ -5,7 +5,8 @@
 # static: LB105, LB104
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock of all four timings; not discussed, as for cases 202 and 207), LB104 (one sample each of the naive and the vmapped batch; not discussed)
-# lines: LB105:27/43/62/79, LB104:63/80
+# lines: LB105:28/44/63/80, LB104:64/81
+# first-sight: 12e883c 2026-12-06 py: found LB105:28 LB105:44 LB105:63 LB104:64 LB105:80 LB104:81; missed none; false LB114:30 LB114:59 | notebook: found LB105:28 LB105:44 LB105:63 LB104:64 LB105:80 LB104:81; missed none; false LB114:30 LB114:59
 
 import time
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: none
-# lines: LB102:19
+# lines: LB102:20
+# first-sight: 12e883c 2026-12-06 py: found LB102:20; missed none; false none | notebook: found LB102:20; missed none; false none
 
 import jax.numpy as jnp
 from jax import random

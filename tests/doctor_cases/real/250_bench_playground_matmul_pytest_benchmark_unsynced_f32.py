@@ -5,7 +5,8 @@
 # static: LB102, LB108
 # dynamic: n/a
 # inferred: none
-# lines: LB102:30, LB108:28
+# lines: LB102:31, LB108:29
+# first-sight: 12e883c 2026-12-06 py: found none; missed LB102:31, LB108:29; false none | notebook: found none; missed LB102:31, LB108:29; false none
 
 import pytest
 import numpy as np
