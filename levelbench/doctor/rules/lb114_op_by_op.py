@@ -129,6 +129,8 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
     for call, function in per_element_calls(ctx.facts):
         if function in ctx.facts.jitted_defs or function in traced:
             continue
+        if _over_structure(ctx, call):
+            continue  # `map(init_layer, keys, layer_sizes[:-1], layer_sizes[1:])`: a model's layers, as a loop's
         body = [function.body] if isinstance(function, ast.Lambda) else function.body
         if _places_data(ctx, list(walk_code(ctx.program, body))):
             continue
@@ -148,6 +150,15 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
             f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
             fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
         )
+
+
+def _over_structure(ctx: Context, call: ast.Call) -> bool:
+    """``map(f, *iterables)`` over a model's structure (its layers, parameters, keys), named so: builtin ``map`` is a
+    loop written as a call, read as the loop ``[f(*a) for a in zip(*iterables)]`` is (a handful of dispatches, one
+    per layer, not a loop over data). A tree map runs once per leaf of a tree whatever its names: not this."""
+    if ctx.names.qualname(call.func) != "builtins.map":
+        return False
+    return bool(call.args[1:]) and STRUCTURAL.search(", ".join(short(a, 80) for a in call.args[1:])) is not None
 
 
 def _dispatch_is_what_is_timed(ctx: Context, node: ast.AST) -> bool:

@@ -1,0 +1,56 @@
+"""What a program builds before it times, what a notebook of definitions runs, and what a test is given.
+
+- ``map(init_layer, keys, sizes[:-1], sizes[1:])`` is a loop written as a call: over a model's layers it is a
+  handful of dispatches at set-up, as the same loop written as a comprehension is (LB114 quiet); over data it is
+  still op by op.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def codes_at(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
+
+
+INIT = """
+import jax
+import jax.numpy as jnp
+
+def init_layer(key, n_in, n_out):
+    k1, k2 = jax.random.split(key)
+    w = jax.random.normal(k1, (n_in, n_out)) * jnp.sqrt(2.0 / n_in)
+    return w, jnp.zeros(n_out)
+
+def init_mlp(key, {sizes}):
+    ks = jax.random.split(key, len({sizes}))
+    return list(map(init_layer, ks, {sizes}[:-1], {sizes}[1:]))
+
+params = init_mlp(jax.random.key(1), [32, 64, 64, 4])
+"""
+
+
+def test_a_map_over_a_models_layers_at_set_up_is_read_as_the_loop_it_is():
+    assert not {c for c, _ in codes_at(INIT.format(sizes="layer_widths"))} & {"LB114"}
+    comprehension = INIT.format(sizes="layer_widths").replace(
+        "list(map(init_layer, ks, layer_widths[:-1], layer_widths[1:]))",
+        "[init_layer(k, m, n) for k, m, n in zip(ks, layer_widths[:-1], layer_widths[1:])]",
+    )
+    assert not {c for c, _ in codes_at(comprehension)} & {"LB114"}
+
+
+def test_a_map_over_data_still_dispatches_op_by_op():
+    source = """
+    import jax
+    import jax.numpy as jnp
+
+    def normalize(x):
+        return (x - jnp.mean(x)) / jnp.std(x)
+
+    batches = [jax.random.normal(jax.random.key(i), (512,)) for i in range(1000)]
+    normalized = list(map(normalize, batches))
+    """
+    assert ("LB114", 9) in codes_at(source)
