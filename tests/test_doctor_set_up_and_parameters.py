@@ -3,10 +3,14 @@
 - ``map(init_layer, keys, sizes[:-1], sizes[1:])`` is a loop written as a call: over a model's layers it is a
   handful of dispatches at set-up, as the same loop written as a comprehension is (LB114 quiet); over data it is
   still op by op.
+- A notebook whose cells only import and define functions runs nothing, as the same file as a script does not: a
+  timing helper's bookkeeping between samples (``jnp.array(samples).min()`` per repeat) is its callers' business
+  in both forms (case 252, GenJAX's ``timing``), and a cell that runs a loop still runs it.
 """
 
 from __future__ import annotations
 
+import json
 import textwrap
 
 from levelbench.doctor import lint_source
@@ -14,6 +18,16 @@ from levelbench.doctor import lint_source
 
 def codes_at(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
     return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
+
+
+def notebook_codes(*cells: str) -> set[tuple[str, int, int]]:
+    """(code, cell, line) of each finding on a notebook of these code cells."""
+    text = json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []}
+                  for c in cells],
+    })
+    return {(d.code, d.location.cell, d.location.line) for d in lint_source(text, "bench.ipynb")}
 
 
 INIT = """
@@ -54,3 +68,32 @@ def test_a_map_over_data_still_dispatches_op_by_op():
     normalized = list(map(normalize, batches))
     """
     assert ("LB114", 9) in codes_at(source)
+
+
+HELPER = """
+def best_of(fn, repeats=100, inner=50):
+    samples = []
+    for _ in range(repeats):
+        inner_times = []
+        for _ in range(inner):
+            t0 = time.perf_counter()
+            jax.block_until_ready(fn())
+            inner_times.append(time.perf_counter() - t0)
+        samples.append(float(jnp.min(jnp.asarray(inner_times)) * jnp.float32(1e3)))
+    return samples
+"""
+
+
+def test_a_notebook_of_definitions_runs_nothing_as_its_script_does_not():
+    imports = "import time\nimport jax\nimport jax.numpy as jnp"
+    assert not {c for c, *_ in notebook_codes(imports, HELPER)} & {"LB114"}
+    assert not {c for c, _ in codes_at(imports + "\n" + HELPER)} & {"LB114"}
+
+
+def test_a_notebook_cell_that_runs_a_loop_still_runs_it():
+    imports = "import jax\nimport jax.numpy as jnp\nx = jnp.ones(100)"
+    loop = """
+    for step in range(10000):
+        x = jnp.tanh(x) * 0.5 + jnp.sin(x)
+    """
+    assert ("LB114", 2, 1) in notebook_codes(imports, loop)
