@@ -6,6 +6,9 @@
 - A notebook whose cells only import and define functions runs nothing, as the same file as a script does not: a
   timing helper's bookkeeping between samples (``jnp.array(samples).min()`` per repeat) is its callers' business
   in both forms (case 252, GenJAX's ``timing``), and a cell that runs a loop still runs it.
+- A test's parameter that ``@pytest.mark.parametrize('xp', [np, torch, jnp])`` lists takes each listed value, also
+  where the test hands it on (``benchmark(run, a, xp)``): with ``jax.numpy`` among them ``xp.matmul(a, a)`` may be
+  JAX, as under ``jnp if c else np`` (case 250's LB102). A list with no JAX module in it stays NumPy's and torch's.
 """
 
 from __future__ import annotations
@@ -97,3 +100,41 @@ def test_a_notebook_cell_that_runs_a_loop_still_runs_it():
         x = jnp.tanh(x) * 0.5 + jnp.sin(x)
     """
     assert ("LB114", 2, 1) in notebook_codes(imports, loop)
+
+
+PARAMETRIZED = """
+import numpy as np
+import pytest
+import torch
+import jax.numpy as jnp
+
+
+def product(x, backend):
+    return backend.matmul(x, x.T)
+
+
+@pytest.mark.parametrize("backend", {modules})
+def test_product(benchmark, backend):
+    x = backend.asarray(np.ones((256, 256), dtype=np.float32))
+    benchmark({timed})
+"""
+
+
+def test_a_parametrized_module_that_may_be_jax_numpy_makes_the_timed_call_jax():
+    source = PARAMETRIZED.format(modules="[np, torch, jnp]", timed="product, x, backend")
+    assert ("LB102", 15) in codes_at(source, "test_products.py")
+    rows = PARAMETRIZED.replace('"backend"', '"backend, n"').format(
+        modules="[(np, 1), pytest.param(jnp, 2, id='jax')]", timed="product, x, backend"
+    ).replace("def test_product(benchmark, backend):", "def test_product(benchmark, backend, n):")
+    assert ("LB102", 15) in codes_at(rows, "test_products.py")
+    chosen = PARAMETRIZED.replace('@pytest.mark.parametrize("backend", {modules})\n', "").replace(
+        "def test_product(benchmark, backend):", "def test_product(benchmark):\n    backend = jnp if GPU else np"
+    ).format(timed="product, x, backend")
+    assert ("LB102", 15) in codes_at(chosen, "test_products.py")
+
+
+def test_a_parametrized_module_list_without_jax_or_a_waited_call_stays_quiet():
+    no_jax = PARAMETRIZED.format(modules="[np, torch]", timed="product, x, backend")
+    assert not {c for c, _ in codes_at(no_jax, "test_products.py")} & {"LB102"}
+    waited = PARAMETRIZED.format(modules="[np, jnp]", timed="lambda: jax.block_until_ready(product(x, backend))")
+    assert not {c for c, _ in codes_at("import jax" + waited, "test_products.py")} & {"LB102"}
