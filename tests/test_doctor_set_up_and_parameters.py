@@ -9,6 +9,8 @@
 - A test's parameter that ``@pytest.mark.parametrize('xp', [np, torch, jnp])`` lists takes each listed value, also
   where the test hands it on (``benchmark(run, a, xp)``): with ``jax.numpy`` among them ``xp.matmul(a, a)`` may be
   JAX, as under ``jnp if c else np`` (case 250's LB102). A list with no JAX module in it stays NumPy's and torch's.
+- Such code converts one float64 NumPy array for each framework (``xp.asarray(a)``): float64 under NumPy and
+  PyTorch, float32 under JAX without x64, so its figures compare two precisions (case 250's LB108).
 """
 
 from __future__ import annotations
@@ -138,3 +140,31 @@ def test_a_parametrized_module_list_without_jax_or_a_waited_call_stays_quiet():
     assert not {c for c, _ in codes_at(no_jax, "test_products.py")} & {"LB102"}
     waited = PARAMETRIZED.format(modules="[np, jnp]", timed="lambda: jax.block_until_ready(product(x, backend))")
     assert not {c for c, _ in codes_at("import jax" + waited, "test_products.py")} & {"LB102"}
+
+
+CONVERTED = """
+import numpy as np
+import pytest
+import jax.numpy as jnp
+{setting}
+
+@pytest.mark.parametrize("xp", {modules})
+def test_solve(benchmark, xp):
+    rng = np.random.default_rng(0)
+    m = xp.asarray(rng.standard_normal((128, 128)){dtype})
+    benchmark(lambda: xp.linalg.inv(m).block_until_ready() if xp is jnp else xp.linalg.inv(m))
+"""
+
+
+def test_one_float64_array_converted_for_numpy_and_jax_asks_jax_for_float64():
+    source = CONVERTED.format(setting="", modules="[np, jnp]", dtype="")
+    assert ("LB108", 10) in codes_at(source, "test_inverse.py")
+
+
+def test_a_converted_array_of_a_stated_dtype_or_under_x64_or_for_numpy_alone_stays_quiet():
+    stated = CONVERTED.format(setting="", modules="[np, jnp]", dtype=", dtype=np.float32")
+    enabled = CONVERTED.format(setting="import jax\njax.config.update('jax_enable_x64', True)", modules="[np, jnp]",
+                               dtype="")
+    numpy_only = CONVERTED.format(setting="", modules="[np]", dtype="")
+    for source in (stated, enabled, numpy_only):
+        assert not {c for c, _ in codes_at(source, "test_inverse.py")} & {"LB108"}
