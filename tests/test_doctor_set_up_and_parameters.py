@@ -168,3 +168,10 @@ def test_a_converted_array_of_a_stated_dtype_or_under_x64_or_for_numpy_alone_sta
     numpy_only = CONVERTED.format(setting="", modules="[np]", dtype="")
     for source in (stated, enabled, numpy_only):
         assert not {c for c, _ in codes_at(source, "test_inverse.py")} & {"LB108"}
+
+
+def test_a_submodule_of_a_parametrized_module_is_that_module_s():
+    source = PARAMETRIZED.replace("return backend.matmul(x, x.T)", "return backend.linalg.inv(x)").format(
+        modules="[np, jnp]", timed="product, x, backend"
+    )
+    assert ("LB102", 15) in codes_at(source, "test_products.py")

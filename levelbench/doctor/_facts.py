@@ -293,6 +293,8 @@ class Facts:
             return [] if depth == 0 or named.startswith("builtins.") else [named]
         if depth > 4:
             return []
+        if isinstance(expr, ast.Attribute):  # `xp.linalg`
+            return [f"{module}.{expr.attr}" for module in self.library_values(expr.value, depth + 1)]
         if isinstance(expr, ast.IfExp):
             found = [expr.body, expr.orelse]
         elif isinstance(expr, ast.Name):
@@ -1096,7 +1098,10 @@ def _in_effect(defs: list[FunctionNode], at: ast.AST) -> FunctionNode:
 
 
 def _unwrapped_param(row: ast.expr) -> ast.expr:
-    """``pytest.param(np, id="numpy")`` is the row ``np``; a row of several values is ``pytest.param(np, 1)``."""
-    if isinstance(row, ast.Call) and (dotted(row.func) or "").removeprefix("pytest.") == "param" and row.args:
-        return row.args[0] if len(row.args) == 1 else ast.copy_location(ast.Tuple(elts=list(row.args), ctx=ast.Load()), row)
-    return row
+    """``pytest.param(np, id="numpy")`` is the row ``np``; ``pytest.param(np, 1)`` is the row ``(np, 1)`` (a tuple
+    made here, whose elements are the program's nodes)."""
+    if not (isinstance(row, ast.Call) and (dotted(row.func) or "").removeprefix("pytest.") == "param" and row.args):
+        return row
+    if len(row.args) == 1:
+        return row.args[0]
+    return ast.copy_location(ast.Tuple(elts=list(row.args), ctx=ast.Load()), row)

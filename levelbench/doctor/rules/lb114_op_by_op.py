@@ -432,8 +432,11 @@ def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool
         return False
     if not _yields_its_value(ctx, loop, call):
         return False
-    targets = loop.generators if isinstance(loop, COMPREHENSIONS) else [loop] if isinstance(loop, LOOPS) else []
-    bound = {n.id for g in targets for n in ast.walk(getattr(g, "target", ast.Pass())) if isinstance(n, ast.Name)}
+    if isinstance(loop, COMPREHENSIONS):
+        targets = [g.target for g in loop.generators]  # type: ignore[attr-defined]
+    else:
+        targets = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
+    bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     names = [n for n in local_walk(ctx.program, loop) if isinstance(n, ast.Name)]
     stored = {n.id for n in names if isinstance(n.ctx, ast.Store)} - bound
     return not any(isinstance(n.ctx, ast.Load) and n.id in stored for n in names)
