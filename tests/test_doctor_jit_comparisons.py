@@ -136,3 +136,81 @@ def test_an_ahead_of_time_compile_warms_the_jitted_function_it_lowers():
     """
     assert "LB103" not in {c for c, _ in codes_at(source.format(warm="sort.lower(x).compile()"))}
     assert "LB103" in {c for c, _ in codes_at(source.format(warm="pass"))}
+
+
+REPEATED = """
+import time
+import jax
+import jax.numpy as jnp
+
+def affine(v):
+    return jnp.tanh(w @ v) + 1.0
+
+w = jnp.ones((256, 256))
+v = jnp.ones(256)
+affine_fast = jax.jit(affine)
+jax.block_until_ready(affine(v))
+jax.block_until_ready(affine_fast(v))
+t0 = time.perf_counter()
+for _ in range(50):
+    {eager}
+eager = time.perf_counter() - t0
+t0 = time.perf_counter()
+for _ in range(50):
+    jax.block_until_ready(affine_fast(v))
+print(eager, time.perf_counter() - t0)
+"""
+
+
+def test_an_eager_function_repeated_pass_by_pass_beside_its_timed_jit_is_the_baseline():
+    # m1-cpu-benchmarks (case 248): the same timed loop over the eager and the jitted version, each pass one
+    # independent, waited call; the loop repeats the measurement as %timeit would
+    assert not {c for c, _ in codes_at(REPEATED.format(eager="jax.block_until_ready(affine(v))"))} & {"LB114"}
+    assert not {c for c, _ in codes_at(REPEATED.format(eager="affine(v).block_until_ready()"))} & {"LB114"}
+
+
+def test_an_eager_function_mapped_over_a_batch_beside_its_timed_jit_is_the_baseline():
+    source = """
+    import time
+    import jax
+    import jax.numpy as jnp
+
+    def affine(v):
+        return jnp.tanh(w @ v) + 1.0
+
+    w = jnp.ones((256, 256))
+    vs = jnp.ones((100, 256))
+    affine_fast = jax.jit(affine)
+
+    def naive(batch):
+        out = []
+        for v in batch:
+            out.append(affine(v))
+        return jnp.stack(out)
+
+    batched = jax.jit(jax.vmap(affine))
+    naive(vs).block_until_ready()
+    batched(vs).block_until_ready()
+    affine_fast(vs[0]).block_until_ready()
+    t0 = time.perf_counter()
+    naive(vs).block_until_ready()
+    t1 = time.perf_counter()
+    affine_fast(vs[0]).block_until_ready()
+    t2 = time.perf_counter()
+    batched(vs).block_until_ready()
+    print(t1 - t0, time.perf_counter() - t2)
+    """
+    assert not {c for c, _ in codes_at(source)} & {"LB114"}
+
+
+def test_a_compared_eager_pass_that_hands_state_on_or_loops_itself_stays_op_by_op():
+    # the rollout `x = affine(x)` hands each pass's value to the next
+    carried = REPEATED.format(eager="v = affine(v)\n    v.block_until_ready()")
+    assert ("LB114", 16) in codes_at(carried)
+    # a function whose own Python loop dispatches op by op (case 196, the GRU seed), waited on each pass
+    looping = REPEATED.replace(
+        "return jnp.tanh(w @ v) + 1.0", "for _ in range(100):\n        v = jnp.tanh(w @ v)\n    return v"
+    ).format(eager="jax.block_until_ready(affine(v))")
+    assert "LB114" in {c for c, _ in codes_at(looping)}
+    # a call whose value the pass drops runs for what it changes (case 239's `step_uncompiled(i)`)
+    assert ("LB114", 16) in codes_at(REPEATED.format(eager="affine(v)"))

@@ -186,11 +186,12 @@ class Context:
 
     @functools.cached_property
     def runs_here(self) -> bool:
-        """The file runs code when executed: a notebook, a timed region, a ``__main__`` block that does more
-        than start a test runner, or framework work at module level. A library module (definitions only)
-        does not: the doctor cannot know how its functions are called, jitted or configured."""
+        """The file runs code when executed: a timed region, a ``__main__`` block that does more than start a test
+        runner, or framework work at module level (a notebook's cells are its module level). A library module
+        (definitions only) does not, as a script or as a notebook alike: the doctor cannot know how its functions
+        are called, jitted or configured (case 252, GenJAX's timing helpers, read as cells)."""
         program = self.program
-        if program.notebook or any(r.scope is None for r in self.regions):
+        if any(r.scope is None for r in self.regions):
             return True
         for stmt in program.module.body:
             if _is_main_block(stmt):

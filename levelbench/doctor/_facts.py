@@ -283,6 +283,33 @@ class Facts:
             out.extend(deeper or [value])
         return out
 
+    def library_values(self, expr: ast.AST, depth: int = 0) -> list[str]:
+        """The library names (``"jax.numpy"``, ``"numpy"``) a value that is no import may be, when every value it
+        may be is one: a test's parameter that ``@pytest.mark.parametrize('xp', [np, torch, jnp])`` gives each
+        module in turn (also handed on, ``benchmark(run, a, xp)``), a name bound to ``jnp if gpu else np``, both
+        branches of a conditional. Empty when any of them is something else or unknown."""
+        named = self.names.qualname(expr)
+        if named is not None:
+            return [] if depth == 0 or named.startswith("builtins.") else [named]
+        if depth > 4:
+            return []
+        if isinstance(expr, ast.Attribute):  # `xp.linalg`
+            return [f"{module}.{expr.attr}" for module in self.library_values(expr.value, depth + 1)]
+        if isinstance(expr, ast.IfExp):
+            found = [expr.body, expr.orelse]
+        elif isinstance(expr, ast.Name):
+            given = self.parameter_values(expr)
+            found = given if given is not None else self.bindings.values_at(expr.id, expr)
+        else:
+            return []
+        out: list[str] = []
+        for value in found:
+            deeper = self.library_values(value, depth + 1)
+            if not deeper:
+                return []
+            out.extend(deeper)
+        return out
+
     def callee_qualname(self, func: ast.AST) -> str | None:
         """The library function a callee names, through the names and containers that hold it
         (``loops = {"while": lax.while_loop}; loops["while"](...)`` is ``jax.lax.while_loop``): None unless every
@@ -540,7 +567,7 @@ class Facts:
         if func.id not in positional and func.id not in {a.arg for a in function.args.kwonlyargs}:
             return None
         index = positional.index(func.id) if func.id in positional else None
-        values: list[ast.expr] = []
+        values: list[ast.expr] = list(self._parametrized(function, func.id))
         for site in self.call_sites(function):
             outer = self.program.parent(site)
             if index == 0 and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -548,12 +575,62 @@ class Facts:
                 if decorated is not None:
                     values.append(decorated)
                 continue
+            if isinstance(outer, ast.Call) and self.is_benchmark_fixture(outer) and outer.args[0] is site:
+                # `benchmark(run, a, xp)` calls `run(a, xp)`
+                given = outer.args[1:]
+                if index is not None and index < len(given) and not isinstance(given[index], ast.Starred):
+                    values.append(given[index])
+                values.extend(k.value for k in outer.keywords if k.arg == func.id)
+                continue
             if not (isinstance(outer, ast.Call) and outer.func is site):
                 continue
             if index is not None and index < len(outer.args) and not isinstance(outer.args[index], ast.Starred):
                 values.append(outer.args[index])
             values.extend(k.value for k in outer.keywords if k.arg == func.id)
         return values
+
+    def _parametrized(self, function: ast.AST, name: str) -> list[ast.expr]:
+        """The values ``@pytest.mark.parametrize`` gives the parameter ``name`` of a test, when the decorator lists
+        them: ``@pytest.mark.parametrize('xp', [np, torch, jnp])`` gives ``[np, torch, jnp]``; with several names
+        (``'xp, n'`` over ``[(np, 1), (jnp, 2)]``) the element of each row at the name's place. A list built
+        elsewhere, or a row that is no tuple of the right length, gives nothing."""
+        found: list[ast.expr] = []
+        for decorator in getattr(function, "decorator_list", ()):
+            if not (isinstance(decorator, ast.Call) and len(decorator.args) >= 2):
+                continue
+            if (dotted(decorator.func) or "").removeprefix("pytest.") != "mark.parametrize":
+                continue
+            names, rows = decorator.args[0], decorator.args[1]
+            if isinstance(names, ast.Constant) and isinstance(names.value, str):
+                listed = [n.strip() for n in names.value.split(",") if n.strip()]
+            elif isinstance(names, (ast.List, ast.Tuple)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in names.elts
+            ):
+                listed = [e.value for e in names.elts]  # type: ignore[attr-defined]
+            else:
+                continue
+            if name not in listed or not isinstance(rows, (ast.List, ast.Tuple)):
+                continue
+            place = listed.index(name)
+            for row in rows.elts:
+                row = _unwrapped_param(row)
+                if len(listed) == 1:
+                    found.append(row)
+                elif isinstance(row, (ast.Tuple, ast.List)) and len(row.elts) == len(listed):
+                    found.append(row.elts[place])
+        return found
+
+    def is_benchmark_fixture(self, call: ast.Call) -> bool:
+        """``benchmark(f, *args)`` or ``benchmark.pedantic(f, ...)`` with pytest-benchmark's fixture: the test asks
+        for a ``benchmark`` argument, and the call runs ``f`` with the arguments that follow."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "pedantic":
+            func = func.value
+        if not (isinstance(func, ast.Name) and func.id == "benchmark" and call.args):
+            return False
+        scope = enclosing_function(self.program, call)
+        args = getattr(scope, "args", None)
+        return args is not None and any(a.arg == "benchmark" for a in [*args.args, *args.kwonlyargs])
 
     def _passed_key(self, value: ast.expr) -> str | None:
         """The jitted callable a function value passed as an argument runs: a jitted one, or a lambda (or a name
@@ -1018,3 +1095,13 @@ def _in_effect(defs: list[FunctionNode], at: ast.AST) -> FunctionNode:
     where = (getattr(at, "lineno", 0), getattr(at, "col_offset", 0))
     before = [d for d in defs if (d.lineno, d.col_offset) < where]
     return before[-1] if before else defs[-1]
+
+
+def _unwrapped_param(row: ast.expr) -> ast.expr:
+    """``pytest.param(np, id="numpy")`` is the row ``np``; ``pytest.param(np, 1)`` is the row ``(np, 1)`` (a tuple
+    made here, whose elements are the program's nodes)."""
+    if not (isinstance(row, ast.Call) and (dotted(row.func) or "").removeprefix("pytest.") == "param" and row.args):
+        return row
+    if len(row.args) == 1:
+        return row.args[0]
+    return ast.copy_location(ast.Tuple(elts=list(row.args), ctx=ast.Load()), row)

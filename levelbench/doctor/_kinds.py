@@ -167,6 +167,12 @@ class Kinds:
             if kind is not None:
                 return kind
         if isinstance(call.func, ast.Attribute):
+            modules = facts.library_values(call.func.value)
+            if modules:  # `xp.matmul(a, a)` with `xp` each of [np, torch, jnp]: possibly JAX, as `jnp if c else np`
+                kind = None
+                for module in modules:
+                    kind = _join(kind, call_kind(f"{module}.{call.func.attr}"))
+                return kind
             receiver = self.of(call.func.value, depth)
             if call.func.attr == "cuda" and not call.args[1:]:
                 return "torch"  # `transform(img).cuda()`: only a torch tensor or module has `.cuda()`

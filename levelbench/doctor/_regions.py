@@ -560,14 +560,7 @@ class _Finder:
         )
 
     def _is_benchmark_fixture(self, call: ast.Call) -> bool:
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == "pedantic":
-            func = func.value
-        if not (isinstance(func, ast.Name) and func.id == "benchmark" and call.args):
-            return False
-        scope = enclosing_function(self.program, call)
-        args = getattr(scope, "args", None)
-        return args is not None and any(a.arg == "benchmark" for a in [*args.args, *args.kwonlyargs])
+        return self.facts.is_benchmark_fixture(call)
 
     def _benchmark_fixture(self, call: ast.Call) -> TimedRegion:
         target = call.args[0]

@@ -31,9 +31,13 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     Only where the file runs code (`Context.runs_here`), and not in library functions
     (`Context.callers_decide`): a library that asks for float64 leaves x64 to the program that calls it. A
     program's own functions (`Context.is_program`: a script or notebook) run under its settings whoever calls
-    them, so there the request counts wherever it is written.
+    them, so there the request counts wherever it is written. A test file's tests run here too: there the one
+    reading is code written once for NumPy and JAX (`_each_framework_converts`).
     """
-    if ctx.facts.x64 or "jax" not in ctx.facts.frameworks or not ctx.runs_here:
+    if ctx.facts.x64 or "jax" not in ctx.facts.frameworks:
+        return
+    if not ctx.runs_here:
+        yield from _each_framework_converts(ctx)  # a test file: the tests run here, its other functions do not
         return
     requests: list[ast.AST] = []
     for node in ctx.program.of_type(ast.Attribute, ast.Call):
@@ -49,18 +53,46 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     implicit = not requests
     if implicit:
         requests = _compared_float64_conversions(ctx)
+    if implicit and not requests:
+        yield from _each_framework_converts(ctx)
+        return
     if not requests:
         return
+    yield _report(ctx, requests, "the file compares JAX with NumPy at default tolerances" if implicit else None)
+
+
+def _each_framework_converts(ctx: Context) -> Iterator[Diagnostic]:
+    """Float64 asked of JAX implicitly by code written once for several frameworks: ``xp.asarray(a)`` of a float64
+    NumPy array, ``xp`` each of NumPy, PyTorch and ``jax.numpy`` (a parametrized test, a loop over modules). The
+    same code then computes in float64 under NumPy and PyTorch and in float32 under JAX, and what it times or
+    checks compares the two precisions (bench_playground's matmul benchmark, case 250). Only where the code runs
+    here: a program's, or a test's."""
+    requests = [
+        call for call in ctx.program.of_type(ast.Call)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("asarray", "array")
+        and call.args and not any(k.arg == "dtype" for k in call.keywords)
+        and _jax_among_others(ctx.facts.library_values(call.func.value))
+        and not ctx.callers_decide(call) and _numpy_float64(ctx, call.args[0])
+    ]
+    if requests:
+        yield _report(ctx, requests, "the same code runs it under NumPy or PyTorch, which keep float64")
+
+
+def _jax_among_others(modules: list[str]) -> bool:
+    return "jax.numpy" in modules and any(m in ("numpy", "torch") for m in modules)
+
+
+def _report(ctx: Context, requests: list[ast.AST], implicit: str | None) -> Diagnostic:
     first = requests[0]
     evidence = "no jax.config.update('jax_enable_x64', True) (or JAX_ENABLE_X64) anywhere in the file"
     if len(requests) > 1:
         others = ", ".join(ctx.where(r) for r in requests[1:4]) + (", ..." if len(requests) > 4 else "")
         evidence += f"; float64 is also requested at {others}"
     requested = (
-        f"float64 asked for implicitly (`{short(first, 30)}` turns a float64 NumPy array into a JAX array, and the "
-        "file compares JAX with NumPy at default tolerances)" if implicit else f"float64 requested (`{short(first, 30)}`)"
+        f"float64 asked for implicitly (`{short(first, 30)}` turns a float64 NumPy array into a JAX array, and "
+        f"{implicit})" if implicit else f"float64 requested (`{short(first, 30)}`)"
     )
-    yield ctx.report(
+    return ctx.report(
         "LB108",
         first,
         f"{requested} but `jax_enable_x64` is never set in this file: JAX silently computes in float32",
@@ -123,9 +155,31 @@ def _numpy_float64(ctx: Context, expr: ast.AST, depth: int = 0) -> bool:
     if not isinstance(expr, ast.Call) or any(k.arg == "dtype" for k in expr.keywords):
         return False
     qualified = ctx.names.qualname(expr.func)
-    if qualified in _NUMPY_FLOAT_DEFAULT:
+    if qualified in _NUMPY_FLOAT_DEFAULT or _generator_draw(ctx, expr):
         return True
     return qualified in ("numpy.array", "numpy.asarray") and bool(expr.args) and _float_literals(expr.args[0])
+
+
+# NumPy `Generator` and `RandomState` methods that draw float64 when no dtype is written.
+_GENERATOR_FLOAT_DRAWS = frozenset(
+    {"random", "uniform", "normal", "standard_normal", "exponential", "standard_exponential", "rand", "randn",
+     "random_sample"}
+)
+_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
+
+
+def _generator_draw(ctx: Context, call: ast.Call) -> bool:
+    """``rng.uniform(size=(n, n))`` with ``rng = np.random.default_rng(123)``: float64 samples."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in _GENERATOR_FLOAT_DRAWS):
+        return False
+    maker = func.value
+    if isinstance(maker, ast.Name):
+        values = ctx.facts.bindings.values_at(maker.id, maker)
+        if len(values) != 1:
+            return False
+        maker = values[0]
+    return isinstance(maker, ast.Call) and ctx.names.qualname(maker.func) in _GENERATORS
 
 
 def _float_literals(display: ast.AST) -> bool:

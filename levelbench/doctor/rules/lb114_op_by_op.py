@@ -79,6 +79,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         beside = _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if n is not plain[0]])[0] if plain else ops
         if plain is not None and beside < 2:  # the loop's work is that function: point at the call
             call, site = plain
+            if timed and _a_pass_of_a_comparison(ctx, loop, call):
+                continue  # the eager half of a comparison with jit, repeated or mapped pass by pass (case 248)
             yield ctx.report(
                 "LB114",
                 call,
@@ -127,6 +129,8 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
     for call, function in per_element_calls(ctx.facts):
         if function in ctx.facts.jitted_defs or function in traced:
             continue
+        if _over_structure(ctx, call):
+            continue  # `map(init_layer, keys, layer_sizes[:-1], layer_sizes[1:])`: a model's layers, as a loop's
         body = [function.body] if isinstance(function, ast.Lambda) else function.body
         if _places_data(ctx, list(walk_code(ctx.program, body))):
             continue
@@ -146,6 +150,15 @@ def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnosti
             f"{ops + applies} JAX calls each" + ("; the call is timed" if timed else ""),
             fix=f"jax.jit(lambda tree: {ast.unparse(call)})  # one program for the whole tree, compiled once",
         )
+
+
+def _over_structure(ctx: Context, call: ast.Call) -> bool:
+    """``map(f, *iterables)`` over a model's structure (its layers, parameters, keys), named so: builtin ``map`` is a
+    loop written as a call, read as the loop ``[f(*a) for a in zip(*iterables)]`` is (a handful of dispatches, one
+    per layer, not a loop over data). A tree map runs once per leaf of a tree whatever its names: not this."""
+    if ctx.names.qualname(call.func) != "builtins.map":
+        return False
+    return bool(call.args[1:]) and STRUCTURAL.search(", ".join(short(a, 80) for a in call.args[1:])) is not None
 
 
 def _dispatch_is_what_is_timed(ctx: Context, node: ast.AST) -> bool:
@@ -400,6 +413,48 @@ def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:
         return False
     timed = ctx.index("LB114 timed callees", lambda: {dotted(c.func) for r in ctx.regions for c in ctx.timed_calls(r)})
     return name in timed
+
+
+def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
+    """Each pass of the timed ``loop`` runs ``call``, the eager version of a function whose jitted version the file
+    times too, as one independent run: the loop repeats the call or maps it over elements (nothing one pass stores
+    is read by the loop, and the pass yields the call's value: waits for it or collects it), and the function has
+    no Python loop of its own. Then the figure is the eager function's, run after run, the baseline of the
+    comparison (m1-cpu-benchmarks: ``for i in range(100): apply_matrix(m).block_until_ready()`` beside the same
+    loop over ``apply_matrix_jit``; the naive batch ``[apply_matrix(v) for v in vs]``), as a ``%timeit`` of it is
+    (`_eager_half_of_a_comparison`). Not a rollout, whose passes hand state on (``x = step(x)``) or run for what
+    they change (``step(i)`` of a simulation that updates its model), nor a function whose own Python loop runs op
+    by op (``slow_function`` with its 1000-step loop): those are LB114's whoever compares them."""
+    if not _eager_half_of_a_comparison(ctx, call):
+        return False
+    function = ctx.facts.local_def(call)
+    if function is None or any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in local_walk(ctx.program, function)):
+        return False
+    if not _yields_its_value(ctx, loop, call):
+        return False
+    if isinstance(loop, COMPREHENSIONS):
+        targets = [g.target for g in loop.generators]  # type: ignore[attr-defined]
+    else:
+        targets = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
+    bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    names = [n for n in local_walk(ctx.program, loop) if isinstance(n, ast.Name)]
+    stored = {n.id for n in names if isinstance(n.ctx, ast.Store)} - bound
+    return not any(isinstance(n.ctx, ast.Load) and n.id in stored for n in names)
+
+
+def _yields_its_value(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
+    """The pass waits for ``call``'s value (``f(x).block_until_ready()``, ``jax.block_until_ready(f(x))``) or
+    collects it (the element of a comprehension, ``ys.append(f(x))``); a value dropped runs for what it changes."""
+    parent = ctx.program.parent(call)
+    if isinstance(loop, COMPREHENSIONS) and getattr(loop, "elt", None) is call:
+        return True
+    if isinstance(parent, ast.Attribute) and parent.value is call:
+        outer = ctx.program.parent(parent)
+        return isinstance(outer, ast.Call) and outer.func is parent and is_wait(ctx, outer)
+    if isinstance(parent, ast.Call) and call in parent.args:
+        collects = isinstance(parent.func, ast.Attribute) and parent.func.attr == "append"
+        return collects or is_wait(ctx, parent)
+    return False
 
 
 def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
