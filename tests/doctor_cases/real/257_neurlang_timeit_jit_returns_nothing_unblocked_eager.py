@@ -5,7 +5,8 @@
 # static: LB107, LB102
 # dynamic: n/a
 # inferred: LB107 (the jitted `time_func` has no `return`; no one discussed it), LB102 (the eager JAX `time_func` is timed by `timeit` with no wait; no one discussed it)
-# lines: LB107:68, LB102:91
+# lines: LB107:69, LB102:92
+# first-sight: 5c7b2e5 2026-12-06 py: found LB107:69; missed LB102:92; false none | notebook: found LB107:69; missed LB102:92; false none
 
 import timeit
 

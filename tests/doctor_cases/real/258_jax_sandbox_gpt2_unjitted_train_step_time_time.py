@@ -5,7 +5,8 @@
 # static: LB114, LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock of the elapsed figure; not discussed)
-# lines: LB114:149, LB105:147
+# lines: LB114:150, LB105:148
+# first-sight: 5c7b2e5 2026-12-06 py: found LB105:148 LB114:150; missed none; false LB114:149 | notebook: found LB105:148 LB114:150; missed none; false LB114:149
 
 from typing import List, Dict
 from transformers import FlaxAutoModelForCausalLM, GPT2TokenizerFast

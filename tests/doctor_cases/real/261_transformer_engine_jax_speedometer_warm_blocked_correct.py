@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 5c7b2e5 2026-12-06 py: found none; missed none; false LB111:69 | notebook: found none; missed none; false LB111:69
 
 # Copyright (c) 2022-2026, NVIDIA CORPORATION & AFFILIATES. All rights reserved.
 #

@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; the reporter named the clock only for the missing synchronize)
-# lines: LB104:90, LB105:89
+# lines: LB104:91, LB105:90
+# first-sight: 5c7b2e5 2026-12-06 py: found LB105:90 LB104:91; missed none; false none | notebook: found LB105:90 LB104:91; missed none; false none
 
 import torch
 import torch.nn as nn

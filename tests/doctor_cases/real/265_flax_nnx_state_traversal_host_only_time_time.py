@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time()` as the interval clock of all three timings; not discussed, as for cases 202 and 207)
-# lines: LB105:66/83/100
+# lines: LB105:67/84/101
+# first-sight: 5c7b2e5 2026-12-06 py: found none; missed LB105:67/84/101; false none | notebook: found none; missed LB105:67/84/101; false none
 
 # Copyright 2024 The Flax Authors.
 #
