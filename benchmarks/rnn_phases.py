@@ -121,8 +121,10 @@ def main() -> None:
     load = os.getloadavg()[0]
     rates = [float(line.split()[1]) / 1e9 for line in done.stderr.splitlines() if line.startswith("tsc ")]
     if args.tsc_ghz is not None:
-        measured = ", ".join(f"{r:.4f}" for r in rates if r > 0) or "none"
-        ghz, source = args.tsc_ghz, f"--tsc-ghz {args.tsc_ghz} (measured: {measured} GHz)"
+        measured = ", ".join(f"{r:.4f}" for r in rates if r > 0)
+        ghz = args.tsc_ghz
+        source = f"--tsc-ghz {ghz} " + (f"(measured: {measured} GHz)" if measured
+                                        else "(not measured by that checkout's kernels)")
     elif len(rates) == 2 and min(rates) > 0:
         ghz = sum(rates) / 2
         source = f"{ghz:.4f} GHz, measured before and after the calls ({rates[0]:.4f}, {rates[1]:.4f})"
