@@ -6,11 +6,15 @@ it, in a kernel cache of its own) and runs the seed's sizes on one kernel thread
 prints the wall time, the process's CPU time (user and system) and minor page faults
 (``getrusage``), and from the timers' lines: every loop's ticks per step (medians over the steps
 that were not preempted, phase by phase), the loops' whole time (every step), and what is left of
-the call outside the loops. Ticks are the time-stamp counter's; pass its rate with ``--tsc-ghz``
-(2.0 on the Sapphire Rapids guests; the kernels' docs say how it was measured).
+the call outside the loops. Ticks are the time-stamp counter's: the worker measures its rate, the
+counter read through the kernels' own library (``levelbench_rnn_ticks``, the rdtsc the timers read)
+over ``perf_counter`` intervals of 0.3 s before and after the timed calls, and the figures use the
+mean of the two; ``--tsc-ghz`` overrides it (a guest's counter need not run at its nominal clock:
+2.0 GHz on the Sapphire Rapids guests, 2.1 on the Emerald Rapids one).
 
     python benchmarks/rnn_phases.py --model lstm --mode train --batch 64
     python benchmarks/rnn_phases.py --model gru --mode forward --batch 8 --isa avx2 --pin 1
+    python benchmarks/rnn_phases.py --checkout ../base --tsc-ghz 2.1   # another checkout's kernels
 """
 
 from __future__ import annotations
@@ -30,10 +34,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Runs in the worker, levelbench imported from this checkout; the timers print to stderr at the end
 # of every kernel call, so the call's own figures go there too, in order.
 WORKER = """
-import resource, sys, time
+import ctypes, resource, sys, time
 import jax, jax.numpy as jnp, numpy as np
-from levelbench.nn import GRU, LSTM
+from levelbench.nn import GRU, LSTM, _rnn_native
 model, mode, batch, seq, calls = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+# A checkout older than the counter's entry point (--checkout) has its rate from --tsc-ghz only.
+ticks = getattr(ctypes.CDLL(_rnn_native.status().library), "levelbench_rnn_ticks", lambda: 0)
+ticks.restype = ctypes.c_uint64
+
+def tick_rate(seconds=0.3):
+    # Ticks per second over a perf_counter interval, each end's counter read between two clock reads
+    # (their midpoint is its time), sleeping in between: the counter runs on while the thread sleeps.
+    def pair():
+        before = time.perf_counter()
+        count = ticks()
+        return (before + time.perf_counter()) / 2, count
+    t0, k0 = pair()
+    time.sleep(seconds)
+    t1, k1 = pair()
+    return (k1 - k0) / (t1 - t0)
+
+print(f"tsc {{tick_rate()}}", file=sys.stderr, flush=True)
 layer = (GRU if model == "gru" else LSTM)(input_size={features}, hidden_size={hidden}, num_layers={layers})
 params = layer.init(jax.random.key(0))
 x = jnp.asarray(np.random.default_rng(0).standard_normal((seq, batch, {features}), dtype=np.float32))
@@ -50,6 +71,7 @@ for _ in range(calls):
     wall, cpu, after = time.perf_counter() - wall, time.process_time() - cpu, resource.getrusage(resource.RUSAGE_SELF)
     print(f"call {{wall}} {{cpu}} {{after.ru_utime - before.ru_utime}} {{after.ru_stime - before.ru_stime}} "
           f"{{after.ru_minflt - before.ru_minflt}}", file=sys.stderr, flush=True)
+print(f"tsc {{tick_rate()}}", file=sys.stderr, flush=True)
 """.format(features=shared.FEATURES, hidden=shared.HIDDEN, layers=shared.LAYERS)
 
 TIMERS = re.compile(r"levelbench timers: (\w+) thread (\d+), (\d+) steps, (\d+) ticks per step, (.*), "
@@ -80,31 +102,48 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=3, help="timed calls, after two warm-ups")
     parser.add_argument("--isa", choices=["native", "avx2"], default="native")
     parser.add_argument("--pin", type=int, default=None, help="run the worker on this CPU only (taskset)")
-    parser.add_argument("--tsc-ghz", type=float, default=2.0, help="the time-stamp counter's rate")
+    parser.add_argument("--checkout", default=ROOT,
+                        help="the levelbench checkout whose kernels run (its repository root; default: this one)")
+    parser.add_argument("--tsc-ghz", type=float, default=None,
+                        help="the time-stamp counter's rate in GHz (default: measured by the worker)")
     args = parser.parse_args()
     folder = os.path.join(tempfile.gettempdir(), f"levelbench-rnn-phases-{args.isa}")
-    env = dict(os.environ, PYTHONPATH=ROOT, LEVELBENCH_NATIVE_THREADS="1", **timers_build(folder, args.isa))
+    env = dict(os.environ, PYTHONPATH=args.checkout, LEVELBENCH_NATIVE_THREADS="1", **timers_build(folder, args.isa))
     command = [sys.executable, "-c", WORKER, args.model, args.mode, str(args.batch), str(args.seq), str(args.calls)]
     if args.pin is not None:
         command = ["taskset", "-c", str(args.pin), *command]
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=args.checkout,
+                          check=False)
     if done.returncode != 0 or "timed calls from here" not in done.stderr:
         raise SystemExit(f"the timers' worker was expected to run {args.calls} calls and exited {done.returncode} "
                          f"instead; its kernel cache is {env['LEVELBENCH_KERNEL_DIR']} (delete it if a build there "
                          f"is broken). The end of its stderr:\n{done.stderr[-2000:]}")
     load = os.getloadavg()[0]
-    print(f"# {args.model} {args.mode}, batch {args.batch}, seq {args.seq}, {args.isa} build, 1 kernel thread, "
-          f"load average {load:.2f}; ticks at {args.tsc_ghz} GHz")
+    rates = [float(line.split()[1]) / 1e9 for line in done.stderr.splitlines() if line.startswith("tsc ")]
+    if args.tsc_ghz is not None:
+        measured = ", ".join(f"{r:.4f}" for r in rates if r > 0)
+        ghz = args.tsc_ghz
+        source = f"--tsc-ghz {ghz} " + (f"(measured: {measured} GHz)" if measured
+                                        else "(not measured by that checkout's kernels)")
+    elif len(rates) == 2 and min(rates) > 0:
+        ghz = sum(rates) / 2
+        source = f"{ghz:.4f} GHz, measured before and after the calls ({rates[0]:.4f}, {rates[1]:.4f})"
+    else:
+        raise SystemExit(f"the worker was expected to measure the time-stamp counter's rate twice, got {rates} GHz "
+                         f"(no counter on this CPU?); pass it with --tsc-ghz")
+    print(f"# {args.checkout}: {args.model} {args.mode}, batch {args.batch}, seq {args.seq}, {args.isa} build, "
+          f"1 kernel thread, "
+          f"load average {load:.2f}; ticks at {source}")
     loops: list[tuple[str, int, int, str]] = []
     for line in done.stderr.split("timed calls from here", 1)[1].splitlines():
         if (m := TIMERS.search(line)) is not None:
             loops.append((m.group(1), int(m.group(4)), int(m.group(6)), m.group(5)))
         elif line.startswith("call "):
             wall, cpu, user, system, faults = (float(v) for v in line.split()[1:])
-            whole = sum(ticks for _, _, ticks, _ in loops) / (args.tsc_ghz * 1e9)
-            medians = sum(per_step for _, per_step, _, _ in loops) * args.seq / (args.tsc_ghz * 1e9)
+            whole = sum(ticks for _, _, ticks, _ in loops) / (ghz * 1e9)
+            medians = sum(per_step for _, per_step, _, _ in loops) * args.seq / (ghz * 1e9)
             for name, per_step, ticks, phases in loops:
-                print(f"  {name:8} {per_step:>9,} ticks per step (medians), {ticks / (args.tsc_ghz * 1e9):.3f} s "
+                print(f"  {name:8} {per_step:>9,} ticks per step (medians), {ticks / (ghz * 1e9):.3f} s "
                       f"all steps: {phases}")
             print(f"call: wall {wall:.3f} s, CPU {cpu:.3f} s (user {user:.3f}, system {system:.3f}), "
                   f"{faults:.0f} minor faults; loops {whole:.3f} s (step medians {medians:.3f} s), "

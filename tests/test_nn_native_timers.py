@@ -1,6 +1,7 @@
 """The phase timers' build (``-DLEVELBENCH_RNN_TIMERS``) and ``benchmarks/rnn_phases.py``, which reads
-them: every loop of a call is reported with its phases and its whole time, and what the call spent
-outside the loops is the rest of its wall time."""
+them: every loop of a call is reported with its phases and its whole time, what the call spent
+outside the loops is the rest of its wall time, and the ticks are converted at the counter's rate
+the worker measured (``--tsc-ghz`` overrides it)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ def test_rnn_phases_reports_every_loop_and_the_time_outside_them(tmp_path):
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     lines = done.stdout.splitlines()
+    # the counter's rate, measured twice (before and after the calls) against perf_counter
+    rate = re.search(r"ticks at ([\d.]+) GHz, measured before and after the calls \(([\d.]+), ([\d.]+)\)", lines[0])
+    assert rate is not None, lines[0]
+    ghz, before, after = (float(v) for v in rate.groups())
+    assert 0.5 < ghz < 10 and abs(before - after) < 0.02 * ghz and abs(ghz - (before + after) / 2) < 1e-3, lines[0]
     # 2 layers: their forward loops, then their backward loops, each with its phases and whole time
     loops = [line.split()[0] for line in lines if line.startswith("  ")]
     assert loops == ["forward", "forward", "backward", "backward"], done.stdout
@@ -44,3 +50,18 @@ def test_rnn_phases_reports_every_loop_and_the_time_outside_them(tmp_path):
     assert 0 < loops_s and abs(wall - loops_s - outside) < 2e-3, call[0]
     assert list(tmp_path.glob("levelbench-rnn-phases-native/kernels-timers/rnn_cpu-*.so")), \
         f"the timers' kernels were not built in their own cache under {tmp_path}"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="the timers read the x86 time-stamp counter")
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++ to build the timers' kernels with")
+def test_rnn_phases_takes_the_counters_rate_from_the_option_over_its_own(tmp_path):
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env.pop("CXX", None)
+    done = subprocess.run(
+        [sys.executable, "benchmarks/rnn_phases.py", "--model", "gru", "--mode", "forward", "--batch", "2",
+         "--seq", "5", "--calls", "1", "--tsc-ghz", "1.5"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    header = done.stdout.splitlines()[0]
+    assert re.search(r"ticks at --tsc-ghz 1\.5 \(measured: [\d.]+, [\d.]+ GHz\)", header), header

@@ -21,13 +21,14 @@ def forward(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array, b_hn
 
 def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b_x: jax.Array, w_hh: jax.Array,
                           b_hn: jax.Array, h0: jax.Array, reverse: bool, threads: int):
-    """`forward`, also returning for the backward each step's gates ``[r | z | n]`` ``(T, B, 3H)``
-    and ``W_hn h + b_hn`` ``(T, B, H)``."""
+    """`forward`, also returning for the backward each step's gates ``r, z, n`` and ``W_hn h + b_hn``:
+    one buffer of shape ``(T, B, 4H)`` for `backward` alone, its floats in the kernel's own order
+    (by blocks of 8 units, rnn_kept.h)."""
     t, b, h = *x.shape[:2], w_hh.shape[1]
-    spec = jax.ShapeDtypeStruct((t, b, h), x.dtype)
-    hs, rzn, hn = call(GRU_TARGETS[1], (spec, jax.ShapeDtypeStruct((t, b, 3 * h), x.dtype), spec),
-                       x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
-    return hs, (rzn, hn)
+    hs, kept = call(GRU_TARGETS[1], (jax.ShapeDtypeStruct((t, b, h), x.dtype),
+                                     jax.ShapeDtypeStruct((t, b, 4 * h), x.dtype)),
+                    x, w_ih, b_x, w_hh, b_hn, h0, reverse=reverse, threads=threads)
+    return hs, (kept,)
 
 
 def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: jax.Array, x: jax.Array,
@@ -36,10 +37,10 @@ def backward(d_hs: jax.Array, activations, hs: jax.Array, h0: jax.Array, w_hh: j
     pre-activations' biases (``b_ih`` and ``b_hh``'s, as torch lays them out) and of ``h0``. The
     weight gradients are summed inside the loop, a block of steps at a time, so no ``(T, B, 3H)``
     gradient is handed back to XLA."""
-    rzn, hn = activations
+    (kept,) = activations
     gates = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
     # The operands and results every backward takes first, then the GRU's own (rnn_handlers.h).
     d_x, d_w_ih, d_w_hh, dh0, d_b_ih, d_b_hh = call(
         GRU_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), spec_of(h0), gates, gates),
-        d_hs, hs, h0, w_hh, x, w_ih, rzn, hn, reverse=reverse, threads=threads)
+        d_hs, hs, h0, w_hh, x, w_ih, kept, reverse=reverse, threads=threads)
     return d_x, d_w_ih, d_w_hh, d_b_ih, d_b_hh, dh0

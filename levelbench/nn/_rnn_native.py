@@ -42,7 +42,8 @@ from .._values import settings
 _FOLDER = Path(__file__).with_name("_native")
 # Compiled together into one library; all of them (the header too) make up the cache key.
 SOURCES = (_FOLDER / "gru_cpu.cc", _FOLDER / "lstm_cpu.cc", _FOLDER / "rnn_info.cc")
-HEADERS = tuple(_FOLDER / name for name in ("rnn_cpu.h", "rnn_gradients.h", "rnn_loops.h", "rnn_handlers.h"))
+HEADERS = tuple(_FOLDER / name
+                for name in ("rnn_cpu.h", "rnn_gradients.h", "rnn_loops.h", "rnn_handlers.h", "rnn_kept.h"))
 GRU_TARGETS = ("levelbench_gru_forward", "levelbench_gru_forward_train", "levelbench_gru_backward")
 LSTM_TARGETS = ("levelbench_lstm_forward", "levelbench_lstm_forward_train", "levelbench_lstm_backward")
 BUILD_TIMEOUT_S = 300

@@ -9,6 +9,13 @@
 // (T, B, 3H) projection is written and read back, and the seed's second layer took 33 ms that way
 // against 20 + 20 ms hoisted (docs/design/gru.md).
 //
+// Training keeps, for the backward, each step's r, z, n and W_hn h + b_hn by blocks of 8 units
+// (KeptByBlocks, rnn_kept.h): a row's four values of a block's units are 32 consecutive floats,
+// two whole cache lines, where as rows [r | z | n] of 3H and rows of W_hn h + b_hn of H, in two
+// buffers, the forward wrote four stores per row and vector, each into partial lines a row (3H or
+// H floats) from the previous row's
+// (docs/notes/2026-12-03-rnn-peak-accounting.md, "The GRU's kept activations by blocks").
+//
 // Backward: the gate gradients of a row are kept as [d_a | d_r | d_z | d_hn] (d_a: of n's
 // pre-activation), so that W_hh's [d_r | d_z | d_hn] starts at column H and W_ih's, in W_ih's
 // row order n, r, z, is [d_a | d_r | d_z] from column 0; dh_{t-1} adds dh * z to the GEMM.
@@ -17,16 +24,17 @@
 // Python side: ../_gru_native.py (calls), ../_rnn_native.py (build, cache, registration).
 
 #include "rnn_handlers.h"
+#include "rnn_kept.h"
 
 namespace {
 
-struct GruCell : CellShape<3, GruForwardTile> {
+struct GruCell : CellShape<3, GruForwardTile>, KeptByBlocks {
+  static constexpr int kKept = 4;  // values kept per unit: r, z, n, W_hn h + b_hn
 
   struct Forward : ForwardOperands {
     const float* b_x;      // [b_ir + b_hr | b_iz + b_hz | b_in] (3H)
     const float* b_hn;     // (H)
-    float* rzn_out;        // kept gates [r | z | n] (T, B, 3H), or null
-    float* hn_out;         // kept W_hn h + b_hn (T, B, H), or null
+    float* kept_out;       // kept r, z, n, W_hn h + b_hn (T, B, 4H floats, laid out by kept_offset), or null
   };
 
   static void start_forward(const Forward&, int64_t, int64_t) {}
@@ -48,13 +56,7 @@ struct GruCell : CellShape<3, GruForwardTile> {
       V nn = tanh_(load<V>(gx + 2 * gate) + b_n + r * hn);
       V h = load<V>(h_prev + b * H + j, n);
       store(f.out + o, nn + z * (h - nn), n);
-      if (f.rzn_out) {
-        float* gates = f.rzn_out + (t * B + b) * 3 * H + j;
-        store(gates, r, n);
-        store(gates + H, z, n);
-        store(gates + 2 * H, nn, n);
-        store(f.hn_out + o, hn, n);
-      }
+      if (f.kept_out) keep<V, kKept>(f.kept_out, B, H, t, b, j, n, {r, z, nn, hn});
     }
   }
 
@@ -66,7 +68,7 @@ struct GruCell : CellShape<3, GruForwardTile> {
   static int ih_column(int gate) { return gate == 2 ? 0 : gate + 1; }
 
   struct Backward : BackwardOperands {
-    const float *rzn, *hn;  // kept gates [r | z | n] (T, B, 3H) and W_hn h + b_hn (T, B, H)
+    const float* kept;  // kept r, z, n, W_hn h + b_hn (T, B, 4H floats, by kept_offset)
   };
 
   // dh * z for every unit of the step: added to dh_{t-1}.
@@ -80,14 +82,18 @@ struct GruCell : CellShape<3, GruForwardTile> {
                         float* dg) {
     const int64_t B = g.s.B, H = g.s.H, K = 4 * H, at = t * B * H;
     const float* before = time.before(g.hs, g.h0, t);
-    for (int64_t b = 0; b < B; ++b)
-      for_each_vector(H, [&](auto zero, int64_t j, int w) {
-        typedef decltype(zero) V;
+    // Units outside, rows inside: the kept values are read in the order they lie (kept_offset), a
+    // V of 16 units from two blocks' rows at once.
+    for_each_vector(H, [&](auto zero, int64_t j, int w) {
+      typedef decltype(zero) V;
+      const int64_t bw = width(H, j), apart = B * kKept;  // both blocks are full under a V of 16
+      const float* values = g.kept + kept_offset(B, H, kKept, t, 0, j);
+      for (int64_t b = 0; b < B; ++b, values += kKept * bw) {
         const int64_t o = at + b * H + j;
         V dh_ = load<V>(g.d_hs + o, w) + load<V>(next + b * H + j, w);
-        const float* gates = g.rzn + (t * B + b) * 3 * H + j;
-        V r = load<V>(gates, w), z = load<V>(gates + H, w), n = load<V>(gates + 2 * H, w);
-        V hn = load<V>(g.hn + o, w), h = load<V>(before + b * H + j, w);
+        V r = kept<V>(values, apart, w), z = kept<V>(values + bw, apart, w);
+        V n = kept<V>(values + 2 * bw, apart, w), hn = kept<V>(values + 3 * bw, apart, w);
+        V h = load<V>(before + b * H + j, w);
         V d_a = dh_ * (1.0f - z) * (1.0f - n * n);
         V d_r = d_a * hn * r * (1.0f - r);
         V d_z = dh_ * (h - n) * z * (1.0f - z);
@@ -97,7 +103,8 @@ struct GruCell : CellShape<3, GruForwardTile> {
         store(row + H + j, d_r, w);
         store(row + 2 * H + j, d_z, w);
         store(row + 3 * H + j, d_a * r, w);  // d_hn
-      });
+      }
+    });
   }
 
   static void finish_backward(const Backward&, Carry&, int) {}
@@ -118,23 +125,19 @@ struct GruCell : CellShape<3, GruForwardTile> {
 
   static void results_of(Forward&) {}
 
-  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& rzn, ffi::Result<ffi::AnyBuffer>& hn) {
-    f.rzn_out = rzn->typed_data<float>();
-    f.hn_out = hn->typed_data<float>();
-  }
+  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& kept) { f.kept_out = kept->typed_data<float>(); }
 
-  // After the common backward operands (BackwardBuffers): the kept gates and W_hn h + b_hn; after
-  // the common results, the gradients of b_ih and b_hh.
-  static ffi::Error backward_of(const BackwardBuffers& common, const ffi::AnyBuffer& rzn, const ffi::AnyBuffer& hn,
+  // After the common backward operands (BackwardBuffers): the kept values; after the common
+  // results, the gradients of b_ih and b_hh.
+  static ffi::Error backward_of(const BackwardBuffers& common, const ffi::AnyBuffer& kept,
                                 ffi::Result<ffi::AnyBuffer>& d_b_ih, ffi::Result<ffi::AnyBuffer>& d_b_hh,
                                 int64_t reverse, Backward& g) {
-    if (auto e = backward_operands(kGates, {&common.d_hs, &hn, &common.hs}, rzn, common, reverse, g);
+    if (auto e = backward_operands(kGates, kKept, {&common.d_hs, &common.hs}, kept, common, reverse, g);
         e.failure())
       return e;
     g.d_b_ih = d_b_ih->typed_data<float>();
     g.d_b_hh = d_b_hh->typed_data<float>();
-    g.rzn = rzn.typed_data<float>();
-    g.hn = hn.typed_data<float>();
+    g.kept = kept.typed_data<float>();
     return ffi::Error::Success();
   }
 };
@@ -142,5 +145,5 @@ struct GruCell : CellShape<3, GruForwardTile> {
 }  // namespace
 
 RNN_HANDLER(levelbench_gru_forward, ForwardHandler, GruCell, 6, 1);
-RNN_HANDLER(levelbench_gru_forward_train, ForwardHandler, GruCell, 6, 3);
-RNN_HANDLER(levelbench_gru_backward, BackwardHandler, GruCell, 8, 6);
+RNN_HANDLER(levelbench_gru_forward_train, ForwardHandler, GruCell, 6, 2);
+RNN_HANDLER(levelbench_gru_backward, BackwardHandler, GruCell, 7, 6);

@@ -9,8 +9,8 @@
 // A unit's cell state is read and written only by the thread that owns the unit.
 //
 // Training keeps, for the backward, each step's gates and tanh(c_t) by blocks of 8 units
-// (kept_offset): step by step, block by block, row by row, a row's i, f, g and o of a block's
-// units are 32 consecutive floats (of tanh(c_t), 8), as the forward's tile produces them. So the
+// (KeptByBlocks, rnn_kept.h): step by step, block by block, row by row, a row's i, f, g and o of a
+// block's units are 32 consecutive floats (of tanh(c_t), 8), as the forward's tile produces them. So the
 // forward writes its kept values as one sequential stream of whole cache lines, where in rows
 // [i | f | g | o] of 4H it wrote 5 partial lines per row and block, far apart
 // (docs/notes/2026-12-03-rnn-peak-accounting.md, "The kept activations by blocks of units").
@@ -24,10 +24,11 @@
 // Python side: ../_lstm_native.py (calls), ../_rnn_native.py (build, cache, registration).
 
 #include "rnn_handlers.h"
+#include "rnn_kept.h"
 
 namespace {
 
-struct LstmCell : CellShape<4, LstmForwardTile> {
+struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
 
   struct Forward : ForwardOperands {
     const float* b;          // b_ih + b_hh (4H)
@@ -37,67 +38,6 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
     float* gates_out;        // kept i, f, g, o (T, B, 4H floats, laid out by kept_offset), or null
     float* tc_out;           // kept tanh(c_t) (T, B, H floats, by kept_offset), or null
   };
-
-  // Where, among the kept values of `values` per unit (the 4 gates, or tanh(c_t)), the first of
-  // unit j at step t and row b lies; its others follow width(H, j) floats apart. Every block before
-  // j's holds 8 units, so the kept values fill T * B * values * H floats exactly, the last block
-  // ragged where 8 does not divide H, and the layout is the same whatever the thread count.
-  static int64_t kept_offset(int64_t B, int64_t H, int values, int64_t t, int64_t b, int64_t j) {
-    const int64_t j0 = j / kLanes * kLanes;
-    return (t * H + j0) * B * values + b * values * width(H, j) + (j - j0);
-  }
-
-  // The units in unit j's block.
-  static int64_t width(int64_t H, int64_t j) { return std::min<int64_t>(kLanes, H - j / kLanes * kLanes); }
-
-  // Lanes [8 h, 8 h + 8) of a, then of b: two gates of one block's units, one cache line.
-  template <int h>
-  static vf16 line_of(vf16 a, vf16 b) {
-    constexpr int a0 = 8 * h, b0 = 16 + 8 * h;
-    return __builtin_shufflevector(a, b, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, a0 + 5, a0 + 6, a0 + 7, b0, b0 + 1,
-                                   b0 + 2, b0 + 3, b0 + 4, b0 + 5, b0 + 6, b0 + 7);
-  }
-
-  // Stores values[0..Values) of n units from unit j (a block's first), at step t and row b: a V of
-  // 16 units is two blocks, B * Values * 8 floats apart.
-  template <typename V, int Values>
-  static void keep(float* kept, int64_t B, int64_t H, int64_t t, int64_t b, int64_t j, int n,
-                   const V (&values)[Values]) {
-    constexpr int kHalves = lanes_of<V> / kLanes;
-    if constexpr (kHalves == 2 && Values == 4) {
-      if (n == lanes_of<V>) {  // two full blocks: a row's 32 floats in each are two whole lines
-        float* at = kept + kept_offset(B, H, Values, t, b, j);
-        float* next = at + B * Values * kLanes;
-        store(at, line_of<0>(values[0], values[1]));
-        store(at + 2 * kLanes, line_of<0>(values[2], values[3]));
-        store(next, line_of<1>(values[0], values[1]));
-        store(next + 2 * kLanes, line_of<1>(values[2], values[3]));
-        return;
-      }
-    }
-    for (int h = 0; h < kHalves && h * kLanes < n; ++h) {
-      const int64_t u = j + h * kLanes, w = width(H, u);
-      float* at = kept + kept_offset(B, H, Values, t, b, u);
-      for (int v = 0; v < Values; ++v) {
-        vf half[kHalves];
-        std::memcpy(half, &values[v], sizeof half);
-        store(at + v * w, half[h], static_cast<int>(w));
-      }
-    }
-  }
-
-  // n units of a kept value, from `at` in one block's row: 8 or fewer, or with a V of 16 two full
-  // blocks' 8, the second `values` * B * 8 floats further.
-  template <typename V>
-  static V kept(const float* at, int64_t values_b, int n) {
-    if constexpr (lanes_of<V> == kLanes) {
-      return load(at, n);
-    } else {
-      static_assert(lanes_of<V> == 2 * kLanes, "kept values are read 8 or 16 units at a time");
-      const vf low = load(at), high = load(at + values_b * kLanes);
-      return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    }
-  }
 
   // The running cell state starts as c0, for this thread's units.
   static void start_forward(const Forward& f, int64_t unit_first, int64_t unit_last) {
@@ -229,7 +169,7 @@ struct LstmCell : CellShape<4, LstmForwardTile> {
                                 const ffi::AnyBuffer& gates, const ffi::AnyBuffer& c, const ffi::AnyBuffer& tc,
                                 const ffi::AnyBuffer& c0, ffi::Result<ffi::AnyBuffer>& d_b,
                                 ffi::Result<ffi::AnyBuffer>& dc0, int64_t reverse, Backward& g) {
-    if (auto e = backward_operands(kGates, {&common.d_hs, &c, &tc, &common.hs}, gates, common, reverse, g);
+    if (auto e = backward_operands(kGates, kGates, {&common.d_hs, &c, &tc, &common.hs}, gates, common, reverse, g);
         e.failure())
       return e;
     for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {

@@ -310,16 +310,16 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
 }
 
 // The backward operands every cell checks: the sequences like d_hs, w_hh, h0, x and w_ih; the
-// kept gates (T, B, G*H). On success, `sizes` holds the shape and I.
-ffi::Error check_backward(int gates, std::initializer_list<const ffi::AnyBuffer*> sequences,
-                          const ffi::AnyBuffer& kept_gates, const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0,
+// kept values, `kept` per unit (T, B, kept*H). On success, `sizes` holds the shape and I.
+ffi::Error check_backward(int gates, int kept, std::initializer_list<const ffi::AnyBuffer*> sequences,
+                          const ffi::AnyBuffer& kept_values, const ffi::AnyBuffer& w_hh, const ffi::AnyBuffer& h0,
                           const ffi::AnyBuffer& x, const ffi::AnyBuffer& w_ih, BackwardOperands& sizes) {
   const Shape s = shape_of(**sequences.begin());
   const std::string G = std::to_string(gates);
   if (auto e = check_shapes(s, sequences, w_hh, gates); e.failure()) return e;
-  auto gd = kept_gates.dimensions();
-  if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == gates * s.H,
-                     "kept gates of shape (T, B, " + G + "H)", kept_gates);
+  auto gd = kept_values.dimensions();
+  if (auto e = check(gd.size() == 3 && gd[0] == s.T && gd[1] == s.B && gd[2] == kept * s.H,
+                     "kept values of shape (T, B, " + std::to_string(kept) + "H)", kept_values);
       e.failure())
     return e;
   auto h = h0.dimensions();
@@ -344,12 +344,13 @@ struct BackwardBuffers {
 };
 
 // Checks the operands every backward takes (check_backward: `sequences` are those shaped like
-// d_hs) and points `g` at them and at the common results; the cell's handler then fills its own
-// (kept activations, bias gradients, state gradients).
-ffi::Error backward_operands(int gates, std::initializer_list<const ffi::AnyBuffer*> sequences,
-                             const ffi::AnyBuffer& kept_gates, const BackwardBuffers& a, int64_t reverse,
+// d_hs, `kept_values` holds `kept` floats per unit) and points `g` at them and at the common
+// results; the cell's handler then fills its own (kept activations, bias gradients, state gradients).
+ffi::Error backward_operands(int gates, int kept, std::initializer_list<const ffi::AnyBuffer*> sequences,
+                             const ffi::AnyBuffer& kept_values, const BackwardBuffers& a, int64_t reverse,
                              BackwardOperands& g) {
-  if (auto e = check_backward(gates, sequences, kept_gates, a.w_hh, a.h0, a.x, a.w_ih, g); e.failure()) return e;
+  if (auto e = check_backward(gates, kept, sequences, kept_values, a.w_hh, a.h0, a.x, a.w_ih, g); e.failure())
+    return e;
   g.d_hs = a.d_hs.typed_data<float>();
   g.hs = a.hs.typed_data<float>();
   g.h0 = a.h0.typed_data<float>();
