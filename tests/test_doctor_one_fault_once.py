@@ -1,0 +1,58 @@
+"""What cases 257-266 showed (issue 25, mend17): one fault reported once, set-up per configuration, a jit per call
+that each call asks for.
+
+- A timed training loop whose work is one call of an un-jitted step (``jax.value_and_grad`` run eagerly inside it)
+  is one fault: LB114 at the call, where the whole program runs op by op, not again at the loop's line (case 258).
+  A loop that also runs eager operations of its own beside that call is still the loop's.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def codes_at(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
+
+
+def lb114_lines(source: str) -> set[int]:
+    return {line for code, line in codes_at(source) if code == "LB114"}
+
+
+TRAINING = """
+import time
+import jax
+import jax.numpy as jnp
+
+def mse(w, xs, ys):
+    return jnp.mean((xs @ w - ys) ** 2)
+
+def update(w, xs, ys):
+    value, g = jax.value_and_grad(mse)(w, xs, ys)
+    return jnp.subtract(w, 0.01 * g), value
+
+def fit(w, pairs):
+    t0 = time.perf_counter()
+    for xs, ys in pairs:
+        w, value = update(w, xs, ys){extra}
+    value.block_until_ready()
+    print("fit took", time.perf_counter() - t0)
+    return w
+
+keys = jax.random.split(jax.random.key(0), 3)
+data = [(jax.random.normal(k, (256, 8)), jax.random.normal(k, (256,))) for k in keys]
+fit(jnp.zeros(8), data)
+"""
+
+
+def test_a_timed_loop_whose_work_is_one_eager_step_is_reported_once_at_the_step():
+    lines = lb114_lines(TRAINING.format(extra=""))
+    assert lines == {16}, f"expected LB114 once, at the eager `update(...)` call (line 16); got lines {sorted(lines)}"
+
+
+def test_a_loop_with_eager_operations_of_its_own_beside_the_step_is_still_the_loops():
+    extra = "\n        w = jnp.clip(w, -1.0, 1.0)\n        w = w / jnp.linalg.norm(w)"
+    lines = lb114_lines(TRAINING.format(extra=extra))
+    assert 15 in lines, f"expected LB114 at the loop (line 15), whose own clip and norm dispatch op by op; got {lines}"
