@@ -4,6 +4,10 @@ that each call asks for.
 - A timed training loop whose work is one call of an un-jitted step (``jax.value_and_grad`` run eagerly inside it)
   is one fault: LB114 at the call, where the whole program runs op by op, not again at the loop's line (case 258).
   A loop that also runs eager operations of its own beside that call is still the loop's.
+- An untimed loop over a few values the code spells out (``for width in (8, 32, 128)``), whose body reads its
+  variable, builds one configuration per value: a whole program run eagerly there (``jax.vmap(init)(keys)``) runs
+  once per value, and jitting it would compile once per value (case 260, LB114 quiet). The same body repeated by
+  ``range(3)``, or run over data, is still op by op.
 """
 
 from __future__ import annotations
@@ -56,3 +60,51 @@ def test_a_loop_with_eager_operations_of_its_own_beside_the_step_is_still_the_lo
     extra = "\n        w = jnp.clip(w, -1.0, 1.0)\n        w = w / jnp.linalg.norm(w)"
     lines = lb114_lines(TRAINING.format(extra=extra))
     assert 15 in lines, f"expected LB114 at the loop (line 15), whose own clip and norm dispatch op by op; got {lines}"
+
+
+SWEEP = """
+import time
+import jax
+import jax.numpy as jnp
+
+def init(key):
+    w = jax.random.normal(key, (64, 64))
+    return w / jnp.linalg.norm(w)
+
+@jax.jit
+def forward(ws, x):
+    return jnp.tanh(jnp.einsum("bij,j->bi", ws, x))
+
+def seconds(fn, *args):
+    fn(*args).block_until_ready()
+    t0 = time.perf_counter()
+    for _ in range(50):
+        fn(*args).block_until_ready()
+    return (time.perf_counter() - t0) / 50
+
+def main():
+    x = jnp.ones(64)
+    key = jax.random.key(0)
+    for {loop}:
+        key, sub = jax.random.split(key)
+        keys = jax.random.split(sub, {count})
+        ws = jax.vmap(init)(keys)
+        print({count}, seconds(forward, ws, x))
+
+main()
+"""
+
+
+def test_set_up_run_once_per_spelled_out_configuration_is_not_op_by_op():
+    source = SWEEP.format(loop="width in (8, 32, 128)", count="width")
+    assert 24 not in lb114_lines(source), "a loop over three listed widths builds each once: no LB114 expected"
+    listed = SWEEP.format(loop="width in [4, 16, 64, 256]", count="width")
+    assert 24 not in lb114_lines(listed)
+
+
+def test_the_same_set_up_repeated_or_over_data_is_still_op_by_op():
+    repeated = SWEEP.format(loop="_ in range(3)", count="32")
+    assert 24 in lb114_lines(repeated), "range(3) runs the same eager program again: LB114 expected at the loop"
+    over_data = SWEEP.format(loop="width in read_widths()", count="width").replace(
+        "def main():", "def read_widths():\n    return [int(w) for w in open('widths.txt')]\n\ndef main():")
+    assert 27 in lb114_lines(over_data), "widths read from a file: the data decides how many, LB114 expected"

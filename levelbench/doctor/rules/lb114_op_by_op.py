@@ -65,7 +65,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         reported = [c for c in own_calls if id(c) in reported_calls]
         if reported and _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if not _inside(ctx, n, reported)])[0] < 2:
             continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
-        if not timed and eager_dispatch_is_small(facts, loop, ops + applies, own_calls):
+        if not timed and eager_dispatch_is_small(facts, ctx.kinds, loop, ops + applies, own_calls):
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
