@@ -8,6 +8,11 @@ that each call asks for.
   variable, builds one configuration per value: a whole program run eagerly there (``jax.vmap(init)(keys)``) runs
   once per value, and jitting it would compile once per value (case 260, LB114 quiet). The same body repeated by
   ``range(3)``, or run over data, is still op by op.
+- A helper that jits a function made from what its caller passes, through a local def that closes over it
+  (``def loss(p, x): return model(p, x)`` then ``jax.jit(jax.grad(loss))``), builds what each call asks for: called
+  once per model, a jit made once outside would compile as often (case 261, LB111 quiet), as when the parameter is
+  jitted directly (``speedtest(scan_fn)``). Called twice with the same model, it compiles the same program again:
+  LB111.
 """
 
 from __future__ import annotations
@@ -108,3 +113,41 @@ def test_the_same_set_up_repeated_or_over_data_is_still_op_by_op():
     over_data = SWEEP.format(loop="width in read_widths()", count="width").replace(
         "def main():", "def read_widths():\n    return [int(w) for w in open('widths.txt')]\n\ndef main():")
     assert 27 in lb114_lines(over_data), "widths read from a file: the data decides how many, LB114 expected"
+
+
+HELPER = """
+import time
+import jax
+import jax.numpy as jnp
+
+def step_time(model, params, x, steps=200):
+    def objective(p, batch):
+        return jnp.mean(model(p, batch) ** 2)
+
+    step = jax.jit(jax.grad(objective))
+    step(params, x)["w"].block_until_ready()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        g = step(params, x)
+    g["w"].block_until_ready()
+    return (time.perf_counter() - t0) / steps
+
+def linear(p, x):
+    return x @ p["w"]
+
+def gated(p, x):
+    return jax.nn.sigmoid(x @ p["w"]) * (x @ p["w"])
+
+params = {"w": jnp.ones((128, 128))}
+x = jnp.ones((64, 128))
+"""
+
+
+def test_a_jit_per_call_of_a_function_made_from_each_calls_model_is_what_each_call_asks_for():
+    source = HELPER + 'print(step_time(linear, params, x))\nprint(step_time(gated, params, x))\n'
+    assert ("LB111", 10) not in codes_at(source), "each call passes another model: one compile per model, no LB111"
+
+
+def test_the_same_model_timed_twice_compiles_the_same_program_again():
+    twice = HELPER + 'print(step_time(linear, params, x))\nprint(step_time(linear, params, x))\n'
+    assert ("LB111", 10) in codes_at(twice), "the same model twice: the second call compiles it again, LB111 expected"
