@@ -13,6 +13,10 @@ that each call asks for.
   once per model, a jit made once outside would compile as often (case 261, LB111 quiet), as when the parameter is
   jitted directly (``speedtest(scan_fn)``). Called twice with the same model, it compiles the same program again:
   LB111.
+- A timing helper handed, by a factory, a function that queues JAX work and returns nothing (``def run(): y = a @
+  a``) stops its clock before the work is done, and no wait on the result could help: LB102 at the argument that
+  hands it, the helper being sound for the other values it is given (case 257). A function that returns its
+  result to a helper that waits, a jitted one (LB107's) and a NumPy one stay quiet.
 """
 
 from __future__ import annotations
@@ -151,3 +155,51 @@ def test_a_jit_per_call_of_a_function_made_from_each_calls_model_is_what_each_ca
 def test_the_same_model_timed_twice_compiles_the_same_program_again():
     twice = HELPER + 'print(step_time(linear, params, x))\nprint(step_time(linear, params, x))\n'
     assert ("LB111", 10) in codes_at(twice), "the same model twice: the second call compiles it again, LB111 expected"
+
+
+HANDED = """
+import time
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+def make_numpy():
+    a = np.ones((1000, 1000))
+    def run():
+        b = a @ a
+    return run
+
+def make_eager():
+    a = jnp.ones((1000, 1000))
+    def run():
+        b = jnp.tanh(a @ a)
+    return run
+
+def make_jitted():
+    a = jnp.ones((1000, 1000))
+    @jax.jit
+    def run():
+        b = a @ a
+    return run
+
+def seconds(name, fn, n=20):
+    t0 = time.perf_counter()
+    for _ in range(n):
+        fn()
+    print(name, (time.perf_counter() - t0) / n)
+
+seconds("numpy", make_numpy())
+seconds("eager", make_eager())
+seconds("jitted", make_jitted())
+"""
+
+
+def test_a_function_that_queues_jax_work_and_returns_nothing_handed_to_a_timing_helper_is_lb102_at_the_argument():
+    found = {line for code, line in codes_at(HANDED) if code == "LB102"}
+    assert found == {33}, f"expected LB102 at `make_eager()` (line 33) alone; got lines {sorted(found)}"
+
+
+def test_a_handed_function_that_returns_its_result_to_a_helper_that_waits_is_quiet():
+    returned = HANDED.replace("        b = jnp.tanh(a @ a)", "        return jnp.tanh(a @ a)").replace(
+        "        fn()", "        jax.block_until_ready(fn())")
+    assert not {line for code, line in codes_at(returned) if code == "LB102"}
