@@ -17,6 +17,9 @@ that each call asks for.
   a``) stops its clock before the work is done, and no wait on the result could help: LB102 at the argument that
   hands it, the helper being sound for the other values it is given (case 257). A function that returns its
   result to a helper that waits, a jitted one (LB107's) and a NumPy one stay quiet.
+- A benchmark of pytree utilities (``jax.tree_util.tree_flatten`` 1000 times) times the framework's host-side
+  work: read on ``time.time()``, it is LB105's as any other interval (case 265). A wall-clock interval around
+  host work of no framework (``sorted``, ``json.dumps``) stays quiet.
 """
 
 from __future__ import annotations
@@ -203,3 +206,25 @@ def test_a_handed_function_that_returns_its_result_to_a_helper_that_waits_is_qui
     returned = HANDED.replace("        b = jnp.tanh(a @ a)", "        return jnp.tanh(a @ a)").replace(
         "        fn()", "        jax.block_until_ready(fn())")
     assert not {line for code, line in codes_at(returned) if code == "LB102"}
+
+
+TREES = """
+import time
+import jax
+import jax.numpy as jnp
+
+params = {"layer%d" % i: {"w": jnp.ones((4, 4)), "b": jnp.zeros(4)} for i in range(50)}
+started = time.time()
+for _ in range(500):
+    WORK
+print("per call", (time.time() - started) / 500)
+"""
+
+
+def test_a_wall_clock_around_pytree_utilities_is_lb105():
+    for work in ("leaves, treedef = jax.tree_util.tree_flatten(params)", "jax.tree.map(lambda x: x, params)"):
+        assert ("LB105", 7) in codes_at(TREES.replace("WORK", work)), f"expected LB105 at line 7 timing `{work}`"
+
+
+def test_a_wall_clock_around_host_work_of_no_framework_is_quiet():
+    assert ("LB105", 7) not in codes_at(TREES.replace("WORK", "ordered = sorted(params)"))
