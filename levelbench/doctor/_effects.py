@@ -158,6 +158,34 @@ def handed_work_unawaited(ctx: Context, region: TimedRegion) -> ast.Call | None:
     )
 
 
+def handed_functions_unawaited(ctx: Context, region: TimedRegion) -> list[ast.expr]:
+    """The arguments, at the call sites of a timing helper, that hand the callable it times a function which queues
+    JAX work, returns nothing and waits for nothing (neurlang's ``time_results("Jax slow", jax_function_slow())``,
+    the factory's ``def time_func(): res = values * values + values * 2``, timed by ``timeit.timeit(func, ...)``).
+    The clock stops when the call returns, before that work is done; and since the function returns nothing, a wait
+    the helper might add on its result waits for nothing either. Reported at the argument: the helper is sound for
+    the other values it is handed (NumPy's, PyTorch's, a jitted function's). A jitted function that returns nothing
+    is LB107's (XLA drops its work), not this; a region that waits for anything is not read."""
+    work = list(walk_code(ctx.program, list(region.work)))
+    if any(isinstance(n, ast.Call) and is_wait(ctx, n) for n in work):
+        return []
+    found: list[ast.expr] = []
+    for call in ctx.timed_calls(region):
+        for value in ctx.facts.parameter_values(call.func) or ():
+            if isinstance(value, ast.Lambda) or value in found:
+                continue
+            function = ctx.facts.function_of(value)
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function in ctx.facts.jitted_defs:
+                continue
+            if ctx.kinds.returned(function) is not None or any(
+                isinstance(n, ast.Return) and n.value is not None for n in local_walk(ctx.program, function)
+            ):
+                continue  # it returns something: whether the helper waits for it is `unawaited_jax`'s question
+            if unawaited_jax(ctx, tuple(function.body)) is not None:
+                found.append(value)
+    return found
+
+
 _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 

@@ -65,14 +65,38 @@ def max_trips(facts: Facts, loop: ast.AST) -> int | None:
     return total
 
 
-def eager_dispatch_is_small(facts: Facts, loop: ast.AST, operations: int, calls: list[ast.Call]) -> bool:
+def eager_dispatch_is_small(facts: Facts, kinds: Kinds, loop: ast.AST, operations: int, calls: list[ast.Call]) -> bool:
     """``operations`` eager JAX operations per iteration of ``loop`` (made by ``calls``) add up, over every
     iteration the code states, to no more than `SMALL_DISPATCH_TOTAL` dispatches: a bounded cost of a few
-    milliseconds. Not when one of the calls dispatches an unknown number of primitives (`runs_many_operations`)."""
+    milliseconds. Not when one of the calls dispatches an unknown number of primitives (`runs_many_operations`),
+    unless the loop is set-up per configuration (`_set_up_per_value`)."""
     trips = max_trips(facts, loop)
     if trips is None or trips * max(operations, 1) > SMALL_DISPATCH_TOTAL:
         return False
-    return not any(runs_many_operations(facts, call) for call in calls)
+    if not any(runs_many_operations(facts, call) for call in calls):
+        return True
+    return _set_up_per_value(facts, kinds, loop)
+
+
+def _set_up_per_value(facts: Facts, kinds: Kinds, loop: ast.AST) -> bool:
+    """``for n_envs in [4, 16, 64]: keys = jax.random.split(rng, n_envs); batch = jax.vmap(env.reset)(keys)``: a loop
+    over a few values the code spells out, whose body reads its variable, builds one configuration per value on
+    purpose. A whole program run eagerly once per value is that configuration's set-up, run once: jitting it would
+    compile one program per value (the values change what it is given), which costs more than dispatching it once.
+    A loop that repeats (``range(3)``) or walks data is not this: its passes run the same program again."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or spelled_out(facts, kinds, loop) is None:
+        return False
+    if max_trips(facts, loop) is None or (max_trips(facts, loop) or 0) > _FEW_VALUES:
+        return False
+    variables = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in variables
+        for statement in loop.body for n in ast.walk(statement)
+    )
+
+
+# A handful of configurations spelled out in the code (sizes, batch widths, dtypes): set-up once per value.
+_FEW_VALUES = 8
 
 
 def _one_operation(facts: Facts, transform: ast.Call) -> bool:

@@ -12,7 +12,7 @@ from ..._values.intent import compilation_alone_meant
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
-from .._effects import handed_work_unawaited, unawaited_jax
+from .._effects import handed_functions_unawaited, handed_work_unawaited, unawaited_jax
 from .._regions import TimedRegion
 from .._syntax import short, unparse
 
@@ -36,6 +36,20 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             fix=_blocked_fix(region, culprit),
             edits=lambda: wait_for(ctx, culprit),
         )
+    for region, culprit in timings:
+        if culprit is not None or not any(region is r for r in ctx.regions):
+            continue
+        for value in handed_functions_unawaited(ctx, region):
+            text = short(value)
+            yield ctx.report(
+                "LB102",
+                value,
+                f"`{text}` hands {region.by} a function that queues JAX work and returns nothing: the clock stops "
+                "before the work is done",
+                evidence=f"the function `{text}` gives runs JAX operations, waits for none of them and returns "
+                "nothing a caller could wait on",
+                fix="return the result and time `lambda: jax.block_until_ready(fn())`, or wait inside the function",
+            )
 
 
 def _times_compilation_alone(ctx: Context, region: TimedRegion, culprit: ast.AST) -> bool:

@@ -47,12 +47,21 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
+# Pytree utilities: host-side work of the framework, what a benchmark of tree traversal times (Flax's
+# `nnx_state_traversal.py` times `jax.tree_util.tree_flatten_with_path` 1000 times, case 265).
+_PYTREE_UTILITIES = ("jax.tree_util.", "jax.tree.", "optree.", "flax.traverse_util.", "equinox.tree_")
+
+
 def _does_work(ctx: Context, call: ast.Call) -> bool:
     """Framework work, or (in a file that uses a framework) a call of something the file does not define,
-    such as a model loaded elsewhere (``backbone_trt(images)``): not ``print`` or ``sleep``."""
+    such as a model loaded elsewhere (``backbone_trt(images)``): not ``print`` or ``sleep``. A framework's pytree
+    utilities count: they run on the host and dispatch nothing, but they are the framework's work, and an interval
+    that times them is read on the same clock."""
     if ctx.does_framework_work(call):
         return True
     qualified = ctx.names.qualname(call.func)
+    if qualified is not None and qualified.startswith(_PYTREE_UTILITIES):
+        return True
     return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
         call.func, ast.Attribute
     )

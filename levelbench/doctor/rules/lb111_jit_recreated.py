@@ -352,13 +352,37 @@ def _used_in_loop(program: Program, call: ast.Call, parent: ast.AST | None, call
     return False
 
 
+def _closure_reads(ctx: Context, outer: ast.AST, call: ast.Call) -> set[str]:
+    """The names the jitted function made at ``call`` reads from ``outer``'s scope: those written in the call, and
+    those read by the local defs it names, which close over them (``def loss_fn(p, x): return apply_fn(p, x)``,
+    then ``jax.jit(jax.value_and_grad(loss_fn))``: the jitted function is made from ``apply_fn``, case 261). A
+    def's own parameters are its arguments, not its closure."""
+    read: set[str] = set()
+    pending: list[ast.AST] = [call]
+    visited: set[int] = set()
+    while pending and len(visited) < 16:
+        node = pending.pop()
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        own = set(parameter_names(node)) if isinstance(node, FUNCTIONS) else set()
+        for name in ast.walk(node):
+            if not (isinstance(name, ast.Name) and isinstance(name.ctx, ast.Load)) or name.id in own:
+                continue
+            read.add(name.id)
+            function = ctx.facts.def_named(name.id, name)
+            if function is not None and any(a is outer for a in ctx.program.ancestors(function)):
+                pending.append(function)
+    return read
+
+
 def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called_now: bool) -> bool:
     outer = enclosing_function(ctx.program, call)
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or outer.name in ("__init__", "setup"):
         return False
     if not _timed_here(ctx, outer) and not _runs_per_call(ctx, outer, call):
         return False
-    read = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    read = _closure_reads(ctx, outer, call)
     if ctx.facts.differs_per_call(outer, read):
         return False  # `speedtest(scan_fn)`, `speedtest(dfx_fn)`: each call jits the function it is given, once
     if ctx.facts.differs_per_call(outer, _sizing_parameters(ctx, outer, call, parent, called_now)):

@@ -43,7 +43,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     facts = ctx.facts
     if not facts.frameworks & {"jax", "flax", "equinox", "optax"}:
         return
-    yield from _unjitted_timed_calls(ctx)  # timed regions are kept only where code runs (`Context.build`)
+    reported_calls: set[int] = set()
+    for call, diagnostic in _unjitted_timed_calls(ctx):  # timed regions are kept only where code runs (`Context.build`)
+        reported_calls.add(id(call))
+        yield diagnostic
     if not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
@@ -59,7 +62,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if ops < 2 and not applies and not (holds_timing(ctx, loop, nodes) or _dispatch_is_what_is_timed(ctx, loop)):
             continue
         own_calls = [n for n in _own_nodes(ctx, loop) if isinstance(n, ast.Call)]
-        if not timed and eager_dispatch_is_small(facts, loop, ops + applies, own_calls):
+        reported = [c for c in own_calls if id(c) in reported_calls]
+        if reported and _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if not _inside(ctx, n, reported)])[0] < 2:
+            continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
+        if not timed and eager_dispatch_is_small(facts, ctx.kinds, loop, ops + applies, own_calls):
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
@@ -467,14 +473,20 @@ def _is_measure(ctx: Context, call: ast.Call) -> bool:
     return (ctx.names.qualname(call.func) or "").startswith("levelbench.")
 
 
-def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
+def _inside(ctx: Context, node: ast.AST, calls: list[ast.Call]) -> bool:
+    """``node`` is one of ``calls`` or part of one (its arguments, its callee)."""
+    return any(node is c or any(a is c for a in ctx.program.ancestors(node)) for c in calls)
+
+
+def _unjitted_timed_calls(ctx: Context) -> Iterator[tuple[ast.Call, Diagnostic]]:
     """A timed call of the plain version of a function that is jitted elsewhere, whose loop runs op by op; or
-    of an un-jitted transform (`jax.vmap(f)`, `jax.vjp`), which runs the whole program op by op."""
+    of an un-jitted transform (`jax.vmap(f)`, `jax.vjp`), which runs the whole program op by op. Each comes with the
+    call it is reported at: a loop whose work is that call is the same fault, reported there once."""
     facts = ctx.facts
     for region in ctx.regions:
         for call in ctx.timed_calls(region):
             if _runs_transform_eagerly(ctx, call, region) and not _eager_half_of_a_comparison(ctx, call):
-                yield ctx.report(
+                yield call, ctx.report(
                     "LB114",
                     call,
                     f"`{short(call)}` is timed running a JAX transform without jit: every operation of the "
@@ -490,7 +502,7 @@ def _unjitted_timed_calls(ctx: Context) -> Iterator[Diagnostic]:
             if not any(sum(_eager_ops(ctx, list(local_walk(ctx.program, loop)))) for loop in loops):
                 continue
             site = facts.jitted_defs[function]
-            yield ctx.report(
+            yield call, ctx.report(
                 "LB114",
                 call,
                 f"`{short(call)}` times `{function.name}` without jit: its Python loop dispatches JAX operations "
