@@ -219,6 +219,23 @@ def test_a_vmap_or_jit_of_a_local_callable_goes_before_its_warm_up_and_never_wra
     assert not {v.kind for v in variants.case_variants(executable)} & {"vmap", "cond-jit"}
 
 
+def test_a_vmap_or_jit_of_a_callable_bound_in_a_with_block_goes_before_its_warm_up_in_that_block():
+    # case 261: `grad_fn = jax.jit(...)` bound inside `with te.autocast(...)`, warmed up and timed in that block; the
+    # new binding went into the timed loop, after the warm-up, so the timing ran a new program cold (LB103 on correct
+    # code) and a vmap was made anew on every pass
+    body = ("import time\nimport jax\ndef run(fn, x, ctx):\n    with ctx:\n        step = jax.jit(fn)\n"
+            "        for _ in range(3):\n            step(x).block_until_ready()\n        for _ in range(5):\n"
+            "            t0 = time.perf_counter()\n            step(x).block_until_ready()\n"
+            "            print(time.perf_counter() - t0)\n")
+    made = {v.kind: v.text.splitlines() for v in variants.case_variants(body)}
+    for kind, new in (("cond-jit", "step_maybe_jit"), ("vmap", "step_batched")):
+        lines = made[kind]
+        bound = next(i for i, line in enumerate(lines) if f"{new} =" in line)
+        warm = next(i for i, line in enumerate(lines) if line.strip() == f"{new}(x).block_until_ready()")
+        assert bound < warm and lines[bound].startswith("        ") and not lines[bound].startswith("         "), lines
+        assert sum(line.strip() == f"{new}(x).block_until_ready()" for line in lines) == 2, lines
+
+
 def test_a_registered_benchmark_keeps_the_comment_that_heads_the_timing_over_it():
     # case 087: `# Now time it without compilation` over the steady `%time`: made a google_benchmark function, the
     # import goes above the comment, which stays over the registered function

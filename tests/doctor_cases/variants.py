@@ -564,12 +564,30 @@ def _after_binding(source: Source, target: Target, line: int, indent: str) -> tu
     body = getattr(scope, "body", None)
     if not isinstance(body, list):
         return line, indent
-    binds = [s for s in body if s.lineno < line and (
+    binds = [s for s in _statements_around(source, scope, target.calls[0]) if s.lineno < line and (
         (isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == target.name)
         or (isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == target.name for t in s.targets)))]
     if not binds or binds[-1].end_lineno + 1 > len(source.lines) or source.in_cell_magic(binds[-1].end_lineno + 1):
         return line, indent
     return binds[-1].end_lineno + 1, "" if scope is source.tree else source.indent(binds[-1].lineno)
+
+
+def _statements_around(source: Source, scope: ast.AST, call: ast.Call) -> list[ast.stmt]:
+    """The statements of ``scope``'s body and of every block between it and ``call`` (a `with`, a loop, an `if`
+    that holds the call), in line order: the bindings the call can see there. 261 binds its jitted function inside
+    `with te.autocast(...)`, then warms it up and times it in that block."""
+    blocks: list[list[ast.stmt]] = []
+    node: ast.AST | None = call
+    while node is not None and node is not scope:
+        parent = source.parents.get(node)
+        if parent is None:
+            break
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and node in block:
+                blocks.append(block)
+        node = parent
+    return sorted((s for block in blocks for s in block), key=lambda s: s.lineno)
 
 
 def _all_calls(source: Source, name: str) -> list[ast.Call]:
