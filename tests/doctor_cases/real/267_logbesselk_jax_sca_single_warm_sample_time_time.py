@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one warm sample per figure; not discussed), LB105 (`time.time()` as the interval clock of both timings; not discussed, as for cases 202 and 207)
-# lines: LB104:26/32, LB105:25/31
+# lines: LB104:27/33, LB105:26/32
+# first-sight: 9c65424 2026-12-06 py: found LB105:26 LB104:27 LB105:32 LB104:33; missed none; false none | notebook: found LB105:26 LB104:27 LB105:32 LB104:33; missed none; false none
 
 import time
 

@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB115, LB105
 # dynamic: n/a
 # inferred: LB103 (the first call of each jitted step is inside the timed loop; not discussed), LB102 (the clock is read before any step is waited for; not discussed), LB115 (the NumPy batch `X` goes to the device on every timed call; not discussed), LB105 (`time()` as the interval clock; not discussed, as for case 265)
-# lines: LB103:83/130, LB102:83/130, LB115:83/130, LB105:81/128
+# lines: LB103:84/131, LB102:84/131, LB115:84/131, LB105:82/129
+# first-sight: 9c65424 2026-12-06 py: found LB105:82 LB102:84 LB103:84 LB115:84 LB105:129 LB103:131 LB115:131; missed none; false none | notebook: found LB105:82 LB102:84 LB103:84 LB115:84 LB105:129 LB103:131 LB115:131; missed none; false none
 
 # %%
 from functools import partial

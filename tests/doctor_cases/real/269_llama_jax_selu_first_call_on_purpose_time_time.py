@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock of both first-call figures; not discussed)
-# lines: LB105:30/63
+# lines: LB105:31/64
+# first-sight: 9c65424 2026-12-06 py: found LB105:31 LB105:64; missed none; false none | notebook: found LB105:31 LB105:64; missed none; false none
 
 # %%
 # dump/jaxjit.py

@@ -5,7 +5,8 @@
 # static: LB102, LB104
 # dynamic: n/a
 # inferred: LB102 (neither `timeit` waits for the solution; not discussed), LB104 (the warm 'Run time' is one sample; not discussed)
-# lines: LB102:72/73, LB104:73
+# lines: LB102:73/74, LB104:74
+# first-sight: 9c65424 2026-12-06 py: found LB102:73 LB104:74 LB102:74; missed none; false LB103:74 | notebook: found LB102:73 LB104:74 LB102:74; missed none; false LB103:74
 
 """Benchmarks the effect of `diffrax.AbstractRungeKutta(scan_stages=...)`.
 

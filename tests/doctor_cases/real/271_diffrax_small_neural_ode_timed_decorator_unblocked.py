@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB112
 # dynamic: n/a
 # inferred: LB102 (the jitted JAX results are discarded inside the timed function with no wait; not discussed), LB104 (one warm sample per figure; not discussed), LB112 (the `grad=False` torch forward is timed with autograd on; not discussed)
-# lines: LB102:140/176/178/201/204, LB104:198/201/204, LB112:157
+# lines: LB102:141/177/179/202/205, LB104:199/202/205, LB112:158
+# first-sight: 9c65424 2026-12-06 py: found LB102:141; missed LB104:199/202/205, LB112:158; false none | notebook: found LB102:141; missed LB104:199/202/205, LB112:158; false none
 
 """Benchmarks Diffrax vs torchdiffeq vs jax.experimental.ode.odeint"""
 
