@@ -154,3 +154,18 @@ def test_eager_control_flow_is_warmed_only_by_the_same_function_objects(statemen
     source = HEADER + functions + f"jax.block_until_ready({statement})\n" + single
     message = next(d.message for d in lint_source(textwrap.dedent(source), "s.py") if d.code == "LB104")
     assert ("no warm-up" not in message) is warmed
+
+
+@pytest.mark.parametrize("handed", ["run", "lambda: run()"])
+def test_a_callable_handed_to_a_timing_harness_is_run_by_it(handed):
+    """``timeit.timeit(solve_, number=1)`` twice, 'Compile+run time' then 'Run time' (diffrax's scan_stages.py,
+    case 270): the first run is a compile timed on purpose and the warm-up of the second, which times no compile."""
+    harness = HEADER.replace("import time", "import functools\nimport time\nimport timeit")
+    harness += "run = functools.partial(f_jit, x)\n"
+    twice = f"print('Compile+run', timeit.timeit({handed}, number=1))\nprint('Run', timeit.timeit({handed}, number=1))\n"
+    assert lb103_lines(harness + twice) == []
+    message = next(d.message for d in lint_source(textwrap.dedent(harness + twice), "s.py") if d.code == "LB104")
+    assert "no warm-up" not in message
+    # another jitted function run by the first harness warms nothing
+    other = harness + "other = functools.partial(jax.jit(h), x)\ntimeit.timeit(other, number=1)\n" + TIMED.format(args="x")
+    assert timed_line(other) in lb103_lines(other)

@@ -125,6 +125,21 @@ class Context:
         return self.per_region("timed nodes", region, _walked)[1]
 
     @functools.cached_property
+    def harness_runs(self) -> tuple[tuple[TimedRegion, ast.Call], ...]:
+        """The calls timing harnesses make of the callables handed to them, with their region, in program order:
+        ``timeit.timeit(solve_, number=1)`` runs ``solve_()`` (a call the region model builds, so no walk of the
+        program finds it), ``timeit.timeit(lambda: run())`` runs ``run()`` where the harness is called. Each is a
+        run like any other: it warms the next timing of the same callable, even when it was itself a compile timed
+        on purpose (diffrax's 'Compile+run time', then 'Run time')."""
+        found = [
+            (region, call)
+            for region in (*self.regions, *self.instrumentation) if region.harness
+            for call in self.timed_calls(region)
+            if any(call is w for w in region.work)
+        ]
+        return tuple(sorted(found, key=lambda pair: pair[0].start))
+
+    @functools.cached_property
     def used_names(self) -> frozenset[str]:
         """Every name the program reads, binds or imports: a new name for a fix must be none of these."""
         imported = {

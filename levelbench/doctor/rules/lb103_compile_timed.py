@@ -94,6 +94,12 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             scope = id(running_function(ctx.program, node))  # `timeit(lambda: f(x))` calls f where it stands
             for key in keys:
                 calls_by_key.setdefault((scope, key), []).append((position(node), node))
+    # A callable handed to a timing harness is called by it (`timeit.timeit(solve_, number=1)`, `solve_` a
+    # `partial` of a jitted `solve`): that run warms the next timing of the same callable, even when it was timed
+    # itself on purpose ('Compile+run time' then 'Run time', diffrax's scan_stages.py).
+    for region, call in ctx.harness_runs:
+        for key in reach.of_call(call):
+            calls_by_key.setdefault((id(region.scope), key), []).append((region.start, call))
     for calls in calls_by_key.values():
         calls.sort(key=lambda found: found[0])
 
