@@ -148,3 +148,56 @@ def test_a_time_magic_is_the_one_run_it_announces_and_a_clock_pair_around_the_sa
     assert "LB103" in cold_codes  # what the one run holds is still reported
     pair = a + "solve(a).block_until_ready()\nt0 = time.perf_counter()\nsolve(a).block_until_ready()\nprint(time.perf_counter() - t0)\n"
     assert lb104_lines(HEADER + pair) == [len((HEADER + pair).splitlines()) - 1]  # at the timed call
+
+
+DECORATED = """
+import functools
+import time
+import jax
+import jax.numpy as jnp
+
+def timed(fn):
+    @functools.wraps(fn)
+    def _timer(*args, **kwargs):
+        start = {clock}()
+        {run}
+        end = {clock}()
+        return {answer}
+    return _timer
+
+@jax.jit
+def step(x):
+    return x @ x
+
+@timed
+def time_step(x):
+    step(x).block_until_ready()
+
+x = jnp.ones((500, 500))
+time_step(x)
+elapsed = time_step(x)
+for _ in range(3):
+    many = time_step(x)
+print(elapsed, many)
+"""
+
+
+def decorated(clock: str = "time.perf_counter_ns", run: str = "fn(*args, **kwargs)", answer: str = "end - start") -> str:
+    return DECORATED.format(clock=clock, run=run, answer=answer)
+
+
+def test_each_kept_figure_of_a_timing_decorator_is_one_sample():
+    """``@timed`` reads the clock around one call of the function it decorates (diffrax's small_neural_ode.py,
+    case 271): ``elapsed = time_step(x)`` is one sample. The warm-up whose figure is thrown away is no timing."""
+    for clock in ("time.perf_counter_ns", "time.time"):
+        source = decorated(clock=clock)
+        kept = textwrap.dedent(source).splitlines().index("elapsed = time_step(x)") + 1
+        assert kept in lb104_lines(source)
+        assert kept - 1 not in lb104_lines(source)  # the warm-up `time_step(x)`
+        assert kept + 2 not in lb104_lines(source)  # `many = time_step(x)` in a loop: a figure per pass
+
+
+def test_a_decorator_that_hands_back_the_result_times_no_figure_the_caller_keeps():
+    source = decorated(run="result = fn(*args, **kwargs)", answer="result")
+    kept = textwrap.dedent(source).splitlines().index("elapsed = time_step(x)") + 1
+    assert kept not in lb104_lines(source)

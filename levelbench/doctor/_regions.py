@@ -814,3 +814,53 @@ def _keeping(program: Program, call: ast.Call) -> ast.AST | None:
         if isinstance(method, ast.Call) and method.func is parent:
             node, parent = method, program.parent(method)
     return parent if isinstance(parent, ast.Assign) and parent.value is node else None
+
+
+def decorated_timings(program: Program, facts: Facts, region: TimedRegion) -> list[ast.Call]:
+    """The calls a timing decorator turns into samples: ``region`` is a clock pair in the wrapper of a local
+    decorator (``def timed(fn): def _timer(*a): start = ...; fn(*a); end = ...; return end - start``), around
+    the call of the function it is handed, and the wrapper returns a reading, not the result. Each call of a
+    function it decorates (``@timed def time_jax(...)``) whose figure is kept (``t = time_jax(...)``) is one run
+    between two clock reads, one sample (diffrax's small_neural_ode.py, case 271). A call whose figure is thrown
+    away (a warm-up) is no timing, one in a loop gives a figure per pass, and the wrapper's own clock pair stays the region other rules look in."""
+    wrapper = region.scope
+    decorator = enclosing_function(program, wrapper) if wrapper is not None else None
+    if not isinstance(wrapper, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
+        decorator, (ast.FunctionDef, ast.AsyncFunctionDef)
+    ) or not region.clocks:
+        return []
+    handed = {a.arg for a in [*decorator.args.posonlyargs, *decorator.args.args]}
+    returned = [s.value for s in decorator.body if isinstance(s, ast.Return)]
+    if len(handed) != 1 or not any(isinstance(v, ast.Name) and v.id == wrapper.name for v in returned):
+        return []
+    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in handed
+               for c in walk_code(program, list(region.work))):
+        return []
+    answers = [n.value for n in ast.walk(wrapper) if isinstance(n, ast.Return) and n.value is not None]
+    if not answers or any(_returns_the_result(wrapper, a, handed) for a in answers):
+        return []  # the wrapper hands back what the function returns: the figure goes elsewhere (a log line)
+    calls: list[ast.Call] = []
+    for site in facts.call_sites(decorator):
+        decorated = program.parent(site)
+        if not isinstance(decorated, (ast.FunctionDef, ast.AsyncFunctionDef)) or site not in decorated.decorator_list:
+            continue
+        for use in facts.call_sites(decorated):
+            call = program.parent(use)
+            if (isinstance(call, ast.Call) and call.func is use and not isinstance(program.parent(call), ast.Expr)
+                    and enclosing_loop(program, call) is None):  # in a loop: one figure per pass, a series
+                calls.append(call)
+    return sorted(calls, key=position)
+
+
+def _returns_the_result(wrapper: ast.AST, value: ast.expr, handed: set[str]) -> bool:
+    """``return fn(*args)`` or ``result = fn(*args)`` ... ``return result``: the wrapper's answer is the function's,
+    not a clock reading."""
+    def runs_handed(v: ast.AST) -> bool:
+        return isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in handed
+
+    if isinstance(value, ast.Name):
+        return any(
+            runs_handed(n.value) for n in ast.walk(wrapper) if isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == value.id for t in n.targets)
+        )
+    return not isinstance(value, ast.BinOp) or runs_handed(value)

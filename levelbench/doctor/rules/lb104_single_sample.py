@@ -18,7 +18,7 @@ from .._effects import is_wait, only_logs_its_interval
 from .._fixes import assigned_name, pair
 from .._names import dotted
 from .._intent import times_compilation_on_purpose
-from .._regions import TimedRegion
+from .._regions import TimedRegion, decorated_timings
 from .._suppress import is_file_pragma
 from .._syntax import FUNCTIONS, SCOPES, enclosing_function, position, short, unparse
 
@@ -28,6 +28,7 @@ CODE = "LB104"
 def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB104: one clock reading around one run of framework code."""
     for region in ctx.regions:
+        yield from _decorated_samples(ctx, region)
         one_sample = region.samples == "single" or region.swept  # a sweep times each value once
         # `%time` is left out: IPython's one-run readout announces its one figure (its catalogue entry)
         if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block):
@@ -64,6 +65,27 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 "  # warm-up, repeats, median and spread"
             ),
             edits=lambda: repeat_timing(ctx, region),
+        )
+
+
+def _decorated_samples(ctx: Context, region: TimedRegion) -> Iterator[Diagnostic]:
+    """Each kept figure of a timing decorator is one sample: ``torch_time = time_torch(...)`` under ``@timed``."""
+    decorator = enclosing_function(ctx.program, region.scope) if region.scope is not None else None
+    for call in decorated_timings(ctx.program, ctx.facts, region):
+        if not ctx.does_framework_work(call):
+            continue
+        clock = region.clocks[0] + "()"
+        yield ctx.report(
+            "LB104",
+            call,
+            f"single timing sample: `@{getattr(decorator, 'name', '')}` reads {clock} once before and once after"
+            f" one run of `{short(call)}`",
+            evidence=f"the decorator's wrapper times one call per call ({ctx.where(region.anchor)}): compile,"
+            " cache and allocation costs and machine noise all land in the one number",
+            fix=(
+                f"import levelbench\nprint(levelbench.measure(lambda: {unparse(call)}))"
+                "  # warm-up, repeats, median and spread"
+            ),
         )
 
 
