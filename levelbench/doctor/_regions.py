@@ -493,7 +493,7 @@ class _Finder:
                 region = self._timeit(node, qualified)
             elif qualified in ("torch.utils.benchmark.Timer", "torch.utils.benchmark.utils.timer.Timer"):
                 region = self._torch_timer(node)
-            elif self._is_benchmark_fixture(node):
+            elif self.facts.is_benchmark_fixture(node):
                 region = self._benchmark_fixture(node)
             else:
                 region = None
@@ -558,9 +558,6 @@ class _Finder:
             synchronizes=True,
             harness=True,
         )
-
-    def _is_benchmark_fixture(self, call: ast.Call) -> bool:
-        return self.facts.is_benchmark_fixture(call)
 
     def _benchmark_fixture(self, call: ast.Call) -> TimedRegion:
         target = call.args[0]
