@@ -21,6 +21,8 @@ JIT_TRANSFORMS = frozenset(
     {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit",
      "brainstate.transform.jit", "brainstate.compile.jit"}  # brainstate's jit: jax.jit over the states a function uses
 )
+# What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.rngs` holds the names bound to one).
+NUMPY_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
 # Transforms that return a function still running the wrapped one: jit(grad(f)) traces f.
 _WRAPPING = frozenset(
     {
@@ -919,7 +921,7 @@ class Facts:
                 qualified = self.names.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
                 if qualified is not None and qualified.startswith("optax."):
                     self.optax_transforms.add(name)
-                if qualified in ("numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"):
+                if qualified in NUMPY_GENERATORS:
                     self.rngs.add(name)
 
     def _called_names(self, assignments: list[tuple[ast.Assign, str]]) -> set[str | None]:

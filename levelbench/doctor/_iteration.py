@@ -86,7 +86,8 @@ def _set_up_per_value(facts: Facts, kinds: Kinds, loop: ast.AST) -> bool:
     A loop that repeats (``range(3)``) or walks data is not this: its passes run the same program again."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)) or spelled_out(facts, kinds, loop) is None:
         return False
-    if max_trips(facts, loop) is None or (max_trips(facts, loop) or 0) > _FEW_VALUES:
+    trips = max_trips(facts, loop)
+    if trips is None or trips > _FEW_VALUES:
         return False
     variables = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
     return any(

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding
+from .._facts import NUMPY_GENERATORS
 from .._syntax import short
 
 CODE = "LB108"
@@ -165,7 +166,6 @@ _GENERATOR_FLOAT_DRAWS = frozenset(
     {"random", "uniform", "normal", "standard_normal", "exponential", "standard_exponential", "rand", "randn",
      "random_sample"}
 )
-_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
 
 
 def _generator_draw(ctx: Context, call: ast.Call) -> bool:
@@ -179,7 +179,7 @@ def _generator_draw(ctx: Context, call: ast.Call) -> bool:
         if len(values) != 1:
             return False
         maker = values[0]
-    return isinstance(maker, ast.Call) and ctx.names.qualname(maker.func) in _GENERATORS
+    return isinstance(maker, ast.Call) and ctx.names.qualname(maker.func) in NUMPY_GENERATORS
 
 
 def _float_literals(display: ast.AST) -> bool:

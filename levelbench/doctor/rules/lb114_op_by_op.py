@@ -55,15 +55,16 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if id(loop) in harness_loops:
             continue  # google_benchmark's `while state:`: the harness repeats the timed work, as %timeit does
         nodes = list(local_walk(ctx.program, loop))
-        ops, applies = _eager_ops(ctx, _own_nodes(ctx, loop))
+        own = _own_nodes(ctx, loop)
+        ops, applies = _eager_ops(ctx, own)
         if not ops and not applies:
             continue
         timed = id(loop) in ctx.timed_ids or holds_timing(ctx, loop, nodes)
         if ops < 2 and not applies and not (holds_timing(ctx, loop, nodes) or _dispatch_is_what_is_timed(ctx, loop)):
             continue
-        own_calls = [n for n in _own_nodes(ctx, loop) if isinstance(n, ast.Call)]
+        own_calls = [n for n in own if isinstance(n, ast.Call)]
         reported = [c for c in own_calls if id(c) in reported_calls]
-        if reported and _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if not _inside(ctx, n, reported)])[0] < 2:
+        if reported and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, reported)])[0] < 2:
             continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
         if not timed and eager_dispatch_is_small(facts, ctx.kinds, loop, ops + applies, own_calls):
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
@@ -82,7 +83,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
         # the operations of the loop itself, not those of the un-jitted twin it calls (counted inside it)
-        beside = _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if n is not plain[0]])[0] if plain else ops
+        beside = _eager_ops(ctx, [n for n in own if n is not plain[0]])[0] if plain else ops
         if plain is not None and beside < 2:  # the loop's work is that function: point at the call
             call, site = plain
             if timed and _a_pass_of_a_comparison(ctx, loop, call):
@@ -99,7 +100,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         step, maker = None, None
         if plain is None:
             step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
-        if step is not None and _eager_ops(ctx, [n for n in _own_nodes(ctx, loop) if n is not step])[0] < 2:
+        if step is not None and _eager_ops(ctx, [n for n in own if n is not step])[0] < 2:
             # the loop's work is a method of an object a JAX library built (brax's `env.step`): point at the call
             method = short(step.func, 40)
             yield ctx.report(
