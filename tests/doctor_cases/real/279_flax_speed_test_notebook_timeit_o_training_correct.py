@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: aea0196 2026-12-06 py: found none; missed none; false LB114:217 LB114:229 LB114:236 LB114:316 | notebook: found none; missed none; false LB114:217 LB114:229 LB114:236 LB114:316
 
 # %%
 # Standard libraries

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed, as for cases 202 and 207)
-# lines: LB105:145
+# lines: LB105:146
+# first-sight: aea0196 2026-12-06 py: found LB105:146; missed none; false none | notebook: found LB105:146; missed none; false none
 
 from typing import Optional
 import time

@@ -5,7 +5,8 @@
 # static: LB102, LB104
 # dynamic: n/a
 # inferred: LB102 (no `timeit` waits for the solution; not discussed), LB104 (each figure is one warm sample; not discussed)
-# lines: LB102:200/207/221/227, LB104:200/207/221/227
+# lines: LB102:201/208/222/228, LB104:201/208/222/228
+# first-sight: aea0196 2026-12-06 py: found LB102:201 LB102:208 LB102:222 LB102:228; missed LB104:201/208/222/228; false none | notebook: found LB102:201 LB102:208 LB102:222 LB102:228; missed LB104:201/208/222/228; false none
 
 # Copyright 2023 Google LLC
 #

@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (the JAX result is converted with `np.asarray` inside every timed run; not discussed)
-# lines: LB115:30/38
+# lines: LB115:31/39
+# first-sight: aea0196 2026-12-06 py: found none; missed LB115:31/39; false none | notebook: found none; missed LB115:31/39; false none
 
 from timeit import timeit
 from functools import partial

@@ -5,7 +5,8 @@
 # static: LB104, LB105, LB113
 # dynamic: n/a
 # inferred: LB104 (the run time is one warm sample; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB113 (`from jax.config import config` raises on current JAX, as in cases 167 and 175; not discussed)
-# lines: LB104:35, LB105:32/34, LB113:23
+# lines: LB104:36, LB105:33/35, LB113:24
+# first-sight: aea0196 2026-12-06 py: found LB113:24 LB105:33 LB105:35; missed LB104:36; false none | notebook: found LB113:24 LB105:33 LB105:35; missed LB104:36; false none
 
 # Copyright 2020 Google LLC
 #
