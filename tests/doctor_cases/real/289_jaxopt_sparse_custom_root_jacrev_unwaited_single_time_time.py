@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105, LB115
 # dynamic: n/a
 # inferred: LB102 (the clock is read after `jax.jacrev(...)(...)` with nothing waited for; not discussed), LB104 (one cold sample per figure; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB115 (the NumPy `X` and `y` go to the device inside each timing, as in case 268; not discussed)
-# lines: LB102:71/79, LB104:69/76, LB105:68/75, LB115:71/79
+# lines: LB102:72/80, LB104:70/77, LB105:69/76, LB115:72/80
+# first-sight: aea0196 2026-12-06 py: found LB105:69 LB104:70 LB105:76 LB104:77; missed LB102:72/80, LB115:72/80; false LB102:71 LB114:72 LB102:79 LB114:80 | notebook: found LB105:69 LB104:70 LB105:76 LB104:77; missed LB102:72/80, LB115:72/80; false LB102:71 LB114:72 LB102:79 LB114:80
 
 # Copyright 2021 Google LLC
 #

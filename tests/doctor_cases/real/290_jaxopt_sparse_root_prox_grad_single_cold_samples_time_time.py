@@ -5,7 +5,8 @@
 # static: LB104, LB105, LB115
 # dynamic: n/a
 # inferred: LB104 (one cold sample per variant; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB115 (the NumPy `data` goes to the device inside each timing, as in case 268; not discussed)
-# lines: LB104:86/95/104, LB105:85/94/103, LB115:87/96/105
+# lines: LB104:87/96/105, LB105:86/95/104, LB115:88/97/106
+# first-sight: aea0196 2026-12-06 py: found LB105:86 LB104:87 LB105:95 LB104:96 LB105:104 LB104:105; missed LB115:88/97/106; false LB114:88 LB114:97 LB114:106 | notebook: found LB105:86 LB104:87 LB105:95 LB104:96 LB105:104 LB104:105; missed LB115:88/97/106; false LB114:88 LB114:97 LB114:106
 
 # Copyright 2021 Google LLC
 #

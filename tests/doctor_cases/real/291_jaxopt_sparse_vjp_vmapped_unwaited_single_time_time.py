@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105, LB115
 # dynamic: n/a
 # inferred: LB102 (the clock is read after each vmapped VJP with nothing waited for; the author's comment notes equal times, not the cause), LB104 (one cold sample per figure; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB115 (the NumPy `X` and `y` go to the device inside each Jacobian timing, as in case 268; not discussed)
-# lines: LB102:62/67, LB104:44/61/66, LB105:43/60/65, LB115:62/67
+# lines: LB102:63/68, LB104:45/62/67, LB105:44/61/66, LB115:63/68
+# first-sight: aea0196 2026-12-06 py: found LB105:44 LB104:45 LB105:61 LB104:62 LB102:63 LB105:66 LB104:67 LB102:68; missed LB115:63/68; false LB115:46 LB114:63 LB114:68 | notebook: found LB105:44 LB104:45 LB105:61 LB104:62 LB102:63 LB105:66 LB104:67 LB102:68; missed LB115:63/68; false LB115:46 LB114:63 LB114:68
 
 import time
 import jax
