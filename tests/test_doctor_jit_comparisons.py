@@ -214,3 +214,38 @@ def test_a_compared_eager_pass_that_hands_state_on_or_loops_itself_stays_op_by_o
     assert "LB114" in {c for c, _ in codes_at(looping)}
     # a call whose value the pass drops runs for what it changes (case 239's `step_uncompiled(i)`)
     assert ("LB114", 16) in codes_at(REPEATED.format(eager="affine(v)"))
+
+
+TRANSFORM_TIMED = """
+import time
+import timeit
+import jax
+import jax.numpy as jnp
+
+def loss(w, x):
+    return jnp.sum(jnp.tanh(x @ w) ** 2)
+
+w = jnp.ones((64, 64))
+x = jnp.ones((32, 64))
+{timing}
+"""
+
+
+def test_an_eager_transform_timed_once_is_one_sample_not_repeated_dispatch():
+    # jaxopt's benchmarks (cases 289-291): `J = jax.jacrev(f)(x)` between two clock reads, once; the figure is one
+    # cold sample (LB104), not dispatch repeated in a loop
+    once = [
+        "t0 = time.time()\nJ = jax.jacrev(loss)(w, x)\nprint(time.time() - t0)",
+        "start = time.perf_counter()\ng = jax.grad(loss)(w, x).block_until_ready()\nprint(time.perf_counter() - start)",
+        "print(timeit.timeit(lambda: jax.vmap(loss, in_axes=(None, 0))(w, x), number=1))",
+    ]
+    for timing in once:
+        assert "LB114" not in {c for c, _ in codes_at(TRANSFORM_TIMED.format(timing=timing))}, timing
+    repeated = [
+        "t0 = time.time()\nfor _ in range(100):\n    J = jax.jacrev(loss)(w, x)\nprint(time.time() - t0)",
+        "print(timeit.timeit(lambda: jax.grad(loss)(w, x).block_until_ready(), number=100))",
+        "%timeit jax.vmap(loss, in_axes=(None, 0))(w, x).block_until_ready()",
+        "for _ in range(5):\n    t0 = time.time()\n    J = jax.jacrev(loss)(w, x)\n    print(time.time() - t0)",
+    ]
+    for timing in repeated:
+        assert "LB114" in {c for c, _ in codes_at(TRANSFORM_TIMED.format(timing=timing))}, timing

@@ -11,6 +11,7 @@ from .._effects import is_wait
 from .._fixes import vmap_fix
 from .._iteration import eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations
 from .._names import dotted
+from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
 from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
 from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, site_text
@@ -397,9 +398,14 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
     return ops, applies
 
 
-def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: object) -> bool:
+def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -> bool:
     """``call``, timed, runs an un-jitted JAX transform (`_iteration.runs_many_operations`; a jitted one is one
-    program), optax and Flax steps aside: timing an optimiser step eagerly is another question."""
+    program), optax and Flax steps aside: timing an optimiser step eagerly is another question. Only where the
+    timing repeats the call (a loop, a function called repeatedly, a harness that runs it many times: %timeit,
+    ``timeit(number=100)``, pytest-benchmark): LB114 is dispatch repeated, and a transform timed once (jaxopt's
+    ``t0 = time.time(); J = jax.jacrev(f)(x); time.time() - t0``, cases 289-291) is one cold sample, LB104's."""
+    if region.samples == "single":
+        return False
     if ctx.facts.is_flax_call(call) or _is_measure(ctx, call):
         return False
     qualified = ctx.names.qualname(call.func) or ""
