@@ -249,3 +249,55 @@ def test_an_eager_transform_timed_once_is_one_sample_not_repeated_dispatch():
     ]
     for timing in repeated:
         assert "LB114" in {c for c, _ in codes_at(TRANSFORM_TIMED.format(timing=timing))}, timing
+
+
+TWINS = """
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def step(w, x):
+    return w - 0.1 * jax.grad(lambda w: jnp.sum(jnp.tanh(x @ w) ** 2))(w)
+
+def epoch(w, batches):
+    for x in batches:
+        w = step(w, x)
+        loss = jnp.sum(w ** 2)
+    return w
+
+def step_eager(w, x):
+    return w - 0.1 * jax.grad(lambda w: jnp.sum(jnp.tanh(x @ w) ** 2))(w)
+
+def epoch_eager(w, batches):
+    for x in batches:
+        w = {eager_step}(w, x)
+        loss = jnp.sum(w ** 2)
+    return w
+
+w = jnp.ones((64, 64))
+batches = [jnp.ones((32, 64)) for _ in range(20)]
+{timings}
+"""
+
+
+def test_an_eager_copy_timed_beside_its_jitted_twin_is_the_baseline():
+    # the Flax speed-test notebook (case 279): `train_model_no_jit` -> `train_epoch_no_jit` -> `apply_model_no_jit`
+    # written line for line beside the jitted chain, both epochs timed with `%timeit -o`
+    both = "%timeit -o epoch(w, batches).block_until_ready()\n%timeit -o epoch_eager(w, batches).block_until_ready()"
+    assert "LB114" not in {c for c, _ in codes_at(TWINS.format(eager_step="step_eager", timings=both))}
+    clocks = (
+        "import time\nfor f in (epoch, epoch_eager):\n    t0 = time.perf_counter()\n"
+        "    f(w, batches).block_until_ready()\n    print(time.perf_counter() - t0)"
+    )
+    paired = "import time\n" + "\n".join(
+        f"t0 = time.perf_counter()\nfor _ in range(5):\n    {f}(w, batches).block_until_ready()\n"
+        "print(time.perf_counter() - t0)" for f in ("epoch", "epoch_eager"))
+    for timings in (clocks, paired):
+        assert "LB114" not in {c for c, _ in codes_at(TWINS.format(eager_step="step_eager", timings=timings))}
+    # the twin is not timed: the eager epoch alone is op by op
+    alone = "%timeit -o epoch_eager(w, batches).block_until_ready()"
+    assert "LB114" in {c for c, _ in codes_at(TWINS.format(eager_step="step_eager", timings=alone))}
+    # a copy whose loop differs from its twin's (an extra operation per pass) is not the same code run without jit
+    other = TWINS.replace("        w = {eager_step}(w, x)\n        loss = jnp.sum(w ** 2)",
+                          "        w = {eager_step}(w, x)\n        loss = jnp.sum(w ** 3)")
+    assert "LB114" in {c for c, _ in codes_at(other.format(eager_step="step_eager", timings=both))}

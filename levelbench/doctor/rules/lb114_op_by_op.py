@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 from collections.abc import Iterator
 
 from .._context import Context
@@ -114,6 +115,12 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 fix=f"{step.func.attr}_jit = jax.jit({method})  # once, before the loop; call it in the loop",  # type: ignore[attr-defined]
             )
             continue
+        if timed and _an_eager_copy_beside_its_timed_twin(ctx, enclosing_function(ctx.program, loop)):
+            continue  # the loop of an eager copy timed beside its jitted twin: the comparison's baseline (case 279)
+        copy_call = next((c for c in own_calls if _an_eager_copy_beside_its_timed_twin(ctx, facts.local_def(c))), None)
+        if (timed and copy_call is not None and _independent_passes(ctx, loop, copy_call)
+                and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, [copy_call])])[0] < 2):
+            continue  # the eager copy run pass by pass, as its twin is: the measurement repeated (cases 248, 279)
         what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
         if plain is not None:
             what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
@@ -428,6 +435,79 @@ def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:
     return name in timed
 
 
+def _an_eager_copy_beside_its_timed_twin(ctx: Context, function: ast.AST | None) -> bool:
+    """``function`` is a separately written eager copy of code the file runs jitted and times too: another local
+    function has its shape (the same parameters and body, up to the names of local functions, their decorators and
+    docstrings), that twin runs compiled programs (it is jitted, or calls jitted functions) where this one runs
+    none, and a timing reaches the twin. The Flax speed-test notebook (case 279) writes ``train_model_no_jit`` ->
+    ``train_epoch_no_jit`` -> ``apply_model_no_jit`` line for line beside ``train_model`` -> ``train_epoch`` ->
+    ``apply_model`` (``@jax.jit``) and times both epochs with ``%timeit -o``: the eager figure is the baseline of
+    the comparison, as the eager call of a jitted function's plain name is (`_eager_half_of_a_comparison`), and
+    the loops of the copy are the loops of its twin, run without jit on purpose."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    shapes: dict[str, list[ast.AST]] = ctx.index("LB114 function shapes", lambda: _function_shapes(ctx))
+    twins = [f for f in shapes.get(_shape(ctx, function), ()) if f is not function]
+    if not twins or _runs_compiled(ctx, function):
+        return False
+    reaches: list[tuple[frozenset[int], bool]] = ctx.index(
+        "timed reach", lambda: [_reach(ctx, r.work) for r in ctx.regions]
+    )
+    return any(_runs_compiled(ctx, t) and any(id(t) in ids for ids, _ in reaches) for t in twins)
+
+
+def _runs_compiled(ctx: Context, function: ast.AST) -> bool:
+    """``function`` is jitted, or runs compiled programs itself or through the local functions it calls."""
+    if function in ctx.facts.jitted_defs:
+        return True
+    compiled: dict[int, bool] = ctx.index("LB114 helpers that run compiled programs", dict)
+    if id(function) not in compiled:
+        compiled[id(function)] = False  # a recursive helper reads False while it is being looked at
+        compiled[id(function)] = _reach(ctx, tuple(function.body))[1]  # type: ignore[attr-defined]
+    return compiled[id(function)]
+
+
+def _function_shapes(ctx: Context) -> dict[str, list[ast.AST]]:
+    shapes: dict[str, list[ast.AST]] = {}
+    for function in ctx.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+        shapes.setdefault(_shape(ctx, function), []).append(function)
+    return shapes
+
+
+def _shape(ctx: Context, function: ast.AST) -> str:
+    """The text of ``function`` without its name, decorators and docstring, each local function's name written
+    ``_``: two functions of one shape run the same code but for the local functions they call by name."""
+    cache: dict[int, str] = ctx.index("LB114 shape texts", dict)
+    if id(function) not in cache:
+        local = ctx.index(
+            "LB114 local function names",
+            lambda: frozenset(f.name for f in ctx.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef)),  # type: ignore[attr-defined]
+        )
+        cache[id(function)] = ast.dump(_Anonymized(local).visit(copy.deepcopy(function)))
+    return cache[id(function)]
+
+
+class _Anonymized(ast.NodeTransformer):
+    def __init__(self, local: frozenset[str]) -> None:
+        self.local = local
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        node.name, node.decorator_list, node.returns = "_", [], None
+        body = node.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            body = body[1:] or [ast.Pass()]  # the docstring
+        node.body = body
+        self.generic_visit(node)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.local:
+            node.id = "_"
+        return node
+
+
 def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
     """Each pass of the timed ``loop`` runs ``call``, the eager version of a function whose jitted version the file
     times too, as one independent run: the loop repeats the call or maps it over elements (nothing one pass stores
@@ -443,6 +523,12 @@ def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool
     function = ctx.facts.local_def(call)
     if function is None or any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in local_walk(ctx.program, function)):
         return False
+    return _independent_passes(ctx, loop, call)
+
+
+def _independent_passes(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
+    """Each pass of ``loop`` runs ``call`` as one independent run: it yields the call's value (`_yields_its_value`)
+    and reads nothing an earlier pass stored."""
     if not _yields_its_value(ctx, loop, call):
         return False
     if isinstance(loop, COMPREHENSIONS):
@@ -492,7 +578,8 @@ def _unjitted_timed_calls(ctx: Context) -> Iterator[tuple[ast.Call, Diagnostic]]
     facts = ctx.facts
     for region in ctx.regions:
         for call in ctx.timed_calls(region):
-            if _runs_transform_eagerly(ctx, call, region) and not _eager_half_of_a_comparison(ctx, call):
+            if (_runs_transform_eagerly(ctx, call, region) and not _eager_half_of_a_comparison(ctx, call)
+                    and not _an_eager_copy_beside_its_timed_twin(ctx, facts.local_def(call))):
                 yield call, ctx.report(
                     "LB114",
                     call,
