@@ -47,6 +47,9 @@ FUNCTION_TRANSFORMS = frozenset(
 _SEQUENCE_RESULTS = frozenset(
     {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}
 )
+# Library functions outside NumPy that return NumPy arrays: scikit-learn's generated data sets and its split of
+# arrays (`X, y = make_regression(...)`, `data = train_test_split(X, y)`), host data handed to JAX (cases 289-291).
+_NUMPY_RESULTS = ("sklearn.datasets.make_", "sklearn.model_selection.train_test_split")
 # Packages whose values the model knows, or that hold no computation of their own: not an unknown object's maker.
 _KNOWN_ROOTS = ("jax.", "numpy.", "torch.", "builtins.", "flax.", "equinox.", "optax.", "haiku.", "scipy.", "pandas.")
 
@@ -64,7 +67,7 @@ def call_kind(qualified: str) -> str | None:
         return "numpy"
     if qualified.startswith(JAX_LIBRARIES):
         return None if last[:1].isupper() else "jax"
-    if qualified.startswith("numpy."):
+    if qualified.startswith("numpy.") or qualified.startswith(_NUMPY_RESULTS):
         return "numpy"
     if qualified.startswith("torch.") and not qualified.startswith(_TORCH_NOT_TENSORS):
         return "torch"

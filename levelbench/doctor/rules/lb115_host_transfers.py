@@ -68,13 +68,29 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                         seen.add(id(call))
                         yield ctx.report(
                             "LB115",
-                            arg,
+                            arg if arg.lineno == call.lineno else call,  # a call over lines: where it starts
                             f"NumPy array `{short(arg, 30)}` is passed to JAX `{short(call.func, 30)}` inside the "
                             "timed region: it is copied to the device on every call",
                             evidence=f"`{short(arg, 30)}` comes from NumPy",
                             fix=f"{short(arg, 30)}_dev = jax.device_put({short(arg, 30)})  # before timing",
                         )
                         break
+                if id(call) in seen:
+                    continue
+            handed = _handed_through_a_transform(ctx, call)
+            if handed is not None:
+                value, how = handed
+                seen.add(id(call))
+                yield ctx.report(
+                    "LB115",
+                    call,
+                    f"NumPy array `{short(value, 30)}` reaches the JAX code `{short(call.func, 30)}` runs inside the "
+                    f"timed region ({how}): it is copied to the device on every call",
+                    evidence=f"`{short(value, 30)}` comes from NumPy; an un-jitted transform or a partial converts "
+                    "its inputs each time it runs",
+                    fix=f"{short(value, 30)}_dev = jax.device_put({short(value, 30)})  # before timing; hand over "
+                    f"`{short(value, 30)}_dev`",
+                )
 
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
@@ -165,3 +181,85 @@ def _runs_jax(ctx: Context, call: ast.Call) -> bool:
     return function is not None and function not in ctx.facts.jitted_defs and (
         ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
     )
+
+
+def _handed_through_a_transform(ctx: Context, call: ast.Call) -> tuple[ast.expr, str] | None:
+    """A NumPy value that ``call`` hands to JAX code through a function value rather than as an argument of a JAX
+    function: an argument of an un-jitted transform applied (jaxopt's ``jax.jacrev(solver, argnums=3)(None, X,
+    y, lam)`` with scikit-learn's ``X``, ``y``, or ``grad = jax.grad(f); grad(lam, data)``), an argument a
+    ``functools.partial`` of a JAX function binds (``partial(loss, X, y)``), or a name the transformed function
+    reads from outside (``jax.vmap(lambda g: root_vjp(..., args=(lam, X, y), cotangent=g))(I)``). Each run of an
+    un-jitted transform or of a partial converts them again; a jitted function's closure is copied once, when it
+    compiles, and is not this."""
+    facts = ctx.facts
+    values = [call.func, *facts.callee_values(call.func)]
+    for value in values:
+        if not isinstance(value, ast.Call):
+            continue
+        if facts.is_jax_transform(value) and not facts.jitted_key_of(value):
+            for arg in call.args:
+                if ctx.kinds.of(arg) == "numpy":
+                    return arg, f"an argument of the un-jitted `{short(value.func, 20)}`"
+            function = value.args[0]
+            read = _numpy_read_inside(ctx, function)
+            if read is not None:
+                return read, f"read inside the function `{short(value.func, 20)}` transforms"
+        target = ctx.names.partial_target(value)
+        if target is not None and _is_jax_function(ctx, target):
+            for arg in [*value.args[1:], *(k.value for k in value.keywords)]:
+                if ctx.kinds.of(arg) == "numpy":
+                    return arg, f"bound by `{short(value, 30)}`"
+    return None
+
+
+def _is_jax_function(ctx: Context, function: ast.expr) -> bool:
+    """``function`` runs JAX: a JAX library function, a jitted or transformed one, or a local function that does."""
+    qualified = ctx.names.qualname(function)
+    if qualified is not None:
+        return call_kind(qualified) == "jax" or qualified.startswith("jax.")
+    if isinstance(function, ast.Call):
+        return ctx.facts.is_jax_transform(function)
+    if isinstance(function, ast.Name):
+        local = ctx.facts.def_named(function.id, function)
+        if local is not None:
+            return local in ctx.facts.jitted_defs or ctx.kinds.returned(local) == "jax" or dispatches_jax(ctx, local)
+        return ctx.facts.jitted_key_of(function) is not None
+    return False
+
+
+def _numpy_read_inside(ctx: Context, function: ast.expr) -> ast.expr | None:
+    """A NumPy value the function ``function`` (a lambda, or a name bound to one or to a local def) reads from
+    outside its own parameters and hands to a call: what a transform of it converts on every run."""
+    bodies: list[ast.AST] = []
+    if isinstance(function, ast.Lambda):
+        bodies.append(function)
+    elif isinstance(function, ast.Name):
+        local = ctx.facts.def_named(function.id, function)
+        if local is not None:
+            bodies.append(local)
+        else:
+            bodies.extend(v for v in ctx.facts.callee_values(function) if isinstance(v, ast.Lambda))
+    for body in bodies:
+        own = {a.arg for a in ast.walk(body.args) if isinstance(a, ast.arg)}  # type: ignore[attr-defined]
+        for node in ast.walk(body):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in own:
+                if ctx.kinds.of(node) == "numpy" and _handed_to_a_call(ctx, node):
+                    return node
+    return None
+
+
+_HOST_ROOTS = ("builtins.", "numpy.")
+
+
+def _handed_to_a_call(ctx: Context, name: ast.Name) -> bool:
+    """``name`` is an argument of a call other than a builtin's or NumPy's, directly or in a tuple or list it is
+    given (``args=(lam, X, y)``): the value goes to the function called, not only read for its size."""
+    node: ast.AST = name
+    for parent in ctx.program.ancestors(name):
+        if isinstance(parent, ast.Call):  # `len(X)`, `np.mean(X)`: read on the host, for a size or a statistic
+            return node is not parent.func and not (ctx.names.qualname(parent.func) or "").startswith(_HOST_ROOTS)
+        if isinstance(parent, (ast.Tuple, ast.List, ast.keyword, ast.Starred)):
+            node = parent
+            continue
+        return False
+    return False

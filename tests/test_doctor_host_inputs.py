@@ -1,0 +1,79 @@
+"""NumPy data that reaches JAX code inside a timing without being an argument of a JAX function (issue 25, cases
+277-291).
+
+- An un-jitted transform applied (``jax.jacrev(f)(None, X, y)``, ``grad = jax.grad(f); grad(lam, data)``), a
+  ``functools.partial`` of a JAX function, and a function a transform is given that reads a NumPy array from
+  outside (``jax.vmap(lambda g: solve(g, X))``) convert that array to a device array each time they run: LB115,
+  as a NumPy argument of a jitted function is. A jitted function's closure is copied once, when it compiles.
+- scikit-learn's generated data sets and its train/test split are NumPy arrays.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def found(source: str) -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), "case.py")}
+
+
+HEAD = """\
+import time
+from functools import partial
+import jax
+import jax.numpy as jnp
+import numpy as np
+from sklearn import datasets, model_selection
+
+def loss(w, X, y):
+    return jnp.mean((X @ w - y) ** 2)
+
+X, y = datasets.make_regression(n_samples=100, n_features=50)
+w = jnp.zeros(50)
+"""
+
+
+def test_numpy_data_handed_to_an_unjitted_transform_is_copied_on_every_run():
+    timings = {
+        "jacrev applied": "t0 = time.perf_counter()\nJ = jax.jacrev(loss)(w, X, y)\nJ.block_until_ready()\n",
+        "grad bound to a name": "t0 = time.perf_counter()\ng = jax.grad(loss)\nG = g(w, X, y)\nG.block_until_ready()\n",
+        "a split's list": (
+            "data = model_selection.train_test_split(X, y)\nt0 = time.perf_counter()\n"
+            "G = jax.grad(lambda w, d: loss(w, d[0], d[2]))(w, data)\nG.block_until_ready()\n"
+        ),
+        "a partial's arguments": (
+            "bound = partial(loss, X=X, y=y)\nt0 = time.perf_counter()\nbound(w).block_until_ready()\n"
+        ),
+        "a vmapped lambda's closure": (
+            "W = jnp.ones((8, 50))\nt0 = time.perf_counter()\nL = jax.vmap(lambda v: loss(v, X, y))(W)\n"
+            "L.block_until_ready()\n"
+        ),
+    }
+    for name, timing in timings.items():
+        source = HEAD + timing + "print(time.perf_counter() - t0)\n"
+        line = next(i for i, text in enumerate(source.splitlines(), 1) if text.startswith(("J =", "G =", "g =", "bound(", "L =")))
+        if name == "grad bound to a name":
+            line += 1
+        assert ("LB115", line) in found(source), name
+
+
+def test_numpy_data_a_jitted_function_closes_over_or_only_measures_is_not_copied_per_run():
+    quiet = {
+        "jitted closure": (
+            "W = jnp.ones((8, 50))\nf = jax.jit(jax.vmap(lambda v: loss(v, X, y)))\nf(W).block_until_ready()\n"
+            "t0 = time.perf_counter()\nf(W).block_until_ready()\n"
+        ),
+        "read for its size": (
+            "W = jnp.ones((8, 50))\nt0 = time.perf_counter()\nL = jax.vmap(lambda v: jnp.sum(v) / len(X))(W)\n"
+            "L.block_until_ready()\n"
+        ),
+        "device data": (
+            "Xd, yd = jnp.asarray(X), jnp.asarray(y)\nt0 = time.perf_counter()\nJ = jax.jacrev(loss)(w, Xd, yd)\n"
+            "J.block_until_ready()\n"
+        ),
+    }
+    for name, timing in quiet.items():
+        source = HEAD + timing + "print(time.perf_counter() - t0)\n"
+        assert "LB115" not in {c for c, _ in found(source)}, name
