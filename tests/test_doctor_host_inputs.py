@@ -1,11 +1,13 @@
 """NumPy data that reaches JAX code inside a timing without being an argument of a JAX function (issue 25, cases
-277-291).
+277-291), and host helpers of JAX libraries read as what they are.
 
 - An un-jitted transform applied (``jax.jacrev(f)(None, X, y)``, ``grad = jax.grad(f); grad(lam, data)``), a
   ``functools.partial`` of a JAX function, and a function a transform is given that reads a NumPy array from
   outside (``jax.vmap(lambda g: solve(g, X))``) convert that array to a device array each time they run: LB115,
   as a NumPy argument of a jitted function is. A jitted function's closure is copied once, when it compiles.
 - scikit-learn's generated data sets and its train/test split are NumPy arrays.
+- A JAX library's test helpers (``jaxopt._src.test_util.lasso_skl``, a scikit-learn solve) run on the host: not JAX
+  work an end clock should wait for, nor a JAX value that ``print`` copies back.
 """
 
 from __future__ import annotations
@@ -77,3 +79,37 @@ def test_numpy_data_a_jitted_function_closes_over_or_only_measures_is_not_copied
     for name, timing in quiet.items():
         source = HEAD + timing + "print(time.perf_counter() - t0)\n"
         assert "LB115" not in {c for c, _ in found(source)}, name
+
+
+JAXOPT = """\
+import time
+import jax
+import jax.numpy as jnp
+from jaxopt import implicit_diff as idf
+from jaxopt._src import test_util
+from sklearn import datasets
+
+X, y = datasets.make_regression(n_samples=10, n_features=100)
+lam = jnp.asarray(0.5)
+
+def optimality(params, X, y, lam):
+    return params - jax.grad(lambda p: jnp.sum((X @ p - y) ** 2) + lam * jnp.sum(jnp.abs(p)))(params)
+
+def solver(params, X, y, lam):
+    return test_util.lasso_skl(X, y, lam)
+
+t_start = time.time()
+decorated = idf.custom_root(optimality)(solver)
+sol = test_util.lasso_skl(X=X, y=y, lam=lam)
+print(sol)
+J = jax.jacrev(decorated, argnums=3)(None, X, y, lam)
+t = time.time() - t_start
+"""
+
+
+def test_a_jax_librarys_test_helper_is_host_work():
+    # jaxopt's benchmarks (cases 289, 291): the scikit-learn reference solve is not what the end clock forgets to
+    # wait for, and printing its NumPy solution copies nothing back; the unwaited `jax.jacrev` is
+    findings = found(JAXOPT)
+    assert ("LB102", 21) in findings
+    assert not {("LB102", 19), ("LB115", 19), ("LB115", 20)} & findings
