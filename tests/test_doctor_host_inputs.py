@@ -113,3 +113,36 @@ def test_a_jax_librarys_test_helper_is_host_work():
     findings = found(JAXOPT)
     assert ("LB102", 21) in findings
     assert not {("LB102", 19), ("LB115", 19), ("LB115", 20)} & findings
+
+
+BACKENDS = """\
+from timeit import timeit
+import numpy as np
+import pytensor
+import pytensor.tensor as pt
+
+x = pytensor.shared(np.random.uniform(size=(64, 64, 64)), name="x")
+y = x.sum(0)
+c_fn = pytensor.function([], y, mode="FAST_RUN")
+jax_fn_ = pytensor.function([], y, mode="JAX")
+{define}
+{timing}
+"""
+
+
+def test_a_lambda_timed_through_a_loop_over_named_callables_copies_its_jax_result():
+    # pytensor#935 (case 285): `for name, fn in [...]: timeit(fn, number=r)`, `jax_fn = lambda: np.asarray(jax_fn_())`
+    copies = "jax_fn = lambda: np.asarray(jax_fn_())"
+    timings = [
+        'for name, fn in [("C", c_fn), ("jax", jax_fn)]:\n    print(name, timeit(fn, number=10))',
+        'for fn in (c_fn, jax_fn):\n    print(timeit(fn, number=10))',
+        "print(timeit(jax_fn, number=10))",
+    ]
+    for timing in timings:
+        source = BACKENDS.format(define=copies, timing=timing)
+        lines = len(source.splitlines())  # the `timeit` call's line, or the lambda's where the region opens it
+        assert {("LB115", lines), ("LB115", lines - (2 if timing.startswith("for") else 1))} & found(source), timing
+    # waited for without a copy, or a host backend's result converted: nothing copied back from a device
+    for define in ("jax_fn = lambda: jax.block_until_ready(jax_fn_())", "jax_fn = lambda: np.asarray(c_fn())"):
+        source = "import jax\n" + BACKENDS.format(define=define, timing=timings[0])
+        assert "LB115" not in {c for c, _ in found(source)}, define

@@ -193,7 +193,14 @@ class Bindings:
             return []
         if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.enumerate":
             return [(second, v) for v in self.elements(iterable.args[0], at)] if second is not None and iterable.args else []
-        return [(target, v) for v in self.elements(iterable, at, keys=True)]
+        pairs: list[tuple[ast.AST, ast.expr]] = []
+        for value in self.elements(iterable, at, keys=True):
+            if (isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (ast.Tuple, ast.List))
+                    and len(value.elts) == len(target.elts)):
+                pairs.extend(zip(target.elts, value.elts))  # `for name, fn in [("C", c_fn), ("jax", jax_fn)]`
+            else:
+                pairs.append((target, value))
+        return pairs
 
     def method_key(self, attribute: ast.Attribute) -> str | None:
         """``"Model.apply"`` for ``Model.apply`` or for ``m.apply`` where ``m = Model(...)`` (a local class)."""

@@ -170,6 +170,9 @@ class Kinds:
                 if bound_here and isinstance(value, ast.Call) and self._transformed(value):
                     kind = _join(kind, "jax")  # `batched = jax.vmap(f)`: called, it traces `f` with JAX
                     continue
+                if bound_here and isinstance(value, ast.Call) and _compiled_for_jax(value):
+                    kind = _join(kind, "jax")  # `f = pytensor.function([], y, mode="JAX")`: called, it runs JAX
+                    continue
                 qualified = self.names.qualname(value)
                 kind = _join(kind, call_kind(qualified) if qualified is not None else None)
             if kind is not None:
@@ -656,6 +659,17 @@ class Kinds:
 
 _ATTRIBUTE = "attribute"  # the scope of a dotted name's key: one value across the file
 _Key = tuple[object, str]
+
+
+def _compiled_for_jax(call: ast.Call) -> bool:
+    """``call`` builds a function for the JAX backend of a library that compiles to several (PyTensor's
+    ``function(inputs, outputs, mode="JAX")``, a ``backend="jax"`` option): the function it returns runs JAX and gives
+    JAX arrays back (case 285)."""
+    return any(
+        k.arg in ("mode", "backend", "linker") and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+        and k.value.value.lower() == "jax"
+        for k in call.keywords
+    )
 
 
 def _sized(node: ast.AST) -> bool:

@@ -77,6 +77,20 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                         break
                 if id(call) in seen:
                     continue
+            inside = _copy_in_a_timed_lambda(ctx, call)
+            if inside is not None:
+                inner, copied = inside
+                seen.add(id(call))
+                yield ctx.report(
+                    "LB115",
+                    call,
+                    f"`{short(call.func)}` runs `{short(inner, 40)}`, which copies `{short(copied, 30)}` to the host inside "
+                    "the timed region",
+                    evidence=f"the region timed by {region.by} calls a lambda ({ctx.where(inner)}) that converts a "
+                    "JAX result to NumPy",
+                    fix=f"jax.block_until_ready({short(copied)})  # wait inside the timing; convert after it",
+                )
+                continue
             handed = _handed_through_a_transform(ctx, call)
             if handed is not None:
                 value, how = handed
@@ -263,3 +277,21 @@ def _handed_to_a_call(ctx: Context, name: ast.Name) -> bool:
             continue
         return False
     return False
+
+
+def _copy_in_a_timed_lambda(ctx: Context, call: ast.Call) -> tuple[ast.Call, ast.expr] | None:
+    """A device-to-host copy of a JAX value in the body of a lambda that the timed ``call`` may run: the lambda bound
+    to the name called, or one of the callables a loop hands the timing in turn (PyTensor's benchmark: ``for name,
+    fn in [("C", c_fn), ("jax", jax_fn)]: timeit(fn, number=r)`` with ``jax_fn = lambda: np.asarray(jax_fn_())``,
+    case 285). The region's own walk does not enter a lambda defined elsewhere."""
+    if not isinstance(call.func, (ast.Name, ast.Subscript)):
+        return None
+    for value in ctx.facts.callee_values(call.func):
+        if not isinstance(value, ast.Lambda):
+            continue
+        for inner in ast.walk(value.body):
+            if isinstance(inner, ast.Call):
+                copied = is_host_copy(ctx, inner)
+                if copied is not None and ctx.kinds.of(copied) == "jax" and not _periodic(ctx, inner):
+                    return inner, copied
+    return None
