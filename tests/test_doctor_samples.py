@@ -201,3 +201,45 @@ def test_a_decorator_that_hands_back_the_result_times_no_figure_the_caller_keeps
     source = decorated(run="result = fn(*args, **kwargs)", answer="result")
     kept = textwrap.dedent(source).splitlines().index("elapsed = time_step(x)") + 1
     assert kept not in lb104_lines(source)
+
+
+SETTINGS = """
+import functools
+import timeit
+import jax
+import jax.numpy as jnp
+
+def cg(a, b):
+    return jnp.linalg.solve(a, b)
+
+def lu(a, b):
+    return jax.scipy.linalg.lu_solve(jax.scipy.linalg.lu_factor(a), b)
+
+solvers = [("CG", cg), ("LU", lu)]
+a = jnp.eye(50) * 2.0
+b = jnp.ones(50)
+{loop}
+"""
+
+
+def test_a_loop_over_written_out_settings_times_each_one_once():
+    # lineax's solver_speeds.py (case 284): each pass builds its solver from the loop variable, warms it and times it
+    # with `timeit(number=1)`: one sample per solver, whatever the loop's length
+    passes = [
+        "for name, solver in solvers:\n    solve = jax.jit(solver)\n    bench = functools.partial(solve, a, b)\n"
+        "    bench()\n    print(name, timeit.timeit(bench, number=1))",
+        "for name, solver in [('CG', cg), ('LU', lu)]:\n    f = jax.jit(solver)\n    f(a, b)\n"
+        "    print(name, timeit.timeit(lambda: f(a, b).block_until_ready(), number=1))",
+    ]
+    for loop in passes:
+        source = SETTINGS.format(loop=loop)
+        assert lb104_lines(source) == [len(textwrap.dedent(source).splitlines())], loop
+    # the same work timed on every pass (case 223's per-image figure) or a total over many runs: not one sample
+    quiet = [
+        "solve = jax.jit(cg)\nsolve(a, b)\nfor i in range(100):\n"
+        "    print(timeit.timeit(lambda: solve(a, b).block_until_ready(), number=1))",
+        "for name, solver in solvers:\n    f = jax.jit(solver)\n    f(a, b)\n"
+        "    print(name, timeit.timeit(lambda: f(a, b).block_until_ready(), number=100))",
+    ]
+    for loop in quiet:
+        assert lb104_lines(SETTINGS.format(loop=loop)) == [], loop

@@ -266,10 +266,10 @@ class _Finder:
         loop = enclosing_loop(self.program, node)
         if loop is None:
             return self._swept_by_callers(node)
-        if not isinstance(loop, (ast.For, ast.AsyncFor)) or not isinstance(loop.target, ast.Name):
+        if not isinstance(loop, (ast.For, ast.AsyncFor)):
             return ""
-        if not self._grid(loop.iter, loop):
-            return ""
+        if not isinstance(loop.target, ast.Name) or not self._grid(loop.iter, loop):
+            return self._swept_settings(loop, timed)
         name = loop.target.id
         for call in walk_code(self.program, timed):
             if isinstance(call, ast.Call) and any(
@@ -277,6 +277,50 @@ class _Finder:
             ):
                 return name
         return ""
+
+    def _swept_settings(self, loop: ast.For | ast.AsyncFor, timed: tuple[ast.AST, ...]) -> str:
+        """The loop variable of a loop over settings written out one by one (a list or tuple display of two distinct
+        entries or more, or a name bound only to one: lineax's ``named_solvers`` of solver tuples), when the timed
+        code is built from it in the pass: the callable timed or an argument of a timed call is the variable, or a
+        name the pass binds from it (``lx_solver = partial(base, solver=_lx_solver)``, ``bench = partial(lx_solver,
+        matrix, b)``, ``timeit.timeit(bench, number=1)``). Each entry is then timed once, one sample per setting
+        (case 284). A loop over ``range(n)`` or over data repeats one measurement, as before (case 223)."""
+        if not self._written_out(loop.iter, loop):
+            return ""
+        origin = {n.id: n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        assignments = [n for n in walk_code(self.program, loop.body) if isinstance(n, ast.Assign)]
+        changed = True
+        while changed:  # names the pass binds from the loop variables, through other such names
+            changed = False
+            for assignment in assignments:
+                read = next((origin[n.id] for n in ast.walk(assignment.value) if isinstance(n, ast.Name)
+                             and isinstance(n.ctx, ast.Load) and n.id in origin), None)
+                if read is None:
+                    continue
+                for target in assignment.targets:
+                    for bound in ast.walk(target):
+                        if isinstance(bound, ast.Name) and bound.id not in origin:
+                            origin[bound.id] = read
+                            changed = True
+        for call in walk_code(self.program, timed):
+            if not isinstance(call, ast.Call):
+                continue
+            for used in [call.func, *call.args, *(k.value for k in call.keywords)]:
+                if isinstance(used, ast.Name) and used.id in origin:
+                    return origin[used.id]
+        return ""
+
+    def _written_out(self, values: ast.AST, at: ast.AST, depth: int = 0) -> bool:
+        """``values`` is a list or tuple display of two or more distinct entries, none of them a starred or computed
+        element, or a name bound only to such displays."""
+        if isinstance(values, ast.Name) and depth < 3:
+            bound = self.facts.bindings.values_at(values.id, at)
+            return bool(bound) and all(self._written_out(v, at, depth + 1) for v in bound)
+        if not isinstance(values, (ast.List, ast.Tuple)) or len(values.elts) < 2:
+            return False
+        if any(isinstance(e, ast.Starred) for e in values.elts):
+            return False
+        return len({ast.dump(e) for e in values.elts}) == len(values.elts)
 
     def _swept_by_callers(self, node: ast.AST) -> str:
         """The parameter of the function around ``node`` that its callers sweep: every call of the function sits in
