@@ -243,3 +243,36 @@ def test_a_loop_over_written_out_settings_times_each_one_once():
     ]
     for loop in quiet:
         assert lb104_lines(SETTINGS.format(loop=loop)) == [], loop
+
+
+APPLIED_TO_EACH = """
+import time
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+def benchit(name, x, f):
+    f_jitted = jax.jit(f)
+    t0 = time.perf_counter()
+    f_jitted(x).block_until_ready()
+    t1 = time.perf_counter()
+    f_jitted(x).block_until_ready()
+    t2 = time.perf_counter()
+    print(name, "compile time", t1 - t0 - (t2 - t1), "run time", t2 - t1)
+
+{decorations}
+"""
+
+
+def test_a_function_applied_as_a_decorator_to_each_benchmark_takes_one_sample_of_each():
+    # dex-lang's microbench.py (case 287): `@partial(benchit, "sum", 0)` over each benchmark; the compile is timed on
+    # purpose, the warm run after it is one sample of each decorated function
+    decorations = (
+        '@partial(benchit, "sum", 0)\ndef sum_bench(k):\n    return jnp.sum(jnp.ones(1000) * k)\n\n'
+        '@partial(benchit, "dot", 0)\ndef dot_bench(k):\n    m = jnp.ones((100, 100)) * k\n    return m @ m\n'
+    )
+    warm = textwrap.dedent(APPLIED_TO_EACH).splitlines().index("    f_jitted(x).block_until_ready()", 10) + 1
+    assert lb104_lines(APPLIED_TO_EACH.format(decorations=decorations)) == [warm]
+    # called in a loop over the same benchmark: a figure per pass, not one sample
+    looped = "def sum_bench(k):\n    return jnp.sum(jnp.ones(1000) * k)\n\nfor _ in range(5):\n    benchit('sum', 0, sum_bench)\n"
+    assert lb104_lines(APPLIED_TO_EACH.format(decorations=looped)) == []

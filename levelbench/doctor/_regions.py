@@ -334,7 +334,10 @@ class _Finder:
         sites = self.facts.call_sites(function)
         positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
         swept: set[str] = set()
-        if sites and all(enclosing_loop(self.program, s) is None for s in sites):
+        decorated = self._decorated_parameter(sites, positional)
+        if decorated:
+            swept, sites = {decorated}, []
+        elif sites and all(enclosing_loop(self.program, s) is None for s in sites):
             swept = self._written_out_grid(function, sites, positional)
             sites = [] if swept else sites
         for site in sites:
@@ -352,6 +355,29 @@ class _Finder:
         read = {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         found = sorted(swept & read)
         return found[0] if len(found) == 1 else ""
+
+    def _decorated_parameter(self, sites: list[ast.Name], positional: list[str]) -> str:
+        """The parameter that receives the decorated function when every use of a function is a decorator applying it
+        to a different function (``@benchit`` or ``@partial(benchit, "sum", 0)``, each over its own def, dex-lang's
+        microbenchmarks, case 287): the function runs once per decorated function, so a timing in it takes one
+        sample of each, as a sweep's pass does; ``""`` otherwise."""
+        given: set[int] = set()
+        for site in sites:
+            holder = self.program.parent(site)
+            if self.names.partial_target(holder) is site and isinstance(holder, ast.Call):
+                if holder.keywords or any(isinstance(a, ast.Starred) for a in holder.args):
+                    return ""
+                index, node = len(holder.args) - 1, holder  # `partial(f, a, b)`: the decorated function comes third
+            else:
+                index, node = 0, site
+            owner = self.program.parent(node)
+            if not (isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(d is node for d in owner.decorator_list)):
+                return ""
+            given.add(index)
+        if len(sites) < 2 or len(given) != 1:
+            return ""
+        index = given.pop()
+        return positional[index] if index < len(positional) else ""
 
     def _written_out_grid(self, function: ast.AST, sites: list[ast.Name], positional: list[str]) -> set[str]:
         """The parameters for which the calls of ``function``, each run once (`Facts.differs_per_call`: not in a
