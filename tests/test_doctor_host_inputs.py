@@ -146,3 +146,14 @@ def test_a_lambda_timed_through_a_loop_over_named_callables_copies_its_jax_resul
     for define in ("jax_fn = lambda: jax.block_until_ready(jax_fn_())", "jax_fn = lambda: np.asarray(c_fn())"):
         source = "import jax\n" + BACKENDS.format(define=define, timing=timings[0])
         assert "LB115" not in {c for c, _ in found(source)}, define
+
+
+def test_a_timing_of_a_test_helper_alone_is_still_one_sample_of_host_work():
+    # case 291's first region: one `time.time()` pair around the scikit-learn reference solve and its print
+    source = JAXOPT.split("t_start = time.time()")[0] + (
+        "t_start = time.time()\nsol = test_util.lasso_skl(X, y, lam)\nprint(sol)\nt = time.time() - t_start\n"
+    )
+    lines = source.splitlines()
+    findings = found(source)
+    assert {("LB105", len(lines) - 3), ("LB104", len(lines) - 2)} <= findings
+    assert not {c for c, _ in findings} & {"LB102", "LB115"}

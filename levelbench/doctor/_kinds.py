@@ -50,8 +50,8 @@ _SEQUENCE_RESULTS = frozenset(
 # Library functions outside NumPy that return NumPy arrays: scikit-learn's generated data sets and its split of
 # arrays (`X, y = make_regression(...)`, `data = train_test_split(X, y)`), host data handed to JAX (cases 289-291).
 _NUMPY_RESULTS = ("sklearn.datasets.make_", "sklearn.model_selection.train_test_split")
-# Modules of a JAX library that hold its test helpers, not its computations: `jaxopt._src.test_util.lasso_skl` runs
-# scikit-learn; JAX's own `test_util.rand_default` builds NumPy arrays.
+# Modules of a JAX library that hold its test helpers, not its computations: they compute references on the host
+# (`jaxopt._src.test_util.lasso_skl` runs scikit-learn; JAX's own `test_util.rand_default` builds NumPy arrays).
 _TEST_HELPERS = frozenset({"test_util", "test_utils", "testing"})
 # Packages whose values the model knows, or that hold no computation of their own: not an unknown object's maker.
 _KNOWN_ROOTS = ("jax.", "numpy.", "torch.", "builtins.", "flax.", "equinox.", "optax.", "haiku.", "scipy.", "pandas.")
@@ -70,7 +70,7 @@ def call_kind(qualified: str) -> str | None:
         return "numpy"
     if qualified.startswith(JAX_LIBRARIES):
         if _TEST_HELPERS.intersection(qualified.split(".")[1:-1]):
-            return None  # a library's test helpers compute references on the host (jaxopt's scikit-learn `lasso_skl`)
+            return "numpy"  # a library's test helpers compute references on the host (jaxopt's scikit-learn `lasso_skl`)
         return None if last[:1].isupper() else "jax"
     if qualified.startswith("numpy.") or qualified.startswith(_NUMPY_RESULTS):
         return "numpy"
