@@ -157,3 +157,14 @@ def test_a_timing_of_a_test_helper_alone_is_still_one_sample_of_host_work():
     findings = found(source)
     assert {("LB105", len(lines) - 3), ("LB104", len(lines) - 2)} <= findings
     assert not {c for c, _ in findings} & {"LB102", "LB115"}
+
+
+def test_a_transform_taken_from_a_container_or_a_name_is_a_transform():
+    # case 289's container variant: `jax_jacrev_fns["jax_jacrev"](solver, argnums=3)(None, X, y, lam)`
+    for bind, call in (
+        ('transforms = {"jacrev": jax.jacrev}', 'transforms["jacrev"]'),
+        ("for jacobian in (jax.jacrev, jax.jacfwd):\n    pass", "jacobian"),
+    ):
+        source = HEAD + f"{bind}\nt0 = time.perf_counter()\nJ = {call}(loss)(w, X, y)\nprint(time.perf_counter() - t0)\n"
+        line = len(source.splitlines()) - 1
+        assert {("LB102", line), ("LB115", line)} <= found(source), bind

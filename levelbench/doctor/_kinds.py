@@ -320,12 +320,20 @@ class Kinds:
             self._method_calls = found
         return self._method_calls
 
+    def transforms(self, value: ast.AST) -> bool:
+        """``value`` is a JAX transform of a function (`_transformed`): calling it traces the function with JAX."""
+        return isinstance(value, ast.Call) and self._transformed(value)
+
     def _transformed(self, callee: ast.Call) -> bool:
         """``callee`` is a JAX transform of a function (``jax.vmap(f)``), seen through ``jax.block_until_ready``,
         which returns a function unchanged."""
         qualified = self.names.qualname(callee.func)
         if qualified == "jax.block_until_ready" and len(callee.args) == 1 and isinstance(callee.args[0], ast.Call):
             return self._transformed(callee.args[0])
+        if qualified is None and isinstance(callee.func, (ast.Subscript, ast.Name)) and callee.args:
+            # `transforms["jacrev"](f)`, `t = jax.jacrev; t(f)`: a container or name holding only transforms
+            held = [self.names.qualname(v) for v in self.facts.callee_values(callee.func)]
+            return bool(held) and all(h in FUNCTION_TRANSFORMS for h in held)
         return qualified in FUNCTION_TRANSFORMS and bool(callee.args)
 
     def elements(self, iterator: ast.AST, depth: int = 0) -> str | None:

@@ -210,7 +210,7 @@ def _handed_through_a_transform(ctx: Context, call: ast.Call) -> tuple[ast.expr,
     for value in values:
         if not isinstance(value, ast.Call):
             continue
-        if facts.is_jax_transform(value) and not facts.jitted_key_of(value):
+        if (facts.is_jax_transform(value) or ctx.kinds.transforms(value)) and not facts.jitted_key_of(value):
             for arg in call.args:
                 if ctx.kinds.of(arg) == "numpy":
                     return arg, f"an argument of the un-jitted `{short(value.func, 20)}`"
