@@ -130,12 +130,12 @@ class Context:
         ``timeit.timeit(solve_, number=1)`` runs ``solve_()`` (a call the region model builds, so no walk of the
         program finds it), ``timeit.timeit(lambda: run())`` runs ``run()`` where the harness is called. Each is a
         run like any other: it warms the next timing of the same callable, even when it was itself a compile timed
-        on purpose (diffrax's 'Compile+run time', then 'Run time')."""
+        on purpose (diffrax's 'Compile+run time', then 'Run time'). The calls inside a run are runs too:
+        ``timeit.timeit(lambda: jax.block_until_ready(f(x)), number=1)`` runs ``f(x)``, whatever waits for it."""
         found = [
             (region, call)
             for region in (*self.regions, *self.instrumentation) if region.harness
             for call in self.timed_calls(region)
-            if any(call is w for w in region.work)
         ]
         return tuple(sorted(found, key=lambda pair: pair[0].start))
 
