@@ -27,7 +27,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 
-from ._facts import Facts
+from ._facts import Facts, FunctionNode
 from ._names import dotted
 from ._program import Program
 from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
@@ -813,34 +813,56 @@ def _keeping(program: Program, call: ast.Call) -> ast.AST | None:
     return parent if isinstance(parent, ast.Assign) and parent.value is node else None
 
 
-def decorated_timings(program: Program, facts: Facts, region: TimedRegion) -> list[ast.Call]:
-    """The calls a timing decorator turns into samples: ``region`` is a clock pair in the wrapper of a local
-    decorator (``def timed(fn): def _timer(*a): start = ...; fn(*a); end = ...; return end - start``), around
-    the call of the function it is handed, and the wrapper returns a reading, not the result. Each call of a
-    function it decorates (``@timed def time_jax(...)``) whose figure is kept (``t = time_jax(...)``) is one run
-    between two clock reads, one sample (diffrax's small_neural_ode.py, case 271). A call whose figure is thrown
-    away (a warm-up) is no timing, one in a loop gives a figure per pass, and the wrapper's own clock pair stays the region other rules look in."""
+def _timing_wrapper(program: Program, region: TimedRegion) -> tuple[FunctionNode, FunctionNode, str] | None:
+    """(wrapper, decorator, the decorator's parameter) when ``region`` is a clock pair in the wrapper of a local
+    one-parameter decorator (``def timed(fn): def _timer(*a): start = ...; fn(*a); end = ...``, ``return
+    _timer``) around a call of that parameter."""
     wrapper = region.scope
     decorator = enclosing_function(program, wrapper) if wrapper is not None else None
     if not isinstance(wrapper, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
         decorator, (ast.FunctionDef, ast.AsyncFunctionDef)
     ) or not region.clocks:
-        return []
-    handed = {a.arg for a in [*decorator.args.posonlyargs, *decorator.args.args]}
+        return None
+    handed = [a.arg for a in [*decorator.args.posonlyargs, *decorator.args.args]]
     returned = [s.value for s in decorator.body if isinstance(s, ast.Return)]
     if len(handed) != 1 or not any(isinstance(v, ast.Name) and v.id == wrapper.name for v in returned):
-        return []
-    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in handed
+        return None
+    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == handed[0]
                for c in walk_code(program, list(region.work))):
+        return None
+    return wrapper, decorator, handed[0]
+
+
+def decorated_bodies(program: Program, facts: Facts, region: TimedRegion) -> list[FunctionNode]:
+    """The functions whose bodies a timing decorator's clock pair times (``region``, see `_timing_wrapper`): each
+    function decorated with it (``@timed def time_torch(...)``) runs between the reads each time it is called.
+    Each is a timed body of its own: what one of them does (a backward pass) says nothing of another."""
+    found = _timing_wrapper(program, region)
+    if found is None:
         return []
+    decorator = found[1]
+    return [
+        decorated for site in facts.call_sites(decorator)
+        if isinstance(decorated := program.parent(site), (ast.FunctionDef, ast.AsyncFunctionDef))
+        and site in decorated.decorator_list
+    ]
+
+
+def decorated_timings(program: Program, facts: Facts, region: TimedRegion) -> list[ast.Call]:
+    """The calls a timing decorator turns into samples, when its wrapper returns a reading, not the result. Each
+    call of a function it decorates (`decorated_bodies`, ``@timed def time_jax(...)``) whose figure is kept (``t =
+    time_jax(...)``) is one run between two clock reads, one sample (diffrax's small_neural_ode.py, case 271). A
+    call whose figure is thrown away (a warm-up) is no timing, one in a loop gives a figure per pass, and the
+    wrapper's own clock pair stays the region other rules look in."""
+    found = _timing_wrapper(program, region)
+    if found is None:
+        return []
+    wrapper, _, handed = found
     answers = [n.value for n in ast.walk(wrapper) if isinstance(n, ast.Return) and n.value is not None]
-    if not answers or any(_returns_the_result(wrapper, a, handed) for a in answers):
+    if not answers or any(_returns_the_result(wrapper, a, {handed}) for a in answers):
         return []  # the wrapper hands back what the function returns: the figure goes elsewhere (a log line)
     calls: list[ast.Call] = []
-    for site in facts.call_sites(decorator):
-        decorated = program.parent(site)
-        if not isinstance(decorated, (ast.FunctionDef, ast.AsyncFunctionDef)) or site not in decorated.decorator_list:
-            continue
+    for decorated in decorated_bodies(program, facts, region):
         for use in facts.call_sites(decorated):
             call = program.parent(use)
             if (isinstance(call, ast.Call) and call.func is use and not isinstance(program.parent(call), ast.Expr)

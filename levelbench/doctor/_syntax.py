@@ -102,6 +102,41 @@ def enclosing_loop(program: Program, node: ast.AST) -> ast.AST | None:
     return None
 
 
+def on_other_branches(program: Program, first: ast.AST, second: ast.AST) -> bool:
+    """``first`` and ``second`` sit in different branches of one ``if`` (or conditional expression): no run
+    of the code around them runs both. ``if grad: model(x).backward()`` / ``else: model(x)``: the forward of
+    the ``else`` runs without the backward pass of the ``if``.
+
+    !!! Example
+        ```python
+        if grad:
+            loss(x).backward()   # on other branches than model(x) below
+        else:
+            model(x)
+        ```
+    """
+    chain: dict[int, ast.AST] = {}  # id(ancestor of first) -> the child of it on the way to first
+    child = first
+    for ancestor in program.ancestors(first):
+        chain[id(ancestor)] = child
+        child = ancestor
+    child = second
+    for ancestor in program.ancestors(second):
+        if id(ancestor) in chain:  # the innermost node around both
+            if isinstance(ancestor, (ast.If, ast.IfExp)):
+                return _branch(ancestor, chain[id(ancestor)]) * _branch(ancestor, child) == -1
+            return False
+        child = ancestor
+    return False
+
+
+def _branch(test: ast.If | ast.IfExp, child: ast.AST) -> int:
+    """1 when ``child`` is in the ``if``'s body, -1 in its ``else``, 0 for the test itself."""
+    body = test.body if isinstance(test.body, list) else [test.body]
+    orelse = test.orelse if isinstance(test.orelse, list) else [test.orelse]
+    return 1 if any(child is n for n in body) else -1 if any(child is n for n in orelse) else 0
+
+
 def short(node: ast.AST, limit: int = 60) -> str:
     """Source text of ``node`` on one line, shortened to ``limit`` characters."""
     text = " ".join(unparse(node).split())
