@@ -199,6 +199,11 @@ def _canonical(modules: set[str]) -> set[str]:
 
 
 def _target_names(target: ast.AST) -> list[str]:
+    """Every name written in an assignment target, read or bound: ``x`` and ``i`` of ``x[i] = ...``, ``a`` of ``a.b
+    = ...``. More than the names the target binds (`_syntax.bound_names`, which this module sits below), on
+    purpose: the table gives a name one meaning for the whole file, so a name the file stores into in any way
+    (``np[0] = ...`` in a snippet with no import) is the file's own: not the conventional module of that name
+    (`Names.assume_conventional_imports`), not a builtin, and not free for an import a fix adds (`Names.free_for`)."""
     if isinstance(target, ast.Name):
         return [target.id]
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]

@@ -31,6 +31,18 @@ def walk_code(program: Program, nodes: list[ast.AST] | tuple[ast.AST, ...]) -> I
             yield from program.walk(node, skip=_DEFS)
 
 
+def bound_names(node: ast.AST) -> set[str]:
+    """The plain names ``node`` binds by storing to them, anywhere inside it: an assignment's target and the names
+    of a tuple, list or starred target (``obs, *rest = ...``), a loop's, a ``with ... as``'s, a comprehension's, a
+    walrus's, an augmented assignment's. ``x[i] = ...`` and ``a.b = ...`` bind none: they store into ``x`` and
+    ``a``, whose values stay the objects they were, and ``i`` is only read. (Not ``def``, ``class``, imports or
+    parameters, which bind without a stored name node.)
+
+    `_names` reads targets more cautiously (`_names._target_names`): there, any name written in a target, ``x`` of
+    ``x[i] = ...`` included, is no module alias, since the table has one meaning per name for the whole file."""
+    return {n.id for n in ast.walk(node) if n.__class__ is ast.Name and n.ctx.__class__ is ast.Store}  # type: ignore[attr-defined]
+
+
 def parameter_names(function: ast.AST) -> frozenset[str]:
     """Every parameter name of a function or lambda (positional, keyword-only, ``*args``, ``**kwargs``); none for
     anything else."""
