@@ -209,3 +209,22 @@ def test_a_new_partial_or_lambda_of_the_same_jitted_call_is_warm_the_second_time
     assert lb103_lines(harness + body) == []
     module = harness + f"t1 = timeit.timeit({handed}, number=1)\nt2 = timeit.timeit({handed}, {second})\nprint(t1, t2)\n"
     assert lb103_lines(module) == []
+
+
+@pytest.mark.parametrize(
+    ("handed", "copied_in_the_timing"),
+    [
+        ("functools.partial(f_jit, jnp.array([1.0, 2.0]))", False),  # built once, before the clock starts
+        ("functools.partial(f_jit, n=jnp.array([1.0, 2.0]))", False),
+        ("lambda: f_jit(jnp.array([1.0, 2.0]))", True),  # copied on every run
+    ],
+)
+def test_the_arguments_a_partial_binds_are_set_up_not_timed(handed, copied_in_the_timing):
+    """``timeit.timeit(partial(f, jnp.array(xs)), number=10)``: Python evaluates the partial's arguments when it
+    builds it, before ``timeit`` reads its clock, so the host-to-device copy is not timed (no LB115 there); the same
+    call in a lambda copies on every run."""
+    harness = HEADER.replace("import time", "import functools\nimport time\nimport timeit")
+    source = harness + f"print(timeit.timeit({handed}, number=10))\n"
+    codes = {code for code, _, _ in found(source)}
+    assert ("LB115" in codes) is copied_in_the_timing
+    assert "LB102" in codes  # the timed call is still unwaited either way

@@ -284,8 +284,12 @@ class Context:
 
 
 def _walked(ctx: Context, region: TimedRegion) -> tuple[list[ast.AST], list[ast.Call]]:
-    """`Context.timed_nodes` and `Context.timed_calls` of ``region``, from one walk."""
+    """`Context.timed_nodes` and `Context.timed_calls` of ``region``, from one walk; set-up the work holds (the
+    arguments a ``partial`` handed to a harness binds, evaluated before its clock starts) is not timed."""
     nodes = list(walk_code(ctx.program, list(region.work)))
+    if region.setup:
+        untimed = {id(n) for n in walk_code(ctx.program, list(region.setup))}
+        nodes = [n for n in nodes if id(n) not in untimed]
     return nodes, [n for n in nodes if isinstance(n, ast.Call)]
 
 
