@@ -81,7 +81,7 @@ class TimedRegion:
             without -n, torch's Timer, pytest-benchmark), or takes the best of its repeats (``min(timeit.repeat(...))``).
         clocks: qualified names of the clocks a clock pair reads.
         clock_node: the starting clock call, for clock pairs.
-        setup: code a harness runs untimed before the timing (timeit's ``setup``).
+        setup: code a harness runs untimed before the timing (timeit's ``setup``, a ``partial``'s bound arguments).
         synchronizes: the harness waits for CUDA itself (torch's Timer).
         harness: the statement comes from a timing harness (magic, timeit), not from surrounding code.
         before_clock: calls in a clock pair's last statement that run before the clock is read there.
