@@ -26,9 +26,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # kinds still 470 of 484. The 22nd kind, with-benchmark (a clock pair become d2l's `with Benchmark():` block,
 # branch batch3-now), adds 15 labelled findings, all found: 502 of 517 (0.971), the 21 earlier kinds still 487
 # of 502. Branch var6 (2026-12-03): a static method runs as its visible calls say (LB114), 504 of 517 (0.975):
-# the misses left are 013's (a name imported as two modules) and one of each of a few kinds.
+# the misses left are 013's (a name imported as two modules) and one of each of a few kinds. Branch mend19
+# (2026-12-06): a function reading a name imported as several modules runs the import in effect where module-level
+# code calls it, 515 of 517 (0.996): 013's factory and google-benchmark variants are the two left.
 # Raise these when the doctor improves; never lower them to make a change pass.
-BASELINE_VARIANT_FOUND = 504
+BASELINE_VARIANT_FOUND = 515
 BASELINE_VARIANT_LABELLED = 517
 BASELINE_VARIANT_PRECISION = 1.0
 MAX_FINDINGS_ON_CORRECT_VARIANTS = 0

@@ -169,3 +169,62 @@ def test_a_callable_handed_to_a_timing_harness_is_run_by_it(handed):
     # another jitted function run by the first harness warms nothing
     other = harness + "other = functools.partial(jax.jit(h), x)\ntimeit.timeit(other, number=1)\n" + TIMED.format(args="x")
     assert timed_line(other) in lb103_lines(other)
+
+
+@pytest.mark.parametrize(
+    "handed",
+    [
+        "lambda: jax.block_until_ready(f_jit(x))",
+        "lambda: f_jit(x).block_until_ready()",
+        "lambda: print(f_jit(x))",
+    ],
+)
+def test_a_call_inside_what_a_harness_runs_is_run_by_it(handed):
+    """``timeit.timeit(lambda: jax.block_until_ready(f_jit(x)), number=1)`` runs ``f_jit(x)`` as surely as
+    ``lambda: f_jit(x)`` does: the wait around it changes nothing about the compile it leaves behind, so the second
+    timing of the same call is warm (LB104 does not say 'no warm-up'). A harness that ran another jitted function
+    inside its wait warms nothing."""
+    harness = HEADER.replace("import time", "import time\nimport timeit")
+    twice = f"t1 = timeit.timeit({handed}, number=1)\nt2 = timeit.timeit({handed}, number=1)\nprint(t1, t2)\n"
+
+    def lb104_at(source: str) -> list[str]:
+        return [d.message for d in lint_source(textwrap.dedent(source), "s.py") if d.code == "LB104"]
+
+    assert lb103_lines(harness + twice) == []
+    assert [m for m in lb104_at(harness + twice) if "no warm-up" in m] == []
+    other = harness + "h_jit = jax.jit(h)\n" + f"t1 = timeit.timeit({handed.replace('f_jit', 'h_jit')}, number=1)\n"
+    other += f"t2 = timeit.timeit({handed}, number=1)\nprint(t1, t2)\n"
+    assert any("no warm-up" in m for m in lb104_at(other))
+
+
+@pytest.mark.parametrize("handed", ["functools.partial(f_jit, x)", "lambda: f_jit(x)", "partial(f_jit, x)"])
+@pytest.mark.parametrize("second", ["number=10", "number=1"])
+def test_a_new_partial_or_lambda_of_the_same_jitted_call_is_warm_the_second_time(handed, second):
+    """jit's compile cache is keyed on the jitted function and the arguments' shapes and dtypes, not on the
+    wrapper handed to the harness: a ``functools.partial`` or lambda written out again at the second timing runs
+    the same compiled program (quiet twin of the harness tests above; it holds on aea0196 too)."""
+    harness = HEADER.replace("import time", "import functools\nfrom functools import partial\nimport time\nimport timeit")
+    body = f"def main():\n    t1 = timeit.timeit({handed}, number=1)\n    t2 = timeit.timeit({handed}, {second})\n"
+    body += "    print('compile', t1, 'run', t2)\n\nmain()\n"
+    assert lb103_lines(harness + body) == []
+    module = harness + f"t1 = timeit.timeit({handed}, number=1)\nt2 = timeit.timeit({handed}, {second})\nprint(t1, t2)\n"
+    assert lb103_lines(module) == []
+
+
+@pytest.mark.parametrize(
+    ("handed", "copied_in_the_timing"),
+    [
+        ("functools.partial(f_jit, jnp.array([1.0, 2.0]))", False),  # built once, before the clock starts
+        ("functools.partial(f_jit, n=jnp.array([1.0, 2.0]))", False),
+        ("lambda: f_jit(jnp.array([1.0, 2.0]))", True),  # copied on every run
+    ],
+)
+def test_the_arguments_a_partial_binds_are_set_up_not_timed(handed, copied_in_the_timing):
+    """``timeit.timeit(partial(f, jnp.array(xs)), number=10)``: Python evaluates the partial's arguments when it
+    builds it, before ``timeit`` reads its clock, so the host-to-device copy is not timed (no LB115 there); the same
+    call in a lambda copies on every run."""
+    harness = HEADER.replace("import time", "import functools\nimport time\nimport timeit")
+    source = harness + f"print(timeit.timeit({handed}, number=10))\n"
+    codes = {code for code, _, _ in found(source)}
+    assert ("LB115" in codes) is copied_in_the_timing
+    assert "LB102" in codes  # the timed call is still unwaited either way

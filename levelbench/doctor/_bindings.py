@@ -17,7 +17,7 @@ import ast
 from ._names import Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
-from ._syntax import enclosing_function, parameter_names
+from ._syntax import enclosing_function, parameter_names, position, running_function
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -70,6 +70,31 @@ class Bindings:
             return []
         scopes = {None, *(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES))}
         return [value for value, scope in bound if scope in scopes]
+
+    def module_in_effect(self, name: str, at: ast.AST) -> str | None:
+        """The module ``name`` holds when module-level code runs ``at``, for a name the file imports as several
+        modules (`Names.several`): the last module-level import of it before ``at``. A comparison that swaps the
+        import and times the same function after each (``import numpy as np`` ... ``%timeit test_func()`` ...
+        ``import jax.numpy as np`` ... ``%timeit test_func()``) runs each module in turn. None when ``at`` is not
+        module-level code (a lambda handed to a harness there is: it runs where it is written), or when any import
+        of the name is not a module-level statement (a ``try`` fallback, an import in a function): then which one
+        holds is not known here."""
+        if name not in self.names.several or running_function(self.program, at) is not None:
+            return None
+        found = None
+        for node in self.program.of_type(ast.Import, ast.ImportFrom):
+            for alias in node.names:  # type: ignore[attr-defined]
+                if isinstance(node, ast.Import):
+                    bound, module = (alias.asname, alias.name) if alias.asname else ((alias.name.split(".")[0],) * 2)
+                else:
+                    bound, module = alias.asname or alias.name, f"{node.module}.{alias.name}"
+                if bound != name:
+                    continue
+                if not isinstance(self.program.parent(node), ast.Module) or getattr(node, "level", 0):
+                    return None
+                if position(node) < position(at):
+                    found = module
+        return found
 
     def reaching(self, name: str, at: ast.AST) -> ast.expr | None:
         """The value of the binding of ``name`` that reaches ``at`` as statements run: the last one before it in its

@@ -130,12 +130,12 @@ class Context:
         ``timeit.timeit(solve_, number=1)`` runs ``solve_()`` (a call the region model builds, so no walk of the
         program finds it), ``timeit.timeit(lambda: run())`` runs ``run()`` where the harness is called. Each is a
         run like any other: it warms the next timing of the same callable, even when it was itself a compile timed
-        on purpose (diffrax's 'Compile+run time', then 'Run time')."""
+        on purpose (diffrax's 'Compile+run time', then 'Run time'). The calls inside a run are runs too:
+        ``timeit.timeit(lambda: jax.block_until_ready(f(x)), number=1)`` runs ``f(x)``, whatever waits for it."""
         found = [
             (region, call)
             for region in (*self.regions, *self.instrumentation) if region.harness
             for call in self.timed_calls(region)
-            if any(call is w for w in region.work)
         ]
         return tuple(sorted(found, key=lambda pair: pair[0].start))
 
@@ -284,8 +284,12 @@ class Context:
 
 
 def _walked(ctx: Context, region: TimedRegion) -> tuple[list[ast.AST], list[ast.Call]]:
-    """`Context.timed_nodes` and `Context.timed_calls` of ``region``, from one walk."""
+    """`Context.timed_nodes` and `Context.timed_calls` of ``region``, from one walk; set-up the work holds (the
+    arguments a ``partial`` handed to a harness binds, evaluated before its clock starts) is not timed."""
     nodes = list(walk_code(ctx.program, list(region.work)))
+    if region.setup:
+        untimed = {id(n) for n in walk_code(ctx.program, list(region.setup))}
+        nodes = [n for n in nodes if id(n) not in untimed]
     return nodes, [n for n in nodes if isinstance(n, ast.Call)]
 
 

@@ -14,7 +14,7 @@ from ._context import Context
 from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, call_kind
 from ._names import JAX_LIBRARIES, dotted
 from ._regions import CLOCKS, TimedRegion
-from ._syntax import FUNCTIONS, local_walk, position, walk_code
+from ._syntax import FUNCTIONS, bound_names, enclosing_function, local_walk, parameter_names, position, walk_code
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
 HOST_FUNCTIONS = frozenset(
@@ -88,7 +88,10 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
         if qualified is not None and call_kind(qualified) == "jax":
             return expr
         function = facts.local_def(expr)
-        if function is not None and (kinds.returned(function) == "jax" or dispatches_jax(ctx, function)):
+        if function is not None and (
+            kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
+            or _runs_jax_as_called(ctx, function, expr)
+        ):
             return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
@@ -295,6 +298,28 @@ def dispatches_jax(ctx: Context, function: ast.AST, _seen: frozenset[ast.AST] = 
             return True
         inner = ctx.facts.local_def(node)
         if inner is not None and inner not in _seen and dispatches_jax(ctx, inner, _seen | {function}):
+            return True
+    return False
+
+
+def _runs_jax_as_called(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
+    """The module-level ``function`` computes in JAX when module-level code runs it at ``call``, and waits for none
+    of it: it calls through a global name the file imports as several modules, and at ``call`` the import in
+    effect is JAX's (`Bindings.module_in_effect`). ``def test_func(): np.ones((10, 10)).ravel()`` timed after
+    ``import numpy as np`` runs NumPy, after ``import jax.numpy as np`` JAX (jax-ml/jax#193, case 013)."""
+    if enclosing_function(ctx.program, function) is not None:
+        return False
+    walked = list(local_walk(ctx.program, function))
+    if any(isinstance(n, ast.Call) and is_wait(ctx, n) for n in walked):
+        return False
+    own = bound_names(function) | parameter_names(function)
+    for node in walked:
+        path = dotted(node.func) if isinstance(node, ast.Call) else None
+        root, _, rest = (path or "").partition(".")
+        if not rest or root in own:
+            continue
+        module = ctx.facts.bindings.module_in_effect(root, call)
+        if module is not None and call_kind(f"{module}.{rest}") == "jax":
             return True
     return False
 

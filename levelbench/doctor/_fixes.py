@@ -52,11 +52,6 @@ def is_marker(node: ast.AST) -> bool:
     return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == MAGIC_MARKER
 
 
-def stored_names(node: ast.AST) -> set[str]:
-    """The names ``node`` assigns, anywhere inside it."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-
-
 class Pair:
     """A clock pair as statements: ``var = clock()`` ... the statement with ``clock() - var`` (or
     ``end = clock()`` ... ``end - var``)."""

@@ -16,7 +16,7 @@ import ast
 
 from ._facts import Facts
 from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, dotted
-from ._syntax import FUNCTIONS, argument, enclosing_function, local_walk
+from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
 _JAX_ARRAY_MODULES = ("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.image.", "jax.ops.")
@@ -233,7 +233,7 @@ class Kinds:
         return self._result_index.get(owner, set())  # type: ignore[union-attr]
 
     def _index_assignments(self) -> None:
-        """One pass over the assignments for `_makers` and `_results_of`: the names each binds (`_bound_names`), what
+        """One pass over the assignments for `_makers` and `_results_of`: the names each binds (`bound_names`), what
         made the value, and whose method."""
         makers: dict[str, set[str]] = {}
         results: dict[str, set[str]] = {}
@@ -243,7 +243,7 @@ class Kinds:
             owner = value.func.value.id if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                 and isinstance(value.func.value, ast.Name) else None
             for target in node.targets:  # type: ignore[attr-defined]
-                for name in _bound_names(target):
+                for name in bound_names(target):
                     makers.setdefault(name, set()).add(maker)
                     if owner is not None:
                         results.setdefault(owner, set()).add(name)
@@ -685,19 +685,6 @@ def _sized(node: ast.AST) -> bool:
     if isinstance(node, ast.Attribute):
         return node.attr in ("shape", "size")
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len"
-
-
-def _bound_names(target: ast.AST) -> list[str]:
-    """The plain names an assignment target binds: a name, the names of a tuple or list target (nested, starred
-    included: ``obs, *rest = ...``). ``x[i] = ...`` and ``a.b = ...`` bind none: they store into ``x`` and ``a``, whose
-    values stay what they were, and ``i`` is only read."""
-    if isinstance(target, ast.Name):
-        return [target.id]
-    if isinstance(target, ast.Starred):
-        return _bound_names(target.value)
-    if isinstance(target, (ast.Tuple, ast.List)):
-        return [name for element in target.elts for name in _bound_names(element)]
-    return []
 
 
 def _flat(target: ast.AST) -> list[ast.AST]:

@@ -67,6 +67,9 @@ class Names:
     def __init__(self, nodes: Iterable[ast.AST]) -> None:
         self._aliases: dict[str, str] = {}
         self._bound: set[str] = set()
+        # names imported as more than one module (`import numpy as np` ... `import jax.numpy as np`): which one a
+        # use means depends on when it runs (`Bindings.module_in_effect`)
+        self.several: frozenset[str] = frozenset()
         self._attributes: dict[ast.AST, str | None] = {}  # qualname of each attribute node asked about, while the
         # aliases stay as they are (emptied when they change)
         assignments: list[ast.Assign] = []
@@ -103,6 +106,7 @@ class Names:
                 self._aliases[name] = _reexported(module)
             else:  # `import numpy as np` ... `import jax.numpy as np`: which one a use means depends on when it runs
                 self._bound.add(name)
+                self.several |= {name}
         # `jit = jax.jit`, `normal = np.random.normal`; `static_jit = partial(jax.jit, ...)` stays a jit.
         for _ in range(3):  # aliases of aliases
             changed = False
@@ -199,6 +203,11 @@ def _canonical(modules: set[str]) -> set[str]:
 
 
 def _target_names(target: ast.AST) -> list[str]:
+    """Every name written in an assignment target, read or bound: ``x`` and ``i`` of ``x[i] = ...``, ``a`` of ``a.b
+    = ...``. More than the names the target binds (`_syntax.bound_names`, which this module sits below), on
+    purpose: the table gives a name one meaning for the whole file, so a name the file stores into in any way
+    (``np[0] = ...`` in a snippet with no import) is the file's own: not the conventional module of that name
+    (`Names.assume_conventional_imports`), not a builtin, and not free for an import a fix adds (`Names.free_for`)."""
     if isinstance(target, ast.Name):
         return [target.id]
     return [n.id for n in ast.walk(target) if isinstance(n, ast.Name)]

@@ -27,7 +27,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 
-from ._facts import Facts
+from ._facts import Facts, FunctionNode
 from ._names import dotted
 from ._program import Program
 from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
@@ -81,7 +81,7 @@ class TimedRegion:
             without -n, torch's Timer, pytest-benchmark), or takes the best of its repeats (``min(timeit.repeat(...))``).
         clocks: qualified names of the clocks a clock pair reads.
         clock_node: the starting clock call, for clock pairs.
-        setup: code a harness runs untimed before the timing (timeit's ``setup``).
+        setup: code a harness runs untimed before the timing (timeit's ``setup``, a ``partial``'s bound arguments).
         synchronizes: the harness waits for CUDA itself (torch's Timer).
         harness: the statement comes from a timing harness (magic, timeit), not from surrounding code.
         before_clock: calls in a clock pair's last statement that run before the clock is read there.
@@ -596,7 +596,7 @@ class _Finder:
             scope=enclosing_function(self.program, call),
             start=position(call),
             samples=samples,
-            setup=self._setup(setup),
+            setup=(*self._setup(setup), *self._bound_before(stmt)),
             harness=True,
             calibrated=qualified == "timeit.repeat" and repeat != 1 and self._best_of(call),
             swept=swept,
@@ -624,7 +624,7 @@ class _Finder:
             start=position(call),
             samples="repeated",
             calibrated=True,
-            setup=self._setup(argument(call, 1, "setup")),
+            setup=(*self._setup(argument(call, 1, "setup")), *self._bound_before(stmt)),
             synchronizes=True,
             harness=True,
         )
@@ -670,6 +670,15 @@ class _Finder:
             synth = ast.Call(func=bound, args=list(stmt.args[1:]), keywords=list(stmt.keywords))
             return (stmt,), (ast.copy_location(synth, stmt),)
         return (), ()
+
+    def _bound_before(self, stmt: ast.AST) -> tuple[ast.AST, ...]:
+        """The arguments a ``functools.partial`` handed to a harness binds: Python evaluates them once, when it builds
+        the partial, before the harness starts its clock (``timeit.timeit(partial(f, jnp.array(xs)), number=100)``
+        times ``f``, not the copy of ``xs``). The call `_timed_argument` builds keeps them, for what its signature
+        says; they run untimed, as set-up."""
+        if self.names.partial_target(stmt) is None or not isinstance(stmt, ast.Call):
+            return ()
+        return (*stmt.args[1:], *(k.value for k in stmt.keywords))
 
     def _bound_lambda(self, node: ast.AST) -> ast.Lambda | None:
         """The lambda without parameters a name is bound to, its one binding in scope; None otherwise."""
@@ -883,34 +892,56 @@ def _keeping(program: Program, call: ast.Call) -> ast.AST | None:
     return parent if isinstance(parent, ast.Assign) and parent.value is node else None
 
 
-def decorated_timings(program: Program, facts: Facts, region: TimedRegion) -> list[ast.Call]:
-    """The calls a timing decorator turns into samples: ``region`` is a clock pair in the wrapper of a local
-    decorator (``def timed(fn): def _timer(*a): start = ...; fn(*a); end = ...; return end - start``), around
-    the call of the function it is handed, and the wrapper returns a reading, not the result. Each call of a
-    function it decorates (``@timed def time_jax(...)``) whose figure is kept (``t = time_jax(...)``) is one run
-    between two clock reads, one sample (diffrax's small_neural_ode.py, case 271). A call whose figure is thrown
-    away (a warm-up) is no timing, one in a loop gives a figure per pass, and the wrapper's own clock pair stays the region other rules look in."""
+def _timing_wrapper(program: Program, region: TimedRegion) -> tuple[FunctionNode, FunctionNode, str] | None:
+    """(wrapper, decorator, the decorator's parameter) when ``region`` is a clock pair in the wrapper of a local
+    one-parameter decorator (``def timed(fn): def _timer(*a): start = ...; fn(*a); end = ...``, ``return
+    _timer``) around a call of that parameter."""
     wrapper = region.scope
     decorator = enclosing_function(program, wrapper) if wrapper is not None else None
     if not isinstance(wrapper, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(
         decorator, (ast.FunctionDef, ast.AsyncFunctionDef)
     ) or not region.clocks:
-        return []
-    handed = {a.arg for a in [*decorator.args.posonlyargs, *decorator.args.args]}
+        return None
+    handed = [a.arg for a in [*decorator.args.posonlyargs, *decorator.args.args]]
     returned = [s.value for s in decorator.body if isinstance(s, ast.Return)]
     if len(handed) != 1 or not any(isinstance(v, ast.Name) and v.id == wrapper.name for v in returned):
-        return []
-    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in handed
+        return None
+    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == handed[0]
                for c in walk_code(program, list(region.work))):
+        return None
+    return wrapper, decorator, handed[0]
+
+
+def decorated_bodies(program: Program, facts: Facts, region: TimedRegion) -> list[FunctionNode]:
+    """The functions whose bodies a timing decorator's clock pair times (``region``, see `_timing_wrapper`): each
+    function decorated with it (``@timed def time_torch(...)``) runs between the reads each time it is called.
+    Each is a timed body of its own: what one of them does (a backward pass) says nothing of another."""
+    found = _timing_wrapper(program, region)
+    if found is None:
         return []
+    decorator = found[1]
+    return [
+        decorated for site in facts.call_sites(decorator)
+        if isinstance(decorated := program.parent(site), (ast.FunctionDef, ast.AsyncFunctionDef))
+        and site in decorated.decorator_list
+    ]
+
+
+def decorated_timings(program: Program, facts: Facts, region: TimedRegion) -> list[ast.Call]:
+    """The calls a timing decorator turns into samples, when its wrapper returns a reading, not the result. Each
+    call of a function it decorates (`decorated_bodies`, ``@timed def time_jax(...)``) whose figure is kept (``t =
+    time_jax(...)``) is one run between two clock reads, one sample (diffrax's small_neural_ode.py, case 271). A
+    call whose figure is thrown away (a warm-up) is no timing, one in a loop gives a figure per pass, and the
+    wrapper's own clock pair stays the region other rules look in."""
+    found = _timing_wrapper(program, region)
+    if found is None:
+        return []
+    wrapper, _, handed = found
     answers = [n.value for n in ast.walk(wrapper) if isinstance(n, ast.Return) and n.value is not None]
-    if not answers or any(_returns_the_result(wrapper, a, handed) for a in answers):
+    if not answers or any(_returns_the_result(wrapper, a, {handed}) for a in answers):
         return []  # the wrapper hands back what the function returns: the figure goes elsewhere (a log line)
     calls: list[ast.Call] = []
-    for site in facts.call_sites(decorator):
-        decorated = program.parent(site)
-        if not isinstance(decorated, (ast.FunctionDef, ast.AsyncFunctionDef)) or site not in decorated.decorator_list:
-            continue
+    for decorated in decorated_bodies(program, facts, region):
         for use in facts.call_sites(decorated):
             call = program.parent(use)
             if (isinstance(call, ast.Call) and call.func is use and not isinstance(program.parent(call), ast.Expr)

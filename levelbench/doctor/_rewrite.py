@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._names import Names
+from ._syntax import bound_names
 
 
 def loop_rewrite(loop: ast.For | ast.AsyncFor | ast.While, names: Names, *, flax: bool) -> str:
@@ -69,7 +70,7 @@ def _carried(body: list[ast.stmt], exclude: set[str]) -> list[str]:
         for name in _loads(stmt):
             if name not in stored:
                 read_first.setdefault(name)
-        stored.update(_stores(stmt))
+        stored.update(bound_names(stmt))
     return [n for n in read_first if n in stored and n not in exclude]
 
 
@@ -84,10 +85,6 @@ def _loads(stmt: ast.stmt) -> list[str]:
 
 def _loaded(node: ast.AST) -> list[str]:
     return [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
-
-
-def _stores(stmt: ast.stmt) -> set[str]:
-    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
 
 
 def _appended(body: list[ast.stmt]) -> list[tuple[str, str]]:

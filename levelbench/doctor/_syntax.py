@@ -31,6 +31,18 @@ def walk_code(program: Program, nodes: list[ast.AST] | tuple[ast.AST, ...]) -> I
             yield from program.walk(node, skip=_DEFS)
 
 
+def bound_names(node: ast.AST) -> set[str]:
+    """The plain names ``node`` binds by storing to them, anywhere inside it: an assignment's target and the names
+    of a tuple, list or starred target (``obs, *rest = ...``), a loop's, a ``with ... as``'s, a comprehension's, a
+    walrus's, an augmented assignment's. ``x[i] = ...`` and ``a.b = ...`` bind none: they store into ``x`` and
+    ``a``, whose values stay the objects they were, and ``i`` is only read. (Not ``def``, ``class``, imports or
+    parameters, which bind without a stored name node.)
+
+    `_names` reads targets more cautiously (`_names._target_names`): there, any name written in a target, ``x`` of
+    ``x[i] = ...`` included, is no module alias, since the table has one meaning per name for the whole file."""
+    return {n.id for n in ast.walk(node) if n.__class__ is ast.Name and n.ctx.__class__ is ast.Store}  # type: ignore[attr-defined]
+
+
 def parameter_names(function: ast.AST) -> frozenset[str]:
     """Every parameter name of a function or lambda (positional, keyword-only, ``*args``, ``**kwargs``); none for
     anything else."""
@@ -100,6 +112,41 @@ def enclosing_loop(program: Program, node: ast.AST) -> ast.AST | None:
             return ancestor
         child = ancestor
     return None
+
+
+def on_other_branches(program: Program, first: ast.AST, second: ast.AST) -> bool:
+    """``first`` and ``second`` sit in different branches of one ``if`` (or conditional expression): no run
+    of the code around them runs both. ``if grad: model(x).backward()`` / ``else: model(x)``: the forward of
+    the ``else`` runs without the backward pass of the ``if``.
+
+    !!! Example
+        ```python
+        if grad:
+            loss(x).backward()   # on other branches than model(x) below
+        else:
+            model(x)
+        ```
+    """
+    chain: dict[int, ast.AST] = {}  # id(ancestor of first) -> the child of it on the way to first
+    child = first
+    for ancestor in program.ancestors(first):
+        chain[id(ancestor)] = child
+        child = ancestor
+    child = second
+    for ancestor in program.ancestors(second):
+        if id(ancestor) in chain:  # the innermost node around both
+            if isinstance(ancestor, (ast.If, ast.IfExp)):
+                return _branch(ancestor, chain[id(ancestor)]) * _branch(ancestor, child) == -1
+            return False
+        child = ancestor
+    return False
+
+
+def _branch(test: ast.If | ast.IfExp, child: ast.AST) -> int:
+    """1 when ``child`` is in the ``if``'s body, -1 in its ``else``, 0 for the test itself."""
+    body = test.body if isinstance(test.body, list) else [test.body]
+    orelse = test.orelse if isinstance(test.orelse, list) else [test.orelse]
+    return 1 if any(child is n for n in body) else -1 if any(child is n for n in orelse) else 0
 
 
 def short(node: ast.AST, limit: int = 60) -> str:

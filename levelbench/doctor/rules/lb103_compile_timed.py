@@ -13,11 +13,11 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._effects import only_logs_its_interval
-from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of, stored_names
+from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of
 from .._intent import times_compilation_on_purpose
 from .._regions import TimedRegion
 from .._syntax import (
-    COMPREHENSIONS, FUNCTIONS, LOOPS, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
+    COMPREHENSIONS, FUNCTIONS, LOOPS, bound_names, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
     unparse, walk_code,
 )
 
@@ -210,11 +210,7 @@ def _bound_in_region(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
         if isinstance(ancestor, COMPREHENSIONS) or (isinstance(ancestor, ast.Lambda) and _has_parameters(ancestor)):
             return True
     used = {n.id for n in ast.walk(call) if isinstance(n, ast.Name)}
-    stored = {
-        n.id for item in region.work for n in ast.walk(item)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
-    return bool(used & stored)
+    return any(used & bound_names(item) for item in region.work)
 
 
 def _has_parameters(lam: ast.Lambda) -> bool:
@@ -238,7 +234,7 @@ def _line_before(ctx: Context, region: TimedRegion, call: ast.Call) -> int | Non
         if isinstance(ancestor, FUNCTIONS) or not isinstance(ancestor, (*LOOPS, ast.If, ast.With, ast.Try)):
             break
         if isinstance(ancestor, LOOPS):
-            if used & stored_names(ancestor):
+            if used & bound_names(ancestor):
                 break
             target = ancestor
     if not ctx.editor.starts_line(target):

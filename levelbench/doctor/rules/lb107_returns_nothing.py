@@ -13,9 +13,8 @@ from collections.abc import Iterator
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding
-from .._fixes import stored_names
 from .._kinds import call_kind
-from .._syntax import local_walk, walk_code
+from .._syntax import bound_names, local_walk, walk_code
 from .._vocabulary import site_text
 
 CODE = "LB107"
@@ -155,7 +154,7 @@ def _names_exist(ctx: Context, function: ast.AST, text: str) -> bool:
         expr = ast.parse(text, mode="eval")
     except SyntaxError:
         return False
-    local = {a.arg for a in ast.walk(function) if isinstance(a, ast.arg)} | stored_names(function)
+    local = {a.arg for a in ast.walk(function) if isinstance(a, ast.arg)} | bound_names(function)
     known = {n.id for n in ctx.program.of_type(ast.Name) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     known |= {getattr(d, "name", "") for d in ctx.program.of_type(ast.FunctionDef, ast.ClassDef)}
     for node in ctx.program.of_type(ast.Import, ast.ImportFrom):

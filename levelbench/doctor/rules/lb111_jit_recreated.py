@@ -12,7 +12,8 @@ from .._iteration import jitted_per_value
 from .._program import Program
 from .._shapes import ShapeEvidence, derived_names
 from .._syntax import (
-    FUNCTIONS, enclosing_function, enclosing_loop, local_walk, nonlocal_names, parameter_names, short, walk_code,
+    FUNCTIONS, bound_names, enclosing_function, enclosing_loop, local_walk, nonlocal_names, parameter_names, short,
+    walk_code,
 )
 from .._warmth import static_arguments
 
@@ -271,7 +272,7 @@ def _closes_over(ctx: Context, node: ast.AST, outer: ast.AST) -> bool:
     own: set[str] = set()
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
         own = {a.arg for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]}
-        own |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        own |= bound_names(node)
     shared = nonlocal_names(node)  # `nonlocal n; n += 1`: the call's own variable, written as well as read
     loaded = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return bool(((loaded - own) | shared) & bound)
