@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one sample of one cold end-to-end run; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:93, LB105:92
+# lines: LB104:94, LB105:93
+# first-sight: 81cc67c 2026-12-06 py: found none; missed LB104:94, LB105:93; false none | notebook: found none; missed LB104:94, LB105:93; false none
 
 # Copyright Contributors to the Pyro project.
 # SPDX-License-Identifier: Apache-2.0

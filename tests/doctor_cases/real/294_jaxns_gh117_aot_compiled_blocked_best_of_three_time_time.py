@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed, as for cases 202, 207 and 280)
-# lines: LB105:48
+# lines: LB105:49
+# first-sight: 81cc67c 2026-12-06 py: found LB105:49; missed none; false none | notebook: found LB105:49; missed none; false none
 
 import time
 

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 81cc67c 2026-12-06 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 import arviz as az
 import matplotlib.pyplot as plt

@@ -5,7 +5,8 @@
 # static: LB102, LB105, LB114
 # dynamic: n/a
 # inferred: LB102 (nothing waits for the gradients before the second clock read; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB114 (the unjitted loss and gradient called on every training step; the later `make_step` under `eqx.filter_jit` is the fix, not stated as one)
-# lines: LB102:185, LB105:179, LB114:185
+# lines: LB102:186, LB105:180, LB114:186
+# first-sight: 81cc67c 2026-12-06 py: found LB105:180 LB102:186; missed LB114:186; false LB114:135 | notebook: found LB105:180 LB102:186; missed LB114:186; false LB114:135
 
 ###########
 #

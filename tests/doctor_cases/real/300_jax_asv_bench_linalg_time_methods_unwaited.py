@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (no `time_*` method waits for its result; not discussed)
-# lines: LB102:29/32/35/38/41/44/47/50/53/56/59/62/65/68/71/74/77/80/98
+# lines: LB102:30/33/36/39/42/45/48/51/54/57/60/63/66/69/72/75/78/81/99
+# first-sight: 81cc67c 2026-12-06 py: found none; missed LB102:30/33/36/39/42/45/48/51/54/57/60/63/66/69/72/75/78/81/99; false none | notebook: found none; missed LB102:30/33/36/39/42/45/48/51/54/57/60/63/66/69/72/75/78/81/99; false none
 
 from __future__ import absolute_import, division, print_function
 import jax.numpy as np

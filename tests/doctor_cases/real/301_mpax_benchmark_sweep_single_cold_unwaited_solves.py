@@ -5,7 +5,8 @@
 # static: LB102, LB104
 # dynamic: n/a
 # inferred: LB102 (the solve's result is read only after the clock stops; not discussed), LB104 (one cold sample per configuration; not discussed)
-# lines: LB102:54, LB104:54
+# lines: LB102:55, LB104:55
+# first-sight: 81cc67c 2026-12-06 py: found none; missed LB102:55, LB104:55; false none | notebook: found none; missed LB102:55, LB104:55; false none
 
 """Run the benchmark sweep and write a CSV.
 

@@ -5,7 +5,8 @@
 # static: LB103, LB105
 # dynamic: n/a
 # inferred: LB103 (the jitted function's first call is inside its 1000-call timing; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB103:46, LB105:37/44
+# lines: LB103:47, LB105:38/45
+# first-sight: 81cc67c 2026-12-06 py: found LB105:45 LB103:47; missed none; false none | notebook: found LB105:45 LB103:47; missed none; false none
 
 import jax.numpy as jnp
 from jax import jit, device_put
