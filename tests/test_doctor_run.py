@@ -356,6 +356,26 @@ def test_the_time_limit_stops_the_script_and_reports_what_ran_partial(tmp_path):
     assert len(interval["samples"]) == 3 and interval["findings"] == []
 
 
+# ``python -m levelbench ARGS`` started with SIGINT ignored, as a shell without job control starts a job put in the
+# background (``levelbench ... &``, nohup, some CI runners); its children inherit that.
+SIGINT_IGNORED = ("import runpy, signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                  "runpy.run_module('levelbench', run_name='__main__', alter_sys=True)")
+
+
+def test_the_time_limit_stops_the_script_where_levelbench_was_started_with_sigint_ignored(tmp_path):
+    """The stop at the time limit is a SIGINT to the script's process, which inherited the ignored SIGINT: before,
+    the script ran on through the grace period, was killed, and nothing it had measured was reported."""
+    write(tmp_path, "sleepy.py", SLEEPY)
+    done = subprocess.run([sys.executable, "-c", SIGINT_IGNORED, "doctor", "--run", "sleepy.py", "--timeout", "3",
+                           "--format", "json"], cwd=tmp_path, capture_output=True, text=True, env=child_environment(),
+                          timeout=120)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["status"] == "timeout" and report["observed"], report["error"]  # was observed: false, exit -9
+    (interval,) = report["intervals"]
+    assert len(interval["samples"]) == 3
+
+
 def test_ctrl_c_stops_the_script_and_reports_what_ran_with_exit_130(tmp_path):
     write(tmp_path, "sleepy.py", SLEEPY)
     proc = subprocess.Popen([sys.executable, "-m", "levelbench", "doctor", "--run", "sleepy.py"], cwd=tmp_path,

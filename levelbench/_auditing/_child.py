@@ -111,6 +111,11 @@ def main(argv: list[str]) -> int:
     tests = not notebook and is_test_file(Path(script))
     observer = Observer(os.path.abspath(script) if tests else script)  # pytest compiles the file by its full path
     signal.signal(signal.SIGTERM, _stop)
+    # The parent stops the script with SIGINT (its time limit, a Ctrl-C) and reads what it saw from the file
+    # written after the KeyboardInterrupt. A levelbench started with SIGINT ignored (a job put in the
+    # background by a shell without job control, nohup, some CI runners) passes that on to this child,
+    # where the script would run on until killed, its observations lost: here SIGINT always interrupts.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     outcome: dict[str, Any] = {"status": "finished", "exit_code": 0, "error": "", "traceback": ""}
