@@ -1,5 +1,6 @@
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
@@ -163,6 +164,16 @@ class FakeClock:
 def _forever(cost: float):
     while True:
         yield cost
+
+
+@pytest.fixture
+def sigint_is_ctrl_c():
+    """SIGINT raises KeyboardInterrupt in this process, as at a terminal, for a test that sends itself one. A
+    pytest started with SIGINT ignored (put in the background by a shell without job control: nohup, a CI
+    runner) hands that on to its xdist workers, where levelbench rightly leaves an ignored SIGINT ignored."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import signal
 import statistics
 import subprocess
@@ -374,6 +375,35 @@ def test_the_time_limit_stops_the_script_where_levelbench_was_started_with_sigin
     assert report["status"] == "timeout" and report["observed"], report["error"]  # was observed: false, exit -9
     (interval,) = report["intervals"]
     assert len(interval["samples"]) == 3
+
+
+def test_a_ctrl_c_as_the_scripts_process_starts_stops_it(tmp_path, monkeypatch, sigint_is_ctrl_c):
+    """A real SIGINT that comes while the child is started (inside `subprocess.Popen`) stops the script as a
+    later Ctrl-C does. Before, its KeyboardInterrupt left `audit_script` without the child, and the script, in a
+    session of its own, ran on for as long as the caller (a notebook's kernel, this test) lived."""
+    write(tmp_path, "sleepy.py", SLEEPY)
+    started = []
+    popen = subprocess.Popen
+
+    def interrupted_as_it_starts(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        os.kill(os.getpid(), signal.SIGINT)
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", interrupted_as_it_starts)
+    try:
+        audit = audit_script(tmp_path / "sleepy.py", output="captured")
+    except KeyboardInterrupt:
+        audit = None  # before: the interrupt escaped, the child unknown to anyone
+    monkeypatch.undo()
+    (child,) = started
+    try:
+        assert audit is not None and audit.status == "interrupted" and audit.partial, "the Ctrl-C escaped audit_script"
+        assert child.poll() is not None, "the script's process outlived audit_script"
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
 
 
 def test_ctrl_c_stops_the_script_and_reports_what_ran_with_exit_130(tmp_path):

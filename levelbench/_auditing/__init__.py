@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .._results.script_audit import ScriptAudit, ThreadSettings
 from .._values.settings import child_environment
-from .._values.signals import killed_by
+from .._values.signals import interrupts_held, killed_by
 from ._analysis import intervals, isolated_ratios
 from ._notebook import script_text
 
@@ -79,15 +79,23 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
                    "retime" if retime else "no-retime", str(script), *args]
         stdout = subprocess.PIPE if capture else sys.__stderr__ if output == "stderr" else None
         started = time.perf_counter()
-        child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
-                                 stderr=subprocess.STDOUT if capture else None, start_new_session=True)
+        child: subprocess.Popen | None = None
         stopped = ""
         try:
+            # A Ctrl-C while the child starts waits until `child` is known (else it would be lost, the script
+            # running on in a session of its own for as long as this process lives), then stops it below.
+            with interrupts_held() as interrupt:
+                child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
+                                         stderr=subprocess.STDOUT if capture else None, start_new_session=True)
+            if interrupt:
+                raise interrupt[0]
             captured, _ = child.communicate(timeout=timeout if timeout > 0 else None)
         except subprocess.TimeoutExpired:
             stopped = "timeout"
             captured = _stop(child)
         except KeyboardInterrupt:
+            if child is None:  # nothing was started
+                raise
             stopped = "interrupted"
             captured = _stop(child)
         wall = time.perf_counter() - started
