@@ -24,6 +24,8 @@ from levelbench._auditing._analysis import intervals
 from levelbench._auditing._observer import BACKEND_EVENT, TRACE_EVENT
 from levelbench._values.settings import child_environment
 
+from conftest import levelbench_argv
+
 pytest.importorskip("jax")
 
 
@@ -408,12 +410,18 @@ def test_a_ctrl_c_as_the_scripts_process_starts_stops_it(tmp_path, monkeypatch, 
 
 def test_ctrl_c_stops_the_script_and_reports_what_ran_with_exit_130(tmp_path):
     write(tmp_path, "sleepy.py", SLEEPY)
-    proc = subprocess.Popen([sys.executable, "-m", "levelbench", "doctor", "--run", "sleepy.py"], cwd=tmp_path,
+    # levelbench_argv: a levelbench started with SIGINT ignored (pytest run in the background) rightly ignores it
+    proc = subprocess.Popen(levelbench_argv("doctor", "--run", "sleepy.py"), cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_environment())
-    lines = [proc.stdout.readline() for _ in range(3)]  # the script's three samples, flushed
-    assert all(line.strip() for line in lines), lines
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]  # the script's three samples, flushed
+        assert all(line.strip() for line in lines), lines
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # failed: no process left behind (the script's dies with it)
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted (exit 130)" in out and "PARTIAL" in out and "sleepy.py:3-5" in out
 
