@@ -119,11 +119,18 @@ def steps(monkeypatch):
     return seen
 
 
-def temporary_kernel(root: Path, monkeypatch) -> str:
-    """A kernelspec under ``root`` running this interpreter, found through JUPYTER_PATH; returns its name.
+def temporary_kernel(root: Path, monkeypatch) -> dict[str, Any]:
+    """The options for `nbclient.NotebookClient` that start a kernel of this interpreter, from a kernelspec
+    under ``root`` (found through JUPYTER_PATH): ``NotebookClient(nb, **temporary_kernel(root, mp), ...)``.
 
-    The kernel inherits this process's environment, so results it records go to ``root``.
+    The kernel inherits this process's environment, so results it records go to ``root``. It talks over Unix
+    sockets under ``root`` (the IPC transport), not TCP: jupyter_client picks a free TCP port by binding and
+    releasing it, the kernel binds it a moment later, and in a parallel run another process can take it in
+    between; the kernel then dies at start ("Address already in use", nbclient's "Kernel died before replying
+    to kernel_info").
     """
+    from traitlets.config import Config  # lazy: nbclient's dependency, for the tests that have it
+
     spec = root / "kernels" / "levelbench-test"
     spec.mkdir(parents=True)
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
@@ -133,7 +140,9 @@ def temporary_kernel(root: Path, monkeypatch) -> str:
     monkeypatch.setenv("JAX_PLATFORMS", "cpu")
     monkeypatch.setenv("LEVELBENCH_DB", str(root / "results.db"))
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(root / "cache"))
-    return "levelbench-test"
+    # ip: the sockets' path prefix (the default, "kernel-ipc", is relative to the kernel's working directory)
+    return {"kernel_name": "levelbench-test",
+            "config": Config({"KernelManager": {"transport": "ipc", "ip": str(root / "kernel-ipc")}})}
 
 
 class FakeClock:
