@@ -359,6 +359,28 @@ def test_the_time_limit_stops_the_script_and_reports_what_ran_partial(tmp_path):
     assert len(interval["samples"]) == 3 and interval["findings"] == []
 
 
+def test_the_time_limit_counts_from_the_scripts_first_line_not_from_its_process_start(tmp_path):
+    """The child's start-up (an interpreter, levelbench's imports: seconds on a loaded machine) is not the
+    script's time. Made longer than the limit here (a sitecustomize that sleeps, in the script's process only),
+    it still leaves the script its whole limit. Before, the limit counted from the process's start and stopped
+    it before the script's first line: status timeout, nothing observed. What the process printed meanwhile is
+    kept with the script's output (-q: captured)."""
+    write(tmp_path, "quick.py", "print('ran')\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    # the script's process is started in a session of its own: it alone leads its process group
+    (site / "sitecustomize.py").write_text("import os, time\nif os.getpgrp() == os.getpid():\n"
+                                           "    print('starting', flush=True)\n    time.sleep(3)\n")
+    env = child_environment()
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
+    done = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--run", "quick.py", "--timeout", "2",
+                           "--format", "json", "--no-save", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                          env=env, timeout=120)
+    report = json.loads(done.stdout)
+    assert report["status"] == "finished" and report["observed"], report["error"]
+    assert report["output"] == "starting\nran\n"
+
+
 # ``python -m levelbench ARGS`` started with SIGINT ignored, as a shell without job control starts a job put in the
 # background (``levelbench ... &``, nohup, some CI runners); its children inherit that.
 SIGINT_IGNORED = ("import runpy, signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
@@ -400,7 +422,8 @@ def test_a_ctrl_c_as_the_scripts_process_starts_stops_it(tmp_path, monkeypatch, 
     monkeypatch.undo()
     (child,) = started
     try:
-        assert audit is not None and audit.status == "interrupted" and audit.partial, "the Ctrl-C escaped audit_script"
+        assert audit is not None, "the Ctrl-C escaped audit_script"
+        assert audit.status == "interrupted" and audit.partial
         assert child.poll() is not None, "the script's process outlived audit_script"
     finally:
         if child.poll() is None:
