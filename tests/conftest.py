@@ -1,5 +1,6 @@
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterable
@@ -118,11 +119,18 @@ def steps(monkeypatch):
     return seen
 
 
-def temporary_kernel(root: Path, monkeypatch) -> str:
-    """A kernelspec under ``root`` running this interpreter, found through JUPYTER_PATH; returns its name.
+def temporary_kernel(root: Path, monkeypatch) -> dict[str, Any]:
+    """The options for `nbclient.NotebookClient` that start a kernel of this interpreter, from a kernelspec
+    under ``root`` (found through JUPYTER_PATH): ``NotebookClient(nb, **temporary_kernel(root, mp), ...)``.
 
-    The kernel inherits this process's environment, so results it records go to ``root``.
+    The kernel inherits this process's environment, so results it records go to ``root``. It talks over Unix
+    sockets under ``root`` (the IPC transport), not TCP: jupyter_client picks a free TCP port by binding and
+    releasing it, the kernel binds it a moment later, and in a parallel run another process can take it in
+    between; the kernel then dies at start ("Address already in use", nbclient's "Kernel died before replying
+    to kernel_info").
     """
+    from traitlets.config import Config  # lazy: nbclient's dependency, for the tests that have it
+
     spec = root / "kernels" / "levelbench-test"
     spec.mkdir(parents=True)
     argv = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
@@ -132,7 +140,9 @@ def temporary_kernel(root: Path, monkeypatch) -> str:
     monkeypatch.setenv("JAX_PLATFORMS", "cpu")
     monkeypatch.setenv("LEVELBENCH_DB", str(root / "results.db"))
     monkeypatch.setenv("LEVELBENCH_CACHE_DIR", str(root / "cache"))
-    return "levelbench-test"
+    # ip: the sockets' path prefix (the default, "kernel-ipc", is relative to the kernel's working directory)
+    return {"kernel_name": "levelbench-test",
+            "config": Config({"KernelManager": {"transport": "ipc", "ip": str(root / "kernel-ipc")}})}
 
 
 class FakeClock:
@@ -163,6 +173,16 @@ class FakeClock:
 def _forever(cost: float):
     while True:
         yield cost
+
+
+@pytest.fixture
+def sigint_is_ctrl_c():
+    """SIGINT raises KeyboardInterrupt in this process, as at a terminal, for a test that sends itself one. A
+    pytest started with SIGINT ignored (put in the background by a shell without job control: nohup, a CI
+    runner) hands that on to its xdist workers, where levelbench rightly leaves an ignored SIGINT ignored."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 CTRL_C = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "

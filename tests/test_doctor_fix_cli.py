@@ -149,7 +149,7 @@ def test_the_gru_seed_fixed_executes_in_a_kernel(tmp_path, monkeypatch, seeds, u
     assert setup.source.count("jnn.GRUCell()") == 2
     setup.source = setup.source.replace("jnn.GRUCell()", "jnn.GRUCell(hidden_size)")
     kernel = temporary_kernel(tmp_path, monkeypatch)
-    nbclient.NotebookClient(nb, kernel_name=kernel, timeout=600).execute()  # raises on a failing cell
+    nbclient.NotebookClient(nb, **kernel, timeout=600).execute()  # raises on a failing cell
     timed = [" ".join(o.get("text", "") for o in c.outputs) for c in nb.cells[1:]]
     assert all("per loop" in t for t in timed[2:]), timed  # %timeit printed its numbers
 

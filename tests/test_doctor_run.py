@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import signal
 import statistics
 import subprocess
@@ -22,6 +23,8 @@ from levelbench import audit_script
 from levelbench._auditing._analysis import intervals
 from levelbench._auditing._observer import BACKEND_EVENT, TRACE_EVENT
 from levelbench._values.settings import child_environment
+
+from conftest import levelbench_argv
 
 pytest.importorskip("jax")
 
@@ -356,14 +359,92 @@ def test_the_time_limit_stops_the_script_and_reports_what_ran_partial(tmp_path):
     assert len(interval["samples"]) == 3 and interval["findings"] == []
 
 
+def test_the_time_limit_counts_from_the_scripts_first_line_not_from_its_process_start(tmp_path):
+    """The child's start-up (an interpreter, levelbench's imports: seconds on a loaded machine) is not the
+    script's time. Made longer than the limit here (a sitecustomize that sleeps, in the script's process only),
+    it still leaves the script its whole limit. Before, the limit counted from the process's start and stopped
+    it before the script's first line: status timeout, nothing observed. What the process printed meanwhile is
+    kept with the script's output (-q: captured)."""
+    write(tmp_path, "quick.py", "print('ran')\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    # the script's process is started in a session of its own: it alone leads its process group
+    (site / "sitecustomize.py").write_text("import os, time\nif os.getpgrp() == os.getpid():\n"
+                                           "    print('starting', flush=True)\n    time.sleep(3)\n")
+    env = child_environment()
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
+    done = subprocess.run([sys.executable, "-m", "levelbench", "doctor", "--run", "quick.py", "--timeout", "2",
+                           "--format", "json", "--no-save", "-q"], cwd=tmp_path, capture_output=True, text=True,
+                          env=env, timeout=120)
+    report = json.loads(done.stdout)
+    assert report["status"] == "finished" and report["observed"], report["error"]
+    assert report["output"] == "starting\nran\n"
+
+
+# ``python -m levelbench ARGS`` started with SIGINT ignored, as a shell without job control starts a job put in the
+# background (``levelbench ... &``, nohup, some CI runners); its children inherit that.
+SIGINT_IGNORED = ("import runpy, signal; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+                  "runpy.run_module('levelbench', run_name='__main__', alter_sys=True)")
+
+
+def test_the_time_limit_stops_the_script_where_levelbench_was_started_with_sigint_ignored(tmp_path):
+    """The stop at the time limit is a SIGINT to the script's process, which inherited the ignored SIGINT: before,
+    the script ran on through the grace period, was killed, and nothing it had measured was reported."""
+    write(tmp_path, "sleepy.py", SLEEPY)
+    done = subprocess.run([sys.executable, "-c", SIGINT_IGNORED, "doctor", "--run", "sleepy.py", "--timeout", "3",
+                           "--format", "json"], cwd=tmp_path, capture_output=True, text=True, env=child_environment(),
+                          timeout=120)
+    assert done.returncode == 1, done.stderr
+    report = json.loads(done.stdout)
+    assert report["status"] == "timeout" and report["observed"], report["error"]  # was observed: false, exit -9
+    (interval,) = report["intervals"]
+    assert len(interval["samples"]) == 3
+
+
+def test_a_ctrl_c_as_the_scripts_process_starts_stops_it(tmp_path, monkeypatch, sigint_is_ctrl_c):
+    """A real SIGINT that comes while the child is started (inside `subprocess.Popen`) stops the script as a
+    later Ctrl-C does. Before, its KeyboardInterrupt left `audit_script` without the child, and the script, in a
+    session of its own, ran on for as long as the caller (a notebook's kernel, this test) lived."""
+    write(tmp_path, "sleepy.py", SLEEPY)
+    started = []
+    popen = subprocess.Popen
+
+    def interrupted_as_it_starts(*args, **kwargs):
+        started.append(popen(*args, **kwargs))
+        os.kill(os.getpid(), signal.SIGINT)
+        return started[-1]
+
+    monkeypatch.setattr(subprocess, "Popen", interrupted_as_it_starts)
+    try:
+        audit = audit_script(tmp_path / "sleepy.py", output="captured")
+    except KeyboardInterrupt:
+        audit = None  # before: the interrupt escaped, the child unknown to anyone
+    monkeypatch.undo()
+    (child,) = started
+    try:
+        assert audit is not None, "the Ctrl-C escaped audit_script"
+        assert audit.status == "interrupted" and audit.partial
+        assert child.poll() is not None, "the script's process outlived audit_script"
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
 def test_ctrl_c_stops_the_script_and_reports_what_ran_with_exit_130(tmp_path):
     write(tmp_path, "sleepy.py", SLEEPY)
-    proc = subprocess.Popen([sys.executable, "-m", "levelbench", "doctor", "--run", "sleepy.py"], cwd=tmp_path,
+    # levelbench_argv: a levelbench started with SIGINT ignored (pytest run in the background) rightly ignores it
+    proc = subprocess.Popen(levelbench_argv("doctor", "--run", "sleepy.py"), cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_environment())
-    lines = [proc.stdout.readline() for _ in range(3)]  # the script's three samples, flushed
-    assert all(line.strip() for line in lines), lines
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        lines = [proc.stdout.readline() for _ in range(3)]  # the script's three samples, flushed
+        assert all(line.strip() for line in lines), lines
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # failed: no process left behind (the script's dies with it)
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted (exit 130)" in out and "PARTIAL" in out and "sleepy.py:3-5" in out
 

@@ -30,7 +30,7 @@ def test_the_seed_gru_notebook_executes_and_shows_each_finding(tmp_path, monkeyp
     kernel = temporary_kernel(tmp_path, monkeypatch)
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    nbclient.NotebookClient(nb, kernel_name=kernel, timeout=300).execute()  # raises on a failing cell
+    nbclient.NotebookClient(nb, **kernel, timeout=300).execute()  # raises on a failing cell
 
     shown = {}
     for cell in nb.cells:

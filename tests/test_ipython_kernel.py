@@ -42,7 +42,7 @@ def outputs(tmp_path_factory):
     nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS.values()]
     with pytest.MonkeyPatch.context() as mp:
         kernel = temporary_kernel(tmp_path_factory.mktemp("jupyter"), mp)
-        nbclient.NotebookClient(nb, kernel_name=kernel, timeout=120, allow_errors=True).execute()
+        nbclient.NotebookClient(nb, **kernel, timeout=120, allow_errors=True).execute()
     return {name: cell.outputs for name, cell in zip(CELLS, nb.cells)}
 
 

@@ -170,7 +170,8 @@ def test_runs_stored_in_the_words_of_before_still_read(tmp_path):
 
 
 def test_ctrl_c_while_a_result_is_written_keeps_it_in_the_session_and_in_levelbench_run(pytester, _peak_cache,
-                                                                                        tmp_path, monkeypatch, ends):
+                                                                                        tmp_path, monkeypatch, ends,
+                                                                                        sigint_is_ctrl_c):
     """A real SIGINT sent from inside the store's write of the first result: the write completes, then the
     interrupt stops the rest, in a pytest session and in `levelbench run` alike."""
     add_result = Store.add_result

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -21,12 +22,15 @@ from pathlib import Path
 
 from .._results.script_audit import ScriptAudit, ThreadSettings
 from .._values.settings import child_environment
-from .._values.signals import killed_by
+from .._values.signals import interrupts_held, killed_by
 from ._analysis import intervals, isolated_ratios
 from ._notebook import script_text
 
 DEFAULT_TIMEOUT = 300.0
-"""Seconds a script may run under ``doctor --run`` before it is stopped (``--timeout``)."""
+"""Seconds a script may run under ``doctor --run`` before it is stopped (``--timeout``), counted from its first line."""
+START_UP = 60.0
+"""Seconds the script's process may take to reach the script's first line (an interpreter, levelbench's imports)
+when that is longer than the time limit; past it the script is stopped as at the limit."""
 GRACE = 5.0
 """Seconds a stopped script gets to write what was observed before it is killed."""
 OUTPUT_KEPT = 100_000
@@ -48,8 +52,9 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
 
     This runs the user's code. Its ``output``: ``"shown"`` on this process's standard output and error,
     ``"captured"`` (both kept in `ScriptAudit.output`), or ``"stderr"`` (its standard output goes to this
-    process's standard error, leaving standard output to a report). Past ``timeout`` seconds (0: no limit) the
-    script is stopped and what ran before is returned, marked partial; Ctrl-C (a ``KeyboardInterrupt`` here)
+    process's standard error, leaving standard output to a report). Past ``timeout`` seconds (0: no limit),
+    counted from the script's first line (the child process's own start-up is not the script's), the script is
+    stopped and what ran before is returned, marked partial; Ctrl-C (a ``KeyboardInterrupt`` here)
     does the same, with the status ``interrupted``. Once the script has finished, the statements of each
     interval are re-timed (`ScriptAudit` intervals' ``fair``); a stop then leaves the rest un-timed only.
     ``retime=False`` skips that (no fair figures: the findings alone, about a second sooner per interval).
@@ -75,21 +80,41 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
     args = [str(a) for a in argv]
     with tempfile.TemporaryDirectory(prefix="levelbench-run-") as folder:
         observations = os.path.join(folder, "observations.json")
-        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), observations,
-                   "retime" if retime else "no-retime", str(script), *args]
+        starts, starting = os.pipe()  # the child writes a byte on it as the script starts
+        command = [sys.executable, "-m", "levelbench._auditing._child", str(os.getpid()), str(starting),
+                   observations, "retime" if retime else "no-retime", str(script), *args]
         stdout = subprocess.PIPE if capture else sys.__stderr__ if output == "stderr" else None
         started = time.perf_counter()
-        child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
-                                 stderr=subprocess.STDOUT if capture else None, start_new_session=True)
+        child: subprocess.Popen | None = None
         stopped = ""
+        early = bytearray()  # what the child printed (captured) before the script started
         try:
+            # A Ctrl-C while the child starts waits until `child` is known (else it would be lost, the script
+            # running on in a session of its own for as long as this process lives), then stops it below.
+            with interrupts_held() as interrupt:
+                child = subprocess.Popen(command, env=child_environment(), stdin=subprocess.DEVNULL, stdout=stdout,
+                                         stderr=subprocess.STDOUT if capture else None, start_new_session=True,
+                                         pass_fds=(starting,))
+            if interrupt:
+                raise interrupt[0]
+            mine, starting = starting, -1  # the child's alone now: an end of file then says it ended
+            os.close(mine)
+            _wait_for_the_script(child, starts, timeout, early)
             captured, _ = child.communicate(timeout=timeout if timeout > 0 else None)
         except subprocess.TimeoutExpired:
             stopped = "timeout"
             captured = _stop(child)
         except KeyboardInterrupt:
+            if child is None:  # nothing was started
+                raise
             stopped = "interrupted"
             captured = _stop(child)
+        finally:
+            for fd in (starts, starting):
+                if fd >= 0:
+                    os.close(fd)
+        if early:
+            captured = bytes(early) + (captured or b"")
         wall = time.perf_counter() - started
         raw: dict | None = None
         try:
@@ -121,6 +146,27 @@ def audit_script(path: str | os.PathLike[str], argv: tuple[str, ...] | list[str]
         threads=ThreadSettings.from_raw(raw["threads"]) if raw.get("threads") else None,
         instrumented={str(k): int(v) for k, v in raw.get("instrumented", {}).items()},
     )
+
+
+def _wait_for_the_script(child: subprocess.Popen, starts: int, timeout: float, early: bytearray) -> None:
+    """Wait until the child says its script starts (a byte on ``starts``) or ends before it does (end of file),
+    keeping what it prints meanwhile in ``early`` when its output is captured (a full pipe would stop it).
+
+    The time limit counts from there: the child's start-up (an interpreter, levelbench's imports, seconds on a
+    loaded machine) is not the script's. It gets `START_UP` seconds, or the limit if longer: past that,
+    ``subprocess.TimeoutExpired`` (the script is stopped as at the limit)."""
+    watched = [starts] + ([child.stdout.fileno()] if child.stdout is not None else [])
+    deadline = time.monotonic() + max(timeout, START_UP) if timeout > 0 else None
+    while starts in watched:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            raise subprocess.TimeoutExpired(child.args, timeout)
+        for fd in select.select(watched, [], [], left)[0]:
+            chunk = os.read(fd, 65536)
+            if chunk and fd != starts:
+                early += chunk
+            else:  # the script starts, or a stream ended
+                watched.remove(fd)
 
 
 def _stop(child: subprocess.Popen) -> bytes | None:

@@ -1,10 +1,11 @@
 """The child process of ``doctor --run``: the user's script as ``__main__``, observed.
 
-``python -m levelbench._auditing._child PARENT_PID OBSERVATIONS retime|no-retime SCRIPT [ARGS...]`` runs SCRIPT the way ``python SCRIPT
-ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``), with the clocks observed, and writes
-what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return, ``sys.exit``, an exception (its
-traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent when the time limit passed.
-Its exit status is the script's.
+``python -m levelbench._auditing._child PARENT_PID STARTS_FD OBSERVATIONS retime|no-retime SCRIPT [ARGS...]``
+runs SCRIPT the way ``python SCRIPT ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__name__ == "__main__"``),
+with the clocks observed, and writes what it saw to OBSERVATIONS (JSON) at the end, whatever the end: a return,
+``sys.exit``, an exception (its traceback is printed, as Python prints it), or SIGINT/SIGTERM from the parent
+when the time limit passed. As the script starts, it writes a byte on STARTS_FD (the parent's time limit counts
+from there). Its exit status is the script's.
 """
 
 from __future__ import annotations
@@ -105,15 +106,25 @@ def main(argv: list[str]) -> int:
     if not _die_with(int(argv[1])):
         return 0  # the parent died before this child could ask to die with it
     # the path as given: sys.argv[0] and the code's file name are what `python SCRIPT` would make them
-    observations, retime, script, args = argv[2], argv[3] == "retime", argv[4], argv[5:]
+    starts, observations, retime, script, args = int(argv[2]), argv[3], argv[4] == "retime", argv[5], argv[6:]
     text = script_text(Path(script))
     notebook = is_notebook(Path(script), text)
     tests = not notebook and is_test_file(Path(script))
     observer = Observer(os.path.abspath(script) if tests else script)  # pytest compiles the file by its full path
     signal.signal(signal.SIGTERM, _stop)
+    # The parent stops the script with SIGINT (its time limit, a Ctrl-C) and reads what it saw from the file
+    # written after the KeyboardInterrupt. A levelbench started with SIGINT ignored (a job put in the
+    # background by a shell without job control, nohup, some CI runners) passes that on to this child,
+    # where the script would run on until killed, its observations lost: here SIGINT always interrupts.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.argv = [script, *args]
     sys.path[0] = os.path.dirname(os.path.abspath(script))
     outcome: dict[str, Any] = {"status": "finished", "exit_code": 0, "error": "", "traceback": ""}
+    try:
+        os.write(starts, b"s")  # the parent's time limit starts now
+    except OSError:  # the parent stopped waiting (it is stopping this child)
+        pass
+    os.close(starts)  # the script and what it starts never see it
     started = _perf_counter()
     observer.install()
     try:

@@ -84,7 +84,8 @@ FORMATS = ["text", "concise", "json", "json-lines", "sarif", "github"]
                    "and report what each of its clocks measured: compilation and work still running "
                    "inside each timed interval, samples, findings with measured evidence. --format text or json.")
 @click.option("--timeout", type=click.FloatRange(min=0), default=DEFAULT_TIMEOUT, show_default=True, metavar="SECONDS",
-              help="With --run: stop the script after this long and report what ran before (0: no limit).")
+              help="With --run: stop the script this long after its first line and report what ran before "
+                   "(0: no limit).")
 @click.option("-q", "--quiet", is_flag=True, help="With --run: capture the script's output instead of showing it.")
 @db_option
 @click.option("--no-save", is_flag=True,
