@@ -14,33 +14,52 @@
 
 namespace {
 
+// 128 rows: a block's panel of features (128 x 48 floats, 24 KB) and a panel of units (4 KB) fit
+// L1 together. Longer blocks, one GEMM of K = 256-2048 rows instead of 128 (issue 28, gru13),
+// measured no faster at 256 and slower from 512 on: the GRU's weight sums at batch 64, layer 2,
+// ~420,000 ticks per step at 128 and 256, 460,000-690,000 at 512, 980,000-1,040,000 at 1024, with
+// the packing and bias sums growing as the block leaves L2 (the sums into dW, once a block, are
+// not what limits them).
 constexpr int64_t kBlockRows = 128;
 
 int64_t block_steps(int64_t T, int64_t B) {
   return std::max<int64_t>(1, std::min<int64_t>(T, kBlockRows / std::max<int64_t>(B, 1)));
 }
 
-// A block's rows of an (rows, cols) operand, packed into panels of BackwardTile's columns (24 or 48;
-// the last one zero up to a whole number of vectors):
-// the states or inputs of a block of steps, and this thread's columns of its gate gradients. row(k)
-// points at row k; the rows of a block are not contiguous (one step's B rows each). Holds up to
-// max_rows rows of max_cols columns.
+// A block's rows of an (rows, cols) operand, packed into panels of Panel columns, each panel's
+// rows consecutive, a row padded with zeros to a whole number of Align floats: the states or
+// inputs of a block of steps in panels of BackwardTile's columns (FeaturePanels: 24 or 48, a row
+// padded to whole vectors), and this thread's columns of its gate gradients in panels of
+// BackwardTile's rows (UnitPanels: 4 or 8 units, a row padded to the whole panel). row(k) points
+// at row k; the rows of a block are not contiguous (one step's B rows each). Holds up to max_rows
+// rows of max_cols columns. A whole panel's row is copied as one fixed-size move (std::copy of a
+// run-time count was a library call per row: 25 panels x 4 gate groups x 128 rows of them per
+// block at H = 200, 6% of the GRU's backward).
+template <int Panel, int Align>
 struct RowPanels {
-  RowPanels(int64_t max_rows, int64_t max_cols) : data(max_rows * BackwardTile::padded(max_cols)) {}
+  RowPanels(int64_t max_rows, int64_t max_cols) : data(max_rows * ((max_cols + Panel - 1) / Panel * Panel)) {}
+
+  // Floats a panel of `width` columns takes per row.
+  static constexpr int64_t stride(int64_t width) { return (width + Align - 1) / Align * Align; }
 
   template <typename Row>
   void pack(int64_t count, int64_t width, Row row) {
     rows = count;
     cols = width;
     int64_t offset = 0;
-    for (int64_t col = 0; col < cols; col += BackwardTile::kColumns) {
-      const int64_t width = std::min<int64_t>(BackwardTile::kColumns, cols - col);
-      const int64_t padded = BackwardTile::padded(width);
+    for (int64_t col = 0; col < cols; col += Panel) {
+      const int64_t width = std::min<int64_t>(Panel, cols - col);
+      float* out = data.data() + offset;
+      if (width == Panel) {
+        for (int64_t k = 0; k < count; ++k) std::memcpy(out + k * Panel, row(k) + col, Panel * sizeof(float));
+        offset += count * Panel;
+        continue;
+      }
+      const int64_t padded = stride(width);
       for (int64_t k = 0; k < count; ++k) {
         const float* source = row(k) + col;
-        float* out = data.data() + offset + k * padded;
-        std::copy(source, source + width, out);
-        std::fill(out + width, out + padded, 0.0f);
+        std::copy(source, source + width, out + k * padded);
+        std::fill(out + k * padded + width, out + (k + 1) * padded, 0.0f);
       }
       offset += count * padded;
     }
@@ -50,54 +69,68 @@ struct RowPanels {
   Floats data;
 };
 
+// The states' or inputs' panels (a tile's vectors) and the gate gradients' (a tile's rows).
+typedef RowPanels<BackwardTile::kColumns, BackwardTile::kLanes> FeaturePanels;
+typedef RowPanels<BackwardTile::kRows, BackwardTile::kRows> UnitPanels;
+
 // d_w rows [u0, u0 + dg.cols) (each v.cols wide) += dG^T v over a block's rows, on BackwardTile's
-// tiles: a tile's rows are units, broadcast from dG's packed columns (a 96- or 192-byte stride
-// down the block's rows), its vectors are features, v's packed columns. Broadcasting from the kept
-// rows instead (a new cache line for every row, 3.2 KB apart at the seed's H = 200) ran the tile
-// at about half its rate. A tile row is then one unit's features, adjacent in its row of d_w, and
-// is added to it a vector at a time; the other way round (rows features, vectors units, as until
-// issue 28's fourth round) each output was added on its own, a scalar per element: on 16-float
-// tiles, over a block's 128 rows, about a sixth of the time of the tile's FMAs.
+// tiles: a tile's rows are units, broadcast from a panel of dG's units (UnitPanels: a tile's
+// rows of units, consecutive down the block's rows, 32 bytes a row with AVX-512), its vectors are
+// features, v's packed columns (FeaturePanels). A panel of features (a block's 128 rows x 48
+// floats, 24 KB) stays in L1 while every panel of units (4 KB) passes through it. Broadcasting
+// from panels of 48 units instead (each row 192 bytes, of which a tile reads 32: with the features
+// 48 KB, the whole L1) took 5% longer (the GRU's layer 2 at batch 64: 448,000-457,000 ticks per
+// step against 420,000-433,000, issue 28, gru13); broadcasting from the kept rows (a new cache line for every row, 3.2 KB apart at the seed's
+// H = 200) ran it at about half its rate. A tile row is one unit's features, adjacent in its row of
+// d_w, and is added to it a vector at a time; the other way round (rows features, vectors units,
+// as until issue 28's fourth round) each output was added on its own, a scalar per element: on
+// 16-float tiles, over a block's 128 rows, about a sixth of the time of the tile's FMAs.
 // Each element of dW is summed over the block's rows in their order, then added: the same sums
-// either way round.
-inline void accumulate_weights(const RowPanels& v, const RowPanels& dg, int64_t u0, float* d_w) {
+// whatever the panels' layout or the loops' order.
+inline void accumulate_weights(const FeaturePanels& v, const UnitPanels& dg, int64_t u0, float* d_w) {
   typedef BackwardTile Tile;
   alignas(64) float c[Tile::kRows * Tile::kColumns];
   const int64_t rows = v.rows, n = v.cols;
-  int64_t g_offset = 0;
-  for (int64_t unit = 0; unit < dg.cols; unit += Tile::kColumns) {
-    const int64_t units = std::min<int64_t>(Tile::kColumns, dg.cols - unit), ldg = Tile::padded(units);
-    const float* gradients = dg.data.data() + g_offset;
-    int64_t v_offset = 0;
-    for (int64_t col = 0; col < n; col += Tile::kColumns) {
-      const int64_t width = std::min<int64_t>(Tile::kColumns, n - col), ldc = Tile::padded(width);
-      const int nv = static_cast<int>(ldc / Tile::kLanes);
-      const float* features = v.data.data() + v_offset;
-      for (int64_t j = 0; j < units; j += Tile::kRows) {
-        const int count = static_cast<int>(std::min<int64_t>(Tile::kRows, units - j));
-        tile_any<Tile>(count, nv, Transposed{gradients + j, ldg}, rows, features, c);
-        for (int i = 0; i < count; ++i) {
-          float* out = d_w + (u0 + unit + j + i) * n + col;
-          const float* sums = c + i * ldc;
-          for_each_vector(width, [&](auto zero, int64_t f, int w) {
-            typedef decltype(zero) V;
-            store(out + f, load<V>(out + f, w) + load<V>(sums + f, w), w);
-          });
-        }
+  int64_t v_offset = 0;
+  for (int64_t col = 0; col < n; col += Tile::kColumns) {
+    const int64_t width = std::min<int64_t>(Tile::kColumns, n - col), ldc = v.stride(width);
+    const int nv = static_cast<int>(ldc / Tile::kLanes);
+    const float* features = v.data.data() + v_offset;
+    for (int64_t unit = 0; unit < dg.cols; unit += Tile::kRows) {
+      const int count = static_cast<int>(std::min<int64_t>(Tile::kRows, dg.cols - unit));
+      const float* gradients = dg.data.data() + unit * rows;  // a panel of kRows units, rows x kRows
+      tile_any<Tile>(count, nv, Transposed{gradients, Tile::kRows}, rows, features, c);
+      for (int i = 0; i < count; ++i) {
+        float* out = d_w + (u0 + unit + i) * n + col;
+        const float* sums = c + i * ldc;
+        for_each_vector(width, [&](auto zero, int64_t f, int w) {
+          typedef decltype(zero) V;
+          store(out + f, load<V>(out + f, w) + load<V>(sums + f, w), w);
+        });
       }
-      v_offset += rows * ldc;
     }
-    g_offset += rows * ldg;
+    v_offset += rows * ldc;
   }
 }
 
-// d_b[u0, u1) += the column sums of A's rows, A's element (k, u) at a[k * lda + u].
-inline void accumulate_sums(const float* a, int64_t lda, int64_t rows, int64_t u0, int64_t u1, float* d_b) {
-  for (int64_t u = u0; u < u1; u += kLanes) {
-    const int w = static_cast<int>(std::min<int64_t>(kLanes, u1 - u));
-    vf sum = {};
-    for (int64_t k = 0; k < rows; ++k) sum += load(a + k * lda + u, w);
-    store(d_b + u, load(d_b + u, w) + sum, w);
+// d_b[u0, u0 + dg.cols) += the column sums of dG's rows, from its panels of units (UnitPanels:
+// a panel's rows consecutive, so one vector of a tile's rows of units per row). Each unit is
+// summed over the block's rows in their order, from zero, then added: the sums of the kept rows
+// read a column at a time (a new cache line every row, 3.2 KB apart at H = 200), which took 3% of
+// the GRU's backward, in the same order.
+inline void accumulate_sums(const UnitPanels& dg, int64_t u0, float* d_b) {
+  constexpr int Rows = BackwardTile::kRows;
+  typedef float Sum __attribute__((vector_size(Rows * sizeof(float))));
+  for (int64_t unit = 0; unit < dg.cols; unit += Rows) {
+    const float* panel = dg.data.data() + unit * dg.rows;
+    Sum sum = {};
+    for (int64_t k = 0; k < dg.rows; ++k) {
+      Sum row;
+      std::memcpy(&row, panel + k * Rows, sizeof row);
+      sum += row;
+    }
+    const int count = static_cast<int>(std::min<int64_t>(Rows, dg.cols - unit));
+    for (int i = 0; i < count; ++i) d_b[u0 + unit + i] += sum[i];
   }
 }
 

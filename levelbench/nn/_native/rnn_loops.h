@@ -216,10 +216,10 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
   const int64_t steps_per_block = block_steps(T, B);
   Floats kept(steps_per_block * B * K);
   typename Cell::Carry carry(g);
-  RowPanels states(steps_per_block * B, H), inputs(steps_per_block * B, I);
-  // This thread's units of each of the kept row's 4 groups of H columns.
   const int64_t block_rows = steps_per_block * B;
-  RowPanels columns[4]{{block_rows, H}, {block_rows, H}, {block_rows, H}, {block_rows, H}};
+  FeaturePanels states(block_rows, H), inputs(block_rows, I);
+  // This thread's units of each of the kept row's 4 groups of H columns.
+  UnitPanels columns[4]{{block_rows, H}, {block_rows, H}, {block_rows, H}, {block_rows, H}};
   alignas(64) float c[BackwardTile::kRows * BackwardTile::kColumns];
   const BackwardTime time{T, BH, g.reverse};
   enum { kGradients, kDhGemm, kWeights, kDx, kMeet };
@@ -264,12 +264,11 @@ void backward_thread(const typename Cell::Backward& g, int index, int threads, T
       for (int group = 0; group < 4; ++group)
         columns[group].pack(rows, u1 - u0, [&](int64_t k) { return kept.data() + k * K + group * H + u0; });
       for (int gate = 0; gate < G; ++gate) {
-        const float* hh = kept.data() + Cell::hh_column(gate) * H;
-        const float* ih = kept.data() + Cell::ih_column(gate) * H;
-        accumulate_weights(states, columns[Cell::hh_column(gate)], u0, g.d_w_hh + gate * H * H);
-        accumulate_weights(inputs, columns[Cell::ih_column(gate)], u0, g.d_w_ih + gate * H * I);
-        if (g.d_b_hh) accumulate_sums(hh, K, rows, u0, u1, g.d_b_hh + gate * H);
-        accumulate_sums(ih, K, rows, u0, u1, g.d_b_ih + gate * H);
+        const UnitPanels &hh = columns[Cell::hh_column(gate)], &ih = columns[Cell::ih_column(gate)];
+        accumulate_weights(states, hh, u0, g.d_w_hh + gate * H * H);
+        accumulate_weights(inputs, ih, u0, g.d_w_ih + gate * H * I);
+        if (g.d_b_hh) accumulate_sums(hh, u0, g.d_b_hh + gate * H);
+        accumulate_sums(ih, u0, g.d_b_ih + gate * H);
       }
       phases.mark(kWeights);
       // dx = kept columns [0, G*H) x W_ih's rows from kInputRotate * H on (ColumnPanels rotates them).
