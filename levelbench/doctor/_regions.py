@@ -10,6 +10,8 @@ Recognised forms:
 - ``timeit.timeit`` / ``timeit.repeat`` / ``timeit.Timer`` with a lambda, a callable, a
   ``functools.partial`` or a statement string; ``torch.utils.benchmark.Timer``;
 - pytest-benchmark's ``benchmark(f, *args)`` fixture;
+- asv's ``time_*`` methods of a benchmark class (one with ``setup``, ``params`` or another asv setting), each
+  body timed whole, after warm-up calls;
 - google_benchmark's state loop: ``while state:`` (``for _ in state:``, ``while state.KeepRunning():``) in a
   function registered with ``google_benchmark.register``, its body timed once per iteration, many iterations;
 - ``with Timer():``-style context managers (by name: timer, timing, timed, stopwatch, catchtime), a local class
@@ -29,6 +31,7 @@ from collections.abc import Iterator
 
 from ._facts import Facts, FunctionNode
 from ._names import dotted
+from ._placement import asv_timed
 from ._program import Program
 from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
 
@@ -133,6 +136,8 @@ class TimedRegion:
             return "the benchmark fixture"
         if self.label == "google_benchmark state loop":
             return "google_benchmark's `while state:` loop"
+        if self.label == "asv time_ method":
+            return f"asv's `{getattr(self.scope, 'name', 'time_')}`"
         return f"`{self.label}`"
 
 
@@ -141,7 +146,7 @@ def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
     finder = _Finder(program, facts)
     regions = [
         *finder.clock_pairs(), *finder.stopwatch_pairs(), *finder.magics(), *finder.harness_calls(),
-        *finder.timer_blocks(), *finder.state_loops(),
+        *finder.timer_blocks(), *finder.state_loops(), *finder.asv_methods(),
     ]
     return tuple(sorted(regions, key=lambda r: r.start))
 
@@ -783,6 +788,26 @@ class _Finder:
                         calibrated=True,
                         harness=True,
                     )
+
+    # --- asv ---------------------------------------------------------------------------------------
+    def asv_methods(self) -> Iterator[TimedRegion]:
+        """The ``time_*`` methods asv times (`asv_timed`): the whole body, called until asv has its samples, after
+        warm-up calls it does not report (no cold first call), the result thrown away. Nothing waits for JAX work the
+        body leaves queued (case 300)."""
+        for function in self.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+            body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+            if body and asv_timed(self.program, function):
+                yield TimedRegion(
+                    label="asv time_ method",
+                    anchor=function,
+                    statements=tuple(body),
+                    work=tuple(body),
+                    scope=function,
+                    start=position(body[0]),
+                    samples="repeated",
+                    calibrated=True,
+                    harness=True,
+                )
 
     def _google_benchmarks(self) -> list[ast.AST]:
         """Functions handed to ``google_benchmark.register``, as its decorator or its argument (``partial(f, ...)``
