@@ -58,3 +58,4 @@ def test_a_def_decorated_with_an_unjitted_transform_is_timed_op_by_op(decorators
 def test_the_same_def_under_jit_is_one_program(decorators):
     found = findings(TRAIN.format(decorators=decorators))
     assert not any(code == "LB114" for code, _ in found)
+

@@ -22,7 +22,8 @@ import ast
 from ._facts import JIT_TRANSFORMS, Facts
 from ._kinds import FUNCTION_TRANSFORMS, Kinds
 from ._names import dotted
-from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function, local_walk
+from ._program import Program
+from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, local_walk
 
 _DISPLAYS = (ast.Tuple, ast.List, ast.Set)
 # Eager JAX dispatch costs some 10-50 microseconds per operation on a CPU host (more on an accelerator's
@@ -198,6 +199,21 @@ def _transformed_def(facts: Facts, function: ast.AST) -> bool:
             calls = [n for n in local_walk(facts.program, function) if isinstance(n, ast.Call)]
             return bool(calls) and not all(facts.calls_jax_callable(c) for c in calls)
     return False
+
+
+def yields_batches(program: Program, loop: ast.AST) -> bool:
+    """``loop`` is a generator's outer loop that yields only from a loop nested in it: each pass hands its consumer
+    many items, one per pass of the inner loop, so its own operations run once per batch of items (an epoch's
+    shuffle: ``perm = jrandom.permutation(key, indices)`` over ``while end < n: ... yield batch``, the data loader
+    of diffrax's and Equinox's examples, case 298), not once per item the consumer's loop draws."""
+    own = list(program.walk(loop, skip=(*SCOPES, *LOOPS, *COMPREHENSIONS)))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own):
+        return False
+    return any(
+        isinstance(inner, LOOPS) and inner is not loop
+        and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in local_walk(program, inner))
+        for inner in own
+    )
 
 
 def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:
