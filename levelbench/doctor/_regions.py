@@ -281,7 +281,7 @@ class _Finder:
                 isinstance(a, ast.Name) and a.id == name for a in [*call.args, *(k.value for k in call.keywords)]
             ):
                 return name
-        return ""
+        return self._swept_settings(loop, timed)  # `solver = cls(eps_abs=tol)` built from it, then timed
 
     def _swept_settings(self, loop: ast.For | ast.AsyncFor, timed: tuple[ast.AST, ...]) -> str:
         """The loop variable of a loop over settings written out one by one (a list or tuple display of two distinct
@@ -289,8 +289,14 @@ class _Finder:
         code is built from it in the pass: the callable timed or an argument of a timed call is the variable, or a
         name the pass binds from it (``lx_solver = partial(base, solver=_lx_solver)``, ``bench = partial(lx_solver,
         matrix, b)``, ``timeit.timeit(bench, number=1)``). Each entry is then timed once, one sample per setting
-        (case 284). A loop over ``range(n)`` or over data repeats one measurement, as before (case 223)."""
-        if not self._written_out(loop.iter, loop):
+        (case 284). A loop over ``range(n)`` or over data repeats one measurement, as before (case 223).
+
+        Over values read elsewhere (``for tol in args.tol``), the pass must build the object whose method it times
+        from the variable, by a call: ``solver = cls(eps_abs=tol)`` then ``solver.optimize(problem)`` times a new
+        configuration each pass (MPAX's sweep, case 301); handing the variable to a timed call is not enough there
+        (``net(img)`` for each ``img`` of a data set repeats one measurement)."""
+        written_out = self._written_out(loop.iter, loop)
+        if not written_out and not isinstance(loop.iter, (ast.Name, ast.Attribute)):
             return ""
         origin = {n.id: n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
         assignments = [n for n in walk_code(self.program, loop.body) if isinstance(n, ast.Assign)]
@@ -307,8 +313,14 @@ class _Finder:
                         if isinstance(bound, ast.Name) and bound.id not in origin:
                             origin[bound.id] = read
                             changed = True
+        built = {t.id for a in assignments if isinstance(a.value, ast.Call) for t in a.targets if isinstance(t, ast.Name)}
         for call in walk_code(self.program, timed):
             if not isinstance(call, ast.Call):
+                continue
+            owner = call.func.value if isinstance(call.func, ast.Attribute) else None  # `solver.optimize(...)`
+            if isinstance(owner, ast.Name) and owner.id in origin and (written_out or owner.id in built):
+                return origin[owner.id]
+            if not written_out:
                 continue
             for used in [call.func, *call.args, *(k.value for k in call.keywords)]:
                 if isinstance(used, ast.Name) and used.id in origin:
