@@ -77,9 +77,12 @@ def asv_timed(program: Program, function: ast.AST) -> bool:
 
 def asv_runs(program: Program, function: ast.AST) -> bool:
     """asv calls ``function``: a method it times (`asv_timed`), or the ``setup`` / ``setup_cache`` of its class."""
-    return asv_timed(program, function) or (
+    if asv_timed(program, function):
+        return True
+    owner = program.parent(function)
+    return (
         getattr(function, "name", "") in ("setup", "setup_cache") and _asv_member(program, function)
-        and any(getattr(n, "name", "").startswith("time_") for n in program.parent(function).body)  # type: ignore[union-attr]
+        and isinstance(owner, ast.ClassDef) and any(getattr(n, "name", "").startswith("time_") for n in owner.body)
     )
 
 

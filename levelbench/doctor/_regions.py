@@ -313,7 +313,9 @@ class _Finder:
                         if isinstance(bound, ast.Name) and bound.id not in origin:
                             origin[bound.id] = read
                             changed = True
-        built = {t.id for a in assignments if isinstance(a.value, ast.Call) for t in a.targets if isinstance(t, ast.Name)}
+        built = {  # names the pass binds to what a call returns: `solver = cls(eps_abs=tol)`
+            t.id for a in assignments if isinstance(a.value, ast.Call) for t in a.targets if isinstance(t, ast.Name)
+        }
         for call in walk_code(self.program, timed):
             if not isinstance(call, ast.Call):
                 continue

@@ -338,7 +338,7 @@ def _static_parameters(
     (``jitted_is = jax.jit(f, static_argnums=(3,))`` then ``jitted_is(key, xs, ys, n_particles)`` with
     ``n_particles`` a parameter, GenJAX's benchmark, case 295): JAX compiles once per static value, so each call of
     ``outer`` compiles for the value its caller gives, and a jit made once outside compiles as often when the calls
-    pass a new value each (`Facts.differs_per_call`: ``for n_particles in args.n_particles: timing(d, n_particles)``)."""
+    pass a new value each (`Facts.differs_per_call`, or `_swept_per_pass`: ``for n in counts: timing(d, n)``)."""
     positions = {v for v in _constants(_keyword(call, "static_argnums")) if isinstance(v, int)}
     names = {v for v in _constants(_keyword(call, "static_argnames")) if isinstance(v, str)}
     if not positions and not names:
