@@ -200,12 +200,30 @@ class Bindings:
             return [e for e in container.elts if not isinstance(e, ast.Starred)]
         if isinstance(container, ast.Dict):
             return [k for k in container.keys if k is not None] if keys else list(container.values)
+        if isinstance(container, ast.Call):
+            return self._returned_elements(container, at, keys)
         name = dotted(container)
         if name is None:
             return []
         literals = (ast.Tuple, ast.List, ast.Set, ast.Dict)
         held = [e for v in self.values_at(name, at) if isinstance(v, literals) for e in self.elements(v, at, keys=keys)]
         return [e for e in held if not _reads_from(e, name)]  # `res = (value, res[1])`: the old value, already here
+
+    def _returned_elements(self, call: ast.Call, at: ast.AST, keys: bool) -> list[ast.expr]:
+        """What the containers a module-level def of the file returns hold, for a call of it (``for name, cls in
+        solvers_for(is_qp)`` with ``return [("raPDHG", raPDHG), ("r2HPDHG", r2HPDHG)]``, MPAX's sweep, case 301):
+        the literals of every ``return``, each branch's; none when some ``return`` gives anything else."""
+        if not isinstance(call.func, ast.Name) or self.names.qualname(call.func) is not None:
+            return []
+        defs = [n for n in self.program.module.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == call.func.id]
+        if len(defs) != 1:
+            return []
+        returns = [n.value for n in ast.walk(defs[0]) if isinstance(n, ast.Return)
+                   and enclosing_function(self.program, n) is defs[0]]
+        if not returns or not all(isinstance(v, (ast.Tuple, ast.List, ast.Set, ast.Dict)) for v in returns):
+            return []
+        return [e for v in returns if v is not None for e in self.elements(v, at, keys=keys)]
 
     def _iterated(self, target: ast.AST, iterable: ast.AST, at: ast.AST) -> list[tuple[ast.AST, ast.expr]]:
         """(target, value) pairs a ``for`` binds, as far as the container's literal says."""

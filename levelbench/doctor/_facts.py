@@ -476,6 +476,22 @@ class Facts:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""
         return self.jitted_key(call) is not None or dotted(call.func) in self.aot
 
+    def runs_library_object(self, call: ast.Call) -> bool:
+        """``call`` is a method of an object a JAX library's class built (`JAX_LIBRARIES`): ``mcmc.run(key, y=y)``
+        of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
+        class only holds configuration; its methods trace, compile and run the library's JAX programs (NumPyro's
+        ``MCMC.run`` compiles the warm-up and sampling loops, case 292). Every value the name is bound to in the
+        call's scope must be such an object: a name also bound to anything else may be the other thing."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return False
+        values = self.bindings.values_at(func.value.id, func.value)
+        return bool(values) and all(
+            isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(JAX_LIBRARIES)
+            and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
+            for v in values
+        )
+
     def compiled_arguments(self, call: ast.Call) -> list[ast.expr]:
         """The functions an eager call of lax control flow compiles (``lax.while_loop(cond, body, x)`` outside any
         jit compiles ``cond`` and ``body`` into one program, cached per function object); none for a call traced

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import ast
 
-from ._facts import Facts
-from ._kinds import Kinds
+from ._facts import JIT_TRANSFORMS, Facts
+from ._kinds import FUNCTION_TRANSFORMS, Kinds
 from ._names import dotted
-from ._syntax import COMPREHENSIONS, FUNCTIONS, enclosing_function, local_walk
+from ._program import Program
+from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, local_walk
 
 _DISPLAYS = (ast.Tuple, ast.List, ast.Set)
 # Eager JAX dispatch costs some 10-50 microseconds per operation on a CPU host (more on an accelerator's
@@ -175,10 +176,44 @@ def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     function = facts.local_def(call)
     if function is None or function in facts.jitted_defs or depth > 3:
         return False
+    if _transformed_def(facts, function):
+        return True  # `@eqx.filter_value_and_grad def loss(...)` called: the forward and backward passes, op by op
     if runs_compiled_loop(facts, call):
         return False  # its work is one compiled loop, whose body's steps run inside the program
     inner = [n for n in ast.walk(function) if isinstance(n, ast.Call)]
     return any(runs_many_operations(facts, c, depth + 1) for c in inner)
+
+
+def _transformed_def(facts: Facts, function: ast.AST) -> bool:
+    """``function`` is a def decorated with a JAX transform that is no jit (``@jax.grad``,
+    ``@eqx.filter_value_and_grad``, ``@partial(jax.vmap, in_axes=0)``, ``@jax.value_and_grad(argnums=1)``) whose
+    body is a program of the file's own, not only calls of jitted functions: called, it runs that program and its
+    transform eagerly, as ``jax.grad(loss)(x)`` does (diffrax's neural ODE example, case 298)."""
+    transforms = FUNCTION_TRANSFORMS - JIT_TRANSFORMS
+    for decorator in getattr(function, "decorator_list", ()):
+        applied = decorator.func if isinstance(decorator, ast.Call) else decorator
+        qualified = facts.names.qualname(applied) or ""
+        if qualified == "functools.partial" and isinstance(decorator, ast.Call) and decorator.args:
+            qualified = facts.names.qualname(decorator.args[0]) or ""
+        if qualified in transforms:
+            calls = [n for n in local_walk(facts.program, function) if isinstance(n, ast.Call)]
+            return bool(calls) and not all(facts.calls_jax_callable(c) for c in calls)
+    return False
+
+
+def yields_batches(program: Program, loop: ast.AST) -> bool:
+    """``loop`` is a generator's outer loop that yields only from a loop nested in it: each pass hands its consumer
+    many items, one per pass of the inner loop, so its own operations run once per batch of items (an epoch's
+    shuffle: ``perm = jrandom.permutation(key, indices)`` over ``while end < n: ... yield batch``, the data loader
+    of diffrax's and Equinox's examples, case 298), not once per item the consumer's loop draws."""
+    own = list(program.walk(loop, skip=(*SCOPES, *LOOPS, *COMPREHENSIONS)))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own):
+        return False
+    return any(
+        isinstance(inner, LOOPS) and inner is not loop
+        and any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in local_walk(program, inner))
+        for inner in own
+    )
 
 
 def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:

@@ -48,7 +48,7 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
         # A benchmark nested in a function runs when that function does (`train` calling its own
         # `epoch_with_timing`): only a top-level one is an entry point.
         top = enclosing_function(program, function) is None
-        if _is_test(program, function) or (function in benchmarks and top):
+        if _is_test(program, function) or asv_runs(program, function) or (function in benchmarks and top):
             add(function)
     roots = [s for s in program.module.body if not isinstance(s, SCOPES)]
     for node in walk_code(program, roots):
@@ -58,6 +58,44 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
         for node in walk_code(program, function.body):
             add(_run_by(facts, defined, node))
     return frozenset(here)
+
+
+# asv's class-level settings and set-up: a class holding `time_*` methods and one of these is an asv benchmark suite.
+_ASV_CLASS_NAMES = frozenset(
+    {"setup", "setup_cache", "params", "param_names", "timeout", "number", "repeat", "warmup_time", "min_run_count",
+     "sample_time", "rounds"}
+)
+
+
+def asv_timed(program: Program, function: ast.AST) -> bool:
+    """asv times ``function``: a ``time_*`` method of a module-level class that asv would collect, one holding asv's
+    set-up or settings (``setup``, ``params``, ``number``...). asv calls ``setup``, then the method until it has its
+    samples, after warm-up runs it does not report (JAX's own ``benchmarks/bench_linalg.py``, case 300). A
+    ``time_*`` function of a class with no such member is just a method with that name."""
+    return getattr(function, "name", "").startswith("time_") and _asv_member(program, function)
+
+
+def asv_runs(program: Program, function: ast.AST) -> bool:
+    """asv calls ``function``: a method it times (`asv_timed`), or the ``setup`` / ``setup_cache`` of its class."""
+    if asv_timed(program, function):
+        return True
+    owner = program.parent(function)
+    return (
+        getattr(function, "name", "") in ("setup", "setup_cache") and _asv_member(program, function)
+        and isinstance(owner, ast.ClassDef) and any(getattr(n, "name", "").startswith("time_") for n in owner.body)
+    )
+
+
+def _asv_member(program: Program, function: ast.AST) -> bool:
+    """``function`` is a method of a module-level class holding asv's set-up or settings."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    owner = program.parent(function)
+    if not isinstance(owner, ast.ClassDef) or program.parent(owner) is not program.module:
+        return False
+    members = {n.name for n in owner.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    members |= {t.id for n in owner.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    return bool(members & _ASV_CLASS_NAMES)
 
 
 def _is_test(program: Program, function: ast.AST) -> bool:

@@ -10,6 +10,8 @@ Recognised forms:
 - ``timeit.timeit`` / ``timeit.repeat`` / ``timeit.Timer`` with a lambda, a callable, a
   ``functools.partial`` or a statement string; ``torch.utils.benchmark.Timer``;
 - pytest-benchmark's ``benchmark(f, *args)`` fixture;
+- asv's ``time_*`` methods of a benchmark class (one with ``setup``, ``params`` or another asv setting), each
+  body timed whole, after warm-up calls;
 - google_benchmark's state loop: ``while state:`` (``for _ in state:``, ``while state.KeepRunning():``) in a
   function registered with ``google_benchmark.register``, its body timed once per iteration, many iterations;
 - ``with Timer():``-style context managers (by name: timer, timing, timed, stopwatch, catchtime), a local class
@@ -29,6 +31,7 @@ from collections.abc import Iterator
 
 from ._facts import Facts, FunctionNode
 from ._names import dotted
+from ._placement import asv_timed
 from ._program import Program
 from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
 
@@ -133,6 +136,8 @@ class TimedRegion:
             return "the benchmark fixture"
         if self.label == "google_benchmark state loop":
             return "google_benchmark's `while state:` loop"
+        if self.label == "asv time_ method":
+            return f"asv's `{getattr(self.scope, 'name', 'time_')}`"
         return f"`{self.label}`"
 
 
@@ -141,7 +146,7 @@ def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
     finder = _Finder(program, facts)
     regions = [
         *finder.clock_pairs(), *finder.stopwatch_pairs(), *finder.magics(), *finder.harness_calls(),
-        *finder.timer_blocks(), *finder.state_loops(),
+        *finder.timer_blocks(), *finder.state_loops(), *finder.asv_methods(),
     ]
     return tuple(sorted(regions, key=lambda r: r.start))
 
@@ -276,7 +281,7 @@ class _Finder:
                 isinstance(a, ast.Name) and a.id == name for a in [*call.args, *(k.value for k in call.keywords)]
             ):
                 return name
-        return ""
+        return self._swept_settings(loop, timed)  # `solver = cls(eps_abs=tol)` built from it, then timed
 
     def _swept_settings(self, loop: ast.For | ast.AsyncFor, timed: tuple[ast.AST, ...]) -> str:
         """The loop variable of a loop over settings written out one by one (a list or tuple display of two distinct
@@ -284,8 +289,14 @@ class _Finder:
         code is built from it in the pass: the callable timed or an argument of a timed call is the variable, or a
         name the pass binds from it (``lx_solver = partial(base, solver=_lx_solver)``, ``bench = partial(lx_solver,
         matrix, b)``, ``timeit.timeit(bench, number=1)``). Each entry is then timed once, one sample per setting
-        (case 284). A loop over ``range(n)`` or over data repeats one measurement, as before (case 223)."""
-        if not self._written_out(loop.iter, loop):
+        (case 284). A loop over ``range(n)`` or over data repeats one measurement, as before (case 223).
+
+        Over values read elsewhere (``for tol in args.tol``), the pass must build the object whose method it times
+        from the variable, by a call: ``solver = cls(eps_abs=tol)`` then ``solver.optimize(problem)`` times a new
+        configuration each pass (MPAX's sweep, case 301); handing the variable to a timed call is not enough there
+        (``net(img)`` for each ``img`` of a data set repeats one measurement)."""
+        written_out = self._written_out(loop.iter, loop)
+        if not written_out and not isinstance(loop.iter, (ast.Name, ast.Attribute)):
             return ""
         origin = {n.id: n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
         assignments = [n for n in walk_code(self.program, loop.body) if isinstance(n, ast.Assign)]
@@ -302,8 +313,16 @@ class _Finder:
                         if isinstance(bound, ast.Name) and bound.id not in origin:
                             origin[bound.id] = read
                             changed = True
+        built = {  # names the pass binds to what a call returns: `solver = cls(eps_abs=tol)`
+            t.id for a in assignments if isinstance(a.value, ast.Call) for t in a.targets if isinstance(t, ast.Name)
+        }
         for call in walk_code(self.program, timed):
             if not isinstance(call, ast.Call):
+                continue
+            owner = call.func.value if isinstance(call.func, ast.Attribute) else None  # `solver.optimize(...)`
+            if isinstance(owner, ast.Name) and owner.id in origin and (written_out or owner.id in built):
+                return origin[owner.id]
+            if not written_out:
                 continue
             for used in [call.func, *call.args, *(k.value for k in call.keywords)]:
                 if isinstance(used, ast.Name) and used.id in origin:
@@ -783,6 +802,26 @@ class _Finder:
                         calibrated=True,
                         harness=True,
                     )
+
+    # --- asv ---------------------------------------------------------------------------------------
+    def asv_methods(self) -> Iterator[TimedRegion]:
+        """The ``time_*`` methods asv times (`asv_timed`): the whole body, called until asv has its samples, after
+        warm-up calls it does not report (no cold first call), the result thrown away. Nothing waits for JAX work the
+        body leaves queued (case 300)."""
+        for function in self.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+            body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+            if body and asv_timed(self.program, function):
+                yield TimedRegion(
+                    label="asv time_ method",
+                    anchor=function,
+                    statements=tuple(body),
+                    work=tuple(body),
+                    scope=function,
+                    start=position(body[0]),
+                    samples="repeated",
+                    calibrated=True,
+                    harness=True,
+                )
 
     def _google_benchmarks(self) -> list[ast.AST]:
         """Functions handed to ``google_benchmark.register``, as its decorator or its argument (``partial(f, ...)``

@@ -569,7 +569,8 @@ def _after_binding(source: Source, target: Target, line: int, indent: str) -> tu
         or (isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == target.name for t in s.targets)))]
     if not binds or binds[-1].end_lineno + 1 > len(source.lines) or source.in_cell_magic(binds[-1].end_lineno + 1):
         return line, indent
-    return binds[-1].end_lineno + 1, "" if scope is source.tree else source.indent(binds[-1].lineno)
+    # the binding's own indentation: at module scope it may sit in a block (`if __name__ == "__main__":`, case 302)
+    return binds[-1].end_lineno + 1, source.indent(binds[-1].lineno)
 
 
 def _statements_around(source: Source, scope: ast.AST, call: ast.Call) -> list[ast.stmt]:

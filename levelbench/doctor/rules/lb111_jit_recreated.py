@@ -331,6 +331,73 @@ def _sizing_parameters(
     return sizing
 
 
+def _static_parameters(
+    ctx: Context, outer: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, parent: ast.AST | None, called_now: bool
+) -> set[str]:
+    """The parameters of ``outer`` that the jitted function made by ``call`` is given as a static argument
+    (``jitted_is = jax.jit(f, static_argnums=(3,))`` then ``jitted_is(key, xs, ys, n_particles)`` with
+    ``n_particles`` a parameter, GenJAX's benchmark, case 295): JAX compiles once per static value, so each call of
+    ``outer`` compiles for the value its caller gives, and a jit made once outside compiles as often when the calls
+    pass a new value each (`Facts.differs_per_call`, or `_swept_per_pass`: ``for n in counts: timing(d, n)``)."""
+    positions = {v for v in _constants(_keyword(call, "static_argnums")) if isinstance(v, int)}
+    names = {v for v in _constants(_keyword(call, "static_argnames")) if isinstance(v, str)}
+    if not positions and not names:
+        return set()
+    if called_now and isinstance(parent, ast.Call):
+        calls = [parent]
+    elif isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        name = parent.targets[0].id
+        calls = [n for n in ast.walk(outer)  # `def task(): return jitted(...)` nested in it too
+                 if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+    else:
+        return set()
+    nodes = list(local_walk(ctx.program, outer))
+    found: set[str] = set()
+    for parameter in parameter_names(outer):
+        derived = derived_names({parameter}, nodes)
+        for jitted_call in calls:
+            given = [a for i, a in enumerate(jitted_call.args) if i in positions]
+            given += [k.value for k in jitted_call.keywords if k.arg in names]
+            if any(isinstance(n, ast.Name) and n.id in derived for a in given for n in ast.walk(a)):
+                found.add(parameter)
+    return found
+
+
+def _swept_per_pass(ctx: Context, outer: ast.FunctionDef | ast.AsyncFunctionDef, parameters: set[str]) -> bool:
+    """Every call of ``outer`` is made in a ``for`` loop's body and passes, for one of ``parameters``, the loop's
+    variable itself (``for n_particles in args.n_particles: timing(dataset, n_particles)``): each pass asks for the
+    next value of a sweep."""
+    sites = ctx.facts.call_sites(outer)
+    positional = [a.arg for a in [*outer.args.posonlyargs, *outer.args.args]]
+    if not sites:
+        return False
+    for site in sites:
+        call, loop = ctx.program.parent(site), enclosing_loop(ctx.program, site)
+        if not (isinstance(call, ast.Call) and call.func is site and isinstance(loop, (ast.For, ast.AsyncFor))):
+            return False
+        if enclosing_function(ctx.program, loop) is not enclosing_function(ctx.program, call):
+            return False
+        variables = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        given = {positional[i]: a for i, a in enumerate(call.args[: len(positional)])}
+        given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
+        if not any(isinstance(value := given.get(p), ast.Name) and value.id in variables for p in parameters):
+            return False
+    return True
+
+
+def _keyword(call: ast.Call, keyword: str) -> ast.AST | None:
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+
+def _constants(node: ast.AST | None) -> list[object]:
+    """``3`` -> [3]; ``(0, 3)`` -> [0, 3]; ``"n"`` -> ["n"]; anything else -> []."""
+    if isinstance(node, ast.Constant):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [e.value for e in node.elts if isinstance(e, ast.Constant)]
+    return []
+
+
 def _enclosing_parameters(ctx: Context, node: ast.AST) -> set[str]:
     """The parameter names of the functions around ``node``."""
     names: set[str] = set()
@@ -386,8 +453,11 @@ def _fresh_per_call(ctx: Context, call: ast.Call, parent: ast.AST | None, called
     read = _closure_reads(ctx, outer, call)
     if ctx.facts.differs_per_call(outer, read):
         return False  # `speedtest(scan_fn)`, `speedtest(dfx_fn)`: each call jits the function it is given, once
-    if ctx.facts.differs_per_call(outer, _sizing_parameters(ctx, outer, call, parent, called_now)):
-        return False  # `timed(10000)`, `timed(30000)`: each call compiles for its own sizes, whatever function it jits
+    static = _static_parameters(ctx, outer, call, parent, called_now)
+    if ctx.facts.differs_per_call(outer, _sizing_parameters(ctx, outer, call, parent, called_now) | static):
+        return False  # `timed(10000)`, `timed(30000)`: each call compiles for its own sizes or static values
+    if static and _swept_per_pass(ctx, outer, static):
+        return False  # `for n in counts: timing(data, n)`: each pass compiles for its own static value
     if called_now:
         return True
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):

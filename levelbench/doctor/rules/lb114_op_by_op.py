@@ -10,7 +10,9 @@ from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import is_wait
 from .._fixes import vmap_fix
-from .._iteration import eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations
+from .._iteration import (
+    eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, yields_batches,
+)
 from .._names import dotted
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
@@ -70,6 +72,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
         if not timed and eager_dispatch_is_small(facts, ctx.kinds, loop, ops + applies, own_calls):
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
+        if yields_batches(ctx.program, loop):
+            continue  # a data loader's epoch loop: its shuffle runs once per batch of items, not per item drawn
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data
