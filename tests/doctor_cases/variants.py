@@ -932,6 +932,11 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
         return None  # repeating a statement that jits adds LB111: another mistake than the case's
     if not _only_reads_clock(region.block[region.end]) or _start_read_later(source, region):
         return None
+    if isinstance(region.block[region.end], ast.Return) and kind != "timeit-lambda":
+        # a helper that returns its reading (`return time.perf_counter() - start`) hands the figure to its callers,
+        # who repeat it and keep a statistic; a harness that reports by itself would leave them None: not the same
+        # program (293's `_timed`)
+        return None
     # the interval kept under a name that later code reads (200: `first_t`, reported as the jit time): a harness
     # that returns its figure (timeit.timeit) keeps the name bound to it
     kept = _read_later(source, region, [region.block[region.end]])
