@@ -1,7 +1,7 @@
 # source: https://github.com/ComPWA/jax-mini-benchmark/blob/03b1b4219ad136c2cef69cad5978ac93dc54d0bf/benchmarks/dot_product.py
 # title: ComPWA jax-mini-benchmark's first `benchmarks/dot_product.py`: the same `timeit.repeat` of a blocked `jnp.dot` in float64, enabled through `from jax.config import config`
-# established-by: maintainer ComPWA (the repository's first benchmark script, later moved to `src/jax_benchmark/dot_product.py`, case 308)
-# cause: The timing is sound (ten raw repeats of five blocked calls on a device array, as case 308), but the file imports `config` from `jax.config`, which no longer imports on current JAX (`jax.config` is an object, not a module): the script stops at its imports (LB113, as in cases 167, 175 and 287). x64 is enabled through that `config`, so there is no LB108. The later version, case 308, drops the import and the x64 switch. No issue discusses the file; the reading is the catalogue's. Code: the file as stored at commit 03b1b42, unchanged.
+# established-by: maintainer ComPWA (the repository's first benchmark script, later moved to `src/jax_benchmark/dot_product.py`, case 306)
+# cause: The timing is sound (ten raw repeats of five blocked calls on a device array, as case 306), but the file imports `config` from `jax.config`, which no longer imports on current JAX (`jax.config` is an object, not a module): the script stops at its imports (LB113, as in cases 167, 175 and 287). x64 is enabled through that `config`, so there is no LB108. The later version, case 306, drops the import and the x64 switch. No issue discusses the file; the reading is the catalogue's. Code: the file as stored at commit 03b1b42, unchanged.
 # static: LB113
 # dynamic: n/a
 # inferred: LB113 (`from jax.config import config` raises on current JAX, as in cases 167, 175 and 287; not discussed)
