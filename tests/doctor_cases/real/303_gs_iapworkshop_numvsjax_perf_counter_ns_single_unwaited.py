@@ -5,7 +5,8 @@
 # static: LB102, LB104
 # dynamic: n/a
 # inferred: LB102 (the jitted result is read only after the clock stops; not discussed), LB104 (one sample per function; not discussed)
-# lines: LB102:17, LB104:17
+# lines: LB102:18, LB104:18
+# first-sight: 803cd8e 2026-12-06 py: found LB102:18; missed LB104:18; false none | notebook: found LB102:18; missed LB104:18; false none
 
 from time import perf_counter_ns
 import numpy as np

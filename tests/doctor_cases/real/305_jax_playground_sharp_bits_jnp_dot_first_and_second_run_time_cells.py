@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (the warm run is one sample; not discussed), LB105 (`time()` as the interval clock; not discussed)
-# lines: LB104:51, LB105:43/50
+# lines: LB104:52, LB105:44/51
+# first-sight: 803cd8e 2026-12-06 py: found LB105:44 LB105:51 LB104:52; missed none; false LB104:45 | notebook: found LB105:44 LB105:51 LB104:52; missed none; false LB104:45
 
 #%%
 import numpy as np

@@ -5,7 +5,8 @@
 # static: LB113
 # dynamic: n/a
 # inferred: LB113 (`from jax.config import config` raises on current JAX, as in cases 167, 175 and 287; not discussed)
-# lines: LB113:22
+# lines: LB113:23
+# first-sight: 803cd8e 2026-12-06 py: found LB113:23; missed none; false none | notebook: found LB113:23; missed none; false none
 
 from __future__ import annotations
 

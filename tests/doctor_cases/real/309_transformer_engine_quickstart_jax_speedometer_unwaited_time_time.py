@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (no timed step is waited for before the clock stops; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:58, LB105:55
+# lines: LB102:59, LB105:56
+# first-sight: 803cd8e 2026-12-06 py: found LB105:56; missed LB102:59; false LB102:58 | notebook: found LB105:56; missed LB102:59; false LB102:58
 
 # Copyright (c) 2022-2025, NVIDIA CORPORATION & AFFILIATES. All rights reserved.
 #

@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one sample per configuration, and the test asserts on the ratio of two single samples; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:38, LB105:37/64
+# lines: LB104:39, LB105:38/65
+# first-sight: 803cd8e 2026-12-06 py: found LB105:38 LB105:65; missed LB104:39; false none | notebook: found LB105:38 LB105:65; missed LB104:39; false none
 
 import jax
 import jax.numpy as jnp
