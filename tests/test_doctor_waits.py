@@ -3,6 +3,8 @@
 - A host conversion inside the arguments of a JAX call (``jnp.asarray(np.asarray(rows))``,
   ``jnp.array(list(range(n)))``) runs before that call starts: it waits for nothing the call queues, so the
   call's result is still pending when the clock stops.
+- A result that later timed JAX work reads is that work's input, whatever the assignment's target (``x = ...``,
+  ``key, step_key = jax.random.split(key)``): the later work is the one left pending, and LB102 points at it.
 """
 
 from __future__ import annotations
@@ -56,3 +58,36 @@ def test_a_host_conversion_in_the_arguments_does_not_wait_for_the_call(timed):
 )
 def test_the_same_conversions_waited_for_stay_quiet(timed):
     assert "LB102" not in codes(CONVERTED_IN_THE_ARGUMENT.format(timed=timed))
+
+
+UNPACKED_INPUT = """
+import time
+import jax
+
+step = jax.jit(lambda params, key: jax.random.normal(key, (128, 128)) @ params)
+params = jax.numpy.ones((128, 128))
+key = jax.random.PRNGKey(0)
+start = time.perf_counter()
+for _ in range(50):
+    {split}
+    loss = step(params, {read})
+print((time.perf_counter() - start) / 50)
+"""
+
+
+@pytest.mark.parametrize(
+    ("split", "read"),
+    [
+        ("key, step_key = jax.random.split(key)", "step_key"),
+        ("(key, step_key) = jax.random.split(key)", "step_key"),
+        ("[key, step_key] = jax.random.split(key)", "step_key"),
+        ("key, *rest = jax.random.split(key, 3)", "rest[0]"),
+    ],
+)
+def test_an_unpacked_result_read_by_later_timed_work_points_the_finding_at_that_work(split, read):
+    """Case 309 (Transformer Engine's ``speedometer``): the key split is the step's input, and the step is the work
+    left pending when the clock stops, so LB102 points at the step, not at the split (as for ``x = ...``)."""
+    source = textwrap.dedent(UNPACKED_INPUT.format(split=split, read=read))
+    found = [d for d in lint_source(source, "case.py") if d.code == "LB102"]
+    step_line = next(k for k, line in enumerate(source.splitlines(), 1) if "loss = step(" in line)
+    assert [d.location.line for d in found] == [step_line], [(d.location.line, d.message) for d in found]

@@ -355,8 +355,8 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     for k, (value, found) in enumerate(pending):
         if any(position(w) > position(found) and not _evaluated_before(ctx, w, found) for w in waits):
             continue
-        name = _assigned_name(ctx, value)
-        if name is not None and any(_reads(later, name) for later, _ in pending[k + 1 :]):
+        names = _assigned_names(ctx, value)
+        if any(_reads(later, name) for later, _ in pending[k + 1 :] for name in names):
             continue
         return found
     return None
@@ -373,12 +373,19 @@ def _evaluated_before(ctx: Context, wait: ast.Call, computation: ast.AST) -> boo
     return False
 
 
-def _assigned_name(ctx: Context, value: ast.AST) -> str | None:
-    """``x`` for the value of ``x = ...``; None for any other target or statement."""
+def _assigned_names(ctx: Context, value: ast.AST) -> list[str]:
+    """``x`` for the value of ``x = ...``; every name an unpacking binds for ``key, step_key = jax.random.split(key)``
+    (a key split feeds the step that reads ``step_key``: the step is the work left pending, case 309); none for any
+    other target or statement."""
     parent = ctx.program.parent(value)
-    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-        return parent.targets[0].id
-    return None
+    if not isinstance(parent, ast.Assign) or len(parent.targets) != 1:
+        return []
+    target = parent.targets[0]
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if not isinstance(target, (ast.Tuple, ast.List)):
+        return []
+    return [n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
 def _reads(expr: ast.AST, name: str) -> bool:
