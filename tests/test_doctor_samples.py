@@ -10,6 +10,9 @@
 - IPython's ``%time`` is the one run it announces (one ``Wall time``; ``%timeit`` is its repeating companion): not
   LB104, warm or cold; LB103 still reports a cold first call of a jitted function in it. A clock pair around the same
   call is one sample.
+- A helper called once per function it is handed, written out one call at a time (``time_func(numpy, "numpy")``,
+  ``time_func(jax_jit, "jax_jit")``, two different functions at least), takes one sample of each: LB104 at the call
+  of the parameter, when a function handed to it does framework work (case 303).
 - A timer whose only use of the interval is a log line (``logging.info("%s took %.2fs", name, dt)``) reports
   progress on an activity, not a measurement: neither LB103 nor LB104 (haiku's ``time_activity`` in its examples).
 """
@@ -276,3 +279,57 @@ def test_a_function_applied_as_a_decorator_to_each_benchmark_takes_one_sample_of
     # called in a loop over the same benchmark: a figure per pass, not one sample
     looped = "def sum_bench(k):\n    return jnp.sum(jnp.ones(1000) * k)\n\nfor _ in range(5):\n    benchit('sum', 0, sum_bench)\n"
     assert lb104_lines(APPLIED_TO_EACH.format(decorations=looped)) == []
+
+
+HANDED_FUNCTIONS = """
+import time
+from time import perf_counter_ns
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+data = np.random.normal(size=(1_000, 1))
+
+@jax.jit
+def mm(x):
+    return x.T @ x
+
+def with_numpy():
+    return data.T @ data
+
+def with_jax():
+    return mm(data)
+
+def time_func({parameters}):
+    start = {clock}
+    res = {timed}
+    end = {clock}
+    print(name, end - start, res)
+
+{calls}
+"""
+
+
+def test_a_helper_handed_each_function_in_its_own_call_takes_one_sample_of_each():
+    # gs-iapworkshop's numvsjax.py (case 303): `time_func(numpy, "numpy")`, `time_func(jax_jit, "jax_jit")`, written
+    # out one call per function, each timing one call of the function it is handed
+    shapes = [
+        ("func, name", "perf_counter_ns()", "func()", 'time_func(with_numpy, "numpy")\ntime_func(with_jax, "jax")\n'
+         'time_func(with_jax, "jax again")'),
+        ("func, name", "time.perf_counter()", "jax.block_until_ready(func())",
+         'time_func(with_numpy, "numpy")\ntime_func(with_jax, "jax")'),
+        ("name, func", "time.time()", "func()", 'time_func(name="numpy", func=with_numpy)\n'
+         'time_func(func=with_jax, name="jax")'),
+    ]
+    for parameters, clock, timed, calls in shapes:
+        source = HANDED_FUNCTIONS.format(parameters=parameters, clock=clock, timed=timed, calls=calls)
+        line = textwrap.dedent(source).splitlines().index(f"    res = {timed}") + 1
+        assert lb104_lines(source) == [line], (parameters, clock, calls)
+    # in a loop over the same function: a figure per pass, not one sample of each
+    looped = 'for _ in range(5):\n    time_func(with_jax, "jax")'
+    assert lb104_lines(HANDED_FUNCTIONS.format(parameters="func, name", clock="time.time()", timed="func()",
+                                               calls=looped)) == []
+    # the same function handed at every call, under labels that differ: no second function to take a sample of
+    same = 'time_func(with_jax, "first")\ntime_func(with_jax, "second")'
+    assert lb104_lines(HANDED_FUNCTIONS.format(parameters="func, name", clock="time.time()", timed="func()",
+                                               calls=same)) == []

@@ -274,6 +274,10 @@ class Context:
             for n in local_walk(self.program, function)
         )
 
+    def function_works(self, function: ast.AST) -> bool:
+        """A local def or lambda whose body does framework work (`does_framework_work` of one of its calls)."""
+        return self._function_works(function)
+
     def _function_works(self, function: ast.AST) -> bool:
         memo = self._working
         if function not in memo:

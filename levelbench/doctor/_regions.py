@@ -357,7 +357,9 @@ class _Finder:
         if decorated:
             swept, sites = {decorated}, []
         elif sites and all(enclosing_loop(self.program, s) is None for s in sites):
-            swept = self._written_out_grid(function, sites, positional)
+            swept = self._written_out_grid(function, sites, positional) or self._written_out_callables(
+                function, sites, positional
+            )
             sites = [] if swept else sites
         for site in sites:
             call, loop = self.program.parent(site), enclosing_loop(self.program, site)
@@ -411,6 +413,42 @@ class _Finder:
             given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
             numbers = {name for name in numbers if name in given and _number(given[name])}
         return {name for name in numbers if self.facts.differs_per_call(function, {name})}
+
+    def _written_out_callables(self, function: ast.AST, sites: list[ast.Name], positional: list[str]) -> set[str]:
+        """The parameter that the calls of ``function``, each run once (`Facts.differs_per_call`), hand a local
+        function, two different ones at least, when the body calls it: ``time_func(numpy, "numpy")``,
+        ``time_func(jax_jit, "jax_jit")`` (case 303). One call per function written out is one sample of each, as a
+        loop over the functions takes it; a parameter called in the body is the work the timing holds."""
+        if not self.facts.differs_per_call(function, set(positional)):
+            return set()
+        called = {
+            n.func.id for n in walk_code(self.program, getattr(function, "body", []))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        candidates = [name for name in positional if name in called]
+        for site in sites:
+            call = self.program.parent(site)
+            if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args):
+                return set()
+            given = {positional[k]: a for k, a in enumerate(call.args[: len(positional)])}
+            given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
+            candidates = [
+                name for name in candidates
+                if name in given and isinstance(given[name], ast.Name)
+                and isinstance(self.facts.function_of(given[name]), (ast.FunctionDef, ast.AsyncFunctionDef))
+            ]
+        return {
+            name for name in candidates
+            if len({ast.dump(self._given(site, positional, name)) for site in sites}) >= 2
+        }
+
+    def _given(self, site: ast.Name, positional: list[str], name: str) -> ast.AST:
+        call = self.program.parent(site)
+        assert isinstance(call, ast.Call)
+        index = positional.index(name)
+        if index < len(call.args):
+            return call.args[index]
+        return next(k.value for k in call.keywords if k.arg == name)
 
     def _grid(self, values: ast.AST, at: ast.AST, depth: int = 0) -> bool:
         """``values`` is a grid of parameter values: ``range`` with a step or from a start other than 0 or 1 (a

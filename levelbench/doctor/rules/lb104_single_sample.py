@@ -34,7 +34,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block):
             continue
         timed = ctx.timed_nodes(region)
-        work_calls = [n for n in timed if isinstance(n, ast.Call) and ctx.does_framework_work(n)]
+        work_calls = [
+            n for n in timed if isinstance(n, ast.Call) and (ctx.does_framework_work(n) or _handed_work(ctx, n))
+        ]
         if not work_calls:
             continue
         first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
@@ -66,6 +68,16 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             ),
             edits=lambda: repeat_timing(ctx, region),
         )
+
+
+def _handed_work(ctx: Context, call: ast.Call) -> bool:
+    """A call of a parameter that the file's call sites hand a local function doing framework work: ``func()`` in
+    ``time_func(func, name)``, called with ``jax_jit`` (case 303). The helper times that work once per call."""
+    values = ctx.facts.parameter_values(call.func)
+    return any(
+        isinstance(v, ast.Name) and (function := ctx.facts.function_of(v)) is not None and ctx.function_works(function)
+        for v in values or ()
+    )
 
 
 def _decorated_samples(ctx: Context, region: TimedRegion) -> Iterator[Diagnostic]:
