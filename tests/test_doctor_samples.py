@@ -6,7 +6,8 @@
   it prints or the name it keeps the figure under) or times the same call again warm right after, the warm-up and
   repeats LB104's fix asks for would take the compile out of a figure whose point is the compile. The second, warm
   figure is one sample like any other. The same reading makes LB103 quiet on that first call
-  (`levelbench.doctor._intent`).
+  (`levelbench.doctor._intent`). A JAX operation called outside jit (``jnp.dot(x, x.T)``) compiles for its shapes at
+  its first call as a jitted function does: timed cold, then warm, it reads the same way (case 305).
 - IPython's ``%time`` is the one run it announces (one ``Wall time``; ``%timeit`` is its repeating companion): not
   LB104, warm or cold; LB103 still reports a cold first call of a jitted function in it. A clock pair around the same
   call is one sample.
@@ -333,3 +334,37 @@ def test_a_helper_handed_each_function_in_its_own_call_takes_one_sample_of_each(
     same = 'time_func(with_jax, "first")\ntime_func(with_jax, "second")'
     assert lb104_lines(HANDED_FUNCTIONS.format(parameters="func, name", clock="time.time()", timed="func()",
                                                calls=same)) == []
+
+
+COLD_THEN_WARM_OP = """
+from time import time
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones((1000, 1000))
+
+start = time()
+y = {op}.block_until_ready()
+end = time()
+print(f"1st run : {{end - start:.3f}} seconds")
+
+start = time()
+y = {again}.block_until_ready()
+end = time()
+print(f"2nd run : {{end - start:.3f}} seconds")
+"""
+
+
+def test_a_jax_operation_timed_cold_then_warm_takes_its_compile_on_purpose():
+    # jax_playground's sharp bits (case 305): `jnp.dot(x, x.T)` timed as '1st run', then the same call as '2nd run'.
+    # JAX compiles an operation for its shapes at the first call, as it does a jitted function: the first figure is
+    # the compile timed on purpose, the second is one sample
+    for op in ("jnp.dot(x, x.T)", "jax.numpy.matmul(x, x)", "jax.lax.cos(x)", "jax.nn.relu(x)", "jnp.sum(x * 2.0)"):
+        source = COLD_THEN_WARM_OP.format(op=op, again=op)
+        warm = textwrap.dedent(source).splitlines().index(f"y = {op}.block_until_ready()", 10) + 1
+        assert lb104_lines(source) == [warm], op
+    # another operation the second time: two figures, each one sample
+    source = COLD_THEN_WARM_OP.format(op="jnp.dot(x, x.T)", again="jnp.sum(x)")
+    lines = textwrap.dedent(source).splitlines()
+    assert lb104_lines(source) == [lines.index("y = jnp.dot(x, x.T).block_until_ready()") + 1,
+                                   lines.index("y = jnp.sum(x).block_until_ready()") + 1]
