@@ -14,6 +14,9 @@
 - A helper called once per function it is handed, written out one call at a time (``time_func(numpy, "numpy")``,
   ``time_func(jax_jit, "jax_jit")``, two different functions at least), takes one sample of each: LB104 at the call
   of the parameter, when a function handed to it does framework work (case 303).
+- A helper called once per setting of a flag, written out (``run_estimate(..., jit_enabled=False)``, then ``True``),
+  takes one sample of each; a timed call whose result the timing waits for with ``block_until_ready`` is JAX work,
+  whatever library the callee comes from (case 310).
 - A timer whose only use of the interval is a log line (``logging.info("%s took %.2fs", name, dt)``) reports
   progress on an activity, not a measurement: neither LB103 nor LB104 (haiku's ``time_activity`` in its examples).
 """
@@ -368,3 +371,48 @@ def test_a_jax_operation_timed_cold_then_warm_takes_its_compile_on_purpose():
     lines = textwrap.dedent(source).splitlines()
     assert lb104_lines(source) == [lines.index("y = jnp.dot(x, x.T).block_until_ready()") + 1,
                                    lines.index("y = jnp.sum(x).block_until_ready()") + 1]
+
+
+FLAGGED_RUNS = """
+import time
+import jax
+import jax.numpy as jnp
+import pytest
+from somelib import estimate
+
+def run_estimate(y, jit_enabled, pre_compiled_fn=None):
+    jax.config.update("jax_disable_jit", not jit_enabled)
+    start_time = time.time()
+    if pre_compiled_fn:
+        result = pre_compiled_fn(y)
+    else:
+        result = estimate(y)
+    {wait}
+    end_time = time.time()
+    execution_time = end_time - start_time
+    return execution_time
+
+@pytest.mark.parametrize("n", [10, 100])
+def test_speed(n, fn):
+    y = jnp.ones((100, 100))
+    slow = run_estimate(y, {first})
+    print(f"without jit: {{slow:.4f}} s")
+    fast = run_estimate(y, {second}, pre_compiled_fn=fn)
+    print(f"with jit: {{fast:.4f}} s")
+    assert fast < slow
+"""
+
+
+def test_a_helper_called_once_per_written_out_flag_times_one_sample_of_each_setting():
+    # mcnnm's test_jit.py (case 310): `run_estimate(N, T, jit_enabled=False)`, then `jit_enabled=True` with the
+    # pre-compiled function; the callee comes from a library the model does not know, but the timed result is waited
+    # for with `block_until_ready`, so it is a JAX value
+    line = textwrap.dedent(FLAGGED_RUNS).splitlines().index("    if pre_compiled_fn:") + 1
+    for wait in ("result.tau.block_until_ready()", "result.block_until_ready()", "jax.block_until_ready(result)"):
+        for first, second in (("False", "True"), ("jit_enabled=False", "jit_enabled=True")):
+            source = FLAGGED_RUNS.format(wait=wait, first=first, second=second)
+            assert lb104_lines(source) == [line], (wait, first)
+    # the same flag at both calls: the same setting measured twice, not one sample of each
+    assert lb104_lines(FLAGGED_RUNS.format(wait="result.block_until_ready()", first="True", second="True")) == []
+    # nothing waited for: nothing says the library's result is JAX work
+    assert lb104_lines(FLAGGED_RUNS.format(wait="print(time.time())", first="False", second="True")) == []

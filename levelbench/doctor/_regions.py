@@ -64,6 +64,10 @@ def _number(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
 
 
+def _flag(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
 _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
 
 
@@ -403,7 +407,9 @@ class _Finder:
     def _written_out_grid(self, function: ast.AST, sites: list[ast.Name], positional: list[str]) -> set[str]:
         """The parameters for which the calls of ``function``, each run once (`Facts.differs_per_call`: not in a
         loop or a harness), pass each a different number (``timed(10000)``, ``timed(30000)``, ``timed(50000)``): a
-        grid of values written out one call at a time, as ``for size in (10000, 30000): timed(size)`` runs it."""
+        grid of values written out one call at a time, as ``for size in (10000, 30000): timed(size)`` runs it. A flag
+        counts as such a value: ``run_estimate(N, T, jit_enabled=False)`` then ``jit_enabled=True`` times each
+        setting once (case 310)."""
         numbers = set(positional)
         for site in sites:
             call = self.program.parent(site)
@@ -411,7 +417,7 @@ class _Finder:
                 return set()
             given = {positional[k]: a for k, a in enumerate(call.args[: len(positional)])}
             given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
-            numbers = {name for name in numbers if name in given and _number(given[name])}
+            numbers = {name for name in numbers if name in given and (_number(given[name]) or _flag(given[name]))}
         return {name for name in numbers if self.facts.differs_per_call(function, {name})}
 
     def _written_out_callables(self, function: ast.AST, sites: list[ast.Name], positional: list[str]) -> set[str]:

@@ -38,6 +38,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             n for n in timed if isinstance(n, ast.Call) and (ctx.does_framework_work(n) or _handed_work(ctx, n))
         ]
         if not work_calls:
+            work_calls = _waited_results(ctx, region)
+        if not work_calls:
             continue
         first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
         warmed = _called_before(ctx, region, first)
@@ -68,6 +70,31 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             ),
             edits=lambda: repeat_timing(ctx, region),
         )
+
+
+def _waited_results(ctx: Context, region: TimedRegion) -> list[ast.Call]:
+    """The timed calls whose result the region waits for with ``block_until_ready`` (``result = estimate(Y, W)``,
+    then ``result.tau.block_until_ready()``, case 310): the wait says the result is a JAX value, whatever library
+    the callee comes from."""
+    waited: set[str] = set()
+    for call in ctx.timed_calls(region):
+        if not is_wait(ctx, call):
+            continue
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "block_until_ready":
+            read = [call.func.value]
+        elif ctx.names.qualname(call.func) == "jax.block_until_ready":
+            read = list(call.args)
+        else:
+            continue
+        waited |= {n.id for r in read for n in ast.walk(r) if isinstance(n, ast.Name)}
+    found: list[ast.Call] = []
+    for node in ctx.timed_nodes(region):
+        if (
+            isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and node.targets[0].id in waited
+        ):
+            found.append(node.value)
+    return found
 
 
 def _handed_work(ctx: Context, call: ast.Call) -> bool:
