@@ -255,7 +255,7 @@ class Context:
         if self.kinds.of(call) is not None:
             return True
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`
-        return function is not None and (self._function_works(function) or self._computes_on_given(function, call))
+        return function is not None and (self.function_works(function) or self._computes_on_given(function, call))
 
     def _computes_on_given(self, function: ast.AST, call: ast.Call) -> bool:
         """``call`` hands ``function`` a framework array that its body computes with (``def chain(x): x = x @ x``
@@ -276,9 +276,6 @@ class Context:
 
     def function_works(self, function: ast.AST) -> bool:
         """A local def or lambda whose body does framework work (`does_framework_work` of one of its calls)."""
-        return self._function_works(function)
-
-    def _function_works(self, function: ast.AST) -> bool:
         memo = self._working
         if function not in memo:
             memo[function] = False  # recursion guard
