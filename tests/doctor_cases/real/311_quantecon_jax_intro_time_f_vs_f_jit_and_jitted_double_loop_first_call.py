@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the first call of the newly jitted `f` is inside the timed loop; the thread discusses only the `%time` comparison)
-# lines: LB103:56
+# lines: LB103:57
+# first-sight: 0228b9c 2026-12-06 py: found LB103:57; missed none; false LB102:57 | notebook: found LB103:57; missed none; false LB102:57
 
 import jax
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB114
 # dynamic: n/a
 # inferred: none
-# lines: LB114:86/88
+# lines: LB114:87/89
+# first-sight: 0228b9c 2026-12-06 py: found none; missed LB114:87/89; false LB114:83 | notebook: found none; missed LB114:87/89; false LB114:83
 
 """A simple example of using Optax to train the parameters of a Flax module."""
 

@@ -5,7 +5,8 @@
 # static: LB114
 # dynamic: n/a
 # inferred: none
-# lines: LB114:178
+# lines: LB114:179
+# first-sight: 0228b9c 2026-12-06 py: found none; missed LB114:179; false none | notebook: found none; missed LB114:179; false none
 
 """
 Image classification example with Flax and JAXopt.

@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB104
 # dynamic: n/a
 # inferred: LB102 (the result is not waited for; not discussed), LB103 (the first call of a freshly jitted function, not said to be a compile in the code; the purpose is in its title only), LB104 (one cold sample; not discussed)
-# lines: LB102:11, LB103:11, LB104:11
+# lines: LB102:12, LB103:12, LB104:12
+# first-sight: 0228b9c 2026-12-06 py: found LB102:12 LB103:12 LB104:12; missed none; false none | notebook: found LB102:12 LB103:12 LB104:12; missed none; false none
 
 time_s = time.perf_counter()
 jax.jit(func)(state)

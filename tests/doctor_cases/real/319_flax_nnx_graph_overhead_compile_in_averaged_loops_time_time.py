@@ -5,7 +5,8 @@
 # static: LB103, LB105
 # dynamic: n/a
 # inferred: LB103 (no warm-up call before any of the three timed loops; not discussed), LB105 (`from time import time` as the interval clock; not discussed)
-# lines: LB103:110/138/165, LB105:108/136/163
+# lines: LB103:111/139/166, LB105:109/137/164
+# first-sight: 0228b9c 2026-12-06 py: found LB105:109 LB103:111 LB105:137 LB105:164 LB103:166; missed none; false LB102:111 LB114:139 LB102:166 | notebook: found LB105:109 LB103:111 LB105:137 LB105:164 LB103:166; missed none; false LB102:111 LB114:139 LB102:166
 
 # Copyright 2024 The Flax Authors.
 #

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the benchmarked function returns the sampled states unwaited; not discussed)
-# lines: LB102:72/81
+# lines: LB102:73/82
+# first-sight: 0228b9c 2026-12-06 py: found LB102:73 LB102:82; missed none; false none | notebook: found LB102:73 LB102:82; missed none; false none
 
 """Simple benchmarks to track potential performance regressions.
 

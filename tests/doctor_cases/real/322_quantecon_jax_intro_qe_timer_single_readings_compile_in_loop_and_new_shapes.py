@@ -5,7 +5,8 @@
 # static: LB103, LB104, LB106
 # dynamic: n/a
 # inferred: LB103 (first calls of the jitted kernel, at a new shape, and of its vmapped form, timed once; not discussed), LB104 (each warm figure and each figure timed once is one `qe.Timer` reading of one run; not discussed), LB106 (a 20-step Python loop under `jax.jit`; not discussed)
-# lines: LB103:70/94/105, LB104:31/40/43/50/68/84/94/105/141, LB106:128
+# lines: LB103:71/95/106, LB104:32/41/44/51/69/85/95/106/142, LB106:129
+# first-sight: 0228b9c 2026-12-06 py: found LB104:32 LB104:41 LB104:44 LB104:51 LB103:71 LB104:85 LB104:95 LB104:106 LB103:106 LB106:129 LB104:142; missed none; false LB104:38 LB102:71 LB104:82 | notebook: found LB104:32 LB104:41 LB104:44 LB104:51 LB103:71 LB104:85 LB104:95 LB104:106 LB103:106 LB106:129 LB104:142; missed none; false LB104:38 LB102:71 LB104:82
 
 import jax
 import jax.numpy as jnp

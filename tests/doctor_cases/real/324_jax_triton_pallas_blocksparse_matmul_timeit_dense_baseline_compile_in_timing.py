@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the dense baseline's jitted wrapper is first called inside its timing; not discussed)
-# lines: LB103:207
+# lines: LB103:208
+# first-sight: 0228b9c 2026-12-06 py: found LB103:208; missed none; false LB114:156 | notebook: found LB103:208; missed none; false LB114:156
 
 # Copyright 2023 The jax_triton Authors.
 #

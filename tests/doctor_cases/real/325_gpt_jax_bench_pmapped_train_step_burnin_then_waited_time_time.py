@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB105:60
+# lines: LB105:61
+# first-sight: 0228b9c 2026-12-06 py: found LB105:61; missed none; false LB114:62 | notebook: found LB105:61; missed none; false LB114:62
 
 import time
 import numpy as np

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 0228b9c 2026-12-06 py: found none; missed none; false LB102:60 | notebook: found none; missed none; false LB102:60
 
 from lib.proc_init_utils import initialise_tpu; initialise_tpu('v3-32', n_devices=8)
 
