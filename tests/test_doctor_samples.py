@@ -416,3 +416,57 @@ def test_a_helper_called_once_per_written_out_flag_times_one_sample_of_each_sett
     assert lb104_lines(FLAGGED_RUNS.format(wait="result.block_until_ready()", first="True", second="True")) == []
     # nothing waited for: nothing says the library's result is JAX work
     assert lb104_lines(FLAGGED_RUNS.format(wait="print(time.time())", first="False", second="True")) == []
+
+
+COLD_THEN_WARM_ELSEWHERE = """
+import time
+import jax.numpy as jnp
+import numpy as np
+
+a = jnp.arange(4096.0).reshape(64, 64)
+{setup}
+{first}
+
+t0 = time.perf_counter()
+r = {op}.block_until_ready()
+elapsed = time.perf_counter() - t0
+print("warm", elapsed)
+"""
+
+FIRST_IN_A_HELPER = """
+def {name}({parameters}):
+    t0 = time.perf_counter()
+    r = {op}.block_until_ready()
+    elapsed = time.perf_counter() - t0
+    print("cold", elapsed)
+{calls}"""
+
+
+def _timed_lines(source: str, op: str) -> list[int]:
+    lines = textwrap.dedent(source).splitlines()
+    return [k + 1 for k, line in enumerate(lines) if line.strip() == f"r = {op}.block_until_ready()"]
+
+
+def test_an_operation_timed_cold_then_warm_through_a_container_or_a_helper_takes_its_compile_on_purpose():
+    # case 305's variants: the JAX operation called through a container (`ops["norm"](a)`), or its first timing
+    # moved into a helper the program calls once; written here with perf_counter and other operations
+    first_pair = 't0 = time.perf_counter()\nr = {op}.block_until_ready()\nprint("cold", time.perf_counter() - t0)'
+    for setup, op in (('ops = {"norm": jnp.linalg.norm}', 'ops["norm"](a)'),
+                      ("kernels = [jnp.tanh, jnp.exp]", "kernels[1](a)")):
+        source = COLD_THEN_WARM_ELSEWHERE.format(setup=setup, first=first_pair.format(op=op), op=op)
+        assert lb104_lines(source) == _timed_lines(source, op)[1:], op
+        # a NumPy function in the container compiles nothing: the first figure is a sample like the second
+        numpy = source.replace("jnp.linalg.norm", "np.linalg.norm").replace("jnp.tanh, jnp.exp", "np.tanh, np.exp")
+        assert lb104_lines(numpy) == _timed_lines(numpy, op), op
+    op = "jnp.linalg.norm(a @ a)"
+    helper = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="first_timing()")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=helper, op=op)
+    assert lb104_lines(source) == _timed_lines(source, op)[1:]
+    # the helper times its own argument: nothing says it is the value timed later, so both are samples
+    own = FIRST_IN_A_HELPER.format(name="first_timing", parameters="a", op=op, calls="first_timing(a)")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=own, op=op)
+    assert lb104_lines(source) == _timed_lines(source, op)
+    # called after the module's timing, the helper's run is the warm one: the module's figure is the cold run
+    later = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=later, op=op) + "first_timing()\n"
+    assert lb104_lines(source) == _timed_lines(source, op)[:1]
