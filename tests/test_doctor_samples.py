@@ -466,6 +466,11 @@ def test_an_operation_timed_cold_then_warm_through_a_container_or_a_helper_takes
     own = FIRST_IN_A_HELPER.format(name="first_timing", parameters="a", op=op, calls="first_timing(a)")
     source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=own, op=op)
     assert lb104_lines(source) == _timed_lines(source, op)
+    # the name it reads bound again before the caller's timing (case 082's `indices = jnp.array(indices)`): the two
+    # timings time other values, each one sample
+    rebound = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="first_timing()\na = jnp.ones((8, 8))")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=rebound, op=op)
+    assert lb104_lines(source) == _timed_lines(source, op)
     # called after the module's timing, the helper's run is the warm one: the module's figure is the cold run
     later = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="")
     source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=later, op=op) + "first_timing()\n"
