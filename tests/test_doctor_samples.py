@@ -475,3 +475,55 @@ def test_an_operation_timed_cold_then_warm_through_a_container_or_a_helper_takes
     later = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="")
     source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=later, op=op) + "first_timing()\n"
     assert lb104_lines(source) == _timed_lines(source, op)[:1]
+
+
+HANDED_AFTER_A_RUN = """
+import time
+import jax
+import jax.numpy as jnp
+
+def timed(n, use_fast, fast=None):
+    label = "fast" if use_fast else "slow"
+    v = jnp.ones((n, n))
+    t0 = time.perf_counter()
+    if fast:
+        out = fast(v)
+    else:
+        out = jnp.linalg.qr(v)
+    jax.block_until_ready(out)
+    return label, time.perf_counter() - t0
+
+def {factory}(n):
+    f = jax.jit(lambda v: jnp.linalg.qr(v))
+    {warm}
+    return {returned}
+
+def main():
+    slow = timed(64, False)
+    {bound} = {factory}(64)
+    quick = timed(64, True, fast=fast_fn)
+    print(slow, quick)
+"""
+
+
+def test_a_single_sample_says_which_setting_its_callers_warmed():
+    # case 310's message: the callers hand the helper a function they ran before (a factory that calls what it
+    # returns), so that setting has a warm-up and the other (the plain call) has none; the message says both
+    def message(**parts: str) -> str:
+        found = [d for d in lint_source(textwrap.dedent(HANDED_AFTER_A_RUN.format(**parts)), "bench.py")
+                 if d.code == "LB104"]
+        assert len(found) == 1, parts
+        return found[0].message
+
+    for factory, warm, returned, bound in (
+        ("build", "f(jnp.ones((n, n))).block_until_ready()", "f", "fast_fn"),
+        ("compile_and_time", "t0 = time.perf_counter(); f(jnp.eye(n)); compilation_time = time.perf_counter() - t0",
+         "f, compilation_time", "fast_fn, compile_time"),
+    ):
+        said = message(factory=factory, warm=warm, returned=returned, bound=bound)
+        assert "`fast_fn` is run before it is handed over for `fast` (a warm-up of that setting)" in said, said
+        cold = ("after `jnp.linalg.qr(v)`", "with no warm-up run before it;")
+        assert all(w in said for w in cold) or "`jnp.linalg.qr(v)` has no warm-up run before it" in said, said
+        # the factory builds the function and never runs it: nothing is warm
+        said = message(factory=factory, warm="pass", returned=returned, bound=bound)
+        assert said.endswith("with no warm-up run before it") and "handed over" not in said, said
