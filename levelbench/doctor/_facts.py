@@ -481,8 +481,9 @@ class Facts:
         of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
         class only holds configuration; its methods trace, compile and run the library's JAX programs (NumPyro's
         ``MCMC.run`` compiles the warm-up and sampling loops, case 292). The object may be kept on ``self`` by the
-        class's ``__init__`` or ``setup`` (``self.solver.run(x0)``, `Bindings.values_at`). Every value the name is bound to in the
-        call's scope must be such an object: a name also bound to anything else may be the other thing."""
+        class's ``__init__`` or ``setup`` (``self.solver.run(x0)``, `Bindings.values_at`). Every value the name is
+        bound to in the call's scope must be such an object: a name also bound to anything else may be the other
+        thing."""
         func = call.func
         owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
         if owner is None or owner.count(".") > 1 or ("." in owner and not owner.startswith("self.")):

@@ -83,11 +83,10 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
     ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
     if not region.work:
         return False
-    by_text, text_of = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
+    by_text, text_of, runs_at = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
     same = by_text.get(text_of.get(id(region)), ())
     if len(same) < 2:
         return False
-    runs_at = ctx.index("LB103 where timings run", dict)  # filled by _timings_by_text
     first_calls = [c for c in ctx.timed_calls(region) if ctx.facts.jitted_key(c) is not None or ctx.facts.local_def(c)
                    or _compiles_eagerly(ctx, c)]
     if not first_calls:
@@ -140,7 +139,7 @@ def _figure_name(region: TimedRegion) -> str | None:
 
 
 _TimingText = tuple[int, str, tuple[str, ...]]  # where a timing runs (a scope's id), how it is timed, its statements
-_RunsAt = tuple[tuple[int, int], tuple[int, int]]  # the statement that runs it (its own start, or its helper's call), its start
+_RunsAt = tuple[tuple[int, int], tuple[int, int]]  # where it runs (its start, or its helper's call), then its start
 
 
 def _timing_text(ctx: Context, region: TimedRegion) -> tuple[_TimingText, _RunsAt]:
@@ -178,23 +177,26 @@ def _reads_own_names(ctx: Context, region: TimedRegion) -> bool:
 
 def _rebound_between(ctx: Context, region: TimedRegion, first: tuple[int, int], second: tuple[int, int]) -> bool:
     """A name the timed statements of ``region`` read is stored to between the two runs (anywhere in the program
-    text between them: a store elsewhere only keeps the finding): ``indices = jnp.array(indices)`` or ``lapl = jax.jit(...)`` between a helper's run and the same
-    statements timed at its caller time other values (cases 082, 244, written with a helper). The caller's own
-    timings are asked through `Context.warms`, which follows its names; a helper's body has no order to follow."""
-    read = {n.id for n in walk_code(ctx.program, list(region.work)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    text between them: a store elsewhere only keeps the finding). ``indices = jnp.array(indices)`` or
+    ``lapl = jax.jit(...)`` between a helper's run and the same statements timed at its caller: the two time other
+    values (cases 082 and 244, written with a helper). Timings in one scope are asked through `Context.warms`, which
+    follows their names; a helper's body runs at its call, which that order does not see."""
+    walked = walk_code(ctx.program, list(region.work))
+    read = {n.id for n in walked if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return any(
         node.id in read and isinstance(node.ctx, ast.Store) and first < position(node) < second
         for node in ctx.program.of_type(ast.Name)  # type: ignore[attr-defined]
     )
 
 
-def _timings_by_text(ctx: Context) -> tuple[dict[_TimingText, list[TimedRegion]], dict[int, _TimingText]]:
-    """The program's timings grouped by `_timing_text`, each group in the order they run, and each timing's text by
-    its id: built once per program, not once per pair of timings. Where each runs is kept in the context's index
-    ``"LB103 where timings run"``."""
+def _timings_by_text(
+    ctx: Context,
+) -> tuple[dict[_TimingText, list[TimedRegion]], dict[int, _TimingText], dict[int, _RunsAt]]:
+    """The program's timings grouped by `_timing_text`, each group in the order they run, each timing's text by its
+    id, and where each runs: built once per program, not once per pair of timings."""
     found: dict[_TimingText, list[TimedRegion]] = {}
     text_of: dict[int, _TimingText] = {}
-    runs_at: dict[int, _RunsAt] = ctx.index("LB103 where timings run", dict)
+    runs_at: dict[int, _RunsAt] = {}
     for region in ctx.regions:
         if region.work:
             text, runs_at[id(region)] = _timing_text(ctx, region)
@@ -202,7 +204,7 @@ def _timings_by_text(ctx: Context) -> tuple[dict[_TimingText, list[TimedRegion]]
             found.setdefault(text, []).append(region)
     for same in found.values():
         same.sort(key=lambda r: runs_at[id(r)])
-    return found, text_of
+    return found, text_of, runs_at
 
 
 def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:
