@@ -418,7 +418,20 @@ class Facts:
             site = self.jitted_defs.get(returned) if returned is not None else None
             if site is not None and site.node in getattr(returned, "decorator_list", ()):
                 return returned.name if returned.name in self.jitted else None
+            if factory is not None:
+                return self._returned_jit(factory, depth)
         return None
+
+    def _returned_jit(self, factory: FunctionNode, depth: int) -> str | None:
+        """The key of the jitted callable every ``return`` of ``factory`` gives back: optax's Flax example's
+        ``def make_mse_func(x, y): def mse(params): ...; return jax.jit(mse)``, so ``loss = make_mse_func(x, y)``
+        is a jitted function and ``jax.value_and_grad(loss)`` differentiates a compiled program."""
+        returns = [
+            node.value for node in self.program.walk(factory)
+            if isinstance(node, ast.Return) and node.value is not None and enclosing_function(self.program, node) is factory
+        ]
+        keys = [self._jitted_root(value, depth + 1) for value in returns]
+        return keys[0] if keys and all(k is not None for k in keys) else None
 
     def jitted_key(self, call: ast.Call) -> str | None:
         """A key naming the jitted callable ``call`` calls (``"step"``, ``"self.step"``, ``"jax.jit(f)"``)."""

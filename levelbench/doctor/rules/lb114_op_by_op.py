@@ -81,12 +81,15 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if is_sweep(ctx, loop, nodes):
             continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
-        if any(
+        step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
+        compiled_beside = any(
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
                                          or _runs_compiled_helper(ctx, n))
             for n in nodes
-        ):
-            continue
+        )
+        optimiser = next((c for c in own_calls if _optimiser_update(ctx, c)), None)
+        if compiled_beside and step is None and optimiser is None:
+            continue  # the loop's work is compiled programs; its own operations are the glue around them
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
         # the operations of the loop itself, not those of the un-jitted twin it calls (counted inside it)
         beside = _eager_ops(ctx, [n for n in own if n is not plain[0]])[0] if plain else ops
@@ -103,11 +106,12 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 fix=f"# call the jitted version in the loop, e.g. the name bound by `{site.label}`",
             )
             continue
-        step, maker = None, None
-        if plain is None:
-            step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
-        if step is not None and _eager_ops(ctx, [n for n in own if n is not step])[0] < 2:
-            # the loop's work is a method of an object a JAX library built (brax's `env.step`): point at the call
+        if plain is not None:
+            step, maker = None, None
+        if step is not None and (compiled_beside or _eager_ops(ctx, [n for n in own if n is not step])[0] < 2):
+            # the loop's work is a method of an object a JAX library built (brax's `env.step`): point at the call.
+            # Beside a compiled step it is still the library's whole function run op by op, not glue (a jaxopt
+            # stochastic solver's `solver.update`, jaxopt#101)
             method = short(step.func, 40)
             yield ctx.report(
                 "LB114",
@@ -128,6 +132,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
         if plain is not None:
             what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
+        elif optimiser is not None and compiled_beside:
+            # optax#319: the loss and its gradient are jitted, the optimiser's update runs op by op beside them
+            what = f"the optimiser's update (`{short(optimiser, 40)}`), {ops} JAX call{'s' if ops > 1 else ''},"
         elif applies:
             what = "a whole model or function (a Flax apply, or a function jitted elsewhere called without its jit)"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
@@ -137,7 +144,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             f"{what} per iteration dispatched one by one in a Python {keyword} with no jit around it",
             end=loop.test if isinstance(loop, ast.While) else iterable,
             evidence=f"{ops + applies} JAX calls per iteration (in the body or the local functions it calls), "
-            "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
+            "none of them inside a jitted function"
+            + ("; the step's other calls are jitted, the optimiser is not" if optimiser is not None and compiled_beside else "")
+            + ("; the loop is timed" if timed else ""),
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
     yield from _per_leaf_dispatch(ctx, traced)
@@ -558,6 +567,13 @@ def _yields_its_value(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
         collects = isinstance(parent.func, ast.Attribute) and parent.func.attr == "append"
         return collects or is_wait(ctx, parent)
     return False
+
+
+def _optimiser_update(ctx: Context, call: ast.Call) -> bool:
+    """``tx.update(grads, opt_state)`` of an optax transformation: the optimiser's work on every parameter leaf (Adam's
+    moments, their corrections and the scaling, several operations per leaf), not glue around a compiled step. An
+    ``optax.apply_updates`` alone after a jitted update is one add per leaf: glue."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "update" and _is_optax(ctx, call.func.value)
 
 
 def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
