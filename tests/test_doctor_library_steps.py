@@ -231,3 +231,40 @@ def test_a_factory_that_returns_a_jit_gives_a_jitted_function():
     ctx = Context.build(Program.from_python("bench.py", plain), edits=False)
     call = next(n for n in ast.walk(ctx.program.module) if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
     assert not ctx.facts.calls_jax_callable(call)
+
+
+BURN_IN = """
+import time
+import jax
+import jax.numpy as jnp
+{imports}
+
+def benchmark(state, data, num_steps):
+    key = jax.random.PRNGKey(0)
+    keys_dropout = jnp.ones((8, 2), dtype=jnp.uint32)
+    t0 = {clock}()
+    for k in range(num_steps):
+        key, key_batch = jax.random.split(key)
+        {body}
+    jax.block_until_ready(state)
+    print({clock}() - t0)
+
+benchmark(None, None, 20)
+"""
+
+
+def test_one_key_split_beside_an_imported_step_is_not_what_the_loop_times():
+    """gpt-jax's `bench.py` (case 325): the timed loop splits a key, then runs `train_step`, imported from the
+    project's `train.py` (pmapped there): the step is the timed work, the split one dispatch beside it."""
+    for imports, step in (("from train import train_step", "train_step"), ("import train as tr", "tr.train_step")):
+        for clock in ("time.time", "time.perf_counter"):
+            body = f"loss, state = {step}(state, key_batch, keys_dropout)"
+            source = BURN_IN.format(imports=imports, clock=clock, body=body)
+            assert not _lb114(source), (imports, clock)
+
+
+def test_one_key_split_alone_in_a_timed_loop_is_still_dispatch_timed():
+    alone = BURN_IN.format(imports="", clock="time.perf_counter", body="state = key_batch")
+    assert _lb114(alone) == {11}
+    host = BURN_IN.format(imports="import math", clock="time.perf_counter", body="state = math.floor(3.5)")
+    assert _lb114(host) == {11}  # a standard-library call is no step
