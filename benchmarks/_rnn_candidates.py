@@ -238,6 +238,14 @@ def environment() -> str:
             f"load average {load:.2f}")
 
 
+def checkout_environment(checkout: str, **extra: str) -> dict[str, str]:
+    """This process's environment for a worker that imports levelbench from ``checkout``: the checkout first on
+    ``PYTHONPATH``, what was there kept after it (where the frameworks themselves come from a ``PYTHONPATH``
+    folder, as on a machine whose JAX is installed outside site-packages), then ``extra``."""
+    path = os.pathsep.join(p for p in (checkout, os.environ.get("PYTHONPATH")) if p)
+    return {**os.environ, "PYTHONPATH": path, **extra}
+
+
 def avx2_build(folder: str) -> dict[str, str]:
     """The environment that makes levelbench.nn build its kernels for AVX2 on an AVX-512 machine: a
     compiler wrapper in ``$CXX`` that appends ``-march=haswell -mno-avx512f`` to the build's

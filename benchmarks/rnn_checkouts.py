@@ -66,7 +66,7 @@ def sample(checkout: str, model: str, mode: str, batch: int, seq: int, calls: in
     threads (0: the kernel's default)."""
     cache = hashlib.sha256(os.path.abspath(checkout).encode()).hexdigest()[:12]
     folder = os.path.join(tempfile.gettempdir(), f"levelbench-rnn-checkouts-{cache}")
-    env = dict(os.environ, PYTHONPATH=checkout, LEVELBENCH_KERNEL_DIR=folder)
+    env = shared.checkout_environment(checkout, LEVELBENCH_KERNEL_DIR=folder)
     if isa == "avx2":
         env.update(shared.avx2_build(folder + "-avx2"))
     if threads:

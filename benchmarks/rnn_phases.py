@@ -108,7 +108,7 @@ def main() -> None:
                         help="the time-stamp counter's rate in GHz (default: measured by the worker)")
     args = parser.parse_args()
     folder = os.path.join(tempfile.gettempdir(), f"levelbench-rnn-phases-{args.isa}")
-    env = dict(os.environ, PYTHONPATH=args.checkout, LEVELBENCH_NATIVE_THREADS="1", **timers_build(folder, args.isa))
+    env = shared.checkout_environment(args.checkout, LEVELBENCH_NATIVE_THREADS="1", **timers_build(folder, args.isa))
     command = [sys.executable, "-c", WORKER, args.model, args.mode, str(args.batch), str(args.seq), str(args.calls)]
     if args.pin is not None:
         command = ["taskset", "-c", str(args.pin), *command]

@@ -77,7 +77,7 @@ def run(checkout: str, isa: str, out_file: str) -> None:
     """Runs the cases with levelbench imported from ``checkout``, saving them to ``out_file``."""
     cache = hashlib.sha256(os.path.abspath(checkout).encode()).hexdigest()[:12]
     folder = os.path.join(tempfile.gettempdir(), f"levelbench-rnn-checkouts-{cache}")
-    env = dict(os.environ, PYTHONPATH=checkout, LEVELBENCH_KERNEL_DIR=folder)
+    env = shared.checkout_environment(checkout, LEVELBENCH_KERNEL_DIR=folder)
     if isa == "avx2":
         env.update(shared.avx2_build(folder + "-avx2"))
     done = subprocess.run([sys.executable, "-c", WORKER, out_file, repr(CASES), repr(THREADS)],

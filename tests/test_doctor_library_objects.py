@@ -82,3 +82,63 @@ def test_a_name_also_bound_to_something_else_is_not_taken_for_the_library_object
     source = ar2().replace("    {obj}.run".format(obj="mcmc"), "    mcmc = make(mcmc)\n    mcmc.run", 1)
     source = "def make(m):\n    return m\n" + source
     assert not any(code in ("LB104", "LB105") for code, _ in findings(source))
+
+
+ON_SELF = """
+import time
+import jax.numpy as jnp
+import jaxopt
+import torch
+
+
+def loss(w):
+    return jnp.sum(w ** 2)
+
+
+class Other:
+    def __init__(self):
+        self.solver = jaxopt.LBFGS(fun=loss)
+
+
+class Fit:
+    def {initializer}(self, tol):
+        self.solver = {built}
+
+    def timed_fit(self, w0):
+        start = time.time()
+        result = self.solver.run(w0)
+        print("fit took", time.time() - start)
+        return result
+
+
+def main():
+    fit = Fit(1e-6)
+    fit.timed_fit(jnp.ones(8))
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_a_library_object_kept_on_self_by_the_initializer_runs_jax_in_the_other_methods():
+    # `self.solver = jaxopt.LBFGS(...)` in `__init__` (or Flax's `setup`), then `self.solver.run(w0)` between two
+    # `time.time()` reads in another method: the same JAX work as a module-level `solver.run(w0)`, so the wall clock
+    # times it (LB105 at the start read)
+    for initializer in ("__init__", "setup"):
+        for built in ("jaxopt.LBFGS(fun=loss, tol=tol)", "jaxopt.GradientDescent(loss, tol=tol)"):
+            source = ON_SELF.format(initializer=initializer, built=built)
+            assert ("LB105", 22) in findings(source), (initializer, built)
+    # built by something the file does not show: nothing says it is JAX work (another class's `self.solver` is
+    # another attribute)
+    assert findings(ON_SELF.format(initializer="__init__", built="make_solver(tol)")) == set()
+    # set up in a method that is no initializer: not known to hold when `timed_fit` runs
+    assert findings(ON_SELF.format(initializer="reset", built="jaxopt.LBFGS(fun=loss, tol=tol)")) == set()
+
+
+def test_a_torch_module_kept_on_self_stays_torch():
+    source = ON_SELF.format(initializer="__init__", built="torch.nn.Linear(8, 8)").replace(
+        "self.solver.run(w0)", "self.solver(w0)")
+    found = {d.code: d.message for d in lint_source(textwrap.dedent(source), "example.py")}
+    assert "PyTorch model `self.solver`" in found.get("LB112", ""), found
+    assert not any("JAX" in message for message in found.values()), found

@@ -416,3 +416,114 @@ def test_a_helper_called_once_per_written_out_flag_times_one_sample_of_each_sett
     assert lb104_lines(FLAGGED_RUNS.format(wait="result.block_until_ready()", first="True", second="True")) == []
     # nothing waited for: nothing says the library's result is JAX work
     assert lb104_lines(FLAGGED_RUNS.format(wait="print(time.time())", first="False", second="True")) == []
+
+
+COLD_THEN_WARM_ELSEWHERE = """
+import time
+import jax.numpy as jnp
+import numpy as np
+
+a = jnp.arange(4096.0).reshape(64, 64)
+{setup}
+{first}
+
+t0 = time.perf_counter()
+r = {op}.block_until_ready()
+elapsed = time.perf_counter() - t0
+print("warm", elapsed)
+"""
+
+FIRST_IN_A_HELPER = """
+def {name}({parameters}):
+    t0 = time.perf_counter()
+    r = {op}.block_until_ready()
+    elapsed = time.perf_counter() - t0
+    print("cold", elapsed)
+{calls}"""
+
+
+def _timed_lines(source: str, op: str) -> list[int]:
+    lines = textwrap.dedent(source).splitlines()
+    return [k + 1 for k, line in enumerate(lines) if line.strip() == f"r = {op}.block_until_ready()"]
+
+
+def test_an_operation_timed_cold_then_warm_through_a_container_or_a_helper_takes_its_compile_on_purpose():
+    # case 305's variants: the JAX operation called through a container (`ops["norm"](a)`), or its first timing
+    # moved into a helper the program calls once; written here with perf_counter and other operations
+    first_pair = 't0 = time.perf_counter()\nr = {op}.block_until_ready()\nprint("cold", time.perf_counter() - t0)'
+    for setup, op in (('ops = {"norm": jnp.linalg.norm}', 'ops["norm"](a)'),
+                      ("kernels = [jnp.tanh, jnp.exp]", "kernels[1](a)")):
+        source = COLD_THEN_WARM_ELSEWHERE.format(setup=setup, first=first_pair.format(op=op), op=op)
+        assert lb104_lines(source) == _timed_lines(source, op)[1:], op
+        # a NumPy function in the container compiles nothing: the first figure is a sample like the second
+        numpy = source.replace("jnp.linalg.norm", "np.linalg.norm").replace("jnp.tanh, jnp.exp", "np.tanh, np.exp")
+        assert lb104_lines(numpy) == _timed_lines(numpy, op), op
+    op = "jnp.linalg.norm(a @ a)"
+    helper = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="first_timing()")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=helper, op=op)
+    assert lb104_lines(source) == _timed_lines(source, op)[1:]
+    # the helper times its own argument: nothing says it is the value timed later, so both are samples
+    own = FIRST_IN_A_HELPER.format(name="first_timing", parameters="a", op=op, calls="first_timing(a)")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=own, op=op)
+    assert lb104_lines(source) == _timed_lines(source, op)
+    # the name it reads bound again before the caller's timing (case 082's `indices = jnp.array(indices)`): the two
+    # timings time other values, each one sample
+    rebound = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="first_timing()\na = jnp.ones((8, 8))")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=rebound, op=op)
+    assert lb104_lines(source) == _timed_lines(source, op)
+    # called after the module's timing, the helper's run is the warm one: the module's figure is the cold run
+    later = FIRST_IN_A_HELPER.format(name="first_timing", parameters="", op=op, calls="")
+    source = COLD_THEN_WARM_ELSEWHERE.format(setup="", first=later, op=op) + "first_timing()\n"
+    assert lb104_lines(source) == _timed_lines(source, op)[:1]
+
+
+HANDED_AFTER_A_RUN = """
+import time
+import jax
+import jax.numpy as jnp
+
+def timed(n, use_fast, fast=None):
+    label = "fast" if use_fast else "slow"
+    v = jnp.ones((n, n))
+    t0 = time.perf_counter()
+    if fast:
+        out = fast(v)
+    else:
+        out = jnp.linalg.qr(v)
+    jax.block_until_ready(out)
+    return label, time.perf_counter() - t0
+
+def {factory}(n):
+    f = jax.jit(lambda v: jnp.linalg.qr(v))
+    {warm}
+    return {returned}
+
+def main():
+    slow = timed(64, False)
+    {bound} = {factory}(64)
+    quick = timed(64, True, fast=fast_fn)
+    print(slow, quick)
+"""
+
+
+def test_a_single_sample_says_which_setting_its_callers_warmed():
+    # case 310's message: the callers hand the helper a function they ran before (a factory that calls what it
+    # returns), so that setting has a warm-up and the other (the plain call) has none; the message says both
+    def message(**parts: str) -> str:
+        found = [d for d in lint_source(textwrap.dedent(HANDED_AFTER_A_RUN.format(**parts)), "bench.py")
+                 if d.code == "LB104"]
+        assert len(found) == 1, parts
+        return found[0].message
+
+    for factory, warm, returned, bound in (
+        ("build", "f(jnp.ones((n, n))).block_until_ready()", "f", "fast_fn"),
+        ("compile_and_time", "t0 = time.perf_counter(); f(jnp.eye(n)); compilation_time = time.perf_counter() - t0",
+         "f, compilation_time", "fast_fn, compile_time"),
+    ):
+        said = message(factory=factory, warm=warm, returned=returned, bound=bound)
+        assert "`fast_fn` is run before it is handed over for `fast` (a warm-up of that setting)" in said, said
+        cold = ("after `jnp.linalg.qr(v)`", "with no warm-up run before it;")
+        assert all(w in said for w in cold) or "`jnp.linalg.qr(v)` has no warm-up run before it" in said, said
+        # the factory builds the function and never runs it: nothing is warm
+        said = message(factory=factory, warm="pass", returned=returned, bound=bound)
+        assert said.endswith("with no warm-up run before it") and "handed over" not in said, said

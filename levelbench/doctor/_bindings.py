@@ -69,7 +69,23 @@ class Bindings:
         if not bound:
             return []
         scopes = {None, *(a for a in self.program.ancestors(at) if isinstance(a, FUNCTION_SCOPES))}
+        if name.startswith("self."):
+            scopes |= self._initializers(at)
         return [value for value, scope in bound if scope in scopes]
+
+    def _initializers(self, at: ast.AST) -> set[ast.AST | None]:
+        """The methods that set up the instance whose method holds ``at`` (``__init__``, Flax's ``setup``, a
+        dataclass's ``__post_init__``): what they store on ``self`` (``self.solver = jaxopt.LBFGS(fun=f)``) is what
+        ``self.solver`` holds in every other method of the class, as a module-level binding is in every function."""
+        method = next((a for a in self.program.ancestors(at) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       and isinstance(self.program.parent(a), ast.ClassDef)), None)
+        if method is None:
+            return set()
+        owner = self.program.parent(method)
+        return {
+            m for m in owner.body  # type: ignore[attr-defined]
+            if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and m.name in _INITIALIZERS
+        }
 
     def module_in_effect(self, name: str, at: ast.AST) -> str | None:
         """The module ``name`` holds when module-level code runs ``at``, for a name the file imports as several
@@ -259,6 +275,9 @@ class Bindings:
                 if key in self.methods:
                     return key
         return None
+
+
+_INITIALIZERS = frozenset({"__init__", "setup", "__post_init__"})
 
 
 def _reads_from(element: ast.expr, name: str) -> bool:

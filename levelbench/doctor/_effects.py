@@ -88,10 +88,7 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
         if qualified is not None and call_kind(qualified) == "jax":
             return expr
         function = facts.local_def(expr)
-        if function is not None and (
-            kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
-            or _runs_jax_as_called(ctx, function, expr)
-        ):
+        if function is not None and (function_runs_jax(ctx, function) or _runs_jax_as_called(ctx, function, expr)):
             return expr  # its result, or the last work it queued and returns nothing of
         if isinstance(expr.func, ast.Attribute) and kinds.of(expr.func.value) == "jax":
             return expr
@@ -126,7 +123,7 @@ def _pending_callable(ctx: Context, value: ast.expr) -> bool:
         return True
     if any(isinstance(n, ast.Call) and is_wait(ctx, n) for n in local_walk(ctx.program, function)):
         return False
-    return ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
+    return function_runs_jax(ctx, function)
 
 
 def _waiting_callables(ctx: Context, call: ast.Call) -> bool:
@@ -283,6 +280,30 @@ def _returns_unawaited(ctx: Context, function: ast.AST) -> bool:
             if assigned and isinstance(pending_jax(ctx, stmt.value), ast.Call):  # type: ignore[union-attr]
                 return True
             break  # the nearest statement that mentions it decides: a use or a compound assignment is not known
+    return False
+
+
+def function_runs_jax(ctx: Context, function: ast.AST) -> bool:
+    """The local def or lambda ``function`` computes in JAX: it returns a JAX value, or queues JAX work and returns
+    nothing a caller could wait on (`dispatches_jax`). The JAX-only reading of `Context.function_works`, which
+    counts any framework's work."""
+    return ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
+
+
+def callable_runs_jax(ctx: Context, function: ast.expr) -> bool:
+    """Calling the function value ``function`` runs JAX: a JAX library function (``jnp.dot``), a transform applied
+    (``jax.grad(f)``), a jitted function, or a local function that computes in JAX (`function_runs_jax`). What a
+    ``functools.partial`` of it binds is handed to JAX."""
+    qualified = ctx.names.qualname(function)
+    if qualified is not None:
+        return call_kind(qualified) == "jax" or qualified.startswith("jax.")
+    if isinstance(function, ast.Call):
+        return ctx.facts.is_jax_transform(function)
+    if isinstance(function, ast.Name):
+        local = ctx.facts.def_named(function.id, function)
+        if local is not None:
+            return local in ctx.facts.jitted_defs or function_runs_jax(ctx, local)
+        return ctx.facts.jitted_key_of(function) is not None
     return False
 
 

@@ -493,12 +493,15 @@ class Facts:
         """``call`` is a method of an object a JAX library's class built (`JAX_LIBRARIES`): ``mcmc.run(key, y=y)``
         of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
         class only holds configuration; its methods trace, compile and run the library's JAX programs (NumPyro's
-        ``MCMC.run`` compiles the warm-up and sampling loops, case 292). Every value the name is bound to in the
-        call's scope must be such an object: a name also bound to anything else may be the other thing."""
+        ``MCMC.run`` compiles the warm-up and sampling loops, case 292). The object may be kept on ``self`` by the
+        class's ``__init__`` or ``setup`` (``self.solver.run(x0)``, `Bindings.values_at`). Every value the name is
+        bound to in the call's scope must be such an object: a name also bound to anything else may be the other
+        thing."""
         func = call.func
-        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
-            return False
-        values = self.bindings.values_at(func.value.id, func.value)
+        owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
+        if owner is None or owner.count(".") > 1 or ("." in owner and not owner.startswith("self.")):
+            return False  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
+        values = self.bindings.values_at(owner, func.value)
         return bool(values) and all(
             isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(JAX_LIBRARIES)
             and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()

@@ -13,7 +13,7 @@ from .._values.intent import compilation_meant, lines_to_read, says_it_leaves_co
 from ._context import Context
 from ._program import Program
 from ._regions import TimedRegion, reported_at
-from ._syntax import enclosing_loop, unparse
+from ._syntax import bound_names, enclosing_function, enclosing_loop, parameter_names, position, unparse, walk_code
 
 
 def times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
@@ -83,7 +83,7 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
     ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
     if not region.work:
         return False
-    by_text, text_of = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
+    by_text, text_of, runs_at = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
     same = by_text.get(text_of.get(id(region)), ())
     if len(same) < 2:
         return False
@@ -93,11 +93,14 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
         return False  # nothing here compiles for a later run to find warm
     calls_by_text = ctx.index("LB103 timed calls by text", dict)  # per region, filled as asked: not once per pair
     # the group is in program order: start at the first later timing rather than stepping over every earlier one
-    for later in same[bisect.bisect_right(same, region.start, key=lambda r: r.start):]:
+    for later in same[bisect.bisect_right(same, runs_at[id(region)], key=lambda r: runs_at[id(r)]):]:
         if later.clock_node is not None and later.clock_node is region.clock_node:
             continue  # the same clock read again: the later figure still spans this run
         if _named_apart(region, later):
             continue  # `runtimes["compiled"] = ...`, then `runtimes["run_time"] = ...`: two quantities, not a repeat
+        apart = later.scope is not region.scope
+        if apart and _rebound_between(ctx, region, runs_at[id(region)][0], runs_at[id(later)][0]):
+            continue  # a helper's timing and one written at its caller read a name bound again between them
         later_calls = calls_by_text.get(id(later))
         if later_calls is None:
             later_calls = calls_by_text[id(later)] = {unparse(c): c for c in ctx.timed_calls(later)}
@@ -110,8 +113,11 @@ def _compiles_eagerly(ctx: Context, call: ast.Call) -> bool:
     """A JAX operation called outside any jit (``jnp.dot(x, x.T)``): JAX compiles it for its shapes at the first
     call and runs the cached executable after (case 197), so timing it cold and then warm is the same reading as for
     a jitted function (case 305's '1st run' and '2nd run' cells)."""
-    qualified = ctx.names.qualname(call.func) or ""
-    return qualified.startswith(("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy."))
+    callees = [call.func, *ctx.facts.callee_values(call.func)]  # `ops["dot"](x, y)` with `ops = {"dot": jnp.dot}`
+    return any((ctx.names.qualname(f) or "").startswith(_EAGER_MODULES) for f in callees)
+
+
+_EAGER_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.")
 
 
 def _named_apart(first: TimedRegion, later: TimedRegion) -> bool:
@@ -132,27 +138,73 @@ def _figure_name(region: TimedRegion) -> str | None:
     return None
 
 
-_TimingText = tuple[int, str, tuple[str, ...]]  # a timing's scope (its id), how it is timed and its statements
+_TimingText = tuple[int, str, tuple[str, ...]]  # where a timing runs (a scope's id), how it is timed, its statements
+_RunsAt = tuple[tuple[int, int], tuple[int, int]]  # where it runs (its start, or its helper's call), then its start
 
 
-def _timing_text(region: TimedRegion) -> _TimingText:
-    """A timing as written: its scope, how it is timed (`%time f(x)` then `%timeit f(x)` reads two kinds of figure,
-    not a cold and a warm run) and its statements."""
-    return id(region.scope), region.label, tuple(unparse(s) for s in region.work)
+def _timing_text(ctx: Context, region: TimedRegion) -> tuple[_TimingText, _RunsAt]:
+    """A timing as written, and where it runs in program order: its scope, how it is timed (`%time f(x)` then
+    `%timeit f(x)` reads two kinds of figure, not a cold and a warm run) and its statements. A timing in a helper
+    the program calls once (``def run_benchmark(): t0 = time(); jnp.dot(x, x.T)...`` then ``run_benchmark()``)
+    runs where that call is, in the caller's scope, when its statements read none of the helper's own names: it
+    times the same values a timing written at the call would."""
+    text = region.label, tuple(unparse(s) for s in region.work)
+    call = _single_call(ctx, region.scope)
+    if call is not None and not _reads_own_names(ctx, region):
+        return (id(enclosing_function(ctx.program, call)), *text), (position(call), region.start)
+    return (id(region.scope), *text), (region.start, region.start)
 
 
-def _timings_by_text(ctx: Context) -> tuple[dict[_TimingText, list[TimedRegion]], dict[int, _TimingText]]:
-    """The program's timings grouped by `_timing_text`, each group in program order (by start), and each timing's
-    text by its id: built once per program, not once per pair of timings."""
+def _single_call(ctx: Context, function: ast.AST | None) -> ast.Call | None:
+    """The one call of the local def ``function``, when the program runs it once (`Facts.called_repeatedly`)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or ctx.facts.called_repeatedly(function):
+        return None
+    sites = ctx.facts.call_sites(function)
+    if len(sites) != 1:
+        return None
+    call = ctx.program.parent(sites[0])
+    return call if isinstance(call, ast.Call) and call.func is sites[0] else None
+
+
+def _reads_own_names(ctx: Context, region: TimedRegion) -> bool:
+    """The timed statements read a parameter or a local variable of the function they are in."""
+    own = parameter_names(region.scope) | bound_names(region.scope)  # type: ignore[arg-type]
+    return any(
+        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in own
+        for n in walk_code(ctx.program, list(region.work))
+    )
+
+
+def _rebound_between(ctx: Context, region: TimedRegion, first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """A name the timed statements of ``region`` read is stored to between the two runs (anywhere in the program
+    text between them: a store elsewhere only keeps the finding). ``indices = jnp.array(indices)`` or
+    ``lapl = jax.jit(...)`` between a helper's run and the same statements timed at its caller: the two time other
+    values (cases 082 and 244, written with a helper). Timings in one scope are asked through `Context.warms`, which
+    follows their names; a helper's body runs at its call, which that order does not see."""
+    walked = walk_code(ctx.program, list(region.work))
+    read = {n.id for n in walked if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return any(
+        node.id in read and isinstance(node.ctx, ast.Store) and first < position(node) < second
+        for node in ctx.program.of_type(ast.Name)  # type: ignore[attr-defined]
+    )
+
+
+def _timings_by_text(
+    ctx: Context,
+) -> tuple[dict[_TimingText, list[TimedRegion]], dict[int, _TimingText], dict[int, _RunsAt]]:
+    """The program's timings grouped by `_timing_text`, each group in the order they run, each timing's text by its
+    id, and where each runs: built once per program, not once per pair of timings."""
     found: dict[_TimingText, list[TimedRegion]] = {}
     text_of: dict[int, _TimingText] = {}
+    runs_at: dict[int, _RunsAt] = {}
     for region in ctx.regions:
         if region.work:
-            text = text_of[id(region)] = _timing_text(region)
+            text, runs_at[id(region)] = _timing_text(ctx, region)
+            text_of[id(region)] = text
             found.setdefault(text, []).append(region)
     for same in found.values():
-        same.sort(key=lambda r: r.start)
-    return found, text_of
+        same.sort(key=lambda r: runs_at[id(r)])
+    return found, text_of, runs_at
 
 
 def _steady_timings(ctx: Context) -> dict[str, list[TimedRegion]]:

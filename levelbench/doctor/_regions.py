@@ -33,7 +33,7 @@ from ._facts import Facts, FunctionNode
 from ._names import dotted
 from ._placement import asv_timed
 from ._program import Program
-from ._syntax import COMPREHENSIONS, LOOPS, argument, enclosing_function, enclosing_loop, position, walk_code
+from ._syntax import COMPREHENSIONS, LOOPS, argument, bound_names, enclosing_function, enclosing_loop, position, walk_code
 
 CLOCKS = frozenset(
     {
@@ -302,7 +302,7 @@ class _Finder:
         written_out = self._written_out(loop.iter, loop)
         if not written_out and not isinstance(loop.iter, (ast.Name, ast.Attribute)):
             return ""
-        origin = {n.id: n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        origin = {name: name for name in bound_names(loop.target)}
         assignments = [n for n in walk_code(self.program, loop.body) if isinstance(n, ast.Assign)]
         changed = True
         while changed:  # names the pass binds from the loop variables, through other such names
@@ -313,10 +313,9 @@ class _Finder:
                 if read is None:
                     continue
                 for target in assignment.targets:
-                    for bound in ast.walk(target):
-                        if isinstance(bound, ast.Name) and bound.id not in origin:
-                            origin[bound.id] = read
-                            changed = True
+                    for bound in bound_names(target) - origin.keys():  # `x[i] = v`, `a.b = v` bind no name
+                        origin[bound] = read
+                        changed = True
         built = {  # names the pass binds to what a call returns: `solver = cls(eps_abs=tol)`
             t.id for a in assignments if isinstance(a.value, ast.Call) for t in a.targets if isinstance(t, ast.Name)
         }
@@ -432,29 +431,20 @@ class _Finder:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
         }
         candidates = [name for name in positional if name in called]
+        handed: list[dict[str, ast.expr]] = []  # per call: parameter -> the value it is given
         for site in sites:
             call = self.program.parent(site)
             if not isinstance(call, ast.Call) or any(isinstance(a, ast.Starred) for a in call.args):
                 return set()
-            given = {positional[k]: a for k, a in enumerate(call.args[: len(positional)])}
-            given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
+            given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+            given |= {positional[k]: a for k, a in enumerate(call.args[: len(positional)])}
+            handed.append(given)
             candidates = [
                 name for name in candidates
                 if name in given and isinstance(given[name], ast.Name)
                 and isinstance(self.facts.function_of(given[name]), (ast.FunctionDef, ast.AsyncFunctionDef))
             ]
-        return {
-            name for name in candidates
-            if len({ast.dump(self._given(site, positional, name)) for site in sites}) >= 2
-        }
-
-    def _given(self, site: ast.Name, positional: list[str], name: str) -> ast.AST:
-        call = self.program.parent(site)
-        assert isinstance(call, ast.Call)
-        index = positional.index(name)
-        if index < len(call.args):
-            return call.args[index]
-        return next(k.value for k in call.keywords if k.arg == name)
+        return {name for name in candidates if len({ast.dump(given[name]) for given in handed}) >= 2}
 
     def _grid(self, values: ast.AST, at: ast.AST, depth: int = 0) -> bool:
         """``values`` is a grid of parameter values: ``range`` with a step or from a start other than 0 or 1 (a

@@ -20,7 +20,7 @@ from .._names import dotted
 from .._intent import times_compilation_on_purpose
 from .._regions import TimedRegion, decorated_timings
 from .._suppress import is_file_pragma
-from .._syntax import FUNCTIONS, SCOPES, enclosing_function, position, short, unparse
+from .._syntax import FUNCTIONS, SCOPES, enclosing_function, local_walk, position, short, unparse, walk_code
 
 CODE = "LB104"
 
@@ -57,7 +57,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if region.swept:
             message += f", once for each value of `{region.swept}`"
         if not warmed:
-            message += ", with no warm-up run before it"
+            message += _warm_up_words(ctx, region, first, work_calls)
         anchor = region.statements[0] if region.clocks or region.timer_block else region.anchor
         yield ctx.report(
             "LB104",
@@ -148,6 +148,83 @@ def _called_before(ctx: Context, region: TimedRegion, call: ast.Call) -> bool:
         and ctx.facts.callee(earlier) == ctx.facts.callee(call) and ctx.warms(earlier, call)
         for r, earlier in ctx.harness_runs
     )
+
+
+def _warm_up_words(ctx: Context, region: TimedRegion, first: ast.Call, work_calls: list[ast.Call]) -> str:
+    """What the message says of warm-ups when ``first`` has none before it in the region's function: that, unless the
+    callers hand a parameter the region calls a function they ran before (`_warmed_where_handed`): a warm-up of the
+    setting that hands it, which the message names beside the call that still runs cold (case 310)."""
+    for call in ctx.timed_calls(region):
+        handed = _warmed_where_handed(ctx, call)
+        if handed is None:
+            continue
+        warm = f"`{handed}` is run before it is handed over for `{short(call.func)}` (a warm-up of that setting)"
+        if call is not first:
+            return f", with no warm-up run before it; {warm}"
+        cold = next((c for c in work_calls if c is not first and not is_wait(ctx, c)
+                     and not _called_before(ctx, region, c)), None)
+        return f"; {warm}" + (f", `{short(cold)}` has no warm-up run before it" if cold is not None else "")
+    return ", with no warm-up run before it"
+
+
+def _warmed_where_handed(ctx: Context, call: ast.Call) -> str | None:
+    """The name the callers hand for the parameter ``call`` calls, when each caller runs it before handing it over:
+    it calls that name earlier in its own function, or binds it from a local function that runs the function it
+    returns (mcnnm's ``compiled_fn, compilation_time = compile_estimate(N, T)``, whose body calls
+    ``compiled_estimate(Y, W)`` and returns it, then ``run_estimate(..., pre_compiled_fn=compiled_fn)``, case 310).
+    None when the callee is no parameter, or when any caller hands something it did not run."""
+    values = ctx.facts.parameter_values(call.func)
+    if not values or not all(isinstance(v, ast.Name) for v in values):
+        return None
+    names = {v.id for v in values}  # type: ignore[attr-defined]
+    if len(names) != 1 or not all(_ran_before_handing(ctx, v) for v in values):  # type: ignore[arg-type]
+        return None
+    return names.pop()
+
+
+def _ran_before_handing(ctx: Context, handed: ast.Name) -> bool:
+    """``handed`` was called before this point in its function, or bound there from a local function that calls the
+    value it returns for it."""
+    scope = enclosing_function(ctx.program, handed)
+    calls = ctx.index("LB104 calls by callee", lambda: _CallsByCallee(ctx)).of(handed, scope)
+    if any(position(c) < position(handed) for c in calls):
+        return True
+    body = getattr(scope, "body", None) or getattr(ctx.program.tree, "body", [])
+    for node in walk_code(ctx.program, body):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and len(node.targets) == 1
+                and position(node) < position(handed)):
+            continue
+        target = node.targets[0]
+        index = None if isinstance(target, ast.Name) and target.id == handed.id else next(
+            (k for k, t in enumerate(getattr(target, "elts", [])) if isinstance(t, ast.Name) and t.id == handed.id),
+            -1,
+        )
+        if index == -1:
+            continue
+        factory = ctx.facts.local_def(node.value)
+        if factory is not None and _runs_what_it_returns(ctx, factory, index):
+            return True
+    return False
+
+
+def _runs_what_it_returns(ctx: Context, function: ast.AST, index: int | None) -> bool:
+    """Every ``return`` of ``function`` gives a name (element ``index`` of a returned tuple) that the function calls
+    before returning it: ``compiled_estimate(Y, W)`` timed, then ``return compiled_estimate, compilation_time``."""
+    walked = list(local_walk(ctx.program, function))
+    returns = [n for n in walked if isinstance(n, ast.Return) and n.value is not None]
+    if not returns:
+        return False
+    for ret in returns:
+        value = ret.value if index is None else (
+            ret.value.elts[index] if isinstance(ret.value, ast.Tuple) and index < len(ret.value.elts) else None
+        )
+        if not isinstance(value, ast.Name) or not any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == value.id
+            and position(n) < position(ret)
+            for n in walked
+        ):
+            return False
+    return True
 
 
 class _CallsByCallee:

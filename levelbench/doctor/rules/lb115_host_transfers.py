@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
-from .._effects import dispatches_jax, is_host_copy
+from .._effects import callable_runs_jax, function_runs_jax, is_host_copy
 from .._kinds import call_kind
 from .._regions import TimedRegion
 from .._syntax import short
@@ -192,9 +192,7 @@ def _runs_jax(ctx: Context, call: ast.Call) -> bool:
         if ctx.kinds.of(call) == "jax":
             return True  # `ops["jax"](x)`, `for op in (jnp.dot, np.dot): op(x)`: a JAX function it may be
     function = ctx.facts.local_def(call)
-    return function is not None and function not in ctx.facts.jitted_defs and (
-        ctx.kinds.returned(function) == "jax" or dispatches_jax(ctx, function)
-    )
+    return function is not None and function not in ctx.facts.jitted_defs and function_runs_jax(ctx, function)
 
 
 def _handed_through_a_transform(ctx: Context, call: ast.Call) -> tuple[ast.expr, str] | None:
@@ -219,26 +217,11 @@ def _handed_through_a_transform(ctx: Context, call: ast.Call) -> tuple[ast.expr,
             if read is not None:
                 return read, f"read inside the function `{short(value.func, 20)}` transforms"
         target = ctx.names.partial_target(value)
-        if target is not None and _is_jax_function(ctx, target):
+        if target is not None and callable_runs_jax(ctx, target):
             for arg in [*value.args[1:], *(k.value for k in value.keywords)]:
                 if ctx.kinds.of(arg) == "numpy":
                     return arg, f"bound by `{short(value, 30)}`"
     return None
-
-
-def _is_jax_function(ctx: Context, function: ast.expr) -> bool:
-    """``function`` runs JAX: a JAX library function, a jitted or transformed one, or a local function that does."""
-    qualified = ctx.names.qualname(function)
-    if qualified is not None:
-        return call_kind(qualified) == "jax" or qualified.startswith("jax.")
-    if isinstance(function, ast.Call):
-        return ctx.facts.is_jax_transform(function)
-    if isinstance(function, ast.Name):
-        local = ctx.facts.def_named(function.id, function)
-        if local is not None:
-            return local in ctx.facts.jitted_defs or ctx.kinds.returned(local) == "jax" or dispatches_jax(ctx, local)
-        return ctx.facts.jitted_key_of(function) is not None
-    return False
 
 
 def _numpy_read_inside(ctx: Context, function: ast.expr) -> ast.expr | None:
