@@ -19,7 +19,8 @@ from ._syntax import enclosing_function, enclosing_loop, parameter_names
 
 JIT_TRANSFORMS = frozenset(
     {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit",
-     "brainstate.transform.jit", "brainstate.compile.jit"}  # brainstate's jit: jax.jit over the states a function uses
+     "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
+     "flax.nnx.jit_partial"}  # `nnx.jit_partial(step, model, optimizer)`: nnx.jit with the graph arguments bound
 )
 # What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.rngs` holds the names bound to one).
 NUMPY_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})

@@ -41,6 +41,7 @@ FUNCTION_TRANSFORMS = frozenset(
         "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
         "jax.checkpoint", "jax.remat", "equinox.filter_jit", "equinox.filter_vmap", "equinox.filter_grad",
         "equinox.filter_value_and_grad", "flax.nnx.jit", "flax.nnx.vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
+        "flax.nnx.jit_partial",
     }
 )
 # JAX functions that give back a Python list with one array per argument or per leaf: its length is structure.
