@@ -80,7 +80,7 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
         if is_wait(ctx, expr):
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
-            return expr
+            return None if computes_nothing(ctx, expr) else expr
         passed = facts.passed_functions(expr)
         if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) or _pending_callable(ctx, v) for v in passed):
             return expr  # bench(jax.grad(f)) ... df(x); timer(lambda: f(s)) ... fn()
@@ -108,6 +108,30 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             if found is not None:
                 return found
     return None
+
+
+def computes_nothing(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a jitted local def whose body does no array work: ``pass``, or ``return`` of its own parameters
+    (Flax's graph-overhead benchmark: ``@nnx.jit def step_nnx(model, optimizer): pass``, ``@jax.jit def
+    step_jax(graphdef, state): return graphdef, state``, case 319). Its program computes nothing (JAX forwards an
+    input returned as is), so the call's time is dispatch, all there is to time; no device work is left to wait for."""
+    function = ctx.facts.function_of(call.func)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = [s for s in function.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+    parameters = set(parameter_names(function))
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Return):
+            value = statement.value
+            parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+            if all(p is None or (isinstance(p, ast.Constant) and p.value is None)
+                   or (isinstance(p, ast.Name) and p.id in parameters) for p in parts):
+                continue
+        return False
+    return True
 
 
 def _pending_callable(ctx: Context, value: ast.expr) -> bool:
