@@ -89,3 +89,42 @@ def test_nnx_jit_partial_is_a_jit():
         found = codes(PARTIAL.format(imports=imports, jit_partial=jit_partial))
         assert ("LB103", 12) in found, imports
         assert not {c for c, _ in found} & {"LB114", "LB102"}, imports
+
+
+SETUP = """
+import timeit
+import jax
+import jax.numpy as jnp
+from jax import random
+
+def sample_indices(key, num_rows, num_cols):
+    indices = []
+    for i, k in zip(range(num_rows), random.split(key, num_rows)):
+        row = jnp.sort(random.permutation(k, jnp.arange(num_cols))[:4])
+        indices.append(row + i)
+    {assemble}
+    return indices
+
+x = sample_indices(random.PRNGKey(0), 128, 64)
+matmul = jax.jit(jnp.matmul)
+matmul(x, x.T).block_until_ready()
+{timing}
+"""
+
+TIMING = "print(timeit.timeit(lambda: matmul(x, x.T).block_until_ready(), number=100))"
+
+
+def _lb114(source: str) -> set[int]:
+    return {line for code, line in codes(source) if code == "LB114"}
+
+
+def test_an_input_assembled_once_outside_the_timing_is_set_up():
+    """jax-triton's blocksparse benchmark (case 324): the rows built in a loop become one array right after; the
+    file times the matmuls, not this."""
+    for assemble in ("indices = jnp.array(indices)", "indices = jnp.stack(indices)", "return jnp.asarray(indices)"):
+        assert not _lb114(SETUP.format(assemble=assemble, timing=TIMING)), assemble
+
+
+def test_the_same_loop_is_reported_when_nothing_is_timed_or_nothing_is_assembled():
+    assert _lb114(SETUP.format(assemble="indices = jnp.array(indices)", timing="")) == {9}  # no benchmark here
+    assert _lb114(SETUP.format(assemble="indices = indices[0]", timing=TIMING)) == {9}  # not built into one array

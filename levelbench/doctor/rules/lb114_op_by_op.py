@@ -76,6 +76,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         if yields_batches(ctx.program, loop):
             continue  # a data loader's epoch loop: its shuffle runs once per batch of items, not per item drawn
+        if not timed and ctx.regions and _assembles_an_array(ctx, loop, own):
+            continue  # a benchmark's input built once, outside every timing: its dispatch is in no figure (case 324)
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data
@@ -589,6 +591,35 @@ def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
 # Modules whose functions are no project's step: the standard library's and the data tools a benchmark reads with.
 _KNOWN_MODULES = frozenset({"time", "timeit", "math", "random", "itertools", "functools", "os", "sys", "logging",
                             "pickle", "json", "tqdm", "pandas", "scipy", "sklearn", "matplotlib", "tensorflow"})
+
+
+def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
+    """The loop appends to a list that the code right after it turns into one array (jax-triton's blocksparse
+    benchmark: ``for i, k in zip(range(num_rows), random.split(k2, num_rows)): ... indices.append(row)``, then
+    ``indices = jnp.array(indices)``): the loop builds an input, once. In a file that times other work, the loop
+    is set-up, and what it dispatches is in none of the figures."""
+    appended = {
+        n.func.value.id for n in own
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+        and isinstance(n.func.value, ast.Name)
+    }
+    if not appended:
+        return False
+    holder = ctx.program.parent(loop)
+    body = next((b for b in (getattr(holder, f, None) for f in ("body", "orelse")) if isinstance(b, list) and loop in b), None)
+    if body is None:
+        return False
+    for statement in body[body.index(loop) + 1:]:
+        for node in ast.walk(statement):
+            if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name)
+                    and node.args[0].id in appended
+                    and (ctx.names.qualname(node.func) or "").rsplit(".", 1)[-1] in _ASSEMBLERS):
+                return True
+    return False
+
+
+# Array constructors that turn a Python list into one array.
+_ASSEMBLERS = frozenset({"array", "asarray", "stack", "vstack", "hstack", "concatenate"})
 
 
 def _optimiser_update(ctx: Context, call: ast.Call) -> bool:
