@@ -84,7 +84,8 @@ main(None, None, 100)
 
 
 def test_nnx_jit_partial_is_a_jit():
-    for imports, jit_partial in (("from flax import nnx", "nnx.jit_partial"), ("import flax.nnx as fx", "fx.jit_partial"),
+    for imports, jit_partial in (("from flax import nnx", "nnx.jit_partial"),
+                                 ("import flax.nnx as fx", "fx.jit_partial"),
                                  ("from flax.nnx import jit_partial", "jit_partial")):
         found = codes(PARTIAL.format(imports=imports, jit_partial=jit_partial))
         assert ("LB103", 12) in found, imports

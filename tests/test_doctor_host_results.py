@@ -120,7 +120,8 @@ def test_a_key_handed_to_an_unread_project_function_is_consumed_there():
     for split in ("rand.split(key)", "jax.random.split(key)"):
         returned = GENERATE.format(split=split, body="return generate(sentences, tokenizer, params, key=subkey)")
         assert not lb102(returned), split
-        named = GENERATE.format(split=split, body="out = generate(sentences, tokenizer, params, key=subkey)\n    return out")
+        body = "out = generate(sentences, tokenizer, params, key=subkey)\n    return out"
+        named = GENERATE.format(split=split, body=body)
         assert not lb102(named), split
 
 

@@ -225,11 +225,13 @@ def test_a_factory_that_returns_a_jit_gives_a_jitted_function():
 
     source = textwrap.dedent(OPTAX_LOOP.format(returned="jax.jit(mse)"))
     ctx = Context.build(Program.from_python("bench.py", source), edits=False)
-    call = next(n for n in ast.walk(ctx.program.module) if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
+    call = next(n for n in ast.walk(ctx.program.module)
+                if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
     assert ctx.facts.calls_jax_callable(call)
     plain = source.replace("return jax.jit(mse)", "return mse")
     ctx = Context.build(Program.from_python("bench.py", plain), edits=False)
-    call = next(n for n in ast.walk(ctx.program.module) if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
+    call = next(n for n in ast.walk(ctx.program.module)
+                if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
     assert not ctx.facts.calls_jax_callable(call)
 
 

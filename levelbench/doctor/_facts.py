@@ -429,7 +429,8 @@ class Facts:
         is a jitted function and ``jax.value_and_grad(loss)`` differentiates a compiled program."""
         returns = [
             node.value for node in self.program.walk(factory)
-            if isinstance(node, ast.Return) and node.value is not None and enclosing_function(self.program, node) is factory
+            if isinstance(node, ast.Return) and node.value is not None
+            and enclosing_function(self.program, node) is factory
         ]
         keys = [self._jitted_root(value, depth + 1) for value in returns]
         return keys[0] if keys and all(k is not None for k in keys) else None

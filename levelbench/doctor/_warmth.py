@@ -322,4 +322,3 @@ def _paired_value(statement: ast.stmt, target: ast.Name, child: ast.AST) -> ast.
 
 def _end(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
-

@@ -149,7 +149,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             end=loop.test if isinstance(loop, ast.While) else iterable,
             evidence=f"{ops + applies} JAX calls per iteration (in the body or the local functions it calls), "
             "none of them inside a jitted function"
-            + ("; the step's other calls are jitted, the optimiser is not" if optimiser is not None and compiled_beside else "")
+            + ("; the step's other calls are jitted, the optimiser is not"
+               if optimiser is not None and compiled_beside else "")
             + ("; the loop is timed" if timed else ""),
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
@@ -606,7 +607,8 @@ def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool
     if not appended:
         return False
     holder = ctx.program.parent(loop)
-    body = next((b for b in (getattr(holder, f, None) for f in ("body", "orelse")) if isinstance(b, list) and loop in b), None)
+    blocks = (getattr(holder, field, None) for field in ("body", "orelse"))
+    body = next((b for b in blocks if isinstance(b, list) and loop in b), None)
     if body is None:
         return False
     for statement in body[body.index(loop) + 1:]:
