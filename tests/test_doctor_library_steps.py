@@ -2,9 +2,14 @@
 handed to JAX inside a timing.
 
 - `levelbench.doctor._names.UNJITTED_LIBRARIES`: a method of an object such a library built (``env.step``), called in
-  a Python loop that no jit covers, runs the library's whole function op by op: LB114 at the call. A library that
-  jits its entry points itself (jaxopt's solvers jit ``update``) is not one of them, and neither is an object the
-  file jits the method of.
+  a Python loop that no jit covers, runs the library's whole function op by op: LB114 at the call. So does the
+  ``update`` of jaxopt's stochastic solvers (`UNJITTED_UPDATES`), stepped by hand over data batches (jaxopt#101, case
+  313). A full-batch solver's hand loop of ``update`` (jaxopt's convergence benchmarks, case 215) is not one, and
+  neither is an object the file jits the method of.
+- An optax update beside a jitted loss and gradient (optax#319, cases 025 and 312) is the optimiser run op by op, not
+  glue around the compiled step: LB114 at the loop, naming the optimiser. A factory that returns ``jax.jit(f)`` gives
+  a jitted function (`Facts._returned_jit`), so the gradient of its result is not "a function jitted elsewhere"
+  called without its jit.
 - A CUDA tensor whose value a timed region hands on to a JAX call (DLPack, brax's ``torch_to_jax``) is waited for by
   the JAX work that consumes it: the region's missing wait is JAX's (LB102), not torch's (LB116).
 """
@@ -67,7 +72,7 @@ def test_a_gymnax_environment_is_one_too_and_a_jaxopt_solver_is_not():
         params, state = solver.update(params, state)
     print(state.error)
     """
-    assert not {code for code, _ in findings(jaxopt)} & {"LB114"}  # jaxopt jits `update` itself
+    assert not {code for code, _ in findings(jaxopt)} & {"LB114"}  # a full-batch solver's iterates, read one by one
 
 
 TIMED = """
@@ -120,3 +125,148 @@ def test_an_environment_unpacked_from_a_starred_target_is_still_the_library_s():
     print(reward)
     """
     assert ("LB114", 9) in findings(gymnax)
+
+
+SOLVER_LOOP = """
+import jax
+import jax.numpy as jnp
+import optax
+{imports}
+
+def loss_fun(params, data):
+    x, y = data
+    return jnp.mean((x @ params - y) ** 2)
+
+def batches():
+    while True:
+        yield jnp.ones((8, 3)), jnp.ones(8)
+
+def train(params, train_ds, maxiter):
+    solver = {maker}(opt=optax.adam(1e-3), fun=loss_fun, maxiter=maxiter)
+    state = solver.init_state(params)
+{loop}
+    return params
+
+train(jnp.zeros(3), batches(), 100)
+"""
+
+FOR_LOOP = """    for _ in range(maxiter):
+        params, state = solver.update(params=params, state=state, data=next(train_ds))"""
+
+
+def _lb114(source: str) -> set[int]:
+    return {line for code, line in findings(source) if code == "LB114"}
+
+
+def test_a_jaxopt_stochastic_solver_stepped_by_hand_runs_its_update_op_by_op():
+    """jaxopt#101 (case 313): ``solver.update`` in a manual training loop, no jit: LB114 at the call, however the
+    solver's class is imported, whatever loop steps it, and when a flag picks one of several stochastic solvers."""
+    plain = SOLVER_LOOP.format(imports="from jaxopt import OptaxSolver", maker="OptaxSolver", loop=FOR_LOOP)
+    assert _lb114(plain) == {19}
+    aliased = SOLVER_LOOP.format(imports="import jaxopt as jo", maker="jo.OptaxSolver", loop=FOR_LOOP)
+    assert _lb114(aliased) == {19}
+    while_loop = FOR_LOOP.replace("for _ in range(maxiter):", "while state.iter_num < maxiter:")
+    assert _lb114(SOLVER_LOOP.format(imports="import jaxopt", maker="jaxopt.OptaxSolver", loop=while_loop)) == {19}
+    flagged = SOLVER_LOOP.replace(
+        "    solver = {maker}(opt=optax.adam(1e-3), fun=loss_fun, maxiter=maxiter)\n",
+        "    if maxiter > 10:\n        solver = jaxopt.OptaxSolver(opt=optax.adam(1e-3), fun=loss_fun)\n"
+        "    else:\n        solver = jaxopt.PolyakSGD(fun=loss_fun, maxiter=maxiter)\n",
+    ).format(imports="import jaxopt", loop=FOR_LOOP)
+    assert _lb114(flagged) == {22}
+
+
+def test_the_solver_s_jitted_update_is_quiet():
+    jitted = FOR_LOOP.replace("solver.update(", "update(").replace(
+        "    for _", "    update = jax.jit(solver.update)\n    for _")
+    assert not _lb114(SOLVER_LOOP.format(imports="import jaxopt", maker="jaxopt.OptaxSolver", loop=jitted))
+
+
+OPTAX_LOOP = """
+import jax
+import jax.numpy as jnp
+import optax
+
+def make_loss(x, y):
+    def mse(params):
+        return jnp.mean((x @ params - y) ** 2)
+    return {returned}
+
+def main():
+    loss = make_loss(jnp.ones((20, 10)), jnp.ones(20))
+    params = jnp.zeros(10)
+    tx = optax.chain(optax.scale_by_adam(), optax.scale(-1e-2))
+    opt_state = tx.init(params)
+    loss_grad_fn = jax.value_and_grad(loss)
+    for step in range(100):
+        loss_val, grads = loss_grad_fn(params)
+        updates, opt_state = tx.update(grads, opt_state)
+        params = optax.apply_updates(params, updates)
+        print(loss_val)
+
+main()
+"""
+
+
+def test_an_optax_update_beside_a_jitted_gradient_is_the_optimiser_run_op_by_op():
+    """optax#319 (cases 025, 312): the factory returns ``jax.jit(mse)``, so the gradient is one compiled program; the
+    optimiser's update and ``apply_updates`` still dispatch one by one. LB114 at the loop names the optimiser, not the
+    jitted loss as a function run without its jit."""
+    for returned in ("jax.jit(mse)", "jax.jit(mse, donate_argnums=())"):
+        diagnostics = [d for d in lint_source(textwrap.dedent(OPTAX_LOOP.format(returned=returned)), "bench.py")
+                       if d.code == "LB114"]
+        assert [d.location.line for d in diagnostics] == [17]
+        assert "optimiser" in diagnostics[0].message and "jits elsewhere" not in diagnostics[0].message
+
+
+def test_a_factory_that_returns_a_jit_gives_a_jitted_function():
+    from levelbench.doctor._context import Context
+    from levelbench.doctor._program import Program
+    import ast
+
+    source = textwrap.dedent(OPTAX_LOOP.format(returned="jax.jit(mse)"))
+    ctx = Context.build(Program.from_python("bench.py", source), edits=False)
+    call = next(n for n in ast.walk(ctx.program.module)
+                if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
+    assert ctx.facts.calls_jax_callable(call)
+    plain = source.replace("return jax.jit(mse)", "return mse")
+    ctx = Context.build(Program.from_python("bench.py", plain), edits=False)
+    call = next(n for n in ast.walk(ctx.program.module)
+                if isinstance(n, ast.Call) and ast.unparse(n.func) == "loss_grad_fn")
+    assert not ctx.facts.calls_jax_callable(call)
+
+
+BURN_IN = """
+import time
+import jax
+import jax.numpy as jnp
+{imports}
+
+def benchmark(state, data, num_steps):
+    key = jax.random.PRNGKey(0)
+    keys_dropout = jnp.ones((8, 2), dtype=jnp.uint32)
+    t0 = {clock}()
+    for k in range(num_steps):
+        key, key_batch = jax.random.split(key)
+        {body}
+    jax.block_until_ready(state)
+    print({clock}() - t0)
+
+benchmark(None, None, 20)
+"""
+
+
+def test_one_key_split_beside_an_imported_step_is_not_what_the_loop_times():
+    """gpt-jax's `bench.py` (case 325): the timed loop splits a key, then runs `train_step`, imported from the
+    project's `train.py` (pmapped there): the step is the timed work, the split one dispatch beside it."""
+    for imports, step in (("from train import train_step", "train_step"), ("import train as tr", "tr.train_step")):
+        for clock in ("time.time", "time.perf_counter"):
+            body = f"loss, state = {step}(state, key_batch, keys_dropout)"
+            source = BURN_IN.format(imports=imports, clock=clock, body=body)
+            assert not _lb114(source), (imports, clock)
+
+
+def test_one_key_split_alone_in_a_timed_loop_is_still_dispatch_timed():
+    alone = BURN_IN.format(imports="", clock="time.perf_counter", body="state = key_batch")
+    assert _lb114(alone) == {11}
+    host = BURN_IN.format(imports="import math", clock="time.perf_counter", body="state = math.floor(3.5)")
+    assert _lb114(host) == {11}  # a standard-library call is no step

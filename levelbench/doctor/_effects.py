@@ -80,7 +80,7 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
         if is_wait(ctx, expr):
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
-            return expr
+            return None if computes_nothing(ctx, expr) else expr
         passed = facts.passed_functions(expr)
         if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) or _pending_callable(ctx, v) for v in passed):
             return expr  # bench(jax.grad(f)) ... df(x); timer(lambda: f(s)) ... fn()
@@ -108,6 +108,30 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             if found is not None:
                 return found
     return None
+
+
+def computes_nothing(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a jitted local def whose body does no array work: ``pass``, or ``return`` of its own parameters
+    (Flax's graph-overhead benchmark: ``@nnx.jit def step_nnx(model, optimizer): pass``, ``@jax.jit def
+    step_jax(graphdef, state): return graphdef, state``, case 319). Its program computes nothing (JAX forwards an
+    input returned as is), so the call's time is dispatch, all there is to time; no device work is left to wait for."""
+    function = ctx.facts.function_of(call.func)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = [s for s in function.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+    parameters = set(parameter_names(function))
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Return):
+            value = statement.value
+            parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+            if all(p is None or (isinstance(p, ast.Constant) and p.value is None)
+                   or (isinstance(p, ast.Name) and p.id in parameters) for p in parts):
+                continue
+        return False
+    return True
 
 
 def _pending_callable(ctx: Context, value: ast.expr) -> bool:
@@ -316,11 +340,34 @@ def dispatches_jax(ctx: Context, function: ast.AST, _seen: frozenset[ast.AST] = 
         if not isinstance(node, ast.Call):
             continue
         if ctx.facts.calls_jax_callable(node) or call_kind(ctx.names.qualname(node.func) or "") == "jax":
+            if _handed_on(ctx, function, node):
+                continue
             return True
         inner = ctx.facts.local_def(node)
         if inner is not None and inner not in _seen and dispatches_jax(ctx, inner, _seen | {function}):
             return True
     return False
+
+
+def _handed_on(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
+    """``call``'s result is handed to a later call the model cannot read (llama-2-jax's ``key, subkey =
+    rand.split(key)`` then ``generate(sentences, tokenizer, params, ..., key=subkey)``, imported from the project):
+    that call consumes the JAX value, and whether its own result is pending is its question, not this one's (case
+    326, whose ``generate`` returns decoded strings). A later JAX call that reads it is judged itself."""
+    names = _assigned_names(ctx, call)
+    if not names:
+        return False
+    readers = [
+        n for n in local_walk(ctx.program, function)
+        if isinstance(n, ast.Call) and n is not call and position(n) > position(call)
+        and any(_reads(a, name) for a in [*n.args, *(k.value for k in n.keywords)] for name in names)
+    ]
+    return bool(readers) and all(
+        not (ctx.facts.calls_jax_callable(r) or call_kind(ctx.names.qualname(r.func) or "") == "jax")
+        and not (ctx.names.qualname(r.func) or "jax.").startswith(("jax.", *JAX_LIBRARIES))
+        and ctx.kinds.of(r) is None and ctx.facts.local_def(r) is None
+        for r in readers
+    )
 
 
 def _runs_jax_as_called(ctx: Context, function: ast.AST, call: ast.Call) -> bool:
@@ -376,11 +423,23 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     for k, (value, found) in enumerate(pending):
         if any(position(w) > position(found) and not _evaluated_before(ctx, w, found) for w in waits):
             continue
+        if stored_to_host(ctx, value):
+            continue
         names = _assigned_names(ctx, value)
         if any(_reads(later, name) for later, _ in pending[k + 1 :] for name in names):
             continue
         return found
     return None
+
+
+def stored_to_host(ctx: Context, value: ast.AST) -> bool:
+    """``value`` is stored into an element of a NumPy array (``z_loops[i, j] = f(x[i], y[j])``): NumPy copies it to the
+    host on the spot, which waits for the computation, as ``float(...)`` does (QuantEcon's jax_intro double loop,
+    cases 311 and 322)."""
+    parent = ctx.program.parent(value)
+    if not isinstance(parent, ast.Assign) or parent.value is not value:
+        return False
+    return all(isinstance(t, ast.Subscript) and ctx.kinds.of(t.value) == "numpy" for t in parent.targets)
 
 
 def _evaluated_before(ctx: Context, wait: ast.Call, computation: ast.AST) -> bool:

@@ -19,7 +19,8 @@ from ._syntax import enclosing_function, enclosing_loop, parameter_names
 
 JIT_TRANSFORMS = frozenset(
     {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit",
-     "brainstate.transform.jit", "brainstate.compile.jit"}  # brainstate's jit: jax.jit over the states a function uses
+     "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
+     "flax.nnx.jit_partial"}  # `nnx.jit_partial(step, model, optimizer)`: nnx.jit with the graph arguments bound
 )
 # What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.rngs` holds the names bound to one).
 NUMPY_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
@@ -418,7 +419,21 @@ class Facts:
             site = self.jitted_defs.get(returned) if returned is not None else None
             if site is not None and site.node in getattr(returned, "decorator_list", ()):
                 return returned.name if returned.name in self.jitted else None
+            if factory is not None:
+                return self._returned_jit(factory, depth)
         return None
+
+    def _returned_jit(self, factory: FunctionNode, depth: int) -> str | None:
+        """The key of the jitted callable every ``return`` of ``factory`` gives back: optax's Flax example's
+        ``def make_mse_func(x, y): def mse(params): ...; return jax.jit(mse)``, so ``loss = make_mse_func(x, y)``
+        is a jitted function and ``jax.value_and_grad(loss)`` differentiates a compiled program."""
+        returns = [
+            node.value for node in self.program.walk(factory)
+            if isinstance(node, ast.Return) and node.value is not None
+            and enclosing_function(self.program, node) is factory
+        ]
+        keys = [self._jitted_root(value, depth + 1) for value in returns]
+        return keys[0] if keys and all(k is not None for k in keys) else None
 
     def jitted_key(self, call: ast.Call) -> str | None:
         """A key naming the jitted callable ``call`` calls (``"step"``, ``"self.step"``, ``"jax.jit(f)"``)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import Facts
-from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, dotted
+from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
@@ -41,6 +41,7 @@ FUNCTION_TRANSFORMS = frozenset(
         "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
         "jax.checkpoint", "jax.remat", "equinox.filter_jit", "equinox.filter_vmap", "equinox.filter_grad",
         "equinox.filter_value_and_grad", "flax.nnx.jit", "flax.nnx.vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
+        "flax.nnx.jit_partial",
     }
 )
 # JAX functions that give back a Python list with one array per argument or per leaf: its length is structure.
@@ -200,15 +201,18 @@ class Kinds:
     def library_step(self, call: ast.Call) -> str | None:
         """The function that built the object ``call`` is a method of, when one of `UNJITTED_LIBRARIES` did
         (``"brax.envs.create"`` for ``e.step(state=s, action=a)`` of ``e = envs.create(...)``; ``"gymnax.make"`` for
-        ``env.step(key, state, a, params)`` of ``env, params = gymnax.make(...)``) and the method works on JAX values
-        or on the state its methods give back: a whole JAX function the file cannot read, which runs op by op unless
-        the file jits it."""
+        ``env.step(key, state, a, params)`` of ``env, params = gymnax.make(...)``), or one of `UNJITTED_UPDATES` did
+        and the method is ``update`` (``solver.update(params=p, state=s)`` of a jaxopt stochastic solver, whichever
+        solver a flag picks), and the method works on JAX values or on the state its methods give back: a whole JAX
+        function the file cannot read, which runs op by op unless the file jits it."""
         func = call.func
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             return None
         makers = self._makers().get(func.value.id, set())
-        if len(makers) != 1 or not (maker := next(iter(makers))).startswith(UNJITTED_LIBRARIES):
+        updates = func.attr == "update" and _all_made_by(makers, UNJITTED_UPDATES)
+        if not (_all_made_by(makers, UNJITTED_LIBRARIES) or updates):
             return None
+        maker = " or ".join(sorted(makers))
         state = self._results_of(func.value.id)
         given = [*call.args, *(k.value for k in call.keywords)]
         if self.of(call) == "jax" or any(
@@ -697,3 +701,9 @@ def _join(a: str | None, b: str | None) -> str | None:
         if kind in (a, b):
             return kind
     return None
+
+
+def _all_made_by(makers: set[str], libraries: tuple[str, ...]) -> bool:
+    """Every maker is one of ``libraries`` (``solver = OptaxSolver(...)`` in one branch and ``PolyakSGD(...)`` in
+    another are both jaxopt's stochastic solvers); False when some value bound to the name is anything else."""
+    return bool(makers) and all(m.startswith(libraries) for m in makers)

@@ -49,8 +49,13 @@ JAX_LIBRARIES = (
 )
 # JAX libraries whose objects' methods run as they are called: their documentation asks the user to jit them
 # (`jax.jit(env.step)` for brax, gymnax, jumanji and pgx environments; blackjax's `kernel.step`). Others jit their
-# entry points themselves (jaxopt's solvers jit `update`, diffrax and optimistix their solves).
+# entry points themselves (jaxopt's `run` jits its loop, diffrax and optimistix their solves).
 UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.")
+# Makers of objects whose `update` runs one training step of JAX work as it is called, when a loop calls it by hand:
+# jaxopt's stochastic solvers, which jaxopt's examples step by hand over data batches (jaxopt#101: the fix is
+# `jax.jit(solver.update)`). jaxopt's full-batch solvers run through `run`; a hand loop of their `update` reads each
+# iterate (its benchmarks' error curves), not a training loop. An optax `update` is counted as operations of the loop.
+UNJITTED_UPDATES = ("jaxopt.OptaxSolver", "jaxopt.PolyakSGD", "jaxopt.ArmijoSGD")
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 

@@ -13,7 +13,7 @@ from .._fixes import vmap_fix
 from .._iteration import (
     eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, yields_batches,
 )
-from .._names import dotted
+from .._names import JAX_LIBRARIES, dotted
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
 from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
@@ -67,6 +67,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if ops < 2 and not applies and not (holds_timing(ctx, loop, nodes) or _dispatch_is_what_is_timed(ctx, loop)):
             continue
         own_calls = [n for n in own if isinstance(n, ast.Call)]
+        if ops < 2 and not applies and any(_unread_work_on_jax_values(ctx, c) for c in own_calls):
+            continue  # one key split beside the step the file imports (gpt-jax's `train_step`): the step is timed
         reported = [c for c in own_calls if id(c) in reported_calls]
         if reported and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, reported)])[0] < 2:
             continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
@@ -74,6 +76,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         if yields_batches(ctx.program, loop):
             continue  # a data loader's epoch loop: its shuffle runs once per batch of items, not per item drawn
+        if not timed and ctx.regions and _assembles_an_array(ctx, loop, own):
+            continue  # a benchmark's input built once, outside every timing: its dispatch is in no figure (case 324)
         iterable = _iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data
@@ -81,12 +85,15 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if is_sweep(ctx, loop, nodes):
             continue  # a benchmark sweep over sizes or inputs: the loop holds the timing
-        if any(
+        step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
+        compiled_beside = any(
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
                                          or _runs_compiled_helper(ctx, n))
             for n in nodes
-        ):
-            continue
+        )
+        optimiser = next((c for c in own_calls if _optimiser_update(ctx, c)), None)
+        if compiled_beside and step is None and optimiser is None:
+            continue  # the loop's work is compiled programs; its own operations are the glue around them
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
         # the operations of the loop itself, not those of the un-jitted twin it calls (counted inside it)
         beside = _eager_ops(ctx, [n for n in own if n is not plain[0]])[0] if plain else ops
@@ -103,11 +110,12 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 fix=f"# call the jitted version in the loop, e.g. the name bound by `{site.label}`",
             )
             continue
-        step, maker = None, None
-        if plain is None:
-            step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
-        if step is not None and _eager_ops(ctx, [n for n in own if n is not step])[0] < 2:
-            # the loop's work is a method of an object a JAX library built (brax's `env.step`): point at the call
+        if plain is not None:
+            step, maker = None, None
+        if step is not None and (compiled_beside or _eager_ops(ctx, [n for n in own if n is not step])[0] < 2):
+            # the loop's work is a method of an object a JAX library built (brax's `env.step`): point at the call.
+            # Beside a compiled step it is still the library's whole function run op by op, not glue (a jaxopt
+            # stochastic solver's `solver.update`, jaxopt#101)
             method = short(step.func, 40)
             yield ctx.report(
                 "LB114",
@@ -128,6 +136,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
         if plain is not None:
             what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
+        elif optimiser is not None and compiled_beside:
+            # optax#319: the loss and its gradient are jitted, the optimiser's update runs op by op beside them
+            what = f"the optimiser's update (`{short(optimiser, 40)}`), {ops} JAX call{'s' if ops > 1 else ''},"
         elif applies:
             what = "a whole model or function (a Flax apply, or a function jitted elsewhere called without its jit)"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
@@ -137,7 +148,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             f"{what} per iteration dispatched one by one in a Python {keyword} with no jit around it",
             end=loop.test if isinstance(loop, ast.While) else iterable,
             evidence=f"{ops + applies} JAX calls per iteration (in the body or the local functions it calls), "
-            "none of them inside a jitted function" + ("; the loop is timed" if timed else ""),
+            "none of them inside a jitted function"
+            + ("; the step's other calls are jitted, the optimiser is not"
+               if optimiser is not None and compiled_beside else "")
+            + ("; the loop is timed" if timed else ""),
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
     yield from _per_leaf_dispatch(ctx, traced)
@@ -558,6 +572,63 @@ def _yields_its_value(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
         collects = isinstance(parent.func, ast.Attribute) and parent.func.attr == "append"
         return collects or is_wait(ctx, parent)
     return False
+
+
+def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a function the file imports from its own project (no library the model knows, no local def)
+    and hands it JAX values: work the model cannot read, likely the compiled step the loop exists for (gpt-jax's
+    ``loss, train_state = train_step(train_state, tokens, keys_dropout)``, pmapped in ``train.py``, case 325). One
+    eager operation beside it is not what the loop's time is made of."""
+    qualified = ctx.names.qualname(call.func)
+    if qualified is None or "." not in qualified or ctx.facts.local_def(call) is not None:
+        return False
+    if qualified.startswith(("builtins.", "jax.", "numpy.", "torch.", *JAX_LIBRARIES, *_MAY_JIT)) or ctx.kinds.of(call):
+        return False
+    if qualified.split(".", 1)[0] in _KNOWN_MODULES:
+        return False
+    return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+# Modules whose functions are no project's step: the standard library's and the data tools a benchmark reads with.
+_KNOWN_MODULES = frozenset({"time", "timeit", "math", "random", "itertools", "functools", "os", "sys", "logging",
+                            "pickle", "json", "tqdm", "pandas", "scipy", "sklearn", "matplotlib", "tensorflow"})
+
+
+def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
+    """The loop appends to a list that the code right after it turns into one array (jax-triton's blocksparse
+    benchmark: ``for i, k in zip(range(num_rows), random.split(k2, num_rows)): ... indices.append(row)``, then
+    ``indices = jnp.array(indices)``): the loop builds an input, once. In a file that times other work, the loop
+    is set-up, and what it dispatches is in none of the figures."""
+    appended = {
+        n.func.value.id for n in own
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "append"
+        and isinstance(n.func.value, ast.Name)
+    }
+    if not appended:
+        return False
+    holder = ctx.program.parent(loop)
+    blocks = (getattr(holder, field, None) for field in ("body", "orelse"))
+    body = next((b for b in blocks if isinstance(b, list) and loop in b), None)
+    if body is None:
+        return False
+    for statement in body[body.index(loop) + 1:]:
+        for node in ast.walk(statement):
+            if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name)
+                    and node.args[0].id in appended
+                    and (ctx.names.qualname(node.func) or "").rsplit(".", 1)[-1] in _ASSEMBLERS):
+                return True
+    return False
+
+
+# Array constructors that turn a Python list into one array.
+_ASSEMBLERS = frozenset({"array", "asarray", "stack", "vstack", "hstack", "concatenate"})
+
+
+def _optimiser_update(ctx: Context, call: ast.Call) -> bool:
+    """``tx.update(grads, opt_state)`` of an optax transformation: the optimiser's work on every parameter leaf (Adam's
+    moments, their corrections and the scaling, several operations per leaf), not glue around a compiled step. An
+    ``optax.apply_updates`` alone after a jitted update is one add per leaf: glue."""
+    return isinstance(call.func, ast.Attribute) and call.func.attr == "update" and _is_optax(ctx, call.func.value)
 
 
 def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
