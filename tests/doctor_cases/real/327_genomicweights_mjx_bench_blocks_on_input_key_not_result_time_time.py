@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the loop waits on its input key, not on the step's result; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:33, LB105:21/30
+# lines: LB102:34, LB105:22/31
+# first-sight: de40b29 2026-12-06 py: found LB105:31; missed LB102:34; false none | notebook: found LB105:31; missed LB102:34; false none
 
 import time
 import jax

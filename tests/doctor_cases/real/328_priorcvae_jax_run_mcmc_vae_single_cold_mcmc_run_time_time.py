@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one sample of one cold end-to-end run; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:42, LB105:41
+# lines: LB104:43, LB105:42
+# first-sight: de40b29 2026-12-06 py: found none; missed LB104:43, LB105:42; false none | notebook: found none; missed LB104:43, LB105:42; false none
 
 
 def numpyro_model(z_dim, conditional=False,  y=None, obs_idx=None, c=None,):

@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (neither timed rollout is waited for; not discussed), LB104 (one sample per figure, the scan's cold; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:93/96, LB104:93/96, LB105:92/95
+# lines: LB102:94/97, LB104:94/97, LB105:93/96
+# first-sight: de40b29 2026-12-06 py: found LB105:93 LB104:94 LB105:96 LB102:97; missed none; false LB114:27 LB111:59 | notebook: found LB105:93 LB104:94 LB105:96 LB102:97; missed none; false LB114:27 LB111:59
 
 import argparse
 import time

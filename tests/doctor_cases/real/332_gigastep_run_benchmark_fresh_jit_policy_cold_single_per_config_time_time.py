@@ -5,7 +5,8 @@
 # static: LB103, LB104, LB105
 # dynamic: n/a
 # inferred: LB103 (the freshly jitted policy's first call is inside each timing; not discussed), LB104 (one cold sample per configuration; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB103:192/194, LB104:191, LB105:190
+# lines: LB103:193/195, LB104:192, LB105:191
+# first-sight: de40b29 2026-12-06 py: found LB105:191 LB104:192; missed LB103:193/195; false LB114:36 LB114:40 LB114:55 LB114:58 | notebook: found LB105:191 LB104:192; missed LB103:193/195; false LB114:36 LB114:40 LB114:55 LB114:58
 
 import argparse
 import time

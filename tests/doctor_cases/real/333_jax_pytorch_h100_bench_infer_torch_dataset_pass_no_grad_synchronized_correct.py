@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: de40b29 2026-12-06 py: found none; missed none; false LB116:145 | notebook: found none; missed none; false LB116:145
 
 import argparse
 import os

@@ -5,7 +5,8 @@
 # static: LB102, LB108, LB115
 # dynamic: n/a
 # inferred: LB102 (the jitted result is never waited for; not discussed), LB108 (float64 NumPy inputs computed in float32 against float64 baselines; not discussed), LB115 (NumPy inputs copied to the device in every timed call; not discussed)
-# lines: LB102:132, LB108:30/31, LB115:132
+# lines: LB102:133, LB108:31/32, LB115:133
+# first-sight: de40b29 2026-12-06 py: found LB102:133; missed LB108:31/32, LB115:133; false none | notebook: found LB102:133; missed LB108:31/32, LB115:133; false none
 
 # %%
 import jax.numpy as jnp
