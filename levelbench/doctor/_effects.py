@@ -522,6 +522,8 @@ def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
     if isinstance(func, ast.Attribute) and func.attr in ("synchronize", "elapsed_time"):
         return True
     qualified = ctx.names.qualname(func)
+    if _named_a_synchronize(ctx, call, qualified):
+        return True
     if qualified in TORCH_SYNCHRONIZING:
         return True
     if qualified in _TORCH_SYNCHRONIZING_IF_CHECKED:
@@ -533,6 +535,20 @@ def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
         return any(ctx.kinds.of(part) == "torch" for part in _printed(call))
     copied = is_host_copy(ctx, call)
     return copied is not None and ctx.kinds.of(copied) == "torch"
+
+
+def _named_a_synchronize(ctx: Context, call: ast.Call, qualified: str | None) -> bool:
+    """``synchronize_torch(device)``, ``cuda_sync()``, imported from the project's own modules: a function the file
+    does not show, whose name (its own, not an alias's) says it synchronizes. The file cannot show its body, so its
+    name is the best account of it; a local def is read through its body instead (``sync_mps_if_needed`` may not
+    wait for CUDA), and a known library's function is judged by what it is."""
+    if qualified is None or ctx.facts.local_def(call) is not None:
+        return False
+    if qualified.split(".")[0] in ("torch", "jax", "numpy", "builtins", "time", "threading", "multiprocessing",
+                                   "asyncio", "os", "subprocess"):
+        return False
+    words = qualified.rsplit(".", 1)[-1].lower().split("_")
+    return any(w in ("synchronize", "sync", "synchronise") for w in words)
 
 
 def _printed(call: ast.Call) -> Iterator[ast.AST]:

@@ -1,0 +1,64 @@
+"""What cases 327-334 showed at first sight, mended in the shared model (mend26).
+
+- `_effects.synchronizes_cuda`: a function the file imports from its project and does not show, whose own name says it
+  synchronizes (``synchronize_torch(device)``, ``cuda_sync()``), waits for CUDA (case 333: no LB116). A local def is
+  still read through its body, so a helper that only syncs MPS does not count.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def codes(source: str) -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), "bench.py")}
+
+
+TORCH_PASS = """
+import time
+import torch
+import torchvision.models as models
+{imports}
+
+device = torch.device("cuda")
+model = models.resnet18().to(device).eval()
+inputs = torch.randn(8, 3, 224, 224)
+start = {clock}()
+with torch.no_grad():
+    for _ in range(10):
+        x = inputs.to(device, non_blocking=True)
+        _ = model(x)
+{sync}
+elapsed = {clock}() - start
+"""
+
+SYNCS = (
+    ("from utils.device import synchronize_torch", "synchronize_torch(device)"),
+    ("from utils.device import synchronize_torch as wait_gpu", "wait_gpu(device)"),
+    ("import utils.device as ud", "ud.synchronize_torch(device)"),
+    ("from helpers import cuda_sync", "cuda_sync()"),
+    ("from helpers import synchronize_torch\ndef finish(d):\n    synchronize_torch(d)", "finish(device)"),
+)
+
+
+def _lb116(source: str) -> set[int]:
+    return {line for code, line in codes(source) if code == "LB116"}
+
+
+def test_a_project_function_named_as_a_synchronize_waits_for_cuda():
+    """jax-pytorch-h100-benchmark's torch pass (case 333): ``synchronize_torch(device)`` from the project's own
+    ``utils.device`` before the clock stops."""
+    for clock in ("time.perf_counter", "time.time"):
+        for imports, sync in SYNCS:
+            assert not _lb116(TORCH_PASS.format(imports=imports, sync=sync, clock=clock)), (imports, sync, clock)
+
+
+def test_a_pass_without_the_synchronize_or_with_another_project_function_is_still_reported():
+    assert _lb116(TORCH_PASS.format(imports="", sync="", clock="time.perf_counter")) == {14}
+    assert _lb116(TORCH_PASS.format(imports="from utils.device import log_device", sync="log_device(device)",
+                                    clock="time.perf_counter")) == {14}
+    # a local helper is read through its body: one that only syncs MPS does not wait for CUDA
+    local = "def sync_mps(d):\n    if d.type == 'mps':\n        torch.mps.empty_cache()"
+    assert _lb116(TORCH_PASS.format(imports=local, sync="sync_mps(device)", clock="time.perf_counter")) == {16}
