@@ -3,6 +3,8 @@
 - `_effects.synchronizes_cuda`: a function the file imports from its project and does not show, whose own name says it
   synchronizes (``synchronize_torch(device)``, ``cuda_sync()``), waits for CUDA (case 333: no LB116). A local def is
   still read through its body, so a helper that only syncs MPS does not count.
+- `_effects.unawaited_jax`: ``jit_step(None, rng)`` then ``jax.block_until_ready(rng)`` waits on the key the step is
+  handed, which the timed work never rebinds, not on the step's result (case 327: LB102 at the timed call).
 """
 
 from __future__ import annotations
@@ -62,3 +64,50 @@ def test_a_pass_without_the_synchronize_or_with_another_project_function_is_stil
     # a local helper is read through its body: one that only syncs MPS does not wait for CUDA
     local = "def sync_mps(d):\n    if d.type == 'mps':\n        torch.mps.empty_cache()"
     assert _lb116(TORCH_PASS.format(imports=local, sync="sync_mps(device)", clock="time.perf_counter")) == {16}
+
+
+KEY_WAIT = """
+import time
+import jax
+{imports}
+
+def bench(step):
+    rng = jax.random.PRNGKey(0)
+    fast = jax.jit(step).lower(None, rng).compile()
+    fast(None, rng)
+    start = {clock}()
+    for _ in range(100):
+        {call}
+        {wait}
+    return {clock}() - start
+"""
+
+KEY_WAITS = (
+    ("", "jax.block_until_ready(rng)"),
+    ("", "rng.block_until_ready()"),
+    ("from jax import block_until_ready as ready", "ready(rng)"),
+)
+
+
+def _lb102(source: str) -> set[int]:
+    return {line for code, line in codes(source) if code == "LB102"}
+
+
+def test_a_wait_on_the_key_the_step_is_handed_waits_for_nothing():
+    """GenomicWeightsThesis's MJX bench (case 327): the result of the timed call is dropped; the wait blocks on its
+    input key, ready before the clock started."""
+    for clock in ("time.time", "time.perf_counter"):
+        for imports, wait in KEY_WAITS:
+            source = KEY_WAIT.format(imports=imports, clock=clock, call="fast(None, rng)", wait=wait)
+            assert _lb102(source) == {12}, (imports, wait, clock)
+
+
+def test_a_wait_on_the_result_or_on_a_rebound_value_is_still_a_wait():
+    for call, wait in (
+        ("out = fast(None, rng)", "jax.block_until_ready(out)"),
+        ("rng = fast(None, rng)", "jax.block_until_ready(rng)"),
+        ("rng = fast(None, rng)", "rng.block_until_ready()"),
+        ("fast(None, rng)", "print(rng)"),  # a host copy: not this rule's reading
+    ):
+        source = KEY_WAIT.format(imports="", clock="time.perf_counter", call=call, wait=wait)
+        assert not _lb102(source), (call, wait)

@@ -420,8 +420,11 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
         if isinstance(n, ast.Call) and is_wait(ctx, n) and _waits_on_something(ctx, n)
     ]
     pending = [(value, found) for value in timed_values(work) if (found := pending_jax(ctx, value)) is not None]
+    stored = {n.id for node in work for n in walk_code(ctx.program, [node])
+              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for k, (value, found) in enumerate(pending):
-        if any(position(w) > position(found) and not _evaluated_before(ctx, w, found) for w in waits):
+        if any(position(w) > position(found) and not _evaluated_before(ctx, w, found)
+               and not _waits_on_its_input(ctx, w, found, stored) for w in waits):
             continue
         if stored_to_host(ctx, value):
             continue
@@ -430,6 +433,26 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
             continue
         return found
     return None
+
+
+def _waits_on_its_input(ctx: Context, wait: ast.Call, computation: ast.AST, stored: set[str]) -> bool:
+    """``jit_step(None, rng)`` then ``jax.block_until_ready(rng)`` (case 327): the wait blocks on a value the computation
+    is handed and the timed work never rebinds, which was ready before the clock started; the computation's result
+    is dropped and nothing waits for it. Only ``block_until_ready`` of plain names: a host copy (``print(x)``) or a
+    value the timed work rebinds (``state = step(state)``) may be the result itself."""
+    if ctx.names.qualname(wait.func) == "jax.block_until_ready":
+        waited = list(wait.args)
+    elif isinstance(wait.func, ast.Attribute) and wait.func.attr == "block_until_ready" and not wait.args:
+        waited = [wait.func.value]
+    else:
+        return False
+    if not waited or not all(isinstance(v, ast.Name) for v in waited):
+        return False
+    if not isinstance(computation, ast.Call):
+        return False
+    given = {n.id for a in [*computation.args, *(k.value for k in computation.keywords)]
+             for n in ast.walk(a) if isinstance(n, ast.Name)}
+    return all(v.id in given and v.id not in stored for v in waited)
 
 
 def stored_to_host(ctx: Context, value: ast.AST) -> bool:
