@@ -5,6 +5,9 @@
   still read through its body, so a helper that only syncs MPS does not count.
 - `_effects.unawaited_jax`: ``jit_step(None, rng)`` then ``jax.block_until_ready(rng)`` waits on the key the step is
   handed, which the timed work never rebinds, not on the step's result (case 327: LB102 at the timed call).
+- LB111 (`_timed_once`): an eager ``lax.scan`` over a closure that runs once in all, in one single timing, compiles
+  once: a cold first call, not a compile repeated on every run (case 331). Written again and timed again, or run in
+  a loop, it is still reported.
 """
 
 from __future__ import annotations
@@ -111,3 +114,46 @@ def test_a_wait_on_the_result_or_on_a_rebound_value_is_still_a_wait():
     ):
         source = KEY_WAIT.format(imports="", clock="time.perf_counter", call=call, wait=wait)
         assert not _lb102(source), (call, wait)
+
+
+EAGER_SCAN = """
+import time
+import jax
+
+def rollout(step, carry, n):
+    def body(c, _):
+        return step(c), None
+    out, _ = jax.lax.scan(body, carry, None, length=n)
+    return out
+
+def main(step, carry):
+    start = {clock}()
+{timed}
+    return {clock}() - start
+
+if __name__ == "__main__":
+    main(lambda c: c + 1, 0.0)
+"""
+
+
+def _lb111(source: str) -> set[int]:
+    return {line for code, line in codes(source) if code == "LB111"}
+
+
+def test_an_eager_scan_over_a_closure_timed_once_compiles_once():
+    """Gigastep's 'jit' rollout (case 331): `run_n_steps2` runs its `lax.scan` over `policy_step` once, timed once."""
+    for clock in ("time.time", "time.perf_counter"):
+        for timed in ("    rollout(step, carry, 300)", "    out = rollout(step, carry, n=300)"):
+            assert not _lb111(EAGER_SCAN.format(clock=clock, timed=timed)), (clock, timed)
+
+
+def test_an_eager_scan_over_a_closure_run_again_is_still_reported():
+    for timed in (
+        "    for _ in range(5):\n        rollout(step, carry, 300)",  # in a loop
+        "    rollout(step, carry, 300)\n    rollout(step, carry, 300)",  # twice
+    ):
+        assert _lb111(EAGER_SCAN.format(clock="time.perf_counter", timed=timed)) == {8}, timed
+    module = "import time\nimport jax\nfrom jax import lax\n" + "".join(
+        f"t = time.time()\nlax.while_loop(lambda x: x < 0, f, x0)\nprint(time.time() - t)\n" for _ in range(2)
+    )
+    assert _lb111(module) == {5, 8}  # the same statement timed twice (jax#587, case 130)
