@@ -8,6 +8,9 @@
 - LB111 (`_timed_once`): an eager ``lax.scan`` over a closure that runs once in all, in one single timing, compiles
   once: a cold first call, not a compile repeated on every run (case 331). Written again and timed again, or run in
   a loop, it is still reported.
+- LB114 (`_a_handed_objects_step`): a loop that binds the results of a method of an object its function is handed,
+  run on JAX values (``states, obs, ... = env.v_step(states, actions, key)``), runs that object's compiled step;
+  the key splits around it are glue, as beside a step the file jits (cases 331 and 332).
 """
 
 from __future__ import annotations
@@ -157,3 +160,54 @@ def test_an_eager_scan_over_a_closure_run_again_is_still_reported():
         f"t = time.time()\nlax.while_loop(lambda x: x < 0, f, x0)\nprint(time.time() - t)\n" for _ in range(2)
     )
     assert _lb111(module) == {5, 8}  # the same statement timed twice (jax#587, case 130)
+
+
+HANDED_STEP = """
+import time
+import jax
+import jax.numpy as jnp
+
+def rollout({env}, n_steps):
+    rng = jax.random.PRNGKey(1)
+    states, obs = {env}.reset(rng)
+    for i in range(n_steps):
+        rng, key = jax.random.split(rng, 2)
+        actions = jax.random.uniform(key, shape=(4, 3))
+        {step}
+    return obs
+
+def main(env):
+    start = {clock}()
+    jax.block_until_ready(rollout(env, 300))
+    print({clock}() - start)
+
+if __name__ == "__main__":
+    from gigastep import GigastepEnv
+    main(GigastepEnv(n_agents=4))
+"""
+
+
+def _lb114(source: str) -> set[int]:
+    return {line for code, line in codes(source) if code == "LB114"}
+
+
+def test_key_splits_around_a_handed_objects_step_are_glue():
+    """Gigastep's step loops (cases 331, 332): `env.v_step` is the environment's jitted step, handed in."""
+    for clock in ("time.time", "time.perf_counter"):
+        for env, step in (
+            ("env", "states, obs, r, a, d = env.v_step(states, actions, key)"),
+            ("sim", "states, obs = sim.advance(states, actions=actions, key=key)"),
+            ("world", "obs = world.step(states, actions, key)"),
+        ):
+            source = HANDED_STEP.format(env=env, step=step, clock=clock)
+            assert not _lb114(source), (env, step, clock)
+
+
+def test_a_loop_of_eager_operations_is_still_reported():
+    for step in (
+        "obs = jnp.tanh(actions) + jnp.sin(states)",  # no step at all
+        "env.log(actions)",  # a method whose result the loop never uses: not the loop's step
+        "obs = env.v_step(3, 4)",  # no JAX value handed to it
+    ):
+        source = HANDED_STEP.format(env="env", step=step, clock="time.perf_counter")
+        assert _lb114(source) == {9}, step

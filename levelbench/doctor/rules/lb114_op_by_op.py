@@ -16,7 +16,9 @@ from .._iteration import (
 from .._names import JAX_LIBRARIES, dotted
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
-from .._syntax import COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, short, walk_code
+from .._syntax import (
+    COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, parameter_names, short, walk_code,
+)
 from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, site_text
 
 CODE = "LB114"
@@ -88,7 +90,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
         compiled_beside = any(
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
-                                         or _runs_compiled_helper(ctx, n))
+                                         or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n))
             for n in nodes
         )
         optimiser = next((c for c in own_calls if _optimiser_update(ctx, c)), None)
@@ -585,6 +587,29 @@ def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
     if qualified.startswith(("builtins.", "jax.", "numpy.", "torch.", *JAX_LIBRARIES, *_MAY_JIT)) or ctx.kinds.of(call):
         return False
     if qualified.split(".", 1)[0] in _KNOWN_MODULES:
+        return False
+    return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
+    """``states, obs, r, a, d = env.v_step(states, actions, key)`` in a function handed ``env``: a method of an object
+    the caller gives, run on JAX values, whose results the loop binds. The file cannot show what it is; a step an
+    environment or a model object exposes is its compiled program (Gigastep's ``GigastepEnv.v_step``, jitted and
+    vmapped in the library, cases 331 and 332), and the key splits around it are the glue of the loop, as beside a
+    step the file jits itself. A known library's object is read as what it is (`Kinds.library_step`)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or ctx.kinds.of(call):
+        return False
+    if ctx.kinds.library_step(call) or ctx.names.qualname(func) is not None:
+        return False
+    function = enclosing_function(ctx.program, call)
+    owner = func.value.id
+    if function is None or owner not in parameter_names(function) or owner in ("self", "cls"):
+        return False
+    if any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
+           for n in local_walk(ctx.program, function)):
+        return False  # rebound in the function: not (only) what the caller handed
+    if not isinstance(ctx.program.parent(call), ast.Assign):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
 
