@@ -11,6 +11,8 @@
 - LB114 (`_a_handed_objects_step`): a loop that binds the results of a method of an object its function is handed,
   run on JAX values (``states, obs, ... = env.v_step(states, actions, key)``), runs that object's compiled step;
   the key splits around it are glue, as beside a step the file jits (cases 331 and 332).
+- `Kinds`: a parameter that every call the file shows passes a NumPy array is a NumPy array (case 334: the timed
+  JAX call in ``benchmark_gradient_descent_JAX(X.copy(), D, ...)`` copies it to the device, LB115).
 """
 
 from __future__ import annotations
@@ -211,3 +213,47 @@ def test_a_loop_of_eager_operations_is_still_reported():
     ):
         source = HANDED_STEP.format(env="env", step=step, clock="time.perf_counter")
         assert _lb114(source) == {9}, step
+
+
+GIVEN_NUMPY = """
+import time
+from timeit import timeit
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def descent(X, D):
+    return X - 0.01 * (X @ X.T - D) @ X
+
+def bench(X, D):
+{timed}
+
+points = np.random.rand(10, 2)
+distances = np.array(np.eye(10), dtype=np.float64)
+descent(points, distances).block_until_ready()
+bench({args})
+bench({args})
+"""
+
+GIVEN_TIMINGS = (
+    "    print(timeit(lambda: descent(X, D).block_until_ready(), number=10) / 10)",
+    "    t0 = time.perf_counter()\n    descent(X, D).block_until_ready()\n    print(time.perf_counter() - t0)",
+)
+
+
+def _lb115(source: str) -> set[int]:
+    return {line for code, line in codes(source) if code == "LB115"}
+
+
+def test_numpy_arrays_every_caller_hands_in_are_copied_by_the_timed_jax_call():
+    """gradi-mojo's `benchmark_gradient_descent_JAX(X.copy(), D, ...)` (case 334)."""
+    for timed in GIVEN_TIMINGS:
+        assert _lb115(GIVEN_NUMPY.format(timed=timed, args="points.copy(), distances")), timed
+
+
+def test_a_parameter_some_caller_hands_a_jax_array_is_not_read_as_numpy():
+    for timed in GIVEN_TIMINGS:
+        assert not _lb115(GIVEN_NUMPY.format(timed=timed, args="jnp.asarray(points), jnp.asarray(distances)")), timed
+        handed = GIVEN_NUMPY.format(timed=timed, args="points.copy(), distances") + "runner = bench\n"  # other callers unseen
+        assert not _lb115(handed), timed

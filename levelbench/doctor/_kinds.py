@@ -134,7 +134,7 @@ class Kinds:
                 return None
             if isinstance(expr, ast.Attribute):
                 return None if expr.attr in _ATTRIBUTES_NOT_ARRAYS else self.of(expr.value, depth)
-            return None
+            return self._given_numpy(expr, depth)
         if isinstance(expr, ast.Call):
             return self._call(expr, depth)
         if isinstance(expr, ast.Subscript):
@@ -146,6 +146,23 @@ class Kinds:
         if isinstance(expr, ast.IfExp):
             return _join(self.of(expr.body, depth), self.of(expr.orelse, depth))
         return None
+
+    def _given_numpy(self, name: ast.Name, depth: int) -> str | None:
+        """``"numpy"`` for a parameter the function never rebinds that every call the file shows passes a NumPy
+        array (gradi-mojo's ``benchmark_gradient_descent_JAX(X.copy(), D, ...)`` with ``X = np.random.rand(N, dim)``,
+        case 334), when the function's name is only ever called: handed on, it may have callers the file does not
+        show. Only NumPy: an array the host holds is one whatever the caller, and its copy to a device is what
+        the rules that read it are about."""
+        values = self.facts.parameter_values(name)
+        if not values:
+            return None
+        function = enclosing_function(self.facts.program, name)
+        while isinstance(function, ast.Lambda):  # `timeit(lambda: f(X, D), number=10)` in `def bench(X, D)`
+            function = enclosing_function(self.facts.program, function)
+        sites = self.facts.call_sites(function) if function is not None else []
+        if not sites or any(not (isinstance(c := self.facts.program.parent(s), ast.Call) and c.func is s) for s in sites):
+            return None
+        return "numpy" if all(self.of(v, depth) == "numpy" for v in values) else None
 
     def _call(self, call: ast.Call, depth: int) -> str | None:
         facts = self.facts
