@@ -255,5 +255,6 @@ def test_numpy_arrays_every_caller_hands_in_are_copied_by_the_timed_jax_call():
 def test_a_parameter_some_caller_hands_a_jax_array_is_not_read_as_numpy():
     for timed in GIVEN_TIMINGS:
         assert not _lb115(GIVEN_NUMPY.format(timed=timed, args="jnp.asarray(points), jnp.asarray(distances)")), timed
-        handed = GIVEN_NUMPY.format(timed=timed, args="points.copy(), distances") + "runner = bench\n"  # other callers unseen
+        # handed on: its other callers are unseen
+        handed = GIVEN_NUMPY.format(timed=timed, args="points.copy(), distances") + "runner = bench\n"
         assert not _lb115(handed), timed

@@ -436,10 +436,10 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
 
 
 def _waits_on_its_input(ctx: Context, wait: ast.Call, computation: ast.AST, stored: set[str]) -> bool:
-    """``jit_step(None, rng)`` then ``jax.block_until_ready(rng)`` (case 327): the wait blocks on a value the computation
-    is handed and the timed work never rebinds, which was ready before the clock started; the computation's result
-    is dropped and nothing waits for it. Only ``block_until_ready`` of plain names: a host copy (``print(x)``) or a
-    value the timed work rebinds (``state = step(state)``) may be the result itself."""
+    """``jit_step(None, rng)`` then ``jax.block_until_ready(rng)`` (case 327): the wait blocks on a value the
+    computation is handed and the timed work never rebinds, which was ready before the clock started; the
+    computation's result is dropped and nothing waits for it. Only ``block_until_ready`` of plain names: a host copy
+    (``print(x)``) or a value the timed work rebinds (``state = step(state)``) may be the result itself."""
     if ctx.names.qualname(wait.func) == "jax.block_until_ready":
         waited = list(wait.args)
     elif isinstance(wait.func, ast.Attribute) and wait.func.attr == "block_until_ready" and not wait.args:

@@ -160,7 +160,8 @@ class Kinds:
         while isinstance(function, ast.Lambda):  # `timeit(lambda: f(X, D), number=10)` in `def bench(X, D)`
             function = enclosing_function(self.facts.program, function)
         sites = self.facts.call_sites(function) if function is not None else []
-        if not sites or any(not (isinstance(c := self.facts.program.parent(s), ast.Call) and c.func is s) for s in sites):
+        program = self.facts.program
+        if not sites or any(not (isinstance(c := program.parent(s), ast.Call) and c.func is s) for s in sites):
             return None
         return "numpy" if all(self.of(v, depth) == "numpy" for v in values) else None
 
