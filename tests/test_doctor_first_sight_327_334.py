@@ -258,3 +258,9 @@ def test_a_parameter_some_caller_hands_a_jax_array_is_not_read_as_numpy():
         # handed on: its other callers are unseen
         handed = GIVEN_NUMPY.format(timed=timed, args="points.copy(), distances") + "runner = bench\n"
         assert not _lb115(handed), timed
+
+
+def test_a_framework_function_named_sync_is_judged_by_what_it_is():
+    """`torch_xla.sync()` runs PyTorch/XLA's graph; it is no CUDA wait, whatever its name."""
+    source = TORCH_PASS.format(imports="import torch_xla", sync="torch_xla.sync()", clock="time.perf_counter")
+    assert _lb116(source) == {14}

@@ -560,6 +560,14 @@ def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
     return copied is not None and ctx.kinds.of(copied) == "torch"
 
 
+# Modules whose functions are judged by what they are, whatever their names: the frameworks (`torch_xla.sync` runs
+# PyTorch/XLA's traced graph, not a CUDA wait) and the standard library's (`threading`'s and `asyncio`'s waits).
+_NOT_A_CUDA_SYNCHRONIZE = frozenset(
+    {"torch", "torch_xla", "jax", "numpy", "builtins", "time", "threading", "multiprocessing", "asyncio", "os",
+     "subprocess"}
+)
+
+
 def _named_a_synchronize(ctx: Context, call: ast.Call, qualified: str | None) -> bool:
     """``synchronize_torch(device)``, ``cuda_sync()``, imported from the project's own modules: a function the file
     does not show, whose name (its own, not an alias's) says it synchronizes. The file cannot show its body, so its
@@ -567,8 +575,7 @@ def _named_a_synchronize(ctx: Context, call: ast.Call, qualified: str | None) ->
     wait for CUDA), and a known library's function is judged by what it is."""
     if qualified is None or ctx.facts.local_def(call) is not None:
         return False
-    if qualified.split(".")[0] in ("torch", "jax", "numpy", "builtins", "time", "threading", "multiprocessing",
-                                   "asyncio", "os", "subprocess"):
+    if qualified.split(".")[0] in _NOT_A_CUDA_SYNCHRONIZE:
         return False
     words = qualified.rsplit(".", 1)[-1].lower().split("_")
     return any(w in ("synchronize", "sync", "synchronise") for w in words)
