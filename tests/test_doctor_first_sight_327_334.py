@@ -5,9 +5,9 @@
   still read through its body, so a helper that only syncs MPS does not count.
 - `_effects.unawaited_jax`: ``jit_step(None, rng)`` then ``jax.block_until_ready(rng)`` waits on the key the step is
   handed, which the timed work never rebinds, not on the step's result (case 327: LB102 at the timed call).
-- LB111 (`_timed_once`): an eager ``lax.scan`` over a closure that runs once in all, in one single timing, compiles
-  once: a cold first call, not a compile repeated on every run (case 331). Written again and timed again, or run in
-  a loop, it is still reported.
+- LB111 (`_timed_once`): an eager ``lax.scan`` over a closure, in a function called once and timed once, compiles
+  once per process: a cold first call, not a compile repeated on every run (case 331). Run in a loop, called twice,
+  or written at module level (a cell or console line run again in the same process), it is still reported.
 - LB114 (`_a_handed_objects_step`): a loop that binds the results of a method of an object its function is handed,
   run on JAX values (``states, obs, ... = env.v_step(states, actions, key)``), runs that object's compiled step;
   the key splits around it are glue, as beside a step the file jits (cases 331 and 332).

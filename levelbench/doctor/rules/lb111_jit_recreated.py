@@ -152,24 +152,20 @@ def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
 
 
 def _timed_once(ctx: Context, call: ast.Call) -> bool:
-    """``call`` runs once in all: no loop around it in its function, its function called once, and the one timing
-    that reaches it a single sample (Gigastep's eager ``lax.scan`` over a closure, timed once as 'jit', case 331).
-    The function is new only to that one run, which compiles whatever it is given: the figure holds a cold first
-    call (LB104's reading), not a compile repeated on every run."""
-    if enclosing_loop(ctx.program, call) is not None:
-        return False
+    """``call`` runs once per run of the program: it sits in a function with no loop around it there, the function
+    is called once, and the one timing that reaches it is a single sample (Gigastep's eager ``lax.scan`` over a
+    closure, in a function ``main`` times once, case 331). JAX caches compiled code per process, and no second call
+    in this one asks for it again: the figure holds a cold first call (LB104's reading), not a compile repeated on
+    every run. A statement at module level is another matter: a notebook cell or a console line is run again in the
+    same process (jax#587's `lax.while_loop(lambda x: x < 0, ...)`, cases 130 and 102), and each run compiles."""
     function = enclosing_function(ctx.program, call)
-    if function is None:
-        # the statement written again and timed again (jax#587's two `lax.while_loop(lambda x: x < 0, ...)`
-        # timings, case 130): the second run expects the compiled speed and compiles again
-        text = ast.unparse(call)
-        sites = {id(n) for n in ctx.program.of_type(ast.Call) if n is call or ast.unparse(n) == text}
-    else:
-        if ctx.facts.called_repeatedly(function):
-            return False
-        sites = {id(n) for s in ctx.facts.call_sites(function) for n in (s, ctx.program.parent(s))}
+    if function is None or enclosing_loop(ctx.program, call) is not None:
+        return False
+    if ctx.facts.called_repeatedly(function):
+        return False
+    sites = {id(n) for s in ctx.facts.call_sites(function) for n in (s, ctx.program.parent(s))}
     timing = [r for r in ctx.regions if any(id(n) in sites for n in ctx.timed_nodes(r))]
-    return len(timing) == 1 and all(r.samples == "single" and not r.harness for r in timing)
+    return len(timing) == 1 and timing[0].samples == "single" and not timing[0].harness
 
 
 def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
