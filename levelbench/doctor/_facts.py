@@ -120,6 +120,7 @@ class Facts:
         self.methods = self.bindings.methods
         self._alias_root: dict[str, str] = {}
         self._returns_function: dict[ast.AST, ast.AST | None] = {}
+        self._factory_returns: dict[ast.AST, list[ast.expr]] = {}
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
@@ -427,11 +428,13 @@ class Facts:
         """The key of the jitted callable every ``return`` of ``factory`` gives back: optax's Flax example's
         ``def make_mse_func(x, y): def mse(params): ...; return jax.jit(mse)``, so ``loss = make_mse_func(x, y)``
         is a jitted function and ``jax.value_and_grad(loss)`` differentiates a compiled program."""
-        returns = [
-            node.value for node in self.program.walk(factory)
-            if isinstance(node, ast.Return) and node.value is not None
-            and enclosing_function(self.program, node) is factory
-        ]
+        returns = self._factory_returns.get(factory)
+        if returns is None:  # the program does not change, the jitted names do: only the walk is kept
+            returns = self._factory_returns[factory] = [
+                node.value for node in self.program.walk(factory)
+                if isinstance(node, ast.Return) and node.value is not None
+                and enclosing_function(self.program, node) is factory
+            ]
         keys = [self._jitted_root(value, depth + 1) for value in returns]
         return keys[0] if keys and all(k is not None for k in keys) else None
 
