@@ -91,7 +91,10 @@ class Warmth:
             # operations are cached per shape too: the same callee given arrays whose shapes the source spells out
             # differently compiles its operations again (QuantEcon's `f(x)` on 50,000,000 ones, then `f(y)` on
             # 50,000,001, timed twice 'to eliminate compile time', case 322)
-            return not (unparse(earlier.func) == unparse(later.func) and self._array_shapes_differ(earlier, later))
+            # And an argument bound again between the calls to a value of another form (`indices = jnp.array(indices)`
+            # after the list was passed, case 082) is new input to the same operations: they run for it cold.
+            return not (unparse(earlier.func) == unparse(later.func) and (
+                self._array_shapes_differ(earlier, later) or self._rebound_to_another_form(earlier, later)))
         if isinstance(later.func, ast.Name) and self._rebound(later.func.id, earlier, later, 0):
             return False  # the name was bound again between the calls, to another callable
         return not self._signatures_differ(earlier, later)
@@ -137,6 +140,23 @@ class Warmth:
             first, second = self._form(a, 0), self._form(b, 0)
             if (first is not None and second is not None and first.category == second.category == "array"
                     and first.differs(second, by_value=False)):
+                return True
+        return False
+
+    def _rebound_to_another_form(self, earlier: ast.Call, later: ast.Call) -> bool:
+        """An argument both calls pass by the same name holds another binding at ``later``, and the source shows the
+        two values are of different forms (a list, then an array; arrays of other shapes). A name bound again to a
+        value of the same form (``x = x + 1``), or of a form the source does not show, is not one."""
+        keywords = {k.arg: k.value for k in earlier.keywords if k.arg is not None}
+        pairs = [*zip(earlier.args, later.args), *((keywords[k.arg], k.value) for k in later.keywords if k.arg in keywords)]
+        for a, b in pairs:
+            if not (isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id):
+                continue
+            first, second = self._in_effect(a.id, a), self._in_effect(b.id, b)
+            if first is _UNKNOWN or second is _UNKNOWN or first is second:
+                continue
+            first_form, second_form = self._form(a, 0), self._form(b, 0)
+            if first_form is not None and second_form is not None and first_form.differs(second_form, by_value=False):
                 return True
         return False
 
