@@ -819,6 +819,24 @@ class Facts:
         # a nested def is seen only inside the function that defines it: the same name elsewhere is another value
         return [use for use in uses if self.def_named(name, use) is function]
 
+    def runs_once_through_an_instance(self, function: ast.AST) -> bool:
+        """``function`` is a method of a local class that the program runs once, through an instance of that class:
+        ``runner = Bench(); runner.bench(x)``, outside any loop and any ``%timeit``, with no other use of an attribute
+        of that name anywhere (``self.bench``, another object's ``bench``, the method passed around: then how often it
+        runs is not known). `call_sites` sees only calls by the method's bare name."""
+        key = next((k for k, f in self.methods.items() if f is function), None)
+        if key is None:
+            return False
+        attribute = key.rsplit(".", 1)[1]
+        uses = [n for n in self.program.of_type(ast.Attribute) if n.attr == attribute]  # type: ignore[attr-defined]
+        if len(uses) != 1:
+            return False
+        use = uses[0]
+        call = self.program.parent(use)
+        return (isinstance(use.value, ast.Name) and use.value.id not in self.classes
+                and self.bindings.method_key(use) == key and isinstance(call, ast.Call) and call.func is use
+                and enclosing_loop(self.program, use) is None and not self._under_timeit(use))
+
     def called_repeatedly(self, function: ast.AST | None) -> bool:
         """The function runs more than once: called twice, in a loop, under %timeit, or passed around."""
         if function is None:
