@@ -120,6 +120,7 @@ class Facts:
         self.methods = self.bindings.methods
         self._alias_root: dict[str, str] = {}
         self._returns_function: dict[ast.AST, ast.AST | None] = {}
+        self._factory_returns: dict[ast.AST, list[ast.expr]] = {}
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
         self.rngs: set[str] = set()
@@ -427,11 +428,13 @@ class Facts:
         """The key of the jitted callable every ``return`` of ``factory`` gives back: optax's Flax example's
         ``def make_mse_func(x, y): def mse(params): ...; return jax.jit(mse)``, so ``loss = make_mse_func(x, y)``
         is a jitted function and ``jax.value_and_grad(loss)`` differentiates a compiled program."""
-        returns = [
-            node.value for node in self.program.walk(factory)
-            if isinstance(node, ast.Return) and node.value is not None
-            and enclosing_function(self.program, node) is factory
-        ]
+        returns = self._factory_returns.get(factory)
+        if returns is None:  # the program does not change, the jitted names do: only the walk is kept
+            returns = self._factory_returns[factory] = [
+                node.value for node in self.program.walk(factory)
+                if isinstance(node, ast.Return) and node.value is not None
+                and enclosing_function(self.program, node) is factory
+            ]
         keys = [self._jitted_root(value, depth + 1) for value in returns]
         return keys[0] if keys and all(k is not None for k in keys) else None
 
@@ -815,6 +818,24 @@ class Facts:
             return uses
         # a nested def is seen only inside the function that defines it: the same name elsewhere is another value
         return [use for use in uses if self.def_named(name, use) is function]
+
+    def runs_once_through_an_instance(self, function: ast.AST) -> bool:
+        """``function`` is a method of a local class that the program runs once, through an instance of that class:
+        ``runner = Bench(); runner.bench(x)``, outside any loop and any ``%timeit``, with no other use of an attribute
+        of that name anywhere (``self.bench``, another object's ``bench``, the method passed around: then how often it
+        runs is not known). `call_sites` sees only calls by the method's bare name."""
+        key = next((k for k, f in self.methods.items() if f is function), None)
+        if key is None:
+            return False
+        attribute = key.rsplit(".", 1)[1]
+        uses = [n for n in self.program.of_type(ast.Attribute) if n.attr == attribute]  # type: ignore[attr-defined]
+        if len(uses) != 1:
+            return False
+        use = uses[0]
+        call = self.program.parent(use)
+        return (isinstance(use.value, ast.Name) and use.value.id not in self.classes
+                and self.bindings.method_key(use) == key and isinstance(call, ast.Call) and call.func is use
+                and enclosing_loop(self.program, use) is None and not self._under_timeit(use))
 
     def called_repeatedly(self, function: ast.AST | None) -> bool:
         """The function runs more than once: called twice, in a loop, under %timeit, or passed around."""

@@ -471,9 +471,17 @@ class _Finder:
             return "per-iteration"
         if any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
             return "averaged"
-        if scope is not None and len(self.facts.call_sites(scope)) != 1:
+        if scope is not None and not self._runs_once(scope):
             return "unknown"
         return "single"
+
+    def _runs_once(self, scope: ast.AST) -> bool:
+        """The function ``scope`` is called from one place: by its name, or, for a method of a local class called
+        by no bare name, once through an instance (``runner.bench(x)``)."""
+        sites = self.facts.call_sites(scope)
+        if sites:
+            return len(sites) == 1
+        return self.facts.runs_once_through_an_instance(scope)
 
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
@@ -541,7 +549,7 @@ class _Finder:
                 samples = "per-iteration"
             elif any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in walk_code(self.program, list(statements))):
                 samples = "averaged"
-            elif scope is not None and len(self.facts.call_sites(scope)) != 1:
+            elif scope is not None and not self._runs_once(scope):
                 samples = "unknown"
             else:
                 samples = "single"

@@ -24,6 +24,15 @@ _FILE_PRAGMA = re.compile(
 )
 
 
+_ANY_PRAGMA = re.compile(r"#\s*(?:levelbench|noqa)", re.IGNORECASE)
+
+
+def mentions_suppression(text: str) -> bool:
+    """Whether ``text`` has anything a suppression comment starts with (``# noqa``, ``# levelbench:``): every
+    pattern above needs one, so a file without it names no code and need not be tokenized for its comments."""
+    return _ANY_PRAGMA.search(text) is not None
+
+
 def is_file_pragma(comment: str) -> bool:
     """Whether ``comment``, on a line of its own, would silence the whole file (``# levelbench: ignore-file``)."""
     return _FILE_PRAGMA.match(comment) is not None

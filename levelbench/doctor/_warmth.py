@@ -30,6 +30,9 @@ from ._program import Program
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, position, unparse
 
 _SHAPED = frozenset({"ones", "zeros", "empty", "full"})  # array constructors whose first argument is the shape
+_RANGES = frozenset({"linspace", "arange", "logspace", "geomspace"})  # one-dimensional, whatever their arguments
+# one array per argument, each with as many dimensions as there are arguments (inputs are flattened)
+_GRIDS = frozenset({"jax.numpy.meshgrid", "numpy.meshgrid"})
 _UNKNOWN = None
 # Builtins whose value is a Python scalar: jit keys a traced scalar on its type, never its value.
 _PYTHON_SCALARS = {"builtins.len": "int", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool"}
@@ -50,9 +53,12 @@ class _Form:
 
     category: str  # "list", "tuple", "array", "tensor", "int", "float", "bool", "str", "None", ...
     detail: object = None  # a literal's length, an array's literal shape, a constant's value
+    rank: int | None = None  # an array's number of dimensions, where the source shows it
 
     def differs(self, other: _Form, *, by_value: bool) -> bool:
         if self.category != other.category:
+            return True
+        if self.rank is not None and other.rank is not None and self.rank != other.rank:
             return True
         if self.category in ("int", "float", "bool", "str", "complex") and not by_value:
             return False  # a non-static scalar is traced: its value does not matter
@@ -85,7 +91,10 @@ class Warmth:
             # operations are cached per shape too: the same callee given arrays whose shapes the source spells out
             # differently compiles its operations again (QuantEcon's `f(x)` on 50,000,000 ones, then `f(y)` on
             # 50,000,001, timed twice 'to eliminate compile time', case 322)
-            return not (unparse(earlier.func) == unparse(later.func) and self._array_shapes_differ(earlier, later))
+            # And an argument bound again between the calls to a value of another form (`indices = jnp.array(indices)`
+            # after the list was passed, case 082) is new input to the same operations: they run for it cold.
+            return not (unparse(earlier.func) == unparse(later.func) and (
+                self._array_shapes_differ(earlier, later) or self._rebound_to_another_form(earlier, later)))
         if isinstance(later.func, ast.Name) and self._rebound(later.func.id, earlier, later, 0):
             return False  # the name was bound again between the calls, to another callable
         return not self._signatures_differ(earlier, later)
@@ -125,11 +134,29 @@ class Warmth:
         ) or any(self._arguments_differ(a, b, by_value=n in static_names) for n, a, b in named)
 
     def _array_shapes_differ(self, earlier: ast.Call, later: ast.Call) -> bool:
-        """Some positional argument is an array at both calls, with shapes the source spells out, and they differ."""
+        """Some positional argument is an array at both calls, with shapes or ranks the source spells out, and they
+        differ (``f(x[i], y[j])`` on elements of 1-d arrays, then ``f(x_mesh, y_mesh)`` from ``jnp.meshgrid``)."""
         for a, b in zip(earlier.args, later.args):
             first, second = self._form(a, 0), self._form(b, 0)
             if (first is not None and second is not None and first.category == second.category == "array"
-                    and first.detail is not None and second.detail is not None and first.detail != second.detail):
+                    and first.differs(second, by_value=False)):
+                return True
+        return False
+
+    def _rebound_to_another_form(self, earlier: ast.Call, later: ast.Call) -> bool:
+        """An argument both calls pass by the same name holds another binding at ``later``, and the source shows the
+        two values are of different forms (a list, then an array; arrays of other shapes). A name bound again to a
+        value of the same form (``x = x + 1``), or of a form the source does not show, is not one."""
+        keywords = {k.arg: k.value for k in earlier.keywords if k.arg is not None}
+        pairs = [*zip(earlier.args, later.args), *((keywords[k.arg], k.value) for k in later.keywords if k.arg in keywords)]
+        for a, b in pairs:
+            if not (isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id):
+                continue
+            first, second = self._in_effect(a.id, a), self._in_effect(b.id, b)
+            if first is _UNKNOWN or second is _UNKNOWN or first is second:
+                continue
+            first_form, second_form = self._form(a, 0), self._form(b, 0)
+            if first_form is not None and second_form is not None and first_form.differs(second_form, by_value=False):
                 return True
         return False
 
@@ -147,6 +174,9 @@ class Warmth:
             return None
         if isinstance(expr, ast.Name):
             binding = self._in_effect(expr.id, expr)
+            if binding is not _UNKNOWN and binding.value is None:
+                rank = self._unpacked_rank(expr.id, binding)  # `x_mesh, y_mesh = jnp.meshgrid(x, y)`
+                return _Form("array", None, rank) if rank is not None else None
             return self._form(binding.value, depth + 1) if binding is not _UNKNOWN else None
         if isinstance(expr, ast.Constant):
             return _Form(type(expr.value).__name__, repr(expr.value))
@@ -169,7 +199,8 @@ class Warmth:
                 return _Form(inner.category)
         kind = self.kinds.of(expr)
         if kind in ("jax", "numpy"):
-            return _Form("array", self._shape(expr) if isinstance(expr, ast.Call) else None)
+            shape = self._shape(expr) if isinstance(expr, ast.Call) else None
+            return _Form("array", shape, len(shape) if shape is not None else self._rank(expr, depth + 1))
         return _Form("tensor") if kind == "torch" else None
 
     def _shape(self, call: ast.Call) -> tuple[object, ...] | None:
@@ -189,6 +220,69 @@ class Warmth:
                 return None
             values.append(part.value)
         return tuple(values)
+
+    def _rank(self, expr: ast.expr, depth: int) -> int | None:
+        """The number of dimensions of the array ``expr`` gives, where the source shows it: 1 for ``jnp.linspace``
+        or ``jnp.arange``, ``len(shape)`` for ``jnp.ones(shape)``, one less for ``x[i]`` with ``i`` an integer (a
+        literal, or the variable of a loop over ``range``), and the number of arrays for each of
+        ``jnp.meshgrid(x, y)``'s results; None: unknown."""
+        if depth > 6:
+            return None
+        if isinstance(expr, ast.Name):
+            binding = self._in_effect(expr.id, expr)
+            if binding is _UNKNOWN:
+                return None
+            if binding.value is not None:
+                return self._rank(binding.value, depth + 1)
+            return self._unpacked_rank(expr.id, binding)
+        if isinstance(expr, ast.Subscript):
+            if isinstance(expr.value, ast.Call) and self._grid_rank(expr.value) is not None:
+                return self._grid_rank(expr.value) if self._integer_index(expr.slice) else None
+            if not self._integer_index(expr.slice):
+                return None
+            outer = self._rank(expr.value, depth + 1)
+            return outer - 1 if outer is not None and outer >= 1 else None
+        if isinstance(expr, ast.Call):
+            qualified = self.facts.names.qualname(expr.func) or ""
+            module, _, function = qualified.rpartition(".")
+            if module in ("jax.numpy", "numpy") and function in _RANGES:
+                return 1
+            shape = self._shape(expr)
+            return len(shape) if shape is not None else None
+        return None
+
+    def _unpacked_rank(self, name: str, binding: _Binding) -> int | None:
+        """The rank of ``name`` unpacked from ``jnp.meshgrid(...)``'s results (``x_mesh, y_mesh = jnp.meshgrid(x, y)``)."""
+        statement = binding.statement
+        if (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], (ast.Tuple, ast.List))
+                and any(isinstance(e, ast.Name) and e.id == name for e in statement.targets[0].elts)):
+            return self._grid_rank(statement.value)
+        return None
+
+    def _grid_rank(self, value: ast.expr) -> int | None:
+        """The rank of each array ``jnp.meshgrid(x, y, ...)`` returns: the number of arrays given."""
+        if not isinstance(value, ast.Call) or self.facts.names.qualname(value.func) not in _GRIDS:
+            return None
+        if value.keywords and any(k.arg is None for k in value.keywords):
+            return None
+        if any(isinstance(a, ast.Starred) for a in value.args) or not value.args:
+            return None
+        return len(value.args)
+
+    def _integer_index(self, index: ast.expr) -> bool:
+        """``index`` is one integer: a literal, or the variable of a ``for`` loop over ``range(...)``."""
+        if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+            index = index.operand
+        if isinstance(index, ast.Constant):
+            return isinstance(index.value, int) and not isinstance(index.value, bool)
+        if not isinstance(index, ast.Name):
+            return False
+        binding = self._in_effect(index.id, index)
+        statement = binding.statement if binding is not _UNKNOWN else None
+        return (isinstance(statement, (ast.For, ast.AsyncFor)) and isinstance(statement.target, ast.Name)
+                and statement.target.id == index.id and isinstance(statement.iter, ast.Call)
+                and self.facts.names.qualname(statement.iter.func) == "builtins.range")
 
     def _in_effect(self, name: str, use: ast.AST) -> _Binding | None:
         """The binding of ``name`` that holds at ``use``, in ``use``'s own function; None where it is not known:
