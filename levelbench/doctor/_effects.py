@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ._context import Context
 from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, call_kind
-from ._names import JAX_LIBRARIES, dotted
+from ._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
 from ._regions import CLOCKS, TimedRegion
 from ._syntax import FUNCTIONS, bound_names, enclosing_function, local_walk, parameter_names, position, walk_code
 
@@ -560,14 +560,6 @@ def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
     return copied is not None and ctx.kinds.of(copied) == "torch"
 
 
-# Modules whose functions are judged by what they are, whatever their names: the frameworks (`torch_xla.sync` runs
-# PyTorch/XLA's traced graph, not a CUDA wait) and the standard library's (`threading`'s and `asyncio`'s waits).
-_NOT_A_CUDA_SYNCHRONIZE = frozenset(
-    {"torch", "torch_xla", "jax", "numpy", "builtins", "time", "threading", "multiprocessing", "asyncio", "os",
-     "subprocess"}
-)
-
-
 def _named_a_synchronize(ctx: Context, call: ast.Call, qualified: str | None) -> bool:
     """``synchronize_torch(device)``, ``cuda_sync()``, imported from the project's own modules: a function the file
     does not show, whose name (its own, not an alias's) says it synchronizes. The file cannot show its body, so its
@@ -575,7 +567,7 @@ def _named_a_synchronize(ctx: Context, call: ast.Call, qualified: str | None) ->
     wait for CUDA), and a known library's function is judged by what it is."""
     if qualified is None or ctx.facts.local_def(call) is not None:
         return False
-    if qualified.split(".")[0] in _NOT_A_CUDA_SYNCHRONIZE:
+    if qualified.split(".")[0] in NOT_PROJECT_MODULES:
         return False
     words = qualified.rsplit(".", 1)[-1].lower().split("_")
     return any(w in ("synchronize", "sync", "synchronise") for w in words)

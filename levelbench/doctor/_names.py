@@ -56,6 +56,15 @@ UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.")
 # `jax.jit(solver.update)`). jaxopt's full-batch solvers run through `run`; a hand loop of their `update` reads each
 # iterate (its benchmarks' error curves), not a training loop. An optax `update` is counted as operations of the loop.
 UNJITTED_UPDATES = ("jaxopt.OptaxSolver", "jaxopt.PolyakSGD", "jaxopt.ArmijoSGD")
+# Top-level modules that are not the user's own project: the standard library's a benchmark uses, the frameworks and
+# the data and plotting tools. A call into any other module a file imports from is the project's own code, whose body
+# the file does not show (gpt-jax's `train_step`, a project's `synchronize_torch(device)`): rules that read such a
+# call by what it is handed or by its name ask here first, and judge these modules' functions by what they are.
+NOT_PROJECT_MODULES = frozenset({
+    "builtins", "time", "timeit", "math", "random", "itertools", "functools", "os", "sys", "logging", "pickle", "json",
+    "threading", "multiprocessing", "asyncio", "subprocess", "tqdm", "pandas", "scipy", "sklearn", "matplotlib",
+    "tensorflow", "numpy", "jax", "torch", "torch_xla",
+})
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})
 

@@ -13,7 +13,7 @@ from .._fixes import vmap_fix
 from .._iteration import (
     eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, yields_batches,
 )
-from .._names import JAX_LIBRARIES, dotted
+from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
 from .._syntax import (
@@ -584,9 +584,9 @@ def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
     qualified = ctx.names.qualname(call.func)
     if qualified is None or "." not in qualified or ctx.facts.local_def(call) is not None:
         return False
-    if qualified.startswith(("builtins.", "jax.", "numpy.", "torch.", *JAX_LIBRARIES, *_MAY_JIT)) or ctx.kinds.of(call):
-        return False
-    if qualified.split(".", 1)[0] in _KNOWN_MODULES:
+    if qualified.split(".", 1)[0] in NOT_PROJECT_MODULES or qualified.startswith((*JAX_LIBRARIES, *_MAY_JIT)):
+        return False  # the frameworks' and known libraries' functions are read by what they are
+    if ctx.kinds.of(call):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
 
@@ -612,11 +612,6 @@ def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
     if not isinstance(ctx.program.parent(call), ast.Assign):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
-
-
-# Modules whose functions are no project's step: the standard library's and the data tools a benchmark reads with.
-_KNOWN_MODULES = frozenset({"time", "timeit", "math", "random", "itertools", "functools", "os", "sys", "logging",
-                            "pickle", "json", "tqdm", "pandas", "scipy", "sklearn", "matplotlib", "tensorflow"})
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
