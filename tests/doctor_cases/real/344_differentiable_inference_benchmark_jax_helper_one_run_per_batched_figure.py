@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: n/a
 # inferred: LB104 (one waited call per figure in the second configuration; not discussed, changed by the author's later version, case 349)
-# lines: LB104:83/101
+# lines: LB104:84/102
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed LB104:84/102; false none | notebook: found none; missed LB104:84/102; false none
 
 import time
 import jax

@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: n/a
 # inferred: LB104 (the NumPy baseline is one cold sample; not discussed)
-# lines: LB104:141
+# lines: LB104:142
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed LB104:142; false none | notebook: found none; missed LB104:142; false none
 
 #!/usr/bin/env python3
 """Example: JAX vs NumPy for Biot–Savart evaluation on a winding surface.

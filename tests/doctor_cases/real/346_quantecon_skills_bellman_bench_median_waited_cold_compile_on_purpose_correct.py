@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed none; false LB104:143 | notebook: found none; missed none; false LB104:143
 
 """
 Measured backing for the HIGH-efficiency anchor (score 5).

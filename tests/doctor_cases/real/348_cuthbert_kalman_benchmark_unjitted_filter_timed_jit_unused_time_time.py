@@ -5,7 +5,8 @@
 # static: LB105, LB114, LB115
 # dynamic: n/a
 # inferred: LB114 (the jitted `offline_filter` is never called; the loop times the un-jitted `filter`; not discussed, shown by the file's earlier version), LB115 (NumPy `m0` and `chol_P0` passed to every timed call; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB105:72, LB114:73, LB115:73
+# lines: LB105:73, LB114:74, LB115:74
+# first-sight: f5b8aeb 2026-12-06 py: found LB105:73; missed LB114:74, LB115:74; false none | notebook: found LB105:73; missed LB114:74, LB115:74; false none
 
 import time
 

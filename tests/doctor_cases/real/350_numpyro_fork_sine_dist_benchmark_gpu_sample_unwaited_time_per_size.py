@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the sampled `data` is never waited for; not discussed), LB105 (`time()` as the interval clock; not discussed)
-# lines: LB102:37, LB105:36
+# lines: LB102:38, LB105:37
+# first-sight: f5b8aeb 2026-12-06 py: found LB105:37; missed LB102:38; false LB114:35 | notebook: found LB105:37; missed LB102:38; false LB114:35
 
 from time import time
 
