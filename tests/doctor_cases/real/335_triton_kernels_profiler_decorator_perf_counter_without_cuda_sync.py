@@ -5,7 +5,8 @@
 # static: LB116
 # dynamic: n/a
 # inferred: none
-# lines: LB116:46
+# lines: LB116:47
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed LB116:47; false none | notebook: found none; missed LB116:47; false none
 
 import torch
 import contextlib

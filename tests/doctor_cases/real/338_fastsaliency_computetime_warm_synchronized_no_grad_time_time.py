@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the clock; not discussed in the thread)
-# lines: LB105:24
+# lines: LB105:25
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed LB105:25; false none | notebook: found none; missed LB105:25; false none
 
 import numpy as np
 import torch

@@ -5,7 +5,8 @@
 # static: LB116, LB105
 # dynamic: n/a
 # inferred: LB105 (the `time()` clock; not discussed)
-# lines: LB116:164, LB105:161/163/165
+# lines: LB116:165, LB105:162/164/166
+# first-sight: f5b8aeb 2026-12-06 py: found LB105:162 LB105:164 LB105:166; missed LB116:165; false none | notebook: found LB105:162 LB105:164 LB105:166; missed LB116:165; false none
 
 from logging import getLogger
 from time import time
