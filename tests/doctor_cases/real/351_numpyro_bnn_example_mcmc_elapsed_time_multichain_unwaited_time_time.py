@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one cold sample of a whole `mcmc.run`; the thread discusses only the wait), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:73, LB104:71, LB105:70
+# lines: LB102:74, LB104:72, LB105:71
+# first-sight: f5b8aeb 2026-12-06 py: found LB105:71 LB104:72; missed LB102:74; false none | notebook: found LB105:71 LB104:72; missed LB102:74; false none
 
 """
 We demonstrate how to use NUTS to do inference on a simple (small)

@@ -5,7 +5,8 @@
 # static: LB114, LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the state is never waited for; the thread discusses only the missing jit), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB114:19, LB102:19, LB105:14
+# lines: LB114:20, LB102:20, LB105:15
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed LB102:20, LB105:15, LB114:20; false none | notebook: found none; missed LB102:20, LB105:15, LB114:20; false none
 
 config = dataclasses.replace(_config.WOD_1_1_0_VALIDATION, max_num_objects=32)
 data_iter = dataloader.simulator_state_generator(config=config)

@@ -5,7 +5,8 @@
 # static: LB102, LB113, LB115
 # dynamic: n/a
 # inferred: LB102 (the quasiseparable solver's result is not waited for; not discussed), LB113 (`jax.config` is no longer importable as a module; not discussed), LB115 (NumPy slices handed to the CPU solvers in every timed call; not discussed)
-# lines: LB102:124, LB113:26, LB115:113/124
+# lines: LB102:125, LB113:27, LB115:114/125
+# first-sight: f5b8aeb 2026-12-06 py: found LB113:27 LB102:125; missed LB115:114/125; false none | notebook: found LB113:27 LB102:125; missed LB115:114/125; false none
 
 # %%
 try:

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed none; false LB114:44 LB114:70 LB114:97 | notebook: found none; missed none; false LB114:44 LB114:70 LB114:97
 
 from jax import config
 

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the Gram matrices are never waited for; not discussed)
-# lines: LB102:36/45/54/63/72/81/90/99/108
+# lines: LB102:37/46/55/64/73/82/91/100/109
+# first-sight: f5b8aeb 2026-12-06 py: found LB102:37 LB102:46 LB102:55 LB102:64 LB102:73 LB102:82 LB102:91 LB102:100 LB102:109; missed none; false none | notebook: found LB102:37 LB102:46 LB102:55 LB102:64 LB102:73 LB102:82 LB102:91 LB102:100 LB102:109; missed none; false none
 
 from jax import config
 

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the compiled Sinkhorn solve is never waited for inside `run`; not discussed)
-# lines: LB102:74
+# lines: LB102:75
+# first-sight: f5b8aeb 2026-12-06 py: found none; missed LB102:75; false none | notebook: found none; missed LB102:75; false none
 
 from benchopt import BaseSolver, safe_import_context
 
