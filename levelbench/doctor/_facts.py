@@ -794,6 +794,14 @@ class Facts:
             return [b for value in values for b in self._built_objects(value, depth + 1)]
         return []
 
+    def updates_an_optimiser(self, call: ast.Call) -> bool:
+        """``tx.update(grads, opt_state)`` of ``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: the
+        optimiser's work on every parameter leaf (Adam's moments, their corrections and the scaling, several
+        operations per leaf), not glue around a compiled step. An ``optax.apply_updates`` alone after a jitted update
+        is one add per leaf: glue."""
+        func = call.func
+        return isinstance(func, ast.Attribute) and func.attr == "update" and dotted(func.value) in self.optax_transforms
+
     def is_jax_transform(self, value: ast.expr) -> bool:
         """``jax.grad(f)``, ``jax.vmap(f)``, ``jax.jit(f)``: a function value that runs JAX."""
         return isinstance(value, ast.Call) and (self.names.qualname(value.func) or "").startswith(
