@@ -462,8 +462,8 @@ class Facts:
             key = ast.unparse(call.func)
         elif isinstance(call.func, (ast.Call, ast.IfExp, ast.Subscript)):  # jax.vmap(f_jit)(x), fns["jax"](x)
             key = self.jitted_key_of(call.func)
-        elif isinstance(call.func, ast.Attribute):  # `state.apply_fn(x)`: what `TrainState.create` was handed
-            key = self.jitted_key_of(call.func)
+        elif isinstance(call.func, ast.Attribute) and call.func.attr in self._jitted_keywords:
+            key = self.jitted_key_of(call.func)  # `state.apply_fn(x)`: what `TrainState.create` was handed
         if known is not None:
             known[call] = key
         return key
@@ -758,7 +758,7 @@ class Facts:
         if not self.jitted and "jit" not in self.program.text:
             return frozenset()
         return frozenset(
-            k.arg for call in self.program.of_type(ast.Call) for k in call.keywords  # type: ignore[attr-defined]
+            k.arg for k in self.program.of_type(ast.keyword)  # type: ignore[attr-defined]
             if k.arg is not None and (self.jit_target(k.value) is not None or dotted(k.value) in self.jitted)
         )
 
