@@ -132,6 +132,8 @@ class Facts:
         # call by that name runs without the jit.
         self.jit_targets: dict[str, JitSite] = {}
         self.aot: set[str] = set()
+        # jitted callables an object holds, by key, found as asked (`held_attribute`): `apply_fn=jax.jit(f)`
+        self.held_jits: dict[str, JitSite] = {}
         self.jitted_defs: dict[ast.AST, JitSite] = {}
         # every jit transform's name contains one of the first two; `.lower(x).compile()` is the AOT executable
         if "jit" in text or "pmap" in text or ".lower(" in text:
@@ -460,6 +462,8 @@ class Facts:
             key = ast.unparse(call.func)
         elif isinstance(call.func, (ast.Call, ast.IfExp, ast.Subscript)):  # jax.vmap(f_jit)(x), fns["jax"](x)
             key = self.jitted_key_of(call.func)
+        elif isinstance(call.func, ast.Attribute) and call.func.attr in self._jitted_keywords:
+            key = self.jitted_key_of(call.func)  # `state.apply_fn(x)`: what `TrainState.create` was handed
         if known is not None:
             known[call] = key
         return key
@@ -738,7 +742,65 @@ class Facts:
             return self.jitted_key_of(value.body) or self.jitted_key_of(value.orelse)
         if isinstance(value, ast.Subscript):  # `fns["jax"]`: the jitted callable the container holds
             return next((k for e in self.bindings.elements(value.value, value) if (k := self.jitted_key_of(e))), None)
+        if isinstance(value, ast.Attribute) and value.attr in self._jitted_keywords:
+            for held in self.held_attribute(value):
+                key = self.jitted_key_of(held)
+                if key is not None:
+                    if key not in self.jitted:  # `apply_fn=jax.jit(model.apply)`: where the jit is, for the evidence
+                        self.held_jits.setdefault(key, JitSite(held, f"{value.attr}={ast.unparse(held)}"))
+                    return key
         return None
+
+    @functools.cached_property
+    def _jitted_keywords(self) -> frozenset[str]:
+        """The keywords some call of the file is handed a jitted callable by (``apply_fn=jax.jit(model.apply)``):
+        the only attributes `held_attribute` is asked about, so that ``x.mean()`` costs nothing."""
+        if not self.jitted and "jit" not in self.program.text:
+            return frozenset()
+        return frozenset(
+            k.arg for k in self.program.of_type(ast.keyword)  # type: ignore[attr-defined]
+            if k.arg is not None and (self.jit_target(k.value) is not None or dotted(k.value) in self.jitted)
+        )
+
+    def held_attribute(self, attribute: ast.Attribute) -> list[ast.expr]:
+        """What ``obj.name`` holds when ``obj`` was built by a call handed ``name=value``: Flax's
+        ``state = TrainState.create(apply_fn=jax.jit(model.apply), ...)`` makes ``state.apply_fn`` the jitted
+        ``model.apply``. ``obj`` is followed through names, a function's parameters (what its callers pass) and
+        local factories (what they return): ``params.apply_fn(...)`` in ``def rollout(env, params)`` called as
+        ``rollout(env, create_train_state(model))``."""
+        return [
+            k.value for built in self._built_objects(attribute.value, 0) if isinstance(built, ast.Call)
+            for k in built.keywords if k.arg == attribute.attr
+        ]
+
+    def _built_objects(self, expr: ast.AST, depth: int) -> list[ast.expr]:
+        """The calls an object expression may have been built by (`held_attribute`)."""
+        if depth > 4:
+            return []
+        if isinstance(expr, ast.Call):
+            factory = self.def_named(expr.func.id, expr) if isinstance(expr.func, ast.Name) else None
+            if factory is None:
+                return [expr]
+            returns = [
+                node.value for node in self.program.walk(factory)
+                if isinstance(node, ast.Return) and node.value is not None
+                and enclosing_function(self.program, node) is factory
+            ]
+            return [b for value in returns for b in self._built_objects(value, depth + 1)]
+        if isinstance(expr, ast.Name):
+            values = self.argument_values(expr)
+            if values is None:
+                values = self.bindings.values_at(expr.id, expr)
+            return [b for value in values for b in self._built_objects(value, depth + 1)]
+        return []
+
+    def updates_an_optimiser(self, call: ast.Call) -> bool:
+        """``tx.update(grads, opt_state)`` of ``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: the
+        optimiser's work on every parameter leaf (Adam's moments, their corrections and the scaling, several
+        operations per leaf), not glue around a compiled step. An ``optax.apply_updates`` alone after a jitted update
+        is one add per leaf: glue."""
+        func = call.func
+        return isinstance(func, ast.Attribute) and func.attr == "update" and dotted(func.value) in self.optax_transforms
 
     def is_jax_transform(self, value: ast.expr) -> bool:
         """``jax.grad(f)``, ``jax.vmap(f)``, ``jax.jit(f)``: a function value that runs JAX."""

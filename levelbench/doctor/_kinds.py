@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from ._facts import Facts
+from ._facts import JIT_TRANSFORMS, Facts
 from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
@@ -36,14 +36,16 @@ _ATTRIBUTES_NOT_ARRAYS = frozenset(
 )
 HOST_METHODS = frozenset({"item", "tolist", "__float__", "__int__", "__array__"})
 # Transforms whose result, called, traces the function with JAX and returns JAX arrays, whatever the function is.
-FUNCTION_TRANSFORMS = frozenset(
+# The jits are `_facts.JIT_TRANSFORMS`, the one list of them.
+FUNCTION_TRANSFORMS = JIT_TRANSFORMS | frozenset(
     {
-        "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian",
-        "jax.checkpoint", "jax.remat", "equinox.filter_jit", "equinox.filter_vmap", "equinox.filter_grad",
-        "equinox.filter_value_and_grad", "flax.nnx.jit", "flax.nnx.vmap", "flax.nnx.grad", "flax.nnx.value_and_grad",
-        "flax.nnx.jit_partial",
+        "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.jacfwd", "jax.jacrev", "jax.hessian", "jax.checkpoint",
+        "jax.remat", "equinox.filter_vmap", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.vmap",
+        "flax.nnx.grad", "flax.nnx.value_and_grad",
     }
 )
+# Array constructors that turn a Python list into one array (`jnp.array(rows)` after a loop of `rows.append(...)`).
+ASSEMBLERS = frozenset({"array", "asarray", "stack", "vstack", "hstack", "concatenate"})
 # JAX functions that give back a Python list with one array per argument or per leaf: its length is structure.
 _SEQUENCE_RESULTS = frozenset(
     {"jax.numpy.broadcast_arrays", "jax.numpy.meshgrid", "jax.numpy.ix_", "jax.tree.leaves", "jax.tree_util.tree_leaves"}

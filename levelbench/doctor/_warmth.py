@@ -175,7 +175,7 @@ class Warmth:
         if isinstance(expr, ast.Name):
             binding = self._in_effect(expr.id, expr)
             if binding is not _UNKNOWN and binding.value is None:
-                rank = self._unpacked_rank(expr.id, binding)  # `x_mesh, y_mesh = jnp.meshgrid(x, y)`
+                rank = self._rank(expr, depth + 1)  # `x_mesh, y_mesh = jnp.meshgrid(x, y)`: the one reading of a rank
                 return _Form("array", None, rank) if rank is not None else None
             return self._form(binding.value, depth + 1) if binding is not _UNKNOWN else None
         if isinstance(expr, ast.Constant):
@@ -236,8 +236,9 @@ class Warmth:
                 return self._rank(binding.value, depth + 1)
             return self._unpacked_rank(expr.id, binding)
         if isinstance(expr, ast.Subscript):
-            if isinstance(expr.value, ast.Call) and self._grid_rank(expr.value) is not None:
-                return self._grid_rank(expr.value) if self._integer_index(expr.slice) else None
+            grid = self._grid_rank(expr.value)  # `jnp.meshgrid(x, y)[0]`
+            if grid is not None:
+                return grid if self._integer_index(expr.slice) else None
             if not self._integer_index(expr.slice):
                 return None
             outer = self._rank(expr.value, depth + 1)

@@ -167,7 +167,7 @@ def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
 
 
 def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str) -> Diagnostic:
-    site = ctx.facts.jitted.get(key)
+    site = ctx.facts.jitted.get(key) or ctx.facts.held_jits.get(key)
     evidence = (
         f"`{key}` is jitted at {ctx.where(site.node)} (`{site.label}`) and not called before this region"
         if site is not None

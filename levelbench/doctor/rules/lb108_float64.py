@@ -12,7 +12,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding
 from .._facts import NUMPY_GENERATORS
-from .._syntax import short
+from .._syntax import enclosing_function, short
 
 CODE = "LB108"
 
@@ -52,14 +52,18 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if culprit is not None and all(culprit is not r for r in requests):
             requests.append(culprit)
     implicit = not requests
+    why = "the file compares JAX with NumPy at default tolerances"
     if implicit:
         requests = _compared_float64_conversions(ctx)
+    if implicit and not requests:
+        requests = _conversions_timed_beside_float64_baselines(ctx)
+        why = "the file times it beside a callable that is not JAX, handed float64 NumPy arrays"
     if implicit and not requests:
         yield from _each_framework_converts(ctx)
         return
     if not requests:
         return
-    yield _report(ctx, requests, "the file compares JAX with NumPy at default tolerances" if implicit else None)
+    yield _report(ctx, requests, why if implicit else None)
 
 
 def _each_framework_converts(ctx: Context) -> Iterator[Diagnostic]:
@@ -133,6 +137,52 @@ def _compared_float64_conversions(ctx: Context) -> list[ast.AST]:
     ]
 
 
+def _conversions_timed_beside_float64_baselines(ctx: Context) -> list[ast.AST]:
+    """Float64 asked of JAX implicitly in a timed comparison: a function that a timing runs turns arrays its callers
+    hand it, float64 NumPy arrays, into JAX arrays (``X = jnp.array(X)``), and the file also times another callable,
+    not JAX, handed float64 NumPy arrays (a NumPy or C++ baseline of the same algorithm: gradi-mojo's benchmarks,
+    case 334). The figures then compare a float32 JAX computation with float64 ones."""
+    facts = ctx.facts
+    # each timed call with what it may run: its callee, or what the callers of a helper hand it (`fn(X, D)`)
+    timed = [(c, v) for r in ctx.regions for c in ctx.timed_calls(r) for v in facts.passed_functions(c) or [c.func]]
+    if len(timed) < 2:
+        return []
+    runs = {id(f): f for _, v in timed if (f := facts.function_of(v)) is not None}
+    requests = [
+        call for call in ctx.program.of_type(ast.Call)
+        if isinstance(call, ast.Call) and ctx.names.qualname(call.func) in _TO_JAX and call.args
+        and not any(k.arg == "dtype" for k in call.keywords)
+        and id(enclosing_function(ctx.program, call)) in runs and not _importers_decide(ctx, call)
+        and _numpy_float64(ctx, call.args[0], callers=True)
+    ]
+    if not requests:
+        return []
+    converting = {id(enclosing_function(ctx.program, r)) for r in requests}
+    baseline = any(
+        id(facts.function_of(v)) not in converting and facts.jitted_key_of(v) is None
+        and (v is not c.func or (facts.jitted_key(c) is None and ctx.kinds.of(c) != "jax"))
+        and any(_numpy_float64(ctx, a, callers=True) for a in c.args)
+        for c, v in timed
+    )
+    return requests if baseline else []
+
+
+def _given(ctx: Context, name: ast.Name) -> list[ast.expr] | None:
+    """What the callers hand the parameter ``name`` where no binding in its function comes before the read
+    (``X = jnp.array(X)`` reads the parameter); None when ``name`` is no such parameter."""
+    values = ctx.facts.argument_values(name)
+    if values is None:
+        return None
+    function = enclosing_function(ctx.program, name)
+    statement = next(a for a in [name, *ctx.program.ancestors(name)] if isinstance(a, ast.stmt))
+    where = (statement.lineno, statement.col_offset)  # `X = jnp.array(X)` reads X before its own statement binds it
+    stored = any(
+        isinstance(n, ast.Name) and n.id == name.id and isinstance(n.ctx, ast.Store) and (n.lineno, n.col_offset) < where
+        for n in ast.walk(function)  # type: ignore[arg-type]
+    )
+    return None if stored else values
+
+
 def _importers_decide(ctx: Context, node: ast.AST) -> bool:
     """``node`` is in a library function of a module that others import: they set x64 (or not) before calling it.
     A function of a program (a script, a notebook) runs under the program's settings, called here or not."""
@@ -148,14 +198,26 @@ def _strict_mixed_comparison(ctx: Context, call: ast.AST) -> bool:
     return kinds == {"jax", "numpy"}
 
 
-def _numpy_float64(ctx: Context, expr: ast.AST, depth: int = 0) -> bool:
-    """``expr`` is a NumPy array of float64 that no dtype asked for: ``np.random.rand(3)``, ``np.array([[0.3, 0.1]])``."""
-    if isinstance(expr, ast.Name) and depth < 3:
-        values = ctx.facts.bindings.values_at(expr.id, expr)
-        return bool(values) and all(_numpy_float64(ctx, v, depth + 1) for v in values)
-    if not isinstance(expr, ast.Call) or any(k.arg == "dtype" for k in expr.keywords):
+def _numpy_float64(ctx: Context, expr: ast.AST, depth: int = 0, *, callers: bool = False) -> bool:
+    """``expr`` is a NumPy array of float64 that no dtype asked for: ``np.random.rand(3)``, ``np.array([[0.3, 0.1]])``.
+    With ``callers``, also what every caller hands a parameter, a ``.copy()`` of such an array, and a NumPy array
+    asked for float64 (``np.array(D, dtype=np.float64)``)."""
+    if isinstance(expr, ast.Name) and depth < (6 if callers else 3):
+        values = _given(ctx, expr) if callers else None
+        if values is None:
+            values = ctx.facts.bindings.values_at(expr.id, expr)
+        return bool(values) and all(_numpy_float64(ctx, v, depth + 1, callers=callers) for v in values)
+    if not isinstance(expr, ast.Call):
         return False
     qualified = ctx.names.qualname(expr.func)
+    if callers and isinstance(expr.func, ast.Attribute) and expr.func.attr == "copy" and not expr.args and depth < 6:
+        return _numpy_float64(ctx, expr.func.value, depth + 1, callers=True)
+    if callers and qualified in ("numpy.array", "numpy.asarray"):
+        dtype = next((k.value for k in expr.keywords if k.arg == "dtype"), None)
+        if dtype is not None:
+            return _is_wide(ctx, dtype)
+    if any(k.arg == "dtype" for k in expr.keywords):
+        return False
     if qualified in _NUMPY_FLOAT_DEFAULT or _generator_draw(ctx, expr):
         return True
     return qualified in ("numpy.array", "numpy.asarray") and bool(expr.args) and _float_literals(expr.args[0])

@@ -13,6 +13,7 @@ from .._fixes import vmap_fix
 from .._iteration import (
     eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, yields_batches,
 )
+from .._kinds import ASSEMBLERS
 from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
@@ -93,7 +94,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                                          or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n))
             for n in nodes
         )
-        optimiser = next((c for c in own_calls if _optimiser_update(ctx, c)), None)
+        optimiser = next((c for c in own_calls if facts.updates_an_optimiser(c)), None)
         if compiled_beside and step is None and optimiser is None:
             continue  # the loop's work is compiled programs; its own operations are the glue around them
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
@@ -397,7 +398,7 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 continue
             elif ctx.facts.is_flax_call(node):
                 applies += 1
-            elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
+            elif ctx.facts.updates_an_optimiser(node):
                 ops += 1
             elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
                 applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
@@ -635,26 +636,9 @@ def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool
         for node in ast.walk(statement):
             if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name)
                     and node.args[0].id in appended
-                    and (ctx.names.qualname(node.func) or "").rsplit(".", 1)[-1] in _ASSEMBLERS):
+                    and (ctx.names.qualname(node.func) or "").rsplit(".", 1)[-1] in ASSEMBLERS):
                 return True
     return False
-
-
-# Array constructors that turn a Python list into one array.
-_ASSEMBLERS = frozenset({"array", "asarray", "stack", "vstack", "hstack", "concatenate"})
-
-
-def _optimiser_update(ctx: Context, call: ast.Call) -> bool:
-    """``tx.update(grads, opt_state)`` of an optax transformation: the optimiser's work on every parameter leaf (Adam's
-    moments, their corrections and the scaling, several operations per leaf), not glue around a compiled step. An
-    ``optax.apply_updates`` alone after a jitted update is one add per leaf: glue."""
-    return isinstance(call.func, ast.Attribute) and call.func.attr == "update" and _is_optax(ctx, call.func.value)
-
-
-def _is_optax(ctx: Context, receiver: ast.AST) -> bool:
-    """``tx`` bound to ``optax.adam(...)`` / ``optax.chain(...)``: its ``update`` runs the optimiser's operations."""
-    name = dotted(receiver)
-    return name is not None and name in ctx.facts.optax_transforms
 
 
 def _is_measure(ctx: Context, call: ast.Call) -> bool:
