@@ -5,6 +5,13 @@
   a benchmark, not as a library function timing its own work for a log line (case 338: LB105 at the ``time.time()``
   start read of FastSaliency's ``computeTime``).
 
+- `Devices`: a parameter whose default is a tensor method taken unbound (``transfer_to_device_fn=torch.Tensor.to``)
+  and that its function never rebinds moves as that method does: ``transfer_to_device_fn(sample, model_device)`` puts
+  the sample on the device the function is handed.
+- `_autograd.forward_without_grad`: a callable the file does not show, called under ``torch.no_grad()`` /
+  ``torch.inference_mode()`` (or in a function decorated with one) on a tensor the code put on CUDA or on the device
+  its function is handed, is a torch module's forward (case 339: LB116 at ``device_result = model(device_sample)``).
+
 The files are named neutrally (``saliency.py``): a file name with ``bench``, ``speed`` or ``perf`` in it makes every
 function in it a benchmark, which would hide what the function's own name says.
 """
@@ -118,3 +125,90 @@ def test_no_grad_kept_in_a_container_turns_autograd_off():
     assert not {line for code, line in codes(held) if code == "LB112"}
     recording = held.replace('grad_modes = {"off": torch.no_grad}', 'grad_modes = {"off": torch.enable_grad}')
     assert {line for code, line in codes(recording) if code == "LB112"} == {17}
+
+
+# --- 339: a forward under no_grad, on a sample moved to the device the function is handed ------------------------
+
+REPEATED = """
+import torch
+{imports}
+
+def measure_repeated_inference_timing(model, sample, model_device, transfer_to_device_fn=torch.Tensor.to, num_runs=100):
+    assert model_device.type == "cuda"
+    t_inf = []
+    with {grad_off}:
+        for _ in range(num_runs):
+            device_sample = {move}
+            start_on_device = {clock}()
+            device_result = model(device_sample)
+            {sync}stop_on_device = {clock}()
+            transfer_to_device_fn(device_result, "cpu")
+            t_inf.append(stop_on_device - start_on_device)
+    return t_inf
+"""
+
+MOVES = (
+    "transfer_to_device_fn(sample, model_device)",
+    "transfer_to_device_fn(sample, device=model_device)",
+    "sample.to(model_device)",
+    "sample.to(model_device, non_blocking=True)",
+    "sample.cuda()",
+)
+CLOCKS = (
+    ("from time import time", "time"),
+    ("import time", "time.perf_counter"),
+    ("from time import perf_counter as now", "now"),
+)
+
+
+def _lb116(source: str, path: str = PATH) -> set[int]:
+    return {line for code, line in codes(source, path) if code == "LB116"}
+
+
+def _repeated(move: str = MOVES[0], grad_off: str = "torch.no_grad()", sync: str = "", clock: tuple = CLOCKS[0]) -> str:
+    imports, name = clock
+    return REPEATED.format(imports=imports, move=move, grad_off=grad_off, sync=sync, clock=name)
+
+
+def test_a_forward_under_no_grad_on_a_sample_moved_to_the_handed_device_is_cuda_work():
+    """pytorch-benchmark's ``measure_repeated_inference_timing`` (case 339): ``model`` is a parameter, the sample is
+    moved by the default mover ``torch.Tensor.to`` to the device the function is handed, and the clock stops when
+    the forward is queued."""
+    for move in MOVES:
+        for grad_off in ("torch.no_grad()", "torch.inference_mode()", "torch.autograd.no_grad()"):
+            for clock in CLOCKS:
+                assert _lb116(_repeated(move, grad_off, clock=clock)) == {12}, (move, grad_off, clock)
+
+
+def test_a_forward_in_a_function_decorated_with_no_grad_is_cuda_work():
+    source = _repeated().replace("    with torch.no_grad():\n", "    if True:\n").replace(
+        "def measure_repeated_inference", "@torch.no_grad()\ndef measure_repeated_inference_timing")
+    assert _lb116(source) == {13}
+
+
+def test_the_same_function_in_a_notebook_reads_the_same():
+    found = {(d.code, d.location.cell, d.location.line) for d in lint_source(notebook(_repeated(clock=CLOCKS[1])), "s.ipynb")}
+    assert ("LB116", 1, 11) in found
+
+
+def test_the_forward_synchronized_on_the_cpu_or_with_grad_on_an_unplaced_value_stays_quiet():
+    assert not _lb116(_repeated(sync="torch.cuda.synchronize()\n            "))
+    assert not _lb116(_repeated(move='sample.to("cpu")'))
+    assert not _lb116(_repeated(move='transfer_to_device_fn(sample, "cpu")'))
+    # no device named: what `model` is and where `sample` is are not known, as before
+    assert not _lb116(_repeated(move="sample"))
+    # gradients on and a callable the file does not show: not known to be torch work either
+    assert not _lb116(_repeated(grad_off="open('log.txt', 'w')"))
+    # a mover that is not torch's, as the parameter's default, moves nothing the model knows of
+    assert not _lb116(_repeated().replace("transfer_to_device_fn=torch.Tensor.to", "transfer_to_device_fn=copy_to"))
+
+
+def test_the_copies_timed_around_the_forward_stay_quiet():
+    """The host-to-device copy, timed on purpose as a figure of its own (case 036's reading): a copy from pageable
+    memory, which waits; only the forward after it is reported."""
+    source = _repeated().replace(
+        "            device_sample = transfer_to_device_fn(sample, model_device)\n",
+        "            start_on_cpu = time()\n            device_sample = transfer_to_device_fn(sample, model_device)\n"
+        "            t_c2d = time() - start_on_cpu\n",
+    )
+    assert _lb116(source) == {14}

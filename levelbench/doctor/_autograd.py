@@ -46,3 +46,15 @@ def grad_off_around(ctx: Context, node: ast.AST) -> bool:
             if any(turns_grad_off(ctx, d) for d in ancestor.decorator_list):
                 return True
     return False
+
+
+def forward_without_grad(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a callable the file does not show (no library function, no local def) with autograd off, on a
+    tensor the code put on a device (``.cuda()``, ``.to(device)``, or the device its function is handed): a torch
+    module's forward, since nothing else has a gradient to turn off (pytorch-benchmark's ``device_result =
+    model(device_sample)`` under ``with torch.no_grad():``, case 339). A tensor the code keeps on the CPU, or a value
+    the code does not place, does not make it one."""
+    if ctx.names.qualname(call.func) is not None or ctx.facts.local_def(call) is not None:
+        return False
+    given = [*call.args, *(k.value for k in call.keywords)]
+    return any(ctx.devices.of(a) in ("cuda", "handed") for a in given) and grad_off_around(ctx, call)

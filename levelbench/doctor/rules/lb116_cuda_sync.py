@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from .._autograd import forward_without_grad
 from .._context import Context
 from .._diagnostic import Diagnostic
 from .._effects import synchronizes_cuda
@@ -118,7 +119,7 @@ def _last_cuda_work(ctx: Context, region: TimedRegion, calls: list[ast.Call], li
 def _module_call(ctx: Context, call: ast.Call) -> bool:
     """``call`` runs a torch module (``model(x)``, ``net.forward(x)``) or a callable the file does not show on a
     tensor it moved to CUDA: a network's forward, not one tensor operation."""
-    return ctx.facts.is_torch_model_call(call) or _given_cuda_tensor(ctx, call)
+    return ctx.facts.is_torch_model_call(call) or _given_cuda_tensor(ctx, call) or forward_without_grad(ctx, call)
 
 
 def _blocking_copy_to_device(ctx: Context, call: ast.Call) -> bool:
@@ -162,7 +163,7 @@ def _host_only(ctx: Context, call: ast.Call) -> bool:
 def _torch_work(ctx: Context, call: ast.Call) -> bool:
     if ctx.facts.is_torch_model_call(call) or ctx.kinds.of(call) == "torch":
         return True
-    if _given_cuda_tensor(ctx, call):
+    if _given_cuda_tensor(ctx, call) or forward_without_grad(ctx, call):
         return True  # `model(img.unsqueeze(0))` with `img = ....cuda()`: whatever `model` is, it computes on the GPU
     function = ctx.facts.local_def(call)
     return function is not None and any(
