@@ -12,6 +12,11 @@
   ``torch.inference_mode()`` (or in a function decorated with one) on a tensor the code put on CUDA or on the device
   its function is handed, is a torch module's forward (case 339: LB116 at ``device_result = model(device_sample)``).
 
+- `Facts.cuda`: a file that profiles torch with ``torch.profiler.profile`` left to its default activities (CPU and,
+  where there is one, CUDA), or naming ``ProfilerActivity.CUDA``, or the older profiler with ``use_cuda``, puts work on
+  CUDA; `_effects.handed_torch_work`: a timer's call of the callable it is handed, inside a torch profiler range
+  (``record_function``), is torch work (case 335: LB116 at the wrapper's ``func(*args, **kwargs)``).
+
 The files are named neutrally (``saliency.py``): a file name with ``bench``, ``speed`` or ``perf`` in it makes every
 function in it a benchmark, which would hide what the function's own name says.
 """
@@ -212,3 +217,102 @@ def test_the_copies_timed_around_the_forward_stay_quiet():
         "            t_c2d = time() - start_on_cpu\n",
     )
     assert _lb116(source) == {14}
+
+
+# --- 335: a profiling decorator's wrapper times the function it decorates in a torch profiler range ---------------
+
+PROFILER = """
+import torch
+{imports}
+from collections import defaultdict
+
+
+class Profiler:
+    _instance = None
+
+    def __new__(cls, should_profile=False, benchmark=False):
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+            cls._instance.profiler = torch.profiler.profile({activities}record_shapes=True) if should_profile else None
+            cls._instance.benchmark_vals = defaultdict(list)
+        return cls._instance
+
+    @classmethod
+    def profiling_decorator(cls, record_name=None):
+        def inner(func):
+            def wrapper(*args, **kwargs):
+                start_time = {clock}()
+                with {range_}(record_name or func.__name__):
+                    result = func(*args, **kwargs)
+                {sync}end_time = {clock}()
+                {keep}
+                return result
+            return wrapper
+        return inner
+"""
+
+RANGES = (
+    ("import time", "torch.profiler.record_function"),
+    ("import time\nfrom torch.profiler import record_function", "record_function"),
+    ("import time\nfrom torch.profiler import record_function as rf", "rf"),
+    ("import time\nimport torch.profiler as tp", "tp.record_function"),
+    ("import time", "torch.autograd.profiler.record_function"),
+)
+PROFILER_CLOCKS = ("time.perf_counter", "time.time", "time.monotonic")
+
+
+def _profiler(imports: str = RANGES[0][0], range_: str = RANGES[0][1], clock: str = "time.perf_counter",
+              activities: str = "", sync: str = "",
+              keep: str = "cls._instance.benchmark_vals[record_name].append(end_time - start_time)") -> str:
+    return PROFILER.format(imports=imports, range_=range_, clock=clock, activities=activities, sync=sync, keep=keep)
+
+
+def _line_of(source: str, text: str) -> int:
+    return next(i for i, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line)
+
+
+def test_a_wrapper_timing_its_function_in_a_torch_profiler_range_is_cuda_work():
+    """triton-lang/kernels' ``Profiler.profiling_decorator`` (case 335): the decorated functions are the project's
+    GPU operations; the profiler, left to its default activities, records CUDA; nothing synchronizes."""
+    for imports, range_ in RANGES:
+        for clock in PROFILER_CLOCKS:
+            source = _profiler(imports, range_, clock)
+            assert _lb116(source) == {_line_of(source, "result = func(")}, (imports, range_, clock)
+    with_cuda = "activities=[torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA], "
+    assert _lb116(_profiler(activities=with_cuda)) == {23}
+    older = _profiler().replace("torch.profiler.profile(record_shapes=True)", "torch.autograd.profiler.profile(use_cuda=True)")
+    assert _lb116(older) == {23}
+
+
+def test_a_timing_helper_with_a_profiler_range_in_a_notebook_is_found():
+    helper = """
+    import time
+    import torch
+
+    prof = torch.profiler.profile()
+
+    def timed(fn, *args):
+        t0 = time.perf_counter()
+        with torch.profiler.record_function(fn.__name__):
+            out = fn(*args)
+        return out, time.perf_counter() - t0
+    """
+    assert _lb116(helper) == {10}
+    found = {(d.code, d.location.cell, d.location.line) for d in lint_source(notebook("import torch", helper), "s.ipynb")}
+    assert ("LB116", 2, 9) in found
+
+
+def test_a_cpu_profile_a_synchronize_a_log_line_or_no_range_stays_quiet():
+    cpu_only = "activities=[torch.profiler.ProfilerActivity.CPU], "
+    assert not _lb116(_profiler(activities=cpu_only))
+    assert not _lb116(_profiler().replace("torch.profiler.profile(record_shapes=True)",
+                                          "torch.autograd.profiler.profile(use_cuda=False)"))
+    assert not _lb116(_profiler(sync="torch.cuda.synchronize()\n                "))
+    assert not _lb116(_profiler(keep="logging.info('%s took %.3fs', record_name, end_time - start_time)",
+                                imports="import time\nimport logging"))
+    # without the range, the wrapped function is not known to be torch work: the callers decide, as before
+    plain = _profiler().replace("with torch.profiler.record_function(record_name or func.__name__):\n"
+                                "                    result = func(*args, **kwargs)",
+                                "result = func(*args, **kwargs)")
+    assert "record_function" not in plain.split("class Profiler")[1]
+    assert not _lb116(plain)
