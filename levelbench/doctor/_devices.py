@@ -26,6 +26,9 @@ from ._program import Program
 from ._syntax import enclosing_function, local_walk
 
 Device = Literal["cuda", "cpu", "xla", "handed"]
+
+# A tensor's movers taken unbound, as a parameter's default (`transfer_to_device_fn=torch.Tensor.to`): the method each is
+_UNBOUND_MOVERS = {"torch.Tensor.to": "to", "torch.Tensor.cuda": "cuda", "torch.Tensor.cpu": "cpu"}
 """``"handed"``: the device the function around the value is given as a parameter (its callers choose it); ``"xla"``:
 PyTorch/XLA's device (`Facts.is_xla_device`)."""
 
@@ -109,6 +112,12 @@ class Devices:
             return self._find(func.value, depth)  # `t.float()`, `t.sum()`: where `t` is
         if qualified is None and isinstance(func, ast.Name):
             function = self.facts.local_def(value)
+            method = self._default_method(value) if function is None else None
+            if method is not None:  # `transfer_to_device_fn(sample, model_device)`: `sample.to(model_device)`
+                if method == "to":
+                    moved = value.args[1:2] or [k.value for k in value.keywords if k.arg == "device"]
+                    return self.named(moved[0]) if moved else None
+                return method  # type: ignore[return-value]
             if function is None:
                 found = self._find(func, depth)  # `block(x)`: a module runs where it was moved
                 if found is None and not self.facts.is_torch_model_call(value) and self._given_tensors(value):
@@ -126,6 +135,28 @@ class Devices:
         if qualified is None or not qualified.startswith("torch.") or call_kind(qualified) != "torch":
             return None
         return self._where_tensors_are(value, depth)
+
+    def _default_method(self, call: ast.Call) -> str | None:
+        """``"to"``, ``"cuda"`` or ``"cpu"`` when ``call`` calls a parameter of the function around it whose default is
+        that tensor method taken unbound (pytorch-benchmark's ``transfer_to_device_fn=torch.Tensor.to``) and that the
+        function never rebinds: its callers may pass another mover, but the default says what the code means, and
+        ``transfer_to_device_fn(sample, model_device)`` moves the sample to the device as ``sample.to(...)`` does."""
+        name = call.func.id  # type: ignore[attr-defined]
+        function = enclosing_function(self.program, call)
+        args = getattr(function, "args", None)
+        if args is None:
+            return None
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
+        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+        default = defaults.get(name)
+        method = _UNBOUND_MOVERS.get(self.names.qualname(default) or "") if default is not None else None
+        if method is None or any(
+            isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+            for n in local_walk(self.program, function)
+        ):
+            return None
+        return method
 
     def _given_tensors(self, call: ast.Call) -> bool:
         """A torch computation whose callee is not resolved (a partial, a container's element), given tensors: it

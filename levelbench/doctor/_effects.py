@@ -182,6 +182,41 @@ def handed_work_unawaited(ctx: Context, region: TimedRegion) -> ast.Call | None:
     )
 
 
+# torch's profiler ranges: what runs inside one is torch work the profiler's trace names (`record_function(name)`)
+_TORCH_RANGES = frozenset({"torch.profiler.record_function", "torch.autograd.profiler.record_function"})
+
+
+def handed_torch_work(ctx: Context, region: TimedRegion) -> list[ast.Call]:
+    """In a timer of a callable it is handed (a decorator's wrapper, a timing helper), the calls of that callable
+    that run inside a torch profiler range (``with torch.profiler.record_function(name): result = func(*args)``),
+    when no call site in the file says what is passed and the interval is not only logged: by the code's own account
+    the callable is torch work, the operations the profile names. Where the file puts work on CUDA, the clock stops
+    before that work is done whatever the callers hand it (triton-lang/kernels' ``Profiler.profiling_decorator``,
+    case 335; the torch side of case 186's reading)."""
+    if only_logs_its_interval(ctx, region):
+        return []
+    return [
+        c for c in ctx.timed_calls(region)
+        if isinstance(c.func, ast.Name) and ctx.facts.parameter_values(c.func) == [] and _in_torch_range(ctx, c)
+    ]
+
+
+def _in_torch_range(ctx: Context, node: ast.AST) -> bool:
+    """A ``with`` of a torch profiler range (`_TORCH_RANGES`) encloses ``node``, or decorates its function."""
+    for ancestor in ctx.program.ancestors(node):
+        if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
+            isinstance(i.context_expr, ast.Call) and ctx.names.qualname(i.context_expr.func) in _TORCH_RANGES
+            for i in ancestor.items
+        ):
+            return True
+        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return any(
+                ctx.names.qualname(d.func if isinstance(d, ast.Call) else d) in _TORCH_RANGES
+                for d in ancestor.decorator_list
+            )
+    return False
+
+
 def handed_functions_unawaited(ctx: Context, region: TimedRegion) -> list[ast.expr]:
     """The arguments, at the call sites of a timing helper, that hand the callable it times a function which queues
     JAX work, returns nothing and waits for nothing (neurlang's ``time_results("Jax slow", jax_function_slow())``,

@@ -143,7 +143,9 @@ class Facts:
         self._propagate_tracing()
         lowered = text.lower()
         self.x64 = "enable_x64" in lowered and self._mentions_x64(program)
-        self.cuda = "cuda" in lowered and self._mentions_cuda(program, names)
+        self.cuda = ("cuda" in lowered and self._mentions_cuda(program, names)) or (
+            "profile" in lowered and self._profiles_cuda(program, names)
+        )
         self._jitted_keys = {}  # each call's `jitted_key`, as asked, now that what is jitted is known
         self._local_defs = {}  # each call's `local_def`, likewise (several rules ask about every timed call)
         self._arguments = {}  # each callee's `argument_values`: every call of a name asks through several questions
@@ -1175,6 +1177,33 @@ class Facts:
             if isinstance(node, ast.Call) and (program_names.qualname(node.func) or "").startswith("torch.cuda."):
                 return True  # torch.cuda.synchronize(), torch.cuda.Event(...)
         return False
+
+
+    @staticmethod
+    def _profiles_cuda(program: Program, program_names: Names) -> bool:
+        """The file profiles torch work on CUDA: ``torch.profiler.profile(...)`` left to its default activities (CPU
+        and, where there is one, CUDA: triton-lang/kernels' ``Profiler``, case 335) or given ``ProfilerActivity.CUDA``.
+        A profile of the CPU alone (``activities=[ProfilerActivity.CPU]``) is no GPU's; the older
+        ``torch.autograd.profiler.profile`` profiles CUDA when given ``use_cuda``."""
+        for node in program.of_type(ast.Call):
+            qualified = program_names.qualname(node.func)
+            if qualified == "torch.autograd.profiler.profile":  # the older profiler's `use_cuda=...`
+                if any(k.arg == "use_cuda" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                       for k in node.keywords):
+                    return True
+                continue
+            if qualified not in _TORCH_PROFILERS:
+                continue
+            activities = next((k.value for k in node.keywords if k.arg == "activities"), None)
+            if activities is None or any(
+                isinstance(n, ast.Attribute) and n.attr == "CUDA" for n in ast.walk(activities)
+            ):
+                return True
+        return False
+
+
+# torch's profiler: its activities default to the CPU and, when available, CUDA
+_TORCH_PROFILERS = frozenset({"torch.profiler.profile", "torch.profiler.profiler.profile"})
 
 
 def _peeled(value: ast.AST) -> str | None:

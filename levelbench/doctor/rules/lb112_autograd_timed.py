@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from .._autograd import grad_off_around, turns_grad_off
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
@@ -20,46 +21,11 @@ from .._syntax import enclosing_function, local_walk, on_other_branches, positio
 CODE = "LB112"
 
 
-_GRAD_OFF = frozenset(
-    {
-        "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.inference_mode",
-        "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode",
-    }
-)
-
-
-_GRAD_SWITCH = frozenset(
-    {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled"}
-)
-
-
-def _turns_grad_off(ctx: Context, expr: ast.AST) -> bool:
-    callee = expr.func if isinstance(expr, ast.Call) else expr
-    qualified = ctx.names.qualname(callee)
-    if qualified in _GRAD_OFF:
-        return True
-    if qualified in _GRAD_SWITCH and isinstance(expr, ast.Call) and expr.args:
-        return isinstance(expr.args[0], ast.Constant) and expr.args[0].value is False
-    return False
-
-
-def _grad_off_around(ctx: Context, node: ast.AST) -> bool:
-    """A ``with torch.no_grad():`` block or a ``@torch.no_grad()`` function encloses ``node``."""
-    for ancestor in ctx.program.ancestors(node):
-        if isinstance(ancestor, (ast.With, ast.AsyncWith)):
-            if any(_turns_grad_off(ctx, item.context_expr) for item in ancestor.items):
-                return True
-        if isinstance(ancestor, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if any(_turns_grad_off(ctx, d) for d in ancestor.decorator_list):
-                return True
-    return False
-
-
 def _grad_off_globally(ctx: Context, region: TimedRegion) -> bool:
     """``torch.set_grad_enabled(False)`` before the region, or parameters frozen with ``requires_grad_(False)``."""
     for node in ctx.program.of_type(ast.Call, ast.Assign):
         if isinstance(node, ast.Call):
-            if _turns_grad_off(ctx, node) and position(node) < region.start:
+            if turns_grad_off(ctx, node) and position(node) < region.start:
                 if not isinstance(ctx.program.parent(node), ast.withitem):
                     return True
             if isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_":
@@ -86,7 +52,7 @@ def _model_calls(ctx: Context, region: TimedRegion) -> Iterator[tuple[ast.Call, 
                     yield call, inner, None
     for body in decorated_bodies(ctx.program, ctx.facts, region):
         sites = ctx.facts.call_sites(body)
-        if sites and all(_grad_off_around(ctx, s) for s in sites):
+        if sites and all(grad_off_around(ctx, s) for s in sites):
             continue  # every call of it runs under torch.no_grad()
         for inner in local_walk(ctx.program, body):
             if isinstance(inner, ast.Call) and ctx.facts.is_torch_model_call(inner):
@@ -98,12 +64,12 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     if not ctx.facts.torch_models and not ctx.facts.torch_classes and "torch" not in ctx.facts.frameworks:
         return
     for region in ctx.regions:
-        if _grad_off_around(ctx, region.anchor) or _runs_without_grad(ctx, region) or _in_forward(ctx, region):
+        if grad_off_around(ctx, region.anchor) or _runs_without_grad(ctx, region) or _in_forward(ctx, region):
             continue
         for outer, inner, body in _model_calls(ctx, region):
             if _trains(ctx, region, outer, inner, body):
                 continue  # timing a training step: autograd is the point
-            if _grad_off_around(ctx, outer) or _grad_off_around(ctx, inner):
+            if grad_off_around(ctx, outer) or grad_off_around(ctx, inner):
                 continue
             if _grad_off_globally(ctx, region):
                 return
@@ -147,7 +113,7 @@ def _runs_without_grad(ctx: Context, region: TimedRegion) -> bool:
         c for c in ctx.program.of_type(ast.Call)
         if isinstance(c.func, ast.Attribute) and isinstance(c.func.value, ast.Name) and c.func.value.id == timer
     ]
-    return bool(runs) and all(_grad_off_around(ctx, c) for c in runs)
+    return bool(runs) and all(grad_off_around(ctx, c) for c in runs)
 
 
 def _trains(ctx: Context, region: TimedRegion, outer: ast.Call, inner: ast.Call, body: ast.AST | None) -> bool:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from .._autograd import forward_without_grad
 from .._context import Context
 from .._diagnostic import Diagnostic
-from .._effects import synchronizes_cuda
+from .._effects import handed_torch_work, synchronizes_cuda
 from .._kinds import call_kind
 from .._regions import TimedRegion
 from .._syntax import local_walk, position, short
@@ -35,12 +36,13 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue
         unsynchronized.append((region, calls))
     for region, calls in unsynchronized:
+        handed = {id(c) for c in handed_torch_work(ctx, region)}  # a wrapper's `func(*args)` in a profiler range
         if id(region) in library:
             # a library function timing its own work: its callers decide where that runs, so only work on a device
             # the file names as CUDA, or on the one the function is handed (a server's `device`), is known to be queued
-            calls = [c for c in calls if _placed_on_a_gpu(ctx, c)]
+            calls = [c for c in calls if _placed_on_a_gpu(ctx, c) or id(c) in handed]
         else:
-            calls = [c for c in calls if _torch_work(ctx, c) or _timed_as(ctx, c) in synchronized]
+            calls = [c for c in calls if _torch_work(ctx, c) or _timed_as(ctx, c) in synchronized or id(c) in handed]
         work = _last_cuda_work(ctx, region, calls, id(region) in library)
         if work is None or _handed_to_jax(ctx, region, work):
             continue
@@ -50,7 +52,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             f"`{short(work)}` may run on CUDA and is timed by {region.by} without torch.cuda.synchronize(): "
             "the clock stops before the GPU finishes",
             evidence=(
-                "the function works on CUDA or on the device its callers hand it, and the timed region never synchronizes"
+                "the function times a callable it is handed inside a torch profiler range, in a file that profiles CUDA, "
+                "and the timed region never synchronizes" if id(work) in handed
+                else "the function works on CUDA or on the device its callers hand it, and the timed region never synchronizes"
                 if id(region) in library else "the file moves work to CUDA and the timed region never synchronizes"
             ),
             fix=f"{short(work)}\ntorch.cuda.synchronize()  # before reading the clock",
@@ -118,7 +122,7 @@ def _last_cuda_work(ctx: Context, region: TimedRegion, calls: list[ast.Call], li
 def _module_call(ctx: Context, call: ast.Call) -> bool:
     """``call`` runs a torch module (``model(x)``, ``net.forward(x)``) or a callable the file does not show on a
     tensor it moved to CUDA: a network's forward, not one tensor operation."""
-    return ctx.facts.is_torch_model_call(call) or _given_cuda_tensor(ctx, call)
+    return ctx.facts.is_torch_model_call(call) or _given_cuda_tensor(ctx, call) or forward_without_grad(ctx, call)
 
 
 def _blocking_copy_to_device(ctx: Context, call: ast.Call) -> bool:
@@ -162,7 +166,7 @@ def _host_only(ctx: Context, call: ast.Call) -> bool:
 def _torch_work(ctx: Context, call: ast.Call) -> bool:
     if ctx.facts.is_torch_model_call(call) or ctx.kinds.of(call) == "torch":
         return True
-    if _given_cuda_tensor(ctx, call):
+    if _given_cuda_tensor(ctx, call) or forward_without_grad(ctx, call):
         return True  # `model(img.unsqueeze(0))` with `img = ....cuda()`: whatever `model` is, it computes on the GPU
     function = ctx.facts.local_def(call)
     return function is not None and any(
