@@ -226,7 +226,7 @@ def _said_steady(ctx: Context, region: TimedRegion) -> bool:
     first, last = region.written_lines()
     if not first:
         return False
-    lines = lines_to_read(ctx.program.line_text, first, last)
+    lines = lines_to_read(ctx.program.line_text, first, last, region.subtraction_lines())
     opening = _opened_function(ctx, region)
     if opening is not None:
         top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])

@@ -1,0 +1,155 @@
+"""What cases 343-350 showed at first sight, mended in the shared model (mend28).
+
+- `TimedRegion.written_lines`: a clock pair whose second read is a statement of its own (``t1 =
+  time.perf_counter()``) ends there; the code between it and a later subtraction is not the timing's, so a
+  ``# Compile / warmup`` comment over the next timing's set-up no longer says the first one times compilation on
+  purpose (case 345: LB104 at the one cold NumPy baseline call). The subtraction's own line is still read
+  (``compile_time = t1 - t0``; ``steps_jit = n / (jit_time - jit_start)`` says the run is in the figure), and so
+  the next timing's ``jit_time = time.time()`` no longer hides the first timing's unwaited call (case 331, LB102:94).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def found(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
+
+
+def notebook_found(*cells: str) -> set[str]:
+    text = json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []}
+                  for c in cells],
+    })
+    return {d.code for d in lint_source(text, "case.ipynb", notebook=True)}
+
+
+def lines_of(code: str, source: str, path: str = "bench.py") -> set[int]:
+    return {line for c, line in found(source, path) if c == code}
+
+
+# --- 345: a timing ends at its second read -----------------------------------------------------------------------
+
+BASELINE = """
+import time
+{clock_import}
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def baseline(*, points, weights):
+    out = np.zeros((points.shape[0], 3))
+    for i in range(points.shape[0]):
+        out[i] = np.sum(points[i] * weights)
+    return out
+
+
+def main():
+    points = np.random.default_rng(0).uniform(size=(256, 3))
+    weights = np.ones(3)
+    t0 = {clock}()
+    b_np = baseline(
+        points=points, weights=weights
+    )
+    t1 = {clock}()
+
+    f = jax.jit(lambda p: jnp.sin(p) * 2.0)
+    points_j = jnp.asarray(points)
+
+    # {words}
+    _ = f(points_j).block_until_ready()
+
+    t2 = {clock}()
+    for _ in range(10):
+        b_j = f(points_j)
+    b_j.block_until_ready()
+    t3 = {clock}()
+    t_numpy = t1 - t0
+    print("NumPy baseline (1x):", t_numpy, "JAX:", (t3 - t2) / 10)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+CLOCKS = (
+    ("", "time.perf_counter"),
+    ("from time import perf_counter as now", "now"),
+    ("", "time.time"),
+)
+
+
+def test_the_code_after_a_timings_second_read_does_not_speak_for_it():
+    for clock_import, clock in CLOCKS:
+        for words in ("Compile / warmup.", "first call compiles"):
+            source = BASELINE.format(clock_import=clock_import, clock=clock, words=words)
+            assert 20 in lines_of("LB104", source), (clock, words, found(source))
+
+
+def test_the_subtraction_still_says_what_the_timing_is_for():
+    # `compile_time = t1 - t0`, some lines after the second read, still names the figure: no LB104
+    source = BASELINE.format(clock_import="", clock="time.perf_counter", words="warm-up").replace(
+        "t_numpy = t1 - t0", "compile_time = t1 - t0"
+    ).replace("t_numpy,", "compile_time,")
+    assert "compile_time = t1 - t0" in source
+    assert 20 not in lines_of("LB104", source)
+
+
+def test_a_comment_right_above_the_timing_still_says_it():
+    source = BASELINE.format(clock_import="", clock="time.perf_counter", words="warm-up").replace(
+        "    t0 = time.perf_counter()\n", "    # compile time of the baseline\n    t0 = time.perf_counter()\n", 1
+    )
+    assert not any(code == "LB104" and line in (20, 21) for code, line in found(source))
+
+
+def test_the_baseline_timed_once_in_a_notebook():
+    cells = BASELINE.format(clock_import="", clock="time.perf_counter", words="Compile / warmup.").split("\n\n\n")
+    assert "LB104" in notebook_found(*cells)
+
+
+
+TWO_TIMINGS = """
+import time
+import jax
+import jax.numpy as jnp
+
+
+def eager_steps(x, n):
+    for _ in range(n):
+        x = jnp.sin(x)
+    return x
+
+
+@jax.jit
+def scanned_steps(x):
+    return jax.lax.scan(lambda c, _: (jnp.sin(c), None), x, None, length=300)[0]
+
+
+def main():
+    x = jnp.ones(1000)
+    eager_steps(x, 10)
+    nojit_start = {clock}()
+    eager_steps(x, 300)
+    nojit_time = {clock}()
+    jit_start = {clock}()
+    scanned_steps(x)
+    jit_time = {clock}()
+    steps = 300 * 1000
+    print("no jit", steps / (nojit_time - nojit_start))
+    print("jit", steps / (jit_time - jit_start))
+
+
+main()
+"""
+
+
+def test_a_later_timings_words_do_not_speak_for_an_earlier_one():
+    for clock in ("time.time", "time.perf_counter"):
+        source = TWO_TIMINGS.format(clock=clock)
+        assert {22, 25} <= lines_of("LB102", source), (clock, found(source))
