@@ -6,6 +6,9 @@
   purpose (case 345: LB104 at the one cold NumPy baseline call). The subtraction's own line is still read
   (``compile_time = t1 - t0``; ``steps_jit = n / (jit_time - jit_start)`` says the run is in the figure), and so
   the next timing's ``jit_time = time.time()`` no longer hides the first timing's unwaited call (case 331, LB102:94).
+- `Warmth.last_clear`: ``f._clear_cache()`` or ``jax.clear_caches()`` between two calls leaves the later one cold,
+  and a timing right after such a clear, with nothing running the callee in between, times the compile on purpose
+  (`_intent._timed_after_a_clear`; case 346: no LB104 at the 'jax cold' solve).
 """
 
 from __future__ import annotations
@@ -153,3 +156,106 @@ def test_a_later_timings_words_do_not_speak_for_an_earlier_one():
     for clock in ("time.time", "time.perf_counter"):
         source = TWO_TIMINGS.format(clock=clock)
         assert {22, 25} <= lines_of("LB102", source), (clock, found(source))
+
+
+# --- 346: a timing right after the cache of what it times is cleared -----------------------------------------------
+
+COLD = """
+import time
+{imports}
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def solve(v):
+    return jax.lax.fori_loop(0, 100, lambda i, x: jnp.sin(x) + 1.0, v)
+
+
+def main():
+    v = jnp.zeros(100)
+    jax.block_until_ready(solve(v))
+
+    {clear}
+    t0 = {clock}()
+    r = solve(v); jax.block_until_ready(r)
+    t_cold = {clock}() - t0
+    print("cold", t_cold)
+
+
+main()
+"""
+
+CLEARS = (
+    ("", "solve._clear_cache()"),
+    ("", "jax.clear_caches()"),
+    ("from jax import clear_caches as drop_caches", "drop_caches()"),
+    ("", "solve._clear_cache(); print('cleared')"),
+)
+
+
+def test_a_timing_right_after_its_cache_is_cleared_times_the_compile_on_purpose():
+    for imports, clear in CLEARS:
+        for clock in ("time.perf_counter", "time.time"):
+            source = COLD.format(imports=imports, clear=clear, clock=clock)
+            assert not {code for code, _ in found(source)} & {"LB103", "LB104"}, (clear, clock, found(source))
+
+
+def test_without_the_clear_the_warmed_single_timing_is_still_one_sample():
+    source = COLD.format(imports="", clear="pass", clock="time.perf_counter")
+    assert 19 in lines_of("LB104", source)
+
+
+def test_a_warm_up_after_the_clear_makes_it_one_warm_sample_again():
+    source = COLD.format(imports="", clear="solve._clear_cache(); jax.block_until_ready(solve(v))",
+                         clock="time.perf_counter")
+    assert 19 in lines_of("LB104", source)
+
+
+def test_clearing_another_functions_cache_does_not_count():
+    source = COLD.format(imports="", clear="other._clear_cache()", clock="time.perf_counter")
+    assert 19 in lines_of("LB104", source)
+
+
+def test_a_clear_in_a_cold_timing_helper():
+    source = COLD.format(imports="", clear="pass", clock="time.perf_counter").replace(
+        "    print(\"cold\", t_cold)\n",
+        "    print(\"cold\", t_cold)\n\n\ndef cold(v):\n    jax.clear_caches()\n    t0 = time.perf_counter()\n"
+        "    jax.block_until_ready(solve(v))\n    return time.perf_counter() - t0\n",
+    ).replace("\nmain()\n", "\nmain()\nprint(cold(jnp.ones(100)))\n")
+    lines = lines_of("LB104", source)
+    assert 19 in lines and not lines - {19}, found(source)
+
+
+def test_the_cold_timing_in_notebook_cells():
+    source = COLD.format(imports="", clear="solve._clear_cache()", clock="time.perf_counter")
+    head, body = source.split("\n\ndef main():\n")
+    cells = [head, textwrap.dedent(body.replace("\n\nmain()\n", "\n"))]
+    assert "solve._clear_cache()" in cells[1] and "LB104" not in notebook_found(*cells)
+    cells[1] = cells[1].replace("solve._clear_cache()", "pass")
+    assert "LB104" in notebook_found(*cells)
+
+
+def test_a_clear_at_the_top_of_a_script_is_hygiene_not_a_cold_timing():
+    source = """
+import time
+import jax
+import jax.numpy as jnp
+
+jax.clear_caches()
+
+
+@jax.jit
+def solve(v):
+    return jnp.sin(v) * 2.0
+
+
+v = jnp.zeros(100)
+t0 = time.perf_counter()
+r = solve(v).block_until_ready()
+print(time.perf_counter() - t0)
+"""
+    assert 16 in lines_of("LB104", source)
+    adjacent = source.replace("\njax.clear_caches()\n", "\n").replace(
+        "t0 = time.perf_counter()", "jax.clear_caches()\nt0 = time.perf_counter()")
+    assert not any(code == "LB104" for code, _ in found(adjacent)), found(adjacent)
