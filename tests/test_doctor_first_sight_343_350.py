@@ -9,6 +9,9 @@
 - `Warmth.last_clear`: ``f._clear_cache()`` or ``jax.clear_caches()`` between two calls leaves the later one cold,
   and a timing right after such a clear, with nothing running the callee in between, times the compile on purpose
   (`_intent._timed_after_a_clear`; case 346: no LB104 at the 'jax cold' solve).
+- `_iteration.calls_running_once`: a loop count that is a parameter takes each caller's value; a call that gives it
+  1 (a literal, a name bound only to 1, a default of 1 left out) runs the timed loop once, so LB104 reports that
+  timing as one sample (case 344: ``benchmark(params, INPUT_DIM, 1000, 1)``).
 """
 
 from __future__ import annotations
@@ -259,3 +262,73 @@ print(time.perf_counter() - t0)
     adjacent = source.replace("\njax.clear_caches()\n", "\n").replace(
         "t0 = time.perf_counter()", "jax.clear_caches()\nt0 = time.perf_counter()")
     assert not any(code == "LB104" for code, _ in found(adjacent)), found(adjacent)
+
+
+# --- 344: a loop count that is a parameter takes each caller's value ---------------------------------------------
+
+HELPER = """
+import time
+{imports}
+import jax
+import jax.numpy as jnp
+
+
+def forward(w, x):
+    return jnp.tanh(x @ w)
+
+
+def benchmark(w, batch, {parameter}):
+    x = jnp.ones((batch, 64))
+    f = jax.jit(forward)
+    f(w, x).block_until_ready()
+    start = {clock}()
+    for _ in range(n_runs):
+        f(w, x).block_until_ready()
+    elapsed = ({clock}() - start) / n_runs
+    print(batch, elapsed)
+
+
+def main():
+    w = jnp.ones((64, 64))
+    benchmark(w, 1, 1000)
+    {second}
+
+
+main()
+"""
+
+ONCE = (
+    ("n_runs", "benchmark(w, 1000, 1)"),
+    ("n_runs", "benchmark(w, 1000, n_runs=1)"),
+    ("n_runs", "runs = 1\n    benchmark(w, 1000, runs)"),
+    ("n_runs=1", "benchmark(w, 1000)"),
+)
+
+
+def test_a_call_that_gives_the_loop_count_1_times_one_run():
+    for parameter, second in ONCE:
+        for imports, clock in (("", "time.perf_counter"), ("from time import perf_counter as tick", "tick"),
+                               ("", "time.time")):
+            source = HELPER.format(imports=imports, clock=clock, parameter=parameter, second=second)
+            assert 17 in lines_of("LB104", source), (second, clock, found(source))
+
+
+def test_callers_that_all_repeat_the_loop_leave_it_averaged():
+    for parameter, second in (("n_runs", "benchmark(w, 1000, 10)"), ("n_runs=10", "benchmark(w, 1000)"),
+                              ("n_runs", "runs = 1\n    runs = 5\n    benchmark(w, 1000, runs)"),
+                              ("n_runs", "benchmark(w, 1000, *[1])")):
+        source = HELPER.format(imports="", clock="time.perf_counter", parameter=parameter, second=second)
+        assert 17 not in lines_of("LB104", source), (second, found(source))
+
+
+def test_a_rebound_loop_count_is_not_the_callers():
+    source = HELPER.format(imports="", clock="time.perf_counter", parameter="n_runs",
+                           second="benchmark(w, 1000, 1)").replace(
+        "    x = jnp.ones((batch, 64))\n", "    x = jnp.ones((batch, 64))\n    n_runs = max(n_runs, 10)\n")
+    assert not any(code == "LB104" for code, _ in found(source)), found(source)
+
+
+def test_the_helper_called_once_in_notebook_cells():
+    source = HELPER.format(imports="", clock="time.perf_counter", parameter="n_runs", second="benchmark(w, 1000, 1)")
+    cells = source.split("\n\n\n")
+    assert "LB104" in notebook_found(*cells)
