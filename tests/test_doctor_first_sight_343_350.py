@@ -12,6 +12,10 @@
 - `_iteration.calls_running_once`: a loop count that is a parameter takes each caller's value; a call that gives it
   1 (a literal, a name bound only to 1, a default of 1 left out) runs the timed loop once, so LB104 reports that
   timing as one sample (case 344: ``benchmark(params, INPUT_DIM, 1000, 1)``).
+- `Facts.plain_call_of_jitted` and `Facts.transformed_here`: a function imported from a library the model cannot
+  read, which the file hands to ``jax.jit`` (or another JAX transform), is JAX code wherever it is called: called by
+  its own name in a loop it runs eagerly (LB114, case 103's reading) and copies the NumPy arrays it is handed (LB115);
+  `Kinds`: a NumPy random generator's methods (``rng.normal(size=n)``) give NumPy arrays (case 348).
 """
 
 from __future__ import annotations
@@ -332,3 +336,85 @@ def test_the_helper_called_once_in_notebook_cells():
     source = HELPER.format(imports="", clock="time.perf_counter", parameter="n_runs", second="benchmark(w, 1000, 1)")
     cells = source.split("\n\n\n")
     assert "LB104" in notebook_found(*cells)
+
+
+# --- 348: a library function the file jits is JAX code wherever it is called -------------------------------------
+
+UNUSED_JIT = """
+import time
+{imports}
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+offline = jax.jit({name}, static_argnames="parallel")
+
+rng = np.random.default_rng(0)
+m0 = rng.normal(size=20)
+ys = jnp.ones((1000, 10))
+
+runtimes = []
+for _ in range(10):
+    start = {clock}()
+    states, ell = {called}(m0, ys, parallel=True)
+    jax.block_until_ready(states)
+    runtimes.append({clock}() - start)
+print(runtimes[0], np.mean(runtimes[1:]))
+"""
+
+IMPORTED = (
+    ("from cuthbertlib.kalman.filtering import filter", "filter", "filter"),
+    ("from cuthbertlib.kalman.filtering import filter as kalman_filter", "kalman_filter", "kalman_filter"),
+    ("import cuthbertlib.kalman.filtering as kf", "kf.filter", "kf.filter"),
+)
+
+
+def test_a_library_function_the_file_jits_runs_eagerly_when_called_by_its_own_name():
+    for imports, name, called in IMPORTED:
+        for clock in ("time.time", "time.perf_counter"):
+            source = UNUSED_JIT.format(imports=imports, name=name, called=called, clock=clock)
+            codes = found(source)
+            assert {("LB114", 17), ("LB115", 17)} <= codes, (imports, clock, codes)
+
+
+def test_calling_the_jitted_name_is_quiet():
+    source = UNUSED_JIT.format(imports=IMPORTED[0][0], name="filter", called="offline", clock="time.perf_counter")
+    assert ("LB114", 17) not in found(source)
+    assert ("LB115", 17) in found(source)  # the NumPy input still crosses to the device on every call
+
+
+def test_a_library_function_handed_to_vmap_is_jax_code():
+    source = UNUSED_JIT.format(imports=IMPORTED[0][0], name="filter", called="filter", clock="time.perf_counter")
+    source = source.replace('offline = jax.jit(filter, static_argnames="parallel")', "batched = jax.vmap(filter)")
+    assert ("LB115", 17) in found(source)
+
+
+def test_a_generator_handed_to_a_helper_makes_numpy_arrays():
+    source = UNUSED_JIT.format(imports=IMPORTED[0][0], name="filter", called="filter", clock="time.perf_counter")
+    source = source.replace("m0 = rng.normal(size=20)", "def draw(gen, n):\n    return gen.normal(size=n)\n\n\n"
+                            "m0 = draw(rng, 20)")
+    assert any(code == "LB115" for code, _ in found(source)), found(source)
+
+
+def test_a_local_function_jitted_and_run_on_numpy_is_a_numpy_baseline():
+    source = """
+import timeit
+import jax
+import numpy as np
+
+
+def f(x):
+    return x.T @ (x - x.mean(axis=0))
+
+
+x_np = np.ones((1000, 1000), dtype=np.float32)
+print(timeit.timeit(lambda: f(x_np), number=10))
+f_jit = jax.jit(f)
+"""
+    assert not any(code == "LB115" for code, _ in found(source)), found(source)
+
+
+def test_the_unused_jit_in_notebook_cells():
+    source = UNUSED_JIT.format(imports=IMPORTED[0][0], name="filter", called="filter", clock="time.time")
+    head, loop = source.split("runtimes = []\n")
+    assert {"LB114", "LB115"} <= notebook_found(head, "runtimes = []\n" + loop)

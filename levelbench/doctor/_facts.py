@@ -12,7 +12,7 @@ import dataclasses
 import functools
 
 from ._bindings import Bindings
-from ._names import JAX_LIBRARIES, Names, dotted
+from ._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop, parameter_names
@@ -131,6 +131,7 @@ class Facts:
         # What `jax.jit(...)` is applied to, by name (`step = jax.jit(nuts.step)`): a JAX function, which a
         # call by that name runs without the jit.
         self.jit_targets: dict[str, JitSite] = {}
+        self._transformed: frozenset[str] | None = None  # `transformed_here`: names handed to a JAX transform
         self.aot: set[str] = set()
         self.jitted_defs: dict[ast.AST, JitSite] = {}
         # every jit transform's name contains one of the first two; `.lower(x).compile()` is the AOT executable
@@ -494,6 +495,23 @@ class Facts:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""
         return self.jitted_key(call) is not None or dotted(call.func) in self.aot
 
+    def transformed_here(self, call: ast.Call) -> bool:
+        """``call`` runs, by its own name, a function that the file hands to a JAX transform elsewhere (``jax.jit(f,
+        ...)``, ``jax.vmap(f)``): handing it over says it is JAX code, whatever library it comes from, so it computes
+        in JAX wherever it is called (cuthbert's ``filter``, imported and jitted as ``offline_filter``, case 348).
+        Only a function the file imports: a framework's own (``jnp.dot``) is known by its name, and a local def is read
+        through its body (``def f(x): return x.T @ x`` jitted and also run on NumPy arrays is a NumPy baseline)."""
+        name = dotted(call.func)
+        qualified = self.names.qualname(call.func)
+        if name is None or qualified is None or qualified.split(".", 1)[0] in NOT_PROJECT_MODULES:
+            return False
+        if self._transformed is None:
+            self._transformed = frozenset(
+                n for c in self.program.of_type(ast.Call)
+                if self.is_jax_transform(c) and (n := dotted(c.args[0])) is not None  # type: ignore[arg-type,attr-defined]
+            )
+        return name in self._transformed
+
     def runs_library_object(self, call: ast.Call) -> bool:
         """``call`` is a method of an object a JAX library's class built (`JAX_LIBRARIES`): ``mcmc.run(key, y=y)``
         of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
@@ -531,9 +549,14 @@ class Facts:
     def plain_call_of_jitted(self, call: ast.Call) -> JitSite | None:
         """The jit this file applies elsewhere to the function ``call`` runs without it: ``nuts.step(k, s)`` where
         ``step = jax.jit(nuts.step)``, or ``f(x)`` where ``f_jit = jax.jit(f)``. Applying jit says the function is
-        JAX code; called by its own name it runs eagerly, one operation at a time."""
-        if self.jitted_key(call) is not None or self.names.qualname(call.func) is not None:
-            return None  # a library function (`jnp.linalg.solve`) is one operation, jitted or not
+        JAX code; called by its own name it runs eagerly, one operation at a time. So does a function imported from
+        a library the model cannot read, jitted here and called by its own name (cuthbert's ``offline_filter =
+        jax.jit(filter, ...)`` beside a timed ``filter(m0, ...)``, case 348)."""
+        if self.jitted_key(call) is not None:
+            return None
+        qualified = self.names.qualname(call.func)
+        if qualified is not None and (qualified.split(".", 1)[0] in NOT_PROJECT_MODULES or "." not in qualified):
+            return None  # a framework's function (`jnp.linalg.solve`) is one operation, jitted or not
         name = dotted(call.func)
         if name is not None and name in self.jit_targets:
             return self.jit_targets[name]

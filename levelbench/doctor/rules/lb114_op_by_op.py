@@ -393,8 +393,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ops += last not in _CONSTRUCTORS and not last[:1].isupper()  # `lax.ConvDimensionNumbers`: a class
             elif qualified.startswith("optax."):
                 ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
-            elif qualified:
-                continue
+            elif qualified and ctx.facts.plain_call_of_jitted(node) is None:
+                continue  # a library's function, unless the file jits it and calls it by its own name (case 348)
             elif ctx.facts.is_flax_call(node):
                 applies += 1
             elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
