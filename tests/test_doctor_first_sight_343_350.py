@@ -16,6 +16,10 @@
   read, which the file hands to ``jax.jit`` (or another JAX transform), is JAX code wherever it is called: called by
   its own name in a loop it runs eagerly (LB114, case 103's reading) and copies the NumPy arrays it is handed (LB115);
   `Kinds`: a NumPy random generator's methods (``rng.normal(size=n)``) give NumPy arrays (case 348).
+- `Kinds`: a method of an object a JAX library's class built (`_names.JAX_LIBRARIES`: ``sine = Sine(...)`` from
+  ``numpyro.distributions``) returns JAX values when its result is used (``data = sine.sample(key, (n,))``: LB102 when
+  nothing waits for it); LB114 (`_a_library_objects_call`): the key splits around such a call are the loop's glue
+  (case 350). Called as a statement (``mcmc.run(key)``) it keeps its results in the object.
 """
 
 from __future__ import annotations
@@ -418,3 +422,95 @@ def test_the_unused_jit_in_notebook_cells():
     source = UNUSED_JIT.format(imports=IMPORTED[0][0], name="filter", called="filter", clock="time.time")
     head, loop = source.split("runtimes = []\n")
     assert {"LB114", "LB115"} <= notebook_found(head, "runtimes = []\n" + loop)
+
+
+# --- 350: a JAX library object's method returns JAX values -------------------------------------------------------
+
+SAMPLES = """
+{imports}
+import jax.numpy as jnp
+from jax import random
+
+if __name__ == "__main__":
+    {build}
+    key = random.PRNGKey(0)
+    for samples in [1, 25, 625, 15625]:
+        times = []
+        for _ in range(11):
+            key, sample_key = random.split(key)
+            start = {clock}()
+            data = {draw}
+            times.append({clock}() - start)
+        print(samples, times)
+"""
+
+LIBRARIES = (
+    ("from numpyro.distributions import Sine", "sine = Sine(jnp.zeros(1), jnp.zeros(1), jnp.ones(1), jnp.ones(1), 0.6)",
+     "sine.sample(sample_key, (samples,))"),
+    ("import numpyro.distributions as dist", "normal = dist.Normal(0.0, 1.0)", "normal.sample(sample_key, (samples,))"),
+    ("import distrax", "normal = distrax.Normal(0.0, 1.0)",
+     "normal.sample(seed=sample_key, sample_shape=(samples,))"),
+)
+
+
+def test_a_jax_library_objects_method_returns_jax_values_and_its_key_splits_are_glue():
+    for imports, build, draw in LIBRARIES:
+        for clock_import, clock in (("from time import time", "time"), ("import time", "time.perf_counter")):
+            source = SAMPLES.format(imports=f"{clock_import}\n{imports}", build=build, draw=draw, clock=clock)
+            codes = found(source)
+            assert ("LB102", 15) in codes and not any(c == "LB114" for c, _ in codes), (imports, clock, codes)
+
+
+def test_waiting_for_the_sample_is_quiet():
+    imports, build, draw = LIBRARIES[0]
+    source = SAMPLES.format(imports=f"import time\n{imports}", build=build, draw=f"({draw}).block_until_ready()",
+                            clock="time.perf_counter")
+    assert not any(code in ("LB102", "LB114") for code, _ in found(source)), found(source)
+
+
+def test_an_object_of_a_library_not_written_in_jax_is_no_glue():
+    source = SAMPLES.format(imports="import time\nfrom samplers import Sine", build="sine = Sine(0.0, 1.0)",
+                            draw="sine.sample(sample_key, (samples,))", clock="time.perf_counter")
+    assert ("LB114", 12) in found(source) and not any(code == "LB102" for code, _ in found(source)), found(source)
+
+
+def test_a_method_called_as_a_statement_keeps_its_results_in_the_object():
+    source = """
+import time
+import numpyro
+
+
+def run_inference(model, rng_key, y):
+    start = time.time()
+    mcmc = numpyro.infer.MCMC(numpyro.infer.NUTS(model), num_warmup=100, num_samples=100)
+    mcmc.run(rng_key, y=y)
+    mcmc.print_summary()
+    print("elapsed", time.time() - start)
+    return mcmc.get_samples()
+"""
+    assert not any(code == "LB102" for code, _ in found(source)), found(source)
+
+
+def test_the_samples_timed_in_a_helper_and_in_notebook_cells():
+    imports, build, draw = LIBRARIES[1]
+    helper = f"""
+import time
+{imports}
+import jax
+from jax import random
+
+
+def bench(n, key):
+    {build}
+    for _ in range(11):
+        key, k = random.split(key)
+        start = time.perf_counter()
+        data = normal.sample(k, (n,))
+        print(time.perf_counter() - start)
+
+
+bench(1000, random.PRNGKey(0))
+"""
+    assert any(code == "LB102" for code, _ in found(helper)) and not any(code == "LB114" for code, _ in found(helper))
+    head, rest = helper.split("\n\n\ndef bench")
+    assert "LB102" in notebook_found(head, "def bench" + rest)

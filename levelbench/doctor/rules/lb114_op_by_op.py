@@ -90,7 +90,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
         compiled_beside = any(
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
-                                         or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n))
+                                         or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n)
+                                         or _a_library_objects_call(ctx, n))
             for n in nodes
         )
         optimiser = next((c for c in own_calls if _optimiser_update(ctx, c)), None)
@@ -612,6 +613,16 @@ def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
     if not isinstance(ctx.program.parent(call), ast.Assign):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
+    """``data = sine.sample(sample_key, (n,))`` of ``sine = Sine(...)`` from numpyro: a method of an object a JAX
+    library's class built (`Facts.runs_library_object`), whose result the loop uses. The library computes it; the
+    key splits around it are the loop's glue, as beside a handed object's step (`_a_handed_objects_step`, case 350).
+    A library whose objects' methods run op by op until the user jits them is read as such (`Kinds.library_step`)."""
+    if not ctx.facts.runs_library_object(call) or ctx.kinds.library_step(call) is not None:
+        return False
+    return not isinstance(ctx.program.parent(call), ast.Expr)
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
