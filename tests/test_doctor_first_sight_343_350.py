@@ -514,3 +514,23 @@ bench(1000, random.PRNGKey(0))
     assert any(code == "LB102" for code, _ in found(helper)) and not any(code == "LB114" for code, _ in found(helper))
     head, rest = helper.split("\n\n\ndef bench")
     assert "LB102" in notebook_found(head, "def bench" + rest)
+
+
+# --- the same shapes through another name (the variants' aliases, containers, partials) ----------------------------
+
+def test_a_clear_reaches_the_jitted_function_through_another_name():
+    for binding, callee in (("solve_alias = solve", "solve_alias"), ('fns = {"solve": solve}', 'fns["solve"]'),
+                            ("import functools; solve_partial = functools.partial(solve)", "solve_partial")):
+        source = COLD.format(imports="", clear="solve._clear_cache()", clock="time.perf_counter")
+        source = source.replace("def main():\n", f"def main():\n    {binding}\n")
+        source = source.replace("ready(solve(v))", f"ready({callee}(v))").replace("r = solve(v)", f"r = {callee}(v)")
+        assert f"r = {callee}(v)" in source and f"ready({callee}(v))" in source and not any(code == "LB104" for code, _ in found(source)), (binding, found(source))
+
+
+def test_a_jitted_library_function_called_through_another_name():
+    for binding, callee in (("filter_alias = filter", "filter_alias"), ('filter_fns = {"filter": filter}',
+                            'filter_fns["filter"]'), ("import functools; filter_partial = functools.partial(filter)",
+                                                      "filter_partial")):
+        source = UNUSED_JIT.format(imports=IMPORTED[0][0] + "\n" + binding, name="filter", called=callee,
+                                   clock="time.perf_counter")
+        assert {("LB114", 18), ("LB115", 18)} <= found(source), (binding, found(source))

@@ -57,11 +57,11 @@ def _timed_after_a_clear(ctx: Context, region: TimedRegion) -> bool:
     figure is for (QuantEcon's ``t_j_cold``, case 346). A clear at the top of a script, far from a timing of code
     nothing ran before, is hygiene: that timing is a cold first call like any other."""
     for call in ctx.timed_calls(region):
-        clear = ctx.warmth.last_clear(call.func, region.start, region.scope)
+        clear = ctx.warmth.last_clear(call, region.start, region.scope)
         if clear is None:
             continue
-        text = unparse(call.func)
-        runs = [n for n in ctx.program.of_type(ast.Call) if unparse(n.func) == text]  # type: ignore[attr-defined]
+        runs = [n for n in ctx.program.of_type(ast.Call)
+                if ctx.warmth.runs_the_same(n, call.func)]  # type: ignore[arg-type]
         if any(position(clear) < position(n) < region.start and enclosing_function(ctx.program, n) is region.scope
                for n in runs):
             continue

@@ -89,7 +89,7 @@ class Warmth:
 
     def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Running ``earlier`` compiles what ``later`` runs, unless the source shows otherwise."""
-        if self.last_clear(later.func, position(later), enclosing_function(self.program, later), position(earlier)):
+        if self.last_clear(later, position(later), enclosing_function(self.program, later), position(earlier)):
             return False  # `solve_j._clear_cache()` or `jax.clear_caches()` between them: the later call compiles again
         if any(isinstance(f, ast.Lambda) for f in self.facts.compiled_arguments(later)):
             # eager lax control flow given a lambda written in the call: a new function object every time the
@@ -110,11 +110,11 @@ class Warmth:
         return not self._signatures_differ(earlier, later)
 
     def last_clear(
-        self, callee: ast.expr, before: tuple[int, int], scope: ast.AST | None, after: tuple[int, int] | None = None
+        self, call: ast.Call, before: tuple[int, int], scope: ast.AST | None, after: tuple[int, int] | None = None
     ) -> ast.Call | None:
         """The last call in ``scope`` (None: module level) before ``before`` (and after ``after``) that drops the
-        compiled code of ``callee``: ``callee._clear_cache()`` with the callee written the same way, or
-        ``jax.clear_caches()``. None when there is none."""
+        compiled code ``call`` runs: ``f._clear_cache()`` of the callee as written or of the jitted value it calls
+        (an alias, a container, a wrapper of it), or ``jax.clear_caches()``. None when there is none."""
         if self._clears is None:
             self._clears = sorted((
                 c for c in self.program.of_type(ast.Call)
@@ -123,7 +123,6 @@ class Warmth:
             ), key=position)
         if not self._clears:
             return None
-        text = unparse(callee)
         for clear in reversed(self._clears[:bisect.bisect_left(self._clears, before, key=position)]):
             if after is not None and position(clear) <= after:
                 return None
@@ -131,9 +130,17 @@ class Warmth:
                 continue
             if not isinstance(clear.func, ast.Attribute) or clear.func.attr != _CLEARS_ITS_CACHE:
                 return clear
-            if unparse(clear.func.value) == text:
+            if self.runs_the_same(call, clear.func.value):
                 return clear
         return None
+
+    def runs_the_same(self, call: ast.Call, value: ast.expr) -> bool:
+        """``call`` runs the function value ``value``: the callee written the same way, or the same jitted callable
+        reached through another name (``solve_alias = solve``, ``fns["solve"]``, ``functools.partial(solve)``)."""
+        if unparse(call.func) == unparse(value):
+            return True
+        key = self.facts.jitted_key(call)
+        return key is not None and key == self.facts.jitted_key_of(value)
 
     def _rebound(self, name: str, earlier: ast.AST, later: ast.AST, depth: int) -> bool:
         """``name`` holds another value at ``later`` than at ``earlier``, as far as the source shows. The same
