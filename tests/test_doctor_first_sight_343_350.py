@@ -534,3 +534,14 @@ def test_a_jitted_library_function_called_through_another_name():
         source = UNUSED_JIT.format(imports=IMPORTED[0][0] + "\n" + binding, name="filter", called=callee,
                                    clock="time.perf_counter")
         assert {("LB114", 18), ("LB115", 18)} <= found(source), (binding, found(source))
+
+
+def test_the_library_call_timed_in_a_harness_lambda_is_still_what_the_loop_runs():
+    imports, build, draw = LIBRARIES[0]
+    source = SAMPLES.format(imports=f"import time\nimport timeit\n{imports}", build=build, draw=draw,
+                            clock="time.perf_counter")
+    source = source.replace("            start = time.perf_counter()\n", "").replace(
+        f"            data = {draw}\n            times.append(time.perf_counter() - start)\n",
+        f"            times.append(timeit.timeit(lambda: {draw}, number=1))\n")
+    assert "timeit.timeit(lambda: sine.sample" in source
+    assert not any(code == "LB114" for code, _ in found(source)), found(source)

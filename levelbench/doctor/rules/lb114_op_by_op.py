@@ -92,7 +92,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
                                          or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n)
                                          or _a_library_objects_call(ctx, n))
-            for n in nodes
+            for n in walk_code(ctx.program, [loop])  # a lambda's too: `timeit.timeit(lambda: step(x), number=1)`
         )
         optimiser = next((c for c in own_calls if _optimiser_update(ctx, c)), None)
         if compiled_beside and step is None and optimiser is None:
