@@ -118,10 +118,10 @@ def compilation_meant(line_text: Callable[[int], str], first: int, last: int, mo
     return ""
 
 
-def compilation_alone_meant(line_text: Callable[[int], str], first: int, last: int) -> str:
+def compilation_alone_meant(line_text: Callable[[int], str], first: int, last: int, more: Iterable[int] = ()) -> str:
     """The first line (stripped) of `lines_to_read` that says the timing measures compilation alone, or "" (also ""
     when another of those lines says the run is in it)."""
-    lines = [line_text(n).strip() for n in lines_to_read(line_text, first, last)]
+    lines = [line_text(n).strip() for n in lines_to_read(line_text, first, last, more)]
     if any(RUN_WORDS.search(text) and says_it_times_compilation(text) for text in lines):
         return ""
     return next((text for text in lines if says_it_times_compilation_alone(text)), "")

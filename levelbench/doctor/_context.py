@@ -155,7 +155,12 @@ class Context:
     def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Running ``earlier`` compiles what ``later`` runs: the same jitted value (not rebound between them), with
         an argument signature jit cannot tell apart; unknown counts as warmed (see `_warmth`)."""
-        return self.index("warmth", lambda: Warmth(self.program, self.facts, self.kinds)).warms(earlier, later)
+        return self.warmth.warms(earlier, later)
+
+    @property
+    def warmth(self) -> Warmth:
+        """The program's `Warmth`, built when first asked."""
+        return self.index("warmth", lambda: Warmth(self.program, self.facts, self.kinds))
 
     @functools.cached_property
     def timed_ids(self) -> frozenset[int]:

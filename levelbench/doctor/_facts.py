@@ -12,7 +12,7 @@ import dataclasses
 import functools
 
 from ._bindings import Bindings
-from ._names import JAX_LIBRARIES, Names, dotted
+from ._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop, parameter_names
@@ -131,6 +131,8 @@ class Facts:
         # What `jax.jit(...)` is applied to, by name (`step = jax.jit(nuts.step)`): a JAX function, which a
         # call by that name runs without the jit.
         self.jit_targets: dict[str, JitSite] = {}
+        self._transformed: frozenset[str] | None = None  # `transformed_here`: imports handed to a JAX transform
+        self._jitted_imports: dict[str, JitSite] | None = None  # `_imported_targets`
         self.aot: set[str] = set()
         # jitted callables an object holds, by key, found as asked (`held_attribute`): `apply_fn=jax.jit(f)`
         self.held_jits: dict[str, JitSite] = {}
@@ -500,6 +502,50 @@ class Facts:
         """``call`` runs compiled JAX code: a jitted name, an AOT-compiled one, or ``jax.jit(f)(x)``."""
         return self.jitted_key(call) is not None or dotted(call.func) in self.aot
 
+    def transformed_here(self, call: ast.Call) -> bool:
+        """``call`` runs a function that the file hands to a JAX transform elsewhere (``jax.jit(f, ...)``,
+        ``jax.vmap(f)``): handing it over says it is JAX code, whatever library it comes from, so it computes in JAX
+        wherever it is called (cuthbert's ``filter``, imported and jitted as ``offline_filter``, case 348). Only a
+        function the file imports (`imported_function`): a framework's own (``jnp.dot``) is known by its name, and a
+        local def is read through its body (``def f(x): return x.T @ x`` jitted and also run on NumPy arrays is a
+        NumPy baseline)."""
+        imported = self.imported_function(call.func)
+        if imported is None:
+            return False
+        if self._transformed is None:
+            self._transformed = frozenset(
+                q for c in self.program.of_type(ast.Call)
+                if self.is_jax_transform(c) and (q := self.imported_function(c.args[0])) is not None  # type: ignore[attr-defined]
+            )
+        return imported in self._transformed
+
+    def imported_function(self, func: ast.expr) -> str | None:
+        """The qualified name of the function, imported from a library the model cannot read, that ``func`` runs: the
+        imported name itself, or the one function every value the callee holds is (``filter_alias = filter``,
+        ``fns = {"filter": filter}``, ``functools.partial(filter)``). None for a framework's function or the standard
+        library's (`NOT_PROJECT_MODULES`), a local def, or anything else."""
+        values = [func] if self.names.qualname(func) is not None else self.callee_values(func)
+        found: set[str] = set()
+        for value in values:
+            while isinstance(value, ast.Call) and self.names.qualname(value.func) == "functools.partial" and value.args:
+                value = value.args[0]
+            qualified = self.names.qualname(value)
+            if qualified is None or "." not in qualified or qualified.split(".", 1)[0] in NOT_PROJECT_MODULES:
+                return None
+            found.add(qualified)
+        return found.pop() if len(found) == 1 else None
+
+    def _imported_targets(self) -> dict[str, JitSite]:
+        """The jit sites of imported library functions, by qualified name (`plain_call_of_jitted`)."""
+        if self._jitted_imports is None:
+            self._jitted_imports = {}
+            for site in self.jit_targets.values():
+                target = self.jit_target(site.node) if isinstance(site.node, ast.Call) else None
+                imported = self.imported_function(target) if target is not None else None
+                if imported is not None:
+                    self._jitted_imports.setdefault(imported, site)
+        return self._jitted_imports
+
     def runs_library_object(self, call: ast.Call) -> bool:
         """``call`` is a method of an object a JAX library's class built (`JAX_LIBRARIES`): ``mcmc.run(key, y=y)``
         of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
@@ -537,12 +583,22 @@ class Facts:
     def plain_call_of_jitted(self, call: ast.Call) -> JitSite | None:
         """The jit this file applies elsewhere to the function ``call`` runs without it: ``nuts.step(k, s)`` where
         ``step = jax.jit(nuts.step)``, or ``f(x)`` where ``f_jit = jax.jit(f)``. Applying jit says the function is
-        JAX code; called by its own name it runs eagerly, one operation at a time."""
-        if self.jitted_key(call) is not None or self.names.qualname(call.func) is not None:
-            return None  # a library function (`jnp.linalg.solve`) is one operation, jitted or not
+        JAX code; called by its own name it runs eagerly, one operation at a time. So does a function imported from
+        a library the model cannot read, jitted here and called by its own name (cuthbert's ``offline_filter =
+        jax.jit(filter, ...)`` beside a timed ``filter(m0, ...)``, case 348)."""
+        if self.jitted_key(call) is not None:
+            return None
+        qualified = self.names.qualname(call.func)
+        if qualified is not None and (qualified.split(".", 1)[0] in NOT_PROJECT_MODULES or "." not in qualified):
+            return None  # a framework's function (`jnp.linalg.solve`) is one operation, jitted or not
         name = dotted(call.func)
         if name is not None and name in self.jit_targets:
             return self.jit_targets[name]
+        imported = self.imported_function(call.func)  # `filter_alias(...)`, `fns["filter"](...)` of the jitted `filter`
+        if imported is not None:
+            site = self._imported_targets().get(imported)
+            if site is not None:
+                return site
         function = self.local_def(call)
         site = self.jitted_defs.get(function) if function is not None else None
         if site is not None and site.direct and site.node not in getattr(function, "decorator_list", ()):

@@ -23,7 +23,8 @@ def times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
     same words over a def whose body the timing opens, or its name; or a later timing of the same jitted
     function, in any function, is commented as the one without compilation (``# Now time it without
     compilation``): the pair shows the time with and without compiling, as QuantEcon's lectures do. A timing
-    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile.
+    that repeats its call (a total over a loop) named ``jit_time`` names the jitted version, not its compile. Or the
+    code drops the compiled code of what it times just before (`_timed_after_a_clear`).
     Found once per region (`Context.per_region`): LB103 and LB104 both ask."""
     return ctx.per_region("intent: times compilation on purpose", region, _times_compilation_on_purpose)
 
@@ -34,7 +35,7 @@ def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
         return True  # `# --- First execution ---` over `def run_benchmark():` or a loop, or `def time_first_call():`
-    if _timed_again_warm(ctx, region):
+    if _timed_again_warm(ctx, region) or _timed_after_a_clear(ctx, region):
         return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
     if not steady:
@@ -47,6 +48,36 @@ def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
             if later.start > region.start and restarted:
                 return True
     return False
+
+
+def _timed_after_a_clear(ctx: Context, region: TimedRegion) -> bool:
+    """A call the timing runs had its compiled code dropped earlier in the same function (``solve_j._clear_cache()``,
+    ``jax.clear_caches()``), nothing ran it between the clear and the timing, and the clear undoes an earlier run of
+    it or is the statement right before the timing: the code clears the cache to time the compile, which is what the
+    figure is for (QuantEcon's ``t_j_cold``, case 346). A clear at the top of a script, far from a timing of code
+    nothing ran before, is hygiene: that timing is a cold first call like any other."""
+    for call in ctx.timed_calls(region):
+        clear = ctx.warmth.last_clear(call, region.start, region.scope)
+        if clear is None:
+            continue
+        runs = [n for n in ctx.program.of_type(ast.Call)
+                if ctx.warmth.runs_the_same(n, call.func)]  # type: ignore[arg-type]
+        if any(position(clear) < position(n) < region.start and enclosing_function(ctx.program, n) is region.scope
+               for n in runs):
+            continue
+        if any(position(n) < position(clear) for n in runs) or _right_before(ctx, clear, region):
+            return True
+    return False
+
+
+def _right_before(ctx: Context, node: ast.AST, region: TimedRegion) -> bool:
+    """The statement holding ``node`` is the one right before the statement the timing starts at."""
+    statement = next((a for a in [node, *ctx.program.ancestors(node)] if isinstance(a, ast.stmt)), None)
+    found = ctx.program.statement_list(statement) if statement is not None else None
+    if found is None:
+        return False
+    block, i = found
+    return i + 1 < len(block) and position(block[i + 1]) == region.start
 
 
 def says_it_times_compilation(program: Program, region: TimedRegion) -> bool:
@@ -226,7 +257,7 @@ def _said_steady(ctx: Context, region: TimedRegion) -> bool:
     first, last = region.written_lines()
     if not first:
         return False
-    lines = lines_to_read(ctx.program.line_text, first, last)
+    lines = lines_to_read(ctx.program.line_text, first, last, region.subtraction_lines())
     opening = _opened_function(ctx, region)
     if opening is not None:
         top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])

@@ -66,6 +66,49 @@ def max_trips(facts: Facts, loop: ast.AST) -> int | None:
     return total
 
 
+def calls_running_once(facts: Facts, loop: ast.AST) -> list[tuple[ast.Call, str]]:
+    """The calls of the function around ``loop`` that make it iterate once, each with the words that say so
+    (``n_runs=1``): the loop is ``for _ in range(n)`` over a parameter ``n`` that the function never rebinds, and the
+    call gives it 1 (a literal, or a name the caller's scope binds only to 1), or leaves out a parameter whose
+    default is 1. A loop count the caller decides takes each caller's value: ``benchmark(params, 1000, 1)`` times
+    one run where ``benchmark(params, 1, 1000)`` times a thousand (case 344)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return []
+    iterable = loop.iter
+    if not (isinstance(iterable, ast.Call) and facts.names.qualname(iterable.func) == "builtins.range"
+            and len(iterable.args) == 1 and not iterable.keywords and isinstance(iterable.args[0], ast.Name)):
+        return []
+    name = iterable.args[0].id
+    function = enclosing_function(facts.program, loop)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in facts.stored_in(function):
+        return []
+    arguments = function.args
+    positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+    keyword_only = [a.arg for a in arguments.kwonlyargs]
+    if name not in positional and name not in keyword_only:
+        return []
+    if name in positional:
+        index = positional.index(name)
+        offset = len(positional) - len(arguments.defaults)
+        default = arguments.defaults[index - offset] if index >= offset else None
+    else:
+        index, default = None, arguments.kw_defaults[keyword_only.index(name)]
+    found = []
+    for site in facts.call_sites(function):
+        call = facts.program.parent(site)
+        if not (isinstance(call, ast.Call) and call.func is site):
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            continue  # `bench(*args)`, `bench(**config)`: the value is not written here
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if given is None and index is not None and index < len(call.args):
+            given = call.args[index]
+        value = given if given is not None else default
+        if value is not None and _stated_integer(facts, value, call) == 1:
+            found.append((call, f"{name}=1"))
+    return found
+
+
 def eager_dispatch_is_small(facts: Facts, kinds: Kinds, loop: ast.AST, operations: int, calls: list[ast.Call]) -> bool:
     """``operations`` eager JAX operations per iteration of ``loop`` (made by ``calls``) add up, over every
     iteration the code states, to no more than `SMALL_DISPATCH_TOTAL` dispatches: a bounded cost of a few

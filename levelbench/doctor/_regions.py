@@ -96,6 +96,8 @@ class TimedRegion:
         swept: the loop variable of a sweep, ``""`` when none: the timing sits in a ``for`` over a grid of values
             (``range(5, 3000, 100)``, ``[128, 256, 512]``) and the timed code is given the variable itself
             (``solve(model, m=m)``), so each value is timed once: one sample per value, not repeats of one thing.
+        end_read: a clock pair's second read when a statement of its own keeps it (``t1 = time.perf_counter()``)
+            and other statements follow it before the one that subtracts the readings (``closing``); None otherwise.
     """
 
     label: str
@@ -114,15 +116,31 @@ class TimedRegion:
     before_clock: tuple[ast.AST, ...] = ()
     closing: ast.AST | None = None
     swept: str = ""
+    end_read: ast.AST | None = None
 
     def written_lines(self) -> tuple[int, int]:
         """The first and last line of the timing as written: the opening read (or magic) to the closing one; (0, 0)
-        when none is known. A loop or block whose body subtracts the reads is the timed code, not words about it."""
+        when none is known. A loop or block whose body subtracts the reads is the timed code, not words about it. When
+        the second read is a statement of its own (``t1 = time.perf_counter()``), the timing ends there: the code
+        between it and a later subtraction (``t_numpy = t1 - t0`` after the JAX set-up and its `# Compile / warmup`
+        comment, case 345) is not the timing's, and the subtraction's words are read where the figure is reported
+        (`reported_at`)."""
         closing = self.closing if self.closing is not None and not isinstance(self.closing, _COMPOUND) else None
+        if self.end_read is not None:
+            closing = self.end_read
         nodes = [*self.statements, self.anchor, *((closing,) if closing is not None else ())]
         starts = [line for n in nodes if (line := getattr(n, "lineno", 0))]
         ends = [getattr(n, "end_lineno", None) or getattr(n, "lineno", 0) for n in nodes]
         return (min(starts), max(ends)) if starts else (0, 0)
+
+    def subtraction_lines(self) -> list[int]:
+        """The lines of the statement that subtracts the readings when `written_lines` ends before it (``end_read``):
+        the words there (``compile_time = t1 - t0``, ``steps_per_s_jit = n / (jit_time - jit_start)``) still say
+        what the figure is."""
+        closing = self.closing
+        if self.end_read is None or closing is None or isinstance(closing, _COMPOUND):
+            return []
+        return list(range(getattr(closing, "lineno", 0), (getattr(closing, "end_lineno", None) or 0) + 1))
 
     @property
     def timer_block(self) -> bool:
@@ -207,7 +225,7 @@ class _Finder:
         return self.names.qualname(call.func) not in CLOCKS
 
     def _clock_region(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
-        end = None
+        end = end_read = None
         subtraction = None
         for j in self.program.statements_mentioning(block, i, var):
             subtraction = _subtraction_from(self.program, block[j], var)
@@ -229,6 +247,7 @@ class _Finder:
                 found = self._clock_assignment(block[k])
                 if found is not None and found[0] == left.id:
                     stop = k
+                    end_read = k if end > k + 1 else None  # code between the read and the subtraction
                     clocks.append(self._clock_name(found[1]) or "")
                     break
         statements = tuple(block[i + 1 : stop])
@@ -254,6 +273,7 @@ class _Finder:
             before_clock=before_clock,
             closing=block[end],
             swept=self._swept(block[i], statements) if samples == "per-iteration" else "",
+            end_read=None if end_read is None else block[end_read],
         )
 
     def _repeated(self, node: ast.AST, scope: ast.AST | None) -> bool:
@@ -945,19 +965,23 @@ def _constant_int(node: ast.AST | None) -> int | None:
 def reported_at(program: Program, region: TimedRegion) -> list[int]:
     """The lines that report a clock pair's interval when its closing statement keeps it under a name
     (``first_t = time.perf_counter() - beg``): the later statements of the same function that read the name
-    (``state.counters['jit_time'] = first_t - op_time``). What the figure is reported as says what was timed."""
+    (``state.counters['jit_time'] = first_t - op_time``). What the figure is reported as says what was timed. When
+    the second read is a statement of its own, the subtraction's lines (``first_call = t1 - t0``) are a report too.
+    """
     closing = region.closing
+    subtracted = region.subtraction_lines()
     if closing is None and isinstance(region.anchor, ast.Call) and region.label.startswith("timeit."):
         closing = _keeping(program, region.anchor)  # `first_t = timeit.timeit(run, number=1)`
     if not (isinstance(closing, ast.Assign) and len(closing.targets) == 1 and isinstance(closing.targets[0], ast.Name)):
-        return []
+        return subtracted
     name = closing.targets[0].id
     scope = enclosing_function(program, closing)
     body = walk_code(program, scope.body if scope is not None else program.module.body)
     after = position(closing)
     return sorted({
-        n.lineno for n in body
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after
+        *subtracted,
+        *(n.lineno for n in body
+          if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after),
     })
 
 

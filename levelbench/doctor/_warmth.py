@@ -12,6 +12,10 @@ leaf's shape and dtype, the value of each static argument). So an earlier call i
 Unknown counts as the same: the rules that report an unwarmed call (LB103) and the words that say there was no
 warm-up (LB104) stay quiet where the doctor cannot tell.
 
+- nothing between them drops the compiled code: ``f_jit._clear_cache()`` (a jitted function's own cache) or
+  ``jax.clear_caches()`` (every cache) in the later call's function, after the earlier call, leaves the later one
+  to compile again, as QuantEcon's calibration script does on purpose before its 'cold' timing (case 346).
+
     y = f_jit([1, 2, 3])          # warms nothing below: a list is a pytree of three scalars
     f_jit = jax.jit(f)            # a new jitted function: the calls above do not warm the calls below
     t0 = time.perf_counter(); f_jit(jnp.ones(3)); ...
@@ -38,6 +42,9 @@ _UNKNOWN = None
 _PYTHON_SCALARS = {"builtins.len": "int", "builtins.int": "int", "builtins.float": "float", "builtins.bool": "bool"}
 # JAX's array constructors that keep a Python scalar's weak type when no dtype is given.
 _WEAK_WRAPPERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+# Calls that drop compiled code: every cache (JAX's own), or one jitted function's (its `_clear_cache` method).
+_CLEARS_EVERY_CACHE = frozenset({"jax.clear_caches"})
+_CLEARS_ITS_CACHE = "_clear_cache"
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,7 @@ class Warmth:
         self._blocks: dict[int, list[ast.AST] | None] = {}  # id(statement) -> the list that holds it (`_block`)
         # (name, use) -> `_in_effect`: a call is asked about as the later call of one pair and the earlier of the next
         self._held: dict[tuple[str, ast.AST], _Binding | None] = {}
+        self._clears: list[ast.Call] | None = None  # `cache_clears`, found when first asked
         for node in program.of_type(ast.Name, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.alias):
             self._record(node)
         for found in self.bindings.values():
@@ -81,6 +89,8 @@ class Warmth:
 
     def warms(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Running ``earlier`` compiles what ``later`` runs, unless the source shows otherwise."""
+        if self.last_clear(later, position(later), enclosing_function(self.program, later), position(earlier)):
+            return False  # `solve_j._clear_cache()` or `jax.clear_caches()` between them: the later call compiles again
         if any(isinstance(f, ast.Lambda) for f in self.facts.compiled_arguments(later)):
             # eager lax control flow given a lambda written in the call: a new function object every time the
             # statement runs, and JAX caches the compiled loop per function object, so nothing before warms it
@@ -98,6 +108,39 @@ class Warmth:
         if isinstance(later.func, ast.Name) and self._rebound(later.func.id, earlier, later, 0):
             return False  # the name was bound again between the calls, to another callable
         return not self._signatures_differ(earlier, later)
+
+    def last_clear(
+        self, call: ast.Call, before: tuple[int, int], scope: ast.AST | None, after: tuple[int, int] | None = None
+    ) -> ast.Call | None:
+        """The last call in ``scope`` (None: module level) before ``before`` (and after ``after``) that drops the
+        compiled code ``call`` runs: ``f._clear_cache()`` of the callee as written or of the jitted value it calls
+        (an alias, a container, a wrapper of it), or ``jax.clear_caches()``. None when there is none."""
+        if self._clears is None:
+            self._clears = sorted((
+                c for c in self.program.of_type(ast.Call)
+                if (isinstance(c.func, ast.Attribute) and c.func.attr == _CLEARS_ITS_CACHE and not c.args)
+                or self.facts.names.qualname(c.func) in _CLEARS_EVERY_CACHE
+            ), key=position)
+        if not self._clears:
+            return None
+        for clear in reversed(self._clears[:bisect.bisect_left(self._clears, before, key=position)]):
+            if after is not None and position(clear) <= after:
+                return None
+            if enclosing_function(self.program, clear) is not scope:
+                continue
+            if not isinstance(clear.func, ast.Attribute) or clear.func.attr != _CLEARS_ITS_CACHE:
+                return clear
+            if self.runs_the_same(call, clear.func.value):
+                return clear
+        return None
+
+    def runs_the_same(self, call: ast.Call, value: ast.expr) -> bool:
+        """``call`` runs the function value ``value``: the callee written the same way, or the same jitted callable
+        reached through another name (``solve_alias = solve``, ``fns["solve"]``, ``functools.partial(solve)``)."""
+        if unparse(call.func) == unparse(value):
+            return True
+        key = self.facts.jitted_key(call)
+        return key is not None and key == self.facts.jitted_key_of(value)
 
     def _rebound(self, name: str, earlier: ast.AST, later: ast.AST, depth: int) -> bool:
         """``name`` holds another value at ``later`` than at ``earlier``, as far as the source shows. The same

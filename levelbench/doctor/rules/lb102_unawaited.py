@@ -61,7 +61,7 @@ def _times_compilation_alone(ctx: Context, region: TimedRegion, culprit: ast.AST
     ``%time jitted_forward(...)``, then ``%timeit jitted_forward(...)``): that first timing is read against the
     steady one, so it is a first call, and the first run belongs in it."""
     first, last = region.written_lines()
-    if not first or not compilation_alone_meant(ctx.program.line_text, first, last):
+    if not first or not compilation_alone_meant(ctx.program.line_text, first, last, region.subtraction_lines()):
         return False
     return not _timed_elsewhere(ctx, region, culprit)
 

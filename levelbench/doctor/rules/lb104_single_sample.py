@@ -18,9 +18,13 @@ from .._effects import is_wait, only_logs_its_interval
 from .._fixes import assigned_name, pair
 from .._names import dotted
 from .._intent import times_compilation_on_purpose
+from .._iteration import calls_running_once
 from .._regions import TimedRegion, decorated_timings
 from .._suppress import is_file_pragma
-from .._syntax import FUNCTIONS, SCOPES, enclosing_function, local_walk, position, short, unparse, walk_code
+from .._syntax import (
+    COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, enclosing_loop, local_walk, position, short, unparse,
+    walk_code,
+)
 
 CODE = "LB104"
 
@@ -30,8 +34,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for region in ctx.regions:
         yield from _decorated_samples(ctx, region)
         one_sample = region.samples == "single" or region.swept  # a sweep times each value once
+        once_by = None if one_sample else _run_once_by_a_caller(ctx, region)  # `benchmark(params, 1000, 1)`
         # `%time` is left out: IPython's one-run readout announces its one figure (its catalogue entry)
-        if not one_sample or not (region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block):
+        if not (one_sample or once_by) or not (
+            region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block
+        ):
             continue
         timed = ctx.timed_nodes(region)
         work_calls = [
@@ -56,6 +63,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         message = f"single timing sample: {how} `{short(first)}`"
         if region.swept:
             message += f", once for each value of `{region.swept}`"
+        if once_by is not None:
+            message += f" in a loop that `{short(once_by[0])}` ({ctx.where(once_by[0])}) runs once (`{once_by[1]}`)"
         if not warmed:
             message += _warm_up_words(ctx, region, first, work_calls)
         anchor = region.statements[0] if region.clocks or region.timer_block else region.anchor
@@ -70,6 +79,19 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             ),
             edits=lambda: repeat_timing(ctx, region),
         )
+
+
+def _run_once_by_a_caller(ctx: Context, region: TimedRegion) -> tuple[ast.Call, str] | None:
+    """A call of the region's function that makes the one loop between its clocks run once, with its words
+    (``n_runs=1``; `calls_running_once`): that call's figure is one run, whatever the loop is for. Only a timing
+    of its own (no loop around it in its function) whose loop is all the repetition it has."""
+    if not (region.clocks or region.timer_block) or enclosing_loop(ctx.program, region.anchor) is not None:
+        return None
+    loops = [n for n in walk_code(ctx.program, list(region.statements)) if isinstance(n, (*LOOPS, *COMPREHENSIONS))]
+    if len(loops) != 1:
+        return None
+    found = calls_running_once(ctx.facts, loops[0])
+    return found[0] if found else None
 
 
 def _waited_results(ctx: Context, region: TimedRegion) -> list[ast.Call]:

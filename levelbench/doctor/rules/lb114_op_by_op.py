@@ -91,8 +91,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         step, maker = next(((c, m) for c in own_calls if (m := ctx.kinds.library_step(c))), (None, None))
         compiled_beside = any(
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
-                                         or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n))
-            for n in nodes
+                                         or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n)
+                                         or _a_library_objects_call(ctx, n))
+            for n in walk_code(ctx.program, [loop])  # a lambda's too: `timeit.timeit(lambda: step(x), number=1)`
         )
         optimiser = next((c for c in own_calls if facts.updates_an_optimiser(c)), None)
         if compiled_beside and step is None and optimiser is None:
@@ -394,8 +395,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ops += last not in _CONSTRUCTORS and not last[:1].isupper()  # `lax.ConvDimensionNumbers`: a class
             elif qualified.startswith("optax."):
                 ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
-            elif qualified:
-                continue
+            elif qualified and ctx.facts.plain_call_of_jitted(node) is None:
+                continue  # a library's function, unless the file jits it and calls it by its own name (case 348)
             elif ctx.facts.is_flax_call(node):
                 applies += 1
             elif ctx.facts.updates_an_optimiser(node):
@@ -613,6 +614,16 @@ def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
     if not isinstance(ctx.program.parent(call), ast.Assign):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
+    """``data = sine.sample(sample_key, (n,))`` of ``sine = Sine(...)`` from numpyro: a method of an object a JAX
+    library's class built (`Facts.runs_library_object`), whose result the loop uses. The library computes it; the
+    key splits around it are the loop's glue, as beside a handed object's step (`_a_handed_objects_step`, case 350).
+    A library whose objects' methods run op by op until the user jits them is read as such (`Kinds.library_step`)."""
+    if not ctx.facts.runs_library_object(call) or ctx.kinds.library_step(call) is not None:
+        return False
+    return not isinstance(ctx.program.parent(call), ast.Expr)
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:

@@ -187,6 +187,8 @@ def _runs_jax(ctx: Context, call: ast.Call) -> bool:
     """``call`` hands its arguments to JAX: a jitted function, a ``jnp`` operation, or a local function that does."""
     if ctx.facts.calls_jax_callable(call) or call_kind(ctx.names.qualname(call.func) or "") == "jax":
         return True
+    if ctx.facts.transformed_here(call):
+        return True  # `filter(m0, ...)` where the file jits `filter`: JAX code, from whatever library (case 348)
     func = call.func
     if isinstance(func, (ast.Subscript, ast.IfExp)) or (isinstance(func, ast.Name) and ctx.facts.def_named(func.id, call) is None):
         if ctx.kinds.of(call) == "jax":
