@@ -33,7 +33,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             culprit,
             f"`{text}` is timed by {region.by} without waiting for it: JAX returns before the work is done",
             evidence=f"no block_until_ready() or host conversion of the result of `{text}` inside the timed region",
-            fix=_blocked_fix(region, culprit),
+            fix=_blocked_fix(ctx, region, culprit),
             edits=lambda: wait_for(ctx, culprit),
         )
     for region, culprit in timings:
@@ -85,8 +85,12 @@ def _timings_by_callee(ctx: Context) -> dict[str, list[TimedRegion]]:
     return found
 
 
-def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
+def _blocked_fix(ctx: Context, region: TimedRegion, culprit: ast.AST) -> str:
     text = unparse(culprit)
+    if _drops_a_library_run(ctx, culprit):
+        owner = unparse(culprit.func.value)  # type: ignore[attr-defined]
+        return (f"wait for what `{owner}` computed before the clock stops: `jax.block_until_ready({owner}.get_samples())`"
+                f" for a NumPyro sampler, `{owner}.print_summary()` to read it")
     if region.label.startswith("%"):
         return f"{region.label} {text}.block_until_ready()"
     if region.label.startswith("timeit"):
@@ -99,6 +103,8 @@ def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     """Wrap the timed JAX expression in ``jax.block_until_ready(...)``, which works on any pytree."""
     if not isinstance(culprit, ast.expr):
         return None
+    if _drops_a_library_run(ctx, culprit):
+        return None  # `mcmc.run(...)` keeps its samples on the object and returns None: blocking on it waits for nothing
     if isinstance(culprit, ast.Call):
         function = ctx.facts.local_def(culprit)
         if function is not None and not _returns_a_value(ctx, function):
@@ -112,6 +118,13 @@ def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     if wrapped is None:
         return None
     return as_fix(with_imports(editor, [line], *wrapped), f"wait for `{short(culprit)}` inside the timing")
+
+
+def _drops_a_library_run(ctx: Context, culprit: ast.AST) -> bool:
+    """``culprit`` is a JAX library object's run (`Facts.runs_library_program`) written as a statement of its own: what
+    it computed stays on the object (NumPyro's ``mcmc.run`` returns None), so wrapping the call waits for nothing."""
+    return isinstance(culprit, ast.Call) and isinstance(ctx.program.parent(culprit), ast.Expr) \
+        and ctx.facts.runs_library_program(culprit)
 
 
 def _returns_a_value(ctx: Context, function: ast.AST) -> bool:

@@ -1,0 +1,133 @@
+"""What cases 351-358 showed at first sight, mended in the shared model (mend30).
+
+- `Facts.runs_library_program`: the run of a JAX library object (``mcmc.run(key, X, Y)`` of NumPyro's ``MCMC``,
+  ``solver.run(x0)`` of jaxopt's) returns before its work is done; nothing waits unless something reads what it
+  computed (``mcmc.print_summary()``, ``jax.block_until_ready(mcmc.get_samples())``) before the clock stops (case 351:
+  LB102 at the run). A NumPyro run of one chain with its progress bar on reads every step back, and is not reported.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def codes(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
+
+
+def notebook_codes(*cells: str) -> set[tuple[str, int | None, int]]:
+    text = json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []}
+                  for c in cells],
+    })
+    return {(d.code, d.location.cell, d.location.line) for d in lint_source(text, "bench.ipynb", notebook=True)}
+
+
+def lines(found: set[tuple[str, int]], code: str) -> set[int]:
+    return {line for c, line in found if c == code}
+
+
+# --- 351: a NumPyro sampler's run, read unwaited -------------------------------------------------------------------
+MCMC_RUN = """
+import time
+import jax
+{imports}
+
+def model(X, Y):
+    pass
+
+def run_inference(rng, X, Y, num_chains):
+    start = {clock}()
+    kernel = {nuts}(model)
+    {obj} = {mcmc}(kernel, num_warmup=500, num_samples=500, {chains})
+    {obj}.run(rng, X, Y)
+    {read}
+    print("MCMC elapsed time:", {clock}() - start)
+    return {obj}.get_samples()
+
+def main():
+    X = jax.numpy.zeros((50, 3))
+    Y = jax.numpy.zeros(50)
+    run_inference(jax.random.PRNGKey(0), X, Y, 4)
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def mcmc_run(imports="from numpyro.infer import MCMC, NUTS", clock="time.time", obj="mcmc", mcmc="MCMC", nuts="NUTS",
+             chains="num_chains=num_chains", read="pass"):
+    return MCMC_RUN.format(imports=imports, clock=clock, obj=obj, mcmc=mcmc, nuts=nuts, chains=chains, read=read)
+
+
+def test_a_sampler_run_read_right_after_it_returns_is_unwaited():
+    """numpyro#440 (case 351): ``mcmc.run(...)`` of ``MCMC(NUTS(model), ..., num_chains=...)`` between two clock
+    reads, nothing reading the samples before the clock stops."""
+    assert lines(codes(mcmc_run()), "LB102") == {13}
+
+
+def test_the_sampler_written_other_ways_is_read_alike():
+    twins = [
+        mcmc_run(imports="import numpyro", mcmc="numpyro.infer.MCMC", nuts="numpyro.infer.NUTS"),
+        mcmc_run(imports="import numpyro.infer as infer", mcmc="infer.MCMC", nuts="infer.NUTS", obj="sampler"),
+        mcmc_run(imports="from numpyro.infer import MCMC as Sampler, NUTS", mcmc="Sampler"),
+        mcmc_run(clock="time.perf_counter"),
+        mcmc_run(chains="progress_bar=False"),
+        mcmc_run(chains="num_chains=4, chain_method='parallel'"),
+    ]
+    for source in twins:
+        assert lines(codes(source), "LB102") == {13}, source
+
+
+def test_a_jaxopt_solver_run_in_a_helper_is_unwaited_too():
+    source = """
+    import time
+    import jax.numpy as jnp
+    from jaxopt import LBFGS
+
+    def fun(w):
+        return jnp.sum(w ** 2)
+
+    def fit(w0):
+        solver = LBFGS(fun=fun, maxiter=100)
+        t0 = time.perf_counter()
+        solver.run(w0)
+        return time.perf_counter() - t0
+
+    if __name__ == "__main__":
+        print(fit(jnp.ones(10)))
+    """
+    assert lines(codes(source), "LB102") == {12}
+
+
+def test_reading_the_samples_before_the_clock_stops_waits():
+    """numpyro#446's fix (``mcmc.print_summary()`` first), and a wait on the samples: no LB102."""
+    for read in ("mcmc.print_summary()", "jax.block_until_ready(mcmc.get_samples())",
+                 "samples = mcmc.get_samples(); jax.block_until_ready(samples)"):
+        assert not lines(codes(mcmc_run(read=read)), "LB102"), read
+
+
+def test_one_chain_with_its_progress_bar_reads_every_step():
+    """The report's single-chain run, whose progress bar reads each step back on the host, timed right."""
+    for chains in ("num_chains=1", "progress_bar=True", "thinning=1"):
+        assert not lines(codes(mcmc_run(chains=chains)), "LB102"), chains
+
+
+def test_the_sampler_in_notebook_cells():
+    found = notebook_codes(
+        "import time\nimport jax\nfrom numpyro.infer import MCMC, NUTS\ndef model(X):\n    pass",
+        "X = jax.numpy.zeros(5)\nmcmc = MCMC(NUTS(model), num_warmup=10, num_samples=10, num_chains=2)",
+        "start = time.time()\nmcmc.run(jax.random.PRNGKey(0), X)\nprint(time.time() - start)",
+    )
+    assert ("LB102", 3, 2) in found
+
+
+def test_the_fix_does_not_wrap_a_run_that_returns_nothing():
+    """``jax.block_until_ready(mcmc.run(...))`` would wait on None: the fix names the samples, and no edit is made."""
+    found = [d for d in lint_source(textwrap.dedent(mcmc_run()), "bench.py") if d.code == "LB102"]
+    assert len(found) == 1
+    assert "mcmc.get_samples()" in found[0].finding.fix and found[0].fix is None
