@@ -131,3 +131,75 @@ def test_the_fix_does_not_wrap_a_run_that_returns_nothing():
     found = [d for d in lint_source(textwrap.dedent(mcmc_run()), "bench.py") if d.code == "LB102"]
     assert len(found) == 1
     assert "mcmc.get_samples()" in found[0].finding.fix and found[0].fix is None
+
+
+# --- 352: a JAX library's step function called eagerly in a timed loop ----------------------------------------------
+REPLAY = """
+import time
+{imports}
+
+def replay(data_iter):
+    scenario = next(data_iter)
+    start_time = {clock}()
+    while scenario:
+        state = scenario
+        for _ in range(scenario.remaining_timesteps):
+            state = {update}(state, num_steps=1)
+        scenario = next(data_iter)
+        end_time = {clock}()
+        print("time cost: ", end_time - start_time)
+        start_time = end_time
+
+replay(iter(scenarios))
+"""
+
+
+def replay(imports="from waymax import datatypes", update="datatypes.update_state_by_log", clock="time.time"):
+    return REPLAY.format(imports=imports, update=update, clock=clock)
+
+
+def test_a_waymax_step_called_per_timestep_without_jit_is_op_by_op():
+    """waymax#14 (case 352): ``datatypes.update_state_by_log(state, num_steps=1)`` once per timestep, no jit, between
+    ``time.time()`` reads that straddle the scenario loop (``start_time = end_time``)."""
+    found = codes(replay())
+    assert lines(found, "LB114") == {11}
+    assert lines(found, "LB105") == {7}
+
+
+def test_the_step_written_other_ways_is_read_alike():
+    twins = [
+        replay(imports="import waymax.datatypes as wd", update="wd.update_state_by_log"),
+        replay(imports="from waymax.datatypes import update_state_by_log", update="update_state_by_log"),
+        replay(imports="from waymax.datatypes import update_state_by_log as step", update="step"),
+        replay(imports="import waymax", update="waymax.datatypes.update_state_by_log"),
+    ]
+    for source in twins:
+        found = codes(source)
+        assert lines(found, "LB114") == {11} and lines(found, "LB105") == {7}, source
+    steady = codes(replay(clock="time.perf_counter"))
+    assert lines(steady, "LB114") == {11} and not lines(steady, "LB105")
+
+
+def test_the_snippet_without_imports_reads_waymax_s_documented_module_name():
+    """The issue's snippet has no imports: ``datatypes`` unbound is Waymax's ``from waymax import datatypes``."""
+    assert lines(codes(replay(imports="")), "LB114") == {11}
+
+
+def test_the_step_in_notebook_cells():
+    found = notebook_codes(
+        "import time\nfrom waymax import datatypes",
+        "start = time.time()\nstate = scenario\nfor _ in range(80):\n"
+        "    state = datatypes.update_state_by_log(state, num_steps=1)\nprint(time.time() - start)",
+    )
+    assert ("LB114", 2, 4) in found and ("LB105", 2, 1) in found
+
+
+def test_a_jitted_step_or_a_call_that_steps_nothing_is_not_op_by_op():
+    jitted = replay(update="step_jit").replace(
+        "def replay", "import jax\nstep_jit = jax.jit(datatypes.update_state_by_log, static_argnames='num_steps')\n\n"
+        "def replay", 1)
+    assert not lines(codes(jitted), "LB114")
+    # a call whose result is not fed back into it builds or reads something: not a step of the state
+    reading = replay(update="datatypes.update_state_by_log").replace(
+        "state = datatypes.update_state_by_log(state, num_steps=1)", "obs = datatypes.observation_of(state)")
+    assert not lines(codes(reading), "LB114")

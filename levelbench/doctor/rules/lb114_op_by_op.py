@@ -47,7 +47,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
     """
     facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox", "optax"}:
+    if not facts.jax_code:  # JAX itself, or a library written in JAX (`from waymax import datatypes`)
         return
     reported_calls: set[int] = set()
     for call, diagnostic in _unjitted_timed_calls(ctx):  # timed regions are kept only where code runs (`Context.build`)
@@ -119,14 +119,20 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             # Beside a compiled step it is still the library's whole function run op by op, not glue (a jaxopt
             # stochastic solver's `solver.update`, jaxopt#101)
             method = short(step.func, 40)
+            if maker == ctx.names.qualname(step.func):  # a module's function (Waymax's `update_state_by_log`)
+                evidence = f"`{maker}` is a JAX library's function that runs as it is called; neither the loop nor " \
+                    "the function is jitted"
+            else:
+                evidence = f"`{step.func.value.id}` is built by `{maker}`, whose methods run as " \
+                    "they are called; neither the loop nor the method is jitted"  # type: ignore[attr-defined]
+            name = step.func.attr if isinstance(step.func, ast.Attribute) else short(step.func, 40)
             yield ctx.report(
                 "LB114",
                 step,
                 f"`{short(step)}` runs `{method}` without jit, once per iteration: the JAX library's function is "
                 "dispatched one operation at a time",
-                evidence=f"`{step.func.value.id}` is built by `{maker}`, whose methods run as "  # type: ignore[attr-defined]
-                "they are called; neither the loop nor the method is jitted" + ("; the loop is timed" if timed else ""),
-                fix=f"{step.func.attr}_jit = jax.jit({method})  # once, before the loop; call it in the loop",  # type: ignore[attr-defined]
+                evidence=evidence + ("; the loop is timed" if timed else ""),
+                fix=f"{name}_jit = jax.jit({method})  # once, before the loop; call it in the loop",
             )
             continue
         if timed and _an_eager_copy_beside_its_timed_twin(ctx, enclosing_function(ctx.program, loop)):
@@ -394,7 +400,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
             elif qualified.startswith("optax."):
                 ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
             elif qualified:
-                continue
+                # `state = datatypes.update_state_by_log(state, num_steps=1)`: a library's whole step, run eagerly
+                applies += ctx.kinds.library_step(node) is not None
             elif ctx.facts.is_flax_call(node):
                 applies += 1
             elif isinstance(node.func, ast.Attribute) and node.func.attr == "update" and _is_optax(ctx, node.func.value):
