@@ -203,3 +203,59 @@ def test_a_jitted_step_or_a_call_that_steps_nothing_is_not_op_by_op():
     reading = replay(update="datatypes.update_state_by_log").replace(
         "state = datatypes.update_state_by_log(state, num_steps=1)", "obs = datatypes.observation_of(state)")
     assert not lines(codes(reading), "LB114")
+
+
+# --- 353: NumPy arrays handed to a jitted function through a starred tuple ------------------------------------------
+SIZES = """
+import timeit
+{imports}
+import jax
+
+x = {np}.sort({np}.random.uniform(0, 10, 100_000))
+y = {np}.sin(x)
+
+@jax.jit
+def loglike(x, y):
+    return jax.numpy.sum(x * y)
+
+for n in [10, 100, 1000]:
+    args = {args}
+    loglike(*args).block_until_ready()
+    print(timeit.timeit(lambda: loglike(*args).block_until_ready(), number=100))
+"""
+
+
+def sizes(imports="import numpy as np", np="np", args="x[:n], y[:n]"):
+    return SIZES.format(imports=imports, np=np, args=args)
+
+
+def test_numpy_slices_unpacked_into_a_jitted_call_are_copied_in_every_timed_call():
+    """tinygp's benchmark notebook (case 353): ``args = x[:n], y[:n]`` of NumPy data, ``f(*args)`` timed."""
+    assert lines(codes(sizes()), "LB115") == {16}
+
+
+def test_the_unpacked_arrays_written_other_ways_are_read_alike():
+    twins = [
+        sizes(imports="import numpy as onp", np="onp"),
+        sizes(args="[x[:n], y[:n]]"),
+        sizes(args="(x[:n], y[:n])"),
+        sizes(args="x[:n], y"),
+    ]
+    for source in twins:
+        assert lines(codes(source), "LB115") == {16}, source
+
+
+def test_the_unpacked_arrays_in_notebook_cells():
+    found = notebook_codes(
+        "import numpy as np\nimport jax\nx = np.ones(1000)\ny = np.ones(1000)\n"
+        "@jax.jit\ndef loglike(x, y):\n    return jax.numpy.sum(x * y)",
+        "for n in [10, 100]:\n    args = x[:n], y[:n]\n    loglike(*args).block_until_ready()\n"
+        "    results = %timeit -o loglike(*args).block_until_ready()",
+    )
+    assert ("LB115", 2, 4) in found
+
+
+def test_device_copies_unpacked_are_not_copied_again():
+    """The notebook's GPU solver gets ``jax.device_put`` copies made before its timing: nothing to report."""
+    assert not lines(codes(sizes(args="jax.device_put(x[:n]), jax.device_put(y[:n])")), "LB115")
+    assert not lines(codes(sizes(args="jax.numpy.asarray(x[:n]), jax.numpy.asarray(y[:n])")), "LB115")
