@@ -259,3 +259,59 @@ def test_device_copies_unpacked_are_not_copied_again():
     """The notebook's GPU solver gets ``jax.device_put`` copies made before its timing: nothing to report."""
     assert not lines(codes(sizes(args="jax.device_put(x[:n]), jax.device_put(y[:n])")), "LB115")
     assert not lines(codes(sizes(args="jax.numpy.asarray(x[:n]), jax.numpy.asarray(y[:n])")), "LB115")
+
+
+# --- 354: a suite timing a library's functions as its users call them, eager by design ------------------------------
+ASV = """
+import jax
+import jax.numpy as jnp
+import gpjax as gpx
+{extra}
+
+class Gaussian:
+    params = [[10, 100], [1, 2]]
+
+    def setup(self, n, d):
+        self.X = jnp.ones((n, d))
+        self.data = gpx.Dataset(X=self.X, y=self.X[:, :1])
+        self.objective = gpx.objectives.ConjugateMLL()
+        self.posterior = gpx.gps.Prior(kernel=gpx.kernels.RBF()) * gpx.likelihoods.Gaussian(num_datapoints=n)
+
+    def time_grad(self, n, d):
+        jax.block_until_ready({transform}({function})(self.posterior, self.data))
+"""
+
+
+def asv(extra="", transform="jax.grad", function="self.objective.step"):
+    return ASV.format(extra=extra, transform=transform, function=function)
+
+
+def test_an_asv_method_timing_a_library_s_eager_gradient_is_not_op_by_op():
+    """GPJax's asv ``objectives.py`` (case 354): nothing in the file is jitted; asv repeats the eager call."""
+    assert not lines(codes(asv()), "LB114")
+
+
+def test_the_suite_written_other_ways_is_read_alike():
+    for transform in ("jax.value_and_grad", "jax.vmap"):
+        assert not lines(codes(asv(transform=transform)), "LB114"), transform
+    assert not lines(codes(asv(extra="from jax import grad as g", transform="g")), "LB114")
+    bench = """
+    import jax
+    import gpjax as gpx
+
+    objective = gpx.objectives.ConjugateMLL()
+
+    def test_grad(benchmark, posterior, data):
+        benchmark(lambda: jax.block_until_ready(jax.grad(objective.step)(posterior, data)))
+    """
+    assert not lines(codes(bench, "test_bench.py"), "LB114")
+
+
+def test_a_suite_that_jits_elsewhere_or_differentiates_its_own_code_keeps_lb114():
+    """Case 052's reading: beside compiled timings, the eager one misses its jit; a transform of the file's own
+    function is the file's program run op by op."""
+    jitted = asv(extra="step = jax.jit(gpx.objectives.ConjugateMLL().step)")
+    assert lines(codes(jitted), "LB114") == {17}
+    own = asv(extra="def loss(p, d):\n    return jnp.sum(d.X) * 2.0", function="loss")
+    assert lines(codes(own), "LB114") == {18}
+

@@ -445,7 +445,30 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
     qualified = ctx.names.qualname(call.func) or ""
     if qualified.startswith("optax.") or (isinstance(call.func, ast.Attribute) and call.func.attr == "update"):
         return False
+    if region.harness and _a_library_as_its_users_call_it(ctx, call):
+        return False
     return runs_many_operations(ctx.facts, call)
+
+
+def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
+    """A harness repeats a transform of a function the file does not define (``jax.grad(self.objective.step)(...)``,
+    GPJax's objective) in a file that jits nothing: a suite timing a library's functions as its users call them,
+    eager by design (GPJax's asv ``objectives.py``, case 354; the readings of cases 242 and 300). The repeated eager
+    call is the subject timed, not a mistake in it. A file that jits elsewhere (case 052) times its eager calls
+    beside compiled ones, where the missing jit is the fault."""
+    facts = ctx.facts
+    transforms = [v for v in [call.func, *facts.callee_values(call.func)] if facts.is_jax_transform(v)]
+    if not transforms or any(facts.function_of(v.args[0]) is not None for v in transforms):  # type: ignore[attr-defined]
+        return False
+    return not ctx.index("LB114 file jits", lambda: _jits_anything(ctx))
+
+
+def _jits_anything(ctx: Context) -> bool:
+    """The file applies a jit somewhere (a call, a decorator, a name bound to one) or compiles ahead of time."""
+    facts = ctx.facts
+    if facts.jit_targets or facts.jitted_defs or facts.aot or facts.jit_wrappers:
+        return True
+    return any(facts.is_jit(n.func) for n in ctx.program.of_type(ast.Call))  # type: ignore[attr-defined]
 
 
 def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:
