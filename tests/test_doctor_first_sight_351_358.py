@@ -4,6 +4,16 @@
   ``solver.run(x0)`` of jaxopt's) returns before its work is done; nothing waits unless something reads what it
   computed (``mcmc.print_summary()``, ``jax.block_until_ready(mcmc.get_samples())``) before the clock stops (case 351:
   LB102 at the run). A NumPyro run of one chain with its progress bar on reads every step back, and is not reported.
+- `Kinds.library_step`: a module function of a JAX library that leaves jit to its user (Waymax) that steps a state
+  (``state = datatypes.update_state_by_log(state, num_steps=1)``) is the library's whole step run op by op in a loop
+  (case 352: LB114, and LB105 on the clock pair that straddles the scenario loop).
+- LB115: NumPy arrays unpacked into a timed JAX call from a tuple (``args = x[:n], y[:n]``; ``f(*args)``) are copied
+  to the device in every call (case 353).
+- LB114 (`_a_library_as_its_users_call_it`): a harness repeating a transform of a library's function in a file that
+  jits nothing times the library as its users call it (case 354: no LB114).
+- `_regions`: benchopt times a solver's ``run`` alone (`_placement.benchopt_timed`); an executable compiled ahead of
+  time (``.lower(...).compile()``) called there and stored unwaited is LB102 (case 356), and calling one is never a
+  timing of compilation alone, whatever its name says.
 """
 
 from __future__ import annotations
@@ -315,3 +325,66 @@ def test_a_suite_that_jits_elsewhere_or_differentiates_its_own_code_keeps_lb114(
     own = asv(extra="def loss(p, d):\n    return jnp.sum(d.X) * 2.0", function="loss")
     assert lines(codes(own), "LB114") == {18}
 
+
+# --- 356: a benchopt solver's run calls an executable compiled ahead of time and stores it unwaited -----------------
+BENCHOPT = """
+{imports}
+import jax
+import jax.numpy as jnp
+
+
+class Solver({base}):
+    name = "OTT"
+
+    def set_objective(self, x):
+        self.x = jnp.array(x)
+        self.solve = jax.jit(lambda x, n_iter: jnp.cumsum(x) * n_iter, static_argnames="n_iter")
+
+    def pre_run_hook(self, n_iter):
+        self._solve_compiled = self.solve.lower(self.x, n_iter).compile()
+
+    def run(self, n_iter):
+        self.out = {call}
+
+    def get_result(self):
+        return {{"x": jnp.asarray(self.out)}}
+"""
+
+
+def benchopt(imports="from benchopt import BaseSolver", base="BaseSolver", call="self._solve_compiled(self.x)"):
+    return BENCHOPT.format(imports=imports, base=base, call=call)
+
+
+def test_a_benchopt_run_storing_an_ahead_of_time_compiled_result_unwaited():
+    """benchopt's OT benchmark (case 356): benchopt times ``run`` alone; the wait falls in ``get_result``."""
+    assert lines(codes(benchopt()), "LB102") == {18}
+
+
+def test_the_solver_written_other_ways_is_read_alike():
+    twins = [
+        benchopt(imports="import benchopt", base="benchopt.BaseSolver"),
+        benchopt(imports="from benchopt import BaseSolver as Base", base="Base"),
+        benchopt(call="self.solve(self.x, n_iter)"),  # the jitted function itself, compiled by pre_run_hook's call
+    ]
+    for source in twins:
+        assert lines(codes(source), "LB102") == {18}, source
+
+
+def test_a_run_that_waits_or_a_class_benchopt_does_not_time_is_quiet():
+    assert not lines(codes(benchopt(call="jax.block_until_ready(self._solve_compiled(self.x))")), "LB102")
+    assert not lines(codes(benchopt(imports="from mylib import BaseSolver")), "LB102")
+
+
+def test_calling_an_ahead_of_time_compiled_executable_is_no_timing_of_compilation_alone():
+    """A name saying 'compile' (``solve_compile``) is the executable ``.lower(...).compile()`` returned: calling it
+    runs the program and compiles nothing, so the timing is not one of compilation alone (which LB102 leaves be)."""
+    source = """
+    import timeit
+    import jax
+    import jax.numpy as jnp
+
+    x = jnp.ones(1000)
+    solve_compile = jax.jit(jnp.cumsum).lower(x).compile()
+    print(timeit.timeit(lambda: solve_compile(x), number=100))
+    """
+    assert lines(codes(source), "LB102") == {8}

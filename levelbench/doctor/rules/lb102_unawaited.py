@@ -13,6 +13,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._effects import handed_functions_unawaited, handed_work_unawaited, unawaited_jax
+from .._names import dotted
 from .._regions import TimedRegion
 from .._syntax import short, unparse
 
@@ -60,6 +61,8 @@ def _times_compilation_alone(ctx: Context, region: TimedRegion, culprit: ast.AST
     Nor when the program times the same callable again (the GRU seed: ``# compile time`` over
     ``%time jitted_forward(...)``, then ``%timeit jitted_forward(...)``): that first timing is read against the
     steady one, so it is a first call, and the first run belongs in it."""
+    if isinstance(culprit, ast.Call) and dotted(culprit.func) in ctx.facts.aot:
+        return False  # an executable compiled ahead of time (`self._solve_compiled(x)`): calling it compiles nothing
     first, last = region.written_lines()
     if not first or not compilation_alone_meant(ctx.program.line_text, first, last):
         return False
@@ -89,8 +92,9 @@ def _blocked_fix(ctx: Context, region: TimedRegion, culprit: ast.AST) -> str:
     text = unparse(culprit)
     if _drops_a_library_run(ctx, culprit):
         owner = unparse(culprit.func.value)  # type: ignore[attr-defined]
-        return (f"wait for what `{owner}` computed before the clock stops: `jax.block_until_ready({owner}.get_samples())`"
-                f" for a NumPyro sampler, `{owner}.print_summary()` to read it")
+        return (f"wait for what `{owner}` computed before the clock stops: "
+                f"`jax.block_until_ready({owner}.get_samples())` for a NumPyro sampler, "
+                f"`{owner}.print_summary()` to read it")
     if region.label.startswith("%"):
         return f"{region.label} {text}.block_until_ready()"
     if region.label.startswith("timeit"):
@@ -104,7 +108,8 @@ def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     if not isinstance(culprit, ast.expr):
         return None
     if _drops_a_library_run(ctx, culprit):
-        return None  # `mcmc.run(...)` keeps its samples on the object and returns None: blocking on it waits for nothing
+        # `mcmc.run(...)` keeps its samples on the object and returns None: blocking on it waits for nothing
+        return None
     if isinstance(culprit, ast.Call):
         function = ctx.facts.local_def(culprit)
         if function is not None and not _returns_a_value(ctx, function):

@@ -458,7 +458,8 @@ def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
     beside compiled ones, where the missing jit is the fault."""
     facts = ctx.facts
     transforms = [v for v in [call.func, *facts.callee_values(call.func)] if facts.is_jax_transform(v)]
-    if not transforms or any(facts.function_of(v.args[0]) is not None for v in transforms):  # type: ignore[attr-defined]
+    functions = [v.args[0] for v in transforms if isinstance(v, ast.Call)]
+    if not transforms or any(facts.function_of(f) is not None for f in functions):
         return False
     return not ctx.index("LB114 file jits", lambda: _jits_anything(ctx))
 
