@@ -459,9 +459,18 @@ def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
     facts = ctx.facts
     transforms = [v for v in [call.func, *facts.callee_values(call.func)] if facts.is_jax_transform(v)]
     functions = [v.args[0] for v in transforms if isinstance(v, ast.Call)]
-    if not transforms or any(facts.function_of(f) is not None for f in functions):
+    if not transforms or not all(_defined_elsewhere(ctx, f) for f in functions):
         return False
     return not ctx.index("LB114 file jits", lambda: _jits_anything(ctx))
+
+
+def _defined_elsewhere(ctx: Context, function: ast.expr) -> bool:
+    """``function`` is one the file does not define: a method or module function reached by attribute
+    (``self.objective.step``, ``gpx.fit``) or an imported name. A plain name may be a parameter its callers hand a
+    local def (``jax.vmap(func)`` with ``bench(loss, ...)``): not known to be the library's."""
+    if ctx.facts.function_of(function) is not None:
+        return False
+    return isinstance(function, ast.Attribute) or ctx.names.qualname(function) is not None
 
 
 def _jits_anything(ctx: Context) -> bool:
