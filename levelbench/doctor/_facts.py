@@ -12,7 +12,7 @@ import dataclasses
 import functools
 
 from ._bindings import Bindings
-from ._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, Names, dotted
+from ._names import JAX_LIBRARIES, LIBRARY_RUNS, NOT_PROJECT_MODULES, STEPWISE_PROGRESS, Names, dotted
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop, parameter_names
@@ -564,6 +564,28 @@ class Facts:
             and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
             for v in values
         )
+
+    def runs_library_program(self, call: ast.Call) -> bool:
+        """``call`` runs a JAX library object's whole program and returns before it is done: ``mcmc.run(key, X, Y)``
+        of ``MCMC(NUTS(model), ..., num_chains=4)``, ``solver.run(x0)`` of ``jaxopt.LBFGS(f)`` (`LIBRARY_RUNS`,
+        `runs_library_object`). Not a NumPyro run that reads every step back to draw its progress bar (one chain,
+        the bar left on: `STEPWISE_PROGRESS`), which waits as it goes."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in LIBRARY_RUNS and self.runs_library_object(call)):
+            return False
+        makers = self.bindings.values_at(dotted(func.value) or "", func.value)
+        return not all(self._reads_every_step(m) for m in makers if isinstance(m, ast.Call))
+
+    def _reads_every_step(self, maker: ast.Call) -> bool:
+        """``maker`` builds a `STEPWISE_PROGRESS` object that runs one chain with its progress bar on."""
+        if self.names.qualname(maker.func) not in STEPWISE_PROGRESS:
+            return False
+        given = {k.arg: k.value for k in maker.keywords if k.arg}
+        bar = given.get("progress_bar")
+        chains = given.get("num_chains")
+        bar_on = bar is None or (isinstance(bar, ast.Constant) and bar.value is True)
+        one_chain = chains is None or (isinstance(chains, ast.Constant) and chains.value == 1)
+        return bar_on and one_chain
 
     def compiled_arguments(self, call: ast.Call) -> list[ast.expr]:
         """The functions an eager call of lax control flow compiles (``lax.while_loop(cond, body, x)`` outside any

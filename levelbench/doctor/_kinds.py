@@ -246,6 +246,9 @@ class Kinds:
         solver a flag picks), and the method works on JAX values or on the state its methods give back: a whole JAX
         function the file cannot read, which runs op by op unless the file jits it."""
         func = call.func
+        qualified = self.names.qualname(func) or ""
+        if qualified.startswith(UNJITTED_LIBRARIES):
+            return qualified if self._steps_a_state(call, qualified) else None
         if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
             return None
         makers = self._makers().get(func.value.id, set())
@@ -260,6 +263,19 @@ class Kinds:
         ):
             return maker
         return None
+
+    def _steps_a_state(self, call: ast.Call, qualified: str) -> bool:
+        """``state = datatypes.update_state_by_log(state, num_steps=1)``: a function of one of `UNJITTED_LIBRARIES`
+        (not a class) whose result is bound to a name it is handed, the state a loop steps (waymax#14, case 352). A
+        call that builds something (``blackjax.nuts(logdensity, step_size)``) feeds nothing back into itself."""
+        if qualified.rsplit(".", 1)[-1][:1].isupper():
+            return False
+        parent = self.facts.program.parent(call)
+        if not isinstance(parent, ast.Assign) or parent.value is not call:
+            return False
+        bound = {n.id for t in parent.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        given = [*call.args, *(k.value for k in call.keywords)]
+        return any(isinstance(a, ast.Name) and a.id in bound for a in given)
 
     def _makers(self) -> dict[str, set[str]]:
         """name -> the qualified names of the functions whose results (or a part of them: ``env, params =

@@ -39,18 +39,30 @@ CONVENTIONAL = {
     "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
     "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
+    "datatypes": "waymax.datatypes",  # Waymax's documented `from waymax import datatypes` (waymax#14's snippet)
 }
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
 # (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
 JAX_LIBRARIES = (
     "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
-    "netket.", "mpax.",
+    "netket.", "mpax.", "waymax.",
 )
 # JAX libraries whose objects' methods run as they are called: their documentation asks the user to jit them
 # (`jax.jit(env.step)` for brax, gymnax, jumanji and pgx environments; blackjax's `kernel.step`). Others jit their
-# entry points themselves (jaxopt's `run` jits its loop, diffrax and optimistix their solves).
-UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.")
+# entry points themselves (jaxopt's `run` jits its loop, diffrax and optimistix their solves). Their module functions
+# that step a state run the same way (Waymax's `datatypes.update_state_by_log(state, num_steps=1)`, waymax#14: 'We
+# usually run our code with jit').
+UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.", "waymax.")
+# The methods of a JAX library's object that run its whole program and return its results as JAX arrays, not waited
+# for (`mcmc.run(key, X, Y)` of NumPyro's `MCMC`, `solver.run(x0)` of jaxopt's, `svi.run(key, 1000)`): a clock read
+# right after one stops before the work is done (numpyro#440, case 351).
+LIBRARY_RUNS = frozenset({"run", "sample", "warmup"})
+# Classes whose `run` reads every step back on the host to show a progress bar, when one chain runs and the bar is
+# left on (NumPyro's `MCMC` and `SVI`): the run waits as it goes. Parallel chains (`num_chains=...`) or
+# `progress_bar=False` run the loop on the device, unwaited (numpyro#440: the single-chain time was right).
+STEPWISE_PROGRESS = frozenset({"numpyro.infer.MCMC", "numpyro.infer.mcmc.MCMC", "numpyro.infer.SVI",
+                               "numpyro.infer.svi.SVI"})
 # Makers of objects whose `update` runs one training step of JAX work as it is called, when a loop calls it by hand:
 # jaxopt's stochastic solvers, which jaxopt's examples step by hand over data batches (jaxopt#101: the fix is
 # `jax.jit(solver.update)`). jaxopt's full-batch solvers run through `run`; a hand loop of their `update` reads each

@@ -48,7 +48,8 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
         # A benchmark nested in a function runs when that function does (`train` calling its own
         # `epoch_with_timing`): only a top-level one is an entry point.
         top = enclosing_function(program, function) is None
-        if _is_test(program, function) or asv_runs(program, function) or (function in benchmarks and top):
+        if _is_test(program, function) or asv_runs(program, function) or benchopt_runs(facts, function) \
+                or (function in benchmarks and top):
             add(function)
     roots = [s for s in program.module.body if not isinstance(s, SCOPES)]
     for node in walk_code(program, roots):
@@ -83,6 +84,32 @@ def asv_runs(program: Program, function: ast.AST) -> bool:
     return (
         getattr(function, "name", "") in ("setup", "setup_cache") and _asv_member(program, function)
         and isinstance(owner, ast.ClassDef) and any(getattr(n, "name", "").startswith("time_") for n in owner.body)
+    )
+
+
+# benchopt's solver base class, and the methods benchopt calls on a solver: `set_objective` once, then for each budget
+# `pre_run_hook` and `run` (the one it times, `perf_counter` around the call alone), then `get_result` after its clock
+# stops (case 356).
+_BENCHOPT_SOLVERS = frozenset({"benchopt.BaseSolver", "benchopt.base.BaseSolver"})
+_BENCHOPT_CALLS = frozenset({"set_objective", "pre_run_hook", "run", "get_result", "warm_up", "skip"})
+
+
+def benchopt_timed(facts: Facts, function: ast.AST) -> bool:
+    """benchopt times ``function``: the ``run`` method of a module-level subclass of benchopt's ``BaseSolver``."""
+    return getattr(function, "name", "") == "run" and _benchopt_member(facts, function)
+
+
+def benchopt_runs(facts: Facts, function: ast.AST) -> bool:
+    """benchopt calls ``function``: a method of a solver it times (`benchopt_timed`) or sets up."""
+    return getattr(function, "name", "") in _BENCHOPT_CALLS and _benchopt_member(facts, function)
+
+
+def _benchopt_member(facts: Facts, function: ast.AST) -> bool:
+    owner = facts.program.parent(function)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or not isinstance(owner, ast.ClassDef):
+        return False
+    return facts.program.parent(owner) is facts.program.module and any(
+        facts.names.qualname(base) in _BENCHOPT_SOLVERS for base in owner.bases
     )
 
 

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 from ._facts import Facts, FunctionNode
 from ._names import dotted
-from ._placement import asv_timed
+from ._placement import asv_timed, benchopt_timed
 from ._program import Program
 from ._syntax import COMPREHENSIONS, LOOPS, argument, bound_names, enclosing_function, enclosing_loop, position, walk_code
 
@@ -160,6 +160,8 @@ class TimedRegion:
             return "google_benchmark's `while state:` loop"
         if self.label == "asv time_ method":
             return f"asv's `{getattr(self.scope, 'name', 'time_')}`"
+        if self.label == "benchopt run":
+            return "benchopt's timing of `run`"
         return f"`{self.label}`"
 
 
@@ -168,7 +170,7 @@ def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
     finder = _Finder(program, facts)
     regions = [
         *finder.clock_pairs(), *finder.stopwatch_pairs(), *finder.magics(), *finder.harness_calls(),
-        *finder.timer_blocks(), *finder.state_loops(), *finder.asv_methods(),
+        *finder.timer_blocks(), *finder.state_loops(), *finder.asv_methods(), *finder.benchopt_runs(),
     ]
     return tuple(sorted(regions, key=lambda r: r.start))
 
@@ -882,6 +884,26 @@ class _Finder:
                     start=position(body[0]),
                     samples="repeated",
                     calibrated=True,
+                    harness=True,
+                )
+
+    # --- benchopt ----------------------------------------------------------------------------------
+    def benchopt_runs(self) -> Iterator[TimedRegion]:
+        """A benchopt solver's ``run`` (`benchopt_timed`): benchopt reads ``perf_counter`` around the call alone, after
+        ``pre_run_hook`` and before ``get_result``, once for each budget, so JAX work ``run`` stores unwaited
+        (``self.out = self._solve(x)``) is waited for in ``get_result``, after the clock stops (case 356)."""
+        for function in self.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
+            body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+            if body and benchopt_timed(self.facts, function):
+                yield TimedRegion(
+                    label="benchopt run",
+                    anchor=function,
+                    statements=tuple(body),
+                    work=tuple(body),
+                    scope=function,
+                    start=position(body[0]),
+                    samples="repeated",
+                    calibrated=False,
                     harness=True,
                 )
 

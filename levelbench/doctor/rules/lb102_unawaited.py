@@ -13,6 +13,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._effects import handed_functions_unawaited, handed_work_unawaited, unawaited_jax
+from .._names import dotted
 from .._regions import TimedRegion
 from .._syntax import short, unparse
 
@@ -33,7 +34,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             culprit,
             f"`{text}` is timed by {region.by} without waiting for it: JAX returns before the work is done",
             evidence=f"no block_until_ready() or host conversion of the result of `{text}` inside the timed region",
-            fix=_blocked_fix(region, culprit),
+            fix=_blocked_fix(ctx, region, culprit),
             edits=lambda: wait_for(ctx, culprit),
         )
     for region, culprit in timings:
@@ -60,6 +61,8 @@ def _times_compilation_alone(ctx: Context, region: TimedRegion, culprit: ast.AST
     Nor when the program times the same callable again (the GRU seed: ``# compile time`` over
     ``%time jitted_forward(...)``, then ``%timeit jitted_forward(...)``): that first timing is read against the
     steady one, so it is a first call, and the first run belongs in it."""
+    if isinstance(culprit, ast.Call) and dotted(culprit.func) in ctx.facts.aot:
+        return False  # an executable compiled ahead of time (`self._solve_compiled(x)`): calling it compiles nothing
     first, last = region.written_lines()
     if not first or not compilation_alone_meant(ctx.program.line_text, first, last, region.subtraction_lines()):
         return False
@@ -85,8 +88,13 @@ def _timings_by_callee(ctx: Context) -> dict[str, list[TimedRegion]]:
     return found
 
 
-def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
+def _blocked_fix(ctx: Context, region: TimedRegion, culprit: ast.AST) -> str:
     text = unparse(culprit)
+    if _drops_a_library_run(ctx, culprit):
+        owner = unparse(culprit.func.value)  # type: ignore[attr-defined]
+        return (f"wait for what `{owner}` computed before the clock stops: "
+                f"`jax.block_until_ready({owner}.get_samples())` for a NumPyro sampler, "
+                f"`{owner}.print_summary()` to read it")
     if region.label.startswith("%"):
         return f"{region.label} {text}.block_until_ready()"
     if region.label.startswith("timeit"):
@@ -98,6 +106,9 @@ def _blocked_fix(region: TimedRegion, culprit: ast.AST) -> str:
 def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     """Wrap the timed JAX expression in ``jax.block_until_ready(...)``, which works on any pytree."""
     if not isinstance(culprit, ast.expr):
+        return None
+    if _drops_a_library_run(ctx, culprit):
+        # `mcmc.run(...)` keeps its samples on the object and returns None: blocking on it waits for nothing
         return None
     if isinstance(culprit, ast.Call):
         function = ctx.facts.local_def(culprit)
@@ -112,6 +123,13 @@ def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
     if wrapped is None:
         return None
     return as_fix(with_imports(editor, [line], *wrapped), f"wait for `{short(culprit)}` inside the timing")
+
+
+def _drops_a_library_run(ctx: Context, culprit: ast.AST) -> bool:
+    """``culprit`` is a JAX library object's run (`Facts.runs_library_program`) written as a statement of its own: what
+    it computed stays on the object (NumPyro's ``mcmc.run`` returns None), so wrapping the call waits for nothing."""
+    return isinstance(culprit, ast.Call) and isinstance(ctx.program.parent(culprit), ast.Expr) \
+        and ctx.facts.runs_library_program(culprit)
 
 
 def _returns_a_value(ctx: Context, function: ast.AST) -> bool:

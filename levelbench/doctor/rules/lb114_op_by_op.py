@@ -48,7 +48,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
     """
     facts = ctx.facts
-    if not facts.frameworks & {"jax", "flax", "equinox", "optax"}:
+    if not facts.jax_code:  # JAX itself, or a library written in JAX (`from waymax import datatypes`)
         return
     reported_calls: set[int] = set()
     for call, diagnostic in _unjitted_timed_calls(ctx):  # timed regions are kept only where code runs (`Context.build`)
@@ -121,14 +121,20 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             # Beside a compiled step it is still the library's whole function run op by op, not glue (a jaxopt
             # stochastic solver's `solver.update`, jaxopt#101)
             method = short(step.func, 40)
+            if maker == ctx.names.qualname(step.func):  # a module's function (Waymax's `update_state_by_log`)
+                evidence = f"`{maker}` is a JAX library's function that runs as it is called; neither the loop nor " \
+                    "the function is jitted"
+            else:
+                evidence = f"`{step.func.value.id}` is built by `{maker}`, whose methods run as " \
+                    "they are called; neither the loop nor the method is jitted"  # type: ignore[attr-defined]
+            name = step.func.attr if isinstance(step.func, ast.Attribute) else short(step.func, 40)
             yield ctx.report(
                 "LB114",
                 step,
                 f"`{short(step)}` runs `{method}` without jit, once per iteration: the JAX library's function is "
                 "dispatched one operation at a time",
-                evidence=f"`{step.func.value.id}` is built by `{maker}`, whose methods run as "  # type: ignore[attr-defined]
-                "they are called; neither the loop nor the method is jitted" + ("; the loop is timed" if timed else ""),
-                fix=f"{step.func.attr}_jit = jax.jit({method})  # once, before the loop; call it in the loop",  # type: ignore[attr-defined]
+                evidence=evidence + ("; the loop is timed" if timed else ""),
+                fix=f"{name}_jit = jax.jit({method})  # once, before the loop; call it in the loop",
             )
             continue
         if timed and _an_eager_copy_beside_its_timed_twin(ctx, enclosing_function(ctx.program, loop)):
@@ -395,6 +401,9 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ops += last not in _CONSTRUCTORS and not last[:1].isupper()  # `lax.ConvDimensionNumbers`: a class
             elif qualified.startswith("optax."):
                 ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
+            elif qualified and ctx.kinds.library_step(node) is not None:
+                # `state = datatypes.update_state_by_log(state, num_steps=1)`: a library's whole step, run eagerly
+                applies += 1
             elif qualified and ctx.facts.plain_call_of_jitted(node) is None:
                 continue  # a library's function, unless the file jits it and calls it by its own name (case 348)
             elif ctx.facts.is_flax_call(node):
@@ -440,7 +449,40 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
     qualified = ctx.names.qualname(call.func) or ""
     if qualified.startswith("optax.") or (isinstance(call.func, ast.Attribute) and call.func.attr == "update"):
         return False
+    if region.harness and _a_library_as_its_users_call_it(ctx, call):
+        return False
     return runs_many_operations(ctx.facts, call)
+
+
+def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
+    """A harness repeats a transform of a function the file does not define (``jax.grad(self.objective.step)(...)``,
+    GPJax's objective) in a file that jits nothing: a suite timing a library's functions as its users call them,
+    eager by design (GPJax's asv ``objectives.py``, case 354; the readings of cases 242 and 300). The repeated eager
+    call is the subject timed, not a mistake in it. A file that jits elsewhere (case 052) times its eager calls
+    beside compiled ones, where the missing jit is the fault."""
+    facts = ctx.facts
+    transforms = [v for v in [call.func, *facts.callee_values(call.func)] if facts.is_jax_transform(v)]
+    functions = [v.args[0] for v in transforms if isinstance(v, ast.Call)]
+    if not transforms or not all(_defined_elsewhere(ctx, f) for f in functions):
+        return False
+    return not ctx.index("LB114 file jits", lambda: _jits_anything(ctx))
+
+
+def _defined_elsewhere(ctx: Context, function: ast.expr) -> bool:
+    """``function`` is one the file does not define: a method or module function reached by attribute
+    (``self.objective.step``, ``gpx.fit``) or an imported name. A plain name may be a parameter its callers hand a
+    local def (``jax.vmap(func)`` with ``bench(loss, ...)``): not known to be the library's."""
+    if ctx.facts.function_of(function) is not None:
+        return False
+    return isinstance(function, ast.Attribute) or ctx.names.qualname(function) is not None
+
+
+def _jits_anything(ctx: Context) -> bool:
+    """The file applies a jit somewhere (a call, a decorator, a name bound to one) or compiles ahead of time."""
+    facts = ctx.facts
+    if facts.jit_targets or facts.jitted_defs or facts.aot or facts.jit_wrappers:
+        return True
+    return any(facts.is_jit(n.func) for n in ctx.program.of_type(ast.Call))  # type: ignore[attr-defined]
 
 
 def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:

@@ -64,15 +64,19 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             if _runs_jax(ctx, call) and ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS:
                 for arg in call.args:
-                    if ctx.kinds.of(arg) == "numpy":
+                    if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call):
                         seen.add(id(call))
+                        held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
+                        what = f"NumPy arrays unpacked from `{held}` are" if isinstance(arg, ast.Starred) \
+                            else f"NumPy array `{held}` is"
                         yield ctx.report(
                             "LB115",
                             arg if arg.lineno == call.lineno else call,  # a call over lines: where it starts
-                            f"NumPy array `{short(arg, 30)}` is passed to JAX `{short(call.func, 30)}` inside the "
-                            "timed region: it is copied to the device on every call",
-                            evidence=f"`{short(arg, 30)}` comes from NumPy",
-                            fix=f"{short(arg, 30)}_dev = jax.device_put({short(arg, 30)})  # before timing",
+                            f"{what} passed to JAX `{short(call.func, 30)}` inside the timed region: "
+                            f"{'they are' if isinstance(arg, ast.Starred) else 'it is'} copied to the device on every "
+                            "call",
+                            evidence=f"`{held}` comes from NumPy",
+                            fix=f"{held}_dev = jax.device_put({held})  # before timing",
                         )
                         break
                 if id(call) in seen:
@@ -105,6 +109,15 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"{short(value, 30)}_dev = jax.device_put({short(value, 30)})  # before timing; hand over "
                     f"`{short(value, 30)}_dev`",
                 )
+
+
+def _unpacks_numpy(ctx: Context, arg: ast.expr, call: ast.Call) -> bool:
+    """``f(*args)`` where ``args = x[:n], y[:n]`` holds NumPy arrays (tinygp's benchmark notebook, case 353): each
+    call hands the JAX function the unpacked NumPy arrays, copied to the device every time."""
+    if not isinstance(arg, ast.Starred):
+        return False
+    held = ctx.facts.bindings.elements(arg.value, call)
+    return any(ctx.kinds.of(e) == "numpy" for e in held)
 
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
