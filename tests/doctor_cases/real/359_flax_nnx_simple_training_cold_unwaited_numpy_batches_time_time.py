@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB115, LB105
 # dynamic: n/a
 # inferred: LB103 (no warm-up step before either timed loop; not discussed), LB102 (the clock stops with the last 999 train steps unwaited; not discussed), LB115 (NumPy batches handed to the jitted steps inside the timing; not discussed), LB105 (`time()` as the interval clock; not discussed)
-# lines: LB103:80/83/127/130, LB102:80/127, LB115:80/83/127/130, LB105:56/99
+# lines: LB103:81/84/128/131, LB102:81/128, LB115:81/84/128/131, LB105:57/100
+# first-sight: 93cdbc0 2026-12-06 py: found LB105:57 LB105:100 LB103:128; missed LB102:81/128, LB115:81/84/128/131; false LB107:60 LB115:90 LB115:139 | notebook: found LB105:57 LB105:100 LB103:128; missed LB102:81/128, LB115:81/84/128/131; false LB107:60 LB115:90 LB115:139
 
 # %%
 from functools import partial

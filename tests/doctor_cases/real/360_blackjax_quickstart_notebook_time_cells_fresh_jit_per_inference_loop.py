@@ -5,7 +5,8 @@
 # static: LB111, LB103, LB102
 # dynamic: n/a
 # inferred: LB111 (`one_step` is jitted afresh inside every `inference_loop` call; not discussed), LB103 (each timed `inference_loop` call compiles; not discussed), LB102 (the adaptation's results are not waited for inside its `%%time` cell; not discussed)
-# lines: LB111:48, LB103:60/85/108, LB102:103
+# lines: LB111:49, LB103:61/86/109, LB102:104
+# first-sight: 93cdbc0 2026-12-06 py: found LB111:49; missed LB102:104, LB103:61/86/109; false LB111:55 LB102:103 | notebook: found LB111:49; missed LB102:104, LB103:61/86/109; false LB111:55 LB102:103
 
 # %%
 import matplotlib.pyplot as plt

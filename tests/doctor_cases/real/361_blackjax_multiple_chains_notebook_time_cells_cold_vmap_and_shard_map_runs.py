@@ -5,7 +5,8 @@
 # static: LB103, LB111
 # dynamic: n/a
 # inferred: LB103 (both timed runs are first calls that compile; not discussed), LB111 (the `shard_map` runner is jitted inside its `%%time` cell; not discussed)
-# lines: LB103:88/109, LB111:109
+# lines: LB103:89/110, LB111:110
+# first-sight: 93cdbc0 2026-12-06 py: found LB103:110; missed LB111:110; false LB111:44 LB111:50 LB111:73 LB111:80 | notebook: found LB103:110; missed LB111:110; false LB111:44 LB111:50 LB111:73 LB111:80
 
 # %%
 import os

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 93cdbc0 2026-12-06 py: found none; missed none; false LB102:113 | notebook: found none; missed none; false LB102:113
 
 # %%
 !pip install -q numpyro@git+https://github.com/pyro-ppl/numpyro

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (none of the eight timed calls is waited for; not discussed)
-# lines: LB102:112/114/116/119/143/147/165/168
+# lines: LB102:113/115/117/120/144/148/166/169
+# first-sight: 93cdbc0 2026-12-06 py: found LB102:115 LB102:117 LB102:120 LB102:144 LB102:166 LB102:169; missed none; false LB114:113 LB114:115 LB114:117 LB114:144 LB114:148 LB114:166 LB114:169 | notebook: found LB102:115 LB102:117 LB102:120 LB102:144 LB102:166 LB102:169; missed none; false LB114:113 LB114:115 LB114:117 LB114:144 LB114:148 LB114:166 LB114:169
 
 # %%
 import jax.numpy as jnp

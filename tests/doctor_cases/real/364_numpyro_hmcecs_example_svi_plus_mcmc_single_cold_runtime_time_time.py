@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (each runtime is one sample of one cold end-to-end run; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:108/112, LB105:107/111
+# lines: LB104:109/113, LB105:108/112
+# first-sight: 93cdbc0 2026-12-06 py: found LB105:108 LB104:109 LB105:112 LB104:113; missed none; false LB102:109 LB115:109 LB102:113 LB115:113 | notebook: found LB105:108 LB104:109 LB105:112 LB104:113; missed none; false LB102:109 LB115:109 LB102:113 LB115:113
 
 # Copyright Contributors to the Pyro project.
 # SPDX-License-Identifier: Apache-2.0

@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (NumPy inputs handed to the jitted function on every timed call; not discussed)
-# lines: LB115:91/146
+# lines: LB115:92/147
+# first-sight: 93cdbc0 2026-12-06 py: found none; missed LB115:92/147; false none | notebook: found none; missed LB115:92/147; false none
 
 # Copyright 2023 The JAX Authors.
 #
