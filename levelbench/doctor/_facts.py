@@ -73,6 +73,34 @@ class JitSite:
     caller: str = ""  # for traced helpers: the jitted function that calls it
 
 
+@dataclasses.dataclass(frozen=True)
+class LibraryCall:
+    """A method of an object a JAX library's class built (`Facts.library_call`), and what it gives back or leaves
+    running when it returns: the one vocabulary of such calls that the model's readers share.
+
+    - ``gives_values``: its result is used (``data = sine.sample(key, (n,))``): JAX values the library computed
+      (`Kinds`). One called as a statement (``mcmc.run(key)``) keeps what it computed on the object and returns
+      nothing to wait on (LB102 names the samples and makes no edit).
+    - ``runs_program``: a `LIBRARY_RUNS` method (``run``, ``sample``, ``warmup``), the library's whole program, which
+      returns before its work is done (numpyro#440, case 351).
+    - ``waits_as_it_goes``: a run of a `STEPWISE_PROGRESS` class that reads every step back for its progress bar.
+    """
+
+    gives_values: bool
+    runs_program: bool
+    waits_as_it_goes: bool
+
+    @property
+    def pending(self) -> bool:
+        """Its program is still running when it returns: a run not read back step by step (`_effects.pending_jax`)."""
+        return self.runs_program and not self.waits_as_it_goes
+
+    @property
+    def keeps_results(self) -> bool:
+        """A pending run written as a statement: what it computed stays on the object (``mcmc.run(key, X, Y)``)."""
+        return self.pending and not self.gives_values
+
+
 class Facts:
     """Functions, classes, model instances, jitted callables, and file-wide settings of one program."""
 
@@ -546,35 +574,33 @@ class Facts:
                     self._jitted_imports.setdefault(imported, site)
         return self._jitted_imports
 
-    def runs_library_object(self, call: ast.Call) -> bool:
-        """``call`` is a method of an object a JAX library's class built (`JAX_LIBRARIES`): ``mcmc.run(key, y=y)``
-        of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
-        class only holds configuration; its methods trace, compile and run the library's JAX programs (NumPyro's
-        ``MCMC.run`` compiles the warm-up and sampling loops, case 292). The object may be kept on ``self`` by the
+    def library_call(self, call: ast.Call) -> LibraryCall | None:
+        """What ``call`` is, when it is a method of an object a JAX library's class built (`JAX_LIBRARIES`):
+        ``mcmc.run(key, y=y)`` of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver =
+        jaxopt.LBFGS(f)``, ``sine.sample(key, (n,))`` of a NumPyro distribution. The class only holds configuration;
+        its methods trace, compile and run the library's JAX programs (NumPyro's ``MCMC.run`` compiles the warm-up and
+        sampling loops, case 292). The one reading of such calls: `Kinds` asks it what the call returns, `_effects`
+        what it leaves running, LB102 and LB114 both (see `LibraryCall`). The object may be kept on ``self`` by the
         class's ``__init__`` or ``setup`` (``self.solver.run(x0)``, `Bindings.values_at`). Every value the name is
         bound to in the call's scope must be such an object: a name also bound to anything else may be the other
-        thing."""
+        thing. None for anything else."""
         func = call.func
         owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
         if owner is None or owner.count(".") > 1 or ("." in owner and not owner.startswith("self.")):
-            return False  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
-        values = self.bindings.values_at(owner, func.value)
-        return bool(values) and all(
+            return None  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
+        makers = self.bindings.values_at(owner, func.value)
+        if not makers or not all(
             isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(JAX_LIBRARIES)
             and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
-            for v in values
+            for v in makers
+        ):
+            return None
+        runs_program = func.attr in LIBRARY_RUNS  # type: ignore[attr-defined]
+        return LibraryCall(
+            gives_values=not isinstance(self.program.parent(call), ast.Expr),
+            runs_program=runs_program,
+            waits_as_it_goes=runs_program and all(self._reads_every_step(m) for m in makers),  # type: ignore[arg-type]
         )
-
-    def runs_library_program(self, call: ast.Call) -> bool:
-        """``call`` runs a JAX library object's whole program and returns before it is done: ``mcmc.run(key, X, Y)``
-        of ``MCMC(NUTS(model), ..., num_chains=4)``, ``solver.run(x0)`` of ``jaxopt.LBFGS(f)`` (`LIBRARY_RUNS`,
-        `runs_library_object`). Not a NumPyro run that reads every step back to draw its progress bar (one chain,
-        the bar left on: `STEPWISE_PROGRESS`), which waits as it goes."""
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in LIBRARY_RUNS and self.runs_library_object(call)):
-            return False
-        makers = self.bindings.values_at(dotted(func.value) or "", func.value)
-        return not all(self._reads_every_step(m) for m in makers if isinstance(m, ast.Call))
 
     def _reads_every_step(self, maker: ast.Call) -> bool:
         """``maker`` builds a `STEPWISE_PROGRESS` object that runs one chain with its progress bar on."""

@@ -207,7 +207,8 @@ class Kinds:
                 return kind
             if self._numpy_generator(call.func.value, 0):
                 return "numpy"  # `m0 = rng.normal(size=n)` of `rng = np.random.default_rng(seed)` (case 348)
-            if facts.runs_library_object(call) and not isinstance(facts.program.parent(call), ast.Expr):
+            library = facts.library_call(call)
+            if library is not None and library.gives_values:
                 # `data = sine.sample(key, (n,))` of `sine = Sine(...)` from numpyro: the JAX library computes the value
                 # it returns (case 350); one called as a statement (`mcmc.run(key)`) keeps its results in the object
                 return "jax"

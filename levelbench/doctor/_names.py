@@ -56,7 +56,8 @@ JAX_LIBRARIES = (
 UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.", "waymax.")
 # The methods of a JAX library's object that run its whole program and return its results as JAX arrays, not waited
 # for (`mcmc.run(key, X, Y)` of NumPyro's `MCMC`, `solver.run(x0)` of jaxopt's, `svi.run(key, 1000)`): a clock read
-# right after one stops before the work is done (numpyro#440, case 351).
+# right after one stops before the work is done (numpyro#440, case 351). Read with `STEPWISE_PROGRESS` through
+# `_facts.Facts.library_call`, the one reading of a JAX library object's methods (what they return, what they leave).
 LIBRARY_RUNS = frozenset({"run", "sample", "warmup"})
 # Classes whose `run` reads every step back on the host to show a progress bar, when one chain runs and the bar is
 # left on (NumPyro's `MCMC` and `SVI`): the run waits as it goes. Parallel chains (`num_chains=...`) or

@@ -660,12 +660,11 @@ def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
 
 def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
     """``data = sine.sample(sample_key, (n,))`` of ``sine = Sine(...)`` from numpyro: a method of an object a JAX
-    library's class built (`Facts.runs_library_object`), whose result the loop uses. The library computes it; the
+    library's class built (`Facts.library_call`), whose result the loop uses. The library computes it; the
     key splits around it are the loop's glue, as beside a handed object's step (`_a_handed_objects_step`, case 350).
     A library whose objects' methods run op by op until the user jits them is read as such (`Kinds.library_step`)."""
-    if not ctx.facts.runs_library_object(call) or ctx.kinds.library_step(call) is not None:
-        return False
-    return not isinstance(ctx.program.parent(call), ast.Expr)
+    library = ctx.facts.library_call(call)
+    return library is not None and library.gives_values and ctx.kinds.library_step(call) is None
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
