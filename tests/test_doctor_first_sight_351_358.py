@@ -127,6 +127,30 @@ def test_one_chain_with_its_progress_bar_reads_every_step():
         assert not lines(codes(mcmc_run(chains=chains)), "LB102"), chains
 
 
+def test_a_run_reading_every_step_waits_whether_its_result_is_kept_or_not():
+    """One reading of a library object's run (`Facts.library_call`): NumPyro's ``SVI.run`` with its progress bar on
+    reads every step's loss back on the host, so the run waits as it goes, as a statement or with its result bound
+    (``result = svi.run(...)``; on 93cdbc0 the bound result was JAX work left pending, LB102). With the bar off it
+    returns before the work is done, either way."""
+    source = """
+    import time
+    import jax
+    from numpyro.infer import SVI, Trace_ELBO
+
+    def fit(model, guide, optim, key, x):
+        svi = SVI(model, guide, optim, Trace_ELBO(){bar})
+        t0 = time.perf_counter()
+        {bound}svi.run(key, 2000, x)
+        return time.perf_counter() - t0
+
+    if __name__ == "__main__":
+        print(fit(None, None, None, jax.random.PRNGKey(0), jax.numpy.ones(3)))
+    """
+    for bound in ("", "result = "):
+        assert not lines(codes(source.format(bar="", bound=bound)), "LB102"), bound
+        assert lines(codes(source.format(bar=", progress_bar=False", bound=bound)), "LB102") == {9}, bound
+
+
 def test_the_sampler_in_notebook_cells():
     found = notebook_codes(
         "import time\nimport jax\nfrom numpyro.infer import MCMC, NUTS\ndef model(X):\n    pass",

@@ -87,6 +87,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
         library = facts.library_call(expr)
         if library is not None and library.pending:
             return expr  # `mcmc.run(key, X, Y)`: the samples are still being drawn when it returns (case 351)
+        if library is not None and library.waits_as_it_goes:
+            return None  # `result = svi.run(key, 2000)`, its bar on: every step read back, what it returns too
         passed = facts.passed_functions(expr)
         if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) or _pending_callable(ctx, v) for v in passed):
             return expr  # bench(jax.grad(f)) ... df(x); timer(lambda: f(s)) ... fn()
