@@ -34,12 +34,13 @@ def _reexported(name: str) -> str:
             return new + name[len(old):]
     return name
 # Snippets posted without their imports use the names everyone uses; a name the file never binds
-# is taken to mean what it conventionally means.
+# is taken to mean what it conventionally means. Only names that mean one thing across the field (the frameworks'
+# own aliases): a library's module named with a common word (Waymax's `datatypes`) would read every snippet that
+# uses the word as that library, so an unimported one stays unknown (review23; case 352's snippet has no imports).
 CONVENTIONAL = {
     "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
     "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
-    "datatypes": "waymax.datatypes",  # Waymax's documented `from waymax import datatypes` (waymax#14's snippet)
 }
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
