@@ -196,10 +196,20 @@ class Facts:
         return False
 
     def jit_target(self, node: ast.AST) -> ast.expr | None:
-        """``f`` when ``node`` is ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)(f)``; else None."""
-        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func):
+        """``f`` when ``node`` is ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)(f)``; else None. Not a jit of a
+        class (Flax linen's lifted ``nn.jit(MLP)``, `names_a_class`): it gives back a class, whose call builds a
+        module and runs nothing; the module's methods compile when it is applied (`is_flax_call`)."""
+        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func) and not self.names_a_class(node.args[0]):
             return node.args[0]
         return None
+
+    def names_a_class(self, expr: ast.AST) -> bool:
+        """``expr`` names a class: one this file defines (``MLP``), or an imported or library name whose last part
+        is capitalised (``models.MLP``, ``nn.Dense``), the convention `JAX_LIBRARIES`' readings rely on too."""
+        if isinstance(expr, ast.Name) and expr.id in self.classes:
+            return True
+        qualified = self.names.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        return qualified is not None and qualified.rsplit(".", 1)[-1][:1].isupper()
 
     def def_named(self, name: str, at: ast.AST) -> FunctionNode | None:
         """The local function ``name`` refers to at ``at``: the one defined in the nearest enclosing scope."""
