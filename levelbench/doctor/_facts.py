@@ -22,7 +22,7 @@ JIT_TRANSFORMS = frozenset(
      "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
      "flax.nnx.jit_partial"}  # `nnx.jit_partial(step, model, optimizer)`: nnx.jit with the graph arguments bound
 )
-# What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.rngs` holds the names bound to one).
+# What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.numpy_generator` reads one).
 NUMPY_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
 # Transforms that return a function still running the wrapped one: jit(grad(f)) traces f.
 _WRAPPING = frozenset(
@@ -151,7 +151,6 @@ class Facts:
         self._factory_returns: dict[ast.AST, list[ast.expr]] = {}
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
-        self.rngs: set[str] = set()
         self.optax_transforms: set[str] = set()  # names bound to optax.adam(...), optax.chain(...)
         if self.frameworks & {"torch", "flax", "equinox", "optax"} or "random" in text:
             self._find_instances(module)
@@ -802,6 +801,23 @@ class Facts:
             return self.jitted_key(function.body)
         return None
 
+    def numpy_generator(self, value: ast.AST, depth: int = 0) -> bool:
+        """``value`` is a NumPy random generator (`NUMPY_GENERATORS`), whose methods return NumPy arrays: a name bound
+        at that point only to one (``rng = np.random.default_rng(0)``, ``self.rng`` set in ``__init__``), or a
+        parameter every call the file shows hands one (``generate_cholesky_factor(rng, dim)``, case 348). The one
+        reading of a generator: `Kinds`, the shapes a sampler is given and LB109 ask it."""
+        name = dotted(value)
+        if name is None or depth > 3:
+            return False
+        if isinstance(value, ast.Name):
+            given = self.parameter_values(value)
+            if given is not None:
+                return bool(given) and all(self.numpy_generator(v, depth + 1) for v in given)
+        bound = self.bindings.values_at(name, value)
+        return bool(bound) and all(
+            isinstance(v, ast.Call) and self.names.qualname(v.func) in NUMPY_GENERATORS for v in bound
+        )
+
     def parameter_values(self, func: ast.AST) -> list[ast.expr] | None:
         """What a parameter the function never rebinds is given at the call sites the file shows (`argument_values`);
         None when ``func`` is no such parameter. A parameter is a variable of its function: a module-level callable
@@ -1154,8 +1170,6 @@ class Facts:
                 qualified = self.names.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
                 if qualified is not None and qualified.startswith("optax."):
                     self.optax_transforms.add(name)
-                if qualified in NUMPY_GENERATORS:
-                    self.rngs.add(name)
 
     def _called_names(self, assignments: list[tuple[ast.Assign, str]]) -> set[str | None]:
         """The names the file calls: by themselves, or through a name, a container or a ``functools.partial`` that

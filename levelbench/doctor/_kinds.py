@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from ._facts import JIT_TRANSFORMS, NUMPY_GENERATORS, Facts
+from ._facts import JIT_TRANSFORMS, Facts
 from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
@@ -205,7 +205,7 @@ class Kinds:
                 for module in modules:
                     kind = _join(kind, call_kind(f"{module}.{call.func.attr}"))
                 return kind
-            if self._numpy_generator(call.func.value, 0):
+            if facts.numpy_generator(call.func.value):
                 return "numpy"  # `m0 = rng.normal(size=n)` of `rng = np.random.default_rng(seed)` (case 348)
             library = facts.library_call(call)
             if library is not None and library.gives_values:
@@ -224,20 +224,6 @@ class Kinds:
                 return "numpy" if attr == "numpy" else "torch"
             return receiver
         return None
-
-    def _numpy_generator(self, value: ast.expr, depth: int) -> bool:
-        """``value`` is a NumPy random generator (`NUMPY_GENERATORS`), whose methods return NumPy arrays: a name bound
-        only to one (``rng = np.random.default_rng(0)``), or a parameter every call the file shows hands one
-        (``generate_cholesky_factor(rng, dim)``)."""
-        if not isinstance(value, ast.Name) or depth > 3:
-            return False
-        given = self.facts.parameter_values(value)
-        if given is not None:
-            return bool(given) and all(self._numpy_generator(v, depth + 1) for v in given)
-        bound = self.facts.bindings.values_at(value.id, value)
-        return bool(bound) and all(
-            isinstance(v, ast.Call) and self.names.qualname(v.func) in NUMPY_GENERATORS for v in bound
-        )
 
     def library_step(self, call: ast.Call) -> str | None:
         """The function that built the object ``call`` is a method of, when one of `UNJITTED_LIBRARIES` did
