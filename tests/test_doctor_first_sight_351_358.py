@@ -3,7 +3,8 @@
 - `Facts.library_call` (`LibraryCall.pending`): the run of a JAX library object (``mcmc.run(key, X, Y)`` of
   NumPyro's ``MCMC``, ``solver.run(x0)`` of jaxopt's) returns before its work is done; nothing waits unless
   something reads what it computed (``mcmc.print_summary()``, ``jax.block_until_ready(mcmc.get_samples())``) before
-  the clock stops (case 351: LB102 at the run). A NumPyro run of one chain with its progress bar on reads every step back, and is not reported.
+  the clock stops (case 351: LB102 at the run). A NumPyro run of one chain with its progress bar on reads every
+  step back, and is not reported.
 - `Kinds.library_step`: a module function of a JAX library that leaves jit to its user (Waymax) that steps a state
   (``state = datatypes.update_state_by_log(state, num_steps=1)``) is the library's whole step run op by op in a loop
   (case 352: LB114, and LB105 on the clock pair that straddles the scenario loop).
