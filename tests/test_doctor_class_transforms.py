@@ -1,4 +1,4 @@
-"""A jit of a class builds a class, not a compiled function (`Facts.jit_target`, `Facts.names_a_class`).
+"""A lifted jit of a class builds a class, not a compiled function (`Facts.jit_target`, `Facts.lifts_a_class`).
 
 Flax linen's lifted ``nn.jit(MLP)`` gives back a Module class whose methods compile when the module is applied;
 calling it (``nn.jit(MLP)(features=3)``) constructs a module and runs no JAX. `_kinds.FUNCTION_TRANSFORMS` holds the
@@ -86,3 +86,26 @@ def test_a_jit_of_a_function_is_still_a_compiled_function():
         run(jnp.ones((4, 4)))
     """
     assert ("LB103", 13) in codes(source)
+
+
+def test_a_jit_of_a_constructor_is_a_compiled_function():
+    """Equinox builds a model under jit (``eqx.filter_jit(Model)(key)``): the constructor is traced and compiled, and
+    the call returns the module's arrays. Only Flax linen's lifted jit gives back a class."""
+    source = """
+    import time
+    import jax
+    import equinox as eqx
+
+
+    def build(key):
+        t0 = time.perf_counter()
+        model = {jit}(eqx.nn.MLP)(2, 2, 8, 2, key=key)
+        print(time.perf_counter() - t0)
+        return model
+
+
+    if __name__ == "__main__":
+        build(jax.random.PRNGKey(0))
+    """
+    for jit in ("eqx.filter_jit", "jax.jit"):
+        assert ("LB103", 9) in codes(source.format(jit=jit)), jit

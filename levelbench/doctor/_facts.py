@@ -22,6 +22,9 @@ JIT_TRANSFORMS = frozenset(
      "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
      "flax.nnx.jit_partial"}  # `nnx.jit_partial(step, model, optimizer)`: nnx.jit with the graph arguments bound
 )
+# Flax linen's lifted transforms: applied to a Module class they give back a class (`nn.jit(MLP)`), whose call builds a
+# module and runs nothing (`Facts.lifts_a_class`); applied to a function, they are the jit they lift.
+LIFTED_CLASS_TRANSFORMS = frozenset({"flax.linen.jit"})
 # What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.numpy_generator` reads one).
 NUMPY_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
 # Transforms that return a function still running the wrapped one: jit(grad(f)) traces f.
@@ -198,9 +201,16 @@ class Facts:
         """``f`` when ``node`` is ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)(f)``; else None. Not a jit of a
         class (Flax linen's lifted ``nn.jit(MLP)``, `names_a_class`): it gives back a class, whose call builds a
         module and runs nothing; the module's methods compile when it is applied (`is_flax_call`)."""
-        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func) and not self.names_a_class(node.args[0]):
+        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func) and not self.lifts_a_class(node):
             return node.args[0]
         return None
+
+    def lifts_a_class(self, transform: ast.Call) -> bool:
+        """``transform`` is a lifted transform of a class (`LIFTED_CLASS_TRANSFORMS`: ``nn.jit(MLP)``), which gives back
+        a class: called, it builds a module. ``eqx.filter_jit(Model)(key)`` or ``jax.jit(Model)(key)`` is no such thing:
+        it compiles the constructor and returns the module's arrays (Equinox's way to build a model under jit)."""
+        return bool(transform.args) and self.names.qualname(transform.func) in LIFTED_CLASS_TRANSFORMS \
+            and self.names_a_class(transform.args[0])
 
     def names_a_class(self, expr: ast.AST) -> bool:
         """``expr`` names a class: one this file defines (``MLP``), or an imported or library name whose last part

@@ -381,8 +381,8 @@ class Kinds:
             # `transforms["jacrev"](f)`, `t = jax.jacrev; t(f)`: a container or name holding only transforms
             held = [self.names.qualname(v) for v in self.facts.callee_values(callee.func)]
             return bool(held) and all(h in FUNCTION_TRANSFORMS for h in held)
-        # not of a class (`nn.jit(MLP)`: called, it builds a module, `Facts.jit_target`)
-        return qualified in FUNCTION_TRANSFORMS and bool(callee.args) and not self.facts.names_a_class(callee.args[0])
+        # not a lifted transform of a class (`nn.jit(MLP)`: called, it builds a module, `Facts.lifts_a_class`)
+        return qualified in FUNCTION_TRANSFORMS and bool(callee.args) and not self.facts.lifts_a_class(callee)
 
     def elements(self, iterator: ast.AST, depth: int = 0) -> str | None:
         """The framework of what an iterator yields, for ``next(it)``: the results of the function of
