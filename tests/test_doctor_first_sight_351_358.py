@@ -1,9 +1,10 @@
 """What cases 351-358 showed at first sight, mended in the shared model (mend30).
 
-- `Facts.runs_library_program`: the run of a JAX library object (``mcmc.run(key, X, Y)`` of NumPyro's ``MCMC``,
-  ``solver.run(x0)`` of jaxopt's) returns before its work is done; nothing waits unless something reads what it
-  computed (``mcmc.print_summary()``, ``jax.block_until_ready(mcmc.get_samples())``) before the clock stops (case 351:
-  LB102 at the run). A NumPyro run of one chain with its progress bar on reads every step back, and is not reported.
+- `Facts.library_call` (`LibraryCall.pending`): the run of a JAX library object (``mcmc.run(key, X, Y)`` of
+  NumPyro's ``MCMC``, ``solver.run(x0)`` of jaxopt's) returns before its work is done; nothing waits unless
+  something reads what it computed (``mcmc.print_summary()``, ``jax.block_until_ready(mcmc.get_samples())``) before
+  the clock stops (case 351: LB102 at the run). A NumPyro run of one chain with its progress bar on reads every
+  step back, and is not reported.
 - `Kinds.library_step`: a module function of a JAX library that leaves jit to its user (Waymax) that steps a state
   (``state = datatypes.update_state_by_log(state, num_steps=1)``) is the library's whole step run op by op in a loop
   (case 352: LB114, and LB105 on the clock pair that straddles the scenario loop).
@@ -127,6 +128,30 @@ def test_one_chain_with_its_progress_bar_reads_every_step():
         assert not lines(codes(mcmc_run(chains=chains)), "LB102"), chains
 
 
+def test_a_run_reading_every_step_waits_whether_its_result_is_kept_or_not():
+    """One reading of a library object's run (`Facts.library_call`): NumPyro's ``SVI.run`` with its progress bar on
+    reads every step's loss back on the host, so the run waits as it goes, as a statement or with its result bound
+    (``result = svi.run(...)``; on 93cdbc0 the bound result was JAX work left pending, LB102). With the bar off it
+    returns before the work is done, either way."""
+    source = """
+    import time
+    import jax
+    from numpyro.infer import SVI, Trace_ELBO
+
+    def fit(model, guide, optim, key, x):
+        svi = SVI(model, guide, optim, Trace_ELBO(){bar})
+        t0 = time.perf_counter()
+        {bound}svi.run(key, 2000, x)
+        return time.perf_counter() - t0
+
+    if __name__ == "__main__":
+        print(fit(None, None, None, jax.random.PRNGKey(0), jax.numpy.ones(3)))
+    """
+    for bound in ("", "result = "):
+        assert not lines(codes(source.format(bar="", bound=bound)), "LB102"), bound
+        assert lines(codes(source.format(bar=", progress_bar=False", bound=bound)), "LB102") == {9}, bound
+
+
 def test_the_sampler_in_notebook_cells():
     found = notebook_codes(
         "import time\nimport jax\nfrom numpyro.infer import MCMC, NUTS\ndef model(X):\n    pass",
@@ -190,9 +215,12 @@ def test_the_step_written_other_ways_is_read_alike():
     assert lines(steady, "LB114") == {11} and not lines(steady, "LB105")
 
 
-def test_the_snippet_without_imports_reads_waymax_s_documented_module_name():
-    """The issue's snippet has no imports: ``datatypes`` unbound is Waymax's ``from waymax import datatypes``."""
-    assert lines(codes(replay(imports="")), "LB114") == {11}
+def test_an_unimported_module_named_with_a_common_word_stays_unknown():
+    """The issue's snippet has no imports. ``datatypes`` is a common word, not a name that means one library across
+    the field (as ``jnp`` or ``np`` do, `_names.CONVENTIONAL`): unbound, it is not read as Waymax's module, so the
+    snippet as posted draws nothing (review23; 93cdbc0 mapped it to ``waymax.datatypes`` for case 352)."""
+    assert not codes(replay(imports=""))
+    assert lines(codes(replay(imports="from waymax import datatypes")), "LB114") == {11}
 
 
 def test_the_step_in_notebook_cells():

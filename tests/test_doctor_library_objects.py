@@ -1,6 +1,6 @@
 """A JAX library's class builds an object whose methods run the library's JAX programs (case 292).
 
-`levelbench.doctor._facts.Facts.runs_library_object`: ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)`` holds only
+`levelbench.doctor._facts.Facts.library_call`: ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)`` holds only
 configuration, but ``mcmc.run(key, y=y)`` traces the model and compiles and runs the warm-up and sampling loops.
 A clock pair around it times JAX work: one cold sample (LB104) read on the wall clock (LB105), however the class
 is imported or the object named.

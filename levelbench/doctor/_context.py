@@ -257,7 +257,7 @@ class Context:
         facts = self.facts
         if facts.calls_jax_callable(call) or facts.is_flax_call(call) or facts.is_torch_model_call(call):
             return True
-        if facts.runs_on_xla(call) or facts.runs_library_object(call):
+        if facts.runs_on_xla(call) or facts.library_call(call) is not None:
             return True
         if self.kinds.of(call) is not None:
             return True

@@ -35,7 +35,7 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
     if isinstance(call.func, ast.Attribute) and call.func.attr in _WAIT_METHODS:
         return True
     if isinstance(call.func, ast.Attribute) and call.func.attr.startswith("print") \
-            and ctx.facts.runs_library_object(call):
+            and ctx.facts.library_call(call) is not None:
         return True  # `mcmc.print_summary()` reads the samples to print them (numpyro#446, case 292)
     # `jax.tree.map(lambda a: a.block_until_ready(), out)`; not `jax.block_until_ready(f)(x)`, which calls `f`
     looked_at = [*call.args, *(k.value for k in call.keywords)]
@@ -84,8 +84,11 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return None if computes_nothing(ctx, expr) else expr
-        if facts.runs_library_program(expr):
+        library = facts.library_call(expr)
+        if library is not None and library.pending:
             return expr  # `mcmc.run(key, X, Y)`: the samples are still being drawn when it returns (case 351)
+        if library is not None and library.waits_as_it_goes:
+            return None  # `result = svi.run(key, 2000)`, its bar on: every step read back, what it returns too
         passed = facts.passed_functions(expr)
         if any(facts.is_jax_transform(v) or facts.jitted_key_of(v) or _pending_callable(ctx, v) for v in passed):
             return expr  # bench(jax.grad(f)) ... df(x); timer(lambda: f(s)) ... fn()

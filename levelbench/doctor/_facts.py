@@ -22,7 +22,10 @@ JIT_TRANSFORMS = frozenset(
      "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
      "flax.nnx.jit_partial"}  # `nnx.jit_partial(step, model, optimizer)`: nnx.jit with the graph arguments bound
 )
-# What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.rngs` holds the names bound to one).
+# Flax linen's lifted transforms: applied to a Module class they give back a class (`nn.jit(MLP)`), whose call builds a
+# module and runs nothing (`Facts.lifts_a_class`); applied to a function, they are the jit they lift.
+LIFTED_CLASS_TRANSFORMS = frozenset({"flax.linen.jit"})
+# What makes a NumPy random generator (`rng = np.random.default_rng(0)`; `Facts.numpy_generator` reads one).
 NUMPY_GENERATORS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
 # Transforms that return a function still running the wrapped one: jit(grad(f)) traces f.
 _WRAPPING = frozenset(
@@ -71,6 +74,34 @@ class JitSite:
     label: str  # "@jax.jit", or "jitted_forward = jax.jit(forward)"
     direct: bool = True  # False: traced because a jitted function calls it
     caller: str = ""  # for traced helpers: the jitted function that calls it
+
+
+@dataclasses.dataclass(frozen=True)
+class LibraryCall:
+    """A method of an object a JAX library's class built (`Facts.library_call`), and what it gives back or leaves
+    running when it returns: the one vocabulary of such calls that the model's readers share.
+
+    - ``gives_values``: its result is used (``data = sine.sample(key, (n,))``): JAX values the library computed
+      (`Kinds`). One called as a statement (``mcmc.run(key)``) keeps what it computed on the object and returns
+      nothing to wait on (LB102 names the samples and makes no edit).
+    - ``runs_program``: a `LIBRARY_RUNS` method (``run``, ``sample``, ``warmup``), the library's whole program, which
+      returns before its work is done (numpyro#440, case 351).
+    - ``waits_as_it_goes``: a run of a `STEPWISE_PROGRESS` class that reads every step back for its progress bar.
+    """
+
+    gives_values: bool
+    runs_program: bool
+    waits_as_it_goes: bool
+
+    @property
+    def pending(self) -> bool:
+        """Its program is still running when it returns: a run not read back step by step (`_effects.pending_jax`)."""
+        return self.runs_program and not self.waits_as_it_goes
+
+    @property
+    def keeps_results(self) -> bool:
+        """A pending run written as a statement: what it computed stays on the object (``mcmc.run(key, X, Y)``)."""
+        return self.pending and not self.gives_values
 
 
 class Facts:
@@ -123,7 +154,6 @@ class Facts:
         self._factory_returns: dict[ast.AST, list[ast.expr]] = {}
         self.torch_models: set[str] = set()
         self.flax_models: dict[str, str] = {}  # dotted name -> local class name ("" when from a library)
-        self.rngs: set[str] = set()
         self.optax_transforms: set[str] = set()  # names bound to optax.adam(...), optax.chain(...)
         if self.frameworks & {"torch", "flax", "equinox", "optax"} or "random" in text:
             self._find_instances(module)
@@ -168,10 +198,27 @@ class Facts:
         return False
 
     def jit_target(self, node: ast.AST) -> ast.expr | None:
-        """``f`` when ``node`` is ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)(f)``; else None."""
-        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func):
+        """``f`` when ``node`` is ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)(f)``; else None. Not a jit of a
+        class (Flax linen's lifted ``nn.jit(MLP)``, `names_a_class`): it gives back a class, whose call builds a
+        module and runs nothing; the module's methods compile when it is applied (`is_flax_call`)."""
+        if isinstance(node, ast.Call) and node.args and self.is_jit(node.func) and not self.lifts_a_class(node):
             return node.args[0]
         return None
+
+    def lifts_a_class(self, transform: ast.Call) -> bool:
+        """``transform`` is a lifted transform of a class (`LIFTED_CLASS_TRANSFORMS`: ``nn.jit(MLP)``), which gives back
+        a class: called, it builds a module. ``eqx.filter_jit(Model)(key)`` or ``jax.jit(Model)(key)`` is no such thing:
+        it compiles the constructor and returns the module's arrays (Equinox's way to build a model under jit)."""
+        return bool(transform.args) and self.names.qualname(transform.func) in LIFTED_CLASS_TRANSFORMS \
+            and self.names_a_class(transform.args[0])
+
+    def names_a_class(self, expr: ast.AST) -> bool:
+        """``expr`` names a class: one this file defines (``MLP``), or an imported or library name whose last part
+        is capitalised (``models.MLP``, ``nn.Dense``), the convention `JAX_LIBRARIES`' readings rely on too."""
+        if isinstance(expr, ast.Name) and expr.id in self.classes:
+            return True
+        qualified = self.names.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+        return qualified is not None and qualified.rsplit(".", 1)[-1][:1].isupper()
 
     def def_named(self, name: str, at: ast.AST) -> FunctionNode | None:
         """The local function ``name`` refers to at ``at``: the one defined in the nearest enclosing scope."""
@@ -546,35 +593,33 @@ class Facts:
                     self._jitted_imports.setdefault(imported, site)
         return self._jitted_imports
 
-    def runs_library_object(self, call: ast.Call) -> bool:
-        """``call`` is a method of an object a JAX library's class built (`JAX_LIBRARIES`): ``mcmc.run(key, y=y)``
-        of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver = jaxopt.LBFGS(f)``. The
-        class only holds configuration; its methods trace, compile and run the library's JAX programs (NumPyro's
-        ``MCMC.run`` compiles the warm-up and sampling loops, case 292). The object may be kept on ``self`` by the
+    def library_call(self, call: ast.Call) -> LibraryCall | None:
+        """What ``call`` is, when it is a method of an object a JAX library's class built (`JAX_LIBRARIES`):
+        ``mcmc.run(key, y=y)`` of ``mcmc = numpyro.infer.MCMC(NUTS(model), ...)``, ``solver.run(x0)`` of ``solver =
+        jaxopt.LBFGS(f)``, ``sine.sample(key, (n,))`` of a NumPyro distribution. The class only holds configuration;
+        its methods trace, compile and run the library's JAX programs (NumPyro's ``MCMC.run`` compiles the warm-up and
+        sampling loops, case 292). The one reading of such calls: `Kinds` asks it what the call returns, `_effects`
+        what it leaves running, LB102 and LB114 both (see `LibraryCall`). The object may be kept on ``self`` by the
         class's ``__init__`` or ``setup`` (``self.solver.run(x0)``, `Bindings.values_at`). Every value the name is
         bound to in the call's scope must be such an object: a name also bound to anything else may be the other
-        thing."""
+        thing. None for anything else."""
         func = call.func
         owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
         if owner is None or owner.count(".") > 1 or ("." in owner and not owner.startswith("self.")):
-            return False  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
-        values = self.bindings.values_at(owner, func.value)
-        return bool(values) and all(
+            return None  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
+        makers = self.bindings.values_at(owner, func.value)
+        if not makers or not all(
             isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(JAX_LIBRARIES)
             and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
-            for v in values
+            for v in makers
+        ):
+            return None
+        runs_program = func.attr in LIBRARY_RUNS  # type: ignore[attr-defined]
+        return LibraryCall(
+            gives_values=not isinstance(self.program.parent(call), ast.Expr),
+            runs_program=runs_program,
+            waits_as_it_goes=runs_program and all(self._reads_every_step(m) for m in makers),  # type: ignore[arg-type]
         )
-
-    def runs_library_program(self, call: ast.Call) -> bool:
-        """``call`` runs a JAX library object's whole program and returns before it is done: ``mcmc.run(key, X, Y)``
-        of ``MCMC(NUTS(model), ..., num_chains=4)``, ``solver.run(x0)`` of ``jaxopt.LBFGS(f)`` (`LIBRARY_RUNS`,
-        `runs_library_object`). Not a NumPyro run that reads every step back to draw its progress bar (one chain,
-        the bar left on: `STEPWISE_PROGRESS`), which waits as it goes."""
-        func = call.func
-        if not (isinstance(func, ast.Attribute) and func.attr in LIBRARY_RUNS and self.runs_library_object(call)):
-            return False
-        makers = self.bindings.values_at(dotted(func.value) or "", func.value)
-        return not all(self._reads_every_step(m) for m in makers if isinstance(m, ast.Call))
 
     def _reads_every_step(self, maker: ast.Call) -> bool:
         """``maker`` builds a `STEPWISE_PROGRESS` object that runs one chain with its progress bar on."""
@@ -765,6 +810,23 @@ class Facts:
         if isinstance(function, ast.Lambda) and isinstance(function.body, ast.Call):
             return self.jitted_key(function.body)
         return None
+
+    def numpy_generator(self, value: ast.AST, depth: int = 0) -> bool:
+        """``value`` is a NumPy random generator (`NUMPY_GENERATORS`), whose methods return NumPy arrays: a name bound
+        at that point only to one (``rng = np.random.default_rng(0)``, ``self.rng`` set in ``__init__``), or a
+        parameter every call the file shows hands one (``generate_cholesky_factor(rng, dim)``, case 348). The one
+        reading of a generator: `Kinds`, the shapes a sampler is given and LB109 ask it."""
+        name = dotted(value)
+        if name is None or depth > 3:
+            return False
+        if isinstance(value, ast.Name):
+            given = self.parameter_values(value)
+            if given is not None:
+                return bool(given) and all(self.numpy_generator(v, depth + 1) for v in given)
+        bound = self.bindings.values_at(name, value)
+        return bool(bound) and all(
+            isinstance(v, ast.Call) and self.names.qualname(v.func) in NUMPY_GENERATORS for v in bound
+        )
 
     def parameter_values(self, func: ast.AST) -> list[ast.expr] | None:
         """What a parameter the function never rebinds is given at the call sites the file shows (`argument_values`);
@@ -1118,8 +1180,6 @@ class Facts:
                 qualified = self.names.qualname(node.value.func) if isinstance(node.value, ast.Call) else None
                 if qualified is not None and qualified.startswith("optax."):
                     self.optax_transforms.add(name)
-                if qualified in NUMPY_GENERATORS:
-                    self.rngs.add(name)
 
     def _called_names(self, assignments: list[tuple[ast.Assign, str]]) -> set[str | None]:
         """The names the file calls: by themselves, or through a name, a container or a ``functools.partial`` that

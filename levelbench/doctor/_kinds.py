@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from ._facts import JIT_TRANSFORMS, NUMPY_GENERATORS, Facts
+from ._facts import JIT_TRANSFORMS, Facts
 from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
@@ -205,9 +205,10 @@ class Kinds:
                 for module in modules:
                     kind = _join(kind, call_kind(f"{module}.{call.func.attr}"))
                 return kind
-            if self._numpy_generator(call.func.value, 0):
+            if facts.numpy_generator(call.func.value):
                 return "numpy"  # `m0 = rng.normal(size=n)` of `rng = np.random.default_rng(seed)` (case 348)
-            if facts.runs_library_object(call) and not isinstance(facts.program.parent(call), ast.Expr):
+            library = facts.library_call(call)
+            if library is not None and library.gives_values:
                 # `data = sine.sample(key, (n,))` of `sine = Sine(...)` from numpyro: the JAX library computes the value
                 # it returns (case 350); one called as a statement (`mcmc.run(key)`) keeps its results in the object
                 return "jax"
@@ -223,20 +224,6 @@ class Kinds:
                 return "numpy" if attr == "numpy" else "torch"
             return receiver
         return None
-
-    def _numpy_generator(self, value: ast.expr, depth: int) -> bool:
-        """``value`` is a NumPy random generator (`NUMPY_GENERATORS`), whose methods return NumPy arrays: a name bound
-        only to one (``rng = np.random.default_rng(0)``), or a parameter every call the file shows hands one
-        (``generate_cholesky_factor(rng, dim)``)."""
-        if not isinstance(value, ast.Name) or depth > 3:
-            return False
-        given = self.facts.parameter_values(value)
-        if given is not None:
-            return bool(given) and all(self._numpy_generator(v, depth + 1) for v in given)
-        bound = self.facts.bindings.values_at(value.id, value)
-        return bool(bound) and all(
-            isinstance(v, ast.Call) and self.names.qualname(v.func) in NUMPY_GENERATORS for v in bound
-        )
 
     def library_step(self, call: ast.Call) -> str | None:
         """The function that built the object ``call`` is a method of, when one of `UNJITTED_LIBRARIES` did
@@ -394,7 +381,8 @@ class Kinds:
             # `transforms["jacrev"](f)`, `t = jax.jacrev; t(f)`: a container or name holding only transforms
             held = [self.names.qualname(v) for v in self.facts.callee_values(callee.func)]
             return bool(held) and all(h in FUNCTION_TRANSFORMS for h in held)
-        return qualified in FUNCTION_TRANSFORMS and bool(callee.args)
+        # not a lifted transform of a class (`nn.jit(MLP)`: called, it builds a module, `Facts.lifts_a_class`)
+        return qualified in FUNCTION_TRANSFORMS and bool(callee.args) and not self.facts.lifts_a_class(callee)
 
     def elements(self, iterator: ast.AST, depth: int = 0) -> str | None:
         """The framework of what an iterator yields, for ``next(it)``: the results of the function of

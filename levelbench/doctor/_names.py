@@ -34,12 +34,13 @@ def _reexported(name: str) -> str:
             return new + name[len(old):]
     return name
 # Snippets posted without their imports use the names everyone uses; a name the file never binds
-# is taken to mean what it conventionally means.
+# is taken to mean what it conventionally means. Only names that mean one thing across the field (the frameworks'
+# own aliases): a library's module named with a common word (Waymax's `datatypes`) would read every snippet that
+# uses the word as that library, so an unimported one stays unknown (review23; case 352's snippet has no imports).
 CONVENTIONAL = {
     "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
     "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
-    "datatypes": "waymax.datatypes",  # Waymax's documented `from waymax import datatypes` (waymax#14's snippet)
 }
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
@@ -56,7 +57,8 @@ JAX_LIBRARIES = (
 UNJITTED_LIBRARIES = ("brax.", "gymnax.", "jumanji.", "pgx.", "blackjax.", "waymax.")
 # The methods of a JAX library's object that run its whole program and return its results as JAX arrays, not waited
 # for (`mcmc.run(key, X, Y)` of NumPyro's `MCMC`, `solver.run(x0)` of jaxopt's, `svi.run(key, 1000)`): a clock read
-# right after one stops before the work is done (numpyro#440, case 351).
+# right after one stops before the work is done (numpyro#440, case 351). Read with `STEPWISE_PROGRESS` through
+# `_facts.Facts.library_call`, the one reading of a JAX library object's methods (what they return, what they leave).
 LIBRARY_RUNS = frozenset({"run", "sample", "warmup"})
 # Classes whose `run` reads every step back on the host to show a progress bar, when one chain runs and the bar is
 # left on (NumPyro's `MCMC` and `SVI`): the run waits as it goes. Parallel chains (`num_chains=...`) or

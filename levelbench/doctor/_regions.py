@@ -27,7 +27,7 @@ import ast
 import dataclasses
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ._facts import Facts, FunctionNode
 from ._names import dotted
@@ -867,43 +867,37 @@ class _Finder:
                         harness=True,
                     )
 
-    # --- asv ---------------------------------------------------------------------------------------
+    # --- harnesses that time a whole method: asv, benchopt ---------------------------------------------------
     def asv_methods(self) -> Iterator[TimedRegion]:
         """The ``time_*`` methods asv times (`asv_timed`): the whole body, called until asv has its samples, after
         warm-up calls it does not report (no cold first call), the result thrown away. Nothing waits for JAX work the
         body leaves queued (case 300)."""
-        for function in self.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
-            body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-            if body and asv_timed(self.program, function):
-                yield TimedRegion(
-                    label="asv time_ method",
-                    anchor=function,
-                    statements=tuple(body),
-                    work=tuple(body),
-                    scope=function,
-                    start=position(body[0]),
-                    samples="repeated",
-                    calibrated=True,
-                    harness=True,
-                )
+        return self._timed_methods("asv time_ method", lambda f: asv_timed(self.program, f), calibrated=True)
 
-    # --- benchopt ----------------------------------------------------------------------------------
     def benchopt_runs(self) -> Iterator[TimedRegion]:
         """A benchopt solver's ``run`` (`benchopt_timed`): benchopt reads ``perf_counter`` around the call alone, after
         ``pre_run_hook`` and before ``get_result``, once for each budget, so JAX work ``run`` stores unwaited
-        (``self.out = self._solve(x)``) is waited for in ``get_result``, after the clock stops (case 356)."""
+        (``self.out = self._solve(x)``) is waited for in ``get_result``, after the clock stops (case 356). benchopt
+        does not warm it: not calibrated."""
+        return self._timed_methods("benchopt run", lambda f: benchopt_timed(self.facts, f), calibrated=False)
+
+    def _timed_methods(
+        self, label: str, timed: Callable[[ast.AST], bool], *, calibrated: bool
+    ) -> Iterator[TimedRegion]:
+        """Each function a harness times whole (``timed``), its body (docstring left out) one region of repeated
+        samples."""
         for function in self.program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
             body = [s for s in function.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-            if body and benchopt_timed(self.facts, function):
+            if body and timed(function):
                 yield TimedRegion(
-                    label="benchopt run",
+                    label=label,
                     anchor=function,
                     statements=tuple(body),
                     work=tuple(body),
                     scope=function,
                     start=position(body[0]),
                     samples="repeated",
-                    calibrated=False,
+                    calibrated=calibrated,
                     harness=True,
                 )
 

@@ -249,7 +249,10 @@ class ShapeEvidence:
         if name is None or "." not in name:
             return None
         root, rest = name.split(".", 1)
-        if root in self.ctx.facts.rngs:
+        base = func
+        while isinstance(base, ast.Attribute):
+            base = base.value
+        if self.ctx.facts.numpy_generator(base):
             return f"generator.{rest}"
         if root in _CONVENTIONAL_ARRAYS:  # an ambiguous import: NumPy and jax.numpy size alike
             return f"{_CONVENTIONAL_ARRAYS[root]}.{rest}"

@@ -126,10 +126,10 @@ def wait_for(ctx: Context, culprit: ast.AST) -> Fix | None:
 
 
 def _drops_a_library_run(ctx: Context, culprit: ast.AST) -> bool:
-    """``culprit`` is a JAX library object's run (`Facts.runs_library_program`) written as a statement of its own: what
+    """``culprit`` is a JAX library object's run written as a statement of its own (`LibraryCall.keeps_results`): what
     it computed stays on the object (NumPyro's ``mcmc.run`` returns None), so wrapping the call waits for nothing."""
-    return isinstance(culprit, ast.Call) and isinstance(ctx.program.parent(culprit), ast.Expr) \
-        and ctx.facts.runs_library_program(culprit)
+    library = ctx.facts.library_call(culprit) if isinstance(culprit, ast.Call) else None
+    return library is not None and library.keeps_results
 
 
 def _returns_a_value(ctx: Context, function: ast.AST) -> bool:

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding
-from .._names import dotted
 from .._syntax import short
 
 CODE = "LB109"
@@ -63,7 +62,7 @@ def _numpy_sampler(ctx: Context, call: ast.Call) -> str | None:
     qualified = ctx.names.qualname(func) or ""
     if qualified == f"numpy.random.{func.attr}":
         return func.attr
-    if dotted(func.value) in ctx.facts.rngs:  # rng = np.random.default_rng(); rng.normal((n, n))
+    if ctx.facts.numpy_generator(func.value):  # rng = np.random.default_rng(); rng.normal((n, n))
         return func.attr
     return None
 

@@ -401,8 +401,9 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ops += last not in _CONSTRUCTORS and not last[:1].isupper()  # `lax.ConvDimensionNumbers`: a class
             elif qualified.startswith("optax."):
                 ops += qualified.rsplit(".", 1)[-1] in _OPTAX_OPS
-            elif qualified and ctx.kinds.library_step(node) is not None:
-                # `state = datatypes.update_state_by_log(state, num_steps=1)`: a library's whole step, run eagerly
+            elif ctx.kinds.library_step(node) is not None:
+                # a library's whole JAX function, run eagerly: `e.step(s, a)` of `e = envs.create(...)`, Waymax's
+                # `state = datatypes.update_state_by_log(state, num_steps=1)`
                 applies += 1
             elif qualified and ctx.facts.plain_call_of_jitted(node) is None:
                 continue  # a library's function, unless the file jits it and calls it by its own name (case 348)
@@ -411,9 +412,9 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
             elif ctx.facts.updates_an_optimiser(node):
                 ops += 1
             elif ctx.facts.local_def(node) is None and ctx.facts.plain_call_of_jitted(node) is not None:
-                applies += 1  # `nuts.step(k, s)` where the file jits `nuts.step`: a whole JAX function, run eagerly
-            elif ctx.kinds.library_step(node) is not None:
-                applies += 1  # `e.step(s, a)` of `e = envs.create(...)`: a library's whole JAX function, run eagerly
+                # `nuts.step(k, s)` where the file jits `nuts.step`, cuthbert's `filter(...)` beside `jax.jit(filter)`:
+                # a whole JAX function, run eagerly
+                applies += 1
             elif isinstance(node.func, ast.Attribute) and ctx.kinds.of(node.func.value) == "jax":
                 ops += not is_wait(ctx, node)
             elif any(
@@ -660,12 +661,11 @@ def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
 
 def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
     """``data = sine.sample(sample_key, (n,))`` of ``sine = Sine(...)`` from numpyro: a method of an object a JAX
-    library's class built (`Facts.runs_library_object`), whose result the loop uses. The library computes it; the
+    library's class built (`Facts.library_call`), whose result the loop uses. The library computes it; the
     key splits around it are the loop's glue, as beside a handed object's step (`_a_handed_objects_step`, case 350).
     A library whose objects' methods run op by op until the user jits them is read as such (`Kinds.library_step`)."""
-    if not ctx.facts.runs_library_object(call) or ctx.kinds.library_step(call) is not None:
-        return False
-    return not isinstance(ctx.program.parent(call), ast.Expr)
+    library = ctx.facts.library_call(call)
+    return library is not None and library.gives_values and ctx.kinds.library_step(call) is None
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
