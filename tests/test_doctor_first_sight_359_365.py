@@ -1,0 +1,104 @@
+"""What cases 359-365 showed at first sight, mended in the shared model (mend31).
+
+- `_effects.reads_a_waited_run`: ``mcmc.get_samples()`` read after ``mcmc.print_summary()`` (a wait on the run:
+  it reads every sample on the host) hands back finished samples, nothing pending (cases 362 and 364: no LB102).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from levelbench.doctor import lint_source
+
+
+def codes(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
+    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
+
+
+def notebook_codes(*cells: str) -> set[tuple[str, int | None, int]]:
+    text = json.dumps({
+        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
+        "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []}
+                  for c in cells],
+    })
+    return {(d.code, d.location.cell, d.location.line) for d in lint_source(text, "bench.ipynb", notebook=True)}
+
+
+def lines(found: set[tuple[str, int]], code: str) -> set[int]:
+    return {line for c, line in found if c == code}
+
+
+# --- 362, 364: a NumPyro run whose samples are read after print_summary ---------------------------------------------
+RUN_HMC = """
+import time
+import jax
+import numpy as np
+{imports}
+
+def model(data, obs):
+    pass
+
+def run_hmc(key, data, obs):
+    {obj} = {mcmc}(NUTS(model), num_warmup=500, num_samples=500, num_chains=4)
+    {obj}.run(key, data, obs)
+    {summary}
+    {between}
+    return {obj}.get_samples()
+
+def main():
+    data, obs = np.random.normal(size=(10, 28)), np.ones(10)
+    start = {clock}()
+    samples = run_hmc(jax.random.PRNGKey(0), data, obs)
+    runtime = {clock}() - start
+    print(runtime)
+"""
+
+
+def run_hmc(imports="from numpyro.infer import MCMC, NUTS", obj="mcmc", mcmc="MCMC", summary="mcmc.print_summary()",
+            between="", clock="time.time"):
+    return RUN_HMC.format(imports=imports, obj=obj, mcmc=mcmc, summary=summary.replace("mcmc", obj),
+                          between=between.replace("mcmc", obj), clock=clock)
+
+
+def test_samples_read_after_print_summary_are_finished():
+    """NumPyro's ``hmcecs.py`` (case 364): ``run_hmc`` prints the summary, then returns ``mcmc.get_samples()``."""
+    assert not lines(codes(run_hmc()), "LB102")
+
+
+def test_the_waited_run_written_other_ways_is_read_alike():
+    twins = [
+        run_hmc(obj="sampler"),
+        run_hmc(imports="import numpyro\nfrom numpyro.infer import NUTS", mcmc="numpyro.infer.MCMC"),
+        run_hmc(imports="from numpyro.infer import MCMC as Sampler, NUTS", mcmc="Sampler"),
+        run_hmc(clock="time.perf_counter"),
+        run_hmc(between="print('done')"),
+    ]
+    for source in twins:
+        assert not lines(codes(source), "LB102"), source
+
+
+def test_samples_read_without_a_wait_or_after_another_run_stay_unwaited():
+    """No summary, or a run again after it: the samples returned are still being drawn when the clock stops."""
+    for summary, between in (("pass", ""), ("mcmc.print_summary()", "mcmc.run(key, data, obs)")):
+        assert lines(codes(run_hmc(summary=summary, between=between)), "LB102") == {20}, (summary, between)
+
+
+def test_a_time_cell_that_ends_in_print_summary_then_get_samples():
+    """NumPyro's forecasting notebook (case 362): the ``%%time`` cell runs, prints the summary, reads the samples."""
+    found = notebook_codes(
+        "import jax.numpy as jnp\nfrom jax import random\nfrom numpyro.infer import MCMC, NUTS\n"
+        "def sgt(y, seasonality):\n    pass",
+        "y_train = jnp.zeros(80)",
+        "%%time\nkernel = NUTS(sgt)\nmcmc = MCMC(kernel, num_warmup=50, num_samples=50, num_chains=4)\n"
+        "mcmc.run(random.PRNGKey(0), y_train, seasonality=38)\nmcmc.print_summary()\nsamples = mcmc.get_samples()",
+    )
+    assert not {f for f in found if f[0] == "LB102"}, found
+    unwaited = notebook_codes(
+        "import jax.numpy as jnp\nfrom jax import random\nfrom numpyro.infer import MCMC, NUTS\n"
+        "def sgt(y, seasonality):\n    pass",
+        "y_train = jnp.zeros(80)",
+        "%%time\nkernel = NUTS(sgt)\nmcmc = MCMC(kernel, num_warmup=50, num_samples=50, num_chains=4)\n"
+        "mcmc.run(random.PRNGKey(0), y_train, seasonality=38)\nsamples = mcmc.get_samples()",
+    )
+    assert {f for f in unwaited if f[0] == "LB102"}, unwaited
