@@ -2,6 +2,8 @@
 
 - `_effects.reads_a_waited_run`: ``mcmc.get_samples()`` read after ``mcmc.print_summary()`` (a wait on the run:
   it reads every sample on the host) hands back finished samples, nothing pending (cases 362 and 364: no LB102).
+- LB115 (`_only_handed_to_library_objects`): NumPy data a local function hands only to JAX library objects' methods
+  (``mcmc.run(key, data, obs)``) is copied once per library run, not on every call of a JAX function (case 364).
 """
 
 from __future__ import annotations
@@ -102,3 +104,19 @@ def test_a_time_cell_that_ends_in_print_summary_then_get_samples():
         "mcmc.run(random.PRNGKey(0), y_train, seasonality=38)\nsamples = mcmc.get_samples()",
     )
     assert {f for f in unwaited if f[0] == "LB102"}, unwaited
+
+
+# --- 364: NumPy data handed once to a whole library run --------------------------------------------------------------
+def test_numpy_data_handed_only_to_the_library_run_is_not_a_per_call_copy():
+    """``run_hmc(key, data, obs)`` hands its NumPy ``data`` to ``mcmc.run`` alone: NumPyro copies it once per run."""
+    assert not lines(codes(run_hmc()), "LB115")
+    for twin in (run_hmc(obj="sampler"), run_hmc(clock="time.perf_counter"),
+                 run_hmc().replace("{obj}.run(key, data, obs)".format(obj="mcmc"), "mcmc.run(key, data=data, obs=obs)"),
+                 run_hmc(summary="pass")):
+        assert not lines(codes(twin), "LB115"), twin
+
+
+def test_numpy_data_the_helper_also_computes_with_is_copied_each_call():
+    """The same helper also hands ``data`` to a ``jnp`` operation, or rebinds it: LB115 stays at the call."""
+    for between in ("scale = jax.numpy.std(data)", "data = data * 2"):
+        assert lines(codes(run_hmc(between=between)), "LB115") == {20}, between

@@ -63,7 +63,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 )
                 continue
             if _runs_jax(ctx, call) and ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS:
-                for arg in call.args:
+                for index, arg in enumerate(call.args):
+                    if _only_handed_to_library_objects(ctx, call, index):
+                        continue  # the library converts it once per run it makes: the run's cost, not a copy per call
                     if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call):
                         seen.add(id(call))
                         held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
@@ -118,6 +120,33 @@ def _unpacks_numpy(ctx: Context, arg: ast.expr, call: ast.Call) -> bool:
         return False
     held = ctx.facts.bindings.elements(arg.value, call)
     return any(ctx.kinds.of(e) == "numpy" for e in held)
+
+
+def _only_handed_to_library_objects(ctx: Context, call: ast.Call, index: int) -> bool:
+    """The local function ``call`` runs hands the parameter at positional ``index`` only to the methods of JAX library
+    objects (`Facts.runs_library_object`): ``svi.run(svi_key, n, data, obs)`` and ``mcmc.run(mcmc_key, data, obs)``
+    in NumPyro's ``hmcecs.py`` (case 364). The library copies it to the device once, at the start of each whole run
+    it makes, which is part of what that run costs its user; it is not a NumPy input copied on every call of a JAX
+    function of the file. A use anywhere else in the function (a ``jnp`` operation, a jitted call, a rebinding,
+    a nested function) keeps the reading of a JAX function handed NumPy data."""
+    function = ctx.facts.local_def(call)
+    if not isinstance(call.func, ast.Name) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]) or index >= len(positional):
+        return False
+    name = positional[index].arg
+    uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name]
+    if not uses:
+        return False
+    for use in uses:
+        parent = ctx.program.parent(use)
+        if isinstance(parent, ast.keyword):
+            parent = ctx.program.parent(parent)
+        if not (isinstance(use.ctx, ast.Load) and isinstance(parent, ast.Call) and use is not parent.func
+                and ctx.facts.runs_library_object(parent)):
+            return False
+    return True
 
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
