@@ -6,6 +6,9 @@
   (``mcmc.run(key, data, obs)``) is copied once per library run, not on every call of a JAX function (case 364).
 - LB114 (`_eager_code_measured_as_it_is`): IPython's ``%timeit`` repeating one call of an un-jitted transform in a
   file that jits nothing measures the eager composition as written, not op-by-op dispatch by mistake (case 363).
+- LB111 (`_one_cold_run`, `_a_nested_jitted_def`): a jitted def nested in a function that runs once, reached by one
+  single-sample timing, compiles once (case 361); a loop over such a def is the nested jit's fault, reported once at
+  the decorator (cases 360 and 361).
 """
 
 from __future__ import annotations
@@ -172,3 +175,66 @@ def test_a_file_that_jits_elsewhere_or_times_with_timeit_keeps_the_op_by_op_read
     assert lines(codes(jitted), "LB114") == {15}
     timed = cookbook(timed="import timeit\nprint(timeit.timeit(lambda: hvp(f, (X,), (V,)), number=10))")
     assert 16 in lines(codes(timed), "LB114")
+
+
+# --- 360, 361: BlackJAX's inference loop, a jitted step nested in it -------------------------------------------------
+LOOP_DEF = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+def kernel(key, state):
+    return state + jax.random.normal(key, state.shape), None
+
+def inference_loop(rng_key, kernel, initial_state, num_samples):
+    @{jit}
+    def one_step(state, rng_key):
+        state, _ = kernel(rng_key, state)
+        return state, state
+
+    keys = jax.random.split(rng_key, num_samples)
+    _, states = jax.lax.scan(one_step, initial_state, keys)
+    return states
+"""
+
+
+def loop_cells(*timed: str, imports: str = "", jit: str = "jax.jit") -> set[tuple[str, int | None, int]]:
+    return notebook_codes(LOOP_DEF.format(imports=imports, jit=jit), "state = jnp.zeros(3)\nkey = jax.random.key(0)",
+                          *timed)
+
+
+def test_a_nested_jit_in_a_function_called_once_in_one_time_cell_compiles_once():
+    """BlackJAX's multiple-chains how-to (case 361): one ``%%time`` cell calls the loop once, a cold first call."""
+    found = loop_cells("%%time\nstates = inference_loop(key, kernel, state, 100)\n_ = states.block_until_ready()")
+    assert not {f for f in found if f[0] == "LB111"}, found
+
+
+def test_the_loop_called_once_written_other_ways_is_read_alike():
+    twins = [
+        loop_cells("%time states = inference_loop(key, kernel, state, 100).block_until_ready()"),
+        loop_cells("%%time\nstates = inference_loop(key, kernel, state, 100)\n_ = states.block_until_ready()",
+                   imports="from jax import jit", jit="jit"),
+        # reached through a function a transform is handed, under jit (361's `jax.jit(jax.shard_map(run_one_chain))`)
+        loop_cells("def run_one(key, state):\n    return inference_loop(key, kernel, state, 100)",
+                   "%%time\nout = jax.jit(jax.vmap(run_one))(jax.random.split(key, 4), jnp.zeros((4, 3)))\n"
+                   "_ = out.block_until_ready()"),
+    ]
+    for found in twins:
+        assert not {f for f in found if f[0] == "LB111"}, found
+    script = codes(LOOP_DEF.format(imports="import time", jit="jax.jit") + textwrap.dedent("""
+        t0 = time.perf_counter()
+        inference_loop(jax.random.key(0), kernel, jnp.zeros(3), 100).block_until_ready()
+        print(time.perf_counter() - t0)
+        """))
+    assert not lines(script, "LB111")
+
+
+def test_the_loop_called_in_several_time_cells_is_reported_once_at_the_jit():
+    """BlackJAX's quickstart (case 360): three ``%%time`` cells call the loop, each compiling ``one_step`` anew:
+    LB111 at the nested jit, not again at the ``lax.scan`` that runs it."""
+    cell = "%%time\nstates = inference_loop(key, kernel, state, 100)\n_ = states.block_until_ready()"
+    found = {f for f in loop_cells(cell, cell) if f[0] == "LB111"}
+    assert found == {("LB111", 1, 9)}, found
+    repeated = {f for f in loop_cells("%timeit inference_loop(key, kernel, state, 100).block_until_ready()")
+                if f[0] == "LB111"}
+    assert repeated == {("LB111", 1, 9)}, repeated

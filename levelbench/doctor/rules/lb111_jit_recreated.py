@@ -135,7 +135,8 @@ def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
     for call in ctx.program.of_type(ast.Call):
         if id(call) not in ctx.timed_ids:
             continue
-        fresh = [f for f in ctx.facts.compiled_arguments(call) if _fresh_function(ctx, f)]
+        fresh = [f for f in ctx.facts.compiled_arguments(call)
+                 if _fresh_function(ctx, f) and not _a_nested_jitted_def(ctx, f)]
         if not fresh or ctx.callers_decide(call) or _timed_once(ctx, call):
             continue
         what = f"`{short(fresh[0], 40)}`"
@@ -149,6 +150,18 @@ def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"cond = {ast.unparse(fresh[0])}  # define the functions once, outside the {where}\n"
             "# or jit the whole computation once: jax.jit(lambda x: lax.while_loop(cond, body, x))",
         )
+
+
+def _a_nested_jitted_def(ctx: Context, function: ast.AST) -> bool:
+    """``function`` names a def nested in a function and decorated with a jit (BlackJAX's ``inference_loop``:
+    ``@jax.jit def one_step(...)``, then ``jax.lax.scan(one_step, ...)``, cases 360 and 361): that it is a new
+    function on every call of its outer function is the nested jit's fault (`_nested_jitted_defs`, reported at the
+    decorator, where the fix goes), not a second one at the loop that runs it."""
+    defined = ctx.facts.function_of(function) if isinstance(function, ast.Name) else None
+    if not isinstance(defined, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    site = ctx.facts.jitted_defs.get(defined)
+    return site is not None and any(site.node is d for d in defined.decorator_list)
 
 
 def _timed_once(ctx: Context, call: ast.Call) -> bool:
@@ -195,6 +208,8 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if not _timed_here(ctx, outer) and (not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer)):
             continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
+        if _one_cold_run(ctx, outer):
+            continue
         yield ctx.report(
             "LB111",
             site.node,
@@ -205,6 +220,37 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
             f"def {outer.name}(...):\n    return {function.name}(...)",
         )
+
+
+def _one_cold_run(ctx: Context, outer: ast.AST) -> bool:
+    """``outer`` runs once per run of the program: it is not called repeatedly (`Facts.called_repeatedly`), and the
+    one timing that reaches it, through the functions it is called from or handed to, is a single sample (a
+    ``time()`` pair, ``%time``). The jit inside it compiles once in this process, and that compile is the timed
+    first call's (LB103's or LB104's reading), not a compile repeated on every call: BlackJAX's multiple-chains
+    how-to calls ``inference_loop_multiple_chains`` in one ``%%time`` cell, and its ``inference_loop`` once per
+    trace of the ``shard_map``ped ``run_one_chain`` (case 361); the same reading as `_timed_once` (case 331)."""
+    if outer in ctx.facts.traced_defs or ctx.facts.called_repeatedly(outer):
+        return False
+    timing = [r for r in ctx.regions if _reaches(ctx, r.work, outer)]
+    return len(timing) == 1 and timing[0].samples == "single" and (not timing[0].harness or timing[0].label == "%time")
+
+
+def _reaches(ctx: Context, roots: tuple[ast.AST, ...], target: ast.AST) -> bool:
+    """``target`` (a def) is called or handed on from ``roots``, directly or through the local functions they
+    name, read in turn."""
+    seen: set[int] = set()
+    stack: list[ast.AST] = list(roots)
+    while stack:
+        for node in walk_code(ctx.program, [stack.pop()]):
+            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                continue
+            function = ctx.facts.function_of(node)
+            if function is target:
+                return True
+            if isinstance(function, FUNCTIONS) and id(function) not in seen:
+                seen.add(id(function))
+                stack.extend(function.body if isinstance(function.body, list) else [function.body])
+    return False
 
 
 def _traces_counted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
