@@ -9,6 +9,8 @@
 - LB111 (`_one_cold_run`, `_a_nested_jitted_def`): a jitted def nested in a function that runs once, reached by one
   single-sample timing, compiles once (case 361); a loop over such a def is the nested jit's fault, reported once at
   the decorator (cases 360 and 361).
+- `_ipython_input.line_map`: IPython drops the blank lines a cell magic's body starts with; the lines after them keep
+  their own numbers (case 360: LB102 at 104, not 103).
 """
 
 from __future__ import annotations
@@ -238,3 +240,16 @@ def test_the_loop_called_in_several_time_cells_is_reported_once_at_the_jit():
     repeated = {f for f in loop_cells("%timeit inference_loop(key, kernel, state, 100).block_until_ready()")
                 if f[0] == "LB111"}
     assert repeated == {("LB111", 1, 9)}, repeated
+
+
+# --- 360: a cell magic whose code starts after a blank line -----------------------------------------------------------
+def test_a_time_cell_whose_code_starts_after_blank_lines_keeps_its_lines():
+    """BlackJAX's quickstart (case 360): ``%%time``, an empty line, then the adaptation; IPython drops the empty line,
+    and the finding belongs on the line that holds the call."""
+    head = "import jax\nimport jax.numpy as jnp\nx = jnp.ones(3)\n# %%\n"
+    for blank, line in (("", 6), ("\n", 7), ("\n\n", 8), ("   \n", 7)):
+        for magic in ("%%time", "%%timeit"):
+            found = codes(head + magic + "\n" + blank + "y = jnp.sin(x)\n")
+            assert lines(found, "LB102") == {line}, (magic, blank)
+    found = notebook_codes("import jax.numpy as jnp\nx = jnp.ones(3)", "%%time\n\n\ny = jnp.sin(x)")
+    assert {f for f in found if f[0] == "LB102"} == {("LB102", 2, 4)}, found
