@@ -6,9 +6,9 @@
   (``mcmc.run(key, data, obs)``) is copied once per library run, not on every call of a JAX function (case 364).
 - LB114 (`_eager_code_measured_as_it_is`): IPython's ``%timeit`` repeating one call of an un-jitted transform in a
   file that jits nothing measures the eager composition as written, not op-by-op dispatch by mistake (case 363).
-- LB111 (`_one_cold_run`, `_a_nested_jitted_def`): a jitted def nested in a function that runs once, reached by one
-  single-sample timing, compiles once (case 361); a loop over such a def is the nested jit's fault, reported once at
-  the decorator (cases 360 and 361).
+- LB111 (`_runs_per_trace`, `_a_nested_jitted_def`): a jitted def nested in a function called only from functions
+  handed to a transform runs once per trace (case 361); a lax loop over such a def is the nested jit's fault,
+  reported once at the decorator (cases 360 and 361).
 - `_ipython_input.line_map`: IPython drops the blank lines a cell magic's body starts with; the lines after them keep
   their own numbers (case 360: LB102 at 104, not 103).
 """
@@ -205,30 +205,30 @@ def loop_cells(*timed: str, imports: str = "", jit: str = "jax.jit") -> set[tupl
                           *timed)
 
 
-def test_a_nested_jit_in_a_function_called_once_in_one_time_cell_compiles_once():
-    """BlackJAX's multiple-chains how-to (case 361): one ``%%time`` cell calls the loop once, a cold first call."""
-    found = loop_cells("%%time\nstates = inference_loop(key, kernel, state, 100)\n_ = states.block_until_ready()")
-    assert not {f for f in found if f[0] == "LB111"}, found
-
-
-def test_the_loop_called_once_written_other_ways_is_read_alike():
+def test_a_nested_jit_in_a_function_a_transform_traces_runs_once_per_trace():
+    """BlackJAX's multiple-chains how-to (case 361): ``run_one_chain`` calls the loop and is only handed to a
+    transform under jit, so the nested jit runs once per trace of it, not once per timed call."""
+    define = "def run_one(key, state):\n    return inference_loop(key, kernel, state, 100)"
+    timed = ("%%time\nout = jax.jit(jax.vmap(run_one))(jax.random.split(key, 4), jnp.zeros((4, 3)))\n"
+             "_ = out.block_until_ready()")
     twins = [
-        loop_cells("%time states = inference_loop(key, kernel, state, 100).block_until_ready()"),
-        loop_cells("%%time\nstates = inference_loop(key, kernel, state, 100)\n_ = states.block_until_ready()",
-                   imports="from jax import jit", jit="jit"),
-        # reached through a function a transform is handed, under jit (361's `jax.jit(jax.shard_map(run_one_chain))`)
-        loop_cells("def run_one(key, state):\n    return inference_loop(key, kernel, state, 100)",
-                   "%%time\nout = jax.jit(jax.vmap(run_one))(jax.random.split(key, 4), jnp.zeros((4, 3)))\n"
-                   "_ = out.block_until_ready()"),
+        loop_cells(define, timed),
+        loop_cells(define, timed, imports="from jax import jit", jit="jit"),
+        loop_cells(define, timed.replace("jax.vmap(run_one)", "jax.shard_map(run_one, mesh=mesh, in_specs=P(), "
+                                         "out_specs=P())")),
+        loop_cells(define, "import time\nt0 = time.perf_counter()\nout = jax.jit(jax.vmap(run_one))(jax.random.split(key, 4), "
+                   "jnp.zeros((4, 3))).block_until_ready()\nprint(time.perf_counter() - t0)"),
     ]
     for found in twins:
         assert not {f for f in found if f[0] == "LB111"}, found
-    script = codes(LOOP_DEF.format(imports="import time", jit="jax.jit") + textwrap.dedent("""
-        t0 = time.perf_counter()
-        inference_loop(jax.random.key(0), kernel, jnp.zeros(3), 100).block_until_ready()
-        print(time.perf_counter() - t0)
-        """))
-    assert not lines(script, "LB111")
+
+
+def test_a_nested_jit_in_a_function_a_time_cell_calls_once_keeps_lb111():
+    """Called directly in one ``%time`` cell, the loop still makes its jitted step anew on every call: case 083's
+    reading (QuantEcon's ``generate_draws``, labelled LB111), which case 361's label at its line 73 does not follow
+    (left for the lead: see the note's section on mend31)."""
+    found = loop_cells("%%time\nstates = inference_loop(key, kernel, state, 100)\n_ = states.block_until_ready()")
+    assert {f for f in found if f[0] == "LB111"} == {("LB111", 1, 9)}, found
 
 
 def test_the_loop_called_in_several_time_cells_is_reported_once_at_the_jit():

@@ -208,7 +208,7 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if not _timed_here(ctx, outer) and (not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer)):
             continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
-        if _one_cold_run(ctx, outer):
+        if _runs_per_trace(ctx, outer):
             continue
         yield ctx.report(
             "LB111",
@@ -222,35 +222,20 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
         )
 
 
-def _one_cold_run(ctx: Context, outer: ast.AST) -> bool:
-    """``outer`` runs once per run of the program: it is not called repeatedly (`Facts.called_repeatedly`), and the
-    one timing that reaches it, through the functions it is called from or handed to, is a single sample (a
-    ``time()`` pair, ``%time``). The jit inside it compiles once in this process, and that compile is the timed
-    first call's (LB103's or LB104's reading), not a compile repeated on every call: BlackJAX's multiple-chains
-    how-to calls ``inference_loop_multiple_chains`` in one ``%%time`` cell, and its ``inference_loop`` once per
-    trace of the ``shard_map``ped ``run_one_chain`` (case 361); the same reading as `_timed_once` (case 331)."""
+def _runs_per_trace(ctx: Context, outer: ast.AST) -> bool:
+    """``outer`` is called once, and only from inside functions that are never called here but handed to another
+    library's function (`_only_handed_to_libraries`: ``jax.jit(jax.shard_map(run_one_chain, ...))``), which traces
+    them: the nested jit runs once per trace of that function, as part of the trace, not once per timed call
+    (BlackJAX's multiple-chains how-to, whose ``run_one_chain`` calls ``inference_loop``, case 361). The jit that
+    makes the traced program anew is its own matter, where the transform is applied."""
     if outer in ctx.facts.traced_defs or ctx.facts.called_repeatedly(outer):
         return False
-    timing = [r for r in ctx.regions if _reaches(ctx, r.work, outer)]
-    return len(timing) == 1 and timing[0].samples == "single" and (not timing[0].harness or timing[0].label == "%time")
-
-
-def _reaches(ctx: Context, roots: tuple[ast.AST, ...], target: ast.AST) -> bool:
-    """``target`` (a def) is called or handed on from ``roots``, directly or through the local functions they
-    name, read in turn."""
-    seen: set[int] = set()
-    stack: list[ast.AST] = list(roots)
-    while stack:
-        for node in walk_code(ctx.program, [stack.pop()]):
-            if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
-                continue
-            function = ctx.facts.function_of(node)
-            if function is target:
-                return True
-            if isinstance(function, FUNCTIONS) and id(function) not in seen:
-                seen.add(id(function))
-                stack.extend(function.body if isinstance(function.body, list) else [function.body])
-    return False
+    sites = ctx.facts.call_sites(outer)
+    callers = [enclosing_function(ctx.program, s) for s in sites]
+    return bool(sites) and all(
+        isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef)) and c is not outer and _only_handed_to_libraries(ctx, c)
+        for c in callers
+    )
 
 
 def _traces_counted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
