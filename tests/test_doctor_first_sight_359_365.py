@@ -11,6 +11,8 @@
   reported once at the decorator (cases 360 and 361).
 - `_ipython_input.line_map`: IPython drops the blank lines a cell magic's body starts with; the lines after them keep
   their own numbers (case 360: LB102 at 104, not 103).
+- `_regions` (`_registering_decorator`): a function decorated by a local decorator (or decorator factory) that
+  registers with google_benchmark is a registered benchmark, its ``while state:`` loop timed (case 365: LB115).
 """
 
 from __future__ import annotations
@@ -253,3 +255,76 @@ def test_a_time_cell_whose_code_starts_after_blank_lines_keeps_its_lines():
             assert lines(found, "LB102") == {line}, (magic, blank)
     found = notebook_codes("import jax.numpy as jnp\nx = jnp.ones(3)", "%%time\n\n\ny = jnp.sin(x)")
     assert {f for f in found if f[0] == "LB102"} == {("LB102", 2, 4)}, found
+
+
+# --- 365: google_benchmark functions registered through a local decorator ------------------------------------------
+MATH_BENCHMARK = """
+import functools
+{imports}
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+def math_benchmark(*args):
+    def decorator(func):
+        for test_case in args[0]:
+            @{register}(name=f"{{func.__name__}}_{{test_case['name']}}")
+            @functools.wraps(func)
+            def wrapper(state, test_case=test_case):
+                return func(state, **test_case)
+        return wrapper
+    return decorator
+
+@math_benchmark([{{'name': 'exp', 'shape': 1024, 'op': jnp.exp}}])
+def jax_unary(state, **kwargs):
+    input0 = {make}(kwargs['shape']).astype('float32')
+    f_jitted = jax.jit(kwargs['op'])
+    f_jitted(input0).block_until_ready()
+    while state:
+        f_jitted(input0).block_until_ready()
+"""
+
+
+def math_benchmark(imports="import google_benchmark as benchmark", register="benchmark.register",
+                   make="np.random.random"):
+    return MATH_BENCHMARK.format(imports=imports, register=register, make=make)
+
+
+def test_a_benchmark_registered_by_a_local_decorator_factory_times_its_state_loop():
+    """JAX's ``benchmarks/math_benchmark.py`` (case 365): NumPy inputs handed to the jitted op every iteration."""
+    assert lines(codes(math_benchmark()), "LB115") == {24}
+
+
+def test_the_registering_decorator_written_other_ways_is_read_alike():
+    twins = [
+        math_benchmark(imports="import google_benchmark", register="google_benchmark.register"),
+        math_benchmark(imports="from google_benchmark import register", register="register"),
+        math_benchmark(imports="from google_benchmark import register as reg", register="reg"),
+    ]
+    for source in twins:
+        assert lines(codes(source), "LB115") == {24}, source
+    plain = """
+    import google_benchmark as benchmark
+    import jax
+    import numpy as np
+
+    def registered(func):
+        benchmark.register(func)
+        return func
+
+    @registered
+    def jax_exp(state):
+        x = np.ones(1024, dtype=np.float32)
+        f = jax.jit(jax.numpy.exp)
+        f(x).block_until_ready()
+        while state:
+            f(x).block_until_ready()
+    """
+    assert lines(codes(plain), "LB115") == {16}
+
+
+def test_a_local_decorator_that_registers_nothing_times_nothing():
+    """Inputs already on the device, or a decorator that never registers: no finding."""
+    assert not lines(codes(math_benchmark(make="jnp.ones")), "LB115")
+    unregistered = math_benchmark(register="functools.lru_cache")
+    assert not lines(codes(unregistered), "LB115")
