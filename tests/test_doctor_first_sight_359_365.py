@@ -13,6 +13,8 @@
   their own numbers (case 360: LB102 at 104, not 103).
 - `_regions` (`_registering_decorator`): a function decorated by a local decorator (or decorator factory) that
   registers with google_benchmark is a registered benchmark, its ``while state:`` loop timed (case 365: LB115).
+- LB107 (`_updates_nnx_objects`): an ``nnx.jit`` step that updates an object it is handed in place
+  (``optimizer.update(grads)``) hands its work back through it; XLA drops none of it (case 359).
 """
 
 from __future__ import annotations
@@ -328,3 +330,55 @@ def test_a_local_decorator_that_registers_nothing_times_nothing():
     assert not lines(codes(math_benchmark(make="jnp.ones")), "LB115")
     unregistered = math_benchmark(register="functools.lru_cache")
     assert not lines(codes(unregistered), "LB115")
+
+
+# --- 359: an nnx.jit train step that updates its optimizer in place ----------------------------------------------------
+NNX_STEP = """
+import time
+import jax
+import jax.numpy as jnp
+{imports}
+
+@{jit}
+def train_step(model, optimizer, batch):
+    x, y = batch
+
+    def loss_fn(model):
+        return jnp.mean((y - model(x)) ** 2)
+
+    grads = nnx.grad(loss_fn)(model)
+    {update}
+
+t0 = time.perf_counter()
+for batch in batches:
+    train_step(model, optimizer, batch)
+print(time.perf_counter() - t0)
+"""
+
+
+def nnx_step(imports="from flax import nnx", jit="nnx.jit", update="optimizer.update(grads)"):
+    return NNX_STEP.format(imports=imports, jit=jit, update=update)
+
+
+def test_an_nnx_jit_step_that_updates_its_optimizer_returns_its_work_through_it():
+    """Flax's ``nnx_simple_training.py`` (case 359): ``nnx.jit`` writes the optimizer's update back: no LB107."""
+    assert not lines(codes(nnx_step()), "LB107")
+
+
+def test_the_nnx_step_written_other_ways_is_read_alike():
+    twins = [
+        nnx_step(jit="nnx.jit(donate_argnums=(0, 1))"),
+        nnx_step(imports="import flax.nnx as nnx"),
+        nnx_step(imports="from flax import nnx\nfrom flax.nnx import jit as njit", jit="njit"),
+        nnx_step(update="optimizer.update(grads)\n    model.count.value += 1"),
+        nnx_step(update="model.count.value = model.count.value + 1"),
+    ]
+    for source in twins:
+        assert not lines(codes(source), "LB107"), source
+
+
+def test_a_step_that_updates_nothing_it_is_handed_or_is_jitted_by_jax_keeps_lb107():
+    """``jax.jit`` hands nothing back but what is returned; an ``nnx.jit`` step that changes nothing it is handed
+    computes a value XLA drops."""
+    assert lines(codes(nnx_step(jit="jax.jit")), "LB107") == {8}
+    assert lines(codes(nnx_step(update="loss = loss_fn(model)")), "LB107") == {8}
