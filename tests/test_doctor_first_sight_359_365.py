@@ -15,6 +15,9 @@
   registers with google_benchmark is a registered benchmark, its ``while state:`` loop timed (case 365: LB115).
 - LB107 (`_updates_nnx_objects`): an ``nnx.jit`` step that updates an object it is handed in place
   (``optimizer.update(grads)``) hands its work back through it; XLA drops none of it (case 359).
+- LB103 (`_Reach`, `_nested_jitted_defs`): a jitted function handed to eager lax control flow (``lax.scan(one_step,
+  ...)``) is compiled there, as its direct call is (cases 360:61 and 361:89); a call of a function that jits a nested
+  def anew warms no later call of that function (case 360:86/109).
 """
 
 from __future__ import annotations
@@ -382,3 +385,50 @@ def test_a_step_that_updates_nothing_it_is_handed_or_is_jitted_by_jax_keeps_lb10
     computes a value XLA drops."""
     assert lines(codes(nnx_step(jit="jax.jit")), "LB107") == {8}
     assert lines(codes(nnx_step(update="loss = loss_fn(model)")), "LB107") == {8}
+
+
+# --- 360, 361: each call of the loop compiles the step it makes anew ---------------------------------------------------
+def test_each_timed_call_of_a_loop_that_jits_its_step_anew_compiles():
+    """BlackJAX's quickstart (case 360): the loop hands a freshly jitted ``one_step`` to ``lax.scan``; every
+    ``%%time`` cell that calls the loop compiles it, the first and the later ones alike (LB103 at each call)."""
+    cells = ["%%time\nstates = inference_loop(key, kernel, state, " + n + ")\n_ = states.block_until_ready()"
+             for n in ("10_000", "4_000", "1_000")]
+    found = {f for f in loop_cells(*cells) if f[0] == "LB103"}
+    assert found == {("LB103", 3, 2), ("LB103", 4, 2), ("LB103", 5, 2)}, found
+    aliased = {f for f in loop_cells(*cells[:2], imports="from jax import jit", jit="jit") if f[0] == "LB103"}
+    assert aliased == {("LB103", 3, 2), ("LB103", 4, 2)}, aliased
+
+
+def test_a_loop_that_jits_its_step_anew_timed_with_a_clock_after_a_warm_up_call():
+    """A warm-up call of the loop compiles a step the timed call does not run: still LB103. A step jitted once at
+    module level and warmed is not compiled again."""
+    script = LOOP_DEF.format(imports="import time", jit="jax.jit") + textwrap.dedent("""
+        key, state = jax.random.key(0), jnp.zeros(3)
+        inference_loop(key, kernel, state, 100).block_until_ready()
+        t0 = time.perf_counter()
+        inference_loop(key, kernel, state, 100).block_until_ready()
+        print(time.perf_counter() - t0)
+        """)
+    assert lines(codes(script), "LB103") == {22}
+    module_level = textwrap.dedent("""
+        import time
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def one_step(state, key):
+            return state + 1.0, state
+
+        def inference_loop(keys, state):
+            _, states = jax.lax.scan(one_step, state, keys)
+            return states
+
+        keys, state = jax.random.split(jax.random.key(0), 10), jnp.zeros(3)
+        inference_loop(keys, state).block_until_ready()
+        t0 = time.perf_counter()
+        inference_loop(keys, state).block_until_ready()
+        print(time.perf_counter() - t0)
+        """)
+    assert not lines(codes(module_level), "LB103")
+    cold = module_level.replace("inference_loop(keys, state).block_until_ready()\nt0", "t0")
+    assert lines(codes(cold), "LB103") == {16}

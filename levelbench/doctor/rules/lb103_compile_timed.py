@@ -50,6 +50,8 @@ class _Reach:
         if key is not None:
             keys.add(key)
         keys.update(k for v in self.ctx.facts.passed_functions(call) if (k := self.ctx.facts.jitted_key_of(v)))
+        # `jax.lax.scan(one_step, init, xs)` outside jit, `one_step` jitted: the loop's program compiles it here
+        keys.update(k for v in self.ctx.facts.compiled_arguments(call) if (k := self.ctx.facts.jitted_key_of(v)))
         function = self.ctx.facts.local_def(call)
         if function is not None:
             keys |= self._of_function(function)
@@ -103,10 +105,14 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for calls in calls_by_key.values():
         calls.sort(key=lambda found: found[0])
 
+    made_anew = _nested_jitted_defs(ctx)
+
     def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed: ast.Call, timed_ids: set[int]) -> bool:
         for where, earlier in calls_by_key.get((id(scope), key), ()):
             if where >= start:
                 return False
+            if key in made_anew and not any(a in made_anew[key] for a in ctx.program.ancestors(earlier)):
+                continue  # a call of the function that makes it anew: it compiled a function the next call lacks
             if id(earlier) not in timed_ids and ctx.warms(earlier, timed):
                 return True
         return False
@@ -134,6 +140,21 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             yield _compile_finding(ctx, region, call, cold[0])
             break
+
+
+def _nested_jitted_defs(ctx: Context) -> dict[str, list[ast.AST]]:
+    """Jitted callable -> the functions that define it anew on every call: a def decorated with a jit inside
+    another function (BlackJAX's ``inference_loop``, whose ``@jax.jit def one_step`` is made by each call, case 360).
+    A call of that outer function compiles a function no later call runs, so it warms nothing outside the outer
+    function; a warm-up inside it still does."""
+    found: dict[str, list[ast.AST]] = {}
+    for function, site in ctx.facts.jitted_defs.items():
+        outer = ctx.program.parent(function)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and site.direct \
+                and any(site.node is d for d in function.decorator_list) \
+                and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.setdefault(function.name, []).append(outer)
+    return found
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
