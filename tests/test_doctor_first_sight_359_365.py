@@ -18,6 +18,8 @@
 - LB103 (`_Reach`, `_nested_jitted_defs`): a jitted function handed to eager lax control flow (``lax.scan(one_step,
   ...)``) is compiled there, as its direct call is (cases 360:61 and 361:89); a call of a function that jits a nested
   def anew warms no later call of that function (case 360:86/109).
+- LB115 (`_holds_numpy`): a tuple or list written in a timed call of a jitted function that holds a NumPy array is
+  copied to the device on every call (case 359:131).
 """
 
 from __future__ import annotations
@@ -432,3 +434,36 @@ def test_a_loop_that_jits_its_step_anew_timed_with_a_clock_after_a_warm_up_call(
     assert not lines(codes(module_level), "LB103")
     cold = module_level.replace("inference_loop(keys, state).block_until_ready()\nt0", "t0")
     assert lines(codes(cold), "LB103") == {16}
+
+
+# --- 359: NumPy arrays handed to a jitted step inside a tuple written in the call --------------------------------------
+def test_numpy_arrays_in_a_tuple_handed_to_a_jitted_step_are_copied_each_call():
+    """Flax's ``nnx_simple_training.py`` (case 359): ``test_step_jax(state, (X, Y))`` with NumPy ``X`` and ``Y``."""
+    source = """
+    import time
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    @jax.jit
+    def test_step(state, batch):
+        x, y = batch
+        return state, jnp.mean((y - state * x) ** 2)
+
+    X = np.linspace(0, 1, 100)[:, None]
+    Y = 0.8 * X ** 2
+    state = jnp.ones(1)
+    test_step(state, (jnp.asarray(X), jnp.asarray(Y)))
+    t0 = time.perf_counter()
+    for step in range(100):
+        state, loss = test_step(state, {held})
+    loss.block_until_ready()
+    print(time.perf_counter() - t0)
+    """
+    for held in ("(X, Y)", "[X, Y]", "(X, Y[:, 0])"):
+        found = [d for d in lint_source(textwrap.dedent(source.format(held=held)), "bench.py") if d.code == "LB115"]
+        assert [d.location.line for d in found] == [18], held
+        assert "inputs_dev = jax.device_put(" in found[0].finding.fix
+    device_data = textwrap.dedent(source.format(held="(Xd, Yd)")).replace(
+        "state = jnp.ones(1)", "state = jnp.ones(1)\nXd, Yd = jax.device_put(X), jax.device_put(Y)")
+    assert not lines(codes(device_data), "LB115")

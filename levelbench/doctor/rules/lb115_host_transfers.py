@@ -66,19 +66,22 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 for index, arg in enumerate(call.args):
                     if _only_handed_to_library_objects(ctx, call, index):
                         continue  # the library converts it once per run it makes: the run's cost, not a copy per call
-                    if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call):
+                    if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call) or _holds_numpy(ctx, arg):
                         seen.add(id(call))
                         held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
+                        several = isinstance(arg, (ast.Starred, ast.Tuple, ast.List))
                         what = f"NumPy arrays unpacked from `{held}` are" if isinstance(arg, ast.Starred) \
-                            else f"NumPy array `{held}` is"
+                            else f"NumPy arrays in `{held}` are" if several else f"NumPy array `{held}` is"
                         yield ctx.report(
                             "LB115",
                             arg if arg.lineno == call.lineno else call,  # a call over lines: where it starts
                             f"{what} passed to JAX `{short(call.func, 30)}` inside the timed region: "
-                            f"{'they are' if isinstance(arg, ast.Starred) else 'it is'} copied to the device on every "
+                            f"{'they are' if several else 'it is'} copied to the device on every "
                             "call",
                             evidence=f"`{held}` comes from NumPy",
-                            fix=f"{held}_dev = jax.device_put({held})  # before timing",
+                            fix=f"inputs_dev = jax.device_put({held})  # before timing; hand over `inputs_dev`"
+                            if isinstance(arg, (ast.Tuple, ast.List)) else
+                            f"{held}_dev = jax.device_put({held})  # before timing",
                         )
                         break
                 if id(call) in seen:
@@ -147,6 +150,13 @@ def _only_handed_to_library_objects(ctx: Context, call: ast.Call, index: int) ->
                 and ctx.facts.runs_library_object(parent)):
             return False
     return True
+
+
+def _holds_numpy(ctx: Context, arg: ast.expr) -> bool:
+    """``f(state, (X, Y))``: a tuple or list written in the call holds a NumPy array, which JAX copies to the device
+    with the rest of the pytree on every call (Flax's ``nnx_simple_training.py``, ``test_step_jax(state, (X, Y))``,
+    case 359)."""
+    return isinstance(arg, (ast.Tuple, ast.List)) and any(ctx.kinds.of(e) == "numpy" for e in arg.elts)
 
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
