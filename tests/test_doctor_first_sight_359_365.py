@@ -20,6 +20,8 @@
   def anew warms no later call of that function (case 360:86/109).
 - LB115 (`_holds_numpy`): a tuple or list written in a timed call of a jitted function that holds a NumPy array is
   copied to the device on every call (case 359:131).
+- LB111 (`cell_nodes`): a jit of a function made in the call (``jax.jit(jax.shard_map(f, ...))(...)``) inside a
+  module-level ``%time`` cell makes a new function each time the cell runs (case 361:110).
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ def test_a_nested_jit_in_a_function_a_transform_traces_runs_once_per_trace():
                    "jnp.zeros((4, 3))).block_until_ready()\nprint(time.perf_counter() - t0)"),
     ]
     for found in twins:
-        assert not {f for f in found if f[0] == "LB111"}, found
+        assert ("LB111", 1, 9) not in found, found  # the jit of the transform in the cell is `cell_nodes`' matter
 
 
 def test_a_nested_jit_in_a_function_a_time_cell_calls_once_keeps_lb111():
@@ -466,3 +468,40 @@ def test_numpy_arrays_in_a_tuple_handed_to_a_jitted_step_are_copied_each_call():
         "state = jnp.ones(1)", "state = jnp.ones(1)\nXd, Yd = jax.device_put(X), jax.device_put(Y)")
     assert not lines(codes(device_data), "LB115")
 
+
+# --- 361: a jit of a freshly made function inside a timed cell -------------------------------------------------------
+def test_a_jit_of_a_fresh_transform_inside_a_time_cell_recompiles_every_run_of_the_cell():
+    """BlackJAX's multiple-chains how-to (case 361): ``%%time`` over ``jax.jit(jax.shard_map(run_one_chain, ...))(...)``
+    makes a new function each time the cell runs, so every run compiles (LB111 beside LB103, case 083's reading of a
+    jit built where it is timed)."""
+    define = "def run_one(key, state):\n    return state + 1.0"
+    for made in ("jax.shard_map(run_one, mesh=mesh, in_specs=P(), out_specs=P())", "jax.vmap(run_one)",
+                 "jax.grad(lambda k, s: s.sum())"):
+        found = loop_cells(define, f"%%time\nout = jax.jit({made})(key, state)\n_ = out.block_until_ready()")
+        assert ("LB111", 4, 2) in found, (made, found)
+        found = loop_cells(define, f"%time out = jax.jit({made})(key, state).block_until_ready()")
+        assert ("LB111", 4, 1) in found, (made, found)
+
+
+def test_a_jit_of_a_plain_function_in_a_time_cell_or_in_a_function_is_no_fresh_jit():
+    """``jax.jit(run_one)`` jits the same function object each run (JAX's cache finds it): no LB111; a clock pair in
+    a function called once is not a cell run again."""
+    define = "def run_one(key, state):\n    return state + 1.0"
+    found = loop_cells(define, "%%time\nout = jax.jit(run_one)(key, state)\n_ = out.block_until_ready()")
+    assert not {f for f in found if f[0] == "LB111"}, found
+    script = textwrap.dedent("""
+        import time
+        import jax
+        import jax.numpy as jnp
+
+        def run_one(state):
+            return state + 1.0
+
+        def main():
+            t0 = time.perf_counter()
+            jax.jit(jax.vmap(run_one))(jnp.zeros((4, 3))).block_until_ready()
+            print(time.perf_counter() - t0)
+
+        main()
+        """)
+    assert not lines(codes(script), "LB111")

@@ -22,7 +22,8 @@ CODE = "LB111"
 
 _FRESH_WRAPPERS = frozenset(
     {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
-     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
+     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad",
+     "jax.shard_map", "jax.experimental.shard_map.shard_map"}
 )
 
 
@@ -31,6 +32,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     facts, program = ctx.facts, ctx.program
     repeated = [r for r in ctx.regions if r.samples in ("repeated", "averaged") and r.harness]
     harness_nodes = {id(n) for r in repeated for n in walk_code(ctx.program, list(r.work))}
+    # `%time` / `%%time` at module level: a cell, run again in the same process as cells are (cases 130 and 102)
+    cell_nodes = {id(n) for r in ctx.regions if r.harness and r.label == "%time" and r.scope is None
+                  for n in walk_code(ctx.program, list(r.work))}
     seen: set[int] = set()
     candidates = list(program.of_type(ast.Call))
     candidates += [n for r in repeated for n in walk_code(ctx.program, list(r.work)) if isinstance(n, ast.Call)]
@@ -57,6 +61,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             message = (
                 f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
                 "code per function object, so every iteration recompiles"
+            )
+        elif id(call) in cell_nodes and called_now and _made_by_call(ctx, target):
+            message = (
+                f"`{short(call)}` jits {what}, a new function every time the timed cell runs: JAX caches compiled "
+                "code per function object, so every run of the cell recompiles"
             )
         elif fresh and _fresh_per_call(ctx, call, parent, called_now):
             outer = enclosing_function(program, call)
