@@ -434,6 +434,25 @@ def test_a_loop_that_jits_its_step_anew_timed_with_a_clock_after_a_warm_up_call(
         print(time.perf_counter() - t0)
         """)
     assert not lines(codes(module_level), "LB103")
+    factory = textwrap.dedent("""
+        import time
+        import jax
+        import jax.numpy as jnp
+
+        def make():
+            @jax.jit
+            def f(x):
+                return x + 1.0
+            return f
+
+        f = make()
+        x = jnp.zeros(3)
+        f(x).block_until_ready()
+        t0 = time.perf_counter()
+        f(x).block_until_ready()
+        print(time.perf_counter() - t0)
+        """)
+    assert not lines(codes(factory), "LB103")  # a factory hands one jitted object out: warmed, it stays warm
 
 
 # --- 359: NumPy arrays handed to a jitted step inside a tuple written in the call --------------------------------------

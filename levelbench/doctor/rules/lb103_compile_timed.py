@@ -158,7 +158,8 @@ def _nested_jitted_defs(ctx: Context) -> dict[str, list[ast.AST]]:
         outer = ctx.program.parent(function)
         if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and site.direct \
                 and any(site.node is d for d in function.decorator_list) \
-                and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and not _hands_out(ctx, outer, function.name):
             found.setdefault(function.name, []).append(outer)
         else:
             elsewhere.add(getattr(function, "name", ""))
@@ -166,6 +167,14 @@ def _nested_jitted_defs(ctx: Context) -> dict[str, list[ast.AST]]:
     elsewhere |= {k for k in ctx.facts.jitted if k in found and not any(
         isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == k for d in ctx.facts.jitted_defs)}
     return {k: v for k, v in found.items() if k not in elsewhere}
+
+
+def _hands_out(ctx: Context, outer: ast.AST, name: str) -> bool:
+    """``outer`` returns the function ``name`` (a factory: ``def make(): @jax.jit def f(...): ...; return f``): its
+    callers keep and call that one object, which a first call compiles for the next."""
+    return any(isinstance(n, ast.Return) and n.value is not None
+               and any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.value))
+               for n in local_walk(ctx.program, outer))
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
