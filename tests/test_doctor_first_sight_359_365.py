@@ -49,7 +49,7 @@ def lines(found: set[tuple[str, int]], code: str) -> set[int]:
     return {line for c, line in found if c == code}
 
 
-# --- 362, 364: a NumPyro run whose samples are read after print_summary ---------------------------------------------
+# --- 362, 364: a NumPyro run whose samples are read after print_summary -----------------------------------------------
 RUN_HMC = """
 import time
 import jax
@@ -124,7 +124,7 @@ def test_a_time_cell_that_ends_in_print_summary_then_get_samples():
     assert {f for f in unwaited if f[0] == "LB102"}, unwaited
 
 
-# --- 364: NumPy data handed once to a whole library run --------------------------------------------------------------
+# --- 364: NumPy data handed once to a whole library run ---------------------------------------------------------------
 def test_numpy_data_handed_only_to_the_library_run_is_not_a_per_call_copy():
     """``run_hmc(key, data, obs)`` hands its NumPy ``data`` to ``mcmc.run`` alone: NumPyro copies it once per run."""
     assert not lines(codes(run_hmc()), "LB115")
@@ -190,7 +190,7 @@ def test_a_file_that_jits_elsewhere_or_times_with_timeit_keeps_the_op_by_op_read
     assert 16 in lines(codes(timed), "LB114")
 
 
-# --- 360, 361: BlackJAX's inference loop, a jitted step nested in it -------------------------------------------------
+# --- 360, 361: BlackJAX's inference loop, a jitted step nested in it --------------------------------------------------
 LOOP_DEF = """
 import jax
 import jax.numpy as jnp
@@ -227,8 +227,9 @@ def test_a_nested_jit_in_a_function_a_transform_traces_runs_once_per_trace():
         loop_cells(define, timed, imports="from jax import jit", jit="jit"),
         loop_cells(define, timed.replace("jax.vmap(run_one)", "jax.shard_map(run_one, mesh=mesh, in_specs=P(), "
                                          "out_specs=P())")),
-        loop_cells(define, "import time\nt0 = time.perf_counter()\nout = jax.jit(jax.vmap(run_one))(jax.random.split(key, 4), "
-                   "jnp.zeros((4, 3))).block_until_ready()\nprint(time.perf_counter() - t0)"),
+        loop_cells(define, "import time\nt0 = time.perf_counter()\n"
+                   "out = jax.jit(jax.vmap(run_one))(jax.random.split(key, 4), jnp.zeros((4, 3))).block_until_ready()\n"
+                   "print(time.perf_counter() - t0)"),
     ]
     for found in twins:
         assert ("LB111", 1, 9) not in found, found  # the jit of the transform in the cell is `cell_nodes`' matter
@@ -266,7 +267,7 @@ def test_a_time_cell_whose_code_starts_after_blank_lines_keeps_its_lines():
     assert {f for f in found if f[0] == "LB102"} == {("LB102", 2, 4)}, found
 
 
-# --- 365: google_benchmark functions registered through a local decorator ------------------------------------------
+# --- 365: google_benchmark functions registered through a local decorator ---------------------------------------------
 MATH_BENCHMARK = """
 import functools
 {imports}
@@ -339,7 +340,7 @@ def test_a_local_decorator_that_registers_nothing_times_nothing():
     assert not lines(codes(unregistered), "LB115")
 
 
-# --- 359: an nnx.jit train step that updates its optimizer in place ----------------------------------------------------
+# --- 359: an nnx.jit train step that updates its optimizer in place ---------------------------------------------------
 NNX_STEP = """
 import time
 import jax
@@ -391,7 +392,7 @@ def test_a_step_that_updates_nothing_it_is_handed_or_is_jitted_by_jax_keeps_lb10
     assert lines(codes(nnx_step(update="loss = loss_fn(model)")), "LB107") == {8}
 
 
-# --- 360, 361: each call of the loop compiles the step it makes anew ---------------------------------------------------
+# --- 360, 361: each call of the loop compiles the step it makes anew --------------------------------------------------
 def test_each_timed_call_of_a_loop_that_jits_its_step_anew_compiles():
     """BlackJAX's quickstart (case 360): the loop hands a freshly jitted ``one_step`` to ``lax.scan``; every
     ``%%time`` cell that calls the loop compiles it, the first and the later ones alike (LB103 at each call)."""
@@ -455,7 +456,7 @@ def test_a_loop_that_jits_its_step_anew_timed_with_a_clock_after_a_warm_up_call(
     assert not lines(codes(factory), "LB103")  # a factory hands one jitted object out: warmed, it stays warm
 
 
-# --- 359: NumPy arrays handed to a jitted step inside a tuple written in the call --------------------------------------
+# --- 359: NumPy arrays handed to a jitted step inside a tuple written in the call -------------------------------------
 def test_numpy_arrays_in_a_tuple_handed_to_a_jitted_step_are_copied_each_call():
     """Flax's ``nnx_simple_training.py`` (case 359): ``test_step_jax(state, (X, Y))`` with NumPy ``X`` and ``Y``."""
     source = """
@@ -488,7 +489,7 @@ def test_numpy_arrays_in_a_tuple_handed_to_a_jitted_step_are_copied_each_call():
     assert not lines(codes(device_data), "LB115")
 
 
-# --- 361: a jit of a freshly made function inside a timed cell -------------------------------------------------------
+# --- 361: a jit of a freshly made function inside a timed cell --------------------------------------------------------
 def test_a_jit_of_a_fresh_transform_inside_a_time_cell_recompiles_every_run_of_the_cell():
     """BlackJAX's multiple-chains how-to (case 361): ``%%time`` over ``jax.jit(jax.shard_map(run_one_chain, ...))(...)``
     makes a new function each time the cell runs, so every run compiles (LB111 beside LB103, case 083's reading of a

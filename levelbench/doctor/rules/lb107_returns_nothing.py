@@ -105,8 +105,9 @@ def _updates_nnx_objects(ctx: Context, function: ast.FunctionDef | ast.AsyncFunc
     parameters = set(parameter_names(function))
     for node in local_walk(ctx.program, function):
         target = None
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
-            target = node.value.func.value
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+            target = call.func.value
         elif isinstance(node, (ast.Assign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             target = next((t.value for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
