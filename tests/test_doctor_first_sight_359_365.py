@@ -525,3 +525,12 @@ def test_a_jit_of_a_plain_function_in_a_time_cell_or_in_a_function_is_no_fresh_j
         main()
         """)
     assert not lines(codes(script), "LB111")
+
+
+def test_numpy_data_handed_to_the_run_through_a_container_or_a_static_method():
+    """The helper reached through a dict of functions or as a class's static method: the same reading."""
+    container = run_hmc().replace("samples = run_hmc(", "fns = {'hmc': run_hmc}\n    samples = fns['hmc'](")
+    assert not lines(codes(container), "LB115")
+    method = run_hmc().replace("def run_hmc(key, data, obs):", "class Holder:\n  @staticmethod\n  def run_hmc(key, data, obs):")
+    method = method.replace("samples = run_hmc(", "samples = Holder.run_hmc(")
+    assert not lines(codes(method), "LB115"), method

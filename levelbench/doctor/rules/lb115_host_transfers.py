@@ -133,8 +133,15 @@ def _only_handed_to_library_objects(ctx: Context, call: ast.Call, index: int) ->
     function of the file. A use anywhere else in the function (a ``jnp`` operation, a jitted call, a rebinding,
     a nested function) keeps the reading of a JAX function handed NumPy data."""
     function = ctx.facts.local_def(call)
-    if not isinstance(call.func, ast.Name) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
+    func = call.func
+    named = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if named != function.name and not isinstance(func, ast.Subscript):
+        return False  # an alias may be a partial that binds leading arguments: the positions would not match
+    if isinstance(ctx.program.parent(function), ast.ClassDef) and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list):
+        return False  # a method: its first parameter is the object, not the call's first argument
     positional = [*function.args.posonlyargs, *function.args.args]
     if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]) or index >= len(positional):
         return False
