@@ -534,3 +534,14 @@ def test_numpy_data_handed_to_the_run_through_a_container_or_a_static_method():
     method = run_hmc().replace("def run_hmc(key, data, obs):", "class Holder:\n  @staticmethod\n  def run_hmc(key, data, obs):")
     method = method.replace("samples = run_hmc(", "samples = Holder.run_hmc(")
     assert not lines(codes(method), "LB115"), method
+
+
+def test_numpy_data_handed_to_the_run_through_an_alias_or_a_partial():
+    """An alias of the helper, or a partial binding its leading key: the NumPy argument keeps its parameter."""
+    alias = run_hmc().replace("samples = run_hmc(", "hmc = run_hmc\n    samples = hmc(")
+    assert not lines(codes(alias), "LB115"), alias
+    bound = run_hmc().replace("samples = run_hmc(jax.random.PRNGKey(0), data, obs)",
+                              "hmc = functools.partial(run_hmc, jax.random.PRNGKey(0))\n    samples = hmc(data, obs)")
+    bound = "import functools\n" + bound
+    assert "hmc(data, obs)" in bound
+    assert not lines(codes(bound), "LB115"), bound

@@ -137,8 +137,13 @@ def _only_handed_to_library_objects(ctx: Context, call: ast.Call, index: int) ->
         return False
     func = call.func
     named = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-    if named != function.name and not isinstance(func, ast.Subscript):
-        return False  # an alias may be a partial that binds leading arguments: the positions would not match
+    if named != function.name and isinstance(func, ast.Name):
+        bound = _bound_leading(ctx, func, function)  # `alias = run_hmc`, `part = partial(run_hmc, key)`
+        if bound is None:
+            return False
+        index += bound
+    elif named != function.name and not isinstance(func, ast.Subscript):
+        return False
     if isinstance(ctx.program.parent(function), ast.ClassDef) and not any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list):
         return False  # a method: its first parameter is the object, not the call's first argument
@@ -164,6 +169,22 @@ def _holds_numpy(ctx: Context, arg: ast.expr) -> bool:
     with the rest of the pytree on every call (Flax's ``nnx_simple_training.py``, ``test_step_jax(state, (X, Y))``,
     case 359)."""
     return isinstance(arg, (ast.Tuple, ast.List)) and any(ctx.kinds.of(e) == "numpy" for e in arg.elts)
+
+
+def _bound_leading(ctx: Context, func: ast.Name, function: ast.AST) -> int | None:
+    """How many leading positional arguments the name ``func`` binds before it runs ``function``: 0 for an alias
+    (``run_alias = run_hmc``), the partial's own positional arguments for ``partial(run_hmc, key)``; None when the
+    values it holds disagree or are something else."""
+    counts = set()
+    for value in ctx.facts.callee_values(func):
+        target = ctx.names.partial_target(value)
+        if target is not None and ctx.facts.function_of(target) is function:
+            counts.add(len(value.args) - 1)  # type: ignore[attr-defined]
+        elif ctx.facts.function_of(value) is function:
+            counts.add(0)
+        else:
+            return None
+    return counts.pop() if len(counts) == 1 else None
 
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
