@@ -80,7 +80,7 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
     if isinstance(expr, ast.Call):
         if returns_unawaited(ctx, facts.local_def(expr)):
             return expr  # it waits inside, then returns work it queued after: `while err > tol: ...; return g(v)`
-        if is_wait(ctx, expr):
+        if is_wait(ctx, expr) or reads_a_waited_run(ctx, expr):
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return None if computes_nothing(ctx, expr) else expr
@@ -116,6 +116,38 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             if found is not None:
                 return found
     return None
+
+
+# A JAX library object's methods that hand back what its last run computed and stored on it (NumPyro's
+# `mcmc.get_samples()`, `get_extra_fields()`): they queue no work of their own beyond the run's.
+_STORED_RESULT_PREFIX = "get_"
+
+
+def reads_a_waited_run(ctx: Context, call: ast.Call) -> bool:
+    """``call`` reads the stored results of a JAX library object (`Facts.library_call`: ``mcmc.get_samples()``)
+    after a call that waited for the object's last run (``mcmc.print_summary()``, which reads every sample on the
+    host, numpyro#446), with no pending run of it between (`LibraryCall.pending`): the samples it returns were
+    computed before that wait returned, so nothing is left pending (NumPyro's forecasting notebook, case 362, and
+    ``hmcecs.py``'s ``run_hmc``, case 364). Calls on the same object in the same function (or at module level, in
+    the same program) are read in program order."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr.startswith(_STORED_RESULT_PREFIX)
+            and ctx.facts.library_call(call) is not None):
+        return False
+    owner = dotted(func.value)
+    scope = enclosing_function(ctx.program, call) or ctx.program.module
+    earlier = sorted(
+        (n for n in local_walk(ctx.program, scope)
+         if isinstance(n, ast.Call) and n is not call and isinstance(n.func, ast.Attribute)
+         and dotted(n.func.value) == owner and position(n) < position(call)),
+        key=position, reverse=True,
+    )
+    for other in earlier:
+        if (run := ctx.facts.library_call(other)) is not None and run.pending:
+            return False
+        if is_wait(ctx, other):
+            return True
+    return False
 
 
 def computes_nothing(ctx: Context, call: ast.Call) -> bool:

@@ -204,7 +204,14 @@ def line_map(original: list[str], transformed: list[str]) -> list[int]:
 
     Unchanged lines map one to one; a block IPython rewrote (a magic, a joined continuation, a
     collapsed cell magic) maps onto the original block's lines in order, the surplus onto its last.
+    IPython drops the blank lines a cell starts with (a ``%%time`` cell whose code begins after an empty line, case
+    360): the lines after them are mapped, then moved down past them.
     """
+    lead = 0
+    while lead < len(original) - 1 and not original[lead].strip():
+        lead += 1
+    if lead and transformed and transformed[0].strip():
+        return [lead + m for m in line_map(original[lead:], transformed)]
     if len(original) == len(transformed):  # IPython rewrote lines in place (it does unless it joins or collapses)
         return list(range(len(transformed)))
     mapping: list[int] = [0] * len(transformed)

@@ -906,7 +906,8 @@ class _Finder:
         too)."""
         found: list[ast.AST] = []
         for function in self.program.of_type(ast.FunctionDef):
-            if any(self._is_register(d.func if isinstance(d, ast.Call) else d) for d in function.decorator_list):
+            if any(self._is_register(d.func if isinstance(d, ast.Call) else d) or self._registering_decorator(d)
+                   for d in function.decorator_list):
                 found.append(function)
         for call in self.program.of_type(ast.Call):
             if isinstance(call, ast.Call) and self._is_register(call.func) and call.args:
@@ -918,6 +919,17 @@ class _Finder:
 
     def _is_register(self, func: ast.AST) -> bool:
         return self.names.qualname(func) in ("google_benchmark.register", "google_benchmark.option")
+
+    def _registering_decorator(self, decorator: ast.expr) -> bool:
+        """``decorator`` is a local decorator, or a call of a local decorator factory, whose code registers with
+        google_benchmark (JAX's ``math_benchmark.py``: ``@math_benchmark([...])`` registers, per test case, a
+        ``wrapper(state)`` that calls the decorated function with ``state``, case 365): the function it decorates
+        is what the registered benchmark runs, its ``while state:`` loop the timed one."""
+        maker = decorator.func if isinstance(decorator, ast.Call) else decorator
+        local = self.facts.def_named(maker.id, decorator) if isinstance(maker, ast.Name) else None
+        if not isinstance(local, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        return any(isinstance(n, (ast.Name, ast.Attribute)) and self._is_register(n) for n in ast.walk(local))
 
 
 def _runs_state(loop: ast.AST, state: str) -> bool:

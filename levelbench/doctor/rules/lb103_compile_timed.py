@@ -35,6 +35,7 @@ class _Reach:
         self._memo: dict[ast.AST, frozenset[str]] = {}
         self._calls: dict[ast.AST, frozenset[str]] = {}  # each call's answer, kept when no function was half-done
         self._open = 0  # functions being walked: their recursion guard stands for an answer not known yet
+        self.made_anew = _nested_jitted_defs(ctx)
 
     def of_call(self, call: ast.Call) -> frozenset[str]:
         found = self._calls.get(call)
@@ -50,6 +51,10 @@ class _Reach:
         if key is not None:
             keys.add(key)
         keys.update(k for v in self.ctx.facts.passed_functions(call) if (k := self.ctx.facts.jitted_key_of(v)))
+        # `jax.lax.scan(one_step, init, xs)` outside jit, `one_step` a jitted def its function makes anew: the
+        # loop's program compiles it here, on every call of that function (BlackJAX's `inference_loop`, case 360)
+        keys.update(k for v in self.ctx.facts.compiled_arguments(call)
+                    if (k := self.ctx.facts.jitted_key_of(v)) and k in self.made_anew)
         function = self.ctx.facts.local_def(call)
         if function is not None:
             keys |= self._of_function(function)
@@ -103,7 +108,13 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for calls in calls_by_key.values():
         calls.sort(key=lambda found: found[0])
 
+    made_anew = reach.made_anew
+
     def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed: ast.Call, timed_ids: set[int]) -> bool:
+        outers = made_anew.get(key)
+        if outers is not None and not (scope is not None and (
+                any(scope is o for o in outers) or any(a is o for a in ctx.program.ancestors(scope) for o in outers))):
+            return False  # calls of the function that makes it anew: each compiled a function the next call lacks
         for where, earlier in calls_by_key.get((id(scope), key), ()):
             if where >= start:
                 return False
@@ -134,6 +145,36 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 continue
             yield _compile_finding(ctx, region, call, cold[0])
             break
+
+
+def _nested_jitted_defs(ctx: Context) -> dict[str, list[ast.AST]]:
+    """Jitted callable -> the functions that define it anew on every call: a def decorated with a jit inside
+    another function (BlackJAX's ``inference_loop``, whose ``@jax.jit def one_step`` is made by each call, case 360).
+    A call of that outer function compiles a function no later call runs, so it warms nothing outside the outer
+    function; a warm-up inside it still does."""
+    found: dict[str, list[ast.AST]] = {}
+    elsewhere: set[str] = set()
+    for function, site in ctx.facts.jitted_defs.items():
+        outer = ctx.program.parent(function)
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and site.direct \
+                and any(site.node is d for d in function.decorator_list) \
+                and isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and not _hands_out(ctx, outer, function.name):
+            found.setdefault(function.name, []).append(outer)
+        else:
+            elsewhere.add(getattr(function, "name", ""))
+    # a name also jitted once, at module level or by a call (`f = jax.jit(g)`), is that function too: not read
+    elsewhere |= {k for k in ctx.facts.jitted if k in found and not any(
+        isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and d.name == k for d in ctx.facts.jitted_defs)}
+    return {k: v for k, v in found.items() if k not in elsewhere}
+
+
+def _hands_out(ctx: Context, outer: ast.AST, name: str) -> bool:
+    """``outer`` returns the function ``name`` (a factory: ``def make(): @jax.jit def f(...): ...; return f``): its
+    callers keep and call that one object, which a first call compiles for the next."""
+    return any(isinstance(n, ast.Return) and n.value is not None
+               and any(isinstance(m, ast.Name) and m.id == name for m in ast.walk(n.value))
+               for n in local_walk(ctx.program, outer))
 
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:

@@ -14,7 +14,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding
 from .._kinds import call_kind
-from .._syntax import bound_names, local_walk, walk_code
+from .._syntax import bound_names, local_walk, parameter_names, walk_code
 from .._vocabulary import site_text
 
 CODE = "LB107"
@@ -35,6 +35,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # `pass`, `raise NotImplementedError`, attribute reads: no computation for XLA to remove
         if _for_effect(ctx, function):
             continue  # `jax.debug.print(...)`, oryx's `variable(x, name="x")`: effects jit keeps, no value lost
+        if _updates_nnx_objects(ctx, function, site.node):
+            continue  # `@nnx.jit def train_step(model, optimizer, batch): ... optimizer.update(grads)`
         if any(isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body):
             continue
         commented = _commented_return(ctx, function)
@@ -85,6 +87,35 @@ def _for_effect(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) 
         if qualified is None and not isinstance(call.func, ast.Name):
             return False  # a method (`x.sum()`) may well return an array
     return True
+
+
+# Flax NNX's jit: the graph objects a call is handed (a module, an optimizer) come back out updated, the state a
+# step changed in place copied back to them, so the step's work is their new state, not a value it returns.
+_NNX_JITS = frozenset({"flax.nnx.jit"})
+
+
+def _updates_nnx_objects(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef, jit: ast.AST) -> bool:
+    """``function`` is jitted by ``nnx.jit`` and updates an object it is handed in place: a method call made for
+    its effect (``optimizer.update(grads)``) or an assignment to an attribute (``model.count.value += 1``). Flax
+    NNX writes those updates back to the caller's objects, so XLA keeps the work (Flax's
+    ``nnx_simple_training.py``, ``train_step_nnx``, case 359)."""
+    decorator = jit.func if isinstance(jit, ast.Call) else jit
+    if ctx.names.qualname(decorator) not in _NNX_JITS:
+        return False
+    parameters = set(parameter_names(function))
+    for node in local_walk(ctx.program, function):
+        target = None
+        call = node.value if isinstance(node, ast.Expr) else None
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+            target = call.func.value
+        elif isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            target = next((t.value for t in targets if isinstance(t, (ast.Attribute, ast.Subscript))), None)
+        while isinstance(target, (ast.Attribute, ast.Subscript)):
+            target = target.value
+        if isinstance(target, ast.Name) and target.id in parameters:
+            return True
+    return False
 
 
 def _is_none(node: ast.AST) -> bool:

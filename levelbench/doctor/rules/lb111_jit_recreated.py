@@ -22,7 +22,8 @@ CODE = "LB111"
 
 _FRESH_WRAPPERS = frozenset(
     {"functools.partial", "jax.grad", "jax.value_and_grad", "jax.vmap", "jax.checkpoint", "jax.remat", "jax.jacfwd",
-     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad"}
+     "jax.jacrev", "jax.hessian", "equinox.filter_grad", "equinox.filter_value_and_grad", "flax.nnx.grad",
+     "jax.shard_map", "jax.experimental.shard_map.shard_map"}
 )
 
 
@@ -31,6 +32,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     facts, program = ctx.facts, ctx.program
     repeated = [r for r in ctx.regions if r.samples in ("repeated", "averaged") and r.harness]
     harness_nodes = {id(n) for r in repeated for n in walk_code(ctx.program, list(r.work))}
+    # `%time` / `%%time` at module level: a cell, run again in the same process as cells are (cases 130 and 102)
+    cell_nodes = {id(n) for r in ctx.regions if r.harness and r.label == "%time" and r.scope is None
+                  for n in walk_code(ctx.program, list(r.work))}
     seen: set[int] = set()
     candidates = list(program.of_type(ast.Call))
     candidates += [n for r in repeated for n in walk_code(ctx.program, list(r.work)) if isinstance(n, ast.Call)]
@@ -57,6 +61,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             message = (
                 f"`{short(call)}` inside a loop jits {what}, a new function every iteration: JAX caches compiled "
                 "code per function object, so every iteration recompiles"
+            )
+        elif id(call) in cell_nodes and called_now and _made_by_call(ctx, target):
+            message = (
+                f"`{short(call)}` jits {what}, a new function every time the timed cell runs: JAX caches compiled "
+                "code per function object, so every run of the cell recompiles"
             )
         elif fresh and _fresh_per_call(ctx, call, parent, called_now):
             outer = enclosing_function(program, call)
@@ -135,7 +144,8 @@ def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
     for call in ctx.program.of_type(ast.Call):
         if id(call) not in ctx.timed_ids:
             continue
-        fresh = [f for f in ctx.facts.compiled_arguments(call) if _fresh_function(ctx, f)]
+        fresh = [f for f in ctx.facts.compiled_arguments(call)
+                 if _fresh_function(ctx, f) and not _a_nested_jitted_def(ctx, f)]
         if not fresh or ctx.callers_decide(call) or _timed_once(ctx, call):
             continue
         what = f"`{short(fresh[0], 40)}`"
@@ -149,6 +159,18 @@ def _eager_control_flow(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"cond = {ast.unparse(fresh[0])}  # define the functions once, outside the {where}\n"
             "# or jit the whole computation once: jax.jit(lambda x: lax.while_loop(cond, body, x))",
         )
+
+
+def _a_nested_jitted_def(ctx: Context, function: ast.AST) -> bool:
+    """``function`` names a def nested in a function and decorated with a jit (BlackJAX's ``inference_loop``:
+    ``@jax.jit def one_step(...)``, then ``jax.lax.scan(one_step, ...)``, cases 360 and 361): that it is a new
+    function on every call of its outer function is the nested jit's fault (`_nested_jitted_defs`, reported at the
+    decorator, where the fix goes), not a second one at the loop that runs it."""
+    defined = ctx.facts.function_of(function) if isinstance(function, ast.Name) else None
+    if not isinstance(defined, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    site = ctx.facts.jitted_defs.get(defined)
+    return site is not None and any(site.node is d for d in defined.decorator_list)
 
 
 def _timed_once(ctx: Context, call: ast.Call) -> bool:
@@ -195,6 +217,8 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             continue
         if not _timed_here(ctx, outer) and (not _runs_per_call(ctx, outer) or _closes_over(ctx, function, outer)):
             continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
+        if _runs_per_trace(ctx, outer):
+            continue
         yield ctx.report(
             "LB111",
             site.node,
@@ -205,6 +229,22 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
             f"def {outer.name}(...):\n    return {function.name}(...)",
         )
+
+
+def _runs_per_trace(ctx: Context, outer: ast.AST) -> bool:
+    """``outer`` is called once, and only from inside functions that are never called here but handed to another
+    library's function (`_only_handed_to_libraries`: ``jax.jit(jax.shard_map(run_one_chain, ...))``), which traces
+    them: the nested jit runs once per trace of that function, as part of the trace, not once per timed call
+    (BlackJAX's multiple-chains how-to, whose ``run_one_chain`` calls ``inference_loop``, case 361). The jit that
+    makes the traced program anew is its own matter, where the transform is applied."""
+    if outer in ctx.facts.traced_defs or ctx.facts.called_repeatedly(outer):
+        return False
+    sites = ctx.facts.call_sites(outer)
+    callers = [enclosing_function(ctx.program, s) for s in sites]
+    return bool(sites) and all(
+        isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef)) and c is not outer and _only_handed_to_libraries(ctx, c)
+        for c in callers
+    )
 
 
 def _traces_counted(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -63,20 +63,25 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 )
                 continue
             if _runs_jax(ctx, call) and ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS:
-                for arg in call.args:
-                    if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call):
+                for index, arg in enumerate(call.args):
+                    if _only_handed_to_library_objects(ctx, call, index):
+                        continue  # the library converts it once per run it makes: the run's cost, not a copy per call
+                    if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call) or _holds_numpy(ctx, arg):
                         seen.add(id(call))
                         held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
+                        several = isinstance(arg, (ast.Starred, ast.Tuple, ast.List))
                         what = f"NumPy arrays unpacked from `{held}` are" if isinstance(arg, ast.Starred) \
-                            else f"NumPy array `{held}` is"
+                            else f"NumPy arrays in `{held}` are" if several else f"NumPy array `{held}` is"
                         yield ctx.report(
                             "LB115",
                             arg if arg.lineno == call.lineno else call,  # a call over lines: where it starts
                             f"{what} passed to JAX `{short(call.func, 30)}` inside the timed region: "
-                            f"{'they are' if isinstance(arg, ast.Starred) else 'it is'} copied to the device on every "
+                            f"{'they are' if several else 'it is'} copied to the device on every "
                             "call",
                             evidence=f"`{held}` comes from NumPy",
-                            fix=f"{held}_dev = jax.device_put({held})  # before timing",
+                            fix=f"inputs_dev = jax.device_put({held})  # before timing; hand over `inputs_dev`"
+                            if isinstance(arg, (ast.Tuple, ast.List)) else
+                            f"{held}_dev = jax.device_put({held})  # before timing",
                         )
                         break
                 if id(call) in seen:
@@ -118,6 +123,68 @@ def _unpacks_numpy(ctx: Context, arg: ast.expr, call: ast.Call) -> bool:
         return False
     held = ctx.facts.bindings.elements(arg.value, call)
     return any(ctx.kinds.of(e) == "numpy" for e in held)
+
+
+def _only_handed_to_library_objects(ctx: Context, call: ast.Call, index: int) -> bool:
+    """The local function ``call`` runs hands the parameter at positional ``index`` only to the methods of JAX library
+    objects (`Facts.library_call`): ``svi.run(svi_key, n, data, obs)`` and ``mcmc.run(mcmc_key, data, obs)``
+    in NumPyro's ``hmcecs.py`` (case 364). The library copies it to the device once, at the start of each whole run
+    it makes, which is part of what that run costs its user; it is not a NumPy input copied on every call of a JAX
+    function of the file. A use anywhere else in the function (a ``jnp`` operation, a jitted call, a rebinding,
+    a nested function) keeps the reading of a JAX function handed NumPy data."""
+    function = ctx.facts.local_def(call)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    func = call.func
+    named = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+    if named != function.name and isinstance(func, ast.Name):
+        bound = _bound_leading(ctx, func, function)  # `alias = run_hmc`, `part = partial(run_hmc, key)`
+        if bound is None:
+            return False
+        index += bound
+    elif named != function.name and not isinstance(func, ast.Subscript):
+        return False
+    if isinstance(ctx.program.parent(function), ast.ClassDef) and not any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list):
+        return False  # a method: its first parameter is the object, not the call's first argument
+    positional = [*function.args.posonlyargs, *function.args.args]
+    if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]) or index >= len(positional):
+        return False
+    name = positional[index].arg
+    uses = [n for n in ast.walk(function) if isinstance(n, ast.Name) and n.id == name]
+    if not uses:
+        return False
+    for use in uses:
+        parent = ctx.program.parent(use)
+        if isinstance(parent, ast.keyword):
+            parent = ctx.program.parent(parent)
+        if not (isinstance(use.ctx, ast.Load) and isinstance(parent, ast.Call) and use is not parent.func
+                and ctx.facts.library_call(parent) is not None):
+            return False
+    return True
+
+
+def _holds_numpy(ctx: Context, arg: ast.expr) -> bool:
+    """``f(state, (X, Y))``: a tuple or list written in the call holds a NumPy array, which JAX copies to the device
+    with the rest of the pytree on every call (Flax's ``nnx_simple_training.py``, ``test_step_jax(state, (X, Y))``,
+    case 359)."""
+    return isinstance(arg, (ast.Tuple, ast.List)) and any(ctx.kinds.of(e) == "numpy" for e in arg.elts)
+
+
+def _bound_leading(ctx: Context, func: ast.Name, function: ast.AST) -> int | None:
+    """How many leading positional arguments the name ``func`` binds before it runs ``function``: 0 for an alias
+    (``run_alias = run_hmc``), the partial's own positional arguments for ``partial(run_hmc, key)``; None when the
+    values it holds disagree or are something else."""
+    counts = set()
+    for value in ctx.facts.callee_values(func):
+        target = ctx.names.partial_target(value)
+        if target is not None and ctx.facts.function_of(target) is function:
+            counts.add(len(value.args) - 1)  # type: ignore[attr-defined]
+        elif ctx.facts.function_of(value) is function:
+            counts.add(0)
+        else:
+            return None
+    return counts.pop() if len(counts) == 1 else None
 
 
 # Timing these is timing the transfer on purpose (`%time x = jax.device_put(x_np)`).
