@@ -11,6 +11,7 @@ gradient of ``mean(out**2)`` with respect to the parameters. Flax stacks ``layer
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import time
@@ -225,6 +226,69 @@ def print_comparison(c: Any, references: list[str]) -> None:
         print(f"  {name:26} {m.median * 1e3:8.1f}ms {spread:8.2f}{cells}{' noisy' if spread > 0.10 else ''}")
     for name, reason in c.failed.items():
         print(f"  {name}: failed: {reason}")
+
+
+@dataclasses.dataclass(frozen=True)
+class FirstTouch:
+    """How fast this machine writes into memory: pages a process touches for the first time (each
+    faulted in, zeroed and mapped by the kernel, or by a sandbox's) and pages already touched, in
+    bytes per second; and the call's fresh memory priced at the first rate (`floor`)."""
+
+    fresh: float
+    touched: float
+    megabytes: int
+
+    def floor(self, nbytes: float) -> float:
+        """Seconds that writing ``nbytes`` into fresh pages takes at least, at the fresh rate."""
+        return nbytes / self.fresh
+
+    def describe(self) -> str:
+        return (f"first touch: {self.fresh / 1e9:.2f} GB/s into fresh pages ({4096 / self.fresh * 1e6:.1f} us per "
+                f"4 KB), {self.touched / 1e9:.1f} GB/s into touched ones (NumPy, {self.megabytes} MB, best of 5)")
+
+
+def first_touch(megabytes: int = 64, repeats: int = 5) -> FirstTouch:
+    """`FirstTouch` measured with NumPy: ``np.add(x, 1)`` into a new ``megabytes`` array (NumPy hands
+    arrays this large back to the OS when freed, so each is fresh pages) and into one already
+    written (``out=``), the fastest of ``repeats`` each (other jobs only slow a write down, and a
+    floor wants the rate the machine can reach); well under a second at 1 GB/s. NumPy advises the
+    kernel to back large arrays with huge pages, as the native RNN kernels advise for their results
+    (most of a call's fresh memory): where the kernel honours the advice (transparent huge pages
+    "madvise" or "always") a fresh page costs one fault per 2 MB, where it does not (a sandbox
+    such as gVisor) one per 4 KB. The advice is set on for the probe whatever it was, then restored."""
+    core = getattr(np, "_core", None) or np.core  # the hugepage switch moved in NumPy 2
+    set_hugepage = core.multiarray._set_madvise_hugepage
+    n = megabytes * (1 << 20) // 4
+    previous = set_hugepage(True)
+    try:
+        x = np.ones(n, np.float32)
+        y = np.zeros(n, np.float32)
+        y += 1.0  # every page of y touched before it is timed
+
+        def best(write: Callable[[], Any]) -> float:
+            seconds = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                write()
+                seconds.append(time.perf_counter() - start)
+            return min(seconds)
+
+        fresh = best(lambda: np.add(x, 1.0))
+        touched = best(lambda: np.add(x, 1.0, out=y))
+    finally:
+        set_hugepage(previous)
+    return FirstTouch(x.nbytes / fresh, x.nbytes / touched, megabytes)
+
+
+def call_memory(model: str, seq: int, batch: int, mode: str) -> int:
+    """Bytes of memory one call of levelbench's jitted function (`levelbench_builder`) writes that
+    XLA allocates for it: its temporaries (what the kernels return into, kept for the backward,
+    among them) and its outputs (``compiled.memory_analysis()``). XLA:CPU hands large ones back to
+    the OS after each call, so each call writes them into fresh pages (benchmarks/rnn_memory.py
+    counts the faults)."""
+    c = levelbench_builder(model, seq, batch, mode)
+    memory = c.fn.lower(*c.args).compile().memory_analysis()
+    return int(memory.temp_size_in_bytes + memory.output_size_in_bytes)
 
 
 def environment() -> str:

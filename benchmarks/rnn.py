@@ -19,6 +19,16 @@ jobs on the machine slow levelbench down without widening that CI: where the loa
 start was half the CPU count or more, "not met" is reported as undecided (loaded).
 The kernel's ISA and tiles are what the loaded library reports (`levelbench.nn.build().kernel`).
 
+First touch: the header gives the rate at which this machine writes into pages a process touches for
+the first time, and into pages already touched (NumPy, 64 MB, best of 5; `_rnn_candidates.first_touch`),
+and each levelbench row the memory one call writes that XLA allocates for it (its temporaries and
+outputs, ``compiled.memory_analysis()``): XLA:CPU hands large buffers back to the OS after each call,
+so each call pays for their first touch again. That memory at the fresh rate is a floor under the
+row's time that no kernel change short of keeping less can lower (where XLA reuses a smaller buffer
+instead, less): 2.8 GB/s (1.4 us per 4 KB) on the Firecracker guests, ~1 GB/s (4 us) on the gVisor
+Zen 3 (docs/notes/2026-12-03-rnn-peak-accounting.md, "First touch, and the LSTM keeps less").
+It is printed beside the % of peak, which stays the raw share of the whole call's time.
+
     python benchmarks/rnn.py                 # GRU and LSTM, batch 8 and 64, ~12 minutes
     python benchmarks/rnn.py --quick         # batch 8 only, a shorter budget
     python benchmarks/rnn.py --model lstm    # one of the two
@@ -116,8 +126,18 @@ def verdict(low: float, high: float, target: float, load: float) -> str:
     return f"undecided (loaded: load average {load:.1f} per CPU)" if load >= 0.5 else "not met"
 
 
-def report(model: str, c: Any, seq: int, batch: int, mode: str, p: Peaks) -> dict[str, Any] | None:
-    """Print the comparison and each candidate's shares of the peaks; return levelbench's row."""
+def first_touch_cell(nbytes: int, touch: shared.FirstTouch, seconds: float) -> str:
+    """``nbytes`` of fresh memory, the floor it puts under a call at the fresh rate, and that floor's
+    share of a call of ``seconds``."""
+    floor = touch.floor(nbytes)
+    return (f"first touch: {nbytes / 1e6:.0f} MB, >= {floor:.3f} s at {touch.fresh / 1e9:.2f} GB/s, "
+            f"{floor / seconds:.0%} of the row")
+
+
+def report(model: str, c: Any, seq: int, batch: int, mode: str, p: Peaks, touch: shared.FirstTouch,
+           fresh_bytes: int) -> dict[str, Any] | None:
+    """Print the comparison and each candidate's shares of the peaks, and levelbench's first-touch
+    floor (``fresh_bytes`` per call at ``touch``'s fresh rate); return levelbench's row."""
     shared.print_comparison(c, [TORCH[model], FLAX])
     flops = shared.gemm_flops(model, seq, batch, mode)
     for name, m in c.measurements.items():
@@ -127,14 +147,15 @@ def report(model: str, c: Any, seq: int, batch: int, mode: str, p: Peaks) -> dic
     if "levelbench" not in c.measurements:
         return None
     m = c.measurements["levelbench"]
-    row = {"model": model, "mode": mode, "batch": batch, "time": m.ci,
+    print(f"  {'levelbench':26} {first_touch_cell(fresh_bytes, touch, m.median)}")
+    row = {"model": model, "mode": mode, "batch": batch, "time": m.ci, "fresh_bytes": fresh_bytes,
            "practical": share(flops, m.ci, p.practical), "theoretical": flops / m.median / p.theoretical}
     for ref in (TORCH[model], FLAX):
         row[ref] = c.ratio("levelbench", ref) if ref in c.measurements else None
     return row
 
 
-def print_summary(rows: list[dict[str, Any]], seq: int, load: float) -> None:
+def print_summary(rows: list[dict[str, Any]], seq: int, load: float, touch: shared.FirstTouch) -> None:
     print(f"\nlevelbench.nn, seq {seq}: median time (95% CI), % of the practical peak (CI), % of the "
           "theoretical, ratios to torch and Flax (95% CI), issue 28's target")
     print(f"  {'row':26} {'time (ms)':>22} {'practical':>16} {'theor.':>7} {'/ torch':>22} {'/ Flax':>22}  target")
@@ -149,12 +170,14 @@ def print_summary(rows: list[dict[str, Any]], seq: int, load: float) -> None:
         name = f"{r['model'].upper()} {shared.label(r['mode'])} b{r['batch']}"
         print(f"  {name:26} {t.estimate * 1e3:7.1f} ({t.lower * 1e3:6.1f}-{t.upper * 1e3:6.1f}) "
               f"{mid:5.0%} ({low:.0%}-{high:.0%}) {r['theoretical']:6.0%}{ratios}  {goal}")
+        print(f"  {'':26} {first_touch_cell(r['fresh_bytes'], touch, t.estimate)} (XLA's temporaries and "
+              "outputs, written into fresh pages every call; not subtracted above)")
     if seq != shared.SEQ:
         print(f"  (the targets are for seq {shared.SEQ}; this ran {seq})")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--model", choices=("gru", "lstm"), nargs="*", default=None, help="default: both")
     parser.add_argument("--mode", choices=("forward", "train"), nargs="*", default=None, help="default: both")
     parser.add_argument("--quick", action="store_true", help="batch 8 only and 10 s per comparison")
@@ -178,15 +201,19 @@ def main() -> None:
     p = peaks(args.isa)
     print(f"float32 peaks: practical {p.practical / 1e9:.1f} GFLOP/s ({p.practical_source}); "
           f"theoretical {p.theoretical / 1e9:.1f} GFLOP/s ({p.theoretical_source})")
+    touch = shared.first_touch()
+    print(touch.describe())
     batches = args.batch or ([8] if args.quick else [8, 64])
     budget = args.budget or (10.0 if args.quick else 30.0)
     rows = []
     for model in args.model or ("gru", "lstm"):
         for batch in batches:
             for mode in args.mode or ("forward", "train"):
-                row = report(model, compare(model, args.seq, batch, mode, budget), args.seq, batch, mode, p)
+                fresh = shared.call_memory(model, args.seq, batch, mode)
+                row = report(model, compare(model, args.seq, batch, mode, budget), args.seq, batch, mode, p, touch,
+                             fresh)
                 rows += [row] if row else []
-    print_summary(rows, args.seq, load)
+    print_summary(rows, args.seq, load, touch)
     print(f"\n{shared.environment()}")
 
 

@@ -85,7 +85,7 @@ def bootstrap_ci(ratios: np.ndarray, draws: int = 10_000) -> tuple[float, float]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("before", help="the checkout to compare against (its repository root)")
     parser.add_argument("after", help="the checkout with the change")
     parser.add_argument("--model", choices=("gru", "lstm"), nargs="*", default=["gru", "lstm"])

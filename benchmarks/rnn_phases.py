@@ -12,6 +12,13 @@ over ``perf_counter`` intervals of 0.3 s before and after the timed calls, and t
 mean of the two; ``--tsc-ghz`` overrides it (a guest's counter need not run at its nominal clock:
 2.0 GHz on the Sapphire Rapids guests, 2.1 on the Emerald Rapids one).
 
+The header also gives the machine's first-touch rate (writing into fresh pages and into touched
+ones, `_rnn_candidates.first_touch`) and the memory a call writes that XLA allocates for it (its
+temporaries and outputs, ``compiled.memory_analysis()``, handed back to the OS after each call),
+with the floor that puts under the call at the fresh rate: a sandbox's slow first touch (gVisor:
+~4 us per 4 KB) shows up in whichever phase touches a page first
+(docs/notes/2026-12-03-rnn-peak-accounting.md, "First touch, and the LSTM keeps less").
+
     python benchmarks/rnn_phases.py --model lstm --mode train --batch 64
     python benchmarks/rnn_phases.py --model gru --mode forward --batch 8 --isa avx2 --pin 1
     python benchmarks/rnn_phases.py --checkout ../base --tsc-ghz 2.1   # another checkout's kernels
@@ -62,6 +69,8 @@ if mode == "forward":
     fn = jax.jit(lambda p, x: layer.apply(p, x)[0])
 else:
     fn = jax.jit(jax.value_and_grad(lambda p, x: (layer.apply(p, x)[0] ** 2).mean()))
+memory = fn.lower(params, x).compile().memory_analysis()
+print(f"memory {{memory.temp_size_in_bytes}} {{memory.output_size_in_bytes}}", file=sys.stderr, flush=True)
 for _ in range(2):
     jax.block_until_ready(fn(params, x))
 print("timed calls from here", file=sys.stderr, flush=True)
@@ -107,6 +116,7 @@ def main() -> None:
     parser.add_argument("--tsc-ghz", type=float, default=None,
                         help="the time-stamp counter's rate in GHz (default: measured by the worker)")
     args = parser.parse_args()
+    touch = shared.first_touch()  # before the worker, so that neither slows the other
     folder = os.path.join(tempfile.gettempdir(), f"levelbench-rnn-phases-{args.isa}")
     env = shared.checkout_environment(args.checkout, LEVELBENCH_NATIVE_THREADS="1", **timers_build(folder, args.isa))
     command = [sys.executable, "-c", WORKER, args.model, args.mode, str(args.batch), str(args.seq), str(args.calls)]
@@ -134,6 +144,10 @@ def main() -> None:
     print(f"# {args.checkout}: {args.model} {args.mode}, batch {args.batch}, seq {args.seq}, {args.isa} build, "
           f"1 kernel thread, "
           f"load average {load:.2f}; ticks at {source}")
+    memory = [line.split()[1:] for line in done.stderr.splitlines() if line.startswith("memory ")]
+    fresh = sum(int(v) for v in memory[0]) if memory else 0
+    print(f"# {touch.describe()}; a call writes {fresh / 1e6:.1f} MB XLA allocates for it (temporaries and outputs, "
+          f"fresh pages every call): >= {touch.floor(fresh):.3f} s at the fresh rate")
     loops: list[tuple[str, int, int, str]] = []
     for line in done.stderr.split("timed calls from here", 1)[1].splitlines():
         if (m := TIMERS.search(line)) is not None:
@@ -147,7 +161,8 @@ def main() -> None:
                       f"all steps: {phases}")
             print(f"call: wall {wall:.3f} s, CPU {cpu:.3f} s (user {user:.3f}, system {system:.3f}), "
                   f"{faults:.0f} minor faults; loops {whole:.3f} s (step medians {medians:.3f} s), "
-                  f"outside the loops {wall - whole:.3f} s of the wall time")
+                  f"outside the loops {wall - whole:.3f} s of the wall time; first-touch floor "
+                  f"{touch.floor(fresh):.3f} s ({touch.floor(fresh) / wall:.0%} of the wall)")
             loops = []
 
 

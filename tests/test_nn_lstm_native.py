@@ -106,6 +106,16 @@ def test_float32_on_cpu_uses_the_kernel_and_projections_do_not(native):
         assert "levelbench_lstm" not in program.as_text()
 
 
+def test_training_keeps_the_gates_and_not_tanh_of_c(native):
+    """The training forward hands back h, c and the gates (T, B, 4H): the backward computes tanh(c_t)
+    again from c_t, so no (T, B, H) array of it is written, kept and read back."""
+    lstm = LSTM(6, 16)
+    params = lstm.init(jax.random.key(0))
+    train = jax.jit(jax.grad(lambda p, x: jnp.sum(lstm.apply(p, x)[0]))).lower(params, jnp.zeros((5, 2, 6)))
+    forward = next(line for line in train.as_text().splitlines() if "@levelbench_lstm_forward_train" in line)
+    assert forward.rsplit("->", 1)[1].strip() == "(tensor<5x2x16xf32>, tensor<5x2x16xf32>, tensor<5x2x64xf32>)"
+
+
 def test_vmap_over_inputs(native):
     module, x, hx, _, _, _ = _float32_case(num_layers=2, bidirectional=False, batch_first=False,
                                            with_hx=True, bias=True, seq=6, batch=3, hidden=10)

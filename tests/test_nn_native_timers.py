@@ -37,6 +37,12 @@ def test_rnn_phases_reports_every_loop_and_the_time_outside_them(tmp_path):
     assert rate is not None, lines[0]
     ghz, before, after = (float(v) for v in rate.groups())
     assert 0.5 < ghz < 10 and abs(before - after) < 0.02 * ghz and abs(ghz - (before + after) / 2) < 1e-3, lines[0]
+    # the machine's first-touch rates, and the memory a call writes into fresh pages priced at the first
+    touch = re.search(r"first touch: ([\d.]+) GB/s into fresh pages .* a call writes ([\d.]+) MB .*: >= ([\d.]+) s",
+                      lines[1])
+    assert touch is not None, lines[1]
+    rate, megabytes, floor = (float(v) for v in touch.groups())
+    assert rate > 0 and megabytes > 0 and floor == pytest.approx(megabytes / 1e3 / rate, rel=0.05, abs=2e-3)
     # 2 layers: their forward loops, then their backward loops, each with its phases and whole time
     loops = [line.split()[0] for line in lines if line.startswith("  ")]
     assert loops == ["forward", "forward", "backward", "backward"], done.stdout
@@ -48,6 +54,7 @@ def test_rnn_phases_reports_every_loop_and_the_time_outside_them(tmp_path):
     assert m is not None, call[0]
     wall, loops_s, outside = (float(v) for v in m.groups())
     assert 0 < loops_s and abs(wall - loops_s - outside) < 2e-3, call[0]
+    assert re.search(r"first-touch floor [\d.]+ s \(\d+% of the wall\)", call[0]), call[0]
     assert list(tmp_path.glob("levelbench-rnn-phases-native/kernels-timers/rnn_cpu-*.so")), \
         f"the timers' kernels were not built in their own cache under {tmp_path}"
 

@@ -22,24 +22,25 @@ def forward(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: ja
 def forward_keeping_gates(x: jax.Array, w_ih: jax.Array, b: jax.Array, w_hh: jax.Array, h0: jax.Array,
                           c0: jax.Array, reverse: bool, threads: int):
     """`forward`, returning every ``h`` and ``c`` ``(T, B, H)`` and, for the backward, each step's
-    gates ``i, f, g, o`` ``(T, B, 4H)`` and ``tanh(c)`` ``(T, B, H)``: buffers of those shapes for
-    `backward` alone, their floats in the kernel's own order (by blocks of 8 units, lstm_cpu.cc)."""
+    gates ``i, f, g, o`` ``(T, B, 4H)``: a buffer of that shape for `backward` alone, its floats in
+    the kernel's own order (by blocks of 8 units, lstm_cpu.cc). ``tanh(c)`` is not kept: the
+    backward computes it again from ``c``, bit for bit as the forward did."""
     t, b_, h = *x.shape[:2], w_hh.shape[1]
     spec = jax.ShapeDtypeStruct((t, b_, h), x.dtype)
-    hs, cs, gates, tc = call(LSTM_TARGETS[1], (spec, spec, jax.ShapeDtypeStruct((t, b_, 4 * h), x.dtype), spec),
-                             x, w_ih, b, w_hh, h0, c0, reverse=reverse, threads=threads)
-    return hs, cs, (gates, tc)
+    hs, cs, gates = call(LSTM_TARGETS[1], (spec, spec, jax.ShapeDtypeStruct((t, b_, 4 * h), x.dtype)),
+                         x, w_ih, b, w_hh, h0, c0, reverse=reverse, threads=threads)
+    return hs, cs, gates
 
 
-def backward(d_hs: jax.Array, dc_n: jax.Array, activations, cs: jax.Array, c0: jax.Array, w_hh: jax.Array,
+def backward(d_hs: jax.Array, dc_n: jax.Array, gates: jax.Array, cs: jax.Array, c0: jax.Array, w_hh: jax.Array,
              hs: jax.Array, h0: jax.Array, x: jax.Array, w_ih: jax.Array, reverse: bool, threads: int):
     """The gradients of one layer-direction's input ``x``, of ``W_ih``, ``W_hh``, of the bias
     (``b_ih``'s and ``b_hh``'s alike), of ``h0`` and of ``c0``. The weight gradients are summed
-    inside the loop, a block of steps at a time, so no ``(T, B, 4H)`` gradient is handed back to XLA."""
-    gates, tc = activations
+    inside the loop, a block of steps at a time, so no ``(T, B, 4H)`` gradient is handed back to XLA.
+    ``gates`` is what `forward_keeping_gates` kept."""
     bias = jax.ShapeDtypeStruct((w_hh.shape[0],), w_hh.dtype)
     # The operands and results every backward takes first, then the LSTM's own (rnn_handlers.h).
     d_x, d_w_ih, d_w_hh, dh0, d_b, dc0 = call(
         LSTM_TARGETS[2], (spec_of(x), spec_of(w_ih), spec_of(w_hh), spec_of(h0), bias, spec_of(c0)),
-        d_hs, hs, h0, w_hh, x, w_ih, dc_n, gates, cs, tc, c0, reverse=reverse, threads=threads)
+        d_hs, hs, h0, w_hh, x, w_ih, dc_n, gates, cs, c0, reverse=reverse, threads=threads)
     return d_x, d_w_ih, d_w_hh, d_b, dh0, dc0

@@ -8,12 +8,17 @@
 //   i = s(.), f = s(.), g = tanh(.), o = s(.), c_t = f c_{t-1} + i g, h_t = o tanh(c_t).
 // A unit's cell state is read and written only by the thread that owns the unit.
 //
-// Training keeps, for the backward, each step's gates and tanh(c_t) by blocks of 8 units
-// (KeptByBlocks, rnn_kept.h): step by step, block by block, row by row, a row's i, f, g and o of a
-// block's units are 32 consecutive floats (of tanh(c_t), 8), as the forward's tile produces them. So the
-// forward writes its kept values as one sequential stream of whole cache lines, where in rows
-// [i | f | g | o] of 4H it wrote 5 partial lines per row and block, far apart
+// Training keeps, for the backward, each step's gates by blocks of 8 units (KeptByBlocks,
+// rnn_kept.h): step by step, block by block, row by row, a row's i, f, g and o of a block's units
+// are 32 consecutive floats, as the forward's tile produces them. So the forward writes its kept
+// values as one sequential stream of whole cache lines, where in rows [i | f | g | o] of 4H it
+// wrote 4 partial lines per row and block (5 with tanh(c_t), kept until 2026-12-06), far apart
 // (docs/notes/2026-12-03-rnn-peak-accounting.md, "The kept activations by blocks of units").
+// It also keeps every c_t (T, B, H), a result of its own (c_n is its last step), but not
+// tanh(c_t): the backward computes that again from c_t with the same tanh_, so its bits are the
+// forward's, and a training call writes and reads back T x B x H floats fewer per layer-direction,
+// a fifth of the kept activations, all of it memory each call touches fresh (the same note,
+// "First touch, and the LSTM keeps less").
 //
 // Backward: the gate gradients of a row are kept as [di | df | dg | do]. In an LSTM both biases
 // sit outside the gates' products, so that one row serves W_ih, W_hh, b_ih and b_hh alike (one
@@ -36,7 +41,6 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
     float* c_n;              // the final cell state (B, H), also the running one; null if c_out
     float* c_out;            // every c_t (T, B, H), or null
     float* gates_out;        // kept i, f, g, o (T, B, 4H floats, laid out by kept_offset), or null
-    float* tc_out;           // kept tanh(c_t) (T, B, H floats, by kept_offset), or null
   };
 
   // The running cell state starts as c0, for this thread's units.
@@ -72,10 +76,7 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
       V tc = tanh_(c);
       store(c_next + b * H + j, c, n);
       store(f.out + o, og * tc, n);
-      if (f.gates_out) {
-        keep<V, kGates>(f.gates_out, B, H, t, b, j, n, {ig, fg, gg, og});
-        keep<V, 1>(f.tc_out, B, H, t, b, j, n, {tc});
-      }
+      if (f.gates_out) keep<V, kGates>(f.gates_out, B, H, t, b, j, n, {ig, fg, gg, og});
     }
   }
 
@@ -88,8 +89,7 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
   struct Backward : BackwardOperands {
     const float* dc_n;          // cotangent of c_n (B, H)
     const float* gates;         // kept i, f, g, o (T, B, 4H floats, by kept_offset)
-    const float* c;             // kept c_t (T, B, H)
-    const float* tc;            // kept tanh(c_t) (T, B, H floats, by kept_offset)
+    const float* c;             // kept c_t (T, B, H); tanh(c_t) is computed again from it
     const float* c0;            // (B, H)
     float* dc0;                 // (B, H)
   };
@@ -106,19 +106,19 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
     const int64_t B = g.s.B, H = g.s.H, K = kGates * H, at = t * B * H;
     const float* c_before = time.before(g.c, g.c0, t);
     float* dc = carry.dc.data();
-    // Units outside, rows inside: the kept gates and tanh(c_t) are read in the order they lie
-    // (kept_offset), a V of 16 units from two blocks' rows at once.
+    // Units outside, rows inside: the kept gates are read in the order they lie (kept_offset), a
+    // V of 16 units from two blocks' rows at once. tanh(c_t) is the forward's tanh_ of the same
+    // c_t, lane by lane the same operations at any width (rnn_cpu.h), so the same bits.
     for_each_vector(H, [&](auto zero, int64_t j, int w) {
       typedef decltype(zero) V;
       const int64_t bw = width(H, j);  // the block's width; both blocks are full under a V of 16
       const float* gates = g.gates + kept_offset(B, H, kGates, t, 0, j);
-      const float* tcs = g.tc + kept_offset(B, H, 1, t, 0, j);
-      for (int64_t b = 0; b < B; ++b, gates += kGates * bw, tcs += bw) {
+      for (int64_t b = 0; b < B; ++b, gates += kGates * bw) {
         const int64_t o = at + b * H + j;
         V dh = load<V>(g.d_hs + o, w) + load<V>(next + b * H + j, w);
         V ig = kept<V>(gates, B * kGates, w), fg = kept<V>(gates + bw, B * kGates, w);
         V gg = kept<V>(gates + 2 * bw, B * kGates, w), og = kept<V>(gates + 3 * bw, B * kGates, w);
-        V tc = kept<V>(tcs, B, w);
+        V tc = tanh_(load<V>(g.c + o, w));
         V dc_ = load<V>(dc + b * H + j, w) + dh * og * (1.0f - tc * tc);
         float* row = dg + b * K + j;
         store(row, dc_ * gg * ig * (1.0f - ig), w);
@@ -155,21 +155,19 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
   // Inference: only the final cell state.
   static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& c_n) { f.c_n = c_n->typed_data<float>(); }
 
-  // Training: every c_t, and what the backward needs.
-  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& c, ffi::Result<ffi::AnyBuffer>& gates,
-                         ffi::Result<ffi::AnyBuffer>& tc) {
+  // Training: every c_t, and the gates the backward needs.
+  static void results_of(Forward& f, ffi::Result<ffi::AnyBuffer>& c, ffi::Result<ffi::AnyBuffer>& gates) {
     f.c_out = c->typed_data<float>();
     f.gates_out = gates->typed_data<float>();
-    f.tc_out = tc->typed_data<float>();
   }
 
-  // After the common backward operands (BackwardBuffers): dc_n, the kept gates, c_t, tanh(c_t) and
-  // c0; after the common results, the gradients of the bias sum and of c0.
+  // After the common backward operands (BackwardBuffers): dc_n, the kept gates, c_t and c0; after
+  // the common results, the gradients of the bias sum and of c0.
   static ffi::Error backward_of(const BackwardBuffers& common, const ffi::AnyBuffer& dc_n,
-                                const ffi::AnyBuffer& gates, const ffi::AnyBuffer& c, const ffi::AnyBuffer& tc,
-                                const ffi::AnyBuffer& c0, ffi::Result<ffi::AnyBuffer>& d_b,
-                                ffi::Result<ffi::AnyBuffer>& dc0, int64_t reverse, Backward& g) {
-    if (auto e = backward_operands(kGates, kGates, {&common.d_hs, &c, &tc, &common.hs}, gates, common, reverse, g);
+                                const ffi::AnyBuffer& gates, const ffi::AnyBuffer& c, const ffi::AnyBuffer& c0,
+                                ffi::Result<ffi::AnyBuffer>& d_b, ffi::Result<ffi::AnyBuffer>& dc0, int64_t reverse,
+                                Backward& g) {
+    if (auto e = backward_operands(kGates, kGates, {&common.d_hs, &c, &common.hs}, gates, common, reverse, g);
         e.failure())
       return e;
     for (const ffi::AnyBuffer* state : {&dc_n, &c0}) {
@@ -183,7 +181,6 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
     g.dc_n = dc_n.typed_data<float>();
     g.gates = gates.typed_data<float>();
     g.c = c.typed_data<float>();
-    g.tc = tc.typed_data<float>();
     g.c0 = c0.typed_data<float>();
     g.dc0 = dc0->typed_data<float>();
     return ffi::Error::Success();
@@ -193,5 +190,5 @@ struct LstmCell : CellShape<4, LstmForwardTile>, KeptByBlocks {
 }  // namespace
 
 RNN_HANDLER(levelbench_lstm_forward, ForwardHandler, LstmCell, 6, 2);
-RNN_HANDLER(levelbench_lstm_forward_train, ForwardHandler, LstmCell, 6, 4);
-RNN_HANDLER(levelbench_lstm_backward, BackwardHandler, LstmCell, 11, 6);
+RNN_HANDLER(levelbench_lstm_forward_train, ForwardHandler, LstmCell, 6, 3);
+RNN_HANDLER(levelbench_lstm_backward, BackwardHandler, LstmCell, 10, 6);

@@ -1,5 +1,5 @@
 // What a training forward keeps for its backward, laid out by blocks of 8 units: lstm_cpu.cc's
-// gates i, f, g, o and tanh(c_t), gru_cpu.cc's r, z, n and W_hn h + b_hn. Step by step, block by
+// gates i, f, g, o, gru_cpu.cc's r, z, n and W_hn h + b_hn. Step by step, block by
 // block, row by row, a row's values of a block's units lie together (4 values: 32 floats, two
 // whole 64-byte lines), in the order the forward's tile produces them, so that the forward writes
 // them as one sequential stream of whole lines and the backward reads them back in the same order
@@ -15,8 +15,8 @@
 namespace {
 
 struct KeptByBlocks {
-  // Where, among the kept values of `values` per unit (an LSTM's 4 gates or its tanh(c_t), a GRU's
-  // r, z, n and W_hn h + b_hn), the first of
+  // Where, among the kept values of `values` per unit (an LSTM's 4 gates, a GRU's r, z, n and
+  // W_hn h + b_hn), the first of
   // unit j at step t and row b lies; its others follow width(H, j) floats apart. Every block before
   // j's holds 8 units, so the kept values fill T * B * values * H floats exactly, the last block
   // ragged where 8 does not divide H, and the layout is the same whatever the thread count.
