@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time_ns()` as the interval clock; not discussed)
-# lines: LB105:40
+# lines: LB105:41
+# first-sight: c16c112 2026-12-06 py: found none; missed LB105:41; false none | notebook: found none; missed LB105:41; false none
 
 # %%
 import jax

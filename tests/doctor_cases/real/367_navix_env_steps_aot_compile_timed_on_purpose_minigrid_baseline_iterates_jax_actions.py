@@ -5,7 +5,8 @@
 # static: LB114
 # dynamic: n/a
 # inferred: LB114 (a JAX action array iterated and handed to a non-JAX environment in the timed Python loop; not discussed)
-# lines: LB114:95/96
+# lines: LB114:96/97
+# first-sight: c16c112 2026-12-06 py: found none; missed LB114:96/97; false none | notebook: found none; missed LB114:96/97; false none
 
 # %%
 from dataclasses import dataclass

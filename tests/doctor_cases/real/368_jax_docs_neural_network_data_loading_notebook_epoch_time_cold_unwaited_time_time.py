@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB105
 # dynamic: n/a
 # inferred: LB103 (no warm-up call of `update` before the first timed epoch; not discussed), LB102 (the epoch clock stops with the last update unwaited; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB103:151, LB102:151, LB105:148
+# lines: LB103:152, LB102:152, LB105:149
+# first-sight: c16c112 2026-12-06 py: found LB105:149 LB102:152 LB103:152; missed none; false none | notebook: found LB105:149 LB102:152 LB103:152; missed none; false none
 
 # %%
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`datetime.datetime.now()` as the interval clock; not discussed)
-# lines: LB105:36/80/117
+# lines: LB105:37/81/118
+# first-sight: c16c112 2026-12-06 py: found LB105:37 LB105:81 LB105:118; missed none; false LB114:220 | notebook: found LB105:37 LB105:81 LB105:118; missed none; false LB114:220
 
 """Inference microbenchmark for prefill and autoregressive steps."""
 import datetime

@@ -5,7 +5,8 @@
 # static: LB103, LB111
 # dynamic: n/a
 # inferred: LB103 (the level-1 `%%time` holds the first calls of five jitted functions; not discussed for that cell), LB111 (`jax.jit` applied inside the timed `jaxfit1` to an optimizer built on each call; not discussed)
-# lines: LB103:202/203, LB111:170/171
+# lines: LB103:203/204, LB111:171/172
+# first-sight: c16c112 2026-12-06 py: found LB103:204; missed LB111:171/172; false LB111:397 LB111:524 | notebook: found LB103:204; missed LB111:171/172; false LB111:397 LB111:524
 
 # %%
 import os
