@@ -4,8 +4,6 @@
   it reads every sample on the host) hands back finished samples, nothing pending (cases 362 and 364: no LB102).
 - LB115 (`_only_handed_to_library_objects`): NumPy data a local function hands only to JAX library objects' methods
   (``mcmc.run(key, data, obs)``) is copied once per library run, not on every call of a JAX function (case 364).
-- LB114 (`_eager_code_measured_as_it_is`): IPython's ``%timeit`` repeating one call of an un-jitted transform in a
-  file that jits nothing measures the eager composition as written, not op-by-op dispatch by mistake (case 363).
 - LB111 (`_runs_per_trace`, `_a_nested_jitted_def`): a jitted def nested in a function called only from functions
   handed to a transform runs once per trace (case 361); a lax loop over such a def is the nested jit's fault,
   reported once at the decorator (cases 360 and 361).
@@ -138,56 +136,6 @@ def test_numpy_data_the_helper_also_computes_with_is_copied_each_call():
     """The same helper also hands ``data`` to a ``jnp`` operation, or rebinds it: LB115 stays at the call."""
     for between in ("scale = jax.numpy.std(data)", "data = data * 2"):
         assert lines(codes(run_hmc(between=between)), "LB115") == {20}, between
-
-
-# --- 363: %timeit of un-jitted transforms in a notebook that jits nothing ---------------------------------------------
-COOKBOOK = """
-import jax.numpy as jnp
-from jax import {imports}
-from jax import random
-
-def hvp(f, primals, tangents):
-    return {jvp}({grad}(f), primals, tangents)[1]
-
-def f(X):
-    return jnp.sum(jnp.tanh(X) ** 2)
-
-X = random.normal(random.PRNGKey(0), (30, 40))
-V = random.normal(random.PRNGKey(1), (30, 40))
-{extra}
-"""
-
-
-def cookbook(timed="%timeit -n10 -r3 hvp(f, (X,), (V,))", imports="grad, jvp", jvp="jvp", grad="grad", extra=""):
-    return COOKBOOK.format(imports=imports, jvp=jvp, grad=grad, extra=extra) + timed + "\n"
-
-
-def test_timeit_of_an_unjitted_transform_in_a_file_that_jits_nothing_is_not_op_by_op():
-    """JAX's Autodiff Cookbook (case 363): the magic repeats one call of the composition it measures."""
-    assert not lines(codes(cookbook()), "LB114")
-
-
-def test_the_cookbook_timing_written_other_ways_is_read_alike():
-    twins = [
-        cookbook(timed="%timeit hvp(f, (X,), (V,))"),
-        cookbook(timed="%%timeit -n10 -r3\nhvp(f, (X,), (V,))"),
-        cookbook(imports="grad as g, jvp as fwd", jvp="fwd", grad="g"),
-        cookbook(timed="%timeit -n10 -r3 jvp(grad(f), (X,), (V,))[1]"),
-        cookbook(timed="%timeit -n10 -r3 vmap(grad(f))(X)", imports="grad, jvp, vmap"),
-    ]
-    for source in twins:
-        assert not lines(codes(source), "LB114"), source
-    found = notebook_codes(COOKBOOK.format(imports="grad, jvp", jvp="jvp", grad="grad", extra=""),
-                           "%timeit -n10 -r3 hvp(f, (X,), (V,))")
-    assert not {f for f in found if f[0] == "LB114"}, found
-
-
-def test_a_file_that_jits_elsewhere_or_times_with_timeit_keeps_the_op_by_op_reading():
-    """Beside compiled code the missing jit is the fault; a repeated ``timeit.timeit`` is not IPython's magic."""
-    jitted = cookbook(imports="grad, jit, jvp", extra="loss = jit(f)")
-    assert lines(codes(jitted), "LB114") == {15}
-    timed = cookbook(timed="import timeit\nprint(timeit.timeit(lambda: hvp(f, (X,), (V,)), number=10))")
-    assert 16 in lines(codes(timed), "LB114")
 
 
 # --- 360, 361: BlackJAX's inference loop, a jitted step nested in it --------------------------------------------------

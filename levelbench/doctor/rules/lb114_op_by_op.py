@@ -452,22 +452,7 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
         return False
     if region.harness and _a_library_as_its_users_call_it(ctx, call):
         return False
-    if _eager_code_measured_as_it_is(ctx, region):
-        return False
     return runs_many_operations(ctx.facts, call)
-
-
-def _eager_code_measured_as_it_is(ctx: Context, region: TimedRegion) -> bool:
-    """IPython's ``%timeit`` (or ``%%timeit``) repeats one call of an un-jitted transform in a file that jits nothing:
-    the notebook measures its eager JAX code as it is written, the cost of the composition itself (JAX's Autodiff
-    Cookbook comparing forward-over-reverse against reverse-over-reverse Hessian-vector products with
-    ``%timeit -n10 -r3 hvp(f, (X,), (V,))``, case 363; the readings of cases 240 and 242). The magic repeats the
-    statement to time it, which is not a loop of the program's over its elements; a file that jits elsewhere
-    compares against compiled code, where the missing jit is the fault (case 052), and a suite's harness (pytest-
-    benchmark) times code its users are meant to jit."""
-    if not (region.harness and region.label == "%timeit"):
-        return False
-    return not ctx.index("LB114 file jits", lambda: _jits_anything(ctx))
 
 
 def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
