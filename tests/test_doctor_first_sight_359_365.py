@@ -24,27 +24,11 @@
 
 from __future__ import annotations
 
-import json
 import textwrap
 
 from levelbench.doctor import lint_source
 
-
-def codes(source: str, path: str = "bench.py") -> set[tuple[str, int]]:
-    return {(d.code, d.location.line) for d in lint_source(textwrap.dedent(source), path)}
-
-
-def notebook_codes(*cells: str) -> set[tuple[str, int | None, int]]:
-    text = json.dumps({
-        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
-        "cells": [{"cell_type": "code", "metadata": {}, "source": textwrap.dedent(c).strip("\n"), "outputs": []}
-                  for c in cells],
-    })
-    return {(d.code, d.location.cell, d.location.line) for d in lint_source(text, "bench.ipynb", notebook=True)}
-
-
-def lines(found: set[tuple[str, int]], code: str) -> set[int]:
-    return {line for c, line in found if c == code}
+from doctor_support import codes, lines, notebook_codes
 
 
 # --- 362, 364: a NumPyro run whose samples are read after print_summary -----------------------------------------------
