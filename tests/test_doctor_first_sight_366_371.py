@@ -2,6 +2,9 @@
 
 - `_regions.clock_read`: a clock reading scaled to a unit by a number (``time.time_ns() / 1000``,
   ``time.time() * 1e3``) is a reading of that clock; a pair of them times the code between them (case 366: LB105).
+- LB114 (`_iteration.unstacks_a_jax_array`): a timed Python loop over a JAX array's elements indexes the array
+  eagerly once per pass and hands the body a JAX array each time (case 367: a MiniGrid baseline stepping through
+  ``jax.random.randint`` actions); a NumPy array, a list or ``.tolist()`` yields host values.
 """
 
 from __future__ import annotations
@@ -73,3 +76,80 @@ def test_the_fix_of_a_scaled_wall_clock_keeps_the_scale():
     (finding,) = [d for d in lint_source(source, "bench.py") if d.code == "LB105"]
     assert finding.fix is not None and len(finding.fix.edits) == 2
     assert {e.text for e in finding.fix.edits} == {"time.perf_counter_ns"}
+
+
+# --- 367: a timed Python loop over the elements of a JAX array ---------------------------------------------------------
+ENV_LOOP = """
+import time
+{imports}
+
+def run(env, length):
+    actions = {actions}
+
+    def unroll():
+        for action in {iterated}:
+            out = env.step(action)
+        return out
+
+    start = {clock}()
+    unroll()
+    return {clock}() - start
+
+print(run(make_env(), 1000))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "actions", "iterated", "clock"),
+    [
+        ("import jax", "jax.random.randint(jax.random.PRNGKey(0), (length,), 0, 7)", "actions", "time.perf_counter"),
+        ("import jax.random as jr", "jr.randint(jr.PRNGKey(0), (length,), 0, 7)", "actions", "time.perf_counter"),
+        ("import jax.numpy as jnp", "jnp.arange(length) % 7", "actions", "time.monotonic"),
+        ("import jax.numpy as jnp", "jnp.zeros(length, dtype=jnp.int32)", "actions[1:]", "time.perf_counter"),
+    ],
+)
+def test_a_timed_loop_over_a_jax_arrays_elements_is_dispatch(imports, actions, iterated, clock):
+    source = ENV_LOOP.format(imports=imports, actions=actions, iterated=iterated, clock=clock)
+    assert lines(codes(source), "LB114") == {9}
+
+
+@pytest.mark.parametrize(
+    ("imports", "actions", "iterated"),
+    [
+        ("import numpy as np", "np.random.randint(0, 7, size=length)", "actions"),
+        ("import jax", "jax.random.randint(jax.random.PRNGKey(0), (length,), 0, 7)", "actions.tolist()"),
+        ("import jax\nimport numpy as np", "jax.random.randint(jax.random.PRNGKey(0), (length,), 0, 7)",
+         "np.asarray(actions)"),
+        ("import jax.numpy as jnp", "[jnp.int32(i % 7) for i in range(length)]", "actions"),
+    ],
+)
+def test_a_timed_loop_over_host_values_is_no_dispatch(imports, actions, iterated):
+    source = ENV_LOOP.format(imports=imports, actions=actions, iterated=iterated, clock="time.perf_counter")
+    assert lines(codes(source), "LB114") == set()
+
+
+def test_an_untimed_loop_over_a_jax_array_is_not_reported_for_its_indexing():
+    source = ENV_LOOP.format(
+        imports="import jax", actions="jax.random.randint(jax.random.PRNGKey(0), (length,), 0, 7)",
+        iterated="actions", clock="time.perf_counter",
+    ).replace("    unroll()\n", "    pass\n")
+    assert lines(codes(source), "LB114") == set()
+
+
+def test_a_loop_over_a_jax_array_in_a_time_cell():
+    found = notebook_codes(
+        "import jax\nactions = jax.random.randint(jax.random.PRNGKey(0), (1000,), 0, 7)",
+        "%%time\nfor action in actions:\n    out = env.step(action)\nprint(out)",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB114"} == {("LB114", 2, 2)}
+
+
+def test_a_comprehension_over_a_jax_array_timed_by_timeit():
+    source = """
+    import timeit
+    import jax.numpy as jnp
+
+    xs = jnp.arange(1000)
+    print(timeit.timeit(lambda: [handle(x) for x in xs], number=10))
+    """
+    assert lines(codes(source), "LB114") == {6}
