@@ -5,6 +5,9 @@
 - LB114 (`_iteration.unstacks_a_jax_array`): a timed Python loop over a JAX array's elements indexes the array
   eagerly once per pass and hands the body a JAX array each time (case 367: a MiniGrid baseline stepping through
   ``jax.random.randint`` actions); a NumPy array, a list or ``.tolist()`` yields host values.
+- `_vocabulary.is_sweep` (`runs_timings`): a loop over settings whose passes call a local function that times its own
+  work (a benchmark helper, directly or through another) is a sweep of benchmarks, not a timed per-element loop
+  (case 370: no LB114 at MaxText's loop over prefill lengths).
 """
 
 from __future__ import annotations
@@ -153,3 +156,61 @@ def test_a_comprehension_over_a_jax_array_timed_by_timeit():
     print(timeit.timeit(lambda: [handle(x) for x in xs], number=10))
     """
     assert lines(codes(source), "LB114") == {6}
+
+
+# --- 370: a loop over settings calling benchmark helpers that time their own work ---------------------------------------
+SWEEP_OF_BENCHMARKS = """
+import {clock_module}
+import jax
+
+def bench_loop(engine, tokens, iters):
+    start = {clock}()
+    rng = jax.random.PRNGKey(0)
+    for _ in range(iters):
+        rng, sub = jax.random.split(rng)
+        out = engine.prefill(tokens, rng=sub)
+    jax.block_until_ready(out)
+    return {clock}() - start
+
+def bench(engine, tokens, iters):
+    rng = jax.random.PRNGKey(0)
+    for _ in range(2):
+        rng, sub = jax.random.split(rng)
+        out = engine.prefill(tokens, rng=sub)
+    jax.block_until_ready(out)
+    return {inner}(engine, tokens, iters)
+
+run_bench = bench
+
+def main(engine, lengths, iters):
+    tokens = {{n: engine.tokens(n) for n in lengths}}
+    results = {{}}
+    for length in lengths:
+        results[length] = {outer}(engine, tokens[length], iters)
+        key = jax.random.split(jax.random.PRNGKey(length))
+        results[length, "keys"] = jax.random.uniform(key[0]) + jax.random.uniform(key[1])
+    return results
+
+main(make_engine(), [int(n) for n in "128,256,512".split(",")], 10)
+"""
+
+
+@pytest.mark.parametrize(
+    ("clock_module", "clock", "inner", "outer"),
+    [
+        ("datetime", "datetime.datetime.now", "bench_loop", "bench"),
+        ("time", "time.perf_counter", "bench_loop", "bench"),
+        ("time", "time.perf_counter", "bench_loop", "bench_loop"),
+        ("time", "time.perf_counter", "bench_loop", "run_bench"),
+    ],
+)
+def test_a_loop_over_settings_running_benchmark_helpers_is_a_sweep(clock_module, clock, inner, outer):
+    source = SWEEP_OF_BENCHMARKS.format(clock_module=clock_module, clock=clock, inner=inner, outer=outer)
+    assert lines(codes(source), "LB114") == set()
+
+
+def test_a_loop_over_settings_running_an_untimed_helper_is_still_op_by_op():
+    source = SWEEP_OF_BENCHMARKS.format(clock_module="time", clock="time.perf_counter", inner="bench_loop",
+                                        outer="bench").replace("    start = time.perf_counter()\n", "").replace(
+        "    return time.perf_counter() - start\n", "    return out\n")
+    assert lines(codes(source), "LB114") == {26}
