@@ -8,6 +8,11 @@
 - `_vocabulary.is_sweep` (`runs_timings`): a loop over settings whose passes call a local function that times its own
   work (a benchmark helper, directly or through another) is a sweep of benchmarks, not a timed per-element loop
   (case 370: no LB114 at MaxText's loop over prefill lengths).
+- LB111, one reading for both sides of case 371: a jit the user wrote and the code defeats is LB111 wherever the
+  function around it is timed (083's reading), and ``jax.jit(optimizer.update)`` on an optimizer the function builds
+  by a call is such a jit (`_a_new_objects_function`, 371:171); an eager lax loop over a fresh function, in a function
+  one ``%time`` run calls once, compiles once as that call's first run (`_timed_once`, 331's reading: LB103's
+  matter, timed on purpose on the page), not LB111 (371:397 and 371:524).
 """
 
 from __future__ import annotations
@@ -214,3 +219,86 @@ def test_a_loop_over_settings_running_an_untimed_helper_is_still_op_by_op():
                                         outer="bench").replace("    start = time.perf_counter()\n", "").replace(
         "    return time.perf_counter() - start\n", "    return out\n")
     assert lines(codes(source), "LB114") == {26}
+
+
+# --- 371: a jit of a function held by an object built per call; an eager scan in a function one %%time cell runs ------
+FIT_CELL = """
+import jax
+{imports}
+
+def fit(params, n_iter):
+    {optimizer} = {build}
+    opt_state = {optimizer}.init(params)
+    update = jax.jit({optimizer}.update)
+    for i in range(n_iter):
+        grads = grad_fn(params)
+        updates, opt_state = update(grads, opt_state, params)
+        params = apply(params, updates)
+    return params
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "optimizer", "build"),
+    [
+        ("import optax", "optimizer", "optax.chain(optax.scale_by_radam(), optax.scale(-1.0))"),
+        ("import optax as ox", "tx", "ox.adam(1e-3)"),
+        ("from optax import sgd", "opt", "sgd(0.1)"),
+    ],
+)
+def test_a_jit_of_a_function_held_by_an_object_built_per_call_in_a_time_cell(imports, optimizer, build):
+    found = notebook_codes(
+        FIT_CELL.format(imports=imports, optimizer=optimizer, build=build),
+        "%%time\nparams = jax.block_until_ready(fit(params0, 1000))",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == {("LB111", 1, 7)}
+
+
+def test_a_jit_of_a_function_held_by_an_object_built_per_call_timed_by_a_clock_pair():
+    source = FIT_CELL.format(imports="import optax\nimport time", optimizer="optimizer", build="optax.adam(1e-3)")
+    source += "\nt0 = time.perf_counter()\nout = jax.block_until_ready(fit(p0, 100))\nprint(time.perf_counter() - t0)\n"
+    assert lines(codes(source), "LB111") == {9}
+
+
+def test_a_jit_of_a_function_held_by_the_callers_object_is_not_fresh():
+    source = FIT_CELL.format(imports="import optax", optimizer="optimizer", build="optax.adam(1e-3)").replace(
+        "def fit(params, n_iter):\n    optimizer = optax.adam(1e-3)\n", "def fit(params, n_iter, optimizer):\n"
+    )
+    found = notebook_codes(source, "%%time\nparams = jax.block_until_ready(fit(params0, 1000, optax.adam(1e-3)))")
+    assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == set()
+
+
+SCAN_FIT = """
+import jax
+{imports}
+
+def fit(state, n_iter):
+    def step(carry, _):
+        return update_fn(carry), loss_fn(carry)
+
+    carry, losses = {scan}(step, state, jnp.arange(n_iter))
+    return losses
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "scan"),
+    [
+        ("import jax.numpy as jnp", "jax.lax.scan"),
+        ("import jax.numpy as jnp\nfrom jax import lax", "lax.scan"),
+        ("import jax.numpy as jnp\nfrom jax.lax import scan as run_scan", "run_scan"),
+    ],
+)
+def test_an_eager_scan_in_a_function_one_time_cell_runs_compiles_once(imports, scan):
+    found = notebook_codes(
+        SCAN_FIT.format(imports=imports, scan=scan), "%%time\nlosses = jax.block_until_ready(fit(state0, 1000))"
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == set()
+
+
+def test_an_eager_scan_in_a_function_timeit_repeats_compiles_every_run():
+    found = notebook_codes(
+        SCAN_FIT.format(imports="import jax.numpy as jnp", scan="jax.lax.scan"),
+        "%timeit jax.block_until_ready(fit(state0, 1000))",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == {("LB111", 1, 8)}
