@@ -268,6 +268,14 @@ def test_a_jit_of_a_function_held_by_the_callers_object_is_not_fresh():
     assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == set()
 
 
+def test_a_jit_of_a_function_held_by_an_object_built_from_the_parameters_is_the_callers_configuration():
+    source = FIT_CELL.format(imports="import optax", optimizer="optimizer", build="optax.adam(lr)").replace(
+        "def fit(params, n_iter):", "def fit(params, n_iter, lr):"
+    )
+    found = notebook_codes(source, "%%time\nparams = fit(params0, 1000, 1e-3)\nparams = fit(params0, 1000, 1e-2)")
+    assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == set()
+
+
 SCAN_FIT = """
 import jax
 {imports}

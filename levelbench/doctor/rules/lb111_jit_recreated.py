@@ -366,8 +366,11 @@ def _fresh_function(ctx: Context, target: ast.AST) -> bool:
 def _a_new_objects_function(ctx: Context, target: ast.AST) -> bool:
     """``optimizer.update`` where the function around it builds ``optimizer`` by a call (``optimizer =
     optax.chain(...)``) and binds the name to nothing else: the object, and the function it holds, are new on every
-    call of that function (case 371: ``jax.jit(optimizer.update)`` in ``jaxfit1``). A parameter's function
-    (``def fit(opt): jax.jit(opt.update)``) is the caller's object, perhaps the same one every call."""
+    call of that function (case 371: ``jax.jit(optimizer.update)`` in ``jaxfit1``), and the same object again when the
+    call builds it from nothing the function is given. One built from the function's parameters is configured by each
+    caller (flashbax's test helper: ``buffer = make_buffer(add_batch_size=add_batch_size, ...)``, then
+    ``jax.jit(buffer.add)``), compiled for that configuration by design. A parameter's function (``def fit(opt):
+    jax.jit(opt.update)``) is the caller's object, perhaps the same one every call."""
     if not isinstance(target, ast.Attribute) or not isinstance(target.value, ast.Name):
         return False
     outer = enclosing_function(ctx.program, target)
@@ -375,8 +378,11 @@ def _a_new_objects_function(ctx: Context, target: ast.AST) -> bool:
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in _enclosing_parameters(ctx, target):
         return False
     values = ctx.facts.bindings.values_at(name, target)
+    parameters = parameter_names(outer)
     return bool(values) and all(
-        isinstance(v, ast.Call) and enclosing_function(ctx.program, v) is outer for v in values
+        isinstance(v, ast.Call) and enclosing_function(ctx.program, v) is outer
+        and not any(isinstance(n, ast.Name) and n.id in parameters for n in ast.walk(v))
+        for v in values
     )
 
 
