@@ -13,6 +13,9 @@
   by a call is such a jit (`_a_new_objects_function`, 371:171); an eager lax loop over a fresh function, in a function
   one ``%time`` run calls once, compiles once as that call's first run (`_timed_once`, 331's reading: LB103's
   matter, timed on purpose on the page), not LB111 (371:397 and 371:524).
+- LB102 (`_effects._waits_on_an_earlier_pass`, `_on_some_passes`): a wait after a loop on a value the loop binds only
+  under a condition (``if step % 1000 == 0: state, logs = test_step(state, ...)``) waits for some pass, not the last;
+  the work the later passes carry from one to the next is unwaited (case 359:128).
 """
 
 from __future__ import annotations
@@ -310,3 +313,66 @@ def test_an_eager_scan_in_a_function_timeit_repeats_compiles_every_run():
         "%timeit jax.block_until_ready(fit(state0, 1000))",
     )
     assert {(c, cell, line) for c, cell, line in found if c == "LB111"} == {("LB111", 1, 8)}
+
+
+# --- 359: a timed training loop whose only wait reads a value of some pass, not the last --------------------------------
+TRAIN_LOOP = """
+import jax
+{imports}
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * batch
+
+@jax.jit
+def test_step(state, batch):
+    return state, {{"loss": (state * batch).sum()}}
+
+def main(state, batches, x):
+    t0 = {clock}()
+    for step, batch in enumerate(batches):
+        state = train_step(state, batch)
+{test}
+    {wait}
+    return {clock}() - t0
+
+main(jax.numpy.ones(3), [jax.numpy.ones(3)] * 100, jax.numpy.ones(3))
+"""
+SOME_PASSES = "        if step % 10 == 0:\n            state, logs = test_step(state, x)"
+EVERY_PASS = "        state, logs = test_step(state, x)"
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "wait"),
+    [
+        ("from time import time", "time", "print(f\"final loss: {logs['loss']}\")"),
+        ("import time", "time.perf_counter", "jax.block_until_ready(logs)"),
+        ("import time", "time.monotonic", "loss = float(logs['loss'])"),
+        ("import timeit", "timeit.default_timer", "logs['loss'].block_until_ready()"),
+    ],
+)
+def test_a_wait_on_a_value_of_some_pass_leaves_the_last_passes_unwaited(imports, clock, wait):
+    source = TRAIN_LOOP.format(imports=imports, clock=clock, test=SOME_PASSES, wait=wait)
+    assert lines(codes(source), "LB102") == {16}
+
+
+@pytest.mark.parametrize(
+    ("test", "wait"),
+    [
+        (EVERY_PASS, "print(f\"final loss: {logs['loss']}\")"),
+        (SOME_PASSES, "jax.block_until_ready(state)"),
+        (SOME_PASSES, "print(f\"final loss: {logs['loss']}\", float(state.sum()))"),
+    ],
+)
+def test_a_wait_on_the_last_pass_waits_for_the_loop(test, wait):
+    source = TRAIN_LOOP.format(imports="import time", clock="time.perf_counter", test=test, wait=wait)
+    assert lines(codes(source), "LB102") == set()
+
+
+def test_a_wait_on_a_value_of_some_pass_in_a_time_cell():
+    found = notebook_codes(
+        TRAIN_LOOP.split("def main")[0] + "state, batches, x = jax.numpy.ones(3), [jax.numpy.ones(3)] * 100, jax.numpy.ones(3)",
+        "%%time\nfor step, batch in enumerate(batches):\n    state = train_step(state, batch)\n"
+        "    if step % 10 == 0:\n        state, logs = test_step(state, x)\nprint(logs['loss'])",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB102"} == {("LB102", 2, 3)}
