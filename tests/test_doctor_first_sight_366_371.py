@@ -5,9 +5,10 @@
 - LB114 (`_iteration.unstacks_a_jax_array`): a timed Python loop over a JAX array's elements indexes the array
   eagerly once per pass and hands the body a JAX array each time (case 367: a MiniGrid baseline stepping through
   ``jax.random.randint`` actions); a NumPy array, a list or ``.tolist()`` yields host values.
-- `_vocabulary.is_sweep` (`runs_timings`): a loop over settings whose passes call a local function that times its own
-  work (a benchmark helper, directly or through another) is a sweep of benchmarks, not a timed per-element loop
-  (case 370: no LB114 at MaxText's loop over prefill lengths).
+- LB114 (`_vocabulary.runs_a_timing`): a call of a local function that times its own work (a benchmark helper,
+  directly or through another) runs that benchmark; its operations are counted where they run, not again in the loop
+  that calls it (case 370: no LB114 at MaxText's loop over prefill lengths). A loop's own set-up operations still
+  count (`test_doctor_one_fault_once`: the same set-up over data is op by op).
 - LB111, one reading for both sides of case 371: a jit the user wrote and the code defeats is LB111 wherever the
   function around it is timed (083's reading), and ``jax.jit(optimizer.update)`` on an optimizer the function builds
   by a call is such a jit (`_a_new_objects_function`, 371:171); an eager lax loop over a fresh function, in a function
@@ -195,8 +196,7 @@ def main(engine, lengths, iters):
     results = {{}}
     for length in lengths:
         results[length] = {outer}(engine, tokens[length], iters)
-        key = jax.random.split(jax.random.PRNGKey(length))
-        results[length, "keys"] = jax.random.uniform(key[0]) + jax.random.uniform(key[1])
+        results[length, "size"] = tokens[length].size
     return results
 
 main(make_engine(), [int(n) for n in "128,256,512".split(",")], 10)
@@ -212,9 +212,18 @@ main(make_engine(), [int(n) for n in "128,256,512".split(",")], 10)
         ("time", "time.perf_counter", "bench_loop", "run_bench"),
     ],
 )
-def test_a_loop_over_settings_running_benchmark_helpers_is_a_sweep(clock_module, clock, inner, outer):
+def test_a_loop_over_settings_running_benchmark_helpers_counts_none_of_their_operations(clock_module, clock, inner, outer):
     source = SWEEP_OF_BENCHMARKS.format(clock_module=clock_module, clock=clock, inner=inner, outer=outer)
     assert lines(codes(source), "LB114") == set()
+
+
+def test_a_loop_over_settings_with_set_up_of_its_own_beside_benchmark_helpers_is_still_op_by_op():
+    source = SWEEP_OF_BENCHMARKS.format(clock_module="time", clock="time.perf_counter", inner="bench_loop",
+                                        outer="bench").replace(
+        '        results[length, "size"] = tokens[length].size\n',
+        '        key = jax.random.split(jax.random.PRNGKey(length))\n'
+        '        results[length, "keys"] = jax.random.uniform(key[0]) + jax.random.uniform(key[1])\n')
+    assert lines(codes(source), "LB114") == {27}
 
 
 def test_a_loop_over_settings_running_an_untimed_helper_is_still_op_by_op():

@@ -16,33 +16,36 @@ def holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
     return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
 
 
-def runs_timings(ctx: Context, nodes: list[ast.AST]) -> bool:
-    """A call in ``nodes`` runs a local function that holds a timed region, itself or through the local functions it
-    calls: each call runs a benchmark of its own (MaxText's ``prefill_benchmark(...)``, which warms the step up and
-    times it in ``prefill_benchmark_loop``, case 370)."""
+def runs_a_timing(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a local function that holds a timed region, itself or through the local functions it calls: a
+    benchmark of its own (MaxText's ``prefill_benchmark(...)``, which warms the step up and times it in
+    ``prefill_benchmark_loop``, case 370). Its operations are that benchmark's, judged where they run, not the
+    caller's."""
     scopes = ctx.index("timed scopes", lambda: {id(r.scope) for r in ctx.regions if r.scope is not None})
-    if not scopes:
+    first = ctx.facts.local_def(call) if scopes else None
+    if first is None:
         return False
-    seen: set[int] = set()
-    stack = [n for n in nodes if isinstance(n, ast.Call)]
-    while stack:
-        function = ctx.facts.local_def(stack.pop())
-        if function is None or id(function) in seen:
-            continue
-        seen.add(id(function))
-        if id(function) in scopes:
-            return True
-        stack.extend(n for n in ast.walk(function) if isinstance(n, ast.Call))
-    return False
+    answers: dict[int, bool] = ctx.index("local functions that run a timing", dict)
+    if id(first) not in answers:
+        seen: set[int] = set()
+        stack: list[ast.AST] = [first]
+        found = False
+        while stack and not found:
+            function = stack.pop()
+            if id(function) in seen:
+                continue
+            seen.add(id(function))
+            found = id(function) in scopes
+            stack.extend(f for n in ast.walk(function) if isinstance(n, ast.Call)
+                         and (f := ctx.facts.local_def(n)) is not None)
+        answers[id(first)] = found
+    return answers[id(first)]
 
 
 def is_sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
-    """The loop holds timings, or runs benchmarks of its own (`runs_timings`), and its variable changes what is
-    timed (sizes, inputs): a sweep. A loop that only repeats the timed work (``for _ in range(n): t0 = ...``) times
-    one dispatch after another."""
-    if not isinstance(loop, (ast.For, ast.AsyncFor)):
-        return False
-    if not holds_timing(ctx, loop, nodes) and not runs_timings(ctx, nodes):
+    """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
+    only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or not holds_timing(ctx, loop, nodes):
         return False
     if _repeats_values(loop.iter):
         return False  # `for n in [5, 8, 10, 10, 10]`: the repeats time the same work again, not a sweep

@@ -21,7 +21,7 @@ from .._rewrite import loop_rewrite
 from .._syntax import (
     COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, parameter_names, short, walk_code,
 )
-from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, site_text
+from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, runs_a_timing, site_text
 
 CODE = "LB114"
 
@@ -428,6 +428,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
             ):
                 ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
+            elif runs_a_timing(ctx, node):
+                continue  # a benchmark helper's call (case 370): its operations are its own, judged where they run
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
                 plain = ctx.facts.plain_call_of_jitted(node)
                 if function not in ctx.facts.jitted_defs or plain is not None:
