@@ -14,7 +14,9 @@ from ._context import Context
 from ._kinds import FUNCTION_TRANSFORMS, HOST_METHODS, call_kind
 from ._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
 from ._regions import CLOCKS, TimedRegion
-from ._syntax import FUNCTIONS, bound_names, enclosing_function, local_walk, parameter_names, position, walk_code
+from ._syntax import (
+    FUNCTIONS, bound_names, enclosing_function, enclosing_loop, local_walk, parameter_names, position, walk_code,
+)
 
 WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
 HOST_FUNCTIONS = frozenset(
@@ -499,15 +501,61 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     for k, (value, found) in enumerate(pending):
         if any(position(w) > position(found) and not _evaluated_before(ctx, w, found)
-               and not _waits_on_its_input(ctx, w, found, stored) for w in waits):
+               and not _waits_on_its_input(ctx, w, found, stored)
+               and not _waits_on_an_earlier_pass(ctx, w, found) for w in waits):
             continue
         if stored_to_host(ctx, value):
             continue
         names = _assigned_names(ctx, value)
-        if any(_reads(later, name) for later, _ in pending[k + 1 :] for name in names):
+        if any(_reads(later, name) and not _on_some_passes(ctx, later, found)
+               for later, _ in pending[k + 1 :] for name in names):
             continue
         return found
     return None
+
+
+def _waits_on_an_earlier_pass(ctx: Context, wait: ast.Call, computation: ast.AST) -> bool:
+    """``computation`` runs on every pass of a loop, and ``wait``, after the loop, reads only values the loop binds under
+    a condition (``if step % 1000 == 0: state, logs = test_step(state, data)``, then ``print(logs['loss'])`` once the
+    loop is done): the value waited for comes from some pass, not necessarily the last, and the work the passes after
+    it queue is carried from one pass to the next with nothing waiting for it (case 359: the 999 train steps after the
+    last test step, outside the figure). A value the loop binds on every pass is its last pass's, and waits for it."""
+    loop = enclosing_loop(ctx.program, computation)
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or wait.lineno <= (loop.end_lineno or loop.lineno):
+        return False
+    if _under_a_condition(ctx, computation, loop):
+        return False
+    read = {n.id for a in [*wait.args, *(k.value for k in wait.keywords)] for n in ast.walk(a)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if isinstance(wait.func, ast.Attribute) and ctx.names.qualname(wait.func) is None:  # `logs.block_until_ready()`
+        read |= {n.id for n in ast.walk(wait.func.value) if isinstance(n, ast.Name)}
+    if not read:
+        return False
+    for name in read:
+        bound = [n for n in walk_code(ctx.program, loop.body)
+                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id == name]
+        if not bound or not all(_under_a_condition(ctx, n, loop) for n in bound):
+            return False
+    return True
+
+
+def _on_some_passes(ctx: Context, later: ast.AST, computation: ast.AST) -> bool:
+    """``later`` runs only on some passes of the loop that runs ``computation`` on every pass (``if step % 1000 == 0:
+    test_step(state, ...)`` beside ``state = train_step(state, batch)``): it reads the passes it runs on, not the
+    last one's result."""
+    loop = enclosing_loop(ctx.program, computation)
+    return (loop is not None and any(a is loop for a in ctx.program.ancestors(later))
+            and _under_a_condition(ctx, later, loop) and not _under_a_condition(ctx, computation, loop))
+
+
+def _under_a_condition(ctx: Context, node: ast.AST, loop: ast.AST) -> bool:
+    """``node`` sits in an ``if`` (or a ``try``'s handler) inside ``loop``: it does not run on every pass."""
+    for ancestor in ctx.program.ancestors(node):
+        if ancestor is loop:
+            return False
+        if isinstance(ancestor, (ast.If, ast.ExceptHandler, ast.IfExp)):
+            return True
+    return False
 
 
 def _waits_on_its_input(ctx: Context, wait: ast.Call, computation: ast.AST, stored: set[str]) -> bool:

@@ -15,7 +15,7 @@ import re
 
 from ._context import Context
 from ._program import MAGIC_MARKER
-from ._regions import CLOCKS, TimedRegion
+from ._regions import CLOCKS, TimedRegion, clock_read
 from ._syntax import short
 
 
@@ -70,6 +70,8 @@ def pair(ctx: Context, region: TimedRegion) -> Pair | None:
     """The statements of ``region``'s clock pair, or None when it is not one (or they are not in one block)."""
     clock = region.clock_node
     start_stmt = ctx.program.parent(clock) if clock is not None else None
+    while isinstance(start_stmt, ast.BinOp) and clock_read(start_stmt) is clock:  # `t = time.time_ns() / 1000`
+        start_stmt = ctx.program.parent(start_stmt)
     if not isinstance(start_stmt, ast.Assign) or not isinstance(start_stmt.targets[0], ast.Name):
         return None
     found = ctx.program.statement_list(start_stmt)
@@ -92,11 +94,11 @@ def pair(ctx: Context, region: TimedRegion) -> Pair | None:
         for node in ctx.program.walk(stmt):
             if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub) and isinstance(node.right, ast.Name) \
                     and node.right.id == var:
-                left = node.left
+                left = clock_read(node.left)
                 if _is_clock(ctx, left):
                     return Pair(block, i, j, node, left, None)  # type: ignore[arg-type]
                 if isinstance(left, ast.Name) and end_assignment is not None and assigned_name(end_assignment) == left.id:
-                    return Pair(block, i, j, node, end_assignment.value, end_assignment)  # type: ignore[arg-type]
+                    return Pair(block, i, j, node, clock_read(end_assignment.value), end_assignment)  # type: ignore[arg-type]
                 return None
         if _is_clock_assignment(ctx, stmt):
             if assigned_name(stmt) == var:  # type: ignore[arg-type]
@@ -104,12 +106,12 @@ def pair(ctx: Context, region: TimedRegion) -> Pair | None:
             if end_assignment is None:
                 end_assignment, end_index = stmt, j  # type: ignore[assignment]
     if end_assignment is not None:  # the difference is left out of the snippet
-        return Pair(block, i, end_index, None, end_assignment.value, end_assignment)  # type: ignore[arg-type]
+        return Pair(block, i, end_index, None, clock_read(end_assignment.value), end_assignment)  # type: ignore[arg-type]
     return None
 
 
 def _is_clock_assignment(ctx: Context, stmt: ast.stmt) -> bool:
-    return isinstance(stmt, ast.Assign) and _is_clock(ctx, stmt.value)
+    return isinstance(stmt, ast.Assign) and _is_clock(ctx, clock_read(stmt.value))
 
 
 def _is_clock(ctx: Context, node: ast.AST) -> bool:

@@ -259,6 +259,17 @@ def yields_batches(program: Program, loop: ast.AST) -> bool:
     )
 
 
+def unstacks_a_jax_array(kinds: Kinds, loop: ast.AST) -> bool:
+    """``loop`` iterates a JAX array itself (``for action in actions`` over ``jax.random.randint(key, (n,), 0, 7)``,
+    ``[f(x) for x in jnp.arange(n)]``): each pass indexes the array eagerly, one dispatch per element, and hands the
+    body a 0-d JAX array whose every use outside jit is another (case 367: each action handed to MiniGrid's
+    ``env.step``). A NumPy array, a list or tuple of arrays, ``.tolist()`` yield host values: no dispatch."""
+    iterable = _iterable(loop)
+    if iterable is None or isinstance(iterable, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.Dict)):
+        return False
+    return kinds.of(iterable) == "jax"
+
+
 def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: ast.AST) -> bool:
     """Some node in ``nodes`` (a jitted lambda, a def, a jit call's options) reads the variable of ``loop``, a loop
     over spelled-out values: what it builds differs from one iteration to the next, by the code's design."""

@@ -64,6 +64,20 @@ def _number(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
 
 
+def clock_read(node: ast.AST) -> ast.AST:
+    """The clock call in a reading scaled to a unit by a number: ``time.time_ns() / 1000`` (microseconds),
+    ``time.perf_counter() * 1e3`` (milliseconds), ``1000 * time.time()``; ``node`` itself otherwise. A scaled
+    reading is still a reading of that clock, and a pair of them times the code between them (case 366)."""
+    while isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.FloorDiv)):
+        if _number(node.right):
+            node = node.left
+        elif isinstance(node.op, ast.Mult) and _number(node.left):
+            node = node.right
+        else:
+            break
+    return node
+
+
 def _flag(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, bool)
 
@@ -198,7 +212,7 @@ class _Finder:
 
     def _clock_assignment(self, stmt: ast.AST) -> tuple[str, ast.Call] | None:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            value = stmt.value
+            value = clock_read(stmt.value)
             if isinstance(value, ast.Call) and self._clock_name(value) is not None:
                 return stmt.targets[0].id, value
         return None
@@ -241,7 +255,7 @@ class _Finder:
             return self._unused_clock_pair(block, i, var, clock_call)
         stop = end + 1 if isinstance(block[end], (*LOOPS, ast.If, ast.With, ast.Try)) else end
         clocks = [self._clock_name(clock_call) or ""]
-        left = subtraction.left
+        left = clock_read(subtraction.left)
         if isinstance(left, ast.Call) and self._clock_name(left) is not None:
             clocks.append(self._clock_name(left) or "")
         elif isinstance(left, ast.Name):

@@ -16,6 +16,32 @@ def holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
     return any((getattr(n, "lineno", 0), getattr(n, "col_offset", 0)) in starts for n in nodes)
 
 
+def runs_a_timing(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a local function that holds a timed region, itself or through the local functions it calls: a
+    benchmark of its own (MaxText's ``prefill_benchmark(...)``, which warms the step up and times it in
+    ``prefill_benchmark_loop``, case 370). Its operations are that benchmark's, judged where they run, not the
+    caller's."""
+    scopes = ctx.index("timed scopes", lambda: {id(r.scope) for r in ctx.regions if r.scope is not None})
+    first = ctx.facts.local_def(call) if scopes else None
+    if first is None:
+        return False
+    answers: dict[int, bool] = ctx.index("local functions that run a timing", dict)
+    if id(first) not in answers:
+        seen: set[int] = set()
+        stack: list[ast.AST] = [first]
+        found = False
+        while stack and not found:
+            function = stack.pop()
+            if id(function) in seen:
+                continue
+            seen.add(id(function))
+            found = id(function) in scopes
+            stack.extend(f for n in ast.walk(function) if isinstance(n, ast.Call)
+                         and (f := ctx.facts.local_def(n)) is not None)
+        answers[id(first)] = found
+    return answers[id(first)]
+
+
 def is_sweep(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
     """The loop holds timings and its variable changes what is timed (sizes, inputs): a sweep. A loop that
     only repeats the timed work (``for _ in range(n): t0 = ...``) times one dispatch after another."""

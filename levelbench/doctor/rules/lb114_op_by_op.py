@@ -11,7 +11,8 @@ from .._diagnostic import Diagnostic
 from .._effects import is_wait
 from .._fixes import vmap_fix
 from .._iteration import (
-    eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, yields_batches,
+    eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, unstacks_a_jax_array,
+    yields_batches,
 )
 from .._kinds import ASSEMBLERS
 from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
@@ -20,7 +21,7 @@ from .._rewrite import loop_rewrite
 from .._syntax import (
     COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, parameter_names, short, walk_code,
 )
-from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, site_text
+from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, runs_a_timing, site_text
 
 CODE = "LB114"
 
@@ -57,13 +58,17 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     if not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
-    harness_loops = {id(r.anchor) for r in ctx.regions if r.harness}
+    # the loop a harness runs (google_benchmark's `while state:`), not a loop a `%%time` cell starts with
+    harness_loops = {id(r.anchor) for r in ctx.regions if r.harness and not any(s is r.anchor for s in r.statements)}
     for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
         if id(loop) in harness_loops:
             continue  # google_benchmark's `while state:`: the harness repeats the timed work, as %timeit does
         nodes = list(local_walk(ctx.program, loop))
         own = _own_nodes(ctx, loop)
         ops, applies = _eager_ops(ctx, own)
+        unstacked = id(loop) in ctx.timed_ids and unstacks_a_jax_array(ctx.kinds, loop)
+        if unstacked:
+            ops += 1  # a timed pass over a JAX array's elements: each is indexed out eagerly (case 367)
         if not ops and not applies:
             continue
         timed = id(loop) in ctx.timed_ids or holds_timing(ctx, loop, nodes)
@@ -149,6 +154,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         elif optimiser is not None and compiled_beside:
             # optax#319: the loss and its gradient are jitted, the optimiser's update runs op by op beside them
             what = f"the optimiser's update (`{short(optimiser, 40)}`), {ops} JAX call{'s' if ops > 1 else ''},"
+        elif unstacked and ops == 1 and not applies:
+            what = f"`{short(_iterable(loop), 30)}`, a JAX array, indexed once per element (each element a JAX array),"
         elif applies:
             what = "a whole model or function (a Flax apply, or a function jitted elsewhere called without its jit)"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
@@ -421,6 +428,8 @@ def _eager_ops(ctx: Context, nodes: list[ast.AST], _seen: frozenset[ast.AST] = f
                 ctx.facts.is_jax_transform(v) and not ctx.facts.jitted_key_of(v) for v in ctx.facts.passed_functions(node)
             ):
                 ops += 1  # bench(jax.grad(f)) ... df(x): an un-jitted transform, run op by op
+            elif runs_a_timing(ctx, node):
+                continue  # a benchmark helper's call (case 370): its operations are its own, judged where they run
             elif (function := ctx.facts.local_def(node)) is not None and function not in _seen:
                 plain = ctx.facts.plain_call_of_jitted(node)
                 if function not in ctx.facts.jitted_defs or plain is not None:
