@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (the warm run is timed once; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:35, LB105:30/34
+# lines: LB104:36, LB105:31/35
+# first-sight: 35efc1f 2026-12-06 py: found LB105:31 LB105:35 LB104:36; missed none; false none | notebook: found LB105:31 LB105:35 LB104:36; missed none; false none
 
 import jax
 import jax.lax

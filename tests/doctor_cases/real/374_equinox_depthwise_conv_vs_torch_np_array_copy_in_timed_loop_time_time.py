@@ -5,7 +5,8 @@
 # static: LB115, LB105
 # dynamic: n/a
 # inferred: LB115 (the result is copied to a NumPy array inside every timed call; not discussed in what could be read), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB115:43, LB105:41
+# lines: LB115:44, LB105:42
+# first-sight: 35efc1f 2026-12-06 py: found LB105:42 LB115:44; missed none; false none | notebook: found LB105:42 LB115:44; missed none; false none
 
 import equinox as eqx
 import numpy as np

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the timed call's result is never waited for; not discussed)
-# lines: LB102:30
+# lines: LB102:31
+# first-sight: 35efc1f 2026-12-06 py: found LB102:31; missed none; false none | notebook: found LB102:31; missed none; false none
 
 import functools as ft
 import jax

@@ -5,7 +5,8 @@
 # static: LB103, LB111, LB104, LB105
 # dynamic: n/a
 # inferred: LB103 (the jitted walk's first call timed once between `time()` reads; not discussed), LB111 (`jit` of a fresh `partial` inside the timed function, compiled again on every call; not discussed, though the notebook reports the missing speed-up), LB104 (the pure-Python walk timed once; not discussed), LB105 (`time()` as the interval clock; not discussed)
-# lines: LB103:136, LB111:130, LB104:60, LB105:59/108/135
+# lines: LB103:137, LB111:131, LB104:61, LB105:60/109/136
+# first-sight: 35efc1f 2026-12-06 py: found LB105:60 LB104:61 LB105:109 LB111:131 LB105:136; missed LB103:137; false LB104:110 LB103:110 LB104:137 | notebook: found LB105:60 LB104:61 LB105:109 LB111:131 LB105:136; missed LB103:137; false LB104:110 LB103:110 LB104:137
 
 # %%
 %load_ext autoreload

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (both `%timeit` figures time calls whose results are written into `Variable`s and never waited for; not discussed)
-# lines: LB102:46/51
+# lines: LB102:47/52
+# first-sight: 35efc1f 2026-12-06 py: found none; missed LB102:47/52; false none | notebook: found none; missed LB102:47/52; false none
 
 # %%
 import brainpy as bp

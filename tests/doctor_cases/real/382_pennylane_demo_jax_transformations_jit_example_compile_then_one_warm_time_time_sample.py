@@ -5,7 +5,8 @@
 # static: LB113, LB104, LB105
 # dynamic: n/a
 # inferred: LB113 (`jax.config` is no longer an importable module; not discussed), LB104 (the warm 'Second run time' is one sample; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB113:11, LB104:116, LB105:108/115
+# lines: LB113:12, LB104:117, LB105:109/116
+# first-sight: 35efc1f 2026-12-06 py: found LB113:12 LB105:109 LB105:116 LB104:117; missed none; false LB114:78 | notebook: found LB113:12 LB105:109 LB105:116 LB104:117; missed none; false LB114:78
 
 # Added to silence some warnings.
 from jax.config import config

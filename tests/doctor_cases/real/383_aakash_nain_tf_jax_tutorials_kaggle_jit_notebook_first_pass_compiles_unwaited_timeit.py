@@ -5,7 +5,8 @@
 # static: LB113, LB103, LB105, LB102
 # dynamic: n/a
 # inferred: LB113 (`jax.config` is no longer an importable module; not discussed), LB103 (the first loop pass times each newly jitted function's compile; not discussed as a fault), LB105 (`time.time()` as the interval clock; not discussed), LB102 (`%timeit` of a function whose jitted result is never waited for; not discussed)
-# lines: LB113:19, LB103:46/52/143/149/154, LB105:43/51/140/148, LB102:210
+# lines: LB113:20, LB103:47/53/144/150/155, LB105:44/52/141/149, LB102:211
+# first-sight: 35efc1f 2026-12-06 py: found LB113:20 LB105:44 LB105:52 LB105:141 LB105:149 LB102:211; missed LB103:47/53/144/150/155; false LB106:182 | notebook: found LB113:20 LB105:44 LB105:52 LB105:141 LB105:149 LB102:211; missed LB103:47/53/144/150/155; false LB106:182
 
 # %%
 import os

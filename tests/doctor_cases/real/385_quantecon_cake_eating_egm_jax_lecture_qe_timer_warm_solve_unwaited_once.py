@@ -5,7 +5,8 @@
 # static: LB102, LB104
 # dynamic: n/a
 # inferred: LB102 (the timed solve's result is not waited for inside `qe.Timer`; not discussed for this lecture), LB104 (one `qe.Timer` reading of one warm run; not discussed)
-# lines: LB102:158, LB104:158
+# lines: LB102:159, LB104:159
+# first-sight: 35efc1f 2026-12-06 py: found LB104:159 LB102:159; missed none; false none | notebook: found LB104:159 LB102:159; missed none; false none
 
 # %%
 import matplotlib.pyplot as plt

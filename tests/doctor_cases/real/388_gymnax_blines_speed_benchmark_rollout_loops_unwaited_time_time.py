@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the rollouts in both timed gymnax loops are never waited for; not discussed), LB105 (`time.time()` as the interval clock in all four helpers; not discussed)
-# lines: LB102:50/93, LB105:45/88/103/134
+# lines: LB102:51/94, LB105:46/89/104/135
+# first-sight: 35efc1f 2026-12-06 py: found LB105:46 LB105:89 LB105:135; missed LB102:51/94; false LB102:50 LB102:93 LB115:148 | notebook: found LB105:46 LB105:89 LB105:135; missed LB102:51/94; false LB102:50 LB102:93 LB115:148
 
 import jax
 import time

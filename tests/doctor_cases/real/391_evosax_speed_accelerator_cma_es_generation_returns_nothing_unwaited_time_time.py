@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the timed generation returns nothing and nothing is waited for; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:80, LB105:77
+# lines: LB102:81, LB105:78
+# first-sight: 35efc1f 2026-12-06 py: found LB105:78 LB102:81; missed none; false none | notebook: found LB105:78 LB102:81; missed none; false none
 
 import copy, commentjson
 import torch

@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the two jitted wrappers are first called inside `timeit.repeat` and the mean is printed; not discussed)
-# lines: LB103:72/74
+# lines: LB103:73/75
+# first-sight: 35efc1f 2026-12-06 py: found none; missed LB103:73/75; false LB103:48 | notebook: found none; missed LB103:73/75; false LB103:48
 
 import timeit
 from functools import partial

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (`jax.block_until_ready` inside `jax.jit` waits for nothing, so the timed calls return unwaited arrays; not discussed)
-# lines: LB102:211
+# lines: LB102:212
+# first-sight: 35efc1f 2026-12-06 py: found none; missed LB102:212; false none | notebook: found none; missed LB102:212; false none
 
 """Lotka-Volterra benchmark.
 
