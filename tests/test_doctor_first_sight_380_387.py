@@ -1,0 +1,182 @@
+"""What cases 380-387 showed at first sight, mended in the shared model (mend33).
+
+- `Facts.jitted_key_of`: a function value read by its name is jitted only where a binding of that name in its own
+  scope (or a scope around it) is: ``step = jit(partial(draw, n=k))`` in one function does not make another
+  function's ``step = partial(draw, n=k)`` jitted (case 380: no LB103 at the eager walk, LB103 at the jitted one,
+  which the eager walk's call no longer seems to warm).
+- `_iteration._one_operation`: a transform of a function whose work is a compiled loop (``lax.scan``) batches or
+  differentiates that loop as one primitive, as ``runs_compiled_loop`` reads a call of such a function (case 380's
+  eager ``vmap`` over ``lax.scan``: no LB114).
+- LB104 (`_intent.repeated_right_after`): a one-run clock pair of a first call, repeated right after by a harness
+  that repeats the same call (``%timeit``, ``timeit.repeat``), is the catalogue's first call timed again warm: no
+  LB104. LB103 still reports the compile in it (cases 020 and 244).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+# --- 380: two functions binding the same local name, one jitted -----------------------------------------------------
+TWO_WALKS = """
+{imports}
+from functools import partial
+
+def draw(key, num_steps):
+    keys = random.split(key, num_steps)
+    final, draws = lax.scan(lambda c, k: (c + random.normal(k), c), 0.0, keys)
+    return final, draws
+
+def walk_eager(key, n, t):
+    keys = random.split(key, n)
+    {name} = partial(draw, num_steps=t)
+    return {vmap}({name})(keys)
+
+def walk_jit(key, n, t):
+    keys = random.split(key, n)
+    {name} = {jit}(partial(draw, num_steps=t))
+    return {vmap}({name})(keys)
+
+key = random.PRNGKey(0)
+start = {clock}()
+final, draws = walk_eager(key, 100, 1000)
+draws.block_until_ready()
+print({clock}() - start)
+
+start = {clock}()
+final, draws = walk_jit(key, 100, 1000)
+draws.block_until_ready()
+print({clock}() - start)
+"""
+
+SPELLINGS = [
+    ("from jax import jit, lax, random, vmap\nfrom time import time", "steps", "jit", "vmap", "time"),
+    ("import jax\nfrom jax import lax, random\nimport time", "steps", "jax.jit", "jax.vmap", "time.perf_counter"),
+    ("import jax as jx\nfrom jax import lax, random\nimport time as tm", "grw", "jx.jit", "jx.vmap", "tm.time"),
+]
+
+
+def _walks(imports, name, jit, vmap, clock):
+    return TWO_WALKS.format(imports=imports, name=name, jit=jit, vmap=vmap, clock=clock)
+
+
+def _line(source, text):
+    """The line of ``source`` (dedented, as `codes` reads it) holding ``text`` first."""
+    return next(i for i, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize(("imports", "name", "jit", "vmap", "clock"), SPELLINGS)
+def test_another_functions_jit_of_the_same_local_name_is_not_this_ones(imports, name, jit, vmap, clock):
+    source = _walks(imports, name, jit, vmap, clock)
+    found = codes(source)
+    assert lines(found, "LB103") == {_line(source, "= walk_jit(")}
+
+
+def test_the_same_local_names_in_notebook_cells():
+    source = _walks(*SPELLINGS[0])
+    head, eager, jitted = source.split("key = random.PRNGKey(0)")[0], *source.split("key = random.PRNGKey(0)")[1].split("\n\n")
+    found = notebook_codes(head, "key = random.PRNGKey(0)" + eager, jitted)
+    assert {(c, cell) for c, cell, _ in found if c == "LB103"} == {("LB103", 3)}
+
+
+def test_a_jitted_local_name_in_the_same_function_is_still_jitted():
+    source = """
+    import time
+    import jax
+
+    def f(x):
+        return x * 2
+
+    def run(x):
+        step = jax.jit(f)
+        return jax.vmap(step)(x)
+
+    x = jax.numpy.ones((8, 4))
+    start = time.perf_counter()
+    run(x).block_until_ready()
+    print(time.perf_counter() - start)
+    """
+    assert lines(codes(source), "LB103") == {_line(source, "run(x).block")}
+
+
+# --- 380: an eager transform of a function whose work is one compiled loop ----------------------------------------
+EAGER_SCAN = """
+import jax
+from jax import lax, random
+from functools import partial
+
+def draw(key, num_steps):
+    keys = random.split(key, num_steps)
+    {body}
+    return final
+
+def walk(key, n, t):
+    keys = random.split(key, n)
+    return jax.vmap(partial(draw, num_steps=t))(keys)
+
+key = random.PRNGKey(0)
+%timeit walk(key, 100, 1000).block_until_ready()
+"""
+
+
+@pytest.mark.parametrize("loop", ["lax.scan(lambda c, k: (c + random.normal(k), c), 0.0, keys)",
+                                  "jax.lax.scan(lambda c, k: (c + random.normal(k), c), 0.0, keys)"])
+def test_an_eager_transform_of_a_compiled_loop_is_one_primitive(loop):
+    source = EAGER_SCAN.format(body=f"final, _ = {loop}")
+    assert lines(codes(source), "LB114") == set()
+
+
+def test_an_eager_transform_of_many_operations_is_still_op_by_op():
+    body = "final = random.normal(keys[0]) + jax.numpy.sin(keys[1].sum()) * jax.numpy.cos(keys[2].sum())"
+    source = EAGER_SCAN.format(body=body)
+    assert lines(codes(source), "LB114") == {_line(source, "%timeit")}
+
+
+# --- 380: a first call timed once, then repeated right after by %timeit ------------------------------------------
+ONCE_THEN_REPEATED = """
+{imports}
+
+def f(x):
+    return jnp.sin(x) @ x.T
+
+f_jit = jax.jit(f)
+x = jnp.ones((500, 500))
+start = {clock}()
+y = f_jit(x)
+y.block_until_ready()
+print({clock}() - start)
+{repeat}
+"""
+
+CLOCKS = [("import time\nimport jax\nimport jax.numpy as jnp", "time.time"),
+          ("from time import perf_counter as now\nimport jax\nimport jax.numpy as jnp", "now")]
+
+
+@pytest.mark.parametrize(("imports", "clock"), CLOCKS)
+@pytest.mark.parametrize("repeat", ["%timeit f_jit(x).block_until_ready()",
+                                    "%timeit -r 7 f_jit(x).block_until_ready()",
+                                    "import timeit\nprint(min(timeit.repeat(lambda: f_jit(x).block_until_ready(), number=10, repeat=5)))"])
+def test_a_first_call_repeated_right_after_is_not_one_sample(imports, clock, repeat):
+    source = ONCE_THEN_REPEATED.format(imports=imports, clock=clock, repeat=repeat)
+    found = codes(source)
+    assert lines(found, "LB104") == set()
+    assert lines(found, "LB103") == {_line(source, "y = f_jit(x)")}  # the compile is still timed (cases 020, 244)
+
+
+def test_a_first_call_repeated_right_after_in_notebook_cells():
+    source = ONCE_THEN_REPEATED.format(imports=CLOCKS[0][0], clock="time.time", repeat="")
+    found = notebook_codes(source, "%timeit f_jit(x).block_until_ready()")
+    assert {c for c, _, _ in found} >= {"LB103"}
+    assert "LB104" not in {c for c, _, _ in found}
+
+
+@pytest.mark.parametrize("repeat", ["%timeit jnp.dot(x, x).block_until_ready()",
+                                    "print('done')",
+                                    "%time f_jit(x).block_until_ready()"])
+def test_a_first_call_not_repeated_right_after_is_one_sample(repeat):
+    source = ONCE_THEN_REPEATED.format(imports=CLOCKS[0][0], clock="time.time", repeat=repeat)
+    assert lines(codes(source), "LB104") == {_line(source, "y = f_jit(x)")}
