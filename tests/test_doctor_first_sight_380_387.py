@@ -7,6 +7,8 @@
 - `_iteration._one_operation`: a transform of a function whose work is a compiled loop (``lax.scan``) batches or
   differentiates that loop as one primitive, as ``runs_compiled_loop`` reads a call of such a function (case 380's
   eager ``vmap`` over ``lax.scan``: no LB114).
+- LB114: in a file that times code, a loop of the script or notebook cell itself that no timing reaches is the
+  example's set-up (cases 382 and 387, the readings of 246, 260 and 369); a loop in a function stays (162).
 - LB104 (`_intent.repeated_right_after`): a one-run clock pair of a first call, repeated right after by a harness
   that repeats the same call (``%timeit``, ``timeit.repeat``), is the catalogue's first call timed again warm: no
   LB104. LB103 still reports the compile in it (cases 020 and 244).
@@ -180,3 +182,66 @@ def test_a_first_call_repeated_right_after_in_notebook_cells():
 def test_a_first_call_not_repeated_right_after_is_one_sample(repeat):
     source = ONCE_THEN_REPEATED.format(imports=CLOCKS[0][0], clock="time.time", repeat=repeat)
     assert lines(codes(source), "LB104") == {_line(source, "y = f_jit(x)")}
+
+
+# --- 382, 387: a script's own untimed training loop beside its timings --------------------------------------------
+TRAINING_BESIDE_A_TIMING = """
+{imports}
+
+def loss(params, x, y):
+    return jnp.mean((x @ params['w'] + params['b'] - y) ** 2)
+
+grads_of = {transform}(loss)
+x = jnp.ones((64, 3))
+y = jnp.ones(64)
+params = {{'w': jnp.zeros(3), 'b': 0.0}}
+{loop}
+    grads = grads_of(params, x, y)
+    params = {tree_map}(lambda p, g: p - 0.1 * g, params, grads)
+    print(loss(params, x, y))
+
+predict = {jit}(lambda p, x: x @ p['w'] + p['b'])
+{timing}
+"""
+
+TRAINING_SPELLINGS = [
+    ("import jax\nimport jax.numpy as jnp", "jax.grad", "jax.tree_util.tree_map", "jax.jit"),
+    ("import jax as jx\nimport jax.numpy as jnp", "jx.value_and_grad", "jx.tree.map", "jx.jit"),
+]
+TIMINGS = [
+    "%timeit predict(params, x).block_until_ready()",
+    "import time\npredict(params, x).block_until_ready()\nstart = time.perf_counter()\nfor _ in range(10):\n"
+    "    predict(params, x).block_until_ready()\nprint((time.perf_counter() - start) / 10)",
+]
+
+
+def _training(imports, transform, tree_map, jit, timing, loop="for i in range(101):"):
+    return TRAINING_BESIDE_A_TIMING.format(
+        imports=imports, transform=transform, tree_map=tree_map, jit=jit, timing=timing, loop=loop)
+
+
+@pytest.mark.parametrize(("imports", "transform", "tree_map", "jit"), TRAINING_SPELLINGS)
+@pytest.mark.parametrize("timing", TIMINGS)
+@pytest.mark.parametrize("loop", ["for i in range(101):", "for _ in range(200):"])
+def test_a_scripts_untimed_training_loop_beside_its_timings_is_set_up(imports, transform, tree_map, jit, timing, loop):
+    assert lines(codes(_training(imports, transform, tree_map, jit, timing, loop)), "LB114") == set()
+
+
+def test_a_cells_untimed_training_loop_beside_a_timing_cell_is_set_up():
+    source = _training(*TRAINING_SPELLINGS[0], timing="")
+    set_up, trained = source.split("params = {'w'")
+    found = notebook_codes(set_up, "params = {'w'" + trained, TIMINGS[0])
+    assert {c for c, _, _ in found if c == "LB114"} == set()
+
+
+def test_the_same_loop_in_a_function_is_a_routine_its_callers_run():
+    source = _training(*TRAINING_SPELLINGS[0], timing=TIMINGS[0], loop="def train(params):\n  for i in range(101):")
+    source = source.replace("\n    grads =", "\n      grads =").replace("\n    params =", "\n      params =").replace(
+        "\n    print(", "\n      print(").replace("\npredict =", "\n  return params\n\nparams = train(params)\npredict =")
+    assert lines(codes(source), "LB114") == {_line(source, "for i in range(101):")}
+
+
+def test_the_same_loop_timed_is_still_op_by_op():
+    source = _training(*TRAINING_SPELLINGS[0], timing="", loop="import time\nstart = time.perf_counter()\nfor i in range(101):")
+    source += "print(time.perf_counter() - start)\n"
+    assert _line(source, "for i in range(101):") in lines(codes(source), "LB114")
