@@ -9,6 +9,9 @@
   eager ``vmap`` over ``lax.scan``: no LB114).
 - LB114: in a file that times code, a loop of the script or notebook cell itself that no timing reaches is the
   example's set-up (cases 382 and 387, the readings of 246, 260 and 369); a loop in a function stays (162).
+- BrainPy (`brainpy.math`) is a JAX front end (`_names.JAX_LIBRARIES`, `brainpy.math.jit` a jit), and calling an
+  object of a local class runs its ``__call__`` (`Facts._called_object`): a timed ``lr(points, labels)`` that
+  updates its ``bm.Variable`` in place and returns nothing is JAX work nothing waits for (case 381: LB102).
 - LB104 (`_intent.repeated_right_after`): a one-run clock pair of a first call, repeated right after by a harness
   that repeats the same call (``%timeit``, ``timeit.repeat``), is the catalogue's first call timed again warm: no
   LB104. LB103 still reports the compile in it (cases 020 and 244).
@@ -245,3 +248,78 @@ def test_the_same_loop_timed_is_still_op_by_op():
     source = _training(*TRAINING_SPELLINGS[0], timing="", loop="import time\nstart = time.perf_counter()\nfor i in range(101):")
     source += "print(time.perf_counter() - start)\n"
     assert _line(source, "for i in range(101):") in lines(codes(source), "LB114")
+
+
+# --- 381: objects of a JAX library's classes, called and timed, updating their state in place --------------------
+BRAINPY_OBJECT = """
+{imports}
+
+class LogisticRegression(bp.Base):
+    def __init__(self, dimension):
+        super().__init__()
+        self.w = bm.Variable(2.0 * bm.ones(dimension) - 1.3)
+
+    def __call__(self, X, Y):
+        u = bm.dot(((1.0 / (1.0 + bm.exp(-Y * bm.dot(X, self.w))) - 1.0) * Y), X)
+        self.w[:] = self.w - u
+
+points = bm.random.random((2000, 10))
+labels = bm.random.random(2000)
+{name} = LogisticRegression(10)
+{timing}
+"""
+
+BRAINPY_IMPORTS = ["import brainpy as bp\nimport brainpy.math as bm", "import brainpy as bp\nfrom brainpy import math as bm"]
+
+
+@pytest.mark.parametrize("imports", BRAINPY_IMPORTS)
+@pytest.mark.parametrize("name", ["lr", "model"])
+@pytest.mark.parametrize("timing", [
+    "%timeit {name}(points, labels)",
+    "import timeit\nprint(timeit.timeit(lambda: {name}(points, labels), number=100))",
+    "import time\nstart = time.perf_counter()\nfor _ in range(100):\n    {name}(points, labels)\nprint(time.perf_counter() - start)",
+])
+def test_a_called_object_that_updates_its_variables_is_unwaited_work(imports, name, timing):
+    source = BRAINPY_OBJECT.format(imports=imports, name=name, timing=timing.format(name=name))
+    assert lines(codes(source), "LB102") == {_line(source, f"{name}(points, labels)")}
+
+
+def test_a_called_object_under_brainpys_jit_is_unwaited_work():
+    source = BRAINPY_OBJECT.format(imports=BRAINPY_IMPORTS[0], name="lr", timing="lr_jit = bm.jit(lr)\n%timeit lr_jit(points, labels)")
+    assert lines(codes(source), "LB102") == {_line(source, "%timeit lr_jit")}
+
+
+def test_called_objects_in_notebook_cells():
+    source = BRAINPY_OBJECT.format(imports=BRAINPY_IMPORTS[0], name="lr", timing="")
+    found = notebook_codes(source, "%timeit lr(points, labels)", "lr_jit = bm.jit(lr)\n\n%timeit lr_jit(points, labels)")
+    assert {(c, cell) for c, cell, _ in found if c == "LB102"} == {("LB102", 2), ("LB102", 3)}
+
+
+LOCAL_CALLABLE = """
+import jax.numpy as jnp
+{numpy}
+
+class Layer:
+    def __init__(self, n):
+        self.w = {lib}.ones((n, n))
+
+    def __call__(self, x):
+        return {lib}.tanh(x @ self.w)
+
+layer = Layer(256)
+x = {lib}.ones((64, 256))
+%timeit {timed}
+"""
+
+
+def test_a_called_object_of_a_local_class_runs_its_call():
+    source = LOCAL_CALLABLE.format(numpy="", lib="jnp", timed="layer(x)")
+    assert lines(codes(source), "LB102") == {_line(source, "%timeit")}
+
+
+@pytest.mark.parametrize(("numpy", "lib", "timed"), [
+    ("", "jnp", "layer(x).block_until_ready()"),
+    ("import numpy as np", "np", "layer(x)"),
+])
+def test_a_waited_or_numpy_called_object_stays_quiet(numpy, lib, timed):
+    assert lines(codes(LOCAL_CALLABLE.format(numpy=numpy, lib=lib, timed=timed)), "LB102") == set()
