@@ -12,6 +12,12 @@
 - BrainPy (`brainpy.math`) is a JAX front end (`_names.JAX_LIBRARIES`, `brainpy.math.jit` a jit), and calling an
   object of a local class runs its ``__call__`` (`Facts._called_object`): a timed ``lr(points, labels)`` that
   updates its ``bm.Variable`` in place and returns nothing is JAX work nothing waits for (case 381: LB102).
+- LB103 on printed per-pass loops (case 383): a clock pair in a loop is not "timed again warm" by a later timing
+  (`_intent._timed_again_warm`: its own later passes are the warm figures); `_warmth` reads the shape of a
+  ``jax.random`` draw (``shape=`` or the second argument), the same computation on inputs of other shapes gives
+  another shape, and a name bound anew earlier in the same pass holds at its use; a start read again after more
+  work times that work too (`_regions._later_readings`); and LB106 leaves a ``while`` over a traced argument of a
+  jitted function alone (tracing raises before anything unrolls).
 - LB104 (`_intent.repeated_right_after`): a one-run clock pair of a first call, repeated right after by a harness
   that repeats the same call (``%timeit``, ``timeit.repeat``), is the catalogue's first call timed again warm: no
   LB104. LB103 still reports the compile in it (cases 020 and 244).
@@ -323,3 +329,144 @@ def test_a_called_object_of_a_local_class_runs_its_call():
 ])
 def test_a_waited_or_numpy_called_object_stays_quiet(numpy, lib, timed):
     assert lines(codes(LOCAL_CALLABLE.format(numpy=numpy, lib=lib, timed=timed)), "LB102") == set()
+
+
+# --- 383: jitted functions first called inside the first pass of printed timing loops ------------------------------
+PRINTED_PASSES = """
+{imports}
+
+def dot(W, X):
+    return jnp.dot(W, X)
+
+def act(x):
+    return jnp.maximum(0.0, x)
+
+key = {random}.PRNGKey(0)
+W = {draw_small}
+X = {random}.normal(key, (100, 200))
+dot_jit = jax.jit(dot)
+act_jit = jax.jit(act)
+for i in range(3):
+    start = {clock}()
+    Z = dot_jit(W, X).block_until_ready()
+    print(f"dot: {{{clock}() - start:.2f}}")
+    start = {clock}()
+    A = act_jit(Z).block_until_ready()
+    print(f"act: {{{clock}() - start:.2f}}")
+
+W = {draw_large}
+dot_jit = jax.jit(dot)
+act_jit = jax.jit(act)
+for i in range(3):
+    start = {clock}()
+    Z = dot_jit(W, X).block_until_ready()
+    print(f"dot: {{{clock}() - start:.2f}}")
+    start = {clock}()
+    A = act_jit(Z).block_until_ready()
+    print(f"act: {{{clock}() - start:.2f}}")
+    Z, A = jnp.ones(1), jnp.ones(1)
+"""
+
+DRAWS = [
+    ("import jax\nimport jax.numpy as jnp\nfrom jax import random\nimport time", "random", "time.time",
+     "random.normal(key=key, shape=[50, 100])", "random.normal(key=key, shape=[80, 100])"),
+    ("import jax\nimport jax.numpy as jnp\nimport jax.random as jr\nfrom time import perf_counter", "jr", "perf_counter",
+     "jr.normal(key, (50, 100))", "jr.uniform(key, (80, 100))"),
+    ("import jax\nimport jax.numpy as jnp\nimport time", "jax.random", "time.perf_counter",
+     "jnp.ones((50, 100))", "jax.random.normal(key, shape=(80, 100))"),
+]
+
+
+def _passes(imports, random, clock, small, large):
+    return PRINTED_PASSES.format(imports=imports, random=random, clock=clock, draw_small=small, draw_large=large)
+
+
+def _all_lines(source, text):
+    return {i for i, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line}
+
+
+@pytest.mark.parametrize(("imports", "random", "clock", "small", "large"), DRAWS)
+def test_each_printed_loop_times_its_new_shapes_first_calls(imports, random, clock, small, large):
+    source = _passes(imports, random, clock, small, large)
+    assert lines(codes(source), "LB103") == _all_lines(source, "= dot_jit(W, X)") | _all_lines(source, "= act_jit(Z)")
+
+
+def test_the_same_shapes_again_are_warm():
+    source = _passes(*DRAWS[0][:3], DRAWS[0][3], DRAWS[0][3])
+    first_dot, first_act = _line(source, "= dot_jit(W, X)"), _line(source, "= act_jit(Z)")
+    assert lines(codes(source), "LB103") == {first_dot, first_act}
+
+
+def test_printed_loops_in_notebook_cells():
+    source = _passes(*DRAWS[0])
+    head, second = source.split("\nW = random.normal(key=key, shape=[80")
+    found = notebook_codes(head, "W = random.normal(key=key, shape=[80" + second)
+    assert {(c, cell) for c, cell, _ in found if c == "LB103"} == {("LB103", 1), ("LB103", 2)}
+    assert len([1 for c, cell, _ in found if c == "LB103" and cell == 2]) == 2
+
+
+# --- 383: a start read again after more work ----------------------------------------------------------------------
+READ_AGAIN = """
+import time
+import jax
+import jax.numpy as jnp
+
+f_jit = jax.jit(lambda x: jnp.sin(x) @ x)
+g_jit = jax.jit(lambda x: jnp.cos(x) @ x)
+x = jnp.ones((300, 300))
+f_jit(x).block_until_ready()
+{warm}
+start = {clock}()
+a = f_jit(x).block_until_ready()
+print(f"f: {{{clock}() - start:.3f}}")
+b = g_jit(x).block_until_ready()
+print(f"f and g: {{{clock}() - start:.3f}}")
+"""
+
+
+@pytest.mark.parametrize("clock", ["time.perf_counter", "time.time"])
+def test_a_start_read_again_times_the_work_after_the_first_reading(clock):
+    source = READ_AGAIN.format(warm="", clock=clock)
+    assert lines(codes(source), "LB103") == {_line(source, "b = g_jit(x)")}
+
+
+def test_a_start_read_again_after_a_warm_call_is_quiet():
+    source = READ_AGAIN.format(warm="g_jit(x).block_until_ready()", clock="time.perf_counter")
+    assert lines(codes(source), "LB103") == set()
+
+
+def test_a_start_read_again_after_the_same_call_again_is_warm():
+    source = READ_AGAIN.format(warm="", clock="time.perf_counter").replace("b = g_jit(x)", "b = f_jit(x)")
+    assert lines(codes(source), "LB103") == set()
+
+
+# --- 383: a `while` over a traced argument of a jitted function cannot trace -------------------------------------
+TRACED_WHILE = """
+import jax
+{jit_import}
+
+def multiply_n_times(x, n):
+    count = 0
+    res = 1
+    while count < {bound}:
+        res = res * x
+        count += 1
+    return res
+
+try:
+    val = {jitted}(2, 5)
+except Exception as ex:
+    print(type(ex).__name__, ex)
+"""
+
+
+@pytest.mark.parametrize(("jit_import", "jitted"), [("from jax import jit", "jit(multiply_n_times)"),
+                                                    ("", "jax.jit(multiply_n_times)")])
+def test_a_while_over_a_traced_argument_raises_rather_than_unrolls(jit_import, jitted):
+    source = TRACED_WHILE.format(jit_import=jit_import, jitted=jitted, bound="n")
+    assert lines(codes(source), "LB106") == set()
+
+
+def test_a_while_over_a_shape_under_jit_still_unrolls():
+    source = TRACED_WHILE.format(jit_import="", jitted="jax.jit(multiply_n_times)", bound="x.shape[0]")
+    assert lines(codes(source), "LB106") == {_line(source, "while count")}
