@@ -143,10 +143,6 @@ def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
     ``%time f(x)`` followed by ``%timeit f(x)`` is another kind of figure, read on its own (jax-ml/jax#4729)."""
     if not region.work:
         return False
-    if region.samples == "per-iteration" and enclosing_loop(ctx.program, region.anchor) is not None:
-        # a pair in a loop printing every pass: its own later passes are the warm figures, the first pass the cold
-        # one, unnamed; a later loop timing the same again does not say that first figure is the compile (case 383)
-        return False
     by_text, text_of, runs_at = ctx.index("LB103 timings by what they time", lambda: _timings_by_text(ctx))
     same = by_text.get(text_of.get(id(region)), ())
     if len(same) < 2:
