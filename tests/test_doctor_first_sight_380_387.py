@@ -88,7 +88,8 @@ def test_another_functions_jit_of_the_same_local_name_is_not_this_ones(imports, 
 
 def test_the_same_local_names_in_notebook_cells():
     source = _walks(*SPELLINGS[0])
-    head, eager, jitted = source.split("key = random.PRNGKey(0)")[0], *source.split("key = random.PRNGKey(0)")[1].split("\n\n")
+    head, rest = source.split("key = random.PRNGKey(0)")
+    eager, jitted = rest.split("\n\n")
     found = notebook_codes(head, "key = random.PRNGKey(0)" + eager, jitted)
     assert {(c, cell) for c, cell, _ in found if c == "LB103"} == {("LB103", 3)}
 
@@ -169,7 +170,8 @@ CLOCKS = [("import time\nimport jax\nimport jax.numpy as jnp", "time.time"),
 @pytest.mark.parametrize(("imports", "clock"), CLOCKS)
 @pytest.mark.parametrize("repeat", ["%timeit f_jit(x).block_until_ready()",
                                     "%timeit -r 7 f_jit(x).block_until_ready()",
-                                    "import timeit\nprint(min(timeit.repeat(lambda: f_jit(x).block_until_ready(), number=10, repeat=5)))"])
+                                    "import timeit\nprint(min(timeit.repeat(lambda: f_jit(x).block_until_ready(),"
+                                    " number=10, repeat=5)))"])
 def test_a_first_call_repeated_right_after_is_not_one_sample(imports, clock, repeat):
     source = ONCE_THEN_REPEATED.format(imports=imports, clock=clock, repeat=repeat)
     found = codes(source)
@@ -245,12 +247,14 @@ def test_a_cells_untimed_training_loop_beside_a_timing_cell_is_set_up():
 def test_the_same_loop_in_a_function_is_a_routine_its_callers_run():
     source = _training(*TRAINING_SPELLINGS[0], timing=TIMINGS[0], loop="def train(params):\n  for i in range(101):")
     source = source.replace("\n    grads =", "\n      grads =").replace("\n    params =", "\n      params =").replace(
-        "\n    print(", "\n      print(").replace("\npredict =", "\n  return params\n\nparams = train(params)\npredict =")
+        "\n    print(", "\n      print(").replace(
+        "\npredict =", "\n  return params\n\nparams = train(params)\npredict =")
     assert lines(codes(source), "LB114") == {_line(source, "for i in range(101):")}
 
 
 def test_the_same_loop_timed_is_still_op_by_op():
-    source = _training(*TRAINING_SPELLINGS[0], timing="", loop="import time\nstart = time.perf_counter()\nfor i in range(101):")
+    loop = "import time\nstart = time.perf_counter()\nfor i in range(101):"
+    source = _training(*TRAINING_SPELLINGS[0], timing="", loop=loop)
     source += "print(time.perf_counter() - start)\n"
     assert _line(source, "for i in range(101):") in lines(codes(source), "LB114")
 
@@ -274,7 +278,8 @@ labels = bm.random.random(2000)
 {timing}
 """
 
-BRAINPY_IMPORTS = ["import brainpy as bp\nimport brainpy.math as bm", "import brainpy as bp\nfrom brainpy import math as bm"]
+BRAINPY_IMPORTS = ["import brainpy as bp\nimport brainpy.math as bm",
+                   "import brainpy as bp\nfrom brainpy import math as bm"]
 
 
 @pytest.mark.parametrize("imports", BRAINPY_IMPORTS)
@@ -282,7 +287,8 @@ BRAINPY_IMPORTS = ["import brainpy as bp\nimport brainpy.math as bm", "import br
 @pytest.mark.parametrize("timing", [
     "%timeit {name}(points, labels)",
     "import timeit\nprint(timeit.timeit(lambda: {name}(points, labels), number=100))",
-    "import time\nstart = time.perf_counter()\nfor _ in range(100):\n    {name}(points, labels)\nprint(time.perf_counter() - start)",
+    "import time\nstart = time.perf_counter()\nfor _ in range(100):\n    {name}(points, labels)\n"
+    "print(time.perf_counter() - start)",
 ])
 def test_a_called_object_that_updates_its_variables_is_unwaited_work(imports, name, timing):
     source = BRAINPY_OBJECT.format(imports=imports, name=name, timing=timing.format(name=name))
@@ -290,13 +296,15 @@ def test_a_called_object_that_updates_its_variables_is_unwaited_work(imports, na
 
 
 def test_a_called_object_under_brainpys_jit_is_unwaited_work():
-    source = BRAINPY_OBJECT.format(imports=BRAINPY_IMPORTS[0], name="lr", timing="lr_jit = bm.jit(lr)\n%timeit lr_jit(points, labels)")
+    timing = "lr_jit = bm.jit(lr)\n%timeit lr_jit(points, labels)"
+    source = BRAINPY_OBJECT.format(imports=BRAINPY_IMPORTS[0], name="lr", timing=timing)
     assert lines(codes(source), "LB102") == {_line(source, "%timeit lr_jit")}
 
 
 def test_called_objects_in_notebook_cells():
     source = BRAINPY_OBJECT.format(imports=BRAINPY_IMPORTS[0], name="lr", timing="")
-    found = notebook_codes(source, "%timeit lr(points, labels)", "lr_jit = bm.jit(lr)\n\n%timeit lr_jit(points, labels)")
+    jitted = "lr_jit = bm.jit(lr)\n\n%timeit lr_jit(points, labels)"
+    found = notebook_codes(source, "%timeit lr(points, labels)", jitted)
     assert {(c, cell) for c, cell, _ in found if c == "LB102"} == {("LB102", 2), ("LB102", 3)}
 
 
@@ -369,7 +377,8 @@ for i in range(3):
 DRAWS = [
     ("import jax\nimport jax.numpy as jnp\nfrom jax import random\nimport time", "random", "time.time",
      "random.normal(key=key, shape=[50, 100])", "random.normal(key=key, shape=[80, 100])"),
-    ("import jax\nimport jax.numpy as jnp\nimport jax.random as jr\nfrom time import perf_counter", "jr", "perf_counter",
+    ("import jax\nimport jax.numpy as jnp\nimport jax.random as jr\nfrom time import perf_counter", "jr",
+     "perf_counter",
      "jr.normal(key, (50, 100))", "jr.uniform(key, (80, 100))"),
     ("import jax\nimport jax.numpy as jnp\nimport time", "jax.random", "time.perf_counter",
      "jnp.ones((50, 100))", "jax.random.normal(key, shape=(80, 100))"),

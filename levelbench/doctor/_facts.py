@@ -891,7 +891,7 @@ class Facts:
             if isinstance(value, ast.Name) and self._def_in_effect_is_plain(name, value):
                 return None  # read where the plain def of the name is in effect, before a jitted one rebinds it
             if isinstance(value, ast.Name) and not self._jitted_in_scope(value):
-                return None  # `jax.vmap(step)(keys)` where this function's `step` is a plain `partial`, another's jitted
+                return None  # `jax.vmap(step)(keys)`: this function's `step` a plain `partial`, another's jitted
             return self._alias_root.get(name, name)
         if self.jit_target(value) is not None:
             return ast.unparse(value)

@@ -53,9 +53,10 @@ def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
 def repeated_right_after(ctx: Context, region: TimedRegion, first: ast.Call) -> bool:
     """The next timing in the same scope repeats ``first``, the call this one-run timing runs cold, written the
     same and warmed by it: ``start = time(); walk(n, t)...; end = time()`` and then ``%timeit walk(n, t)...``
-    (Eric Ma's workshop notebook, case 380), ``timeit.repeat``, or a loop of timed runs. The one figure is the cold first call, and its repeats come right
-    after: the catalogue's LB104 exception for a first call timed again warm. Whether that first figure's compile
-    is a mistake is LB103's question, which the repeats do not settle (cases 020 and 244)."""
+    (Eric Ma's workshop notebook, case 380), ``timeit.repeat``, or a loop of timed runs. The one figure is the
+    cold first call, and its repeats come right after: the catalogue's LB104 exception for a first call timed
+    again warm. Whether that first figure's compile is a mistake is LB103's question, which the repeats do not
+    settle (cases 020 and 244)."""
     if region.samples != "single":
         return False
     later = ctx.index("LB104 next timing in scope", lambda: _next_timings(ctx)).get(id(region))

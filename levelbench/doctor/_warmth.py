@@ -88,6 +88,14 @@ def _shape_argument(qualified: str, call: ast.Call) -> ast.expr | None:
     return None
 
 
+def _unwaited(value: ast.expr | None) -> ast.expr | None:
+    """``dot_jit(W, X)`` for ``dot_jit(W, X).block_until_ready()``: the computation a wait is called on."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr == "block_until_ready":
+        value = value.func.value
+    return value
+
+
 class Warmth:
     """Answers `warms` for one program; the bindings of every name are indexed once."""
 
@@ -197,10 +205,7 @@ class Warmth:
         twice), given arrays whose shapes the source shows differ (``W`` drawn with ``shape=[1000, 10000]``, then
         ``[2000, 10000]``), directly or through such values: what it returns has another shape, so a jitted function
         handed it compiles again (Aakash Nain's JIT notebook, case 383)."""
-        while isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "block_until_ready":
-            first = first.func.value
-        while isinstance(second, ast.Call) and isinstance(second.func, ast.Attribute) and second.func.attr == "block_until_ready":
-            second = second.func.value
+        first, second = _unwaited(first), _unwaited(second)
         if depth > 3 or not (isinstance(first, ast.Call) and isinstance(second, ast.Call)) \
                 or unparse(first.func) != unparse(second.func) or len(first.args) != len(second.args):
             return False

@@ -51,7 +51,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         first = next((c for c in work_calls if not is_wait(ctx, c)), work_calls[0])
         warmed = _called_before(ctx, region, first)
         if not warmed and (times_compilation_on_purpose(ctx, region) or repeated_right_after(ctx, region, first)):
-            continue  # a compile timed on purpose, once, or repeated right after: warming it up takes out what it is for
+            continue  # a compile timed on purpose, once, or repeated right after: a warm-up takes out what it is for
         if only_logs_its_interval(ctx, region):
             continue  # a progress line about an activity (`with time_activity("final eval"):`), not a measurement
         clock = region.clocks[0] + "()" if region.clocks else region.label
