@@ -20,6 +20,7 @@ from ._syntax import enclosing_function, enclosing_loop, parameter_names
 JIT_TRANSFORMS = frozenset(
     {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit",
      "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
+     "brainpy.math.jit",  # BrainPy's: jax.jit with an object's `Variable`s as arguments and outputs
      "flax.nnx.jit_partial"}  # `nnx.jit_partial(step, model, optimizer)`: nnx.jit with the graph arguments bound
 )
 # Flax linen's lifted transforms: applied to a Module class they give back a class (`nn.jit(MLP)`), whose call builds a
@@ -695,7 +696,21 @@ class Facts:
         if isinstance(func, ast.Name) and func.id in self.jitted:
             return None
         found = self.function_of(func)
+        if found is None and isinstance(func, ast.Name):
+            found = self._called_object(func)
         return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+    def _called_object(self, func: ast.Name) -> ast.AST | None:
+        """The ``__call__`` an object of a local class runs when it is called: ``lr(points, labels)`` where ``lr =
+        LogisticRegression(10)`` (BrainPy's class objects, case 381), as ``m.apply`` of ``m = Model(...)`` runs
+        ``Model.apply`` (`Bindings.method_key`). Every value the name holds there must be such an object, of one
+        class."""
+        values = self.bindings.values_at(func.id, func)
+        keys = {f"{dotted(v.func)}.__call__" if isinstance(v, ast.Call) and dotted(v.func) in self.classes else ""
+                for v in values}
+        if len(keys) != 1:
+            return None
+        return self.methods.get(keys.pop())
 
     def callee(self, call: ast.Call) -> tuple[str, int | None, str | None]:
         """What ``call`` runs, as one comparable value: its callee as written, the local def it runs un-jitted and
@@ -875,6 +890,8 @@ class Facts:
         if name is not None and name in self.jitted:
             if isinstance(value, ast.Name) and self._def_in_effect_is_plain(name, value):
                 return None  # read where the plain def of the name is in effect, before a jitted one rebinds it
+            if isinstance(value, ast.Name) and not self._jitted_in_scope(value):
+                return None  # `jax.vmap(step)(keys)`: this function's `step` a plain `partial`, another's jitted
             return self._alias_root.get(name, name)
         if self.jit_target(value) is not None:
             return ast.unparse(value)

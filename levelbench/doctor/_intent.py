@@ -50,6 +50,36 @@ def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
     return False
 
 
+def repeated_right_after(ctx: Context, region: TimedRegion, first: ast.Call) -> bool:
+    """The next timing in the same scope repeats ``first``, the call this one-run timing runs cold, written the
+    same and warmed by it: ``start = time(); walk(n, t)...; end = time()`` and then ``%timeit walk(n, t)...``
+    (Eric Ma's workshop notebook, case 380), ``timeit.repeat``, or a loop of timed runs. The one figure is the
+    cold first call, and its repeats come right after: the catalogue's LB104 exception for a first call timed
+    again warm. Whether that first figure's compile is a mistake is LB103's question, which the repeats do not
+    settle (cases 020 and 244)."""
+    if region.samples != "single":
+        return False
+    later = ctx.index("LB104 next timing in scope", lambda: _next_timings(ctx)).get(id(region))
+    if later is None or later.samples == "single":
+        return False
+    text = unparse(first)
+    return any(unparse(c) == text and ctx.warms(first, c) for c in ctx.timed_calls(later))
+
+
+def _next_timings(ctx: Context) -> dict[int, TimedRegion]:
+    """Each timing's id -> the next timing that starts after it in the same scope, with a clock of its own."""
+    by_scope: dict[int, list[TimedRegion]] = {}
+    for region in ctx.regions:
+        by_scope.setdefault(id(region.scope), []).append(region)
+    found: dict[int, TimedRegion] = {}
+    for regions in by_scope.values():
+        regions.sort(key=lambda r: r.start)
+        for region in regions:
+            found[id(region)] = next((r for r in regions if r.start > region.start and (
+                r.clock_node is None or r.clock_node is not region.clock_node)), None)  # type: ignore[assignment]
+    return {k: v for k, v in found.items() if v is not None}
+
+
 def _timed_after_a_clear(ctx: Context, region: TimedRegion) -> bool:
     """A call the timing runs had its compiled code dropped earlier in the same function (``solve_j._clear_cache()``,
     ``jax.clear_caches()``), nothing ran it between the clear and the timing, and the clear undoes an earlier run of

@@ -169,6 +169,8 @@ def _one_operation(facts: Facts, transform: ast.Call) -> bool:
         return True
     body = [function.body] if isinstance(function, ast.Lambda) else getattr(function, "body", [])
     calls = [n for stmt in body for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+    if any(facts.names.qualname(c.func) in COMPILED_LOOPS for c in calls):
+        return True  # `jax.vmap(partial(draw, n=k))` of `draw` running `lax.scan`: the batched loop is one primitive
     return bool(calls) and all(facts.calls_jax_callable(c) for c in calls)
 
 

@@ -47,7 +47,7 @@ CONVENTIONAL = {
 # (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).
 JAX_LIBRARIES = (
     "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
-    "netket.", "mpax.", "waymax.",
+    "netket.", "mpax.", "waymax.", "brainpy.",
 )
 # JAX libraries whose objects' methods run as they are called: their documentation asks the user to jit them
 # (`jax.jit(env.step)` for brax, gymnax, jumanji and pgx environments; blackjax's `kernel.step`). Others jit their

@@ -209,6 +209,7 @@ class _Finder:
             region = self._clock_region(found[0], found[1], var, clock_call)
             if region is not None:
                 yield region
+                yield from self._later_readings(found[0], found[1], var, clock_call, region)
 
     def _clock_assignment(self, stmt: ast.AST) -> tuple[str, ast.Call] | None:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -291,6 +292,35 @@ class _Finder:
             swept=self._swept(block[i], statements) if samples == "per-iteration" else "",
             end_read=None if end_read is None else block[end_read],
         )
+
+    def _later_readings(
+        self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call, first: TimedRegion
+    ) -> Iterator[TimedRegion]:
+        """The same start read again, by a later statement of its block that subtracts it from a clock read there
+        (``print(f"... {time.time() - start:.2f}")`` twice, the second after more work): each such figure times
+        everything from the start to it, the work after the first reading included (Aakash Nain's 'forward pass'
+        figure, case 383). Up to a restart of the clock."""
+        closing = first.closing
+        passed = False
+        for j in self.program.statements_mentioning(block, i, var):
+            if not passed:
+                passed = block[j] is closing
+                continue
+            restart = self._clock_assignment(block[j])
+            if restart is not None and restart[0] == var:
+                return
+            subtraction = _subtraction_from(self.program, block[j], var)
+            left = clock_read(subtraction.left) if subtraction is not None else None
+            if not (isinstance(left, ast.Call) and self._clock_name(left) is not None) \
+                    or isinstance(block[j], (*LOOPS, ast.If, ast.With, ast.Try)):
+                continue
+            statements = tuple(block[i + 1 : j])
+            before_clock = tuple(
+                n for n in self.program.walk(block[j]) if isinstance(n, ast.Call) and _ends_before(n, subtraction)
+            )
+            yield dataclasses.replace(first, statements=statements, work=statements, closing=block[j],
+                                      before_clock=before_clock, end_read=None,
+                                      clocks=tuple(dict.fromkeys([*first.clocks, self._clock_name(left) or ""])))
 
     def _repeated(self, node: ast.AST, scope: ast.AST | None) -> bool:
         """The timing at ``node`` runs more than once: in a loop, or in a function called more than once. One

@@ -34,6 +34,10 @@ from ._program import Program
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, position, unparse
 
 _SHAPED = frozenset({"ones", "zeros", "empty", "full"})  # array constructors whose first argument is the shape
+# jax.random's samplers take the key first and the shape second, or as `shape=` (`random.normal(key, (n, m))`,
+# `random.normal(key=key, shape=[1000, 10000])`); the sampled array has that shape.
+_SAMPLERS = frozenset({"normal", "uniform", "bernoulli", "randint", "truncated_normal", "gamma", "beta", "exponential",
+                       "laplace", "logistic", "cauchy"})
 _RANGES = frozenset({"linspace", "arange", "logspace", "geomspace"})  # one-dimensional, whatever their arguments
 # one array per argument, each with as many dimensions as there are arguments (inputs are flattened)
 _GRIDS = frozenset({"jax.numpy.meshgrid", "numpy.meshgrid"})
@@ -70,6 +74,26 @@ class _Form:
         if self.category in ("int", "float", "bool", "str", "complex") and not by_value:
             return False  # a non-static scalar is traced: its value does not matter
         return self.detail is not None and other.detail is not None and self.detail != other.detail
+
+
+def _shape_argument(qualified: str, call: ast.Call) -> ast.expr | None:
+    """The argument that gives the shape of the array ``call`` makes: a constructor's first (``jnp.ones((3, 4))``) or
+    its ``shape=``, a ``jax.random`` sampler's second (after the key) or its ``shape=``; None for anything else."""
+    module, _, function = qualified.rpartition(".")
+    keyword = next((k.value for k in call.keywords if k.arg == "shape"), None)
+    if function in _SHAPED:
+        return call.args[0] if call.args else keyword
+    if module == "jax.random" and function in _SAMPLERS:
+        return call.args[1] if len(call.args) > 1 else keyword
+    return None
+
+
+def _unwaited(value: ast.expr | None) -> ast.expr | None:
+    """``dot_jit(W, X)`` for ``dot_jit(W, X).block_until_ready()``: the computation a wait is called on."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr == "block_until_ready":
+        value = value.func.value
+    return value
 
 
 class Warmth:
@@ -176,6 +200,18 @@ class Warmth:
             self._arguments_differ(a, b, by_value=i in static_positions) for i, a, b in pairs
         ) or any(self._arguments_differ(a, b, by_value=n in static_names) for n, a, b in named)
 
+    def _computed_from_other_shapes(self, first: ast.expr | None, second: ast.expr | None, depth: int) -> bool:
+        """The two values are the same computation written the same way (``Z = dot_jit(W, X).block_until_ready()``
+        twice), given arrays whose shapes the source shows differ (``W`` drawn with ``shape=[1000, 10000]``, then
+        ``[2000, 10000]``), directly or through such values: what it returns has another shape, so a jitted function
+        handed it compiles again (Aakash Nain's JIT notebook, case 383)."""
+        first, second = _unwaited(first), _unwaited(second)
+        if depth > 3 or not (isinstance(first, ast.Call) and isinstance(second, ast.Call)) \
+                or unparse(first.func) != unparse(second.func) or len(first.args) != len(second.args):
+            return False
+        return self._array_shapes_differ(first, second) or any(
+            self._arguments_differ(x, y, by_value=False, depth=depth + 1) for x, y in zip(first.args, second.args))
+
     def _array_shapes_differ(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Some positional argument is an array at both calls, with shapes or ranks the source spells out, and they
         differ (``f(x[i], y[j])`` on elements of 1-d arrays, then ``f(x_mesh, y_mesh)`` from ``jnp.meshgrid``)."""
@@ -203,11 +239,13 @@ class Warmth:
                 return True
         return False
 
-    def _arguments_differ(self, a: ast.expr, b: ast.expr, *, by_value: bool) -> bool:
+    def _arguments_differ(self, a: ast.expr, b: ast.expr, *, by_value: bool, depth: int = 0) -> bool:
         if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id:
             first, second = self._in_effect(a.id, a), self._in_effect(b.id, b)
             if first is _UNKNOWN or first is second:
                 return False
+            if second is not _UNKNOWN and self._computed_from_other_shapes(first.value, second.value, depth):
+                return True
         first_form, second_form = self._form(a, 0), self._form(b, 0)
         return first_form is not None and second_form is not None and first_form.differs(second_form, by_value=by_value)
 
@@ -250,9 +288,11 @@ class Warmth:
         """``(3, 4)`` for ``jnp.ones((3, 4))``; ``(50000001,)`` for ``jnp.ones(m)`` after ``m = 50_000_001``: a shape
         the source spells out, its parts literal integers or names bound to one where the call reads them."""
         qualified = self.facts.names.qualname(call.func)
-        if qualified is None or qualified.rsplit(".", 1)[-1] not in _SHAPED or not call.args:
+        if qualified is None:
             return None
-        shape = call.args[0]
+        shape = _shape_argument(qualified, call)
+        if shape is None:
+            return None
         parts = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape]
         values: list[object] = []
         for part in parts:
@@ -345,11 +385,14 @@ class Warmth:
         ancestors = [use, *self.program.ancestors(use)]
         split = bisect.bisect_left(found, at, key=lambda b: b.effect)
         loops = {id(a) for a in ancestors[1:] if isinstance(a, LOOPS)}
-        if loops and any(self._in_a_loop_around(b, loops) for b in found[split:]):
-            return _UNKNOWN  # bound again further down a loop around the use: the next iteration sees that value
         # the last binding before the use holds if it runs on every path to the use; else which holds is not known
         last = found[split - 1] if split else None
-        return last if last is not None and self._dominates(last, ancestors) else _UNKNOWN
+        if last is None or not self._dominates(last, ancestors):
+            return _UNKNOWN
+        carried = set().union(*(self._loops_around(b, loops) for b in found[split:])) if loops else set()
+        if carried - self._loops_around(last, loops):
+            return _UNKNOWN  # bound again further down a loop around the use: the next iteration sees that value
+        return last  # bound again further down, but the pass binds it anew before the use (`Z = ...` then `Z, A = ...`)
 
     def _from_outside(self, name: str, scope: ast.AST | None) -> _Binding | None:
         """A name a function reads from the scopes around it: its binding there, when that scope binds it once
@@ -367,14 +410,15 @@ class Warmth:
         block = self._block(binding.statement)
         return block is not None and any(self._block(a) is block for a in ancestors)
 
-    def _in_a_loop_around(self, binding: _Binding, loops: set[int]) -> bool:
-        """The binding is in one of ``loops`` (the loops around a use), in the same function."""
+    def _loops_around(self, binding: _Binding, loops: set[int]) -> set[int]:
+        """Which of ``loops`` (the loops around a use) hold the binding, in the same function."""
+        found: set[int] = set()
         for ancestor in self.program.ancestors(binding.statement):
             if isinstance(ancestor, FUNCTIONS):
-                return False
+                break
             if id(ancestor) in loops:
-                return True
-        return False
+                found.add(id(ancestor))
+        return found
 
     def _block(self, statement: ast.AST) -> list[ast.AST] | None:
         """The statement list (a body, an ``else``, a ``finally``, the handlers) that holds ``statement``; None for a

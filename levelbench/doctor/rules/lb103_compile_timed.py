@@ -132,14 +132,27 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             called_in(enclosing_function(ctx.program, s), key, position(s), timed, timed_ids) for s in sites
         )
 
+    # a start read again later (`_regions._later_readings`): the calls an earlier reading already times are
+    # reported there, and the later figure's own first calls here (case 383's 'forward pass')
+    seen_by_clock: dict[int, set[int]] = {}
+    read_earlier: dict[int, set[int]] = {}
+    for region in sorted(candidates, key=lambda r: getattr(r.closing, "lineno", 0)):
+        if region.clock_node is not None:
+            seen = seen_by_clock.setdefault(id(region.clock_node), set())
+            read_earlier[id(region)] = set(seen)
+            seen |= {id(n) for n in ctx.timed_calls(region)}
     for region in candidates:
         timed = ctx.timed_calls(region)
         timed_ids = {id(n) for n in timed}
+        earlier_reading = read_earlier.get(id(region), set())
         warm: set[str] = set()
         for node in region.setup:
             for call in (n for n in walk_code(ctx.program, [node]) if isinstance(n, ast.Call)):
                 warm |= reach.of_call(call)
         for call in timed:
+            if id(call) in earlier_reading:
+                warm |= reach.of_call(call)  # ran, and was read, before this figure's own calls
+                continue
             cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, call, timed_ids))
             if not cold:
                 continue

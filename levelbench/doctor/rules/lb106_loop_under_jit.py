@@ -330,7 +330,10 @@ def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
 def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
     """A ``while`` condition that counts up to a data size or a large constant (``i < n``, ``i < x.shape[0]``);
     ``while node is not None`` walks a structure, ``while w.ndim < x.ndim`` dimensions. In a library function a
-    bound the callers pass (``i < n``) is theirs to keep small."""
+    bound the callers pass (``i < n``) is theirs to keep small. Under a jit applied to the function itself, a
+    non-static argument is a tracer: ``while count < n`` cannot be a Python bool, so tracing raises before any
+    step is unrolled (the page's ``jit(multiply_n_times)(2, 5)`` in a ``try``, case 383); the fault is the error,
+    not a loop's compile time."""
     for node in ast.walk(test):
         if not isinstance(node, ast.Compare) or not all(isinstance(op, _ORDERINGS) for op in node.ops):
             continue
@@ -343,7 +346,8 @@ def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
             for part in ast.walk(side):
                 if isinstance(part, ast.Attribute) and part.attr == "shape":
                     return True
-                if isinstance(part, ast.Name) and part.id in data.parameters and not data.library:
+                if isinstance(part, ast.Name) and part.id in data.parameters and not data.library \
+                        and not data.site.direct:
                     return True
     return False
 

@@ -46,7 +46,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
     A loop counts the JAX operations of its body and of the un-jitted local functions it calls. Two or
     more per iteration are reported; one is reported when the loop is what a benchmark times (then the
-    numbers are dispatch overhead). Only in files that run code (`Context.runs_here`).
+    numbers are dispatch overhead). Only in files that run code (`Context.runs_here`). In a file that times code,
+    a loop of the script or notebook cell itself (no function around it) that no timing reaches is the example's
+    set-up or demonstration, run once beside the figures: its dispatch is in none of them (PennyLane's and Flax's
+    training loops beside their timing cells, cases 382 and 387; the readings of 246, 260 and 369). A loop in a
+    function is a routine its callers run, whose every call pays the dispatch (QuantEcon's ``simulate``, 162).
     """
     facts = ctx.facts
     if not facts.jax_code:  # JAX itself, or a library written in JAX (`from waymax import datatypes`)
@@ -84,6 +88,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a loop the code bounds (`range(10)`, four listed values): a few ms of dispatch, once
         if yields_batches(ctx.program, loop):
             continue  # a data loader's epoch loop: its shuffle runs once per batch of items, not per item drawn
+        if not timed and ctx.regions and enclosing_function(ctx.program, loop) is None:
+            continue  # a script's or cell's own untimed loop beside its timings: the example's set-up (cases 382, 387)
         if not timed and ctx.regions and _assembles_an_array(ctx, loop, own):
             continue  # a benchmark's input built once, outside every timing: its dispatch is in no figure (case 324)
         iterable = _iterable(loop)
