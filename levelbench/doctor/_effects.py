@@ -729,3 +729,47 @@ def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
         if kind == "torch":
             return receiver
     return None
+
+
+def feeds_a_host_step(ctx: Context, copy: ast.Call) -> bool:
+    """``copy`` reads a JAX result back for host code in a loop whose result the loop's JAX work reads again: a host
+    step of the pipeline the loop runs (gymnax-blines' NumPy baseline, case 388: ``action = apply_fn(params, obs, k)``
+    then ``obs, reward, done, _ = envs.step(action.tolist())``, a gym environment on the host fed by a jitted policy).
+    The host needs the value to take its step, and its result is the next pass's JAX input: the copy is part of what
+    the loop measures, not a read the timing could move out. ``copy`` may be the step's argument itself, or bound to a
+    name the step is handed (``a = np.asarray(action)``, then ``env.step(a)``)."""
+    loop = enclosing_loop(ctx.program, copy)
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+        return False
+    parent = ctx.program.parent(copy)
+    if isinstance(parent, ast.keyword):  # `envs.step(actions=action.tolist())`
+        parent = ctx.program.parent(parent)
+    handed: list[ast.Call] = []
+    if isinstance(parent, ast.Call) and copy in (*parent.args, *(k.value for k in parent.keywords)):
+        handed.append(parent)
+    elif isinstance(parent, ast.Assign) and parent.value is copy:
+        names = {n.id for t in parent.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        handed += [
+            c for c in walk_code(ctx.program, loop.body)
+            if isinstance(c, ast.Call) and position(c) > position(copy) and any(
+                isinstance(n, ast.Name) and n.id in names for a in [*c.args, *(k.value for k in c.keywords)]
+                for n in ast.walk(a))
+        ]
+    return any(_host_step_feeds_jax(ctx, step, loop) for step in handed)
+
+
+def _host_step_feeds_jax(ctx: Context, step: ast.Call, loop: ast.AST) -> bool:
+    """``step`` runs on the host (neither JAX work nor a conversion) and binds names that JAX work in ``loop`` reads."""
+    if ctx.kinds.of(step) == "jax" or pending_jax(ctx, step) is not None or is_host_copy(ctx, step) is not None \
+            or is_wait(ctx, step):
+        return False
+    statement = ctx.program.parent(step)
+    if not (isinstance(statement, ast.Assign) and statement.value is step):
+        return False
+    bound = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(c, ast.Call) and c is not step and pending_jax(ctx, c) is not None
+        and any(isinstance(n, ast.Name) and n.id in bound for a in [*c.args, *(k.value for k in c.keywords)]
+                for n in ast.walk(a))
+        for c in walk_code(ctx.program, loop.body)  # type: ignore[attr-defined]
+    )

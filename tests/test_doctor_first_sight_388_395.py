@@ -1,0 +1,151 @@
+"""What cases 388-395 showed at first sight, mended in the shared model (mend34).
+
+- `Facts.library_call`: a method of an object a class of a library written in JAX built is read the same way when it
+  is called through a name bound to the bound method (``rollout_fn = manager.batch_rollout``, then
+  ``_ = rollout_fn(keys, params)``), and gymnax's classes are such classes (``RolloutWrapper``, from one of
+  `UNJITTED_LIBRARIES`): its result is JAX work, so an unwaited timed rollout is LB102 at the rollout, not at the key
+  split that feeds it (case 388:51/94).
+- LB115 (`_effects.feeds_a_host_step`): a JAX result read back for a host step of the loop whose result the loop's JAX
+  work reads next (``obs, r, done, _ = envs.step(action.tolist())`` beside ``action = apply_fn(params, obs, k)``) is
+  the pipeline timed, not a copy the timing could move out (no LB115 at 388:148).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+# --- 388: gymnax rollouts through a bound method, timed and never waited for -------------------------------------------
+GYMNAX_ROLLOUTS = """
+import jax
+import {clock_module}
+{wrapper_import}
+
+def speed(env_name, num_env_steps, num_envs, rng):
+    manager = {wrapper}(None, env_name=env_name)
+    rng, rng_batch = jax.random.split(rng)
+    rng_batch_eval = jax.random.split(rng_batch, num_envs).squeeze()
+    if num_envs == 1:
+        rollout_fn = manager.single_rollout
+    else:
+        rollout_fn = manager.batch_rollout
+    obs, action, reward, next_obs, done, cum_ret = rollout_fn(rng_batch_eval, None)
+    steps_per_batch = obs.shape[0]
+    step_counter = 0
+    start_t = {clock}
+    while step_counter < num_env_steps:
+        rng, rng_batch = jax.random.split(rng)
+        rng_batch_eval = jax.random.split(rng_batch, num_envs).squeeze()
+        _ = rollout_fn(rng_batch_eval, None)
+        step_counter += steps_per_batch
+    return {clock} - start_t
+"""
+
+
+@pytest.mark.parametrize(
+    ("clock_module", "clock", "wrapper_import", "wrapper"),
+    [
+        ("time", "time.time()", "from gymnax.experimental import RolloutWrapper", "RolloutWrapper"),
+        ("time", "time.perf_counter()", "from gymnax.experimental import RolloutWrapper", "RolloutWrapper"),
+        ("time as tm", "tm.perf_counter()", "from gymnax.experimental import RolloutWrapper as RW", "RW"),
+        ("time", "time.perf_counter()", "import gymnax.experimental as gx", "gx.RolloutWrapper"),
+    ],
+)
+def test_a_timed_rollout_through_a_bound_method_is_unwaited_at_the_rollout(
+        clock_module, clock, wrapper_import, wrapper):
+    source = GYMNAX_ROLLOUTS.format(clock_module=clock_module, clock=clock, wrapper_import=wrapper_import,
+                                    wrapper=wrapper)
+    assert lines(codes(source), "LB102") == {21}
+
+
+def test_a_timed_rollout_called_on_the_object_is_unwaited_at_the_rollout():
+    source = GYMNAX_ROLLOUTS.format(clock_module="time", clock="time.perf_counter()",
+                                    wrapper_import="from gymnax.experimental import RolloutWrapper",
+                                    wrapper="RolloutWrapper").replace(
+        "_ = rollout_fn(rng_batch_eval, None)", "out = manager.batch_rollout(rng_batch_eval, None)")
+    assert lines(codes(source), "LB102") == {21}
+
+
+def test_a_waited_rollout_through_a_bound_method_is_quiet():
+    source = GYMNAX_ROLLOUTS.format(clock_module="time", clock="time.perf_counter()",
+                                    wrapper_import="from gymnax.experimental import RolloutWrapper",
+                                    wrapper="RolloutWrapper").replace(
+        "_ = rollout_fn(rng_batch_eval, None)", "jax.block_until_ready(rollout_fn(rng_batch_eval, None))")
+    assert lines(codes(source), "LB102") == set()
+
+
+def test_a_method_of_an_object_no_jax_library_built_stays_unread():
+    source = GYMNAX_ROLLOUTS.format(clock_module="time", clock="time.perf_counter()",
+                                    wrapper_import="from mytools import RolloutWrapper", wrapper="RolloutWrapper")
+    assert 21 not in lines(codes(source), "LB102")
+
+
+def test_a_timed_rollout_in_a_notebook_cell():
+    setup = """
+    import time
+    import jax
+    from gymnax.experimental import RolloutWrapper
+    manager = RolloutWrapper(None, env_name="CartPole-v1")
+    rollout = manager.batch_rollout
+    keys = jax.random.split(jax.random.PRNGKey(0), 8)
+    out = rollout(keys, None)
+    """
+    timed = """
+    start = time.perf_counter()
+    for _ in range(10):
+        keys = jax.random.split(keys[0], 8)
+        out = rollout(keys, None)
+    print(time.perf_counter() - start)
+    """
+    found = notebook_codes(setup, timed)
+    assert {(c, cell, line) for c, cell, line in found if c == "LB102"} == {("LB102", 2, 4)}
+
+
+# --- 388: a NumPy gym environment fed by a jitted policy: the host step is the pipeline --------------------------------
+HOST_ENVIRONMENT = """
+import time
+import jax
+import numpy as np
+from utils.vec_env.wrapper import make_parallel_env
+
+def speed_numpy_network(env_name, num_batch_steps, num_envs, rng, model, model_params):
+    envs = make_parallel_env(env_name, seed=0, n_rollout_threads=num_envs)
+    obs = envs.reset()
+    apply_fn = jax.jit(model.apply)
+    action = apply_fn(model_params, obs, rng)
+    jax.block_until_ready(action)
+    start_t = time.perf_counter()
+    for i in range(num_batch_steps):
+        rng, rng_step = jax.random.split(rng)
+        action = apply_fn(model_params, obs, rng_step).reshape(num_envs)
+{step}
+    return time.perf_counter() - start_t
+"""
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "        obs, reward, done, _ = envs.step(action.tolist())",
+        "        obs, reward, done, _ = envs.step(np.asarray(action))",
+        "        host_action = np.asarray(action)\n        obs, reward, done, _ = envs.step(host_action)",
+        "        obs, reward, done, _ = envs.step(actions=action.tolist())",
+    ],
+)
+def test_a_copy_for_the_host_step_that_feeds_the_next_pass_is_no_lb115(step):
+    assert lines(codes(HOST_ENVIRONMENT.format(step=step)), "LB115") == set()
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "        log.append(action.tolist())",  # kept for later: nothing the loop's JAX work reads comes back
+        "        reward = envs.score(np.asarray(action))",  # a host result no JAX work of the loop reads
+    ],
+)
+def test_a_copy_whose_host_use_feeds_no_jax_work_stays_lb115(step):
+    source = HOST_ENVIRONMENT.format(step=step).replace("    start_t =", "    log = []\n    start_t =")
+    assert 17 in lines(codes(source), "LB115") or 18 in lines(codes(source), "LB115")
+
