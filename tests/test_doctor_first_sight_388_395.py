@@ -8,6 +8,10 @@
 - LB115 (`_effects.feeds_a_host_step`): a JAX result read back for a host step of the loop whose result the loop's JAX
   work reads next (``obs, r, done, _ = envs.step(action.tolist())`` beside ``action = apply_fn(params, obs, k)``) is
   the pipeline timed, not a copy the timing could move out (no LB115 at 388:148).
+- LB103 (`_handed_fresh`): a timing helper handed a jitted function its caller makes in the argument
+  (``benchmark(jax.jit(partial(with_xla, use_file=True)))``) times that new object's first call: the finding goes where
+  the wrapper is made and handed, once per such caller (case 392:73/75); a jitted function made elsewhere and handed by
+  name or through a transform stays read at the helper's timed call (case 007:17).
 """
 
 from __future__ import annotations
@@ -149,3 +153,63 @@ def test_a_copy_whose_host_use_feeds_no_jax_work_stays_lb115(step):
     source = HOST_ENVIRONMENT.format(step=step).replace("    start_t =", "    log = []\n    start_t =")
     assert 17 in lines(codes(source), "LB115") or 18 in lines(codes(source), "LB115")
 
+
+# --- 392: a sound timing helper handed fresh jitted wrappers -------------------------------------------------------------
+TIMING_HELPER = """
+import timeit
+from functools import partial
+import jax
+import jax.numpy as jnp
+
+def with_xla(x, *, use_file):
+    return jnp.linalg.inv(x) if use_file else jnp.linalg.pinv(x)
+
+def benchmark(function):
+    times = timeit.repeat(lambda: jax.block_until_ready(function(x)), repeat=5, number=3)
+    print(f"mean: {sum(times) / len(times) / 3:.3f}s")
+
+x = jax.random.normal(jax.random.key(0), shape=(100, 100))
+benchmark(partial(with_xla, use_file=True))
+{calls}
+"""
+
+
+@pytest.mark.parametrize(
+    ("calls", "expected"),
+    [
+        ("benchmark(jax.jit(partial(with_xla, use_file=True)))\nbenchmark(jax.jit(partial(with_xla, use_file=False)))",
+         {16, 17}),
+        ("from jax import jit\nbenchmark(jit(partial(with_xla, use_file=True)))", {17}),
+        ("compile_it = jax.jit\nbenchmark(compile_it(partial(with_xla, use_file=True)))", {17}),
+        ("benchmark(function=jax.jit(partial(with_xla, use_file=False)))", {16}),
+    ],
+)
+def test_a_fresh_jitted_function_handed_to_a_timing_helper_is_lb103_where_it_is_handed(calls, expected):
+    assert lines(codes(TIMING_HELPER.replace("{calls}", calls)), "LB103") == expected
+
+
+def test_a_fresh_jitted_function_handed_to_a_perf_counter_helper():
+    source = TIMING_HELPER.replace("{calls}", "benchmark(jax.jit(partial(with_xla, use_file=True)))").replace(
+        "    times = timeit.repeat(lambda: jax.block_until_ready(function(x)), repeat=5, number=3)\n",
+        "    import time\n    start = time.perf_counter()\n    for _ in range(10):\n"
+        "        jax.block_until_ready(function(x))\n    times = [time.perf_counter() - start]\n",
+    )
+    assert lines(codes(source), "LB103") == {20}
+
+
+def test_a_jitted_function_made_elsewhere_and_handed_by_name_is_read_at_the_timed_call():
+    # case 007's reading: `eval(jax.grad(f_jit), ...)`, the first run of a jitted function the caller did not make
+    calls = "fast = jax.jit(partial(with_xla, use_file=True))\nbenchmark(fast)"
+    assert lines(codes(TIMING_HELPER.replace("{calls}", calls)), "LB103") == {11}
+
+
+def test_a_fresh_jitted_function_handed_in_another_notebook_cell():
+    helper, _, rest = TIMING_HELPER.partition("x = jax.random")
+    found = notebook_codes(helper, "x = jax.random" + rest.replace("{calls}", ""),
+                           "benchmark(jax.jit(partial(with_xla, use_file=True)))")
+    assert {(c, cell, line) for c, cell, line in found if c == "LB103"} == {("LB103", 3, 1)}
+
+
+def test_each_fresh_jitted_wrapper_handed_compiles_again():
+    calls = "benchmark(jax.jit(partial(with_xla, use_file=True)))\nbenchmark(jax.jit(partial(with_xla, use_file=True)))"
+    assert lines(codes(TIMING_HELPER.replace("{calls}", calls)), "LB103") == {16, 17}
