@@ -47,12 +47,31 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
            for part in looked_at for n in ctx.program.walk(part)):
         return True
     function = ctx.facts.local_def(call)
-    if function is not None and function not in _seen:
+    if function is not None and function not in _seen and not runs_traced(ctx, call):
         seen = _seen | {function}
         return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
     if isinstance(call.func, ast.Name) and _waiting_callables(ctx, call):
         return True
     return _host_side_effect(ctx, call, qualified)
+
+
+def runs_traced(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs its function through a JAX transform (``jax.vmap(solve)(x)``, or ``batched(x)`` of ``batched =
+    jax.vmap(solve)``): the function sees tracers, so a wait inside it waits for nothing. JAX's
+    ``block_until_ready`` hands a tracer back unchanged; the traced program is the same without it (checked on jax
+    0.10.2 under ``jax.jit`` and ``jax.vmap``: same jaxpr), and the caller gets an array nothing waited for. A wait
+    inside a traced function does not wait for its caller (ProbDiffEq's ``return jax.block_until_ready(solution.u)``
+    inside ``@jax.jit``, case 393; a jitted callee is never read for waits at all)."""
+    func = call.func
+    if isinstance(func, ast.Call):
+        values: list[ast.expr] = [func]
+    elif isinstance(func, ast.Name):
+        values = ctx.facts.bindings.values_at(func.id, func)
+    else:
+        return False
+    return bool(values) and all(
+        isinstance(v, ast.Call) and ctx.names.qualname(v.func) in FUNCTION_TRANSFORMS for v in values
+    )
 
 
 # Libraries whose calls queue work (or read nothing of their arguments' values) even when their result is dropped.
