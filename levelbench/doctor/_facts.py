@@ -62,10 +62,10 @@ XLA_DEVICE_CALLS = frozenset(
 # The XLA device PyTorch/XLA places tensors and modules on (`x.to(xm.xla_device())`): not CUDA, whatever else the file
 # uses; its work is waited for with `xm.wait_device_ops()`, not `torch.cuda.synchronize()`.
 XLA_DEVICES = frozenset({"torch_xla.core.xla_model.xla_device", "torch_xla.device"})
-# Run a program's main function once: `app.run(main)`.
 # Libraries written in JAX whose classes build objects with JAX methods (`Facts.library_call`): `JAX_LIBRARIES`, and the
 # environment libraries whose objects' methods run JAX (gymnax's `RolloutWrapper.batch_rollout`).
 _JAX_WRITTEN = (*JAX_LIBRARIES, *UNJITTED_LIBRARIES)
+# Run a program's main function once: `app.run(main)`.
 _ENTRY_POINT_RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run"})
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
