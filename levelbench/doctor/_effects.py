@@ -47,12 +47,31 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
            for part in looked_at for n in ctx.program.walk(part)):
         return True
     function = ctx.facts.local_def(call)
-    if function is not None and function not in _seen:
+    if function is not None and function not in _seen and not runs_traced(ctx, call):
         seen = _seen | {function}
         return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
     if isinstance(call.func, ast.Name) and _waiting_callables(ctx, call):
         return True
     return _host_side_effect(ctx, call, qualified)
+
+
+def runs_traced(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs its function through a JAX transform (``jax.vmap(solve)(x)``, or ``batched(x)`` of ``batched =
+    jax.vmap(solve)``): the function sees tracers, so a wait inside it waits for nothing. JAX's
+    ``block_until_ready`` hands a tracer back unchanged; the traced program is the same without it (checked on jax
+    0.10.2 under ``jax.jit`` and ``jax.vmap``: same jaxpr), and the caller gets an array nothing waited for. A wait
+    inside a traced function does not wait for its caller (ProbDiffEq's ``return jax.block_until_ready(solution.u)``
+    inside ``@jax.jit``, case 393; a jitted callee is never read for waits at all)."""
+    func = call.func
+    if isinstance(func, ast.Call):
+        values: list[ast.expr] = [func]
+    elif isinstance(func, ast.Name):
+        values = ctx.facts.bindings.values_at(func.id, func)
+    else:
+        return False
+    return bool(values) and all(
+        isinstance(v, ast.Call) and ctx.names.qualname(v.func) in FUNCTION_TRANSFORMS for v in values
+    )
 
 
 # Libraries whose calls queue work (or read nothing of their arguments' values) even when their result is dropped.
@@ -729,3 +748,47 @@ def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
         if kind == "torch":
             return receiver
     return None
+
+
+def feeds_a_host_step(ctx: Context, copy: ast.Call) -> bool:
+    """``copy`` reads a JAX result back for host code in a loop whose result the loop's JAX work reads again: a host
+    step of the pipeline the loop runs (gymnax-blines' NumPy baseline, case 388: ``action = apply_fn(params, obs, k)``
+    then ``obs, reward, done, _ = envs.step(action.tolist())``, a gym environment on the host fed by a jitted policy).
+    The host needs the value to take its step, and its result is the next pass's JAX input: the copy is part of what
+    the loop measures, not a read the timing could move out. ``copy`` may be the step's argument itself, or bound to a
+    name the step is handed (``a = np.asarray(action)``, then ``env.step(a)``)."""
+    loop = enclosing_loop(ctx.program, copy)
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+        return False
+    parent = ctx.program.parent(copy)
+    if isinstance(parent, ast.keyword):  # `envs.step(actions=action.tolist())`
+        parent = ctx.program.parent(parent)
+    handed: list[ast.Call] = []
+    if isinstance(parent, ast.Call) and copy in (*parent.args, *(k.value for k in parent.keywords)):
+        handed.append(parent)
+    elif isinstance(parent, ast.Assign) and parent.value is copy:
+        names = {n.id for t in parent.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        handed += [
+            c for c in walk_code(ctx.program, loop.body)
+            if isinstance(c, ast.Call) and position(c) > position(copy) and any(
+                isinstance(n, ast.Name) and n.id in names for a in [*c.args, *(k.value for k in c.keywords)]
+                for n in ast.walk(a))
+        ]
+    return any(_host_step_feeds_jax(ctx, step, loop) for step in handed)
+
+
+def _host_step_feeds_jax(ctx: Context, step: ast.Call, loop: ast.AST) -> bool:
+    """``step`` runs on the host (neither JAX work nor a conversion) and binds names that JAX work in ``loop`` reads."""
+    if ctx.kinds.of(step) == "jax" or pending_jax(ctx, step) is not None or is_host_copy(ctx, step) is not None \
+            or is_wait(ctx, step):
+        return False
+    statement = ctx.program.parent(step)
+    if not (isinstance(statement, ast.Assign) and statement.value is step):
+        return False
+    bound = {n.id for t in statement.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(c, ast.Call) and c is not step and pending_jax(ctx, c) is not None
+        and any(isinstance(n, ast.Name) and n.id in bound for a in [*c.args, *(k.value for k in c.keywords)]
+                for n in ast.walk(a))
+        for c in walk_code(ctx.program, loop.body)  # type: ignore[attr-defined]
+    )

@@ -12,7 +12,9 @@ import dataclasses
 import functools
 
 from ._bindings import Bindings
-from ._names import JAX_LIBRARIES, LIBRARY_RUNS, NOT_PROJECT_MODULES, STEPWISE_PROGRESS, Names, dotted
+from ._names import (
+    JAX_LIBRARIES, LIBRARY_RUNS, NOT_PROJECT_MODULES, STEPWISE_PROGRESS, UNJITTED_LIBRARIES, Names, dotted,
+)
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop, parameter_names
@@ -61,6 +63,9 @@ XLA_DEVICE_CALLS = frozenset(
 # The XLA device PyTorch/XLA places tensors and modules on (`x.to(xm.xla_device())`): not CUDA, whatever else the file
 # uses; its work is waited for with `xm.wait_device_ops()`, not `torch.cuda.synchronize()`.
 XLA_DEVICES = frozenset({"torch_xla.core.xla_model.xla_device", "torch_xla.device"})
+# Libraries written in JAX whose classes build objects with JAX methods (`Facts.library_call`): `JAX_LIBRARIES`, and the
+# environment libraries whose objects' methods run JAX (gymnax's `RolloutWrapper.batch_rollout`).
+_JAX_WRITTEN = (*JAX_LIBRARIES, *UNJITTED_LIBRARIES)
 # Run a program's main function once: `app.run(main)`.
 _ENTRY_POINT_RUNNERS = frozenset({"absl.app.run", "fire.Fire", "typer.run"})
 
@@ -604,23 +609,41 @@ class Facts:
         class's ``__init__`` or ``setup`` (``self.solver.run(x0)``, `Bindings.values_at`). Every value the name is
         bound to in the call's scope must be such an object: a name also bound to anything else may be the other
         thing. None for anything else."""
-        func = call.func
-        owner = dotted(func.value) if isinstance(func, ast.Attribute) else None
-        if owner is None or owner.count(".") > 1 or ("." in owner and not owner.startswith("self.")):
-            return None  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
-        makers = self.bindings.values_at(owner, func.value)
-        if not makers or not all(
-            isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(JAX_LIBRARIES)
-            and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
-            for v in makers
-        ):
+        methods: list[ast.expr] = [call.func]
+        if isinstance(call.func, ast.Name):
+            # `rollout_fn = manager.single_rollout` (or `manager.batch_rollout` on another branch), then
+            # `rollout_fn(keys, params)`: the bound method, called by another name (gymnax-blines, case 388)
+            methods = self.bindings.values_at(call.func.id, call.func)
+        if not methods or not all(isinstance(m, ast.Attribute) for m in methods):
             return None
-        runs_program = func.attr in LIBRARY_RUNS  # type: ignore[attr-defined]
+        makers: list[ast.expr] = []
+        for method in methods:
+            found = self._library_makers(method)  # type: ignore[arg-type]
+            if not found:
+                return None
+            makers += found
+        runs_program = all(m.attr in LIBRARY_RUNS for m in methods)  # type: ignore[attr-defined]
         return LibraryCall(
             gives_values=not isinstance(self.program.parent(call), ast.Expr),
             runs_program=runs_program,
             waits_as_it_goes=runs_program and all(self._reads_every_step(m) for m in makers),  # type: ignore[arg-type]
         )
+
+    def _library_makers(self, method: ast.Attribute) -> list[ast.expr]:
+        """The calls that built the object ``method`` belongs to, when every one is a class of a library written in
+        JAX (`JAX_LIBRARIES`, and the `UNJITTED_LIBRARIES` whose objects step environments: gymnax's
+        ``RolloutWrapper``); empty otherwise."""
+        owner = dotted(method.value)
+        if owner is None or owner.count(".") > 1 or ("." in owner and not owner.startswith("self.")):
+            return []  # a name, or an attribute set on `self` (`self.solver = jaxopt.LBFGS(f)` in `__init__`)
+        makers = self.bindings.values_at(owner, method.value)
+        if not makers or not all(
+            isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(_JAX_WRITTEN)
+            and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
+            for v in makers
+        ):
+            return []
+        return makers
 
     def _reads_every_step(self, maker: ast.Call) -> bool:
         """``maker`` builds a `STEPWISE_PROGRESS` object that runs one chain with its progress bar on."""

@@ -181,6 +181,9 @@ class Kinds:
         function = facts.local_def(call)
         if function is not None:
             return self.returned(function, depth)
+        if isinstance(call.func, ast.Name) and (library := facts.library_call(call)) is not None \
+                and library.gives_values:
+            return "jax"  # `_ = rollout_fn(keys, params)` of `rollout_fn = manager.batch_rollout` (gymnax, case 388)
         if isinstance(call.func, ast.Call) and self._transformed(call.func):
             return "jax"  # `jax.vmap(f)(xs)` of a function the file cannot see: the transform traces it with JAX
         if isinstance(call.func, (ast.Name, ast.Subscript, ast.IfExp)):

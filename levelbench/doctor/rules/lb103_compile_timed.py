@@ -156,8 +156,45 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, call, timed_ids))
             if not cold:
                 continue
+            handed = _handed_fresh(ctx, region, call, cold)
+            if handed:
+                yield from (_handed_finding(ctx, region, value, key) for value, key in handed)
+                break
             yield _compile_finding(ctx, region, call, cold[0])
             break
+
+
+def _handed_fresh(ctx: Context, region: TimedRegion, call: ast.Call, cold: list[str]) -> list[tuple[ast.expr, str]]:
+    """The arguments that make the jitted functions ``call`` first runs in the timing helper ``region`` sits in, when
+    every cold one is made where a caller hands it over: ``benchmark(jax.jit(partial(with_xla, use_file=True)))`` of
+    ``def benchmark(function): timeit.repeat(lambda: jax.block_until_ready(function(x)), ...)`` (matlab4jax, case
+    392). The helper is sound; the caller makes a new jitted object that nothing can have run, for that timing alone,
+    so the compile is that caller's, and the finding goes where the wrapper is made, once per such caller. A jitted
+    function made elsewhere and handed by name or through a transform (``eval(jax.grad(f_jit), ...)``, case 007) is
+    read at the timed call, where its first run is."""
+    if region.scope is None or ctx.facts.jitted_key(call) is not None or ctx.facts.local_def(call) is not None:
+        return []
+    inside = set(map(id, ctx.program.walk(region.scope)))
+    found = [(v, k) for v in ctx.facts.passed_functions(call)
+             if (k := ctx.facts.jitted_key_of(v)) in cold and id(v) not in inside]
+    if {k for _, k in found} != set(cold) or not all(ctx.facts.jit_target(v) is not None for v, _ in found):
+        return []
+    return found
+
+
+def _handed_finding(ctx: Context, region: TimedRegion, value: ast.expr, key: str) -> Diagnostic:
+    site = ctx.facts.jitted.get(key) or ctx.facts.held_jits.get(key)
+    helper = getattr(region.scope, "name", "the timing helper")
+    where = f"jitted at {ctx.where(site.node)} (`{site.label}`)" if site is not None else "jitted where it is handed"
+    what = "compile time is averaged in" if region.samples == "averaged" else "it includes tracing and XLA compilation"
+    return ctx.report(
+        "LB103",
+        value,
+        f"`{short(value)}` hands `{helper}` a jitted function nothing called before: {region.by} times its first "
+        f"call, and {what}",
+        evidence=f"`{key}` is {where} and not called before `{helper}` times it",
+        fix=f"fn = {unparse(value)}\njax.block_until_ready(fn(...))  # warm-up: compiles, untimed\n{helper}(fn)",
+    )
 
 
 def _nested_jitted_defs(ctx: Context) -> dict[str, list[ast.AST]]:

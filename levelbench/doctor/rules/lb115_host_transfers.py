@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
-from .._effects import callable_runs_jax, function_runs_jax, is_host_copy
+from .._effects import callable_runs_jax, feeds_a_host_step, function_runs_jax, is_host_copy
 from .._kinds import call_kind
 from .._regions import TimedRegion
 from .._syntax import short
@@ -25,6 +25,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             copied = is_host_copy(ctx, call)
             if copied is not None and _periodic(ctx, call):
                 continue  # `if step % LOG_EVERY == 0: log(float(loss))`: one read per logging interval, not per step
+            if copied is not None and feeds_a_host_step(ctx, call):
+                continue  # `obs, r, done, _ = envs.step(action.tolist())`: the host step of the pipeline timed
             if copied is not None and (ctx.kinds.of(copied) == "jax" or ctx.facts.cuda):
                 seen.add(id(call))
                 yield ctx.report(
