@@ -73,6 +73,95 @@ struct RowPanels {
 typedef RowPanels<BackwardTile::kColumns, BackwardTile::kLanes> FeaturePanels;
 typedef RowPanels<BackwardTile::kRows, BackwardTile::kRows> UnitPanels;
 
+// The same sums as accumulate_weights's tiles for one panel of at most 8 features (Width, a
+// compile-time count), with the roles turned: a vector holds 16 units (a row of two panels of
+// units side by side), one accumulator per feature and vector, a feature broadcast per row. Where
+// a panel of features is that narrow (a first layer's few inputs, the seed's 6; the 8 columns
+// left over where 48 does not divide H, as at H = 200), the 8 x 16 tile filled half of its one
+// vector or less and ran on its 8 broadcasts a row (9 loads for 8 FMAs); here a row is 4 loads and
+// Width broadcasts for 2 x Width FMAs over 32 units. Each dW element is still summed over the
+// block's rows in their order from zero (the same FMAs: a product does not depend on the order of
+// its factors), then added to d_w once: the same bits.
+#if defined(__AVX512F__)
+template <int Width>
+void accumulate_narrow(const float* features, int64_t ldf, const UnitPanels& dg, int64_t u0, int64_t n,
+                       int64_t col, float* d_w) {
+  constexpr int Rows = BackwardTile::kRows;  // units per panel (8)
+  static_assert(Rows == kLanes, "with AVX-512 a panel of units is one vector of 8");
+  const int64_t rows = dg.rows, panel_size = Rows * rows;
+  // Row k of two panels of units side by side: 16 units.
+  auto row_of = [&](const float* pair, int64_t k) {
+    const vf low = load(pair + k * Rows), high = load(pair + panel_size + k * Rows);
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  };
+  auto add_to = [&](int64_t unit, const float* sums, int units) {
+    for (int u = 0; u < units; ++u)
+      for (int f = 0; f < Width; ++f) d_w[(u0 + unit + u) * n + col + f] += sums[f * 16 + u];
+  };
+  int64_t unit = 0;
+  for (; unit + 32 <= dg.cols; unit += 32) {
+    const float* pairs = dg.data.data() + unit * rows;
+    vf16 acc[Width][2];
+#pragma GCC unroll 8
+    for (int f = 0; f < Width; ++f) acc[f][0] = acc[f][1] = vf16{};
+    for (int64_t k = 0; k < rows; ++k) {
+      const vf16 a = row_of(pairs, k), b = row_of(pairs + 2 * panel_size, k);
+#pragma GCC unroll 8
+      for (int f = 0; f < Width; ++f) {
+        const vf16 x = splat_to<vf16>(features[k * ldf + f]);
+        acc[f][0] += x * a;
+        acc[f][1] += x * b;
+      }
+    }
+    alignas(64) float sums[2][Width * 16];
+    for (int f = 0; f < Width; ++f) {
+      store(sums[0] + f * 16, acc[f][0]);
+      store(sums[1] + f * 16, acc[f][1]);
+    }
+    add_to(unit, sums[0], 16);
+    add_to(unit + 16, sums[1], 16);
+  }
+  // The last panels (fewer than 32 units): two full ones at a time, then one at a time on 8 lanes.
+  for (; unit + 16 <= dg.cols; unit += 16) {
+    const float* pair = dg.data.data() + unit * rows;
+    vf16 acc[Width];
+#pragma GCC unroll 8
+    for (int f = 0; f < Width; ++f) acc[f] = vf16{};
+    for (int64_t k = 0; k < rows; ++k) {
+      const vf16 a = row_of(pair, k);
+#pragma GCC unroll 8
+      for (int f = 0; f < Width; ++f) acc[f] += splat_to<vf16>(features[k * ldf + f]) * a;
+    }
+    alignas(64) float sums[Width * 16];
+    for (int f = 0; f < Width; ++f) store(sums + f * 16, acc[f]);
+    add_to(unit, sums, 16);
+  }
+  for (; unit < dg.cols; unit += Rows) {
+    const float* panel = dg.data.data() + unit * rows;
+    vf acc[Width];
+#pragma GCC unroll 8
+    for (int f = 0; f < Width; ++f) acc[f] = vf{};
+    for (int64_t k = 0; k < rows; ++k) {
+      const vf a = load(panel + k * Rows);
+#pragma GCC unroll 8
+      for (int f = 0; f < Width; ++f) acc[f] += splat(features[k * ldf + f]) * a;
+    }
+    alignas(64) float sums[Width * 16];
+    for (int f = 0; f < Width; ++f) store(sums + f * 16, acc[f]);
+    add_to(unit, sums, static_cast<int>(std::min<int64_t>(Rows, dg.cols - unit)));
+  }
+}
+
+// accumulate_narrow for a panel `width` (1-8) features wide.
+template <int Width = 8>
+void accumulate_narrow_any(int width, const float* features, int64_t ldf, const UnitPanels& dg, int64_t u0,
+                           int64_t n, int64_t col, float* d_w) {
+  if constexpr (Width > 1)
+    if (width < Width) return accumulate_narrow_any<Width - 1>(width, features, ldf, dg, u0, n, col, d_w);
+  accumulate_narrow<Width>(features, ldf, dg, u0, n, col, d_w);
+}
+#endif
+
 // d_w rows [u0, u0 + dg.cols) (each v.cols wide) += dG^T v over a block's rows, on BackwardTile's
 // tiles: a tile's rows are units, broadcast from a panel of dG's units (UnitPanels: a tile's
 // rows of units, consecutive down the block's rows, 32 bytes a row with AVX-512), its vectors are
@@ -96,6 +185,13 @@ inline void accumulate_weights(const FeaturePanels& v, const UnitPanels& dg, int
     const int64_t width = std::min<int64_t>(Tile::kColumns, n - col), ldc = v.stride(width);
     const int nv = static_cast<int>(ldc / Tile::kLanes);
     const float* features = v.data.data() + v_offset;
+#if defined(__AVX512F__)
+    if (width <= kLanes) {  // half a vector or less: the units on the vectors (accumulate_narrow)
+      accumulate_narrow_any(static_cast<int>(width), features, ldc, dg, u0, n, col, d_w);
+      v_offset += rows * ldc;
+      continue;
+    }
+#endif
     for (int64_t unit = 0; unit < dg.cols; unit += Tile::kRows) {
       const int count = static_cast<int>(std::min<int64_t>(Tile::kRows, dg.cols - unit));
       const float* gradients = dg.data.data() + unit * rows;  // a panel of kRows units, rows x kRows
@@ -117,11 +213,31 @@ inline void accumulate_weights(const FeaturePanels& v, const UnitPanels& dg, int
 // a panel's rows consecutive, so one vector of a tile's rows of units per row). Each unit is
 // summed over the block's rows in their order, from zero, then added: the sums of the kept rows
 // read a column at a time (a new cache line every row, 3.2 KB apart at H = 200), which took 3% of
-// the GRU's backward, in the same order.
+// the GRU's backward, in the same order. Four panels are summed side by side: one panel's sum is a
+// chain of dependent adds (128 per block, each waiting out the adder's latency), four are
+// independent chains the core overlaps, each in the same order as alone, so the same bits.
 inline void accumulate_sums(const UnitPanels& dg, int64_t u0, float* d_b) {
-  constexpr int Rows = BackwardTile::kRows;
+  constexpr int Rows = BackwardTile::kRows, Chains = 4;
   typedef float Sum __attribute__((vector_size(Rows * sizeof(float))));
-  for (int64_t unit = 0; unit < dg.cols; unit += Rows) {
+  const int64_t panel_size = Rows * dg.rows;
+  auto add = [&](int64_t unit, Sum sum) {
+    const int count = static_cast<int>(std::min<int64_t>(Rows, dg.cols - unit));
+    for (int i = 0; i < count; ++i) d_b[u0 + unit + i] += sum[i];
+  };
+  int64_t unit = 0;
+  for (; unit + Chains * Rows <= dg.cols; unit += Chains * Rows) {
+    const float* panel = dg.data.data() + unit * dg.rows;
+    Sum sums[Chains] = {};
+    for (int64_t k = 0; k < dg.rows; ++k)
+#pragma GCC unroll 4
+      for (int c = 0; c < Chains; ++c) {
+        Sum row;
+        std::memcpy(&row, panel + c * panel_size + k * Rows, sizeof row);
+        sums[c] += row;
+      }
+    for (int c = 0; c < Chains; ++c) add(unit + c * Rows, sums[c]);
+  }
+  for (; unit < dg.cols; unit += Rows) {
     const float* panel = dg.data.data() + unit * dg.rows;
     Sum sum = {};
     for (int64_t k = 0; k < dg.rows; ++k) {
@@ -129,8 +245,7 @@ inline void accumulate_sums(const UnitPanels& dg, int64_t u0, float* d_b) {
       std::memcpy(&row, panel + k * Rows, sizeof row);
       sum += row;
     }
-    const int count = static_cast<int>(std::min<int64_t>(Rows, dg.cols - unit));
-    for (int i = 0; i < count; ++i) d_b[u0 + unit + i] += sum[i];
+    add(unit, sum);
   }
 }
 
