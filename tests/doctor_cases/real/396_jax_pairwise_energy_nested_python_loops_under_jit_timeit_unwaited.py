@@ -5,7 +5,8 @@
 # static: LB106, LB102
 # dynamic: n/a
 # inferred: LB102 (the `%timeit` statement's result is never waited for; the thread discusses only the unrolled loops)
-# lines: LB106:20/21, LB102:30
+# lines: LB106:21/22, LB102:31
+# first-sight: 9bb132d 2026-12-06 py: found LB106:21 LB106:22 LB102:31; missed none; false none | notebook: found LB106:21 LB106:22 LB102:31; missed none; false none
 
 # %%
 @jit

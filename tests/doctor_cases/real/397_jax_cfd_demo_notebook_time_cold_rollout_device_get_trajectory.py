@@ -5,7 +5,8 @@
 # static: LB103, LB115
 # dynamic: n/a
 # inferred: LB103 (the first call of the freshly jitted rollout is the timed one; not discussed), LB115 (the trajectory is copied to the host by `jax.device_get` inside the `%time` statement; not discussed)
-# lines: LB103:48, LB115:48
+# lines: LB103:49, LB115:49
+# first-sight: 9bb132d 2026-12-06 py: found LB115:49 LB103:49; missed none; false none | notebook: found LB115:49 LB103:49; missed none; false none
 
 # %%
 import jax

@@ -5,7 +5,8 @@
 # static: LB111, LB103, LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB111 (a fresh `jax.jit` wrapper per timed statement; not discussed), LB103 (the reported run compiles the scan again; not discussed), LB102 (the scan's result is discarded unwaited; not discussed), LB104 (one run timed once; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB111:48, LB103:48, LB102:48, LB104:48, LB105:47
+# lines: LB111:49, LB103:49, LB102:49, LB104:49, LB105:48
+# first-sight: 9bb132d 2026-12-06 py: found LB105:48 LB102:49 LB104:49 LB111:49; missed LB103:49; false LB105:44 LB102:45 LB111:45 | notebook: found LB105:48 LB102:49 LB104:49 LB111:49; missed LB103:49; false LB105:44 LB102:45 LB111:45
 
 import time
 

@@ -5,7 +5,8 @@
 # static: LB107, LB111
 # dynamic: n/a
 # inferred: LB107 (the benchmarked `f` returns nothing; no thread names it, the later file adds the `return`), LB111 (the repeated `jax.jit(f)()` measures a cache hit after the first round; the maintainer's #103 names the uncleared caches of the follow-up version, not this one)
-# lines: LB107:20/31, LB111:23
+# lines: LB107:21/32, LB111:24
+# first-sight: 9bb132d 2026-12-06 py: found LB107:21 LB111:24 LB107:32; missed none; false LB102:24 LB102:41 | notebook: found LB107:21 LB111:24 LB107:32; missed none; false LB102:24 LB102:41
 
 import jax
 

@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the interval clock stops before the step's loss is read; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:402, LB105:427
+# lines: LB102:403, LB105:428
+# first-sight: 9bb132d 2026-12-06 py: found none; missed LB102:403, LB105:428; false LB114:280 | notebook: found none; missed LB102:403, LB105:428; false LB114:280
 
 #!/usr/bin/env python
 # coding: utf-8
