@@ -61,11 +61,14 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling, however this file is loaded (tests load it by path)
-from first_sight_record import FormResult, FirstSight, parse_first_sight  # noqa: E402
-from levelbench.doctor import lint_paths
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))  # its sibling, however this file is loaded (tests load it by path)
+# This checkout's doctor, not whichever levelbench the environment installed: one virtual environment can
+# serve several checkouts (git worktrees), and a score names the code that made it (first_sight.py checks).
+sys.path.insert(0, str(ROOT))
+from first_sight_record import FormResult, FirstSight, parse_first_sight  # noqa: E402
+from levelbench.doctor import lint_paths  # noqa: E402
+
 CORPUS = ROOT / "tests" / "doctor_cases" / "real"
 HEADER_KEYS = ("source", "title", "established-by", "cause", "static", "dynamic", "inferred", "lines")
 # The line after ``lines:`` (and after ``dynamic:`` in a runnable copy): what the doctor said when the

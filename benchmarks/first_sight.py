@@ -48,6 +48,14 @@ def doctor_commit(allow_dirty: bool = False) -> str:
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
 
+    import levelbench
+
+    imported = Path(levelbench.__file__).resolve().parent
+    if imported != ROOT / "levelbench":
+        raise SystemExit(f"the doctor imported is {imported}, not this checkout's {ROOT / 'levelbench'}: its result "
+                         "would be recorded under a commit that did not make it. Run this checkout's copy of the "
+                         f"script with nothing else ahead of it on the path (PYTHONPATH={ROOT} python "
+                         "benchmarks/first_sight.py ...)")
     changed = git("status", "--porcelain", "--", "levelbench")
     if changed and not allow_dirty:
         raise SystemExit("levelbench/ has changes that are not committed; first sight must name the doctor "

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -322,3 +323,22 @@ def test_flips_count_runs_that_decided_differently_not_probes_skipped_for_time()
     assert [(f["code"], f["flip"]) for f in flips([{"case": "c", "runs": [warned, other]}])] == [("LB240", True)]
     # a borderline note and a warning are the same answer
     assert flips([{"case": "c", "runs": [warned, _run({"LB240": "borderline"})]}]) == []
+
+
+def test_first_sight_refuses_to_record_a_doctor_other_than_its_checkouts(tmp_path):
+    # One virtual environment serving several checkouts imported the installed levelbench, and first sight
+    # recorded another checkout's result under this one's commit (2026-12-06, cases 372-403).
+    fake = tmp_path / "levelbench"
+    (fake / "doctor").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "doctor" / "__init__.py").write_text("def lint_paths(paths):\n    raise AssertionError('not this one')\n")
+    script = (
+        "import sys, importlib.util\n"
+        f"sys.path.insert(0, {str(tmp_path)!r}); import levelbench\n"
+        f"spec = importlib.util.spec_from_file_location('first_sight', {str(ROOT / 'benchmarks' / 'first_sight.py')!r})\n"
+        "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n"
+        "print(module.doctor_commit(allow_dirty=True))\n"
+    )
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert child.returncode != 0, child.stdout
+    assert "not this checkout's" in child.stderr and "PYTHONPATH=" in child.stderr, child.stderr
