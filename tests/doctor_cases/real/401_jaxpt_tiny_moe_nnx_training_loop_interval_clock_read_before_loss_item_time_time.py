@@ -6,7 +6,7 @@
 # dynamic: n/a
 # inferred: LB102 (the interval clock stops before the step's loss is read; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
 # lines: LB102:403, LB105:428
-# first-sight: 9bb132d 2026-12-06 py: found none; missed LB102:403, LB105:428; false LB114:280 | notebook: found none; missed LB102:403, LB105:428; false LB114:280
+# first-sight: 9bb132d 2026-12-06 py: found none; missed LB102:403, LB105:428; false none | notebook: found none; missed LB102:403, LB105:428; false none
 
 #!/usr/bin/env python
 # coding: utf-8
