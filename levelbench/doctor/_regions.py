@@ -560,6 +560,9 @@ class _Finder:
                 isinstance(n, ast.Name) and n.id == var for s in statements for n in ast.walk(s)
             ):
                 return None
+            if self._overwritten_unread(block, k, var) and self._overwritten_unread(block, k, found[0]) \
+                    and self._subtracted_later(block, k, var):
+                return None  # both readings replaced before anything reads them: a warm-up, no figure (case 398)
             scope = enclosing_function(self.program, block[i])
             if self._through_helper(clock_call) or self._through_helper(found[1]):
                 return None
@@ -575,6 +578,24 @@ class _Finder:
                 clock_node=clock_call,
             )
         return None
+
+    def _overwritten_unread(self, block: list[ast.stmt], k: int, var: str) -> bool:
+        """The clock reading held by ``var`` is replaced, later in ``block``, by another clock read into the same name
+        before any statement reads it: Craftax's speed test times its scan once as a warm-up between ``t0`` and
+        ``t1``, then overwrites both by the reported pair, so no interval is ever taken from the first (case 398).
+        A pair whose readings the snippet simply stops using is still a timing left unfinished, not this."""
+        for j in self.program.statements_mentioning(block, k, var):
+            restart = self._clock_assignment(block[j])
+            return restart is not None and restart[0] == var and not any(
+                isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load) for n in ast.walk(block[j]))
+        return False
+
+    def _subtracted_later(self, block: list[ast.stmt], k: int, var: str) -> bool:
+        """A later statement of ``block`` takes an interval from ``var`` (``print(... / (t1 - t0))``): the code reads
+        its readings, just not the first pair's. A snippet that never subtracts them (two pairs shown one after
+        the other, their prints left out, case 026) leaves each pair a timing."""
+        return any(_subtraction_from(self.program, block[j], var) is not None
+                   for j in self.program.statements_mentioning(block, k, var))
 
     # --- stopwatches -------------------------------------------------------------------------
     def stopwatch_pairs(self) -> Iterator[TimedRegion]:

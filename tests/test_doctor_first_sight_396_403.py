@@ -1,0 +1,129 @@
+"""What cases 396-403 showed at first sight, mended in the shared model (mend35).
+
+- `_regions` (`_Finder._overwritten_unread`, `_subtracted_later`): a clock pair whose two readings are both replaced
+  by a later clock read into the same names before anything reads them, in code that does take intervals from those
+  names later (Craftax's warm-up pair, ``t0``/``t1`` overwritten by the reported pair, case 398), is no timing: no
+  LB105, LB102 or LB111 at the warm-up. Two pairs whose differences the snippet never writes (case 026) both stay.
+- LB103 (`Facts.compiled_anew`): an eager ``lax.scan``/``fori_loop``/``while_loop`` handed a ``jax.jit(...)`` made in
+  the call compiles again every time the statement runs, so a warm-up of the same statement warms nothing: LB103 at
+  the timed statement (case 398:49, mend33's "a compile paid on every call is a compile timed"). A jitted step made
+  once and warmed stays quiet; a fresh lambda stays LB111's alone (case 130).
+- `_effects.jitted_without_outputs`: a function jitted by ``jax.jit`` that returns nothing has no outputs, so a timed
+  call of it leaves nothing to wait for: LB107 at its ``def``, no LB102 at the timing (case 399:24/41). An eager
+  function returning nothing, or an ``nnx.jit`` step that updates its objects, still queues work (LB102).
+- `_regions._carried_to_next_pass` and `_effects.unawaited_jax`'s run order: a start read that ends a loop's pass,
+  subtracted by a statement above it on the next pass (jaxpt's per-interval training clock, case 401), times the rest
+  of the pass and the next pass up to the subtraction: LB102 at the unwaited step, LB105 at the start read, no LB103
+  (the first pass runs before the first read) and no LB104 (a figure per interval).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
+
+
+# --- 398: a warm-up clock pair whose readings the reported pair overwrites ---------------------------------------------
+WARM_UP_PAIR = """
+import {clock_module}
+import jax
+import jax.numpy as jnp
+
+def main():
+    x = jnp.ones((1000, 1000))
+    t0 = {clock}
+    jnp.dot(x, x)
+    t1 = {clock}
+
+    t0 = {clock}
+    jnp.dot(x, x)
+    t1 = {clock}
+
+    print(f"seconds: {{t1 - t0}}")
+
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("clock_module", "clock"),
+    [("time", "time.time()"), ("time", "time.perf_counter()"), ("time as tm", "tm.time()")],
+)
+def test_a_warm_up_pair_overwritten_by_the_reported_pair_is_no_timing(clock_module, clock):
+    source = WARM_UP_PAIR.format(clock_module=clock_module, clock=clock)
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "jnp.dot(x, x)", 2)}
+    if clock.endswith("time()"):
+        assert lines(found, "LB105") == {line_of(source, "t0 =", 2)}
+
+
+def test_a_warm_up_pair_at_module_level_is_no_timing():
+    source = textwrap.dedent(WARM_UP_PAIR.format(clock_module="time", clock="time.time()")).replace(
+        "def main():\n", "").replace("\n    ", "\n").replace("main()\n", "")
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "jnp.dot(x, x)", 2)}
+    assert lines(found, "LB105") == {line_of(source, "t0 =", 2)}
+
+
+def test_a_warm_up_pair_in_notebook_cells_is_no_timing():
+    setup = """
+    import time
+    import jax.numpy as jnp
+    x = jnp.ones((1000, 1000))
+    """
+    pairs = """
+    t0 = time.time()
+    jnp.dot(x, x)
+    t1 = time.time()
+    t0 = time.time()
+    jnp.dot(x, x)
+    t1 = time.time()
+    print(t1 - t0)
+    """
+    found = notebook_codes(setup, pairs)
+    assert {(c, cell, line) for c, cell, line in found if c in ("LB102", "LB105")} == {
+        ("LB102", 2, 5), ("LB105", 2, 4)}
+
+
+def test_two_pairs_whose_intervals_are_never_written_both_stay_timings():
+    # case 026's shape: the snippet shows two timings and leaves both differences out
+    source = """
+    import time
+    import jax.numpy as jnp
+    x = jnp.ones((1000, 1000))
+    start = time.time()
+    jnp.dot(x, x)
+    end = time.time()
+    start = time.time()
+    jnp.dot(x, x).block_until_ready()
+    end = time.time()
+    """
+    found = codes(source)
+    assert lines(found, "LB105") == {5, 8}
+    assert lines(found, "LB102") == {6}
+
+
+def test_a_first_pair_whose_end_reading_is_used_stays_a_timing():
+    source = """
+    import time
+    import jax.numpy as jnp
+    x = jnp.ones((1000, 1000))
+    t0 = time.time()
+    jnp.dot(x, x)
+    t1 = time.time()
+    first = t1
+    t0 = time.time()
+    jnp.dot(x, x)
+    t1 = time.time()
+    print(t1 - t0, first)
+    """
+    assert lines(codes(source), "LB102") == {6, 10}
