@@ -127,3 +127,73 @@ def test_a_first_pair_whose_end_reading_is_used_stays_a_timing():
     print(t1 - t0, first)
     """
     assert lines(codes(source), "LB102") == {6, 10}
+
+
+# --- 398: an eager lax loop handed a jax.jit made in the timed statement compiles every time ---------------------------
+FRESH_JIT_SCAN = """
+import time
+import jax
+{imports}
+
+def main(init):
+    def step(carry, unused):
+        return carry * 2.0, carry
+
+    t0 = time.time()
+    jax.block_until_ready({loop})
+    t1 = time.time()
+
+    t0 = time.time()
+    jax.block_until_ready({loop})
+    t1 = time.time()
+    print(t1 - t0)
+
+main(jax.numpy.ones(3))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "loop"),
+    [
+        ("", "jax.lax.scan(jax.jit(step), init, None, length=8)"),
+        ("from jax import lax, jit", "lax.scan(jit(step), init, None, length=8)"),
+        ("from jax import lax\nfrom jax import jit as J", "lax.scan(J(step), init, None, length=8)"),
+        ("", "jax.lax.fori_loop(0, 8, jax.jit(lambda i, c: c * 2.0), init)"),
+    ],
+)
+def test_an_eager_loop_handed_a_fresh_jit_compiles_in_the_timing(imports, loop):
+    source = FRESH_JIT_SCAN.format(imports=imports, loop=loop)
+    assert line_of(source, "jax.block_until_ready(", 2) in lines(codes(source), "LB103")
+
+
+def test_an_eager_loop_handed_a_fresh_jit_in_a_notebook_cell():
+    setup = """
+    import time
+    import jax
+    init = jax.numpy.ones(3)
+    def step(carry, unused):
+        return carry * 2.0, carry
+    jax.block_until_ready(jax.lax.scan(jax.jit(step), init, None, length=8))
+    """
+    timed = """
+    t0 = time.perf_counter()
+    jax.block_until_ready(jax.lax.scan(jax.jit(step), init, None, length=8))
+    print(time.perf_counter() - t0)
+    """
+    found = notebook_codes(setup, timed)
+    assert ("LB103", 2, 2) in found
+
+
+def test_an_eager_loop_handed_a_jit_made_once_and_warmed_is_quiet():
+    source = FRESH_JIT_SCAN.format(imports="", loop="jax.lax.scan(jitted, init, None, length=8)").replace(
+        "    t0 = time.time()\n", "    jitted = jax.jit(step)\n    t0 = time.time()\n", 1)
+    assert lines(codes(source), "LB103") == set()
+
+
+def test_an_eager_loop_handed_a_fresh_lambda_stays_lb111_alone():
+    # case 130's reading: `lax.while_loop(lambda x: x < 0, jf, x)` is LB111, not LB103
+    source = FRESH_JIT_SCAN.format(imports="", loop="jax.lax.while_loop(lambda c: c.sum() < 0, step_j, init)").replace(
+        "    t0 = time.time()\n", "    step_j = jax.jit(lambda c: c * 2.0)\n    step_j(init)\n    t0 = time.time()\n", 1)
+    found = codes(source)
+    assert lines(found, "LB103") == set()
+    assert lines(found, "LB111")
