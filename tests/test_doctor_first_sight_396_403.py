@@ -286,3 +286,88 @@ def test_an_eager_function_returning_nothing_keeps_lb102():
     found = codes(source)
     assert lines(found, "LB102") == {line_of(source, 'time_results("slow"')}
     assert lines(found, "LB107") == {line_of(source, "def time_func():", 2)}
+
+
+# --- 401: a per-interval clock read at the end of a pass and subtracted on the next ----------------------------------
+INTERVAL_LOOP = """
+import {clock_module}
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(params, batch):
+    loss = jnp.sum(params * batch)
+    return params - 0.1 * loss, loss
+
+{opening}
+    start = None
+    {loop_head}
+        batch = jnp.ones(10)
+        params, loss = train_step(params, batch)
+        if step % 100 == 0:
+            if not start:
+                start = {clock}
+                iter_time = -1
+            else:
+                iter_time = ({clock} - start) / 100
+            {read_loss}
+            print(f"{{step}} loss {{loss:.4f}} time {{iter_time * 1000:.2f}}ms")
+            start = {clock}
+        {step_end}
+{closing}
+"""
+
+SCRIPT = dict(opening="if True:\n    params = jnp.ones(10)\n    step = 0", loop_head="while step < 1000:",
+              step_end="step += 1", closing="")
+FUNCTION = dict(opening="def train(params):", loop_head="for step in range(1000):", step_end="pass",
+                closing="train(jnp.ones(10))")
+
+
+@pytest.mark.parametrize(
+    ("clock_module", "clock", "shape"),
+    [
+        ("time", "time.time()", SCRIPT),
+        ("time", "time.time()", FUNCTION),
+        ("time as tm", "tm.time()", FUNCTION),
+        ("time", "time.perf_counter()", SCRIPT),
+    ],
+)
+def test_a_clock_carried_to_the_next_pass_times_the_step(clock_module, clock, shape):
+    source = INTERVAL_LOOP.format(clock_module=clock_module, clock=clock, read_loss="loss = loss.item()", **shape)
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "params, loss = train_step")}
+    if clock.endswith(".time()"):
+        assert lines(found, "LB105") == {line_of(source, "start =", 3)}
+    assert lines(found, "LB103") == lines(found, "LB104") == set()
+
+
+def test_a_clock_carried_to_the_next_pass_after_a_wait_is_quiet():
+    source = INTERVAL_LOOP.format(clock_module="time", clock="time.perf_counter()",
+                                  read_loss="loss = loss.item()", **SCRIPT).replace(
+        "        if step % 100 == 0:", "        loss.block_until_ready()\n        if step % 100 == 0:")
+    assert codes(source) == set()
+
+
+def test_a_clock_carried_to_the_next_pass_in_a_notebook_cell():
+    setup = """
+    import time
+    import jax
+    import jax.numpy as jnp
+    @jax.jit
+    def train_step(params, batch):
+        return params * 0.9, jnp.sum(params * batch)
+    params = jnp.ones(10)
+    """
+    loop = """
+    start = None
+    for step in range(1000):
+        params, loss = train_step(params, jnp.ones(10))
+        if step % 100 == 0:
+            if start:
+                print(time.time() - start, loss.item())
+            start = time.time()
+    """
+    found = notebook_codes(setup, loop)
+    assert {(c, cell, line) for c, cell, line in found if c in ("LB102", "LB105")} == {
+        ("LB102", 2, 3), ("LB105", 2, 7)}
