@@ -371,3 +371,28 @@ def test_a_clock_carried_to_the_next_pass_in_a_notebook_cell():
     found = notebook_codes(setup, loop)
     assert {(c, cell, line) for c, cell, line in found if c in ("LB102", "LB105")} == {
         ("LB102", 2, 3), ("LB105", 2, 7)}
+
+
+def test_a_start_read_before_the_loop_and_restarted_per_pass_is_read_as_before():
+    # dm-haiku's transformer example (library corpus): `prev_time` is read before the loop, so that pair times the
+    # figure; the restart inside the print branch is no second timing (no LB102 or LB105 at it)
+    source = """
+    import time
+    import jax
+
+    def main(update, state, data, train_dataset):
+        prev_time = time.time()
+        for step in range(1000):
+            state, metrics = update(state, data)
+            data = next(train_dataset)
+            if step % 100 == 0:
+                steps_per_sec = 100 / (time.time() - prev_time)
+                prev_time = time.time()
+                print({k: float(v) for k, v in metrics.items()})
+
+    update = jax.jit(lambda s, d: (s + d, {"loss": s.sum()}))
+    main(update, jax.numpy.ones(3), jax.numpy.ones(3), iter([]))
+    """
+    found = codes(source)
+    assert lines(found, "LB105") == {line_of(source, "prev_time = time.time()")}
+    assert lines(found, "LB102") == set()

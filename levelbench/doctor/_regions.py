@@ -301,11 +301,18 @@ class _Finder:
         (jaxpt's training loop: ``iter_time = (time.time() - start) / print_interval`` where the pass's printing
         branch begins, ``start = time.time()`` where it ends, case 401): the interval holds the rest of the pass after
         the read and the next pass up to the subtraction. The first pass runs that code before the first read, so
-        the figure never holds a first call (``calibrated``). Nothing after the read in the pass may mention it."""
+        the figure never holds a first call (``calibrated``). Nothing after the read in the pass may mention it. A start
+        read before the loop too (dm-haiku's transformer example: ``prev_time = time.time()``, then the loop's
+        ``steps_per_sec = LOG_EVERY / (time.time() - prev_time)``; ``prev_time = time.time()``) is that pair's timing,
+        read as it always was."""
         loop = enclosing_loop(self.program, block[i])
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or enclosing_function(self.program, loop) \
                 is not enclosing_function(self.program, block[i]):
             return None
+        around = self.program.statement_list(loop)
+        if around is not None and any((found := self._clock_assignment(s)) is not None and found[0] == var
+                                      for s in around[0][:around[1]]):
+            return None  # `prev_time = time.time()` before the loop: that pair times the figure, restarted per pass
         later: list[ast.stmt] = []
         statement: ast.AST = block[i]
         while True:
