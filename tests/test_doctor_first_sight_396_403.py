@@ -8,9 +8,6 @@
   the call compiles again every time the statement runs, so a warm-up of the same statement warms nothing: LB103 at
   the timed statement (case 398:49, mend33's "a compile paid on every call is a compile timed"). A jitted step made
   once and warmed stays quiet; a fresh lambda stays LB111's alone (case 130).
-- `_effects.jitted_without_outputs`: a function jitted by ``jax.jit`` that returns nothing has no outputs, so a timed
-  call of it leaves nothing to wait for: LB107 at its ``def``, no LB102 at the timing (case 399:24/41). An eager
-  function returning nothing, or an ``nnx.jit`` step that updates its objects, still queues work (LB102).
 - `_regions._carried_to_next_pass` and `_effects.unawaited_jax`'s run order: a start read that ends a loop's pass,
   subtracted by a statement above it on the next pass (jaxpt's per-interval training clock, case 401), times the rest
   of the pass and the next pass up to the subtraction: LB102 at the unwaited step, LB105 at the start read, no LB103
@@ -197,95 +194,6 @@ def test_an_eager_loop_handed_a_fresh_lambda_stays_lb111_alone():
     found = codes(source)
     assert lines(found, "LB103") == set()
     assert lines(found, "LB111")
-
-
-# --- 399: a jitted function that returns nothing leaves nothing to wait for --------------------------------------------
-RETURNS_NOTHING = """
-import jax
-{imports}
-
-def test_run(benchmark):
-    image = make_image()
-
-    def f():
-        image.draw(nx=32, ny=32)
-
-    {made}
-    {timed}
-"""
-
-
-@pytest.mark.parametrize(
-    ("imports", "made", "timed"),
-    [
-        ("", "jitf = jax.jit(f); jitf()", "benchmark(jitf)"),
-        ("", "pass", "benchmark(lambda: jax.jit(f)())"),
-        ("from jax import jit as J", "jitf = J(f); jitf()", "benchmark(jitf)"),
-        ("import timeit", "jitf = jax.jit(f); jitf()", "print(timeit.timeit(jitf, number=10))"),
-    ],
-)
-def test_a_timed_jitted_function_returning_nothing_is_lb107_not_lb102(imports, made, timed):
-    source = RETURNS_NOTHING.format(imports=imports, made=made, timed=timed)
-    found = codes(source, "test_bench.py")
-    assert lines(found, "LB107") == {line_of(source, "def f():")}
-    assert lines(found, "LB102") == set()
-
-
-def test_a_decorated_function_returning_nothing_under_timeit_in_a_notebook():
-    setup = """
-    import jax
-    import jax.numpy as jnp
-    x = jnp.ones((500, 500))
-    @jax.jit
-    def f():
-        y = x @ x
-    f()
-    """
-    found = notebook_codes(setup, "%timeit f()")
-    assert ("LB107", 1, 5) in found
-    assert not {c for c, _, _ in found} & {"LB102"}
-
-
-def test_a_jitted_function_returning_its_value_unwaited_keeps_lb102():
-    source = RETURNS_NOTHING.format(imports="", made="jitf = jax.jit(f); jitf()", timed="benchmark(jitf)").replace(
-        "        image.draw(nx=32, ny=32)", "        return image.draw(nx=32, ny=32)")
-    assert lines(codes(source, "test_bench.py"), "LB102") == {line_of(source, "benchmark(jitf)")}
-
-
-def test_an_eager_function_returning_nothing_keeps_lb102():
-    # case 257's 'Jax slow' beside its 'Jax fast': the eager function queues its operations and returns nothing to
-    # wait on (LB102); the jitted one has no outputs (LB107 alone)
-    source = """
-    import timeit
-    import jax
-
-
-    def jax_function_slow():
-        values = jax.random.normal(jax.random.PRNGKey(0), (500, 500))
-        def time_func():
-            res = values * values + values * 2
-        return time_func
-
-
-    def jax_function_fast():
-        values = jax.random.normal(jax.random.PRNGKey(0), (500, 500))
-        @jax.jit
-        def time_func():
-            res = values * values + values * 2
-        _ = time_func()
-        return time_func
-
-
-    def time_results(prefix, func):
-        print(prefix, timeit.timeit(func, number=10))
-
-
-    time_results("slow", jax_function_slow())
-    time_results("fast", jax_function_fast())
-    """
-    found = codes(source)
-    assert lines(found, "LB102") == {line_of(source, 'time_results("slow"')}
-    assert lines(found, "LB107") == {line_of(source, "def time_func():", 2)}
 
 
 # --- 401: a per-interval clock read at the end of a pass and subtracted on the next ----------------------------------

@@ -179,8 +179,6 @@ def computes_nothing(ctx: Context, call: ast.Call) -> bool:
     function = ctx.facts.function_of(call.func)
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    if jitted_without_outputs(ctx, function):
-        return True
     body = [s for s in function.body
             if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
     parameters = set(parameter_names(function))
@@ -194,35 +192,6 @@ def computes_nothing(ctx: Context, call: ast.Call) -> bool:
                    or (isinstance(p, ast.Name) and p.id in parameters) for p in parts):
                 continue
         return False
-    return True
-
-
-# jits whose traced function's in-place updates come back out (Flax NNX writes a step's changed state back to the
-# objects it was handed): such a function's work has outputs though it returns nothing.
-_WRITE_BACK_JITS = frozenset({"flax.nnx.jit"})
-# JAX's calls made for their effect, which a jitted program keeps although it returns nothing.
-_KEPT_EFFECTS = ("jax.debug.", "jax.experimental.io_callback", "jax.experimental.host_callback.")
-
-
-def jitted_without_outputs(ctx: Context, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """``function`` is jitted by ``jax.jit`` (a decorator, or ``jax.jit(function)``) and returns no value: the program
-    has no outputs, XLA removes its work as dead code, and a call of it leaves nothing on the device to wait for
-    (LB107's fault, reported once there: JAX-GalSim's ``def f(): igal.drawImage(...)`` run by ``benchmark(jitf)``,
-    case 399). A jit that writes updates back (``nnx.jit``), or a body with a debug print or callback, keeps work."""
-    site = ctx.facts.jitted_defs.get(function)
-    if site is None or not site.direct:
-        return False
-    jit = site.node.func if isinstance(site.node, ast.Call) else site.node
-    if ctx.names.qualname(jit) in _WRITE_BACK_JITS:
-        return False
-    for node in local_walk(ctx.program, function):
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return False
-        if isinstance(node, ast.Return) and node.value is not None \
-                and not (isinstance(node.value, ast.Constant) and node.value.value is None):
-            return False
-        if isinstance(node, ast.Call) and (ctx.names.qualname(node.func) or "").startswith(_KEPT_EFFECTS):
-            return False
     return True
 
 
