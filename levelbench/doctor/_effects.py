@@ -518,8 +518,15 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     pending = [(value, found) for value in timed_values(work) if (found := pending_jax(ctx, value)) is not None]
     stored = {n.id for node in work for n in walk_code(ctx.program, [node])
               if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    # run order: the work's statements as listed (a pass carried over a loop's end runs its tail first, case 401),
+    # then position within one statement; the waits `also_waiting` holds run after all of the work
+    item_of = {id(n): k for k, item in enumerate(work) for n in walk_code(ctx.program, [item])}
+
+    def run_order(node: ast.AST) -> tuple[int, tuple[int, int]]:
+        return item_of.get(id(node), len(work)), position(node)
+
     for k, (value, found) in enumerate(pending):
-        if any(position(w) > position(found) and not _evaluated_before(ctx, w, found)
+        if any(run_order(w) > run_order(found) and not _evaluated_before(ctx, w, found)
                and not _waits_on_its_input(ctx, w, found, stored)
                and not _waits_on_an_earlier_pass(ctx, w, found) for w in waits):
             continue

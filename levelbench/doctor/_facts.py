@@ -671,6 +671,14 @@ class Facts:
         found = [call.args[i] for i in positions if i < len(call.args)]
         return [e for f in found for e in (f.elts if isinstance(f, (ast.List, ast.Tuple)) else [f])]
 
+    def compiled_anew(self, call: ast.Call) -> list[ast.expr]:
+        """The functions an eager call of lax control flow compiles (`compiled_arguments`) that the call jits itself,
+        a new jitted object each time it runs (Craftax's ``jax.lax.scan(jax.jit(_vmap_step), ...)``, case 398). JAX
+        caches the loop's program per function object, so every run of the statement traces and compiles it again,
+        the compile the jit asks for: no earlier run warms it. A fresh lambda there recompiles as well, which the
+        corpus reads as LB111 alone (``lax.while_loop(lambda x: x < 0, jf, x)``, case 130)."""
+        return [f for f in self.compiled_arguments(call) if isinstance(f, ast.Call) and self.is_jit(f.func)]
+
     def plain_call_of_jitted(self, call: ast.Call) -> JitSite | None:
         """The jit this file applies elsewhere to the function ``call`` runs without it: ``nuts.step(k, s)`` where
         ``step = jax.jit(nuts.step)``, or ``f(x)`` where ``f_jit = jax.jit(f)``. Applying jit says the function is

@@ -33,7 +33,7 @@ from ._facts import Facts, FunctionNode
 from ._names import dotted
 from ._placement import asv_timed, benchopt_timed
 from ._program import Program
-from ._syntax import COMPREHENSIONS, LOOPS, argument, bound_names, enclosing_function, enclosing_loop, position, walk_code
+from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, argument, bound_names, enclosing_function, enclosing_loop, position, walk_code
 
 CLOCKS = frozenset(
     {
@@ -253,7 +253,8 @@ class _Finder:
             if restart is not None and restart[0] == var:  # restarted before use: only an unused pair is left
                 return self._unused_clock_pair(block, i, var, clock_call)
         if end is None or subtraction is None:
-            return self._unused_clock_pair(block, i, var, clock_call)
+            carried = self._carried_to_next_pass(block, i, var, clock_call)
+            return carried if carried is not None else self._unused_clock_pair(block, i, var, clock_call)
         stop = end + 1 if isinstance(block[end], (*LOOPS, ast.If, ast.With, ast.Try)) else end
         clocks = [self._clock_name(clock_call) or ""]
         left = clock_read(subtraction.left)
@@ -291,6 +292,67 @@ class _Finder:
             closing=block[end],
             swept=self._swept(block[i], statements) if samples == "per-iteration" else "",
             end_read=None if end_read is None else block[end_read],
+        )
+
+    def _carried_to_next_pass(
+        self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call
+    ) -> TimedRegion | None:
+        """A start read that ends a loop's pass and is subtracted, on the next pass, by a statement above it
+        (jaxpt's training loop: ``iter_time = (time.time() - start) / print_interval`` where the pass's printing
+        branch begins, ``start = time.time()`` where it ends, case 401): the interval holds the rest of the pass after
+        the read and the next pass up to the subtraction. The first pass runs that code before the first read, so
+        the figure never holds a first call (``calibrated``). Nothing after the read in the pass may mention it. A start
+        read before the loop too (dm-haiku's transformer example: ``prev_time = time.time()``, then the loop's
+        ``steps_per_sec = LOG_EVERY / (time.time() - prev_time)``; ``prev_time = time.time()``) is that pair's timing,
+        read as it always was."""
+        loop = enclosing_loop(self.program, block[i])
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or enclosing_function(self.program, loop) \
+                is not enclosing_function(self.program, block[i]):
+            return None
+        around = self.program.statement_list(loop)
+        if around is not None and any((found := self._clock_assignment(s)) is not None and found[0] == var
+                                      for s in around[0][:around[1]]):
+            return None  # `prev_time = time.time()` before the loop: that pair times the figure, restarted per pass
+        later: list[ast.stmt] = []
+        statement: ast.AST = block[i]
+        while True:
+            found = self.program.statement_list(statement)
+            if found is None:
+                return None
+            statements, k = found
+            after = statements[k + 1:]
+            if any(isinstance(n, ast.Name) and n.id == var for s in after for n in ast.walk(s)):
+                return None
+            later.extend(after)
+            if statements is loop.body:
+                top = k
+                break
+            statement = self.program.parent(statement)
+            if statement is None or statement is loop or isinstance(statement, FUNCTIONS):
+                return None
+        for j in range(top + 1):
+            subtraction = _subtraction_from(self.program, loop.body[j], var)
+            left = clock_read(subtraction.left) if subtraction is not None else None
+            if isinstance(left, ast.Call) and self._clock_name(left) is not None:
+                break
+        else:
+            return None
+        timed = tuple([*later, *loop.body[:j]])
+        if not timed or self._through_helper(clock_call):
+            return None
+        clock = self._clock_name(clock_call) or ""
+        return TimedRegion(
+            label=f"{clock}() pair",
+            anchor=clock_call,
+            statements=timed,
+            work=timed,
+            scope=enclosing_function(self.program, block[i]),
+            start=position(block[i]),
+            samples="per-iteration",
+            calibrated=True,
+            clocks=tuple(dict.fromkeys([clock, self._clock_name(left) or ""])),
+            clock_node=clock_call,
+            closing=loop.body[j],
         )
 
     def _later_readings(
@@ -560,6 +622,9 @@ class _Finder:
                 isinstance(n, ast.Name) and n.id == var for s in statements for n in ast.walk(s)
             ):
                 return None
+            if self._overwritten_unread(block, k, var) and self._overwritten_unread(block, k, found[0]) \
+                    and self._subtracted_later(block, k, var):
+                return None  # both readings replaced before anything reads them: a warm-up, no figure (case 398)
             scope = enclosing_function(self.program, block[i])
             if self._through_helper(clock_call) or self._through_helper(found[1]):
                 return None
@@ -575,6 +640,24 @@ class _Finder:
                 clock_node=clock_call,
             )
         return None
+
+    def _overwritten_unread(self, block: list[ast.stmt], k: int, var: str) -> bool:
+        """The clock reading held by ``var`` is replaced, later in ``block``, by another clock read into the same name
+        before any statement reads it: Craftax's speed test times its scan once as a warm-up between ``t0`` and
+        ``t1``, then overwrites both by the reported pair, so no interval is ever taken from the first (case 398).
+        A pair whose readings the snippet simply stops using is still a timing left unfinished, not this."""
+        for j in self.program.statements_mentioning(block, k, var):
+            restart = self._clock_assignment(block[j])
+            return restart is not None and restart[0] == var and not any(
+                isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load) for n in ast.walk(block[j]))
+        return False
+
+    def _subtracted_later(self, block: list[ast.stmt], k: int, var: str) -> bool:
+        """A later statement of ``block`` takes an interval from ``var`` (``print(... / (t1 - t0))``): the code reads
+        its readings, just not the first pair's. A snippet that never subtracts them (two pairs shown one after
+        the other, their prints left out, case 026) leaves each pair a timing."""
+        return any(_subtraction_from(self.program, block[j], var) is not None
+                   for j in self.program.statements_mentioning(block, k, var))
 
     # --- stopwatches -------------------------------------------------------------------------
     def stopwatch_pairs(self) -> Iterator[TimedRegion]:

@@ -153,6 +153,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             if id(call) in earlier_reading:
                 warm |= reach.of_call(call)  # ran, and was read, before this figure's own calls
                 continue
+            anew = ctx.facts.compiled_anew(call)
+            if anew:  # `lax.scan(jax.jit(step), ...)` outside jit: compiles on every run, warm-ups before it or not
+                yield _compiled_anew_finding(ctx, region, call, anew[0])
+                break
             cold = sorted(k for k in reach.of_call(call) - warm if not called_before(k, region, call, timed_ids))
             if not cold:
                 continue
@@ -180,6 +184,20 @@ def _handed_fresh(ctx: Context, region: TimedRegion, call: ast.Call, cold: list[
     if {k for _, k in found} != set(cold) or not all(ctx.facts.jit_target(v) is not None for v, _ in found):
         return []
     return found
+
+
+def _compiled_anew_finding(ctx: Context, region: TimedRegion, call: ast.Call, function: ast.expr) -> Diagnostic:
+    what = f"`{short(function, 40)}`"
+    return ctx.report(
+        "LB103",
+        call,
+        f"{region.by} times a compile: `{short(call)}` runs outside jit and is handed {what}, a new function each "
+        "time the statement runs, so JAX traces and compiles the loop again inside the timing",
+        evidence=f"{what} is made in the call; JAX caches an eager loop's program per function object, so no earlier "
+        "run of the statement warms this one",
+        fix=f"step = {unparse(function)}  # made once, outside the timing\n"
+        "run = jax.jit(lambda init: jax.lax.scan(step, init, ...))  # or jit the whole loop, and warm it up untimed",
+    )
 
 
 def _handed_finding(ctx: Context, region: TimedRegion, value: ast.expr, key: str) -> Diagnostic:
