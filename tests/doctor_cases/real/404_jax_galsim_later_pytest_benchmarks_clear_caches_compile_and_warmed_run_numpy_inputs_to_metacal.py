@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (NumPy arrays copied per round into the timed jitted call; no thread discusses it)
-# lines: LB115:159
+# lines: LB115:160
+# first-sight: 0ba6573 2026-12-06 py: found none; missed LB115:160; false none | notebook: found none; missed LB115:160; false none
 
 from functools import partial
 

@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (no timed block waits for its result; not discussed), LB103 (the jitted step's first call is inside the second clock pair; not discussed), LB104 (the warmed fori_loop is one timed call; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:29/36/42, LB103:34, LB104:42, LB105:27/33/41
+# lines: LB102:30/37/43, LB103:35, LB104:43, LB105:28/34/42
+# first-sight: 0ba6573 2026-12-06 py: found none; missed LB102:30/37/43, LB103:35, LB104:43, LB105:28/34/42; false none | notebook: found none; missed LB102:30/37/43, LB103:35, LB104:43, LB105:28/34/42; false none
 
 from monohull_dynamics.demo.demo import (
     init_simulation_state,

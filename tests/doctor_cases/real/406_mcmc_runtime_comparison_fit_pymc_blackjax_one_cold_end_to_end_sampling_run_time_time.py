@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one end-to-end run per figure; not discussed), LB105 (`time()` from `time` as the interval clock; not discussed)
-# lines: LB104:36/37, LB105:34
+# lines: LB104:37/38, LB105:35
+# first-sight: 0ba6573 2026-12-06 py: found none; missed LB104:37/38, LB105:35; false none | notebook: found none; missed LB104:37/38, LB105:35; false none
 
 import sys
 import os

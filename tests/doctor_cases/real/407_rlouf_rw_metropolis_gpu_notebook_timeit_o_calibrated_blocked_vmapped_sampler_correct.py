@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 0ba6573 2026-12-06 py: found none; missed none; false LB115:138 | notebook: found none; missed none; false LB115:138
 
 # %%
 from functools import partial

@@ -5,7 +5,8 @@
 # static: LB103, LB102
 # dynamic: n/a
 # inferred: LB103 (the jitted method compiles on its first call inside the timed statement; not discussed), LB102 (the timed calls' results are never waited for; not discussed)
-# lines: LB103:27/35, LB102:27/35
+# lines: LB103:28/36, LB102:28/36
+# first-sight: 0ba6573 2026-12-06 py: found none; missed LB102:28/36, LB103:28/36; false none | notebook: found none; missed LB102:28/36, LB103:28/36; false none
 
 import jax
 import timeit

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB105:130
+# lines: LB105:131
+# first-sight: 0ba6573 2026-12-06 py: found none; missed LB105:131; false none | notebook: found none; missed LB105:131; false none
 
 import argparse
 from functools import partial
