@@ -148,7 +148,7 @@ class Facts:
         # package, `from netket.utils import struct`, is one too: its functions are handed JAX work)
         self.jax_code = bool(self.frameworks & {"jax", "flax", "equinox", "optax"}) or any(
             names.imports_root(root) for root in ("haiku", *(r.rstrip(".") for r in JAX_LIBRARIES))
-        )
+        ) or names.imports_jax_backend()
         text = program.text
         self.torch_classes, self.flax_classes = self._model_classes()
         # What names denote (`_bindings`), and each alias of a jitted callable -> the name it aliases.

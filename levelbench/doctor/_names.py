@@ -102,9 +102,11 @@ class Names:
         # aliases stay as they are (emptied when they change)
         assignments: list[ast.Assign] = []
         imported: dict[str, set[str]] = {}
+        self._modules: set[str] = set()  # every module path an import names in full (`pymc.sampling_jax`)
         for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
+                    self._modules.add(alias.name)
                     if alias.asname:
                         imported.setdefault(alias.asname, set()).add(alias.name)
                     else:
@@ -115,6 +117,7 @@ class Names:
                     if alias.name == "*":
                         continue
                     if node.level == 0 and node.module:
+                        self._modules.add(f"{node.module}.{alias.name}")
                         imported.setdefault(alias.asname or alias.name, set()).add(f"{node.module}.{alias.name}")
                     else:  # a relative import: local to the project, nothing we know about
                         self._bound.add(alias.asname or alias.name)
@@ -223,6 +226,15 @@ class Names:
     def imports_root(self, root: str) -> bool:
         """Whether the file imports ``root`` or something under it."""
         return any(value == root or value.startswith(root + ".") for value in self._aliases.values())
+
+    def imports_jax_backend(self) -> bool:
+        """Whether the file imports a module whose name says it is a library's JAX backend (``pymc.sampling_jax``,
+        ``from pymc import sampling_jax``, ``jax_md``): a library the model does not list, whose own module names
+        say its work runs in JAX."""
+        return any(
+            part.startswith("jax_") or part.endswith("_jax")
+            for module in self._modules for part in module.split(".")
+        )
 
 
 def _canonical(modules: set[str]) -> set[str]:

@@ -53,7 +53,7 @@ _PYTREE_UTILITIES = ("jax.tree_util.", "jax.tree.", "optree.", "flax.traverse_ut
 
 
 def _does_work(ctx: Context, call: ast.Call) -> bool:
-    """Framework work, or (in a file that uses a framework) a call of something the file does not define,
+    """Framework work, a wait on a JAX result, or (in a file that uses a framework) a call of something the file does not define,
     such as a model loaded elsewhere (``backbone_trt(images)``): not ``print`` or ``sleep``. A framework's pytree
     utilities count: they run on the host and dispatch nothing, but they are the framework's work, and an interval
     that times them is read on the same clock."""
@@ -62,6 +62,10 @@ def _does_work(ctx: Context, call: ast.Call) -> bool:
     qualified = ctx.names.qualname(call.func)
     if qualified is not None and qualified.startswith(_PYTREE_UTILITIES):
         return True
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "block_until_ready":
+        return True  # the interval waits on a JAX result (`sample.block_until_ready()`): it times JAX work
+    if ctx.facts.jax_code and ctx.facts.imported_function(call.func) is not None:
+        return True  # JAX code: a function of the project's own package (`j_step_uncontrolled`) or a JAX backend's
     return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
         call.func, ast.Attribute
     )

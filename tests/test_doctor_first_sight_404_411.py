@@ -1,0 +1,136 @@
+"""What cases 404-411 showed at first sight, mended in the shared model (mend36).
+
+- LB105 (`lb105_wall_clock._does_work`, `Facts.jax_code`, `Names.imports_jax_backend`): a wall-clock interval is the
+  wrong clock whatever it times, once the file says its work is JAX. In JAX code, a timed call of a function imported
+  from the project's own package (jax-monohull-dynamics' ``j_step_uncontrolled``, case 405) or of a library's JAX
+  backend (``pymc.sampling_jax.sample_blackjax_nuts``, case 406: a module whose name says JAX makes the file JAX
+  code), and an interval that waits on a result with ``.block_until_ready()`` (a file's own sampler generator, case
+  410), are JAX work: LB105 at the start read. Where nothing says JAX (a project function timed in a file that
+  imports no framework), the work stays unknown and quiet.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
+
+
+# --- 405: a project function timed in a file that imports JAX ----------------------------------------------------------
+PROJECT_STEP = """
+{imports}
+from monohull.dynamics import {imported}
+import jax.numpy as jnp
+
+def test_steps():
+    state = jnp.zeros(3)
+    {call}
+    t0 = {clock}
+    for i in range(100):
+        state = {call}
+    print((time.time() - t0) / 100)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "imported", "call", "clock"),
+    [
+        ("import time", "j_step", "j_step(state, 0.1)", "time.time()"),
+        ("import time", "j_step as step", "step(state, 0.1)", "time.time()"),  # aliased
+        ("import time\nfrom time import time as now", "j_step", "j_step(state, 0.1)", "now()"),  # another spelling
+        ("import time\nimport monohull.dynamics as dyn", "j_step", "dyn.j_step(state, 0.1)", "time.time()"),  # module
+    ],
+)
+def test_a_project_function_timed_in_jax_code_is_timed_on_the_wall_clock(imports, imported, call, clock):
+    source = PROJECT_STEP.format(imports=imports, imported=imported, call=call, clock=clock)
+    found = codes(source)
+    assert lines(found, "LB105") == {line_of(source, "t0 = ")}
+
+
+def test_a_project_function_timed_in_a_helper_of_jax_code_is_timed_on_the_wall_clock():
+    source = """
+    import time
+    import jax
+    from mypackage.model import forward
+
+    def bench(x):
+        start = time.time()
+        y = forward(x)
+        elapsed = time.time() - start
+        return elapsed
+
+    bench(jax.numpy.ones(4))
+    """
+    assert lines(codes(source), "LB105") == {line_of(source, "start = ")}
+
+
+def test_a_project_function_timed_where_nothing_says_jax_stays_unknown():
+    source = """
+    import time
+    from mypackage.model import forward
+
+    start = time.time()
+    forward(3)
+    print(time.time() - start)
+    """
+    assert lines(codes(source), "LB105") == set()
+
+
+# --- 406: a library's JAX backend, named by its module -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("imports", "call"),
+    [
+        ("import pymc.sampling_jax", "pymc.sampling_jax.sample_blackjax_nuts(random_seed=1)"),
+        ("from pymc import sampling_jax", "sampling_jax.sample_blackjax_nuts(random_seed=1)"),
+        ("from pymc.sampling_jax import sample_numpyro_nuts as nuts", "nuts(random_seed=1)"),
+    ],
+)
+def test_a_jax_backend_module_makes_the_timed_library_call_jax_work(imports, call):
+    source = f"""
+    {imports}
+    from time import time
+
+    start_time = time()
+    trace = {call}
+    runtime = time() - start_time
+    print(runtime)
+    """
+    assert lines(codes(source), "LB105") == {line_of(source, "start_time = time()")}
+
+
+def test_a_jax_backend_module_in_a_notebook_is_jax_work():
+    found = notebook_codes(
+        "import pymc.sampling_jax\nimport time",
+        "t = time.time()\ntrace = pymc.sampling_jax.sample_blackjax_nuts()\nprint(time.time() - t)",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB105"} == {("LB105", 2, 1)}
+
+
+# --- 410: an interval that waits on a JAX result -----------------------------------------------------------------------
+def test_an_interval_waiting_on_a_jax_result_is_timed_on_the_wall_clock():
+    source = """
+    import time
+    import jax
+
+    def sampler(key):
+        while True:
+            yield step(key)
+
+    samples = sampler(jax.random.PRNGKey(0))
+    for _ in range(10):
+        start = time.time()
+        for i, sample in enumerate(samples):
+            if i == 99:
+                break
+        sample.block_until_ready()
+        print(time.time() - start)
+    """
+    assert lines(codes(source), "LB105") == {line_of(source, "start = ")}
