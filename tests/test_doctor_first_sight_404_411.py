@@ -7,6 +7,9 @@
   code), and an interval that waits on a result with ``.block_until_ready()`` (a file's own sampler generator, case
   410), are JAX work: LB105 at the start read. Where nothing says JAX (a project function timed in a file that
   imports no framework), the work stays unknown and quiet.
+- `_kinds` (`Kinds._bind`, `_at`): a name rebound to a Python number made from a value (``n_chains =
+  int(n_chains)`` after ``for n_chains in onp.logspace(...)``, case 407) is no NumPy array where it is used after
+  the conversion: no LB115 at the timed call. Handed unconverted, the element stays a NumPy input.
 """
 
 from __future__ import annotations
@@ -134,3 +137,55 @@ def test_an_interval_waiting_on_a_jax_result_is_timed_on_the_wall_clock():
         print(time.time() - start)
     """
     assert lines(codes(source), "LB105") == {line_of(source, "start = ")}
+
+
+# --- 407: an array element converted to a Python number before the timed call ----------------------------------------
+CONVERTED = """
+import time
+import numpy as onp
+import jax
+import jax.numpy as np
+
+@jax.jit
+def sample(x, n):
+    return x * n
+
+def run(n):
+    return sample(np.ones(3), n).block_until_ready()
+
+chain_lengths = onp.logspace(1, 7, 7)
+for {target} in chain_lengths:
+    {rebind}
+    run(n_chains)
+    t0 = time.perf_counter()
+    for _ in range(10):
+        sample(np.ones(3), n_chains).block_until_ready()
+    print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("target", "rebind"),
+    [
+        ("n_chains", "n_chains = int(n_chains)"),
+        ("n_chains", "n_chains = round(n_chains)"),
+        ("length", "n_chains = float(length)"),
+    ],
+)
+def test_an_array_element_converted_to_a_python_number_is_no_numpy_input(target, rebind):
+    source = CONVERTED.format(target=target, rebind=rebind)
+    assert lines(codes(source), "LB115") == set()
+
+
+def test_an_array_element_handed_unconverted_is_still_a_numpy_input():
+    source = CONVERTED.format(target="n_chains", rebind="pass")
+    assert lines(codes(source), "LB115") == {line_of(source, "sample(np.ones(3), n_chains).block")}
+
+
+def test_a_converted_element_in_a_notebook_timeit_line_is_no_numpy_input():
+    found = notebook_codes(
+        "import numpy as onp\nimport jax\nimport jax.numpy as np\n\n@jax.jit\ndef sample(x, n):\n    return x * n",
+        "for n_chains in onp.logspace(1, 7, 7):\n    n_chains = int(n_chains)\n"
+        "    t = %timeit -o sample(np.ones(3), n_chains).block_until_ready()",
+    )
+    assert {c for c, _, _ in found} & {"LB115"} == set()

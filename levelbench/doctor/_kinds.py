@@ -661,7 +661,7 @@ class Kinds:
                         reads[k], self._reads = self._reads, None
                 for key, kind in found[k]:
                     seen.setdefault(key, set()).add(kind)
-            named = {name: next(iter(kinds)) for name, kinds in seen.items() if len(kinds) == 1}
+            named = {name: kind for name, kinds in seen.items() if len(kinds) == 1 and (kind := next(iter(kinds))) != _SCALAR}
             if named == self._named:
                 break
             changed = {n for n in named.keys() | self._named.keys() if named.get(n) != self._named.get(n)}
@@ -681,7 +681,9 @@ class Kinds:
             for pairs in found:
                 for key, kind in pairs:
                     seen.setdefault(key, set()).add(kind)
-            self._named = {key: next(iter(kinds)) for key, kinds in seen.items() if len(kinds) == 1}
+            self._named = {
+                key: kind for key, kinds in seen.items() if len(kinds) == 1 and (kind := next(iter(kinds))) != _SCALAR
+            }
             newly = {key for key, kinds in seen.items() if len(kinds) > 1} - rebound
             self._fed.clear()
             self._record_rebound(bindings, newly)
@@ -703,7 +705,7 @@ class Kinds:
         scope = enclosing_function(self.facts.program, use)
         place = (getattr(use, "lineno", 0), getattr(use, "col_offset", 0))
         before = [kind for where, owner, kind in self._rebound[key] if owner is scope and where < place]
-        return before[-1] if before else None
+        return before[-1] if before and before[-1] != _SCALAR else None
 
     def _bind(self, target: ast.AST, value: ast.AST) -> list[tuple[str, str]]:
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -713,10 +715,17 @@ class Kinds:
             return [(n, kind) for t in target.elts if kind and (n := dotted(t)) is not None]
         name = dotted(target)
         kind = self.of(value)
+        if kind is None and isinstance(value, ast.Call) and self.names.qualname(value.func) in _PYTHON_SCALARS:
+            kind = _SCALAR  # `n = int(n)` after `for n in onp.logspace(...)`: from here on a Python number
         return [(name, kind)] if name is not None and kind is not None else []
 
 
 _ATTRIBUTE = "attribute"  # the scope of a dotted name's key: one value across the file
+# A binding to a Python number made from a value (`n_chains = int(n_chains)`): no array of any framework. It only
+# places a rebinding (`_at`), so a name once an array element and then converted is read as what it is where used;
+# `of` never returns it.
+_SCALAR = "python scalar"
+_PYTHON_SCALARS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len", "builtins.round"})
 _Key = tuple[object, str]
 
 
