@@ -189,3 +189,26 @@ def test_a_converted_element_in_a_notebook_timeit_line_is_no_numpy_input():
         "    t = %timeit -o sample(np.ones(3), n_chains).block_until_ready()",
     )
     assert {c for c, _, _ in found} & {"LB115"} == set()
+
+
+
+# --- what is not JAX work of the file's: an object built, another framework ------------------------------------------
+@pytest.mark.parametrize(
+    ("imports", "call"),
+    [
+        ("from crazyflow import Sim", "Sim(n_worlds=1)"),  # a class: building an object, no work of its own
+        ("import warp as wp", "wp.capture_launch(graph)"),  # NVIDIA Warp: a framework of its own, not JAX
+    ],
+)
+def test_a_class_built_or_another_framework_in_jax_code_is_no_jax_work(imports, call):
+    source = f"""
+    import time
+    import jax
+    {imports}
+
+    graph = None
+    start = time.time()
+    {call}
+    print(time.time() - start)
+    """
+    assert lines(codes(source), "LB105") == set()

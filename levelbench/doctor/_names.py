@@ -77,7 +77,7 @@ UNJITTED_UPDATES = ("jaxopt.OptaxSolver", "jaxopt.PolyakSGD", "jaxopt.ArmijoSGD"
 NOT_PROJECT_MODULES = frozenset({
     "builtins", "time", "timeit", "math", "random", "itertools", "functools", "os", "sys", "logging", "pickle", "json",
     "threading", "multiprocessing", "asyncio", "subprocess", "tqdm", "pandas", "scipy", "sklearn", "matplotlib",
-    "tensorflow", "numpy", "jax", "torch", "torch_xla",
+    "tensorflow", "numpy", "jax", "torch", "torch_xla", "warp",
 })
 # `random` alone is Python's module, unless it is used like jax.random.
 _JAX_RANDOM_ONLY = frozenset({"PRNGKey", "key", "split", "fold_in", "key_data"})

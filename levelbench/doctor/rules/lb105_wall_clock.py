@@ -64,8 +64,10 @@ def _does_work(ctx: Context, call: ast.Call) -> bool:
         return True
     if isinstance(call.func, ast.Attribute) and call.func.attr == "block_until_ready":
         return True  # the interval waits on a JAX result (`sample.block_until_ready()`): it times JAX work
-    if ctx.facts.jax_code and ctx.facts.imported_function(call.func) is not None:
-        return True  # JAX code: a function of the project's own package (`j_step_uncontrolled`) or a JAX backend's
+    imported = ctx.facts.imported_function(call.func) if ctx.facts.jax_code else None
+    if imported is not None and not imported.rsplit(".", 1)[-1][:1].isupper():
+        return True  # JAX code: a function of the project's own package (`j_step_uncontrolled`) or a JAX backend's;
+        # not a class (`ocp.args.Composite(...)`, `Sim(...)`): building an object is no work of its own
     return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
         call.func, ast.Attribute
     )
