@@ -799,3 +799,38 @@ def _host_step_feeds_jax(ctx: Context, step: ast.Call, loop: ast.AST) -> bool:
                 for n in ast.walk(a))
         for c in walk_code(ctx.program, loop.body)  # type: ignore[attr-defined]
     )
+
+
+def calls_run_inside(ctx: Context, call: ast.Call, depth: int = 3) -> Iterator[ast.Call]:
+    """The calls the local functions ``call`` runs make, as it runs them, down ``depth`` levels: its callee's own
+    body, or, when ``call`` calls a parameter (``def _run(): func()`` inside ``_run_benchmarks(benchmark, kind,
+    func)``), the bodies of the local functions and lambdas every call site the file shows hands that parameter
+    (JAX-GalSim's ``_run_benchmarks(benchmark, kind, _run)``, case 404). A jitted function's body is traced, not
+    run call by call, so it is not entered: what it calls is no timed call of its own."""
+    functions = _functions_called(ctx, call)
+    seen: set[int] = {id(call)}
+    while functions and depth > 0:
+        depth -= 1
+        found: list[ast.AST] = []
+        for function in functions:
+            if function in ctx.facts.jitted_defs or id(function) in seen:
+                continue
+            seen.add(id(function))
+            body = [function.body] if isinstance(function, ast.Lambda) else function.body  # type: ignore[attr-defined]
+            for node in walk_code(ctx.program, body):
+                if isinstance(node, ast.Call) and id(node) not in seen:
+                    seen.add(id(node))
+                    yield node
+                    found.extend(_functions_called(ctx, node))
+        functions = found
+
+
+def _functions_called(ctx: Context, call: ast.Call) -> list[ast.AST]:
+    """The local def ``call`` runs, or the local functions and lambdas handed to the parameter it calls."""
+    function = ctx.facts.local_def(call)
+    if function is not None:
+        return [function]
+    if not isinstance(call.func, ast.Name):
+        return []
+    handed = (ctx.facts.function_of(v) for v in ctx.facts.parameter_values(call.func) or ())
+    return [f for f in handed if isinstance(f, FUNCTIONS)]

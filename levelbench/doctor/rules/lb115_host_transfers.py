@@ -7,7 +7,9 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
-from .._effects import callable_runs_jax, feeds_a_host_step, function_runs_jax, is_host_copy
+from .._effects import (
+    callable_runs_jax, calls_run_inside, feeds_a_host_step, function_runs_jax, is_host_copy,
+)
 from .._kinds import call_kind
 from .._regions import TimedRegion
 from .._syntax import short
@@ -64,30 +66,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"x_dev = {copy}.block_until_ready()  # before timing",
                 )
                 continue
-            if _runs_jax(ctx, call) and ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS:
-                for index, arg in enumerate(call.args):
-                    if _only_handed_to_library_objects(ctx, call, index):
-                        continue  # the library converts it once per run it makes: the run's cost, not a copy per call
-                    if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call) or _holds_numpy(ctx, arg):
-                        seen.add(id(call))
-                        held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
-                        several = isinstance(arg, (ast.Starred, ast.Tuple, ast.List))
-                        what = f"NumPy arrays unpacked from `{held}` are" if isinstance(arg, ast.Starred) \
-                            else f"NumPy arrays in `{held}` are" if several else f"NumPy array `{held}` is"
-                        yield ctx.report(
-                            "LB115",
-                            arg if arg.lineno == call.lineno else call,  # a call over lines: where it starts
-                            f"{what} passed to JAX `{short(call.func, 30)}` inside the timed region: "
-                            f"{'they are' if several else 'it is'} copied to the device on every "
-                            "call",
-                            evidence=f"`{held}` comes from NumPy",
-                            fix=f"inputs_dev = jax.device_put({held})  # before timing; hand over `inputs_dev`"
-                            if isinstance(arg, (ast.Tuple, ast.List)) else
-                            f"{held}_dev = jax.device_put({held})  # before timing",
-                        )
-                        break
-                if id(call) in seen:
-                    continue
+            handed_numpy = _numpy_input(ctx, call)
+            if handed_numpy is not None:
+                seen.add(id(call))
+                yield handed_numpy
+                continue
             inside = _copy_in_a_timed_lambda(ctx, call)
             if inside is not None:
                 inner, copied = inside
@@ -116,6 +99,44 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                     fix=f"{short(value, 30)}_dev = jax.device_put({short(value, 30)})  # before timing; hand over "
                     f"`{short(value, 30)}_dev`",
                 )
+        for call in ctx.timed_calls(region):
+            for inner in calls_run_inside(ctx, call):
+                if id(inner) in seen:
+                    continue
+                handed_numpy = _numpy_input(ctx, inner, through=call)
+                if handed_numpy is not None:
+                    seen.add(id(inner))
+                    yield handed_numpy
+
+
+def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) -> Diagnostic | None:
+    """LB115 for a NumPy array handed to JAX by ``call`` (365's reading), or None. ``through``: the timed call that
+    runs ``call`` inside a local function (`calls_run_inside`), named in the evidence."""
+    if not _runs_jax(ctx, call) or ctx.facts.callee_qualname(call.func) in _EXPLICIT_TRANSFERS:
+        return None
+    for index, arg in enumerate(call.args):
+        if _only_handed_to_library_objects(ctx, call, index):
+            continue  # the library converts it once per run it makes: the run's cost, not a copy per call
+        if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call) or _holds_numpy(ctx, arg):
+            held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
+            several = isinstance(arg, (ast.Starred, ast.Tuple, ast.List))
+            what = f"NumPy arrays unpacked from `{held}` are" if isinstance(arg, ast.Starred) \
+                else f"NumPy arrays in `{held}` are" if several else f"NumPy array `{held}` is"
+            evidence = f"`{held}` comes from NumPy"
+            if through is not None:
+                evidence += f"; the timed `{short(through, 30)}` ({ctx.where(through)}) runs this call"
+            return ctx.report(
+                "LB115",
+                arg if arg.lineno == call.lineno else call,  # a call over lines: where it starts
+                f"{what} passed to JAX `{short(call.func, 30)}` inside the timed region: "
+                f"{'they are' if several else 'it is'} copied to the device on every "
+                "call",
+                evidence=evidence,
+                fix=f"inputs_dev = jax.device_put({held})  # before timing; hand over `inputs_dev`"
+                if isinstance(arg, (ast.Tuple, ast.List)) else
+                f"{held}_dev = jax.device_put({held})  # before timing",
+            )
+    return None
 
 
 def _unpacks_numpy(ctx: Context, arg: ast.expr, call: ast.Call) -> bool:

@@ -1,0 +1,125 @@
+"""What was left of cases 393 and 404-411 after mend36, mended in the shared model (mend37).
+
+- LB115 (`_effects.calls_run_inside`): a NumPy array handed to a jitted call inside a local function that the timed
+  call runs, by name or through a parameter whose callers hand it the function (JAX-GalSim's ``_run_benchmarks(
+  benchmark, kind, _run)``, whose timed ``_run`` calls ``func()``, case 404), is copied to the device on every run
+  as if the call were written in the timed statement. A jitted function's body is traced, not entered.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
+
+
+# --- 404: a timed closure reached through a helper's parameter -----------------------------------------------------
+HELPER = """
+import time
+{imports}
+
+@jax.jit
+def render(im, psf):
+    return im * psf
+
+def _run_benchmarks(func):
+    func()
+    t0 = {clock}
+    for _ in range(10):
+        func()
+    return ({clock} - t0) / 10
+
+def test_render():
+    im = {numpy}.ones((33, 33))
+    psf = {numpy}.ones((33, 33))
+    {define}
+    print(_run_benchmarks({handed}))
+"""
+_DEF = "def _run():\n        return render(im.copy(), psf).block_until_ready()"
+
+
+@pytest.mark.parametrize(
+    ("imports", "numpy", "clock", "define", "handed"),
+    [
+        ("import jax\nimport numpy as np", "np", "time.perf_counter()", _DEF, "_run"),
+        ("import jax\nimport numpy as onp", "onp", "time.time()", _DEF, "_run"),  # aliased, another clock
+        ("import jax\nfrom numpy import ones\nimport numpy", "numpy", "time.perf_counter()", _DEF, "_run"),
+        ("import jax\nimport numpy as np", "np", "time.perf_counter()", "pass",
+         "lambda: render(im.copy(), psf).block_until_ready()"),  # a lambda handed
+    ],
+)
+def test_numpy_inputs_inside_a_function_handed_to_a_timing_helper_are_copied_per_run(
+    imports, numpy, clock, define, handed,
+):
+    source = HELPER.format(imports=imports, numpy=numpy, clock=clock, define=define, handed=handed)
+    assert lines(codes(source), "LB115") == {line_of(source, "render(im.copy()")}
+
+
+def test_numpy_inputs_inside_a_local_function_the_timed_statement_calls_are_copied_per_run():
+    source = """
+    import time
+    import jax
+    import numpy as np
+
+    f = jax.jit(lambda x: x * 2)
+    x = np.ones(10)
+    f(x).block_until_ready()
+
+    def run():
+        return f(x).block_until_ready()
+
+    for _ in range(3):
+        t = time.perf_counter()
+        run()
+        print(time.perf_counter() - t)
+    """
+    assert lines(codes(source), "LB115") == {line_of(source, "return f(x)")}
+
+
+def test_numpy_inputs_inside_a_pytest_benchmark_helper_in_a_notebook_cell():
+    found = notebook_codes(
+        "import jax\nimport numpy as np\nimport timeit\nrender = jax.jit(lambda im: im * 2)",
+        "def bench(func):\n    func()\n    return min(timeit.repeat(func, number=10, repeat=5))",
+        "im = np.ones((8, 8))\ndef _run():\n    return render(im).block_until_ready()\nprint(bench(_run))",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB115"} == {("LB115", 3, 3)}
+
+
+def test_device_inputs_inside_a_handed_function_stay_quiet():
+    source = HELPER.format(
+        imports="import jax\nimport jax.numpy as jnp", numpy="jnp", clock="time.perf_counter()", define=_DEF,
+        handed="_run",
+    )
+    assert lines(codes(source), "LB115") == set()
+
+
+def test_a_jitted_function_handed_to_the_helper_is_not_entered():
+    source = """
+    import time
+    import jax
+    import numpy as np
+
+    table = np.ones(4)
+
+    @jax.jit
+    def step(x):
+        return x + jax.numpy.asarray(table)
+
+    def bench(func, x):
+        func(x).block_until_ready()
+        t0 = time.perf_counter()
+        for _ in range(10):
+            func(x).block_until_ready()
+        return time.perf_counter() - t0
+
+    print(bench(step, jax.numpy.ones(4)))
+    """
+    assert lines(codes(source), "LB115") == set()
