@@ -143,3 +143,51 @@ def test_a_copy_reported_at_the_timed_call_is_not_reported_again_inside_the_func
     print(total / 100)
     """
     assert lines(codes(source), "LB115") == {line_of(source, "_ = g(x, y)")}
+
+
+# --- 406: a function of a library's JAX backend, timed once -----------------------------------------------------------
+BACKEND = """
+{imports}
+import pymc as pm
+
+model = pm.Model()
+start_time = {clock}
+with model:
+    trace = {call}
+runtime = {clock} - start_time
+print(runtime)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "call"),
+    [
+        ("import pymc.sampling_jax\nfrom time import time", "time()", "pymc.sampling_jax.sample_blackjax_nuts(random_seed=1)"),
+        ("from pymc import sampling_jax as sj\nimport time", "time.perf_counter()", "sj.sample_numpyro_nuts()"),
+        ("from pymc.sampling_jax import sample_blackjax_nuts as nuts\nimport time", "time.monotonic()", "nuts()"),
+    ],
+)
+def test_one_cold_run_of_a_jax_backend_function_is_a_single_sample(imports, clock, call):
+    source = BACKEND.format(imports=imports, clock=clock, call=call)
+    assert lines(codes(source), "LB104") == {line_of(source, "with model:")}  # the first timed statement
+
+
+def test_one_cold_run_of_a_jax_backend_function_in_a_notebook_cell():
+    found = notebook_codes(
+        "import time\nimport pymc.sampling_jax",
+        "t0 = time.perf_counter()\ntrace = pymc.sampling_jax.sample_blackjax_nuts()\nprint(time.perf_counter() - t0)",
+    )
+    assert {(c, cell) for c, cell, _ in found if c == "LB104"} == {("LB104", 2)}
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "pymc.sampling.sample()",  # no JAX in the module's name
+        "pymc.sampling_jax.Sampler()",  # an object built
+    ],
+)
+def test_a_function_whose_module_does_not_say_jax_stays_unknown(call):
+    source = BACKEND.format(imports="import pymc.sampling_jax\nimport pymc.sampling\nimport time",
+                            clock="time.perf_counter()", call=call)
+    assert lines(codes(source), "LB104") == set()

@@ -16,7 +16,7 @@ from ._edits import Editor, Fix
 from ._facts import Facts
 from ._iteration import applied_per_element
 from ._kinds import Kinds
-from ._names import Names
+from ._names import Names, in_jax_backend
 from ._placement import functions_run_here
 from ._program import Program
 from ._regions import TimedRegion, find_regions
@@ -261,6 +261,8 @@ class Context:
             return True
         if self.kinds.of(call) is not None:
             return True
+        if in_jax_backend(self.names.qualname(call.func)):
+            return True  # `pymc.sampling_jax.sample_blackjax_nuts(...)`: the module's name says JAX (case 406)
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`
         return function is not None and (self.function_works(function) or self._computes_on_given(function, call))
 

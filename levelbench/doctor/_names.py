@@ -237,6 +237,18 @@ class Names:
         )
 
 
+def in_jax_backend(qualified: str | None) -> bool:
+    """A function of a module whose name says it is a library's JAX backend: ``pymc.sampling_jax.sample_blackjax_nuts``,
+    ``jax_cosmo.power.linear_matter_power``. The module path is the evidence, not the function's own name
+    (``j_step`` says nothing), and a capitalised name builds an object (``jax_galsim.Gaussian``), no work of its own."""
+    if not qualified or "." not in qualified:
+        return False
+    *modules, function = qualified.split(".")
+    if function[:1].isupper() or modules[0] in ("jax", "jaxlib"):
+        return False
+    return any(part.startswith("jax_") or part.endswith("_jax") for part in modules)
+
+
 def _canonical(modules: set[str]) -> set[str]:
     """``jax.numpy`` and ``jax.numpy`` imported two ways are one module; try/except fallbacks are not."""
     return {m.removeprefix("jax._src.") for m in modules}
