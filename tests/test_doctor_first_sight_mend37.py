@@ -191,3 +191,47 @@ def test_a_function_whose_module_does_not_say_jax_stays_unknown(call):
     source = BACKEND.format(imports="import pymc.sampling_jax\nimport pymc.sampling\nimport time",
                             clock="time.perf_counter()", call=call)
     assert lines(codes(source), "LB104") == set()
+
+
+# --- 405: a project function the file profiles with JAX's tracer --------------------------------------------------
+PROFILED = """
+import time
+{imports}
+
+def test_e2e():
+    boat = init()
+    {call}
+    t0 = {clock}
+    state = {call}
+    print(f"run: {{{clock} - t0}}")
+    {profile}
+
+if __name__ == "__main__":
+    test_e2e()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "call", "clock", "profile"),
+    [
+        ("import jax.profiler\nfrom boat.dynamics import j_integrate_many, init", "j_integrate_many(boat, 100)",
+         "time.time()", "with jax.profiler.trace('trace'):\n        j_integrate_many(boat, 100)"),
+        ("import jax\nfrom boat.dynamics import integrate as run, init", "run(boat, 100)", "time.perf_counter()",
+         "with jax.profiler.TraceAnnotation('step'):\n        run(boat, 100)"),  # aliased, another context
+        ("from jax import profiler\nimport boat.dynamics as dyn\nfrom boat.dynamics import init",
+         "dyn.integrate(boat, 100)", "time.perf_counter()",
+         "with profiler.trace('/tmp/t'):\n        dyn.integrate(boat, 100)"),  # through the module
+    ],
+)
+def test_one_timed_call_of_a_profiled_project_function_is_a_single_sample(imports, call, clock, profile):
+    source = PROFILED.format(imports=imports, call=call, clock=clock, profile=profile)
+    assert lines(codes(source), "LB104") == {line_of(source, "state = " + call)}
+
+
+def test_a_project_function_never_profiled_stays_unknown():
+    source = PROFILED.format(
+        imports="import jax.profiler\nfrom boat.dynamics import j_integrate_many, init, other",
+        call="j_integrate_many(boat, 100)", clock="time.perf_counter()",
+        profile="with jax.profiler.trace('trace'):\n        other(boat)",
+    )
+    assert lines(codes(source), "LB104") == set()

@@ -263,6 +263,8 @@ class Context:
             return True
         if in_jax_backend(self.names.qualname(call.func)):
             return True  # `pymc.sampling_jax.sample_blackjax_nuts(...)`: the module's name says JAX (case 406)
+        if facts.profiled_imports and facts.imported_function(call.func) in facts.profiled_imports:
+            return True  # `j_integrate_many(...)`, which the file runs under `jax.profiler.trace` (case 405)
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`
         return function is not None and (self.function_works(function) or self._computes_on_given(function, call))
 

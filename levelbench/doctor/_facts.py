@@ -19,6 +19,10 @@ from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
 from ._syntax import enclosing_function, enclosing_loop, parameter_names
 
+_JAX_PROFILER_CONTEXTS = frozenset(
+    {"jax.profiler.trace", "jax.profiler.TraceAnnotation", "jax.profiler.StepTraceAnnotation"}
+)
+
 JIT_TRANSFORMS = frozenset(
     {"jax.jit", "jax.pmap", "jax.experimental.pjit.pjit", "flax.nnx.jit", "flax.linen.jit", "equinox.filter_jit",
      "brainstate.transform.jit", "brainstate.compile.jit",  # brainstate's jit: jax.jit over the states a function uses
@@ -587,6 +591,27 @@ class Facts:
                 return None
             found.add(qualified)
         return found.pop() if len(found) == 1 else None
+
+    @functools.cached_property
+    def profiled_imports(self) -> frozenset[str]:
+        """The imported functions (`imported_function`) the file runs under JAX's profiler (``with
+        jax.profiler.trace(...):``, ``TraceAnnotation``, ``StepTraceAnnotation``): jax-monohull-dynamics traces
+        ``j_integrate_many(...)`` (case 405). Profiling a call with JAX's tracer is the file saying the call runs JAX;
+        the function's name alone says nothing."""
+        found: set[str] = set()
+        for block in self.program.of_type(ast.With, ast.AsyncWith):
+            if not any(
+                isinstance(item.context_expr, ast.Call)
+                and (self.names.qualname(item.context_expr.func) or "") in _JAX_PROFILER_CONTEXTS
+                for item in block.items  # type: ignore[attr-defined]
+            ):
+                continue
+            for node in ast.walk(block):
+                if isinstance(node, ast.Call):
+                    imported = self.imported_function(node.func)
+                    if imported is not None and not imported.rsplit(".", 1)[-1][:1].isupper():
+                        found.add(imported)
+        return frozenset(found)
 
     def _imported_targets(self) -> dict[str, JitSite]:
         """The jit sites of imported library functions, by qualified name (`plain_call_of_jitted`)."""
