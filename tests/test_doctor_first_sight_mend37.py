@@ -235,3 +235,28 @@ def test_a_project_function_never_profiled_stays_unknown():
         profile="with jax.profiler.trace('trace'):\n        other(boat)",
     )
     assert lines(codes(source), "LB104") == set()
+
+
+@pytest.mark.parametrize(
+    ("imports", "call", "profile"),
+    [
+        ("import jax.profiler\nfrom boat.dynamics import j_integrate_many, init", "j_integrate_many(boat, 100)",
+         "with jax.profiler.trace('trace'):\n        j_integrate_many(boat, 100)"),
+        ("import jax\nfrom boat.dynamics import integrate as run, init", "run(boat, 100)",
+         "with jax.profiler.StepTraceAnnotation('step', step_num=0):\n        run(boat, 100)"),
+    ],
+)
+def test_the_result_of_a_profiled_project_function_is_waited_for_or_lb102(imports, call, profile):
+    source = PROFILED.format(imports=imports, call=call, clock="time.perf_counter()", profile=profile)
+    assert lines(codes(source), "LB102") == {line_of(source, "state = " + call)}
+    waited = source.replace("state = " + call, "state = " + call + "\n    jax.block_until_ready(state)")
+    assert lines(codes(waited), "LB102") == set()
+
+
+def test_the_result_of_a_profiled_project_function_in_notebook_cells():
+    found = notebook_codes(
+        "import time\nimport jax\nfrom boat.dynamics import integrate, init\nboat = init()",
+        "with jax.profiler.trace('/tmp/trace'):\n    integrate(boat, 10)",
+        "integrate(boat, 10)\nt0 = time.perf_counter()\nstate = integrate(boat, 10)\nprint(time.perf_counter() - t0)",
+    )
+    assert {(c, cell, line) for c, cell, line in found if c == "LB102"} == {("LB102", 3, 3)}
