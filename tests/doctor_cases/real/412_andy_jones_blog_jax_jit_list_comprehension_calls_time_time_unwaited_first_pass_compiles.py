@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB105
 # dynamic: n/a
 # inferred: LB102 (neither list of JAX results is waited for before the clock is read; not discussed), LB103 (the first JIT batch holds `add_jitted`'s trace and compile; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:30/37, LB103:30, LB105:29/36
+# lines: LB102:31/38, LB103:31, LB105:30/37
+# first-sight: 858cce0 2026-12-06 py: found LB105:30 LB102:31 LB105:37 LB102:38; missed LB103:31; false none | notebook: found LB105:30 LB102:31 LB105:37 LB102:38; missed LB103:31; false none
 
 # %%
 import jax.numpy as np

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (four `%timeit` lines of JAX work with no `block_until_ready`; not discussed in the course, the fault jax-ml/jax#998 established for the quickstart's `selu`)
-# lines: LB102:50/58/78/85
+# lines: LB102:51/59/79/86
+# first-sight: 858cce0 2026-12-06 py: found LB102:51 LB102:59 LB102:79 LB102:86; missed none; false none | notebook: found LB102:51 LB102:59 LB102:79 LB102:86; missed none; false none
 
 # %%
 #| include: false

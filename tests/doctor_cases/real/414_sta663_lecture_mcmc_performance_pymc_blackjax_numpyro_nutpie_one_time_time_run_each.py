@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (each backend's figure is one run; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:61/62/69/70/77/78/85/86/97, LB105:60/68/76/84/96
+# lines: LB104:62/63/70/71/78/79/86/87/98, LB105:61/69/77/85/97
+# first-sight: 858cce0 2026-12-06 py: found none; missed LB104:62/63/70/71/78/79/86/87/98, LB105:61/69/77/85/97; false none | notebook: found none; missed LB104:62/63/70/71/78/79/86/87/98, LB105:61/69/77/85/97; false none
 
 # %%
 #| include: false

@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB111
 # dynamic: n/a
 # inferred: LB102 (no timed cell waits for the sampler's returned arrays; not discussed), LB103 (the first warm-up cell times the first call of a freshly jitted `call_warmup`; not discussed), LB111 (that `jax.jit` is applied inside the `%%time` cell; not discussed)
-# lines: LB102:263/288/398/404/476/482, LB103:263, LB111:263
+# lines: LB102:264/289/399/405/477/483, LB103:264, LB111:264
+# first-sight: 858cce0 2026-12-06 py: found LB103:264 LB102:289 LB102:405 LB102:483; missed LB111:264; false LB102:250 LB111:281 LB102:385 LB102:464 | notebook: found LB103:264 LB102:289 LB102:405 LB102:483; missed LB111:264; false LB102:250 LB111:281 LB102:385 LB102:464
 
 # %%
 import matplotlib.pyplot as plt

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB105:53
+# lines: LB105:54
+# first-sight: 858cce0 2026-12-06 py: found LB105:54; missed none; false none | notebook: found LB105:54; missed none; false none
 
 import time
 import jax

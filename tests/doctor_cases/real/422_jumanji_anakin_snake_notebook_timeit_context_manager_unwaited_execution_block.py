@@ -5,7 +5,8 @@
 # static: LB102, LB113
 # dynamic: n/a
 # inferred: LB102 (the EXECUTION clock stops before anything waits for the learner's results; not discussed), LB113 (`jax.tools.colab_tpu` is not in the installed JAX; not discussed)
-# lines: LB102:325/332, LB113:16
+# lines: LB102:326/333, LB113:17
+# first-sight: 858cce0 2026-12-06 py: found LB113:17; missed LB102:326/333; false LB102:320 LB102:341 | notebook: found LB113:17; missed LB102:326/333; false LB102:320 LB102:341
 
 # %%
 # Imports

@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (the clock stops before the rollout is read; not discussed), LB103 (the first call of the freshly jitted rollout is timed; not discussed), LB104 (one timed call; not discussed), LB105 (`time.time()` as the clock; not discussed)
-# lines: LB102:23, LB103:23, LB104:22, LB105:21
+# lines: LB102:24, LB103:24, LB104:23, LB105:22
+# first-sight: 858cce0 2026-12-06 py: found none; missed LB102:24, LB103:24, LB104:23, LB105:22; false none | notebook: found none; missed LB102:24, LB103:24, LB104:23, LB105:22; false none
 
 import jax.random as jrandom
 import jax

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB105:68/82
+# lines: LB105:69/83
+# first-sight: 858cce0 2026-12-06 py: found LB105:69 LB105:83; missed none; false none | notebook: found LB105:69 LB105:83; missed none; false none
 
 import itertools
 import time

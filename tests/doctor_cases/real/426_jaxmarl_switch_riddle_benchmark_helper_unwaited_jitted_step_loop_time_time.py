@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the clock stops after dispatching the last step, with nothing waited; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:48, LB105:21/45
+# lines: LB102:49, LB105:22/46
+# first-sight: 858cce0 2026-12-06 py: found LB105:46 LB102:49; missed none; false LB114:47 | notebook: found LB105:46 LB102:49; missed none; false LB114:47
 
 from multiagentgymnax import make
 from rollout_menager import RolloutManager
