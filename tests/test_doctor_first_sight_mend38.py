@@ -106,3 +106,67 @@ def test_a_method_handed_args_stays_a_library_function():
     source = source.replace("backend=self, args.device", "backend=args.device").replace("def save", "class Handler:\n  def save")
     source = "\n".join(("  " + line if k > 7 and line else line) for k, line in enumerate(source.splitlines()))
     assert not codes(source, PATH)
+
+
+# --- 414: a call whose own keyword picks a JAX engine -------------------------------------------------------------
+SAMPLED = """
+import numpy as np
+{imports}
+
+with pm.Model() as model:
+    mu = pm.Normal("mu", 0, 1)
+
+start = {clock}
+with model:
+    post = {call}(
+        {keyword}={engine}, chains=4, progressbar=False
+    )
+print(f"{{{clock} - start:.1f}}s")
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "call", "keyword", "engine", "clock"),
+    [
+        ("import pymc as pm\nimport time", "pm.sample", "nuts_sampler", '"blackjax"', "time.time()"),
+        ("import pymc as pm\nimport time", "pm.sample", "nuts_sampler", '"numpyro"', "time.time()"),
+        ("import pymc\npm = pymc\nfrom time import time", "pymc.sample", "nuts_sampler", '"numpyro"', "time()"),  # aliased
+        ("import pymc as pm\nfrom pymc import sample\nimport time", "sample", "backend", "'jax'", "time.time()"),  # by name
+    ],
+)
+def test_one_end_to_end_run_on_a_jax_engine_is_one_wall_clock_sample(imports, call, keyword, engine, clock):
+    source = SAMPLED.format(imports=imports, call=call, keyword=keyword, engine=engine, clock=clock)
+    found = codes(source)
+    start = line_of(source, "start = ")
+    assert ("LB105", start) in found, found
+    assert {line for c, line in found if c == "LB104"} & {start + 1, start + 2}, found
+    assert not {c for c, _ in found} & {"LB102", "LB103"}  # host results; the compile is part of the end-to-end run
+
+
+def test_a_jax_engine_with_a_steady_clock_is_one_sample_only():
+    source = SAMPLED.format(imports="import pymc as pm\nimport time", call="pm.sample", keyword="nuts_sampler",
+                            engine='"numpyro"', clock="time.perf_counter()")
+    assert {c for c, _ in codes(source)} == {"LB104"}
+
+
+def test_a_jax_engine_in_notebook_cells_is_found():
+    found = notebook_codes(
+        "import pymc as pm\nimport time\nwith pm.Model() as model:\n    mu = pm.Normal('mu', 0, 1)",
+        "start = time.time()\nwith model:\n    post = pm.sample(nuts_sampler='blackjax')\nprint(time.time() - start)",
+    )
+    assert ("LB105", 2, 1) in found and {c for c, cell, _ in found if cell == 2} >= {"LB104", "LB105"}, found
+
+
+@pytest.mark.parametrize(
+    ("keyword", "engine"),
+    [
+        ("nuts_sampler", '"pymc"'),  # PyMC's own sampler: nothing says JAX
+        ("nuts_sampler", '"nutpie"'),
+        ("label", '"numpyro"'),  # a keyword that picks no engine
+        ("nuts_sampler", "sampler_name"),  # a value not written here: unknown stays unknown
+    ],
+)
+def test_an_engine_not_named_as_jax_stays_unknown(keyword, engine):
+    source = SAMPLED.format(imports="import pymc as pm\nimport time", call="pm.sample", keyword=keyword,
+                            engine=engine, clock="time.time()")
+    assert not {c for c, _ in codes(source)} & {"LB104", "LB105"}
