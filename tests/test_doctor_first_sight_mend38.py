@@ -170,3 +170,71 @@ def test_an_engine_not_named_as_jax_stays_unknown(keyword, engine):
     source = SAMPLED.format(imports="import pymc as pm\nimport time", call="pm.sample", keyword=keyword,
                             engine=engine, clock="time.time()")
     assert not {c for c, _ in codes(source)} & {"LB104", "LB105"}
+
+
+# --- 426: one key split beside an imported project object's step, in a timed loop --------------------------------
+STEPPED = """
+import jax
+{imports}
+
+def get_jax_time(max_steps):
+    manager = {make}(env, batch_size=100)
+    key = jax.random.PRNGKey(0)
+    state = manager.batch_reset(key)
+    state = manager.batch_step(key, state)
+    t0 = {clock}
+    for i in range(max_steps):
+        key, key_s = jax.random.split(key)
+        state = manager.batch_step(key_s, state)
+    return {clock} - t0
+
+def benchmark():
+    print(get_jax_time(1000))
+
+if __name__ == "__main__":
+    benchmark()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "make", "clock"),
+    [
+        ("import time\nfrom rollout_manager import RolloutManager", "RolloutManager", "time.time()"),
+        ("import time\nimport rollouts", "rollouts.RolloutManager", "time.perf_counter()"),  # through its module
+        ("from time import perf_counter\nfrom envs.rollout import Manager as RM", "RM", "perf_counter()"),  # aliased
+    ],
+)
+def test_one_key_split_beside_an_imported_objects_step_is_not_op_by_op(imports, make, clock):
+    source = STEPPED.format(imports=imports, make=make, clock=clock)
+    found = codes(source)
+    assert not {c for c, _ in found} & {"LB114"}, found
+    assert ("LB102", line_of(source, "state = manager.batch_step(key_s")) in found, found  # the loop is still unwaited
+
+
+def test_an_imported_objects_step_in_notebook_cells_is_not_op_by_op():
+    cells = STEPPED.format(imports="import time\nfrom rollout_manager import RolloutManager", make="RolloutManager",
+                           clock="time.time()").split("def benchmark")[0]
+    found = notebook_codes(cells, "print(get_jax_time(1000))")
+    assert not {c for c, _, _ in found} & {"LB114"}, found
+
+
+def test_iterating_a_jax_array_beside_an_imported_objects_step_stays_op_by_op():
+    """Case 367's shape: the loop indexes a JAX array element by element and hands each to the object's step; that
+    indexing is the dispatch being timed, whatever the object is."""
+    source = """
+    import time
+    import jax
+    from minigrid.wrappers import AutoResetWrapper
+
+    def run_minigrid(length):
+        env = AutoResetWrapper(make_env())
+        actions = jax.random.randint(jax.random.PRNGKey(0), (length,), 0, 7)
+        start = time.perf_counter()
+        for action in actions:
+            timestep = env.step(action)
+        return time.perf_counter() - start
+
+    if __name__ == "__main__":
+        print(run_minigrid(1000))
+    """
+    assert "LB114" in {c for c, _ in codes(source)}
