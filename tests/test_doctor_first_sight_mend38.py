@@ -238,3 +238,50 @@ def test_iterating_a_jax_array_beside_an_imported_objects_step_stays_op_by_op():
         print(run_minigrid(1000))
     """
     assert "LB114" in {c for c, _ in codes(source)}
+
+
+# --- 412: a loop variable that only counts the timed repeats ------------------------------------------------------
+BATCHES = """
+import time
+import jax
+import jax.numpy as jnp
+{imports}
+
+def add(a, b):
+    return jnp.add(a, b)
+
+add_jitted = {jit}(add)
+x = jnp.ones(10)
+times = []
+for n in [10, 100, 1000]:
+    start_time = {clock}
+    {timed}
+    times.append({clock} - start_time)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "jit", "clock", "timed"),
+    [
+        ("", "jax.jit", "time.time()", "[add_jitted(x, x) for _ in range(n)]"),
+        ("from jax import jit", "jit", "time.perf_counter()", "[add_jitted(x, x) for _ in range(0, n)]"),  # by name
+        ("", "jax.jit", "time.monotonic()", "for _ in range(n):\n        add_jitted(x, x)"),  # a loop of its own
+    ],
+)
+def test_a_loop_variable_that_only_counts_repeats_leaves_the_first_pass_compiling(imports, jit, clock, timed):
+    source = BATCHES.format(imports=imports, jit=jit, clock=clock, timed=timed)
+    assert ("LB103", line_of(source, "add_jitted(x, x)")) in codes(source)
+
+
+def test_the_first_pass_in_notebook_cells_compiles():
+    source = BATCHES.format(imports="", jit="jax.jit", clock="time.time()", timed="[add_jitted(x, x) for _ in range(n)]")
+    head, loop = source.split("times = []")
+    found = notebook_codes(head, "times = []" + loop)
+    assert "LB103" in {c for c, cell, _ in found if cell == 2}, found
+
+
+def test_a_loop_variable_handed_to_the_jitted_call_still_sweeps_programs():
+    """``f(jnp.ones(n))`` per size: each value is a new shape, a new program; the first-call warning misleads (as before)."""
+    source = BATCHES.format(imports="", jit="jax.jit", clock="time.time()",
+                            timed="[add_jitted(jnp.ones(n), x) for _ in range(n)]")
+    assert "LB103" not in {c for c, _ in codes(source)}
