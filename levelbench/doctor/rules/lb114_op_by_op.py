@@ -79,7 +79,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if ops < 2 and not applies and not (holds_timing(ctx, loop, nodes) or _dispatch_is_what_is_timed(ctx, loop)):
             continue
         own_calls = [n for n in own if isinstance(n, ast.Call)]
-        if ops < 2 and not applies and any(_unread_work_on_jax_values(ctx, c, methods=not unstacked) for c in own_calls):
+        if ops < 2 and not applies and any(_unread_work_on_jax_values(ctx, c) for c in own_calls):
             continue  # one key split beside the step the file imports (gpt-jax's `train_step`): the step is timed
         reported = [c for c in own_calls if id(c) in reported_calls]
         if reported and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, reported)])[0] < 2:
@@ -636,43 +636,19 @@ def _yields_its_value(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
     return False
 
 
-def _unread_work_on_jax_values(ctx: Context, call: ast.Call, *, methods: bool = True) -> bool:
+def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
     """``call`` runs a function the file imports from its own project (no library the model knows, no local def)
     and hands it JAX values: work the model cannot read, likely the compiled step the loop exists for (gpt-jax's
     ``loss, train_state = train_step(train_state, tokens, keys_dropout)``, pmapped in ``train.py``, case 325). One
-    eager operation beside it is not what the loop's time is made of. With ``methods``, so is a method of an object
-    built from a class the file imports (`_project_class_method`): not when the loop's one operation is indexing a
-    JAX array element by element (case 367), which is the dispatch being timed whatever the object is."""
+    eager operation beside it is not what the loop's time is made of."""
     qualified = ctx.names.qualname(call.func)
-    method = methods and qualified is None and isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
-    if method:
-        # `batched_env.batch_step(key_s, state, actions)` of `batched_env = RolloutManager(env, ...)`, a class the
-        # file imports from its own project (JaxMARL's benchmark, case 426): that object's method is the step, whether
-        # or not the model reads its results as JAX values
-        qualified = _project_class_method(ctx, call.func)  # type: ignore[arg-type]
     if qualified is None or "." not in qualified or ctx.facts.local_def(call) is not None:
         return False
     if qualified.split(".", 1)[0] in NOT_PROJECT_MODULES or qualified.startswith((*JAX_LIBRARIES, *_MAY_JIT)):
         return False  # the frameworks' and known libraries' functions are read by what they are
-    if ctx.kinds.of(call) and not method:
+    if ctx.kinds.of(call):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
-
-
-def _project_class_method(ctx: Context, method: ast.Attribute) -> str | None:
-    """``"rollout_menager.RolloutManager.batch_step"`` for ``batched_env.batch_step`` when every value the name is
-    bound to where it is called is an instance of one class the file imports (capitalised, from a module, not
-    defined here); None otherwise."""
-    owner = method.value
-    assert isinstance(owner, ast.Name)
-    values = ctx.facts.bindings.values_at(owner.id, method)
-    classes = {ctx.names.qualname(v.func) if isinstance(v, ast.Call) else None for v in values}
-    if len(classes) != 1:
-        return None
-    (made,) = classes
-    if made is None or "." not in made or not made.rsplit(".", 1)[1][:1].isupper() or made in ctx.facts.classes:
-        return None
-    return f"{made}.{method.attr}"
 
 
 def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
