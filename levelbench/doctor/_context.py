@@ -16,7 +16,7 @@ from ._edits import Editor, Fix
 from ._facts import Facts
 from ._iteration import applied_per_element
 from ._kinds import Kinds
-from ._names import Names, in_jax_backend
+from ._names import Names, in_jax_backend, names_jax_engine
 from ._placement import functions_run_here
 from ._program import Program
 from ._regions import TimedRegion, find_regions
@@ -28,6 +28,8 @@ _Answer = TypeVar("_Answer")
 _BENCHMARK_WORDS = re.compile(r"(?i)bench|speed|perf|timing|profil")
 # `computeTime`, `measure_time`, `time_inference`: "time" as a word of a function's name (not `timestep`, `runtime`)
 _TIME_WORD = re.compile(r"(?:(?:^|_)[Tt]ime|(?<=[a-z0-9])Time)(?=$|_|[A-Z0-9])")
+# A parameter holding the command line's parsed arguments: `args`, `argv`, `console_args`, `cli_args`
+_COMMAND_LINE = re.compile(r"^(?:args|argv|\w+_args)$")
 _TEST_RUNNERS = ("absltest.main", "googletest.main", "unittest.main", "pytest.main")
 
 
@@ -193,7 +195,10 @@ class Context:
         """The functions that run here, as this file runs (see `_placement`): called or handed on, transitively,
         by module-level code, a ``__main__`` block, a cell, a test, or a function that benchmarks."""
         path = self.program.path
-        benchmarks = {r.scope for r in self.regions if r.scope is not None and _benchmarks(path, r.scope)}
+        benchmarks = {
+            r.scope for r in self.regions
+            if r.scope is not None and (_benchmarks(path, r.scope) or _reads_command_line(self.program, r.scope))
+        }
         return functions_run_here(self.facts, benchmarks)
 
     def callers_decide(self, node: ast.AST) -> bool:
@@ -263,6 +268,8 @@ class Context:
             return True
         if in_jax_backend(self.names.qualname(call.func)):
             return True  # `pymc.sampling_jax.sample_blackjax_nuts(...)`: the module's name says JAX (case 406)
+        if names_jax_engine(call):
+            return True  # `pm.sample(nuts_sampler="numpyro")`: the call's own keyword picks a JAX engine (case 414)
         if facts.profiled_imports and facts.imported_function(call.func) in facts.profiled_imports:
             return True  # `j_integrate_many(...)`, which the file runs under `jax.profiler.trace` (case 405)
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`
@@ -326,4 +333,23 @@ def _benchmarks(path: str, scope: ast.AST) -> bool:
     whose name has "time" as a word (``computeTime``, ``measure_time``; not ``runtime`` or ``timestep``): FastSaliency's
     ``computeTime`` (case 338) runs a model 100 times and prints the mean, a benchmark nothing in its file calls."""
     name = getattr(scope, "name", "")
-    return bool(_BENCHMARK_WORDS.search(name) or _TIME_WORD.search(name) or _BENCHMARK_WORDS.search(os.path.basename(path)))
+    return bool(
+        _BENCHMARK_WORDS.search(name) or _TIME_WORD.search(name) or _BENCHMARK_WORDS.search(os.path.basename(path))
+    )
+
+
+def _reads_command_line(program: Program, scope: ast.AST) -> bool:
+    """A module-level function that times itself and reads an attribute of a parameter named as the command line's
+    parsed arguments (``console_args.device``, ``args.n``, ``argv.size``, ``cli_args.seed``) is a script's entry point,
+    started by the script's own ``main`` with what the user typed, not a library function's log line: PaxRL's
+    ``tests/test.py`` ``run_test_1(console_args)`` (case 424) times one call of a rollout it jits inside the clock
+    pair. Not ``*args`` (a tuple of positional values), not a method (``save(self, directory, args)`` of a library's
+    checkpoint handler: its ``args`` are the caller's, orbax in the library corpus)."""
+    arguments = getattr(scope, "args", None)
+    if arguments is None or program.parent(scope) is not program.module:
+        return False
+    named = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs) if _COMMAND_LINE.match(a.arg)}
+    return bool(named) and any(
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in named
+        for n in ast.walk(scope)
+    )

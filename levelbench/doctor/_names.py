@@ -249,6 +249,26 @@ def in_jax_backend(qualified: str | None) -> bool:
     return any(part.startswith("jax_") or part.endswith("_jax") for part in modules)
 
 
+# A keyword that picks where a library's call computes (`pm.sample(nuts_sampler="numpyro")`, `backend="jax"`), by the
+# words of its name: its string value then names the engine the call runs.
+_ENGINE_KEYWORDS = ("backend", "sampler", "engine")
+
+
+def names_jax_engine(call: ast.Call) -> bool:
+    """``call`` picks JAX as the engine it computes with, by a keyword of its own: ``pm.sample(nuts_sampler="blackjax")``,
+    ``pm.sample(nuts_sampler="numpyro")``, ``fit(backend="jax")``. The keyword's name says it picks the engine
+    (``backend``, ``sampler``, ``engine``) and its string value is JAX or a library written in JAX (`JAX_LIBRARIES`):
+    the call runs JAX work, whatever module it belongs to (case 414, PyMC sampled with each backend). A value naming
+    anything else (``nuts_sampler="pymc"``, ``"nutpie"``) says nothing of JAX."""
+    jax_names = {"jax", *(library.rstrip(".") for library in JAX_LIBRARIES)}
+    return any(
+        k.arg is not None and any(word in k.arg.lower() for word in _ENGINE_KEYWORDS)
+        and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
+        and k.value.value.strip().lower() in jax_names
+        for k in call.keywords
+    )
+
+
 def _canonical(modules: set[str]) -> set[str]:
     """``jax.numpy`` and ``jax.numpy`` imported two ways are one module; try/except fallbacks are not."""
     return {m.removeprefix("jax._src.") for m in modules}

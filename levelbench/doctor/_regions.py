@@ -605,10 +605,17 @@ class _Finder:
 
     def _runs_once(self, scope: ast.AST) -> bool:
         """The function ``scope`` is called from one place: by its name, or, for a method of a local class called
-        by no bare name, once through an instance (``runner.bench(x)``)."""
+        by no bare name, once through an instance (``runner.bench(x)``). A module-level function the file never
+        names and leaves undecorated is an entry point (a test a runner calls, a script's ``run_test_1(args)``
+        started from elsewhere): each run of it is one call, and what it times between two clock reads is one sample
+        (case 424). A decorator may call it any number of times (jaxley's ``@compare_to_baseline(baseline_iters=3)``,
+        pytest's ``parametrize``): then how often is not known."""
         sites = self.facts.call_sites(scope)
         if sites:
             return len(sites) == 1
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not scope.decorator_list \
+                and self.program.parent(scope) is self.program.module:
+            return True
         return self.facts.runs_once_through_an_instance(scope)
 
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:

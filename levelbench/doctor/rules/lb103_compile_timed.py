@@ -265,13 +265,18 @@ def _compiled_ahead(ctx: Context, call: ast.Call) -> frozenset[str]:
 
 def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
     """A loop whose variable goes into the timed call (``for n in sizes: t0 = ...; f(x, n)``) compiles for each
-    new value: the sweep measures compilation, or each step is a new program; the first-call warning misleads."""
+    new value: the sweep measures compilation, or each step is a new program; the first-call warning misleads. A
+    variable that only counts the timed repeats (``[add_jitted() for _ in range(n)]``, Andy Jones's blog post, case
+    412) builds no new program: the first pass still compiles inside the first figure."""
     loop = enclosing_loop(ctx.program, region.anchor)
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return False
     bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+    counts = {
+        id(n) for c in ctx.timed_calls(region) if ctx.names.qualname(c.func) == "builtins.range" for n in ast.walk(c)
+    }
     return any(
-        isinstance(n, ast.Name) and n.id in bound for n in ctx.timed_nodes(region)
+        isinstance(n, ast.Name) and n.id in bound and id(n) not in counts for n in ctx.timed_nodes(region)
     )
 
 
