@@ -5,7 +5,8 @@
 # static: LB102, LB111, LB115
 # dynamic: n/a
 # inferred: LB102 (`%time` of an unwaited `jnp.dot`; not discussed), LB111 (`jax.jit(selu)` rebuilt inside the repeated `%timeit` statement; not discussed), LB115 (`np.array(...)` of the result inside every timed run; the post chose it, its figures show its cost, no reader discusses it)
-# lines: LB102:52, LB111:109, LB115:73/96
+# lines: LB102:53, LB111:110, LB115:74/97
+# first-sight: fb4008d 2026-12-06 py: found LB102:53 LB115:74 LB115:97 LB111:110; missed none; false LB115:80 | notebook: found LB102:53 LB115:74 LB115:97 LB111:110; missed none; false LB115:80
 
 # %%
 import torch

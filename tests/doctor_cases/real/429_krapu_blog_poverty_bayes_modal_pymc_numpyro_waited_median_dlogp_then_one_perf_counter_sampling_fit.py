@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: n/a
 # inferred: LB104 (the sampling figure is one end-to-end run; not discussed)
-# lines: LB104:213
+# lines: LB104:214
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB104:214; false none | notebook: found none; missed LB104:214; false none
 
 # %%
 import numpy as np

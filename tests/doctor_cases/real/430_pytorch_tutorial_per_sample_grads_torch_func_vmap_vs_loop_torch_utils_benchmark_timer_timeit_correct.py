@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: fb4008d 2026-12-06 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 import torch
 import torch.nn as nn

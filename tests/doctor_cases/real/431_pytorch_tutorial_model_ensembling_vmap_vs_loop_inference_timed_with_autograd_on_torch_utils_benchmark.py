@@ -5,7 +5,8 @@
 # static: LB112
 # dynamic: n/a
 # inferred: LB112 (forward passes timed with autograd recording on; not discussed in the tutorial)
-# lines: LB112:97/98/100/101/103/104
+# lines: LB112:98/99/101/102/104/105
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB112:98/99/101/102/104/105; false none | notebook: found none; missed LB112:98/99/101/102/104/105; false none
 
 import torch
 import torch.nn as nn

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the timed `model.fit` returns an unwaited JAX array; not discussed)
-# lines: LB102:156
+# lines: LB102:157
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB102:157; false none | notebook: found none; missed LB102:157; false none
 
 # %%
 import jax

@@ -5,7 +5,8 @@
 # static: LB103, LB104, LB105
 # dynamic: n/a
 # inferred: LB103 (the first call of the freshly jitted function is the timed one; not discussed), LB104 (one sample per device; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB103:24, LB104:24, LB105:23
+# lines: LB103:25, LB104:25, LB105:24
+# first-sight: fb4008d 2026-12-06 py: found LB105:24; missed LB103:25, LB104:25; false none | notebook: found LB105:24; missed LB103:25, LB104:25; false none
 
 # benchmarks/advanced/cpu_vs_gpu_scaling.py
 import time

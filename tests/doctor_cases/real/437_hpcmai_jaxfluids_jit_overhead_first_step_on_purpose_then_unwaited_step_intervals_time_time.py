@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the step's buffers are never waited for inside the intervals; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB102:38, LB105:29/37
+# lines: LB102:39, LB105:30/38
+# first-sight: fb4008d 2026-12-06 py: found LB105:30 LB105:38; missed LB102:39; false none | notebook: found LB105:30 LB105:38; missed LB102:39; false none
 
 # benchmarks/advanced/jit_overhead.py
 import time

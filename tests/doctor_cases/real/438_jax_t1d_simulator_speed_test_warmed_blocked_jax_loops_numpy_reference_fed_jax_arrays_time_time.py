@@ -5,7 +5,8 @@
 # static: LB105, LB114
 # dynamic: n/a
 # inferred: LB105 (`time.time()` as the interval clock; not discussed), LB114 (the NumPy reference receives JAX arrays, so its scalar arithmetic runs op by op through JAX inside the timed loop; read from `simglucose.py`, not discussed)
-# lines: LB105:38/47/66, LB114:49
+# lines: LB105:39/48/67, LB114:50
+# first-sight: fb4008d 2026-12-06 py: found LB105:39 LB105:48 LB105:67; missed LB114:50; false LB114:68 | notebook: found LB105:39 LB105:48 LB105:67; missed LB114:50; false LB114:68
 
 import time
 import jax

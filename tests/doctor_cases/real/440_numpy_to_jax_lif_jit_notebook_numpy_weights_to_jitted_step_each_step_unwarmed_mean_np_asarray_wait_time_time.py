@@ -5,7 +5,8 @@
 # static: LB103, LB105, LB115
 # dynamic: n/a
 # inferred: LB103 (the first run compiles `update_step` and is in the mean; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB115 at lines 96/109/115 (the `np.asarray` waits and the in-clock `jnp.asarray(W)` copy; the author discussed only the NumPy `W` of the first cell)
-# lines: LB103:90, LB105:89/108, LB115:90/96/109/115
+# lines: LB103:91, LB105:90/109, LB115:91/97/110/116
+# first-sight: fb4008d 2026-12-06 py: found LB105:90 LB103:91 LB115:91 LB105:109; missed none; false LB115:83 LB115:111 | notebook: found LB105:90 LB103:91 LB115:91 LB105:109; missed none; false LB115:83 LB115:111
 
 # %%
 import jax

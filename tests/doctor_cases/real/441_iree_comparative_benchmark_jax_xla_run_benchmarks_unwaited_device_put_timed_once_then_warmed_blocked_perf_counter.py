@@ -5,7 +5,8 @@
 # static: LB102, LB104
 # dynamic: n/a
 # inferred: LB102 (the timed `device_put` is never waited for; not discussed), LB104 (the transfer is timed once; not discussed)
-# lines: LB102:63, LB104:63
+# lines: LB102:64, LB104:64
+# first-sight: fb4008d 2026-12-06 py: found LB102:64; missed LB104:64; false none | notebook: found LB102:64; missed LB104:64; false none
 
 #!/usr/bin/env python3
 #

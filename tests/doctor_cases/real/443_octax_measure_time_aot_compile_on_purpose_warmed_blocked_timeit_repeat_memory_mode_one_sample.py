@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: n/a
 # inferred: LB104 (the memory mode times one run and reports it as median and percentiles; not discussed)
-# lines: LB104:32
+# lines: LB104:33
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB104:33; false LB114:33 | notebook: found none; missed LB104:33; false LB114:33
 
 import os
 

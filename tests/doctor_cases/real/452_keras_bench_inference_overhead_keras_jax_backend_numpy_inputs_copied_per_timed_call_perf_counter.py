@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (NumPy inputs handed to the timed JAX-backend Keras calls; the catalogue's reading of a NumPy argument copied to the device on every call, not discussed in the thread)
-# lines: LB115:333/341/382/390/406
+# lines: LB115:334/342/383/391/407
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB115:334/342/383/391/407; false LB102:63 LB103:63 | notebook: found none; missed LB115:334/342/383/391/407; false LB102:63 LB103:63
 
 #!/usr/bin/env python3
 """Keras inference overhead benchmark vs pure PyTorch and JAX.

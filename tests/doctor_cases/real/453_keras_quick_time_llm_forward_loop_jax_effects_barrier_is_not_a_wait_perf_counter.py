@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (`jax.effects_barrier()` taken for a wait on dispatched forwards; the catalogue's reading, not discussed anywhere)
-# lines: LB102:68
+# lines: LB102:69
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB102:69; false none | notebook: found none; missed LB102:69; false none
 
 """Quick timing for both backends."""
 

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (the wall clock as the interval clock; not discussed in the thread)
-# lines: LB105:62
+# lines: LB105:63
+# first-sight: fb4008d 2026-12-06 py: found LB105:63; missed none; false none | notebook: found LB105:63; missed none; false none
 
 import time
 import jax

@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: n/a
 # inferred: LB104 (one waited rollout reported as the simulation time; the catalogue's reading, not discussed in the thread, which took the figure as MJX's speed)
-# lines: LB104:57
+# lines: LB104:58
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB104:58; false none | notebook: found none; missed LB104:58; false none
 
 # Copyright 2023 DeepMind Technologies Limited
 #

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (the wall clock as the interval clock; not discussed in the thread, which is about the unjitted backend)
-# lines: LB105:27/30
+# lines: LB105:28/31
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB105:28/31; false none | notebook: found none; missed LB105:28/31; false none
 
 # %%
 import tensornetwork as tn

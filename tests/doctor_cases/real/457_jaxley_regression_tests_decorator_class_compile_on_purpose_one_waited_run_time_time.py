@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one waited call is the run time each test asserts; catalogue reading), LB105 (`time.time()` as the interval clock; catalogue reading)
-# lines: LB104:266, LB105:249/260/265
+# lines: LB104:267, LB105:250/261/266
+# first-sight: fb4008d 2026-12-06 py: found LB105:261 LB105:266; missed LB104:267; false none | notebook: found LB105:261 LB105:266; missed LB104:267; false none
 
 # This file is part of Jaxley, a differentiable neuroscience simulator. Jaxley is
 # licensed under the Apache License Version 2.0, see <https://www.apache.org/licenses/>

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (the wall clock as the interval clock in the callback and in `generate`; not discussed in the PR)
-# lines: LB105:27/38/67/73
+# lines: LB105:28/39/68/74
+# first-sight: fb4008d 2026-12-06 py: found none; missed LB105:28/39/68/74; false none | notebook: found none; missed LB105:28/39/68/74; false none
 
 import time
 
