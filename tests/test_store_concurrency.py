@@ -18,7 +18,8 @@ ROWS = 150
 
 
 def _writer(path: str, name: str, start, rows: int) -> None:
-    # Each writer opens the (not yet existing) database itself, at the same moment as the other.
+    # Each writer opens the (not yet existing) database itself, at the same moment as the other (`start`: a
+    # barrier both writers reach once their imports are done).
     doc = result(name, {"a": ("numpy", 1e-3), "b": ("jax", 2e-3)}, n=10).to_dict()
     start.wait()
     with open_store(path) as store:
@@ -60,11 +61,12 @@ def test_forty_processes_creating_one_new_database_at_once_all_open_it(tmp_path)
 def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     path = str(tmp_path / "shared.db")
     ctx = multiprocessing.get_context("spawn")
-    start = ctx.Event()
+    # A barrier, not an event set once both are started: a spawned writer still importing when an event is set
+    # (a loaded machine) starts late, and the other can finish alone; here each waits until the other is ready.
+    start = ctx.Barrier(2)
     writers = [ctx.Process(target=_writer, args=(path, name, start, ROWS)) for name in ("left", "right")]
     for w in writers:
         w.start()
-    start.set()
     for w in writers:
         w.join(timeout=120)
     assert [w.exitcode for w in writers] == [0, 0]
