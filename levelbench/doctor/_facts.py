@@ -14,6 +14,7 @@ import functools
 from ._bindings import Bindings
 from ._names import (
     JAX_LIBRARIES, LIBRARY_RUNS, NOT_PROJECT_MODULES, STEPWISE_PROGRESS, UNJITTED_LIBRARIES, Names, dotted,
+    engine_framework, engine_values,
 )
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
@@ -987,6 +988,26 @@ class Facts:
             k.value for built in self._built_objects(attribute.value, 0) if isinstance(built, ast.Call)
             for k in built.keywords if k.arg == attribute.attr
         ]
+
+    def engine_of(self, call: ast.Call) -> str | None:
+        """The framework ``call`` computes with by its own engine keyword (`engine_framework`), the string written in
+        the call (``backend="jax"``) or bound to the name it hands (``backend = 'numpy'`` once in the file, then
+        ``FiniteMPS(tensors, backend=backend)``, case 456): the setting is chosen once and read where it is used.
+        None when no keyword picks an engine, or when a name may hold strings that name different engines."""
+        for value in engine_values(call):
+            values = self.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
+            found = {engine_framework(v) for v in values}
+            if len(found) == 1 and None not in found:
+                return found.pop()
+        return None
+
+    def built_with_engine(self, expr: ast.AST) -> str | None:
+        """The framework an object computes with when the call that built it picked it by an engine keyword
+        (`engine_of`): ``mps = tn.mps.FiniteMPS(tensors, backend='jax')``, then ``mps.position(N - 1)`` runs the
+        backend's contractions; through a name, an argument or a local factory as `held_attribute` reads them."""
+        engines = {self.engine_of(b) for b in self._built_objects(expr, 0) if isinstance(b, ast.Call)}
+        engines.discard(None)
+        return engines.pop() if len(engines) == 1 else None
 
     def _built_objects(self, expr: ast.AST, depth: int) -> list[ast.expr]:
         """The calls an object expression may have been built by (`held_attribute`)."""
