@@ -6,6 +6,12 @@
   object built with one computes in that framework: its method calls are framework work (TensorNetwork's
   ``mps = tn.mps.FiniteMPS(tensors, backend=backend)`` then ``mps.position(N - 1)`` timed with ``time.time()``,
   case 456).
+- `Facts.keras_on_jax` and `Facts.keras_model_method` (`_facts`), read by `_effects.pending_jax` and
+  `Context.does_framework_work`: Keras 3 computes with the backend chosen once for the process, so a file that sets
+  ``KERAS_BACKEND`` to ``"jax"`` (``os.environ[...]``, ``setdefault``, ``keras.config.set_backend``) or compares the
+  backend it reads back with ``"jax"`` runs its Keras models on JAX: ``llm(ids)`` returns JAX arrays as dispatched.
+  `_effects.WAIT_FUNCTIONS` no longer holds ``jax.effects_barrier()``, which waits for side effects, not results
+  (Keras's ``benchmarks/quick_time.py``, case 453).
 """
 
 from __future__ import annotations
@@ -91,3 +97,110 @@ def test_a_backend_handed_by_a_name_bound_to_two_engines_is_unknown():
                            build="mps = tn.mps.FiniteMPS(tensors, backend=backend)", method="mps.position(7)",
                            clock="time.time()")
     assert "LB105" not in {c for c, _ in codes(source)}
+
+
+# --- 453: a Keras model on the JAX backend, chosen once for the process --------------------------------------------
+FORWARDS = """
+import os
+{imports}
+import numpy as np
+{setting}
+import keras
+from keras import layers
+
+inp = keras.Input((None,), dtype="int32")
+x = layers.Embedding(64, 16)(inp)
+{model}
+ids = np.ones((4, 8), dtype="int32")
+
+def sync():
+    {wait}
+
+for _ in range(30):
+    {call}
+sync()
+
+t0 = {clock}
+for _ in range(100):
+    {call}
+sync()
+print(({clock} - t0) / 100)
+"""
+_READ = 'BACKEND = os.environ.get("KERAS_BACKEND", "torch")'
+_BRANCHED = 'if BACKEND == "jax":\n        import jax\n        jax.effects_barrier()'
+
+
+@pytest.mark.parametrize(
+    ("imports", "setting", "model", "call", "wait", "clock"),
+    [
+        ("import time", _READ, "llm = keras.Model(inp, layers.Dense(64)(x))", "llm(ids, training=False)", _BRANCHED,
+         "time.perf_counter()"),  # the backend read back and branched on, as posted
+        ("import time", 'os.environ["KERAS_BACKEND"] = "jax"', "llm = keras.Model(inp, layers.Dense(64)(x))",
+         "llm(ids, training=False)", "import jax\n    jax.effects_barrier()", "time.perf_counter()"),  # set once
+        ("from time import perf_counter", 'os.environ.setdefault("KERAS_BACKEND", "jax")',
+         "net = keras.Sequential([layers.Dense(8)])", "net(ids)", "pass", "perf_counter()"),  # setdefault, no wait
+        ("import time as t", "", "m = keras.Model(inp, layers.Dense(64)(x))", "m(ids)",
+         'if keras.config.backend() == "jax":\n        import jax\n        jax.effects_barrier()',
+         "t.perf_counter()"),  # Keras's own reading of its backend
+        ("import time", "import keras as K\nK.config.set_backend('jax')",
+         "def build():\n    return keras.Model(inp, layers.Dense(64)(x))\nmodel = build()", "model(ids)", "pass",
+         "time.perf_counter()"),  # set by Keras's config call, built in a helper
+    ],
+)
+def test_a_keras_model_on_jax_is_dispatched_and_effects_barrier_waits_for_none_of_it(
+    imports, setting, model, call, wait, clock
+):
+    source = FORWARDS.format(imports=imports, setting=setting, model=model, call=call, wait=wait, clock=clock)
+    found = codes(source)
+    assert ("LB102", line_of(source, f"    {call}", 2)) in found, found
+
+
+def test_a_keras_model_on_jax_in_notebook_cells_is_found():
+    found = notebook_codes(
+        "import os\nos.environ['KERAS_BACKEND'] = 'jax'\nimport keras\nimport numpy as np\nimport time",
+        "model = keras.Sequential([keras.layers.Dense(8)])\nx = np.ones((4, 8))\nmodel(x)",
+        "t0 = time.perf_counter()\nfor _ in range(10):\n    y = model(x)\nprint(time.perf_counter() - t0)",
+    )
+    assert ("LB102", 3, 3) in found, found
+
+
+@pytest.mark.parametrize(
+    ("setting", "wait"),
+    [
+        (_READ, 'if BACKEND == "torch":\n        import torch\n        torch.mps.synchronize()'),  # torch named only
+        ('os.environ["KERAS_BACKEND"] = "tensorflow"', "pass"),  # another backend set
+        ("", "pass"),  # no backend chosen in the file: unknown stays unknown
+    ],
+)
+def test_a_keras_model_on_a_backend_not_read_as_jax_stays_unknown(setting, wait):
+    source = FORWARDS.format(imports="import time", setting=setting, model="llm = keras.Model(inp, layers.Dense(64)(x))",
+                             call="llm(ids, training=False)", wait=wait, clock="time.perf_counter()")
+    assert "LB102" not in {c for c, _ in codes(source)}
+
+
+def test_a_waited_keras_forward_on_jax_is_quiet():
+    source = FORWARDS.format(imports="import time", setting='os.environ["KERAS_BACKEND"] = "jax"',
+                             model="llm = keras.Model(inp, layers.Dense(64)(x))",
+                             call="out = llm(ids, training=False)", wait="pass", clock="time.perf_counter()")
+    source = source.replace("sync()\nprint", "out.block_until_ready()\nprint")
+    assert "LB102" not in {c for c, _ in codes(source)}
+
+
+@pytest.mark.parametrize("barrier", ["jax.effects_barrier()", "effects_barrier()"])
+def test_effects_barrier_after_a_jitted_loop_waits_for_no_result(barrier):
+    source = f"""
+    import time
+    import jax
+    import jax.numpy as jnp
+    from jax import effects_barrier
+
+    f = jax.jit(lambda x: x @ x)
+    x = jnp.ones((256, 256))
+    f(x).block_until_ready()
+    t0 = time.perf_counter()
+    for _ in range(10):
+        y = f(x)
+    {barrier}
+    print(time.perf_counter() - t0)
+    """
+    assert ("LB102", line_of(source, "y = f(x)")) in codes(source)

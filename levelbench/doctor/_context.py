@@ -268,6 +268,8 @@ class Context:
             return True
         if in_jax_backend(self.names.qualname(call.func)):
             return True  # `pymc.sampling_jax.sample_blackjax_nuts(...)`: the module's name says JAX (case 406)
+        if facts.keras_model_method(call) is not None:
+            return True  # `llm(ids)`, `model.predict(x)` of a Keras model on JAX (cases 452, 453)
         if facts.engine_of(call) is not None:
             return True  # `pm.sample(nuts_sampler="numpyro")`: the call's own keyword picks the engine (cases 414, 456)
         if isinstance(call.func, ast.Attribute) and facts.built_with_engine(call.func.value) is not None:

@@ -18,7 +18,9 @@ from ._syntax import (
     FUNCTIONS, bound_names, enclosing_function, enclosing_loop, local_walk, parameter_names, position, walk_code,
 )
 
-WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
+# Not `jax.effects_barrier()`: it waits for the side effects of dispatched work (`jax.debug.callback`, io_callback),
+# not for results that have none (case 453, Keras's `quick_time.py`).
+WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
 HOST_FUNCTIONS = frozenset(
     {
         "numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "builtins.float",
@@ -105,6 +107,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return None if computes_nothing(ctx, expr) else expr
+        if facts.keras_model_method(expr) == "__call__":
+            return expr  # `llm(ids, training=False)` of a Keras model on JAX: JAX's arrays, as dispatched (case 453)
         library = facts.library_call(expr)
         if library is not None and library.pending:
             return expr  # `mcmc.run(key, X, Y)`: the samples are still being drawn when it returns (case 351)
