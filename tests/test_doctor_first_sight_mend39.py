@@ -12,6 +12,10 @@
   backend it reads back with ``"jax"`` runs its Keras models on JAX: ``llm(ids)`` returns JAX arrays as dispatched.
   `_effects.WAIT_FUNCTIONS` no longer holds ``jax.effects_barrier()``, which waits for side effects, not results
   (Keras's ``benchmarks/quick_time.py``, case 453).
+- `_effects._waiting_callables`: a local function handed to a timing helper by name (``bench(fn, x, sync=sync)``)
+  is a wait when its body waits (``out.block_until_ready()``) or synchronizes CUDA, and every call of the helper
+  hands one: the helper's ``if sync: sync(out)`` then waits for the timed call (Keras's ``benchmarks/bench.py``,
+  case 452's false LB102).
 """
 
 from __future__ import annotations
@@ -204,3 +208,75 @@ def test_effects_barrier_after_a_jitted_loop_waits_for_no_result(barrier):
     print(time.perf_counter() - t0)
     """
     assert ("LB102", line_of(source, "y = f(x)")) in codes(source)
+
+
+# --- 452: a timing helper that waits through the function its callers hand it -------------------------------------
+BENCH = """
+{imports}
+import jax
+import jax.numpy as jnp
+
+def bench(fn, *args, {param}=None):
+    for _ in range(5):
+        out = fn(*args)
+    times = []
+    for _ in range(50):
+        t0 = {clock}
+        out = fn(*args)
+        if {param}:
+            {param}(out)
+        times.append({clock} - t0)
+    return sorted(times)[25]
+
+def run():
+{waiter}
+
+    f = jax.jit(lambda x: x * 2)
+    x = jnp.ones((64, 64))
+    bench(f, x, {param}={handed})
+{more}
+run()
+"""
+
+
+def bench_source(waiter: str, handed: str, param: str = "sync", imports: str = "import time",
+                 clock: str = "time.perf_counter()", more: str = "") -> str:
+    """The helper and a ``run()`` that defines ``waiter`` (nested, as Keras's ``bench.py`` does, so no
+    module-level function of the same name stands in for the parameter) and hands it on."""
+    return BENCH.format(imports=imports, param=param, waiter=textwrap.indent(waiter, "    "), handed=handed,
+                        clock=clock, more=textwrap.indent(more, "    "))
+
+
+@pytest.mark.parametrize(
+    ("imports", "param", "waiter", "handed", "clock"),
+    [
+        ("import time", "sync", "def sync(out):\n    out.block_until_ready()", "sync", "time.perf_counter()"),
+        ("import time", "sync", "def sync(out):\n    if hasattr(out, 'block_until_ready'):\n        out.block_until_ready()",
+         "sync", "time.perf_counter()"),  # as posted
+        ("from time import perf_counter", "wait", "def finish(y):\n    jax.block_until_ready(y)", "finish",
+         "perf_counter()"),  # another name, the function form
+        ("import time as t", "sync", "def host(y):\n    return float(y.sum())", "host", "t.monotonic()"),  # a host read
+    ],
+)
+def test_a_local_function_handed_as_the_wait_waits_for_the_timed_call(imports, param, waiter, handed, clock):
+    source = bench_source(waiter, handed, param=param, imports=imports, clock=clock)
+    assert "LB102" not in {c for c, _ in codes(source)}
+
+
+def test_a_torch_synchronize_handed_beside_a_jax_wait_still_waits():
+    waiter = "def sync(out):\n    out.block_until_ready()\n\ndef cuda_sync(_=None):\n    import torch\n    torch.cuda.synchronize()"
+    source = bench_source(waiter, "sync", more="bench(f, x, sync=cuda_sync)")
+    assert "LB102" not in {c for c, _ in codes(source)}
+
+
+@pytest.mark.parametrize(
+    "waiter", ["def sync(out):\n    return out", "def sync(out):\n    jax.effects_barrier()"],  # waits for no result
+)
+def test_a_handed_function_that_waits_for_nothing_leaves_the_call_unwaited(waiter):
+    source = bench_source(waiter, "sync")
+    assert ("LB102", line_of(source, "out = fn(*args)", 2)) in codes(source)
+
+
+def test_a_helper_handed_no_wait_at_one_call_site_leaves_it_unwaited():
+    source = bench_source("def sync(out):\n    out.block_until_ready()", "sync", more="bench(f, jnp.ones(3))")
+    assert ("LB102", line_of(source, "out = fn(*args)", 2)) in codes(source)
