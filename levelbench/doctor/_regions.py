@@ -1143,8 +1143,17 @@ def reported_at(program: Program, region: TimedRegion) -> list[int]:
     return sorted({
         *subtracted,
         *(n.lineno for n in body
-          if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after),
+          if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after
+          and not _one_of_several(program, n)),
     })
+
+
+def _one_of_several(program: Program, name: ast.Name) -> bool:
+    """``name`` is one element of a tuple or list that holds other values too (``return jit_time, run_time``): the
+    line hands on several figures at once, and its words (another figure's name) say nothing of this one (MJX's
+    ``testspeed.py``, case 455, whose 'run_time' pair is not the 'jit_time' compile timed just before it)."""
+    parent = program.parent(name)
+    return isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1
 
 
 def _keeping(program: Program, call: ast.Call) -> ast.AST | None:
