@@ -19,6 +19,9 @@
 - `_regions.reported_at`: a name handed on as one element of a tuple or list beside other values (``return jit_time,
   run_time``) does not report this figure alone: the other figure's name there says nothing of it, so the 'run_time'
   pair after a compile timed on purpose is one sample (MJX's ``testspeed.py``, case 455's missed LB104).
+- `_regions._swept_by_callers`: a helper whose every call sits in a loop over settings written out one by one (``for
+  device in [cpu, gpu]: test_backend(device)``) and hands it the loop variable is swept as over a grid: its clock pair
+  takes one sample per setting (HPCmAI's ``cpu_vs_gpu_scaling.py``, case 436's missed LB104).
 """
 
 from __future__ import annotations
@@ -350,3 +353,60 @@ def test_a_run_after_a_compile_in_notebook_cells_is_one_sample():
         "print(measure(f, x))",
     )
     assert ("LB104", 2, 5) in found or ("LB104", 2, 6) in found, found
+
+
+# --- 436: a helper timed once per setting its caller writes out ---------------------------------------------------
+PER_DEVICE = """
+{imports}
+import jax
+import jax.numpy as jnp
+
+def {name}(device):
+    with jax.default_device(device):
+        x = jnp.linspace(0, 1, 10**6)
+        f_jit = jax.jit(lambda x: jnp.sin(x) + jnp.exp(x))
+        t0 = {clock}
+        _ = f_jit(x).block_until_ready()
+        return {clock} - t0
+
+for device in {devices}:
+    if device:
+        print(device.platform, {name}(device))
+"""
+_DEVICES = '[jax.devices("cpu")[0], jax.devices("gpu")[0] if jax.devices("gpu") else None]'
+
+
+@pytest.mark.parametrize(
+    ("imports", "name", "clock", "devices"),
+    [
+        ("import time", "test_backend", "time.time()", _DEVICES),  # as posted
+        ("from time import perf_counter", "timed_on", "perf_counter()", _DEVICES),  # another clock and name
+        ("import time as tm", "run", "tm.monotonic()", '(jax.devices("cpu")[0], jax.devices("tpu")[0])'),  # a tuple
+        ("import time", "bench", "time.perf_counter()", "DEVICES"),  # a name bound once to the list
+    ],
+)
+def test_one_cold_run_per_device_its_caller_writes_out_is_one_sample_each(imports, name, clock, devices):
+    source = PER_DEVICE.format(imports=imports, name=name, clock=clock, devices=devices)
+    if devices == "DEVICES":
+        source = source.replace("\nfor device in", f"\nDEVICES = {_DEVICES}\nfor device in")
+    found = codes(source)
+    assert ("LB104", line_of(source, "_ = f_jit(x)")) in found, found
+
+
+def test_one_run_per_device_in_notebook_cells_is_one_sample_each():
+    found = notebook_codes(
+        "import time\nimport jax\nimport jax.numpy as jnp",
+        "def test_backend(device):\n    with jax.default_device(device):\n        x = jnp.ones(8)\n"
+        "        t0 = time.perf_counter()\n        jnp.sin(x).block_until_ready()\n        return time.perf_counter() - t0",
+        "for device in [jax.devices('cpu')[0], jax.devices('gpu')[0]]:\n    print(test_backend(device))",
+    )
+    assert ("LB104", 2, 5) in found, found
+
+
+@pytest.mark.parametrize(
+    "devices",
+    ["jax.devices()", "[jax.devices('cpu')[0]] * 3", "[d, d]"],  # values read elsewhere, a repeat, the same twice
+)
+def test_a_loop_over_values_not_written_out_one_by_one_stays_unknown(devices):
+    source = PER_DEVICE.format(imports="import time", name="test_backend", clock="time.perf_counter()", devices=devices)
+    assert "LB104" not in {c for c, _ in codes(source)}
