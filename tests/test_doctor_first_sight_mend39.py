@@ -22,6 +22,9 @@
 - `_regions._swept_by_callers`: a helper whose every call sits in a loop over settings written out one by one (``for
   device in [cpu, gpu]: test_backend(device)``) and hands it the loop variable is swept as over a grid: its clock pair
   takes one sample per setting (HPCmAI's ``cpu_vs_gpu_scaling.py``, case 436's missed LB104).
+- `Facts.callee_values`: ``jax.block_until_ready(x)`` returns ``x``, so a name bound to
+  ``jax.block_until_ready(jax.jit(jax.vmap(f)).lower(x).compile())`` holds the executable compiled ahead of time, not
+  an un-jitted transform (Octax's ``measure_time.py``, case 443's false LB114).
 """
 
 from __future__ import annotations
@@ -410,3 +413,47 @@ def test_one_run_per_device_in_notebook_cells_is_one_sample_each():
 def test_a_loop_over_values_not_written_out_one_by_one_stays_unknown(devices):
     source = PER_DEVICE.format(imports="import time", name="test_backend", clock="time.perf_counter()", devices=devices)
     assert "LB104" not in {c for c, _ in codes(source)}
+
+
+# --- 443: an executable compiled ahead of time, bound through a wait ----------------------------------------------
+AOT = """
+{imports}
+import jax
+import jax.numpy as jnp
+
+@jax.jit
+def rollout(x):
+    return jnp.sin(x)
+
+xs = jnp.ones((4, 3))
+compiled = {bound}
+
+def bench():
+    return jax.block_until_ready(compiled(xs))
+
+bench()
+print({harness})
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "bound", "harness"),
+    [
+        ("import timeit", "jax.block_until_ready(jax.jit(jax.vmap(rollout)).lower(xs).compile())",
+         "min(timeit.repeat(bench, repeat=50, number=1))"),  # as posted
+        ("import timeit as ti", "jax.block_until_ready(jax.jit(jax.vmap(rollout)).lower(xs).compile())",
+         "ti.timeit(bench, number=100)"),  # aliased, another harness
+        ("import timeit\nfrom jax import block_until_ready as wait", "wait(jax.jit(jax.vmap(rollout)).lower(xs).compile())",
+         "timeit.repeat(bench, repeat=5, number=10)"),  # the wait imported by name
+    ],
+)
+def test_an_aot_executable_bound_through_a_wait_is_no_eager_transform(imports, bound, harness):
+    assert "LB114" not in {c for c, _ in codes(AOT.format(imports=imports, bound=bound, harness=harness))}
+
+
+def test_an_eager_transform_bound_through_a_wait_is_still_op_by_op():
+    source = AOT.format(imports="import timeit", bound="jax.block_until_ready(jax.vmap(rollout.__wrapped__))",
+                        harness="timeit.timeit(bench, number=100)")
+    source = source.replace("@jax.jit\n", "")
+    source = source.replace("jax.vmap(rollout.__wrapped__)", "jax.vmap(rollout)")
+    assert "LB114" in {c for c, _ in codes(source)}

@@ -360,9 +360,19 @@ class Facts:
             return []
         out: list[ast.expr] = []
         for value in found:
+            value = self._waited_value(value)
             deeper = self.callee_values(value, depth + 1) if isinstance(value, (ast.IfExp, ast.Subscript, ast.Name)) else []
             out.extend(deeper or [value])
         return out
+
+    def _waited_value(self, value: ast.expr) -> ast.expr:
+        """What ``jax.block_until_ready(x)`` returns: ``x`` itself, waited for. ``compiled =
+        jax.block_until_ready(jax.jit(jax.vmap(rollout)).lower(...).compile())`` binds the executable compiled ahead of
+        time, not a transform to run (Octax's ``measure_time.py``, case 443)."""
+        while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords \
+                and self.names.qualname(value.func) == "jax.block_until_ready":
+            value = value.args[0]
+        return value
 
     def library_values(self, expr: ast.AST, depth: int = 0) -> list[str]:
         """The library names (``"jax.numpy"``, ``"numpy"``) a value that is no import may be, when every value it
