@@ -25,6 +25,9 @@
 - `Facts.callee_values`: ``jax.block_until_ready(x)`` returns ``x``, so a name bound to
   ``jax.block_until_ready(jax.jit(jax.vmap(f)).lower(x).compile())`` holds the executable compiled ahead of time, not
   an un-jitted transform (Octax's ``measure_time.py``, case 443's false LB114).
+- `_iteration.harness_calls_running_once`, read by LB104: a ``timeit`` harness whose counts are parameters of its
+  helper (``timeit.repeat(bench, repeat=repeat, number=number)``) times one run at a call that gives every count 1
+  (``time_it_measure(bench, repeat=1, number=1)``, Octax's ``--measure_memory`` mode, case 443's missed LB104).
 """
 
 from __future__ import annotations
@@ -457,3 +460,48 @@ def test_an_eager_transform_bound_through_a_wait_is_still_op_by_op():
     source = source.replace("@jax.jit\n", "")
     source = source.replace("jax.vmap(rollout.__wrapped__)", "jax.vmap(rollout)")
     assert "LB114" in {c for c, _ in codes(source)}
+
+
+# --- 443: a timeit helper one of whose calls makes it time one run --------------------------------------------------
+ONE_MODE = """
+{imports}
+import jax
+import jax.numpy as jnp
+
+def {helper}(bench, repeat=10, number=3):
+    times = {harness}(bench, repeat=repeat, number=number)
+    return jnp.array(times) / number
+
+f = jax.jit(lambda x: x * 2)
+x = jnp.ones(8)
+
+def bench():
+    return jax.block_until_ready(f(x))
+
+bench()
+if fast:
+    times = {helper}(bench, {one})
+else:
+    times = {helper}(bench, repeat=50, number=1)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "helper", "harness", "one"),
+    [
+        ("import timeit", "time_it_measure", "timeit.repeat", "repeat=1, number=1"),  # as posted
+        ("import timeit as ti", "measure", "ti.repeat", "1, 1"),  # aliased, by position
+        ("from timeit import repeat", "measure", "repeat", "number=1, repeat=1"),  # imported by name
+    ],
+)
+def test_a_harness_helper_called_to_time_one_run_is_one_sample(imports, helper, harness, one):
+    source = ONE_MODE.format(imports=imports, helper=helper, harness=harness, one=one)
+    assert ("LB104", line_of(source, f"times = {harness}(")) in codes(source)
+
+
+@pytest.mark.parametrize(
+    "one", ["repeat=1, number=5", "repeat=5, number=1", "repeat=1"],  # more than one run: number defaults to 3
+)
+def test_a_harness_helper_that_times_several_runs_at_every_call_is_quiet(one):
+    source = ONE_MODE.format(imports="import timeit", helper="time_it_measure", harness="timeit.repeat", one=one)
+    assert "LB104" not in {c for c, _ in codes(source)}
