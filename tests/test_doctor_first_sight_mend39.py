@@ -505,3 +505,25 @@ def test_a_harness_helper_called_to_time_one_run_is_one_sample(imports, helper, 
 def test_a_harness_helper_that_times_several_runs_at_every_call_is_quiet(one):
     source = ONE_MODE.format(imports="import timeit", helper="time_it_measure", harness="timeit.repeat", one=one)
     assert "LB104" not in {c for c, _ in codes(source)}
+
+
+def test_a_default_timer_pair_run_once_by_its_caller_is_still_one_sample():
+    """`timeit.default_timer()` is a clock, not a harness, though its name starts with `timeit.` (case 344's form)."""
+    source = """
+    import timeit
+    import jax
+    import jax.numpy as jnp
+
+    f = jax.jit(lambda x: x * 2)
+
+    def benchmark(x, n_runs):
+        start = timeit.default_timer()
+        for _ in range(n_runs):
+            y = f(x).block_until_ready()
+        return timeit.default_timer() - start
+
+    x = jnp.ones(8)
+    f(x).block_until_ready()
+    print(benchmark(x, 1000), benchmark(x, 1))
+    """
+    assert "LB104" in {c for c, _ in codes(source)}
