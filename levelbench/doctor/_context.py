@@ -16,7 +16,7 @@ from ._edits import Editor, Fix
 from ._facts import Facts
 from ._iteration import applied_per_element
 from ._kinds import Kinds
-from ._names import Names, in_jax_backend, names_jax_engine
+from ._names import Names, in_jax_backend
 from ._placement import functions_run_here
 from ._program import Program
 from ._regions import TimedRegion, find_regions
@@ -268,8 +268,12 @@ class Context:
             return True
         if in_jax_backend(self.names.qualname(call.func)):
             return True  # `pymc.sampling_jax.sample_blackjax_nuts(...)`: the module's name says JAX (case 406)
-        if names_jax_engine(call):
-            return True  # `pm.sample(nuts_sampler="numpyro")`: the call's own keyword picks a JAX engine (case 414)
+        if facts.keras_model_method(call) is not None:
+            return True  # `llm(ids)`, `model.predict(x)` of a Keras model on JAX (cases 452, 453)
+        if facts.engine_of(call) is not None:
+            return True  # `pm.sample(nuts_sampler="numpyro")`: the call's own keyword picks the engine (cases 414, 456)
+        if isinstance(call.func, ast.Attribute) and facts.built_with_engine(call.func.value) is not None:
+            return True  # `mps.position(N - 1)` of `mps = FiniteMPS(tensors, backend=backend)` (case 456)
         if facts.profiled_imports and facts.imported_function(call.func) in facts.profiled_imports:
             return True  # `j_integrate_many(...)`, which the file runs under `jax.profiler.trace` (case 405)
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`

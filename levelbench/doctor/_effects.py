@@ -18,7 +18,9 @@ from ._syntax import (
     FUNCTIONS, bound_names, enclosing_function, enclosing_loop, local_walk, parameter_names, position, walk_code,
 )
 
-WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get", "jax.effects_barrier"})
+# Not `jax.effects_barrier()`: it waits for the side effects of dispatched work (`jax.debug.callback`, io_callback),
+# not for results that have none (case 453, Keras's `quick_time.py`).
+WAIT_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
 HOST_FUNCTIONS = frozenset(
     {
         "numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "builtins.float",
@@ -105,6 +107,8 @@ def pending_jax(ctx: Context, expr: ast.AST) -> ast.AST | None:
             return None
         if facts.calls_jax_callable(expr) or facts.is_flax_call(expr):
             return None if computes_nothing(ctx, expr) else expr
+        if facts.keras_model_method(expr) == "__call__":
+            return expr  # `llm(ids, training=False)` of a Keras model on JAX: JAX's arrays, as dispatched (case 453)
         library = facts.library_call(expr)
         if library is not None and library.pending:
             return expr  # `mcmc.run(key, X, Y)`: the samples are still being drawn when it returns (case 351)
@@ -213,11 +217,55 @@ def _pending_callable(ctx: Context, value: ast.expr) -> bool:
 
 def _waiting_callables(ctx: Context, call: ast.Call) -> bool:
     """``call`` calls a parameter, and every function value the file passes for it waits for what it computes:
-    ``timer(lambda: jax.block_until_ready(f(s)))`` makes the helper's ``fn()`` a wait."""
-    passed = ctx.facts.parameter_values(call.func)
-    return bool(passed) and all(
-        isinstance(v, ast.Lambda) and isinstance(v.body, ast.Call) and is_wait(ctx, v.body)  # type: ignore[union-attr]
-        for v in passed  # type: ignore[union-attr]
+    ``timer(lambda: jax.block_until_ready(f(s)))`` makes the helper's ``fn()`` a wait. A local function handed by
+    name counts when its body waits (``def sync(out): out.block_until_ready()``) or synchronizes CUDA (the PyTorch
+    rows' ``sync``, handed to the same helper): ``bench(fn, x, sync=sync)``'s ``sync(out)`` after the timed call
+    (Keras's ``benchmarks/bench.py``, case 452). ``None``, a parameter's default, is no function and waits for
+    nothing, so ``if sync: sync(out)`` waits exactly when a function is handed."""
+    passed = [v for v in ctx.facts.parameter_values(call.func) or [] if not _is_none(v)]
+    if not passed:
+        return False
+    if all(isinstance(v, ast.Lambda) for v in passed):
+        return all(_waits_when_called(ctx, v) for v in passed)
+    return all(_waits_when_called(ctx, v) for v in passed) and _handed_at_every_site(ctx, call.func)
+
+
+def _handed_at_every_site(ctx: Context, func: ast.expr) -> bool:
+    """Every call of the function whose parameter ``func`` is hands it a value (by position or keyword): a call that
+    leaves it to its default (``bench(f, x)`` of ``def bench(fn, *args, sync=None)``) runs the timing unwaited."""
+    if not isinstance(func, ast.Name):
+        return False
+    function = next((a for a in ctx.program.ancestors(func) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and func.id in parameter_names(a)), None)
+    if function is None:
+        return False
+    positional = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    index = positional.index(func.id) if func.id in positional else None
+    for site in ctx.facts.call_sites(function):
+        outer = ctx.program.parent(site)
+        if not (isinstance(outer, ast.Call) and outer.func is site):
+            return False  # handed on or called another way: what it is given there is not shown
+        by_position = index is not None and index < len(outer.args) and not any(
+            isinstance(a, ast.Starred) for a in outer.args[: index + 1])
+        if not by_position and not any(k.arg == func.id for k in outer.keywords):
+            return False
+    return True
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
+def _waits_when_called(ctx: Context, value: ast.expr) -> bool:
+    """The function ``value`` (a lambda, or a local def by name) waits for the work queued before it returns."""
+    if isinstance(value, ast.Lambda):
+        return isinstance(value.body, ast.Call) and is_wait(ctx, value.body)
+    function = ctx.facts.def_named(value.id, value) if isinstance(value, ast.Name) else None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return any(
+        isinstance(n, ast.Call) and (is_wait(ctx, n, frozenset({function})) or synchronizes_cuda(ctx, n))
+        for n in local_walk(ctx.program, function)
     )
 
 

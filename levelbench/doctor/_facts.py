@@ -14,6 +14,7 @@ import functools
 from ._bindings import Bindings
 from ._names import (
     JAX_LIBRARIES, LIBRARY_RUNS, NOT_PROJECT_MODULES, STEPWISE_PROGRESS, UNJITTED_LIBRARIES, Names, dotted,
+    engine_framework, engine_values,
 )
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
@@ -49,6 +50,19 @@ _MODEL_METHODS = frozenset(
 )
 _TORCH_WRAPPERS = frozenset({"torch.compile", "torch.jit.script", "torch.jit.trace", "torch.nn.DataParallel"})
 _FLAX_ROOTS = ("flax.linen.", "flax.nnx.", "equinox.")
+# Keras 3 computes with the backend the process picks once, before `import keras`: the `KERAS_BACKEND` variable or
+# `keras.config.set_backend`. A file written for several backends reads it back and branches on its name.
+_KERAS_BACKEND_VARIABLE = "KERAS_BACKEND"
+_KERAS_BACKEND_READS = frozenset({"keras.config.backend", "keras.backend.backend"})
+_ENVIRONMENT_READS = frozenset({"os.environ.get", "os.getenv", "os.environ.setdefault"})
+# What builds a Keras model (the functional `keras.Model(inputs, outputs)`, `keras.Sequential([...])`, a saved or
+# preset one): a call of it runs the model's layers on the backend. Layers alone (`layers.Dense(10)(x)`) build the
+# graph on symbolic inputs in the functional style, no work.
+_KERAS_MODEL_BUILDERS = frozenset({
+    "keras.Model", "keras.Sequential", "keras.models.Model", "keras.models.Sequential", "keras.models.load_model",
+    "keras.saving.load_model",
+})
+_KERAS_MODEL_ROOTS = ("keras.applications.", "keras_hub.models.", "keras_nlp.models.")
 # lax control flow run outside jit compiles one program for the functions it is given, cached per function
 # object, as jax.jit does: the positions of those function arguments.
 _COMPILED_ARGUMENTS = {
@@ -346,9 +360,19 @@ class Facts:
             return []
         out: list[ast.expr] = []
         for value in found:
+            value = self._waited_value(value)
             deeper = self.callee_values(value, depth + 1) if isinstance(value, (ast.IfExp, ast.Subscript, ast.Name)) else []
             out.extend(deeper or [value])
         return out
+
+    def _waited_value(self, value: ast.expr) -> ast.expr:
+        """What ``jax.block_until_ready(x)`` returns: ``x`` itself, waited for. ``compiled =
+        jax.block_until_ready(jax.jit(jax.vmap(rollout)).lower(...).compile())`` binds the executable compiled ahead of
+        time, not a transform to run (Octax's ``measure_time.py``, case 443)."""
+        while isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords \
+                and self.names.qualname(value.func) == "jax.block_until_ready":
+            value = value.args[0]
+        return value
 
     def library_values(self, expr: ast.AST, depth: int = 0) -> list[str]:
         """The library names (``"jax.numpy"``, ``"numpy"``) a value that is no import may be, when every value it
@@ -988,6 +1012,26 @@ class Facts:
             for k in built.keywords if k.arg == attribute.attr
         ]
 
+    def engine_of(self, call: ast.Call) -> str | None:
+        """The framework ``call`` computes with by its own engine keyword (`engine_framework`), the string written in
+        the call (``backend="jax"``) or bound to the name it hands (``backend = 'numpy'`` once in the file, then
+        ``FiniteMPS(tensors, backend=backend)``, case 456): the setting is chosen once and read where it is used.
+        None when no keyword picks an engine, or when a name may hold strings that name different engines."""
+        for value in engine_values(call):
+            values = self.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
+            found = {engine_framework(v) for v in values}
+            if len(found) == 1 and None not in found:
+                return found.pop()
+        return None
+
+    def built_with_engine(self, expr: ast.AST) -> str | None:
+        """The framework an object computes with when the call that built it picked it by an engine keyword
+        (`engine_of`): ``mps = tn.mps.FiniteMPS(tensors, backend='jax')``, then ``mps.position(N - 1)`` runs the
+        backend's contractions; through a name, an argument or a local factory as `held_attribute` reads them."""
+        engines = {self.engine_of(b) for b in self._built_objects(expr, 0) if isinstance(b, ast.Call)}
+        engines.discard(None)
+        return engines.pop() if len(engines) == 1 else None
+
     def _built_objects(self, expr: ast.AST, depth: int) -> list[ast.expr]:
         """The calls an object expression may have been built by (`held_attribute`)."""
         if depth > 4:
@@ -1366,6 +1410,89 @@ class Facts:
             return self.instance_kind(func.value) == "flax"
         return self.instance_kind(func) == "flax"
 
+    @functools.cached_property
+    def keras_on_jax(self) -> bool:
+        """The file runs Keras on JAX, chosen once for the process: it sets ``KERAS_BACKEND`` to ``"jax"``
+        (``os.environ["KERAS_BACKEND"] = "jax"``, ``os.environ.setdefault(...)``, ``os.putenv``) or calls
+        ``keras.config.set_backend("jax")``, or it compares the backend it reads back (``os.environ.get("KERAS_BACKEND")``,
+        ``keras.config.backend()``, ``keras.backend.backend()``, or a name bound to one) with ``"jax"``: a file written
+        for several backends (``if BACKEND == "jax": jax.effects_barrier()``, case 453) runs on JAX on that path, the
+        one the doctor reads. A file that names only another backend (``keras.backend.backend() == "torch"``) or none
+        says nothing of JAX."""
+        if "keras" not in {(self.names.qualname(n) or "").split(".", 1)[0] for n in self.program.of_type(ast.Name)}:
+            return False
+        for node in self.program.of_type(ast.Assign, ast.Call, ast.Compare):
+            if isinstance(node, ast.Assign) and _is_jax_string(node.value) and any(
+                isinstance(t, ast.Subscript) and self.names.qualname(t.value) == "os.environ"
+                and _is_string(t.slice, _KERAS_BACKEND_VARIABLE) for t in node.targets
+            ):
+                return True
+            if isinstance(node, ast.Call):
+                qualified = self.names.qualname(node.func)
+                if qualified == "keras.config.set_backend" and node.args and _is_jax_string(node.args[0]):
+                    return True
+                if qualified in ("os.environ.setdefault", "os.putenv") and len(node.args) == 2 \
+                        and _is_string(node.args[0], _KERAS_BACKEND_VARIABLE) and _is_jax_string(node.args[1]):
+                    return True
+            if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+                sides = [node.left, node.comparators[0]]
+                if any(_is_jax_string(v) or (isinstance(v, (ast.Tuple, ast.List, ast.Set))
+                                             and any(_is_jax_string(e) for e in v.elts)) for v in sides) \
+                        and any(self._reads_keras_backend(v) for v in sides):
+                    return True
+        return False
+
+    def _reads_keras_backend(self, value: ast.AST) -> bool:
+        """``value`` is the Keras backend read back: ``keras.config.backend()``, ``os.environ.get("KERAS_BACKEND",
+        ...)``, ``os.getenv("KERAS_BACKEND")``, ``os.environ["KERAS_BACKEND"]``, or a name bound to one of them."""
+        if isinstance(value, ast.Name):
+            return any(self._reads_keras_backend(v) for v in self.bindings.values_at(value.id, value)
+                       if not isinstance(v, ast.Name))
+        if isinstance(value, ast.Subscript):
+            return self.names.qualname(value.value) == "os.environ" and _is_string(value.slice, _KERAS_BACKEND_VARIABLE)
+        if not isinstance(value, ast.Call):
+            return False
+        qualified = self.names.qualname(value.func)
+        if qualified in _KERAS_BACKEND_READS:
+            return True
+        return qualified in _ENVIRONMENT_READS and bool(value.args) and _is_string(value.args[0], _KERAS_BACKEND_VARIABLE)
+
+    def keras_model_method(self, call: ast.Call) -> str | None:
+        """When the file runs Keras on JAX (`keras_on_jax`) and ``call`` runs a Keras model built in the file
+        (`_KERAS_MODEL_BUILDERS`, a model of `_KERAS_MODEL_ROOTS`, or a local subclass of ``keras.Model``):
+        ``"__call__"`` for ``llm(ids, training=False)``, which returns the backend's arrays as JAX dispatched them,
+        or the method's name (``"predict"``, ``"fit"``), which run the model and return host values. None
+        otherwise."""
+        if not self.keras_on_jax:
+            return None
+        func = call.func
+        method = "__call__"
+        if isinstance(func, ast.Attribute) and self._keras_model(func.value):
+            method, func = func.attr, func.value
+        if method == "__call__" and not self._keras_model(func):
+            return None
+        return method if method[:1] != "_" or method == "__call__" else None
+
+    def _keras_model(self, expr: ast.AST) -> bool:
+        """``expr`` holds a Keras model (through a name, an argument or a local factory, as `_built_objects` reads)."""
+        return any(
+            isinstance(b, ast.Call) and self._builds_keras_model(b) for b in self._built_objects(expr, 0)
+        )
+
+    def _builds_keras_model(self, call: ast.Call) -> bool:
+        qualified = self.names.qualname(call.func) or ""
+        if qualified in _KERAS_MODEL_BUILDERS:
+            return True
+        if qualified.startswith(_KERAS_MODEL_ROOTS):
+            last = qualified.rsplit(".", 1)[-1]
+            return last[:1].isupper() or last == "from_preset"
+        name = call.func.id if isinstance(call.func, ast.Name) else None
+        return any(
+            isinstance(c, ast.ClassDef) and c.name == name
+            and any(self.names.qualname(base) in ("keras.Model", "keras.models.Model") for base in c.bases)
+            for c in self.program.of_type(ast.ClassDef)
+        )
+
     # --- file-wide settings ------------------------------------------------------------------
     @staticmethod
     def _mentions_x64(program: Program) -> bool:
@@ -1464,3 +1591,11 @@ def _unwrapped_param(row: ast.expr) -> ast.expr:
     if len(row.args) == 1:
         return row.args[0]
     return ast.copy_location(ast.Tuple(elts=list(row.args), ctx=ast.Load()), row)
+
+
+def _is_string(node: ast.AST, text: str) -> bool:
+    return isinstance(node, ast.Constant) and node.value == text
+
+
+def _is_jax_string(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.strip().lower() == "jax"

@@ -80,6 +80,35 @@ def calls_running_once(facts: Facts, loop: ast.AST) -> list[tuple[ast.Call, str]
         return []
     name = iterable.args[0].id
     function = enclosing_function(facts.program, loop)
+    return [(call, f"{name}=1") for call in _calls_giving_one(facts, function, name)]
+
+
+# `timeit`'s harnesses and the keywords that say how many runs they time: `repeat` runs of `number` calls each.
+_HARNESS_COUNTS = {"timeit.timeit": ("number",), "timeit.repeat": ("number", "repeat")}
+
+
+def harness_calls_running_once(facts: Facts, harness: ast.Call) -> list[tuple[ast.Call, str]]:
+    """The calls of the function around ``harness`` (``timeit.repeat(bench, repeat=repeat, number=number)``) that make
+    it time one run, with the words that say so: every count the harness reads is a parameter of the function, and
+    the call gives each 1 (``time_it_measure(bench, repeat=1, number=1)`` in Octax's ``--measure_memory`` mode, case
+    443): that call's figure is one run, whatever the other calls of the helper time."""
+    counts = _HARNESS_COUNTS.get(facts.names.qualname(harness.func) or "")
+    if counts is None:
+        return []
+    function = enclosing_function(facts.program, harness)
+    given = {k.arg: k.value for k in harness.keywords if k.arg is not None}
+    names = [given.get(count) for count in counts]
+    if not all(isinstance(n, ast.Name) for n in names):
+        return []  # a count written in the harness (or left to its default) is the same for every caller
+    per_name = [set(map(id, _calls_giving_one(facts, function, n.id))) for n in names]  # type: ignore[union-attr]
+    sites = _calls_giving_one(facts, function, names[0].id)  # type: ignore[union-attr]
+    words = ", ".join(f"{n.id}=1" for n in names)  # type: ignore[union-attr]
+    return [(call, words) for call in sites if all(id(call) in found for found in per_name)]
+
+
+def _calls_giving_one(facts: Facts, function: ast.AST | None, name: str) -> list[ast.Call]:
+    """The calls of ``function`` that give its parameter ``name`` (never rebound in it) the value 1: a literal, a
+    name the caller's scope binds only to 1, or a left-out parameter whose default is 1."""
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in facts.stored_in(function):
         return []
     arguments = function.args
@@ -105,7 +134,7 @@ def calls_running_once(facts: Facts, loop: ast.AST) -> list[tuple[ast.Call, str]
             given = call.args[index]
         value = given if given is not None else default
         if value is not None and _stated_integer(facts, value, call) == 1:
-            found.append((call, f"{name}=1"))
+            found.append(call)
     return found
 
 

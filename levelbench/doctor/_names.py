@@ -254,19 +254,29 @@ def in_jax_backend(qualified: str | None) -> bool:
 _ENGINE_KEYWORDS = ("backend", "sampler", "engine")
 
 
-def names_jax_engine(call: ast.Call) -> bool:
-    """``call`` picks JAX as the engine it computes with, by a keyword of its own: ``pm.sample(nuts_sampler="blackjax")``,
-    ``pm.sample(nuts_sampler="numpyro")``, ``fit(backend="jax")``. The keyword's name says it picks the engine
-    (``backend``, ``sampler``, ``engine``) and its string value is JAX or a library written in JAX (`JAX_LIBRARIES`):
-    the call runs JAX work, whatever module it belongs to (case 414, PyMC sampled with each backend). A value naming
-    anything else (``nuts_sampler="pymc"``, ``"nutpie"``) says nothing of JAX."""
-    jax_names = {"jax", *(library.rstrip(".") for library in JAX_LIBRARIES)}
-    return any(
-        k.arg is not None and any(word in k.arg.lower() for word in _ENGINE_KEYWORDS)
-        and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str)
-        and k.value.value.strip().lower() in jax_names
-        for k in call.keywords
-    )
+def engine_values(call: ast.Call) -> list[ast.expr]:
+    """The values of ``call``'s own keywords that pick the engine it computes with (`_ENGINE_KEYWORDS`):
+    ``"numpyro"`` of ``pm.sample(nuts_sampler="numpyro")``, ``backend`` of ``FiniteMPS(t, backend=backend)``."""
+    return [
+        k.value for k in call.keywords
+        if k.arg is not None and any(word in k.arg.lower() for word in _ENGINE_KEYWORDS)
+    ]
+
+
+# The engine strings that name a framework the doctor reads (`engine_framework`), beside JAX's own libraries.
+_ENGINE_FRAMEWORKS = {"numpy": "numpy", "torch": "torch", "pytorch": "torch"}
+
+
+def engine_framework(value: ast.AST) -> str | None:
+    """The framework an engine keyword's string picks: ``"jax"`` for JAX or a library written in JAX
+    (`JAX_LIBRARIES`: ``"numpyro"``, ``"blackjax"``), ``"numpy"``, ``"torch"`` (``"pytorch"``); None for a value
+    that is no string or names anything else (``"pymc"``, ``"nutpie"``, ``"tensorflow"``)."""
+    if not isinstance(value, ast.Constant) or not isinstance(value.value, str):
+        return None
+    word = value.value.strip().lower()
+    if word in {"jax", *(library.rstrip(".") for library in JAX_LIBRARIES)}:
+        return "jax"
+    return _ENGINE_FRAMEWORKS.get(word)
 
 
 def _canonical(modules: set[str]) -> set[str]:

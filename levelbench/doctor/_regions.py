@@ -474,8 +474,9 @@ class _Finder:
 
     def _swept_by_callers(self, node: ast.AST) -> str:
         """The parameter of the function around ``node`` that its callers sweep: every call of the function sits in
-        a ``for`` over a grid of values (`_grid`) and passes it the loop variable (``for i in range(30, 35):
-        run_and_time(i)``), or the calls are the grid written out, one call per value (``timed(10000)``,
+        a ``for`` over a grid of values (`_grid`) or over settings written out one by one (`_written_out`: ``for
+        device in [cpu, gpu]: test_backend(device)``, HPCmAI's ``cpu_vs_gpu_scaling.py``, case 436) and passes it the
+        loop variable (``for i in range(30, 35): run_and_time(i)``), or the calls are the grid written out, one call per value (``timed(10000)``,
         ``timed(30000)``: `_written_out_grid`); and the function reads that parameter. The timing inside is then
         taken once per value, as a clock pair in the sweep's own body would be; ``""`` when any call is neither."""
         function = enclosing_function(self.program, node)
@@ -495,8 +496,9 @@ class _Finder:
         for site in sites:
             call, loop = self.program.parent(site), enclosing_loop(self.program, site)
             if not (isinstance(call, ast.Call) and call.func is site and isinstance(loop, (ast.For, ast.AsyncFor))
-                    and isinstance(loop.target, ast.Name) and self._grid(loop.iter, loop)):
-                return ""
+                    and isinstance(loop.target, ast.Name)
+                    and (self._grid(loop.iter, loop) or self._written_out(loop.iter, loop))):
+                return ""  # a grid, or settings written out one by one (`for device in [cpu, gpu]`, case 436)
             name = loop.target.id
             given = {positional[k] for k, a in enumerate(call.args[: len(positional)]) if _is_name(a, name)}
             given |= {k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, name)}
@@ -1143,8 +1145,17 @@ def reported_at(program: Program, region: TimedRegion) -> list[int]:
     return sorted({
         *subtracted,
         *(n.lineno for n in body
-          if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after),
+          if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and position(n) > after
+          and not _one_of_several(program, n)),
     })
+
+
+def _one_of_several(program: Program, name: ast.Name) -> bool:
+    """``name`` is one element of a tuple or list that holds other values too (``return jit_time, run_time``): the
+    line hands on several figures at once, and its words (another figure's name) say nothing of this one (MJX's
+    ``testspeed.py``, case 455, whose 'run_time' pair is not the 'jit_time' compile timed just before it)."""
+    parent = program.parent(name)
+    return isinstance(parent, (ast.Tuple, ast.List)) and len(parent.elts) > 1
 
 
 def _keeping(program: Program, call: ast.Call) -> ast.AST | None:
