@@ -14,7 +14,7 @@ import functools
 from ._bindings import Bindings
 from ._names import (
     JAX_LIBRARIES, LIBRARY_RUNS, NOT_PROJECT_MODULES, STEPWISE_PROGRESS, UNJITTED_LIBRARIES, Names, dotted,
-    engine_framework, engine_values,
+    engine_framework, engine_values, names_a_class,
 )
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
@@ -242,7 +242,7 @@ class Facts:
         if isinstance(expr, ast.Name) and expr.id in self.classes:
             return True
         qualified = self.names.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
-        return qualified is not None and qualified.rsplit(".", 1)[-1][:1].isupper()
+        return qualified is not None and names_a_class(qualified)
 
     def def_named(self, name: str, at: ast.AST) -> FunctionNode | None:
         """The local function ``name`` refers to at ``at``: the one defined in the nearest enclosing scope."""
@@ -633,7 +633,7 @@ class Facts:
             for node in ast.walk(block):
                 if isinstance(node, ast.Call):
                     imported = self.imported_function(node.func)
-                    if imported is not None and not imported.rsplit(".", 1)[-1][:1].isupper():
+                    if imported is not None and not names_a_class(imported):
                         found.add(imported)
         return frozenset(found)
 
@@ -688,7 +688,7 @@ class Facts:
         makers = self.bindings.values_at(owner, method.value)
         if not makers or not all(
             isinstance(v, ast.Call) and (self.names.qualname(v.func) or "").startswith(_JAX_WRITTEN)
-            and (self.names.qualname(v.func) or "").rsplit(".", 1)[-1][:1].isupper()
+            and names_a_class(self.names.qualname(v.func) or "")
             for v in makers
         ):
             return []

@@ -85,6 +85,8 @@ def calls_running_once(facts: Facts, loop: ast.AST) -> list[tuple[ast.Call, str]
 
 # `timeit`'s harnesses and the keywords that say how many runs they time: `repeat` runs of `number` calls each.
 _HARNESS_COUNTS = {"timeit.timeit": ("number",), "timeit.repeat": ("number", "repeat")}
+# The `timeit` harness calls whose counts a helper may take from its caller (`harness_calls_running_once`).
+TIMEIT_HARNESSES = frozenset(_HARNESS_COUNTS)
 
 
 def harness_calls_running_once(facts: Facts, harness: ast.Call) -> list[tuple[ast.Call, str]]:
@@ -100,10 +102,9 @@ def harness_calls_running_once(facts: Facts, harness: ast.Call) -> list[tuple[as
     names = [given.get(count) for count in counts]
     if not all(isinstance(n, ast.Name) for n in names):
         return []  # a count written in the harness (or left to its default) is the same for every caller
-    per_name = [set(map(id, _calls_giving_one(facts, function, n.id))) for n in names]  # type: ignore[union-attr]
-    sites = _calls_giving_one(facts, function, names[0].id)  # type: ignore[union-attr]
+    first, *others = [_calls_giving_one(facts, function, n.id) for n in names]  # type: ignore[union-attr]
     words = ", ".join(f"{n.id}=1" for n in names)  # type: ignore[union-attr]
-    return [(call, words) for call in sites if all(id(call) in found for found in per_name)]
+    return [(call, words) for call in first if all(any(call is c for c in found) for found in others)]
 
 
 def _calls_giving_one(facts: Facts, function: ast.AST | None, name: str) -> list[ast.Call]:

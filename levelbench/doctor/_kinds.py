@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import JIT_TRANSFORMS, Facts
-from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted
+from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted, names_a_class
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
@@ -260,7 +260,7 @@ class Kinds:
         """``state = datatypes.update_state_by_log(state, num_steps=1)``: a function of one of `UNJITTED_LIBRARIES`
         (not a class) whose result is bound to a name it is handed, the state a loop steps (waymax#14, case 352). A
         call that builds something (``blackjax.nuts(logdensity, step_size)``) feeds nothing back into itself."""
-        if qualified.rsplit(".", 1)[-1][:1].isupper():
+        if names_a_class(qualified):
             return False
         parent = self.facts.program.parent(call)
         if not isinstance(parent, ast.Assign) or parent.value is not call:

@@ -231,10 +231,18 @@ class Names:
         """Whether the file imports a module whose name says it is a library's JAX backend (``pymc.sampling_jax``,
         ``from pymc import sampling_jax``, ``jax_md``): a library the model does not list, whose own module names
         say its work runs in JAX."""
-        return any(
-            part.startswith("jax_") or part.endswith("_jax")
-            for module in self._modules for part in module.split(".")
-        )
+        return any(_says_jax_backend(module) for module in self._modules)
+
+
+def names_a_class(qualified: str) -> bool:
+    """A dotted name whose last part is capitalised (``models.MLP``, ``jax_galsim.Gaussian``): a class by Python's
+    convention, whose call builds an object rather than doing work of its own."""
+    return qualified.rsplit(".", 1)[-1][:1].isupper()
+
+
+def _says_jax_backend(module: str) -> bool:
+    """A module path with a part named as a library's JAX backend: ``pymc.sampling_jax``, ``jax_md``."""
+    return any(part.startswith("jax_") or part.endswith("_jax") for part in module.split("."))
 
 
 def in_jax_backend(qualified: str | None) -> bool:
@@ -243,10 +251,10 @@ def in_jax_backend(qualified: str | None) -> bool:
     (``j_step`` says nothing), and a capitalised name builds an object (``jax_galsim.Gaussian``), no work of its own."""
     if not qualified or "." not in qualified:
         return False
-    *modules, function = qualified.split(".")
-    if function[:1].isupper() or modules[0] in ("jax", "jaxlib"):
+    module = qualified.rsplit(".", 1)[0]
+    if names_a_class(qualified) or module.split(".", 1)[0] in ("jax", "jaxlib"):
         return False
-    return any(part.startswith("jax_") or part.endswith("_jax") for part in modules)
+    return _says_jax_backend(module)
 
 
 # A keyword that picks where a library's call computes (`pm.sample(nuts_sampler="numpyro")`, `backend="jax"`), by the

@@ -18,7 +18,7 @@ from .._effects import is_wait, only_logs_its_interval
 from .._fixes import assigned_name, pair
 from .._names import dotted
 from .._intent import repeated_right_after, times_compilation_on_purpose
-from .._iteration import calls_running_once, harness_calls_running_once
+from .._iteration import TIMEIT_HARNESSES, calls_running_once, harness_calls_running_once
 from .._regions import TimedRegion, decorated_timings
 from .._suppress import is_file_pragma
 from .._syntax import (
@@ -27,9 +27,6 @@ from .._syntax import (
 )
 
 CODE = "LB104"
-# The `timeit` harness calls whose counts a helper may take from its caller (`harness_calls_running_once`); not a
-# `timeit.default_timer()` clock pair, whose label also starts with `timeit.`.
-_HARNESSES = frozenset({"timeit.timeit", "timeit.repeat"})
 
 
 def check(ctx: Context) -> Iterator[Diagnostic]:
@@ -41,7 +38,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         # `%time` is left out: IPython's one-run readout announces its one figure (its catalogue entry)
         if not (one_sample or once_by) or not (
             region.clocks or region.label in ("timeit.timeit", "%timeit") or region.timer_block
-            or (once_by and region.label in _HARNESSES)  # `timeit.repeat(..., repeat=repeat)` given 1 (case 443)
+            or (once_by and region.label in TIMEIT_HARNESSES)  # `timeit.repeat(..., repeat=repeat)` given 1 (case 443)
         ):
             continue
         timed = ctx.timed_nodes(region)
@@ -67,7 +64,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         message = f"single timing sample: {how} `{short(first)}`"
         if region.swept:
             message += f", once for each value of `{region.swept}`"
-        if once_by is not None and region.label in _HARNESSES:
+        if once_by is not None and region.label in TIMEIT_HARNESSES:
             message += f" once, as `{short(once_by[0])}` ({ctx.where(once_by[0])}) calls it (`{once_by[1]}`)"
         elif once_by is not None:
             message += f" in a loop that `{short(once_by[0])}` ({ctx.where(once_by[0])}) runs once (`{once_by[1]}`)"
@@ -94,7 +91,7 @@ def _run_once_by_a_caller(ctx: Context, region: TimedRegion) -> tuple[ast.Call, 
     harness, a call that gives every count it reads 1 (`harness_calls_running_once`)."""
     if enclosing_loop(ctx.program, region.anchor) is not None:
         return None
-    if region.label in _HARNESSES and isinstance(region.anchor, ast.Call):
+    if region.label in TIMEIT_HARNESSES and isinstance(region.anchor, ast.Call):
         found = harness_calls_running_once(ctx.facts, region.anchor)  # `time_it_measure(bench, repeat=1, number=1)`
         return found[0] if found else None
     if not (region.clocks or region.timer_block):

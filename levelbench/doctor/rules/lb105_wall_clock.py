@@ -12,6 +12,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Edit, Fix
 from .._edits import as_fix, never_hides_the_finding
 from .._fixes import pair
+from .._names import names_a_class
 from .._regions import WALL_CLOCKS, TimedRegion
 
 CODE = "LB105"
@@ -65,7 +66,7 @@ def _does_work(ctx: Context, call: ast.Call) -> bool:
     if isinstance(call.func, ast.Attribute) and call.func.attr == "block_until_ready":
         return True  # the interval waits on a JAX result (`sample.block_until_ready()`): it times JAX work
     imported = ctx.facts.imported_function(call.func) if ctx.facts.jax_code else None
-    if imported is not None and not imported.rsplit(".", 1)[-1][:1].isupper():
+    if imported is not None and not names_a_class(imported):
         return True  # JAX code: a function of the project's own package (`j_step_uncontrolled`) or a JAX backend's;
         # not a class (`ocp.args.Composite(...)`, `Sim(...)`): building an object is no work of its own
     return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
