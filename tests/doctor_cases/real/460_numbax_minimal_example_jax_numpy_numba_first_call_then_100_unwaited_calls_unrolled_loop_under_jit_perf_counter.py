@@ -5,7 +5,8 @@
 # static: LB102, LB106
 # dynamic: n/a
 # inferred: LB102 (the JAX results are discarded and the clock read with nothing waited for; the catalogue's reading, no thread discusses it), LB106 (the `for _ in range(100)` inside `fn`, which `jax.jit(fn)` traces; the catalogue's reading)
-# lines: LB102:48/51, LB106:25
+# lines: LB102:49/52, LB106:26
+# first-sight: e4a92af 2026-12-06 py: found LB106:26 LB102:49 LB102:52; missed none; false LB104:49 LB115:49 LB115:52 | notebook: found LB106:26 LB102:49 LB102:52; missed none; false LB104:49 LB115:49 LB115:52
 
 import jax
 import numba

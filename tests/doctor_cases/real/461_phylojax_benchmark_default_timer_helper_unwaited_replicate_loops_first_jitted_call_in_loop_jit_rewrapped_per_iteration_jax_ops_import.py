@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB111, LB113
 # dynamic: n/a
 # inferred: LB102 (no timed result is waited for; the catalogue's reading), LB103 (with `separate=False` the first call of each jitted function is inside its timed loop; the catalogue's reading), LB111 (`jit(transform_ratios)` applied on every pass of a timed loop; the catalogue's reading), LB113 (`jax.ops.index` and `index_update` were removed from JAX; the catalogue's reading)
-# lines: LB102:103/110/118/125/163/169/178/185/211/222/236/242/252, LB103:110/125/185/242/252, LB111:184, LB113:16
+# lines: LB102:104/111/119/126/164/170/179/186/212/223/237/243/253, LB103:111/126/186/243/253, LB111:185, LB113:17
+# first-sight: e4a92af 2026-12-06 py: found LB113:17 LB113:17 LB102:104 LB102:111 LB102:119 LB102:126 LB102:179 LB102:186 LB102:223 LB102:237 LB102:243 LB103:253 LB102:253; missed LB111:185; false LB103:92 LB103:104 LB114:111 LB114:125 LB114:170 LB103:179 LB114:212 LB114:221 LB114:223 LB103:237 | notebook: found LB113:17 LB113:17 LB102:104 LB102:111 LB102:119 LB102:126 LB102:179 LB102:186 LB102:223 LB102:237 LB102:243 LB103:253 LB102:253; missed LB111:185; false LB103:92 LB103:104 LB114:111 LB114:125 LB114:170 LB103:179 LB114:212 LB114:221 LB114:223 LB103:237
 
 import argparse
 from timeit import default_timer as timer

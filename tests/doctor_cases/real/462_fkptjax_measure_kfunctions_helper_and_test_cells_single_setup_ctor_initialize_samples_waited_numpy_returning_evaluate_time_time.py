@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (three set-up figures, each one call timed once; the catalogue's reading), LB105 (`time.time()` as the clock; the catalogue's reading)
-# lines: LB104:90/99/105, LB105:89/98/104/122/136
+# lines: LB104:91/100/106, LB105:90/99/105/123/137
+# first-sight: e4a92af 2026-12-06 py: found none; missed LB104:91/100/106, LB105:90/99/105/123/137; false none | notebook: found none; missed LB104:91/100/106, LB105:90/99/105/123/137; false none
 
 # %%
 import time

@@ -5,7 +5,8 @@
 # static: LB102, LB105, LB114
 # dynamic: n/a
 # inferred: LB102 (the decorated call returns unwaited JAX scalars; the catalogue's reading), LB105 (`time.time()` in the decorator; the catalogue's reading), LB114 (the pricer the comments call JIT-compiled is never jitted and is timed call by call in a loop; the catalogue's reading, as 258)
-# lines: LB102:50/317, LB105:49, LB114:317
+# lines: LB102:51/318, LB105:50, LB114:318
+# first-sight: e4a92af 2026-12-06 py: found LB105:50 LB102:51; missed LB114:318; false LB114:246 LB114:257 LB114:266 LB114:314 | notebook: found LB105:50 LB102:51; missed LB114:318; false LB114:246 LB114:257 LB114:266 LB114:314
 
 # Standard library imports
 import time

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: e4a92af 2026-12-06 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 import jax
 jax.config.update("jax_enable_x64", True)

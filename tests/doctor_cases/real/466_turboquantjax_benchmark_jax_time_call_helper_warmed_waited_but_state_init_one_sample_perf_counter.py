@@ -5,7 +5,8 @@
 # static: LB104
 # dynamic: n/a
 # inferred: LB104 (the state initialisation timed once and reported as a figure; the catalogue's reading)
-# lines: LB104:87
+# lines: LB104:88
+# first-sight: e4a92af 2026-12-06 py: found LB104:88; missed none; false none | notebook: found LB104:88; missed none; false none
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the setup string never calls the jitted functions, so the compile lands in the first timed run; not discussed in the thread)
-# lines: LB103:38/42
+# lines: LB103:39/43
+# first-sight: e4a92af 2026-12-06 py: found none; missed LB103:39/43; false none | notebook: found none; missed LB103:39/43; false none
 
 import timeit
 

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (neither %timeit waits for the result; the answer named other overheads and did not discuss it)
-# lines: LB102:21/23
+# lines: LB102:22/24
+# first-sight: e4a92af 2026-12-06 py: found LB102:24; missed none; false none | notebook: found LB102:24; missed none; false none
 
 from jax import random
 import jax.numpy as jnp

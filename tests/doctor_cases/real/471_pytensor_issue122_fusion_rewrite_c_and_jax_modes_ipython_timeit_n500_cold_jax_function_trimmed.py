@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the JAX-mode function is timed with `%timeit -n 500` without a call before it; not discussed in the thread, whose question was the fusion rewrite)
-# lines: LB103:38
+# lines: LB103:39
+# first-sight: e4a92af 2026-12-06 py: found none; missed LB103:39; false none | notebook: found none; missed LB103:39; false none
 
 import pytensor
 import pytensor.tensor as pt

@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (each sampling figure is one run; not discussed), LB105 (time.time(); not discussed)
-# lines: LB104:21/38, LB105:16/20/33/37
+# lines: LB104:22/39, LB105:17/21/34/38
+# first-sight: e4a92af 2026-12-06 py: found none; missed LB104:22/39, LB105:17/21/34/38; false none | notebook: found none; missed LB104:22/39, LB105:17/21/34/38; false none
 
 # %%
 frame = generate_data(num_samples=10_000)
