@@ -12,6 +12,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Edit, Fix
 from .._edits import as_fix, never_hides_the_finding
 from .._fixes import pair
+from .._hook_timing import hook_pairs
 from .._names import names_a_class
 from .._regions import WALL_CLOCKS, TimedRegion
 
@@ -45,6 +46,20 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             evidence=f"the region is timed with `{wall[0]}`",
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
             edits=lambda: steady_clock(ctx, region),
+        )
+    for hooks in hook_pairs(ctx.program, ctx.names):
+        if hooks.clock not in WALL_CLOCKS:
+            continue
+        name = hooks.clock.rsplit(".", 1)[-1]
+        clock = f"datetime.{name}()" if hooks.clock.startswith("datetime.") else f"time.{name}()"
+        yield ctx.report(
+            "LB105",
+            hooks.start,
+            f"`{clock}` times the work the framework runs between the callback's `{hooks.start_hook.name}` and "
+            f"`{hooks.end_hook.name}`: it is the wall clock, which can jump and is coarse on some systems",
+            evidence=f"`{hooks.callback.name}` keeps a `{hooks.clock}` reading in `{hooks.start_hook.name}` and "
+            f"subtracts it in `{hooks.end_hook.name}`",
+            fix=f"{ast.unparse(hooks.start)} -> time.perf_counter{'_ns' if name.endswith('_ns') else ''}() in both hooks",
         )
 
 

@@ -1,0 +1,153 @@
+"""What earlier first sights left, mended in the shared model (mend40).
+
+- `_hook_timing.hook_pairs`, read by LB105: a callback of a framework's loop (a class deriving from an imported
+  ``...Callback``: Keras, ``tf.keras``, transformers' ``TrainerCallback``, Lightning) that keeps a clock reading on
+  ``self`` in one hook and subtracts it in another times the framework's work between the two hooks, none of it
+  written in the file; a wall-clock reading there is LB105 (keras-benchmarks' ``BenchmarkMetricsCallback``, case
+  458's missed LB105:28/39).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
+
+
+# --- 458: a clock pair split over a callback's hooks ---------------------------------------------------------------
+CALLBACK = """
+{imports}
+
+
+class StepTimer({base}):
+    def __init__(self, first=1, last=100):
+        self.first = first
+        self.last = last
+        self.state = {{}}
+
+    def {opening}(self, {hook_args}):
+        if batch == self.first:
+            {place} = {clock}
+
+    def {closing}(self, {hook_args}):
+        if batch == self.last:
+            self.per_step = ({clock} - {place}) / (self.last - self.first + 1)
+
+
+def fit(model, dataset):
+    timer = StepTimer()
+    model.fit(dataset, epochs=1, callbacks=[timer])
+    return timer.per_step
+"""
+_KERAS_HOOKS = ("on_train_batch_begin", "on_train_batch_end", "batch, logs=None")
+
+
+@pytest.mark.parametrize(
+    ("imports", "base", "hooks", "place", "clock"),
+    [
+        ("import time\nimport keras", "keras.callbacks.Callback", _KERAS_HOOKS, 'self.state["begin"]', "time.time()"),
+        ("import time as tm\nfrom tensorflow import keras", "keras.callbacks.Callback",
+         ("on_predict_batch_begin", "on_predict_batch_end", "batch, logs=None"), "self.t0", "tm.time()"),  # aliased
+        ("from time import time\nfrom keras.callbacks import Callback as Hook", "Hook", _KERAS_HOOKS, "self.t0",
+         "time()"),  # imported by name, under another name
+        ("import datetime\nimport keras", "keras.callbacks.Callback", _KERAS_HOOKS, "self.started",
+         "datetime.datetime.now()"),  # another wall clock
+        ("import time\nimport transformers", "transformers.TrainerCallback",
+         ("on_step_begin", "on_step_end", "args, state, control, batch=1, **kwargs"), "self.t0", "time.time()"),
+        ("import time\nimport lightning as L", "L.Callback",
+         ("on_train_batch_start", "on_train_batch_end", "trainer, module, outputs=None, batch=None, batch_idx=0"),
+         "self.t0", "time.time()"),  # Lightning's `_start` hooks
+    ],
+)
+def test_a_wall_clock_split_over_a_callbacks_hooks_is_lb105(imports, base, hooks, place, clock):
+    opening, closing, hook_args = hooks
+    source = CALLBACK.format(
+        imports=imports, base=base, opening=opening, closing=closing, hook_args=hook_args, place=place, clock=clock
+    )
+    found = codes(source)
+    assert ("LB105", line_of(source, f"{place} = ")) in found, found
+
+
+def test_the_finding_names_both_hooks():
+    from levelbench.doctor import lint_source
+
+    source = CALLBACK.format(
+        imports="import time\nimport keras", base="keras.callbacks.Callback", opening="on_epoch_begin",
+        closing="on_epoch_end", hook_args="batch, logs=None", place="self.t0", clock="time.time()",
+    )
+    (finding,) = [d for d in lint_source(textwrap.dedent(source), "bench.py") if d.code == "LB105"]
+    assert "`on_epoch_begin`" in finding.message and "`on_epoch_end`" in finding.message, finding.message
+    assert "perf_counter" in finding.finding.fix and "StepTimer" in finding.finding.evidence, finding.finding
+
+
+def test_a_split_pair_in_notebook_cells_is_found():
+    found = notebook_codes(
+        "import time\nimport keras",
+        "class Timer(keras.callbacks.Callback):\n"
+        "    def on_epoch_begin(self, epoch, logs=None):\n        self.t0 = time.time()\n"
+        "    def on_epoch_end(self, epoch, logs=None):\n        print(time.time() - self.t0)",
+        "model.fit(x, y, epochs=3, callbacks=[Timer()])",
+    )
+    assert ("LB105", 2, 3) in found, found
+
+
+@pytest.mark.parametrize(
+    ("imports", "base", "clock"),
+    [
+        ("import time\nimport keras", "keras.callbacks.Callback", "time.perf_counter()"),  # a steady clock
+        ("import time\nimport keras", "object", "time.time()"),  # a class no framework calls back
+        ("import time\nimport keras", "keras.layers.Layer", "time.time()"),  # not a callback
+    ],
+)
+def test_a_split_pair_that_is_not_a_wall_clock_in_a_callback_stays_quiet(imports, base, clock):
+    source = CALLBACK.format(
+        imports=imports, base=base, opening="on_train_batch_begin", closing="on_train_batch_end",
+        hook_args="batch, logs=None", place="self.t0", clock=clock,
+    )
+    assert "LB105" not in {c for c, _ in codes(source)}
+
+
+def test_a_reading_kept_but_never_subtracted_in_another_hook_stays_quiet():
+    source = """
+    import time
+    import keras
+
+    class Stamp(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            self.stamp = time.time()
+
+        def on_epoch_end(self, epoch, logs=None):
+            print("epoch ended", self.stamp)
+    """
+    assert "LB105" not in {c for c, _ in codes(source)}
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        "if time.time() - self.last > 3600:\n                jax.profiler.start_trace('/tmp/trace')",  # a schedule
+        "elapsed = time.time() - self.last\n            if elapsed >= self.timeout:\n                raise StopIteration",
+    ],
+)
+def test_a_callback_that_compares_the_interval_with_a_limit_times_nothing(check):
+    source = """
+    import time
+    import jax
+    from jax_trainer.callbacks import Callback
+
+    class Profiler(Callback):
+        def on_training_start(self):
+            self.last = time.time()
+
+        def on_training_step(self, epoch_idx, step_idx):
+            {check}
+    """.format(check=check)
+    assert "LB105" not in {c for c, _ in codes(source)}
