@@ -5,6 +5,10 @@
   ``self`` in one hook and subtracts it in another times the framework's work between the two hooks, none of it
   written in the file; a wall-clock reading there is LB105 (keras-benchmarks' ``BenchmarkMetricsCallback``, case
   458's missed LB105:28/39).
+- LB105's framework work: a method of an object the function around the timing is handed and never rebinds
+  (``def generate(model, ...)``, then ``model.generate(inputs)`` between ``time.time()`` reads), in a file that uses a
+  framework, is as unknown as a function the file does not define, which was already read as work: the model handed to
+  a timing helper (case 458's missed LB105:68/74).
 """
 
 from __future__ import annotations
@@ -150,4 +154,72 @@ def test_a_callback_that_compares_the_interval_with_a_limit_times_nothing(check)
         def on_training_step(self, epoch_idx, step_idx):
             {check}
     """.format(check=check)
+    assert "LB105" not in {c for c, _ in codes(source)}
+
+
+# --- 458: a method of an object the timing function is handed ---------------------------------------------------
+HANDED = """
+{imports}
+
+
+def generate(model, inputs, steps=100):
+    model.generate(inputs, max_length=32)
+    start = {clock}
+    for _ in range(steps):
+        {call}
+    total = {clock} - start
+    return total / steps
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "call", "clock"),
+    [
+        ("import time\nimport numpy as np\nimport keras", "model.generate(inputs, max_length=32)", "time.time()"),
+        ("import time as tm\nimport jax", "model.generate(inputs, max_length=32)", "tm.time()"),  # aliased
+        ("from time import time\nimport torch", "model.predict(inputs)", "time()"),  # by name, another method
+        ("import datetime\nimport numpy as np", "model.generate(inputs)", "datetime.datetime.now()"),  # another clock
+    ],
+)
+def test_a_handed_objects_method_timed_on_the_wall_clock_is_lb105(imports, call, clock):
+    source = HANDED.format(imports=imports, call=call, clock=clock)
+    assert ("LB105", line_of(source, "    start = ")) in codes(source)
+
+
+def test_a_handed_objects_method_in_a_helper_called_from_a_notebook_cell_is_found():
+    found = notebook_codes(
+        "import time\nimport jax",
+        "def timed(sampler, key):\n    t0 = time.time()\n    out = sampler.run(key)\n    return out, time.time() - t0",
+        "timed(make_sampler(), jax.random.key(0))",
+    )
+    assert ("LB105", 2, 2) in found, found
+
+
+@pytest.mark.parametrize(
+    ("imports", "call"),
+    [
+        ("import time", "model.generate(inputs, max_length=32)"),  # no framework in the file
+        ("import time\nimport jax", "log.write('step')"),  # not a parameter
+        ("import time\nimport jax", "model = open('log.txt')\n        model.write('step')"),  # rebound in the function
+    ],
+)
+def test_a_method_call_not_of_a_handed_object_in_a_framework_file_stays_quiet(imports, call):
+    source = HANDED.format(imports=imports, call=call, clock="time.time()")
+    assert "LB105" not in {c for c, _ in codes(source)}, codes(source)
+
+
+def test_a_method_of_self_is_not_a_handed_object():
+    source = """
+    import time
+    import jax
+
+    class Log:
+        def flush(self):
+            t0 = time.time()
+            self.write_all()
+            return time.time() - t0
+
+        def write_all(self):
+            pass
+    """
     assert "LB105" not in {c for c, _ in codes(source)}
