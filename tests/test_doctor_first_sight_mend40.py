@@ -9,6 +9,12 @@
   (``def generate(model, ...)``, then ``model.generate(inputs)`` between ``time.time()`` reads), in a file that uses a
   framework, is as unknown as a function the file does not define, which was already read as work: the model handed to
   a timing helper (case 458's missed LB105:68/74).
+- LB114's compiled step beside the loop's glue: a method of an object built by a class the file imports from its own
+  project (``batched_env = RolloutManager(env, batch_size=100)`` from ``rollout_menager``), run on JAX values with its
+  results bound, is the compiled program the loop exists for, as a handed object's step already was (cases 331, 332);
+  one key split beside it is no op-by-op loop (JaxMARL's switch-riddle benchmark, case 426's false LB114:47), when the
+  step is written as JAX steps are, state in and state out (``_, state, ... = env.batch_step(key, state, actions)``);
+  a stateful environment's ``timestep = env.step(action)`` over a JAX array's elements stays LB114 (case 367).
 """
 
 from __future__ import annotations
@@ -223,3 +229,79 @@ def test_a_method_of_self_is_not_a_handed_object():
             pass
     """
     assert "LB105" not in {c for c, _ in codes(source)}
+
+
+# --- 426: a step of an object built by a class of the file's own project ----------------------------------------
+PROJECT_STEP = """
+import time
+import jax
+{imports}
+
+
+def get_jax_time(max_steps):
+    env = {build}
+    key = jax.random.PRNGKey(0)
+    key, key_r = jax.random.split(key)
+    _, state = env.batch_reset(key_r)
+    t0 = {clock}
+    for i in range(max_steps):
+        key, key_s = jax.random.split(key)
+        _, state, _, _, _ = env.batch_step(key_s, state)
+    jax.block_until_ready(state)
+    return {clock} - t0
+
+
+print(get_jax_time(1000))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "build", "clock"),
+    [
+        ("from rollout_menager import RolloutManager", "RolloutManager(make('riddle'), batch_size=100)", "time.time()"),
+        ("import rollout_menager as rm", "rm.RolloutManager(batch_size=100)", "time.perf_counter()"),  # module alias
+        ("from envs.batched import Batched as Env", "Env(100)", "time.monotonic()"),  # a package, renamed
+    ],
+)
+def test_a_key_split_beside_a_project_objects_step_is_glue(imports, build, clock):
+    source = PROJECT_STEP.format(imports=imports, build=build, clock=clock)
+    assert "LB114" not in {c for c, _ in codes(source)}, codes(source)
+
+
+def test_a_project_objects_step_in_notebook_cells_is_glue():
+    found = notebook_codes(
+        "import time\nimport jax\nfrom rollout_menager import RolloutManager",
+        "env = RolloutManager(batch_size=100)\nkey = jax.random.PRNGKey(0)\n_, state = env.batch_reset(key)",
+        "t0 = time.perf_counter()\nfor i in range(1000):\n    key, key_s = jax.random.split(key)\n"
+        "    state, reward = env.batch_step(key_s, state)\nprint(time.perf_counter() - t0)",
+    )
+    assert "LB114" not in {c for c, _, _ in found}, found
+
+
+def test_a_local_classes_eager_step_is_still_op_by_op():
+    source = PROJECT_STEP.format(
+        imports="import jax.numpy as jnp\n\nclass Manager:\n    def batch_reset(self, key):\n"
+        "        return None, jnp.zeros(3)\n\n    def batch_step(self, key, state):\n"
+        "        s = jnp.sin(state) + jnp.cos(state) * 2.0\n        return None, s, None, None, None",
+        build="Manager()", clock="time.perf_counter()",
+    )
+    assert "LB114" in {c for c, _ in codes(source)}, codes(source)
+
+
+def test_a_stateful_project_objects_step_over_a_jax_array_is_still_op_by_op():
+    source = """
+    import time
+    import jax
+    from minigrid.wrappers import AutoResetWrapper
+
+    def run(length):
+        env = AutoResetWrapper(make("MiniGrid-Empty-8x8-v0"))
+        actions = jax.random.randint(jax.random.PRNGKey(0), (length,), 0, 7)
+        start = time.perf_counter()
+        for action in actions:
+            timestep = env.step(action)
+        return time.perf_counter() - start
+
+    print(run(1000))
+    """
+    assert "LB114" in {c for c, _ in codes(source)}, codes(source)

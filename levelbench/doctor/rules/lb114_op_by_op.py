@@ -15,7 +15,7 @@ from .._iteration import (
     yields_batches,
 )
 from .._kinds import ASSEMBLERS
-from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
+from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted, names_a_class
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
 from .._syntax import (
@@ -652,26 +652,62 @@ def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
 
 
 def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
-    """``states, obs, r, a, d = env.v_step(states, actions, key)`` in a function handed ``env``: a method of an object
-    the caller gives, run on JAX values, whose results the loop binds. The file cannot show what it is; a step an
-    environment or a model object exposes is its compiled program (Gigastep's ``GigastepEnv.v_step``, jitted and
-    vmapped in the library, cases 331 and 332), and the key splits around it are the glue of the loop, as beside a
-    step the file jits itself. A known library's object is read as what it is (`Kinds.library_step`)."""
+    """``states, obs, r, a, d = env.v_step(states, actions, key)`` in a function handed ``env``, or of an ``env`` the
+    file builds with a class it imports from its own project (``batched_env = RolloutManager(env, batch_size=100)``
+    from ``rollout_menager``): a method of an object whose code the file does not show, run on JAX values, whose results
+    the loop binds (the project's object: as a state it hands back, `_threads_state`). A step an environment or a
+    model object exposes is its compiled program (Gigastep's
+    ``GigastepEnv.v_step``, jitted and vmapped in the library, cases 331 and 332; JaxMARL's ``RolloutManager.batch_step``,
+    jitted in the test folder's other module, case 426), and the key splits around it are the glue of the loop, as
+    beside a step the file jits itself. A known library's object is read as what it is (`Kinds.library_step`)."""
     func = call.func
-    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or ctx.kinds.of(call):
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return False
     if ctx.kinds.library_step(call) or ctx.names.qualname(func) is not None:
         return False
-    function = enclosing_function(ctx.program, call)
     owner = func.value.id
-    if function is None or owner not in parameter_names(function) or owner in ("self", "cls"):
+    if owner in ("self", "cls"):
         return False
-    if any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
-           for n in local_walk(ctx.program, function)):
-        return False  # rebound in the function: not (only) what the caller handed
-    if not isinstance(ctx.program.parent(call), ast.Assign):
+    assign = ctx.program.parent(call)
+    if not isinstance(assign, ast.Assign):
+        return False
+    handed = _handed(ctx, call, owner) and not ctx.kinds.of(call)
+    # a project object's step is read as returning what it is handed (JAX): still its program, when it is written as
+    # JAX steps are, state in and state out (``_, state, ... = env.batch_step(key, state, actions)``); a stateful
+    # environment's ``timestep = env.step(action)`` (a Gymnasium wrapper, case 367) is not
+    if not (handed or (_built_by_a_project_class(ctx, call, owner) and _threads_state(call, assign))):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _threads_state(call: ast.Call, assign: ast.Assign) -> bool:
+    """``call`` is handed a name its own assignment binds again: the loop's state, threaded through the step."""
+    bound = {n.id for t in assign.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(isinstance(a, ast.Name) and a.id in bound for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _handed(ctx: Context, call: ast.Call, owner: str) -> bool:
+    """``owner`` is a parameter of the function around ``call`` that the function never rebinds."""
+    function = enclosing_function(ctx.program, call)
+    if function is None or owner not in parameter_names(function):
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
+                   for n in local_walk(ctx.program, function))  # rebound: not (only) what the caller handed
+
+
+def _built_by_a_project_class(ctx: Context, call: ast.Call, owner: str) -> bool:
+    """Every value ``owner`` is bound to is an object of a class the file imports from its own project (no library
+    the model knows, no local class): ``RolloutManager(env, batch_size=parallel_envs)``."""
+    values = ctx.facts.bindings.values_at(owner, call)
+    if not values:
+        return False
+    for value in values:
+        qualified = ctx.names.qualname(value.func) if isinstance(value, ast.Call) else None
+        if qualified is None or "." not in qualified or not names_a_class(qualified):
+            return False
+        if qualified.split(".", 1)[0] in NOT_PROJECT_MODULES or qualified.startswith((*JAX_LIBRARIES, *_MAY_JIT)):
+            return False
+    return True
 
 
 def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
