@@ -90,6 +90,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a data loader's epoch loop: its shuffle runs once per batch of items, not per item drawn
         if not timed and ctx.regions and enclosing_function(ctx.program, loop) is None:
             continue  # a script's or cell's own untimed loop beside its timings: the example's set-up (cases 382, 387)
+        times_code = bool(ctx.regions or ctx.instrumentation)
+        if (not timed and times_code and _fills_an_array(loop, own)
+                and _set_up_once(ctx, enclosing_function(ctx.program, loop))):
+            continue  # the same loop in a helper the script calls once, outside its timings (case 418, whose timing
+            # is a helper's returned `run`: kept in `instrumentation`, its callers deciding what it times)
         if not timed and ctx.regions and _assembles_an_array(ctx, loop, own):
             continue  # a benchmark's input built once, outside every timing: its dispatch is in no figure (case 324)
         iterable = _iterable(loop)
@@ -717,6 +722,76 @@ def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
     A library whose objects' methods run op by op until the user jits them is read as such (`Kinds.library_step`)."""
     library = ctx.facts.library_call(call)
     return library is not None and library.gives_values and ctx.kinds.library_step(call) is None
+
+
+def _set_up_once(ctx: Context, function: ast.AST | None) -> bool:
+    """``function`` is a helper of the script or notebook that only its top level calls, once per call site, outside
+    every timing and every loop, and what it returns feeds a timing (``block_mask, ... = sparsify_mask(mask, (bm,
+    bn))`` in a cell of the Pallas block-sparse page, then ``benchmark(pallas_impl, n_trials)(block_mask, ...)``, case
+    418): its loops build the benchmark's input once, like a loop the cell writes itself, and their dispatch is in none
+    of the figures. A helper whose results are the example's own output (QuantEcon's ``simulate``, whose series are
+    plotted, case 162), handed on by name, called from another function or in a loop, is a routine whose every call
+    pays the dispatch; so is a training loop, which computes rather than fills an input (`_fills_an_array`, the
+    reading of cases 382 and 387)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if not isinstance(ctx.program.parent(function), ast.Module):
+        return False
+    uses = [n for n in ctx.program.of_type(ast.Name) if n.id == function.name and isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return False
+    for use in uses:
+        call = ctx.program.parent(use)
+        if not (isinstance(call, ast.Call) and call.func is use) or id(call) in ctx.timed_ids:
+            return False
+        if enclosing_function(ctx.program, call) is not None:
+            return False
+        if any(isinstance(a, (*LOOPS, *COMPREHENSIONS)) for a in ctx.program.ancestors(call)):
+            return False
+    return any(_feeds_a_timing(ctx, ctx.program.parent(use)) for use in uses)
+
+
+def _fills_an_array(loop: ast.AST, own: list[ast.AST]) -> bool:
+    """The loop writes an array element by element at its own variables (``block_mask = block_mask.at[i, j].set(...)``
+    in ``for j in ...``): it builds an input, as a loop that appends rows and stacks them does (`_assembles_an_array`),
+    not a computation run step by step (a training loop's updates)."""
+    variables = {n.id for n in ast.walk(getattr(loop, "target", ast.Pass())) if isinstance(n, ast.Name)}
+    for node in own:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        at = node.func.value
+        if (isinstance(at, ast.Subscript) and isinstance(at.value, ast.Attribute) and at.value.attr == "at"
+                and any(isinstance(n, ast.Name) and n.id in variables for n in ast.walk(at.slice))):
+            return True
+    return False
+
+
+def _feeds_a_timing(ctx: Context, call: ast.AST | None) -> bool:
+    """A name bound from ``call``'s result is read later by timed code, or handed to a call of a local function that
+    times what it runs (``benchmark(f, n)(block_mask, ...)``, the timing in the ``run`` it returns)."""
+    assign = ctx.program.parent(call) if call is not None else None
+    while isinstance(assign, (ast.Tuple, ast.List)):  # `blocks, other = blocks_of(mask, bm), None`
+        assign = ctx.program.parent(assign)
+    if not isinstance(assign, ast.Assign):
+        return False
+    bound = {n.id for t in assign.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    timing = {
+        id(a) for r in (*ctx.regions, *ctx.instrumentation) for a in ctx.program.ancestors(r.anchor)
+        if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    after = getattr(assign, "end_lineno", 0) or 0
+    for name in ctx.program.of_type(ast.Name):
+        if name.id not in bound or not isinstance(name.ctx, ast.Load) or name.lineno <= after:
+            continue
+        if id(name) in ctx.timed_ids:
+            return True
+        for outer in ctx.program.ancestors(name):
+            if not isinstance(outer, ast.Call):
+                continue
+            callees = [outer, *([outer.func] if isinstance(outer.func, ast.Call) else [])]
+            if any(id(d) in timing for c in callees if (d := ctx.facts.local_def(c)) is not None):
+                return True
+    return False
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
