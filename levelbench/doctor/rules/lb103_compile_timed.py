@@ -110,7 +110,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
 
     made_anew = reach.made_anew
 
-    def called_in(scope: ast.AST | None, key: str, start: tuple[int, int], timed: ast.Call, timed_ids: set[int]) -> bool:
+    def called_in(
+        scope: ast.AST | None, key: str, start: tuple[int, int], timed: ast.Call, timed_ids: set[int],
+        helper: ast.AST | None = None,
+    ) -> bool:
         outers = made_anew.get(key)
         if outers is not None and not (scope is not None and (
                 any(scope is o for o in outers) or any(a is o for a in ctx.program.ancestors(scope) for o in outers))):
@@ -118,6 +121,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         for where, earlier in calls_by_key.get((id(scope), key), ()):
             if where >= start:
                 return False
+            if helper is not None and ctx.facts.local_def(earlier) is helper and not _hands(ctx, earlier, key):
+                continue  # the helper run on another function (`eval(jax.grad(f))` before `eval(jax.grad(f_jit))`)
             if id(earlier) not in timed_ids and ctx.warms(earlier, timed):
                 return True
         return False
@@ -128,8 +133,13 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         # a timing helper: warmed up before every place it is called (`f(x)` then `run_benchmark()`)
         sites = [s for s in ctx.facts.call_sites(region.scope)
                  if isinstance(p := ctx.program.parent(s), ast.Call) and p.func is s] if region.scope else []
+        # a helper handed what it times (`bench(gen_jit, ids)`): only the places that hand it this function run it
+        # there, and each is warmed where it stands (Keras's `bench.py`, case 452: one `bench` for every framework)
+        handing = [s for s in sites if _hands(ctx, ctx.program.parent(s), key)]
         return bool(sites) and all(
-            called_in(enclosing_function(ctx.program, s), key, position(s), timed, timed_ids) for s in sites
+            called_in(enclosing_function(ctx.program, s), key, position(s), timed, timed_ids,
+                      region.scope if handing else None)
+            for s in handing or sites
         )
 
     # a start read again later (`_regions._later_readings`): the calls an earlier reading already times are
@@ -166,6 +176,15 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 break
             yield _compile_finding(ctx, region, call, cold[0])
             break
+
+
+def _hands(ctx: Context, call: ast.AST | None, key: str) -> bool:
+    """``call`` hands the jitted callable ``key`` as one of its arguments (``bench(gen_jit, ids)``, ``bench(lambda x:
+    fwd_jit(x), ids)``)."""
+    if not isinstance(call, ast.Call):
+        return False
+    arguments = [*call.args, *(k.value for k in call.keywords)]
+    return any(ctx.facts.jitted_key_of(n) == key for a in arguments for n in ast.walk(a) if isinstance(n, ast.expr))
 
 
 def _handed_fresh(ctx: Context, region: TimedRegion, call: ast.Call, cold: list[str]) -> list[tuple[ast.expr, str]]:

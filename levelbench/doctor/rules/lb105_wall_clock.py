@@ -12,8 +12,10 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Edit, Fix
 from .._edits import as_fix, never_hides_the_finding
 from .._fixes import pair
+from .._hook_timing import hook_pairs
 from .._names import names_a_class
 from .._regions import WALL_CLOCKS, TimedRegion
+from .._syntax import enclosing_function, parameter_names
 
 CODE = "LB105"
 
@@ -46,6 +48,20 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
             edits=lambda: steady_clock(ctx, region),
         )
+    for hooks in hook_pairs(ctx.program, ctx.names):
+        if hooks.clock not in WALL_CLOCKS:
+            continue
+        name = hooks.clock.rsplit(".", 1)[-1]
+        clock = f"datetime.{name}()" if hooks.clock.startswith("datetime.") else f"time.{name}()"
+        yield ctx.report(
+            "LB105",
+            hooks.start,
+            f"`{clock}` times the work the framework runs between the callback's `{hooks.start_hook.name}` and "
+            f"`{hooks.end_hook.name}`: it is the wall clock, which can jump and is coarse on some systems",
+            evidence=f"`{hooks.callback.name}` keeps a `{hooks.clock}` reading in `{hooks.start_hook.name}` and "
+            f"subtracts it in `{hooks.end_hook.name}`",
+            fix=f"{ast.unparse(hooks.start)} -> time.perf_counter{'_ns' if name.endswith('_ns') else ''}() in both hooks",
+        )
 
 
 # Pytree utilities: host-side work of the framework, what a benchmark of tree traversal times (Flax's
@@ -69,8 +85,30 @@ def _does_work(ctx: Context, call: ast.Call) -> bool:
     if imported is not None and not names_a_class(imported):
         return True  # JAX code: a function of the project's own package (`j_step_uncontrolled`) or a JAX backend's;
         # not a class (`ocp.args.Composite(...)`, `Sim(...)`): building an object is no work of its own
+    if bool(ctx.facts.frameworks) and _handed_objects_method(ctx, call):
+        return True
     return bool(ctx.facts.frameworks) and qualified is None and ctx.facts.local_def(call) is None and not isinstance(
         call.func, ast.Attribute
+    )
+
+
+def _handed_objects_method(ctx: Context, call: ast.Call) -> bool:
+    """A method of an object the function around the call is handed and never rebinds (``def generate(model, ...)``,
+    then ``model.generate(inputs)``): in a file that uses a framework, an object whose making the file does not show
+    is as unknown as a function it does not define (``backbone_trt(images)``), and a model handed to a timing
+    helper is the usual one. Not ``self``'s methods: the class is in the file."""
+    receiver = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not isinstance(receiver, ast.Name):
+        return False
+    function = enclosing_function(ctx.program, call)
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or receiver.id not in parameter_names(function):
+        return False
+    positional = [*function.args.posonlyargs, *function.args.args]
+    in_class = isinstance(ctx.program.parent(function), ast.ClassDef)
+    if in_class and positional and positional[0].arg == receiver.id:
+        return False
+    return not any(
+        isinstance(n, ast.Name) and n.id == receiver.id and isinstance(n.ctx, ast.Store) for n in ast.walk(function)
     )
 
 

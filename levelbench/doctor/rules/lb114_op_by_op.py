@@ -15,7 +15,7 @@ from .._iteration import (
     yields_batches,
 )
 from .._kinds import ASSEMBLERS
-from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted
+from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted, names_a_class
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
 from .._syntax import (
@@ -90,6 +90,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a data loader's epoch loop: its shuffle runs once per batch of items, not per item drawn
         if not timed and ctx.regions and enclosing_function(ctx.program, loop) is None:
             continue  # a script's or cell's own untimed loop beside its timings: the example's set-up (cases 382, 387)
+        times_code = bool(ctx.regions or ctx.instrumentation)
+        if (not timed and times_code and _fills_an_array(loop, own)
+                and _set_up_once(ctx, enclosing_function(ctx.program, loop))):
+            continue  # the same loop in a helper the script calls once, outside its timings (case 418, whose timing
+            # is a helper's returned `run`: kept in `instrumentation`, its callers deciding what it times)
         if not timed and ctx.regions and _assembles_an_array(ctx, loop, own):
             continue  # a benchmark's input built once, outside every timing: its dispatch is in no figure (case 324)
         iterable = _iterable(loop)
@@ -652,26 +657,62 @@ def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
 
 
 def _a_handed_objects_step(ctx: Context, call: ast.Call) -> bool:
-    """``states, obs, r, a, d = env.v_step(states, actions, key)`` in a function handed ``env``: a method of an object
-    the caller gives, run on JAX values, whose results the loop binds. The file cannot show what it is; a step an
-    environment or a model object exposes is its compiled program (Gigastep's ``GigastepEnv.v_step``, jitted and
-    vmapped in the library, cases 331 and 332), and the key splits around it are the glue of the loop, as beside a
-    step the file jits itself. A known library's object is read as what it is (`Kinds.library_step`)."""
+    """``states, obs, r, a, d = env.v_step(states, actions, key)`` in a function handed ``env``, or of an ``env`` the
+    file builds with a class it imports from its own project (``batched_env = RolloutManager(env, batch_size=100)``
+    from ``rollout_menager``): a method of an object whose code the file does not show, run on JAX values, whose results
+    the loop binds (the project's object: as a state it hands back, `_threads_state`). A step an environment or a
+    model object exposes is its compiled program (Gigastep's
+    ``GigastepEnv.v_step``, jitted and vmapped in the library, cases 331 and 332; JaxMARL's ``RolloutManager.batch_step``,
+    jitted in the test folder's other module, case 426), and the key splits around it are the glue of the loop, as
+    beside a step the file jits itself. A known library's object is read as what it is (`Kinds.library_step`)."""
     func = call.func
-    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)) or ctx.kinds.of(call):
+    if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
         return False
     if ctx.kinds.library_step(call) or ctx.names.qualname(func) is not None:
         return False
-    function = enclosing_function(ctx.program, call)
     owner = func.value.id
-    if function is None or owner not in parameter_names(function) or owner in ("self", "cls"):
+    if owner in ("self", "cls"):
         return False
-    if any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
-           for n in local_walk(ctx.program, function)):
-        return False  # rebound in the function: not (only) what the caller handed
-    if not isinstance(ctx.program.parent(call), ast.Assign):
+    assign = ctx.program.parent(call)
+    if not isinstance(assign, ast.Assign):
+        return False
+    handed = _handed(ctx, call, owner) and not ctx.kinds.of(call)
+    # a project object's step is read as returning what it is handed (JAX): still its program, when it is written as
+    # JAX steps are, state in and state out (``_, state, ... = env.batch_step(key, state, actions)``); a stateful
+    # environment's ``timestep = env.step(action)`` (a Gymnasium wrapper, case 367) is not
+    if not (handed or (_built_by_a_project_class(ctx, call, owner) and _threads_state(call, assign))):
         return False
     return any(ctx.kinds.of(a) == "jax" for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _threads_state(call: ast.Call, assign: ast.Assign) -> bool:
+    """``call`` is handed a name its own assignment binds again: the loop's state, threaded through the step."""
+    bound = {n.id for t in assign.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(isinstance(a, ast.Name) and a.id in bound for a in [*call.args, *(k.value for k in call.keywords)])
+
+
+def _handed(ctx: Context, call: ast.Call, owner: str) -> bool:
+    """``owner`` is a parameter of the function around ``call`` that the function never rebinds."""
+    function = enclosing_function(ctx.program, call)
+    if function is None or owner not in parameter_names(function):
+        return False
+    return not any(isinstance(n, ast.Name) and n.id == owner and isinstance(n.ctx, ast.Store)
+                   for n in local_walk(ctx.program, function))  # rebound: not (only) what the caller handed
+
+
+def _built_by_a_project_class(ctx: Context, call: ast.Call, owner: str) -> bool:
+    """Every value ``owner`` is bound to is an object of a class the file imports from its own project (no library
+    the model knows, no local class): ``RolloutManager(env, batch_size=parallel_envs)``."""
+    values = ctx.facts.bindings.values_at(owner, call)
+    if not values:
+        return False
+    for value in values:
+        qualified = ctx.names.qualname(value.func) if isinstance(value, ast.Call) else None
+        if qualified is None or "." not in qualified or not names_a_class(qualified):
+            return False
+        if qualified.split(".", 1)[0] in NOT_PROJECT_MODULES or qualified.startswith((*JAX_LIBRARIES, *_MAY_JIT)):
+            return False
+    return True
 
 
 def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
@@ -681,6 +722,76 @@ def _a_library_objects_call(ctx: Context, call: ast.Call) -> bool:
     A library whose objects' methods run op by op until the user jits them is read as such (`Kinds.library_step`)."""
     library = ctx.facts.library_call(call)
     return library is not None and library.gives_values and ctx.kinds.library_step(call) is None
+
+
+def _set_up_once(ctx: Context, function: ast.AST | None) -> bool:
+    """``function`` is a helper of the script or notebook that only its top level calls, once per call site, outside
+    every timing and every loop, and what it returns feeds a timing (``block_mask, ... = sparsify_mask(mask, (bm,
+    bn))`` in a cell of the Pallas block-sparse page, then ``benchmark(pallas_impl, n_trials)(block_mask, ...)``, case
+    418): its loops build the benchmark's input once, like a loop the cell writes itself, and their dispatch is in none
+    of the figures. A helper whose results are the example's own output (QuantEcon's ``simulate``, whose series are
+    plotted, case 162), handed on by name, called from another function or in a loop, is a routine whose every call
+    pays the dispatch; so is a training loop, which computes rather than fills an input (`_fills_an_array`, the
+    reading of cases 382 and 387)."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    if not isinstance(ctx.program.parent(function), ast.Module):
+        return False
+    uses = [n for n in ctx.program.of_type(ast.Name) if n.id == function.name and isinstance(n.ctx, ast.Load)]
+    if not uses:
+        return False
+    for use in uses:
+        call = ctx.program.parent(use)
+        if not (isinstance(call, ast.Call) and call.func is use) or id(call) in ctx.timed_ids:
+            return False
+        if enclosing_function(ctx.program, call) is not None:
+            return False
+        if any(isinstance(a, (*LOOPS, *COMPREHENSIONS)) for a in ctx.program.ancestors(call)):
+            return False
+    return any(_feeds_a_timing(ctx, ctx.program.parent(use)) for use in uses)
+
+
+def _fills_an_array(loop: ast.AST, own: list[ast.AST]) -> bool:
+    """The loop writes an array element by element at its own variables (``block_mask = block_mask.at[i, j].set(...)``
+    in ``for j in ...``): it builds an input, as a loop that appends rows and stacks them does (`_assembles_an_array`),
+    not a computation run step by step (a training loop's updates)."""
+    variables = {n.id for n in ast.walk(getattr(loop, "target", ast.Pass())) if isinstance(n, ast.Name)}
+    for node in own:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        at = node.func.value
+        if (isinstance(at, ast.Subscript) and isinstance(at.value, ast.Attribute) and at.value.attr == "at"
+                and any(isinstance(n, ast.Name) and n.id in variables for n in ast.walk(at.slice))):
+            return True
+    return False
+
+
+def _feeds_a_timing(ctx: Context, call: ast.AST | None) -> bool:
+    """A name bound from ``call``'s result is read later by timed code, or handed to a call of a local function that
+    times what it runs (``benchmark(f, n)(block_mask, ...)``, the timing in the ``run`` it returns)."""
+    assign = ctx.program.parent(call) if call is not None else None
+    while isinstance(assign, (ast.Tuple, ast.List)):  # `blocks, other = blocks_of(mask, bm), None`
+        assign = ctx.program.parent(assign)
+    if not isinstance(assign, ast.Assign):
+        return False
+    bound = {n.id for t in assign.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    timing = {
+        id(a) for r in (*ctx.regions, *ctx.instrumentation) for a in ctx.program.ancestors(r.anchor)
+        if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    after = getattr(assign, "end_lineno", 0) or 0
+    for name in ctx.program.of_type(ast.Name):
+        if name.id not in bound or not isinstance(name.ctx, ast.Load) or name.lineno <= after:
+            continue
+        if id(name) in ctx.timed_ids:
+            return True
+        for outer in ctx.program.ancestors(name):
+            if not isinstance(outer, ast.Call):
+                continue
+            callees = [outer, *([outer.func] if isinstance(outer.func, ast.Call) else [])]
+            if any(id(d) in timing for c in callees if (d := ctx.facts.local_def(c)) is not None):
+                return True
+    return False
 
 
 def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
