@@ -4,6 +4,8 @@
   [fn, jax.jit(fn), ...]:``) takes one sample per thing; when the next timing right after it runs the same call
   again in a loop of its own, the pair is the first run timed cold on purpose beside its warm figure, as for a pair
   taken once (numbax's mini-benchmark, case 460's false LB104).
+- `Kinds.numpy_scalar`, read by LB115: one NumPy scalar made from a written number (``np.int32(1)``) is a few
+  bytes, no transfer worth a finding when a JAX function is handed it (case 460's false LB115).
 """
 
 from __future__ import annotations
@@ -89,3 +91,61 @@ for f_ in [fn, jax.jit(fn)]:
 """
     source = COMPARED.format(imports="import time", body=body)
     assert ("LB104", line_of(source, "jax.block_until_ready(f_(")) in codes(source)
+
+
+# --- 460: one NumPy scalar handed to a JAX function -----------------------------------------------------------------
+SCALAR = """
+import jax
+{imports}
+
+@jax.jit
+def f(x):
+    return jax.numpy.sin(x) * 2 + 1
+
+f({warm})
+for _ in range(5):
+    t0 = time.perf_counter()
+    jax.block_until_ready(f({arg}))
+    print(time.perf_counter() - t0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "arg"),
+    [
+        ("import time\nimport numpy as np", "np.int32(1)"),  # as posted
+        ("import time\nimport numpy as onp", "onp.float32(-0.5)"),  # aliased, signed
+        ("import time\nfrom numpy import float64", "float64(2.0)"),  # imported by name
+    ],
+)
+def test_one_numpy_scalar_handed_to_jax_is_no_transfer_finding(imports, arg):
+    source = SCALAR.format(imports=imports, warm=arg, arg=arg)
+    found = codes(source)
+    assert "LB115" not in {c for c, _ in found}, found
+
+
+def test_a_name_bound_to_one_numpy_scalar_is_no_transfer_finding():
+    source = SCALAR.format(imports="import time\nimport numpy as np\nx = np.int32(3)", warm="x", arg="x")
+    found = codes(source)
+    assert "LB115" not in {c for c, _ in found}, found
+
+
+def test_one_numpy_scalar_in_notebook_cells_is_no_transfer_finding():
+    found = notebook_codes(
+        "import jax\nimport time\nimport numpy as np\nf = jax.jit(lambda x: jax.numpy.sin(x) + 1)\nf(np.int32(1))",
+        "t0 = time.perf_counter()\nfor _ in range(5):\n    jax.block_until_ready(f(np.int32(1)))\n"
+        "print(time.perf_counter() - t0)",
+    )
+    assert "LB115" not in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    ("imports", "arg"),
+    [
+        ("import time\nimport numpy as np\nx = np.ones(1000)", "np.float32(x)"),  # of an array: an array
+        ("import time\nimport numpy as np", "np.ones(1000, dtype=np.int32)"),  # an array built in the call
+    ],
+)
+def test_a_numpy_array_handed_to_jax_is_still_a_transfer(imports, arg):
+    source = SCALAR.format(imports=imports, warm=arg, arg=arg)
+    assert ("LB115", line_of(source, "jax.block_until_ready(f(")) in codes(source)
