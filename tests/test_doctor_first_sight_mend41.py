@@ -6,6 +6,9 @@
   taken once (numbax's mini-benchmark, case 460's false LB104).
 - `Kinds.numpy_scalar`, read by LB115: one NumPy scalar made from a written number (``np.int32(1)``) is a few
   bytes, no transfer worth a finding when a JAX function is handed it (case 460's false LB115).
+- `_iteration.runs_many_operations`: of a name bound to an optax call, only the methods of a gradient transformation
+  (``init``, ``update``) run a program op by op; ``loss.block_until_ready()`` of ``loss = optax.l2_loss(...)`` (a
+  loss array, bound in another function of the file) is an array's wait (lm_speed_test, case 464's false LB114).
 """
 
 from __future__ import annotations
@@ -149,3 +152,75 @@ def test_one_numpy_scalar_in_notebook_cells_is_no_transfer_finding():
 def test_a_numpy_array_handed_to_jax_is_still_a_transfer(imports, arg):
     source = SCALAR.format(imports=imports, warm=arg, arg=arg)
     assert ("LB115", line_of(source, "jax.block_until_ready(f(")) in codes(source)
+
+
+# --- 464: an array named like an optax loss, waited in a timed loop --------------------------------------------------
+STEPS = """
+import jax
+import jax.numpy as jnp
+import optax
+{imports}
+
+def compute_loss(params, batch):
+    {loss} = optax.{function}(params @ batch, batch)
+    return jnp.mean({loss})
+
+@jax.jit
+def train_step(params, batch):
+    {loss}, grads = jax.value_and_grad(compute_loss)(params, batch)
+    return params - 0.1 * grads, {loss}
+
+params, batch = jnp.ones((4, 4)), jnp.ones((4, 4))
+for _ in range(3):
+    params, {loss} = train_step(params, batch)
+    {loss}.block_until_ready()
+times = []
+for i in range(10):
+    start = {clock}
+    params, {loss} = train_step(params, batch)
+    {loss}.{method}()
+    times.append({clock} - start)
+print(min(times))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "loss", "function", "method", "clock"),
+    [
+        ("import time", "loss", "l2_loss", "block_until_ready", "time.perf_counter()"),  # as posted
+        ("from time import perf_counter as now", "loss", "squared_error", "block_until_ready", "now()"),  # aliased
+        ("import timeit", "err", "huber_loss", "block_until_ready", "timeit.default_timer()"),  # another clock, name
+    ],
+)
+def test_a_waited_array_named_like_an_optax_loss_is_no_eager_transform(imports, loss, function, method, clock):
+    source = STEPS.format(imports=imports, loss=loss, function=function, method=method, clock=clock)
+    found = codes(source)
+    assert "LB114" not in {c for c, _ in found}, found
+
+
+def test_a_waited_array_named_like_an_optax_loss_in_notebook_cells_is_no_eager_transform():
+    source = STEPS.format(imports="import time", loss="loss", function="l2_loss", method="block_until_ready",
+                          clock="time.perf_counter()")
+    head, timing = source.split("times = []")
+    found = notebook_codes(head, "times = []" + timing)
+    assert "LB114" not in {c for c, _, _ in found}, found
+
+
+def test_an_optax_update_timed_in_a_loop_is_still_the_optimiser_run_op_by_op():
+    source = """
+import time
+import jax
+import jax.numpy as jnp
+import optax
+
+tx = optax.adam(1e-3)
+params = jnp.ones(3)
+state = tx.init(params)
+grads = jnp.ones(3)
+start = time.perf_counter()
+for _ in range(100):
+    updates, state = tx.update(grads, state)
+jax.block_until_ready(updates)
+print(time.perf_counter() - start)
+"""
+    assert "LB114" in {c for c, _ in codes(source)}
