@@ -9,6 +9,10 @@
 - `_iteration.runs_many_operations`: of a name bound to an optax call, only the methods of a gradient transformation
   (``init``, ``update``) run a program op by op; ``loss.block_until_ready()`` of ``loss = optax.l2_loss(...)`` (a
   loss array, bound in another function of the file) is an array's wait (lm_speed_test, case 464's false LB114).
+- LB114's `_handed_eager_and_jitted`: a timed loop whose work is a call of a parameter that the helper's callers hand
+  a function at one call and its jit at another (``test(fn, grad(fn), ...)`` and ``test(jit(fn), jit(grad(fn)),
+  ...)``) times both halves of a comparison with jit: the eager figure is its baseline (phylojax, case 461's false
+  LB114:111/125).
 """
 
 from __future__ import annotations
@@ -223,4 +227,60 @@ for _ in range(100):
 jax.block_until_ready(updates)
 print(time.perf_counter() - start)
 """
+    assert "LB114" in {c for c, _ in codes(source)}
+
+
+# --- 461: a timing helper handed a function and its jit --------------------------------------------------------------
+HALVES = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+def fn(x):
+    y = jnp.sin(x) * 2.0
+    return jnp.sum(jnp.cos(y) + y)
+
+def test(fn, g, x, replicates):
+    start = {clock}
+    for _ in range(replicates):
+        log_p = fn(x)
+    t1 = {clock} - start
+    start = {clock}
+    for _ in range(replicates):
+        _ = g(x)
+    t2 = {clock} - start
+    print(t1, t2, log_p)
+    return t1, t2
+
+x = jnp.ones(100)
+{calls}
+"""
+_PLAIN_CALLS = "test(fn, jax.grad(fn), x, 100)\nfn_jit = {jit}(fn)\ntest(fn_jit, {jit}(jax.grad(fn)), x, 100)"
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "calls"),
+    [
+        ("from timeit import default_timer as timer", "timer()", _PLAIN_CALLS.format(jit="jax.jit")),  # as posted
+        ("import time\nfrom jax import jit as compiled", "time.perf_counter()",
+         _PLAIN_CALLS.format(jit="compiled")),  # the jit aliased, another clock
+        ("import time", "time.monotonic()",
+         "test(fn, jax.grad(fn), x, 100)\ntest(jax.jit(fn), jax.jit(jax.grad(fn)), x, 100)"),  # jitted in the call
+    ],
+)
+def test_a_helper_handed_a_function_and_its_jit_times_a_comparison(imports, clock, calls):
+    source = HALVES.format(imports=imports, clock=clock, calls=calls)
+    found = codes(source)
+    assert "LB114" not in {c for c, _ in found}, found
+
+
+def test_a_helper_handed_a_function_and_its_jit_in_notebook_cells_times_a_comparison():
+    source = HALVES.format(imports="import time", clock="time.perf_counter()", calls="")
+    found = notebook_codes(source, "x = jnp.ones(100)", _PLAIN_CALLS.format(jit="jax.jit"))
+    assert "LB114" not in {c for c, _, _ in found}, found
+
+
+def test_a_helper_handed_only_eager_functions_still_runs_them_op_by_op():
+    source = HALVES.format(imports="import time", clock="time.perf_counter()",
+                           calls="test(fn, jax.grad(fn), x, 100)\ntest(jnp.tanh, jax.grad(fn), x, 100)")
     assert "LB114" in {c for c, _ in codes(source)}

@@ -109,6 +109,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         optimiser = next((c for c in own_calls if facts.updates_an_optimiser(c)), None)
         if compiled_beside and step is None and optimiser is None:
             continue  # the loop's work is compiled programs; its own operations are the glue around them
+        handed = next((c for c in own_calls if _handed_eager_and_jitted(ctx, c)), None)
+        if (timed and handed is not None
+                and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, [handed])])[0] < 2):
+            continue  # `test(fn, ...)` and `test(jit(fn), ...)`: the helper times both halves of a comparison (461)
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
         # the operations of the loop itself, not those of the un-jitted twin it calls (counted inside it)
         beside = _eager_ops(ctx, [n for n in own if n is not plain[0]])[0] if plain else ops
@@ -513,6 +517,25 @@ def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:
         return False
     timed = ctx.index("LB114 timed callees", lambda: {dotted(c.func) for r in ctx.regions for c in ctx.timed_calls(r)})
     return name in timed
+
+
+def _handed_eager_and_jitted(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a parameter of its function, and the file's calls of that function hand it a callable at one
+    call and the jit of the same callable at another (phylojax's ``test(fn, grad(fn), ...)`` beside
+    ``test(jit(fn), jit(grad(fn)), ...)``, case 461): the helper times both halves of a comparison with jit, and
+    the eager figure is its baseline, as the eager call of a jitted function's plain name is
+    (`_eager_half_of_a_comparison`)."""
+    values = ctx.facts.parameter_values(call.func)
+    if not values or len(values) < 2:
+        return False
+    facts = ctx.facts
+    texts = {ast.unparse(v) for v in values}
+    for value in values:
+        for held in [value, *(facts.callee_values(value) if isinstance(value, ast.Name) else [])]:
+            if (isinstance(held, ast.Call) and facts.is_jit(held.func) and len(held.args) == 1
+                    and ast.unparse(held.args[0]) in texts):
+                return True
+    return False
 
 
 def _an_eager_copy_beside_its_timed_twin(ctx: Context, function: ast.AST | None) -> bool:
