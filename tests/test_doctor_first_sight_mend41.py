@@ -13,6 +13,9 @@
   a function at one call and its jit at another (``test(fn, grad(fn), ...)`` and ``test(jit(fn), jit(grad(fn)),
   ...)``) times both halves of a comparison with jit: the eager figure is its baseline (phylojax, case 461's false
   LB114:111/125).
+- LB114's `_once_beside_the_repeats`: a transform timed in a region whose figure is a total over a loop it holds,
+  but written beside that loop (``y, vjp_fn = vjp(log_prob, x, theta)`` before ``for _ in range(n): ...``), runs
+  once per figure: no dispatch repeated (phylojax, case 461's false LB114:221).
 """
 
 from __future__ import annotations
@@ -284,3 +287,54 @@ def test_a_helper_handed_only_eager_functions_still_runs_them_op_by_op():
     source = HALVES.format(imports="import time", clock="time.perf_counter()",
                            calls="test(fn, jax.grad(fn), x, 100)\ntest(jnp.tanh, jax.grad(fn), x, 100)")
     assert "LB114" in {c for c, _ in codes(source)}
+
+
+# --- 461: an eager transform run once beside the timed loop ----------------------------------------------------------
+ONCE = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+def log_prob(x, theta):
+    return jnp.sum(-x * x / theta) - jnp.log(theta)
+
+x, theta = jnp.ones(10), jnp.float32(4.0)
+jitted = jax.jit(log_prob)
+start = {clock}
+{once}
+for _ in range(100):
+    {repeated}
+end = {clock}
+print(end - start)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "once", "repeated"),
+    [
+        ("from jax import vjp\nfrom timeit import default_timer as timer", "timer()",
+         "y, vjp_fn = vjp(log_prob, x, theta)", "_ = jitted(x, theta)"),  # as posted, in shape
+        ("import time", "time.perf_counter()", "y, pull = jax.vjp(log_prob, x, theta)",
+         "_ = jitted(x, theta)"),  # another clock, the transform by its module
+        ("import time as tm", "tm.monotonic()", "out, f_vjp = jax.vjp(log_prob, x, theta)",
+         "jitted(x, theta).block_until_ready()"),  # aliased clock, the loop waited
+    ],
+)
+def test_an_eager_transform_run_once_beside_the_timed_loop_is_not_dispatch_repeated(imports, clock, once, repeated):
+    source = ONCE.format(imports=imports, clock=clock, once=once, repeated=repeated)
+    found = codes(source)
+    assert ("LB114", line_of(source, once)) not in found, found
+
+
+def test_an_eager_transform_run_once_beside_the_timed_loop_in_notebook_cells():
+    source = ONCE.format(imports="import time", clock="time.perf_counter()",
+                         once="y, pull = jax.vjp(log_prob, x, theta)", repeated="_ = jitted(x, theta)")
+    head, timing = source.split("start = ")
+    found = notebook_codes(head, "start = " + timing)
+    assert not any(c == "LB114" and line == 2 for c, _, line in found), found
+
+
+def test_an_eager_transform_inside_the_timed_loop_is_still_dispatch_repeated():
+    source = ONCE.format(imports="import time", clock="time.perf_counter()", once="pass",
+                         repeated="g = jax.grad(log_prob)(x, theta)")
+    assert ("LB114", line_of(source, "g = jax.grad")) in codes(source)

@@ -462,7 +462,7 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
     timing repeats the call (a loop, a function called repeatedly, a harness that runs it many times: %timeit,
     ``timeit(number=100)``, pytest-benchmark): LB114 is dispatch repeated, and a transform timed once (jaxopt's
     ``t0 = time.time(); J = jax.jacrev(f)(x); time.time() - t0``, cases 289-291) is one cold sample, LB104's."""
-    if region.samples == "single":
+    if region.samples == "single" or _once_beside_the_repeats(ctx, call, region):
         return False
     if ctx.facts.is_flax_call(call) or _is_measure(ctx, call):
         return False
@@ -472,6 +472,18 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
     if region.harness and _a_library_as_its_users_call_it(ctx, call):
         return False
     return runs_many_operations(ctx.facts, call)
+
+
+def _once_beside_the_repeats(ctx: Context, call: ast.Call, region: TimedRegion) -> bool:
+    """The region's figure is a total over a loop it holds, and ``call`` sits beside that loop, not in it: it runs
+    once per figure (phylojax's ``y, vjp_fn = vjp(log_prob, x, theta)`` before ``for _ in range(replicates):
+    vjp_fn(...)``, case 461). Its cost is one cold run inside the total, not dispatch repeated."""
+    if region.samples != "averaged":
+        return False
+    loops = [n for n in walk_code(ctx.program, list(region.statements)) if isinstance(n, (*LOOPS, *COMPREHENSIONS))]
+    if not loops:
+        return False
+    return not any(any(a is loop for loop in loops) for a in ctx.program.ancestors(call))
 
 
 def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
