@@ -16,6 +16,10 @@
 - LB114's `_once_beside_the_repeats`: a transform timed in a region whose figure is a total over a loop it holds,
   but written beside that loop (``y, vjp_fn = vjp(log_prob, x, theta)`` before ``for _ in range(n): ...``), runs
   once per figure: no dispatch repeated (phylojax, case 461's false LB114:221).
+- LB114's `_same_run_repeated`, read by `_a_pass_of_a_comparison`: the eager half of a comparison with jit, made as a
+  statement of the loop's own (its value dropped or bound to a name, ``_ = vjp_fn(ct)[0]``) on the same inputs each
+  pass, is the baseline run again and again, also for a function the file imports or binds (phylojax's 'JIT off'
+  loops, case 461's false LB114:170/212/223). A call handed the loop's variable, or a rollout, is not.
 """
 
 from __future__ import annotations
@@ -338,3 +342,91 @@ def test_an_eager_transform_inside_the_timed_loop_is_still_dispatch_repeated():
     source = ONCE.format(imports="import time", clock="time.perf_counter()", once="pass",
                          repeated="g = jax.grad(log_prob)(x, theta)")
     assert ("LB114", line_of(source, "g = jax.grad")) in codes(source)
+
+
+# --- 461: the eager half of a comparison with jit, the same run repeated -------------------------------------------
+TWINS = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+def log_prob(h, theta):
+    d = h[1:] - h[:-1]
+    return jnp.sum(-d / theta) - jnp.log(theta)
+
+h, theta = jnp.linspace(0.0, 1.0, 50), jnp.float32(4.0)
+start = {clock}
+for _ in range(100):
+    {eager}
+end = {clock}
+print(end - start)
+{jit_site}
+jitted(h, theta)
+start = {clock}
+for _ in range(100):
+    jitted(h, theta).block_until_ready()
+print({clock} - start)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "eager", "jit_site"),
+    [
+        ("import time", "time.perf_counter()", "log_p = log_prob(h, theta)", "jitted = jax.jit(log_prob)"),  # kept
+        ("import time\ny, vjp_fn = jax.vjp(log_prob, jnp.ones(50), jnp.float32(4.0))", "time.time()",
+         "_ = vjp_fn(jnp.ones(y.shape))[0]", "jitted = jax.jit(lambda a, b: vjp_fn(a)[0])\n"
+         "fn_jit_grad = jax.jit(vjp_fn)\nfn_jit_grad(jnp.ones(y.shape))\nstart = time.time()\n"
+         "for _ in range(100):\n    _ = fn_jit_grad(jnp.ones(y.shape))[0]\nprint(time.time() - start)"),  # a vjp
+    ],
+)
+def test_the_eager_half_of_a_comparison_repeated_is_its_baseline(imports, clock, eager, jit_site):
+    source = TWINS.format(imports=imports, clock=clock, eager=eager, jit_site=jit_site)
+    found = codes(source)
+    assert ("LB114", line_of(source, eager.split("(")[0])) not in found, found
+    assert ("LB114", line_of(source, "for _ in range(100):")) not in found, found
+
+
+def test_an_imported_function_repeated_beside_its_timed_jit_is_its_baseline():
+    source = """
+import jax.numpy as jnp
+from phylo.tree import transform_ratios
+from jax import jit
+from timeit import default_timer as timer
+
+def bench(h, theta, replicates):
+    start = timer()
+    for _ in range(replicates):
+        transform_ratios(h, theta)
+    end = timer()
+    print(end - start)
+    jitted = jit(transform_ratios)
+    start = timer()
+    for _ in range(replicates):
+        jitted(h, theta)
+    print(timer() - start)
+
+bench(jnp.ones(5), jnp.float32(4.0), 100)
+"""
+    found = codes(source)
+    assert "LB114" not in {c for c, _ in found}, found
+
+
+def test_the_eager_half_of_a_comparison_repeated_in_notebook_cells_is_its_baseline():
+    source = TWINS.format(imports="import time", clock="time.perf_counter()", eager="log_p = log_prob(h, theta)",
+                          jit_site="jitted = jax.jit(log_prob)")
+    head, rest = source.split("start = ", 1)
+    found = notebook_codes(head, "start = " + rest)
+    assert "LB114" not in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    "eager",
+    [
+        "log_p = log_prob(h * _, theta)",  # handed the loop's variable: a new input each pass
+        "h = log_prob(h, theta) * h",  # a rollout: each pass hands its result on
+    ],
+)
+def test_an_eager_call_whose_passes_differ_is_still_run_op_by_op(eager):
+    source = TWINS.format(imports="import time", clock="time.perf_counter()", eager=eager,
+                          jit_site="jitted = jax.jit(log_prob)")
+    assert "LB114" in {c for c, _ in codes(source)}

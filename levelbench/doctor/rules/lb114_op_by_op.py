@@ -636,9 +636,41 @@ def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool
     if not _eager_half_of_a_comparison(ctx, call):
         return False
     function = ctx.facts.local_def(call)
+    if function is None and ctx.facts.function_of(call.func) is None and isinstance(call.func, ast.Name):
+        # a function the file imports or binds (`transform_ratios` from the project, `vjp_fn` from `vjp`): its
+        # loops are not the file's; the same run repeated is the measurement (case 461)
+        return _same_run_repeated(ctx, loop, call)
     if function is None or any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in local_walk(ctx.program, function)):
         return False
-    return _independent_passes(ctx, loop, call)
+    return _independent_passes(ctx, loop, call) or _same_run_repeated(ctx, loop, call)
+
+
+def _same_run_repeated(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
+    """Each pass of ``loop`` makes ``call`` on the same inputs, as a statement of its own whose value is dropped or
+    bound to a name (``transform_ratios(r, bounds, idx)``, ``log_p = log_prob(h, theta)``, ``_ = vjp_fn(ct)[0]``),
+    and the loop reads nothing a pass stores: the eager half of a comparison with jit run again and again, as its
+    twin is (phylojax's 'JIT off' loops, case 461). A call handed the loop's variable (``step(i)``) is not."""
+    node: ast.AST = call
+    parent = ctx.program.parent(node)
+    while isinstance(parent, ast.Subscript) and parent.value is node:
+        node, parent = parent, ctx.program.parent(parent)
+    if isinstance(parent, ast.Assign):
+        if parent.value is not node or not all(isinstance(t, ast.Name) for t in parent.targets):
+            return False
+    elif not isinstance(parent, ast.Expr):
+        return False
+    if ctx.program.parent(parent) is not loop:
+        return False  # a statement of the loop's own body, not one under a branch
+    if isinstance(loop, COMPREHENSIONS) or not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+        return False
+    targets = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
+    names = [n for n in local_walk(ctx.program, loop) if isinstance(n, ast.Name)]
+    stored = {n.id for n in names if isinstance(n.ctx, ast.Store)}
+    stored |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    read_by_call = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if read_by_call & stored:
+        return False
+    return not any(isinstance(n.ctx, ast.Load) and n.id in stored for n in names)
 
 
 def _independent_passes(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
