@@ -20,6 +20,10 @@
   statement of the loop's own (its value dropped or bound to a name, ``_ = vjp_fn(ct)[0]``) on the same inputs each
   pass, is the baseline run again and again, also for a function the file imports or binds (phylojax's 'JIT off'
   loops, case 461's false LB114:170/212/223). A call handed the loop's variable, or a rollout, is not.
+- `Facts.in_a_branch_never_taken`, read by LB103: the body of ``if flag:``, ``flag`` a parameter with a false default
+  that every call of its function in the file leaves alone, never runs: a timing there is no candidate and its
+  calls warm nothing, so the first call of each jitted function is the timed loop's (phylojax's ``separate=False``,
+  case 461's false LB103:104/179/237, now found at 111/186/243 as labelled).
 """
 
 from __future__ import annotations
@@ -430,3 +434,64 @@ def test_an_eager_call_whose_passes_differ_is_still_run_op_by_op(eager):
     source = TWINS.format(imports="import time", clock="time.perf_counter()", eager=eager,
                           jit_site="jitted = jax.jit(log_prob)")
     assert "LB114" in {c for c, _ in codes(source)}
+
+
+# --- 461: a 'first evaluation' timed under a flag every caller leaves off --------------------------------------------
+FLAGGED = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+def f(x):
+    return jnp.sum(jnp.sin(x) * 2.0)
+
+def test(fn, x, replicates, {flag}):
+    if separate:
+        start = {clock}
+        log_p = fn(x)
+        print("First evaluation:", {clock} - start)
+    start = {clock}
+    for _ in range(replicates):
+        log_p = fn(x)
+    print(replicates, "evaluations:", {clock} - start, log_p)
+
+x = jnp.ones(100)
+f_jit = jax.jit(f)
+{calls}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "flag", "calls"),
+    [
+        ("from timeit import default_timer as timer", "timer()", "separate=False", "test(f_jit, x, 100)"),  # posted
+        ("import time", "time.perf_counter()", "*, separate=None", "test(f_jit, x, 10)\ntest(f_jit, x, 100)"),
+        ("from time import monotonic as now", "now()", "separate=0", "test(fn=f_jit, x=x, replicates=5)"),
+    ],
+)
+def test_a_first_run_timed_under_a_flag_every_caller_leaves_off_never_runs(imports, clock, flag, calls):
+    source = FLAGGED.format(imports=imports, clock=clock, flag=flag, calls=calls)
+    found = codes(source)
+    assert ("LB103", line_of(source, "log_p = fn(x)", 2)) in found, found
+    assert ("LB103", line_of(source, "log_p = fn(x)", 1)) not in found, found
+
+
+def test_a_first_run_timed_under_a_flag_left_off_in_notebook_cells_never_runs():
+    source = FLAGGED.format(imports="import time", clock="time.perf_counter()", flag="separate=False", calls="")
+    found = notebook_codes(source, "test(f_jit, x, 100)")
+    lb103 = {line for c, cell, line in found if c == "LB103" and cell == 1}
+    assert lb103 == {line_of(source, "log_p = fn(x)", 2) - 1}, found  # the cell's lines start after the blank one
+
+
+@pytest.mark.parametrize(
+    "calls",
+    [
+        "test(f_jit, x, 100, separate=True)",  # one caller turns it on: the first run is the flagged one
+        "test(f_jit, x, 100, True)",  # positionally
+        "runner = test\nrunner(f_jit, x, 100)",  # passed around: how it is called is not shown
+    ],
+)
+def test_a_flag_some_caller_may_set_keeps_the_flagged_first_run(calls):
+    source = FLAGGED.format(imports="import time", clock="time.perf_counter()", flag="separate=False", calls=calls)
+    found = codes(source)
+    assert ("LB103", line_of(source, "log_p = fn(x)", 2)) not in found, found

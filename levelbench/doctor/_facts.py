@@ -852,6 +852,48 @@ class Facts:
             values.extend(k.value for k in outer.keywords if k.arg == func.id)
         return values
 
+    def in_a_branch_never_taken(self, node: ast.AST) -> bool:
+        """``node`` sits in the body of ``if flag:`` where ``flag`` is a parameter of the function around it whose
+        default is a false constant (``separate=False``, ``None``, ``0``), which the function never rebinds, and which
+        every call of the function the file shows leaves at that default (called by name, at least once, with no
+        ``*args``/``**kwargs`` and never passed around): that branch does not run in this program. phylojax's
+        ``test(fn, g, bls, replicates, separate=False)`` times a 'First evaluation' under ``if separate:``, and
+        every caller leaves it off, so the first call of each jitted function is in the timed loop after it
+        (case 461)."""
+        for branch in self.program.ancestors(node):
+            if not (isinstance(branch, ast.If) and isinstance(branch.test, ast.Name)):
+                continue
+            if not any(a is s for s in branch.body for a in [node, *self.program.ancestors(node)]):
+                continue
+            if self._left_at_a_false_default(branch.test):
+                return True
+        return False
+
+    def _left_at_a_false_default(self, flag: ast.Name) -> bool:
+        function = enclosing_function(self.program, flag)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.decorator_list:
+            return False
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(arguments.defaults):], arguments.defaults))
+        defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None})
+        default = defaults.get(flag.id)
+        if not (isinstance(default, ast.Constant) and not default.value) or flag.id in self.stored_in(function):
+            return False
+        sites = self.call_sites(function)
+        if not sites:
+            return False
+        for site in sites:
+            call = self.program.parent(site)
+            if not (isinstance(call, ast.Call) and call.func is site):
+                return False  # passed around: who calls it, and how, is not shown
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return False
+            index = next((i for i, a in enumerate(positional) if a.arg == flag.id), None)
+            if (index is not None and index < len(call.args)) or any(k.arg == flag.id for k in call.keywords):
+                return False
+        return True
+
     def _parametrized(self, function: ast.AST, name: str) -> list[ast.expr]:
         """The values ``@pytest.mark.parametrize`` gives the parameter ``name`` of a test, when the decorator lists
         them: ``@pytest.mark.parametrize('xp', [np, torch, jnp])`` gives ``[np, torch, jnp]``; with several names

@@ -86,6 +86,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         )
         and not times_compilation_on_purpose(ctx, r) and not _compiles_by_design(ctx, r)
         and not only_logs_its_interval(ctx, r)  # a progress line about an activity, not a measurement
+        and not ctx.facts.in_a_branch_never_taken(r.anchor)  # `if separate:` every caller leaves off (case 461)
     ]
     if not candidates:
         return
@@ -95,7 +96,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], ast.Call]]] = {}
     for node in ctx.program.of_type(ast.Call):
         keys = reach.of_call(node) or _compiled_ahead(ctx, node)
-        if keys:
+        if keys and not ctx.facts.in_a_branch_never_taken(node):  # a call that never runs warms nothing
             scope = id(running_function(ctx.program, node))  # `timeit(lambda: f(x))` calls f where it stands
             for key in keys:
                 calls_by_key.setdefault((scope, key), []).append((position(node), node))
