@@ -24,6 +24,10 @@
   that every call of its function in the file leaves alone, never runs: a timing there is no candidate and its
   calls warm nothing, so the first call of each jitted function is the timed loop's (phylojax's ``separate=False``,
   case 461's false LB103:104/179/237, now found at 111/186/243 as labelled).
+- LB114's `_decorated_eager_runs`: a function a timing decorator wraps (``@timer def price(...)``), neither jitted nor
+  traced, that dispatches two or more JAX operations, called in a loop with its figure kept, is reported at that
+  call; its warm-up loops, discarded runs and the loop of its figures (with the key splits between them) are the
+  same fault, not four more (risk-neutral-monte-carlo, case 463's missed LB114:318 and false LB114:246/257/266/314).
 """
 
 from __future__ import annotations
@@ -495,3 +499,77 @@ def test_a_flag_some_caller_may_set_keeps_the_flagged_first_run(calls):
     source = FLAGGED.format(imports="import time", clock="time.perf_counter()", flag="separate=False", calls=calls)
     found = codes(source)
     assert ("LB103", line_of(source, "log_p = fn(x)", 2)) not in found, found
+
+
+# --- 463: an eager function a timing decorator wraps, timed pass by pass --------------------------------------------
+DECORATED = """
+import jax
+import jax.numpy as jnp
+from jax import random
+{imports}
+
+def timer(func):
+    {wraps}
+    def wrapper(*args, **kwargs):
+        start = {clock}
+        result = func(*args, **kwargs)
+        end = {clock}
+        return result, end - start
+    return wrapper
+
+def _price(key, s0, n):
+    z = random.normal(key, (n, 16))
+    paths = s0 * jnp.exp(jnp.cumsum(0.01 * z, axis=1))
+    payoff = jnp.maximum(jnp.mean(paths, axis=1) - s0, 0.0)
+    return jnp.mean(payoff), jnp.std(payoff)
+
+@timer
+{jit}def price(key, s0, n):
+    return _price(key, s0, n)
+
+def run(counts):
+    key = random.PRNGKey(0)
+    for n in [100, 1000]:
+        key, sub = random.split(key)
+        _ = _price(sub, 100.0, n)
+    for n in counts:
+        key = random.fold_in(key, n)
+        key, sub = random.split(key)
+        _ = price(sub, 100.0, n)
+        times = []
+        for i in range(5):
+            key, sub = random.split(key)
+            (p, e), t = price(sub, 100.0, n)
+            times.append(t)
+        print(n, sum(times) / 5, float(p))
+
+run([1000, 10000])
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "wraps", "clock"),
+    [
+        ("import time", "", "time.time()"),  # as posted
+        ("import functools\nfrom time import perf_counter as now", "@functools.wraps(func)", "now()"),  # aliased
+        ("import timeit", "", "timeit.default_timer()"),  # another clock
+    ],
+)
+def test_an_eager_function_a_timing_decorator_wraps_is_reported_at_its_timed_call(imports, wraps, clock):
+    source = DECORATED.format(imports=imports, wraps=wraps, clock=clock, jit="")
+    found = codes(source)
+    assert {line for c, line in found if c == "LB114"} == {line_of(source, "(p, e), t = price(")}, found
+
+
+def test_an_eager_function_a_timing_decorator_wraps_in_notebook_cells_is_reported_at_its_timed_call():
+    source = DECORATED.format(imports="import time", wraps="", clock="time.time()", jit="")
+    head, rest = source.split("def run(counts):")
+    found = notebook_codes(head, "def run(counts):" + rest)
+    lb114 = {(cell, line) for c, cell, line in found if c == "LB114"}
+    assert lb114 == {(2, line_of("def run(counts):" + rest, "(p, e), t = price("))}, found
+
+
+def test_a_jitted_function_a_timing_decorator_wraps_is_no_op_by_op_dispatch():
+    source = DECORATED.format(imports="import time", wraps="", clock="time.time()", jit="@jax.jit\n")
+    found = codes(source)
+    assert ("LB114", line_of(source, "(p, e), t = price(")) not in found, found

@@ -22,6 +22,8 @@ from .._syntax import (
     COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, parameter_names, short, walk_code,
 )
 from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, runs_a_timing, site_text
+from .._regions import decorated_bodies
+from .._syntax import enclosing_loop
 
 CODE = "LB114"
 
@@ -62,6 +64,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     if not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
+    eager_family: set[int] = set()  # the timed eager functions reported at their calls, and what they call
+    for call, family, diagnostic in _decorated_eager_runs(ctx, traced):
+        reported_calls.add(id(call))
+        eager_family |= family
+        yield diagnostic
     # the loop a harness runs (google_benchmark's `while state:`), not a loop a `%%time` cell starts with
     harness_loops = {id(r.anchor) for r in ctx.regions if r.harness and not any(s is r.anchor for s in r.statements)}
     for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
@@ -81,6 +88,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         own_calls = [n for n in own if isinstance(n, ast.Call)]
         if ops < 2 and not applies and any(_unread_work_on_jax_values(ctx, c) for c in own_calls):
             continue  # one key split beside the step the file imports (gpt-jax's `train_step`): the step is timed
+        family = [c for c in own_calls if id(facts.local_def(c)) in eager_family]
+        if family and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, family) and not _key_glue(ctx, n)])[0] < 2:
+            continue  # the eager function a decorator times, reported at its kept figure's call: here its warm-ups,
+            # its discarded runs and the loop of its figures, with the key splits between them (case 463)
         reported = [c for c in own_calls if id(c) in reported_calls]
         if reported and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, reported)])[0] < 2:
             continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
@@ -182,6 +193,79 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
     yield from _per_leaf_dispatch(ctx, traced)
+
+
+def _decorated_eager_runs(ctx: Context, traced: set[ast.AST]) -> Iterator[tuple[ast.Call, set[int], Diagnostic]]:
+    """A function a timing decorator wraps (`decorated_bodies`: ``@timer def price(...)``, whose wrapper reads the
+    clock around each call), neither jitted nor traced, that dispatches two or more JAX operations (in its body or
+    the local functions it calls), called in a loop with its figure kept (``(p, e), t = price(...)``): each pass
+    times the whole function run op by op. Reported at that call, with the ids of the function and of the local
+    functions it calls, whose warm-ups and discarded runs elsewhere are the same fault's set-up
+    (risk-neutral-monte-carlo's ``@timer`` pricer, called 'JIT-compiled' and never jitted, case 463)."""
+    facts = ctx.facts
+    seen: set[int] = set()
+    for region in ctx.regions:
+        for function in decorated_bodies(ctx.program, facts, region):
+            if id(function) in seen or function in facts.jitted_defs or function in traced:
+                continue
+            seen.add(id(function))
+            ops, applies = _eager_ops(ctx, list(walk_code(ctx.program, function.body)))
+            if ops + applies < 2:
+                continue
+            family = _called_family(ctx, function)
+            for use in facts.call_sites(function):
+                call = ctx.program.parent(use)
+                if not (isinstance(call, ast.Call) and call.func is use):
+                    continue
+                loop = enclosing_loop(ctx.program, call)
+                if loop is None or not _figure_kept(ctx, call) or not _runs_eagerly(ctx, loop, traced):
+                    continue
+                yield call, family, ctx.report(
+                    "LB114",
+                    call,
+                    f"`{short(call)}` times `{function.name}` (`@{short(_decorator_of(function, region), 30)}`) "
+                    f"once per iteration without jit: its {ops + applies} JAX operations are dispatched one by one",
+                    evidence=f"`{function.name}` is timed by its decorator's clock pair ({ctx.where(region.anchor)}) "
+                    "and neither it nor the functions it calls are jitted",
+                    fix=f"{function.name}_jit = jax.jit({function.name})  # jit the function the decorator times "
+                    "(decorate with @jax.jit under the timer), warm it up, then time it",
+                )
+
+
+def _decorator_of(function: ast.AST, region: TimedRegion) -> ast.expr:
+    """The decorator of ``function`` whose wrapper holds ``region``'s clock pair (its first, when none is named)."""
+    decorators = list(getattr(function, "decorator_list", []))
+    scope = getattr(region.scope, "name", None)
+    return next((d for d in decorators if dotted(d) == scope), decorators[0] if decorators else ast.Name(id="timer"))
+
+
+def _figure_kept(ctx: Context, call: ast.Call) -> bool:
+    """``call``'s value is bound to a name other than ``_`` (``(price, err), t = timed(...)``): a figure kept."""
+    parent = ctx.program.parent(call)
+    return isinstance(parent, ast.Assign) and any(
+        isinstance(n, ast.Name) and n.id != "_" for t in parent.targets for n in ast.walk(t)
+    )
+
+
+def _called_family(ctx: Context, function: ast.AST, depth: int = 0) -> set[int]:
+    """The ids of ``function`` and of the un-jitted local functions it calls, transitively (a few levels)."""
+    found = {id(function)}
+    if depth > 3:
+        return found
+    for node in walk_code(ctx.program, list(getattr(function, "body", []))):
+        if isinstance(node, ast.Call):
+            inner = ctx.facts.local_def(node)
+            if inner is not None and inner is not function and inner not in ctx.facts.jitted_defs:
+                found |= _called_family(ctx, inner, depth + 1)
+    return found
+
+
+# Making and splitting PRNG keys between the runs of a function: glue, not the work the loop is for.
+_KEY_GLUE = frozenset({"jax.random.split", "jax.random.fold_in", "jax.random.PRNGKey", "jax.random.key"})
+
+
+def _key_glue(ctx: Context, node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and ctx.names.qualname(node.func) in _KEY_GLUE
 
 
 def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnostic]:
