@@ -28,6 +28,11 @@
   traced, that dispatches two or more JAX operations, called in a loop with its figure kept, is reported at that
   call; its warm-up loops, discarded runs and the loop of its figures (with the key splits between them) are the
   same fault, not four more (risk-neutral-monte-carlo, case 463's missed LB114:318 and false LB114:246/257/266/314).
+- `Facts.engine_of` reads engine keywords handed through ``**kwargs`` bound to ``dict(backend="jax")`` or a dict
+  display, and `Facts.engine_handed`, read by `Context.does_framework_work`: a call of the library that built an
+  object with a JAX engine, handed that object (``nutpie.sample(compiled)``), computes with JAX; LB104 reads a
+  second figure the code names a compile ('compile time') as timed on purpose though an earlier call ran the same
+  text (nutpie's two backends, case 472's missed LB104 and LB105).
 """
 
 from __future__ import annotations
@@ -573,3 +578,72 @@ def test_a_jitted_function_a_timing_decorator_wraps_is_no_op_by_op_dispatch():
     source = DECORATED.format(imports="import time", wraps="", clock="time.time()", jit="@jax.jit\n")
     found = codes(source)
     assert ("LB114", line_of(source, "(p, e), t = price(")) not in found, found
+
+
+# --- 472: a sampler compiled with a JAX backend chosen through **settings, then sampled once ------------------------
+SAMPLED = """
+{imports}
+model = make_model(frame)
+{settings}
+t0 = {clock}
+compiled = nutpie.compile_pymc_model(model, **kwargs)
+print(f"compile time: {{{clock} - t0}}")
+
+t0 = {clock}
+trace = {sample}
+t = {clock} - t0
+print(f"sampling took {{t:.3f}}s")
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "settings", "clock", "sample"),
+    [
+        ("import time", 'kwargs = dict(backend="jax", gradient_backend="jax")', "time.time()",
+         "nutpie.sample(compiled)"),  # as posted
+        ("import nutpie\nfrom time import time as now", 'kwargs = {"backend": "jax"}', "now()",
+         "nutpie.sample(compiled)"),  # a dict display, the clock aliased
+        ("import nutpie\nimport time", 'kwargs = dict(backend="numba", gradient_backend="jax")', "time.time()",
+         "nutpie.sample(compiled, draws=1000)"),  # the gradient on JAX
+    ],
+)
+def test_a_sampler_built_with_a_jax_backend_through_settings_is_framework_work(imports, settings, clock, sample):
+    source = SAMPLED.format(imports=imports, settings=settings, clock=clock, sample=sample)
+    found = codes(source)
+    assert ("LB104", line_of(source, "trace = ")) in found, found
+    assert ("LB104", line_of(source, "compiled = ")) not in found, found  # the compile, timed on purpose
+    if "time()" in clock or clock == "now()":
+        assert ("LB105", line_of(source, "t0 = ", 2)) in found, found
+
+
+def test_a_sampler_built_with_a_jax_backend_in_notebook_cells_is_framework_work():
+    found = notebook_codes(
+        'import time\nkwargs = dict(backend="jax")\nmodel = make_model(frame)',
+        "t0 = time.time()\ncompiled = nutpie.compile_pymc_model(model, **kwargs)\nprint(time.time() - t0)",
+        "t0 = time.time()\ntrace = nutpie.sample(compiled)\nprint(time.time() - t0)",
+    )
+    assert ("LB104", 3, 2) in found and ("LB105", 3, 1) in found, found
+
+
+@pytest.mark.parametrize(
+    ("settings", "sample"),
+    [
+        ('kwargs = dict(backend="numba")', "nutpie.sample(compiled)"),  # no JAX chosen
+        ('kwargs = dict(backend="jax")', "az.summary(compiled)"),  # another library handed the object
+        ('kwargs = dict(backend="jax")', "print(compiled)"),  # a builtin
+    ],
+)
+def test_an_object_not_run_by_its_jax_library_is_not_framework_work(settings, sample):
+    source = SAMPLED.format(imports="import time\nimport arviz as az", settings=settings, clock="time.time()",
+                            sample=sample)
+    found = codes(source)
+    assert ("LB104", line_of(source, "trace = ")) not in found, found
+
+
+def test_a_second_figure_named_compile_time_is_a_compile_timed_on_purpose():
+    block = SAMPLED.format(imports="", settings='kwargs = dict(backend="jax")', clock="time.time()",
+                           sample="nutpie.sample(compiled)")
+    source = "import time\nimport nutpie\n" + block + block
+    found = codes(source)
+    assert ("LB104", line_of(source, "compiled = ", 2)) not in found, found
+    assert ("LB104", line_of(source, "trace = ", 2)) in found, found

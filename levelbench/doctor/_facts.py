@@ -1059,11 +1059,51 @@ class Facts:
         the call (``backend="jax"``) or bound to the name it hands (``backend = 'numpy'`` once in the file, then
         ``FiniteMPS(tensors, backend=backend)``, case 456): the setting is chosen once and read where it is used.
         None when no keyword picks an engine, or when a name may hold strings that name different engines."""
-        for value in engine_values(call):
+        for value in [*engine_values(call), *self._unpacked_engine_values(call)]:
             values = self.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
             found = {engine_framework(v) for v in values}
             if len(found) == 1 and None not in found:
                 return found.pop()
+        return None
+
+    def _unpacked_engine_values(self, call: ast.Call) -> list[ast.expr]:
+        """The engine keywords ``call`` gets through ``**settings``, the name bound where the call reads it to
+        ``dict(backend="jax", ...)`` or ``{"backend": "jax", ...}`` (nutpie's ``kwargs = dict(backend="jax",
+        gradient_backend="jax")``, then ``nutpie.compile_pymc_model(model, **kwargs)``, case 472)."""
+        found: list[ast.expr] = []
+        for keyword in call.keywords:
+            if keyword.arg is not None or not isinstance(keyword.value, ast.Name):
+                continue
+            bound = self.bindings.reaching(keyword.value.id, call)
+            if isinstance(bound, ast.Call) and self.names.qualname(bound.func) == "builtins.dict" and not bound.args:
+                found += engine_values(bound)
+            elif isinstance(bound, ast.Dict):
+                written = ast.Call(func=bound, args=[], keywords=[
+                    ast.keyword(arg=k.value, value=v) for k, v in zip(bound.keys, bound.values)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                ])
+                found += engine_values(written)
+        return found
+
+    def engine_handed(self, call: ast.Call) -> str | None:
+        """The framework an object handed to ``call`` computes with, when a call of the same library built it with an
+        engine keyword (`built_with_engine`): ``nutpie.sample(compiled)`` of ``compiled =
+        nutpie.compile_pymc_model(model, backend="jax")`` samples with JAX (case 472). Another library's function
+        handed the object (``print``, ``az.summary``) is not read so."""
+        def library_of(func: ast.expr) -> str:  # a module named but not imported in a snippet reads as written
+            named = self.names.qualname(func) or (dotted(func) if isinstance(func, ast.Attribute) else None) or ""
+            return named.split(".", 1)[0]
+
+        library = library_of(call.func)
+        if not library or library == "builtins":
+            return None
+        for value in [*call.args, *(k.value for k in call.keywords)]:
+            for built in self._built_objects(value, 0):
+                if not isinstance(built, ast.Call) or library_of(built.func) != library:
+                    continue
+                engine = self.engine_of(built)
+                if engine is not None:
+                    return engine
         return None
 
     def built_with_engine(self, expr: ast.AST) -> str | None:
