@@ -33,6 +33,9 @@
   object with a JAX engine, handed that object (``nutpie.sample(compiled)``), computes with JAX; LB104 reads a
   second figure the code names a compile ('compile time') as timed on purpose though an earlier call ran the same
   text (nutpie's two backends, case 472's missed LB104 and LB105).
+- `_effects._host_side_effect`: a JAX library's function that a ``%timeit`` or ``%time`` magic times is not read as
+  called for its effect because its value is dropped: the magic drops every value it times (lineax's
+  ``%timeit lx.linear_solve(operator, vector, solver=lx.LU())``, case 470's missed second LB102).
 """
 
 from __future__ import annotations
@@ -647,3 +650,46 @@ def test_a_second_figure_named_compile_time_is_a_compile_timed_on_purpose():
     found = codes(source)
     assert ("LB104", line_of(source, "compiled = ", 2)) not in found, found
     assert ("LB104", line_of(source, "trace = ", 2)) in found, found
+
+
+# --- 470: a JAX library's function timed by a magic, its result dropped by the magic ---------------------------------
+SOLVES = """
+from jax import random
+import jax.numpy as jnp
+{imports}
+
+key = random.PRNGKey(0)
+matrix = random.normal(key, (10, 10))
+vector = random.normal(key, (10,))
+operator = lx.MatrixLinearOperator(matrix)
+solution = lx.linear_solve(operator, vector)
+
+{timing}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "timing"),
+    [
+        ("import lineax as lx", "%timeit lx.linear_solve(operator, vector, solver=lx.LU())"),  # as posted
+        ("import lineax\nlx = lineax", "%timeit -n 100 lx.linear_solve(operator, vector)"),  # aliased by a name
+        ("import lineax as lx", "%%timeit\nlx.linear_solve(operator, vector, solver=lx.QR())"),  # a cell magic
+        ("import lineax as lx", "%time lx.linear_solve(operator, vector)"),  # %time
+    ],
+)
+def test_a_jax_librarys_function_timed_by_a_magic_is_not_waited_for(imports, timing):
+    source = SOLVES.format(imports=imports, timing=timing)
+    found = codes(source)
+    assert ("LB102", line_of(source, "lx.linear_solve(operator, vector", 2)) in found, found
+
+
+def test_a_jax_librarys_function_timed_by_a_magic_in_notebook_cells_is_not_waited_for():
+    head = SOLVES.format(imports="import lineax as lx", timing="")
+    found = notebook_codes(head, "%timeit lx.linear_solve(operator, vector, solver=lx.LU())")
+    assert ("LB102", 2, 1) in found, found
+
+
+def test_a_jax_librarys_function_timed_by_a_magic_and_waited_is_quiet():
+    source = SOLVES.format(imports="import lineax as lx",
+                           timing="%timeit lx.linear_solve(operator, vector).value.block_until_ready()")
+    assert "LB102" not in {c for c, _ in codes(source)}
