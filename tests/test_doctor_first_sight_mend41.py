@@ -30,9 +30,10 @@
   same fault, not four more (risk-neutral-monte-carlo, case 463's missed LB114:318 and false LB114:246/257/266/314).
 - `Facts.engine_of` reads engine keywords handed through ``**kwargs`` bound to ``dict(backend="jax")`` or a dict
   display, and `Facts.engine_handed`, read by `Context.does_framework_work`: a call of the library that built an
-  object with a JAX engine, handed that object (``nutpie.sample(compiled)``), computes with JAX; LB104 reads a
-  second figure the code names a compile ('compile time') as timed on purpose though an earlier call ran the same
-  text (nutpie's two backends, case 472's missed LB104 and LB105).
+  object with a JAX engine, handed that object (``nutpie.sample(compiled)``), computes with JAX; and
+  `_warmth.Warmth._built_again`: a library call handed names bound again, between two calls of the same text, to
+  new objects made by calls (``model = make_model(frame)``, ``kwargs = dict(...)``), no arrays, is not warmed by the
+  first: the second compile is timed cold on purpose too (nutpie's two backends, case 472's missed LB104 and LB105).
 - `_effects._host_side_effect`: a JAX library's function that a ``%timeit`` or ``%time`` magic times is not read as
   called for its effect because its value is dropped: the magic drops every value it times (lineax's
   ``%timeit lx.linear_solve(operator, vector, solver=lx.LU())``, case 470's missed second LB102).
@@ -643,7 +644,7 @@ def test_an_object_not_run_by_its_jax_library_is_not_framework_work(settings, sa
     assert ("LB104", line_of(source, "trace = ")) not in found, found
 
 
-def test_a_second_figure_named_compile_time_is_a_compile_timed_on_purpose():
+def test_a_model_and_settings_built_again_are_compiled_again_on_purpose():
     block = SAMPLED.format(imports="", settings='kwargs = dict(backend="jax")', clock="time.time()",
                            sample="nutpie.sample(compiled)")
     source = "import time\nimport nutpie\n" + block + block

@@ -237,7 +237,25 @@ class Warmth:
             first_form, second_form = self._form(a, 0), self._form(b, 0)
             if first_form is not None and second_form is not None and first_form.differs(second_form, by_value=False):
                 return True
+            if self._built_again(a, first, second):
+                return True
+        for a, b in zip(earlier.keywords, later.keywords):
+            if a.arg is None and b.arg is None and isinstance(a.value, ast.Name) and isinstance(b.value, ast.Name) \
+                    and a.value.id == b.value.id and self._built_again(a.value, *(
+                        self._in_effect(n.id, n) for n in (a.value, b.value))):
+                return True  # `**kwargs` bound again to other settings (nutpie's backends, case 472)
         return False
+
+    def _built_again(self, name: ast.Name, first: object, second: object) -> bool:
+        """``name`` is bound, at the two calls, to two values each made by a call (``model = make_model(frame)``,
+        ``kwargs = dict(backend="numba")``) that are no array the source shows: new objects, whose program a library
+        that compiles per object (PyMC's and nutpie's model compiles, case 472) has not compiled. An array bound again
+        is new input to the same eager operations, which their cache covers."""
+        if first is _UNKNOWN or second is _UNKNOWN or first is second:
+            return False
+        values = [getattr(b, "value", None) for b in (first, second)]
+        return all(isinstance(v, ast.Call) for v in values) and all(self.kinds.of(v) is None for v in values) \
+            and self.kinds.of(name) is None
 
     def _arguments_differ(self, a: ast.expr, b: ast.expr, *, by_value: bool, depth: int = 0) -> bool:
         if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id:

@@ -17,7 +17,7 @@ from .._edits import as_fix, never_hides_the_finding, parses_to, with_imports
 from .._effects import is_wait, only_logs_its_interval
 from .._fixes import assigned_name, pair
 from .._names import dotted
-from .._intent import repeated_right_after, says_it_times_compilation, times_compilation_on_purpose
+from .._intent import repeated_right_after, times_compilation_on_purpose
 from .._iteration import TIMEIT_HARNESSES, calls_running_once, harness_calls_running_once
 from .._regions import TimedRegion, decorated_timings
 from .._suppress import is_file_pragma
@@ -53,8 +53,6 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         warmed = _called_before(ctx, region, first)
         if not warmed and (times_compilation_on_purpose(ctx, region) or repeated_right_after(ctx, region, first)):
             continue  # a compile timed on purpose, once, or repeated right after: a warm-up takes out what it is for
-        if warmed and says_it_times_compilation(ctx.program, region):
-            continue  # the figure is named a compile ('compile time: ...' of a model built again, case 472): on purpose
         if only_logs_its_interval(ctx, region):
             continue  # a progress line about an activity (`with time_activity("final eval"):`), not a measurement
         clock = region.clocks[0] + "()" if region.clocks else region.label
