@@ -37,6 +37,10 @@
 - `_effects._host_side_effect`: a JAX library's function that a ``%timeit`` or ``%time`` magic times is not read as
   called for its effect because its value is dropped: the magic drops every value it times (lineax's
   ``%timeit lx.linear_solve(operator, vector, solver=lx.LU())``, case 470's missed second LB102).
+- `_regions`: a ``timeit`` set-up given as the call of a local function that returns one string (``setup=
+  setup_code()``) is that string; LB103's `_jitted_in_setup`: a name the set-up string binds to a jit (its own
+  ``from jax import jit``, ``import jax``, or the file's) and never calls compiles in the timed total's first run
+  (fenbux#7, case 468's missed LB103).
 """
 
 from __future__ import annotations
@@ -694,3 +698,65 @@ def test_a_jax_librarys_function_timed_by_a_magic_and_waited_is_quiet():
     source = SOLVES.format(imports="import lineax as lx",
                            timing="%timeit lx.linear_solve(operator, vector).value.block_until_ready()")
     assert "LB102" not in {c for c, _ in codes(source)}
+
+
+# --- 468: a timeit set-up string that jits and never calls ------------------------------------------------------------
+SETUP_STRINGS = '''
+{imports}
+
+def setup_code():
+    return """
+{setup}
+x = jnp.ones((1000, 2))
+
+def f(x):
+    return jnp.sum(jnp.sin(x))
+
+{jit_line}
+"""
+
+total = {harness}('jit_f(x).block_until_ready()', setup={given}, {counts})
+print(total)
+'''
+
+
+@pytest.mark.parametrize(
+    ("imports", "setup", "jit_line", "harness", "given", "counts"),
+    [
+        ("import timeit", "from jax import jit\nimport jax.numpy as jnp", "jit_f = jit(f)", "timeit.timeit",
+         "setup_code()", "number=1000"),  # as posted
+        ("import timeit as ti", "import jax\nimport jax.numpy as jnp", "jit_f = jax.jit(f)", "ti.timeit",
+         "setup_code()", "number=100"),  # aliased, the jit by its module
+        ("from timeit import repeat", "from jax import jit as compiled\nimport jax.numpy as jnp",
+         "jit_f = compiled(f)", "repeat", "setup_code()", "number=100, repeat=3"),  # timeit.repeat, the jit aliased
+    ],
+)
+def test_a_timeit_setup_string_that_jits_and_never_calls_times_the_compile(
+    imports, setup, jit_line, harness, given, counts
+):
+    source = SETUP_STRINGS.format(imports=imports, setup=setup, jit_line=jit_line, harness=harness, given=given,
+                                  counts=counts)
+    found = codes(source)
+    assert ("LB103", line_of(source, "total = ")) in found, found
+
+
+def test_a_timeit_setup_string_that_jits_and_never_calls_in_notebook_cells_times_the_compile():
+    source = SETUP_STRINGS.format(imports="import timeit", setup="from jax import jit\nimport jax.numpy as jnp",
+                                  jit_line="jit_f = jit(f)", harness="timeit.timeit", given="setup_code()",
+                                  counts="number=1000")
+    head, timing = source.split("total = ")
+    found = notebook_codes(head, "total = " + timing)
+    assert ("LB103", 2, 1) in found, found
+
+
+@pytest.mark.parametrize(
+    ("setup", "jit_line"),
+    [
+        ("from jax import jit\nimport jax.numpy as jnp", "jit_f = jit(f)\njit_f(x).block_until_ready()"),  # warmed
+        ("from numba import jit\nimport numpy as jnp", "jit_f = jit(f)"),  # another library's jit
+    ],
+)
+def test_a_timeit_setup_string_that_warms_or_jits_nothing_of_jax_is_quiet(setup, jit_line):
+    source = SETUP_STRINGS.format(imports="import timeit", setup=setup, jit_line=jit_line, harness="timeit.timeit",
+                                  given="setup_code()", counts="number=1000")
+    assert "LB103" not in {c for c, _ in codes(source)}
