@@ -17,7 +17,8 @@
   but written beside that loop (``y, vjp_fn = vjp(log_prob, x, theta)`` before ``for _ in range(n): ...``), runs
   once per figure: no dispatch repeated (phylojax, case 461's false LB114:221).
 - LB114's `_same_run_repeated`, read by `_a_pass_of_a_comparison`: the eager half of a comparison with jit, made as a
-  statement of the loop's own (its value dropped or bound to a name, ``_ = vjp_fn(ct)[0]``) on the same inputs each
+  statement of the loop's own (its value bound to a name, ``_ = vjp_fn(ct)[0]``, or dropped as its timed jitted
+  twin's is, `_twin_drops_its_value`) on the same inputs each
   pass, is the baseline run again and again, also for a function the file imports or binds (phylojax's 'JIT off'
   loops, case 461's false LB114:170/212/223). A call handed the loop's variable, or a rollout, is not.
 - `Facts.in_a_branch_never_taken`, read by LB103: the body of ``if flag:``, ``flag`` a parameter with a false default

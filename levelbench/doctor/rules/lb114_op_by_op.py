@@ -729,10 +729,24 @@ def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool
     return _independent_passes(ctx, loop, call) or _same_run_repeated(ctx, loop, call)
 
 
+def _twin_drops_its_value(ctx: Context, call: ast.Call) -> bool:
+    """A timed call of the jitted twin of ``call``'s function (the name its jit is bound to) is a statement of its own
+    too, its value dropped: the eager pass is written as the jitted pass it is compared with (phylojax's
+    ``transform_ratios(...)`` beside ``transform_ratios_jit(...)``, case 461)."""
+    site = ctx.facts.plain_call_of_jitted(call)
+    holder = ctx.program.parent(site.node) if site is not None else None
+    if not (isinstance(holder, ast.Assign) and len(holder.targets) == 1 and (name := dotted(holder.targets[0]))):
+        return False
+    return any(
+        dotted(c.func) == name and isinstance(ctx.program.parent(c), ast.Expr)
+        for r in ctx.regions for c in ctx.timed_calls(r)
+    )
+
+
 def _same_run_repeated(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
-    """Each pass of ``loop`` makes ``call`` on the same inputs, as a statement of its own whose value is dropped or
-    bound to a name (``transform_ratios(r, bounds, idx)``, ``log_p = log_prob(h, theta)``, ``_ = vjp_fn(ct)[0]``),
-    and the loop reads nothing a pass stores: the eager half of a comparison with jit run again and again, as its
+    """Each pass of ``loop`` makes ``call`` on the same inputs, as a statement of its own whose value is bound to a
+    name (``log_p = log_prob(h, theta)``, ``_ = vjp_fn(ct)[0]``) or dropped as its jitted twin's is
+    (``transform_ratios(r, bounds, idx)``, `_twin_drops_its_value`), and the loop reads nothing a pass stores: the eager half of a comparison with jit run again and again, as its
     twin is (phylojax's 'JIT off' loops, case 461). A call handed the loop's variable (``step(i)``) is not."""
     node: ast.AST = call
     parent = ctx.program.parent(node)
@@ -741,8 +755,8 @@ def _same_run_repeated(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
     if isinstance(parent, ast.Assign):
         if parent.value is not node or not all(isinstance(t, ast.Name) for t in parent.targets):
             return False
-    elif not isinstance(parent, ast.Expr):
-        return False
+    elif not isinstance(parent, ast.Expr) or not _twin_drops_its_value(ctx, call):
+        return False  # a value dropped where the jitted twin's is kept runs for what it changes (case 239)
     if ctx.program.parent(parent) is not loop:
         return False  # a statement of the loop's own body, not one under a branch
     if isinstance(loop, COMPREHENSIONS) or not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
