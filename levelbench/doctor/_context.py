@@ -274,6 +274,8 @@ class Context:
             return True  # `pm.sample(nuts_sampler="numpyro")`: the call's own keyword picks the engine (cases 414, 456)
         if isinstance(call.func, ast.Attribute) and facts.built_with_engine(call.func.value) is not None:
             return True  # `mps.position(N - 1)` of `mps = FiniteMPS(tensors, backend=backend)` (case 456)
+        if facts.engine_handed(call) is not None:
+            return True  # `nutpie.sample(compiled)` of `compiled = nutpie.compile_pymc_model(m, backend="jax")` (472)
         if facts.profiled_imports and facts.imported_function(call.func) in facts.profiled_imports:
             return True  # `j_integrate_many(...)`, which the file runs under `jax.profiler.trace` (case 405)
         function = facts.local_def(call) or applied_per_element(facts, call)  # `jax.tree.map(quantize, params)`

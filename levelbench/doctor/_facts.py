@@ -852,6 +852,48 @@ class Facts:
             values.extend(k.value for k in outer.keywords if k.arg == func.id)
         return values
 
+    def in_a_branch_never_taken(self, node: ast.AST) -> bool:
+        """``node`` sits in the body of ``if flag:`` where ``flag`` is a parameter of the function around it whose
+        default is a false constant (``separate=False``, ``None``, ``0``), which the function never rebinds, and which
+        every call of the function the file shows leaves at that default (called by name, at least once, with no
+        ``*args``/``**kwargs`` and never passed around): that branch does not run in this program. phylojax's
+        ``test(fn, g, bls, replicates, separate=False)`` times a 'First evaluation' under ``if separate:``, and
+        every caller leaves it off, so the first call of each jitted function is in the timed loop after it
+        (case 461)."""
+        for branch in self.program.ancestors(node):
+            if not (isinstance(branch, ast.If) and isinstance(branch.test, ast.Name)):
+                continue
+            if not any(a is s for s in branch.body for a in [node, *self.program.ancestors(node)]):
+                continue
+            if self._left_at_a_false_default(branch.test):
+                return True
+        return False
+
+    def _left_at_a_false_default(self, flag: ast.Name) -> bool:
+        function = enclosing_function(self.program, flag)
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.decorator_list:
+            return False
+        arguments = function.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        defaults = dict(zip([a.arg for a in positional][len(positional) - len(arguments.defaults):], arguments.defaults))
+        defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None})
+        default = defaults.get(flag.id)
+        if not (isinstance(default, ast.Constant) and not default.value) or flag.id in self.stored_in(function):
+            return False
+        sites = self.call_sites(function)
+        if not sites:
+            return False
+        for site in sites:
+            call = self.program.parent(site)
+            if not (isinstance(call, ast.Call) and call.func is site):
+                return False  # passed around: who calls it, and how, is not shown
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return False
+            index = next((i for i, a in enumerate(positional) if a.arg == flag.id), None)
+            if (index is not None and index < len(call.args)) or any(k.arg == flag.id for k in call.keywords):
+                return False
+        return True
+
     def _parametrized(self, function: ast.AST, name: str) -> list[ast.expr]:
         """The values ``@pytest.mark.parametrize`` gives the parameter ``name`` of a test, when the decorator lists
         them: ``@pytest.mark.parametrize('xp', [np, torch, jnp])`` gives ``[np, torch, jnp]``; with several names
@@ -1017,11 +1059,51 @@ class Facts:
         the call (``backend="jax"``) or bound to the name it hands (``backend = 'numpy'`` once in the file, then
         ``FiniteMPS(tensors, backend=backend)``, case 456): the setting is chosen once and read where it is used.
         None when no keyword picks an engine, or when a name may hold strings that name different engines."""
-        for value in engine_values(call):
+        for value in [*engine_values(call), *self._unpacked_engine_values(call)]:
             values = self.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
             found = {engine_framework(v) for v in values}
             if len(found) == 1 and None not in found:
                 return found.pop()
+        return None
+
+    def _unpacked_engine_values(self, call: ast.Call) -> list[ast.expr]:
+        """The engine keywords ``call`` gets through ``**settings``, the name bound where the call reads it to
+        ``dict(backend="jax", ...)`` or ``{"backend": "jax", ...}`` (nutpie's ``kwargs = dict(backend="jax",
+        gradient_backend="jax")``, then ``nutpie.compile_pymc_model(model, **kwargs)``, case 472)."""
+        found: list[ast.expr] = []
+        for keyword in call.keywords:
+            if keyword.arg is not None or not isinstance(keyword.value, ast.Name):
+                continue
+            bound = self.bindings.reaching(keyword.value.id, call)
+            if isinstance(bound, ast.Call) and self.names.qualname(bound.func) == "builtins.dict" and not bound.args:
+                found += engine_values(bound)
+            elif isinstance(bound, ast.Dict):
+                written = ast.Call(func=bound, args=[], keywords=[
+                    ast.keyword(arg=k.value, value=v) for k, v in zip(bound.keys, bound.values)
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)
+                ])
+                found += engine_values(written)
+        return found
+
+    def engine_handed(self, call: ast.Call) -> str | None:
+        """The framework an object handed to ``call`` computes with, when a call of the same library built it with an
+        engine keyword (`built_with_engine`): ``nutpie.sample(compiled)`` of ``compiled =
+        nutpie.compile_pymc_model(model, backend="jax")`` samples with JAX (case 472). Another library's function
+        handed the object (``print``, ``az.summary``) is not read so."""
+        def library_of(func: ast.expr) -> str:  # a module named but not imported in a snippet reads as written
+            named = self.names.qualname(func) or (dotted(func) if isinstance(func, ast.Attribute) else None) or ""
+            return named.split(".", 1)[0]
+
+        library = library_of(call.func)
+        if not library or library == "builtins":
+            return None
+        for value in [*call.args, *(k.value for k in call.keywords)]:
+            for built in self._built_objects(value, 0):
+                if not isinstance(built, ast.Call) or library_of(built.func) != library:
+                    continue
+                engine = self.engine_of(built)
+                if engine is not None:
+                    return engine
         return None
 
     def built_with_engine(self, expr: ast.AST) -> str | None:

@@ -56,11 +56,13 @@ def repeated_right_after(ctx: Context, region: TimedRegion, first: ast.Call) -> 
     (Eric Ma's workshop notebook, case 380), ``timeit.repeat``, or a loop of timed runs. The one figure is the
     cold first call, and its repeats come right after: the catalogue's LB104 exception for a first call timed
     again warm. Whether that first figure's compile is a mistake is LB103's question, which the repeats do not
-    settle (cases 020 and 244)."""
-    if region.samples != "single":
+    settle (cases 020 and 244). A pair inside a loop over the things compared (``for f_ in [fn, jax.jit(fn), ...]:``)
+    is one sample per thing: its first call is timed cold and the loop of runs right after it is its warm figure,
+    the loop's passes each timing their own thing (numbax's mini-benchmark, case 460)."""
+    if region.samples != "single" and not region.swept:
         return False
     later = ctx.index("LB104 next timing in scope", lambda: _next_timings(ctx)).get(id(region))
-    if later is None or later.samples == "single":
+    if later is None or later.samples == "single" or later.swept:
         return False
     text = unparse(first)
     return any(unparse(c) == text and ctx.warms(first, c) for c in ctx.timed_calls(later))

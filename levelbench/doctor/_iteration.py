@@ -233,6 +233,10 @@ def runs_compiled_loop(facts: Facts, call: ast.Call) -> bool:
     )
 
 
+# The methods of an optax gradient transformation, each a whole program of the file's parameters run op by op.
+_OPTIMISER_METHODS = frozenset({"init", "update"})
+
+
 def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     """Run eagerly, ``call`` dispatches a whole program one primitive at a time, not one operation: an un-jitted
     transform applied (``jax.grad(loss)(x)``, or through a name bound to one), an optax step
@@ -241,8 +245,9 @@ def runs_many_operations(facts: Facts, call: ast.Call, depth: int = 0) -> bool:
     qualified = facts.names.qualname(call.func) or ""
     if qualified.startswith("optax.") or facts.is_flax_call(call) or qualified in _EVALUATING_TRANSFORMS:
         return True
-    if isinstance(call.func, ast.Attribute) and dotted(call.func.value) in facts.optax_transforms:
-        return True
+    if (isinstance(call.func, ast.Attribute) and call.func.attr in _OPTIMISER_METHODS
+            and dotted(call.func.value) in facts.optax_transforms):
+        return True  # not `loss.block_until_ready()` of `loss = optax.l2_loss(...)`: an array's method (case 464)
     if facts.jitted_on_some_path(call):
         return False  # `if args.jit: f = jax.jit(f)`: op by op only when asked, not on every path
     values = [call.func, *facts.callee_values(call.func)]

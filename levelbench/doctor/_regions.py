@@ -911,9 +911,25 @@ class _Finder:
             return ()
         if isinstance(setup, ast.Constant) and isinstance(setup.value, str):
             return _parse_string(setup)
+        written = self._string_returned(setup)
+        if written is not None:  # `setup=setup_code()`, a local function returning the setup string (case 468)
+            return _parse_string(written)
         if isinstance(setup, ast.Lambda):
             return (setup.body,)
         return (ast.copy_location(ast.Call(func=setup, args=[], keywords=[]), setup),)
+
+    def _string_returned(self, setup: ast.AST) -> ast.Constant | None:
+        """The one string a call of a local function with no arguments returns (``def setup_code(): return '''...'''``,
+        then ``timeit.timeit(stmt, setup=setup_code(), number=1000)``, fenbux#7): timeit runs that text as set-up."""
+        if not (isinstance(setup, ast.Call) and not setup.args and not setup.keywords):
+            return None
+        function = self.facts.local_def(setup)
+        if function is None or isinstance(function, ast.Lambda):
+            return None
+        returns = [n.value for n in ast.walk(function) if isinstance(n, ast.Return)]
+        if len(returns) != 1 or not (isinstance(returns[0], ast.Constant) and isinstance(returns[0].value, str)):
+            return None
+        return returns[0]
 
     # --- with Timer(): -----------------------------------------------------------------------
     def timer_blocks(self) -> Iterator[TimedRegion]:

@@ -228,6 +228,10 @@ class Warmth:
         value of the same form (``x = x + 1``), or of a form the source does not show, is not one."""
         keywords = {k.arg: k.value for k in earlier.keywords if k.arg is not None}
         pairs = [*zip(earlier.args, later.args), *((keywords[k.arg], k.value) for k in later.keywords if k.arg in keywords)]
+        # a library's function, not the file's or JAX's: it may compile per object it is handed (`_built_again`)
+        named = self.facts.names.qualname(later.func) or (dotted(later.func) or "")
+        library = (self.facts.local_def(later) is None and isinstance(later.func, ast.Attribute)
+                   and not named.startswith(("jax.", "jaxlib.", "numpy.", "torch.")))
         for a, b in pairs:
             if not (isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id):
                 continue
@@ -237,7 +241,29 @@ class Warmth:
             first_form, second_form = self._form(a, 0), self._form(b, 0)
             if first_form is not None and second_form is not None and first_form.differs(second_form, by_value=False):
                 return True
+            if library and self._built_again(a, first, second):
+                return True
+        if not library:
+            return False
+        for a, b in zip(earlier.keywords, later.keywords):
+            if a.arg is None and b.arg is None and isinstance(a.value, ast.Name) and isinstance(b.value, ast.Name) \
+                    and a.value.id == b.value.id and self._built_again(a.value, *(
+                        self._in_effect(n.id, n) for n in (a.value, b.value))):
+                return True  # `**kwargs` bound again to other settings (nutpie's backends, case 472)
         return False
+
+    def _built_again(self, name: ast.Name, first: object, second: object) -> bool:
+        """``name``, handed to a library's function by attribute (not the file's, not JAX's, NumPy's or PyTorch's), is
+        bound at the two calls to two values each made by a call (``model = make_model(frame)``, ``kwargs =
+        dict(backend="numba")``) that are no array the source shows: new objects, whose program a library that
+        compiles per object (PyMC's and nutpie's model compiles, case 472) has not compiled. An array bound again is
+        new input to the same eager operations, which their cache covers; a local function handed a new tuple of
+        settings runs the jitted functions it calls on them (QuantEcon's ``policy_iteration(model)``, case 141)."""
+        if first is _UNKNOWN or second is _UNKNOWN or first is second:
+            return False
+        values = [getattr(b, "value", None) for b in (first, second)]
+        return all(isinstance(v, ast.Call) for v in values) and all(self.kinds.of(v) is None for v in values) \
+            and self.kinds.of(name) is None
 
     def _arguments_differ(self, a: ast.expr, b: ast.expr, *, by_value: bool, depth: int = 0) -> bool:
         if isinstance(a, ast.Name) and isinstance(b, ast.Name) and a.id == b.id:

@@ -15,6 +15,7 @@ from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._effects import only_logs_its_interval
 from .._fixes import CELL_MAGIC_LINE, is_marker, statement_of
 from .._intent import times_compilation_on_purpose
+from .._names import dotted
 from .._regions import TimedRegion
 from .._syntax import (
     COMPREHENSIONS, FUNCTIONS, LOOPS, bound_names, enclosing_function, enclosing_loop, local_walk, position, running_function, short,
@@ -86,6 +87,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         )
         and not times_compilation_on_purpose(ctx, r) and not _compiles_by_design(ctx, r)
         and not only_logs_its_interval(ctx, r)  # a progress line about an activity, not a measurement
+        and not ctx.facts.in_a_branch_never_taken(r.anchor)  # `if separate:` every caller leaves off (case 461)
     ]
     if not candidates:
         return
@@ -95,7 +97,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     calls_by_key: dict[tuple[int, str], list[tuple[tuple[int, int], ast.Call]]] = {}
     for node in ctx.program.of_type(ast.Call):
         keys = reach.of_call(node) or _compiled_ahead(ctx, node)
-        if keys:
+        if keys and not ctx.facts.in_a_branch_never_taken(node):  # a call that never runs warms nothing
             scope = id(running_function(ctx.program, node))  # `timeit(lambda: f(x))` calls f where it stands
             for key in keys:
                 calls_by_key.setdefault((scope, key), []).append((position(node), node))
@@ -153,6 +155,13 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             seen |= {id(n) for n in ctx.timed_calls(region)}
     for region in candidates:
         timed = ctx.timed_calls(region)
+        in_setup = _jitted_in_setup(ctx, region)
+        cold_in_setup = next((c for c in timed if isinstance(c.func, ast.Name) and c.func.id in in_setup), None)
+        if cold_in_setup is not None:
+            name = cold_in_setup.func.id  # type: ignore[attr-defined]
+            yield _compile_finding(ctx, region, cold_in_setup, name,
+                                   f"`{name}` is jitted in the set-up string, which never calls it")
+            continue
         timed_ids = {id(n) for n in timed}
         earlier_reading = read_earlier.get(id(region), set())
         warm: set[str] = set()
@@ -185,6 +194,31 @@ def _hands(ctx: Context, call: ast.AST | None, key: str) -> bool:
         return False
     arguments = [*call.args, *(k.value for k in call.keywords)]
     return any(ctx.facts.jitted_key_of(n) == key for a in arguments for n in ast.walk(a) if isinstance(n, ast.expr))
+def _jitted_in_setup(ctx: Context, region: TimedRegion) -> set[str]:
+    """The names a ``timeit`` set-up string binds to a jit of a function and never calls (fenbux#7's setup
+    ``from jax import jit ... jit_febux_test = jit(febux_test)``, then ``timeit.timeit('jit_febux_test(mean, sd,
+    y_k).block_until_ready()', setup=..., number=1000)``, case 468): the timed statement's first run compiles, and
+    the total holds it. The set-up's own imports name the jit (``from jax import jit``, ``import jax``), as do the
+    file's."""
+    if not region.harness or not region.setup or not region.label.startswith("timeit."):
+        return set()
+    jits = {"jax.jit"}
+    for statement in region.setup:
+        if isinstance(statement, ast.ImportFrom) and statement.module == "jax":
+            jits |= {a.asname or a.name for a in statement.names if a.name == "jit"}
+        elif isinstance(statement, ast.Import):
+            jits |= {f"{a.asname or a.name}.jit" for a in statement.names if a.name == "jax"}
+    bound: set[str] = set()
+    called: set[str] = set()
+    for statement in region.setup:
+        for node in ast.walk(statement):
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and isinstance(node.value, ast.Call) and len(node.value.args) == 1
+                    and (dotted(node.value.func) in jits or ctx.facts.is_jit(node.value.func))):
+                bound.add(node.targets[0].id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+    return bound - called
 
 
 def _handed_fresh(ctx: Context, region: TimedRegion, call: ast.Call, cold: list[str]) -> list[tuple[ast.expr, str]]:
@@ -299,9 +333,11 @@ def _compiles_by_design(ctx: Context, region: TimedRegion) -> bool:
     )
 
 
-def _compile_finding(ctx: Context, region: TimedRegion, call: ast.Call, key: str) -> Diagnostic:
+def _compile_finding(
+    ctx: Context, region: TimedRegion, call: ast.Call, key: str, evidence: str | None = None
+) -> Diagnostic:
     site = ctx.facts.jitted.get(key) or ctx.facts.held_jits.get(key)
-    evidence = (
+    evidence = evidence or (
         f"`{key}` is jitted at {ctx.where(site.node)} (`{site.label}`) and not called before this region"
         if site is not None
         else f"`{key}` creates a jitted function inside the timed region"

@@ -22,6 +22,8 @@ from .._syntax import (
     COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, parameter_names, short, walk_code,
 )
 from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, runs_a_timing, site_text
+from .._regions import decorated_bodies
+from .._syntax import enclosing_loop
 
 CODE = "LB114"
 
@@ -62,6 +64,11 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     if not ctx.runs_here:
         return
     traced = set(facts.traced_defs)
+    eager_family: set[int] = set()  # the timed eager functions reported at their calls, and what they call
+    for call, family, diagnostic in _decorated_eager_runs(ctx, traced):
+        reported_calls.add(id(call))
+        eager_family |= family
+        yield diagnostic
     # the loop a harness runs (google_benchmark's `while state:`), not a loop a `%%time` cell starts with
     harness_loops = {id(r.anchor) for r in ctx.regions if r.harness and not any(s is r.anchor for s in r.statements)}
     for loop in ctx.program.of_type(*LOOPS, *COMPREHENSIONS):
@@ -81,6 +88,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         own_calls = [n for n in own if isinstance(n, ast.Call)]
         if ops < 2 and not applies and any(_unread_work_on_jax_values(ctx, c) for c in own_calls):
             continue  # one key split beside the step the file imports (gpt-jax's `train_step`): the step is timed
+        family = [c for c in own_calls if id(facts.local_def(c)) in eager_family]
+        if family and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, family) and not _key_glue(ctx, n)])[0] < 2:
+            continue  # the eager function a decorator times, reported at its kept figure's call: here its warm-ups,
+            # its discarded runs and the loop of its figures, with the key splits between them (case 463)
         reported = [c for c in own_calls if id(c) in reported_calls]
         if reported and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, reported)])[0] < 2:
             continue  # the loop's work is a timed call already reported where it is made (case 258): one fault, once
@@ -114,6 +125,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         optimiser = next((c for c in own_calls if facts.updates_an_optimiser(c)), None)
         if compiled_beside and step is None and optimiser is None:
             continue  # the loop's work is compiled programs; its own operations are the glue around them
+        handed = next((c for c in own_calls if _handed_eager_and_jitted(ctx, c)), None)
+        if (timed and handed is not None
+                and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, [handed])])[0] < 2):
+            continue  # `test(fn, ...)` and `test(jit(fn), ...)`: the helper times both halves of a comparison (461)
         plain = next(((c, s) for c in own_calls if (s := facts.plain_call_of_jitted(c)) is not None), None)
         # the operations of the loop itself, not those of the un-jitted twin it calls (counted inside it)
         beside = _eager_ops(ctx, [n for n in own if n is not plain[0]])[0] if plain else ops
@@ -183,6 +198,79 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             fix=_jitted_loop_fix(loop, ctx, flax=bool(applies)) if isinstance(loop, LOOPS) else vmap_fix(loop),
         )
     yield from _per_leaf_dispatch(ctx, traced)
+
+
+def _decorated_eager_runs(ctx: Context, traced: set[ast.AST]) -> Iterator[tuple[ast.Call, set[int], Diagnostic]]:
+    """A function a timing decorator wraps (`decorated_bodies`: ``@timer def price(...)``, whose wrapper reads the
+    clock around each call), neither jitted nor traced, that dispatches two or more JAX operations (in its body or
+    the local functions it calls), called in a loop with its figure kept (``(p, e), t = price(...)``): each pass
+    times the whole function run op by op. Reported at that call, with the ids of the function and of the local
+    functions it calls, whose warm-ups and discarded runs elsewhere are the same fault's set-up
+    (risk-neutral-monte-carlo's ``@timer`` pricer, called 'JIT-compiled' and never jitted, case 463)."""
+    facts = ctx.facts
+    seen: set[int] = set()
+    for region in ctx.regions:
+        for function in decorated_bodies(ctx.program, facts, region):
+            if id(function) in seen or function in facts.jitted_defs or function in traced:
+                continue
+            seen.add(id(function))
+            ops, applies = _eager_ops(ctx, list(walk_code(ctx.program, function.body)))
+            if ops + applies < 2:
+                continue
+            family = _called_family(ctx, function)
+            for use in facts.call_sites(function):
+                call = ctx.program.parent(use)
+                if not (isinstance(call, ast.Call) and call.func is use):
+                    continue
+                loop = enclosing_loop(ctx.program, call)
+                if loop is None or not _figure_kept(ctx, call) or not _runs_eagerly(ctx, loop, traced):
+                    continue
+                yield call, family, ctx.report(
+                    "LB114",
+                    call,
+                    f"`{short(call)}` times `{function.name}` (`@{short(_decorator_of(function, region), 30)}`) "
+                    f"once per iteration without jit: its {ops + applies} JAX operations are dispatched one by one",
+                    evidence=f"`{function.name}` is timed by its decorator's clock pair ({ctx.where(region.anchor)}) "
+                    "and neither it nor the functions it calls are jitted",
+                    fix=f"{function.name}_jit = jax.jit({function.name})  # jit the function the decorator times "
+                    "(decorate with @jax.jit under the timer), warm it up, then time it",
+                )
+
+
+def _decorator_of(function: ast.AST, region: TimedRegion) -> ast.expr:
+    """The decorator of ``function`` whose wrapper holds ``region``'s clock pair (its first, when none is named)."""
+    decorators = list(getattr(function, "decorator_list", []))
+    scope = getattr(region.scope, "name", None)
+    return next((d for d in decorators if dotted(d) == scope), decorators[0] if decorators else ast.Name(id="timer"))
+
+
+def _figure_kept(ctx: Context, call: ast.Call) -> bool:
+    """``call``'s value is bound to a name other than ``_`` (``(price, err), t = timed(...)``): a figure kept."""
+    parent = ctx.program.parent(call)
+    return isinstance(parent, ast.Assign) and any(
+        isinstance(n, ast.Name) and n.id != "_" for t in parent.targets for n in ast.walk(t)
+    )
+
+
+def _called_family(ctx: Context, function: ast.AST, depth: int = 0) -> set[int]:
+    """The ids of ``function`` and of the un-jitted local functions it calls, transitively (a few levels)."""
+    found = {id(function)}
+    if depth > 3:
+        return found
+    for node in walk_code(ctx.program, list(getattr(function, "body", []))):
+        if isinstance(node, ast.Call):
+            inner = ctx.facts.local_def(node)
+            if inner is not None and inner is not function and inner not in ctx.facts.jitted_defs:
+                found |= _called_family(ctx, inner, depth + 1)
+    return found
+
+
+# Making and splitting PRNG keys between the runs of a function: glue, not the work the loop is for.
+_KEY_GLUE = frozenset({"jax.random.split", "jax.random.fold_in", "jax.random.PRNGKey", "jax.random.key"})
+
+
+def _key_glue(ctx: Context, node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and ctx.names.qualname(node.func) in _KEY_GLUE
 
 
 def _per_leaf_dispatch(ctx: Context, traced: set[ast.AST]) -> Iterator[Diagnostic]:
@@ -463,7 +551,7 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
     timing repeats the call (a loop, a function called repeatedly, a harness that runs it many times: %timeit,
     ``timeit(number=100)``, pytest-benchmark): LB114 is dispatch repeated, and a transform timed once (jaxopt's
     ``t0 = time.time(); J = jax.jacrev(f)(x); time.time() - t0``, cases 289-291) is one cold sample, LB104's."""
-    if region.samples == "single":
+    if region.samples == "single" or _once_beside_the_repeats(ctx, call, region):
         return False
     if ctx.facts.is_flax_call(call) or _is_measure(ctx, call):
         return False
@@ -473,6 +561,18 @@ def _runs_transform_eagerly(ctx: Context, call: ast.Call, region: TimedRegion) -
     if region.harness and _a_library_as_its_users_call_it(ctx, call):
         return False
     return runs_many_operations(ctx.facts, call)
+
+
+def _once_beside_the_repeats(ctx: Context, call: ast.Call, region: TimedRegion) -> bool:
+    """The region's figure is a total over a loop it holds, and ``call`` sits beside that loop, not in it: it runs
+    once per figure (phylojax's ``y, vjp_fn = vjp(log_prob, x, theta)`` before ``for _ in range(replicates):
+    vjp_fn(...)``, case 461). Its cost is one cold run inside the total, not dispatch repeated."""
+    if region.samples != "averaged":
+        return False
+    loops = [n for n in walk_code(ctx.program, list(region.statements)) if isinstance(n, (*LOOPS, *COMPREHENSIONS))]
+    if not loops:
+        return False
+    return not any(any(a is loop for loop in loops) for a in ctx.program.ancestors(call))
 
 
 def _a_library_as_its_users_call_it(ctx: Context, call: ast.Call) -> bool:
@@ -518,6 +618,25 @@ def _eager_half_of_a_comparison(ctx: Context, call: ast.Call) -> bool:
         return False
     timed = ctx.index("LB114 timed callees", lambda: {dotted(c.func) for r in ctx.regions for c in ctx.timed_calls(r)})
     return name in timed
+
+
+def _handed_eager_and_jitted(ctx: Context, call: ast.Call) -> bool:
+    """``call`` runs a parameter of its function, and the file's calls of that function hand it a callable at one
+    call and the jit of the same callable at another (phylojax's ``test(fn, grad(fn), ...)`` beside
+    ``test(jit(fn), jit(grad(fn)), ...)``, case 461): the helper times both halves of a comparison with jit, and
+    the eager figure is its baseline, as the eager call of a jitted function's plain name is
+    (`_eager_half_of_a_comparison`)."""
+    values = ctx.facts.parameter_values(call.func)
+    if not values or len(values) < 2:
+        return False
+    facts = ctx.facts
+    texts = {ast.unparse(v) for v in values}
+    for value in values:
+        for held in [value, *(facts.callee_values(value) if isinstance(value, ast.Name) else [])]:
+            if (isinstance(held, ast.Call) and facts.is_jit(held.func) and len(held.args) == 1
+                    and ast.unparse(held.args[0]) in texts):
+                return True
+    return False
 
 
 def _an_eager_copy_beside_its_timed_twin(ctx: Context, function: ast.AST | None) -> bool:
@@ -606,9 +725,55 @@ def _a_pass_of_a_comparison(ctx: Context, loop: ast.AST, call: ast.Call) -> bool
     if not _eager_half_of_a_comparison(ctx, call):
         return False
     function = ctx.facts.local_def(call)
+    if function is None and ctx.facts.function_of(call.func) is None and isinstance(call.func, ast.Name):
+        # a function the file imports or binds (`transform_ratios` from the project, `vjp_fn` from `vjp`): its
+        # loops are not the file's; the same run repeated is the measurement (case 461)
+        return _same_run_repeated(ctx, loop, call)
     if function is None or any(isinstance(n, (*LOOPS, *COMPREHENSIONS)) for n in local_walk(ctx.program, function)):
         return False
-    return _independent_passes(ctx, loop, call)
+    return _independent_passes(ctx, loop, call) or _same_run_repeated(ctx, loop, call)
+
+
+def _twin_drops_its_value(ctx: Context, call: ast.Call) -> bool:
+    """A timed call of the jitted twin of ``call``'s function (the name its jit is bound to) is a statement of its own
+    too, its value dropped: the eager pass is written as the jitted pass it is compared with (phylojax's
+    ``transform_ratios(...)`` beside ``transform_ratios_jit(...)``, case 461)."""
+    site = ctx.facts.plain_call_of_jitted(call)
+    holder = ctx.program.parent(site.node) if site is not None else None
+    if not (isinstance(holder, ast.Assign) and len(holder.targets) == 1 and (name := dotted(holder.targets[0]))):
+        return False
+    return any(
+        dotted(c.func) == name and isinstance(ctx.program.parent(c), ast.Expr)
+        for r in ctx.regions for c in ctx.timed_calls(r)
+    )
+
+
+def _same_run_repeated(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
+    """Each pass of ``loop`` makes ``call`` on the same inputs, as a statement of its own whose value is bound to a
+    name (``log_p = log_prob(h, theta)``, ``_ = vjp_fn(ct)[0]``) or dropped as its jitted twin's is
+    (``transform_ratios(r, bounds, idx)``, `_twin_drops_its_value`), and the loop reads nothing a pass stores: the eager half of a comparison with jit run again and again, as its
+    twin is (phylojax's 'JIT off' loops, case 461). A call handed the loop's variable (``step(i)``) is not."""
+    node: ast.AST = call
+    parent = ctx.program.parent(node)
+    while isinstance(parent, ast.Subscript) and parent.value is node:
+        node, parent = parent, ctx.program.parent(parent)
+    if isinstance(parent, ast.Assign):
+        if parent.value is not node or not all(isinstance(t, ast.Name) for t in parent.targets):
+            return False
+    elif not isinstance(parent, ast.Expr) or not _twin_drops_its_value(ctx, call):
+        return False  # a value dropped where the jitted twin's is kept runs for what it changes (case 239)
+    if ctx.program.parent(parent) is not loop:
+        return False  # a statement of the loop's own body, not one under a branch
+    if isinstance(loop, COMPREHENSIONS) or not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+        return False
+    targets = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
+    names = [n for n in local_walk(ctx.program, loop) if isinstance(n, ast.Name)]
+    stored = {n.id for n in names if isinstance(n.ctx, ast.Store)}
+    stored |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    read_by_call = {n.id for n in ast.walk(call) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if read_by_call & stored:
+        return False
+    return not any(isinstance(n.ctx, ast.Load) and n.id in stored for n in names)
 
 
 def _independent_passes(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:

@@ -119,6 +119,8 @@ def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) 
     for index, arg in enumerate(call.args):
         if _only_handed_to_library_objects(ctx, call, index):
             continue  # the library converts it once per run it makes: the run's cost, not a copy per call
+        if ctx.kinds.numpy_scalar(arg):
+            continue  # `f(np.int32(1))`: one scalar of a few bytes, no transfer worth a finding (case 460)
         if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call) or _holds_numpy(ctx, arg):
             held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
             several = isinstance(arg, (ast.Starred, ast.Tuple, ast.List))
