@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (parameter initialisation timed once and printed as a figure; the catalogue's reading, as in 466), LB105 (`time.time()` read by the `Timer` class as the interval clock; the catalogue's reading, placed at the start read as in other cases)
-# lines: LB104:69, LB105:41
+# lines: LB104:70, LB105:42
+# first-sight: d481e6f 2026-12-06 py: found LB104:70; missed LB105:42; false none | notebook: found LB104:70; missed LB105:42; false none
 
 """Benchmark our PIPs model's forward pass.
 

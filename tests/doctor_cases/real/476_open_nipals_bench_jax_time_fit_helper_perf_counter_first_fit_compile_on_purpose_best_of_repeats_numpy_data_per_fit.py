@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (host NumPy arrays handed to the JAX model's `fit` inside every timed region; the catalogue's reading, not discussed)
-# lines: LB115:54
+# lines: LB115:55
+# first-sight: d481e6f 2026-12-06 py: found none; missed LB115:55; false none | notebook: found none; missed LB115:55; false none
 
 """Benchmark NumPy vs JAX NIPALS fits.
 

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (asv `time_*` methods return JAX results without waiting; the catalogue's reading, as in 300 and 355, not discussed)
-# lines: LB102:85/89/93/97/101/105
+# lines: LB102:86/90/94/98/102/106
+# first-sight: d481e6f 2026-12-06 py: found none; missed LB102:86/90/94/98/102/106; false none | notebook: found none; missed LB102:86/90/94/98/102/106; false none
 
 """
 ASV benchmarks for RoughPy JAX free tensor operations.

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (jitted ensemble evaluations timed in `with timer:` blocks without a wait; the catalogue's reading, not discussed)
-# lines: LB102:241/284
+# lines: LB102:242/285
+# first-sight: d481e6f 2026-12-06 py: found LB102:242; missed none; false LB114:282 | notebook: found LB102:242; missed none; false LB114:282
 
 # ---
 # jupyter:

@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (warmed but unwaited vmapped forward and value-and-grad calls timed; the catalogue's reading, not discussed), LB105 (`time()` from `time` as the interval clock; the catalogue's reading)
-# lines: LB102:102/107, LB105:101/106
+# lines: LB102:103/108, LB105:102/107
+# first-sight: d481e6f 2026-12-06 py: found LB105:102 LB102:103 LB105:107 LB102:108; missed none; false LB114:103 LB114:108 | notebook: found LB105:102 LB102:103 LB105:107 LB102:108; missed none; false LB114:103 LB114:108
 
 import os
 from functools import partial

@@ -5,7 +5,8 @@
 # static: LB102, LB115
 # dynamic: n/a
 # inferred: LB102 (no JAX timing waits for its result; the author did not discuss it), LB115 (the NumPy `rs` is copied to the device on every timed JAX call; not discussed)
-# lines: LB102:55/63/68, LB115:55/63/68
+# lines: LB102:56/64/69, LB115:56/64/69
+# first-sight: d481e6f 2026-12-06 py: found LB102:56 LB102:64 LB115:64 LB102:69 LB115:69; missed none; false LB103:64 | notebook: found LB102:56 LB102:64 LB115:64 LB102:69 LB115:69; missed none; false LB103:64
 
 # %%
 import numpy as np

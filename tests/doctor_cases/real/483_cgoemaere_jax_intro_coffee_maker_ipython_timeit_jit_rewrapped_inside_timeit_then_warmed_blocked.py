@@ -5,7 +5,8 @@
 # static: LB111
 # dynamic: n/a
 # inferred: LB111 (`jit(coffee_maker)` rebuilt inside the timed statement; the author attributes the figure to compilation, which the catalogue's reading does not)
-# lines: LB111:33
+# lines: LB111:34
+# first-sight: d481e6f 2026-12-06 py: found LB111:34; missed none; false none | notebook: found LB111:34; missed none; false none
 
 # %%
 import jax

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the `%%timeit` body never waits for the eager product; not discussed)
-# lines: LB102:36
+# lines: LB102:37
+# first-sight: d481e6f 2026-12-06 py: found none; missed LB102:37; false none | notebook: found none; missed LB102:37; false none
 
 # %%
 import os

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the eager `%timeit` does not wait for its result; the author waits only for the jitted call, and did not discuss it)
-# lines: LB102:33
+# lines: LB102:34
+# first-sight: d481e6f 2026-12-06 py: found LB102:34; missed none; false none | notebook: found LB102:34; missed none; false none
 
 # %%
 import numpy as np

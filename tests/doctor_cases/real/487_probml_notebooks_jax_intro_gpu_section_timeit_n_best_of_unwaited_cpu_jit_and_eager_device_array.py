@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 at both lines (the jitted CPU call and the eager call are never waited for; the author added the wait to the GPU timing only and did not discuss the others)
-# lines: LB102:78/110
+# lines: LB102:79/111
+# first-sight: d481e6f 2026-12-06 py: found LB102:79 LB102:111; missed none; false LB110:53 LB103:79 LB103:89 | notebook: found LB102:79 LB102:111; missed none; false LB110:53 LB103:79 LB103:89
 
 # %%
 # Standard Python libraries

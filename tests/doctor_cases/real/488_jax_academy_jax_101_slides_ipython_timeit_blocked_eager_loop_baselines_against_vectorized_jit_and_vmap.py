@@ -5,7 +5,8 @@
 # static: LB114
 # dynamic: n/a
 # inferred: LB114 at both loops (the per-element and per-row eager dispatch the slides time on purpose; labelled as in 239, where the guide's op-by-op baseline carries it)
-# lines: LB114:16/40
+# lines: LB114:17/41
+# first-sight: d481e6f 2026-12-06 py: found LB114:17 LB114:41; missed none; false LB115:17 LB114:48 | notebook: found LB114:17 LB114:41; missed none; false LB115:17 LB114:48
 
 # %%
 import jax

@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (the eager and the warm jitted figures are one sample each; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:46/61, LB105:45/54/60/73
+# lines: LB104:47/62, LB105:46/55/61/74
+# first-sight: d481e6f 2026-12-06 py: found LB105:46 LB104:47 LB105:55 LB105:61 LB104:62 LB105:74; missed none; false none | notebook: found LB105:46 LB104:47 LB105:55 LB105:61 LB104:62 LB105:74; missed none; false none
 
 # %%
 import jax
