@@ -345,6 +345,18 @@ class Facts:
                 return self._returned_function(factory, depth)
         return None
 
+    def own_method(self, expr: ast.AST) -> ast.AST | None:
+        """The method ``self.name`` denotes where it is read inside a method of a local class: that class's def of
+        ``name``, through ``grad``/``vmap``/``partial`` wrappers (``jax.vmap(jax.value_and_grad(self.loss))`` in
+        PytorchVsJax's ``Trainer.benchmark``, case 481). ``function_of`` reads no ``self``: who ``self`` is depends
+        on the class, known here only from the enclosing ``class`` statement."""
+        while isinstance(expr, ast.Call) and expr.args and self.names.qualname(expr.func) in _WRAPPING:
+            expr = expr.args[0]
+        if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self"):
+            return None
+        owner = next((a for a in self.program.ancestors(expr) if isinstance(a, ast.ClassDef)), None)
+        return None if owner is None else self.methods.get(f"{owner.name}.{expr.attr}")
+
     def callee_values(self, func: ast.AST, depth: int = 0) -> list[ast.expr]:
         """What a callee that is no def may be: the values bound to its name (a loop over a container binds
         each element), a container's elements (``ops["jax"]``), both branches of a conditional."""

@@ -178,7 +178,8 @@ def _one_operation(facts: Facts, transform: ast.Call) -> bool:
     """``jax.vmap(jnp.linalg.solve)``: a transform of one JAX operation runs that operation, batched or
     differentiated, not a program of the user's op by op; so does a transform of a jitted function
     (``jax.vmap(f)`` with ``@jax.jit def f``, ``jax.vmap(lambda y: f(grid, y))``, ``jax.vmap(jax.vmap(f))``): the
-    jitted function is one compiled program, batched as a whole."""
+    jitted function is one compiled program, batched as a whole; a jitted method of the class the transform is
+    built in, too (``jax.vmap(self.forward_pass)`` with ``@partial(jax.jit, static_argnums=(0,))``, case 481)."""
     while facts.names.qualname(transform.func) == "jax.block_until_ready" and transform.args:
         if not isinstance(transform.args[0], ast.Call):
             break
@@ -188,7 +189,7 @@ def _one_operation(facts: Facts, transform: ast.Call) -> bool:
         return False
     if facts.names.qualname(target) is not None:
         return True  # a library's function: one JAX operation, or a program the file cannot see (jitted or not)
-    function = facts.function_of(target)
+    function = facts.function_of(target) or facts.own_method(target)
     if function is None:
         passed = facts.argument_values(target) if facts.def_named(getattr(target, "id", ""), target) is None else None
         if passed is not None:  # `def bench(func, x): jax.vmap(func)(x)`: op by op only if given a plain local def

@@ -1,0 +1,80 @@
+"""What cases 474-489 showed at first sight, mended in the shared model (mend42).
+
+- `Facts.own_method`, read by `_iteration._one_operation`: a transform built inside a method of a class over
+  ``self.name`` (``jax.vmap(self.forward_pass)``, ``jax.vmap(jax.value_and_grad(self.loss))``) transforms that
+  class's method; when the method is jitted (``@partial(jax.jit, static_argnums=(0,))``), the transform batches or
+  differentiates one compiled program, no program dispatched op by op (PytorchVsJax's ``Trainer.benchmark``, case
+  481's false LB114:103/108). An un-jitted method so transformed still runs op by op.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+# --- 481: a vmap of a jitted method, built and timed in another method ---------------------------------------------
+TRAINER = """
+import jax
+import jax.numpy as jnp
+{imports}
+from functools import partial
+
+
+class Trainer:
+    def __init__(self, w):
+        self.w = w
+
+    {decorator}
+    def forward_pass(self, params, x):
+        return jnp.tanh(x @ params) * self.w + jnp.sin(x).sum()
+
+    {decorator}
+    def loss(self, params, x):
+        return jnp.mean(self.forward_pass(params, x) ** 2)
+
+    def benchmark(self, params, x, R=100):
+        forward = {vmap}(self.forward_pass, in_axes=(0, 0))
+        grads = {vmap}({grad}(self.loss), in_axes=(0, 0))
+        forward(params, x)
+        grads(params, x)
+        times = []
+        for _ in range(R):
+            start = {clock}
+            out = forward(params, x).block_until_ready()
+            out = grads(params, x)[0].block_until_ready()
+            times.append({clock} - start)
+        return times
+"""
+_STATIC = "@partial(jax.jit, static_argnums=(0,))"
+
+
+@pytest.mark.parametrize(
+    ("imports", "vmap", "grad", "clock", "decorator"),
+    [
+        ("from time import time", "jax.vmap", "jax.value_and_grad", "time()", _STATIC),  # as posted
+        ("from jax import vmap as batch, grad", "batch", "grad", "time.perf_counter()", _STATIC),  # aliased
+        ("import timeit", "jax.vmap", "jax.grad", "timeit.default_timer()", "@jax.jit"),  # another clock
+    ],
+)
+def test_a_vmap_of_a_jitted_method_built_in_another_method_is_no_op_by_op_dispatch(imports, vmap, grad, clock,
+                                                                                  decorator):
+    source = TRAINER.format(imports="import time\n" + imports, vmap=vmap, grad=grad, clock=clock,
+                            decorator=decorator)
+    found = codes(source)
+    assert not lines(found, "LB114"), found
+
+
+def test_a_vmap_of_a_jitted_method_in_notebook_cells_is_no_op_by_op_dispatch():
+    source = TRAINER.format(imports="import time", vmap="jax.vmap", grad="jax.grad", clock="time.perf_counter()",
+                            decorator=_STATIC)
+    head, _, tail = source.partition("class Trainer:")
+    found = notebook_codes(head, "class Trainer:" + tail)
+    assert not {c for c, _, _ in found} & {"LB114"}, found
+
+
+def test_a_vmap_of_an_unjitted_method_still_dispatches_op_by_op():
+    source = TRAINER.format(imports="import time", vmap="jax.vmap", grad="jax.grad", clock="time.perf_counter()",
+                            decorator="")
+    found = codes(source)
+    assert lines(found, "LB114"), found
