@@ -8,6 +8,9 @@
 - LB114's loops: a loop that is not timed itself but holds timings, with one JAX operation of its own that runs
   outside them (``key, _ = jr.split(key)`` before ``with timer:``), dispatches nothing any figure holds (feedbax's
   ensemble timing, case 480's false LB114:282). Operations inside the timings still count.
+- LB115's `_python_container`: a list comprehension of JAX arrays (``jnp.array([x[i] * jnp.pi for i in ...])``) is
+  stacked on the device, no host walk and no copy; its per-element dispatch is the comprehension's LB114 at the same
+  place (jax-academy's loop baseline, case 488's false LB115:17). A list of Python numbers still is.
 """
 
 from __future__ import annotations
@@ -168,3 +171,42 @@ def test_key_splits_inside_the_timing_are_still_counted():
     source = SWEEP.format(imports="import jax.random as jr", random="jr", body=_SPLIT_TIMED.format(random="jr"))
     found = codes(source)
     assert lines(found, "LB114"), found
+
+
+# --- 488: a list of JAX arrays made into one array inside the timing --------------------------------------------
+STACKED = """
+import jax
+{imports}
+
+x = {jnp}.linspace(0, 1, 5_000)
+{body}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "jnp", "body"),
+    [
+        ("from jax import numpy as jnp", "jnp",  # as posted
+         "%timeit jnp.array([x[i] * jnp.pi for i in range(x.size)]).block_until_ready()"),
+        ("import jax.numpy as xp", "xp",  # aliased, another converter
+         "%timeit xp.asarray([xp.sin(x[i]) for i in range(x.size)]).block_until_ready()"),
+        ("import jax.numpy as jnp\nimport time", "jnp",  # another clock
+         "t0 = time.perf_counter()\nfor _ in range(10):\n    jnp.array([x[i] * 2 for i in range(x.size)]).block_until_ready()\n"
+         "print(time.perf_counter() - t0)"),
+    ],
+)
+def test_a_list_of_jax_arrays_made_into_one_array_is_no_host_transfer(imports, jnp, body):
+    found = codes(STACKED.format(imports=imports, jnp=jnp, body=body), "bench.ipy" if "%" in body else "bench.py")
+    assert not lines(found, "LB115"), found
+
+
+def test_a_list_of_jax_arrays_made_into_one_array_in_notebook_cells_is_no_host_transfer():
+    found = notebook_codes("import jax\nfrom jax import numpy as jnp\nx = jnp.linspace(0, 1, 5_000)",
+                           "%timeit jnp.array([x[i] * jnp.pi for i in range(x.size)]).block_until_ready()")
+    assert "LB115" not in {c for c, _, _ in found}, found
+
+
+def test_a_list_of_python_numbers_made_into_one_array_is_still_a_host_walk():
+    body = "%timeit jnp.array([float(i) * 2.0 for i in range(x.size)]).block_until_ready()"
+    found = codes(STACKED.format(imports="from jax import numpy as jnp", jnp="jnp", body=body), "bench.ipy")
+    assert lines(found, "LB115"), found

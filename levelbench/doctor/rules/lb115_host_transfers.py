@@ -260,6 +260,9 @@ def _python_container(ctx: Context, call: ast.Call) -> ast.expr | None:
     if ctx.facts.callee_qualname(call.func) not in _EXPLICIT_TRANSFERS or not call.args:
         return None
     argument = call.args[0]
+    if isinstance(argument, ast.ListComp) and ctx.kinds.of(argument.elt) == "jax":
+        return None  # a list of JAX arrays is stacked on the device: no host walk, no copy; its per-element
+        # dispatch is the comprehension's, LB114's (`jnp.array([x[i] * jnp.pi for i in ...])`, case 488)
     if isinstance(argument, ast.ListComp) or ctx.names.qualname(getattr(argument, "func", None)) == "builtins.list":
         return argument
     if isinstance(argument, ast.BinOp) and isinstance(argument.op, ast.Mult) and isinstance(argument.left, ast.List):
