@@ -11,6 +11,10 @@
 - LB115's `_python_container`: a list comprehension of JAX arrays (``jnp.array([x[i] * jnp.pi for i in ...])``) is
   stacked on the device, no host walk and no copy; its per-element dispatch is the comprehension's LB114 at the same
   place (jax-academy's loop baseline, case 488's false LB115:17). A list of Python numbers still is.
+- `_ipython_input.split_timeit_options` reads ``-o`` and ``-r``, `Magic` keeps them and the name ``res = %timeit -o``
+  binds, and `_regions`: a ``%timeit -o -n N`` whose result is kept by name (bound by the magic, or ``res = _``
+  right after it) and read only for its ``.best`` is calibrated, the best of its repeats leaving the first repeat's
+  compile out (probml's notebook, case 487's false LB103:79/89; 148's reading). ``.average`` or ``-r 1`` still hold it.
 """
 
 from __future__ import annotations
@@ -210,3 +214,56 @@ def test_a_list_of_python_numbers_made_into_one_array_is_still_a_host_walk():
     body = "%timeit jnp.array([float(i) * 2.0 for i in range(x.size)]).block_until_ready()"
     found = codes(STACKED.format(imports="from jax import numpy as jnp", jnp="jnp", body=body), "bench.ipy")
     assert lines(found, "LB115"), found
+
+
+# --- 487: `%timeit -o -n N` whose kept figure is the best of its repeats ----------------------------------------
+BEST_OF = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+def jf(x=None):
+    x = jnp.ones((1000, 1000), dtype=jnp.float32)
+    return jnp.dot(x, x.T)
+
+f_gpu = {jit}(jf)
+number_of_loops = 100
+{timing}
+print(time_jgpu)
+"""
+_NEXT = "%timeit -o -n $number_of_loops f_gpu().block_until_ready()\nres = _\ntime_jgpu = res.{field}"
+_BOUND = "res = %timeit -o -n100 -r5 f_gpu().block_until_ready()\ntime_jgpu = res.{field}"
+
+
+@pytest.mark.parametrize(
+    ("imports", "jit", "timing"),
+    [
+        ("", "jax.jit", _NEXT),  # as posted
+        ("from jax import jit as compile_", "compile_", _NEXT),  # aliased
+        ("", "jax.jit", _BOUND),  # the result bound by the magic's own assignment
+    ],
+)
+def test_a_best_of_figure_of_timeit_n_leaves_the_first_repeats_compile_out(imports, jit, timing):
+    source = BEST_OF.format(imports=imports, jit=jit, timing=timing.format(field="best"))
+    found = codes(source, "bench.ipy")
+    assert not lines(found, "LB103"), found
+
+
+def test_a_best_of_figure_of_timeit_n_in_notebook_cells_leaves_the_compile_out():
+    head, _, _ = BEST_OF.partition("{timing}")
+    found = notebook_codes(head.format(imports="", jit="jax.jit"),
+                           "%timeit -o -n $number_of_loops f_gpu().block_until_ready()",
+                           "res = _\ntime_jgpu = res.best\nprint(time_jgpu)")
+    assert "LB103" not in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    "timing",
+    [
+        _NEXT.format(field="average"),  # the mean of the repeats holds the first one's compile
+        "res = %timeit -o -n100 -r1 f_gpu().block_until_ready()\ntime_jgpu = res.best",  # one repeat: no other
+    ],
+)
+def test_a_timeit_n_figure_that_is_no_best_of_still_holds_the_compile(timing):
+    found = codes(BEST_OF.format(imports="", jit="jax.jit", timing=timing), "bench.ipy")
+    assert lines(found, "LB103"), found

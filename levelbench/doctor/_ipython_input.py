@@ -238,12 +238,14 @@ class TimingOptions:
     statement: str  # what remains after the options
     offset: int  # where ``statement`` starts in the argument string
     once: bool = False  # -n1 -r1: one run, one sample
+    output: bool = False  # -o: the magic returns its `TimeitResult`, whose `.best` a caller may keep
+    repeats: int | None = None  # -r R, when given
 
 
 def split_timeit_options(arg: str) -> TimingOptions:
     """Separate ``%timeit`` options (``-n 10 -r 3 -o -q``) from the timed statement."""
     pos = 0
-    number_given = False
+    number_given = output = False
     values: dict[str, str] = {}
     tokens = re.compile(r"\s*(\S+)")
     while True:
@@ -255,6 +257,8 @@ def split_timeit_options(arg: str) -> TimingOptions:
         letters = flags.rstrip("0123456789")
         if "n" in letters:
             number_given = True
+        if "o" in letters:
+            output = True
         if letters and letters[-1] in _VALUED_OPTIONS:
             if letters == flags:  # value is the next token
                 value = tokens.match(arg, pos)
@@ -266,4 +270,7 @@ def split_timeit_options(arg: str) -> TimingOptions:
     while pos < len(arg) and arg[pos].isspace():
         pos += 1
     once = values.get("n") == "1" and values.get("r") == "1"
-    return TimingOptions(number_given=number_given, statement=arg[pos:], offset=pos, once=once)
+    repeats = int(values["r"]) if values.get("r", "").isdigit() else None
+    return TimingOptions(
+        number_given=number_given, statement=arg[pos:], offset=pos, once=once, output=output, repeats=repeats
+    )

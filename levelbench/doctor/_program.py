@@ -43,6 +43,9 @@ class Magic:
     name: str  # "time", "timeit" or "capture"
     number_given: bool  # %timeit -n N: no calibration runs
     once: bool = False  # %timeit -n1 -r1: a single run
+    output: bool = False  # %timeit -o: returns its result (`res = %timeit -o ...`, or `_` read in the next cell)
+    repeats: int | None = None  # %timeit -r R, when given
+    bound: str | None = None  # the name `res = %timeit -o ...` binds
 
 
 @dataclasses.dataclass(frozen=True)
@@ -543,8 +546,10 @@ class _Splicer(ast.NodeTransformer):
         for node in (marker, marker.func, marker.args[0], block):
             ast.copy_location(node, stmt)
         ast.fix_missing_locations(block)
+        bound = stmt.targets[0].id if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name) else None
         self._b.magics[block] = Magic(
-            name=name, number_given=bool(options and options.number_given), once=bool(options and options.once)
+            name=name, number_given=bool(options and options.number_given), once=bool(options and options.once),
+            output=bool(options and options.output), repeats=options.repeats if options else None, bound=bound,
         )
         return [*setup, block]
 

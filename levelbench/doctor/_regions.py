@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from ._facts import Facts, FunctionNode
 from ._names import dotted
 from ._placement import asv_timed, benchopt_timed
-from ._program import Program
+from ._program import Magic, Program
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, argument, bound_names, enclosing_function, enclosing_loop, position, walk_code
 
 CLOCKS = frozenset(
@@ -752,7 +752,7 @@ class _Finder:
                 scope=enclosing_function(self.program, node),
                 start=position(node),
                 samples=samples,
-                calibrated=magic.name == "timeit" and not magic.number_given,
+                calibrated=magic.name == "timeit" and (not magic.number_given or self._best_kept(node, magic)),
                 setup=setup,
                 harness=True,
             )
@@ -819,6 +819,30 @@ class _Finder:
             harness=True,
             calibrated=qualified == "timeit.repeat" and repeat != 1 and self._best_of(call),
             swept=swept,
+        )
+
+    def _best_kept(self, node: ast.With, magic: Magic) -> bool:
+        """``%timeit -o -n N``, whose result is kept by name (``res = %timeit -o ...``, or ``res = _`` right after
+        it) and read only for its ``.best``: the best of its repeats, so the first repeat's compile is never the
+        figure (probml's 'Yet another JAX tutorial', case 487; 148's reading of a best-of figure). One repeat
+        (``-r 1``) has no other to be best of."""
+        if not magic.output or magic.repeats == 1:
+            return False
+        names = {magic.bound} if magic.bound else set()
+        holder = self.program.parent(node)
+        body = next((b for b in (getattr(holder, f, None) for f in ("body", "orelse")) if isinstance(b, list)
+                     and node in b), None)
+        if not names and body is not None and body.index(node) + 1 < len(body):
+            after = body[body.index(node) + 1]
+            if (isinstance(after, ast.Assign) and len(after.targets) == 1 and isinstance(after.targets[0], ast.Name)
+                    and isinstance(after.value, ast.Name) and after.value.id == "_"):
+                names = {after.targets[0].id}
+        if not names:
+            return False
+        reads = [n for n in self.program.of_type(ast.Name) if isinstance(n, ast.Name) and n.id in names
+                 and isinstance(n.ctx, ast.Load)]
+        return bool(reads) and all(
+            isinstance(parent := self.program.parent(n), ast.Attribute) and parent.attr == "best" for n in reads
         )
 
     def _best_of(self, call: ast.Call) -> bool:
