@@ -19,6 +19,10 @@
   name ending in ``_jax`` or starting with ``jax_``: ``roughpy_jax.ft_mul``) returns JAX results, as the libraries in
   `JAX_LIBRARIES` do, so an asv ``time_*`` method returning one unwaited is LB102 (RoughPy's asv suite, case 478's
   six missed LB102, 300's and 355's reading).
+- `Kinds`: what a local function returns is read again on each pass over the file's bindings, not kept from the
+  first, when the names it returns were not yet placed (``x, y = create_jax_tensors()`` whose ``return x, y`` names
+  two ``jax.random.uniform`` arrays): the unpacked names are JAX arrays, so ``%%timeit x * y`` unwaited is LB102
+  (a MacBook GPU check, case 485's missed LB102).
 """
 
 from __future__ import annotations
@@ -340,3 +344,47 @@ def test_a_jax_named_packages_result_waited_is_no_lb102():
     source = ASV.format(imports="import jax\nimport roughpy_jax as rpj",
                         call="jax.block_until_ready(rpj.ft_mul(self.a, self.b))")
     assert not lines(codes(source, "benchmarks/bench_free_tensor_jax.py"), "LB102")
+
+
+# --- 485: arrays returned by a local function, unpacked, then timed ---------------------------------------------
+MADE = """
+import jax
+{imports}
+
+
+def create_jax_tensors():
+    x = jax.random.uniform(jax.random.PRNGKey(0), (1000, 1000), dtype=jnp.float32)
+    y = jax.random.uniform(jax.random.PRNGKey(1), (1000, 1000), dtype=jnp.float32)
+    return x, y
+
+
+{bind}
+{timing}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "bind", "timing"),
+    [
+        ("import jax.numpy as jnp", "x, y = create_jax_tensors()", "%timeit x * y"),  # as posted (line form)
+        ("from jax import numpy as jnp", "pair = create_jax_tensors()\nx = pair[0]\ny = pair[1]",  # aliased, indexed
+         "%timeit x @ y"),
+        ("import jax.numpy as jnp\nimport time", "x, y = create_jax_tensors()",  # another clock
+         "t0 = time.perf_counter()\nfor _ in range(100):\n    z = x * y\nprint(time.perf_counter() - t0)"),
+    ],
+)
+def test_arrays_a_local_function_returns_timed_unwaited_are_lb102(imports, bind, timing):
+    found = codes(MADE.format(imports=imports, bind=bind, timing=timing), "bench.ipy")
+    assert lines(found, "LB102"), found
+
+
+def test_arrays_a_local_function_returns_timed_in_a_timeit_cell_are_lb102():
+    head = MADE.format(imports="import jax.numpy as jnp", bind="x, y = create_jax_tensors()", timing="")
+    found = notebook_codes(head, "%%timeit\nx * y")
+    assert "LB102" in {c for c, _, _ in found}, found
+
+
+def test_arrays_a_local_function_returns_timed_and_waited_are_no_lb102():
+    source = MADE.format(imports="import jax.numpy as jnp", bind="x, y = create_jax_tensors()",
+                         timing="%timeit (x * y).block_until_ready()")
+    assert not lines(codes(source, "bench.ipy"), "LB102")
