@@ -23,13 +23,25 @@
   first, when the names it returns were not yet placed (``x, y = create_jax_tensors()`` whose ``return x, y`` names
   two ``jax.random.uniform`` arrays): the unpacked names are JAX arrays, so ``%%timeit x * y`` unwaited is LB102
   (a MacBook GPU check, case 485's missed LB102).
+- `_regions.entry_clock`, read by LB105: the clock read that starts a ``with`` block of a timer the file defines (the
+  first clock call in its class's ``__enter__``, or before a ``@contextlib.contextmanager`` generator's ``yield``);
+  a wall clock there is LB105 at that read, once however many blocks the timer times (pips-jax's ``Timer`` on
+  ``time.time()``, case 475's missed LB105:42). A timer from a library keeps its clock out of the file: nothing.
 """
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from doctor_support import codes, lines, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
 
 # --- 481: a vmap of a jitted method, built and timed in another method ---------------------------------------------
 TRAINER = """
@@ -388,3 +400,90 @@ def test_arrays_a_local_function_returns_timed_and_waited_are_no_lb102():
     source = MADE.format(imports="import jax.numpy as jnp", bind="x, y = create_jax_tensors()",
                          timing="%timeit (x * y).block_until_ready()")
     assert not lines(codes(source, "bench.ipy"), "LB102")
+
+
+# --- 475: a timer class of the file's own, reading the wall clock in `__enter__` --------------------------------
+TIMER_CLASS = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+
+class Timer:
+    def __enter__(self):
+        self._start = {clock}
+        return self
+
+    def __exit__(self, *_unused):
+        self.elapsed = {clock} - self._start
+
+
+@jax.jit
+def forward(x):
+    return jnp.tanh(x) @ x
+
+x = jnp.ones((256, 256))
+forward(x).block_until_ready()
+for _ in range(20):
+    with Timer() as t:
+        jax.block_until_ready(forward(x))
+    print(t.elapsed)
+with Timer() as t:
+    jax.block_until_ready(forward(x + 1))
+print(t.elapsed)
+"""
+_GENERATOR = """
+import contextlib
+import jax
+import jax.numpy as jnp
+import time
+
+
+@contextlib.contextmanager
+def timed(label):
+    start = time.time()
+    yield
+    print(label, time.time() - start)
+
+
+@jax.jit
+def forward(x):
+    return jnp.tanh(x) @ x
+
+x = jnp.ones((256, 256))
+forward(x).block_until_ready()
+for _ in range(20):
+    with timed("forward"):
+        jax.block_until_ready(forward(x))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock"),
+    [
+        ("import time", "time.time()"),  # as posted
+        ("from time import time as now", "now()"),  # aliased
+        ("import datetime", "datetime.datetime.now()"),  # another wall clock
+    ],
+)
+def test_a_timer_class_reading_the_wall_clock_in_enter_is_lb105_once(imports, clock):
+    source = TIMER_CLASS.format(imports=imports, clock=clock)
+    found = codes(source)
+    assert lines(found, "LB105") == {line_of(source, "self._start =")}, found
+
+
+def test_a_contextmanager_timer_reading_the_wall_clock_before_its_yield_is_lb105():
+    found = codes(_GENERATOR)
+    assert lines(found, "LB105") == {line_of(_GENERATOR, "start = time.time()")}, found
+
+
+def test_a_timer_class_reading_the_wall_clock_in_notebook_cells_is_lb105():
+    source = TIMER_CLASS.format(imports="import time", clock="time.time()")
+    head, _, tail = source.partition("@jax.jit")
+    found = notebook_codes(head, "@jax.jit" + tail)
+    assert "LB105" in {c for c, _, _ in found}, found
+
+
+def test_a_timer_class_on_a_steady_clock_is_no_lb105():
+    source = TIMER_CLASS.format(imports="import time", clock="time.perf_counter()")
+    assert not lines(codes(source), "LB105")

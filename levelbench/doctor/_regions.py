@@ -1108,6 +1108,35 @@ class _Finder:
         return any(isinstance(n, (ast.Name, ast.Attribute)) and self._is_register(n) for n in ast.walk(local))
 
 
+def entry_clock(program: Program, facts: Facts, region: TimedRegion) -> ast.Call | None:
+    """The clock read that starts a ``with`` timer block whose timer the file defines: the first clock call in the
+    ``__enter__`` of the local class it makes (``with Timer() as t:`` of pips-jax's ``class Timer`` reading
+    ``time.time()`` in ``__enter__`` and ``__exit__``, case 475), or before the ``yield`` of a local
+    ``@contextlib.contextmanager`` generator. None for a timer from a library, whose clock is not in the file. The
+    read belongs to the timer, not to the block: it is one node however many blocks use it."""
+    if not region.timer_block or not isinstance(region.anchor, ast.expr):
+        return None
+    callee = region.anchor.func if isinstance(region.anchor, ast.Call) else region.anchor
+    if not isinstance(callee, ast.Name):
+        return None
+    names = facts.names
+    cls = facts.classes.get(callee.id)
+    if cls is not None:
+        enter = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and m.name in ("__enter__", "__aenter__")), None)
+        body: list[ast.AST] = list(walk_code(program, enter.body)) if enter is not None else []
+    else:
+        function = facts.def_named(callee.id, region.anchor)
+        if function is None or not any(names.qualname(d) in _CONTEXT_MANAGERS
+                                       for d in getattr(function, "decorator_list", ())):
+            return None
+        nodes = list(walk_code(program, function.body))
+        yields = [position(n) for n in nodes if isinstance(n, (ast.Yield, ast.YieldFrom))]
+        body = [n for n in nodes if yields and position(n) < min(yields)]
+    reads = [n for n in body if isinstance(n, ast.Call) and names.qualname(n.func) in CLOCKS]
+    return min(reads, key=position) if reads else None
+
+
 def _runs_state(loop: ast.AST, state: str) -> bool:
     """``while state:``, ``while state.KeepRunning():`` or ``for _ in state:``: the benchmark's timed loop."""
     if isinstance(loop, ast.While):

@@ -14,7 +14,7 @@ from .._edits import as_fix, never_hides_the_finding
 from .._fixes import pair
 from .._hook_timing import hook_pairs
 from .._names import names_a_class
-from .._regions import WALL_CLOCKS, TimedRegion
+from .._regions import WALL_CLOCKS, TimedRegion, entry_clock
 from .._syntax import enclosing_function, parameter_names
 
 CODE = "LB105"
@@ -47,6 +47,27 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             evidence=f"the region is timed with `{wall[0]}`",
             fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
             edits=lambda: steady_clock(ctx, region),
+        )
+    started: set[int] = set()
+    for region in ctx.regions:
+        clock = entry_clock(ctx.program, ctx.facts, region)
+        if clock is None or id(clock) in started:
+            continue
+        qualified = ctx.names.qualname(clock.func) or ""
+        if qualified not in WALL_CLOCKS or not any(
+            isinstance(n, ast.Call) and _does_work(ctx, n) for n in ctx.timed_nodes(region)
+        ):
+            continue
+        started.add(id(clock))  # the timer's read, reported once however many blocks it times
+        name = qualified.rsplit(".", 1)[-1]
+        shown = f"datetime.{name}()" if qualified.startswith("datetime.") else f"time.{name}()"
+        yield ctx.report(
+            "LB105",
+            clock,
+            f"`{shown}` starts the timer `{ast.unparse(region.anchor)}` that times an interval: it is the wall clock, "
+            "which can jump and is coarse on some systems",
+            evidence=f"the timer's class reads `{qualified}` when its block starts and ends",
+            fix=f"self.start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()  # in the timer, at both ends",
         )
     for hooks in hook_pairs(ctx.program, ctx.names):
         if hooks.clock not in WALL_CLOCKS:
