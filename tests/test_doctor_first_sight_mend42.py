@@ -27,6 +27,9 @@
   first clock call in its class's ``__enter__``, or before a ``@contextlib.contextmanager`` generator's ``yield``);
   a wall clock there is LB105 at that read, once however many blocks the timer times (pips-jax's ``Timer`` on
   ``time.time()``, case 475's missed LB105:42). A timer from a library keeps its clock out of the file: nothing.
+- `levelbench._values.intent.lines_to_read`: a heading printed right above a timing (``print("jax jit
+  compilation:")``, a string and nothing else) is read with the comments above it, as what the figure printed under
+  it is: a first jitted call so headed is timed on purpose (pjs902's 'Intro to JAX', case 482's false LB103:64).
 """
 
 from __future__ import annotations
@@ -487,3 +490,55 @@ def test_a_timer_class_reading_the_wall_clock_in_notebook_cells_is_lb105():
 def test_a_timer_class_on_a_steady_clock_is_no_lb105():
     source = TIMER_CLASS.format(imports="import time", clock="time.perf_counter()")
     assert not lines(codes(source), "LB105")
+
+
+# --- 482: a heading printed right above a first jitted call's timing names it the compile -----------------------
+HEADED = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+
+def dispersion(rs, sigma0, a):
+    return jnp.sqrt(sigma0**2 / jnp.sqrt(1 + rs**2 / a**2))
+
+
+rs = jnp.linspace(0, 1000, 1_000_000)
+dispersion_jit = {jit}(dispersion)
+
+# The first time we evaluate the function, it will be compiled
+print({heading!r})
+{timing}
+print()
+%timeit dispersion_jit(rs, 15, 200).block_until_ready()
+"""
+_TIME = "%time _ = dispersion_jit(rs, 15, 200).block_until_ready()"
+_PAIR_TIMED = ("t0 = time.perf_counter()\ndispersion_jit(rs, 15, 200).block_until_ready()\n"
+               "print(time.perf_counter() - t0)")
+
+
+@pytest.mark.parametrize(
+    ("imports", "jit", "heading", "timing"),
+    [
+        ("", "jax.jit", "jax jit compilation:", _TIME),  # as posted
+        ("from jax import jit as compile_", "compile_", "compile time:", _TIME),  # aliased
+        ("import time", "jax.jit", "jax jit compilation:", _PAIR_TIMED),  # another clock
+    ],
+)
+def test_a_first_jitted_call_under_a_printed_compilation_heading_is_timed_on_purpose(imports, jit, heading, timing):
+    source = HEADED.format(imports=imports, jit=jit, heading=heading, timing=timing)
+    found = codes(source, "bench.ipy")
+    assert not lines(found, "LB103"), found
+
+
+def test_a_first_jitted_call_under_a_printed_compilation_heading_in_notebook_cells_is_timed_on_purpose():
+    source = HEADED.format(imports="", jit="jax.jit", heading="jax jit compilation:", timing=_TIME)
+    head, _, tail = source.partition("# The first time")
+    found = notebook_codes(head, "print('jax jit compilation:')\n" + _TIME, "%timeit dispersion_jit(rs, 15, 200)")
+    assert "LB103" not in {c for c, _, _ in found}, found
+
+
+def test_a_first_jitted_call_under_a_heading_that_names_no_compilation_still_times_the_compile():
+    source = HEADED.format(imports="", jit="jax.jit", heading="jax jitted:", timing=_TIME).replace(
+        "# The first time we evaluate the function, it will be compiled\n", "")
+    assert lines(codes(source, "bench.ipy"), "LB103")

@@ -93,13 +93,19 @@ def says_it_leaves_compilation_out(text: str) -> bool:
     return bool(LEFT_OUT_WORDS.search(text))
 
 
+# A heading the script prints right before a timing's own output (``print("jax jit compilation:")`` over ``%time
+# _ = f_jit(rs)``, case 482): it names the figure printed under it, as a comment above the timing does.
+_PRINTED_LABEL = re.compile(r"""print\(\s*(?P<q>["'])[^"'{}]*(?P=q)\s*\)""")
+
+
 def lines_to_read(line_text: Callable[[int], str], first: int, last: int, more: Iterable[int] = ()) -> list[int]:
-    """The lines whose words say what a timing from line ``first`` to ``last`` means: the comment lines right
-    above it (up to its cell's start), its own lines (at most 15: the statements timed) and ``more`` (where
+    """The lines whose words say what a timing from line ``first`` to ``last`` means: the comment lines and printed
+    headings (``print("jax jit compilation:")``) right above it (up to its cell's start), its own lines (at most 15: the statements timed) and ``more`` (where
     the script subtracts the reads)."""
     found = []
     above = first - 1
-    while above > 0 and (text := line_text(above).lstrip()).startswith("#") and not text.startswith(CELL_MARKER):
+    while above > 0 and (((text := line_text(above).strip()).startswith("#") and not text.startswith(CELL_MARKER))
+                         or _PRINTED_LABEL.fullmatch(text)):
         found.append(above)
         above -= 1
     found.extend(range(first, min(last, first + 14) + 1))
