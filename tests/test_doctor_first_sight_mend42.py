@@ -15,10 +15,6 @@
   binds, and `_regions`: a ``%timeit -o -n N`` whose result is kept by name (bound by the magic, or ``res = _``
   right after it) and read only for its ``.best`` is calibrated, the best of its repeats leaving the first repeat's
   compile out (probml's notebook, case 487's false LB103:79/89; 148's reading). ``.average`` or ``-r 1`` still hold it.
-- `_names.named_for_jax`, read by `_kinds.call_kind`: a function of a package named as its JAX edition (a top-level
-  name ending in ``_jax`` or starting with ``jax_``: ``roughpy_jax.ft_mul``) returns JAX results, as the libraries in
-  `JAX_LIBRARIES` do, so an asv ``time_*`` method returning one unwaited is LB102 (RoughPy's asv suite, case 478's
-  six missed LB102, 300's and 355's reading).
 - `Kinds`: what a local function returns is read again on each pass over the file's bindings, not kept from the
   first, when the names it returns were not yet placed (``x, y = create_jax_tensors()`` whose ``return x, y`` names
   two ``jax.random.uniform`` arrays): the unpacked names are JAX arrays, so ``%%timeit x * y`` unwaited is LB102
@@ -290,75 +286,6 @@ def test_a_best_of_figure_of_timeit_n_in_notebook_cells_leaves_the_compile_out()
 def test_a_timeit_n_figure_that_is_no_best_of_still_holds_the_compile(timing):
     found = codes(BEST_OF.format(imports="", jit="jax.jit", timing=timing), "bench.ipy")
     assert lines(found, "LB103"), found
-
-
-# --- 478: a package named as its JAX edition computes in JAX ----------------------------------------------------
-ASV = """
-import numpy as np
-{imports}
-
-
-class FreeTensorBenchmarks:
-    params = [[(2, 3), (3, 4)]]
-    param_names = ["size"]
-
-    def setup(self, size):
-        self.basis = rpj.TensorBasis(*size)
-        self.a = rpj.FreeTensor(np.ones(self.basis.size()), self.basis)
-        self.b = rpj.FreeTensor(np.ones(self.basis.size()), self.basis)
-
-    def time_ft_mul(self, size):
-        return {call}
-"""
-
-
-@pytest.mark.parametrize(
-    ("imports", "call"),
-    [
-        ("import roughpy_jax as rpj", "rpj.ft_mul(self.a, self.b)"),  # as posted
-        ("import roughpy_jax as rpj\nfrom roughpy_jax import ft_mul as times", "times(self.a, self.b)"),  # aliased
-        ("import jax_tensors as rpj", "rpj.ops.ft_mul(self.a, self.b)"),  # another package so named
-    ],
-)
-def test_an_asv_time_method_returning_a_jax_named_packages_result_unwaited_is_lb102(imports, call):
-    found = codes(ASV.format(imports=imports, call=call), "benchmarks/bench_free_tensor_jax.py")
-    assert lines(found, "LB102"), found
-
-
-def test_a_jax_named_packages_result_timed_by_another_clock_in_a_helper_is_lb102():
-    source = """
-    import time
-    import numpy as np
-    import roughpy_jax as rpj
-
-    def bench(a, b, n=100):
-        times = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            rpj.ft_mul(a, b)
-            times.append(time.perf_counter() - t0)
-        return np.median(times)
-
-    basis = rpj.TensorBasis(2, 3)
-    a = rpj.FreeTensor(np.ones(basis.size()), basis)
-    print(bench(a, a))
-    """
-    assert lines(codes(source), "LB102"), codes(source)
-
-
-def test_a_jax_named_packages_result_in_notebook_cells_is_lb102():
-    found = notebook_codes(
-        "import numpy as np\nimport roughpy_jax as rpj\nbasis = rpj.TensorBasis(2, 3)\n"
-        "a = rpj.FreeTensor(np.ones(basis.size()), basis)",
-        "%timeit rpj.ft_mul(a, a)",
-    )
-    assert "LB102" in {c for c, _, _ in found}, found
-
-
-def test_a_jax_named_packages_result_waited_is_no_lb102():
-    source = ASV.format(imports="import jax\nimport roughpy_jax as rpj",
-                        call="jax.block_until_ready(rpj.ft_mul(self.a, self.b))")
-    assert not lines(codes(source, "benchmarks/bench_free_tensor_jax.py"), "LB102")
 
 
 # --- 485: arrays returned by a local function, unpacked, then timed ---------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import JIT_TRANSFORMS, Facts
-from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted, named_for_jax, names_a_class
+from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted, names_a_class
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
@@ -71,7 +71,7 @@ def call_kind(qualified: str) -> str | None:
         return None if last[:1].isupper() else "jax"  # `lax.ConvDimensionNumbers(...)`: a class, not an array
     if qualified == "jax.device_get":
         return "numpy"
-    if qualified.startswith(JAX_LIBRARIES) or named_for_jax(qualified):
+    if qualified.startswith(JAX_LIBRARIES):
         if _TEST_HELPERS.intersection(qualified.split(".")[1:-1]):
             return "numpy"  # a library's test helpers compute references on the host (jaxopt's scikit-learn `lasso_skl`)
         return None if last[:1].isupper() else "jax"

@@ -49,16 +49,6 @@ JAX_LIBRARIES = (
     "diffrax.", "optimistix.", "lineax.", "blackjax.", "numpyro.", "jaxopt.", "distrax.", "dynamiqs.", "interpax.",
     "netket.", "mpax.", "waymax.", "brainpy.",
 )
-
-
-def named_for_jax(qualified: str) -> bool:
-    """``qualified`` is a function of a package named as its JAX edition (``roughpy_jax.ft_mul``, ``jax_md.space``,
-    ``foo_jax.ops.f``): a ``_jax`` or ``jax_`` in the top-level name says the package computes in JAX, as the names in
-    `JAX_LIBRARIES` do (RoughPy's ``roughpy_jax``, case 478). Not ``jax.`` itself, nor ``jaxlib``'s internals."""
-    top, dot, _ = qualified.partition(".")
-    return bool(dot) and (top.endswith("_jax") or top.startswith("jax_"))
-
-
 # JAX libraries whose objects' methods run as they are called: their documentation asks the user to jit them
 # (`jax.jit(env.step)` for brax, gymnax, jumanji and pgx environments; blackjax's `kernel.step`). Others jit their
 # entry points themselves (jaxopt's `run` jits its loop, diffrax and optimistix their solves). Their module functions
