@@ -15,10 +15,6 @@
   binds, and `_regions`: a ``%timeit -o -n N`` whose result is kept by name (bound by the magic, or ``res = _``
   right after it) and read only for its ``.best`` is calibrated, the best of its repeats leaving the first repeat's
   compile out (probml's notebook, case 487's false LB103:79/89; 148's reading). ``.average`` or ``-r 1`` still hold it.
-- `Kinds`: what a local function returns is read again on each pass over the file's bindings, not kept from the
-  first, when the names it returns were not yet placed (``x, y = create_jax_tensors()`` whose ``return x, y`` names
-  two ``jax.random.uniform`` arrays): the unpacked names are JAX arrays, so ``%%timeit x * y`` unwaited is LB102
-  (a MacBook GPU check, case 485's missed LB102).
 - `_regions.entry_clock`, read by LB105: the clock read that starts a ``with`` block of a timer the file defines (the
   first clock call in its class's ``__enter__``, or before a ``@contextlib.contextmanager`` generator's ``yield``);
   a wall clock there is LB105 at that read, once however many blocks the timer times (pips-jax's ``Timer`` on
@@ -286,50 +282,6 @@ def test_a_best_of_figure_of_timeit_n_in_notebook_cells_leaves_the_compile_out()
 def test_a_timeit_n_figure_that_is_no_best_of_still_holds_the_compile(timing):
     found = codes(BEST_OF.format(imports="", jit="jax.jit", timing=timing), "bench.ipy")
     assert lines(found, "LB103"), found
-
-
-# --- 485: arrays returned by a local function, unpacked, then timed ---------------------------------------------
-MADE = """
-import jax
-{imports}
-
-
-def create_jax_tensors():
-    x = jax.random.uniform(jax.random.PRNGKey(0), (1000, 1000), dtype=jnp.float32)
-    y = jax.random.uniform(jax.random.PRNGKey(1), (1000, 1000), dtype=jnp.float32)
-    return x, y
-
-
-{bind}
-{timing}
-"""
-
-
-@pytest.mark.parametrize(
-    ("imports", "bind", "timing"),
-    [
-        ("import jax.numpy as jnp", "x, y = create_jax_tensors()", "%timeit x * y"),  # as posted (line form)
-        ("from jax import numpy as jnp", "pair = create_jax_tensors()\nx = pair[0]\ny = pair[1]",  # aliased, indexed
-         "%timeit x @ y"),
-        ("import jax.numpy as jnp\nimport time", "x, y = create_jax_tensors()",  # another clock
-         "t0 = time.perf_counter()\nfor _ in range(100):\n    z = x * y\nprint(time.perf_counter() - t0)"),
-    ],
-)
-def test_arrays_a_local_function_returns_timed_unwaited_are_lb102(imports, bind, timing):
-    found = codes(MADE.format(imports=imports, bind=bind, timing=timing), "bench.ipy")
-    assert lines(found, "LB102"), found
-
-
-def test_arrays_a_local_function_returns_timed_in_a_timeit_cell_are_lb102():
-    head = MADE.format(imports="import jax.numpy as jnp", bind="x, y = create_jax_tensors()", timing="")
-    found = notebook_codes(head, "%%timeit\nx * y")
-    assert "LB102" in {c for c, _, _ in found}, found
-
-
-def test_arrays_a_local_function_returns_timed_and_waited_are_no_lb102():
-    source = MADE.format(imports="import jax.numpy as jnp", bind="x, y = create_jax_tensors()",
-                         timing="%timeit (x * y).block_until_ready()")
-    assert not lines(codes(source, "bench.ipy"), "LB102")
 
 
 # --- 475: a timer class of the file's own, reading the wall clock in `__enter__` --------------------------------
