@@ -85,10 +85,6 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         timed = id(loop) in ctx.timed_ids or holds_timing(ctx, loop, nodes)
         if ops < 2 and not applies and not (holds_timing(ctx, loop, nodes) or _dispatch_is_what_is_timed(ctx, loop)):
             continue
-        if (ops < 2 and not applies and id(loop) not in ctx.timed_ids and not unstacked
-                and not _eager_ops(ctx, [n for n in own if id(n) in ctx.timed_ids])[0]):
-            continue  # one key split between the timings the loop holds (feedbax's `key, _ = jr.split(key)` before
-            # `with timer:`, case 480): the operation runs in no figure
         own_calls = [n for n in own if isinstance(n, ast.Call)]
         if ops < 2 and not applies and any(_unread_work_on_jax_values(ctx, c) for c in own_calls):
             continue  # one key split beside the step the file imports (gpt-jax's `train_step`): the step is timed
