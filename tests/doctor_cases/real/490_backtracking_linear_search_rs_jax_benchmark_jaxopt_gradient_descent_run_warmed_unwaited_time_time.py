@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (the timed jaxopt `solver.run` result is not waited on before the end read), LB104 (one warm call is the whole figure), LB105 (`time.time()` start read); the catalogue's readings, not discussed
-# lines: LB102:25, LB104:25, LB105:24
+# lines: LB102:26, LB104:26, LB105:25
+# first-sight: eed2924 2026-12-06 py: found LB105:25 LB104:26 LB102:26; missed none; false none | notebook: found LB105:25 LB104:26 LB102:26; missed none; false none
 
 import jax
 import jax.numpy as jnp

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: eed2924 2026-12-06 py: found none; missed none; false LB104:60 | notebook: found none; missed none; false LB104:60
 
 """Measure CPU move latency and accelerator self-play throughput after warmup."""
 import argparse

@@ -5,7 +5,8 @@
 # static: LB102, LB105
 # dynamic: n/a
 # inferred: LB102 (the last eager result of each timed loop is not waited on before the end read), LB105 (`time.time()` start reads); the catalogue's readings, not discussed
-# lines: LB102:23/31, LB105:21/29
+# lines: LB102:24/32, LB105:22/30
+# first-sight: eed2924 2026-12-06 py: found LB105:22 LB102:24 LB105:30 LB102:32; missed none; false none | notebook: found LB105:22 LB102:24 LB105:30 LB102:32; missed none; false none
 
 import time
 import timeit

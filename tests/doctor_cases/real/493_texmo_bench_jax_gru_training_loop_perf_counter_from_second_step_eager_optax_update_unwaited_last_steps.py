@@ -5,7 +5,8 @@
 # static: LB102, LB114
 # dynamic: n/a
 # inferred: LB102 (the loop's last steps are never read back before the end read), LB114 (eager optax `update` and `apply_updates` in the timed training loop); the catalogue's readings, not discussed
-# lines: LB102:99, LB114:100/101
+# lines: LB102:100, LB114:101/102
+# first-sight: eed2924 2026-12-06 py: found none; missed LB102:100, LB114:101/102; false LB114:95 | notebook: found none; missed LB102:100, LB114:101/102; false LB114:95
 
 import argparse
 import math

@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (the reported execution time and the profiled-run time are one warm run each), LB105 (`time.time()` start reads); the catalogue's readings, not discussed
-# lines: LB104:66/77, LB105:55/65/76
+# lines: LB104:67/78, LB105:56/66/77
+# first-sight: eed2924 2026-12-06 py: found LB105:56 LB105:66 LB104:67 LB105:77 LB104:78; missed none; false none | notebook: found LB105:56 LB105:66 LB104:67 LB105:77 LB104:78; missed none; false none
 
 #!/usr/bin/env python
 """
