@@ -829,11 +829,9 @@ class _Finder:
         if not magic.output or magic.repeats == 1:
             return False
         names = {magic.bound} if magic.bound else set()
-        holder = self.program.parent(node)
-        body = next((b for b in (getattr(holder, f, None) for f in ("body", "orelse")) if isinstance(b, list)
-                     and node in b), None)
-        if not names and body is not None and body.index(node) + 1 < len(body):
-            after = body[body.index(node) + 1]
+        held = self.program.statement_list(node)
+        if not names and held is not None and held[1] + 1 < len(held[0]):
+            after = held[0][held[1] + 1]
             if (isinstance(after, ast.Assign) and len(after.targets) == 1 and isinstance(after.targets[0], ast.Name)
                     and isinstance(after.value, ast.Name) and after.value.id == "_"):
                 names = {after.targets[0].id}

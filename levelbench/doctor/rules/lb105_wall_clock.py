@@ -45,7 +45,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             region.clock_node,
             f"`time.{name}()` times an interval: it is the wall clock, which can jump and is coarse on some systems",
             evidence=f"the region is timed with `{wall[0]}`",
-            fix=f"start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()",
+            fix=f"start = {_steady(wall[0])}",
             edits=lambda: steady_clock(ctx, region),
         )
     started: set[int] = set()
@@ -59,30 +59,37 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         ):
             continue
         started.add(id(clock))  # the timer's read, reported once however many blocks it times
-        name = qualified.rsplit(".", 1)[-1]
-        shown = f"datetime.{name}()" if qualified.startswith("datetime.") else f"time.{name}()"
         yield ctx.report(
             "LB105",
             clock,
-            f"`{shown}` starts the timer `{ast.unparse(region.anchor)}` that times an interval: it is the wall clock, "
+            f"`{_shown(qualified)}` starts the timer `{ast.unparse(region.anchor)}` that times an interval: it is the wall clock, "
             "which can jump and is coarse on some systems",
             evidence=f"the timer's class reads `{qualified}` when its block starts and ends",
-            fix=f"self.start = time.perf_counter{'_ns' if name.endswith('_ns') else ''}()  # in the timer, at both ends",
+            fix=f"self.start = {_steady(qualified)}  # in the timer, at both ends",
         )
     for hooks in hook_pairs(ctx.program, ctx.names):
         if hooks.clock not in WALL_CLOCKS:
             continue
-        name = hooks.clock.rsplit(".", 1)[-1]
-        clock = f"datetime.{name}()" if hooks.clock.startswith("datetime.") else f"time.{name}()"
         yield ctx.report(
             "LB105",
             hooks.start,
-            f"`{clock}` times the work the framework runs between the callback's `{hooks.start_hook.name}` and "
+            f"`{_shown(hooks.clock)}` times the work the framework runs between the callback's `{hooks.start_hook.name}` and "
             f"`{hooks.end_hook.name}`: it is the wall clock, which can jump and is coarse on some systems",
             evidence=f"`{hooks.callback.name}` keeps a `{hooks.clock}` reading in `{hooks.start_hook.name}` and "
             f"subtracts it in `{hooks.end_hook.name}`",
-            fix=f"{ast.unparse(hooks.start)} -> time.perf_counter{'_ns' if name.endswith('_ns') else ''}() in both hooks",
+            fix=f"{ast.unparse(hooks.start)} -> {_steady(hooks.clock)} in both hooks",
         )
+
+
+def _shown(clock: str) -> str:
+    """A wall clock's call as the user wrote it in substance: ``datetime.now()``, ``time.time_ns()``."""
+    name = clock.rsplit(".", 1)[-1]
+    return f"datetime.{name}()" if clock.startswith("datetime.") else f"time.{name}()"
+
+
+def _steady(clock: str) -> str:
+    """The steady clock that replaces ``clock``, in the same unit: ``time.perf_counter_ns()`` for ``time.time_ns``."""
+    return f"time.perf_counter{'_ns' if clock.endswith('_ns') else ''}()"
 
 
 # Pytree utilities: host-side work of the framework, what a benchmark of tree traversal times (Flax's
