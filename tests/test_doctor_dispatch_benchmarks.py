@@ -126,6 +126,21 @@ def test_an_input_assembled_once_outside_the_timing_is_set_up():
         assert not _lb114(SETUP.format(assemble=assemble, timing=TIMING)), assemble
 
 
+def test_an_input_assembled_in_a_branch_or_a_finally_block_is_set_up_too():
+    """The statements after the loop are read in whatever block holds it: an ``else:`` branch, a ``finally:``."""
+    built = """    for i, k in zip(range(num_rows), random.split(key, num_rows)):
+        row = jnp.sort(random.permutation(k, jnp.arange(num_cols))[:4])
+        indices.append(row + i)
+    {assemble}"""
+    for opening in ("if num_rows < 0:\n        pass\n    else:", "try:\n        pass\n    finally:"):
+        nested = "\n".join("    " + line if line else line for line in built.splitlines())
+        source = SETUP.replace(built, f"    {opening}\n{nested}")
+        assert source != SETUP, opening
+        assembled = source.format(assemble="indices = jnp.array(indices)", timing=TIMING)
+        assert not _lb114(assembled), opening
+        assert _lb114(source.format(assemble="indices = indices[0]", timing=TIMING)), opening  # not built: reported
+
+
 def test_the_same_loop_is_reported_when_nothing_is_timed_or_nothing_is_assembled():
     assert _lb114(SETUP.format(assemble="indices = jnp.array(indices)", timing="")) == {9}  # no benchmark here
     assert _lb114(SETUP.format(assemble="indices = indices[0]", timing=TIMING)) == {9}  # not built into one array

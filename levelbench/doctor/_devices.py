@@ -23,7 +23,7 @@ from typing import Literal
 from ._kinds import Kinds, call_kind
 from ._names import dotted
 from ._program import Program
-from ._syntax import enclosing_function, local_walk
+from ._syntax import enclosing_function, local_walk, parameter_default
 
 Device = Literal["cuda", "cpu", "xla", "handed"]
 
@@ -146,10 +146,7 @@ class Devices:
         args = getattr(function, "args", None)
         if args is None:
             return None
-        positional = [*args.posonlyargs, *args.args]
-        defaults = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]], args.defaults))
-        defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-        default = defaults.get(name)
+        default = parameter_default(args, name)
         method = _UNBOUND_MOVERS.get(self.names.qualname(default) or "") if default is not None else None
         if method is None or any(
             isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)

@@ -18,7 +18,7 @@ from ._names import (
 )
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
-from ._syntax import enclosing_function, enclosing_loop, parameter_names
+from ._syntax import enclosing_function, enclosing_loop, given_argument, parameter_default, parameter_names
 
 _JAX_PROFILER_CONTEXTS = frozenset(
     {"jax.profiler.trace", "jax.profiler.TraceAnnotation", "jax.profiler.StepTraceAnnotation"}
@@ -885,11 +885,7 @@ class Facts:
         function = enclosing_function(self.program, flag)
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.decorator_list:
             return False
-        arguments = function.args
-        positional = [*arguments.posonlyargs, *arguments.args]
-        defaults = dict(zip([a.arg for a in positional][len(positional) - len(arguments.defaults):], arguments.defaults))
-        defaults.update({a.arg: d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None})
-        default = defaults.get(flag.id)
+        default = parameter_default(function.args, flag.id)
         if not (isinstance(default, ast.Constant) and not default.value) or flag.id in self.stored_in(function):
             return False
         sites = self.call_sites(function)
@@ -901,8 +897,7 @@ class Facts:
                 return False  # passed around: who calls it, and how, is not shown
             if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
                 return False
-            index = next((i for i, a in enumerate(positional) if a.arg == flag.id), None)
-            if (index is not None and index < len(call.args)) or any(k.arg == flag.id for k in call.keywords):
+            if given_argument(call, function.args, flag.id) is not None:
                 return False
         return True
 

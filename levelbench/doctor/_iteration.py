@@ -23,7 +23,10 @@ from ._facts import JIT_TRANSFORMS, Facts
 from ._kinds import FUNCTION_TRANSFORMS, Kinds
 from ._names import dotted
 from ._program import Program
-from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, local_walk
+from ._syntax import (
+    COMPREHENSIONS, FUNCTIONS, LOOPS, SCOPES, enclosing_function, given_argument, local_walk, loop_iterable,
+    parameter_default,
+)
 
 _DISPLAYS = (ast.Tuple, ast.List, ast.Set)
 # Eager JAX dispatch costs some 10-50 microseconds per operation on a CPU host (more on an accelerator's
@@ -36,7 +39,7 @@ def spelled_out(facts: Facts, kinds: Kinds, loop: ast.AST) -> list[ast.expr] | N
     elements of a tuple, list or set display, or of a name every binding of which in scope is one
     (``dtypes = [jnp.float16, jnp.float32]``, ``dtypes += [float64]``). None when the data decides, and when an
     element is an array (a loop over arrays is a loop over data, however written)."""
-    iterable = _iterable(loop)
+    iterable = loop_iterable(loop)
     if iterable is None:
         return None
     elements = _display_elements(facts, iterable, loop)
@@ -113,16 +116,9 @@ def _calls_giving_one(facts: Facts, function: ast.AST | None, name: str) -> list
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or name in facts.stored_in(function):
         return []
     arguments = function.args
-    positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
-    keyword_only = [a.arg for a in arguments.kwonlyargs]
-    if name not in positional and name not in keyword_only:
+    if name not in {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}:
         return []
-    if name in positional:
-        index = positional.index(name)
-        offset = len(positional) - len(arguments.defaults)
-        default = arguments.defaults[index - offset] if index >= offset else None
-    else:
-        index, default = None, arguments.kw_defaults[keyword_only.index(name)]
+    default = parameter_default(arguments, name)
     found = []
     for site in facts.call_sites(function):
         call = facts.program.parent(site)
@@ -130,9 +126,7 @@ def _calls_giving_one(facts: Facts, function: ast.AST | None, name: str) -> list
             continue
         if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
             continue  # `bench(*args)`, `bench(**config)`: the value is not written here
-        given = next((k.value for k in call.keywords if k.arg == name), None)
-        if given is None and index is not None and index < len(call.args):
-            given = call.args[index]
+        given = given_argument(call, arguments, name)
         value = given if given is not None else default
         if value is not None and _stated_integer(facts, value, call) == 1:
             found.append(call)
@@ -302,7 +296,7 @@ def unstacks_a_jax_array(kinds: Kinds, loop: ast.AST) -> bool:
     ``[f(x) for x in jnp.arange(n)]``): each pass indexes the array eagerly, one dispatch per element, and hands the
     body a 0-d JAX array whose every use outside jit is another (case 367: each action handed to MiniGrid's
     ``env.step``). A NumPy array, a list or tuple of arrays, ``.tolist()`` yield host values: no dispatch."""
-    iterable = _iterable(loop)
+    iterable = loop_iterable(loop)
     if iterable is None or isinstance(iterable, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.Dict)):
         return False
     return kinds.of(iterable) == "jax"
@@ -318,14 +312,6 @@ def reads_loop_values(facts: Facts, kinds: Kinds, nodes: list[ast.AST], loop: as
         isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in variables
         for node in nodes for n in ast.walk(node)
     )
-
-
-def _iterable(loop: ast.AST) -> ast.expr | None:
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        return loop.iter
-    if isinstance(loop, COMPREHENSIONS):
-        return loop.generators[0].iter
-    return None
 
 
 def _trips(facts: Facts, loop: ast.AST) -> int | None:

@@ -53,6 +53,54 @@ def parameter_names(function: ast.AST) -> frozenset[str]:
     return frozenset(a.arg for a in every if a is not None)
 
 
+def parameter_default(arguments: ast.arguments, name: str) -> ast.expr | None:
+    """The default the parameter ``name`` takes when a call leaves it out; None when it has none or is no
+    parameter (``*args`` and ``**kwargs`` have none). Positional defaults stand at the end of the positional
+    parameters, positional-only ones included (``def f(a, /, b=1, c=2)``: ``defaults`` holds ``b``'s and ``c``'s);
+    a keyword-only parameter without one has None in ``kw_defaults``.
+
+    !!! Example
+        ```python
+        def bench(fn, /, repeat=5, *args, number=1, warm): ...
+        # fn: None, repeat: 5, number: 1, warm: None, args: None
+        ```
+    """
+    positional = [*arguments.posonlyargs, *arguments.args]
+    index = positional_index(arguments, name)
+    if index is not None:
+        first = len(positional) - len(arguments.defaults)  # the first positional parameter with a default
+        return arguments.defaults[index - first] if index >= first else None
+    return next((d for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if a.arg == name), None)
+
+
+def positional_index(arguments: ast.arguments, name: str) -> int | None:
+    """Where a call passes the parameter ``name`` by position (positional-only parameters count first); None for
+    a keyword-only parameter, ``*args``, ``**kwargs`` or no parameter."""
+    positional = [*arguments.posonlyargs, *arguments.args]
+    return next((i for i, a in enumerate(positional) if a.arg == name), None)
+
+
+def given_argument(call: ast.Call, arguments: ast.arguments, name: str) -> ast.expr | None:
+    """The value ``call`` gives the parameter ``name`` of the function whose parameters are ``arguments``: written as
+    ``name=`` (unless the parameter is positional-only, or ``*args``/``**kwargs``: then ``name=`` goes to
+    ``**kwargs``), or at the parameter's position; None when the call leaves it out. Read for a call without
+    ``*args`` or ``**kwargs``, whose places are not written: a caller rules those out first.
+
+    !!! Example
+        ```python
+        def bench(fn, repeat=5, *, number=1): ...
+        bench(f, 3)          # repeat: 3, number: None (left out)
+        bench(f, number=10)  # repeat: None, number: 10
+        ```
+    """
+    if name in {a.arg for a in [*arguments.args, *arguments.kwonlyargs]}:
+        given = next((k.value for k in call.keywords if k.arg == name), None)
+        if given is not None:
+            return given
+    index = positional_index(arguments, name)
+    return call.args[index] if index is not None and index < len(call.args) else None
+
+
 def nonlocal_names(function: ast.AST) -> frozenset[str]:
     """The names ``function``'s own body declares ``nonlocal``: variables of an enclosing function's call, which it
     reads and rebinds there (a trace counter, ``n += 1``), not names of its own."""
@@ -98,6 +146,16 @@ def running_function(program: Program, node: ast.AST) -> ast.AST | None:
     while isinstance(function, ast.Lambda) and isinstance(program.parent(function), (ast.Call, ast.keyword)):
         function = enclosing_function(program, function)
     return function
+
+
+def loop_iterable(loop: ast.AST) -> ast.expr | None:
+    """What a ``for`` loop iterates (``xs`` of ``for x in xs``), or a comprehension's first ``for``; None for a
+    ``while`` loop or anything else."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        return loop.iter
+    if isinstance(loop, COMPREHENSIONS):
+        return loop.generators[0].iter
+    return None
 
 
 def enclosing_loop(program: Program, node: ast.AST) -> ast.AST | None:

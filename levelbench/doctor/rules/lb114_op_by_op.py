@@ -19,7 +19,7 @@ from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted, names_a_class
 from .._regions import TimedRegion
 from .._rewrite import loop_rewrite
 from .._syntax import (
-    COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, parameter_names, short, walk_code,
+    COMPREHENSIONS, LOOPS, SCOPES, enclosing_function, local_walk, loop_iterable, parameter_names, short, walk_code,
 )
 from .._vocabulary import JAX_OPS, STRUCTURAL, holds_timing, is_sweep, runs_a_timing, site_text
 from .._regions import decorated_bodies
@@ -108,7 +108,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             # is a helper's returned `run`: kept in `instrumentation`, its callers deciding what it times)
         if not timed and ctx.regions and _assembles_an_array(ctx, loop, own):
             continue  # a benchmark's input built once, outside every timing: its dispatch is in no figure (case 324)
-        iterable = _iterable(loop)
+        iterable = loop_iterable(loop)
         if iterable is not None and STRUCTURAL.search(short(iterable, 80)):
             continue  # layers of a model: a handful of dispatches, not a loop over data
         if not _runs_eagerly(ctx, loop, traced):
@@ -181,7 +181,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             # optax#319: the loss and its gradient are jitted, the optimiser's update runs op by op beside them
             what = f"the optimiser's update (`{short(optimiser, 40)}`), {ops} JAX call{'s' if ops > 1 else ''},"
         elif unstacked and ops == 1 and not applies:
-            what = f"`{short(_iterable(loop), 30)}`, a JAX array, indexed once per element (each element a JAX array),"
+            what = f"`{short(loop_iterable(loop), 30)}`, a JAX array, indexed once per element (each element a JAX array),"
         elif applies:
             what = "a whole model or function (a Flax apply, or a function jitted elsewhere called without its jit)"
         keyword = "comprehension" if isinstance(loop, COMPREHENSIONS) else "loop"
@@ -384,14 +384,6 @@ def _own_nodes(ctx: Context, loop: ast.AST) -> list[ast.AST]:
     walk = ctx.program.walk(loop, skip=(*SCOPES, *LOOPS, *COMPREHENSIONS))
     next(walk)
     return list(walk)
-
-
-def _iterable(loop: ast.AST) -> ast.expr | None:
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        return loop.iter
-    if isinstance(loop, COMPREHENSIONS):
-        return loop.generators[0].iter
-    return None
 
 
 def _runs_eagerly(ctx: Context, loop: ast.AST, traced: set[ast.AST]) -> bool:
@@ -971,12 +963,11 @@ def _assembles_an_array(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool
     }
     if not appended:
         return False
-    holder = ctx.program.parent(loop)
-    blocks = (getattr(holder, field, None) for field in ("body", "orelse"))
-    body = next((b for b in blocks if isinstance(b, list) and loop in b), None)
-    if body is None:
+    where = ctx.program.statement_list(loop)
+    if where is None:
         return False
-    for statement in body[body.index(loop) + 1:]:
+    body, index = where
+    for statement in body[index + 1:]:
         for node in ast.walk(statement):
             if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name)
                     and node.args[0].id in appended
