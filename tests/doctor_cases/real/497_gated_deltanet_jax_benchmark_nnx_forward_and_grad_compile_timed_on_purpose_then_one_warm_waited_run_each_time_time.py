@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (the reported forward and backward run times are one warm call each), LB105 (`time.time()` start reads); the catalogue's readings, not discussed
-# lines: LB104:132/160, LB105:112/131/140/159
+# lines: LB104:133/161, LB105:113/132/141/160
+# first-sight: 6043315 2026-12-06 py: found LB105:113 LB105:132 LB105:141 LB105:160; missed LB104:133/161; false LB111:98 | notebook: found LB105:113 LB105:132 LB105:141 LB105:160; missed LB104:133/161; false LB111:98
 
 import time
 from itertools import product

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time.time()` start read of the rollout interval); the catalogue's reading, not discussed
-# lines: LB105:54
+# lines: LB105:55
+# first-sight: 6043315 2026-12-06 py: found LB105:55; missed none; false none | notebook: found LB105:55; missed none; false none
 
 """Benchmark merged gin_rummy_jax.py with pyspiel wrapper."""
 import os

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (`time()`, imported from `time`, at each helper's start read); the catalogue's reading, not discussed
-# lines: LB105:69/91/110/136/160/185
+# lines: LB105:70/92/111/137/161/186
+# first-sight: 6043315 2026-12-06 py: found LB105:70 LB105:92 LB105:111 LB105:137 LB105:161 LB105:186; missed none; false none | notebook: found LB105:70 LB105:92 LB105:111 LB105:137 LB105:161 LB105:186; missed none; false none
 
 import jax
 import jax.numpy as jnp

@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (the host NumPy query array handed to the timed JAX `predict`, cold and warm; the catalogue's reading, not discussed)
-# lines: LB115:26/32
+# lines: LB115:27/33
+# first-sight: 6043315 2026-12-06 py: found none; missed LB115:27/33; false none | notebook: found none; missed LB115:27/33; false none
 
 """JAX compile and warmed prediction times, on the selected compute host."""
 import json

@@ -5,7 +5,8 @@
 # static: LB115
 # dynamic: n/a
 # inferred: LB115 (host NumPy inputs handed to the jitted forward on every timed call of the JAX cell; the catalogue's reading, not discussed)
-# lines: LB115:105/116
+# lines: LB115:106/117
+# first-sight: 6043315 2026-12-06 py: found none; missed LB115:106/117; false LB102:106 LB102:117 LB102:227 LB102:238 | notebook: found none; missed LB115:106/117; false LB102:106 LB102:117 LB102:227 LB102:238
 
 # %%
 import os

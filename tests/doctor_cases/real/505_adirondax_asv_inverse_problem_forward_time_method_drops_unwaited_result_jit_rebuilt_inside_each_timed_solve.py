@@ -5,7 +5,8 @@
 # static: LB102, LB111
 # dynamic: n/a
 # inferred: LB102 (asv `time_*` methods drop JAX results without waiting; the catalogue's reading, as in 300, 355 and 478, not discussed), LB111 (`@jax.jit` on a closure defined inside the timed solve; 022's reading, not discussed)
-# lines: LB102:88, LB111:72
+# lines: LB102:89, LB111:73
+# first-sight: 6043315 2026-12-06 py: found none; missed LB102:89, LB111:73; false none | notebook: found none; missed LB102:89, LB111:73; false none
 
 import jax
 import jax.numpy as jnp

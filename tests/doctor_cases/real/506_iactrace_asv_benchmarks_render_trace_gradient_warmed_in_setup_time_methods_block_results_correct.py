@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 6043315 2026-12-06 py: found none; missed none; false LB102:200 | notebook: found none; missed none; false LB102:200
 
 from pathlib import Path
 

@@ -5,7 +5,8 @@
 # static: LB103, LB105
 # dynamic: n/a
 # inferred: LB103 (the first steps-per-second interval, the first evaluation and the first beam-search pass each hold a pmapped function's first call; not discussed), LB105 (`time.time()` for the three interval clocks; not discussed)
-# lines: LB103:296/346/393, LB105:291/341/372
+# lines: LB103:297/347/394, LB105:292/342/373
+# first-sight: 6043315 2026-12-06 py: found LB105:292 LB103:297 LB105:342 LB105:373; missed none; false none | notebook: found LB105:292 LB103:297 LB105:342 LB105:373; missed none; false none
 
 """Train seq-to-seq model on random supervised training tasks."""
 

@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the first logged interval and the first evaluation's figure each hold a jitted function's first call; not discussed)
-# lines: LB103:253/363
+# lines: LB103:254/364
+# first-sight: 6043315 2026-12-06 py: found none; missed LB103:254/364; false LB103:214 | notebook: found none; missed LB103:254/364; false LB103:214
 
 import functools
 import os

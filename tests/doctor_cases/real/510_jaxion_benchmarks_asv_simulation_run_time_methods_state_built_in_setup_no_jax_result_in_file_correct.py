@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 6043315 2026-12-06 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 # Write the benchmarking functions here.
 # See "Writing benchmarks" in the asv docs for more information.

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the construction benchmark's lambda returns JAX results that nothing waits for; the catalogue's reading, as in 052 and 478, not discussed)
-# lines: LB102:65
+# lines: LB102:66
+# first-sight: 6043315 2026-12-06 py: found none; missed LB102:66; false none | notebook: found none; missed LB102:66; false none
 
 """Benchmarks for `MultipoleProfilePotential`.
 
