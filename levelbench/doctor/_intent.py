@@ -11,6 +11,7 @@ import bisect
 
 from .._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
 from ._context import Context
+from ._effects import is_wait
 from ._program import Program
 from ._regions import TimedRegion, reported_at
 from ._syntax import bound_names, enclosing_function, enclosing_loop, parameter_names, position, unparse, walk_code
@@ -65,7 +66,43 @@ def repeated_right_after(ctx: Context, region: TimedRegion, first: ast.Call) -> 
     if later is None or later.samples == "single" or later.swept:
         return False
     text = unparse(first)
-    return any(unparse(c) == text and ctx.warms(first, c) for c in ctx.timed_calls(later))
+    if any(unparse(c) == text and ctx.warms(first, c) for c in ctx.timed_calls(later)):
+        return True
+    run = the_run_holding(ctx, first)
+    return run is not None and any(
+        _the_same_run(run, c) and ctx.warms(run, c) for c in ctx.timed_calls(later)
+    )
+
+
+def the_run_holding(ctx: Context, first: ast.Call) -> ast.Call | None:
+    """The call ``first`` is handed to, waits set aside: the run the timing is of, when what the rules read as its
+    work is an argument built for it (``jax.block_until_ready(runner.collect(jax.random.PRNGKey(0)))``: the key is
+    read as the work, the collect is the run). None when ``first`` is handed to no call but a wait."""
+    node: ast.AST = first
+    for ancestor in ctx.program.ancestors(first):
+        if not isinstance(ancestor, ast.Call):
+            if isinstance(ancestor, ast.stmt):
+                return None
+            node = ancestor
+            continue
+        if node is ancestor.func:
+            return None
+        if not is_wait(ctx, ancestor):
+            return ancestor
+        node = ancestor
+    return None
+
+
+def _the_same_run(run: ast.Call, other: ast.Call) -> bool:
+    """``other`` runs the same callable as ``run`` with the same arguments by position and keyword, written another
+    way (a fresh key for each run: ``runner.collect(jax.random.PRNGKey(repeat + 1))`` after
+    ``runner.collect(jax.random.PRNGKey(0))``); whether it is warmed is `Context.warms`'s question."""
+    return (
+        unparse(run.func) == unparse(other.func)
+        and len(run.args) == len(other.args)
+        and [k.arg for k in run.keywords] == [k.arg for k in other.keywords]
+        and not any(isinstance(a, ast.Starred) for a in [*run.args, *other.args])
+    )
 
 
 def _next_timings(ctx: Context) -> dict[int, TimedRegion]:

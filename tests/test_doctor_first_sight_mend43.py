@@ -1,0 +1,83 @@
+"""What cases 490-496 showed at first sight, mended in the shared model (mend43).
+
+- `_intent.repeated_right_after` and `_intent.the_run_holding`, read by LB104: a cold first run timed once and then
+  timed again warm in a loop right after is the catalogue's exception, also when the runs differ only in how their
+  arguments are written (a fresh key per run: ``jax.block_until_ready(runner.collect(jax.random.PRNGKey(0)))``, then
+  ``jax.device_get(runner.collect(jax.random.PRNGKey(repeat + 1)))``), and when the call the rules read as the work
+  is a key built for the run rather than the run itself: the key's maker ran before, the run did not (connect4-ai's
+  ``benchmark_jax.py``, each warm-up timed apart on purpose, case 491's false LB104:60).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
+
+
+# --- 491: a warm-up timed apart, then the same run timed again warm with a fresh key ------------------------------
+WARMUP = """
+import jax
+{imports}
+from connect4_jax.training import Runner
+
+
+def main(repeats=5):
+    model = init({random}.PRNGKey(42))
+    for simulations in [32, 64, 128]:
+        runner = Runner(model, simulations)
+        start = {clock}
+        jax.block_until_ready(runner.collect({random}.PRNGKey(0)))
+        warmup = {clock} - start
+        seconds = []
+        for repeat in range(repeats):
+            start = {clock}
+            trajectory = {get}(runner.collect({random}.PRNGKey(repeat + 1)))
+            seconds.append({clock} - start)
+        print(simulations, warmup, sum(seconds))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "random", "clock", "get"),
+    [
+        ("import time", "jax.random", "time.perf_counter()", "jax.device_get"),  # as posted
+        ("import jax.random as jr\nfrom time import perf_counter as now", "jr", "now()", "jax.device_get"),  # aliased
+        ("import timeit", "jax.random", "timeit.default_timer()", "jax.block_until_ready"),  # another clock, wait
+    ],
+)
+def test_a_warm_up_timed_apart_then_the_same_run_timed_warm_with_fresh_keys_is_no_single_sample(imports, random,
+                                                                                             clock, get):
+    found = codes(WARMUP.format(imports=imports, random=random, clock=clock, get=get))
+    assert not lines(found, "LB104"), found
+
+
+def test_a_warm_up_timed_apart_with_no_key_made_before_is_no_single_sample():
+    source = WARMUP.format(imports="import time", random="jax.random", clock="time.perf_counter()",
+                           get="jax.device_get").replace("init(jax.random.PRNGKey(42))", "load()")
+    found = codes(source)
+    assert not lines(found, "LB104"), found
+
+
+def test_a_warm_up_timed_apart_in_notebook_cells_is_no_single_sample():
+    source = WARMUP.format(imports="import time", random="jax.random", clock="time.perf_counter()",
+                           get="jax.device_get")
+    head, _, tail = source.partition("def main")
+    found = notebook_codes(head, "def main" + tail + "\nmain()\n")
+    assert "LB104" not in {c for c, _, _ in found}, found
+
+
+def test_a_run_timed_once_and_never_again_is_still_a_single_sample():
+    source = WARMUP.format(imports="import time", random="jax.random", clock="time.perf_counter()",
+                           get="jax.device_get").replace("runner.collect(jax.random.PRNGKey(repeat + 1))",
+                                                         "runner.evaluate(jax.random.PRNGKey(repeat + 1))")
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "jax.block_until_ready(runner.collect")}, found
