@@ -81,3 +81,86 @@ def test_a_run_timed_once_and_never_again_is_still_a_single_sample():
                                                          "runner.evaluate(jax.random.PRNGKey(repeat + 1))")
     found = codes(source)
     assert lines(found, "LB104") == {line_of(source, "jax.block_until_ready(runner.collect")}, found
+
+
+# --- 493: a clock started on a later pass of a training loop, read after it; read back on some passes only --------
+TRAINING = """
+import jax
+import jax.numpy as jnp
+import optax
+{imports}
+
+
+def loss_fn(weights, batch):
+    return jnp.mean((batch @ weights["w"]) ** 2)
+
+
+def train(steps, data):
+    weights = {{"w": jnp.ones((8, 8))}}
+    loss_grad = {jit}(jax.value_and_grad(loss_fn))
+    optimizer = optax.adamw(1e-3)
+    opt_state = optimizer.init(weights)
+    for step in range(steps):
+        if step == 1:
+            start = {clock}
+        batch = data[step]
+        loss, grads = loss_grad(weights, batch)
+        updates, opt_state = optimizer.update(grads, opt_state, weights)
+        weights = optax.apply_updates(weights, updates)
+        if {logs}:
+            print(f"{{step}} {{loss:.4f}}")
+    finish = {clock}
+    elapsed = finish - start
+    print(f"{{elapsed / (steps - 1) * 1000:.1f}} ms/step")
+
+
+train(200, [jnp.ones((4, 8))] * 200)
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "jit", "clock", "logs"),
+    [
+        ("from time import perf_counter", "jax.jit", "perf_counter()", "step < 10 or step % 10 == 0"),  # as posted
+        ("import time\nfrom jax import jit as compiled", "compiled", "time.perf_counter()", "step % 10 == 0"),  # alias
+        ("import time", "jax.jit", "time.monotonic()", "step <= 5 or step % 50 == 0"),  # another clock
+    ],
+)
+def test_the_passes_after_a_loops_last_read_back_are_unwaited_when_the_clock_starts_on_a_later_pass(imports, jit,
+                                                                                                  clock, logs):
+    source = TRAINING.format(imports=imports, jit=jit, clock=clock, logs=logs)
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "loss_grad(weights, batch)")}, found
+    assert not lines(found, "LB103") | lines(found, "LB115"), found  # the first step runs before the clock
+
+
+def test_the_passes_after_a_loops_last_read_back_in_notebook_cells_are_unwaited():
+    source = TRAINING.format(imports="from time import perf_counter", jit="jax.jit", clock="perf_counter()",
+                             logs="step < 10 or step % 10 == 0")
+    head, _, tail = source.partition("def train")
+    found = notebook_codes(head, "def train" + tail)
+    assert "LB102" in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("        if step < 10 or step % 10 == 0:\n            print", "        print"),  # read back on every pass
+        ("    finish = perf_counter()", "    jax.block_until_ready(weights)\n    finish = perf_counter()"),  # waited
+    ],
+)
+def test_a_loop_read_back_on_every_pass_or_waited_after_it_is_waited(change):
+    original = TRAINING.format(imports="from time import perf_counter", jit="jax.jit", clock="perf_counter()",
+                               logs="step < 10 or step % 10 == 0")
+    source = original.replace(*change)
+    assert source != original
+    found = codes(source)
+    assert not lines(found, "LB102"), found
+
+
+def test_a_figure_read_on_the_passes_that_read_back_holds_what_they_wait_for():
+    source = TRAINING.format(imports="from time import perf_counter", jit="jax.jit", clock="perf_counter()",
+                             logs="step % 10 == 0").replace(
+        'print(f"{step} {loss:.4f}")', 'print(f"{step} {loss:.4f}")\n            print(perf_counter() - start)')
+    found = codes(source)
+    assert line_of(source, "loss_grad(weights, batch)") not in lines(found, "LB102"), found

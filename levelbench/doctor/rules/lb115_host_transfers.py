@@ -282,15 +282,30 @@ def _periodic(ctx: Context, node: ast.AST) -> bool:
 
 
 def _counts_off(test: ast.expr) -> bool:
-    """``step % n == 0`` (either side, ``not step % n`` too), or a test that requires one (``step and step % n == 0``)."""
+    """``step % n == 0`` (either side, ``not step % n`` too), or a test that requires one (``step and step % n == 0``),
+    or one that adds a few first passes to it (``step < 10 or step % 10 == 0``, texmo's log line, case 493)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return any(_counts_off(v) for v in test.values)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_counts_off(v) for v in test.values) and all(_counts_off(v) or _first_passes(v) for v in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return isinstance(test.operand, ast.BinOp) and isinstance(test.operand.op, ast.Mod)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
         sides = (test.left, test.comparators[0])
         return any(isinstance(s, ast.BinOp) and isinstance(s.op, ast.Mod) for s in sides)
     return False
+
+
+def _first_passes(test: ast.expr) -> bool:
+    """``step < 10`` (or ``<=``, or ``10 > step``): a counter below a number, true on a few first passes only."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.Gt, ast.GtE)):
+        left, right = right, left
+    elif not isinstance(op, (ast.Lt, ast.LtE)):
+        return False
+    return isinstance(left, ast.Name) and isinstance(right, ast.Constant) and isinstance(right.value, int)
 
 
 def _runs_jax(ctx: Context, call: ast.Call) -> bool:
