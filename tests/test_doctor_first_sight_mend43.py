@@ -164,3 +164,57 @@ def test_a_figure_read_on_the_passes_that_read_back_holds_what_they_wait_for():
         'print(f"{step} {loss:.4f}")', 'print(f"{step} {loss:.4f}")\n            print(perf_counter() - start)')
     found = codes(source)
     assert line_of(source, "loss_grad(weights, batch)") not in lines(found, "LB102"), found
+
+
+# --- 480: a library object's method the file says its warm-up compiles, timed in a loop beside a key split --------
+ENSEMBLE = """
+import jax
+{imports}
+from feedbax.task import RandomReaches
+from feedbax.utils import Timer
+
+timer = Timer()
+key = {random}.PRNGKey(0)
+for n_steps in [50, 100, 200]:
+    task = RandomReaches(n_steps=n_steps)
+    models = build_models(task, key)
+
+    # {comment}
+    task.eval_ensemble_train_batch(models, 5, 250, key)
+
+    for _ in range(50):
+        key, _ = {random}.split(key)
+        {timing}
+"""
+_TIMER = "with timer:\n            task.eval_ensemble_train_batch(models, 5, 250, key)"
+_PAIR = ("start = time.perf_counter()\n        task.eval_ensemble_train_batch(models, 5, 250, key)\n"
+         "        times.append(time.perf_counter() - start)")
+
+
+@pytest.mark.parametrize(
+    ("imports", "random", "comment", "timing"),
+    [
+        ("import jax.random as jr", "jr", "make sure the model is compiled", _TIMER),  # as posted
+        ("from jax import random", "random", "compile it first", _TIMER),  # aliased, other words
+        ("import time\nimport jax.random as jr", "jr", "compilation happens here, outside the timing", _PAIR),  # clock
+    ],
+)
+def test_a_call_the_file_says_its_warm_up_compiles_is_a_compiled_program_and_its_key_splits_glue(imports, random,
+                                                                                                comment, timing):
+    found = codes(ENSEMBLE.format(imports=imports, random=random, comment=comment, timing=timing))
+    assert not lines(found, "LB114"), found
+
+
+def test_a_call_the_file_says_its_warm_up_compiles_in_notebook_cells_is_a_compiled_program():
+    source = ENSEMBLE.format(imports="import jax.random as jr", random="jr", comment="make sure the model is compiled",
+                             timing=_TIMER)
+    head, _, tail = source.partition("key = ")
+    found = notebook_codes(head, "key = " + tail)
+    assert "LB114" not in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize("comment", ["warm up", "run it once without compiling"])
+def test_a_warm_up_that_says_nothing_of_compiling_leaves_an_unknown_librarys_key_splits_op_by_op(comment):
+    source = ENSEMBLE.format(imports="import jax.random as jr", random="jr", comment=comment, timing=_TIMER)
+    found = codes(source)
+    assert lines(found, "LB114") == {line_of(source, "for _ in range(50)")}, found

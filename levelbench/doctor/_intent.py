@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import bisect
 
-from .._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
+from .._values.intent import compilation_meant, lines_to_read, says_it_compiles, says_it_leaves_compilation_out
 from ._context import Context
 from ._effects import is_wait
 from ._program import Program
@@ -332,3 +332,31 @@ def _said_steady(ctx: Context, region: TimedRegion) -> bool:
         top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])
         lines += lines_to_read(ctx.program.line_text, top, top)
     return any(says_it_leaves_compilation_out(ctx.program.line_text(line)) for line in lines)
+
+
+def compiled_by_its_warm_up(ctx: Context, call: ast.Call) -> bool:
+    """The callable ``call`` runs is run before it, outside every timing, in the same function (or at the top level
+    of the same script or notebook), by a statement under a comment that says the run compiles it (``# make sure the
+    model is compiled`` over ``task.eval_ensemble_train_batch(models, n, batch_size, key)``, feedbax's notebook 15,
+    case 480): the file's own words that the callable is a compiled program, whatever library built it."""
+    text = unparse(call.func)
+    earlier = ctx.index("intent: untimed runs said to compile", lambda: _runs_said_to_compile(ctx)).get(text, ())
+    scope = enclosing_function(ctx.program, call)
+    return any(position(run) < position(call) and enclosing_function(ctx.program, run) is scope for run in earlier)
+
+
+def _runs_said_to_compile(ctx: Context) -> dict[str, list[ast.Call]]:
+    """The callee's text -> the untimed calls that a statement of their own makes under a comment saying it compiles."""
+    found: dict[str, list[ast.Call]] = {}
+    for stmt in ctx.program.of_type(ast.Expr, ast.Assign):
+        value = stmt.value  # type: ignore[attr-defined]
+        if not isinstance(value, ast.Call) or id(value) in ctx.timed_ids:
+            continue
+        above = stmt.lineno - 1
+        while above > 0 and (line := ctx.program.line_text(above).strip()).startswith("#") \
+                and not line.startswith("# %%"):
+            if says_it_compiles(line):
+                found.setdefault(unparse(value.func), []).append(value)
+                break
+            above -= 1
+    return found
