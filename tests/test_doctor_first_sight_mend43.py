@@ -218,3 +218,73 @@ def test_a_warm_up_that_says_nothing_of_compiling_leaves_an_unknown_librarys_key
     source = ENSEMBLE.format(imports="import jax.random as jr", random="jr", comment=comment, timing=_TIMER)
     found = codes(source)
     assert lines(found, "LB114") == {line_of(source, "for _ in range(50)")}, found
+
+
+# --- 452: a timing helper runs the function it is handed on the arrays it is handed; a jitted function and NumPy --
+HELPER = """
+import jax
+{imports}
+
+
+def bench(fn, {params}, sync=None):
+    for _ in range(5):
+        fn({args})
+    times = []
+    for _ in range(50):
+        t0 = {clock}
+        out = fn({args})
+        if sync:
+            sync(out)
+        times.append({clock} - t0)
+    return sorted(times)[len(times) // 2]
+
+
+def run_keras(model):
+    imgs = {array}
+    model_jit = {jit}(lambda x: model(x, training=False))
+    r = model_jit(imgs)
+    r.block_until_ready()
+    bench(model_jit, imgs, sync=lambda out: out.block_until_ready())
+
+
+run_keras(build())
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "params", "args", "clock", "array", "jit"),
+    [
+        ("import time\nimport numpy as np", "*args", "*args", "time.perf_counter()",  # as posted
+         'np.random.randn(4, 32, 32, 3).astype("float32")', "jax.jit"),
+        ("from time import perf_counter as now\nimport numpy as onp\nfrom jax import jit", "*inputs", "*inputs",
+         "now()", "onp.ones((4, 32), dtype=onp.int32)", "jit"),  # aliased
+        ("import time\nimport numpy as np", "x", "x", "time.monotonic()", "np.zeros((4, 8))", "jax.jit"),  # a name
+    ],
+)
+def test_a_numpy_array_handed_with_a_jitted_function_to_a_timing_helper_is_copied_per_call(imports, params, args,
+                                                                                           clock, array, jit):
+    source = HELPER.format(imports=imports, params=params, args=args, clock=clock, array=array, jit=jit)
+    found = codes(source)
+    assert lines(found, "LB115") == {line_of(source, "bench(model_jit, imgs")}, found
+
+
+def test_a_numpy_array_handed_to_a_timing_helper_in_notebook_cells_is_copied_per_call():
+    source = HELPER.format(imports="import time\nimport numpy as np", params="*args", args="*args",
+                           clock="time.perf_counter()", array="np.ones((4, 8))", jit="jax.jit")
+    head, _, tail = source.partition("def run_keras")
+    found = notebook_codes(head, "def run_keras" + tail)
+    assert "LB115" in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    ("array", "jit"),
+    [
+        ("jax.numpy.ones((4, 8))", "jax.jit"),  # a JAX array: nothing to copy
+        ("np.ones((4, 8))", ""),  # an un-jitted lambda: what it does with NumPy is not known here
+    ],
+)
+def test_a_jax_array_or_an_unjitted_function_handed_to_a_timing_helper_is_quiet(array, jit):
+    source = HELPER.format(imports="import time\nimport numpy as np", params="*args", args="*args",
+                           clock="time.perf_counter()", array=array, jit=jit)
+    found = codes(source)
+    assert not lines(found, "LB115"), found

@@ -109,6 +109,21 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 if handed_numpy is not None:
                     seen.add(id(inner))
                     yield handed_numpy
+    for call, site, array in _numpy_handed_with_a_jitted_function(ctx):
+        if id(call) in seen or id(site) in seen:
+            continue
+        seen.add(id(site))
+        yield ctx.report(
+            "LB115",
+            array,
+            f"NumPy array `{short(array, 30)}` is handed with the jitted `{short(site.args[0], 30)}` to "
+            f"`{short(site.func, 30)}`, whose timed `{short(call, 30)}` ({ctx.where(call)}) passes it to JAX: it is "
+            "copied to the device on every timed call",
+            evidence=f"`{short(array, 30)}` comes from NumPy; `{short(site.func, 30)}` calls the function it is handed "
+            "on the arguments it is handed, between its clock reads",
+            fix=f"{short(array, 30)}_dev = jax.device_put({short(array, 30)})  # before timing; hand over "
+            f"`{short(array, 30)}_dev`",
+        )
 
 
 def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) -> Diagnostic | None:
@@ -141,6 +156,50 @@ def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) 
                 f"{held}_dev = jax.device_put({held})  # before timing",
             )
     return None
+
+
+def _numpy_handed_with_a_jitted_function(ctx: Context) -> Iterator[tuple[ast.Call, ast.Call, ast.expr]]:
+    """A timing helper whose timed call runs a function it is handed on arguments it is handed (``def bench(fn,
+    *args): ... out = fn(*args)`` between two clock reads), and a call of it that hands a jitted function and a
+    NumPy array in those places (``bench(cnn_jit, imgs)`` with ``imgs = np.random.randn(...)``, keras-bench's
+    inference-overhead script, case 452): each timed call copies the array to the device. Yields the timed call,
+    the helper's call and the array. The function's slot and the arrays' are read by position; a method (whose
+    first parameter is the object) is left out."""
+    for region in ctx.regions:
+        scope = region.scope
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or isinstance(ctx.program.parent(scope), ast.ClassDef):
+            continue
+        positional = [a.arg for a in (*scope.args.posonlyargs, *scope.args.args)]
+        star = scope.args.vararg.arg if scope.args.vararg is not None else None
+        for call in ctx.timed_calls(region):
+            if not isinstance(call.func, ast.Name) or call.func.id not in positional or call.keywords:
+                continue
+            slots: list[int | None] = []  # a positional parameter's index, or None for the star parameter
+            for arg in call.args:
+                if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == star:
+                    slots.append(None)
+                elif isinstance(arg, ast.Name) and arg.id in positional:
+                    slots.append(positional.index(arg.id))
+                else:
+                    slots = []
+                    break
+            if not slots:
+                continue
+            at = positional.index(call.func.id)
+            for use in ctx.facts.call_sites(scope):
+                site = ctx.program.parent(use)
+                if not (isinstance(site, ast.Call) and site.func is use and len(site.args) > at) \
+                        or any(isinstance(a, ast.Starred) for a in site.args):
+                    continue
+                if ctx.facts.jitted_key_of(site.args[at]) is None:
+                    continue
+                handed = [a for k in slots for a in (site.args[len(positional):] if k is None
+                                                     else site.args[k:k + 1])]
+                array = next((a for a in handed if ctx.kinds.of(a) == "numpy" and not ctx.kinds.numpy_scalar(a)),
+                             None)
+                if array is not None:
+                    yield call, site, array
 
 
 def _unpacks_numpy(ctx: Context, arg: ast.expr, call: ast.Call) -> bool:
