@@ -288,3 +288,63 @@ def test_a_jax_array_or_an_unjitted_function_handed_to_a_timing_helper_is_quiet(
                            clock="time.perf_counter()", array=array, jit=jit)
     found = codes(source)
     assert not lines(found, "LB115"), found
+
+
+# --- 429: a function Modal runs remotely, never named in the file: an entry point, run once -----------------------
+REMOTE = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+app = {app}("fit-on-a-gpu")
+
+
+@jax.jit
+def fit(x):
+    return jnp.linalg.svd(x @ x.T)[1]
+
+
+@app.{registrar}
+def fit_remote(n=2000):
+    x = jnp.ones((n, n))
+    start = {clock}
+    s = fit(x).block_until_ready()
+    elapsed = {clock} - start
+    return {{"elapsed": elapsed, "top": float(s[0])}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "app", "registrar", "clock"),
+    [
+        ("import time\nimport modal", "modal.App", 'function(gpu="A100", timeout=7200)', "time.perf_counter()"),  # post
+        ("from time import perf_counter as now\nimport modal as md", "md.App", "function()", "now()"),  # aliased
+        ("import time\nfrom modal import Stub", "Stub", "local_entrypoint()", "time.monotonic()"),  # other names
+    ],
+)
+def test_a_function_modal_runs_and_the_file_never_names_times_one_sample(imports, app, registrar, clock):
+    source = REMOTE.format(imports=imports, app=app, registrar=registrar, clock=clock)
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "s = fit(x).block_until_ready()")}, found
+
+
+def test_a_function_modal_runs_in_notebook_cells_times_one_sample():
+    source = REMOTE.format(imports="import time\nimport modal", app="modal.App", registrar="function()",
+                           clock="time.perf_counter()")
+    head, _, tail = source.partition("@app.")
+    found = notebook_codes(head, "@app." + tail)
+    assert "LB104" in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize(
+    ("app", "registrar"),
+    [
+        ("Registry", "function()"),  # not Modal's application: what the decorator does is not known
+        ("modal.App", "function()\n@repeat(5)"),  # another decorator beside it may call the function again
+    ],
+)
+def test_a_function_under_a_decorator_not_modals_alone_has_an_unknown_run_count(app, registrar):
+    source = REMOTE.format(imports="import time\nimport modal\nfrom registry import Registry, repeat", app=app,
+                           registrar=registrar, clock="time.perf_counter()")
+    found = codes(source)
+    assert not lines(found, "LB104"), found

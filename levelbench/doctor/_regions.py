@@ -189,6 +189,11 @@ def find_regions(program: Program, facts: Facts) -> tuple[TimedRegion, ...]:
     return tuple(sorted(regions, key=lambda r: r.start))
 
 
+_MODAL_APPS = frozenset({"modal.App", "modal.Stub"})
+"""Modal's application objects, whose registrars run a function remotely once per call (`_Finder._runs_once`)."""
+_MODAL_REGISTRARS = frozenset({"function", "local_entrypoint", "cls"})
+
+
 class _Finder:
     def __init__(self, program: Program, facts: Facts) -> None:
         self.program = program
@@ -689,10 +694,27 @@ class _Finder:
         sites = self.facts.call_sites(scope)
         if sites:
             return len(sites) == 1
-        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and not scope.decorator_list \
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and all(self._registers_a_remote_run(d) for d in scope.decorator_list) \
                 and self.program.parent(scope) is self.program.module:
             return True
         return self.facts.runs_once_through_an_instance(scope)
+
+    def _registers_a_remote_run(self, decorator: ast.expr) -> bool:
+        """``@app.function(gpu="A100")`` (or ``@app.local_entrypoint()``, ``@app.cls``) of ``app = modal.App(...)``:
+        the decorator registers the function to run on Modal, once per ``.remote()`` call, and calls it no more than
+        that; a function it decorates and the file never names is an entry point, as an undecorated one is (Krapu's
+        'Poverty Bayes' post, ``fit_hierarchical_logistic`` timing one ``pm.sample``, case 429)."""
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if not (isinstance(target, ast.Attribute) and target.attr in _MODAL_REGISTRARS
+                and isinstance(target.value, ast.Name)):
+            return False
+        name = target.value.id
+        return any(
+            isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+            and isinstance(stmt.value, ast.Call) and self.names.qualname(stmt.value.func) in _MODAL_APPS
+            for stmt in self.program.module.body
+        )
 
     def _unused_clock_pair(self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call) -> TimedRegion | None:
         """``start = time.time()`` ... ``end = time.time()`` with the difference left out of the snippet."""
