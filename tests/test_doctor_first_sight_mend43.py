@@ -348,3 +348,92 @@ def test_a_function_under_a_decorator_not_modals_alone_has_an_unknown_run_count(
                            registrar=registrar, clock="time.perf_counter()")
     found = codes(source)
     assert not lines(found, "LB104"), found
+
+
+# --- 485: arrays a local function returns, unpacked by the caller, then timed unwaited ----------------------------
+RETURNED = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+
+def create_jax_tensors():
+    x = {random}.uniform({random}.PRNGKey(0), (1000, 1000), dtype=jnp.float32)
+    y = {random}.uniform({random}.PRNGKey(1), (1000, 1000), dtype=jnp.float32)
+
+    return x, y
+
+
+x, y = create_jax_tensors()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "random", "timing"),
+    [
+        ("", "jax.random", "%timeit x * y"),  # as posted (a %%timeit cell in the notebook)
+        ("import jax.random as jr", "jr", "%timeit jnp.multiply(x, y)"),  # aliased
+        ("import time", "jax.random", "start = time.perf_counter()\nz = x * y\nprint(time.perf_counter() - start)"),
+    ],
+)
+def test_arrays_a_local_function_returns_and_the_caller_unpacks_are_jax_arrays(imports, random, timing):
+    source = RETURNED.format(imports=imports, random=random) + timing + "\n"
+    found = codes(source)
+    assert lines(found, "LB102"), found
+
+
+def test_arrays_a_local_function_returns_in_notebook_cells_are_jax_arrays():
+    found = notebook_codes(RETURNED.format(imports="", random="jax.random"), "%%timeit\nx * y\n")
+    assert "LB102" in {c for c, _, _ in found}, found
+
+
+def test_numpy_arrays_a_local_function_returns_are_not_waited_for():
+    source = RETURNED.format(imports="import numpy as np", random="jax.random").replace(
+        "jax.random.uniform(jax.random.PRNGKey(0), (1000, 1000), dtype=jnp.float32)", "np.ones((1000, 1000))").replace(
+        "jax.random.uniform(jax.random.PRNGKey(1), (1000, 1000), dtype=jnp.float32)", "np.ones((1000, 1000))")
+    found = codes(source + "%timeit x * y\n")
+    assert not lines(found, "LB102"), found
+
+
+# the guard that reading needs (mend42's revert): a short NumPy index array returned in a tuple, looped under jit
+INDICES = """
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def null_space(b, periodic):
+    n = b.shape[0]
+    if periodic:
+        z = jnp.ones((n, 1))
+        j = np.array([0])
+    else:
+        z = jnp.ones((n, 2))
+        j = {indices}
+    return z, j
+
+
+def columns(a, j):
+    out = jnp.zeros((a.shape[0], len(j)))
+    for c, k in enumerate(j):
+        out = out.at[k, c].add(a[k, 0])
+    return out
+
+
+@jax.jit
+def spline(b):
+    z, j = null_space(b, False)
+    return columns(b, j) + z
+"""
+
+
+def test_a_loop_under_jit_over_a_short_numpy_index_array_returned_in_a_tuple_is_small():
+    source = INDICES.format(indices="np.array([0, n - 1])")
+    found = codes(source)
+    assert not lines(found, "LB106"), found
+
+
+def test_a_loop_under_jit_over_a_long_numpy_array_returned_in_a_tuple_still_unrolls():
+    source = INDICES.format(indices="np.arange(n)")
+    found = codes(source)
+    assert lines(found, "LB106") == {line_of(source, "for c, k in enumerate(j)")}, found
