@@ -75,6 +75,25 @@ RUN_WORDS = re.compile(r"(?<![a-z])(first|runs?|running|run[\s_-]*time|execut\w*
 """Words saying a timing holds the run as well: ``Compile+run time``, ``first call``, ``total``."""
 
 
+COMPILES_WORDS = re.compile(r"(?<![a-z])compil(e|ed|es|ation|ing)(?![a-z])", re.I)
+"""Words saying a run compiles what it calls: ``# make sure the model is compiled``, ``# compile first``."""
+
+
+def says_it_compiles(text: str) -> bool:
+    """Whether ``text`` (one comment line above an untimed run) says the run compiles what it calls, so that the
+    callable is a compiled program: ``# make sure the model is compiled`` (feedbax's notebook 15, case 480), not a
+    line that says the compilation is left out (``# run without compiling``).
+
+    !!! Example
+        ```python
+        says_it_compiles("# make sure the model is compiled")  # True
+        says_it_compiles("# warm up")                          # False
+        says_it_compiles("# run it without compiling")         # False
+        ```
+    """
+    return not LEFT_OUT_WORDS.search(text) and bool(COMPILES_WORDS.search(text))
+
+
 def says_it_times_compilation_alone(text: str) -> bool:
     """Whether ``text`` says the timing on it measures the compilation and nothing else: ``compile_time = ...``,
     ``# tracing time``; not ``Compile+run time`` nor ``first call`` (the first run, compiled and run).

@@ -560,14 +560,18 @@ def timed_values(work: tuple[ast.AST, ...]) -> Iterator[ast.expr]:
             yield from timed_values(tuple(getattr(item, "orelse", [])))
 
 
-def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[ast.AST, ...] = ()) -> ast.AST | None:
+def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[ast.AST, ...] = (),
+                  last_passes: bool = False) -> ast.AST | None:
     """The first JAX computation in ``work`` that nothing after it (in ``work`` or ``also_waiting``) waits for.
 
     A result that later timed JAX work reads (``x = jnp.asarray(a)`` then ``y = f(x)``) is that work's input: the
     later computation is the one left pending, so the finding goes there.
 
     A wait inside the computation's own arguments runs before it and waits for nothing it queues:
-    ``jnp.array(list(range(n)))`` builds its host list first, then returns a device array nobody waits for."""
+    ``jnp.array(list(range(n)))`` builds its host list first, then returns a device array nobody waits for.
+
+    ``last_passes``: a wait on some passes only of a loop the work holds whole does not wait for the passes after it
+    (`_waits_on_some_passes_of_a_timed_loop`); asked for a measurement, not for a progress line about an activity."""
     waits = [
         n
         for n in walk_code(ctx.program, [*work, *also_waiting])
@@ -586,7 +590,8 @@ def unawaited_jax(ctx: Context, work: tuple[ast.AST, ...], also_waiting: tuple[a
     for k, (value, found) in enumerate(pending):
         if any(run_order(w) > run_order(found) and not _evaluated_before(ctx, w, found)
                and not _waits_on_its_input(ctx, w, found, stored)
-               and not _waits_on_an_earlier_pass(ctx, w, found) for w in waits):
+               and not _waits_on_an_earlier_pass(ctx, w, found)
+               and not (last_passes and _waits_on_some_passes_of_a_timed_loop(ctx, w, found, work)) for w in waits):
             continue
         if stored_to_host(ctx, value):
             continue
@@ -621,6 +626,33 @@ def _waits_on_an_earlier_pass(ctx: Context, wait: ast.Call, computation: ast.AST
         if not bound or not all(_under_a_condition(ctx, n, loop) for n in bound):
             return False
     return True
+
+
+def _waits_on_some_passes_of_a_timed_loop(ctx: Context, wait: ast.Call, computation: ast.AST,
+                                          work: tuple[ast.AST, ...]) -> bool:
+    """``wait`` runs on some passes only (``if step < 10 or step % 10 == 0: print(f'{loss:.4f}')``) of a loop that the
+    timing holds whole, and ``computation`` on every pass: the passes after the last one that reads back queue work
+    nothing waits for before the end read (texmo's GRU benchmark, the last nine steps, case 493; 162's reading of
+    results still queued after a loop's last read-back). A wait on every pass, or after the loop, still waits."""
+    loop = enclosing_loop(ctx.program, computation)
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+        return False
+    if not any(item is loop or any(a is item for a in ctx.program.ancestors(loop)) for item in work):
+        return False
+    if not (any(a is loop for a in ctx.program.ancestors(wait)) and _under_a_condition(ctx, wait, loop)
+            and not _under_a_condition(ctx, computation, loop)):
+        return False
+    branch = next(a for a in ctx.program.ancestors(wait) if isinstance(a, (ast.If, ast.ExceptHandler, ast.IfExp)))
+    # a figure read on the same passes as the wait (``if i % 100 == 0: print(loss); print(time.time() - start)``,
+    # case 258) holds only what that wait waits for
+    starts = {t.id for r in ctx.regions if isinstance(parent := ctx.program.parent(r.anchor), ast.Assign)
+              for t in parent.targets if isinstance(t, ast.Name)}
+    return not any(
+        (isinstance(n, ast.Call) and ctx.names.qualname(n.func) in CLOCKS)
+        or (isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.right, ast.Name)
+            and n.right.id in starts)
+        for n in ast.walk(branch)
+    )
 
 
 def _on_some_passes(ctx: Context, later: ast.AST, computation: ast.AST) -> bool:

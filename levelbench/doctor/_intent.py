@@ -9,8 +9,9 @@ from __future__ import annotations
 import ast
 import bisect
 
-from .._values.intent import compilation_meant, lines_to_read, says_it_leaves_compilation_out
+from .._values.intent import compilation_meant, lines_to_read, says_it_compiles, says_it_leaves_compilation_out
 from ._context import Context
+from ._effects import is_wait
 from ._program import Program
 from ._regions import TimedRegion, reported_at
 from ._syntax import bound_names, enclosing_function, enclosing_loop, parameter_names, position, unparse, walk_code
@@ -65,7 +66,43 @@ def repeated_right_after(ctx: Context, region: TimedRegion, first: ast.Call) -> 
     if later is None or later.samples == "single" or later.swept:
         return False
     text = unparse(first)
-    return any(unparse(c) == text and ctx.warms(first, c) for c in ctx.timed_calls(later))
+    if any(unparse(c) == text and ctx.warms(first, c) for c in ctx.timed_calls(later)):
+        return True
+    run = the_run_holding(ctx, first)
+    return run is not None and any(
+        _the_same_run(run, c) and ctx.warms(run, c) for c in ctx.timed_calls(later)
+    )
+
+
+def the_run_holding(ctx: Context, first: ast.Call) -> ast.Call | None:
+    """The call ``first`` is handed to, waits set aside: the run the timing is of, when what the rules read as its
+    work is an argument built for it (``jax.block_until_ready(runner.collect(jax.random.PRNGKey(0)))``: the key is
+    read as the work, the collect is the run). None when ``first`` is handed to no call but a wait."""
+    node: ast.AST = first
+    for ancestor in ctx.program.ancestors(first):
+        if not isinstance(ancestor, ast.Call):
+            if isinstance(ancestor, ast.stmt):
+                return None
+            node = ancestor
+            continue
+        if node is ancestor.func:
+            return None
+        if not is_wait(ctx, ancestor):
+            return ancestor
+        node = ancestor
+    return None
+
+
+def _the_same_run(run: ast.Call, other: ast.Call) -> bool:
+    """``other`` runs the same callable as ``run`` with the same arguments by position and keyword, written another
+    way (a fresh key for each run: ``runner.collect(jax.random.PRNGKey(repeat + 1))`` after
+    ``runner.collect(jax.random.PRNGKey(0))``); whether it is warmed is `Context.warms`'s question."""
+    return (
+        unparse(run.func) == unparse(other.func)
+        and len(run.args) == len(other.args)
+        and [k.arg for k in run.keywords] == [k.arg for k in other.keywords]
+        and not any(isinstance(a, ast.Starred) for a in [*run.args, *other.args])
+    )
 
 
 def _next_timings(ctx: Context) -> dict[int, TimedRegion]:
@@ -295,3 +332,31 @@ def _said_steady(ctx: Context, region: TimedRegion) -> bool:
         top = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])
         lines += lines_to_read(ctx.program.line_text, top, top)
     return any(says_it_leaves_compilation_out(ctx.program.line_text(line)) for line in lines)
+
+
+def compiled_by_its_warm_up(ctx: Context, call: ast.Call) -> bool:
+    """The callable ``call`` runs is run before it, outside every timing, in the same function (or at the top level
+    of the same script or notebook), by a statement under a comment that says the run compiles it (``# make sure the
+    model is compiled`` over ``task.eval_ensemble_train_batch(models, n, batch_size, key)``, feedbax's notebook 15,
+    case 480): the file's own words that the callable is a compiled program, whatever library built it."""
+    text = unparse(call.func)
+    earlier = ctx.index("intent: untimed runs said to compile", lambda: _runs_said_to_compile(ctx)).get(text, ())
+    scope = enclosing_function(ctx.program, call)
+    return any(position(run) < position(call) and enclosing_function(ctx.program, run) is scope for run in earlier)
+
+
+def _runs_said_to_compile(ctx: Context) -> dict[str, list[ast.Call]]:
+    """The callee's text -> the untimed calls that a statement of their own makes under a comment saying it compiles."""
+    found: dict[str, list[ast.Call]] = {}
+    for stmt in ctx.program.of_type(ast.Expr, ast.Assign):
+        value = stmt.value  # type: ignore[attr-defined]
+        if not isinstance(value, ast.Call) or id(value) in ctx.timed_ids:
+            continue
+        above = stmt.lineno - 1
+        while above > 0 and (line := ctx.program.line_text(above).strip()).startswith("#") \
+                and not line.startswith("# %%"):
+            if says_it_compiles(line):
+                found.setdefault(unparse(value.func), []).append(value)
+                break
+            above -= 1
+    return found

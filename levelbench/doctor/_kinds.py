@@ -669,6 +669,10 @@ class Kinds:
         changed: set[_Key] | None = None  # None: evaluate every binding
         for _ in range(3):
             self._fed.clear()
+            # what a local function returns is read from the names of the pass before: kept from an earlier pass,
+            # it would hold what was not yet known (``x, y = create_jax_tensors()``, whose ``return x, y`` names
+            # arrays the first pass had not placed yet: case 485's missed LB102)
+            self._returns.clear()
             seen: dict[_Key, set[str]] = {}
             for k, (target, value) in enumerate(bindings):
                 if changed is None or not changed.isdisjoint(reads[k]):
@@ -691,6 +695,7 @@ class Kinds:
         # A binding from a rebound name had no kind until the rebound names were placed (`x, y = grid, grid`
         # after `grid = jnp.linspace(...)` rebinds a NumPy `grid`): evaluate those again, now by position.
         again = [k for k, read in enumerate(reads) if read & rebound]
+        self._returns.clear()
         if again:
             for k in again:
                 target, value = bindings[k]
@@ -706,6 +711,7 @@ class Kinds:
             self._fed.clear()
             self._record_rebound(bindings, newly)
             self._fed.clear()
+        self._returns.clear()
 
     def _record_rebound(self, bindings: list[tuple[ast.AST, ast.AST]], rebound: set[_Key]) -> None:
         """The kind of each binding of the ``rebound`` names, where it takes effect, for `_at`."""

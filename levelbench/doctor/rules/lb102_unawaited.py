@@ -12,7 +12,7 @@ from ..._values.intent import compilation_alone_meant
 from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
-from .._effects import handed_functions_unawaited, handed_work_unawaited, unawaited_jax
+from .._effects import handed_functions_unawaited, handed_work_unawaited, only_logs_its_interval, unawaited_jax
 from .._names import dotted
 from .._regions import TimedRegion
 from .._syntax import short, unparse
@@ -22,7 +22,10 @@ CODE = "LB102"
 
 def check(ctx: Context) -> Iterator[Diagnostic]:
     """LB102: a JAX computation in a timed region that nothing waits for."""
-    timings = [(r, unawaited_jax(ctx, r.work, r.before_clock)) for r in ctx.regions]
+    timings = [
+        (r, unawaited_jax(ctx, r.work, r.before_clock, last_passes=not only_logs_its_interval(ctx, r)))
+        for r in ctx.regions
+    ]
     # a library function timing what its callers hand it: unwaited whatever they hand (`handed_work_unawaited`)
     timings += [(r, handed_work_unawaited(ctx, r)) for r in ctx.instrumentation]
     for region, culprit in timings:

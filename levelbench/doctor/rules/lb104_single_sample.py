@@ -17,7 +17,7 @@ from .._edits import as_fix, never_hides_the_finding, parses_to, with_imports
 from .._effects import is_wait, only_logs_its_interval
 from .._fixes import assigned_name, pair
 from .._names import dotted
-from .._intent import repeated_right_after, times_compilation_on_purpose
+from .._intent import repeated_right_after, the_run_holding, times_compilation_on_purpose
 from .._iteration import TIMEIT_HARNESSES, calls_running_once, harness_calls_running_once
 from .._regions import TimedRegion, decorated_timings
 from .._suppress import is_file_pragma
@@ -53,6 +53,9 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         warmed = _called_before(ctx, region, first)
         if not warmed and (times_compilation_on_purpose(ctx, region) or repeated_right_after(ctx, region, first)):
             continue  # a compile timed on purpose, once, or repeated right after: a warm-up takes out what it is for
+        run = the_run_holding(ctx, first) if warmed else None
+        if run is not None and not _called_before(ctx, region, run) and repeated_right_after(ctx, region, first):
+            continue  # the key built for a run is made before, the run is not: its first run, timed again warm (491)
         if only_logs_its_interval(ctx, region):
             continue  # a progress line about an activity (`with time_activity("final eval"):`), not a measurement
         clock = region.clocks[0] + "()" if region.clocks else region.label

@@ -11,7 +11,7 @@ from .._diagnostic import Diagnostic
 from .._facts import JitSite
 from .._fixes import vmap_fix
 from .._rewrite import loop_rewrite
-from .._syntax import COMPREHENSIONS, LOOPS, local_walk, short, walk_code
+from .._syntax import COMPREHENSIONS, LOOPS, enclosing_function, local_walk, short, walk_code
 from .._vocabulary import JAX_OPS, STRUCTURAL, site_text
 
 CODE = "LB106"
@@ -374,9 +374,55 @@ def _array_parameters(ctx: Context, function: ast.AST, parameters: set[str]) -> 
         call = ctx.program.parent(site)
         if isinstance(call, ast.Call) and call.func is site:
             for name, argument in zip(positional, call.args):
-                if ctx.kinds.of(argument) in ("jax", "numpy"):
+                if ctx.kinds.of(argument) in ("jax", "numpy") and not _a_short_numpy_display(ctx, argument):
                     found.add(name)
     return found & parameters
+
+
+def _a_short_numpy_display(ctx: Context, argument: ast.expr) -> bool:
+    """``argument`` is a NumPy array the code writes out with a few elements (``np.array([0, N - 1])``), or a name
+    every binding of which is one, followed through a local function that returns it in a tuple (interpax's
+    ``Z, J = _smoothing_null_space(...)``, whose ``J`` is ``np.array([0])`` or ``np.array([0, N - 1])``): a loop over
+    it under jit unrolls a handful of steps, as a loop over a short literal range does."""
+    values = _values_of(ctx, argument, 0)
+    return bool(values) and all(
+        isinstance(v, ast.Call) and ctx.names.qualname(v.func) in ("numpy.array", "numpy.asarray") and len(v.args) == 1
+        and isinstance(v.args[0], (ast.List, ast.Tuple)) and len(v.args[0].elts) <= _SMALL_RANGE
+        and not any(isinstance(e, ast.Starred) for e in v.args[0].elts)
+        for v in values
+    )
+
+
+def _values_of(ctx: Context, expr: ast.expr, depth: int) -> list[ast.expr | None]:
+    """What ``expr`` may hold: itself, or for a name every value bound to it in its scope, a tuple unpacked from a call
+    of a local function read as that function's returned element (None where that is not known)."""
+    if not isinstance(expr, ast.Name):
+        return [expr]
+    if depth > 2:
+        return [None]
+    scope = enclosing_function(ctx.program, expr)
+    found: list[ast.expr | None] = []
+    for assign in ctx.program.of_type(ast.Assign):
+        if enclosing_function(ctx.program, assign) is not scope:
+            continue
+        for target in assign.targets:  # type: ignore[attr-defined]
+            if isinstance(target, ast.Name) and target.id == expr.id:
+                found.extend(_values_of(ctx, assign.value, depth + 1))  # type: ignore[attr-defined]
+            elif isinstance(target, ast.Tuple) and any(isinstance(e, ast.Name) and e.id == expr.id for e in target.elts):
+                k = next(i for i, e in enumerate(target.elts) if isinstance(e, ast.Name) and e.id == expr.id)
+                found.extend(_returned_element(ctx, assign.value, k, len(target.elts), depth))  # type: ignore[attr-defined]
+    return found or [None]
+
+
+def _returned_element(ctx: Context, value: ast.expr, k: int, size: int, depth: int) -> list[ast.expr | None]:
+    """Element ``k`` of what a call of a local function returns, from each of its ``return`` tuples of ``size``."""
+    function = ctx.facts.local_def(value) if isinstance(value, ast.Call) else None
+    if function is None:
+        return [None]
+    returns = [n.value for n in local_walk(ctx.program, function) if isinstance(n, ast.Return)]
+    if not returns or not all(isinstance(r, ast.Tuple) and len(r.elts) == size for r in returns):
+        return [None]
+    return [v for r in returns for v in _values_of(ctx, r.elts[k], depth + 1)]  # type: ignore[union-attr]
 
 
 def _given_to_numpy(ctx: Context, function: ast.AST) -> set[str]:

@@ -14,6 +14,7 @@ from .._iteration import (
     eager_dispatch_is_small, per_element_calls, runs_compiled_loop, runs_many_operations, unstacks_a_jax_array,
     yields_batches,
 )
+from .._intent import compiled_by_its_warm_up
 from .._kinds import ASSEMBLERS
 from .._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, dotted, names_a_class
 from .._regions import TimedRegion
@@ -119,7 +120,7 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         compiled_beside = any(
             isinstance(n, ast.Call) and (facts.calls_jax_callable(n) or _is_measure(ctx, n) or runs_compiled_loop(facts, n)
                                          or _runs_compiled_helper(ctx, n) or _a_handed_objects_step(ctx, n)
-                                         or _a_library_objects_call(ctx, n))
+                                         or _a_library_objects_call(ctx, n) or compiled_by_its_warm_up(ctx, n))
             for n in walk_code(ctx.program, [loop])  # a lambda's too: `timeit.timeit(lambda: step(x), number=1)`
         )
         optimiser = next((c for c in own_calls if facts.updates_an_optimiser(c)), None)

@@ -109,6 +109,21 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
                 if handed_numpy is not None:
                     seen.add(id(inner))
                     yield handed_numpy
+    for call, site, array in _numpy_handed_with_a_jitted_function(ctx):
+        if id(call) in seen or id(site) in seen:
+            continue
+        seen.add(id(site))
+        yield ctx.report(
+            "LB115",
+            array,
+            f"NumPy array `{short(array, 30)}` is handed with the jitted `{short(site.args[0], 30)}` to "
+            f"`{short(site.func, 30)}`, whose timed `{short(call, 30)}` ({ctx.where(call)}) passes it to JAX: it is "
+            "copied to the device on every timed call",
+            evidence=f"`{short(array, 30)}` comes from NumPy; `{short(site.func, 30)}` calls the function it is handed "
+            "on the arguments it is handed, between its clock reads",
+            fix=f"{short(array, 30)}_dev = jax.device_put({short(array, 30)})  # before timing; hand over "
+            f"`{short(array, 30)}_dev`",
+        )
 
 
 def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) -> Diagnostic | None:
@@ -141,6 +156,50 @@ def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) 
                 f"{held}_dev = jax.device_put({held})  # before timing",
             )
     return None
+
+
+def _numpy_handed_with_a_jitted_function(ctx: Context) -> Iterator[tuple[ast.Call, ast.Call, ast.expr]]:
+    """A timing helper whose timed call runs a function it is handed on arguments it is handed (``def bench(fn,
+    *args): ... out = fn(*args)`` between two clock reads), and a call of it that hands a jitted function and a
+    NumPy array in those places (``bench(cnn_jit, imgs)`` with ``imgs = np.random.randn(...)``, keras-bench's
+    inference-overhead script, case 452): each timed call copies the array to the device. Yields the timed call,
+    the helper's call and the array. The function's slot and the arrays' are read by position; a method (whose
+    first parameter is the object) is left out."""
+    for region in ctx.regions:
+        scope = region.scope
+        if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                or isinstance(ctx.program.parent(scope), ast.ClassDef):
+            continue
+        positional = [a.arg for a in (*scope.args.posonlyargs, *scope.args.args)]
+        star = scope.args.vararg.arg if scope.args.vararg is not None else None
+        for call in ctx.timed_calls(region):
+            if not isinstance(call.func, ast.Name) or call.func.id not in positional or call.keywords:
+                continue
+            slots: list[int | None] = []  # a positional parameter's index, or None for the star parameter
+            for arg in call.args:
+                if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id == star:
+                    slots.append(None)
+                elif isinstance(arg, ast.Name) and arg.id in positional:
+                    slots.append(positional.index(arg.id))
+                else:
+                    slots = []
+                    break
+            if not slots:
+                continue
+            at = positional.index(call.func.id)
+            for use in ctx.facts.call_sites(scope):
+                site = ctx.program.parent(use)
+                if not (isinstance(site, ast.Call) and site.func is use and len(site.args) > at) \
+                        or any(isinstance(a, ast.Starred) for a in site.args):
+                    continue
+                if ctx.facts.jitted_key_of(site.args[at]) is None:
+                    continue
+                handed = [a for k in slots for a in (site.args[len(positional):] if k is None
+                                                     else site.args[k:k + 1])]
+                array = next((a for a in handed if ctx.kinds.of(a) == "numpy" and not ctx.kinds.numpy_scalar(a)),
+                             None)
+                if array is not None:
+                    yield call, site, array
 
 
 def _unpacks_numpy(ctx: Context, arg: ast.expr, call: ast.Call) -> bool:
@@ -282,15 +341,30 @@ def _periodic(ctx: Context, node: ast.AST) -> bool:
 
 
 def _counts_off(test: ast.expr) -> bool:
-    """``step % n == 0`` (either side, ``not step % n`` too), or a test that requires one (``step and step % n == 0``)."""
+    """``step % n == 0`` (either side, ``not step % n`` too), or a test that requires one (``step and step % n == 0``),
+    or one that adds a few first passes to it (``step < 10 or step % 10 == 0``, texmo's log line, case 493)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return any(_counts_off(v) for v in test.values)
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(_counts_off(v) for v in test.values) and all(_counts_off(v) or _first_passes(v) for v in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return isinstance(test.operand, ast.BinOp) and isinstance(test.operand.op, ast.Mod)
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq):
         sides = (test.left, test.comparators[0])
         return any(isinstance(s, ast.BinOp) and isinstance(s.op, ast.Mod) for s in sides)
     return False
+
+
+def _first_passes(test: ast.expr) -> bool:
+    """``step < 10`` (or ``<=``, or ``10 > step``): a counter below a number, true on a few first passes only."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.Gt, ast.GtE)):
+        left, right = right, left
+    elif not isinstance(op, (ast.Lt, ast.LtE)):
+        return False
+    return isinstance(left, ast.Name) and isinstance(right, ast.Constant) and isinstance(right.value, int)
 
 
 def _runs_jax(ctx: Context, call: ast.Call) -> bool:
