@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB116, LB112
 # dynamic: n/a
 # inferred: LB103 (the jitted layer compiles on its first call inside the timed statement; not discussed), LB102 (the JAX results are never waited for; not discussed), LB116 (CUDA convolutions timed without synchronize; not discussed), LB112 (the PyTorch module timed with autograd on; not discussed)
-# lines: LB103:83/84, LB102:83/84, LB116:100/101, LB112:100/101
+# lines: LB103:84/85, LB102:84/85, LB116:101/102, LB112:101/102
+# first-sight: 0b61823 2026-12-06 py: found LB102:85 LB103:85 LB112:102 LB116:102; missed none; false LB112:53 | notebook: found LB102:85 LB103:85 LB112:102 LB116:102; missed none; false LB112:53
 
 import jax
 import jax.numpy as jnp

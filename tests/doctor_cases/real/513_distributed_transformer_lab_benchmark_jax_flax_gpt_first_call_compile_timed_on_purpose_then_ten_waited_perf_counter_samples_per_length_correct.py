@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 0b61823 2026-12-06 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 import time
 import json

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: 0b61823 2026-12-06 py: found none; missed none; false LB106:494 | notebook: found none; missed none; false LB106:494
 
 """mpi4jax demo application -- Shallow water
 

@@ -5,7 +5,8 @@
 # static: LB102, LB113
 # dynamic: n/a
 # inferred: LB102 (the jitted function's result is never waited for under `%timeit`; not discussed), LB113 (`from jax.config import config`, removed from JAX; not discussed)
-# lines: LB102:51, LB113:13
+# lines: LB102:52, LB113:14
+# first-sight: 0b61823 2026-12-06 py: found LB113:14; missed LB102:52; false none | notebook: found LB113:14; missed LB102:52; false none
 
 # %%
 import numpy as np

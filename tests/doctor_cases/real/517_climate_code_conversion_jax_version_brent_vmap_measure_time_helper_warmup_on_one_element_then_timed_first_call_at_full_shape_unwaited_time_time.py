@@ -5,7 +5,8 @@
 # static: LB103, LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB103 (warm-up on a one-element array, timed call on a million elements: the first call at the timed shape compiles; not discussed), LB102 (the timed result is never waited for; not discussed), LB104 (one call per figure; not discussed), LB105 (`time.time()`; not discussed)
-# lines: LB103:285, LB102:285, LB104:285, LB105:283
+# lines: LB103:286, LB102:286, LB104:286, LB105:284
+# first-sight: 0b61823 2026-12-06 py: found LB105:284; missed LB102:286, LB103:286, LB104:286; false none | notebook: found LB105:284; missed LB102:286, LB103:286, LB104:286; false none
 
 # Basic script to make sure GPU and CPU are both working. 
 

@@ -5,7 +5,8 @@
 # static: LB102, LB104, LB105
 # dynamic: n/a
 # inferred: LB102 (the timed result is never waited for; not discussed), LB104 (one call per grid size; not discussed), LB105 (`time.time()`; not discussed)
-# lines: LB102:28, LB104:28, LB105:26
+# lines: LB102:29, LB104:29, LB105:27
+# first-sight: 0b61823 2026-12-06 py: found LB105:27; missed LB102:29, LB104:29; false none | notebook: found LB105:27; missed LB102:29, LB104:29; false none
 
 import jax
 from jax import numpy as jnp
