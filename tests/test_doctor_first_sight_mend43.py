@@ -83,7 +83,7 @@ def test_a_run_timed_once_and_never_again_is_still_a_single_sample():
     assert lines(found, "LB104") == {line_of(source, "jax.block_until_ready(runner.collect")}, found
 
 
-# --- 493: a clock started on a later pass of a training loop, read after it; read back on some passes only --------
+# --- 519 (entered as 493): a clock started on a later pass of a training loop, read after it; read back on some passes only --------
 TRAINING = """
 import jax
 import jax.numpy as jnp

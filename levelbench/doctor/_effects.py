@@ -632,7 +632,7 @@ def _waits_on_some_passes_of_a_timed_loop(ctx: Context, wait: ast.Call, computat
                                           work: tuple[ast.AST, ...]) -> bool:
     """``wait`` runs on some passes only (``if step < 10 or step % 10 == 0: print(f'{loss:.4f}')``) of a loop that the
     timing holds whole, and ``computation`` on every pass: the passes after the last one that reads back queue work
-    nothing waits for before the end read (texmo's GRU benchmark, the last nine steps, case 493; 162's reading of
+    nothing waits for before the end read (texmo's GRU benchmark, the last nine steps, case 519 (was 493); 162's reading of
     results still queued after a loop's last read-back). A wait on every pass, or after the loop, still waits."""
     loop = enclosing_loop(ctx.program, computation)
     if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):

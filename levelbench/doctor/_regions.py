@@ -369,7 +369,7 @@ class _Finder:
         perf_counter()``), and is subtracted only after the loop (``finish = perf_counter(); elapsed = finish -
         start``): the figure holds the rest of that pass and every later pass, then what runs after the loop up to
         the end read (texmo's GRU benchmark, whose clock starts at the second step so that the first step's compile
-        stays out, case 493). The passes before the chosen one run first, so the figure holds no first call
+        stays out, case 519 (was 493)). The passes before the chosen one run first, so the figure holds no first call
         (``calibrated``); a pass chosen as ``== 0`` is not read here. Nothing else in the loop may mention the start,
         and no read before the loop may set it (that pair times the figure)."""
         branch = self.program.parent(block[i])

@@ -12,7 +12,7 @@ from ._facts import JitSite
 
 def holds_timing(ctx: Context, loop: ast.AST, nodes: list[ast.AST]) -> bool:
     """A timed region starts inside the loop (a clock pair in the body, ``%timeit`` per step). Not one that times
-    the loop itself, started on a later pass (``if step == 1: start = perf_counter()``, case 493): the loop is that
+    the loop itself, started on a later pass (``if step == 1: start = perf_counter()``, case 519 (was 493)): the loop is that
     region's work, not a loop of timings."""
     starts = ctx.index("region starts", lambda: _starts(ctx))
     return any(

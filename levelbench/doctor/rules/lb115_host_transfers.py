@@ -342,7 +342,7 @@ def _periodic(ctx: Context, node: ast.AST) -> bool:
 
 def _counts_off(test: ast.expr) -> bool:
     """``step % n == 0`` (either side, ``not step % n`` too), or a test that requires one (``step and step % n == 0``),
-    or one that adds a few first passes to it (``step < 10 or step % 10 == 0``, texmo's log line, case 493)."""
+    or one that adds a few first passes to it (``step < 10 or step % 10 == 0``, texmo's log line, case 519 (was 493))."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
         return any(_counts_off(v) for v in test.values)
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
