@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the timed jitted call is never waited for; not discussed)
-# lines: LB102:48
+# lines: LB102:49
+# first-sight: df1cd3d 2026-12-06 py: found LB102:49; missed none; false none | notebook: found LB102:49; missed none; false none
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (`jax.effects_barrier()` does not wait for the step's results; not discussed)
-# lines: LB102:134
+# lines: LB102:135
+# first-sight: df1cd3d 2026-12-06 py: found none; missed LB102:135; false none | notebook: found none; missed LB102:135; false none
 
 # %%
 import sys; sys.path.insert(0, '..')

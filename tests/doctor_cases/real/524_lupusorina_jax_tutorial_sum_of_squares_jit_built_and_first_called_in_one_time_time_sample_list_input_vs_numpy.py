@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB104, LB105, LB115
 # dynamic: n/a
 # inferred: LB102 (the jitted result is never waited for; not discussed), LB103 (the first call of the jitted function is timed; not discussed), LB104 (each figure is one sample; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB115 (`jnp.array` of a Python list inside the timing; not discussed)
-# lines: LB102:23, LB103:23, LB104:20/34, LB105:18/33, LB115:23
+# lines: LB102:24, LB103:24, LB104:21/35, LB105:19/34, LB115:24
+# first-sight: df1cd3d 2026-12-06 py: found LB105:19 LB115:24 LB105:34 LB104:35; missed LB102:24, LB103:24; false none | notebook: found LB105:19 LB115:24 LB105:34 LB104:35; missed LB102:24, LB103:24; false none
 
 from jax import jit
 import jax.numpy as jnp
