@@ -18,7 +18,9 @@ from ._names import (
 )
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
-from ._syntax import enclosing_function, enclosing_loop, given_argument, parameter_default, parameter_names
+from ._syntax import (
+    enclosing_function, enclosing_loop, given_argument, on_other_branches, parameter_default, parameter_names,
+)
 
 _JAX_PROFILER_CONTEXTS = frozenset(
     {"jax.profiler.trace", "jax.profiler.TraceAnnotation", "jax.profiler.StepTraceAnnotation"}
@@ -267,6 +269,28 @@ class Facts:
             bound = {id(d): d for d in (_in_effect(found, site) for site in self._module_sites(reader, name))}
             return next(iter(bound.values())) if len(bound) == 1 else found[-1]
         return None
+
+    def branch_defs(self, call: ast.Call) -> list[FunctionNode]:
+        """The defs a call by name may run besides the one `local_def` reads: defs of the same name, in the same scope,
+        on other branches of an ``if`` than it. Which one the name holds depends on the branch taken, so each is what
+        the call may do (``if device == 'cuda': def _sync(): torch.cuda.synchronize()`` ... ``else: def _sync():
+        pass``, case 522: on CUDA the call synchronizes, on the CPU there is nothing to wait for).
+
+        !!! Example
+            ```python
+            if device == "cuda":
+                def sync(): torch.cuda.synchronize()
+            else:
+                def sync(): pass   # `local_def(sync())` reads this one; `branch_defs` gives the other
+            ```
+        """
+        found = self.local_def(call)
+        if found is None or not isinstance(call.func, ast.Name) or call.func.id != found.name:
+            return []
+        return [
+            d for d in self._same_name.get(found.name, [])
+            if d is not found and self._owner[d] is self._owner[found] and on_other_branches(self.program, d, found)
+        ]
 
     def _module_sites(self, reader: ast.AST, name: str) -> list[ast.Call]:
         """The module-level calls of the function ``reader`` (`Bindings.module_call_sites`), when it reads the global

@@ -29,7 +29,10 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if region.synchronizes:
             continue
         calls = ctx.timed_calls(region)
-        reached = [*calls, *(m for c in calls if (f := ctx.facts.local_def(c)) for m in local_walk(ctx.program, f))]
+        # a local helper's body, and the bodies it has on other branches (`def _sync()` per device): a call that
+        # synchronizes where the work is on CUDA waits for it there
+        bodies = [f for c in calls for f in (ctx.facts.local_def(c), *ctx.facts.branch_defs(c)) if f is not None]
+        reached = [*calls, *(m for f in bodies for m in local_walk(ctx.program, f))]
         if any(isinstance(n, ast.Call) and synchronizes_cuda(ctx, n) for n in reached):
             if id(region) not in library:
                 synchronized.update(_timed_as(ctx, c) for c in calls if not _host_only(ctx, c))

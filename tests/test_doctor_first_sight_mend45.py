@@ -1,0 +1,102 @@
+"""What cases 512-525 showed at first sight, mended in the shared model (mend45).
+
+- `Facts.branch_defs`, read by LB116: a helper defined once per device on the branches of an ``if`` (``def _sync():
+  torch.cuda.synchronize()`` for CUDA, ``def _sync(): pass`` for the CPU) may run any of its bodies; a timing that
+  calls it synchronizes where the work is on CUDA (NeoNeuron's ``run_benchmarks.py``, case 522's false LB116:188/200).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from doctor_support import codes, lines, notebook_codes
+
+
+def line_of(source: str, text: str, nth: int = 1) -> int:
+    """The line (1-based, of the dedented source) holding the ``nth`` occurrence of ``text``."""
+    found = [k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if text in line]
+    return found[nth - 1]
+
+
+# --- 522: a synchronize defined per device on the branches of an `if` ---------------------------------------------
+PER_DEVICE_SYNC = """
+{imports}
+import torch
+
+
+def bench(device="cpu", steps=20):
+    if device == "cuda":
+        torch_device = torch.device("cuda")
+        def {sync}(): {cuda_sync}
+    elif device == "mps":
+        torch_device = torch.device("mps")
+        def {sync}(): torch.mps.synchronize()
+    else:
+        torch_device = torch.device("cpu")
+        def {sync}(): pass
+    model = torch.nn.Linear(64, 64).to(torch_device)
+    xs = torch.randn(64, 64, device=torch_device)
+    for _ in range(5):
+        model(xs).sum().backward()
+    {sync}()
+    times = []
+    for _ in range(steps):
+        t0 = {clock}
+        model(xs).sum().backward()
+        {sync}()
+        times.append({clock} - t0)
+    return sorted(times)[len(times) // 2]
+
+
+bench("cuda")
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "sync", "cuda_sync", "clock"),
+    [
+        ("import time", "_sync", "torch.cuda.synchronize()", "time.perf_counter()"),  # as posted
+        ("from time import perf_counter as now", "wait", "torch.cuda.synchronize()", "now()"),  # aliased clock, name
+        ("import timeit", "_sync", "torch.cuda.current_stream().synchronize()", "timeit.default_timer()"),  # others
+    ],
+)
+def test_a_synchronize_defined_per_device_on_branches_waits_for_cuda(imports, sync, cuda_sync, clock):
+    found = codes(PER_DEVICE_SYNC.format(imports=imports, sync=sync, cuda_sync=cuda_sync, clock=clock))
+    assert not lines(found, "LB116"), found
+
+
+def test_a_synchronize_defined_per_device_at_module_level_waits_for_cuda():
+    source = """
+import time
+import torch
+
+if torch.cuda.is_available():
+    device = "cuda"
+    def sync(): torch.cuda.synchronize()
+else:
+    device = "cpu"
+    def sync(): pass
+
+model = torch.nn.Linear(64, 64).to(device)
+x = torch.randn(64, 64, device=device)
+model(x)
+sync()
+t0 = time.perf_counter()
+for _ in range(100):
+    model(x)
+sync()
+print((time.perf_counter() - t0) / 100)
+"""
+    found = codes(source)
+    assert not lines(found, "LB116"), found
+    head, _, tail = source.partition("model = ")
+    assert "LB116" not in {c for c, _, _ in notebook_codes(head, "model = " + tail)}
+
+
+def test_helpers_that_never_synchronize_on_any_branch_still_leave_cuda_work_unwaited():
+    source = PER_DEVICE_SYNC.format(imports="import time", sync="_sync", cuda_sync="pass", clock="time.perf_counter()")
+    source = source.replace("torch.mps.synchronize()", "pass")
+    found = codes(source)
+    assert lines(found, "LB116"), found
