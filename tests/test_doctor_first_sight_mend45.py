@@ -3,6 +3,9 @@
 - `Facts.branch_defs`, read by LB116: a helper defined once per device on the branches of an ``if`` (``def _sync():
   torch.cuda.synchronize()`` for CUDA, ``def _sync(): pass`` for the CPU) may run any of its bodies; a timing that
   calls it synchronizes where the work is on CUDA (NeoNeuron's ``run_benchmarks.py``, case 522's false LB116:188/200).
+- `_vocabulary.DEVICE_COUNTS` and `COUNT_METHODS`, read by LB106: a loop under jit over the number of processes or
+  devices (``range(mpi_size)`` with ``mpi_size = comm.Get_size()``) walks the machine's fixed structure, one step per
+  rank, not the data (mpi4jax's shallow-water ``reassemble_array``, case 514's false LB106:494).
 """
 
 from __future__ import annotations
@@ -100,3 +103,55 @@ def test_helpers_that_never_synchronize_on_any_branch_still_leave_cuda_work_unwa
     source = source.replace("torch.mps.synchronize()", "pass")
     found = codes(source)
     assert lines(found, "LB116"), found
+
+
+# --- 514: a loop under jit over the number of processes or devices ------------------------------------------------
+PER_RANK = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+{count_binding}
+ny, nx = 90, 180
+
+
+@jax.jit
+def reassemble(arr):
+    out = jnp.empty((ny * {count}, nx), dtype=arr.dtype)
+    for i in range({count}):
+        out = out.at[i * ny:(i + 1) * ny].set(arr[i])
+    return out
+
+
+x = jnp.ones(({count}, ny, nx))
+reassemble(x).block_until_ready()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "count_binding", "count"),
+    [
+        ("from mpi4py import MPI", "comm = MPI.COMM_WORLD\nmpi_size = comm.Get_size()", "mpi_size"),  # as posted
+        ("from mpi4py import MPI as mpi", "size = mpi.COMM_WORLD.Get_size()\nranks = size // min(size, 2)", "ranks"),
+        ("", "shards = jax.device_count()", "shards"),  # another count: the devices
+        ("", "", "jax.local_device_count()"),  # the count written in the loop
+    ],
+)
+def test_a_loop_over_the_process_or_device_count_under_jit_is_structure(imports, count_binding, count):
+    found = codes(PER_RANK.format(imports=imports, count_binding=count_binding, count=count))
+    assert not lines(found, "LB106"), found
+
+
+def test_a_loop_over_the_process_count_under_jit_in_notebook_cells_is_structure():
+    source = PER_RANK.format(imports="from mpi4py import MPI", count_binding="mpi_size = MPI.COMM_WORLD.Get_size()",
+                             count="mpi_size")
+    head, _, tail = source.partition("ny, nx")
+    found = notebook_codes(head, "ny, nx" + tail)
+    assert "LB106" not in {c for c, _, _ in found}, found
+
+
+@pytest.mark.parametrize("count", ["shards * 1024", "rows"])
+def test_a_loop_over_a_data_sized_count_under_jit_is_still_unrolled(count):
+    source = PER_RANK.format(imports="", count_binding="shards = jax.device_count()\nrows = 4096", count=count)
+    found = codes(source)
+    assert lines(found, "LB106") == {line_of(source, "for i in range")}, found

@@ -85,6 +85,14 @@ STRUCTURAL = re.compile(
 """Names of a model's structure (layers, parameters, pytree leaves): a loop over them is over structure, not data."""
 
 
+DEVICE_COUNTS = frozenset({"jax.device_count", "jax.local_device_count", "jax.process_count"})
+"""Calls that count the devices or processes a program runs on; with mpi4py's ``comm.Get_size()`` (`COUNT_METHODS`),
+a loop over such a count walks the machine's structure (one step per shard or rank), not the data."""
+
+COUNT_METHODS = frozenset({"Get_size"})
+"""Methods that count processes: mpi4py's ``Comm.Get_size()``, whatever the communicator is called."""
+
+
 # Calls into these dispatch one JAX operation each (LB106 uses them to spot arrays, LB114 counts them).
 JAX_OPS = ("jax.numpy.", "jax.nn.", "jax.lax.", "jax.scipy.", "jax.random.")
 """Prefixes of the qualified names of JAX's array operations."""

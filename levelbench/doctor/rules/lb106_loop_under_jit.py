@@ -12,7 +12,7 @@ from .._facts import JitSite
 from .._fixes import vmap_fix
 from .._rewrite import loop_rewrite
 from .._syntax import COMPREHENSIONS, LOOPS, enclosing_function, local_walk, short, walk_code
-from .._vocabulary import JAX_OPS, STRUCTURAL, site_text
+from .._vocabulary import COUNT_METHODS, DEVICE_COUNTS, JAX_OPS, STRUCTURAL, site_text
 
 CODE = "LB106"
 
@@ -314,7 +314,10 @@ def _data_size(ctx: Context, data: _DataView, bound: ast.AST) -> bool:
 
 
 def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
-    """``x.ndim``, ``len(x.shape)``, ``len(layers)``: a range over dimensions or structure, not data."""
+    """``x.ndim``, ``len(x.shape)``, ``len(layers)``: a range over dimensions or structure, not data; or the number
+    of devices or processes (`_counts_devices`)."""
+    if _counts_devices(ctx, bound, 0):
+        return True
     for node in ast.walk(bound):
         if isinstance(node, ast.Attribute) and node.attr == "ndim":
             return True
@@ -325,6 +328,37 @@ def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
             if STRUCTURAL.search(short(argument, 40)):
                 return True
     return False
+
+
+def _counts_devices(ctx: Context, expr: ast.AST, depth: int) -> bool:
+    """``expr`` counts the devices or processes the program runs on: ``jax.device_count()``, ``comm.Get_size()``, a
+    name every binding of which is such a count (``mpi_size = comm.Get_size()``), or one divided by, offset by or
+    bounded by constants or other counts (``mpi_size // nproc_y``, ``min(n_devices, 4)``; a product may be any size). A loop over it under jit unrolls one step per shard or rank: the
+    machine's fixed structure, not the data's size (mpi4jax's ``reassemble_array``, ``for i in range(mpi_size)``,
+    case 514)."""
+    if depth > 8:
+        return False
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in COUNT_METHODS:
+            return True
+        qualified = ctx.names.qualname(expr.func)
+        if qualified in DEVICE_COUNTS:
+            return True
+        if qualified in ("builtins.min", "builtins.max") and expr.args and not expr.keywords:
+            return _counts_devices_or_constants(ctx, expr.args, depth)
+        return False
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.FloorDiv)):
+        return _counts_devices_or_constants(ctx, [expr.left, expr.right], depth)  # not `n_devices * 1024`
+    if isinstance(expr, ast.Name):
+        values = ctx.facts.bindings.values_at(expr.id, expr)
+        return bool(values) and all(_counts_devices(ctx, v, depth + 1) for v in values)
+    return False
+
+
+def _counts_devices_or_constants(ctx: Context, parts: list[ast.expr], depth: int) -> bool:
+    """Every part is a device count or a whole-number constant, and one at least is a count."""
+    counts = [_counts_devices(ctx, p, depth + 1) for p in parts]
+    return any(counts) and all(c or int_value(ctx, p) is not None for c, p in zip(counts, parts))
 
 
 def _data_sized_test(ctx: Context, data: _DataView, test: ast.AST) -> bool:
