@@ -6,6 +6,9 @@
 - `_vocabulary.DEVICE_COUNTS` and `COUNT_METHODS`, read by LB106: a loop under jit over the number of processes or
   devices (``range(mpi_size)`` with ``mpi_size = comm.Get_size()``) walks the machine's fixed structure, one step per
   rank, not the data (mpi4jax's shallow-water ``reassemble_array``, case 514's false LB106:494).
+- `Warmth.last_clear`: ``f._clear_cache()`` right before a timed call of a jitted wrapper of ``f`` (``jax.vmap(f)``,
+  ``jax.jit(f) if use_jit else f``) drops the code the wrapper is built from: the cold timing is meant, as it is
+  for ``f`` itself (case 346's ``vmap`` and ``cond-jit`` variants, LB104 on a correct variant).
 """
 
 from __future__ import annotations
@@ -155,3 +158,56 @@ def test_a_loop_over_a_data_sized_count_under_jit_is_still_unrolled(count):
     source = PER_RANK.format(imports="", count_binding="shards = jax.device_count()\nrows = 4096", count=count)
     found = codes(source)
     assert lines(found, "LB106") == {line_of(source, "for i in range")}, found
+
+
+# --- 346's variants: a cache cleared right before a timed call of a wrapper of the cleared function --------------
+CLEARED = """
+import time
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def solve(x):
+    return jax.lax.fori_loop(0, 100, lambda i, v: jnp.tanh(v) @ v, x)
+
+
+{binding}
+
+
+def main():
+    x = jnp.ones((8, 64, 64))
+    jax.block_until_ready({callee}(x))
+    {cleared}._clear_cache()
+    t0 = {clock}
+    r = {callee}(x); jax.block_until_ready(r)
+    cold = {clock} - t0
+    print("cold (compile + run)", cold)
+
+
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("binding", "callee", "clock"),
+    [
+        ("solve_batched = jax.vmap(solve)", "solve_batched", "time.perf_counter()"),  # vmap variant
+        ("use_jit = bool(1)\nsolve_maybe_jit = jax.jit(solve) if use_jit else solve", "solve_maybe_jit",
+         "time.perf_counter()"),  # cond-jit variant
+        ("import functools\nsolve_batched = jax.vmap(functools.partial(solve))", "solve_batched", "time.monotonic()"),
+    ],
+)
+def test_a_clear_of_the_wrapped_function_right_before_a_timing_is_a_compile_timed_on_purpose(binding, callee, clock):
+    source = CLEARED.format(binding=binding, callee=callee, cleared="solve", clock=clock)
+    found = codes(source)
+    assert not lines(found, "LB104") and not lines(found, "LB103"), found
+    head, _, tail = source.partition("def main")
+    assert not {c for c, _, _ in notebook_codes(head, "def main" + tail)} & {"LB103", "LB104"}
+
+
+def test_a_clear_of_another_function_leaves_the_wrapper_warm():
+    source = CLEARED.format(binding="solve_batched = jax.vmap(solve)\nother = jax.jit(jnp.sin)", callee="solve_batched",
+                            cleared="other", clock="time.perf_counter()")
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "r = solve_batched(x)")}, found

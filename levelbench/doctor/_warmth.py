@@ -154,9 +154,20 @@ class Warmth:
                 continue
             if not isinstance(clear.func, ast.Attribute) or clear.func.attr != _CLEARS_ITS_CACHE:
                 return clear
-            if self.runs_the_same(call, clear.func.value):
+            if self.runs_the_same(call, clear.func.value) or self._runs_inside(call, clear.func.value):
                 return clear
         return None
+
+    def _runs_inside(self, call: ast.Call, value: ast.expr) -> bool:
+        """``call`` runs a jitted wrapper of the jitted function ``value`` (``solve_batched = jax.vmap(solve_j)``,
+        ``solve = jax.jit(solve_j) if use_jit else solve_j``): a program of its own (`Facts` keeps its key apart),
+        but one built from ``value``'s code, so a ``value._clear_cache()`` right before it says the code means to time
+        that code cold, as the clear before ``solve_j()`` itself does (case 346, its ``vmap`` and ``cond-jit``
+        variants)."""
+        if self.facts.jitted_key(call) is None or self.facts.jitted_key_of(value) is None:
+            return False
+        inner = self.facts.function_of(call.func)
+        return inner is not None and inner is self.facts.function_of(value)
 
     def runs_the_same(self, call: ast.Call, value: ast.expr) -> bool:
         """``call`` runs the function value ``value``: the callee written the same way, or the same jitted callable
