@@ -9,6 +9,9 @@
 - `Warmth.last_clear`: ``f._clear_cache()`` right before a timed call of a jitted wrapper of ``f`` (``jax.vmap(f)``,
   ``jax.jit(f) if use_jit else f``) drops the code the wrapper is built from: the cold timing is meant, as it is
   for ``f`` itself (case 346's ``vmap`` and ``cond-jit`` variants, LB104 on a correct variant).
+- `_names.CONVENTIONAL`: ``partial`` left unimported in a snippet is ``functools.partial``, so
+  ``@partial(jax.jit, static_argnums=0)`` jits the function and ``jax.vmap`` of it is one compiled program, not
+  operations dispatched one by one (flax#912's snippet, case 376's ``vmap`` variant, LB114 on a correct variant).
 """
 
 from __future__ import annotations
@@ -211,3 +214,37 @@ def test_a_clear_of_another_function_leaves_the_wrapper_warm():
                             cleared="other", clock="time.perf_counter()")
     found = codes(source)
     assert lines(found, "LB104") == {line_of(source, "r = solve_batched(x)")}, found
+
+
+# --- 376's vmap variant: `@partial(jax.jit, ...)` in a snippet with its imports left out -------------------------
+SNIPPET_PARTIAL_JIT = """
+# %%
+@partial(jax.jit, static_argnums=0)
+def apply_fun(ma, w, x):
+    return ma.apply(w, x)
+{binding}
+
+# %%
+%timeit _ = {callee}(j_ma, j_w, x).block_until_ready()
+"""
+
+
+@pytest.mark.parametrize(
+    ("binding", "callee"),
+    [
+        ("import jax; apply_fun_batched = jax.vmap(apply_fun)", "apply_fun_batched"),  # the vmap variant
+        ("apply_fun_batched = vmap(apply_fun, in_axes=(None, None, 0))", "apply_fun_batched"),  # vmap unimported too
+        ("", "jax.vmap(apply_fun)"),  # the transform written in the call
+    ],
+)
+def test_an_unimported_partial_jit_decorator_jits_the_function_a_vmap_wraps(binding, callee):
+    found = codes(SNIPPET_PARTIAL_JIT.format(binding=binding, callee=callee))
+    assert not lines(found, "LB114"), found
+
+
+def test_an_unimported_partial_of_a_plain_function_under_vmap_is_still_eager():
+    source = SNIPPET_PARTIAL_JIT.format(binding="apply_fun_batched = jax.vmap(apply_fun)", callee="apply_fun_batched")
+    source = source.replace("@partial(jax.jit, static_argnums=0)\n", "")
+    found = codes(source)
+    assert lines(found, "LB114"), found
+

@@ -41,6 +41,9 @@ CONVENTIONAL = {
     "jax": "jax", "jnp": "jax.numpy", "lax": "jax.lax", "jit": "jax.jit", "vmap": "jax.vmap", "grad": "jax.grad",
     "np": "numpy", "onp": "numpy", "torch": "torch", "time": "time", "timeit": "timeit", "optax": "optax",
     "xm": "torch_xla.core.xla_model",  # PyTorch/XLA's documented alias
+    # `@partial(jax.jit, static_argnums=0)` in a snippet whose imports were left out (flax#912, case 376): JAX's
+    # documented idiom, and the only `partial` a snippet calls that way
+    "partial": "functools.partial",
 }
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
