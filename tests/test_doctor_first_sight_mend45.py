@@ -12,6 +12,9 @@
 - `_names.CONVENTIONAL`: ``partial`` left unimported in a snippet is ``functools.partial``, so
   ``@partial(jax.jit, static_argnums=0)`` jits the function and ``jax.vmap`` of it is one compiled program, not
   operations dispatched one by one (flax#912's snippet, case 376's ``vmap`` variant, LB114 on a correct variant).
+- `_regions`: ``timeit.timeit(..., number=1)`` in a function called from several places takes one sample per call,
+  how many not known, as a clock pair there does (``_pair_samples``: ``unknown``), not one single sample (quadbench's
+  ``Task.sample``, case 494's ``timeit-lambda`` variant, LB104 on a correct variant).
 """
 
 from __future__ import annotations
@@ -248,3 +251,71 @@ def test_an_unimported_partial_of_a_plain_function_under_vmap_is_still_eager():
     found = codes(source)
     assert lines(found, "LB114"), found
 
+
+# --- 494's timeit-lambda variant: `timeit(..., number=1)` in a method called from several places ------------------
+ONE_RUN_PER_CALL = """
+import timeit
+import numpy as np
+import jax
+import jax.numpy as jnp
+
+
+class Task:
+    def __init__(self, n):
+        self.fn = jax.jit(lambda a, b: a @ b)
+        self.pairs = [(jnp.ones((n, n)), jnp.ones((n, n))) for _ in range(4)]
+
+    def _launch(self, base):
+        a, b = self.pairs[base % len(self.pairs)]
+        return self.fn(a, b)
+
+    def sample(self, base):
+        return {timing}
+
+    def calibrate(self):
+        jax.block_until_ready(self._launch(0))
+        return self.sample(0)
+
+
+def main():
+    t = Task(256)
+    t.calibrate()
+    print(float(np.median([t.sample(i) for i in range(20)])))
+
+
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "timing",
+    [
+        "timeit.timeit(lambda: jax.block_until_ready(self._launch(base)), number=1)",  # the variant
+        "timeit.timeit('jax.block_until_ready(self._launch(base))', globals={'jax': jax, 'self': self, 'base': base},"
+        " number=1)",  # a statement string
+        "tm.timeit(lambda: jax.block_until_ready(self._launch(base)), number=1) * 1e6",  # aliased module, scaled
+    ],
+)
+def test_one_run_per_call_of_a_method_called_from_several_places_is_no_single_sample(timing):
+    found = codes(ONE_RUN_PER_CALL.format(timing=timing).replace("import timeit", "import timeit\nimport timeit as tm"))
+    assert not lines(found, "LB104"), found
+
+
+def test_one_run_in_a_function_called_once_is_still_a_single_sample():
+    source = """
+import timeit
+import jax
+import jax.numpy as jnp
+
+f = jax.jit(lambda a: a @ a)
+
+
+def sample(x):
+    return timeit.timeit(lambda: jax.block_until_ready(f(x)), number=1)
+
+
+x = jnp.ones((256, 256))
+print(sample(x))
+"""
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "timeit.timeit")}, found

@@ -903,6 +903,8 @@ class _Finder:
         if samples == "single" and self._repeated(call, scope):
             samples = "per-iteration"  # one run per call, but the call itself is repeated: as a clock pair there
             swept = self._swept(call, work)  # ... and, as there, a sweep still takes one sample per value
+        elif samples == "single" and scope is not None and not self._runs_once(scope):
+            samples = "unknown"  # a function called from several places (`_pair_samples`): how often is not known
         return TimedRegion(
             label=qualified,
             anchor=call,
