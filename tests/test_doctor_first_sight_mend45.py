@@ -15,6 +15,9 @@
 - `_regions`: ``timeit.timeit(..., number=1)`` in a function called from several places takes one sample per call,
   how many not known, as a clock pair there does (``_pair_samples``: ``unknown``), not one single sample (quadbench's
   ``Task.sample``, case 494's ``timeit-lambda`` variant, LB104 on a correct variant).
+- `Facts._def_in_effect_is_plain`: a lambda handed straight to a call (``timeit.timeit(lambda: f(x), number=1)``) runs
+  where it is written, so ``f`` there is the plain def in effect, not a ``@jax.jit def f`` bound later (case 525's
+  ``timeit-lambda`` variant, LB103 on a correct variant).
 """
 
 from __future__ import annotations
@@ -319,3 +322,48 @@ print(sample(x))
 """
     found = codes(source)
     assert lines(found, "LB104") == {line_of(source, "timeit.timeit")}, found
+
+
+# --- 525's timeit-lambda variant: a lambda handed to timeit reads the def in effect where it is written -----------
+REBOUND_LATER = """
+# %%
+import jax
+import jax.numpy as jnp
+{imports}
+# %%
+def f(x):
+    return jnp.sum(3 * x + jnp.sin(x) + jnp.cos(x ** 2))
+# %%
+x = jnp.ones(5_000_000)
+# %%
+print({timing})
+# %%
+@jax.jit
+def f(x):
+    return jnp.sum(3 * x + jnp.sin(x) + jnp.cos(x ** 2))
+# %%
+f(x).block_until_ready()
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "timing"),
+    [
+        ("import timeit", "timeit.timeit(lambda: f(x).block_until_ready(), number=1)"),  # the variant
+        ("import timeit as ti", "ti.timeit(stmt=lambda: f(x).block_until_ready(), number=1)"),  # aliased, keyword
+        ("from timeit import timeit", "timeit(lambda: jax.block_until_ready(f(x)), number=3)"),
+    ],
+)
+def test_a_lambda_handed_to_timeit_runs_the_plain_def_bound_where_it_is_written(imports, timing):
+    source = REBOUND_LATER.format(imports=imports, timing=timing)
+    found = codes(source)
+    assert not lines(found, "LB103"), found
+    cells = source.split("# %%\n")[1:]
+    assert "LB103" not in {c for c, _, _ in notebook_codes(*cells)}
+
+
+def test_a_lambda_handed_to_timeit_after_the_jitted_def_times_its_first_call():
+    source = REBOUND_LATER.format(imports="import timeit", timing="0")
+    source = source.replace("f(x).block_until_ready()\n", "print(timeit.timeit(lambda: f(x).block_until_ready(), number=1))\n")
+    found = codes(source)
+    assert lines(found, "LB103") == {line_of(source, "print(timeit.timeit")}, found

@@ -316,6 +316,8 @@ class Facts:
         if not defs:
             return False
         scope = enclosing_function(self.program, call)
+        while isinstance(scope, ast.Lambda) and self._run_where_written(scope):
+            scope = enclosing_function(self.program, scope)
         if scope is not None:  # a helper reading the global: what is bound where module code calls the helper
             sites = self._module_sites(scope, name)
             return bool(sites) and all(self._find_def_in_effect_is_plain(name, site) for site in sites)
@@ -330,6 +332,16 @@ class Facts:
             return False  # bound by an assignment: jitted as the assignment says
         site = self.jitted_defs.get(function)
         return site is None or site.node not in function.decorator_list
+
+    def _run_where_written(self, function: ast.Lambda) -> bool:
+        """A lambda handed straight to a call (``timeit.timeit(lambda: f(x), number=1)``, ``jax.block_until_ready``
+        of one called at once) and stored nowhere: the call runs it, if at all, where the lambda is written, so a name
+        it reads holds what is bound there (case 525's ``timeit-lambda`` variant: the plain ``def f`` a later
+        ``@jax.jit def f`` rebinds)."""
+        holder = self.program.parent(function)
+        if isinstance(holder, ast.keyword):
+            holder = self.program.parent(holder)
+        return isinstance(holder, ast.Call) and holder.func is not function
 
     def function_of(self, expr: ast.AST, depth: int = 0) -> ast.AST | None:
         """The local def or lambda that ``expr`` denotes, through ``grad``/``vmap``/``partial``/``jit`` wrappers,
