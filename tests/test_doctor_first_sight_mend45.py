@@ -18,6 +18,8 @@
 - `Facts._def_in_effect_is_plain`: a lambda handed straight to a call (``timeit.timeit(lambda: f(x), number=1)``) runs
   where it is written, so ``f`` there is the plain def in effect, not a ``@jax.jit def f`` bound later (case 525's
   ``timeit-lambda`` variant, LB103 on a correct variant).
+- `_effects.is_wait`: a call through a container every element of which is a wait (``fns = {"get": jax.device_get}``,
+  ``fns["get"](x)``) waits as the function does (case 491's ``container`` variant, LB102 on a correct variant).
 """
 
 from __future__ import annotations
@@ -367,3 +369,41 @@ def test_a_lambda_handed_to_timeit_after_the_jitted_def_times_its_first_call():
     source = source.replace("f(x).block_until_ready()\n", "print(timeit.timeit(lambda: f(x).block_until_ready(), number=1))\n")
     found = codes(source)
     assert lines(found, "LB103") == {line_of(source, "print(timeit.timeit")}, found
+
+
+# --- 491's container variant: a wait called through a container ---------------------------------------------------
+HELD_WAIT = """
+import time
+{imports}
+
+step = {jax}.jit(lambda k: {jax}.random.normal(k, (512, 512)) @ {jax}.random.normal(k, (512, 512)))
+{binding}
+{jax}.block_until_ready(step({jax}.random.PRNGKey(0)))
+seconds = []
+for repeat in range(10):
+    start = time.perf_counter()
+    out = {callee}(step({jax}.random.PRNGKey(repeat + 1)))
+    seconds.append(time.perf_counter() - start)
+print(sorted(seconds)[5])
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "jax", "binding", "callee"),
+    [
+        ("import jax", "jax", 'fns = {"jax_device_get": jax.device_get}', 'fns["jax_device_get"]'),  # the variant
+        ("import jax as jx", "jx", "waits = [jx.block_until_ready]", "waits[0]"),  # aliased, a list
+        ("import jax\nimport numpy as np", "jax", 'to_host = {"np": np.asarray, "jax": jax.device_get}',
+         'to_host["np"]'),  # every element a wait
+    ],
+)
+def test_a_wait_called_through_a_container_waits(imports, jax, binding, callee):
+    found = codes(HELD_WAIT.format(imports=imports, jax=jax, binding=binding, callee=callee))
+    assert not lines(found, "LB102"), found
+
+
+def test_a_container_holding_a_function_that_does_not_wait_leaves_the_work_unwaited():
+    source = HELD_WAIT.format(imports="import jax\nimport jax.numpy as jnp", jax="jax",
+                              binding='fns = {"get": jax.device_get, "keep": jnp.asarray}', callee='fns["keep"]')
+    found = codes(source)
+    assert lines(found, "LB102"), found

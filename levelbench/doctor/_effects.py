@@ -54,7 +54,19 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
         return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
     if isinstance(call.func, ast.Name) and _waiting_callables(ctx, call):
         return True
+    if isinstance(call.func, ast.Subscript) and _held_waits(ctx, call.func):
+        return True
     return _host_side_effect(ctx, call, qualified)
+
+
+def _held_waits(ctx: Context, func: ast.Subscript) -> bool:
+    """``fns["get"](x)`` where every function the container holds is a wait (``fns = {"get": jax.device_get}``): the
+    call waits as ``jax.device_get(x)`` does, whichever element it takes (case 491's ``container`` variant)."""
+    held = ctx.facts.callee_values(func)
+    return bool(held) and all(
+        isinstance(v, (ast.Name, ast.Attribute)) and ctx.names.qualname(v) in WAIT_FUNCTIONS | HOST_FUNCTIONS
+        for v in held
+    )
 
 
 def runs_traced(ctx: Context, call: ast.Call) -> bool:
