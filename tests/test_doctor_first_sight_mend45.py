@@ -20,6 +20,9 @@
   ``timeit-lambda`` variant, LB103 on a correct variant).
 - `_effects.is_wait`: a call through a container every element of which is a wait (``fns = {"get": jax.device_get}``,
   ``fns["get"](x)``) waits as the function does (case 491's ``container`` variant, LB102 on a correct variant).
+- `_intent.figure_never_read`, read by LB112: a harness timing in a function whose figure is dropped or bound to names
+  never read again (GS_SOC's ``warmup()``: ``res = t0.timeit(1000).mean``) is a warm-up, not a measurement that
+  autograd could inflate (case 512's false LB112:53).
 """
 
 from __future__ import annotations
@@ -407,3 +410,54 @@ def test_a_container_holding_a_function_that_does_not_wait_leaves_the_work_unwai
                               binding='fns = {"get": jax.device_get, "keep": jnp.asarray}', callee='fns["keep"]')
     found = codes(source)
     assert lines(found, "LB102"), found
+
+
+# --- 512: a harness run as a warm-up, its figure never read -------------------------------------------------------
+WARMUP_HARNESS = """
+import torch
+from torch import nn
+{imports}
+
+
+def warmup():
+    linear = nn.Linear(10000, 512, device="cuda")
+    x = torch.randn(64, 10000, device="cuda")
+    {timing}
+    del x
+    del linear
+    torch.cuda.empty_cache()
+
+
+def conv(inputs, conv_layer):
+    with torch.no_grad():
+        return timeit.timeit(lambda: (conv_layer(inputs), torch.cuda.synchronize()), number=100)
+
+
+warmup()
+layer = nn.Conv2d(64, 64, 3).cuda()
+print(conv(torch.randn(8, 64, 56, 56).cuda(), layer))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "timing"),
+    [
+        ("import timeit\nfrom torch.utils import benchmark",
+         't0 = benchmark.Timer(stmt="linear(x)", globals={"x": x, "linear": linear})\n    res = t0.timeit(1000).mean'),
+        ("import timeit\nfrom torch.utils.benchmark import Timer as T",
+         'T(stmt="linear(x)", globals={"x": x, "linear": linear}).blocked_autorange()'),  # aliased, dropped
+        ("import timeit", "_ = timeit.timeit(lambda: (linear(x), torch.cuda.synchronize()), number=100)"),
+    ],
+)
+def test_a_harness_run_as_a_warm_up_whose_figure_nothing_reads_is_no_autograd_timing(imports, timing):
+    found = codes(WARMUP_HARNESS.format(imports=imports, timing=timing))
+    assert not lines(found, "LB112"), found
+
+
+@pytest.mark.parametrize("use", ["return res", "print(res)"])
+def test_a_harness_figure_that_is_read_is_still_an_autograd_timing(use):
+    timing = 't0 = benchmark.Timer(stmt="linear(x)", globals={"x": x, "linear": linear})\n    res = t0.timeit(1000).mean'
+    source = WARMUP_HARNESS.format(imports="import timeit\nfrom torch.utils import benchmark", timing=timing)
+    source = source.replace("    del x\n", f"    {use}\n", 1)
+    found = codes(source)
+    assert lines(found, "LB112") == {line_of(source, "t0 = benchmark.Timer")}, found

@@ -360,3 +360,33 @@ def _runs_said_to_compile(ctx: Context) -> dict[str, list[ast.Call]]:
                 break
             above -= 1
     return found
+
+
+def figure_never_read(ctx: Context, region: TimedRegion) -> bool:
+    """A harness timing inside a function whose figure nothing reads: the harness's value (``timeit.timeit(...)``, or
+    what a ``torch.utils.benchmark.Timer`` object's ``timeit`` gives) is dropped or bound to names the function never
+    reads again, and never returned. It runs the code to warm it (GS_SOC's ``warmup()``: ``res = t0.timeit(1000).mean``
+    and nothing more, case 512), not to measure it: what a figure would say about the code is no question here."""
+    if not region.harness or region.scope is None or isinstance(region.scope, ast.Lambda):
+        return False
+    return _value_unread(ctx, region.anchor, region.scope, 0)
+
+
+def _value_unread(ctx: Context, node: ast.AST, scope: ast.AST, depth: int) -> bool:
+    """The value ``node`` computes, followed through attribute reads, calls of it and subscripts (``t.timeit(10).mean``),
+    is dropped or held only by names ``scope`` never reads (a harness object, by names whose every read is so)."""
+    if depth > 3:
+        return False
+    top = node
+    parent = ctx.program.parent(top)
+    while (isinstance(parent, (ast.Attribute, ast.Subscript)) and parent.value is top) or (
+            isinstance(parent, ast.Call) and parent.func is top):
+        top, parent = parent, ctx.program.parent(parent)
+    if isinstance(parent, ast.Expr):
+        return True
+    if not (isinstance(parent, ast.Assign) and parent.value is top
+            and all(isinstance(t, ast.Name) for t in parent.targets)):
+        return False
+    names = {t.id for t in parent.targets}  # type: ignore[attr-defined]
+    reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
+    return all(enclosing_function(ctx.program, n) is scope and _value_unread(ctx, n, scope, depth + 1) for n in reads)

@@ -14,6 +14,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._fixes import CELL_MAGIC_LINE, is_marker, pair, statement_of
+from .._intent import figure_never_read
 from .._names import dotted
 from .._regions import TimedRegion, decorated_bodies
 from .._syntax import enclosing_function, local_walk, on_other_branches, position, short
@@ -66,6 +67,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
     for region in ctx.regions:
         if grad_off_around(ctx, region.anchor) or _runs_without_grad(ctx, region) or _in_forward(ctx, region):
             continue
+        if figure_never_read(ctx, region):
+            continue  # a warm-up run through a harness: no figure for autograd to inflate
         for outer, inner, body in _model_calls(ctx, region):
             if _trains(ctx, region, outer, inner, body):
                 continue  # timing a training step: autograd is the point
