@@ -23,6 +23,9 @@
 - `_intent.figure_never_read`, read by LB112: a harness timing in a function whose figure is dropped or bound to names
   never read again (GS_SOC's ``warmup()``: ``res = t0.timeit(1000).mean``) is a warm-up, not a measurement that
   autograd could inflate (case 512's false LB112:53).
+- `Kinds`: a parameter every call hands a JAX transform of a function (``vectorized_fn = jax.vmap(fn)``, then
+  ``measure_time(vectorized_fn, ci)``) computes in JAX when the helper calls it, so its unwaited call between two clock
+  reads is LB102 (climate_code_conversion's ``measure_time``, cases 517's and 518's missed LB102).
 """
 
 from __future__ import annotations
@@ -461,3 +464,49 @@ def test_a_harness_figure_that_is_read_is_still_an_autograd_timing(use):
     source = source.replace("    del x\n", f"    {use}\n", 1)
     found = codes(source)
     assert lines(found, "LB112") == {line_of(source, "t0 = benchmark.Timer")}, found
+
+
+# --- 517 and 518: a timing helper handed a vmapped function, called per size --------------------------------------
+HANDED_TRANSFORM = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+from project.solver import element_root
+
+
+def measure_time(fn, *inputs):
+    _ = fn(*inputs)
+    start_time = {clock}
+    _ = fn(*inputs)
+    return {clock} - start_time
+
+
+{binding}
+for size in [1000, 10000, 100000]:
+    xs = jnp.linspace(35.0, 70.0, num=size)
+    print(size, measure_time({handed}, xs))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "binding", "handed"),
+    [
+        ("import time", "time.time()", "vectorized_fn = jax.vmap(element_root)", "vectorized_fn"),  # as posted
+        ("from time import perf_counter as now", "now()", "slopes = jax.vmap(jax.grad(element_root))", "slopes"),
+        ("import timeit", "timeit.default_timer()", "batched = jax.vmap(element_root, in_axes=0)", "batched"),
+    ],
+)
+def test_a_helper_timing_a_transform_it_is_handed_leaves_it_unwaited(imports, clock, binding, handed):
+    source = HANDED_TRANSFORM.format(imports=imports, clock=clock, binding=binding, handed=handed)
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "_ = fn(*inputs)", 2)}, found
+    assert "LB102" in {c for c, _, _ in notebook_codes(source)}
+
+
+def test_a_helper_handed_a_transform_and_a_plain_function_is_not_known_to_run_jax():
+    source = HANDED_TRANSFORM.format(imports="import time", clock="time.time()",
+                                     binding="vectorized_fn = jax.vmap(element_root)", handed="vectorized_fn")
+    source += "print(measure_time(sorted, [3, 1, 2]))\n"
+    found = codes(source)
+    assert not lines(found, "LB102"), found

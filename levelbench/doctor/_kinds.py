@@ -192,6 +192,8 @@ class Kinds:
             # `ops["jax"](a, b)`, `for name, op in ops.items(): op(a, b)`: the library functions it may be
             kind = None
             bound_here = facts.parameter_values(call.func) is None  # a parameter's values are its callers' (`_effects`)
+            if not bound_here and self._handed_transforms(call.func):
+                return "jax"
             for value in facts.callee_values(call.func):
                 if bound_here and isinstance(value, ast.Call) and self._transformed(value):
                     kind = _join(kind, "jax")  # `batched = jax.vmap(f)`: called, it traces `f` with JAX
@@ -375,6 +377,20 @@ class Kinds:
     def transforms(self, value: ast.AST) -> bool:
         """``value`` is a JAX transform of a function (`_transformed`): calling it traces the function with JAX."""
         return isinstance(value, ast.Call) and self._transformed(value)
+
+    def _handed_transforms(self, func: ast.expr) -> bool:
+        """``func`` is a parameter, and every value the file's calls hand it is a JAX transform of a function, written
+        in the call or bound to the name handed (``vectorized_fn = jax.vmap(fn)``, then ``measure_time(vectorized_fn,
+        ci)``): called, it traces that function with JAX, whatever the function is (climate_code_conversion's
+        ``measure_time``, cases 517 and 518)."""
+        passed = self.facts.parameter_values(func) or []
+        if not passed:
+            return False
+        for value in passed:
+            held = self.facts.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
+            if not held or not all(isinstance(v, ast.Call) and self._transformed(v) for v in held):
+                return False
+        return True
 
     def _transformed(self, callee: ast.Call) -> bool:
         """``callee`` is a JAX transform of a function (``jax.vmap(f)``), seen through ``jax.block_until_ready``,
