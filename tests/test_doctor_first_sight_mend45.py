@@ -26,6 +26,9 @@
 - `Kinds`: a parameter every call hands a JAX transform of a function (``vectorized_fn = jax.vmap(fn)``, then
   ``measure_time(vectorized_fn, ci)``) computes in JAX when the helper calls it, so its unwaited call between two clock
   reads is LB102 (climate_code_conversion's ``measure_time``, cases 517's and 518's missed LB102).
+- `_regions._swept_by_callers`: a helper called once per value of a grid and handed the input the pass builds from
+  it (``ci_vals = jnp.linspace(35.0, 70.0, num=grid_sample)``, ``measure_time(fn, ci_vals)``, by position or into
+  ``*inputs``) takes one sample per value, as when it is handed the value itself (case 518's missed LB104).
 """
 
 from __future__ import annotations
@@ -510,3 +513,49 @@ def test_a_helper_handed_a_transform_and_a_plain_function_is_not_known_to_run_ja
     source += "print(measure_time(sorted, [3, 1, 2]))\n"
     found = codes(source)
     assert not lines(found, "LB102"), found
+
+
+# --- 518: a helper called once per grid value, handed the input built from it -------------------------------------
+PER_SIZE = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+solve = jax.jit(lambda x: jnp.cumsum(jnp.sin(x)))
+
+
+def measure_time(fn, {params}):
+    fn({args}).block_until_ready()
+    start = {clock}
+    fn({args}).block_until_ready()
+    return {clock} - start
+
+
+for size in [1000, 10000, 100000, 1000000]:
+    {build}
+    print(size, measure_time(solve, {given}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "params", "args", "build", "given"),
+    [
+        ("import time", "time.time()", "*inputs", "*inputs", "xs = jnp.linspace(35.0, 70.0, num=size)", "xs"),
+        ("from time import perf_counter as now", "now()", "x", "x", "xs = jnp.ones(size)", "xs"),  # aliased clock
+        ("import timeit", "timeit.default_timer()", "x, *rest", "x", "key = jax.random.PRNGKey(size)\n    "
+         "xs = jax.random.normal(key, (size,))", "xs"),  # built in two steps
+    ],
+)
+def test_one_sample_per_grid_value_handed_as_an_input_built_from_it_is_a_single_sample(imports, clock, params, args,
+                                                                                        build, given):
+    source = PER_SIZE.format(imports=imports, clock=clock, params=params, args=args, build=build, given=given)
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "fn(", 2)}, found
+
+
+def test_a_loop_over_data_batches_handed_to_the_helper_repeats_one_measurement():
+    source = PER_SIZE.format(imports="import time", clock="time.time()", params="x", args="x",
+                             build="xs = batches[size % 2]", given="xs").replace(
+        "for size in [1000, 10000, 100000, 1000000]:", "batches = [jnp.ones(100), jnp.zeros(100)]\nfor size in range(50):")
+    found = codes(source)
+    assert not lines(found, "LB104"), found

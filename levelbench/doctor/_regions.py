@@ -578,9 +578,12 @@ class _Finder:
                     and isinstance(loop.target, ast.Name)
                     and (self._grid(loop.iter, loop) or self._written_out(loop.iter, loop))):
                 return ""  # a grid, or settings written out one by one (`for device in [cpu, gpu]`, case 436)
-            name = loop.target.id
-            given = {positional[k] for k, a in enumerate(call.args[: len(positional)]) if _is_name(a, name)}
-            given |= {k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, name)}
+            names = {loop.target.id, *self._built_from(loop, loop.target.id, site)}
+            given = {positional[k] for k, a in enumerate(call.args[: len(positional)]) if _is_name(a, *names)}
+            given |= {k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, *names)}
+            rest = call.args[len(positional):]  # `measure_time(fn, *inputs)` given `ci_vals`: the `*inputs`
+            if function.args.vararg is not None and any(_is_name(a, *names) for a in rest):
+                given.add(function.args.vararg.arg)
             if not given:
                 return ""
             swept |= given
@@ -588,6 +591,18 @@ class _Finder:
         read = {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         found = sorted(swept & read)
         return found[0] if len(found) == 1 else ""
+
+    def _built_from(self, loop: ast.For | ast.AsyncFor, name: str, site: ast.AST) -> set[str]:
+        """The names the pass binds, before ``site``, to what a call makes of the loop variable ``name``: the input of
+        each grid value (``ci_vals = jnp.linspace(35.0, 70.0, num=grid_sample)``, then ``measure_time(fn, ci_vals)``,
+        climate_code_conversion's grid sweep, case 518), a new setting per value, not a counter."""
+        found: set[str] = set()
+        for node in walk_code(self.program, loop.body):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and position(node) < position(site)):
+                continue
+            if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
+                found |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        return found
 
     def _decorated_parameter(self, sites: list[ast.Name], positional: list[str]) -> str:
         """The parameter that receives the decorated function when every use of a function is a decorator applying it
@@ -1283,8 +1298,8 @@ def _parameters(function: ast.Lambda) -> list[ast.arg]:
     return [*args.posonlyargs, *args.args, *args.kwonlyargs, *([args.vararg] if args.vararg else [])]
 
 
-def _is_name(node: ast.AST, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name
+def _is_name(node: ast.AST, *names: str) -> bool:
+    return isinstance(node, ast.Name) and node.id in names
 
 
 def _constant_int(node: ast.AST | None) -> int | None:
