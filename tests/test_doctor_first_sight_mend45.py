@@ -29,6 +29,8 @@
 - `_regions._swept_by_callers`: a helper called once per value of a grid and handed the input the pass builds from
   it (``ci_vals = jnp.linspace(35.0, 70.0, num=grid_sample)``, ``measure_time(fn, ci_vals)``, by position or into
   ``*inputs``) takes one sample per value, as when it is handed the value itself (case 518's missed LB104).
+- `_regions._written_out_grid`: a platform written out as a string per call (``measure_time("cpu", fn, x)``, then
+  ``measure_time("gpu", fn, x)``) is a setting timed once each, as numbers and flags are (case 517's missed LB104).
 """
 
 from __future__ import annotations
@@ -557,5 +559,52 @@ def test_a_loop_over_data_batches_handed_to_the_helper_repeats_one_measurement()
     source = PER_SIZE.format(imports="import time", clock="time.time()", params="x", args="x",
                              build="xs = batches[size % 2]", given="xs").replace(
         "for size in [1000, 10000, 100000, 1000000]:", "batches = [jnp.ones(100), jnp.zeros(100)]\nfor size in range(50):")
+    found = codes(source)
+    assert not lines(found, "LB104"), found
+
+
+# --- 517: a helper called once per platform, the platform written out as a string --------------------------------
+PER_PLATFORM = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+solve = jax.jit(lambda x: jnp.cumsum(jnp.sin(x)))
+
+
+def measure_time(device, fn, x):
+    jax.devices(device)
+    fn(x).block_until_ready()
+    start = {clock}
+    fn(x).block_until_ready()
+    return {clock} - start
+
+
+def compare(fn, x):
+    vectorized_fn = jax.vmap(fn)
+    print("CPU", measure_time({first}, fn=vectorized_fn, x=x))
+    print("GPU", measure_time({second}, fn=vectorized_fn, x=x))
+
+
+compare(solve, jnp.ones(1_000_000))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "first", "second"),
+    [
+        ("import time", "time.time()", '"cpu"', '"gpu"'),  # as posted
+        ("from time import perf_counter as now", "now()", '"cpu"', '"cuda:0"'),  # aliased clock, torch's spelling
+        ("import timeit", "timeit.default_timer()", 'device="cpu"', 'device="tpu"'),  # by keyword
+    ],
+)
+def test_one_sample_per_platform_written_out_is_a_single_sample(imports, clock, first, second):
+    source = PER_PLATFORM.format(imports=imports, clock=clock, first=first, second=second)
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "fn(x).block_until_ready()", 2)}, found
+
+
+def test_a_helper_called_twice_with_the_same_platform_is_not_swept():
+    source = PER_PLATFORM.format(imports="import time", clock="time.time()", first='"gpu"', second='"gpu"')
     found = codes(source)
     assert not lines(found, "LB104"), found

@@ -45,6 +45,9 @@ CONVENTIONAL = {
     # documented idiom, and the only `partial` a snippet calls that way
     "partial": "functools.partial",
 }
+# Platforms as strings name them (`jax.devices("gpu")`, `torch.device("cuda:0")`): a setting a benchmark is run under,
+# one figure per platform.
+DEVICE_NAMES = frozenset({"cpu", "gpu", "tpu", "cuda", "mps", "xla", "metal", "rocm"})
 # Libraries written in JAX: what their functions return is computed by JAX (arrays, or pytrees and objects
 # holding them: `diffrax.diffeqsolve(...)`, `blackjax.nuts(...)`, whose `.step` computes in JAX). Their classes
 # (capitalised) build configuration; Flax, Equinox and optax have models of their own (`_facts`).

@@ -30,7 +30,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 
 from ._facts import Facts, FunctionNode
-from ._names import dotted
+from ._names import DEVICE_NAMES, dotted
 from ._placement import asv_timed, benchopt_timed
 from ._program import Magic, Program
 from ._syntax import COMPREHENSIONS, FUNCTIONS, LOOPS, argument, bound_names, enclosing_function, enclosing_loop, position, walk_code
@@ -80,6 +80,12 @@ def clock_read(node: ast.AST) -> ast.AST:
 
 def _flag(node: ast.AST) -> bool:
     return isinstance(node, ast.Constant) and isinstance(node.value, bool)
+
+
+def _device_name(node: ast.AST) -> bool:
+    """``"cpu"``, ``"gpu"``, ``"cuda:0"``: a platform written out as a setting (`DEVICE_NAMES`)."""
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) \
+        and node.value.lower().split(":")[0] in DEVICE_NAMES
 
 
 _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try)
@@ -640,7 +646,8 @@ class _Finder:
                 return set()
             given = {positional[k]: a for k, a in enumerate(call.args[: len(positional)])}
             given |= {k.arg: k.value for k in call.keywords if k.arg is not None}
-            numbers = {name for name in numbers if name in given and (_number(given[name]) or _flag(given[name]))}
+            numbers = {name for name in numbers if name in given
+                       and (_number(given[name]) or _flag(given[name]) or _device_name(given[name]))}
         return {name for name in numbers if self.facts.differs_per_call(function, {name})}
 
     def _written_out_callables(self, function: ast.AST, sites: list[ast.Name], positional: list[str]) -> set[str]:
