@@ -31,6 +31,9 @@
   ``*inputs``) takes one sample per value, as when it is handed the value itself (case 518's missed LB104).
 - `_regions._written_out_grid`: a platform written out as a string per call (``measure_time("cpu", fn, x)``, then
   ``measure_time("gpu", fn, x)``) is a setting timed once each, as numbers and flags are (case 517's missed LB104).
+- `_intent.timing_words`, read by LB103 and LB102: a comment inside a timing right above a statement that binds a jit
+  wrapper (``# JIT compile the function`` over ``f_jit = jit(f)``) names that step, not what the figure is for:
+  wrapping compiles nothing (case 524's missed LB102 and LB103, a first call timed beside a NumPy sample).
 """
 
 from __future__ import annotations
@@ -608,3 +611,48 @@ def test_a_helper_called_twice_with_the_same_platform_is_not_swept():
     source = PER_PLATFORM.format(imports="import time", clock="time.time()", first='"gpu"', second='"gpu"')
     found = codes(source)
     assert not lines(found, "LB104"), found
+
+
+# --- 524: a jit wrapper built and first called inside one clock pair, its step comment says "compile" ------------
+BUILT_AND_CALLED = """
+{imports}
+import jax.numpy as jnp
+
+
+def sum_squares(x):
+    return jnp.sum(x ** 2)
+
+start = {clock}
+# {comment}
+sum_squares_jit = {jit}(sum_squares)
+
+# Call the JIT compiled function
+result = sum_squares_jit(jnp.arange(1000.0))
+
+print("JAX Time taken:{{}} seconds".format({clock} - start))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "jit", "comment"),
+    [
+        ("import time\nfrom jax import jit", "time.time()", "jit", "JIT compile the function"),  # as posted
+        ("import jax\nfrom time import perf_counter as now", "now()", "jax.jit", "compile it"),  # aliased clock
+        ("import jax as jx\nimport timeit", "timeit.default_timer()", "jx.jit", "jit compilation"),
+    ],
+)
+def test_a_comment_naming_the_jit_wrapper_step_does_not_make_the_timing_a_compile_on_purpose(imports, clock, jit,
+                                                                                             comment):
+    source = BUILT_AND_CALLED.format(imports=imports, clock=clock, jit=jit, comment=comment)
+    found = codes(source)
+    call = line_of(source, "result = sum_squares_jit")
+    assert call in lines(found, "LB103") and call in lines(found, "LB102"), found
+    cells = source.split("\n\n")
+    assert {"LB102", "LB103"} <= {c for c, _, _ in notebook_codes("\n\n".join(cells[:2]), "\n\n".join(cells[2:]))}
+
+
+def test_a_comment_over_the_timed_call_that_says_compile_still_means_the_compile():
+    source = BUILT_AND_CALLED.format(imports="import time\nfrom jax import jit", clock="time.time()", jit="jit",
+                                     comment="wrap").replace("# Call the JIT compiled function", "# compile time")
+    found = codes(source)
+    assert not lines(found, "LB103"), found

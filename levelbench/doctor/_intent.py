@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+from collections.abc import Callable
 
 from .._values.intent import compilation_meant, lines_to_read, says_it_compiles, says_it_leaves_compilation_out
 from ._context import Context
@@ -31,7 +32,7 @@ def times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
 
 
 def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
-    if says_it_times_compilation(ctx.program, region):  # `state.counters['jit_time'] = first_t - op_time`
+    if says_it_times_compilation(ctx, region):  # `state.counters['jit_time'] = first_t - op_time`
         return True
     opening = _opened_function(ctx, region)
     if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
@@ -149,7 +150,7 @@ def _right_before(ctx: Context, node: ast.AST, region: TimedRegion) -> bool:
     return i + 1 < len(block) and position(block[i + 1]) == region.start
 
 
-def says_it_times_compilation(program: Program, region: TimedRegion) -> bool:
+def says_it_times_compilation(ctx: Context, region: TimedRegion) -> bool:
     """The timing's own words say its figure is the compilation: a comment on its lines or right above them, or the
     statements that print or keep the interval (``print(f"JIT Time taken: {time.time() - start}")``,
     ``state.counters['jit_time'] = first_t - op_time``), read by `levelbench._values.intent` as ``doctor --run``
@@ -157,7 +158,26 @@ def says_it_times_compilation(program: Program, region: TimedRegion) -> bool:
     something else."""
     first, last = region.written_lines()
     return bool(first) and bool(compilation_meant(
-        program.line_text, first, last, reported_at(program, region), repeated=region.samples == "averaged"))
+        timing_words(ctx, region), first, last, reported_at(ctx.program, region), repeated=region.samples == "averaged"))
+
+
+def timing_words(ctx: Context, region: TimedRegion) -> Callable[[int], str]:
+    """The program's lines as a timing's words are read (`compilation_meant`), less the comments inside the timing
+    that stand right above a statement binding a jit wrapper (``# JIT compile the function`` over ``f_jit = jit(f)``):
+    they name that step, and wrapping compiles nothing; what the figure is for is said elsewhere (case 524's ``JAX
+    Time taken`` beside ``NP Time taken``, a first call timed against NumPy by mistake)."""
+    first, last = region.written_lines()
+    skipped: set[int] = set()
+    for node in ctx.program.of_type(ast.Assign):
+        if not (first < node.lineno <= last) or ctx.facts.jit_target(node.value) is None:  # type: ignore[attr-defined]
+            continue
+        above = node.lineno - 1
+        while above > first and ctx.program.line_text(above).strip().startswith("#"):
+            skipped.add(above)
+            above -= 1
+    if not skipped:
+        return ctx.program.line_text
+    return lambda number: "" if number in skipped else ctx.program.line_text(number)
 
 
 def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:

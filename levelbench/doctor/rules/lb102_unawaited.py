@@ -13,6 +13,7 @@ from .._context import Context
 from .._diagnostic import Diagnostic, Fix
 from .._edits import as_fix, never_hides_the_finding, with_imports
 from .._effects import handed_functions_unawaited, handed_work_unawaited, only_logs_its_interval, unawaited_jax
+from .._intent import timing_words
 from .._names import dotted
 from .._regions import TimedRegion
 from .._syntax import short, unparse
@@ -67,7 +68,7 @@ def _times_compilation_alone(ctx: Context, region: TimedRegion, culprit: ast.AST
     if isinstance(culprit, ast.Call) and dotted(culprit.func) in ctx.facts.aot:
         return False  # an executable compiled ahead of time (`self._solve_compiled(x)`): calling it compiles nothing
     first, last = region.written_lines()
-    if not first or not compilation_alone_meant(ctx.program.line_text, first, last, region.subtraction_lines()):
+    if not first or not compilation_alone_meant(timing_words(ctx, region), first, last, region.subtraction_lines()):
         return False
     return not _timed_elsewhere(ctx, region, culprit)
 
