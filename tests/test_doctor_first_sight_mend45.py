@@ -34,6 +34,9 @@
 - `_intent.timing_words`, read by LB103 and LB102: a comment inside a timing right above a statement that binds a jit
   wrapper (``# JIT compile the function`` over ``f_jit = jit(f)``) names that step, not what the figure is for:
   wrapping compiles nothing (case 524's missed LB102 and LB103, a first call timed beside a NumPy sample).
+- `_kinds.call_kind`: a project library's function named as its JAX version (``compute_full_jax`` beside the NumPy
+  ``compute_full``, ``jax_transform``) returns JAX arrays, so an unwaited ``%timeit`` of it is LB102 (s2fft's timing
+  notebook, case 515's missed LB102).
 """
 
 from __future__ import annotations
@@ -656,3 +659,46 @@ def test_a_comment_over_the_timed_call_that_says_compile_still_means_the_compile
                                      comment="wrap").replace("# Call the JIT compiled function", "# compile time")
     found = codes(source)
     assert not lines(found, "LB103"), found
+
+
+# --- 515: a project library's function named as its JAX version, timed unwaited ---------------------------------
+NAMED_JAX = """
+# %%
+import numpy as np
+import jax.numpy as jnp
+{imports}
+
+# %%
+L = 128
+dl = np.zeros((2 * L - 1, 2 * L - 1))
+%timeit {numpy_call}
+
+# %%
+dl_jax = jnp.zeros((2 * L - 1, 2 * L - 1))
+%timeit {jax_call}
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "numpy_call", "jax_call"),
+    [
+        ("import s2fft.wigner as wigner", "wigner.trapani.compute_full(dl, L, 1)",
+         "wigner.trapani.compute_full_jax(dl_jax, L, 1)"),  # as posted
+        ("from s2fft.wigner.trapani import compute_full, compute_full_jax as full", "compute_full(dl, L, 1)",
+         "full(dl_jax, L, 1)"),  # imported by name, aliased
+        ("import mylib", "mylib.transform_numpy(dl)", "mylib.jax_transform(dl_jax)"),  # the prefix spelling
+    ],
+)
+def test_a_library_function_named_as_its_jax_version_is_jax_work(imports, numpy_call, jax_call):
+    source = NAMED_JAX.format(imports=imports, numpy_call=numpy_call, jax_call=jax_call)
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "%timeit " + jax_call)}, found
+    cells = source.split("# %%\n")[1:]
+    assert "LB102" in {c for c, _, _ in notebook_codes(*cells)}
+
+
+def test_a_library_function_named_otherwise_is_not_known_to_be_jax_work():
+    source = NAMED_JAX.format(imports="import s2fft.wigner as wigner", numpy_call="wigner.trapani.compute_full(dl, L, 1)",
+                              jax_call="wigner.trapani.compute_full_vectorized(dl, L, 1)")
+    found = codes(source)
+    assert not lines(found, "LB102"), found

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from ._facts import JIT_TRANSFORMS, Facts
-from ._names import JAX_LIBRARIES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted, names_a_class
+from ._names import JAX_LIBRARIES, NOT_PROJECT_MODULES, UNJITTED_LIBRARIES, UNJITTED_UPDATES, dotted, names_a_class
 from ._syntax import FUNCTIONS, argument, bound_names, enclosing_function, local_walk
 
 # Calls into jax.* that return arrays (jax.jit, jax.grad, jax.config, ... return other things).
@@ -79,6 +79,10 @@ def call_kind(qualified: str) -> str | None:
         return "numpy"
     if qualified.startswith("torch.") and not qualified.startswith(_TORCH_NOT_TENSORS):
         return "torch"
+    if (last.endswith("_jax") or last.startswith("jax_")) and qualified.split(".", 1)[0] not in NOT_PROJECT_MODULES:
+        # a project library's function whose name says it is the JAX version (s2fft's `compute_full_jax` beside its
+        # NumPy `compute_full`, case 515): libraries that keep both name the JAX one so
+        return "jax"
     return None
 
 
