@@ -37,6 +37,10 @@
 - `_kinds.call_kind`: a project library's function named as its JAX version (``compute_full_jax`` beside the NumPy
   ``compute_full``, ``jax_transform``) returns JAX arrays, so an unwaited ``%timeit`` of it is LB102 (s2fft's timing
   notebook, case 515's missed LB102).
+- `Warmth.warms`: a warm-up handed pieces of the timed inputs (``f(x[:1])``, ``fn(*tuple(process_item(item) for item
+  in inputs))`` with ``process_item`` returning ``jnp.array([item[0]])``) compiles for the pieces' shapes; the timed
+  call is the first at its own (case 517's reading; its LB103 itself stays missed: there the callable reaches the
+  helper through two parameters, which the rule does not follow to a jit).
 """
 
 from __future__ import annotations
@@ -702,3 +706,52 @@ def test_a_library_function_named_otherwise_is_not_known_to_be_jax_work():
                               jax_call="wigner.trapani.compute_full_vectorized(dl, L, 1)")
     found = codes(source)
     assert not lines(found, "LB102"), found
+
+
+# --- 517: a warm-up on pieces of the timed inputs, then the timed call at the full shape --------------------------
+CUT_DOWN = """
+{imports}
+import jax
+import jax.numpy as jnp
+
+solve = jax.vmap(jax.jit(lambda x: jnp.cumsum(jnp.sin(x))))
+
+
+def measure_time(fn, {params}):
+    def process_item(item):
+        return jnp.array([item[0]])
+    _ = fn({warm})
+    start_time = {clock}
+    _ = fn({timed}).block_until_ready()
+    return {clock} - start_time
+
+
+xs = jnp.ones((1000, 1000))
+print(measure_time(solve, {given}))
+print(measure_time(solve, {given2}))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "params", "warm", "timed", "given", "given2"),
+    [
+        ("import time", "time.time()", "inputs", "*tuple(process_item(item) for item in inputs)", "*inputs",
+         "(xs,)", "(xs * 2,)"),  # as posted
+        ("from time import perf_counter as now", "now()", "*inputs", "*[a[:1] for a in inputs]", "*inputs", "xs",
+         "xs * 2"),  # a list of slices, varargs, aliased clock
+        ("import timeit", "timeit.default_timer()", "x", "x[:1]", "x", "xs", "xs * 2"),  # one argument sliced
+    ],
+)
+def test_a_warm_up_on_pieces_of_the_timed_inputs_leaves_the_timed_call_cold(imports, clock, params, warm, timed, given,
+                                                                            given2):
+    source = CUT_DOWN.format(imports=imports, clock=clock, params=params, warm=warm, timed=timed, given=given,
+                             given2=given2)
+    found = codes(source)
+    assert lines(found, "LB103") == {line_of(source, "_ = fn(", 2)}, found
+
+
+def test_a_warm_up_on_the_timed_inputs_themselves_warms_the_timed_call():
+    source = CUT_DOWN.format(imports="import time", clock="time.time()", params="inputs", warm="*inputs",
+                             timed="*inputs", given="(xs,)", given2="(xs * 2,)")
+    found = codes(source)
+    assert not lines(found, "LB103"), found

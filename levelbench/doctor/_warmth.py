@@ -119,6 +119,8 @@ class Warmth:
             # eager lax control flow given a lambda written in the call: a new function object every time the
             # statement runs, and JAX caches the compiled loop per function object, so nothing before warms it
             return False
+        if unparse(earlier.func) == unparse(later.func) and self._cut_down(earlier, later):
+            return False  # the warm-up runs on pieces of the timed inputs: the timed call is the first at its shape
         if self.facts.jitted_key(later) is None or unparse(earlier.func) != unparse(later.func):
             # not jitted (eager operations are cached per operation, whatever the callee), or another spelling
             # (an alias, a wrapper): whether it is the same compiled function is not known here. But eager
@@ -222,6 +224,46 @@ class Warmth:
             return False
         return self._array_shapes_differ(first, second) or any(
             self._arguments_differ(x, y, by_value=False, depth=depth + 1) for x, y in zip(first.args, second.args))
+
+    def _cut_down(self, earlier: ast.Call, later: ast.Call) -> bool:
+        """The earlier call is handed pieces of what the later one is handed: ``f(x[:1])`` then ``f(x)``, or each input
+        cut down (``fn(*tuple(process_item(item) for item in inputs))``, ``process_item`` returning
+        ``jnp.array([item[0]])``, then ``fn(*inputs)``, climate_code_conversion's ``measure_time``, case 517). JAX
+        compiles per input shape, so the warm-up compiles for the pieces' shapes and the later call compiles again."""
+        if len(earlier.args) != len(later.args) or earlier.keywords or later.keywords:
+            return False
+        for a, b in zip(earlier.args, later.args):
+            if isinstance(a, ast.Starred) != isinstance(b, ast.Starred):
+                return False
+            a, b = (a.value, b.value) if isinstance(a, ast.Starred) else (a, b)  # type: ignore[union-attr]
+            if isinstance(b, ast.Name) and self._pieces_of(a, b.id):
+                return True
+        return False
+
+    def _pieces_of(self, value: ast.expr, name: str) -> bool:
+        """``value`` is an index or slice of ``name`` (``x[:1]``), or a sequence made element by element from ``name``
+        whose each element is one (``tuple(g(item) for item in name)`` with a local ``g`` returning ``item[0]`` in an
+        array, as ``jnp.array([item[0]])``)."""
+        if isinstance(value, ast.Subscript):
+            return isinstance(value.value, ast.Name) and value.value.id == name
+        if isinstance(value, ast.Call) and self.facts.names.qualname(value.func) in ("builtins.tuple", "builtins.list") \
+                and len(value.args) == 1:
+            value = value.args[0]
+        if not (isinstance(value, (ast.GeneratorExp, ast.ListComp)) and len(value.generators) == 1):
+            return False
+        loop = value.generators[0]
+        if not (isinstance(loop.iter, ast.Name) and loop.iter.id == name and isinstance(loop.target, ast.Name)):
+            return False
+        element, variable = value.elt, loop.target.id
+        if isinstance(element, ast.Call) and len(element.args) == 1 and isinstance(element.args[0], ast.Name) \
+                and element.args[0].id == variable:
+            function = self.facts.local_def(element)
+            parameters = [p.arg for p in getattr(getattr(function, "args", None), "args", [])]
+            if function is None or not parameters:
+                return False
+            returned = [r.value for r in ast.walk(function) if isinstance(r, ast.Return) and r.value is not None]
+            return any(_indexes(r, parameters[0]) for r in returned)
+        return _indexes(element, variable)
 
     def _array_shapes_differ(self, earlier: ast.Call, later: ast.Call) -> bool:
         """Some positional argument is an array at both calls, with shapes or ranks the source spells out, and they
@@ -541,3 +583,9 @@ def _paired_value(statement: ast.stmt, target: ast.Name, child: ast.AST) -> ast.
 
 def _end(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+
+
+def _indexes(value: ast.AST, name: str) -> bool:
+    """``value`` holds an index or slice of ``name`` (``item[0]`` in ``jnp.array([item[0]])``)."""
+    return any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+               for n in ast.walk(value))
