@@ -382,13 +382,17 @@ def _runs_said_to_compile(ctx: Context) -> dict[str, list[ast.Call]]:
     return found
 
 
+_RETURNS_ITS_FIGURE = frozenset({"timeit.timeit", "timeit.repeat", "timeit.Timer", "torch.utils.benchmark.Timer"})
+"""Harnesses whose figure is only the value they return (no printout, no record of their own)."""
+
+
 def figure_never_read(ctx: Context, region: TimedRegion) -> bool:
     """A harness timing inside a function whose figure nothing reads: the harness's value (``timeit.timeit(...)``, or
     what a ``torch.utils.benchmark.Timer`` object's ``timeit`` gives) is dropped or bound to names the function never
     reads again, and never returned. It runs the code to warm it (GS_SOC's ``warmup()``: ``res = t0.timeit(1000).mean``
     and nothing more, case 512), not to measure it: what a figure would say about the code is no question here."""
-    if not region.harness or region.scope is None or isinstance(region.scope, ast.Lambda):
-        return False
+    if region.label not in _RETURNS_ITS_FIGURE or region.scope is None or isinstance(region.scope, ast.Lambda):
+        return False  # `%timeit` prints its figure, pytest-benchmark and asv record theirs: dropped is not unread
     return _value_unread(ctx, region.anchor, region.scope, 0)
 
 

@@ -383,16 +383,19 @@ class Kinds:
         return isinstance(value, ast.Call) and self._transformed(value)
 
     def _handed_transforms(self, func: ast.expr) -> bool:
-        """``func`` is a parameter, and every value the file's calls hand it is a JAX transform of a function, written
-        in the call or bound to the name handed (``vectorized_fn = jax.vmap(fn)``, then ``measure_time(vectorized_fn,
-        ci)``): called, it traces that function with JAX, whatever the function is (climate_code_conversion's
-        ``measure_time``, cases 517 and 518)."""
+        """``func`` is a parameter, and every value the file's calls hand it is a JAX transform of a function other than
+        a jit, written in the call or bound to the name handed (``vectorized_fn = jax.vmap(fn)``, then
+        ``measure_time(vectorized_fn, ci)``): called, it traces that function with JAX, whatever the function is
+        (climate_code_conversion's ``measure_time``, cases 517 and 518)."""
         passed = self.facts.parameter_values(func) or []
         if not passed:
             return False
         for value in passed:
             held = self.facts.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
-            if not held or not all(isinstance(v, ast.Call) and self._transformed(v) for v in held):
+            # a jit is left to the readings of jitted callables (`Facts.jitted_key`), which place their findings at
+            # the helper's callers (LB115 at `bench(model_jit, imgs)`, case 452)
+            if not held or not all(isinstance(v, ast.Call) and self._transformed(v) and self.facts.jit_target(v) is None
+                                   for v in held):
                 return False
         return True
 

@@ -604,7 +604,7 @@ class _Finder:
         climate_code_conversion's grid sweep, case 518), a new setting per value, not a counter."""
         found: set[str] = set()
         for node in walk_code(self.program, loop.body):
-            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and position(node) < position(site)):
+            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call) or position(node) >= position(site):
                 continue
             if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
                 found |= {t.id for t in node.targets if isinstance(t, ast.Name)}

@@ -333,9 +333,9 @@ def _structural_bound(ctx: Context, bound: ast.AST) -> bool:
 def _counts_devices(ctx: Context, expr: ast.AST, depth: int) -> bool:
     """``expr`` counts the devices or processes the program runs on: ``jax.device_count()``, ``comm.Get_size()``, a
     name every binding of which is such a count (``mpi_size = comm.Get_size()``), or one divided by, offset by or
-    bounded by constants or other counts (``mpi_size // nproc_y``, ``min(n_devices, 4)``; a product may be any size). A loop over it under jit unrolls one step per shard or rank: the
-    machine's fixed structure, not the data's size (mpi4jax's ``reassemble_array``, ``for i in range(mpi_size)``,
-    case 514)."""
+    bounded by constants or other counts (``mpi_size // nproc_y``, ``min(n_devices, 4)``; a product may be any
+    size). A loop over it under jit unrolls one step per shard or rank: the machine's fixed structure, not the data's
+    size (mpi4jax's ``reassemble_array``, ``for i in range(mpi_size)``, case 514)."""
     if depth > 8:
         return False
     if isinstance(expr, ast.Call):
