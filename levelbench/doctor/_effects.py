@@ -51,7 +51,10 @@ def is_wait(ctx: Context, call: ast.Call, _seen: frozenset[ast.AST] = frozenset(
     function = ctx.facts.local_def(call)
     if function is not None and function not in _seen and not runs_traced(ctx, call):
         seen = _seen | {function}
-        return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen) for n in local_walk(ctx.program, function))
+        # a helper defined once per branch of an `if` (a JAX and a PyTorch `sync`): the JAX branch's waits
+        return any(isinstance(n, ast.Call) and is_wait(ctx, n, seen)
+                   for d in [function, *ctx.facts.alternative_defs(function)] if d is function or d not in _seen
+                   for n in local_walk(ctx.program, d))
     if isinstance(call.func, ast.Name) and _waiting_callables(ctx, call):
         return True
     return _host_side_effect(ctx, call, qualified)
