@@ -5,6 +5,11 @@
   torch.cuda.synchronize()``) runs whichever def its branch bound; the JAX branch's waits for the JAX work, so a
   timed JAX call followed by the helper is waited (clip-jax's notebook, case 504's false LB102 x4). A helper whose
   every def waits for nothing still leaves the call unwaited.
+- `_effects._handed_to_code_not_shown`, read by `pending_jax`: a JAX value computed as an argument of a function
+  imported from a module the file does not show (``Telescope.from_yaml(path, key=jax.random.key(42))``) is that
+  code's input, used inside it; whether it waits is not in the file (476's and 491's reading), so the argument is
+  not the timed work left pending (iactrace's asv suite, case 506's false LB102:200). Handed to a local function
+  that queues JAX work and returns it unwaited, the call is still LB102.
 """
 
 from __future__ import annotations
@@ -96,3 +101,72 @@ def test_a_helper_that_waits_in_no_branch_still_leaves_the_call_unwaited():
                              wait="pass")
     found = codes(source)
     assert lines(found, "LB102") == {line_of(source, "out = call_forward()")}, found
+
+
+# --- 506: a JAX value handed to a function imported from code not shown ---------------------------------------------
+HANDED = """
+import jax
+{imports}
+
+
+class LoadingBenchmarks:
+    params = [[256]]
+
+    def time_load(self, n):
+        tel = {loader}(
+            "config.yaml",
+            n_samples=n,
+            key={key},
+        )
+        _ = tel.mirror_groups
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "loader", "key"),
+    [
+        ("from iactrace import Telescope", "Telescope.from_yaml", "jax.random.key(42)"),  # as posted
+        ("import iactrace as ia", "ia.Telescope.from_yaml", "jax.random.PRNGKey(0)"),  # aliased, another key
+        ("from telescope_tools.io import load_telescope as load", "load", "jax.numpy.zeros((n, 3))"),  # a function
+    ],
+)
+def test_a_jax_value_handed_to_code_not_shown_is_not_left_pending(imports, loader, key):
+    found = codes(HANDED.format(imports=imports, loader=loader, key=key), "benchmarks/bench_load.py")
+    assert not lines(found, "LB102"), found
+
+
+def test_a_jax_value_handed_to_code_not_shown_under_a_clock_is_not_left_pending():
+    source = """
+import time
+import jax
+from iactrace import Telescope
+
+t0 = time.perf_counter()
+tel = Telescope.from_yaml("config.yaml", key=jax.random.key(42))
+_ = tel.mirror_groups
+print(time.perf_counter() - t0)
+"""
+    found = codes(source)
+    assert not lines(found, "LB102"), found
+    head, _, tail = source.partition("t0 =")
+    found = notebook_codes(head, "t0 =" + tail)
+    assert "LB102" not in {c for c, _, _ in found}, found
+
+
+def test_a_jax_value_handed_to_a_local_function_returning_jax_work_is_still_pending():
+    source = """
+import time
+import jax
+import jax.numpy as jnp
+
+
+def build(n_samples, key):
+    return jax.random.normal(key, (n_samples, 3)) @ jnp.ones((3, 3))
+
+
+t0 = time.perf_counter()
+tel = build(256, key=jax.random.key(42))
+print(time.perf_counter() - t0)
+"""
+    found = codes(source)
+    assert lines(found, "LB102") == {line_of(source, "tel = build(")}, found
