@@ -10,6 +10,12 @@
   code's input, used inside it; whether it waits is not in the file (476's and 491's reading), so the argument is
   not the timed work left pending (iactrace's asv suite, case 506's false LB102:200). Handed to a local function
   that queues JAX work and returns it unwaited, the call is still LB102.
+- LB111's `_compiles_per_call_anyway`: a jitted def nested in a function whose every call hands it arrays sized by a
+  parameter that each call gives a new value (``x = jr.randint(key, (batch_size, seq_len), ...)``, then
+  ``forward(model, x)``, the function called once per configuration of a sweep) compiles for its new shapes on every
+  call anyway: the jit made once outside would compile as often, so the re-wrapping costs nothing (gated_deltanet's
+  benchmark, case 497's false LB111:98; the reading `_fresh_per_call` gives ``jax.jit(f)`` made there). Called
+  with the same sizes on every call, the nested jit is still LB111.
 """
 
 from __future__ import annotations
@@ -170,3 +176,64 @@ print(time.perf_counter() - t0)
 """
     found = codes(source)
     assert lines(found, "LB102") == {line_of(source, "tel = build(")}, found
+
+
+# --- 497: a jitted def nested in a function called once per configuration of a sweep --------------------------------
+SWEPT = """
+import time
+from itertools import product
+
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+{imports}
+
+
+def benchmark_run(batch_size, seq_len, key):
+    x = jr.normal(key, ({sizes}))
+
+    {decorator}
+    def forward(x):
+        return jnp.tanh(x @ x.T).sum()
+
+    start = {clock}
+    jax.block_until_ready(forward(x))
+    compile_time = {clock} - start
+    start = {clock}
+    jax.block_until_ready(forward(x))
+    return compile_time, {clock} - start
+
+
+def main():
+    key = jr.PRNGKey(0)
+    for b, s in product([16, 32], [128, 256]):
+        key, subkey = jr.split(key)
+        print(benchmark_run(b, s, subkey))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "decorator", "clock"),
+    [
+        ("from flax import nnx", "@nnx.jit", "time.time()"),  # as posted
+        ("from jax import jit as compiled", "@compiled", "time.perf_counter()"),  # aliased, another clock
+        ("import timeit", "@jax.jit", "timeit.default_timer()"),  # another clock
+    ],
+)
+def test_a_nested_jit_given_new_shapes_on_every_call_is_not_recreated(imports, decorator, clock):
+    source = SWEPT.format(imports=imports, decorator=decorator, clock=clock, sizes="batch_size, seq_len")
+    found = codes(source)
+    assert not lines(found, "LB111"), found
+
+
+def test_a_nested_jit_given_new_shapes_on_every_call_in_notebook_cells_is_not_recreated():
+    source = SWEPT.format(imports="", decorator="@jax.jit", clock="time.perf_counter()", sizes="batch_size, seq_len")
+    head, _, tail = source.partition("def main():")
+    found = notebook_codes(head, "def main():" + tail)
+    assert "LB111" not in {c for c, _, _ in found}, found
+
+
+def test_a_nested_jit_given_the_same_shapes_on_every_call_is_still_recreated():
+    source = SWEPT.format(imports="", decorator="@jax.jit", clock="time.perf_counter()", sizes="64, 64")
+    found = codes(source)
+    assert lines(found, "LB111") == {line_of(source, "@jax.jit")}, found
