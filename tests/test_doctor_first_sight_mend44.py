@@ -16,6 +16,13 @@
   call anyway: the jit made once outside would compile as often, so the re-wrapping costs nothing (gated_deltanet's
   benchmark, case 497's false LB111:98; the reading `_fresh_per_call` gives ``jax.jit(f)`` made there). Called
   with the same sizes on every call, the nested jit is still LB111.
+- LB103's `_on_some_passes`: of the cold calls a loop's interval holds, the step every pass runs is reported before
+  the occasional work some passes add (``if step % n_save_step == 0: eval_loop(...)``): the first figure holds both
+  compiles, and the step's is the one the figure is about (mu_transformer's training loop, case 508: LB103 at
+  ``train_step``, not at the evaluation). LB103's `_averages_its_own_loop`: a clock pair in a function called more
+  than once that brackets a loop of its own (``eval_loop``'s ``secs_per_step = (end - start) / (i + 1)``) is a
+  candidate like a pair in a loop: the first call's average holds the first step's compile (case 508's LB103:364).
+  Warmed before its first call, it is still quiet.
 """
 
 from __future__ import annotations
@@ -237,3 +244,82 @@ def test_a_nested_jit_given_the_same_shapes_on_every_call_is_still_recreated():
     source = SWEPT.format(imports="", decorator="@jax.jit", clock="time.perf_counter()", sizes="64, 64")
     found = codes(source)
     assert lines(found, "LB111") == {line_of(source, "@jax.jit")}, found
+
+
+# --- 508: a training loop's interval with a periodic evaluation, and an evaluation that averages its own loop ----------
+TRAINING = """
+import {clock_module}
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def train_step(state, batch):
+    return state - 0.1 * jnp.tanh(batch @ state), {{"loss": jnp.mean(state)}}
+
+
+@jax.jit
+def eval_step(params, batch):
+    return {{"loss": jnp.mean(batch @ params)}}
+
+
+def eval_loop(params, batches):
+    {warm}
+    start_time = {clock}
+    for i, batch in enumerate(batches):
+        stats = eval_step(params, batch)
+        stats = {{k: float(v) for k, v in stats.items()}}
+    end_time = {clock}
+    return (end_time - start_time) / (i + 1)
+
+
+def train_loop(state, batches, n_save, n_print):
+    start_time = {clock}
+    for step, batch in enumerate(batches):
+        if step % n_save == 0:
+            secs = eval_loop(state, batches[:4])
+            print("eval", secs)
+        state, metrics = train_step(state, batch)
+        if step % n_print == 0:
+            loss = float(metrics["loss"])
+            end_time = {clock}
+            print(step, loss, (end_time - start_time) / n_print)
+            start_time = end_time
+    return state
+
+
+train_loop(jnp.ones((8, 8)), [jnp.ones((8, 8))] * 100, 50, 10)
+"""
+
+
+@pytest.mark.parametrize(
+    ("clock_module", "clock"),
+    [
+        ("time", "time.perf_counter()"),  # as posted
+        ("time", "time.monotonic()"),  # another clock
+        ("timeit", "timeit.default_timer()"),  # another module's clock
+    ],
+)
+def test_a_training_interval_reports_the_step_and_the_evaluation_its_own_first_call(clock_module, clock):
+    source = TRAINING.format(clock_module=clock_module, clock=clock, warm="")
+    found = codes(source)
+    assert lines(found, "LB103") == {line_of(source, "state, metrics = train_step("),
+                                     line_of(source, "stats = eval_step(")}, found
+
+
+def test_a_training_interval_in_notebook_cells_reports_the_step_and_the_evaluation():
+    source = TRAINING.format(clock_module="time", clock="time.perf_counter()", warm="")
+    head, _, tail = source.partition("def train_loop(")
+    head = head.lstrip("\n")
+    found = notebook_codes(head, "def train_loop(" + tail)
+    assert {(cell, line) for c, cell, line in found if c == "LB103"} == {
+        (1, line_of(head, "stats = eval_step(")),
+        (2, line_of("def train_loop(" + tail, "state, metrics = train_step(")),
+    }, found
+
+
+def test_an_evaluation_warmed_before_its_own_loop_is_quiet():
+    source = TRAINING.format(clock_module="time", clock="time.perf_counter()",
+                             warm="jax.block_until_ready(eval_step(params, batches[0]))")
+    found = codes(source)
+    assert line_of(source, "stats = eval_step(") not in lines(found, "LB103"), found
