@@ -23,6 +23,11 @@
   than once that brackets a loop of its own (``eval_loop``'s ``secs_per_step = (end - start) / (i + 1)``) is a
   candidate like a pair in a loop: the first call's average holds the first step's compile (case 508's LB103:364).
   Warmed before its first call, it is still quiet.
+- `Facts.local_def` resolves ``self.name(...)`` in a method to its class's def (`Facts.own_method`), and
+  `_placement.functions_run_here` runs with an asv suite's methods the methods of their class they call through
+  ``self``: a ``time_*`` method that drops ``self.run_forward_model()``, which returns an unwaited ``jnp.mean``, is
+  LB102 (300's, 355's and 478's reading; adirondax's suite, case 505's LB102:89), and a ``@jax.jit`` closure defined
+  in the solve a ``time_*`` method runs is LB111 (022's reading, case 505's LB111:73). A helper that waits is quiet.
 """
 
 from __future__ import annotations
@@ -323,3 +328,65 @@ def test_an_evaluation_warmed_before_its_own_loop_is_quiet():
                              warm="jax.block_until_ready(eval_step(params, batches[0]))")
     found = codes(source)
     assert line_of(source, "stats = eval_step(") not in lines(found, "LB103"), found
+
+
+# --- 505: an asv time method running its class's helpers through self -----------------------------------------------
+SUITE = """
+import jax
+import jax.numpy as {jnp}
+{imports}
+
+
+class ForwardSuite:
+    def setup(self):
+        self.x = {jnp}.ones((128, 128))
+
+    def {helper}(self):
+        theta = {jnp}.exp(-self.x ** 2)
+        {body}
+
+    def solve(self):
+        @jax.jit
+        def loss_function(theta, target):
+            return {jnp}.mean((theta - target) ** 2)
+
+        opt = ScipyMinimize(method="l-bfgs-b", fun=loss_function)
+        return opt.run({jnp}.zeros_like(self.x), self.x).params
+
+    def time_forward_model(self):
+        self.{helper}()
+
+    def time_solve(self):
+        self.solve()
+"""
+_UNWAITED = "return {jnp}.mean({jnp}.angle(theta))"
+
+
+@pytest.mark.parametrize(
+    ("imports", "jnp", "helper"),
+    [
+        ("from jaxopt import ScipyMinimize", "jnp", "run_forward_model"),  # as posted
+        ("from jaxopt import ScipyMinimize\nimport numpy as np", "xp", "forward"),  # aliased
+        ("import jaxopt\nScipyMinimize = jaxopt.ScipyMinimize", "jnp", "_simulate"),  # another binding
+    ],
+)
+def test_an_asv_time_method_dropping_its_own_helpers_unwaited_result_is_lb102(imports, jnp, helper):
+    source = SUITE.format(imports=imports, jnp=jnp, helper=helper, body=_UNWAITED.format(jnp=jnp))
+    found = codes(source, "benchmarks/bench_forward.py")
+    assert line_of(source, f"        self.{helper}()") in lines(found, "LB102"), found
+    assert lines(found, "LB111") == {line_of(source, "@jax.jit")}, found
+
+
+def test_an_asv_time_method_running_its_own_helper_in_notebook_cells_is_lb102():
+    source = SUITE.format(imports="from jaxopt import ScipyMinimize", jnp="jnp", helper="run_forward_model",
+                          body=_UNWAITED.format(jnp="jnp"))
+    head, _, tail = source.partition("class ForwardSuite:")
+    found = notebook_codes(head, "class ForwardSuite:" + tail)
+    assert {"LB102", "LB111"} <= {c for c, _, _ in found}, found
+
+
+def test_an_asv_time_method_whose_helper_waits_is_quiet():
+    source = SUITE.format(imports="from jaxopt import ScipyMinimize", jnp="jnp", helper="run_forward_model",
+                          body="return jax.block_until_ready(jnp.mean(jnp.angle(theta)))")
+    found = codes(source, "benchmarks/bench_forward.py")
+    assert line_of(source, "        self.run_forward_model()") not in lines(found, "LB102"), found

@@ -793,7 +793,8 @@ class Facts:
         elif not isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)) or self.jitted_key(call) is not None:
             return None
         elif isinstance(func, ast.Attribute) and (dotted(func) or "") not in self.methods:
-            return None
+            own = self.own_method(func)  # `self.run_forward_model()` in a method of the class that defines it
+            return own if isinstance(own, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if isinstance(func, ast.Name) and func.id in self.jitted:
             return None
         found = self.function_of(func)
