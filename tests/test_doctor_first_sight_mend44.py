@@ -28,6 +28,10 @@
   ``self``: a ``time_*`` method that drops ``self.run_forward_model()``, which returns an unwaited ``jnp.mean``, is
   LB102 (300's, 355's and 478's reading; adirondax's suite, case 505's LB102:89), and a ``@jax.jit`` closure defined
   in the solve a ``time_*`` method runs is LB111 (022's reading, case 505's LB111:73). A helper that waits is quiet.
+- LB115's `_result_blocked_on`, read by `_runs_jax`: a call whose result the program blocks on with
+  ``block_until_ready`` (chained, or on the next statement) is JAX work whatever code not shown runs it, so a NumPy
+  array handed to it is copied to the device on every timed call (bnn's ``model.predict(Q)``, on semicolon-joined
+  lines, case 500's LB115:27/33; 476's reading). Handed a device array, it is quiet.
 """
 
 from __future__ import annotations
@@ -390,3 +394,61 @@ def test_an_asv_time_method_whose_helper_waits_is_quiet():
                           body="return jax.block_until_ready(jnp.mean(jnp.angle(theta)))")
     found = codes(source, "benchmarks/bench_forward.py")
     assert line_of(source, "        self.run_forward_model()") not in lines(found, "LB102"), found
+
+
+# --- 500: NumPy handed to a call of code not shown whose result is blocked on ---------------------------------------
+PREDICT = """
+import time
+import statistics
+import jax
+import numpy as np
+from bnn.jax_backend import JAXTwoScaleBNN as {model_class}
+
+rng = np.random.default_rng(71)
+X = rng.normal(size=(2000, 4)); y = rng.normal(size=2000); Q = {query}
+model = {model_class}(20, 40).fit(X, y)
+{first}
+durations = []
+for _ in range(5):
+    {warm}
+print(statistics.median(durations))
+"""
+
+
+@pytest.mark.parametrize(
+    ("model_class", "first", "warm"),
+    [
+        ("JAXTwoScaleBNN",  # as posted: semicolon-joined lines
+         "begin=time.perf_counter(); value=model.predict(Q); value.block_until_ready()\nfirst=time.perf_counter()-begin",
+         "begin=time.perf_counter(); model.predict(Q).block_until_ready(); durations.append(time.perf_counter()-begin)"),
+        ("Model",  # aliased, another clock, jax.block_until_ready on the next line
+         "begin = time.monotonic()\nvalue = model.predict(Q)\njax.block_until_ready(value)\nfirst = time.monotonic() - begin",
+         "begin = time.monotonic()\n    model.predict(Q).block_until_ready()\n    durations.append(time.monotonic() - begin)"),
+    ],
+)
+def test_numpy_handed_to_a_call_whose_result_is_blocked_on_is_lb115(model_class, first, warm):
+    source = PREDICT.format(model_class=model_class, first=first, warm=warm, query="rng.normal(size=(64, 4))")
+    found = codes(source)
+    predicted = {k for k, line in enumerate(textwrap.dedent(source).splitlines(), 1) if "model.predict(Q)" in line}
+    assert lines(found, "LB115") == predicted, found
+
+
+def test_numpy_handed_to_a_call_whose_result_is_blocked_on_in_notebook_cells_is_lb115():
+    source = PREDICT.format(model_class="JAXTwoScaleBNN", query="rng.normal(size=(64, 4))",
+                            first="begin=time.perf_counter(); value=model.predict(Q); value.block_until_ready()\n"
+                                  "first=time.perf_counter()-begin",
+                            warm="begin=time.perf_counter(); model.predict(Q).block_until_ready(); "
+                                 "durations.append(time.perf_counter()-begin)")
+    head, _, tail = source.partition("durations = []")
+    found = notebook_codes(head, "durations = []" + tail)
+    assert [c for c, _, _ in found].count("LB115") == 2, found
+
+
+def test_a_device_array_handed_to_a_call_whose_result_is_blocked_on_is_quiet():
+    source = PREDICT.format(model_class="JAXTwoScaleBNN", query="jax.device_put(rng.normal(size=(64, 4)))",
+                            first="begin=time.perf_counter(); value=model.predict(Q); value.block_until_ready()\n"
+                                  "first=time.perf_counter()-begin",
+                            warm="begin=time.perf_counter(); model.predict(Q).block_until_ready(); "
+                                 "durations.append(time.perf_counter()-begin)")
+    found = codes(source)
+    assert not lines(found, "LB115"), found
