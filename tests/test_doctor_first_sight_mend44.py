@@ -32,6 +32,11 @@
   ``block_until_ready`` (chained, or on the next statement) is JAX work whatever code not shown runs it, so a NumPy
   array handed to it is copied to the device on every timed call (bnn's ``model.predict(Q)``, on semicolon-joined
   lines, case 500's LB115:27/33; 476's reading). Handed a device array, it is quiet.
+- `_regions._swept_by_callers` reads a loop over ``itertools.product`` of grids (``for b, s in product(batch_sizes,
+  seq_lens): benchmark_run(b, s)``) as a sweep of the parameters its variables are passed to: each configuration is
+  timed once, so one warm waited run between the clocks (here inside a memory monitor's ``with`` block) is LB104 at
+  the first statement (gated_deltanet's benchmark, case 497's LB104:133/161; 495's reading). The compile timed on
+  purpose before it stays quiet.
 """
 
 from __future__ import annotations
@@ -452,3 +457,75 @@ def test_a_device_array_handed_to_a_call_whose_result_is_blocked_on_is_quiet():
                                  "durations.append(time.perf_counter()-begin)")
     found = codes(source)
     assert not lines(found, "LB115"), found
+
+
+# --- 497: one warm run per configuration of a product sweep ---------------------------------------------------------
+PRODUCT = """
+import time
+{imports}
+
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+from memory_monitor import PeakMemoryMonitor
+
+
+@jax.jit
+def forward(x):
+    return jnp.tanh(x @ x.T).sum()
+
+
+def benchmark_run(batch_size, seq_len, key):
+    x = jr.normal(key, (batch_size, seq_len))
+    # Warmup / Compile Forward
+    start = {clock}
+    jax.block_until_ready(forward(x))
+    compile_time = {clock} - start
+
+    # Run Forward
+    start = {clock}
+    with PeakMemoryMonitor(interval=0.01) as mem:
+        out = forward(x)
+        jax.block_until_ready(out)
+    end = {clock}
+    return compile_time, end - start, mem.peak
+
+
+def main():
+    key = jr.PRNGKey(0)
+    batch_sizes = [16, 32, 64]
+    seq_lens = [128, 256]
+    for b, s in {product}(batch_sizes, seq_lens):
+        key, subkey = jr.split(key)
+        print(benchmark_run(b, s, subkey))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "product", "clock"),
+    [
+        ("from itertools import product", "product", "time.time()"),  # as posted
+        ("import itertools as it", "it.product", "time.perf_counter()"),  # aliased, another clock
+        ("from itertools import product as grid", "grid", "time.monotonic()"),  # aliased, another clock
+    ],
+)
+def test_one_warm_run_per_configuration_of_a_product_sweep_is_lb104(imports, product, clock):
+    source = PRODUCT.format(imports=imports, product=product, clock=clock)
+    found = codes(source)
+    assert lines(found, "LB104") == {line_of(source, "with PeakMemoryMonitor(")}, found
+
+
+def test_one_warm_run_per_configuration_of_a_product_sweep_in_notebook_cells_is_lb104():
+    source = PRODUCT.format(imports="from itertools import product", product="product", clock="time.time()")
+    head, _, tail = source.partition("def main():")
+    head = head.lstrip("\n")
+    found = notebook_codes(head, "def main():" + tail)
+    assert {(c, cell, line) for c, cell, line in found if c == "LB104"} == {
+        ("LB104", 1, line_of(head, "with PeakMemoryMonitor("))}, found
+
+
+def test_a_product_over_data_is_no_sweep():
+    source = PRODUCT.format(imports="from itertools import product", product="product", clock="time.time()")
+    source = source.replace("for b, s in product(batch_sizes, seq_lens):", "for b, s in product(load(), load()):")
+    found = codes(source)
+    assert not lines(found, "LB104"), found
