@@ -268,6 +268,15 @@ class Facts:
             return next(iter(bound.values())) if len(bound) == 1 else found[-1]
         return None
 
+    def alternative_defs(self, function: FunctionNode) -> list[FunctionNode]:
+        """The other defs of ``function``'s name in its scope that sit in another branch of an ``if`` holding both
+        (``if backend == "jax": def sync(out): jax.block_until_ready(out)`` / ``elif backend == "torch": def
+        sync(out): torch.cuda.synchronize()``, case 504): one of them is bound when the program runs, whichever
+        branch it takes, so the def last written is not the only one a call can run."""
+        owner = self._owner.get(function)
+        return [d for d in self._same_name.get(function.name, [])
+                if d is not function and self._owner[d] is owner and _in_other_branches(self.program, d, function)]
+
     def _module_sites(self, reader: ast.AST, name: str) -> list[ast.Call]:
         """The module-level calls of the function ``reader`` (`Bindings.module_call_sites`), when it reads the global
         ``name`` rather than a parameter of its own; none otherwise."""
@@ -784,7 +793,8 @@ class Facts:
         elif not isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)) or self.jitted_key(call) is not None:
             return None
         elif isinstance(func, ast.Attribute) and (dotted(func) or "") not in self.methods:
-            return None
+            own = self.own_method(func)  # `self.run_forward_model()` in a method of the class that defines it
+            return own if isinstance(own, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if isinstance(func, ast.Name) and func.id in self.jitted:
             return None
         found = self.function_of(func)
@@ -1661,6 +1671,26 @@ def _is_aot_compile(value: ast.AST, facts: Facts) -> bool:
         if facts.jit_target(inner.func.value) is not None or dotted(inner.func.value) in facts.jitted:
             return True
         inner = inner.func.value
+    return False
+
+
+def _in_other_branches(program: Program, one: ast.AST, other: ast.AST) -> bool:
+    """``one`` and ``other`` sit in different branches of one ``if`` statement (its body and its ``else``/``elif``):
+    at most one of them runs."""
+    above = {id(a): a for a in program.ancestors(other)}
+    child = one
+    for ancestor in program.ancestors(one):
+        if id(ancestor) in above:
+            if not isinstance(ancestor, ast.If):
+                return False
+            in_body = any(child is s for s in ancestor.body)
+            other_child = other
+            for a in program.ancestors(other):
+                if a is ancestor:
+                    break
+                other_child = a
+            return in_body != any(other_child is s for s in ancestor.body)
+        child = ancestor
     return False
 
 
