@@ -1,8 +1,8 @@
 """What cases 512-525 showed at first sight, mended in the shared model (mend45).
 
-- `Facts.branch_defs`, read by LB116: a helper defined once per device on the branches of an ``if`` (``def _sync():
-  torch.cuda.synchronize()`` for CUDA, ``def _sync(): pass`` for the CPU) may run any of its bodies; a timing that
-  calls it synchronizes where the work is on CUDA (NeoNeuron's ``run_benchmarks.py``, case 522's false LB116:188/200).
+- `Facts.alternative_defs` (mend44's), read by LB116: a helper defined once per device on the branches of an ``if``
+  (``def _sync(): torch.cuda.synchronize()`` for CUDA, ``def _sync(): pass`` for the CPU) may run any of its bodies;
+  a timing that calls it synchronizes where the work is on CUDA (NeoNeuron's ``run_benchmarks.py``, case 522's false LB116:188/200).
 - `_vocabulary.DEVICE_COUNTS` and `COUNT_METHODS`, read by LB106: a loop under jit over the number of processes or
   devices (``range(mpi_size)`` with ``mpi_size = comm.Get_size()``) walks the machine's fixed structure, one step per
   rank, not the data (mpi4jax's shallow-water ``reassemble_array``, case 514's false LB106:494).

@@ -18,9 +18,7 @@ from ._names import (
 )
 from ._program import Program
 from ._syntax import FUNCTIONS as FUNCTION_SCOPES
-from ._syntax import (
-    enclosing_function, enclosing_loop, given_argument, on_other_branches, parameter_default, parameter_names,
-)
+from ._syntax import enclosing_function, enclosing_loop, given_argument, parameter_default, parameter_names
 
 _JAX_PROFILER_CONTEXTS = frozenset(
     {"jax.profiler.trace", "jax.profiler.TraceAnnotation", "jax.profiler.StepTraceAnnotation"}
@@ -270,27 +268,14 @@ class Facts:
             return next(iter(bound.values())) if len(bound) == 1 else found[-1]
         return None
 
-    def branch_defs(self, call: ast.Call) -> list[FunctionNode]:
-        """The defs a call by name may run besides the one `local_def` reads: defs of the same name, in the same scope,
-        on other branches of an ``if`` than it. Which one the name holds depends on the branch taken, so each is what
-        the call may do (``if device == 'cuda': def _sync(): torch.cuda.synchronize()`` ... ``else: def _sync():
-        pass``, case 522: on CUDA the call synchronizes, on the CPU there is nothing to wait for).
-
-        !!! Example
-            ```python
-            if device == "cuda":
-                def sync(): torch.cuda.synchronize()
-            else:
-                def sync(): pass   # `local_def(sync())` reads this one; `branch_defs` gives the other
-            ```
-        """
-        found = self.local_def(call)
-        if found is None or not isinstance(call.func, ast.Name) or call.func.id != found.name:
-            return []
-        return [
-            d for d in self._same_name.get(found.name, [])
-            if d is not found and self._owner[d] is self._owner[found] and on_other_branches(self.program, d, found)
-        ]
+    def alternative_defs(self, function: FunctionNode) -> list[FunctionNode]:
+        """The other defs of ``function``'s name in its scope that sit in another branch of an ``if`` holding both
+        (``if backend == "jax": def sync(out): jax.block_until_ready(out)`` / ``elif backend == "torch": def
+        sync(out): torch.cuda.synchronize()``, case 504): one of them is bound when the program runs, whichever
+        branch it takes, so the def last written is not the only one a call can run."""
+        owner = self._owner.get(function)
+        return [d for d in self._same_name.get(function.name, [])
+                if d is not function and self._owner[d] is owner and _in_other_branches(self.program, d, function)]
 
     def _module_sites(self, reader: ast.AST, name: str) -> list[ast.Call]:
         """The module-level calls of the function ``reader`` (`Bindings.module_call_sites`), when it reads the global
@@ -820,7 +805,8 @@ class Facts:
         elif not isinstance(func, (ast.Attribute, ast.Call, ast.Subscript)) or self.jitted_key(call) is not None:
             return None
         elif isinstance(func, ast.Attribute) and (dotted(func) or "") not in self.methods:
-            return None
+            own = self.own_method(func)  # `self.run_forward_model()` in a method of the class that defines it
+            return own if isinstance(own, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
         if isinstance(func, ast.Name) and func.id in self.jitted:
             return None
         found = self.function_of(func)
@@ -1697,6 +1683,26 @@ def _is_aot_compile(value: ast.AST, facts: Facts) -> bool:
         if facts.jit_target(inner.func.value) is not None or dotted(inner.func.value) in facts.jitted:
             return True
         inner = inner.func.value
+    return False
+
+
+def _in_other_branches(program: Program, one: ast.AST, other: ast.AST) -> bool:
+    """``one`` and ``other`` sit in different branches of one ``if`` statement (its body and its ``else``/``elif``):
+    at most one of them runs."""
+    above = {id(a): a for a in program.ancestors(other)}
+    child = one
+    for ancestor in program.ancestors(one):
+        if id(ancestor) in above:
+            if not isinstance(ancestor, ast.If):
+                return False
+            in_body = any(child is s for s in ancestor.body)
+            other_child = other
+            for a in program.ancestors(other):
+                if a is ancestor:
+                    break
+                other_child = a
+            return in_body != any(other_child is s for s in ancestor.body)
+        child = ancestor
     return False
 
 

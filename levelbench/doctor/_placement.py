@@ -44,10 +44,13 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
             for wrapper in facts.decorator_wrappers(function):  # `@timed def f`: calling f runs timed's wrapper
                 add(wrapper)
 
+    timing: set[ast.AST] = set()  # an asv suite's methods, and the methods of its class they run through `self`
     for function in program.of_type(ast.FunctionDef, ast.AsyncFunctionDef):
         # A benchmark nested in a function runs when that function does (`train` calling its own
         # `epoch_with_timing`): only a top-level one is an entry point.
         top = enclosing_function(program, function) is None
+        if asv_runs(program, function):
+            timing.add(function)
         if _is_test(program, function) or asv_runs(program, function) or benchopt_runs(facts, function) \
                 or (function in benchmarks and top):
             add(function)
@@ -58,7 +61,21 @@ def functions_run_here(facts: Facts, benchmarks: set[ast.AST]) -> frozenset[ast.
         function = work.pop()
         for node in walk_code(program, function.body):
             add(_run_by(facts, defined, node))
+            if function in timing and (method := _own_method_run(facts, node)) is not None:
+                timing.add(method)  # `time_forward_model` runs `self.run_forward_model()` (case 505)
+                add(method)
     return frozenset(here)
+
+
+def _own_method_run(facts: Facts, node: ast.AST) -> ast.AST | None:
+    """The method of its own class that ``node`` (``self.solve``, read in a method) calls: asv calls a suite's
+    ``time_*`` methods, and what they run through ``self`` runs with them. (A test's ``self`` helpers are left to the
+    test: read as running here, their traced helpers would be judged as timed code.)"""
+    parent = facts.program.parent(node)
+    if not (isinstance(node, ast.Attribute) and isinstance(parent, ast.Call) and parent.func is node):
+        return None
+    method = facts.own_method(node)
+    return method if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
 # asv's class-level settings and set-up: a class holding `time_*` methods and one of these is an asv benchmark suite.

@@ -578,13 +578,19 @@ class _Finder:
                 function, sites, positional
             )
             sites = [] if swept else sites
+        product = False
         for site in sites:
             call, loop = self.program.parent(site), enclosing_loop(self.program, site)
-            if not (isinstance(call, ast.Call) and call.func is site and isinstance(loop, (ast.For, ast.AsyncFor))
-                    and isinstance(loop.target, ast.Name)
-                    and (self._grid(loop.iter, loop) or self._written_out(loop.iter, loop))):
+            names = self._product_of_grids(loop) if isinstance(loop, (ast.For, ast.AsyncFor)) else []
+            product = product or bool(names)
+            if not names and not (isinstance(call, ast.Call) and call.func is site
+                                  and isinstance(loop, (ast.For, ast.AsyncFor)) and isinstance(loop.target, ast.Name)
+                                  and (self._grid(loop.iter, loop) or self._written_out(loop.iter, loop))):
                 return ""  # a grid, or settings written out one by one (`for device in [cpu, gpu]`, case 436)
-            names = {loop.target.id, *self._built_from(loop, loop.target.id, site)}
+            if not (isinstance(call, ast.Call) and call.func is site):
+                return ""
+            if not names:  # the loop variable, and the inputs the pass builds from it (`ci_vals = jnp.linspace(..., num=n)`)
+                names = [loop.target.id, *self._built_from(loop, loop.target.id, site)]  # type: ignore[union-attr]
             given = {positional[k] for k, a in enumerate(call.args[: len(positional)]) if _is_name(a, *names)}
             given |= {k.arg for k in call.keywords if k.arg is not None and _is_name(k.value, *names)}
             rest = call.args[len(positional):]  # `measure_time(fn, *inputs)` given `ci_vals`: the `*inputs`
@@ -595,8 +601,19 @@ class _Finder:
             swept |= given
         body = walk_code(self.program, function.body)
         read = {n.id for n in body if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-        found = sorted(swept & read)
-        return found[0] if len(found) == 1 else ""
+        found = [p for p in positional if p in swept & read] if product else sorted(swept & read)
+        return ", ".join(found) if product and found else found[0] if len(found) == 1 else ""
+
+    def _product_of_grids(self, loop: ast.For | ast.AsyncFor) -> list[str]:
+        """The loop's variables when it runs over ``itertools.product`` of grids or settings written out (``for b, s
+        in product(batch_sizes, seq_lens)``, gated_deltanet's benchmark, case 497): each pass is one configuration of
+        the sweep, timed once. Empty otherwise."""
+        if not (isinstance(loop.target, ast.Tuple) and isinstance(loop.iter, ast.Call) and loop.iter.args
+                and self.names.qualname(loop.iter.func) == "itertools.product"):
+            return []
+        if not all(self._grid(a, loop) or self._written_out(a, loop) for a in loop.iter.args):
+            return []
+        return [n.id for n in loop.target.elts if isinstance(n, ast.Name)]
 
     def _built_from(self, loop: ast.For | ast.AsyncFor, name: str, site: ast.AST) -> set[str]:
         """The names the pass binds, before ``site``, to what a call makes of the loop variable ``name``: the input of

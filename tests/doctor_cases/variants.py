@@ -211,11 +211,19 @@ def regions(source: Source) -> list[Region]:
                 for j in range(i + 1, len(block)):
                     if any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub) and isinstance(n.right, ast.Name)
                            and n.right.id == var for n in ast.walk(block[j])):
-                        found.append(Region(block, i, j))
+                        if not (_shares_a_line(block, i) or _shares_a_line(block, j)):
+                            found.append(Region(block, i, j))  # rewritten line by line: a `;`-joined one cannot be
                         break
                     if (isinstance(block[j], ast.Assign) and any(isinstance(t, ast.Name) and t.id == var for t in block[j].targets)):
                         break
     return sorted(found, key=lambda r: r.first_line)
+
+
+def _shares_a_line(block: list, k: int) -> bool:
+    """``block[k]`` is joined to a neighbour by ``;`` (``begin=time.perf_counter(); value=model.predict(Q)``, case
+    500): the rewrites edit whole lines, so they cannot move it apart from the statements beside it."""
+    return (k > 0 and block[k - 1].end_lineno == block[k].lineno) or (
+        k + 1 < len(block) and block[k + 1].lineno == block[k].end_lineno)
 
 
 # ---- rewriting lines ---------------------------------------------------------------------------------
@@ -927,9 +935,6 @@ def _from_clock_pair(source: Source, region: Region, kind: str) -> Made | None:
                                             or _timed_again_later(source, region)):
         return None
     start, end = region.first_line, region.block[region.end].lineno
-    if len({start, stmt.lineno, end}) < 3:
-        return None  # the clock reads share a line with the timed statement (500's `begin=...; f(x); t=...-begin`): the
-        # rewrite replaces whole lines, so it would drop the timed statement with the clock read
     code = source.lines[stmt.lineno - 1].strip()
     if kind != "magic-time" and re.search(r"\bjit\(", code):
         return None  # repeating a statement that jits adds LB111: another mistake than the case's

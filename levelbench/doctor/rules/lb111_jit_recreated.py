@@ -219,6 +219,8 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             continue  # a closure over the call's own values must be rebuilt per call (or take them as arguments)
         if _runs_per_trace(ctx, outer):
             continue
+        if _compiles_per_call_anyway(ctx, outer, function.name):
+            continue
         yield ctx.report(
             "LB111",
             site.node,
@@ -229,6 +231,16 @@ def _nested_jitted_defs(ctx: Context) -> Iterator[Diagnostic]:
             fix=f"{site.label}  # at module level, once\ndef {function.name}(...):\n    ...\n"
             f"def {outer.name}(...):\n    return {function.name}(...)",
         )
+
+
+def _compiles_per_call_anyway(ctx: Context, outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Every call of ``outer`` hands the jitted def ``name`` arrays sized by a parameter that each call gives a new
+    value (``x = jr.randint(key, (batch_size, seq_len), ...)`` then ``forward(model, x)``, with ``for b, s, ... in
+    product(...): benchmark_run(..., b, s, ...)``, gated_deltanet_jax's benchmark, case 497): each call compiles for
+    its new shapes, so a jit made once outside would compile as often, and nothing is lost to the re-wrapping (the
+    reading `_fresh_per_call` gives ``jax.jit(f)`` made inside such a function)."""
+    sizing = _parameters_sizing_calls(ctx, outer, name)
+    return bool(sizing) and (ctx.facts.differs_per_call(outer, sizing) or _swept_per_pass(ctx, outer, sizing))
 
 
 def _runs_per_trace(ctx: Context, outer: ast.AST) -> bool:
@@ -399,6 +411,12 @@ def _sizing_parameters(
         called = parent.targets[0].id  # `jitted = jax.jit(f)`: every call of `jitted`
     else:
         return set()
+    return _parameters_sizing_calls(ctx, outer, called)
+
+
+def _parameters_sizing_calls(ctx: Context, outer: ast.FunctionDef | ast.AsyncFunctionDef, called: ast.Call | str
+                             ) -> set[str]:
+    """`_sizing_parameters` for the call ``called`` or every call in ``outer`` of the name ``called``."""
     nodes = list(local_walk(ctx.program, outer))  # walked once: for the calls and for what the parameters size
     if isinstance(called, str):
         calls = [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == called]

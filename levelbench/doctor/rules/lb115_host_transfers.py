@@ -378,7 +378,34 @@ def _runs_jax(ctx: Context, call: ast.Call) -> bool:
         if ctx.kinds.of(call) == "jax":
             return True  # `ops["jax"](x)`, `for op in (jnp.dot, np.dot): op(x)`: a JAX function it may be
     function = ctx.facts.local_def(call)
-    return function is not None and function not in ctx.facts.jitted_defs and function_runs_jax(ctx, function)
+    if function is not None and function not in ctx.facts.jitted_defs and function_runs_jax(ctx, function):
+        return True
+    return _result_blocked_on(ctx, call)
+
+
+def _result_blocked_on(ctx: Context, call: ast.Call) -> bool:
+    """The program blocks on ``call``'s result with ``block_until_ready``, JAX's wait, which only a JAX value has
+    (``model.predict(Q).block_until_ready()``, or ``value = model.predict(Q); value.block_until_ready()`` on the
+    next statement): whatever code not shown runs it, the call is JAX work, handed its arguments as JAX inputs
+    (bnn's ``JAXTwoScaleBNN.predict``, case 500)."""
+    parent = ctx.program.parent(call)
+    if isinstance(parent, ast.Attribute) and parent.attr == "block_until_ready":
+        return True
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    block = getattr(ctx.program.parent(parent), "body", None)
+    if not isinstance(block, list) or parent not in block:
+        return False
+    later = block[block.index(parent) + 1 : block.index(parent) + 2]
+    return any(
+        isinstance(n, ast.Call) and (
+            (isinstance(n.func, ast.Attribute) and n.func.attr == "block_until_ready"
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == name)
+            or (ctx.names.qualname(n.func) == "jax.block_until_ready"
+                and any(isinstance(a, ast.Name) and a.id == name for a in n.args)))
+        for statement in later for n in ast.walk(statement)
+    )
 
 
 def _handed_through_a_transform(ctx: Context, call: ast.Call) -> tuple[ast.expr, str] | None:

@@ -31,7 +31,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         calls = ctx.timed_calls(region)
         # a local helper's body, and the bodies it has on other branches (`def _sync()` per device): a call that
         # synchronizes where the work is on CUDA waits for it there
-        bodies = [f for c in calls for f in (ctx.facts.local_def(c), *ctx.facts.branch_defs(c)) if f is not None]
+        bodies = [f for c in calls if (d := ctx.facts.local_def(c)) is not None
+                  for f in (d, *ctx.facts.alternative_defs(d))]
         reached = [*calls, *(m for f in bodies for m in local_walk(ctx.program, f))]
         if any(isinstance(n, ast.Call) and synchronizes_cuda(ctx, n) for n in reached):
             if id(region) not in library:
