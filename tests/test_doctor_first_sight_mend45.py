@@ -39,8 +39,10 @@
   notebook, case 515's missed LB102).
 - `Warmth.warms`: a warm-up handed pieces of the timed inputs (``f(x[:1])``, ``fn(*tuple(process_item(item) for item
   in inputs))`` with ``process_item`` returning ``jnp.array([item[0]])``) compiles for the pieces' shapes; the timed
-  call is the first at its own (case 517's reading; its LB103 itself stays missed: there the callable reaches the
-  helper through two parameters, which the rule does not follow to a jit).
+  call is the first at its own (case 517's reading).
+- LB103's `_handed_jits`: a parameter every call hands a transform of a jitted function, maybe through another
+  parameter (``measure_time``'s ``fn``, handed ``compare_cpu_gpu``'s ``jax.vmap(fn)`` of the jitted function its caller
+  hands it), runs that jit: its first call at the timed shape compiles (case 517's missed LB103).
 """
 
 from __future__ import annotations
@@ -753,5 +755,57 @@ def test_a_warm_up_on_pieces_of_the_timed_inputs_leaves_the_timed_call_cold(impo
 def test_a_warm_up_on_the_timed_inputs_themselves_warms_the_timed_call():
     source = CUT_DOWN.format(imports="import time", clock="time.time()", params="inputs", warm="*inputs",
                              timed="*inputs", given="(xs,)", given2="(xs * 2,)")
+    found = codes(source)
+    assert not lines(found, "LB103"), found
+
+
+# --- 517: the jit reached through two parameters, warmed on a piece of the timed input ---------------------------
+TWO_HOPS = """
+import jax
+import jax.numpy as jnp
+{imports}
+
+
+@jax.jit
+def element_root(x):
+    return jax.lax.fori_loop(0, 50, lambda i, v: v - jnp.sin(v) / jnp.cos(v), x)
+
+
+def measure_time(device, fn, inputs):
+    jax.devices(device)
+    _ = fn(*{warm})
+    start_time = {clock}
+    _ = fn(*inputs)
+    return {clock} - start_time
+
+
+def compare_cpu_gpu(fn, *args):
+    vectorized_fn = {transform}(fn)
+    print("CPU", measure_time("cpu", vectorized_fn, args))
+    print("GPU", measure_time("gpu", vectorized_fn, args))
+
+
+compare_cpu_gpu(element_root, jnp.linspace(35, 70, num=1_000_000))
+"""
+
+
+@pytest.mark.parametrize(
+    ("imports", "clock", "warm", "transform"),
+    [
+        ("import time", "time.time()", "tuple(jnp.array([item[0]]) for item in inputs)", "jax.vmap"),  # as posted
+        ("from time import perf_counter as now", "now()", "[a[:1] for a in inputs]", "jax.vmap"),  # aliased clock
+        ("import timeit", "timeit.default_timer()", "tuple(x[0:1] for x in inputs)", "jax.grad"),  # another transform
+    ],
+)
+def test_a_jit_reached_through_two_parameters_and_warmed_on_a_piece_is_timed_cold(imports, clock, warm, transform):
+    source = TWO_HOPS.format(imports=imports, clock=clock, warm=warm, transform=transform)
+    found = codes(source)
+    assert lines(found, "LB103") == {line_of(source, "_ = fn(*inputs)")}, found
+    head, _, tail = source.partition("def compare_cpu_gpu")
+    assert "LB103" in {c for c, _, _ in notebook_codes(head, "def compare_cpu_gpu" + tail)}
+
+
+def test_a_jit_reached_through_two_parameters_and_warmed_on_the_timed_inputs_is_warm():
+    source = TWO_HOPS.format(imports="import time", clock="time.time()", warm="inputs", transform="jax.vmap")
     found = codes(source)
     assert not lines(found, "LB103"), found

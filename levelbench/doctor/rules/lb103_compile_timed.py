@@ -52,6 +52,7 @@ class _Reach:
         if key is not None:
             keys.add(key)
         keys.update(k for v in self.ctx.facts.passed_functions(call) if (k := self.ctx.facts.jitted_key_of(v)))
+        keys.update(_handed_jits(self.ctx, call.func, 0))
         # `jax.lax.scan(one_step, init, xs)` outside jit, `one_step` a jitted def its function makes anew: the
         # loop's program compiles it here, on every call of that function (BlackJAX's `inference_loop`, case 360)
         keys.update(k for v in self.ctx.facts.compiled_arguments(call)
@@ -326,9 +327,38 @@ def _averages_its_own_loop(ctx: Context, region: TimedRegion) -> bool:
 
 def _times_a_parameter(ctx: Context, region: TimedRegion) -> bool:
     """``def bench(df): t0 = ...; df(x)`` called with a different jitted function each time: every call of
-    ``bench`` times a first call."""
+    ``bench`` times a first call; or ``fn(*inputs)`` of a parameter handed a transform of a jitted function
+    (`_handed_jits`)."""
     calls = ctx.timed_calls(region)
-    return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c))
+    return any(ctx.facts.jitted_key_of(v) for c in calls for v in ctx.facts.passed_functions(c)) or any(
+        _handed_jits(ctx, c.func, 0) for c in calls)
+
+
+def _handed_jits(ctx: Context, func: ast.expr, depth: int) -> frozenset[str]:
+    """The jitted functions a parameter called as ``func`` runs, when every call hands it a transform of one, written
+    in the call or bound to the name handed, itself maybe a parameter so handed (climate_code_conversion's
+    ``measure_time(fn, *inputs)`` handed ``vectorized_fn = jax.vmap(fn)`` of ``compare_cpu_gpu``'s own parameter,
+    which its caller hands the jitted ``element_brent_with_sign_change``, case 517). A jit's compile for the shapes it
+    is given happens on its first call through the transform as through the function itself."""
+    if depth > 2 or not isinstance(func, ast.Name):
+        return _NO_KEYS
+    passed = ctx.facts.parameter_values(func) or []
+    keys: set[str] = set()
+    for value in passed:
+        if depth and (key := ctx.facts.jitted_key_of(value)) is not None:
+            keys.add(key)  # the outer parameter handed the jitted function itself
+            continue
+        held = ctx.facts.bindings.values_at(value.id, value) if isinstance(value, ast.Name) else [value]
+        for v in held:
+            if not (isinstance(v, ast.Call) and v.args and ctx.facts.is_jax_transform(v)):
+                return _NO_KEYS
+            inner = v.args[0]
+            key = ctx.facts.jitted_key_of(inner)
+            found = frozenset({key}) if key is not None else _handed_jits(ctx, inner, depth + 1)
+            if not found:
+                return _NO_KEYS
+            keys |= found
+    return frozenset(keys)
 
 
 def _compiled_ahead(ctx: Context, call: ast.Call) -> frozenset[str]:
