@@ -16,8 +16,8 @@
   how many not known, as a clock pair there does (``_pair_samples``: ``unknown``), not one single sample (quadbench's
   ``Task.sample``, case 494's ``timeit-lambda`` variant, LB104 on a correct variant).
 - `Facts._def_in_effect_is_plain`: a lambda handed straight to a call (``timeit.timeit(lambda: f(x), number=1)``) runs
-  where it is written, so ``f`` there is the plain def in effect, not a ``@jax.jit def f`` bound later (case 525's
-  ``timeit-lambda`` variant, LB103 on a correct variant).
+  where it is written, so ``f`` there is the plain def in effect, not a ``@jax.jit def f`` bound later (the
+  ``timeit-lambda`` variant of a correct copy of case 311's lecture code, LB103 on a correct variant).
 - `_effects.is_wait`: a call through a container every element of which is a wait (``fns = {"get": jax.device_get}``,
   ``fns["get"](x)``) waits as the function does (case 491's ``container`` variant, LB102 on a correct variant).
 - `_intent.figure_never_read`, read by LB112: a harness timing in a function whose figure is dropped or bound to names
@@ -349,7 +349,7 @@ print(sample(x))
     assert lines(found, "LB104") == {line_of(source, "timeit.timeit")}, found
 
 
-# --- 525's timeit-lambda variant: a lambda handed to timeit reads the def in effect where it is written -----------
+# --- a timeit-lambda variant (a correct copy of 311's lecture code): a lambda handed to timeit reads the def in effect where it is written -----------
 REBOUND_LATER = """
 # %%
 import jax

@@ -321,8 +321,8 @@ class Facts:
     def _run_where_written(self, function: ast.Lambda) -> bool:
         """A lambda handed straight to a call (``timeit.timeit(lambda: f(x), number=1)``, ``jax.block_until_ready``
         of one called at once) and stored nowhere: the call runs it, if at all, where the lambda is written, so a name
-        it reads holds what is bound there (case 525's ``timeit-lambda`` variant: the plain ``def f`` a later
-        ``@jax.jit def f`` rebinds)."""
+        it reads holds what is bound there (the ``timeit-lambda`` variant of a correct copy of case 311's lecture code:
+        the plain ``def f`` a later ``@jax.jit def f`` rebinds)."""
         holder = self.program.parent(function)
         if isinstance(holder, ast.keyword):
             holder = self.program.parent(holder)

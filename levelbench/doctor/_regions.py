@@ -270,17 +270,13 @@ class _Finder:
             return carried if carried is not None else self._unused_clock_pair(block, i, var, clock_call)
         stop = end + 1 if isinstance(block[end], (*LOOPS, ast.If, ast.With, ast.Try)) else end
         clocks = [self._clock_name(clock_call) or ""]
-        left = clock_read(subtraction.left)
-        if isinstance(left, ast.Call) and self._clock_name(left) is not None:
-            clocks.append(self._clock_name(left) or "")
-        elif isinstance(left, ast.Name):
-            for k in range(end - 1, i, -1):
-                found = self._clock_assignment(block[k])
-                if found is not None and found[0] == left.id:
-                    stop = k
-                    end_read = k if end > k + 1 else None  # code between the read and the subtraction
-                    clocks.append(self._clock_name(found[1]) or "")
-                    break
+        read_at, end_clock = self._end_read(block, i, end, subtraction)
+        if read_at is not None:
+            stop = read_at
+            end_read = read_at if end > read_at + 1 else None  # code between the read and the subtraction
+            clocks.append(end_clock or "")
+        elif end_clock is not None:
+            clocks.append(end_clock)
         statements = tuple(block[i + 1 : stop])
         if not statements:
             return None
@@ -306,6 +302,23 @@ class _Finder:
             swept=self._swept(block[i], statements) if samples == "per-iteration" else "",
             end_read=None if end_read is None else block[end_read],
         )
+
+    def _end_read(
+        self, block: list[ast.stmt], after: int, end: int, subtraction: ast.BinOp
+    ) -> tuple[int | None, str | None]:
+        """Where ``subtraction`` (in ``block[end]``) reads its end clock, and that clock's name: ``(None, name)`` when it
+        reads the clock itself (``time.time() - start``), ``(k, name)`` when it reads a name that ``block[k]``, after
+        ``block[after]``, bound to a clock read (``end = time.time()`` ... ``end - start``); the name is None where no
+        clock is read."""
+        left = clock_read(subtraction.left)
+        if isinstance(left, ast.Call):
+            return None, self._clock_name(left)
+        if isinstance(left, ast.Name):
+            for k in range(end - 1, after, -1):
+                found = self._clock_assignment(block[k])
+                if found is not None and found[0] == left.id:
+                    return k, self._clock_name(found[1])
+        return None, None
 
     def _carried_to_next_pass(
         self, block: list[ast.stmt], i: int, var: str, clock_call: ast.Call
@@ -397,16 +410,8 @@ class _Finder:
         subtraction = None if end is None else _subtraction_from(self.program, outer[end], var)
         if end is None or subtraction is None or self._through_helper(clock_call):
             return None
-        stop, end_clock = end, None
-        left = clock_read(subtraction.left)
-        if isinstance(left, ast.Call):
-            end_clock = self._clock_name(left)
-        elif isinstance(left, ast.Name):
-            for k in range(end - 1, at, -1):
-                found = self._clock_assignment(outer[k])
-                if found is not None and found[0] == left.id:
-                    stop, end_clock = k, self._clock_name(found[1])
-                    break
+        read_at, end_clock = self._end_read(outer, at, end, subtraction)
+        stop = end if read_at is None else read_at
         if not end_clock or isinstance(outer[end], (*LOOPS, ast.If, ast.With, ast.Try)):
             return None
         statements = (loop, *outer[at + 1 : stop])
