@@ -5,7 +5,8 @@
 # static: LB103, LB105, LB102
 # dynamic: n/a
 # inferred: LB103 (the jitted, vmapped function's first call is timed in the first printed pass; not discussed), LB105 (`time.time()` as the interval clock; not discussed), LB102 (the eager loop's dropped results are never waited for before the end read; not discussed)
-# lines: LB103:40, LB105:38/49, LB102:56
+# lines: LB103:41, LB105:39/50, LB102:57
+# first-sight: cd05d1a 2026-12-07 py: found LB105:39 LB103:41 LB105:50 LB102:57; missed none; false LB114:53 LB114:57 | notebook: found LB105:39 LB103:41 LB105:50 LB102:57; missed none; false LB114:53 LB114:57
 
 import time
 

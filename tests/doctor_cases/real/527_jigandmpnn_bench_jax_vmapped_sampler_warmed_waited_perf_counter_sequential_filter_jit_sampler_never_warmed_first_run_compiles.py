@@ -5,7 +5,8 @@
 # static: LB103
 # dynamic: n/a
 # inferred: LB103 (the sequential sampler's first call, its compile, falls in the first timed run and the reported mean; not discussed)
-# lines: LB103:121
+# lines: LB103:122
+# first-sight: cd05d1a 2026-12-07 py: found LB103:122; missed none; false none | notebook: found LB103:122; missed none; false none
 
 #!/usr/bin/env python3
 """Benchmark JAX/Equinox LigandMPNN on GPU."""

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: cd05d1a 2026-12-07 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@
 # static: LB105, LB104, LB102
 # dynamic: n/a
 # inferred: LB105 (`time()` as the interval clock; not discussed), LB104 (one sample per training-set size and method; not discussed), LB102 (the vmapped training result and the prediction are not waited for before the end read; not discussed)
-# lines: LB105:81/89, LB104:82/90, LB102:82/90
+# lines: LB105:82/90, LB104:83/91, LB102:83/91
+# first-sight: cd05d1a 2026-12-07 py: found LB105:82 LB104:83 LB102:83 LB105:90; missed none; false LB114:83 | notebook: found LB105:82 LB104:83 LB102:83 LB105:90; missed none; false LB114:83
 
 # %%
 from time import time

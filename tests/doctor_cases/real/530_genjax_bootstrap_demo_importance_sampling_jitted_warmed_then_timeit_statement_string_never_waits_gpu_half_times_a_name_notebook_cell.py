@@ -5,7 +5,8 @@
 # static: LB102
 # dynamic: n/a
 # inferred: LB102 (the jitted query's result is never waited for inside the `timeit` statement; not discussed)
-# lines: LB102:58
+# lines: LB102:59
+# first-sight: cd05d1a 2026-12-07 py: found none; missed LB102:59; false LB102:60 LB101:72 | notebook: found none; missed LB102:59; false LB102:60 LB101:72
 
 # %%
 import timeit

@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (the 'Second pass' figure is one sample; not discussed), LB105 (`time.time()` as the interval clock; not discussed)
-# lines: LB104:101, LB105:85/100
+# lines: LB104:102, LB105:86/101
+# first-sight: cd05d1a 2026-12-07 py: found LB105:86 LB105:101 LB104:102; missed none; false LB115:88 LB115:90 LB115:91 LB115:92 LB115:93 LB115:94 LB115:95 LB115:104 LB115:106 LB115:107 LB115:108 LB115:109 LB115:110 LB115:111 | notebook: found LB105:86 LB105:101 LB104:102; missed none; false LB115:88 LB115:90 LB115:91 LB115:92 LB115:93 LB115:94 LB115:95 LB115:104 LB115:106 LB115:107 LB115:108 LB115:109 LB115:110 LB115:111
 
 import time
 

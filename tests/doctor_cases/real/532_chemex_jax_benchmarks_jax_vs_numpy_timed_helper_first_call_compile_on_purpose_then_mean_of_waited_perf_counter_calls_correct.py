@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: cd05d1a 2026-12-07 py: found none; missed none; false LB103:119 LB103:121 LB103:125 LB115:125 LB103:168 LB103:179 | notebook: found none; missed none; false LB103:119 LB103:121 LB103:125 LB115:125 LB103:168 LB103:179
 
 # ChemEx-JAX fork addition (GPL-3.0-or-later); not part of upstream ChemEx.
 """Timing of the JAX backend vs ChemEx NumPy (exploratory; no performance gate).

@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: cd05d1a 2026-12-07 py: found none; missed none; false LB115:71 | notebook: found none; missed none; false LB115:71
 
 """Separate first-call, device-resident, and host-input JAX batch timings.
 
