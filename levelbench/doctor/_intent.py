@@ -35,8 +35,10 @@ def _times_compilation_on_purpose(ctx: Context, region: TimedRegion) -> bool:
     if says_it_times_compilation(ctx, region):  # `state.counters['jit_time'] = first_t - op_time`
         return True
     opening = _opened_function(ctx, region)
-    if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno):
-        return True  # `# --- First execution ---` over `def run_benchmark():` or a loop, or `def time_first_call():`
+    if opening is not None and compilation_meant(ctx.program.line_text, opening.lineno, opening.lineno,
+                                                 _docstring_lines(opening)):
+        return True  # `# --- First execution ---` over `def run_benchmark():` or a loop, or `def time_first_call():`,
+        # or a docstring that says so (`"""(first call incl. compile, mean of later calls)"""`, case 532)
     if _timed_again_warm(ctx, region) or _timed_after_a_clear(ctx, region):
         return True
     steady = ctx.index("LB103 steady timings", lambda: _steady_timings(ctx))
@@ -193,6 +195,20 @@ def _opened_function(ctx: Context, region: TimedRegion) -> ast.AST | None:
     body = [s for s in function.body if not isinstance(s, (ast.Global, ast.Nonlocal))
             and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
     return function if body and body[0].lineno == first else None
+
+
+def _docstring_lines(opening: ast.AST) -> range:
+    """The lines of the docstring of the def ``opening`` (none for a loop or a def without one): the function's own
+    words for what the timing its body opens measures, as a comment above the def would say it (ChemEx-JAX's
+    ``def timed(function, *args)`` documented as '(first call incl. compile, mean of ``repeat`` later calls)', whose
+    body starts by timing the first call alone, case 532)."""
+    body = getattr(opening, "body", None)
+    if not isinstance(opening, (ast.FunctionDef, ast.AsyncFunctionDef)) or not body:
+        return range(0)
+    first = body[0]
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)):
+        return range(0)
+    return range(first.lineno, (first.end_lineno or first.lineno) + 1)
 
 
 def _timed_again_warm(ctx: Context, region: TimedRegion) -> bool:
