@@ -818,7 +818,7 @@ def synchronizes_cuda(ctx: Context, call: ast.Call) -> bool:
     if isinstance(func, ast.Attribute) and func.attr in _TORCH_SYNCHRONIZING_METHODS:
         return ctx.kinds.of(func.value) == "torch"
     if qualified == "builtins.print":
-        return any(ctx.kinds.of(part) == "torch" for part in _printed(call))
+        return any(ctx.kinds.of(part) == "torch" for part in printed_values(call))
     copied = is_host_copy(ctx, call)
     return copied is not None and ctx.kinds.of(copied) == "torch"
 
@@ -836,7 +836,7 @@ def _named_a_synchronize(ctx: Context, call: ast.Call, qualified: str | None) ->
     return any(w in ("synchronize", "sync", "synchronise") for w in words)
 
 
-def _printed(call: ast.Call) -> Iterator[ast.AST]:
+def printed_values(call: ast.Call) -> Iterator[ast.AST]:
     """The values a ``print`` formats: its arguments, and the fields of the f-strings among them."""
     for argument in call.args:
         if isinstance(argument, ast.JoinedStr):
@@ -855,7 +855,7 @@ def is_host_copy(ctx: Context, call: ast.Call) -> ast.AST | None:
             return call.args[0]
         return None
     if qualified == "builtins.print":  # print(y), print(f"{y}"): formatting a device array copies it
-        return next((part for part in _printed(call) if ctx.kinds.of(part) == "jax"), None)
+        return next((part for part in printed_values(call) if ctx.kinds.of(part) == "jax"), None)
     if qualified is not None and qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
         for argument in call.args:  # np.linalg.solve(A, b) on device arrays: NumPy copies them first
             if ctx.kinds.of(argument) == "jax":

@@ -12,6 +12,7 @@ from .._effects import (
 )
 from .._kinds import call_kind
 from .._regions import TimedRegion
+from .._scalars import reads_back_scalars
 from .._syntax import short
 
 CODE = "LB115"
@@ -27,6 +28,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
             copied = is_host_copy(ctx, call)
             if copied is not None and _periodic(ctx, call):
                 continue  # `if step % LOG_EVERY == 0: log(float(loss))`: one read per logging interval, not per step
+            if copied is not None and reads_back_scalars(ctx, region, call, copied):
+                continue  # `print(f"--Price: {price}")` before the end read: the wait, a few bytes (case 531)
             if copied is not None and feeds_a_host_step(ctx, call):
                 continue  # `obs, r, done, _ = envs.step(action.tolist())`: the host step of the pipeline timed
             if copied is not None and (ctx.kinds.of(copied) == "jax" or ctx.facts.cuda):
