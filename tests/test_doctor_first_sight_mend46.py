@@ -11,6 +11,11 @@
   waits for the figure, and a copy of a few bytes: no LB115 (AADC-Python's printed price and sensitivities, case
   531's false LB115 x14). An array printed there, or a scalar read on every step of a loop inside the timing, is
   still LB115.
+- `_intent.host_input_timed_apart`, read by LB115: a NumPy array handed to a timed call whose device copy
+  (``device_data, device_labels = jax.device_put((data, labels))``, both names kept) the program hands to the same
+  callable in another timed call is the host-input figure timed on purpose beside the resident one (AP6YC's cvi
+  benchmark, case 533's false LB115:71; the reading of an explicit transfer timed alone, 036 and 243). A device copy
+  never timed, or ``x = device_put(x)`` replacing the host array (JAX's quickstart, 018), keeps LB115.
 """
 
 from __future__ import annotations
@@ -158,3 +163,93 @@ def test_a_scalar_printed_on_every_step_of_a_loop_inside_the_timing_is_still_a_h
         'price, grads = price_and_grad(spot, strike, vol, key)\nprint(f"--Price: {price}")',
         'for _ in range(10):\n    price, grads = price_and_grad(spot, strike, vol, key)\n    print(f"--Price: {price}")')
     assert line_of(source, '    print(f"--Price') in lines(codes(source), "LB115")
+
+
+# --- 533: the host-input figure timed apart, beside the device-resident one -----------------------------------------
+RESIDENT_AND_HOST = """
+from statistics import median
+{clock_import}
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+{imports}
+
+
+def milliseconds(run, repeats):
+    times = []
+    for _ in range(repeats):
+        start = {clock}()
+        value = run()
+        if hasattr(value, "block_until_ready"):
+            value.block_until_ready()
+        times.append(({clock}() - start) * 1000)
+    return median(times)
+
+
+def index(data, labels):
+    return jnp.sum(data * labels[:, None])
+
+
+rng = np.random.default_rng(318)
+labels = np.arange(2000) % 24
+data = rng.normal(size=(2000, 8))
+{put}
+jax.block_until_ready((device_data, device_labels))
+compiled = jax.jit(index)
+compiled(device_data, device_labels)
+
+
+def resident():
+    return compiled(device_data, device_labels)
+
+
+resident_ms = milliseconds(resident, 5)
+host_ms = milliseconds(lambda: compiled(data, labels), 5)
+print(resident_ms, host_ms)
+"""
+_PUT_BOTH = "device_data, device_labels = jax.device_put((data, labels))"
+
+
+def resident_and_host(clock_import="from time import perf_counter", clock="perf_counter", imports="", put=_PUT_BOTH):
+    return RESIDENT_AND_HOST.format(clock_import=clock_import, clock=clock, imports=imports, put=put)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        resident_and_host(),  # as posted
+        resident_and_host(imports="from jax import device_put as put",  # aliased, one array at a time
+                          put="device_data = put(data)\ndevice_labels = put(labels)"),
+        resident_and_host(clock_import="import time", clock="time.time"),  # another clock
+    ],
+)
+def test_numpy_inputs_timed_beside_their_device_copies_time_the_copy_on_purpose(source):
+    found = codes(source)
+    assert not lines(found, "LB115"), found
+
+
+def test_numpy_inputs_timed_beside_their_device_copies_in_notebook_cells():
+    source = textwrap.dedent(resident_and_host())
+    head, _, tail = source.partition("def resident():")
+    found = notebook_codes(head, "def resident():" + tail)
+    assert "LB115" not in {c for c, _, _ in found}, found
+
+
+def test_numpy_inputs_whose_device_copies_are_never_timed_are_still_copied_per_call():
+    source = resident_and_host().replace("resident_ms = milliseconds(resident, 5)", "resident_ms = resident()")
+    assert lines(codes(source), "LB115") == {line_of(source, "host_ms = milliseconds(")}
+
+
+def test_an_array_replaced_by_its_device_copy_keeps_no_host_twin():
+    # JAX's quickstart (case 018): the NumPy timing, then `x = device_put(x)` and the same timing: LB115 at the first
+    source = textwrap.dedent("""
+        import numpy as np
+        import jax.numpy as jnp
+        from jax import device_put
+        x = np.random.normal(size=(300, 300)).astype(np.float32)
+        %timeit jnp.dot(x, x).block_until_ready()
+        x = device_put(x)
+        %timeit jnp.dot(x, x).block_until_ready()
+        """)
+    assert lines(codes(source, "bench.ipy"), "LB115") == {line_of(source, "%timeit jnp.dot")}

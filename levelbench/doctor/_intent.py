@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from .._values.intent import compilation_meant, lines_to_read, says_it_compiles, says_it_leaves_compilation_out
 from ._context import Context
-from ._effects import is_wait
+from ._effects import calls_run_inside, is_wait
 from ._program import Program
 from ._regions import TimedRegion, reported_at
 from ._syntax import bound_names, enclosing_function, enclosing_loop, parameter_names, position, unparse, walk_code
@@ -430,3 +430,55 @@ def _value_unread(ctx: Context, node: ast.AST, scope: ast.AST, depth: int) -> bo
     names = {t.id for t in parent.targets}  # type: ignore[attr-defined]
     reads = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
     return all(enclosing_function(ctx.program, n) is scope and _value_unread(ctx, n, scope, depth + 1) for n in reads)
+
+
+def host_input_timed_apart(ctx: Context, call: ast.Call, index: int) -> bool:
+    """The NumPy array ``call`` is handed at position ``index`` has a device copy (``x_dev = jax.device_put(x)``,
+    or ``x_dev, y_dev = jax.device_put((x, y))``) that the program hands, at the same position, to the same callable
+    in another timed call: the two figures are the device-resident run and the host-input run, and the copy in the
+    second is what it is timed for (AP6YC's cvi benchmark, ``resident_ms`` beside ``host_input_ms``, under a
+    docstring that says 'device placement is outside resident timings', case 533; the reading of an explicit transfer
+    timed alone, 036 and 243)."""
+    argument = call.args[index] if index < len(call.args) else None
+    if not isinstance(argument, ast.Name):
+        return False
+    copies = ctx.index("intent: device copies of host arrays", lambda: _device_copies(ctx)).get(argument.id, set())
+    if not copies:
+        return False
+    callee = unparse(call.func)
+    for other in ctx.index("intent: calls timed, and those they run", lambda: _every_timed_call(ctx)):
+        if other is call or unparse(other.func) != callee or index >= len(other.args):
+            continue
+        handed = other.args[index]
+        if isinstance(handed, ast.Name) and handed.id in copies:
+            return True
+    return False
+
+
+def _device_copies(ctx: Context) -> dict[str, set[str]]:
+    """Host name -> the names bound to its device copy by ``jax.device_put`` (alone, or element by element of a
+    tuple put at once), when the program keeps both: ``x = device_put(x)`` replaces the host array (JAX's
+    quickstart, case 018, whose NumPy timing is the copy to take out, LB115)."""
+    copies: dict[str, set[str]] = {}
+    for node in ctx.program.of_type(ast.Assign):
+        value = node.value  # type: ignore[attr-defined]
+        if not (isinstance(value, ast.Call) and len(value.args) == 1
+                and ctx.names.qualname(value.func) == "jax.device_put") or len(node.targets) != 1:  # type: ignore[attr-defined]
+            continue
+        target, put = node.targets[0], value.args[0]  # type: ignore[attr-defined]
+        pairs = zip(target.elts, put.elts) if isinstance(target, ast.Tuple) and isinstance(put, (ast.Tuple, ast.List)) \
+            and len(target.elts) == len(put.elts) else [(target, put)]
+        for device, host in pairs:
+            if isinstance(device, ast.Name) and isinstance(host, ast.Name) and device.id != host.id:
+                copies.setdefault(host.id, set()).add(device.id)  # `x = device_put(x)` keeps no host twin (018)
+    return copies
+
+
+def _every_timed_call(ctx: Context) -> list[ast.Call]:
+    """Every call a timing makes, and those the local functions it calls make as it runs them (`calls_run_inside`)."""
+    found: list[ast.Call] = []
+    for region in ctx.regions:
+        for call in ctx.timed_calls(region):
+            found.append(call)
+            found.extend(calls_run_inside(ctx, call))
+    return found

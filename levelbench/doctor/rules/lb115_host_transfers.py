@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from .._context import Context
 from .._diagnostic import Diagnostic
+from .._intent import host_input_timed_apart
 from .._effects import (
     callable_runs_jax, calls_run_inside, feeds_a_host_step, function_runs_jax, is_host_copy,
 )
@@ -139,6 +140,8 @@ def _numpy_input(ctx: Context, call: ast.Call, through: ast.Call | None = None) 
             continue  # the library converts it once per run it makes: the run's cost, not a copy per call
         if ctx.kinds.numpy_scalar(arg):
             continue  # `f(np.int32(1))`: one scalar of a few bytes, no transfer worth a finding (case 460)
+        if host_input_timed_apart(ctx, call, index):
+            continue  # `compiled(data, labels)` timed beside `compiled(device_data, device_labels)`: on purpose (533)
         if ctx.kinds.of(arg) == "numpy" or _unpacks_numpy(ctx, arg, call) or _holds_numpy(ctx, arg):
             held = short(arg.value if isinstance(arg, ast.Starred) else arg, 30)
             several = isinstance(arg, (ast.Starred, ast.Tuple, ast.List))
