@@ -16,6 +16,13 @@
   callable in another timed call is the host-input figure timed on purpose beside the resident one (AP6YC's cvi
   benchmark, case 533's false LB115:71; the reading of an explicit transfer timed alone, 036 and 243). A device copy
   never timed, or ``x = device_put(x)`` replacing the host array (JAX's quickstart, 018), keeps LB115.
+- LB114's `_mapped_as_its_vmapped_twin`, `_changes_nothing`, `_bound_first_each_pass` and `_selects_for_a_baseline`:
+  an eager loop nest that hands a function, element by element (``segment = segments[k]``), to the function the
+  file jits as ``jax.jit(jax.vmap(dist_fn))`` and times, dropping a value the function only returns, is the
+  per-element baseline of the vmapped figure (mppic's triple loop, case 526's false LB114:53/57; the reading of 242,
+  248 and mend41); the loops around it that only index the elements out are that map too. A plain jit as the twin,
+  or the same input on every pass, keeps LB114 (`test_doctor_jit_comparisons`: a dropped value runs for what it
+  changes).
 """
 
 from __future__ import annotations
@@ -253,3 +260,75 @@ def test_an_array_replaced_by_its_device_copy_keeps_no_host_twin():
         %timeit jnp.dot(x, x).block_until_ready()
         """)
     assert lines(codes(source, "bench.ipy"), "LB115") == {line_of(source, "%timeit jnp.dot")}
+
+
+# --- 526: the per-element eager loop beside its jitted vmap ----------------------------------------------------------
+PER_POINT = """
+import {clock_module}
+import jax
+import jax.numpy as jnp
+{imports}
+
+key = jax.random.PRNGKey(0)
+points = jax.random.normal(key, (200, 2))
+segments = jax.random.normal(key, (20, 2))
+
+
+def dist_fn(point, segment):
+    return jnp.linalg.norm(point - segment)
+
+
+vj_dist_fn = {twin}
+tiled_points = jnp.repeat(points, 20, axis=0)
+tiled_segments = jnp.tile(segments, (200, 1))
+
+for r in range(5):
+    tic = {clock}()
+    d = vj_dist_fn(tiled_points, tiled_segments)
+    d.block_until_ready()
+    print("optimization time {{:0.6f}} sec".format({clock}() - tic))
+
+for r in range(5):
+    tic = {clock}()
+    for i in range(200):
+        point = points[i]
+        for k in range(20):
+            segment = segments[k]
+            dist_fn(point, segment)
+    print("optimization time {{:0.6f}} sec".format({clock}() - tic))
+"""
+
+
+def per_point(clock_module="time", clock="time.time", imports="", twin="jax.jit(jax.vmap(dist_fn))"):
+    return PER_POINT.format(clock_module=clock_module, clock=clock, imports=imports, twin=twin)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        per_point(),  # as posted
+        per_point(imports="from jax import jit as compile_, vmap as batch", twin="compile_(batch(dist_fn))"),  # aliased
+        per_point(clock_module="time as tm", clock="tm.perf_counter"),  # another clock
+    ],
+)
+def test_an_eager_per_element_loop_beside_its_jitted_vmap_is_the_baseline(source):
+    found = codes(source)
+    assert not lines(found, "LB114"), found
+
+
+def test_an_eager_per_element_loop_in_a_helper_and_in_notebook_cells():
+    source = textwrap.dedent(per_point())
+    cut = source.rindex("for r in range(5):")
+    head, tail = source[:cut], source[cut:]
+    helper = head + "\ndef baseline():\n" + textwrap.indent(tail, "    ") + "\n\nbaseline()\n"
+    assert not lines(codes(helper), "LB114"), codes(helper)
+    found = notebook_codes(head, tail)
+    assert "LB114" not in {c for c, _, _ in found}, found
+
+
+def test_an_eager_loop_beside_a_plain_jit_or_on_the_same_input_each_pass_stays_op_by_op():
+    plain = per_point(twin="jax.jit(dist_fn)").replace("vj_dist_fn(tiled_points, tiled_segments)",
+                                                        "vj_dist_fn(points[0], segments[0])")
+    assert lines(codes(plain), "LB114"), codes(plain)
+    same = per_point().replace("dist_fn(point, segment)\n", "dist_fn(points[0], segments[0])\n")
+    assert lines(codes(same), "LB114"), codes(same)

@@ -175,6 +175,8 @@ def check(ctx: Context) -> Iterator[Diagnostic]:
         if (timed and copy_call is not None and _independent_passes(ctx, loop, copy_call)
                 and _eager_ops(ctx, [n for n in own if not _inside(ctx, n, [copy_call])])[0] < 2):
             continue  # the eager copy run pass by pass, as its twin is: the measurement repeated (cases 248, 279)
+        if timed and not applies and _selects_for_a_baseline(ctx, loop, own):
+            continue  # `point = trajectories[i * j]` handed to the eager baseline's inner loop: its elements (526)
         what = f"{ops} JAX operation{'s' if ops > 1 else ''}"
         if plain is not None:
             what += f" and `{short(plain[0], 40)}`, a function the file jits elsewhere,"
@@ -769,6 +771,25 @@ def _same_run_repeated(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
     return not any(isinstance(n.ctx, ast.Load) and n.id in stored for n in names)
 
 
+def _selects_for_a_baseline(ctx: Context, loop: ast.AST, own: list[ast.AST]) -> bool:
+    """The loop's own operations only index elements out of JAX arrays (``point = trajectories[i * j]``), and a
+    loop nested in it runs, pass by pass, the eager half of a comparison with jit (`_a_pass_of_a_comparison`):
+    the loops around the eager baseline map it over the elements, as the vmapped twin maps it over the arrays
+    (mppic's triple loop of ``dist_fn`` beside ``jax.jit(jax.vmap(dist_fn))``, case 526)."""
+    subscripts = [n for n in own if isinstance(n, ast.Subscript)]
+    others = [n for n in own if not any(n is s or s in ctx.program.ancestors(n) for s in subscripts)]
+    if _eager_ops(ctx, others) != (0, 0):
+        return False
+    for inner in ctx.program.walk(loop, skip=(*SCOPES, *COMPREHENSIONS)):
+        if inner is loop or not isinstance(inner, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        for call in _own_nodes(ctx, inner):
+            if isinstance(call, ast.Call) and ctx.facts.plain_call_of_jitted(call) is not None \
+                    and _a_pass_of_a_comparison(ctx, inner, call):
+                return True
+    return False
+
+
 def _independent_passes(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
     """Each pass of ``loop`` runs ``call`` as one independent run: it yields the call's value (`_yields_its_value`)
     and reads nothing an earlier pass stored."""
@@ -780,8 +801,24 @@ def _independent_passes(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
         targets = [loop.target] if isinstance(loop, (ast.For, ast.AsyncFor)) else []
     bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
     names = [n for n in local_walk(ctx.program, loop) if isinstance(n, ast.Name)]
-    stored = {n.id for n in names if isinstance(n.ctx, ast.Store)} - bound
+    stored = {n.id for n in names if isinstance(n.ctx, ast.Store)} - bound - _bound_first_each_pass(loop)
     return not any(isinstance(n.ctx, ast.Load) and n.id in stored for n in names)
+
+
+def _bound_first_each_pass(loop: ast.AST) -> set[str]:
+    """Names a statement of the loop's own body binds by a plain assignment before any statement of the pass reads
+    them (``segment = segments[k]`` then ``dist_fn(point, segment)``, case 526): each pass's own, not carried from
+    the one before."""
+    body = getattr(loop, "body", None)
+    if not isinstance(body, list) or isinstance(loop, COMPREHENSIONS):
+        return set()
+    fresh: set[str] = set()
+    read: set[str] = set()
+    for statement in body:
+        read |= {n.id for n in ast.walk(statement) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        if isinstance(statement, ast.Assign) and all(isinstance(t, ast.Name) for t in statement.targets):
+            fresh |= {t.id for t in statement.targets if t.id not in read}  # type: ignore[attr-defined]
+    return fresh
 
 
 def _yields_its_value(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
@@ -796,7 +833,56 @@ def _yields_its_value(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
     if isinstance(parent, ast.Call) and call in parent.args:
         collects = isinstance(parent.func, ast.Attribute) and parent.func.attr == "append"
         return collects or is_wait(ctx, parent)
+    if isinstance(parent, ast.Expr):  # its value dropped: unwaited (LB102's), and no state when mapped (case 526)
+        return _mapped_as_its_vmapped_twin(ctx, loop, call) and _changes_nothing(ctx, ctx.facts.local_def(call))
     return False
+
+
+def _mapped_as_its_vmapped_twin(ctx: Context, loop: ast.AST, call: ast.Call) -> bool:
+    """The file's jit of ``call``'s function is a jit of its ``jax.vmap`` (``jax.jit(jax.vmap(dist_fn))``), and the
+    pass hands ``call`` an element that the loop's variable indexes out of an array (``segment = segments[k]``,
+    bound in the pass, or written in the call): the loop is the per-element map the vmapped twin vectorizes, each
+    pass one element's run (mppic's distance benchmark, case 526). The same input each pass (``affine(v)``) is
+    not a map: a value dropped there runs for what it changes."""
+    site = ctx.facts.plain_call_of_jitted(call)
+    if site is None or not any(isinstance(n, ast.Call) and ctx.names.qualname(n.func) == "jax.vmap"
+                               for n in ast.walk(site.node)):
+        return False
+    variables = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)} \
+        if isinstance(loop, (ast.For, ast.AsyncFor)) else set()
+    if not variables:
+        return False
+    bound = {s.targets[0].id: s.value for s in getattr(loop, "body", [])  # type: ignore[attr-defined]
+             if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
+    for argument in call.args:
+        value = bound.get(argument.id, argument) if isinstance(argument, ast.Name) else argument
+        if isinstance(value, ast.Subscript) and any(
+                isinstance(n, ast.Name) and n.id in variables for n in ast.walk(value.slice)):
+            return True
+    return False
+
+
+_MUTATORS = frozenset({"append", "extend", "insert", "update", "add", "pop", "setdefault", "write", "put", "clear"})
+
+
+def _changes_nothing(ctx: Context, function: ast.AST | None) -> bool:
+    """``function`` is a local def that returns a value and changes nothing outside it: no ``global`` or
+    ``nonlocal``, no store to an attribute or an item, no call of a container's or a file's mutating method
+    (mppic's ``def dist_fn(point, segment): return jnp.linalg.norm(point - segment)``, case 526). Called for its
+    value and the value dropped, it ran for its time, not for what it changes."""
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    nodes = list(local_walk(ctx.program, function))
+    if not any(isinstance(n, ast.Return) and n.value is not None for n in nodes):
+        return False
+    for node in nodes:
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return False
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            return False
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATORS:
+            return False
+    return True
 
 
 def _unread_work_on_jax_values(ctx: Context, call: ast.Call) -> bool:
