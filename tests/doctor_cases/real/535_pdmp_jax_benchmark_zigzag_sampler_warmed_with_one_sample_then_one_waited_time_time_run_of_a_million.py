@@ -2,10 +2,10 @@
 # title: pdmp_jax's `benchmark.py` (piecewise-deterministic Markov process samplers in JAX): a 50-dimensional ZigZag sampler on a banana-shaped potential, warmed by `sampler.sample(1, 1, ...)`, then one run of a million skeleton points and samples between two `time()` reads, waited with `.block_until_ready()`, printed as 'Time'
 # established-by: maintainer charlyandral (the library's own benchmark script; no issue discusses its timing)
 # cause: What a correct doctor reports, by the catalogue and the corpus's readings; no one discussed the timing. The run is waited for (`.block_until_ready()` on the samples; no LB102) and the sampler was called once before (no LB103 claimed: whether the million-point call reuses what the one-point warm-up compiled depends on the library's internals, which the file does not show), but the figure is one sample, one clock read before and one after a single call (LB104 at the first statement inside the clock pair, the `sample = sampler.sample(` line), and the clock is `time()` imported from `time` (LB105 at the `start = time()` and `end = time()` lines). `jax_enable_x64` is set before anything runs (no LB108). Code: the file as stored at commit 9061d55, unchanged.
-# static: LB104 LB105
+# static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one timed run reported as the figure; not discussed), LB105 (`time()` from the time module as the interval clock, as elsewhere in the corpus; not discussed)
-# lines: LB104:40 LB105:39/43
+# lines: LB104:40, LB105:39/43
 
 import jax
 

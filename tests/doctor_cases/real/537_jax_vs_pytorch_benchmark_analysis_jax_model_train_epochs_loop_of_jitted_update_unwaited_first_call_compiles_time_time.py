@@ -2,10 +2,10 @@
 # title: SciML-OpenLab's JAX-vs-PyTorch-Benchmark-Analysis `models/jax_model.py`: a two-layer MLP's `train(config)` times `config["epochs"]` calls of a jitted SGD `update` between two `time.time()` reads and returns the interval as 'time' (the harness `experiments/cnn_benchmark.py` averages five such runs against the PyTorch model's)
 # established-by: maintainer SciML-OpenLab (the repository's own benchmark code; no issue discusses its timing)
 # cause: What a correct doctor reports, by the catalogue and the corpus's readings; no one discussed the timing. The loop's first call of the jitted `update` traces and compiles inside the timed interval, and nothing calls `update` before it (LB103 at the `params = update(` line; the five-run harness lives in another file, and each run's figure is reported as it is); the last `params` is never waited for before `end = time.time()` (the `float(loss_fn(...))` that would wait comes after the clock stops), so the interval ends with updates still queued (LB102 at the same line); the clock is `time.time()` (LB105 at `start = time.time()` and `end = time.time()`). Not labelled: the interval holds a loop of `epochs` calls, not one (no LB104); `update` is jitted once at module level (no LB111, no LB114). Code: the file as stored at commit caf689b, unchanged.
-# static: LB102 LB103 LB105
+# static: LB102, LB103, LB105
 # dynamic: n/a
 # inferred: LB102 (the updated parameters are never waited for before the clock stops; not discussed), LB103 (the jitted update's first call, its compile, is inside the timed loop; not discussed), LB105 (time.time() as the interval clock, as elsewhere in the corpus; not discussed)
-# lines: LB102:47 LB103:47 LB105:44/49
+# lines: LB102:47, LB103:47, LB105:44/49
 
 import jax
 import jax.numpy as jnp

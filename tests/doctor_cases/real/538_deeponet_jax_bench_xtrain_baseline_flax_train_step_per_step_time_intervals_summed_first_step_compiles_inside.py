@@ -2,10 +2,10 @@
 # title: deeponet-jax-bench's `xtrain_baseline.py` ('Training with my best knowledge of JAX', a DeepONet physics-informed training benchmark compared with PyTorch, TensorFlow and Paddle runs of DeepXDE-ZCS): each iteration's jitted Flax `train_step` is timed between two `time()` reads ('wall time excluding data sampling'), the loss values are formatted into the tqdm bar inside the interval, and the intervals are summed and printed as 'Training done in ... seconds'
 # established-by: maintainer kuangdai (the repository's own benchmark script; no issue discusses its timing)
 # cause: What a correct doctor reports, by the catalogue and the corpus's readings; no one discussed the timing. `train_step` is jitted at module level and first called in the loop's first iteration, inside the summed interval, so the reported training time includes its tracing and compilation, and nothing calls it before (LB103 at the timed `train_step` statement, whose first line is the assignment and whose call is on the next line); the clock is `time()` imported from `time` (LB105 at `t0 = time()` and the `t_total += time() - t0` stop). Not labelled: each interval waits for the step, since the four losses are formatted as floats (`:.4e`) into the progress bar before the stop read (no LB102); the figure is a sum over all iterations, not one sample (no LB104); the static arguments are the same on every call (no LB117). Code: the file as stored at commit 01d80c5, unchanged.
-# static: LB103 LB105
+# static: LB103, LB105
 # dynamic: n/a
 # inferred: LB103 (the jitted step's first call, its compile, is inside the summed timing; not discussed), LB105 (`time()` from the time module as the interval clock, as elsewhere in the corpus; not discussed)
-# lines: LB103:129/130 LB105:128/137
+# lines: LB103:129/130, LB105:128/137
 
 """
 Training with my best knowledge of JAX
