@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock inside the helper, as elsewhere in the corpus; not discussed)
-# lines: LB105:19/21
+# lines: LB105:20/22
+# first-sight: a0c2c7e 2026-12-07 py: found LB105:20; missed none; false none | notebook: found LB105:20; missed none; false none
 
 import jax
 import e3nn_jax._src.reduced_tensor_product as rtp  # uses lru cache

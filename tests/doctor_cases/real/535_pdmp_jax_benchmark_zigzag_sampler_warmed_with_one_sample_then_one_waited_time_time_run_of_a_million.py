@@ -5,7 +5,8 @@
 # static: LB104, LB105
 # dynamic: n/a
 # inferred: LB104 (one timed run reported as the figure; not discussed), LB105 (`time()` from the time module as the interval clock, as elsewhere in the corpus; not discussed)
-# lines: LB104:40, LB105:39/43
+# lines: LB104:41, LB105:40/44
+# first-sight: a0c2c7e 2026-12-07 py: found LB105:40; missed LB104:41; false none | notebook: found LB105:40; missed LB104:41; false none
 
 import jax
 

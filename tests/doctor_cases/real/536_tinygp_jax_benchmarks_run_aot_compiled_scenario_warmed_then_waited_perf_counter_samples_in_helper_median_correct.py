@@ -6,6 +6,7 @@
 # dynamic: n/a
 # inferred: none
 # lines: none
+# first-sight: a0c2c7e 2026-12-07 py: found none; missed none; false none | notebook: found none; missed none; false none
 
 """CLI for running tinygp CPU benchmarks."""
 

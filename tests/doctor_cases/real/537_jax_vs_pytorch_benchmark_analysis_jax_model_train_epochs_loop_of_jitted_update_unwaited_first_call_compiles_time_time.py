@@ -5,7 +5,8 @@
 # static: LB102, LB103, LB105
 # dynamic: n/a
 # inferred: LB102 (the updated parameters are never waited for before the clock stops; not discussed), LB103 (the jitted update's first call, its compile, is inside the timed loop; not discussed), LB105 (time.time() as the interval clock, as elsewhere in the corpus; not discussed)
-# lines: LB102:47, LB103:47, LB105:44/49
+# lines: LB102:48, LB103:48, LB105:45/50
+# first-sight: a0c2c7e 2026-12-07 py: found LB105:45 LB102:48 LB103:48; missed none; false none | notebook: found LB105:45 LB102:48 LB103:48; missed none; false none
 
 import jax
 import jax.numpy as jnp

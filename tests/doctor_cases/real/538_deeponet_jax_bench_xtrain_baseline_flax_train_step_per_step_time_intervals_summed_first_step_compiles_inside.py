@@ -5,7 +5,8 @@
 # static: LB103, LB105
 # dynamic: n/a
 # inferred: LB103 (the jitted step's first call, its compile, is inside the summed timing; not discussed), LB105 (`time()` from the time module as the interval clock, as elsewhere in the corpus; not discussed)
-# lines: LB103:129/130, LB105:128/137
+# lines: LB103:130/131, LB105:129/138
+# first-sight: a0c2c7e 2026-12-07 py: found LB105:129 LB103:131; missed none; false LB102:131 | notebook: found LB105:129 LB103:131; missed none; false LB102:131
 
 """
 Training with my best knowledge of JAX

@@ -5,7 +5,8 @@
 # static: LB105
 # dynamic: n/a
 # inferred: LB105 (time.time() as the interval clock inside the helper, as elsewhere in the corpus; not discussed)
-# lines: LB105:55/78
+# lines: LB105:56/79
+# first-sight: a0c2c7e 2026-12-07 py: found none; missed LB105:56/79; false none | notebook: found none; missed LB105:56/79; false none
 
 """
 Benchmark JAX integrator vs galpy on 10 simulations per mode.
